@@ -1,0 +1,165 @@
+// The 2D collide functions (GPU mirror of src/cpu/collide2d.ts). Every shape is a rounded convex
+// polygon (circle: 1 vertex, capsule: 2, polygon: 3..8):
+//   polygon–polygon (also capsule–capsule and capsule–polygon): collidePolygons
+//   polygon–circle (also capsule–circle):                        collidePolygonAndCircle
+//   circle–circle:                                                collideCircles
+// Conventions: normal from A to B; depth > 0 penetration; depth in [-margin, 0) speculative.
+
+// Scratch shapes in the working frame (per invocation).
+var<private> localA: Shape2D;
+var<private> localB: Shape2D;
+
+// Copies `shape` into `out` moved by xf, after subtracting origin.
+fn transformShape(shape: Shape2D, xf: Transform2D, origin: vec2f, out: ptr<private, Shape2D>) {
+  (*out).count = shape.count;
+  (*out).radius = shape.radius;
+  (*out).extent = shape.extent;
+  (*out).kind = shape.kind;
+  for (var i = 0u; i < MAX_POLYGON_VERTICES; i++) {
+    if (i >= shape.count) { break; }
+    (*out).vertices[i] = rotate(xf.q, shape.vertices[i] - origin) + xf.p;
+    (*out).normals[i] = rotate(xf.q, shape.normals[i]);
+  }
+}
+
+// A single contact between vertex a of poly1 and vertex b of poly2, cores apart.
+fn vertexContact(m: ptr<function, Manifold2D>, a: vec2f, b: vec2f, r1: f32, r2: f32, margin: f32, flip: bool, id: u32) {
+  let d = b - a;
+  let dist = sqrt(dot(d, d));
+  (*m).count = 0u;
+  if (dist - r1 - r2 > margin) { return; }
+  let n = d / dist;
+  let k = 0.5 * (r1 - r2 + dist);
+  (*m).normal = select(n, -n, flip);
+  (*m).points[0] = ManifoldPoint2D(a + k * n, r1 + r2 - dist, id);
+  (*m).count = 1u;
+}
+
+// Polygon against polygon, both in A's (shifted) frame: SAT with hysteresis, reference edge from
+// the face's owner, incident edge by seed 000's best edge, vertex–vertex when the cores are apart
+// and their closest features are vertices, else the three clips.
+fn collidePolygons(polyA: ptr<private, Shape2D>, polyB: ptr<private, Shape2D>, margin: f32, m: ptr<function, Manifold2D>) {
+  (*m).count = 0u;
+  let queryA = findMaxSeparation(polyA, polyB);
+  let queryB = findMaxSeparation(polyB, polyA);
+  let radius = (*polyA).radius + (*polyB).radius;
+  if (queryA.separation > margin + radius || queryB.separation > margin + radius) { return; }
+  let scale = min((*polyA).extent, (*polyB).extent);
+  let flip = queryB.separation > queryA.separation + AXIS_HYSTERESIS * scale;
+  if (flip) {
+    collideFaces(polyB, polyA, queryB, flip, margin, m);
+  } else {
+    collideFaces(polyA, polyB, queryA, flip, margin, m);
+  }
+}
+
+// The part of collidePolygons after the reference face is known (poly1 owns it). WGSL cannot pick
+// between two pointers at run time, so the CPU's `poly1 = flip ? polyB : polyA` becomes this call.
+fn collideFaces(poly1: ptr<private, Shape2D>, poly2: ptr<private, Shape2D>, query: FaceQuery, flip: bool, margin: f32, m: ptr<function, Manifold2D>) {
+  let scale = min((*poly1).extent, (*poly2).extent);
+  let edge1 = query.edge;
+  let edge2 = findBestEdge(poly2, -(*poly1).normals[edge1]);
+  if (query.separation > CORE_SEPARATION * scale) {
+    let i11 = edge1;
+    let i12 = select(0u, edge1 + 1u, edge1 + 1u < (*poly1).count);
+    let i21 = edge2;
+    let i22 = select(0u, edge2 + 1u, edge2 + 1u < (*poly2).count);
+    let distance = segmentDistance((*poly1).vertices[i11], (*poly1).vertices[i12], (*poly2).vertices[i21], (*poly2).vertices[i22]);
+    let f1 = distance.fraction1;
+    let f2 = distance.fraction2;
+    if ((f1 == 0.0 || f1 == 1.0) && (f2 == 0.0 || f2 == 1.0)) {
+      let j1 = select(i12, i11, f1 == 0.0);
+      let j2 = select(i22, i21, f2 == 0.0);
+      vertexContact(m, (*poly1).vertices[j1], (*poly2).vertices[j2], (*poly1).radius, (*poly2).radius, margin, flip,
+        select(makeId(j1, j2), makeId(j2, j1), flip));
+      return;
+    }
+  }
+  clipPolygons(poly1, poly2, edge1, edge2, flip, margin, m);
+}
+
+// Polygon (or capsule) against circle, both in the polygon's frame: the face of max separation,
+// then the Voronoi region of the circle's center.
+fn collidePolygonAndCircle(poly: ptr<private, Shape2D>, circle: ptr<private, Shape2D>, margin: f32, m: ptr<function, Manifold2D>) {
+  (*m).count = 0u;
+  let c = (*circle).vertices[0];
+  let radius = (*poly).radius + (*circle).radius;
+  let count = (*poly).count;
+  var edge = 0u;
+  var separation = -F32_MAX;
+  for (var i = 0u; i < MAX_POLYGON_VERTICES; i++) {
+    if (i >= count) { break; }
+    let s = dot((*poly).normals[i], c - (*poly).vertices[i]);
+    if (s > separation) {
+      separation = s;
+      edge = i;
+    }
+  }
+  if (separation - radius > margin) { return; }
+  let i2 = select(0u, edge + 1u, edge + 1u < count);
+  let v1 = (*poly).vertices[edge];
+  let v2 = (*poly).vertices[i2];
+  let u1 = dot(c - v1, v2 - v1);
+  let u2 = dot(c - v2, v1 - v2);
+  if (separation > 0.0 && (u1 < 0.0 || u2 < 0.0)) {
+    let v = select(v2, v1, u1 < 0.0);
+    vertexContact(m, v, c, (*poly).radius, (*circle).radius, margin, false, makeId(VERTEX_FEATURE | select(i2, edge, u1 < 0.0), 0u));
+    return;
+  }
+  let n = (*poly).normals[edge];
+  let k = 0.5 * ((*poly).radius - (*circle).radius - separation);
+  (*m).normal = n;
+  (*m).points[0] = ManifoldPoint2D(c + k * n, radius - separation, makeId(edge, 0u));
+  (*m).count = 1u;
+}
+
+// Circle against circle, both in A's frame: one point on the line of centers.
+fn collideCircles(circleA: ptr<private, Shape2D>, circleB: ptr<private, Shape2D>, margin: f32, m: ptr<function, Manifold2D>) {
+  (*m).count = 0u;
+  let a = (*circleA).vertices[0];
+  let b = (*circleB).vertices[0];
+  let d = b - a;
+  let dist = sqrt(dot(d, d));
+  if (dist > 0.0) {
+    vertexContact(m, a, b, (*circleA).radius, (*circleB).radius, margin, false, 0u);
+    return;
+  }
+  // Concentric: every direction is a normal; take A's local +y so the answer is deterministic.
+  (*m).normal = vec2f(0.0, 1.0);
+  (*m).points[0] = ManifoldPoint2D(a + vec2f(0.0, 0.5 * ((*circleA).radius - (*circleB).radius)), (*circleA).radius + (*circleB).radius, 0u);
+  (*m).count = 1u;
+}
+
+// The manifold of shape A at xfA against shape B at xfB, in world space, computed in the frame of
+// the polygon side moved to its vertex 0.
+fn collideShapes2D(shapeA: Shape2D, xfA: Transform2D, shapeB: Shape2D, xfB: Transform2D, margin: f32, m: ptr<function, Manifold2D>) {
+  let swap = shapeA.count == 1u && shapeB.count > 1u;
+  var xfFirst = xfA;
+  var xfSecond = xfB;
+  var origin: vec2f;
+  if (swap) {
+    xfFirst = xfB;
+    xfSecond = xfA;
+    origin = shapeB.vertices[0];
+    let xfRel = relativeTransform(xfFirst, origin, xfSecond);
+    transformShape(shapeB, IDENTITY_2D, origin, &localA);
+    transformShape(shapeA, xfRel, vec2f(0.0), &localB);
+  } else {
+    origin = shapeA.vertices[0];
+    let xfRel = relativeTransform(xfFirst, origin, xfSecond);
+    transformShape(shapeA, IDENTITY_2D, origin, &localA);
+    transformShape(shapeB, xfRel, vec2f(0.0), &localB);
+  }
+  if (localB.count == 1u) {
+    if (localA.count == 1u) {
+      collideCircles(&localA, &localB, margin, m);
+    } else {
+      collidePolygonAndCircle(&localA, &localB, margin, m);
+    }
+  } else {
+    collidePolygons(&localA, &localB, margin, m);
+  }
+  manifoldToWorld(m, xfFirst, origin, swap);
+}
+
+const IDENTITY_2D = Transform2D(vec2f(0.0), vec2f(1.0, 0.0));

@@ -1,0 +1,66 @@
+// Host broadphase for 2D scenes given without pairs: sweep-and-prune over world AABBs. Boxes are
+// grown by the margin, so every pair whose surfaces are within the margin is reported. Output:
+// pairs (a < b), sorted by a then b, so results come out in a deterministic order.
+
+import type { Scene2D } from './scene.ts';
+
+/** World AABBs (minX, minY, maxX, maxY per body) grown by `grow`. */
+export function bodyAabbs2D(scene: Scene2D, grow: number): Float64Array {
+  const n = scene.bodyShape.length;
+  const out = new Float64Array(4 * n);
+  for (let i = 0; i < n; i++) {
+    const shape = scene.shapes[scene.bodyShape[i]!]!;
+    const c = Math.cos(scene.bodyAngle[i]!);
+    const s = Math.sin(scene.bodyAngle[i]!);
+    const px = scene.bodyPosition[2 * i]!;
+    const py = scene.bodyPosition[2 * i + 1]!;
+    let minX = Infinity;
+    let minY = Infinity;
+    let maxX = -Infinity;
+    let maxY = -Infinity;
+    for (let v = 0; v < shape.count; v++) {
+      const x = shape.vertices[2 * v]!;
+      const y = shape.vertices[2 * v + 1]!;
+      const wx = px + c * x - s * y;
+      const wy = py + s * x + c * y;
+      minX = Math.min(minX, wx);
+      minY = Math.min(minY, wy);
+      maxX = Math.max(maxX, wx);
+      maxY = Math.max(maxY, wy);
+    }
+    // f32 rounding of the packed data can move a vertex by an ulp; a relative pad keeps it inside.
+    const r = shape.radius + grow + 1e-6 * shape.extent;
+    out[4 * i] = minX - r;
+    out[4 * i + 1] = minY - r;
+    out[4 * i + 2] = maxX + r;
+    out[4 * i + 3] = maxY + r;
+  }
+  return out;
+}
+
+/** All body pairs whose AABBs (grown by the margin) overlap. */
+export function sweepAndPrune2D(scene: Scene2D): Uint32Array {
+  const n = scene.bodyShape.length;
+  const box = bodyAabbs2D(scene, scene.margin);
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => box[4 * a]! - box[4 * b]! || a - b);
+  const pairs: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const a = order[i]!;
+    const maxX = box[4 * a + 2]!;
+    for (let j = i + 1; j < n; j++) {
+      const b = order[j]!;
+      if (box[4 * b]! > maxX) break;
+      if (box[4 * b + 1]! > box[4 * a + 3]! || box[4 * a + 1]! > box[4 * b + 3]!) continue;
+      pairs.push(Math.min(a, b), Math.max(a, b));
+    }
+  }
+  const idx = Array.from({ length: pairs.length / 2 }, (_, k) => k).sort(
+    (p, q) => pairs[2 * p]! - pairs[2 * q]! || pairs[2 * p + 1]! - pairs[2 * q + 1]!,
+  );
+  const out = new Uint32Array(pairs.length);
+  idx.forEach((k, i) => {
+    out[2 * i] = pairs[2 * k]!;
+    out[2 * i + 1] = pairs[2 * k + 1]!;
+  });
+  return out;
+}

@@ -1,0 +1,21 @@
+// Errors for bad input. Every message names the offending item (its JSON path, such as
+// `shapes[3]`) and the reason, and is raised on the host before any GPU work is issued.
+
+export class InputError extends Error {
+  override name = 'InputError';
+  /** JSON path of the offending item, e.g. "shapes[3]" or "pairs[12]". */
+  readonly path: string;
+  /** The reason without the path, e.g. "vertices are clockwise". */
+  readonly reason: string;
+
+  constructor(path: string, reason: string) {
+    super(`${path}: ${reason}`);
+    this.path = path;
+    this.reason = reason;
+  }
+}
+
+/** A result buffer was too small for what the run produced; nothing was written past its end. */
+export class CapacityError extends Error {
+  override name = 'CapacityError';
+}

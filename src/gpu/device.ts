@@ -1,0 +1,77 @@
+// Getting a WebGPU device: the browser's `navigator.gpu`, or Dawn through the `webgpu` package in
+// Node. Nothing here falls back to a CPU path silently: no adapter is an error that says why.
+
+export interface AdapterDescription {
+  /** Human-readable adapter name, e.g. "llvmpipe (LLVM 19.1.7, 256 bits)" or "NVIDIA H100". */
+  name: string;
+  vendor: string;
+  architecture: string;
+  /** True for software rasterisers (lavapipe, SwiftShader): timings there are not GPU timings. */
+  software: boolean;
+}
+
+export interface AcquiredDevice {
+  device: GPUDevice;
+  adapter: AdapterDescription;
+  /** Whether the device was created with 'timestamp-query' (kernel times are then available). */
+  timestamps: boolean;
+}
+
+export class NoAdapterError extends Error {
+  override name = 'NoAdapterError';
+}
+
+let nodeGpu: Promise<GPU> | undefined;
+
+/** The `GPU` object: `navigator.gpu` in a browser, Dawn's in Node (loaded on first use). */
+export async function getGpu(): Promise<GPU> {
+  const nav = (globalThis as { navigator?: { gpu?: GPU } }).navigator;
+  if (nav?.gpu) return nav.gpu;
+  if (typeof process === 'undefined' || !process.versions?.node) {
+    throw new NoAdapterError('This browser has no WebGPU (navigator.gpu is undefined).');
+  }
+  nodeGpu ??= (async () => {
+    // A variable specifier keeps browser bundlers from trying to bundle Dawn's native module.
+    const name = 'webgpu';
+    const dawn = (await import(/* @vite-ignore */ name)) as {
+      create: (options: string[]) => GPU;
+      globals: Record<string, unknown>;
+    };
+    Object.assign(globalThis, dawn.globals);
+    return dawn.create([]);
+  })();
+  return nodeGpu;
+}
+
+export function describeAdapter(adapter: GPUAdapter): AdapterDescription {
+  const info = adapter.info;
+  const parts = [info.vendor, info.architecture, info.device, info.description].filter((s) => s && s.length > 0);
+  const name = info.description || parts.join(' ') || 'unknown adapter';
+  const software = /llvmpipe|lavapipe|swiftshader|software/i.test(parts.join(' '));
+  return { name, vendor: info.vendor, architecture: info.architecture, software };
+}
+
+/**
+ * Requests a high-performance adapter and a device with 'timestamp-query' when the adapter has
+ * it, and the adapter's full storage-buffer limits (1M-pair runs need more than the defaults).
+ */
+export async function acquireDevice(): Promise<AcquiredDevice> {
+  const gpu = await getGpu();
+  const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
+  if (!adapter) {
+    throw new NoAdapterError(
+      'No WebGPU adapter was found. In Node this needs a Vulkan driver: on Debian 12 run ' +
+        '`npm test` as root once (it installs Mesa lavapipe from bookworm-backports), or see the README.',
+    );
+  }
+  const timestamps = adapter.features.has('timestamp-query');
+  const device = await adapter.requestDevice({
+    requiredFeatures: timestamps ? ['timestamp-query'] : [],
+    requiredLimits: {
+      maxStorageBufferBindingSize: adapter.limits.maxStorageBufferBindingSize,
+      maxBufferSize: adapter.limits.maxBufferSize,
+      maxStorageBuffersPerShaderStage: Math.min(8, adapter.limits.maxStorageBuffersPerShaderStage),
+    },
+  });
+  return { device, adapter: describeAdapter(adapter), timestamps };
+}

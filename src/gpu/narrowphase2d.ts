@@ -1,0 +1,164 @@
+// The 2D narrowphase on the GPU: uploads packed shapes, bodies and pairs, dispatches one
+// invocation per pair, and reads back one Manifold2D slot per pair. Buffers are pooled and grow;
+// a run that does not fit the device's limits is refused before any GPU work, naming the count.
+
+import { CapacityError } from '../errors.ts';
+import { LAYOUT_2D } from '../layout2d.ts';
+import { manifoldBytes2D, type Packed2D } from '../pack2d.ts';
+import { WORKGROUP_SIZE_2D } from '../constants.ts';
+import { narrowphase2DPipeline, type KernelPipeline } from './pipelines.ts';
+
+export interface GpuRunResult {
+  /** Manifold2D slots, one per pair. */
+  manifolds: ArrayBuffer;
+  /** Kernel time from timestamp queries (ms), or null when the device has none. */
+  kernelMs: number | null;
+  /** Upload + kernel + readback, measured on the host (ms). */
+  wallMs: number;
+}
+
+const MAX_GROUPS_PER_DIMENSION = 65535;
+
+/** Workgroup grid for `pairCount` invocations: rows of at most 65535 groups. */
+export function dispatchGrid(pairCount: number): { x: number; y: number; rowPitch: number } {
+  const groups = Math.max(1, Math.ceil(pairCount / WORKGROUP_SIZE_2D));
+  const x = Math.min(groups, MAX_GROUPS_PER_DIMENSION);
+  const y = Math.ceil(groups / x);
+  return { x, y, rowPitch: x * WORKGROUP_SIZE_2D };
+}
+
+type Usage = number;
+
+/** A storage/copy buffer that is replaced by a larger one when a run needs more room. */
+class GrowingBuffer {
+  buffer: GPUBuffer | null = null;
+  constructor(private readonly device: GPUDevice, private readonly usage: Usage, private readonly label: string) {}
+  ensure(bytes: number): GPUBuffer {
+    const size = Math.max(16, Math.ceil(bytes / 16) * 16);
+    if (!this.buffer || this.buffer.size < size) {
+      this.buffer?.destroy();
+      this.buffer = this.device.createBuffer({ label: this.label, size, usage: this.usage });
+    }
+    return this.buffer;
+  }
+  destroy(): void {
+    this.buffer?.destroy();
+    this.buffer = null;
+  }
+}
+
+export class GpuNarrowphase2D {
+  private readonly shapes: GrowingBuffer;
+  private readonly bodies: GrowingBuffer;
+  private readonly pairs: GrowingBuffer;
+  private readonly manifolds: GrowingBuffer;
+  private readonly readback: GrowingBuffer;
+  private readonly params: GPUBuffer;
+  private readonly querySet: GPUQuerySet | null;
+  private readonly queryResolve: GPUBuffer | null;
+  private readonly queryRead: GPUBuffer | null;
+
+  private constructor(readonly device: GPUDevice, private readonly kernel: KernelPipeline, timestamps: boolean) {
+    const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
+    this.shapes = new GrowingBuffer(device, S, 'shapes2d');
+    this.bodies = new GrowingBuffer(device, S, 'bodies2d');
+    this.pairs = new GrowingBuffer(device, S, 'pairs2d');
+    this.manifolds = new GrowingBuffer(device, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC, 'manifolds2d');
+    this.readback = new GrowingBuffer(device, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST, 'manifolds2d-readback');
+    this.params = device.createBuffer({ label: 'params2d', size: LAYOUT_2D.params.bytes, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    if (timestamps) {
+      this.querySet = device.createQuerySet({ type: 'timestamp', count: 2 });
+      this.queryResolve = device.createBuffer({ size: 16, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
+      this.queryRead = device.createBuffer({ size: 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    } else {
+      this.querySet = null;
+      this.queryResolve = null;
+      this.queryRead = null;
+    }
+  }
+
+  /** Compiles the kernel for `device`; `timestamps` needs a device created with 'timestamp-query'. */
+  static async create(device: GPUDevice, timestamps = device.features.has('timestamp-query')): Promise<GpuNarrowphase2D> {
+    return new GpuNarrowphase2D(device, await narrowphase2DPipeline(device), timestamps);
+  }
+
+  /** Refuses a run the device cannot hold, before anything is uploaded. */
+  checkCapacity(packed: Packed2D): void {
+    const limit = this.device.limits.maxStorageBufferBindingSize;
+    const need = manifoldBytes2D(packed.pairCount);
+    if (need > limit || packed.bodies.byteLength > limit || packed.pairs.byteLength > limit) {
+      throw new CapacityError(
+        `pairs: ${packed.pairCount} pairs need ${need} bytes of manifold storage (bodies ${packed.bodies.byteLength}); ` +
+          `this device binds at most ${limit} bytes per buffer. Split the pairs into batches.`,
+      );
+    }
+  }
+
+  /** Runs the kernel on every pair of `packed` and reads the manifold slots back. */
+  async run(packed: Packed2D): Promise<GpuRunResult> {
+    this.checkCapacity(packed);
+    const start = performance.now();
+    const device = this.device;
+    const manifoldBytes = manifoldBytes2D(packed.pairCount);
+    const shapes = this.shapes.ensure(packed.shapes.byteLength);
+    const bodies = this.bodies.ensure(packed.bodies.byteLength);
+    const pairs = this.pairs.ensure(Math.max(8, packed.pairs.byteLength));
+    const manifolds = this.manifolds.ensure(manifoldBytes);
+    const readback = this.readback.ensure(manifoldBytes);
+    device.queue.writeBuffer(shapes, 0, packed.shapes);
+    device.queue.writeBuffer(bodies, 0, packed.bodies);
+    if (packed.pairs.byteLength > 0) device.queue.writeBuffer(pairs, 0, packed.pairs.buffer, packed.pairs.byteOffset, packed.pairs.byteLength);
+    const grid = dispatchGrid(packed.pairCount);
+    const params = new ArrayBuffer(LAYOUT_2D.params.bytes);
+    new Uint32Array(params)[LAYOUT_2D.params.pairCount] = packed.pairCount;
+    new Float32Array(params)[LAYOUT_2D.params.margin] = packed.margin;
+    new Uint32Array(params)[LAYOUT_2D.params.rowPitch] = grid.rowPitch;
+    device.queue.writeBuffer(this.params, 0, params);
+
+    const bindGroup = device.createBindGroup({
+      layout: this.kernel.layout,
+      entries: [
+        { binding: 0, resource: { buffer: shapes } },
+        { binding: 1, resource: { buffer: bodies } },
+        { binding: 2, resource: { buffer: pairs } },
+        { binding: 3, resource: { buffer: manifolds, size: manifoldBytes } },
+        { binding: 4, resource: { buffer: this.params } },
+      ],
+    });
+    const encoder = device.createCommandEncoder({ label: 'narrowphase2d' });
+    const pass = encoder.beginComputePass(
+      this.querySet ? { timestampWrites: { querySet: this.querySet, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 } } : {},
+    );
+    pass.setPipeline(this.kernel.pipeline);
+    pass.setBindGroup(0, bindGroup);
+    if (packed.pairCount > 0) pass.dispatchWorkgroups(grid.x, grid.y);
+    pass.end();
+    if (this.querySet && this.queryResolve && this.queryRead) {
+      encoder.resolveQuerySet(this.querySet, 0, 2, this.queryResolve, 0);
+      encoder.copyBufferToBuffer(this.queryResolve, 0, this.queryRead, 0, 16);
+    }
+    encoder.copyBufferToBuffer(manifolds, 0, readback, 0, manifoldBytes);
+    device.queue.submit([encoder.finish()]);
+
+    await readback.mapAsync(GPUMapMode.READ, 0, manifoldBytes);
+    const out = readback.getMappedRange(0, manifoldBytes).slice(0);
+    readback.unmap();
+    const wallMs = performance.now() - start;
+    let kernelMs: number | null = null;
+    if (this.queryRead) {
+      await this.queryRead.mapAsync(GPUMapMode.READ);
+      const t = new BigUint64Array(this.queryRead.getMappedRange().slice(0));
+      this.queryRead.unmap();
+      kernelMs = Number(t[1]! - t[0]!) / 1e6;
+    }
+    return { manifolds: out, kernelMs, wallMs };
+  }
+
+  destroy(): void {
+    for (const b of [this.shapes, this.bodies, this.pairs, this.manifolds, this.readback]) b.destroy();
+    this.params.destroy();
+    this.querySet?.destroy();
+    this.queryResolve?.destroy();
+    this.queryRead?.destroy();
+  }
+}

@@ -1,0 +1,19 @@
+// Assembles WGSL modules: WGSL has no imports, so a kernel is the generated constants followed by
+// the files it needs, in dependency order. The files are embedded at build time
+// (scripts/embed-shaders.mjs), so this works in browsers and in Node without a .wgsl loader.
+
+import { constantsWgsl } from '../constants.ts';
+import { WGSL_SOURCES } from './shaders.generated.ts';
+
+export function wgslFile(name: string): string {
+  const src = WGSL_SOURCES[name];
+  if (src === undefined) throw new Error(`shaders/${name}.wgsl is missing (run \`npm run prepare\`?)`);
+  return src;
+}
+
+export function assembleWgsl(files: readonly string[]): string {
+  return [constantsWgsl(), ...files.map((f) => `// ---- shaders/${f}.wgsl ----\n${wgslFile(f)}`)].join('\n');
+}
+
+/** The 2D narrowphase kernel's files, in dependency order. */
+export const NARROWPHASE_2D_FILES = ['layout2d', 'manifold2d', 'sat2d', 'distance2d', 'clip2d', 'collide2d', 'narrowphase2d'] as const;

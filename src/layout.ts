@@ -1,0 +1,48 @@
+// Buffer layouts read from the WGSL struct definitions with wgsl_reflect: the shaders define each
+// layout once and the host packs and unpacks through these offsets, never through copied numbers.
+
+import { WgslReflect, type ArrayInfo } from 'wgsl_reflect/wgsl_reflect.module.js';
+
+export interface MemberLayout {
+  /** Byte offset within the struct. */
+  offset: number;
+  size: number;
+  /** For arrays: element stride in bytes and element count; 0 otherwise. */
+  stride: number;
+  count: number;
+}
+
+export interface StructLayout {
+  name: string;
+  /** Size in bytes, which is also the stride of an array of this struct. */
+  size: number;
+  align: number;
+  members: Readonly<Record<string, MemberLayout>>;
+}
+
+/** Every struct declared in `wgsl`, by name. */
+export function reflectStructs(wgsl: string): Readonly<Record<string, StructLayout>> {
+  const reflect = new WgslReflect(wgsl);
+  const out: Record<string, StructLayout> = {};
+  for (const s of reflect.structs) {
+    const members: Record<string, MemberLayout> = {};
+    for (const m of s.members) {
+      const arr = m.type.isArray ? (m.type as ArrayInfo) : undefined;
+      members[m.name] = { offset: m.offset, size: m.size, stride: arr?.stride ?? 0, count: arr?.count ?? 0 };
+    }
+    out[s.name] = { name: s.name, size: s.size, align: s.align, members };
+  }
+  return out;
+}
+
+/** A struct's member, or an error naming what the WGSL lacks (a layout and the host disagree). */
+export function member(layout: StructLayout, name: string): MemberLayout {
+  const m = layout.members[name];
+  if (!m) throw new Error(`WGSL struct ${layout.name} has no member "${name}"`);
+  return m;
+}
+
+/** Offsets in 4-byte words, for Float32Array/Uint32Array access. */
+export function word(layout: StructLayout, name: string): number {
+  return member(layout, name).offset / 4;
+}

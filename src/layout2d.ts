@@ -1,0 +1,60 @@
+// The 2D buffer layouts (shaders/layout2d.wgsl) as word offsets for the host's packers: shapes,
+// bodies, pairs in; one manifold slot per pair out. Both backends read and write these layouts.
+
+import { constantsWgsl } from './constants.ts';
+import { WGSL_SOURCES } from './gpu/shaders.generated.ts';
+import { reflectStructs, word, member, type StructLayout } from './layout.ts';
+
+const structs = reflectStructs(constantsWgsl() + WGSL_SOURCES['layout2d']);
+
+function struct(name: string): StructLayout {
+  const s = structs[name];
+  if (!s) throw new Error(`shaders/layout2d.wgsl declares no struct ${name}`);
+  return s;
+}
+
+const shape = struct('Shape2D');
+const body = struct('Body2D');
+const point = struct('ManifoldPoint2D');
+const manifold = struct('Manifold2D');
+const params = struct('Params2D');
+
+/** Word (4-byte) offsets and strides of every field the host touches. */
+export const LAYOUT_2D = {
+  shape: {
+    words: shape.size / 4,
+    count: word(shape, 'count'),
+    radius: word(shape, 'radius'),
+    extent: word(shape, 'extent'),
+    kind: word(shape, 'kind'),
+    vertices: word(shape, 'vertices'),
+    normals: word(shape, 'normals'),
+    vertexStride: member(shape, 'vertices').stride / 4,
+  },
+  body: {
+    words: body.size / 4,
+    position: word(body, 'position'),
+    rotation: word(body, 'rotation'),
+    shape: word(body, 'shape'),
+    flags: word(body, 'flags'),
+  },
+  manifold: {
+    words: manifold.size / 4,
+    normal: word(manifold, 'normal'),
+    count: word(manifold, 'count'),
+    flags: word(manifold, 'flags'),
+    points: word(manifold, 'points'),
+    pointStride: member(manifold, 'points').stride / 4,
+    pointPosition: word(point, 'position'),
+    pointDepth: word(point, 'depth'),
+    pointId: word(point, 'id'),
+  },
+  params: {
+    bytes: params.size,
+    pairCount: word(params, 'pairCount'),
+    margin: word(params, 'margin'),
+    rowPitch: word(params, 'rowPitch'),
+  },
+} as const;
+
+export const STRUCTS_2D = structs;

@@ -1,0 +1,106 @@
+// The scene JSON (README, "Scene and manifold JSON"): parsing and validation. Every error names the
+// offending item by its JSON path and says why, before anything reaches either backend.
+
+import { InputError } from './errors.ts';
+import { makeShape2D, readVec2, type Shape2D, type Shape2DInput, type Vec2 } from './shapes2d.ts';
+
+export interface Body2DInput {
+  shape: number;
+  position: Vec2;
+  /** Radians, counter-clockwise. */
+  angle?: number;
+}
+
+export interface SceneJson2D {
+  dim: 2;
+  margin?: number;
+  shapes: Shape2DInput[];
+  bodies: Body2DInput[];
+  pairs?: [number, number][];
+}
+
+/** A validated 2D scene. */
+export interface Scene2D {
+  dim: 2;
+  margin: number;
+  shapes: Shape2D[];
+  /** Per body: shape index, x, y, angle. */
+  bodyShape: Uint32Array;
+  bodyPosition: Float64Array;
+  bodyAngle: Float64Array;
+  /** Pair list (a0, b0, a1, b1, ...), or null when the broadphase is to find the pairs. */
+  pairs: Uint32Array | null;
+}
+
+function isIndex(x: unknown, n: number): x is number {
+  return typeof x === 'number' && Number.isInteger(x) && x >= 0 && x < n;
+}
+
+export function parseMargin(margin: unknown): number {
+  if (margin === undefined) return 0;
+  if (typeof margin !== 'number' || !Number.isFinite(margin) || margin < 0) {
+    throw new InputError('margin', `must be a finite number >= 0, got ${String(margin)}`);
+  }
+  return margin;
+}
+
+/** Validates bodies: shape index in range, finite position and angle. */
+function parseBodies2D(bodies: unknown, shapeCount: number): Pick<Scene2D, 'bodyShape' | 'bodyPosition' | 'bodyAngle'> {
+  if (!Array.isArray(bodies)) throw new InputError('bodies', 'must be an array');
+  const n = bodies.length;
+  const bodyShape = new Uint32Array(n);
+  const bodyPosition = new Float64Array(2 * n);
+  const bodyAngle = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const path = `bodies[${i}]`;
+    const b = bodies[i] as Partial<Body2DInput> | null;
+    if (typeof b !== 'object' || b === null) throw new InputError(path, 'must be an object {shape, position, angle}');
+    if (!isIndex(b.shape, shapeCount)) {
+      throw new InputError(path, `shape ${String(b.shape)} is not a shape index (the scene has ${shapeCount} shapes)`);
+    }
+    const p = readVec2(path, 'position', b.position);
+    const angle = b.angle ?? 0;
+    if (typeof angle !== 'number' || !Number.isFinite(angle)) throw new InputError(path, `angle must be a finite number, got ${String(angle)}`);
+    bodyShape[i] = b.shape;
+    bodyPosition[2 * i] = p[0];
+    bodyPosition[2 * i + 1] = p[1];
+    bodyAngle[i] = angle;
+  }
+  return { bodyShape, bodyPosition, bodyAngle };
+}
+
+/** Validates pairs: two distinct body indices each. */
+export function parsePairs(pairs: unknown, bodyCount: number): Uint32Array | null {
+  if (pairs === undefined) return null;
+  if (!Array.isArray(pairs)) throw new InputError('pairs', 'must be an array of [a, b] body index pairs');
+  const out = new Uint32Array(2 * pairs.length);
+  for (let k = 0; k < pairs.length; k++) {
+    const p = pairs[k] as unknown;
+    const path = `pairs[${k}]`;
+    if (!Array.isArray(p) || p.length !== 2) throw new InputError(path, `must be [a, b], got ${JSON.stringify(p)}`);
+    if (!isIndex(p[0], bodyCount) || !isIndex(p[1], bodyCount)) {
+      throw new InputError(path, `${JSON.stringify(p)} names a body that does not exist (the scene has ${bodyCount} bodies)`);
+    }
+    if (p[0] === p[1]) throw new InputError(path, `pairs body ${p[0]} with itself`);
+    out[2 * k] = p[0];
+    out[2 * k + 1] = p[1];
+  }
+  return out;
+}
+
+export function parseScene2D(json: unknown): Scene2D {
+  const s = json as Partial<SceneJson2D>;
+  if (!Array.isArray(s.shapes)) throw new InputError('shapes', 'must be an array');
+  const shapes = s.shapes.map((shape, i) => makeShape2D(shape, i));
+  const bodies = parseBodies2D(s.bodies, shapes.length);
+  return { dim: 2, margin: parseMargin(s.margin), shapes, ...bodies, pairs: parsePairs(s.pairs, bodies.bodyShape.length) };
+}
+
+/** Validates a scene of either dimension (3D scenes are parsed by the 3D module). */
+export function parseScene(json: unknown): Scene2D {
+  if (typeof json !== 'object' || json === null) throw new InputError('scene', 'must be a JSON object');
+  const dim = (json as { dim?: unknown }).dim;
+  if (dim === 2) return parseScene2D(json);
+  if (dim === 3) throw new InputError('dim', '3D scenes are not supported yet');
+  throw new InputError('dim', `must be 2 or 3, got ${String(dim)}`);
+}

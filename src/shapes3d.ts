@@ -1,0 +1,164 @@
+// 3D shapes: the user's description (JSON-friendly) and the one internal form, `Shape3D`, which
+// mirrors `struct Shape3D` and the packed hull arrays of shaders/layout3d.wgsl. Validation
+// happens here, on the host, and names the shape's index and the reason; nothing invalid reaches
+// either backend.
+//
+// Every shape has a local "core" and a rounding radius:
+//   hull / box: a convex polyhedron (HullData3D), radius 0;
+//   sphere:     one point, radius r;
+//   capsule:    a segment a-b (2 vertices), radius r.
+// Core coordinates are stored relative to `center` (the mean of the core's vertices), so the
+// collide functions work near the shape and f32 keeps its digits.
+
+import {
+  MAX_COORDINATE_3D,
+  MIN_EDGE_RELATIVE_3D,
+  MIN_EXTENT_3D,
+  SHAPE_KIND_3D,
+} from './constants3d.ts';
+import { InputError } from './errors.ts';
+import { buildHull3D, type HullData3D } from './hull3d.ts';
+
+export type Vec3 = [number, number, number];
+/** Unit quaternion [x, y, z, w]. */
+export type Quat = [number, number, number, number];
+
+export type Shape3DInput =
+  | { type: 'hull'; vertices: Vec3[] }
+  | { type: 'box'; halfExtents: Vec3 }
+  | { type: 'sphere'; radius: number; center?: Vec3 }
+  | { type: 'capsule'; a: Vec3; b: Vec3; radius: number };
+
+/** The internal shape. For spheres and capsules the hull arrays hold the 1 or 2 core vertices. */
+export interface Shape3D extends HullData3D {
+  kind: number;
+  radius: number;
+}
+
+/** A rigid body: where its shape is. */
+export interface Body3D {
+  shape: number;
+  position: Vec3;
+  rotation: Quat;
+}
+
+function finiteNumber(path: string, what: string, x: unknown): number {
+  if (typeof x !== 'number' || !Number.isFinite(x)) {
+    throw new InputError(path, `${what} must be a finite number, got ${String(x)}`);
+  }
+  if (Math.abs(x) > MAX_COORDINATE_3D) {
+    throw new InputError(path, `${what} is ${x}; magnitudes above ${MAX_COORDINATE_3D} lose all precision in f32`);
+  }
+  return x;
+}
+
+export function readVec3(path: string, what: string, v: unknown): Vec3 {
+  if (!Array.isArray(v) || v.length !== 3) throw new InputError(path, `${what} must be [x, y, z], got ${JSON.stringify(v)}`);
+  return [finiteNumber(path, `${what}[0]`, v[0]), finiteNumber(path, `${what}[1]`, v[1]), finiteNumber(path, `${what}[2]`, v[2])];
+}
+
+/** Reads a rotation quaternion [x, y, z, w]; it must be unit length within 1e-3 and is renormalised. */
+export function readQuat(path: string, what: string, v: unknown): Quat {
+  if (!Array.isArray(v) || v.length !== 4) throw new InputError(path, `${what} must be a quaternion [x, y, z, w], got ${JSON.stringify(v)}`);
+  const q = [0, 1, 2, 3].map((i) => finiteNumber(path, `${what}[${i}]`, v[i])) as Quat;
+  const l = Math.hypot(q[0], q[1], q[2], q[3]);
+  if (!(Math.abs(l - 1) <= 1e-3)) throw new InputError(path, `${what} must be a unit quaternion, its length is ${l}`);
+  return [q[0] / l, q[1] / l, q[2] / l, q[3] / l];
+}
+
+function positive(path: string, what: string, x: unknown): number {
+  const v = finiteNumber(path, what, x);
+  if (!(v >= MIN_EXTENT_3D)) throw new InputError(path, `${what} must be >= ${MIN_EXTENT_3D} (zero-size shapes have no contacts), got ${v}`);
+  return v;
+}
+
+/** A sphere or capsule core: 1 or 2 points and no faces. */
+function roundShape(kind: number, pts: Vec3[], radius: number): Shape3D {
+  const V = pts.length;
+  const c: Vec3 = [0, 0, 0];
+  for (const p of pts) for (let k = 0; k < 3; k++) c[k] += p[k]! / V;
+  const vertices = new Float64Array(3 * V);
+  let reach = 0;
+  pts.forEach((p, i) => {
+    for (let k = 0; k < 3; k++) vertices[3 * i + k] = p[k]! - c[k]!;
+    reach = Math.max(reach, Math.hypot(p[0] - c[0], p[1] - c[1], p[2] - c[2]));
+  });
+  return {
+    kind,
+    radius,
+    center: c,
+    extent: reach + radius,
+    vertexCount: V,
+    faceCount: 0,
+    edgeCount: V - 1,
+    vertices,
+    planes: new Float64Array(0),
+    faceFirst: new Uint16Array(0),
+    faceSize: new Uint8Array(0),
+    faceVertices: new Uint8Array(0),
+    faceEdges: new Uint8Array(0),
+    edgeV0: Uint8Array.from(V === 2 ? [0] : []),
+    edgeV1: Uint8Array.from(V === 2 ? [1] : []),
+    edgeF0: new Uint8Array(V - 1),
+    edgeF1: new Uint8Array(V - 1),
+  };
+}
+
+/** Validates one user shape (index `index` in the scene) and builds its internal form. */
+export function makeShape3D(input: Shape3DInput, index: number): Shape3D {
+  const path = `shapes[${index}]`;
+  if (typeof input !== 'object' || input === null) throw new InputError(path, 'must be an object with a "type"');
+  const kindName = (input as { type?: unknown }).type;
+  const where = `${path} (${String(kindName)})`;
+  switch (input.type) {
+    case 'hull': {
+      const v = input.vertices as unknown;
+      if (!Array.isArray(v)) throw new InputError(where, '"vertices" must be an array of [x, y, z]');
+      const pts = v.map((p, i) => readVec3(where, `vertices[${i}]`, p));
+      return { kind: SHAPE_KIND_3D.hull, radius: 0, ...buildHull3D(where, pts) };
+    }
+    case 'box': {
+      const h = readVec3(where, 'halfExtents', input.halfExtents);
+      const hx = positive(where, 'halfExtents[0]', h[0]);
+      const hy = positive(where, 'halfExtents[1]', h[1]);
+      const hz = positive(where, 'halfExtents[2]', h[2]);
+      const m = Math.max(hx, hy, hz);
+      if (Math.min(hx, hy, hz) < MIN_EDGE_RELATIVE_3D * m) {
+        throw new InputError(where, `halfExtents ${JSON.stringify(h)} are too thin: each must be at least ${MIN_EDGE_RELATIVE_3D} of the largest`);
+      }
+      const pts: Vec3[] = [];
+      for (let i = 0; i < 8; i++) pts.push([i & 1 ? hx : -hx, i & 2 ? hy : -hy, i & 4 ? hz : -hz]);
+      return { kind: SHAPE_KIND_3D.box, radius: 0, ...buildHull3D(where, pts) };
+    }
+    case 'sphere': {
+      const r = positive(where, 'radius', input.radius);
+      const c = input.center === undefined ? ([0, 0, 0] as Vec3) : readVec3(where, 'center', input.center);
+      return roundShape(SHAPE_KIND_3D.sphere, [c], r);
+    }
+    case 'capsule': {
+      const a = readVec3(where, 'a', input.a);
+      const b = readVec3(where, 'b', input.b);
+      const r = positive(where, 'radius', input.radius);
+      const l = Math.hypot(b[0] - a[0], b[1] - a[1], b[2] - a[2]);
+      if (l <= MIN_EDGE_RELATIVE_3D * Math.max(r, l)) {
+        throw new InputError(where, 'a and b coincide; use a sphere for a zero-length capsule');
+      }
+      return roundShape(SHAPE_KIND_3D.capsule, [a, b], r);
+    }
+    default:
+      throw new InputError(where, 'unknown shape type; 3D types are hull, box, sphere, capsule');
+  }
+}
+
+/** Validates one body (index `index`) against `shapeCount` shapes. */
+export function makeBody3D(input: unknown, index: number, shapeCount: number): Body3D {
+  const path = `bodies[${index}]`;
+  if (typeof input !== 'object' || input === null) throw new InputError(path, 'must be an object with "shape", "position", "rotation"');
+  const o = input as { shape?: unknown; position?: unknown; rotation?: unknown };
+  if (typeof o.shape !== 'number' || !Number.isInteger(o.shape) || o.shape < 0 || o.shape >= shapeCount) {
+    throw new InputError(path, `shape must be an index into shapes (0..${shapeCount - 1}), got ${String(o.shape)}`);
+  }
+  const position = readVec3(path, 'position', o.position);
+  const rotation = o.rotation === undefined ? ([0, 0, 0, 1] as Quat) : readQuat(path, 'rotation', o.rotation);
+  return { shape: o.shape, position, rotation };
+}
