@@ -5,20 +5,24 @@
 //   circle–circle:                                                collideCircles
 // Conventions: normal from A to B; depth > 0 penetration; depth in [-margin, 0) speculative.
 
+// Reads `shapes` (array<Shape2D>, declared by the kernel module, shaders/narrowphase2d.wgsl).
+
 // Scratch shapes in the working frame (per invocation).
 var<private> localA: Shape2D;
 var<private> localB: Shape2D;
 
-// Copies `shape` into `out` moved by xf, after subtracting origin.
-fn transformShape(shape: Shape2D, xf: Transform2D, origin: vec2f, out: ptr<private, Shape2D>) {
-  (*out).count = shape.count;
-  (*out).radius = shape.radius;
-  (*out).extent = shape.extent;
-  (*out).kind = shape.kind;
+// Copies shapes[index] into `out` moved by xf, after subtracting origin. Reads the storage buffer
+// directly (not a Shape2D by value): a box touches 4 of the 8 vertex slots, not all of them.
+fn transformShape(index: u32, xf: Transform2D, origin: vec2f, out: ptr<private, Shape2D>) {
+  let count = shapes[index].count;
+  (*out).count = count;
+  (*out).radius = shapes[index].radius;
+  (*out).extent = shapes[index].extent;
+  (*out).kind = shapes[index].kind;
   for (var i = 0u; i < MAX_POLYGON_VERTICES; i++) {
-    if (i >= shape.count) { break; }
-    (*out).vertices[i] = rotate(xf.q, shape.vertices[i] - origin) + xf.p;
-    (*out).normals[i] = rotate(xf.q, shape.normals[i]);
+    if (i >= count) { break; }
+    (*out).vertices[i] = rotate(xf.q, shapes[index].vertices[i] - origin) + xf.p;
+    (*out).normals[i] = rotate(xf.q, shapes[index].normals[i]);
   }
 }
 
@@ -130,26 +134,22 @@ fn collideCircles(circleA: ptr<private, Shape2D>, circleB: ptr<private, Shape2D>
   (*m).count = 1u;
 }
 
-// The manifold of shape A at xfA against shape B at xfB, in world space, computed in the frame of
-// the polygon side moved to its vertex 0.
-fn collideShapes2D(shapeA: Shape2D, xfA: Transform2D, shapeB: Shape2D, xfB: Transform2D, margin: f32, m: ptr<function, Manifold2D>) {
-  let swap = shapeA.count == 1u && shapeB.count > 1u;
+// The manifold of shapes[shapeA] at xfA against shapes[shapeB] at xfB, in world space, computed in
+// the frame of the polygon side moved to its vertex 0.
+fn collideShapes2D(shapeA: u32, xfA: Transform2D, shapeB: u32, xfB: Transform2D, margin: f32, m: ptr<function, Manifold2D>) {
+  let swap = shapes[shapeA].count == 1u && shapes[shapeB].count > 1u;
+  let first = select(shapeA, shapeB, swap);
+  let second = select(shapeB, shapeA, swap);
   var xfFirst = xfA;
   var xfSecond = xfB;
-  var origin: vec2f;
   if (swap) {
     xfFirst = xfB;
     xfSecond = xfA;
-    origin = shapeB.vertices[0];
-    let xfRel = relativeTransform(xfFirst, origin, xfSecond);
-    transformShape(shapeB, IDENTITY_2D, origin, &localA);
-    transformShape(shapeA, xfRel, vec2f(0.0), &localB);
-  } else {
-    origin = shapeA.vertices[0];
-    let xfRel = relativeTransform(xfFirst, origin, xfSecond);
-    transformShape(shapeA, IDENTITY_2D, origin, &localA);
-    transformShape(shapeB, xfRel, vec2f(0.0), &localB);
   }
+  let origin = shapes[first].vertices[0];
+  let xfRel = relativeTransform(xfFirst, origin, xfSecond);
+  transformShape(first, IDENTITY_2D, origin, &localA);
+  transformShape(second, xfRel, vec2f(0.0), &localB);
   if (localB.count == 1u) {
     if (localA.count == 1u) {
       collideCircles(&localA, &localB, margin, m);

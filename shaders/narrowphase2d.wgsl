@@ -16,8 +16,8 @@ fn narrowphase2d(@builtin(global_invocation_id) gid: vec3u) {
   let bodyA = bodies[pair.x];
   let bodyB = bodies[pair.y];
   var m: Manifold2D;
-  collideShapes2D(shapes[bodyA.shape], Transform2D(bodyA.position, bodyA.rotation),
-                  shapes[bodyB.shape], Transform2D(bodyB.position, bodyB.rotation), params.margin, &m);
+  collideShapes2D(bodyA.shape, Transform2D(bodyA.position, bodyA.rotation),
+                  bodyB.shape, Transform2D(bodyB.position, bodyB.rotation), params.margin, &m);
   if (m.count == 0u) {
     m.normal = vec2f(0.0);
   }

@@ -1,8 +1,13 @@
 // Compares two manifold lists slot by slot (GPU against CPU, or any two runs of the same pairs).
-// Tolerances are relative to the pair's size: f32 on either side moves points by a few ulps of
-// the coordinates involved.
+// Tolerances are relative to the pair's size, plus what f32 world coordinates cannot resolve: the
+// kernel subtracts world positions in f32, so a pair at distance |p| from the origin carries an
+// error of a few ulps of |p| (2^-24 |p| each) in every relative position, and in the normal that
+// error divided by the pair's size.
 
 import type { ManifoldJson } from './pack2d.ts';
+
+/** ulps of the largest world coordinate that f32 arithmetic may lose on the way (a handful of operations). */
+const F32_ULPS = 16;
 
 export interface Mismatch {
   index: number;
@@ -21,11 +26,16 @@ export function compareManifolds2D(
   for (let i = 0; i < a.length; i++) {
     const ma = a[i]!;
     const mb = b[i]!;
-    const tol = tolerance * (scales?.[i] ?? 1);
+    const scale = scales?.[i] ?? 1;
+    let magnitude = 0;
+    for (const p of [...ma.points, ...mb.points]) magnitude = Math.max(magnitude, Math.abs(p.position[0]!), Math.abs(p.position[1]!));
+    const f32Error = F32_ULPS * magnitude * 2 ** -24;
+    const tol = tolerance * scale + f32Error;
+    const normalTol = tolerance + f32Error / scale;
     let reason = '';
     if (ma.pair[0] !== mb.pair[0] || ma.pair[1] !== mb.pair[1]) reason = 'different pairs';
     else if (ma.points.length !== mb.points.length) reason = `point count ${ma.points.length} vs ${mb.points.length}`;
-    else if (ma.points.length > 0 && Math.hypot(ma.normal[0]! - mb.normal[0]!, ma.normal[1]! - mb.normal[1]!) > tolerance) reason = 'normal';
+    else if (ma.points.length > 0 && Math.hypot(ma.normal[0]! - mb.normal[0]!, ma.normal[1]! - mb.normal[1]!) > normalTol) reason = 'normal';
     else {
       for (let k = 0; k < ma.points.length && !reason; k++) {
         const pa = ma.points[k]!;

@@ -53,7 +53,11 @@ export interface Box2dWasmPeer2D {
     shapeB: number, posB: PeerVec2 | readonly number[], cosB: number, sinB: number,
     out: PeerManifold2D,
   ): number;
-  /** All pairs: transforms once per body, then collide + world manifold per pair; returns touching pairs. */
+  /** Writes one b2Transform per body (f32 x, y, sin, cos) into the WASM heap, kept for `collidePairs`. */
+  setBodies(bodies: PeerBodies2D): void;
+  /** Every pair of the last `setBodies`: collide + world manifold; returns the number of touching pairs. */
+  collidePairs(pairs: PeerPairs2D, out?: PeerManifold2D): number;
+  /** setBodies(bodies) then collidePairs(pairs). */
   collideBatch(bodies: PeerBodies2D, pairs: PeerPairs2D, out?: PeerManifold2D): number;
   /** Frees the WASM memory this peer allocated. */
   dispose(): void;
@@ -195,6 +199,8 @@ export async function createBox2dWasmPeer(shapes: readonly PeerShape2D[], option
   let xfsCapacity = 0;
   let F32: Float32Array = B.HEAPF32;
   let I32: Int32Array = B.HEAP32;
+  // Views of the module's memory; all peers share one module, and when any of them (or anything
+  // else) grows the memory, the old views detach (byteLength 0) and are fetched again.
   const refreshViews = (): void => {
     F32 = B.HEAPF32;
     I32 = B.HEAP32;
@@ -284,6 +290,7 @@ export async function createBox2dWasmPeer(shapes: readonly PeerShape2D[], option
   }
 
   function setTransform(ptr: number, x: number, y: number, angle: number): void {
+    if (F32.byteLength === 0) refreshViews();
     setTransformRaw(F32, ptr, x, y, angle);
   }
 
@@ -302,6 +309,7 @@ export async function createBox2dWasmPeer(shapes: readonly PeerShape2D[], option
     shapeB: number, posB: PeerVec2 | readonly number[], cosB: number, sinB: number,
     out: PeerManifold2D,
   ): number {
+    if (F32.byteLength === 0) refreshViews();
     const a = xfAPtr >> 2;
     const b = xfBPtr >> 2;
     F32[a] = posA[0]!;
@@ -315,7 +323,10 @@ export async function createBox2dWasmPeer(shapes: readonly PeerShape2D[], option
     return run(shapeA, xfAPtr, shapeB, xfBPtr, out);
   }
 
-  function collideBatch(bodies: PeerBodies2D, pairs: PeerPairs2D, out: PeerManifold2D = batchOut): number {
+  let bodyShape = new Int32Array(0);
+  let bodyCount = 0;
+
+  function setBodies(bodies: PeerBodies2D): void {
     const nb = bodies instanceof Float64Array ? bodies.length >> 2 : bodies.length;
     if (nb > xfsCapacity) {
       if (xfsPtr) B._free(xfsPtr);
@@ -323,7 +334,8 @@ export async function createBox2dWasmPeer(shapes: readonly PeerShape2D[], option
       xfsPtr = B._malloc(xfsCapacity * XF_BYTES);
       refreshViews();
     }
-    const bodyShape = new Int32Array(nb);
+    if (bodyShape.length < nb) bodyShape = new Int32Array(nb);
+    bodyCount = nb;
     if (bodies instanceof Float64Array) {
       for (let i = 0; i < nb; i++) {
         setTransform(xfsPtr + i * XF_BYTES, bodies[4 * i]!, bodies[4 * i + 1]!, bodies[4 * i + 2]!);
@@ -336,13 +348,19 @@ export async function createBox2dWasmPeer(shapes: readonly PeerShape2D[], option
         bodyShape[i] = b.shape;
       }
     }
+  }
+
+  function collidePairs(pairs: PeerPairs2D, out: PeerManifold2D = batchOut): number {
+    if (F32.byteLength === 0) refreshViews();
     let touching = 0;
     const base = xfsPtr;
+    const nb = bodyCount;
     if (ArrayBuffer.isView(pairs)) {
       const flat = pairs as Uint32Array | Int32Array;
       for (let k = 0; k < flat.length; k += 2) {
         const a = flat[k]!;
         const b = flat[k + 1]!;
+        if (a >= nb || b >= nb) throw new RangeError(`pair ${k >> 1} names body ${Math.max(a, b)}; setBodies gave ${nb}`);
         if (run(bodyShape[a]!, base + a * XF_BYTES, bodyShape[b]!, base + b * XF_BYTES, out) > 0) touching++;
       }
     } else {
@@ -350,22 +368,29 @@ export async function createBox2dWasmPeer(shapes: readonly PeerShape2D[], option
       for (let k = 0; k < list.length; k++) {
         const a = list[k]![0];
         const b = list[k]![1];
+        if (a >= nb || b >= nb) throw new RangeError(`pair ${k} names body ${Math.max(a, b)}; setBodies gave ${nb}`);
         if (run(bodyShape[a]!, base + a * XF_BYTES, bodyShape[b]!, base + b * XF_BYTES, out) > 0) touching++;
       }
     }
     return touching;
   }
 
+  function collideBatch(bodies: PeerBodies2D, pairs: PeerPairs2D, out: PeerManifold2D = batchOut): number {
+    setBodies(bodies);
+    return collidePairs(pairs, out);
+  }
+
   function dispose(): void {
     if (xfsPtr) B._free(xfsPtr);
     xfsPtr = 0;
     xfsCapacity = 0;
+    bodyCount = 0;
     B._free(scratch);
     for (const o of owned) B.destroy(o);
     owned.length = 0;
   }
 
-  return { name: 'box2d-wasm', supports, collide, collideRot, collideBatch, dispose };
+  return { name: 'box2d-wasm', supports, collide, collideRot, setBodies, collidePairs, collideBatch, dispose };
 }
 
 function setTransformRaw(F32: Float32Array, ptr: number, x: number, y: number, angle: number): void {

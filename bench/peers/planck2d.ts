@@ -27,11 +27,17 @@
 // sharp polygons the geometry is the same computation as ours (SAT on face normals, reference
 // face + incident edge, Sutherland–Hodgman clip).
 //
+// Rounded polygons (radius > 0) are v2.4's algorithm, not ours (Box2D v3's): v2.4 pushes the
+// side planes out by rA + rB before clipping and keeps a face normal while the cores are apart,
+// where v3 clips at the true side planes and joins two closest vertices. Same normal and depth
+// where the cores overlap and nothing is clipped; points may differ otherwise.
+//
 // If instead the default skin s = 0.01 is kept on both polygons (`{ skin: 0.01 }` below):
-//     depth_ours = −separation_planck − 2s         (exactly, for face contacts),
-//     position: unchanged (the midpoint moves by (rA − rB)/2 = 0 along n), except that points
-//               where the incident edge overhangs the reference face are clipped up to 2s further
-//               out sideways,
+//     depth_ours = −separation_planck − 2s         (exactly, for face contacts; in general
+//                  − (sA + sB), where a circle has no skin),
+//     position: unchanged (the midpoint moves by (sA − sB)/2 along n: 0 for two polygons, s/2
+//               for polygon–circle), except that points where the incident edge overhangs the
+//               reference face are clipped up to 2s further out sideways,
 //     contacts: reported up to a core gap of 2s (speculative, separation ≤ 0 still means touching
 //               the inflated shapes).
 // Checked numerically on a 2×2 box on a 2×2 box overlapping by 0.1 (see the agreement test).
@@ -46,7 +52,11 @@
 // Shapes. polygon (3..8 vertices, CCW, optional radius), box (optional radius), circle (optional
 // center), capsule (a planck two-sided `EdgeShape` with m_radius = capsule radius: planck collides
 // an edge with polygons and circles, so capsule–polygon and capsule–circle work; capsule–capsule
-// does not exist in planck: `supports()` is false and `collide()` reports count = -1).
+// does not exist in planck: `supports()` is false and `collide()` reports count = -1). Caveat:
+// planck's edge–polygon is Box2D v2.3's EPCollider, box2d-wasm's is v2.4.1's rewrite, and ours
+// treats a capsule as a rounded 2-gon (Box2D v3); deep capsule–polygon manifolds differ between
+// all three (different axis choice), so capsules are for speed, not for agreement. Polygons,
+// boxes, circles and rounded polygons agree between planck and box2d-wasm within f32 rounding.
 
 import {
   CircleShape,
@@ -59,6 +69,7 @@ import {
   Manifold,
   PolygonShape,
   Settings,
+  Transform,
   Vec2,
   WorldManifold,
 } from 'planck';
@@ -129,11 +140,14 @@ export interface PlanckPeer2D {
     shapeB: number, posB: PeerVec2 | readonly number[], cosB: number, sinB: number,
     out: PeerManifold2D,
   ): number;
+  /** Builds one transform per body (sin, cos), kept for `collidePairs`. */
+  setBodies(bodies: PeerBodies2D): void;
   /**
-   * All pairs (the benchmark's loop): transforms are built once per body, then every pair is
-   * collided and its world manifold computed. Returns the number of pairs with at least one
-   * point. `out`, when given, receives the last pair's manifold.
+   * Every pair of the last `setBodies` (the benchmark's loop): collide + world manifold. Returns the
+   * number of pairs with at least one point. `out`, when given, receives the last pair's manifold.
    */
+  collidePairs(pairs: PeerPairs2D, out?: PeerManifold2D): number;
+  /** setBodies(bodies) then collidePairs(pairs). */
   collideBatch(bodies: PeerBodies2D, pairs: PeerPairs2D, out?: PeerManifold2D): number;
 }
 
@@ -209,8 +223,10 @@ interface MutableTransform {
   q: { s: number; c: number };
 }
 
+// planck's own Transform (Vec2 + Rot instances), so planck's math helpers see the same hidden
+// classes as in its own world step.
 function newTransform(): MutableTransform {
-  return { p: { x: 0, y: 0 }, q: { s: 0, c: 1 } };
+  return new Transform() as unknown as MutableTransform;
 }
 
 const DEFAULT_LINEAR_SLOP = 0.005;
@@ -331,10 +347,14 @@ export function createPlanckPeer(shapes: readonly PeerShape2D[], options: PeerOp
     return run(shapeA, xfA, shapeB, xfB, out);
   }
 
-  function collideBatch(bodies: PeerBodies2D, pairs: PeerPairs2D, out: PeerManifold2D = batchOut): number {
+  let bodyShape = new Int32Array(0);
+  let bodyCount = 0;
+
+  function setBodies(bodies: PeerBodies2D): void {
     const nb = bodies instanceof Float64Array ? bodies.length >> 2 : bodies.length;
     if (xfs.length < nb) xfs = Array.from({ length: nb }, (_, i) => xfs[i] ?? newTransform());
-    const bodyShape = new Int32Array(nb);
+    if (bodyShape.length < nb) bodyShape = new Int32Array(nb);
+    bodyCount = nb;
     if (bodies instanceof Float64Array) {
       for (let i = 0; i < nb; i++) {
         setTransform(xfs[i]!, bodies[4 * i]!, bodies[4 * i + 1]!, bodies[4 * i + 2]!);
@@ -347,23 +367,35 @@ export function createPlanckPeer(shapes: readonly PeerShape2D[], options: PeerOp
         bodyShape[i] = b.shape;
       }
     }
+  }
+
+  function collidePairs(pairs: PeerPairs2D, out: PeerManifold2D = batchOut): number {
     let touching = 0;
+    const nb = bodyCount;
     if (ArrayBuffer.isView(pairs)) {
       const flat = pairs as Uint32Array | Int32Array;
       for (let k = 0; k < flat.length; k += 2) {
         const a = flat[k]!;
         const b = flat[k + 1]!;
+        if (a >= nb || b >= nb) throw new RangeError(`pair ${k >> 1} names body ${Math.max(a, b)}; setBodies gave ${nb}`);
         if (run(bodyShape[a]!, xfs[a]!, bodyShape[b]!, xfs[b]!, out) > 0) touching++;
       }
     } else {
       const list = pairs as readonly (readonly [number, number])[];
       for (let k = 0; k < list.length; k++) {
-        const pr = list[k]!;
-        if (run(bodyShape[pr[0]]!, xfs[pr[0]]!, bodyShape[pr[1]]!, xfs[pr[1]]!, out) > 0) touching++;
+        const a = list[k]![0];
+        const b = list[k]![1];
+        if (a >= nb || b >= nb) throw new RangeError(`pair ${k} names body ${Math.max(a, b)}; setBodies gave ${nb}`);
+        if (run(bodyShape[a]!, xfs[a]!, bodyShape[b]!, xfs[b]!, out) > 0) touching++;
       }
     }
     return touching;
   }
 
-  return { name: 'planck', supports, collide, collideRot, collideBatch };
+  function collideBatch(bodies: PeerBodies2D, pairs: PeerPairs2D, out: PeerManifold2D = batchOut): number {
+    setBodies(bodies);
+    return collidePairs(pairs, out);
+  }
+
+  return { name: 'planck', supports, collide, collideRot, setBodies, collidePairs, collideBatch };
 }
