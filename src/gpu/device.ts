@@ -27,7 +27,8 @@ let nodeGpu: Promise<GPU> | undefined;
 export async function getGpu(): Promise<GPU> {
   const nav = (globalThis as { navigator?: { gpu?: GPU } }).navigator;
   if (nav?.gpu) return nav.gpu;
-  if (typeof process === 'undefined' || !process.versions?.node) {
+  const node = (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node;
+  if (!node) {
     throw new NoAdapterError('This browser has no WebGPU (navigator.gpu is undefined).');
   }
   nodeGpu ??= (async () => {
