@@ -2,7 +2,8 @@
 // Both polygons are in the same frame; poly1 owns the reference edge, poly2 the incident edge.
 
 // The best edge of `poly` for direction d: the vertex farthest along d, then of its two edges the
-// one whose outward normal is most aligned with d (= the edge most perpendicular to d).
+// one whose outward normal is most aligned with d (= the edge most perpendicular to d); near-ties
+// keep the edge leaving the vertex (INCIDENT_EDGE_BIAS).
 fn findBestEdge(poly: ptr<private, Shape2D>, d: vec2f) -> u32 {
   let count = (*poly).count;
   var best = 0u;
@@ -18,7 +19,7 @@ fn findBestEdge(poly: ptr<private, Shape2D>, d: vec2f) -> u32 {
   let prev = select(best - 1u, count - 1u, best == 0u);
   let dotPrev = dot((*poly).normals[prev], d);
   let dotNext = dot((*poly).normals[best], d);
-  return select(best, prev, dotPrev > dotNext);
+  return select(best, prev, dotPrev > dotNext + INCIDENT_EDGE_BIAS);
 }
 
 // A segment being clipped (the incident edge).

@@ -28,8 +28,11 @@ export function bodyAabbs2D(scene: Scene2D, grow: number): Float64Array {
       maxX = Math.max(maxX, wx);
       maxY = Math.max(maxY, wy);
     }
-    // f32 rounding of the packed data can move a vertex by an ulp; a relative pad keeps it inside.
-    const r = shape.radius + grow + 1e-6 * shape.extent;
+    // The narrowphase sees f32-rounded positions and vertices: far from the origin a body moves by
+    // up to half an f32 step of its coordinates (0.03 at 1e6). Pad by a few steps so no pair the
+    // narrowphase finds touching is missed.
+    const f32Steps = 4 * 2 ** -23 * (Math.abs(px) + Math.abs(py) + shape.extent);
+    const r = shape.radius + grow + 1e-6 * shape.extent + f32Steps;
     out[4 * i] = minX - r;
     out[4 * i + 1] = minY - r;
     out[4 * i + 2] = maxX + r;

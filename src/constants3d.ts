@@ -80,9 +80,9 @@ export const EDGE_HYSTERESIS_3D = 1e-3;
 export const PARALLEL_EDGE_SINE_3D = 1e-4;
 
 /**
- * A capsule (segment) lies "on" a face when |u · n| <= this, u its unit axis: then the contact is
- * clipped to two points; otherwise it is the single closest point. 0.005 rad (0.29°) is the
- * angular counterpart of Box2D's linearSlop for 1 m shapes; Box3D tests against a similar slope.
+ * Two capsule segments are parallel when |u1 × u2| <= this (unit axes): their contact is then
+ * clipped to the overlap of the segments (two points) instead of the single closest point.
+ * 0.005 rad (0.29°) is the angular counterpart of Box2D's linearSlop for 1 m shapes.
  */
 export const SEGMENT_PARALLEL_SINE_3D = 5e-3;
 

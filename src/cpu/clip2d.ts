@@ -2,6 +2,7 @@
 // mirror of shaders/clip2d.wgsl. Both polygons are in the same frame; poly1 owns the reference
 // edge, poly2 the incident edge.
 
+import { INCIDENT_EDGE_BIAS } from '../constants.ts';
 import type { Shape2D } from '../shapes2d.ts';
 import { makeId, type LocalManifold2D } from './manifold2d.ts';
 
@@ -9,7 +10,8 @@ import { makeId, type LocalManifold2D } from './manifold2d.ts';
  * The best edge of `poly` for direction (dx, dy) (seed 000, "Finding the Features"): the vertex
  * farthest along d, then of its two edges the one most perpendicular to d. For a convex polygon
  * that is the edge whose outward normal is most aligned with d; comparing normals also works for
- * a capsule's 2-gon, whose two edges share both vertices.
+ * a capsule's 2-gon, whose two edges share both vertices. Near-ties keep the edge leaving the
+ * vertex (INCIDENT_EDGE_BIAS), so feature ids do not flicker.
  */
 export function findBestEdge(poly: Shape2D, dx: number, dy: number): number {
   const v = poly.vertices;
@@ -27,7 +29,7 @@ export function findBestEdge(poly: Shape2D, dx: number, dy: number): number {
   const prev = best === 0 ? count - 1 : best - 1;
   const dotPrev = n[2 * prev]! * dx + n[2 * prev + 1]! * dy;
   const dotNext = n[2 * best]! * dx + n[2 * best + 1]! * dy;
-  return dotPrev > dotNext ? prev : best;
+  return dotPrev > dotNext + INCIDENT_EDGE_BIAS ? prev : best;
 }
 
 /** A segment being clipped (the incident edge), a = its first vertex, b = its second. */

@@ -12,7 +12,7 @@
 //     Edge contact: one point from the closest points of the two edges.
 //   hull–sphere / hull–capsule: the round shape's core (point / segment) against the hull: SAT for
 //     overlapping cores (face axes, segment × edge axes with the same Gauss-map pruning); exact
-//     closest points for separated cores; a capsule parallel to the closest face gets 2 clipped points.
+//     closest points for separated cores; a capsule over a face is clipped to it (up to 2 points).
 //   sphere/capsule pairs: closest points of the two segments; parallel capsules get 2 points.
 //
 // Frames: every pair is solved in the shape frame of its first (most complex) shape, whose origin
@@ -469,26 +469,62 @@ function reduceManifold3d(n: number, nx: number, ny: number, nz: number, scale: 
 }
 
 /**
- * Face contact: clips the incident face of hull I (vertices iv, planes ip) against the side planes
- * of reference face `refFace` of hull R (vertices rv, planes rp), keeps points below the reference
- * plane + margin and reduces them to 4. `refIsA` says whether R is the first shape (ids and normal).
+ * Incident face of hull I (vertices iv, planes ip) for reference normal n: the most anti-parallel
+ * face, or with `aroundDeepest` the most anti-parallel of the faces around I's deepest vertex
+ * along -n (the retry when the first clips to nothing: it always holds the deepest point).
+ */
+function incidentFace3d(I: Shape3D, iv: Float64Array, ip: Float64Array, nx: number, ny: number, nz: number, aroundDeepest: boolean): number {
+  let incFace = 0;
+  let lo = Infinity;
+  if (!aroundDeepest) {
+    for (let f = 0, c = I.faceCount; f < c; f++) {
+      const d = nx * ip[4 * f]! + ny * ip[4 * f + 1]! + nz * ip[4 * f + 2]!;
+      if (d < lo) {
+        lo = d;
+        incFace = f;
+      }
+    }
+    return incFace;
+  }
+  let deepest = 0;
+  for (let i = 0, c = I.vertexCount; i < c; i++) {
+    const d = nx * iv[3 * i]! + ny * iv[3 * i + 1]! + nz * iv[3 * i + 2]!;
+    if (d < lo) {
+      lo = d;
+      deepest = i;
+    }
+  }
+  lo = Infinity;
+  for (let e = 0, c = I.edgeCount; e < c; e++) {
+    if (I.edgeV0[e] !== deepest && I.edgeV1[e] !== deepest) continue;
+    const f0 = I.edgeF0[e]!;
+    const f1 = I.edgeF1[e]!;
+    const d0 = nx * ip[4 * f0]! + ny * ip[4 * f0 + 1]! + nz * ip[4 * f0 + 2]!;
+    const d1 = nx * ip[4 * f1]! + ny * ip[4 * f1 + 1]! + nz * ip[4 * f1 + 2]!;
+    if (d0 < lo) {
+      lo = d0;
+      incFace = f0;
+    }
+    if (d1 < lo) {
+      lo = d1;
+      incFace = f1;
+    }
+  }
+  return incFace;
+}
+
+/**
+ * Face contact: clips face `incFace` of hull I (vertices iv) against the side planes of reference
+ * face `refFace` of hull R (vertices rv, planes rp), keeps points below the reference plane +
+ * margin and reduces them to 4. `refIsA` says whether R is the first shape (ids and normal).
+ * Returns the number of points written.
  */
 function clipFaceContact3d(
   R: Shape3D, rv: Float64Array, rp: Float64Array, refFace: number,
-  I: Shape3D, iv: Float64Array, ip: Float64Array,
+  I: Shape3D, iv: Float64Array, incFace: number,
   refIsA: boolean, margin: number, scale: number,
-): void {
+): number {
   const nx = rp[4 * refFace]!, ny = rp[4 * refFace + 1]!, nz = rp[4 * refFace + 2]!, nd = rp[4 * refFace + 3]!;
-  // Incident face: the most anti-parallel face of I.
-  let incFace = 0;
-  let lo = Infinity;
-  for (let f = 0, n = I.faceCount; f < n; f++) {
-    const d = nx * ip[4 * f]! + ny * ip[4 * f + 1]! + nz * ip[4 * f + 2]!;
-    if (d < lo) {
-      lo = d;
-      incFace = f;
-    }
-  }
   // Incident polygon into clip buffer 0.
   let src = 0;
   let m = I.faceSize[incFace]!;
@@ -595,34 +631,70 @@ function clipFaceContact3d(
     lmNormal[1] = -ny;
     lmNormal[2] = -nz;
   }
-  if (n === 0) {
-    // Nothing of the incident face lies over the reference face (a corner grazing its rim): the
-    // deepest vertex of I along -n is the contact.
-    let best = Infinity;
-    let bi = 0;
-    for (let i = 0, c = I.vertexCount; i < c; i++) {
-      const d = nx * iv[3 * i]! + ny * iv[3 * i + 1]! + nz * iv[3 * i + 2]!;
-      if (d < best) {
-        best = d;
-        bi = i;
-      }
-    }
-    const s = best - nd;
-    if (s > margin) return;
-    const f = FEATURE_FACE_3D + refFace;
-    const id = refIsA ? (f << 8) | bi : (bi << 8) | f;
-    pushPoint3d(iv[3 * bi]! - 0.5 * s * nx, iv[3 * bi + 1]! - 0.5 * s * ny, iv[3 * bi + 2]! - 0.5 * s * nz, s, id);
-    return;
-  }
+  if (n === 0) return 0;
   if (n <= MAX_MANIFOLD_POINTS_3D) {
     for (let k = 0; k < n; k++) pushPoint3d(candPos[3 * k]!, candPos[3 * k + 1]!, candPos[3 * k + 2]!, candSep[k]!, candId[k]!);
-    return;
+    return n;
   }
   const c = reduceManifold3d(n, nx, ny, nz, scale);
   for (let i = 0; i < c; i++) {
     const k = chosen[i]!;
     pushPoint3d(candPos[3 * k]!, candPos[3 * k + 1]!, candPos[3 * k + 2]!, candSep[k]!, candId[k]!);
   }
+  return c;
+}
+
+/**
+ * Last resort of a face contact whose clipping left nothing: the deepest vertex of I along -n,
+ * projected on the reference plane.
+ */
+function vertexContact3d(
+  rp: Float64Array, refFace: number, I: Shape3D, iv: Float64Array, refIsA: boolean, margin: number,
+): void {
+  const nx = rp[4 * refFace]!, ny = rp[4 * refFace + 1]!, nz = rp[4 * refFace + 2]!, nd = rp[4 * refFace + 3]!;
+  let best = Infinity;
+  let bi = 0;
+  for (let i = 0, c = I.vertexCount; i < c; i++) {
+    const d = nx * iv[3 * i]! + ny * iv[3 * i + 1]! + nz * iv[3 * i + 2]!;
+    if (d < best) {
+      best = d;
+      bi = i;
+    }
+  }
+  const s = best - nd;
+  if (s > margin) return;
+  const f = FEATURE_FACE_3D + refFace;
+  const id = refIsA ? (f << 8) | (FEATURE_VERTEX_3D + bi) : ((FEATURE_VERTEX_3D + bi) << 8) | f;
+  pushPoint3d(iv[3 * bi]! - 0.5 * s * nx, iv[3 * bi + 1]! - 0.5 * s * ny, iv[3 * bi + 2]! - 0.5 * s * nz, s, id);
+}
+
+/**
+ * Edge contact from the edge query's best pair (qe): one point midway between the closest points
+ * of the two edges. Fails (returns false) when those closest points lie off either edge.
+ */
+function edgeContact3d(A: Shape3D, B: Shape3D): boolean {
+  const ea = qe[1]!;
+  const eb = qe[2]!;
+  if (ea < 0) return false;
+  const av = A.vertices;
+  const a0 = 3 * A.edgeV0[ea]!, a1 = 3 * A.edgeV1[ea]!;
+  const b0 = 3 * B.edgeV0[eb]!, b1 = 3 * B.edgeV1[eb]!;
+  closestSegments3d(
+    av[a0]!, av[a0 + 1]!, av[a0 + 2]!, av[a1]!, av[a1 + 1]!, av[a1 + 2]!,
+    bv[b0]!, bv[b0 + 1]!, bv[b0 + 2]!, bv[b1]!, bv[b1 + 1]!, bv[b1 + 2]!,
+  );
+  const s = cp[0]!;
+  const t = cp[1]!;
+  // Clamped parameters: the lines' closest points lie off the edges (rounding at a Gauss-map
+  // arc end), so this is no edge contact.
+  if (!(s > 0 && s < 1 && t > 0 && t < 1)) return false;
+  lmKind = 3;
+  lmNormal[0] = qe[3]!;
+  lmNormal[1] = qe[4]!;
+  lmNormal[2] = qe[5]!;
+  const id = ((FEATURE_EDGE_3D + ea) << 8) | (FEATURE_EDGE_3D + eb);
+  pushPoint3d(0.5 * (cp[2]! + cp[5]!), 0.5 * (cp[3]! + cp[6]!), 0.5 * (cp[4]! + cp[7]!), qe[0]!, id);
+  return true;
 }
 
 /** Hull–hull (boxes included) in A's frame; B given by `rel`. Writes the local manifold. */
@@ -639,36 +711,27 @@ function collideHulls3d(A: Shape3D, B: Shape3D, margin: number, scale: number): 
   queryEdgeDirections3d(A, B, margin);
   const sepE = qe[0]!;
   if (sepE > margin) return;
-  const faceSep = Math.max(sepA, sepB);
-  if (sepE > faceSep + EDGE_HYSTERESIS_3D * scale) {
-    const ea = qe[1]!;
-    const eb = qe[2]!;
-    const av = A.vertices;
-    const a0 = 3 * A.edgeV0[ea]!, a1 = 3 * A.edgeV1[ea]!;
-    const b0 = 3 * B.edgeV0[eb]!, b1 = 3 * B.edgeV1[eb]!;
-    closestSegments3d(
-      av[a0]!, av[a0 + 1]!, av[a0 + 2]!, av[a1]!, av[a1 + 1]!, av[a1 + 2]!,
-      bv[b0]!, bv[b0 + 1]!, bv[b0 + 2]!, bv[b1]!, bv[b1 + 1]!, bv[b1 + 2]!,
-    );
-    const s = cp[0]!;
-    const t = cp[1]!;
-    // Clamped parameters mean the lines' closest points lie off the edges: not a true edge
-    // contact after all (rounding at a Gauss-map arc end); the face contact handles it.
-    if (s > 0 && s < 1 && t > 0 && t < 1) {
-      lmKind = 3;
-      lmNormal[0] = qe[3]!;
-      lmNormal[1] = qe[4]!;
-      lmNormal[2] = qe[5]!;
-      const id = ((FEATURE_EDGE_3D + ea) << 8) | (FEATURE_EDGE_3D + eb);
-      pushPoint3d(0.5 * (cp[2]! + cp[5]!), 0.5 * (cp[3]! + cp[6]!), 0.5 * (cp[4]! + cp[7]!), sepE, id);
-      return;
-    }
-  }
-  if (sepB > sepA + FACE_HYSTERESIS_3D * scale) {
-    clipFaceContact3d(B, bv, bp, faceB, A, A.vertices, A.planes, false, margin, scale);
-  } else {
-    clipFaceContact3d(A, A.vertices, A.planes, faceA, B, bv, bp, true, margin, scale);
-  }
+  const edgeFirst = sepE > Math.max(sepA, sepB) + EDGE_HYSTERESIS_3D * scale;
+  if (edgeFirst && edgeContact3d(A, B)) return;
+  const flip = sepB > sepA + FACE_HYSTERESIS_3D * scale;
+  // Reference hull R and incident hull I, in A's frame.
+  const R = flip ? B : A;
+  const I = flip ? A : B;
+  const rv = flip ? bv : A.vertices;
+  const rp = flip ? bp : A.planes;
+  const iv = flip ? A.vertices : bv;
+  const ip = flip ? A.planes : bp;
+  const refFace = flip ? faceB : faceA;
+  const nx = rp[4 * refFace]!, ny = rp[4 * refFace + 1]!, nz = rp[4 * refFace + 2]!;
+  const inc = incidentFace3d(I, iv, ip, nx, ny, nz, false);
+  if (clipFaceContact3d(R, rv, rp, refFace, I, iv, inc, !flip, margin, scale) > 0) return;
+  // Nothing of that face lies over the reference face. An edge axis within the hysteresis of the
+  // face axis is the contact then; else retry with a face at the deepest vertex, then take that
+  // vertex alone (keeps the SAT normal and depth).
+  if (!edgeFirst && sepE > Math.max(sepA, sepB) - EDGE_HYSTERESIS_3D * scale && edgeContact3d(A, B)) return;
+  const inc2 = incidentFace3d(I, iv, ip, nx, ny, nz, true);
+  if (inc2 !== inc && clipFaceContact3d(R, rv, rp, refFace, I, iv, inc2, !flip, margin, scale) > 0) return;
+  vertexContact3d(rp, refFace, I, iv, !flip, margin);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -886,13 +949,9 @@ function collideHullRound3d(H: Shape3D, R: Shape3D, margin: number, scale: numbe
     const dist = hc[0]!;
     if (dist > reach) return;
     const fnx = hp[4 * faceF]!, fny = hp[4 * faceF + 1]!, fnz = hp[4 * faceF + 2]!;
-    if (
-      isSegment &&
-      sepF >= sepE &&
-      Math.abs(fnx * ux + fny * uy + fnz * uz) <= SEGMENT_PARALLEL_SINE_3D * ul &&
-      sepF >= dist - EDGE_HYSTERESIS_3D * scale
-    ) {
-      // A capsule lying on face F: two clipped points.
+    if (isSegment && sepF >= sepE && sepF >= dist - EDGE_HYSTERESIS_3D * scale) {
+      // The capsule is closest to face F's interior (the face axis realises the distance): clip
+      // it to the face; each end within the margin is a point (a capsule lying on F gets two).
       lmKind = 1;
       lmNormal[0] = fnx;
       lmNormal[1] = fny;

@@ -1,0 +1,189 @@
+// Stable LSD radix sort of (u32 key, u32 value) pairs, RADIX_BITS bits per pass (src/gpu/radixsort.ts
+// drives it). A pass is three steps, all deterministic (no atomics, no order-dependent races):
+//   1. radixHistogram: each workgroup counts the digits of its block of RADIX_BLOCK elements and
+//      writes them digit-major, radixHist[digit * numBlocks + block];
+//   2. an exclusive scan of radixHist (shaders/scan.wgsl) turns the counts into the output position
+//      of each (digit, block): all digit-0 elements of every block, in block order, then digit 1...;
+//   3. radixScatter: each workgroup ranks its elements within their digit, in input order, and
+//      writes each to radixHist[digit * numBlocks + block] + rank.
+// Ranks follow input order (invocation i handles elements i * RADIX_ITEMS .. + RADIX_ITEMS - 1 of
+// the block, in order), so equal digits keep their relative order: each pass is stable, and so is
+// the sort.
+//
+// Per-invocation digit counts are packed two to a u32 (16 bits each), 16 digits in two vec4u, so
+// the workgroup scan moves two vectors per invocation; RADIX_BLOCK < 65536 keeps the fields apart.
+//
+// Needs RADIX_BITS (4), RADIX_BUCKETS (16), RADIX_RAKE, RADIX_WORKGROUP_SIZE (= RADIX_RAKE²),
+// RADIX_ITEMS and RADIX_BLOCK, prepended by the host. Rows of workgroups as in scan.wgsl; barriers
+// only in workgroup-uniform control flow; constant loop bounds.
+
+struct RadixParams {
+  n: u32,                                              // elements
+  shift: u32,                                          // digit = (key >> shift) & (RADIX_BUCKETS - 1)
+  numBlocks: u32,                                      // ceil(n / RADIX_BLOCK)
+  _pad: u32,
+}
+
+@group(0) @binding(0) var<storage, read> radixKeysIn: array<u32>;
+@group(0) @binding(1) var<storage, read> radixValuesIn: array<u32>;
+@group(0) @binding(2) var<storage, read_write> radixKeysOut: array<u32>;
+@group(0) @binding(3) var<storage, read_write> radixValuesOut: array<u32>;
+@group(0) @binding(4) var<storage, read_write> radixHist: array<u32>;
+@group(0) @binding(5) var<uniform> radixParams: RadixParams;
+
+// Packed per-invocation digit counts: digit d is word d / 2 (lo: words 0..3, hi: 4..7), bits 16 * (d % 2).
+struct RadixCounts {
+  lo: vec4u,
+  hi: vec4u,
+}
+
+var<workgroup> radixSharedLo: array<vec4u, RADIX_WORKGROUP_SIZE>;
+var<workgroup> radixSharedHi: array<vec4u, RADIX_WORKGROUP_SIZE>;
+var<workgroup> radixRakeLo: array<vec4u, RADIX_RAKE>;
+var<workgroup> radixRakeHi: array<vec4u, RADIX_RAKE>;
+
+fn radixDigit(key: u32) -> u32 {
+  return (key >> radixParams.shift) & (RADIX_BUCKETS - 1u);
+}
+
+// The count of digit d in c.
+fn radixField(c: RadixCounts, d: u32) -> u32 {
+  let w = vec4u(d >> 1u);
+  let lo = select(vec4u(0u), c.lo, w == vec4u(0u, 1u, 2u, 3u));
+  let hi = select(vec4u(0u), c.hi, w == vec4u(4u, 5u, 6u, 7u));
+  let v = lo + hi;
+  return ((v.x + v.y + v.z + v.w) >> ((d & 1u) * 16u)) & 0xffffu;
+}
+
+// c with digit d counted once more.
+fn radixIncrement(c: RadixCounts, d: u32) -> RadixCounts {
+  let inc = vec4u(1u << ((d & 1u) * 16u));
+  let w = vec4u(d >> 1u);
+  return RadixCounts(c.lo + select(vec4u(0u), inc, w == vec4u(0u, 1u, 2u, 3u)),
+                     c.hi + select(vec4u(0u), inc, w == vec4u(4u, 5u, 6u, 7u)));
+}
+
+fn radixBlockIndex(wid: vec3u, nwg: vec3u) -> u32 {
+  return wid.x + wid.y * nwg.x;
+}
+
+// Raking exclusive scan of the packed counts over the workgroup (as in scan.wgsl's
+// scanWorkgroupExclusive): returns this invocation's exclusive prefix, per digit. Every
+// invocation must call it.
+fn radixWorkgroupExclusive(lid: u32, c: RadixCounts) -> RadixCounts {
+  radixSharedLo[lid] = c.lo;
+  radixSharedHi[lid] = c.hi;
+  workgroupBarrier();
+  if (lid < RADIX_RAKE) {
+    var lo = vec4u(0u);
+    var hi = vec4u(0u);
+    for (var k = 0u; k < RADIX_RAKE; k++) {
+      let i = lid * RADIX_RAKE + k;
+      let vlo = radixSharedLo[i];
+      let vhi = radixSharedHi[i];
+      radixSharedLo[i] = lo;
+      radixSharedHi[i] = hi;
+      lo += vlo;
+      hi += vhi;
+    }
+    radixRakeLo[lid] = lo;
+    radixRakeHi[lid] = hi;
+  }
+  workgroupBarrier();
+  if (lid == 0u) {
+    var lo = vec4u(0u);
+    var hi = vec4u(0u);
+    for (var k = 0u; k < RADIX_RAKE; k++) {
+      let vlo = radixRakeLo[k];
+      let vhi = radixRakeHi[k];
+      radixRakeLo[k] = lo;
+      radixRakeHi[k] = hi;
+      lo += vlo;
+      hi += vhi;
+    }
+  }
+  workgroupBarrier();
+  let run = lid / RADIX_RAKE;
+  let r = RadixCounts(radixRakeLo[run] + radixSharedLo[lid], radixRakeHi[run] + radixSharedHi[lid]);
+  workgroupBarrier();
+  return r;
+}
+
+// Counts of this invocation's elements (RADIX_ITEMS consecutive ones).
+fn radixCountItems(base: u32, n: u32) -> RadixCounts {
+  var c = RadixCounts(vec4u(0u), vec4u(0u));
+  for (var k = 0u; k < RADIX_ITEMS; k++) {
+    let i = base + k;
+    if (i < n) {
+      c = radixIncrement(c, radixDigit(radixKeysIn[i]));
+    }
+  }
+  return c;
+}
+
+@compute @workgroup_size(RADIX_WORKGROUP_SIZE)
+fn radixHistogram(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+                  @builtin(local_invocation_index) lid: u32) {
+  let block = radixBlockIndex(wid, nwg);
+  let numBlocks = radixParams.numBlocks;
+  if (block >= numBlocks) { return; }
+  let c = radixCountItems(block * RADIX_BLOCK + lid * RADIX_ITEMS, radixParams.n);
+  // Reduce: RADIX_RAKE invocations sum a run each, then each of the first RADIX_BUCKETS
+  // invocations sums its digit over the runs.
+  radixSharedLo[lid] = c.lo;
+  radixSharedHi[lid] = c.hi;
+  workgroupBarrier();
+  if (lid < RADIX_RAKE) {
+    var lo = vec4u(0u);
+    var hi = vec4u(0u);
+    for (var k = 0u; k < RADIX_RAKE; k++) {
+      lo += radixSharedLo[lid * RADIX_RAKE + k];
+      hi += radixSharedHi[lid * RADIX_RAKE + k];
+    }
+    radixRakeLo[lid] = lo;
+    radixRakeHi[lid] = hi;
+  }
+  workgroupBarrier();
+  if (lid < RADIX_BUCKETS) {
+    var total = 0u;
+    for (var k = 0u; k < RADIX_RAKE; k++) {
+      total += radixField(RadixCounts(radixRakeLo[k], radixRakeHi[k]), lid);
+    }
+    radixHist[lid * numBlocks + block] = total;
+  }
+}
+
+@compute @workgroup_size(RADIX_WORKGROUP_SIZE)
+fn radixScatter(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+                @builtin(local_invocation_index) lid: u32) {
+  let block = radixBlockIndex(wid, nwg);
+  let numBlocks = radixParams.numBlocks;
+  if (block >= numBlocks) { return; }
+  let n = radixParams.n;
+  let base = block * RADIX_BLOCK + lid * RADIX_ITEMS;
+  var keys: array<u32, RADIX_ITEMS>;
+  var c = RadixCounts(vec4u(0u), vec4u(0u));
+  for (var k = 0u; k < RADIX_ITEMS; k++) {
+    let i = base + k;
+    var key = 0u;
+    if (i < n) {
+      key = radixKeysIn[i];
+      c = radixIncrement(c, radixDigit(key));
+    }
+    keys[k] = key;
+  }
+  // Rank of each element among the block's elements of its digit = elements of that digit held
+  // by earlier invocations + those earlier among this invocation's own.
+  var rank = radixWorkgroupExclusive(lid, c);
+  for (var k = 0u; k < RADIX_ITEMS; k++) {
+    let i = base + k;
+    if (i < n) {
+      let key = keys[k];
+      let d = radixDigit(key);
+      let dst = radixHist[d * numBlocks + block] + radixField(rank, d);
+      rank = radixIncrement(rank, d);
+      radixKeysOut[dst] = key;
+      radixValuesOut[dst] = radixValuesIn[i];
+    }
+  }
+}

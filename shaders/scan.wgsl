@@ -1,0 +1,113 @@
+// Exclusive prefix sums of u32 arrays (src/gpu/scan.ts drives it). One level scans blocks of
+// SCAN_BLOCK = SCAN_WORKGROUP_SIZE * SCAN_ITEMS elements, one workgroup per block, and writes each
+// block's total to `scanSums`; the host scans those sums the same way (a level per factor of
+// SCAN_BLOCK: 2 levels reach 4M elements, 3 levels 8G) and `scanAdd` adds them back.
+//
+// Additions saturate at 0xffffffff instead of wrapping: saturating addition of non-negative
+// numbers is associative, so the blocked scan equals the sequential one, and a total that does
+// not fit in a u32 reads as 0xffffffff rather than as a small, wrong number.
+//
+// Needs SCAN_WORKGROUP_SIZE (= SCAN_RAKE²), SCAN_RAKE, SCAN_ITEMS and SCAN_BLOCK, prepended by the host.
+// Large arrays dispatch rows of workgroups (at most 65535 per dimension): the block index is
+// workgroup_id.x + workgroup_id.y * num_workgroups.x, and surplus workgroups return at once.
+// Every barrier is in workgroup-uniform control flow; every loop has a constant bound.
+
+struct ScanParams {
+  n: u32,                                              // elements at this level
+  _pad0: u32,
+  _pad1: u32,
+  _pad2: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> scanData: array<u32>;
+@group(0) @binding(1) var<storage, read_write> scanSums: array<u32>;
+@group(0) @binding(2) var<uniform> scanParams: ScanParams;
+
+var<workgroup> scanShared: array<u32, SCAN_WORKGROUP_SIZE>;
+var<workgroup> scanRakeShared: array<u32, SCAN_RAKE>;
+var<workgroup> scanTotalShared: u32;
+
+fn scanSatAdd(a: u32, b: u32) -> u32 {
+  let s = a + b;
+  return select(s, 0xffffffffu, s < a);
+}
+
+// Work-efficient raking exclusive scan of one value per invocation (reduce, then scan): SCAN_RAKE
+// invocations each scan a run of SCAN_RAKE values sequentially, one invocation scans the SCAN_RAKE
+// run totals, and every invocation adds its run's prefix. O(n) additions and 3 barriers (a tree
+// scan needs 2 log2(SCAN_WORKGROUP_SIZE), which software rasterisers pay for dearly).
+// Returns (exclusive prefix of this invocation, workgroup total). Every invocation must call it.
+fn scanWorkgroupExclusive(lid: u32, value: u32) -> vec2u {
+  scanShared[lid] = value;
+  workgroupBarrier();
+  if (lid < SCAN_RAKE) {
+    var sum = 0u;
+    for (var k = 0u; k < SCAN_RAKE; k++) {
+      let i = lid * SCAN_RAKE + k;
+      let v = scanShared[i];
+      scanShared[i] = sum;
+      sum = scanSatAdd(sum, v);
+    }
+    scanRakeShared[lid] = sum;
+  }
+  workgroupBarrier();
+  if (lid == 0u) {
+    var sum = 0u;
+    for (var k = 0u; k < SCAN_RAKE; k++) {
+      let v = scanRakeShared[k];
+      scanRakeShared[k] = sum;
+      sum = scanSatAdd(sum, v);
+    }
+    scanTotalShared = sum;
+  }
+  workgroupBarrier();
+  let r = vec2u(scanSatAdd(scanRakeShared[lid / SCAN_RAKE], scanShared[lid]), scanTotalShared);
+  workgroupBarrier(); // the shared arrays may be reused right after
+  return r;
+}
+
+fn scanBlockCount(n: u32) -> u32 {
+  return n / SCAN_BLOCK + select(0u, 1u, n % SCAN_BLOCK != 0u);
+}
+
+// scanData[block] becomes its exclusive prefix sums; scanSums[block] the block's total.
+// Each invocation scans SCAN_ITEMS consecutive elements, then the workgroup scans the invocations.
+@compute @workgroup_size(SCAN_WORKGROUP_SIZE)
+fn scanBlocks(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+              @builtin(local_invocation_index) lid: u32) {
+  let n = scanParams.n;
+  let block = wid.x + wid.y * nwg.x;
+  if (block >= scanBlockCount(n)) { return; }
+  let base = block * SCAN_BLOCK + lid * SCAN_ITEMS;
+  var local: array<u32, SCAN_ITEMS>;
+  var sum = 0u;
+  for (var k = 0u; k < SCAN_ITEMS; k++) {
+    let i = base + k;
+    var v = 0u;
+    if (i < n) { v = scanData[i]; }
+    local[k] = sum;
+    sum = scanSatAdd(sum, v);
+  }
+  let r = scanWorkgroupExclusive(lid, sum);
+  for (var k = 0u; k < SCAN_ITEMS; k++) {
+    let i = base + k;
+    if (i < n) { scanData[i] = scanSatAdd(r.x, local[k]); }
+  }
+  if (lid == 0u) {
+    scanSums[block] = r.y;
+  }
+}
+
+// Adds the scanned block sums back: scanData[i] += scanSums[block of i] (block 0 adds nothing).
+@compute @workgroup_size(SCAN_WORKGROUP_SIZE)
+fn scanAdd(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+           @builtin(local_invocation_index) lid: u32) {
+  let n = scanParams.n;
+  let block = wid.x + wid.y * nwg.x;
+  if (block == 0u || block >= scanBlockCount(n)) { return; }
+  let add = scanSums[block];
+  for (var k = 0u; k < SCAN_ITEMS; k++) {
+    let i = block * SCAN_BLOCK + k * SCAN_WORKGROUP_SIZE + lid;
+    if (i < n) { scanData[i] = scanSatAdd(scanData[i], add); }
+  }
+}

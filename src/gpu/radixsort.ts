@@ -1,0 +1,207 @@
+// Stable LSD radix sort of (u32 key, u32 value) pairs on the GPU (shaders/radixsort.wgsl):
+// RADIX_BITS = 4 bits per pass, each pass a per-block histogram, an exclusive scan of the
+// digit-major histograms (src/gpu/scan.ts) and a stable scatter. Deterministic: equal keys keep
+// their input order, and no result depends on the order in which atomics or workgroups run.
+//
+// Float keys: f32SortKey (and sortKeyF32 in shaders/aabb2d.wgsl) maps an f32 to a u32 whose
+// unsigned order is the float order, with -0 and +0 mapped to the same key.
+
+import { assembleWgsl } from './shaders.ts';
+import {
+  GpuScan,
+  PassTimer,
+  UNIFORM_SLOT_BYTES,
+  cachedKernel,
+  createUniformSlots,
+  dispatchRows,
+  readBuffer,
+  type Kernel,
+  type ScanPlan,
+} from './scan.ts';
+
+/** Key bits sorted per pass. TODO(lead): move these into src/constants.ts. */
+export const RADIX_BITS = 4;
+/** Digits per pass (2^RADIX_BITS); the kernel's packed counters hold exactly 16. */
+export const RADIX_BUCKETS = 1 << RADIX_BITS;
+/** Run length of the raking workgroup scan; a workgroup has RADIX_RAKE² invocations. */
+export const RADIX_RAKE = 8;
+export const RADIX_WORKGROUP_SIZE = RADIX_RAKE * RADIX_RAKE;
+/** Consecutive elements per invocation. */
+export const RADIX_ITEMS = 32;
+/** Elements per workgroup block; below 65536, the range of the kernel's 16-bit packed counts. */
+export const RADIX_BLOCK = RADIX_WORKGROUP_SIZE * RADIX_ITEMS;
+
+if (RADIX_BUCKETS !== 16 || RADIX_BLOCK >= 65536) throw new Error('radixsort.wgsl packs 16 digit counts of < 65536');
+
+export function radixConstantsWgsl(): string {
+  return [
+    `const RADIX_BITS: u32 = ${RADIX_BITS}u;`,
+    `const RADIX_BUCKETS: u32 = ${RADIX_BUCKETS}u;`,
+    `const RADIX_RAKE: u32 = ${RADIX_RAKE}u;`,
+    `const RADIX_WORKGROUP_SIZE: u32 = ${RADIX_WORKGROUP_SIZE}u;`,
+    `const RADIX_ITEMS: u32 = ${RADIX_ITEMS}u;`,
+    `const RADIX_BLOCK: u32 = ${RADIX_BLOCK}u;`,
+    '',
+  ].join('\n');
+}
+
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+
+/** The u32 whose unsigned order is the order of the f32 `x` (-0 and +0 give the same key). */
+export function f32SortKey(x: number): number {
+  f32[0] = x;
+  let b = u32[0]!;
+  if (b === 0x80000000) b = 0;
+  return (b & 0x80000000 ? ~b : b | 0x80000000) >>> 0;
+}
+
+/** A sort of `n` pairs in two caller buffers, with its scratch; encode it with GpuRadixSort.encode. */
+export class RadixSortPlan {
+  constructor(
+    readonly n: number,
+    readonly keyBits: number,
+    readonly blocks: number,
+    readonly passes: readonly { histogram: GPUBindGroup; scatter: GPUBindGroup }[],
+    readonly scanPlan: ScanPlan | null,
+    private readonly owned: readonly GPUBuffer[],
+  ) {}
+  destroy(): void {
+    this.scanPlan?.destroy();
+    for (const b of this.owned) b.destroy();
+  }
+}
+
+export class GpuRadixSort {
+  private constructor(
+    readonly device: GPUDevice,
+    private readonly histogramKernel: Kernel,
+    private readonly scatterKernel: Kernel,
+    private readonly scan: GpuScan,
+  ) {}
+
+  static async create(device: GPUDevice): Promise<GpuRadixSort> {
+    const code = (): string => radixConstantsWgsl() + assembleWgsl(['radixsort']);
+    const [histogram, scatter, scan] = await Promise.all([
+      cachedKernel(device, 'radixsort', 'radixHistogram', code),
+      cachedKernel(device, 'radixsort', 'radixScatter', code),
+      GpuScan.create(device),
+    ]);
+    return new GpuRadixSort(device, histogram, scatter, scan);
+  }
+
+  /**
+   * Plans sorting the first `n` elements of `keys` and `values` (u32 each) in place, by the low
+   * `keyBits` bits of the keys (8, 16, 24 or 32: an even number of passes ends in the caller's
+   * buffers). Allocates the ping-pong buffers, the histograms and the scan, and writes the passes'
+   * parameters (once).
+   */
+  plan(keys: GPUBuffer, values: GPUBuffer, n: number, keyBits = 32): RadixSortPlan {
+    if (![8, 16, 24, 32].includes(keyBits)) throw new Error(`keyBits must be 8, 16, 24 or 32, not ${keyBits}`);
+    const device = this.device;
+    const passCount = keyBits / RADIX_BITS;
+    const blocks = Math.ceil(n / RADIX_BLOCK);
+    if (n === 0) return new RadixSortPlan(0, keyBits, 0, [], null, []);
+    const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+    const bytes = Math.ceil((4 * n) / 16) * 16;
+    const tmpKeys = device.createBuffer({ label: 'radix-keys-tmp', size: bytes, usage: S });
+    const tmpValues = device.createBuffer({ label: 'radix-values-tmp', size: bytes, usage: S });
+    const hist = device.createBuffer({ label: 'radix-hist', size: Math.ceil((4 * RADIX_BUCKETS * blocks) / 16) * 16, usage: S });
+    const params = createUniformSlots(device, 'radix-params', passCount);
+    const words = new Uint32Array((passCount * UNIFORM_SLOT_BYTES) / 4);
+    for (let p = 0; p < passCount; p++) {
+      const o = (p * UNIFORM_SLOT_BYTES) / 4;
+      words[o] = n;
+      words[o + 1] = p * RADIX_BITS;
+      words[o + 2] = blocks;
+    }
+    device.queue.writeBuffer(params, 0, words);
+    const size = 4 * n;
+    const ping = [
+      { keys: { buffer: keys, size }, values: { buffer: values, size } },
+      { keys: { buffer: tmpKeys, size }, values: { buffer: tmpValues, size } },
+    ];
+    const passes = Array.from({ length: passCount }, (_, p) => {
+      const src = ping[p % 2]!;
+      const dst = ping[(p + 1) % 2]!;
+      const uniform = { buffer: params, offset: p * UNIFORM_SLOT_BYTES, size: 16 };
+      return {
+        histogram: device.createBindGroup({
+          label: `radix-histogram-${p}`,
+          layout: this.histogramKernel.layout,
+          entries: [
+            { binding: 0, resource: src.keys },
+            { binding: 4, resource: { buffer: hist } },
+            { binding: 5, resource: uniform },
+          ],
+        }),
+        scatter: device.createBindGroup({
+          label: `radix-scatter-${p}`,
+          layout: this.scatterKernel.layout,
+          entries: [
+            { binding: 0, resource: src.keys },
+            { binding: 1, resource: src.values },
+            { binding: 2, resource: dst.keys },
+            { binding: 3, resource: dst.values },
+            { binding: 4, resource: { buffer: hist } },
+            { binding: 5, resource: uniform },
+          ],
+        }),
+      };
+    });
+    const scanPlan = this.scan.plan(hist, RADIX_BUCKETS * blocks);
+    return new RadixSortPlan(n, keyBits, blocks, passes, scanPlan, [tmpKeys, tmpValues, hist, params]);
+  }
+
+  /** Records the sort into `pass` (histogram, scan, scatter per digit). */
+  encode(pass: GPUComputePassEncoder, plan: RadixSortPlan): void {
+    if (plan.n === 0) return;
+    for (const p of plan.passes) {
+      pass.setPipeline(this.histogramKernel.pipeline);
+      pass.setBindGroup(0, p.histogram);
+      dispatchRows(pass, plan.blocks);
+      this.scan.encode(pass, plan.scanPlan!);
+      pass.setPipeline(this.scatterKernel.pipeline);
+      pass.setBindGroup(0, p.scatter);
+      dispatchRows(pass, plan.blocks);
+    }
+  }
+
+  /**
+   * Convenience: sorts `keys` with `values` (default: the indices 0..n-1), stably, and reads both
+   * back, with the kernel time when the device has timestamps.
+   */
+  async sort(
+    keys: Uint32Array,
+    values?: Uint32Array,
+    keyBits = 32,
+  ): Promise<{ keys: Uint32Array; values: Uint32Array; kernelMs: number | null }> {
+    const device = this.device;
+    const n = keys.length;
+    const vals = values ?? Uint32Array.from({ length: n }, (_, i) => i);
+    if (vals.length !== n) throw new Error(`${n} keys but ${vals.length} values`);
+    const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+    const bytes = Math.max(16, Math.ceil((4 * n) / 16) * 16);
+    const kb = device.createBuffer({ label: 'radix-keys', size: bytes, usage: S });
+    const vb = device.createBuffer({ label: 'radix-values', size: bytes, usage: S });
+    if (n > 0) {
+      device.queue.writeBuffer(kb, 0, keys.buffer, keys.byteOffset, 4 * n);
+      device.queue.writeBuffer(vb, 0, vals.buffer, vals.byteOffset, 4 * n);
+    }
+    const plan = this.plan(kb, vb, n, keyBits);
+    const timer = device.features.has('timestamp-query') ? new PassTimer(device, ['sort']) : null;
+    const encoder = device.createCommandEncoder({ label: 'radixsort' });
+    const pass = encoder.beginComputePass(timer?.passDescriptor('sort') ?? {});
+    this.encode(pass, plan);
+    pass.end();
+    timer?.resolve(encoder);
+    device.queue.submit([encoder.finish()]);
+    const [k, v] = await Promise.all([readBuffer(device, kb, 4 * n), readBuffer(device, vb, 4 * n)]);
+    const ms = timer ? (await timer.read())['sort']! : null;
+    timer?.destroy();
+    plan.destroy();
+    kb.destroy();
+    vb.destroy();
+    return { keys: new Uint32Array(k), values: new Uint32Array(v), kernelMs: ms };
+  }
+}
