@@ -1,0 +1,24 @@
+// Vite serves and builds the browser demo (demo/): `npm start` (dev server on 127.0.0.1:5173, or
+// the next free port) and `npm run build:demo` (static files in dist/demo/). The demo imports the
+// library straight from src/.
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
+
+export default defineConfig({
+  root: here('./demo'),
+  // Relative asset URLs, so dist/demo/ works from any path (or a file server's subfolder).
+  base: './',
+  // src/gpu/device.ts loads Dawn (the `webgpu` package, Node-only, native) through a variable
+  // specifier that browsers never reach; keep Vite's pre-bundler and the build off it regardless.
+  optimizeDeps: { exclude: ['webgpu'] },
+  server: { host: '127.0.0.1', port: 5173, strictPort: false },
+  preview: { host: '127.0.0.1', port: 4173, strictPort: false },
+  build: {
+    outDir: here('./dist/demo'),
+    emptyOutDir: true,
+    target: 'es2022',
+    rolldownOptions: { external: ['webgpu'] },
+  },
+});
