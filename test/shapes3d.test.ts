@@ -1,0 +1,190 @@
+// Hull building and validation of 3D shapes: topology of built hulls, merged coplanar faces, the
+// limits of src/constants3d.ts, and every bad input rejected with its path and reason.
+
+import { describe, expect, it } from 'vitest';
+import { makeBody3D, makeShape3D, type Shape3D, type Shape3DInput, type Vec3 } from '../src/shapes3d.ts';
+import { InputError } from '../src/errors.ts';
+import { constants3dWgsl, MAX_FACE_VERTICES, MAX_HULL_FACES, MAX_HULL_VERTICES } from '../src/constants3d.ts';
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function spherePoints(n: number, seed: number): Vec3[] {
+  const r = rng(seed);
+  const out: Vec3[] = [];
+  for (let i = 0; i < n; i++) {
+    const u = 2 * r() - 1;
+    const t = 2 * Math.PI * r();
+    const s = Math.sqrt(1 - u * u);
+    out.push([s * Math.cos(t), s * Math.sin(t), u]);
+  }
+  return out;
+}
+
+/** Topology and geometry invariants every built hull must satisfy. */
+function checkHull(h: Shape3D): void {
+  const V = h.vertexCount;
+  const F = h.faceCount;
+  const E = h.edgeCount;
+  expect(V - E + F).toBe(2);
+  const tol = 1e-9 * h.extent;
+  const v = (i: number): number[] => [h.vertices[3 * i]!, h.vertices[3 * i + 1]!, h.vertices[3 * i + 2]!];
+  for (let f = 0; f < F; f++) {
+    const n = [h.planes[4 * f]!, h.planes[4 * f + 1]!, h.planes[4 * f + 2]!];
+    expect(Math.hypot(n[0]!, n[1]!, n[2]!)).toBeCloseTo(1, 12);
+    // Every vertex on or below the plane; the face's own vertices on it (within the merge tolerance).
+    for (let i = 0; i < V; i++) expect(n[0]! * v(i)[0]! + n[1]! * v(i)[1]! + n[2]! * v(i)[2]! - h.planes[4 * f + 3]!).toBeLessThanOrEqual(tol);
+    const first = h.faceFirst[f]!;
+    const size = h.faceSize[f]!;
+    expect(size).toBeGreaterThanOrEqual(3);
+    for (let k = 0; k < size; k++) {
+      const a = h.faceVertices[first + k]!;
+      const b = h.faceVertices[first + ((k + 1) % size)]!;
+      const p = v(a);
+      expect(Math.abs(n[0]! * p[0]! + n[1]! * p[1]! + n[2]! * p[2]! - h.planes[4 * f + 3]!)).toBeLessThan(1e-4 * h.extent);
+      // Counter-clockwise around n: (b - a) × (c - b) · n > 0.
+      const c = h.faceVertices[first + ((k + 2) % size)]!;
+      const e1 = v(b).map((x, i) => x - v(a)[i]!);
+      const e2 = v(c).map((x, i) => x - v(b)[i]!);
+      const cr = [e1[1]! * e2[2]! - e1[2]! * e2[1]!, e1[2]! * e2[0]! - e1[0]! * e2[2]!, e1[0]! * e2[1]! - e1[1]! * e2[0]!];
+      expect(cr[0]! * n[0]! + cr[1]! * n[1]! + cr[2]! * n[2]!).toBeGreaterThan(0);
+      // The face's edge entry joins a and b, and this face is one of its two faces.
+      const e = h.faceEdges[first + k]!;
+      const fwd = h.edgeV0[e] === a && h.edgeV1[e] === b && h.edgeF0[e] === f;
+      const back = h.edgeV0[e] === b && h.edgeV1[e] === a && h.edgeF1[e] === f;
+      expect(fwd || back).toBe(true);
+    }
+  }
+  expect(V).toBeLessThanOrEqual(MAX_HULL_VERTICES);
+  expect(F).toBeLessThanOrEqual(MAX_HULL_FACES);
+}
+
+describe('hull building', () => {
+  it('a box is 8 vertices, 6 square faces, 12 edges with exact planes', () => {
+    const b = makeShape3D({ type: 'box', halfExtents: [1, 2, 3] }, 0);
+    checkHull(b);
+    expect([b.vertexCount, b.faceCount, b.edgeCount]).toEqual([8, 6, 12]);
+    expect(Array.from(b.faceSize)).toEqual([4, 4, 4, 4, 4, 4]);
+    const planes = [];
+    for (let f = 0; f < 6; f++) planes.push(Array.from(b.planes.subarray(4 * f, 4 * f + 4)));
+    expect(planes).toContainEqual([0, 0, 1, 3]);
+    expect(planes).toContainEqual([-1, 0, 0, 1]);
+    expect(b.extent).toBeCloseTo(Math.sqrt(14), 12);
+  });
+
+  it('merges coplanar triangles and drops points inside faces, on edges and inside the hull', () => {
+    const pts: Vec3[] = [];
+    for (let i = 0; i < 8; i++) pts.push([i & 1 ? 1 : -1, i & 2 ? 1 : -1, i & 4 ? 1 : -1]);
+    pts.push([0, 0, 1], [0.3, -0.2, -1], [1, 0, 0.5], [0, 1, 1], [1, 1, 0], [0.1, 0.2, 0.3], [0, 0, 0]);
+    const h = makeShape3D({ type: 'hull', vertices: pts.map((p) => [p[0] + 10, p[1] - 3, p[2]] as Vec3) }, 0);
+    checkHull(h);
+    expect([h.vertexCount, h.faceCount, h.edgeCount]).toEqual([8, 6, 12]);
+    expect(h.center[0]).toBeCloseTo(10, 12);
+    expect(h.center[1]).toBeCloseTo(-3, 12);
+  });
+
+  it('a 12-sided prism has two 12-gon caps and 12 quads', () => {
+    const pts: Vec3[] = [];
+    for (let i = 0; i < 12; i++) {
+      const t = (i / 12) * 2 * Math.PI;
+      pts.push([Math.cos(t), Math.sin(t), -1], [Math.cos(t), Math.sin(t), 1]);
+    }
+    const h = makeShape3D({ type: 'hull', vertices: pts }, 0);
+    checkHull(h);
+    expect([h.vertexCount, h.faceCount, h.edgeCount]).toEqual([24, 14, 36]);
+    expect(Array.from(h.faceSize).sort((a, b) => a - b)).toEqual([...Array(12).fill(4), 12, 12]);
+  });
+
+  it('random point clouds build valid hulls', () => {
+    for (let seed = 1; seed <= 40; seed++) {
+      const r = rng(seed);
+      const n = 4 + Math.floor(r() * 26);
+      const pts = spherePoints(n, seed).map((p) => p.map((x) => x * (0.5 + r())) as Vec3);
+      const h = makeShape3D({ type: 'hull', vertices: pts }, seed);
+      checkHull(h);
+    }
+  });
+
+  it('enforces the limits: 64 vertices, 64 faces, 32 vertices per face', () => {
+    const msg = (input: Shape3DInput): string => {
+      try {
+        makeShape3D(input, 3);
+      } catch (e) {
+        expect(e).toBeInstanceOf(InputError);
+        return (e as InputError).message;
+      }
+      return 'no error';
+    };
+    // 100 points on a sphere: all on the hull.
+    expect(msg({ type: 'hull', vertices: spherePoints(100, 7) })).toMatch(/^shapes\[3\] \(hull\): hull has \d+ vertices; at most 64/);
+    // 40 points on a sphere: 76 triangles.
+    expect(msg({ type: 'hull', vertices: spherePoints(40, 7) })).toMatch(/hull has 76 faces; at most 64/);
+    // A pyramid over a 33-gon.
+    const pyr: Vec3[] = [[0, 0, 1]];
+    for (let i = 0; i < 33; i++) pyr.push([Math.cos((i / 33) * 2 * Math.PI), Math.sin((i / 33) * 2 * Math.PI), 0]);
+    expect(msg({ type: 'hull', vertices: pyr })).toMatch(/hull face \d+ has 33 vertices; at most 32/);
+    expect(MAX_FACE_VERTICES).toBe(32);
+    // 32-gon pyramid is fine.
+    pyr.length = 1;
+    for (let i = 0; i < 32; i++) pyr.push([Math.cos((i / 32) * 2 * Math.PI), Math.sin((i / 32) * 2 * Math.PI), 0]);
+    checkHull(makeShape3D({ type: 'hull', vertices: pyr }, 0));
+  });
+});
+
+describe('bad input', () => {
+  const cases: [string, unknown, RegExp][] = [
+    ['coplanar points', { type: 'hull', vertices: [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0], [0.5, 0.2, 0]] }, /^shapes\[3\] \(hull\): points are coplanar/],
+    ['collinear points', { type: 'hull', vertices: [[0, 0, 0], [1, 1, 1], [2, 2, 2], [3, 3, 3]] }, /^shapes\[3\] \(hull\): points are collinear/],
+    ['duplicates only', { type: 'hull', vertices: [[1, 2, 3], [1, 2, 3], [1, 2, 3], [1, 2, 3]] }, /^shapes\[3\] \(hull\): all points coincide/],
+    ['too few points', { type: 'hull', vertices: [[0, 0, 0], [1, 0, 0], [0, 1, 0]] }, /has 3 points; a hull needs at least 4/],
+    ['NaN coordinate', { type: 'hull', vertices: [[0, 0, 0], [1, 0, 0], [0, NaN, 0], [0, 0, 1]] }, /^shapes\[3\] \(hull\): vertices\[2\]\[1\] must be a finite number, got NaN/],
+    ['infinite coordinate', { type: 'hull', vertices: [[0, 0, Infinity], [1, 0, 0], [0, 1, 0], [0, 0, 1]] }, /vertices\[0\]\[2\] must be a finite number/],
+    ['vertices not an array', { type: 'hull', vertices: 5 }, /"vertices" must be an array/],
+    ['a vertex not a triple', { type: 'hull', vertices: [[0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]] }, /vertices\[0\] must be \[x, y, z\]/],
+    ['zero-size box', { type: 'box', halfExtents: [1, 0, 1] }, /^shapes\[3\] \(box\): halfExtents\[1\] must be >= 0\.000001/],
+    ['flat box', { type: 'box', halfExtents: [1, 1e-5, 1] }, /too thin/],
+    ['negative radius', { type: 'sphere', radius: -1 }, /^shapes\[3\] \(sphere\): radius must be >= 0\.000001/],
+    ['zero-length capsule', { type: 'capsule', a: [1, 1, 1], b: [1, 1, 1], radius: 0.5 }, /^shapes\[3\] \(capsule\): a and b coincide/],
+    ['huge coordinate', { type: 'sphere', radius: 1, center: [1e9, 0, 0] }, /magnitudes above 10000000 lose all precision/],
+    ['unknown type', { type: 'cone', radius: 1 }, /^shapes\[3\] \(cone\): unknown shape type/],
+    ['not an object', 7, /^shapes\[3\]: must be an object/],
+  ];
+  for (const [name, input, re] of cases) {
+    it(name, () => {
+      let err: unknown;
+      try {
+        makeShape3D(input as Shape3DInput, 3);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(InputError);
+      expect((err as InputError).message).toMatch(re);
+      expect((err as InputError).path).toMatch(/^shapes\[3\]/);
+    });
+  }
+
+  it('bodies: shape index and unit quaternion', () => {
+    expect(() => makeBody3D({ shape: 2, position: [0, 0, 0] }, 1, 2)).toThrow(/^bodies\[1\]: shape must be an index/);
+    expect(() => makeBody3D({ shape: 0, position: [0, 0, 0], rotation: [0, 0, 0, 2] }, 1, 2)).toThrow(/unit quaternion/);
+    expect(makeBody3D({ shape: 0, position: [1, 2, 3] }, 0, 1).rotation).toEqual([0, 0, 0, 1]);
+  });
+});
+
+describe('constants3dWgsl', () => {
+  it('declares every limit and tolerance once', () => {
+    const w = constants3dWgsl();
+    expect(w).toContain('const MAX_HULL_VERTICES: u32 = 64u;');
+    expect(w).toContain('const MAX_HULL_EDGES: u32 = 126u;');
+    expect(w).toMatch(/const EDGE_HYSTERESIS_3D: f32 = 1e-3;/);
+    const names = [...w.matchAll(/const (\w+):/g)].map((m) => m[1]);
+    expect(new Set(names).size).toBe(names.length);
+  });
+});
