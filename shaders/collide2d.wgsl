@@ -44,10 +44,12 @@ fn vertexContact(m: ptr<function, Manifold2D>, a: vec2f, b: vec2f, r1: f32, r2: 
 // and their closest features are vertices, else the three clips.
 fn collidePolygons(polyA: ptr<private, Shape2D>, polyB: ptr<private, Shape2D>, margin: f32, m: ptr<function, Manifold2D>) {
   (*m).count = 0u;
-  let queryA = findMaxSeparation(polyA, polyB);
-  let queryB = findMaxSeparation(polyB, polyA);
   let radius = (*polyA).radius + (*polyB).radius;
-  if (queryA.separation > margin + radius || queryB.separation > margin + radius) { return; }
+  // Either axis separating by more than the margin ends the test: no need for the other one.
+  let queryA = findMaxSeparation(polyA, polyB);
+  if (queryA.separation > margin + radius) { return; }
+  let queryB = findMaxSeparation(polyB, polyA);
+  if (queryB.separation > margin + radius) { return; }
   let scale = min((*polyA).extent, (*polyB).extent);
   let flip = queryB.separation > queryA.separation + AXIS_HYSTERESIS * scale;
   if (flip) {

@@ -71,10 +71,12 @@ function vertexContact(
  */
 export function collidePolygons(polyA: Shape2D, polyB: Shape2D, margin: number, m: LocalManifold2D): void {
   m.count = 0;
-  findMaxSeparation(polyA, polyB, queryA);
-  findMaxSeparation(polyB, polyA, queryB);
   const radius = polyA.radius + polyB.radius;
-  if (queryA.separation > margin + radius || queryB.separation > margin + radius) return;
+  // Either axis separating by more than the margin ends the test: no need for the other one.
+  findMaxSeparation(polyA, polyB, queryA);
+  if (queryA.separation > margin + radius) return;
+  findMaxSeparation(polyB, polyA, queryB);
+  if (queryB.separation > margin + radius) return;
   const scale = Math.min(polyA.extent, polyB.extent);
   const flip = queryB.separation > queryA.separation + AXIS_HYSTERESIS * scale;
   const poly1 = flip ? polyB : polyA;

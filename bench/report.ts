@@ -1,0 +1,284 @@
+// Benchmark results: the record written as JSON, the table, and the issue's speed goals.
+
+export type ContenderId = 'cpuRef' | 'gpuKernel' | 'gpuWall' | 'planck' | 'box2dWasm';
+
+export const CONTENDERS: readonly ContenderId[] = ['cpuRef', 'gpuKernel', 'gpuWall', 'planck', 'box2dWasm'];
+
+export const CONTENDER_LABEL: Record<ContenderId, string> = {
+  cpuRef: 'CPU ref',
+  gpuKernel: 'GPU kernel',
+  gpuWall: 'GPU wall',
+  planck: 'planck',
+  box2dWasm: 'box2d-wasm',
+};
+
+export interface Measurement {
+  /** Median time of one pass over all pairs (ms). */
+  ms: number;
+  pairsPerSecond: number;
+  /** Per-pass time of every timed sample (ms); each sample averages `iterations` passes. */
+  samplesMs: number[];
+  /** Passes per sample (small sizes repeat the pass so that a sample is long enough to time). */
+  iterations: number;
+  /** The fastest sample (ms per pass) and its rate: less sensitive to other processes than the median. */
+  bestMs: number;
+  bestPairsPerSecond: number;
+  /** (slowest − fastest sample) / median: above NOISY_SPREAD the table marks the number with '~'. */
+  spread: number;
+}
+
+export const NOISY_SPREAD = 0.25;
+
+export interface Skipped {
+  /** Why this contender has no number (no adapter, no timestamp queries, capacity, error). */
+  skipped: string;
+}
+
+export type ContenderResult = Measurement | Skipped;
+
+export function measured(r: ContenderResult | undefined): Measurement | null {
+  return r && 'pairsPerSecond' in r ? r : null;
+}
+
+export interface Ratios {
+  gpuKernelOverBox2dWasm: number | null;
+  gpuKernelOverCpuRef: number | null;
+  cpuRefOverPlanck: number | null;
+  cpuRefOverBox2dWasm: number | null;
+  gpuWallOverBox2dWasm: number | null;
+  gpuWallOverCpuRef: number | null;
+}
+
+export interface ScenarioResult {
+  scenario: string;
+  label: string;
+  pairs: number;
+  bodies: number;
+  /** Pairs with at least one contact point, per contender (a cross-check that all did the same work). */
+  touching: Partial<Record<'cpuRef' | 'gpu' | 'planck' | 'box2dWasm', number>>;
+  /** Host time to pack the scene into the WGSL layouts (not part of any contender's time). */
+  packMs: number;
+  contenders: Record<ContenderId, ContenderResult>;
+  ratios: Ratios;
+}
+
+export interface BenchMeta {
+  adapter: string | null;
+  adapterSoftware: boolean | null;
+  adapterVendor: string | null;
+  adapterArchitecture: string | null;
+  timestampQueries: boolean;
+  /** Pipeline creation (WGSL compile) and the first dispatch, which on lavapipe includes the JIT. */
+  gpuPipelineMs: number | null;
+  gpuFirstDispatchMs: number | null;
+  node: string;
+  v8: string;
+  cpu: string;
+  cpuCores: number;
+  /** os.loadavg() when the run started: other processes compete with every contender (lavapipe uses all cores). */
+  loadAverage: number[];
+  platform: string;
+  date: string;
+  versions: Record<string, string>;
+  options: { sizes: number[]; scenarios: string[]; repeat: number; quick: boolean; minSampleMs: number };
+  notes: string[];
+}
+
+export interface Goal {
+  goal: string;
+  status: 'met' | 'not met' | 'not evaluated';
+  detail: string;
+}
+
+export interface BenchReport {
+  meta: BenchMeta;
+  results: ScenarioResult[];
+  goals: Goal[];
+  warnings: string[];
+  totalSeconds: number;
+}
+
+function ratio(a: ContenderResult | undefined, b: ContenderResult | undefined): number | null {
+  const x = measured(a);
+  const y = measured(b);
+  return x && y ? x.pairsPerSecond / y.pairsPerSecond : null;
+}
+
+export function computeRatios(c: Record<ContenderId, ContenderResult>): Ratios {
+  return {
+    gpuKernelOverBox2dWasm: ratio(c.gpuKernel, c.box2dWasm),
+    gpuKernelOverCpuRef: ratio(c.gpuKernel, c.cpuRef),
+    cpuRefOverPlanck: ratio(c.cpuRef, c.planck),
+    cpuRefOverBox2dWasm: ratio(c.cpuRef, c.box2dWasm),
+    gpuWallOverBox2dWasm: ratio(c.gpuWall, c.box2dWasm),
+    gpuWallOverCpuRef: ratio(c.gpuWall, c.cpuRef),
+  };
+}
+
+/** 4.52M, 812k, 3.10G: pairs per second with three significant digits. */
+export function formatRate(x: number): string {
+  const units: [number, string][] = [[1e12, 'T'], [1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
+  for (const [scale, unit] of units) {
+    if (x >= scale) return `${(x / scale).toPrecision(3)}${unit}`;
+  }
+  return x.toPrecision(3);
+}
+
+export function formatCount(n: number): string {
+  if (n >= 1e6 && n % 1e6 === 0) return `${n / 1e6}M`;
+  if (n >= 1e3 && n % 1e3 === 0) return `${n / 1e3}k`;
+  return String(n);
+}
+
+function formatRatio(x: number | null): string {
+  if (x === null) return '–';
+  return x >= 100 ? `${x.toFixed(0)}×` : x >= 10 ? `${x.toFixed(1)}×` : `${x.toFixed(2)}×`;
+}
+
+function cell(r: ContenderResult | undefined): string {
+  const m = measured(r);
+  return m ? `${m.spread > NOISY_SPREAD ? '~' : ''}${formatRate(m.pairsPerSecond)}` : 'n/a';
+}
+
+/** Monospace table, right-aligned numbers. */
+function renderGrid(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]): string =>
+    cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+export function renderHeader(meta: BenchMeta): string {
+  const adapter = meta.adapter === null
+    ? 'none (GPU columns skipped)'
+    : `${meta.adapter}${meta.adapterSoftware ? ' [software: CPU rasteriser, not a GPU]' : ' [hardware]'}` +
+      `${meta.timestampQueries ? '' : ' (no timestamp queries: no kernel times)'}`;
+  return [
+    'webgpu-narrowphase 2D benchmark: contact manifolds, pairs per second (higher is better)',
+    `  adapter  ${adapter}`,
+    ...(meta.gpuPipelineMs !== null && meta.gpuFirstDispatchMs !== null
+      ? [`  kernel   pipeline ${meta.gpuPipelineMs.toFixed(0)} ms, first dispatch ${meta.gpuFirstDispatchMs.toFixed(0)} ms (shader JIT on lavapipe; kept out of all timings)`]
+      : []),
+    `  node     ${meta.node} (V8 ${meta.v8}), ${meta.platform}`,
+    `  cpu      ${meta.cpu} × ${meta.cpuCores}`,
+    `  date     ${meta.date}; load average ${meta.loadAverage.map((x) => x.toFixed(2)).join(' ')} (1, 5, 15 min)`,
+    `  peers    planck ${meta.versions.planck ?? '?'}, box2d-wasm ${meta.versions['box2d-wasm'] ?? '?'}; ` +
+      `median of ${meta.options.repeat} timed samples after a warm-up, contenders interleaved`,
+  ].join('\n');
+}
+
+export function renderTable(results: readonly ScenarioResult[]): string {
+  const header = [
+    'scenario', 'pairs', 'touch', 'CPU ref', 'GPU kernel', 'GPU wall', 'planck', 'box2d-wasm',
+    'GPUk/b2d', 'GPUk/CPU', 'CPU/planck', 'CPU/b2d',
+  ];
+  const rows = results.map((r) => {
+    const touch = r.touching.cpuRef ?? r.touching.gpu;
+    return [
+      r.label,
+      formatCount(r.pairs),
+      touch === undefined ? '–' : `${((100 * touch) / r.pairs).toFixed(0)}%`,
+      cell(r.contenders.cpuRef),
+      cell(r.contenders.gpuKernel),
+      cell(r.contenders.gpuWall),
+      cell(r.contenders.planck),
+      cell(r.contenders.box2dWasm),
+      formatRatio(r.ratios.gpuKernelOverBox2dWasm),
+      formatRatio(r.ratios.gpuKernelOverCpuRef),
+      formatRatio(r.ratios.cpuRefOverPlanck),
+      formatRatio(r.ratios.cpuRefOverBox2dWasm),
+    ];
+  });
+  const notes = [
+    'pairs/s per contender; ratios are pairs/s over pairs/s. touch: pairs with a contact (the rest are near misses).',
+    'GPU kernel: timestamp queries around the compute pass; GPU wall: upload + dispatch + readback on the host.',
+    'CPU ref: src/cpu collidePacked2D on the packed scene (single thread); peers: one collide + world manifold per pair.',
+    `~: noisy, the samples spread over more than ${100 * NOISY_SPREAD}% of the median (other processes on the machine?);` +
+      ' the JSON has every sample and the best.',
+  ];
+  return `${renderGrid(header, rows)}\n${notes.map((n) => `  ${n}`).join('\n')}`;
+}
+
+const TARGET_SIZE = 1_000_000;
+
+/** The issue's speed goals, evaluated on the largest size of each scenario (the goals are stated at 1M pairs). */
+export function evaluateGoals(results: readonly ScenarioResult[], meta: BenchMeta): Goal[] {
+  const goals: Goal[] = [];
+  const software = meta.adapterSoftware === true;
+  const scenarios = [...new Set(results.map((r) => r.scenario))];
+  const largest = (scenario: string): ScenarioResult | undefined =>
+    results.filter((r) => r.scenario === scenario).sort((a, b) => b.pairs - a.pairs)[0];
+  const at = (r: ScenarioResult): string =>
+    r.pairs === TARGET_SIZE ? `${r.label} @ 1M` : `${r.label} @ ${formatCount(r.pairs)} (goal is stated at 1M; not run)`;
+
+  const ratioGoal = (
+    goal: string, key: keyof Ratios, target: number, a: ContenderId, b: ContenderId, strict: boolean, need?: () => string | null,
+  ): void => {
+    const parts: string[] = [];
+    let status: Goal['status'] = 'met';
+    const blocked = need?.() ?? null;
+    if (blocked) {
+      goals.push({ goal, status: 'not evaluated', detail: blocked });
+      return;
+    }
+    for (const s of scenarios) {
+      const r = largest(s);
+      if (!r) continue;
+      const x = r.ratios[key];
+      const ma = measured(r.contenders[a]);
+      const mb = measured(r.contenders[b]);
+      if (x === null || !ma || !mb) {
+        parts.push(`${at(r)}: no number`);
+        if (status === 'met') status = 'not evaluated';
+        continue;
+      }
+      const ok = strict ? x > target : x >= target;
+      if (r.pairs !== TARGET_SIZE) status = 'not evaluated';
+      else if (!ok && status === 'met') status = 'not met';
+      parts.push(
+        `${at(r)}: ${formatRatio(x)} (${CONTENDER_LABEL[a]} ${formatRate(ma.pairsPerSecond)}/s vs ${CONTENDER_LABEL[b]} ` +
+          `${formatRate(mb.pairsPerSecond)}/s) ${ok ? 'ok' : 'short'}`,
+      );
+    }
+    if (parts.length === 0) status = 'not evaluated';
+    goals.push({ goal, status, detail: parts.join('; ') || 'no results' });
+  };
+
+  const needSoftwareGpu = (): string | null => {
+    if (meta.adapter === null) return 'no GPU adapter';
+    if (!meta.timestampQueries) return 'no timestamp queries (kernel time unknown)';
+    if (!software) return `stated for lavapipe; this adapter is hardware (${meta.adapter})`;
+    return null;
+  };
+  ratioGoal('GPU kernel (lavapipe) ≥ 2× box2d-wasm pairs/s at 1M pairs', 'gpuKernelOverBox2dWasm', 2, 'gpuKernel', 'box2dWasm', false, needSoftwareGpu);
+  ratioGoal('GPU kernel (lavapipe) ≥ 3× CPU reference pairs/s at 1M pairs', 'gpuKernelOverCpuRef', 3, 'gpuKernel', 'cpuRef', false, needSoftwareGpu);
+  ratioGoal('CPU reference faster per pair than planck', 'cpuRefOverPlanck', 1, 'cpuRef', 'planck', true);
+  ratioGoal('CPU reference ≥ ½ box2d-wasm pairs/s', 'cpuRefOverBox2dWasm', 0.5, 'cpuRef', 'box2dWasm', false);
+
+  // Real GPU: 8-gon pairs/s from kernel time.
+  const hwGoal = 'real GPU (H100): ≥ 4e9 8-gon pairs/s kernel time at 1M pairs';
+  const ngon = largest('ngon');
+  const k = ngon ? measured(ngon.contenders.gpuKernel) : null;
+  if (meta.adapter === null) goals.push({ goal: hwGoal, status: 'not evaluated', detail: 'no GPU adapter' });
+  else if (!ngon) goals.push({ goal: hwGoal, status: 'not evaluated', detail: 'the ngon scenario was not run' });
+  else if (!k) goals.push({ goal: hwGoal, status: 'not evaluated', detail: 'no kernel time (timestamp queries)' });
+  else if (software) {
+    goals.push({
+      goal: hwGoal, status: 'not evaluated',
+      detail: `software adapter (${meta.adapter}): ${formatRate(k.pairsPerSecond)}/s here; run on the GPU machine`,
+    });
+  } else {
+    const ok = k.pairsPerSecond >= 4e9;
+    goals.push({
+      goal: hwGoal,
+      status: ngon.pairs !== TARGET_SIZE && ok ? 'not evaluated' : ok ? 'met' : 'not met',
+      detail: `${at(ngon)}: ${formatRate(k.pairsPerSecond)}/s kernel (${k.ms.toFixed(3)} ms) on ${meta.adapter}`,
+    });
+  }
+  return goals;
+}
+
+export function renderGoals(goals: readonly Goal[]): string {
+  const mark = (s: Goal['status']): string => (s === 'met' ? 'MET    ' : s === 'not met' ? 'NOT MET' : 'n/e    ');
+  return ['goals (issue; evaluated on the largest size run):', ...goals.map((g) => `  [${mark(g.status)}] ${g.goal}\n            ${g.detail}`)].join('\n');
+}
