@@ -82,6 +82,30 @@ fn collideFaces(poly1: ptr<private, Shape2D>, poly2: ptr<private, Shape2D>, quer
     }
   }
   clipPolygons(poly1, poly2, edge1, edge2, flip, margin, m);
+  if ((*m).count == 0u && margin + (*poly1).radius + (*poly2).radius > 0.0) {
+    closestEdgesContact(poly1, poly2, edge1, edge2, flip, margin, m);
+  }
+}
+
+// When clipping leaves nothing although the shapes may be within reach (rounded cores apart along a
+// direction that is no face normal, as two capsules end to end): join the edges' closest points.
+fn closestEdgesContact(poly1: ptr<private, Shape2D>, poly2: ptr<private, Shape2D>, edge1: u32, edge2: u32, flip: bool, margin: f32, m: ptr<function, Manifold2D>) {
+  let i11 = edge1;
+  let i12 = select(0u, edge1 + 1u, edge1 + 1u < (*poly1).count);
+  let i21 = edge2;
+  let i22 = select(0u, edge2 + 1u, edge2 + 1u < (*poly2).count);
+  let a = (*poly1).vertices[i11];
+  let b = (*poly2).vertices[i21];
+  let e1 = (*poly1).vertices[i12] - a;
+  let e2 = (*poly2).vertices[i22] - b;
+  let distance = segmentDistance(a, a + e1, b, b + e2);
+  if (!(distance.distanceSquared > 0.0)) { return; }
+  let f1 = distance.fraction1;
+  let f2 = distance.fraction2;
+  let j1 = select(i12, i11, f1 < 0.5);
+  let j2 = select(i22, i21, f2 < 0.5);
+  vertexContact(m, a + f1 * e1, b + f2 * e2, (*poly1).radius, (*poly2).radius, margin, flip,
+    select(makeId(j1, j2), makeId(j2, j1), flip));
 }
 
 // Polygon (or capsule) against circle, both in the polygon's frame: the face of max separation,
@@ -107,7 +131,7 @@ fn collidePolygonAndCircle(poly: ptr<private, Shape2D>, circle: ptr<private, Sha
   let v2 = (*poly).vertices[i2];
   let u1 = dot(c - v1, v2 - v1);
   let u2 = dot(c - v2, v1 - v2);
-  if (separation > 0.0 && (u1 < 0.0 || u2 < 0.0)) {
+  if (separation >= 0.0 && (u1 < 0.0 || u2 < 0.0)) {
     let v = select(v2, v1, u1 < 0.0);
     vertexContact(m, v, c, (*poly).radius, (*circle).radius, margin, false, makeId(VERTEX_FEATURE | select(i2, edge, u1 < 0.0), 0u));
     return;

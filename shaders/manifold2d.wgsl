@@ -20,8 +20,8 @@ fn makeId(a: u32, b: u32) -> u32 {
 
 // B's transform relative to A's, with A's frame moved to `origin` (a point of A, A's local frame).
 fn relativeTransform(xfA: Transform2D, origin: vec2f, xfB: Transform2D) -> Transform2D {
-  let a = xfA.p + rotate(xfA.q, origin);
-  let d = xfB.p - a;
+  // Subtract the world positions first: they are the large numbers (see the CPU mirror).
+  let d = (xfB.p - xfA.p) - rotate(xfA.q, origin);
   let c = xfA.q.x;
   let s = xfA.q.y;
   return Transform2D(

@@ -109,6 +109,42 @@ export function collidePolygons(polyA: Shape2D, polyB: Shape2D, margin: number, 
     }
   }
   clipPolygons(poly1, poly2, edge1, edge2, flip, margin, m);
+  if (m.count === 0 && margin + radius > 0) closestEdgesContact(poly1, poly2, edge1, edge2, flip, margin, m);
+}
+
+/**
+ * When clipping leaves nothing although the shapes may be within reach: rounded cores apart along a
+ * direction that is no face normal, as two capsules end to end on one line (every face normal of
+ * a capsule is a side; SAT sees separation 0 while the ends are apart). The contact joins the
+ * closest points of the two edges.
+ */
+function closestEdgesContact(
+  poly1: Shape2D, poly2: Shape2D, edge1: number, edge2: number, flip: boolean, margin: number, m: LocalManifold2D,
+): void {
+  const v1 = poly1.vertices;
+  const v2 = poly2.vertices;
+  const i11 = edge1;
+  const i12 = edge1 + 1 < poly1.count ? edge1 + 1 : 0;
+  const i21 = edge2;
+  const i22 = edge2 + 1 < poly2.count ? edge2 + 1 : 0;
+  const ax = v1[2 * i11]!;
+  const ay = v1[2 * i11 + 1]!;
+  const bx = v2[2 * i21]!;
+  const by = v2[2 * i21 + 1]!;
+  const e1x = v1[2 * i12]! - ax;
+  const e1y = v1[2 * i12 + 1]! - ay;
+  const e2x = v2[2 * i22]! - bx;
+  const e2y = v2[2 * i22 + 1]! - by;
+  segmentDistance(ax, ay, ax + e1x, ay + e1y, bx, by, bx + e2x, by + e2y, distance);
+  if (!(distance.distanceSquared > 0)) return;
+  const f1 = distance.fraction1;
+  const f2 = distance.fraction2;
+  const j1 = f1 < 0.5 ? i11 : i12;
+  const j2 = f2 < 0.5 ? i21 : i22;
+  vertexContact(
+    m, ax + f1 * e1x, ay + f1 * e1y, bx + f2 * e2x, by + f2 * e2y, poly1.radius, poly2.radius, margin, flip,
+    flip ? makeId(j2, j1) : makeId(j1, j2),
+  );
 }
 
 /**
@@ -143,8 +179,9 @@ export function collidePolygonAndCircle(poly: Shape2D, circle: Shape2D, margin: 
   const v2y = v[2 * i2 + 1]!;
   const u1 = (cx - v1x) * (v2x - v1x) + (cy - v1y) * (v2y - v1y);
   const u2 = (cx - v2x) * (v1x - v2x) + (cy - v2y) * (v1y - v2y);
-  if (separation > 0 && (u1 < 0 || u2 < 0)) {
-    // Vertex region: the center is outside the face, beyond one of its ends.
+  if (separation >= 0 && (u1 < 0 || u2 < 0)) {
+    // Vertex region: the center is outside the face (or on its line, as on a capsule's axis),
+    // beyond one of its ends.
     const vx = u1 < 0 ? v1x : v2x;
     const vy = u1 < 0 ? v1y : v2y;
     vertexContact(m, vx, vy, cx, cy, poly.radius, circle.radius, margin, false, makeId(VERTEX_FEATURE | (u1 < 0 ? edge : i2), 0));

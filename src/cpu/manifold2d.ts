@@ -50,10 +50,10 @@ export function makeId(a: number, b: number): number {
  * Writes xf = inverse(xfA shifted) * xfB.
  */
 export function relativeTransform(xfA: Transform2D, originX: number, originY: number, xfB: Transform2D, xf: Transform2D): void {
-  const ax = xfA.px + xfA.c * originX - xfA.s * originY;
-  const ay = xfA.py + xfA.s * originX + xfA.c * originY;
-  const dx = xfB.px - ax;
-  const dy = xfB.py - ay;
+  // Subtract the world positions first: they are the large numbers, and their difference is exact
+  // enough in f32 only if taken before the (small) origin offset is added.
+  const dx = xfB.px - xfA.px - (xfA.c * originX - xfA.s * originY);
+  const dy = xfB.py - xfA.py - (xfA.s * originX + xfA.c * originY);
   xf.px = xfA.c * dx + xfA.s * dy;
   xf.py = -xfA.s * dx + xfA.c * dy;
   xf.c = xfA.c * xfB.c + xfA.s * xfB.s;

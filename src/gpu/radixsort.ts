@@ -93,10 +93,11 @@ export class GpuRadixSort {
   /**
    * Plans sorting the first `n` elements of `keys` and `values` (u32 each) in place, by the low
    * `keyBits` bits of the keys (8, 16, 24 or 32: an even number of passes ends in the caller's
-   * buffers). Allocates the ping-pong buffers, the histograms and the scan, and writes the passes'
-   * parameters (once).
+   * buffers). Allocates the ping-pong buffers (unless `scratch` gives two of at least 4n bytes,
+   * which the plan then uses and does not own), the histograms and the scan, and writes the
+   * passes' parameters (once).
    */
-  plan(keys: GPUBuffer, values: GPUBuffer, n: number, keyBits = 32): RadixSortPlan {
+  plan(keys: GPUBuffer, values: GPUBuffer, n: number, keyBits = 32, scratch?: { keys: GPUBuffer; values: GPUBuffer }): RadixSortPlan {
     if (![8, 16, 24, 32].includes(keyBits)) throw new Error(`keyBits must be 8, 16, 24 or 32, not ${keyBits}`);
     const device = this.device;
     const passCount = keyBits / RADIX_BITS;
@@ -104,8 +105,9 @@ export class GpuRadixSort {
     if (n === 0) return new RadixSortPlan(0, keyBits, 0, [], null, []);
     const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
     const bytes = Math.ceil((4 * n) / 16) * 16;
-    const tmpKeys = device.createBuffer({ label: 'radix-keys-tmp', size: bytes, usage: S });
-    const tmpValues = device.createBuffer({ label: 'radix-values-tmp', size: bytes, usage: S });
+    if (scratch && (scratch.keys.size < 4 * n || scratch.values.size < 4 * n)) throw new Error(`radix sort scratch buffers hold fewer than ${n} elements`);
+    const tmpKeys = scratch?.keys ?? device.createBuffer({ label: 'radix-keys-tmp', size: bytes, usage: S });
+    const tmpValues = scratch?.values ?? device.createBuffer({ label: 'radix-values-tmp', size: bytes, usage: S });
     const hist = device.createBuffer({ label: 'radix-hist', size: Math.ceil((4 * RADIX_BUCKETS * blocks) / 16) * 16, usage: S });
     const params = createUniformSlots(device, 'radix-params', passCount);
     const words = new Uint32Array((passCount * UNIFORM_SLOT_BYTES) / 4);
@@ -150,7 +152,7 @@ export class GpuRadixSort {
       };
     });
     const scanPlan = this.scan.plan(hist, RADIX_BUCKETS * blocks);
-    return new RadixSortPlan(n, keyBits, blocks, passes, scanPlan, [tmpKeys, tmpValues, hist, params]);
+    return new RadixSortPlan(n, keyBits, blocks, passes, scanPlan, scratch ? [hist, params] : [tmpKeys, tmpValues, hist, params]);
   }
 
   /** Records the sort into `pass` (histogram, scan, scatter per digit). */

@@ -22,6 +22,12 @@ export const SCAN_BLOCK = SCAN_WORKGROUP_SIZE * SCAN_ITEMS;
 /** Workgroups per dispatch dimension (WebGPU's default and lavapipe's limit). */
 export const MAX_GROUPS_PER_DIMENSION = 65535;
 
+/**
+ * The row length dispatchRows uses; tests lower it to exercise rows of workgroups (more than
+ * 65535 workgroups) on small inputs. Affects dispatches recorded afterwards.
+ */
+export const dispatchLimits = { maxGroupsPerDimension: MAX_GROUPS_PER_DIMENSION };
+
 /** The scan's constants as WGSL (prepended to scan.wgsl; defined once, here). */
 export function scanConstantsWgsl(): string {
   return [
@@ -80,7 +86,7 @@ export function cachedKernel(device: GPUDevice, label: string, entryPoint: strin
  */
 export function dispatchRows(pass: GPUComputePassEncoder, groups: number): void {
   if (groups <= 0) return;
-  const x = Math.min(groups, MAX_GROUPS_PER_DIMENSION);
+  const x = Math.min(groups, dispatchLimits.maxGroupsPerDimension, MAX_GROUPS_PER_DIMENSION);
   const y = Math.ceil(groups / x);
   if (y > MAX_GROUPS_PER_DIMENSION) throw new Error(`${groups} workgroups do not fit in one 2D dispatch`);
   pass.dispatchWorkgroups(x, y);

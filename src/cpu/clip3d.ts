@@ -1,0 +1,262 @@
+// Face contacts of two hulls (mirror of shaders/clip3d.wgsl, function for function): the incident
+// face, Sutherland–Hodgman clipping of it against the side planes of the reference face, the
+// points below the reference plane (+ margin) with their own depth, reduced to at most 4; and the
+// single-vertex fallback. Everything happens in the working frame (see manifold3d.ts).
+//
+// Feature ids of clip points (one byte per body, see src/constants3d.ts):
+//   incident vertex inside the reference face:      (face of R, vertex of I)
+//   incident edge crossing a reference side plane:   (edge of R, edge of I)
+//   reference vertex inside the incident face:       (vertex of R, face of I)
+// then ordered (feature of A, feature of B), so an id does not depend on which hull is the reference.
+// A clip point carries one feature word: ref | inc << 8 | side << 16 | seg << 24, where `side` is
+// the reference side plane the point's outgoing segment runs along (NO_SIDE_3D: an incident edge)
+// and `seg` the incident edge the outgoing segment lies on.
+
+import { CONTACT_KIND_3D, FEATURE_EDGE_3D, FEATURE_FACE_3D, FEATURE_VERTEX_3D, MAX_CLIP_POINTS_3D, MAX_MANIFOLD_POINTS_3D } from '../constants3d.ts';
+import { makeId3d, lm, pushPoint3d, setNormal3d, type Hull3D } from './manifold3d.ts';
+import { candId, candPos, candSep, chosen, reduceManifold3d } from './reduce3d.ts';
+
+/** `side` of a clip point whose outgoing segment is (part of) an incident edge. */
+export const NO_SIDE_3D = 255;
+
+/** Clip buffers (ping-pong): positions in the working frame and feature words. */
+const clipPos0 = new Float64Array(3 * MAX_CLIP_POINTS_3D);
+const clipPos1 = new Float64Array(3 * MAX_CLIP_POINTS_3D);
+const clipFeat0 = new Uint32Array(MAX_CLIP_POINTS_3D);
+const clipFeat1 = new Uint32Array(MAX_CLIP_POINTS_3D);
+
+export function clipFeature3d(ref: number, inc: number, side: number, seg: number): number {
+  return (ref | (inc << 8) | (side << 16) | (seg << 24)) >>> 0;
+}
+
+/** Index of the vertex of hull I deepest along -n (n in the working frame); first of equals. */
+export function deepestVertex3d(I: Hull3D, nx: number, ny: number, nz: number): number {
+  const r = I.rot;
+  // n in I's frame.
+  const lx = r[0]! * nx + r[3]! * ny + r[6]! * nz;
+  const ly = r[1]! * nx + r[4]! * ny + r[7]! * nz;
+  const lz = r[2]! * nx + r[5]! * ny + r[8]! * nz;
+  const iv = I.shape.vertices;
+  let lo = Infinity;
+  let deepest = 0;
+  for (let i = 0, c = I.shape.vertexCount; i < c; i++) {
+    const d = lx * iv[3 * i]! + ly * iv[3 * i + 1]! + lz * iv[3 * i + 2]!;
+    if (d < lo) {
+      lo = d;
+      deepest = i;
+    }
+  }
+  return deepest;
+}
+
+/**
+ * Incident face of hull I for reference normal n (working frame): the most anti-parallel face,
+ * or with `aroundDeepest` the most anti-parallel of the faces around I's deepest vertex along -n
+ * (the retry when the first clips to nothing: it always holds the deepest point).
+ */
+export function incidentFace3d(I: Hull3D, nx: number, ny: number, nz: number, aroundDeepest: boolean): number {
+  const r = I.rot;
+  const lx = r[0]! * nx + r[3]! * ny + r[6]! * nz;
+  const ly = r[1]! * nx + r[4]! * ny + r[7]! * nz;
+  const lz = r[2]! * nx + r[5]! * ny + r[8]! * nz;
+  const s = I.shape;
+  const ip = s.planes;
+  let incFace = 0;
+  let lo = Infinity;
+  if (!aroundDeepest) {
+    for (let f = 0, c = s.faceCount; f < c; f++) {
+      const d = lx * ip[4 * f]! + ly * ip[4 * f + 1]! + lz * ip[4 * f + 2]!;
+      if (d < lo) {
+        lo = d;
+        incFace = f;
+      }
+    }
+    return incFace;
+  }
+  const deepest = deepestVertex3d(I, nx, ny, nz);
+  for (let e = 0, c = s.edgeCount; e < c; e++) {
+    if (s.edgeV0[e] !== deepest && s.edgeV1[e] !== deepest) continue;
+    const f0 = s.edgeF0[e]!;
+    const f1 = s.edgeF1[e]!;
+    const d0 = lx * ip[4 * f0]! + ly * ip[4 * f0 + 1]! + lz * ip[4 * f0 + 2]!;
+    const d1 = lx * ip[4 * f1]! + ly * ip[4 * f1 + 1]! + lz * ip[4 * f1 + 2]!;
+    if (d0 < lo) {
+      lo = d0;
+      incFace = f0;
+    }
+    if (d1 < lo) {
+      lo = d1;
+      incFace = f1;
+    }
+  }
+  return incFace;
+}
+
+/**
+ * One Sutherland–Hodgman step: keeps the part of polygon `src` (m points) where
+ * s · p <= off, the side plane of reference side j; writes `dst` and returns its size.
+ * `refFirst`/`refSize` locate the reference face's vertex loop of R, `incFace` the incident face.
+ */
+export function clipPolygonToPlane3d(
+  srcPos: Float64Array, srcFeat: Uint32Array, dstPos: Float64Array, dstFeat: Uint32Array, m: number,
+  sx: number, sy: number, sz: number, off: number,
+  R: Hull3D, refFirst: number, refSize: number, j: number, incFace: number,
+): number {
+  let o = 0;
+  for (let k = 0; k < m; k++) {
+    const q = k + 1 === m ? 0 : k + 1;
+    const px = srcPos[3 * k]!, py = srcPos[3 * k + 1]!, pz = srcPos[3 * k + 2]!;
+    const qx = srcPos[3 * q]!, qy = srcPos[3 * q + 1]!, qz = srcPos[3 * q + 2]!;
+    const dp = sx * px + sy * py + sz * pz - off;
+    const dq = sx * qx + sy * qy + sz * qz - off;
+    const feat = srcFeat[k]!;
+    if (dp <= 0) {
+      dstPos[3 * o] = px;
+      dstPos[3 * o + 1] = py;
+      dstPos[3 * o + 2] = pz;
+      dstFeat[o] = feat;
+      o++;
+    }
+    if ((dp <= 0) !== (dq <= 0)) {
+      const t = dp / (dp - dq);
+      dstPos[3 * o] = px + t * (qx - px);
+      dstPos[3 * o + 1] = py + t * (qy - py);
+      dstPos[3 * o + 2] = pz + t * (qz - pz);
+      const side = (feat >>> 16) & 0xff;
+      const seg = feat >>> 24;
+      let ref: number;
+      let inc: number;
+      if (side === NO_SIDE_3D) {
+        // An incident edge crosses reference edge j.
+        ref = FEATURE_EDGE_3D + R.shape.faceEdges[refFirst + j]!;
+        inc = seg;
+      } else {
+        // A run along side `side` meets side j: a reference vertex inside the incident face.
+        const last = refSize - 1;
+        const corner = side + 1 === j || (side === last && j === 0) ? j : j + 1 === side || (j === last && side === 0) ? side : j;
+        ref = FEATURE_VERTEX_3D + R.shape.faceVertices[refFirst + corner]!;
+        inc = FEATURE_FACE_3D + incFace;
+      }
+      // Leaving: the outgoing segment runs along side j. Entering: the rest of incident segment k.
+      dstFeat[o] = dp <= 0 ? clipFeature3d(ref, inc, j, 0) : clipFeature3d(ref, inc, side, seg);
+      o++;
+    }
+  }
+  return o;
+}
+
+/**
+ * Face contact: clips face `incFace` of hull I against the side planes of reference face
+ * `refFace` of hull R, keeps points below the reference plane + margin and reduces them to 4.
+ * `refIsA` says whether R is body A (ids and normal). Returns the number of points written.
+ */
+export function clipFaceContact3d(R: Hull3D, refFace: number, I: Hull3D, incFace: number, refIsA: boolean, margin: number, scale: number): number {
+  const rr = R.rot;
+  const rt = R.pos;
+  const rs = R.shape;
+  const rp = rs.planes;
+  // Reference plane in the working frame.
+  const px0 = rp[4 * refFace]!, py0 = rp[4 * refFace + 1]!, pz0 = rp[4 * refFace + 2]!;
+  const nx = rr[0]! * px0 + rr[1]! * py0 + rr[2]! * pz0;
+  const ny = rr[3]! * px0 + rr[4]! * py0 + rr[5]! * pz0;
+  const nz = rr[6]! * px0 + rr[7]! * py0 + rr[8]! * pz0;
+  const nd = rp[4 * refFace + 3]! + (nx * rt[0]! + ny * rt[1]! + nz * rt[2]!);
+  // Incident polygon (working frame) into clip buffer 0.
+  const is = I.shape;
+  const ir = I.rot;
+  const it = I.pos;
+  const iv = is.vertices;
+  let m = is.faceSize[incFace]!;
+  const iFirst = is.faceFirst[incFace]!;
+  for (let k = 0; k < m; k++) {
+    const v = is.faceVertices[iFirst + k]!;
+    const x = iv[3 * v]!, y = iv[3 * v + 1]!, z = iv[3 * v + 2]!;
+    clipPos0[3 * k] = ir[0]! * x + ir[1]! * y + ir[2]! * z + it[0]!;
+    clipPos0[3 * k + 1] = ir[3]! * x + ir[4]! * y + ir[5]! * z + it[1]!;
+    clipPos0[3 * k + 2] = ir[6]! * x + ir[7]! * y + ir[8]! * z + it[2]!;
+    clipFeat0[k] = clipFeature3d(FEATURE_FACE_3D + refFace, FEATURE_VERTEX_3D + v, NO_SIDE_3D, FEATURE_EDGE_3D + is.faceEdges[iFirst + k]!);
+  }
+  // Sutherland–Hodgman against each side plane of the reference face, ping-ponging the buffers.
+  const rv = rs.vertices;
+  const rFirst = rs.faceFirst[refFace]!;
+  const rSize = rs.faceSize[refFace]!;
+  let inFirst = true;
+  for (let j = 0; j < rSize && m > 0; j++) {
+    const a = 3 * rs.faceVertices[rFirst + j]!;
+    const b = 3 * rs.faceVertices[rFirst + (j + 1 === rSize ? 0 : j + 1)]!;
+    const ax = rr[0]! * rv[a]! + rr[1]! * rv[a + 1]! + rr[2]! * rv[a + 2]! + rt[0]!;
+    const ay = rr[3]! * rv[a]! + rr[4]! * rv[a + 1]! + rr[5]! * rv[a + 2]! + rt[1]!;
+    const az = rr[6]! * rv[a]! + rr[7]! * rv[a + 1]! + rr[8]! * rv[a + 2]! + rt[2]!;
+    const ex = rr[0]! * rv[b]! + rr[1]! * rv[b + 1]! + rr[2]! * rv[b + 2]! + rt[0]! - ax;
+    const ey = rr[3]! * rv[b]! + rr[4]! * rv[b + 1]! + rr[5]! * rv[b + 2]! + rt[1]! - ay;
+    const ez = rr[6]! * rv[b]! + rr[7]! * rv[b + 1]! + rr[8]! * rv[b + 2]! + rt[2]! - az;
+    // Outward side normal: edge × n (counter-clockwise face).
+    const sx = ey * nz - ez * ny;
+    const sy = ez * nx - ex * nz;
+    const sz = ex * ny - ey * nx;
+    const off = sx * ax + sy * ay + sz * az;
+    m = inFirst
+      ? clipPolygonToPlane3d(clipPos0, clipFeat0, clipPos1, clipFeat1, m, sx, sy, sz, off, R, rFirst, rSize, j, incFace)
+      : clipPolygonToPlane3d(clipPos1, clipFeat1, clipPos0, clipFeat0, m, sx, sy, sz, off, R, rFirst, rSize, j, incFace);
+    inFirst = !inFirst;
+  }
+  // Keep points below the reference plane + margin, moved midway to it.
+  const pos = inFirst ? clipPos0 : clipPos1;
+  const feat = inFirst ? clipFeat0 : clipFeat1;
+  let n = 0;
+  for (let k = 0; k < m; k++) {
+    const px = pos[3 * k]!, py = pos[3 * k + 1]!, pz = pos[3 * k + 2]!;
+    const s = nx * px + ny * py + nz * pz - nd;
+    if (s > margin) continue;
+    candPos[3 * n] = px - 0.5 * s * nx;
+    candPos[3 * n + 1] = py - 0.5 * s * ny;
+    candPos[3 * n + 2] = pz - 0.5 * s * nz;
+    candSep[n] = s;
+    const ref = feat[k]! & 0xff;
+    const inc = (feat[k]! >>> 8) & 0xff;
+    candId[n] = refIsA ? makeId3d(ref, inc) : makeId3d(inc, ref);
+    n++;
+  }
+  lm.kind = refIsA ? CONTACT_KIND_3D.faceA : CONTACT_KIND_3D.faceB;
+  if (refIsA) setNormal3d(nx, ny, nz);
+  else setNormal3d(-nx, -ny, -nz);
+  if (n === 0) return 0;
+  if (n <= MAX_MANIFOLD_POINTS_3D) {
+    for (let k = 0; k < n; k++) pushPoint3d(candPos[3 * k]!, candPos[3 * k + 1]!, candPos[3 * k + 2]!, candSep[k]!, candId[k]!);
+    return n;
+  }
+  const c = reduceManifold3d(n, nx, ny, nz, scale);
+  for (let i = 0; i < c; i++) {
+    const k = chosen[i]!;
+    pushPoint3d(candPos[3 * k]!, candPos[3 * k + 1]!, candPos[3 * k + 2]!, candSep[k]!, candId[k]!);
+  }
+  return c;
+}
+
+/**
+ * Last resort of a face contact whose clipping left nothing: the deepest vertex of I along -n,
+ * projected midway to the reference plane.
+ */
+export function vertexContact3d(R: Hull3D, refFace: number, I: Hull3D, refIsA: boolean, margin: number): void {
+  const rr = R.rot;
+  const rt = R.pos;
+  const rp = R.shape.planes;
+  const px0 = rp[4 * refFace]!, py0 = rp[4 * refFace + 1]!, pz0 = rp[4 * refFace + 2]!;
+  const nx = rr[0]! * px0 + rr[1]! * py0 + rr[2]! * pz0;
+  const ny = rr[3]! * px0 + rr[4]! * py0 + rr[5]! * pz0;
+  const nz = rr[6]! * px0 + rr[7]! * py0 + rr[8]! * pz0;
+  const nd = rp[4 * refFace + 3]! + (nx * rt[0]! + ny * rt[1]! + nz * rt[2]!);
+  const bi = deepestVertex3d(I, nx, ny, nz);
+  const ir = I.rot;
+  const it = I.pos;
+  const iv = I.shape.vertices;
+  const x0 = iv[3 * bi]!, y0 = iv[3 * bi + 1]!, z0 = iv[3 * bi + 2]!;
+  const x = ir[0]! * x0 + ir[1]! * y0 + ir[2]! * z0 + it[0]!;
+  const y = ir[3]! * x0 + ir[4]! * y0 + ir[5]! * z0 + it[1]!;
+  const z = ir[6]! * x0 + ir[7]! * y0 + ir[8]! * z0 + it[2]!;
+  const s = nx * x + ny * y + nz * z - nd;
+  if (s > margin) return;
+  const f = FEATURE_FACE_3D + refFace;
+  const v = FEATURE_VERTEX_3D + bi;
+  pushPoint3d(x - 0.5 * s * nx, y - 0.5 * s * ny, z - 0.5 * s * nz, s, refIsA ? makeId3d(f, v) : makeId3d(v, f));
+}
