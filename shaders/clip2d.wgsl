@@ -58,9 +58,9 @@ fn addClipPoint(m: ptr<function, Manifold2D>, p: vec2f, origin: vec2f, n: vec2f,
 // The three clips of seed 000; `flip` says poly1 is body B.
 fn clipPolygons(poly1: ptr<private, Shape2D>, poly2: ptr<private, Shape2D>, edge1: u32, edge2: u32, flip: bool, margin: f32, m: ptr<function, Manifold2D>) {
   let i11 = edge1;
-  let i12 = select(0u, edge1 + 1u, edge1 + 1u < (*poly1).count);
+  let i12 = nextVertex(edge1, (*poly1).count);
   let i21 = edge2;
-  let i22 = select(0u, edge2 + 1u, edge2 + 1u < (*poly2).count);
+  let i22 = nextVertex(edge2, (*poly2).count);
   let v11 = (*poly1).vertices[i11];
   let v12 = (*poly1).vertices[i12];
   let n = (*poly1).normals[i11];

@@ -65,47 +65,37 @@ fn collideFaces(poly1: ptr<private, Shape2D>, poly2: ptr<private, Shape2D>, quer
   let scale = min((*poly1).extent, (*poly2).extent);
   let edge1 = query.edge;
   let edge2 = findBestEdge(poly2, -(*poly1).normals[edge1]);
-  if (query.separation > CORE_SEPARATION * scale) {
-    let i11 = edge1;
-    let i12 = select(0u, edge1 + 1u, edge1 + 1u < (*poly1).count);
-    let i21 = edge2;
-    let i22 = select(0u, edge2 + 1u, edge2 + 1u < (*poly2).count);
-    let distance = segmentDistance((*poly1).vertices[i11], (*poly1).vertices[i12], (*poly2).vertices[i21], (*poly2).vertices[i22]);
-    let f1 = distance.fraction1;
-    let f2 = distance.fraction2;
-    if ((f1 == 0.0 || f1 == 1.0) && (f2 == 0.0 || f2 == 1.0)) {
-      let j1 = select(i12, i11, f1 == 0.0);
-      let j2 = select(i22, i21, f2 == 0.0);
-      vertexContact(m, (*poly1).vertices[j1], (*poly2).vertices[j2], (*poly1).radius, (*poly2).radius, margin, flip,
-        select(makeId(j1, j2), makeId(j2, j1), flip));
-      return;
-    }
+  if (query.separation > CORE_SEPARATION * scale && closestEdgesContact(poly1, poly2, edge1, edge2, flip, margin, true, m)) {
+    return;
   }
   clipPolygons(poly1, poly2, edge1, edge2, flip, margin, m);
   if ((*m).count == 0u && margin + (*poly1).radius + (*poly2).radius > 0.0) {
-    closestEdgesContact(poly1, poly2, edge1, edge2, flip, margin, m);
+    closestEdgesContact(poly1, poly2, edge1, edge2, flip, margin, false, m);
   }
 }
 
-// When clipping leaves nothing although the shapes may be within reach (rounded cores apart along a
-// direction that is no face normal, as two capsules end to end): join the edges' closest points.
-fn closestEdgesContact(poly1: ptr<private, Shape2D>, poly2: ptr<private, Shape2D>, edge1: u32, edge2: u32, flip: bool, margin: f32, m: ptr<function, Manifold2D>) {
+// A single contact joining the closest points of the reference and incident edges; with
+// `verticesOnly` only when both are vertices (cores apart), else the fallback when clipping left
+// nothing (two capsules end to end on one line). Returns whether it decided the manifold.
+fn closestEdgesContact(poly1: ptr<private, Shape2D>, poly2: ptr<private, Shape2D>, edge1: u32, edge2: u32, flip: bool, margin: f32, verticesOnly: bool, m: ptr<function, Manifold2D>) -> bool {
   let i11 = edge1;
-  let i12 = select(0u, edge1 + 1u, edge1 + 1u < (*poly1).count);
+  let i12 = nextVertex(edge1, (*poly1).count);
   let i21 = edge2;
-  let i22 = select(0u, edge2 + 1u, edge2 + 1u < (*poly2).count);
+  let i22 = nextVertex(edge2, (*poly2).count);
   let a = (*poly1).vertices[i11];
   let b = (*poly2).vertices[i21];
   let e1 = (*poly1).vertices[i12] - a;
   let e2 = (*poly2).vertices[i22] - b;
   let distance = segmentDistance(a, a + e1, b, b + e2);
-  if (!(distance.distanceSquared > 0.0)) { return; }
   let f1 = distance.fraction1;
   let f2 = distance.fraction2;
+  let atVertices = (f1 == 0.0 || f1 == 1.0) && (f2 == 0.0 || f2 == 1.0);
+  if ((verticesOnly && !atVertices) || !(distance.distanceSquared > 0.0)) { return false; }
   let j1 = select(i12, i11, f1 < 0.5);
   let j2 = select(i22, i21, f2 < 0.5);
   vertexContact(m, a + f1 * e1, b + f2 * e2, (*poly1).radius, (*poly2).radius, margin, flip,
     select(makeId(j1, j2), makeId(j2, j1), flip));
+  return true;
 }
 
 // Polygon (or capsule) against circle, both in the polygon's frame: the face of max separation,
@@ -126,7 +116,7 @@ fn collidePolygonAndCircle(poly: ptr<private, Shape2D>, circle: ptr<private, Sha
     }
   }
   if (separation - radius > margin) { return; }
-  let i2 = select(0u, edge + 1u, edge + 1u < count);
+  let i2 = nextVertex(edge, count);
   let v1 = (*poly).vertices[edge];
   let v2 = (*poly).vertices[i2];
   let u1 = dot(c - v1, v2 - v1);

@@ -13,6 +13,11 @@ fn rotate(q: vec2f, v: vec2f) -> vec2f {
   return vec2f(q.x * v.x - q.y * v.y, q.y * v.x + q.x * v.y);
 }
 
+// The vertex after i, counter-clockwise (the end of edge i).
+fn nextVertex(i: u32, count: u32) -> u32 {
+  return select(0u, i + 1u, i + 1u < count);
+}
+
 // Feature id of a point made by feature a of body A and feature b of body B.
 fn makeId(a: u32, b: u32) -> u32 {
   return ((a & 0xffu) << 8u) | (b & 0xffu);

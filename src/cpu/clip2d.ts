@@ -4,7 +4,7 @@
 
 import { INCIDENT_EDGE_BIAS } from '../constants.ts';
 import type { Shape2D } from '../shapes2d.ts';
-import { makeId, type LocalManifold2D } from './manifold2d.ts';
+import { makeId, nextVertex, type LocalManifold2D } from './manifold2d.ts';
 
 /**
  * The best edge of `poly` for direction (dx, dy) (seed 000, "Finding the Features"): the vertex
@@ -92,9 +92,9 @@ export function clipPolygons(
   const v1 = poly1.vertices;
   const v2 = poly2.vertices;
   const i11 = edge1;
-  const i12 = edge1 + 1 < poly1.count ? edge1 + 1 : 0;
+  const i12 = nextVertex(edge1, poly1.count);
   const i21 = edge2;
-  const i22 = edge2 + 1 < poly2.count ? edge2 + 1 : 0;
+  const i22 = nextVertex(edge2, poly2.count);
   const v11x = v1[2 * i11]!;
   const v11y = v1[2 * i11 + 1]!;
   const v12x = v1[2 * i12]!;

@@ -10,7 +10,7 @@ import { AXIS_HYSTERESIS, CORE_SEPARATION } from '../constants.ts';
 import { emptyShape2D, type Shape2D } from '../shapes2d.ts';
 import { clipPolygons, findBestEdge } from './clip2d.ts';
 import { segmentDistance, type SegmentDistance } from './distance2d.ts';
-import { VERTEX_FEATURE, makeId, manifoldToWorld, relativeTransform, type LocalManifold2D, type Transform2D } from './manifold2d.ts';
+import { VERTEX_FEATURE, makeId, manifoldToWorld, nextVertex, relativeTransform, type LocalManifold2D, type Transform2D } from './manifold2d.ts';
 import { findMaxSeparation, type FaceQuery } from './sat2d.ts';
 
 // Scratch values: the per-pair path allocates nothing.
@@ -84,49 +84,30 @@ export function collidePolygons(polyA: Shape2D, polyB: Shape2D, margin: number, 
   const edge1 = flip ? queryB.edge : queryA.edge;
   const edge2 = findBestEdge(poly2, -poly1.normals[2 * edge1]!, -poly1.normals[2 * edge1 + 1]!);
   const separation = flip ? queryB.separation : queryA.separation;
-  if (separation > CORE_SEPARATION * scale) {
-    const v1 = poly1.vertices;
-    const v2 = poly2.vertices;
-    const i11 = edge1;
-    const i12 = edge1 + 1 < poly1.count ? edge1 + 1 : 0;
-    const i21 = edge2;
-    const i22 = edge2 + 1 < poly2.count ? edge2 + 1 : 0;
-    segmentDistance(
-      v1[2 * i11]!, v1[2 * i11 + 1]!, v1[2 * i12]!, v1[2 * i12 + 1]!,
-      v2[2 * i21]!, v2[2 * i21 + 1]!, v2[2 * i22]!, v2[2 * i22 + 1]!,
-      distance,
-    );
-    const f1 = distance.fraction1;
-    const f2 = distance.fraction2;
-    if ((f1 === 0 || f1 === 1) && (f2 === 0 || f2 === 1)) {
-      const j1 = f1 === 0 ? i11 : i12;
-      const j2 = f2 === 0 ? i21 : i22;
-      vertexContact(
-        m, v1[2 * j1]!, v1[2 * j1 + 1]!, v2[2 * j2]!, v2[2 * j2 + 1]!, poly1.radius, poly2.radius, margin, flip,
-        flip ? makeId(j2, j1) : makeId(j1, j2),
-      );
-      return;
-    }
-  }
+  if (separation > CORE_SEPARATION * scale && closestEdgesContact(poly1, poly2, edge1, edge2, flip, margin, true, m)) return;
   clipPolygons(poly1, poly2, edge1, edge2, flip, margin, m);
-  if (m.count === 0 && margin + radius > 0) closestEdgesContact(poly1, poly2, edge1, edge2, flip, margin, m);
+  if (m.count === 0 && margin + radius > 0) closestEdgesContact(poly1, poly2, edge1, edge2, flip, margin, false, m);
 }
 
 /**
- * When clipping leaves nothing although the shapes may be within reach: rounded cores apart along a
- * direction that is no face normal, as two capsules end to end on one line (every face normal of
- * a capsule is a side; SAT sees separation 0 while the ends are apart). The contact joins the
- * closest points of the two edges.
+ * A single contact joining the closest points of the reference and incident edges. With
+ * `verticesOnly` (cores apart) it applies only when both closest points are vertices: the normal
+ * must then join the vertices rather than be a face normal (Box2D v3). Without it, it is the
+ * fallback when clipping left nothing although the shapes may be within reach: rounded cores apart
+ * along a direction that is no face normal, as two capsules end to end on one line (a capsule's
+ * face normals are its sides; SAT sees separation 0 while the ends are apart). Returns whether it
+ * decided the manifold.
  */
 function closestEdgesContact(
-  poly1: Shape2D, poly2: Shape2D, edge1: number, edge2: number, flip: boolean, margin: number, m: LocalManifold2D,
-): void {
+  poly1: Shape2D, poly2: Shape2D, edge1: number, edge2: number, flip: boolean, margin: number, verticesOnly: boolean,
+  m: LocalManifold2D,
+): boolean {
   const v1 = poly1.vertices;
   const v2 = poly2.vertices;
   const i11 = edge1;
-  const i12 = edge1 + 1 < poly1.count ? edge1 + 1 : 0;
+  const i12 = nextVertex(edge1, poly1.count);
   const i21 = edge2;
-  const i22 = edge2 + 1 < poly2.count ? edge2 + 1 : 0;
+  const i22 = nextVertex(edge2, poly2.count);
   const ax = v1[2 * i11]!;
   const ay = v1[2 * i11 + 1]!;
   const bx = v2[2 * i21]!;
@@ -136,15 +117,17 @@ function closestEdgesContact(
   const e2x = v2[2 * i22]! - bx;
   const e2y = v2[2 * i22 + 1]! - by;
   segmentDistance(ax, ay, ax + e1x, ay + e1y, bx, by, bx + e2x, by + e2y, distance);
-  if (!(distance.distanceSquared > 0)) return;
   const f1 = distance.fraction1;
   const f2 = distance.fraction2;
+  const atVertices = (f1 === 0 || f1 === 1) && (f2 === 0 || f2 === 1);
+  if ((verticesOnly && !atVertices) || !(distance.distanceSquared > 0)) return false;
   const j1 = f1 < 0.5 ? i11 : i12;
   const j2 = f2 < 0.5 ? i21 : i22;
   vertexContact(
     m, ax + f1 * e1x, ay + f1 * e1y, bx + f2 * e2x, by + f2 * e2y, poly1.radius, poly2.radius, margin, flip,
     flip ? makeId(j2, j1) : makeId(j1, j2),
   );
+  return true;
 }
 
 /**
@@ -172,7 +155,7 @@ export function collidePolygonAndCircle(poly: Shape2D, circle: Shape2D, margin: 
     }
   }
   if (separation - radius > margin) return;
-  const i2 = edge + 1 < count ? edge + 1 : 0;
+  const i2 = nextVertex(edge, count);
   const v1x = v[2 * edge]!;
   const v1y = v[2 * edge + 1]!;
   const v2x = v[2 * i2]!;

@@ -39,6 +39,11 @@ export interface Transform2D {
 /** Marks a vertex (rather than a face) in a feature byte where both could be meant (polygon–circle). */
 export const VERTEX_FEATURE = 0x80;
 
+/** The vertex after i, counter-clockwise (the end of edge i). */
+export function nextVertex(i: number, count: number): number {
+  return i + 1 < count ? i + 1 : 0;
+}
+
 /** Feature id of a point made by feature `a` of body A and feature `b` of body B (Box2D's B2_MAKE_ID). */
 export function makeId(a: number, b: number): number {
   return ((a & 0xff) << 8) | (b & 0xff);
