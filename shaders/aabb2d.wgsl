@@ -9,9 +9,9 @@
 // precise as the f32 inputs (about 1e-7 of the shapes' size), however far from the origin the
 // bodies are. Comparing world coordinates instead would round every box by an f32
 // step of its coordinates (0.008 at 1e5) and disagree with the host's f64 boxes on every pair
-// that close to touching. World bounds are kept too, for the sort and the end of the sweep only,
-// made conservative by a margin above their rounding (lowMinX <= the exact minimum x, highMaxX >=
-// the exact maximum), so the sweep never stops before a pair the exact comparison accepts.
+// that close to touching. World bounds are kept too (bpBounds), for the sort, the end of the sweep
+// and a quick rejection only, made conservative by a margin above their rounding (each bound lies
+// outside the exact box), so they never reject a pair the exact comparison accepts.
 //
 // Needs layout2d.wgsl (Shape2D, Body2D), F32_MAX (src/constants.ts), AABB_RELATIVE_PAD,
 // AABB_F32_STEPS and BROADPHASE_WORKGROUP_SIZE (src/gpu/broadphase2d.ts). broadphase2d.wgsl follows
@@ -21,23 +21,23 @@ struct BroadphaseParams2D {
   bodyCount: u32,
   capacity: u32,                                       // pairs the pairs buffer holds
   margin: f32,                                         // boxes grow by this (speculative distance)
-  _pad: u32,
+  pairCache: u32,                                      // pairs per body the counting sweep keeps, <= BROADPHASE_PAIR_CACHE
 }
 
 // A grown box: position + local = the world box (min x, min y, max x, max y).
 struct BroadphaseBox2D {
   local: vec4f,                                        // grown extents relative to position: min x, min y, max x, max y
   position: vec2f,                                     // the body's position, as given (f32)
-  lowMinX: f32,                                        // <= position.x + local.x (exactly), for the sort
-  highMaxX: f32,                                       // >= position.x + local.z (exactly), for the end of the sweep
+  _pad: vec2f,
 }
 
 @group(0) @binding(0) var<uniform> bpParams: BroadphaseParams2D;
 @group(0) @binding(1) var<storage, read> bpShapes: array<Shape2D>;
 @group(0) @binding(2) var<storage, read> bpBodies: array<Body2D>;
 @group(0) @binding(3) var<storage, read_write> bpBoxes: array<BroadphaseBox2D>;   // per body
-@group(0) @binding(4) var<storage, read_write> bpKeys: array<u32>;       // per body: sortKeyF32(lowMinX)
+@group(0) @binding(4) var<storage, read_write> bpKeys: array<u32>;       // per body: sortKeyF32(bpBounds[i].x)
 @group(0) @binding(5) var<storage, read_write> bpOrder: array<u32>;      // body indices; sorted by key after the sort
+@group(0) @binding(11) var<storage, read_write> bpBounds: array<vec4f>;  // per body: conservative world bounds
 
 // The u32 whose unsigned order is the order of x: flip the sign bit of non-negatives, all bits of
 // negatives. -0 is first made +0, so the two zeros tie (and keep index order), as on the host.
@@ -68,17 +68,18 @@ fn broadphaseBox2D(position: vec2f, rotation: vec2f, shapeIndex: u32, grow: f32)
   let extent = (*shape).extent;
   let f32Steps = AABB_F32_STEPS * 0x1p-23f * (abs(position.x) + abs(position.y) + extent);
   let r = (*shape).radius + grow + AABB_RELATIVE_PAD * extent + f32Steps;
-  let local = vec4f(lo - vec2f(r), hi + vec2f(r));
-  // position.x + local.x/z rounds by at most 2^-24 of |position.x| + |local|; the comparison in
-  // bpOverlap by at most 2^-24 of the same on either side; 2^-20 covers both, and the rounding of
-  // the subtraction and addition below, with room to spare.
-  let slack = 0x1p-20f * (abs(position.x) + max(abs(local.x), abs(local.z)));
-  return BroadphaseBox2D(local, position, (position.x + local.x) - slack, (position.x + local.z) + slack);
+  return BroadphaseBox2D(vec4f(lo - vec2f(r), hi + vec2f(r)), position, vec2f(0.0));
 }
 
-// The world AABB (min x, min y, max x, max y) of a box, rounded to f32.
-fn worldAabb2D(box: BroadphaseBox2D) -> vec4f {
-  return vec4f(box.position, box.position) + box.local;
+// Conservative world bounds of a box (min x, min y, max x, max y): outside the box by more than
+// any rounding. position + local rounds by at most 2^-24 of |position| + |local|, and bpOverlap's
+// comparison by at most 2^-24 of the same on either side; 2^-20 covers both, and the rounding of
+// the subtraction and addition here, with room to spare.
+fn conservativeBounds2D(box: BroadphaseBox2D) -> vec4f {
+  let p = box.position;
+  let l = box.local;
+  let slack = 0x1p-20f * (abs(p) + max(abs(l.xy), abs(l.zw)));
+  return vec4f((p + l.xy) - slack, (p + l.zw) + slack);
 }
 
 fn bpInvocation(wid: vec3u, nwg: vec3u, lid: u32) -> u32 {
@@ -93,7 +94,9 @@ fn aabb2d(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u
   if (i >= bpParams.bodyCount) { return; }
   let body = bpBodies[i];
   let box = broadphaseBox2D(body.position, body.rotation, body.shape, bpParams.margin);
+  let bounds = conservativeBounds2D(box);
   bpBoxes[i] = box;
-  bpKeys[i] = sortKeyF32(box.lowMinX);
+  bpBounds[i] = bounds;
+  bpKeys[i] = sortKeyF32(bounds.x);
   bpOrder[i] = i;
 }

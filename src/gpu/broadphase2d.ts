@@ -20,6 +20,9 @@
 // pair sets can differ only in pairs whose boxes touch to within that rounding: about 1e-7 of the
 // shapes' size, plus half an f32 step of the coordinates where the positions are not f32 numbers.
 //
+// Memory: about 180 bytes per body of scratch (boxes and bounds, sorted copies, keys, the sort's
+// ping-pong buffers, offsets, and up to BROADPHASE_PAIR_CACHE cached pairs), plus 8 per pair.
+//
 // encode() records everything into the caller's command encoder (the bodies can stay in the
 // caller's GPU buffer; a later stage can dispatchWorkgroupsIndirect over the pairs with no
 // readback). It writes its parameters with queue.writeBuffer and reuses its scratch buffers, so
@@ -56,6 +59,12 @@ export const AABB_RELATIVE_PAD = 1e-6;
 export const AABB_F32_STEPS = 4;
 /** Invocations per workgroup of the per-body broadphase kernels. TODO(lead): move into src/constants.ts. */
 export const BROADPHASE_WORKGROUP_SIZE = 64;
+/**
+ * Pairs per body the counting sweep keeps (at most), so that the writing pass copies them instead
+ * of sweeping again (bodies with more pairs are swept again); fewer where the buffer of 8 bytes
+ * per pair would not fit in one binding. TODO(lead): move into src/constants.ts.
+ */
+export const BROADPHASE_PAIR_CACHE = 8;
 
 /** The broadphase's constants as WGSL (defined once, here). */
 export function broadphaseConstantsWgsl(): string {
@@ -63,6 +72,7 @@ export function broadphaseConstantsWgsl(): string {
     `const AABB_RELATIVE_PAD: f32 = ${AABB_RELATIVE_PAD.toExponential()};`,
     `const AABB_F32_STEPS: f32 = ${AABB_F32_STEPS.toFixed(1)};`,
     `const BROADPHASE_WORKGROUP_SIZE: u32 = ${BROADPHASE_WORKGROUP_SIZE}u;`,
+    `const BROADPHASE_PAIR_CACHE: u32 = ${BROADPHASE_PAIR_CACHE}u;`,
     '',
   ].join('\n');
 }
@@ -92,6 +102,7 @@ export const BROADPHASE_LAYOUT_2D = {
     bodyCount: word(paramsStruct, 'bodyCount'),
     capacity: word(paramsStruct, 'capacity'),
     margin: word(paramsStruct, 'margin'),
+    pairCache: word(paramsStruct, 'pairCache'),
   },
   /** The `counts` buffer (BroadphaseCounts2D). */
   counts: {
@@ -169,6 +180,8 @@ interface Plan {
   /** Buffers the plans were made for (a grown buffer needs new plans). */
   keys: GPUBuffer;
   order: GPUBuffer;
+  keysTmp: GPUBuffer;
+  orderTmp: GPUBuffer;
   pairCounts: GPUBuffer;
 }
 
@@ -188,6 +201,9 @@ export class GpuBroadphase2D {
   private readonly keysTmp: GrowingBuffer;
   private readonly orderTmp: GrowingBuffer;
   private readonly sorted: GrowingBuffer;
+  private readonly bounds: GrowingBuffer;
+  private readonly sortedBounds: GrowingBuffer;
+  private readonly pairCache: GrowingBuffer;
   private readonly pairCounts: GrowingBuffer;
   private readonly pairs: GrowingBuffer;
   private readonly counts: GPUBuffer;
@@ -212,6 +228,9 @@ export class GpuBroadphase2D {
     this.keysTmp = new GrowingBuffer(device, STORAGE, 'broadphase2d-keys-tmp');
     this.orderTmp = new GrowingBuffer(device, STORAGE, 'broadphase2d-order-tmp');
     this.sorted = new GrowingBuffer(device, STORAGE, 'broadphase2d-sorted-boxes');
+    this.bounds = new GrowingBuffer(device, STORAGE, 'broadphase2d-bounds');
+    this.sortedBounds = new GrowingBuffer(device, STORAGE, 'broadphase2d-sorted-bounds');
+    this.pairCache = new GrowingBuffer(device, STORAGE, 'broadphase2d-pair-cache');
     this.pairCounts = new GrowingBuffer(device, STORAGE, 'broadphase2d-pair-offsets');
     this.pairs = new GrowingBuffer(device, STORAGE, 'broadphase2d-pairs');
     this.inputShapes = new GrowingBuffer(device, STORAGE, 'broadphase2d-shapes');
@@ -254,8 +273,16 @@ export class GpuBroadphase2D {
     const limit = this.device.limits.maxStorageBufferBindingSize;
     if (!Number.isInteger(bodyCount) || bodyCount < 0) throw new RangeError(`bodyCount must be an integer >= 0, got ${bodyCount}`);
     if (BOX_BYTES * bodyCount > limit || bodyCount >= 0xffffffff) {
-      throw new CapacityError(`broadphase: ${bodyCount} bodies need ${BOX_BYTES * bodyCount} bytes of boxes; this device binds at most ${limit} bytes per buffer.`);
+      throw new CapacityError(
+        `broadphase: ${bodyCount} bodies need ${BOX_BYTES * bodyCount} bytes of boxes; this device binds at most ${limit} bytes per buffer.`,
+      );
     }
+  }
+
+  /** Pairs per body the counting sweep keeps for `n` bodies: BROADPHASE_PAIR_CACHE, or what fits in one binding. */
+  private pairCacheSlots(n: number): number {
+    const limit = Math.min(this.device.limits.maxStorageBufferBindingSize, this.device.limits.maxBufferSize);
+    return Math.min(BROADPHASE_PAIR_CACHE, Math.floor(limit / (8 * Math.max(1, n))));
   }
 
   private ensurePlan(n: number): Plan {
@@ -265,13 +292,17 @@ export class GpuBroadphase2D {
     const keysTmp = this.keysTmp.ensure(4 * n);
     const orderTmp = this.orderTmp.ensure(4 * n);
     const p = this.plan;
-    if (p && p.n === n && p.keys === keys && p.order === order && p.pairCounts === pairCounts) return p;
+    if (p && p.n === n && p.keys === keys && p.order === order && p.keysTmp === keysTmp && p.orderTmp === orderTmp && p.pairCounts === pairCounts) {
+      return p;
+    }
     p?.sort.destroy();
     p?.scan.destroy();
     this.plan = {
       n,
       keys,
       order,
+      keysTmp,
+      orderTmp,
       pairCounts,
       sort: this.sorter.plan(keys, order, n, 32, { keys: keysTmp, values: orderTmp }),
       scan: this.scanner.plan(pairCounts, n + 1),
@@ -298,8 +329,12 @@ export class GpuBroadphase2D {
       throw new CapacityError(`broadphase: ${capacity} pairs need ${8 * capacity} bytes; this device binds at most ${8 * this.maxCapacity()} bytes per buffer.`);
     }
 
-    const boxes = this.boxes.ensure(BOX_BYTES * n);
-    const sorted = this.sorted.ensure(BOX_BYTES * n);
+    const boxes = this.boxes.ensure(BOX_BYTES * Math.max(1, n));
+    const sorted = this.sorted.ensure(BOX_BYTES * Math.max(1, n));
+    const bounds = this.bounds.ensure(16 * n);
+    const sortedBounds = this.sortedBounds.ensure(16 * n);
+    const cacheSlots = this.pairCacheSlots(n);
+    const pairCache = this.pairCache.ensure(8 * cacheSlots * n);
     const pairs = this.pairs.ensure(8 * capacity);
     const plan = this.ensurePlan(n);
     const L = BROADPHASE_LAYOUT_2D.params;
@@ -307,6 +342,7 @@ export class GpuBroadphase2D {
     new Uint32Array(words)[L.bodyCount] = n;
     new Uint32Array(words)[L.capacity] = capacity;
     new Float32Array(words)[L.margin] = inputs.margin;
+    new Uint32Array(words)[L.pairCache] = cacheSlots;
     device.queue.writeBuffer(this.params, 0, words);
 
     const buffers: Record<number, GPUBufferBinding> = {
@@ -321,6 +357,9 @@ export class GpuBroadphase2D {
       8: { buffer: pairs },
       9: { buffer: this.counts },
       10: { buffer: this.indirect },
+      11: { buffer: bounds },
+      12: { buffer: sortedBounds },
+      13: { buffer: pairCache },
     };
     const bind = (name: KernelName, bindings: number[]): GPUBindGroup =>
       device.createBindGroup({
@@ -340,20 +379,20 @@ export class GpuBroadphase2D {
       encoder.beginComputePass(this.timer ? this.timer.passDescriptor(stage, `broadphase2d.${stage}`) : { label: `broadphase2d.${stage}` });
 
     let pass = begin('aabb');
-    run(pass, 'aabb2d', [0, 1, 2, 3, 4, 5], groups);
+    run(pass, 'aabb2d', [0, 1, 2, 3, 4, 5, 11], groups);
     pass.end();
     pass = begin('sort');
     this.sorter.encode(pass, plan.sort);
     pass.end();
     pass = begin('count');
-    run(pass, 'bpGather', [0, 3, 5, 6], groups);
-    run(pass, 'bpCount', [0, 6, 7], Math.ceil((n + 1) / BROADPHASE_WORKGROUP_SIZE));
+    run(pass, 'bpGather', [0, 3, 5, 6, 11, 12], groups);
+    run(pass, 'bpCount', [0, 5, 6, 7, 12, 13], Math.ceil((n + 1) / BROADPHASE_WORKGROUP_SIZE));
     pass.end();
     pass = begin('scan');
     this.scanner.encode(pass, plan.scan);
     pass.end();
     pass = begin('write');
-    run(pass, 'bpWrite', [0, 5, 6, 7, 8], groups);
+    run(pass, 'bpWrite', [0, 5, 6, 7, 8, 12, 13], groups);
     run(pass, 'bpFinalize', [0, 7, 9, 10], 1);
     pass.end();
     this.timer?.resolve(encoder);
@@ -431,7 +470,7 @@ export class GpuBroadphase2D {
     this.plan?.sort.destroy();
     this.plan?.scan.destroy();
     this.plan = null;
-    for (const b of [this.boxes, this.keys, this.order, this.keysTmp, this.orderTmp, this.sorted, this.pairCounts, this.pairs, this.inputShapes, this.inputBodies]) {
+    for (const b of [this.boxes, this.bounds, this.sortedBounds, this.pairCache, this.keys, this.order, this.keysTmp, this.orderTmp, this.sorted, this.pairCounts, this.pairs, this.inputShapes, this.inputBodies]) {
       b.destroy();
     }
     this.params.destroy();

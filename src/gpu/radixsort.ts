@@ -23,7 +23,10 @@ import {
 export const RADIX_BITS = 4;
 /** Digits per pass (2^RADIX_BITS); the kernel's packed counters hold exactly 16. */
 export const RADIX_BUCKETS = 1 << RADIX_BITS;
-/** Run length of the raking workgroup scan; a workgroup has RADIX_RAKE² invocations. */
+/**
+ * Run length of the raking workgroup scan; a workgroup has RADIX_RAKE² invocations. 64 x 32 items
+ * was measured on lavapipe: 256 x 8 compiled for 20 s (LLVM) and ran about 2x slower.
+ */
 export const RADIX_RAKE = 8;
 export const RADIX_WORKGROUP_SIZE = RADIX_RAKE * RADIX_RAKE;
 /** Consecutive elements per invocation. */
