@@ -2,6 +2,7 @@
 // grown by the margin, so every pair whose surfaces are within the margin is reported. Output:
 // pairs (a < b), sorted by a then b, so results come out in a deterministic order.
 
+import { AABB_F32_STEPS, AABB_RELATIVE_PAD } from './constants.ts';
 import type { Scene2D } from './scene.ts';
 
 /** World AABBs (minX, minY, maxX, maxY per body) grown by `grow`. */
@@ -31,8 +32,8 @@ export function bodyAabbs2D(scene: Scene2D, grow: number): Float64Array {
     // The narrowphase sees f32-rounded positions and vertices: far from the origin a body moves by
     // up to half an f32 step of its coordinates (0.03 at 1e6). Pad by a few steps so no pair the
     // narrowphase finds touching is missed.
-    const f32Steps = 4 * 2 ** -23 * (Math.abs(px) + Math.abs(py) + shape.extent);
-    const r = shape.radius + grow + 1e-6 * shape.extent + f32Steps;
+    const f32Steps = AABB_F32_STEPS * 2 ** -23 * (Math.abs(px) + Math.abs(py) + shape.extent);
+    const r = shape.radius + grow + AABB_RELATIVE_PAD * shape.extent + f32Steps;
     out[4 * i] = minX - r;
     out[4 * i + 1] = minY - r;
     out[4 * i + 2] = maxX + r;

@@ -60,6 +60,38 @@ export const MIN_EXTENT = 1e-6;
 /** Largest accepted absolute coordinate or size; f32 keeps ~7 digits, so 1e7 still resolves 1. */
 export const MAX_COORDINATE = 1e7;
 
+/**
+ * Broadphase AABB pads. Each body's AABB grows by its radius, the margin, AABB_RELATIVE_PAD × its
+ * extent, and AABB_F32_STEPS f32 steps (2^-23 relative) of |x| + |y| + extent: the narrowphase sees
+ * f32-rounded positions, which far from the origin move a body by up to half a step. Host
+ * (src/broadphase2d.ts) and GPU (shaders/aabb2d.wgsl) use the same numbers, so their pair sets agree.
+ */
+export const AABB_RELATIVE_PAD = 1e-6;
+export const AABB_F32_STEPS = 4;
+
+/** Invocations per workgroup of the per-body broadphase kernels. */
+export const BROADPHASE_WORKGROUP_SIZE = 64;
+
+/**
+ * Pairs per body the GPU broadphase's counting sweep keeps, so that the writing pass copies them
+ * instead of sweeping again (bodies with more pairs are swept again); fewer where the buffer of
+ * 8 bytes per pair would not fit in one binding.
+ */
+export const BROADPHASE_PAIR_CACHE = 8;
+
+/** Raking workgroup scan: run length (a workgroup has SCAN_RAKE² invocations) and items per invocation. */
+export const SCAN_RAKE = 16;
+export const SCAN_ITEMS = 8;
+
+/**
+ * Radix sort: key bits per pass (the kernel packs exactly 16 digit counters), raking run length
+ * (RADIX_RAKE² invocations a workgroup) and items per invocation. 64 × 32 was measured on
+ * lavapipe: 256 × 8 compiled for 20 s (LLVM) and ran about 2× slower.
+ */
+export const RADIX_BITS = 4;
+export const RADIX_RAKE = 8;
+export const RADIX_ITEMS = 32;
+
 /** Workgroup size of the 2D narrowphase kernel (invocations, one per pair). */
 export const WORKGROUP_SIZE_2D = 64;
 

@@ -29,7 +29,7 @@
 // submit each encoded command buffer before the next encode() on the same instance.
 
 import { CapacityError } from '../errors.ts';
-import { constantsWgsl } from '../constants.ts';
+import { constantsWgsl, AABB_RELATIVE_PAD, AABB_F32_STEPS, BROADPHASE_WORKGROUP_SIZE, BROADPHASE_PAIR_CACHE } from '../constants.ts';
 import { LAYOUT_2D } from '../layout2d.ts';
 import { reflectStructs, word, type StructLayout } from '../layout.ts';
 import { assembleWgsl } from './shaders.ts';
@@ -47,24 +47,7 @@ import {
   type ScanPlan,
 } from './scan.ts';
 
-/**
- * Relative AABB pad, times the shape's extent: as bodyAabbs2D in src/broadphase2d.ts (which writes
- * it as a literal). TODO(lead): move into src/constants.ts and use it in both.
- */
-export const AABB_RELATIVE_PAD = 1e-6;
-/**
- * Pad in f32 steps (2^-23 relative) of |x| + |y| + extent, as bodyAabbs2D (literal 4 there): the
- * narrowphase sees f32-rounded positions. TODO(lead): move into src/constants.ts and use it in both.
- */
-export const AABB_F32_STEPS = 4;
-/** Invocations per workgroup of the per-body broadphase kernels. TODO(lead): move into src/constants.ts. */
-export const BROADPHASE_WORKGROUP_SIZE = 64;
-/**
- * Pairs per body the counting sweep keeps (at most), so that the writing pass copies them instead
- * of sweeping again (bodies with more pairs are swept again); fewer where the buffer of 8 bytes
- * per pair would not fit in one binding. TODO(lead): move into src/constants.ts.
- */
-export const BROADPHASE_PAIR_CACHE = 8;
+export { AABB_RELATIVE_PAD, AABB_F32_STEPS, BROADPHASE_WORKGROUP_SIZE, BROADPHASE_PAIR_CACHE };
 
 /** The broadphase's constants as WGSL (defined once, here). */
 export function broadphaseConstantsWgsl(): string {

@@ -6,6 +6,7 @@
 // Float keys: f32SortKey (and sortKeyF32 in shaders/aabb2d.wgsl) maps an f32 to a u32 whose
 // unsigned order is the float order, with -0 and +0 mapped to the same key.
 
+import { RADIX_BITS, RADIX_ITEMS, RADIX_RAKE } from '../constants.ts';
 import { assembleWgsl } from './shaders.ts';
 import {
   GpuScan,
@@ -19,18 +20,10 @@ import {
   type ScanPlan,
 } from './scan.ts';
 
-/** Key bits sorted per pass. TODO(lead): move these into src/constants.ts. */
-export const RADIX_BITS = 4;
+export { RADIX_BITS, RADIX_RAKE, RADIX_ITEMS };
 /** Digits per pass (2^RADIX_BITS); the kernel's packed counters hold exactly 16. */
 export const RADIX_BUCKETS = 1 << RADIX_BITS;
-/**
- * Run length of the raking workgroup scan; a workgroup has RADIX_RAKE² invocations. 64 x 32 items
- * was measured on lavapipe: 256 x 8 compiled for 20 s (LLVM) and ran about 2x slower.
- */
-export const RADIX_RAKE = 8;
 export const RADIX_WORKGROUP_SIZE = RADIX_RAKE * RADIX_RAKE;
-/** Consecutive elements per invocation. */
-export const RADIX_ITEMS = 32;
 /** Elements per workgroup block; below 65536, the range of the kernel's 16-bit packed counts. */
 export const RADIX_BLOCK = RADIX_WORKGROUP_SIZE * RADIX_ITEMS;
 

@@ -8,14 +8,12 @@
 // TODO(lead): compileKernel/cachedKernel duplicate src/gpu/pipelines.ts's private compile/cached;
 // export those there and use them here instead.
 
+import { SCAN_ITEMS, SCAN_RAKE } from '../constants.ts';
 import { assembleWgsl } from './shaders.ts';
 
-/** Run length of the raking workgroup scan; a workgroup has SCAN_RAKE² invocations. TODO(lead): move into src/constants.ts. */
-export const SCAN_RAKE = 16;
+export { SCAN_RAKE, SCAN_ITEMS };
 /** Invocations per scan workgroup. */
 export const SCAN_WORKGROUP_SIZE = SCAN_RAKE * SCAN_RAKE;
-/** Consecutive elements each scan invocation handles. TODO(lead): move into src/constants.ts. */
-export const SCAN_ITEMS = 8;
 /** Elements per scan block (one workgroup). */
 export const SCAN_BLOCK = SCAN_WORKGROUP_SIZE * SCAN_ITEMS;
 
