@@ -32,6 +32,7 @@ import { LAYOUT_2D } from '../src/layout2d.ts';
 import { manifoldBytes2D } from '../src/pack2d.ts';
 import { createBox2dWasmPeer } from './peers/box2dwasm2d.ts';
 import { createPlanckPeer } from './peers/planck2d.ts';
+import type { Peer2D } from './peers/peer2d.ts';
 import {
   computeRatios, CONTENDER_LABEL, CONTENDERS, evaluateGoals, formatCount, renderGoals, renderHeader, renderTable,
   type BenchMeta, type BenchReport, type ContenderId, type ContenderResult, type Measurement, type ScenarioResult,
@@ -287,33 +288,29 @@ async function benchScene(
     }
   }
 
-  try {
-    const planck = createPlanckPeer(s.shapes);
-    let t = 0;
-    await add(['planck'], () => {
-      const t0 = performance.now();
-      t = planck.collideBatch(s.peerBodies, s.pairs);
-      return [performance.now() - t0];
-    }, () => {
-      touching.planck = t;
-    });
-  } catch (e) {
-    fail(['planck'], e);
-  }
-
-  try {
-    const b2d = await createBox2dWasmPeer(s.shapes);
-    cleanups.push(() => b2d.dispose());
-    let t = 0;
-    await add(['box2dWasm'], () => {
-      const t0 = performance.now();
-      t = b2d.collideBatch(s.peerBodies, s.pairs);
-      return [performance.now() - t0];
-    }, () => {
-      touching.box2dWasm = t;
-    });
-  } catch (e) {
-    fail(['box2dWasm'], e);
+  // The peers: one pass is collideBatch over the same bodies and pairs.
+  const peers: [id: 'planck' | 'box2dWasm', create: () => Peer2D | Promise<Peer2D>][] = [
+    ['planck', () => createPlanckPeer(s.shapes)],
+    ['box2dWasm', async () => {
+      const b2d = await createBox2dWasmPeer(s.shapes);
+      cleanups.push(() => b2d.dispose());
+      return b2d;
+    }],
+  ];
+  for (const [id, create] of peers) {
+    try {
+      const peer = await create();
+      let t = 0;
+      await add([id], () => {
+        const t0 = performance.now();
+        t = peer.collideBatch(s.peerBodies, s.pairs);
+        return [performance.now() - t0];
+      }, () => {
+        touching[id] = t;
+      });
+    } catch (e) {
+      fail([id], e);
+    }
   }
 
   try {

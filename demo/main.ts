@@ -24,6 +24,7 @@ import {
   type Vec2,
 } from '../src/index.ts';
 import { compareManifolds2D } from '../src/compare2d.ts';
+import { rng } from '../src/random2d.ts';
 
 // ---------------------------------------------------------------------------------------------
 // State exposed for automated checks.
@@ -120,18 +121,7 @@ window.addEventListener('unhandledrejection', (ev) => showError(`unhandled rejec
 // ---------------------------------------------------------------------------------------------
 // The scene: shapes made once from a seeded random generator, bodies on slow orbits.
 
-/** mulberry32: a small seeded generator, so every page load shows the same scene. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
+// Seeded (mulberry32), so every page load shows the same scene.
 const random = rng(20240607);
 const between = (lo: number, hi: number): number => lo + (hi - lo) * random();
 const sign = (): number => (random() < 0.5 ? -1 : 1);

@@ -7,46 +7,17 @@
 //    touching when given all pairs.
 // 2. A scene without `pairs` gives one manifold per touching pair only, sorted by pair, identical
 //    to the manifolds of those pairs given explicitly, on both backends.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bodyAabbs2D, sweepAndPrune2D } from '../src/broadphase2d.ts';
-import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
-import { createNarrowphase, type Backend, type Narrowphase } from '../src/narrowphase.ts';
+import type { Backend } from '../src/narrowphase.ts';
 import type { ManifoldJson } from '../src/pack2d.ts';
-import { parseScene, type Scene2D } from '../src/scene.ts';
+import { rng } from '../src/random2d.ts';
+import { parseScene2D as parseScene, type Scene2D } from '../src/scene.ts';
+import { BACKENDS, useNarrowphases, type Json, type V } from './helpers/collide2d.ts';
 
-type V = [number, number];
-type Json = Record<string, unknown>;
+const { np } = useNarrowphases();
 
-const BACKENDS: Backend[] = ['cpu', 'gpu'];
-
-let gpu: AcquiredDevice;
-const np = {} as Record<Backend, Narrowphase>;
-
-beforeAll(async () => {
-  gpu = await acquireDevice();
-  np.cpu = await createNarrowphase({ backend: 'cpu' });
-  np.gpu = await createNarrowphase({ backend: 'gpu', device: gpu.device });
-});
-
-afterAll(() => {
-  np.cpu?.destroy();
-  np.gpu?.destroy();
-  gpu?.device.destroy();
-});
-
-// ---- random scenes ----
-
-/** mulberry32: a small seeded PRNG, so every run sees the same scenes. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// ---- random scenes (seeded with mulberry32, so every run sees the same scenes) ----
 
 /** A random valid shape of size about `size`. */
 function randomShape(r: () => number, size: number): Json {

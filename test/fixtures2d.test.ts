@@ -8,50 +8,31 @@
 //
 // Most fixtures stand on the same ground, G = box with half extents (4, 0.5) at the origin, whose
 // top face is y = 0.5 (box vertices are 0:(−,−) 1:(+,−) 2:(+,+) 3:(−,+), so its top face is edge 2).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
-import { createNarrowphase, type Backend, type Narrowphase } from '../src/narrowphase.ts';
+import { describe, expect, it } from 'vitest';
 import type { ManifoldJson } from '../src/pack2d.ts';
+import { BACKENDS, GROUND, dist, swappedId, useNarrowphases, type Json, type V } from './helpers/collide2d.ts';
 
-type V = [number, number];
-
-const BACKENDS: Backend[] = ['cpu', 'gpu'];
 /** Absolute tolerance for unit-sized fixtures: f32 keeps ~7 digits. */
 const TOL = 1e-5;
 
-let gpu: AcquiredDevice;
-const np = {} as Record<Backend, Narrowphase>;
-
-beforeAll(async () => {
-  gpu = await acquireDevice();
-  np.cpu = await createNarrowphase({ backend: 'cpu' });
-  np.gpu = await createNarrowphase({ backend: 'gpu', device: gpu.device });
-});
-
-afterAll(() => {
-  np.cpu?.destroy();
-  np.gpu?.destroy();
-  gpu?.device.destroy();
-});
+const { collide } = useNarrowphases();
 
 // ---- scene building and checking ----
 
-type ShapeJson = Record<string, unknown>;
 interface BodyJson {
   shape: number;
   position: V;
   angle?: number;
 }
 
-const GROUND: ShapeJson = { type: 'box', halfExtents: [4, 0.5] };
-const box = (hx: number, hy: number, radius?: number): ShapeJson =>
+const box = (hx: number, hy: number, radius?: number): Json =>
   radius === undefined ? { type: 'box', halfExtents: [hx, hy] } : { type: 'box', halfExtents: [hx, hy], radius };
-const circle = (radius: number): ShapeJson => ({ type: 'circle', radius });
-const capsule = (a: V, b: V, radius: number): ShapeJson => ({ type: 'capsule', a, b, radius });
-const polygon = (vertices: V[]): ShapeJson => ({ type: 'polygon', vertices });
+const circle = (radius: number): Json => ({ type: 'circle', radius });
+const capsule = (a: V, b: V, radius: number): Json => ({ type: 'capsule', a, b, radius });
+const polygon = (vertices: V[]): Json => ({ type: 'polygon', vertices });
 
 /** A two-body scene: body 0 is A, body 1 is B; pairs [0,1] and the swapped [1,0]. */
-function pairScene(a: ShapeJson, bodyA: Omit<BodyJson, 'shape'>, b: ShapeJson, bodyB: Omit<BodyJson, 'shape'>, margin = 0) {
+function pairScene(a: Json, bodyA: Omit<BodyJson, 'shape'>, b: Json, bodyB: Omit<BodyJson, 'shape'>, margin = 0) {
   return {
     dim: 2,
     margin,
@@ -71,14 +52,6 @@ interface ExpectedPoint {
 interface Expected {
   normal: V;
   points: ExpectedPoint[];
-}
-
-async function collide(backend: Backend, scene: unknown): Promise<ManifoldJson[]> {
-  return (await np[backend].collide(scene)).manifolds;
-}
-
-function dist(a: readonly number[], b: readonly number[]): number {
-  return Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!);
 }
 
 /** Matches every expected point to a distinct actual one (nearest position) and compares. */
@@ -111,7 +84,7 @@ function expectSwapped(ab: ManifoldJson, ba: ManifoldJson, tol = TOL): void {
   if (ab.points.length === 0) return;
   expect(dist(ba.normal, [-ab.normal[0]!, -ab.normal[1]!]), got).toBeLessThanOrEqual(tol);
   for (const p of ab.points) {
-    const swapped = ((p.id & 0xff) << 8) | ((p.id >> 8) & 0xff);
+    const swapped = swappedId(p.id);
     const q = ba.points.find((x) => x.id === swapped);
     expect(q, `a point with id 0x${swapped.toString(16)} in ${got}`).toBeDefined();
     expect(dist(q!.position, p.position), got).toBeLessThanOrEqual(tol);
@@ -390,7 +363,7 @@ describe.each(BACKENDS)('2D fixtures (%s backend)', (backend) => {
   it('every fixture in one batch gives the same manifolds as one at a time', async () => {
     // One scene holding every fixture's bodies (shapes and bodies renumbered, margins equal).
     const group = FIXTURES.filter((f) => f.scene.margin === 0);
-    const scene = { dim: 2, margin: 0, shapes: [] as ShapeJson[], bodies: [] as BodyJson[], pairs: [] as [number, number][] };
+    const scene = { dim: 2, margin: 0, shapes: [] as Json[], bodies: [] as BodyJson[], pairs: [] as [number, number][] };
     for (const f of group) {
       const s0 = scene.shapes.length;
       const b0 = scene.bodies.length;

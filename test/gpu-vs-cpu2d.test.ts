@@ -14,6 +14,7 @@ import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
 import { GpuNarrowphase2D } from '../src/gpu/narrowphase2d.ts';
 import { LAYOUT_2D } from '../src/layout2d.ts';
 import { packScene2D } from '../src/pack2d.ts';
+import { rng } from '../src/random2d.ts';
 import { parseScene2D, type SceneJson2D } from '../src/scene.ts';
 import {
   SWEEP_TYPES,
@@ -21,7 +22,6 @@ import {
   deepPenetrationScene,
   exactTouchingScene,
   largeOffsetScene,
-  mulberry32,
   nearRightAnglesScene,
   pairScene,
   parallelEdgesScene,
@@ -410,8 +410,8 @@ describe('random2d generators', () => {
     const a = JSON.stringify(sweepScene('rounded-polygon', 7, { geometries: 50 }).scene());
     const b = JSON.stringify(sweepScene('rounded-polygon', 7, { geometries: 50 }).scene());
     expect(a).toBe(b);
-    const r1 = mulberry32(1);
-    const r2 = mulberry32(1);
+    const r1 = rng(1);
+    const r2 = rng(1);
     const xs = Array.from({ length: 100 }, () => r1());
     expect(Array.from({ length: 100 }, () => r2())).toEqual(xs);
     expect(xs.every((x) => x >= 0 && x < 1)).toBe(true);

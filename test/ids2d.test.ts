@@ -7,33 +7,13 @@
 // body at each step, pairs [0, k]. Both backends.
 //
 // Ground G = box with half extents (4, 0.5) at the origin, top face y = 0.5.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AXIS_HYSTERESIS } from '../src/constants.ts';
-import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
-import { createNarrowphase, type Backend, type Narrowphase } from '../src/narrowphase.ts';
+import type { Backend } from '../src/narrowphase.ts';
 import type { ManifoldJson } from '../src/pack2d.ts';
+import { BACKENDS, GROUND, useNarrowphases, type Json, type V } from './helpers/collide2d.ts';
 
-type V = [number, number];
-type Json = Record<string, unknown>;
-
-const BACKENDS: Backend[] = ['cpu', 'gpu'];
-
-let gpu: AcquiredDevice;
-const np = {} as Record<Backend, Narrowphase>;
-
-beforeAll(async () => {
-  gpu = await acquireDevice();
-  np.cpu = await createNarrowphase({ backend: 'cpu' });
-  np.gpu = await createNarrowphase({ backend: 'gpu', device: gpu.device });
-});
-
-afterAll(() => {
-  np.cpu?.destroy();
-  np.gpu?.destroy();
-  gpu?.device.destroy();
-});
-
-const GROUND: Json = { type: 'box', halfExtents: [4, 0.5] };
+const { np } = useNarrowphases();
 
 interface Placement {
   position: V;

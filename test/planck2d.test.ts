@@ -24,16 +24,11 @@ import { collidePacked2D, prepareCpu2D } from '../src/cpu/narrowphase2d.ts';
 import { LAYOUT_2D } from '../src/layout2d.ts';
 import { packScene2D, unpackManifolds2D, unpackShapes2D, type ManifoldJson } from '../src/pack2d.ts';
 import { parseScene } from '../src/scene.ts';
-import type { Shape2D } from '../src/shapes2d.ts';
-import {
-  createPlanckPeer,
-  emptyPeerManifold,
-  resetPlanckAxisTolerance,
-  setPlanckAxisTolerance,
-  type PeerManifold2D,
-  type PeerShape2D,
-  type PeerVec2,
-} from '../bench/peers/planck2d.ts';
+import { rng } from '../src/random2d.ts';
+import type { Shape2D, Shape2DInput, Vec2 } from '../src/shapes2d.ts';
+import { emptyPeerManifold, type PeerManifold2D } from '../bench/peers/peer2d.ts';
+import { createPlanckPeer, resetPlanckAxisTolerance, setPlanckAxisTolerance } from '../bench/peers/planck2d.ts';
+import { reach } from './helpers/random2d.ts';
 
 const NORMAL_COS = Math.cos((1 * Math.PI) / 180);
 const DEPTH_REL = 1e-4;
@@ -42,24 +37,13 @@ const POINT_TOL = 1e-4; // × scale
 const TIE = 1e-4; // × scale (lengths) or plain (cosines)
 const MIN_RATE = 0.99;
 
-// --- seeded RNG (mulberry32) ---------------------------------------------------------------------
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// --- random candidates (seeded with mulberry32) ----------------------------------------------------
 
 type Rand = () => number;
 const range = (r: Rand, lo: number, hi: number): number => lo + (hi - lo) * r();
 
 /** A random convex polygon: n points on a rotated, offset ellipse, cyclic angle gaps >= 0.25 rad. */
-function randomPolygon(r: Rand, n: number, radius = 0): PeerShape2D {
+function randomPolygon(r: Rand, n: number, radius = 0): Shape2DInput {
   const minGap = 0.25;
   const w = Array.from({ length: n }, () => 0.05 + r());
   const sum = w.reduce((a, b) => a + b, 0);
@@ -69,7 +53,7 @@ function randomPolygon(r: Rand, n: number, radius = 0): PeerShape2D {
   const ox = range(r, -0.2, 0.2);
   const oy = range(r, -0.2, 0.2);
   let t = range(r, 0, 2 * Math.PI);
-  const vertices: PeerVec2[] = [];
+  const vertices: Vec2[] = [];
   for (let i = 0; i < n; i++) {
     const ex = rx * Math.cos(t);
     const ey = ry * Math.sin(t);
@@ -79,48 +63,34 @@ function randomPolygon(r: Rand, n: number, radius = 0): PeerShape2D {
   return radius > 0 ? { type: 'polygon', vertices, radius } : { type: 'polygon', vertices };
 }
 
-function randomBox(r: Rand, radius = 0): PeerShape2D {
-  const halfExtents: PeerVec2 = [range(r, 0.1, 1), range(r, 0.1, 1)];
+function randomBox(r: Rand, radius = 0): Shape2DInput {
+  const halfExtents: Vec2 = [range(r, 0.1, 1), range(r, 0.1, 1)];
   return radius > 0 ? { type: 'box', halfExtents, radius } : { type: 'box', halfExtents };
 }
 
-function randomCircle(r: Rand): PeerShape2D {
+function randomCircle(r: Rand): Shape2DInput {
   const radius = range(r, 0.1, 1);
   return r() < 0.5 ? { type: 'circle', radius } : { type: 'circle', radius, center: [range(r, -0.3, 0.3), range(r, -0.3, 0.3)] };
 }
 
-/** Rough reach of a shape from its body origin, to place B within touching distance of A. */
-function reach(s: PeerShape2D): number {
-  switch (s.type) {
-    case 'polygon':
-      return Math.max(...s.vertices.map((v) => Math.hypot(v[0], v[1]))) + (s.radius ?? 0);
-    case 'box':
-      return Math.hypot(s.halfExtents[0], s.halfExtents[1]) + (s.radius ?? 0);
-    case 'circle':
-      return s.radius + (s.center ? Math.hypot(s.center[0], s.center[1]) : 0);
-    case 'capsule':
-      return Math.max(Math.hypot(...s.a), Math.hypot(...s.b)) + s.radius;
-  }
-}
-
 interface Candidates {
-  json: { dim: 2; margin: number; shapes: PeerShape2D[]; bodies: { shape: number; position: PeerVec2; angle: number }[]; pairs: [number, number][] };
+  json: { dim: 2; margin: number; shapes: Shape2DInput[]; bodies: { shape: number; position: Vec2; angle: number }[]; pairs: [number, number][] };
 }
 
 /** One body (and one shape) per side of every pair; B placed at up to 0.95 × (reachA + reachB). */
-function makeCandidates(seed: number, count: number, shapeOf: (r: Rand, side: 0 | 1) => PeerShape2D): Candidates {
+function makeCandidates(seed: number, count: number, shapeOf: (r: Rand, side: 0 | 1) => Shape2DInput): Candidates {
   const r = rng(seed);
-  const shapes: PeerShape2D[] = [];
+  const shapes: Shape2DInput[] = [];
   const bodies: Candidates['json']['bodies'] = [];
   const pairs: [number, number][] = [];
   for (let k = 0; k < count; k++) {
     const a = shapeOf(r, 0);
     const b = shapeOf(r, 1);
     shapes.push(a, b);
-    const pa: PeerVec2 = [range(r, -1, 1), range(r, -1, 1)];
+    const pa: Vec2 = [range(r, -1, 1), range(r, -1, 1)];
     const t = range(r, 0, 2 * Math.PI);
     const d = range(r, 0, 0.95) * (reach(a) + reach(b));
-    const pb: PeerVec2 = [pa[0] + d * Math.cos(t), pa[1] + d * Math.sin(t)];
+    const pb: Vec2 = [pa[0] + d * Math.cos(t), pa[1] + d * Math.sin(t)];
     bodies.push({ shape: 2 * k, position: pa, angle: range(r, -Math.PI, Math.PI) });
     bodies.push({ shape: 2 * k + 1, position: pb, angle: range(r, -Math.PI, Math.PI) });
     pairs.push([2 * k, 2 * k + 1]);
@@ -144,13 +114,13 @@ interface Run {
   inputs: PairInput[];
   ours: ManifoldJson[];
   planck: PeerManifold2D[];
-  shapesJson: PeerShape2D[];
+  shapesJson: Shape2DInput[];
   bodiesJson: Candidates['json']['bodies'];
 }
 
 /** The shape as our reference sees it (f32 vertices, radius), in the peers' JSON form. */
-function peerShapeOf(s: Shape2D): PeerShape2D {
-  const pts: PeerVec2[] = [];
+function peerShapeOf(s: Shape2D): Shape2DInput {
+  const pts: Vec2[] = [];
   for (let i = 0; i < s.count; i++) pts.push([s.vertices[2 * i]!, s.vertices[2 * i + 1]!]);
   if (s.count === 1) return { type: 'circle', radius: s.radius, center: pts[0]! };
   if (s.count === 2) return { type: 'capsule', a: pts[0]!, b: pts[1]!, radius: s.radius };
@@ -381,7 +351,7 @@ function expectAgreement(t: Tally, minCompared: number): void {
 
 describe('planck peer (bench/peers/planck2d.ts)', () => {
   it('maps onto our convention: 2×2 box on 2×2 box, overlap 0.1', () => {
-    const shapes: PeerShape2D[] = [{ type: 'box', halfExtents: [1, 1] }, { type: 'box', halfExtents: [1.5, 1] }];
+    const shapes: Shape2DInput[] = [{ type: 'box', halfExtents: [1, 1] }, { type: 'box', halfExtents: [1.5, 1] }];
     const out = emptyPeerManifold();
     const exact = createPlanckPeer(shapes);
     exact.collide(0, [0, 0], 0, 1, [0, 1.9], 0, out);

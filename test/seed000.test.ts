@@ -16,31 +16,14 @@
 // position is midway between the surfaces, so the point on A is position + depth/2·normal and the
 // point on B is position − depth/2·normal. The seed lists points on the incident edge: on B in
 // examples 1 and 3 (A's face is the reference), on A in example 2 (B's face is the reference).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
-import { createNarrowphase, type Backend, type Narrowphase } from '../src/narrowphase.ts';
+import { describe, expect, it } from 'vitest';
 import type { ManifoldJson } from '../src/pack2d.ts';
+import { BACKENDS, dist, onA, onB, swappedId, useNarrowphases, type V } from './helpers/collide2d.ts';
 
-type V = [number, number];
-
-const BACKENDS: Backend[] = ['cpu', 'gpu'];
 /** f32 results for coordinates up to ~15: a few ulps. */
 const TOL = 1e-5;
 
-let gpu: AcquiredDevice;
-const np = {} as Record<Backend, Narrowphase>;
-
-beforeAll(async () => {
-  gpu = await acquireDevice();
-  np.cpu = await createNarrowphase({ backend: 'cpu' });
-  np.gpu = await createNarrowphase({ backend: 'gpu', device: gpu.device });
-});
-
-afterAll(() => {
-  np.cpu?.destroy();
-  np.gpu?.destroy();
-  gpu?.device.destroy();
-});
+const { np } = useNarrowphases();
 
 // B as a box placed by its body; A as a polygon in world coordinates with its body at the origin.
 const B_SHAPE = { type: 'box', halfExtents: [4, 1.5] };
@@ -87,18 +70,9 @@ interface ExpectedPoint {
   id: number;
 }
 
-const onA = (m: ManifoldJson, i: number): V => {
-  const p = m.points[i]!;
-  return [p.position[0]! + 0.5 * p.depth * m.normal[0]!, p.position[1]! + 0.5 * p.depth * m.normal[1]!];
-};
-const onB = (m: ManifoldJson, i: number): V => {
-  const p = m.points[i]!;
-  return [p.position[0]! - 0.5 * p.depth * m.normal[0]!, p.position[1]! - 0.5 * p.depth * m.normal[1]!];
-};
-
 function expectVec(actual: readonly number[], expected: readonly number[], tol: number, what: string): void {
   expect(actual.length, what).toBe(2);
-  const err = Math.hypot(actual[0]! - expected[0]!, actual[1]! - expected[1]!);
+  const err = dist(actual, expected);
   expect(err, `${what}: got [${actual.join(', ')}], expected [${expected.join(', ')}]`).toBeLessThanOrEqual(tol);
 }
 
@@ -128,9 +102,9 @@ function expectSwapped(ab: ManifoldJson, ba: ManifoldJson, tol: number): void {
   expectVec(ba.normal, [-ab.normal[0]!, -ab.normal[1]!], tol, 'swapped normal');
   expect(ba.points.length).toBe(ab.points.length);
   for (const p of ab.points) {
-    const swappedId = ((p.id & 0xff) << 8) | ((p.id >> 8) & 0xff);
-    const q = ba.points.find((x) => x.id === swappedId);
-    expect(q, `swapped point with id 0x${swappedId.toString(16)}`).toBeDefined();
+    const swapped = swappedId(p.id);
+    const q = ba.points.find((x) => x.id === swapped);
+    expect(q, `swapped point with id 0x${swapped.toString(16)}`).toBeDefined();
     expect(q!.depth).toBeCloseTo(p.depth, 5);
     expectVec(q!.position, p.position, tol, 'swapped position');
   }

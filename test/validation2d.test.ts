@@ -2,30 +2,21 @@
 // item by its JSON path (`path`) and says why (`reason`, also in `message` after the path), on both
 // backends, and with the gpu backend no GPU work (no buffer, upload, bind group, encoder or
 // submit) is issued for it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { InputError } from '../src/errors.ts';
-import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
-import { createNarrowphase, type Backend, type Narrowphase } from '../src/narrowphase.ts';
+import { BACKENDS, useNarrowphases, type Json, type V } from './helpers/collide2d.ts';
 
-type V = [number, number];
-type Json = Record<string, unknown>;
-
-const BACKENDS: Backend[] = ['cpu', 'gpu'];
-
-let gpu: AcquiredDevice;
-const np = {} as Record<Backend, Narrowphase>;
+const { np, device: gpuDevice } = useNarrowphases();
 
 /** GPU calls issued through the narrowphase's device since the spies were installed. */
 const gpuCalls: Record<string, number> = {};
 
-beforeAll(async () => {
-  gpu = await acquireDevice();
-  np.cpu = await createNarrowphase({ backend: 'cpu' });
-  np.gpu = await createNarrowphase({ backend: 'gpu', device: gpu.device });
+// After the narrowphases are made (useNarrowphases' beforeAll runs first).
+beforeAll(() => {
   // Spy on everything a run does on the device: creating buffers, bind groups and encoders,
   // uploading, submitting. (Dawn's objects accept own-property overrides; the queue object is
   // the same on every access.)
-  const device = gpu.device;
+  const device = gpuDevice();
   const queue = device.queue;
   const spy = <T extends object>(target: T, name: keyof T & string, label: string) => {
     const original = target[name] as unknown as (...args: unknown[]) => unknown;
@@ -44,12 +35,6 @@ beforeAll(async () => {
   spy(device, 'createCommandEncoder', 'device.createCommandEncoder');
   spy(queue, 'writeBuffer', 'queue.writeBuffer');
   spy(queue, 'submit', 'queue.submit');
-});
-
-afterAll(() => {
-  np.cpu?.destroy();
-  np.gpu?.destroy();
-  gpu?.device.destroy();
 });
 
 function resetGpuCalls(): void {

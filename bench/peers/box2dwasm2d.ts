@@ -1,6 +1,7 @@
 // box2d-wasm (Box2D v2.4.1 compiled to WebAssembly, float32) as an independent peer for 2D
-// contact manifolds; same interface as ./planck2d.ts (see there for the manifold convention and
-// how it maps onto ours: normal A → B, depth = −separation, point midway between the surfaces).
+// contact manifolds; the same interface as ./planck2d.ts, and the same skeleton (./peer2d.ts). See
+// ./planck2d.ts for the manifold convention and how it maps onto ours: normal A → B,
+// depth = −separation, point midway between the surfaces.
 //
 // Single-pair API. box2d-wasm binds Box2D's narrowphase functions directly —
 // `b2CollidePolygons`, `b2CollidePolygonAndCircle`, `b2CollideCircles`, `b2CollideEdgeAndPolygon`,
@@ -24,41 +25,20 @@ import Box2DFactory from 'box2d-wasm';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import type { Shape2DInput } from '../../src/shapes2d.ts';
 import {
-  emptyPeerManifold,
-  type PeerBodies2D,
+  collideByKinds,
+  peerSkeleton,
+  polygonFrame,
+  prebuildShapes,
+  type KindFunctions,
+  type Peer2D,
   type PeerManifold2D,
   type PeerOptions2D,
-  type PeerPairs2D,
-  type PeerShape2D,
-  type PeerVec2,
-} from './planck2d.ts';
+} from './peer2d.ts';
 
-export type { PeerBodies2D, PeerManifold2D, PeerOptions2D, PeerPairs2D, PeerShape2D, PeerVec2 } from './planck2d.ts';
-export { emptyPeerManifold } from './planck2d.ts';
-
-export interface Box2dWasmPeer2D {
+export interface Box2dWasmPeer2D extends Peer2D {
   readonly name: 'box2d-wasm';
-  /** Whether Box2D v2.4 has an algorithm for this pair of shapes (false only for capsule–capsule). */
-  supports(shapeA: number, shapeB: number): boolean;
-  /** One pair; writes `out` and returns out.count (-1: unsupported pair). No allocation. */
-  collide(
-    shapeA: number, posA: PeerVec2 | readonly number[], angleA: number,
-    shapeB: number, posB: PeerVec2 | readonly number[], angleB: number,
-    out: PeerManifold2D,
-  ): number;
-  /** As `collide`, with rotations given as (cos, sin). */
-  collideRot(
-    shapeA: number, posA: PeerVec2 | readonly number[], cosA: number, sinA: number,
-    shapeB: number, posB: PeerVec2 | readonly number[], cosB: number, sinB: number,
-    out: PeerManifold2D,
-  ): number;
-  /** Writes one b2Transform per body (f32 x, y, sin, cos) into the WASM heap, kept for `collidePairs`. */
-  setBodies(bodies: PeerBodies2D): void;
-  /** Every pair of the last `setBodies`: collide + world manifold; returns the number of touching pairs. */
-  collidePairs(pairs: PeerPairs2D, out?: PeerManifold2D): number;
-  /** setBodies(bodies) then collidePairs(pairs). */
-  collideBatch(bodies: PeerBodies2D, pairs: PeerPairs2D, out?: PeerManifold2D): number;
   /** Frees the WASM memory this peer allocated. */
   dispose(): void;
 }
@@ -69,10 +49,6 @@ const MANIFOLD_BYTES = 64; // b2ManifoldPoint points[2] (20 B each), localNormal
 const MANIFOLD_POINT_COUNT = 60;
 const WM_BYTES = 32; // normal @0, points[2] @8, separations[2] @24
 const XF_BYTES = 16; // p @0, q.s @8, q.c @12
-
-const KIND_POLYGON = 0;
-const KIND_CIRCLE = 1;
-const KIND_EDGE = 2;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Box2DModule = any;
@@ -113,81 +89,50 @@ export function loadBox2D(): Promise<Box2DModule> {
   return modulePromise;
 }
 
-export async function createBox2dWasmPeer(shapes: readonly PeerShape2D[], options: PeerOptions2D = {}): Promise<Box2dWasmPeer2D> {
+export async function createBox2dWasmPeer(shapes: readonly Shape2DInput[], options: PeerOptions2D = {}): Promise<Box2dWasmPeer2D> {
   const B = await loadBox2D();
-  const skin = options.skin ?? 0;
   const owned: { __destroy__(): void }[] = [];
-  const kinds = new Int32Array(shapes.length);
-  const shapePtrs = new Int32Array(shapes.length);
-  const radii = new Float64Array(shapes.length);
 
   const vec = new B.b2Vec2(0, 0);
   owned.push(vec);
-  const setPolygon = (pts: readonly PeerVec2[], radius: number): number => {
-    const poly = new B.b2PolygonShape();
-    owned.push(poly);
-    const n = pts.length;
-    let cx = 0;
-    let cy = 0;
-    for (let i = 0; i < n; i++) {
-      const a = pts[i]!;
-      const b = pts[(i + 1) % n]!;
-      const len = Math.hypot(b[0] - a[0], b[1] - a[1]);
-      vec.Set(a[0], a[1]);
-      poly.set_m_vertices(i, vec);
-      vec.Set((b[1] - a[1]) / len, -(b[0] - a[0]) / len);
-      poly.set_m_normals(i, vec);
-      cx += a[0] / n;
-      cy += a[1] / n;
-    }
-    vec.Set(cx, cy);
-    poly.set_m_centroid(vec);
-    poly.set_m_count(n);
-    poly.set_m_radius(radius);
-    return B.getPointer(poly);
-  };
-
-  shapes.forEach((s, i) => {
-    switch (s.type) {
-      case 'polygon':
-        if (s.vertices.length < 3 || s.vertices.length > 8) throw new Error(`shapes[${i}]: Box2D takes 3..8 polygon vertices`);
-        kinds[i] = KIND_POLYGON;
-        shapePtrs[i] = setPolygon(s.vertices, (s.radius ?? 0) + skin);
-        break;
-      case 'box': {
-        const [hx, hy] = s.halfExtents;
-        kinds[i] = KIND_POLYGON;
-        shapePtrs[i] = setPolygon([[-hx, -hy], [hx, -hy], [hx, hy], [-hx, hy]], (s.radius ?? 0) + skin);
-        break;
+  const { built: shapePtrs, kinds } = prebuildShapes<number>(shapes, options.skin ?? 0, 'Box2D', {
+    polygon(pts, radius) {
+      const poly = new B.b2PolygonShape();
+      owned.push(poly);
+      const { normals, centroid } = polygonFrame(pts);
+      for (let i = 0; i < pts.length; i++) {
+        vec.Set(pts[i]![0], pts[i]![1]);
+        poly.set_m_vertices(i, vec);
+        vec.Set(normals[i]![0], normals[i]![1]);
+        poly.set_m_normals(i, vec);
       }
-      case 'circle': {
-        const c = new B.b2CircleShape();
-        owned.push(c);
-        vec.Set(s.center ? s.center[0] : 0, s.center ? s.center[1] : 0);
-        c.set_m_p(vec);
-        c.set_m_radius(s.radius);
-        kinds[i] = KIND_CIRCLE;
-        shapePtrs[i] = B.getPointer(c);
-        break;
-      }
-      case 'capsule': {
-        const e = new B.b2EdgeShape();
-        owned.push(e);
-        const v1 = new B.b2Vec2(s.a[0], s.a[1]);
-        const v2 = new B.b2Vec2(s.b[0], s.b[1]);
-        e.SetTwoSided(v1, v2);
-        B.destroy(v1);
-        B.destroy(v2);
-        e.set_m_radius(s.radius + skin);
-        kinds[i] = KIND_EDGE;
-        shapePtrs[i] = B.getPointer(e);
-        break;
-      }
-      default:
-        throw new Error(`shapes[${i}]: unknown shape type ${(s as { type: unknown }).type}`);
-    }
-    radii[i] = B.wrapPointer(shapePtrs[i], B.b2Shape).get_m_radius();
+      vec.Set(centroid[0], centroid[1]);
+      poly.set_m_centroid(vec);
+      poly.set_m_count(pts.length);
+      poly.set_m_radius(radius);
+      return B.getPointer(poly);
+    },
+    circle(center, radius) {
+      const c = new B.b2CircleShape();
+      owned.push(c);
+      vec.Set(center[0], center[1]);
+      c.set_m_p(vec);
+      c.set_m_radius(radius);
+      return B.getPointer(c);
+    },
+    capsule(a, b, radius) {
+      const e = new B.b2EdgeShape();
+      owned.push(e);
+      const v1 = new B.b2Vec2(a[0], a[1]);
+      const v2 = new B.b2Vec2(b[0], b[1]);
+      e.SetTwoSided(v1, v2);
+      B.destroy(v1);
+      B.destroy(v2);
+      e.set_m_radius(radius);
+      return B.getPointer(e);
+    },
   });
+  const radii = Float64Array.from(shapePtrs, (ptr) => B.wrapPointer(ptr, B.b2Shape).get_m_radius());
 
   // Scratch: a manifold, a world manifold and two transforms for collide(); a transform array for batches.
   const scratch: number = B._malloc(MANIFOLD_BYTES + WM_BYTES + 2 * XF_BYTES);
@@ -197,6 +142,8 @@ export async function createBox2dWasmPeer(shapes: readonly PeerShape2D[], option
   const xfBPtr = xfAPtr + XF_BYTES;
   let xfsPtr = 0;
   let xfsCapacity = 0;
+  /** Pointers to the body transforms: xfsPtr + i × XF_BYTES. */
+  let xfs = new Int32Array(0);
   let F32: Float32Array = B.HEAPF32;
   let I32: Int32Array = B.HEAP32;
   // Views of the module's memory; all peers share one module, and when any of them (or anything
@@ -217,8 +164,8 @@ export async function createBox2dWasmPeer(shapes: readonly PeerShape2D[], option
     const v1 = new B.b2Vec2(-1, 0);
     const v2 = new B.b2Vec2(1, 0);
     edge.SetTwoSided(v1, v2);
-    setTransformRaw(B.HEAPF32, xfAPtr, 0, 0, 0);
-    setTransformRaw(B.HEAPF32, xfBPtr, 0.5, 0, 0);
+    writeTransform(B.HEAPF32, xfAPtr, 0, 0, 1, 0);
+    writeTransform(B.HEAPF32, xfBPtr, 0.5, 0, 1, 0);
     B._emscripten_bind_b2CollidePolygons_5(mPtr, B.getPointer(poly), xfAPtr, B.getPointer(poly), xfBPtr);
     B._emscripten_bind_b2WorldManifold_Initialize_5(wmPtr, mPtr, xfAPtr, 0, xfBPtr, 0);
     B._emscripten_bind_b2CollidePolygonAndCircle_5(mPtr, B.getPointer(poly), xfAPtr, B.getPointer(circle), xfBPtr);
@@ -236,41 +183,19 @@ export async function createBox2dWasmPeer(shapes: readonly PeerShape2D[], option
     B, 'b2WorldManifold_Initialize',
   );
 
-  const batchOut = emptyPeerManifold();
-
-  function supports(a: number, b: number): boolean {
-    return !(kinds[a] === KIND_EDGE && kinds[b] === KIND_EDGE);
-  }
+  const functions: KindFunctions<number, number, number> = {
+    polygons: collidePolygons,
+    polygonCircle: collidePolygonCircle,
+    circles: collideCircles,
+    edgePolygon: collideEdgePolygon,
+    edgeCircle: collideEdgeCircle,
+  };
 
   function run(a: number, xa: number, b: number, xb: number, out: PeerManifold2D): number {
-    const ka = kinds[a]!;
-    const kb = kinds[b]!;
-    const sa = shapePtrs[a]!;
-    const sb = shapePtrs[b]!;
-    let flip = false;
-    if (ka === KIND_POLYGON) {
-      if (kb === KIND_POLYGON) collidePolygons(mPtr, sa, xa, sb, xb);
-      else if (kb === KIND_CIRCLE) collidePolygonCircle(mPtr, sa, xa, sb, xb);
-      else {
-        collideEdgePolygon(mPtr, sb, xb, sa, xa);
-        flip = true;
-      }
-    } else if (ka === KIND_CIRCLE) {
-      if (kb === KIND_CIRCLE) collideCircles(mPtr, sa, xa, sb, xb);
-      else if (kb === KIND_POLYGON) {
-        collidePolygonCircle(mPtr, sb, xb, sa, xa);
-        flip = true;
-      } else {
-        collideEdgeCircle(mPtr, sb, xb, sa, xa);
-        flip = true;
-      }
-    } else {
-      if (kb === KIND_POLYGON) collideEdgePolygon(mPtr, sa, xa, sb, xb);
-      else if (kb === KIND_CIRCLE) collideEdgeCircle(mPtr, sa, xa, sb, xb);
-      else {
-        out.count = -1;
-        return -1;
-      }
+    const flip = collideByKinds(functions, mPtr, kinds[a]!, shapePtrs[a]!, xa, kinds[b]!, shapePtrs[b]!, xb);
+    if (flip === null) {
+      out.count = -1;
+      return -1;
     }
     const n = I32[(mPtr + MANIFOLD_POINT_COUNT) >> 2]!;
     out.count = n;
@@ -289,116 +214,53 @@ export async function createBox2dWasmPeer(shapes: readonly PeerShape2D[], option
     return n;
   }
 
-  function setTransform(ptr: number, x: number, y: number, angle: number): void {
+  function setTransform(ptr: number, x: number, y: number, c: number, s: number): void {
     if (F32.byteLength === 0) refreshViews();
-    setTransformRaw(F32, ptr, x, y, angle);
+    writeTransform(F32, ptr, x, y, c, s);
   }
 
-  function collide(
-    shapeA: number, posA: PeerVec2 | readonly number[], angleA: number,
-    shapeB: number, posB: PeerVec2 | readonly number[], angleB: number,
-    out: PeerManifold2D,
-  ): number {
-    setTransform(xfAPtr, posA[0]!, posA[1]!, angleA);
-    setTransform(xfBPtr, posB[0]!, posB[1]!, angleB);
-    return run(shapeA, xfAPtr, shapeB, xfBPtr, out);
-  }
-
-  function collideRot(
-    shapeA: number, posA: PeerVec2 | readonly number[], cosA: number, sinA: number,
-    shapeB: number, posB: PeerVec2 | readonly number[], cosB: number, sinB: number,
-    out: PeerManifold2D,
-  ): number {
-    if (F32.byteLength === 0) refreshViews();
-    const a = xfAPtr >> 2;
-    const b = xfBPtr >> 2;
-    F32[a] = posA[0]!;
-    F32[a + 1] = posA[1]!;
-    F32[a + 2] = sinA;
-    F32[a + 3] = cosA;
-    F32[b] = posB[0]!;
-    F32[b + 1] = posB[1]!;
-    F32[b + 2] = sinB;
-    F32[b + 3] = cosB;
-    return run(shapeA, xfAPtr, shapeB, xfBPtr, out);
-  }
-
-  let bodyShape = new Int32Array(0);
-  let bodyCount = 0;
-
-  function setBodies(bodies: PeerBodies2D): void {
-    const nb = bodies instanceof Float64Array ? bodies.length >> 2 : bodies.length;
-    if (nb > xfsCapacity) {
-      if (xfsPtr) B._free(xfsPtr);
-      xfsCapacity = Math.max(nb, 2 * xfsCapacity);
-      xfsPtr = B._malloc(xfsCapacity * XF_BYTES);
-      refreshViews();
-    }
-    if (bodyShape.length < nb) bodyShape = new Int32Array(nb);
-    bodyCount = nb;
-    if (bodies instanceof Float64Array) {
-      for (let i = 0; i < nb; i++) {
-        setTransform(xfsPtr + i * XF_BYTES, bodies[4 * i]!, bodies[4 * i + 1]!, bodies[4 * i + 2]!);
-        bodyShape[i] = bodies[4 * i + 3]!;
+  const skeleton = peerSkeleton<number>({
+    kinds,
+    xfA: xfAPtr,
+    xfB: xfBPtr,
+    setTransform,
+    setBodyTransforms(pose, count) {
+      if (count > xfsCapacity) {
+        if (xfsPtr) B._free(xfsPtr);
+        xfsCapacity = Math.max(count, 2 * xfsCapacity);
+        xfsPtr = B._malloc(xfsCapacity * XF_BYTES);
+        refreshViews();
+        xfs = Int32Array.from({ length: xfsCapacity }, (_, i) => xfsPtr + i * XF_BYTES);
       }
-    } else {
-      for (let i = 0; i < nb; i++) {
-        const b = bodies[i]!;
-        setTransform(xfsPtr + i * XF_BYTES, b.position[0], b.position[1], b.angle);
-        bodyShape[i] = b.shape;
-      }
-    }
-  }
-
-  function collidePairs(pairs: PeerPairs2D, out: PeerManifold2D = batchOut): number {
-    if (F32.byteLength === 0) refreshViews();
-    let touching = 0;
-    const base = xfsPtr;
-    const nb = bodyCount;
-    if (ArrayBuffer.isView(pairs)) {
-      const flat = pairs as Uint32Array | Int32Array;
-      for (let k = 0; k < flat.length; k += 2) {
-        const a = flat[k]!;
-        const b = flat[k + 1]!;
-        if (a >= nb || b >= nb) throw new RangeError(`pair ${k >> 1} names body ${Math.max(a, b)}; setBodies gave ${nb}`);
-        if (run(bodyShape[a]!, base + a * XF_BYTES, bodyShape[b]!, base + b * XF_BYTES, out) > 0) touching++;
-      }
-    } else {
-      const list = pairs as readonly (readonly [number, number])[];
-      for (let k = 0; k < list.length; k++) {
-        const a = list[k]![0];
-        const b = list[k]![1];
-        if (a >= nb || b >= nb) throw new RangeError(`pair ${k} names body ${Math.max(a, b)}; setBodies gave ${nb}`);
-        if (run(bodyShape[a]!, base + a * XF_BYTES, bodyShape[b]!, base + b * XF_BYTES, out) > 0) touching++;
-      }
-    }
-    return touching;
-  }
-
-  function collideBatch(bodies: PeerBodies2D, pairs: PeerPairs2D, out: PeerManifold2D = batchOut): number {
-    setBodies(bodies);
-    return collidePairs(pairs, out);
-  }
+      for (let i = 0; i < count; i++) setTransform(xfs[i]!, pose[4 * i]!, pose[4 * i + 1]!, pose[4 * i + 2]!, pose[4 * i + 3]!);
+      return xfs;
+    },
+    beginPairs() {
+      if (F32.byteLength === 0) refreshViews();
+    },
+    run,
+  });
 
   function dispose(): void {
     if (xfsPtr) B._free(xfsPtr);
     xfsPtr = 0;
     xfsCapacity = 0;
-    bodyCount = 0;
+    skeleton.forgetBodies();
     B._free(scratch);
     for (const o of owned) B.destroy(o);
     owned.length = 0;
   }
 
-  return { name: 'box2d-wasm', supports, collide, collideRot, setBodies, collidePairs, collideBatch, dispose };
+  return { name: 'box2d-wasm', ...skeleton.calls, dispose };
 }
 
-function setTransformRaw(F32: Float32Array, ptr: number, x: number, y: number, angle: number): void {
+/** A b2Transform at `ptr`: p (x, y), then q (sin, cos). */
+function writeTransform(F32: Float32Array, ptr: number, x: number, y: number, c: number, s: number): void {
   const k = ptr >> 2;
   F32[k] = x;
   F32[k + 1] = y;
-  F32[k + 2] = Math.sin(angle);
-  F32[k + 3] = Math.cos(angle);
+  F32[k + 2] = s;
+  F32[k + 3] = c;
 }
 
 // The raw WASM export behind a bound free function or method (`_emscripten_bind_<name>_<arity>`),

@@ -1,30 +1,22 @@
 // Seeded random 2D scenes for the GPU-vs-CPU and determinism tests.
 //
-// Everything here is reproducible from a seed (mulberry32) and builds plain scene JSON
-// (`SceneJson2D`), so any failing pair can be printed as a self-contained scene. Coordinates,
-// sizes and positions are rounded to f32 (Math.fround) when generated, so the scene holds exactly
-// the numbers both backends receive after packing (only cos/sin of the angles are rounded later,
-// by pack2d).
+// Everything here is reproducible from a seed (mulberry32: src/random2d.ts's `rng`) and builds
+// plain scene JSON (`SceneJson2D`), so any failing pair can be printed as a self-contained scene.
+// Coordinates, sizes and positions are rounded to f32 (Math.fround) when generated, so the scene
+// holds exactly the numbers both backends receive after packing (only cos/sin of the angles are
+// rounded later, by pack2d).
 //
 // Every pair gets its own two shapes and two bodies; `bothOrders` lists the pair as (a, b) and
 // then (b, a), which exercises the swap paths (circle first, flipped reference faces).
 
+import { rng as mulberry32 } from '../../src/random2d.ts';
 import type { Body2DInput, SceneJson2D } from '../../src/scene.ts';
 import type { Shape2DInput, Vec2 } from '../../src/shapes2d.ts';
 
 export type Rng = () => number;
 
-/** mulberry32: a tiny, fast 32-bit PRNG; returns floats in [0, 1). */
-export function mulberry32(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32, src/random2d.ts's `rng`: a tiny, fast 32-bit PRNG; returns floats in [0, 1). */
+export { mulberry32 };
 
 const fr = Math.fround;
 

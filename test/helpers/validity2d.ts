@@ -1,7 +1,7 @@
 // An independent validity check of a 2D contact manifold, in f64, from the scene JSON.
 //
 // It shares no code with src/cpu (nor src/shapes2d): the shapes are rebuilt from their JSON
-// description, moved to world space with the body's angle and position, and every test is plain
+// description (the core vertices as ./random2d.ts's `localCore` reads them), moved to world space with the body's angle and position, and every test is plain
 // geometry on rounded convex polygons (a core polygon with 1..8 vertices inflated by a radius).
 // The only things taken from src are the manifold's buffer layout (LAYOUT_2D) and the documented
 // design tolerances of src/constants.ts (axis hysteresis, core-separation threshold), which bound
@@ -44,6 +44,7 @@ import { AXIS_HYSTERESIS, CORE_SEPARATION } from '../../src/constants.ts';
 import { LAYOUT_2D } from '../../src/layout2d.ts';
 import type { Body2DInput, SceneJson2D } from '../../src/scene.ts';
 import type { Shape2DInput } from '../../src/shapes2d.ts';
+import { localCore } from './random2d.ts';
 
 /** A shape in world space, f64. */
 export interface WorldShape {
@@ -60,23 +61,8 @@ export interface WorldShape {
   worldMagnitude: number;
 }
 
-function coreOf(shape: Shape2DInput): number[][] {
-  switch (shape.type) {
-    case 'polygon':
-      return shape.vertices.map((v) => [v[0], v[1]]);
-    case 'box': {
-      const [hx, hy] = shape.halfExtents;
-      return [[-hx, -hy], [hx, -hy], [hx, hy], [-hx, hy]];
-    }
-    case 'circle':
-      return [shape.center ? [shape.center[0], shape.center[1]] : [0, 0]];
-    case 'capsule':
-      return [[shape.a[0], shape.a[1]], [shape.b[0], shape.b[1]]];
-  }
-}
-
 export function worldShape(shape: Shape2DInput, body: Body2DInput): WorldShape {
-  const core = coreOf(shape);
+  const core = localCore(shape);
   const n = core.length;
   const angle = body.angle ?? 0;
   const c = Math.cos(angle);
@@ -88,13 +74,13 @@ export function worldShape(shape: Shape2DInput, body: Body2DInput): WorldShape {
   let ay = 0;
   for (let i = 0; i < n; i++) {
     const [lx, ly] = core[i]!;
-    x[i] = px + c * lx! - s * ly!;
-    y[i] = py + s * lx! + c * ly!;
-    ax += lx! / n;
-    ay += ly! / n;
+    x[i] = px + c * lx - s * ly;
+    y[i] = py + s * lx + c * ly;
+    ax += lx / n;
+    ay += ly / n;
   }
   let reach = 0;
-  for (const [lx, ly] of core) reach = Math.max(reach, Math.hypot(lx! - ax, ly! - ay));
+  for (const [lx, ly] of core) reach = Math.max(reach, Math.hypot(lx - ax, ly - ay));
   const nx = new Float64Array(n);
   const ny = new Float64Array(n);
   if (n >= 2) {
