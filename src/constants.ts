@@ -113,3 +113,15 @@ export function constantsWgsl(): string {
     '',
   ].join('\n');
 }
+
+// ---- dense contact list and persistent contacts (src/gpu/contacts2d.ts, src/cpu/contacts2d.ts) ----
+
+/** Invocations per workgroup of the contact-list kernels (one invocation per pair slot or per entry). */
+export const CONTACTS_WORKGROUP_SIZE = 64;
+
+/**
+ * Headroom when the dense contact list overflowed (ratio, dimensionless): the host grows the list to
+ * ceil(total × CONTACTS_GROWTH) entries and runs the frame again, so a slowly growing pile does not
+ * overflow again on the next frame.
+ */
+export const CONTACTS_GROWTH = 1.25;

@@ -1,0 +1,544 @@
+// The dense contact list (src/gpu/contacts2d.ts, shaders/contacts2d.wgsl) against its CPU reference
+// (src/cpu/contacts2d.ts) and against a plain filter-and-sort, on manifolds from the real
+// narrowphase (collidePacked2D) of random scenes: disjoint random pairs, and piles whose bodies have
+// several neighbours (pairs from sweepAndPrune2D), listed in shuffled order.
+//   - the list: the touching slots, each with its pair's bodies and manifold, by (bodyA, bodyB);
+//     GPU and CPU byte for byte, with every sort plan (one sort of bodyA << keyShift | bodyB, or
+//     one by its low 32 bits and one by the rest, of 8 to 32 bits);
+//   - determinism: byte-identical lists run after run, and for any order of the pairs;
+//   - persistence over 3 frames of a slowly moving pile: the user values written for frame f are
+//     carried to frame f + 1 for the points whose pair and feature id match, 0 for the others;
+//     `previous` and `matched` say so; a guard that many were carried and some were new;
+//   - capacity: a list too small reports the real total and overflow; run() grows it and runs the
+//     frame again, with the same result as an unconstrained run (also mid-sequence, persistence
+//     included);
+//   - encode() into the caller's encoder with the pair count read from a GPU buffer (no readback),
+//     surplus pair slots ignored; rows of workgroups; empty inputs.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sweepAndPrune2D } from '../src/broadphase2d.ts';
+import {
+  CONTACT_NONE,
+  CONTACTS_LAYOUT_2D,
+  CpuContacts2D,
+  sortKeyPlan2D,
+  unpackContacts2D,
+  type ContactsResult2D,
+  type ContactsRunOptions2D,
+} from '../src/cpu/contacts2d.ts';
+import { collidePacked2D, prepareCpu2D } from '../src/cpu/narrowphase2d.ts';
+import { GpuContacts2D } from '../src/gpu/contacts2d.ts';
+import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
+import { dispatchLimits, MAX_GROUPS_PER_DIMENSION, readBuffer } from '../src/gpu/scan.ts';
+import { LAYOUT_2D } from '../src/layout2d.ts';
+import { packScene2D } from '../src/pack2d.ts';
+import { randomPairScene, randomShape, rng } from '../src/random2d.ts';
+import { parseScene, type Scene2D, type SceneJson2D } from '../src/scene.ts';
+
+const M = LAYOUT_2D.manifold;
+const C = CONTACTS_LAYOUT_2D.contact;
+const U = CONTACTS_LAYOUT_2D.userValues;
+const K = CONTACTS_LAYOUT_2D.counts;
+
+let gpu: AcquiredDevice;
+let contacts: GpuContacts2D;
+
+beforeAll(async () => {
+  gpu = await acquireDevice();
+  contacts = await GpuContacts2D.create(gpu.device);
+});
+
+afterAll(() => {
+  dispatchLimits.maxGroupsPerDimension = MAX_GROUPS_PER_DIMENSION;
+  contacts?.destroy();
+  gpu?.device.destroy();
+});
+
+// ---- inputs ---------------------------------------------------------------------------------
+
+interface Frame {
+  manifolds: ArrayBuffer;
+  pairs: Uint32Array;
+  bodyCount: number;
+}
+
+/** `pairs` listed in a random order (orientation kept). */
+function shuffledPairs(pairs: Uint32Array, seed: number): Uint32Array {
+  const r = rng(seed);
+  const n = pairs.length / 2;
+  const order = Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(r() * (i + 1));
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  const out = new Uint32Array(2 * n);
+  order.forEach((k, i) => {
+    out[2 * i] = pairs[2 * k]!;
+    out[2 * i + 1] = pairs[2 * k + 1]!;
+  });
+  return out;
+}
+
+/** The narrowphase's manifold slots (CPU reference) of `pairs` in `scene`. */
+function collide(scene: Scene2D, pairs: Uint32Array): Frame {
+  const packed = packScene2D(scene, pairs);
+  return { manifolds: collidePacked2D(prepareCpu2D(packed, scene.shapes.length), packed), pairs, bodyCount: scene.bodyShape.length };
+}
+
+/** randomPairScene's disjoint pairs, shuffled. */
+function pairFrame(seed: number, n: number, shuffleSeed = seed + 1): Frame {
+  const scene = parseScene(randomPairScene(seed, n, 'mixed')) as Scene2D;
+  return collide(scene, shuffledPairs(scene.pairs!, shuffleSeed));
+}
+
+interface Pile {
+  json: SceneJson2D;
+  velocity: Float64Array;
+  spin: Float64Array;
+}
+
+/** `n` mixed shapes scattered densely over a square (several neighbours each), with slow velocities. */
+function pile(seed: number, n: number): Pile {
+  const r = rng(seed);
+  const shapes = Array.from({ length: 32 }, () => randomShape(r, 'mixed'));
+  const side = 0.8 * Math.sqrt(n);
+  const bodies = Array.from({ length: n }, () => ({
+    shape: Math.floor(r() * shapes.length),
+    position: [Math.fround(side * r()), Math.fround(side * r())] as [number, number],
+    angle: 2 * Math.PI * r(),
+  }));
+  const velocity = Float64Array.from({ length: 2 * n }, () => 0.04 * (r() - 0.5));
+  const spin = Float64Array.from({ length: n }, () => 0.04 * (r() - 0.5));
+  return { json: { dim: 2, margin: 0.02, shapes, bodies }, velocity, spin };
+}
+
+/** Frame `f` of a moving pile: bodies moved f steps; pairs from the broadphase, shuffled. */
+function pileFrame(p: Pile, f: number, shuffleSeed: number): Frame {
+  const json: SceneJson2D = {
+    ...p.json,
+    bodies: p.json.bodies.map((b, i) => ({
+      shape: b.shape,
+      position: [Math.fround(b.position[0] + f * p.velocity[2 * i]!), Math.fround(b.position[1] + f * p.velocity[2 * i + 1]!)] as [number, number],
+      angle: (b.angle ?? 0) + f * p.spin[i]!,
+    })),
+  };
+  const scene = parseScene(json) as Scene2D;
+  return collide(scene, shuffledPairs(sweepAndPrune2D(scene), shuffleSeed));
+}
+
+// ---- expectations ---------------------------------------------------------------------------
+
+function bytesEqual(a: ArrayBuffer | ArrayBufferView, b: ArrayBuffer | ArrayBufferView): boolean {
+  const x = ArrayBuffer.isView(a) ? new Uint8Array(a.buffer, a.byteOffset, a.byteLength) : new Uint8Array(a);
+  const y = ArrayBuffer.isView(b) ? new Uint8Array(b.buffer, b.byteOffset, b.byteLength) : new Uint8Array(b);
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
+}
+
+/** The first entry where two lists differ, for messages. */
+function firstDifference(a: ArrayBuffer, b: ArrayBuffer): string {
+  const x = new Uint32Array(a);
+  const y = new Uint32Array(b);
+  if (x.length !== y.length) return `${x.length / C.words} entries vs ${y.length / C.words}`;
+  for (let i = 0; i < x.length; i++) {
+    if (x[i] !== y[i]) {
+      const j = Math.floor(i / C.words);
+      return `entry ${j} word ${i % C.words}: ${JSON.stringify(unpackContacts2D(a.slice(j * C.bytes, (j + 1) * C.bytes)))} vs ${JSON.stringify(unpackContacts2D(b.slice(j * C.bytes, (j + 1) * C.bytes)))}`;
+    }
+  }
+  return 'none';
+}
+
+function expectSameResult(gpuResult: ContactsResult2D, cpuResult: ContactsResult2D): void {
+  expect(gpuResult.total).toBe(cpuResult.total);
+  expect(bytesEqual(gpuResult.dense, cpuResult.dense), firstDifference(gpuResult.dense, cpuResult.dense)).toBe(true);
+  expect(bytesEqual(gpuResult.userValues, cpuResult.userValues)).toBe(true);
+}
+
+/**
+ * The list from first principles: the touching slots, sorted by (bodyA, bodyB) with ties in pair
+ * order, each its pair's bodies and manifold words (previous and matched are not checked here).
+ */
+function expectList(frame: Frame, result: ContactsResult2D): void {
+  const mu = new Uint32Array(frame.manifolds);
+  const touching: number[] = [];
+  for (let k = 0; k < frame.pairs.length / 2; k++) if (mu[k * M.words + M.count]! > 0) touching.push(k);
+  const p = frame.pairs;
+  touching.sort((x, y) => p[2 * x]! - p[2 * y]! || p[2 * x + 1]! - p[2 * y + 1]! || x - y);
+  expect(result.total).toBe(touching.length);
+  const d = new Uint32Array(result.dense);
+  for (let j = 0; j < touching.length; j++) {
+    const k = touching[j]!;
+    const o = j * C.words;
+    if (d[o + C.bodyA] !== p[2 * k] || d[o + C.bodyB] !== p[2 * k + 1]) {
+      throw new Error(`entry ${j}: bodies (${d[o + C.bodyA]}, ${d[o + C.bodyB]}), want pair ${k} (${p[2 * k]}, ${p[2 * k + 1]})`);
+    }
+    if (!bytesEqual(d.subarray(o + C.manifold, o + C.words), mu.subarray(k * M.words, (k + 1) * M.words))) {
+      throw new Error(`entry ${j}: the manifold differs from pair ${k}'s slot`);
+    }
+  }
+}
+
+/** Runs one frame on both backends (each with its own history) and checks they agree. */
+async function both(cpu: CpuContacts2D, frame: Frame, options: ContactsRunOptions2D = {}, g: GpuContacts2D = contacts): Promise<ContactsResult2D> {
+  const c = cpu.run(frame.manifolds, frame.pairs, options);
+  const r = await g.run(frame.manifolds, frame.pairs, options);
+  expectSameResult(r, c);
+  return r;
+}
+
+// ---- tests ----------------------------------------------------------------------------------
+
+describe('contact list layouts', () => {
+  it('are reflected from the WGSL: 64-byte entries ending with the Manifold2D, 16 bytes of user values', () => {
+    expect(C.bytes).toBe(64);
+    expect(C.manifold + M.words).toBe(C.words);
+    expect(U.bytes).toBe(16);
+    expect(U.pointStride).toBe(2);
+    expect(K.bytes).toBe(16);
+  });
+
+  it('sort plans: one sort when bodyA << keyShift | bodyB fits in 32 bits, else two', () => {
+    expect(sortKeyPlan2D(undefined)).toEqual({ keyShift: 32, lowBits: 32, highBits: 32 });
+    expect(sortKeyPlan2D(0)).toEqual({ keyShift: 1, lowBits: 8, highBits: 0 });
+    expect(sortKeyPlan2D(1)).toEqual({ keyShift: 1, lowBits: 8, highBits: 0 });
+    expect(sortKeyPlan2D(16)).toEqual({ keyShift: 4, lowBits: 8, highBits: 0 });
+    expect(sortKeyPlan2D(17)).toEqual({ keyShift: 5, lowBits: 16, highBits: 0 });
+    expect(sortKeyPlan2D(65536)).toEqual({ keyShift: 16, lowBits: 32, highBits: 0 });
+    expect(sortKeyPlan2D(65537)).toEqual({ keyShift: 17, lowBits: 32, highBits: 8 });
+    expect(sortKeyPlan2D(1 << 20)).toEqual({ keyShift: 20, lowBits: 32, highBits: 8 });
+    expect(sortKeyPlan2D((1 << 20) + 1)).toEqual({ keyShift: 21, lowBits: 32, highBits: 16 });
+    expect(sortKeyPlan2D(0xffffffff)).toEqual({ keyShift: 32, lowBits: 32, highBits: 32 });
+  });
+});
+
+describe('dense contact list: GPU against CPU and first principles', () => {
+  it('random pairs (shuffled), sort plans of 8 + 2, 8 + 4, 8 + 8 passes, byte for byte', async () => {
+    const frame = pairFrame(11, 30_000);
+    let first: ContactsResult2D | null = null;
+    for (const bodyCount of [undefined, frame.bodyCount, 1 << 20, (1 << 20) + 1, (1 << 28) + 1, 0xffffffff]) {
+      const options = bodyCount === undefined ? {} : { bodyCount };
+      const cpu = new CpuContacts2D();
+      contacts.reset();
+      const r = await both(cpu, frame, options);
+      expectList(frame, r);
+      expect(r.runs).toBe(1);
+      // Every sort plan gives the same list.
+      if (first) expect(bytesEqual(r.dense, first.dense)).toBe(true);
+      first ??= r;
+    }
+    // Most of randomPairScene's pairs touch; not all.
+    expect(first!.total).toBeGreaterThan(0.3 * 30_000);
+    expect(first!.total).toBeLessThan(30_000);
+  });
+
+  it('a pile (several neighbours per body, broadphase pairs shuffled), one sort (6 passes) and two (8 + 8)', async () => {
+    const p = pile(5, 4000);
+    const frame = pileFrame(p, 0, 99);
+    for (const options of [{ bodyCount: frame.bodyCount }, {}]) {
+      contacts.reset();
+      const r = await both(new CpuContacts2D(), frame, options);
+      expectList(frame, r);
+      const d = unpackContacts2D(r.dense, r.userValues);
+      // Bodies with several contacts each: the ordering is not trivial.
+      const perBody = new Map<number, number>();
+      for (const e of d) perBody.set(e.bodyA, (perBody.get(e.bodyA) ?? 0) + 1);
+      expect(Math.max(...perBody.values())).toBeGreaterThanOrEqual(3);
+      expect(d.every((e) => e.previous === CONTACT_NONE && e.matched === 0 && e.points.every((q) => q.userValue[0] === 0 && q.userValue[1] === 0))).toBe(true);
+    }
+  });
+
+  it('empty inputs: no pairs, and pairs none of which touch', async () => {
+    contacts.reset();
+    const none = await both(new CpuContacts2D(), { manifolds: new ArrayBuffer(0), pairs: new Uint32Array(0), bodyCount: 0 });
+    expect(none.total).toBe(0);
+    const apart = parseScene({
+      dim: 2,
+      shapes: [{ type: 'circle', radius: 0.5 }],
+      bodies: [0, 1, 2, 3].map((i) => ({ shape: 0, position: [3 * i, 0] as [number, number] })),
+    }) as Scene2D;
+    const frame = collide(apart, Uint32Array.from([0, 1, 1, 2, 2, 3, 0, 3]));
+    const r = await both(new CpuContacts2D(), frame);
+    expect(r.total).toBe(0);
+    expect(r.dense.byteLength).toBe(0);
+  });
+
+  it('rows of workgroups (at most 3 a row) give the same list', async () => {
+    const frame = pileFrame(pile(6, 1500), 0, 7);
+    contacts.reset();
+    const plain = await contacts.run(frame.manifolds, frame.pairs);
+    dispatchLimits.maxGroupsPerDimension = 3;
+    try {
+      contacts.reset();
+      const rows = await contacts.run(frame.manifolds, frame.pairs);
+      expect(bytesEqual(rows.dense, plain.dense), firstDifference(rows.dense, plain.dense)).toBe(true);
+    } finally {
+      dispatchLimits.maxGroupsPerDimension = MAX_GROUPS_PER_DIMENSION;
+    }
+    expectList(frame, plain);
+  });
+});
+
+describe('determinism', () => {
+  it('byte-identical lists in 3 runs, and for 3 orders of the same pairs (GPU and CPU)', async () => {
+    const p = pile(21, 3000);
+    const base = pileFrame(p, 0, 1);
+    const lists: ArrayBuffer[] = [];
+    for (let run = 0; run < 3; run++) {
+      contacts.reset();
+      lists.push((await contacts.run(base.manifolds, base.pairs, { bodyCount: base.bodyCount })).dense);
+    }
+    for (const seed of [2, 3, 4]) {
+      const frame = pileFrame(p, 0, seed);
+      expect(bytesEqual(frame.pairs, base.pairs)).toBe(false);
+      contacts.reset();
+      lists.push((await contacts.run(frame.manifolds, frame.pairs, { bodyCount: frame.bodyCount })).dense);
+      lists.push(new CpuContacts2D().run(frame.manifolds, frame.pairs).dense);
+      contacts.reset();
+      lists.push((await contacts.run(frame.manifolds, frame.pairs)).dense);
+    }
+    expect(new Uint32Array(lists[0]!).length).toBeGreaterThan(1000 * C.words);
+    for (const l of lists) expect(bytesEqual(l, lists[0]!), firstDifference(l, lists[0]!)).toBe(true);
+  });
+});
+
+// ---- persistence ----------------------------------------------------------------------------
+
+/** User values the solver writes for frame f: unique per entry and point, exact in f32. */
+function solverValues(total: number, f: number): Float32Array {
+  const v = new Float32Array(total * U.words);
+  for (let j = 0; j < total; j++) {
+    for (let i = 0; i < 2; i++) {
+      v[j * U.words + U.points + i * U.pointStride] = 1000 * f + j + 0.5;
+      v[j * U.words + U.points + i * U.pointStride + 1] = -(i + 1) - 0.25 * f;
+    }
+  }
+  return v;
+}
+
+interface Carried {
+  carried: number;
+  fresh: number;
+}
+
+/** Checks frame `cur` against the previous frame's list and the values written for it. */
+function expectCarried(prev: ContactsResult2D, written: Float32Array, cur: ContactsResult2D): Carried {
+  const before = unpackContacts2D(prev.dense, written);
+  const index = new Map(before.map((e, j) => [`${e.bodyA},${e.bodyB}`, j]));
+  let carried = 0;
+  let fresh = 0;
+  unpackContacts2D(cur.dense, cur.userValues).forEach((e, j) => {
+    const q = index.get(`${e.bodyA},${e.bodyB}`);
+    const where = `entry ${j} (${e.bodyA}, ${e.bodyB})`;
+    expect(e.previous, where).toBe(q ?? CONTACT_NONE);
+    let matched = 0;
+    e.points.forEach((pt, i) => {
+      const old = q === undefined ? undefined : before[q]!.points.find((o) => o.id === pt.id);
+      if (old) {
+        matched |= 1 << i;
+        carried++;
+        expect(pt.userValue, `${where} point ${i}`).toEqual(old.userValue);
+      } else {
+        fresh++;
+        expect(pt.userValue, `${where} point ${i}`).toEqual([0, 0]);
+      }
+    });
+    expect(e.matched, where).toBe(matched);
+  });
+  // Unused point slots carry nothing.
+  const u = cur.userValues;
+  const d = new Uint32Array(cur.dense);
+  for (let j = 0; j < cur.total; j++) {
+    for (let i = d[j * C.words + C.count]!; i < 2; i++) {
+      expect([u[j * U.words + U.points + i * U.pointStride], u[j * U.words + U.points + i * U.pointStride + 1]]).toEqual([0, 0]);
+    }
+  }
+  return { carried, fresh };
+}
+
+describe('persistent contacts', () => {
+  it('3 frames of a slowly moving pile: user values follow pair and feature id; GPU equals CPU', async () => {
+    const p = pile(31, 3000);
+    const cpu = new CpuContacts2D();
+    contacts.reset();
+    let prev: ContactsResult2D | null = null;
+    let values: Float32Array | null = null;
+    const stats: Carried[] = [];
+    for (let f = 0; f < 3; f++) {
+      const frame = pileFrame(p, f, 100 + f);
+      const r = await both(cpu, frame, { bodyCount: frame.bodyCount });
+      expectList(frame, r);
+      if (prev && values) stats.push(expectCarried(prev, values, r));
+      else expect(unpackContacts2D(r.dense).every((e) => e.previous === CONTACT_NONE)).toBe(true);
+      // The solver's values for this frame, for the next to carry.
+      values = solverValues(r.total, f + 1);
+      contacts.setUserValues(values);
+      cpu.setUserValues(values);
+      prev = r;
+    }
+    for (const s of stats) {
+      // Coverage: most points were carried, some were new (new pairs or new features).
+      expect(s.carried).toBeGreaterThan(0.7 * (s.carried + s.fresh));
+      expect(s.fresh).toBeGreaterThan(0);
+    }
+  });
+
+  it('values the solver writes into the GPU buffer (part of the list) are carried', async () => {
+    const p = pile(32, 1000);
+    contacts.reset();
+    const f0 = pileFrame(p, 0, 1);
+    const r0 = await contacts.run(f0.manifolds, f0.pairs);
+    const out = contacts.lastOutputs()!;
+    // A solver writing entries 10.. on the GPU (here: a copy into the documented buffer).
+    const values = solverValues(r0.total, 7).subarray(10 * U.words);
+    const staging = gpu.device.createBuffer({ size: values.byteLength, usage: GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+    gpu.device.queue.writeBuffer(staging, 0, values);
+    const encoder = gpu.device.createCommandEncoder();
+    encoder.copyBufferToBuffer(staging, 0, out.userValues, 10 * U.bytes, values.byteLength);
+    gpu.device.queue.submit([encoder.finish()]);
+    const written = new Float32Array(r0.total * U.words);
+    written.set(values, 10 * U.words);
+    const r1 = await contacts.run(f0.manifolds, f0.pairs);
+    const s = expectCarried(r0, written, r1);
+    // The same manifolds again: every point is carried.
+    expect(s.fresh).toBe(0);
+    staging.destroy();
+  });
+});
+
+// ---- capacity -------------------------------------------------------------------------------
+
+describe('capacity', () => {
+  it('an overflowing list reports the real total; run() grows it and equals an unconstrained run', async () => {
+    const frame = pairFrame(41, 5000);
+    contacts.reset();
+    const free = await contacts.run(frame.manifolds, frame.pairs);
+    contacts.reset();
+    const small = await contacts.run(frame.manifolds, frame.pairs, { capacity: 100 });
+    expect(small.runs).toBe(2);
+    expect(small.capacity).toBeGreaterThanOrEqual(free.total);
+    expect(small.total).toBe(free.total);
+    expect(bytesEqual(small.dense, free.dense)).toBe(true);
+    expect(bytesEqual(small.userValues, free.userValues)).toBe(true);
+    const cpu = new CpuContacts2D().run(frame.manifolds, frame.pairs, { capacity: 100 });
+    expect(cpu.runs).toBe(2);
+    expect(bytesEqual(cpu.dense, free.dense)).toBe(true);
+
+    // The counts of the overflowing run itself.
+    const encoder = gpu.device.createCommandEncoder();
+    const m = gpu.device.createBuffer({ size: frame.manifolds.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    const pb = gpu.device.createBuffer({ size: frame.pairs.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    gpu.device.queue.writeBuffer(m, 0, frame.manifolds);
+    gpu.device.queue.writeBuffer(pb, 0, frame.pairs);
+    const out = contacts.encode(encoder, { manifolds: m, pairs: pb, pairCount: frame.pairs.length / 2, capacity: 100 });
+    gpu.device.queue.submit([encoder.finish()]);
+    const counts = new Uint32Array(await readBuffer(gpu.device, out.counts, K.bytes));
+    expect([counts[K.total], counts[K.written], counts[K.overflow], counts[K.pairCount]]).toEqual([free.total, 100, 1, 5000]);
+    m.destroy();
+    pb.destroy();
+  });
+
+  it('an overflow mid-sequence: the rerun reads the same last frame (values carried as unconstrained)', async () => {
+    const p = pile(42, 2000);
+    const frames = [0, 1, 2].map((f) => pileFrame(p, f, 200 + f));
+    const runSequence = async (g: GpuContacts2D, capacities: (number | undefined)[]): Promise<ContactsResult2D[]> => {
+      g.reset();
+      const out: ContactsResult2D[] = [];
+      for (let f = 0; f < 3; f++) {
+        const cap = capacities[f];
+        const r = await g.run(frames[f]!.manifolds, frames[f]!.pairs, cap === undefined ? {} : { capacity: cap });
+        g.setUserValues(solverValues(r.total, f + 1));
+        out.push(r);
+      }
+      return out;
+    };
+    const free = await runSequence(contacts, [undefined, undefined, undefined]);
+    const other = await GpuContacts2D.create(gpu.device);
+    try {
+      const tight = await runSequence(other, [undefined, 50, 10]);
+      expect(tight.map((r) => r.runs)).toEqual([1, 2, 2]);
+      for (let f = 0; f < 3; f++) {
+        expect(bytesEqual(tight[f]!.dense, free[f]!.dense), firstDifference(tight[f]!.dense, free[f]!.dense)).toBe(true);
+        expect(bytesEqual(tight[f]!.userValues, free[f]!.userValues)).toBe(true);
+      }
+      const s = expectCarried(free[1]!, solverValues(free[1]!.total, 2), free[2]!);
+      expect(s.carried).toBeGreaterThan(0);
+    } finally {
+      other.destroy();
+    }
+  });
+
+  it('setCapacity: the grown capacity is kept for the frames after', async () => {
+    const other = await GpuContacts2D.create(gpu.device);
+    try {
+      const frame = pairFrame(43, 2000);
+      other.setCapacity(10);
+      const a = await other.run(frame.manifolds, frame.pairs);
+      expect(a.runs).toBe(2);
+      const b = await other.run(frame.manifolds, frame.pairs);
+      expect(b.runs).toBe(1);
+      expect(b.capacity).toBe(a.capacity);
+    } finally {
+      other.destroy();
+    }
+  });
+});
+
+// ---- encode ---------------------------------------------------------------------------------
+
+describe('encode into the caller\'s encoder', () => {
+  it('pair count from a GPU buffer (no readback); surplus pair slots ignored', async () => {
+    const device = gpu.device;
+    const frame = pileFrame(pile(51, 2000), 0, 3);
+    const pairCount = frame.pairs.length / 2;
+    // Slots past the pair count hold touching manifolds that must not be listed.
+    const slots = pairCount + 300;
+    const extra = pairFrame(52, 300);
+    const manifolds = new Uint8Array(slots * M.words * 4);
+    manifolds.set(new Uint8Array(frame.manifolds));
+    manifolds.set(new Uint8Array(extra.manifolds), pairCount * M.words * 4);
+    const pairs = new Uint32Array(2 * slots);
+    pairs.set(frame.pairs);
+    pairs.set(extra.pairs, 2 * pairCount);
+    const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
+    const mb = device.createBuffer({ size: manifolds.byteLength, usage: S });
+    const pb = device.createBuffer({ size: pairs.byteLength, usage: S });
+    const countBuf = device.createBuffer({ size: 32, usage: S });
+    device.queue.writeBuffer(mb, 0, manifolds);
+    device.queue.writeBuffer(pb, 0, pairs);
+    device.queue.writeBuffer(countBuf, 0, Uint32Array.from([7, 7, 7, pairCount, 7]));
+
+    const reference = new CpuContacts2D().run(frame.manifolds, frame.pairs);
+    const other = await GpuContacts2D.create(device);
+    try {
+      const encoder = device.createCommandEncoder();
+      const out = other.encode(encoder, { manifolds: mb, pairs: pb, pairCountSource: { buffer: countBuf, offset: 12 } });
+      expect(out.capacity).toBe(slots);
+      device.queue.submit([encoder.finish()]);
+      const counts = new Uint32Array(await readBuffer(device, out.counts, K.bytes));
+      expect([counts[K.total], counts[K.written], counts[K.overflow], counts[K.pairCount]]).toEqual([reference.total, reference.total, 0, pairCount]);
+      const dense = await readBuffer(device, out.contacts, reference.total * C.bytes);
+      expect(bytesEqual(dense, reference.dense), firstDifference(dense, reference.dense)).toBe(true);
+      const timings = await other.readTimings();
+      if (gpu.timestamps) expect(timings!.total).toBeGreaterThanOrEqual(0);
+    } finally {
+      other.destroy();
+      mb.destroy();
+      pb.destroy();
+      countBuf.destroy();
+    }
+  });
+
+  it('refuses inconsistent inputs before any GPU work', async () => {
+    const device = gpu.device;
+    const b = device.createBuffer({ size: 480, usage: GPUBufferUsage.STORAGE });
+    const encoder = device.createCommandEncoder();
+    expect(() => contacts.encode(encoder, { manifolds: b, pairs: b })).toThrow(/pairCount or pairCountSource/);
+    expect(() => contacts.encode(encoder, { manifolds: b, pairs: b, pairCount: 11 })).toThrow(/pairCount must be/);
+    expect(() => contacts.encode(encoder, { manifolds: b, pairs: b, pairCount: 1, pairSlots: 11 })).toThrow(/pairSlots must be/);
+    expect(() => contacts.encode(encoder, { manifolds: b, pairs: b, pairCountSource: { buffer: b, offset: 2 } })).toThrow(/multiple of 4/);
+    await expect(contacts.run(new ArrayBuffer(96), Uint32Array.from([0, 5, 1, 2]), { bodyCount: 4 })).rejects.toThrow(/names body 5/);
+    encoder.finish();
+    b.destroy();
+  });
+});
