@@ -3,10 +3,14 @@
 //   - the WGSL kernel (GpuNarrowphase2D): kernel time from timestamp queries, and wall time
 //     including upload and readback,
 //   - planck (Box2D v2's algorithm in JS) and box2d-wasm (Box2D v2.4 in WebAssembly),
-// all on the same pairs (bench/scenes2d.ts), for box–box and random 8-gon pairs at 1k … 1M pairs.
-// Prints a table and the issue's speed goals, and writes the whole record as JSON.
+// all on the same pairs (bench/scenes2d.ts), for box–box and random 8-gon pairs at 1k … 1M pairs;
+// then the 3D part (./bench3d.ts): CPU reference, 3D kernel, rapier3d, Jolt and cannon-es on
+// box–box, hull–hull (8 to 64 points) and sphere–hull pairs (bench/scenes3d.ts).
+// Prints the tables, how the hull–hull cost scales with the vertex count, and the issue's speed
+// goals, and writes the whole record as JSON.
 //
 //   npm run bench -- --sizes 1000,100000 --scenarios ngon --repeat 7 --out /tmp/b.json
+//   npm run bench -- --dim 3 --scenarios box3,hull32       # 3D only (--dim 2|3|both, default both)
 //   npm run bench -- --quick                      # smoke run: small sizes, few samples
 //   npm run bench:bundle && node dist/bench.mjs   # one file that needs only node + `webgpu`
 //
@@ -30,13 +34,18 @@ import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
 import { GpuNarrowphase2D } from '../src/gpu/narrowphase2d.ts';
 import { LAYOUT_2D } from '../src/layout2d.ts';
 import { manifoldBytes2D } from '../src/pack2d.ts';
+import { CANNON_MAX_3D, DEFAULT_MAX_3D, plan3D, runBench3D, setUpGpu3D, versions3D, type Plan3D } from './bench3d.ts';
+import type { RapierMode3D } from './peers/rapier3d.ts';
 import { createBox2dWasmPeer } from './peers/box2dwasm2d.ts';
 import { createPlanckPeer } from './peers/planck2d.ts';
 import type { Peer2D } from './peers/peer2d.ts';
 import {
-  computeRatios, CONTENDER_LABEL, CONTENDERS, evaluateGoals, formatCount, renderGoals, renderHeader, renderTable,
-  type BenchMeta, type BenchReport, type ContenderId, type ContenderResult, type Measurement, type ScenarioResult,
+  computeRatios, CONTENDER_LABEL, CONTENDERS, evaluateGoals, evaluateGoals3D, formatCount, renderGoals, renderHeader,
+  renderScaling3D, renderTable, renderTable3D,
+  type BenchMeta, type BenchReport, type ContenderId, type ContenderResult, type Goal, type ScenarioResult, type ScenarioResult3D,
 } from './report.ts';
+import { SCENARIOS_3D, type Scenario3DName } from './scenes3d.ts';
+import { errorText, sample, summarise, warmUp, type Pass, type Timed, type TimingPolicy } from './timing.ts';
 // Versions of the peers as bundled (their package.json files are read at build time; planck's
 // "exports" hides its package.json from a bare specifier, hence the relative paths).
 import box2dWasmPackage from '../node_modules/box2d-wasm/package.json' with { type: 'json' };
@@ -45,14 +54,31 @@ import { makeScene2D, SCENARIO_LABEL, SCENARIOS, type BenchScene2D, type Scenari
 
 const DEFAULT_SIZES = [1_000, 10_000, 100_000, 1_000_000];
 const QUICK_SIZES = [1_000, 10_000];
-const DEFAULT_OUT = 'bench/results/bench-2d.json';
+const DEFAULT_OUT = 'bench/results/bench.json';
 
 interface Options {
   sizes?: number[];
-  scenarios?: ScenarioName[];
+  /** 2D and 3D scenario names. */
+  scenarios?: string[];
+  dim?: Dim;
   out: string;
   quick: boolean;
   repeat?: number;
+  /** false with --no-caps: every contender at every size (cannon-es's 3D caps lifted). */
+  caps: boolean;
+  rapier: RapierMode3D;
+}
+
+type Dim = '2' | '3' | 'both';
+
+function parseDim(value: string): Dim {
+  if (value !== '2' && value !== '3' && value !== 'both') throw new InvalidArgumentError(`"${value}" is not 2, 3 or both`);
+  return value;
+}
+
+function parseRapierMode(value: string): RapierMode3D {
+  if (value !== 'contact' && value !== 'manifold') throw new InvalidArgumentError(`"${value}" is not contact or manifold`);
+  return value;
 }
 
 function parseSizes(value: string): number[] {
@@ -66,15 +92,17 @@ function parseSizes(value: string): number[] {
   return [...new Set(sizes)].sort((a, b) => a - b);
 }
 
-function parseScenarios(value: string): ScenarioName[] {
+const ALL_SCENARIOS: readonly string[] = [...SCENARIOS, ...SCENARIOS_3D];
+
+function parseScenarios(value: string): string[] {
   const list = value.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
   for (const s of list) {
-    if (!(SCENARIOS as readonly string[]).includes(s)) {
-      throw new InvalidArgumentError(`"${s}" is not a scenario (${SCENARIOS.join(', ')})`);
+    if (!ALL_SCENARIOS.includes(s)) {
+      throw new InvalidArgumentError(`"${s}" is not a scenario (2D: ${SCENARIOS.join(', ')}; 3D: ${SCENARIOS_3D.join(', ')})`);
     }
   }
   if (list.length === 0) throw new InvalidArgumentError('give at least one scenario');
-  return [...new Set(list)] as ScenarioName[];
+  return [...new Set(list)];
 }
 
 function parseRepeat(value: string): number {
@@ -86,76 +114,19 @@ function parseRepeat(value: string): number {
 function parseOptions(argv: string[]): Options {
   const program = new Command()
     .name('bench')
-    .description('2D narrowphase throughput (pairs/s): CPU reference, WebGPU kernel, planck, box2d-wasm')
-    .option('--sizes <list>', `pair counts, comma-separated (default ${DEFAULT_SIZES.join(',')})`, parseSizes)
-    .option('--scenarios <list>', `scenarios, comma-separated: ${SCENARIOS.join(', ')} (default: all)`, parseScenarios)
+    .description('narrowphase throughput (pairs/s): CPU reference, WebGPU kernel; planck, box2d-wasm (2D); rapier3d, jolt, cannon-es (3D)')
+    .option('--dim <d>', 'dimensions to run: 2, 3 or both (default both, or those of --scenarios)', parseDim)
+    .option('--sizes <list>', `pair counts, comma-separated (default ${DEFAULT_SIZES.join(',')}; 3D scenarios capped: ` +
+      `${Object.entries(DEFAULT_MAX_3D).map(([k, v]) => `${k} ${formatCount(v)}`).join(', ')})`, parseSizes)
+    .option('--scenarios <list>', `scenarios, comma-separated: 2D ${SCENARIOS.join(', ')}; 3D ${SCENARIOS_3D.join(', ')} (default: all)`, parseScenarios)
     .option('--out <file>', 'JSON output file', DEFAULT_OUT)
     .option('--quick', `smoke run: sizes ${QUICK_SIZES.join(',')} and 3 samples unless given`, false)
     .option('--repeat <n>', 'timed samples per measurement, median reported (default 7; --quick 3)', parseRepeat)
+    .option('--no-caps', `3D: run cannon-es at every size (capped by default: ${Object.entries(CANNON_MAX_3D).map(([k, v]) => `${k} ${v > 0 ? formatCount(v) : 'off'}`).join(', ')})`)
+    .option('--rapier <mode>', '3D: rapier3d path, contact (Collider.contactCollider, one point) or manifold (world step per pair)', parseRapierMode, 'contact')
     .showHelpAfterError();
   program.parse(argv);
   return program.opts<Options>();
-}
-
-// ---------------------------------------------------------------------------------------------
-// Timing
-
-interface TimingPolicy {
-  repeat: number;
-  /** A timed sample repeats the pass until it lasts at least this long. */
-  minSampleMs: number;
-  /** Warm-up passes until this much time has been spent (at least two passes). */
-  warmupMs: number;
-}
-
-/** One pass over all pairs; returns its times in ms: [host] or [host, kernel] (NaN: none). */
-type Pass = () => number[] | Promise<number[]>;
-
-/** A contender being timed: its pass, then the passes per sample and the samples so far. */
-interface Timed {
-  pass: Pass;
-  iterations: number;
-  /** Per time kind (host, kernel): the per-pass time of each sample. */
-  samples: number[][];
-}
-
-/** Warm-up passes (V8 tier-up, the GPU's first dispatch at this size), then passes per sample. */
-async function warmUp(pass: Pass, policy: TimingPolicy): Promise<Timed> {
-  let last: number[] = [];
-  let spent = 0;
-  let fastest = Infinity; // the steady-state estimate: early passes are cold
-  for (let i = 0; (i < 2 || spent < policy.warmupMs) && i < 10_000; i++) {
-    last = await pass();
-    spent += last[0]!;
-    fastest = Math.min(fastest, last[0]!);
-  }
-  const iterations = Math.max(1, Math.min(10_000, Math.ceil(policy.minSampleMs / Math.max(1e-3, fastest))));
-  return { pass, iterations, samples: last.map(() => []) };
-}
-
-/** One timed sample: `iterations` passes, per-pass mean of each time kind. */
-async function sample(t: Timed): Promise<void> {
-  const sum = t.samples.map(() => 0);
-  for (let i = 0; i < t.iterations; i++) {
-    const times = await t.pass();
-    times.forEach((x, j) => {
-      sum[j]! += x;
-    });
-  }
-  sum.forEach((x, j) => t.samples[j]!.push(x / t.iterations));
-}
-
-/** Median (and best) of the samples of one time kind; null when it had no value (NaN). */
-function summarise(pairs: number, samples: number[], iterations: number): Measurement | null {
-  if (samples.length === 0 || samples.some((x) => !Number.isFinite(x))) return null;
-  const sorted = [...samples].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  const ms = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-  const bestMs = sorted[0]!;
-  return {
-    ms, pairsPerSecond: (pairs * 1000) / ms, samplesMs: samples, iterations,
-    bestMs, bestPairsPerSecond: (pairs * 1000) / bestMs, spread: (sorted[sorted.length - 1]! - bestMs) / ms,
-  };
 }
 
 function countTouching(manifolds: ArrayBuffer, pairs: number): number {
@@ -164,10 +135,6 @@ function countTouching(manifolds: ArrayBuffer, pairs: number): number {
   let n = 0;
   for (let k = 0; k < pairs; k++) if (u[k * M.words + M.count]! > 0) n++;
   return n;
-}
-
-function errorText(e: unknown): string {
-  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -193,14 +160,18 @@ interface Gpu {
   firstDispatchMs: number;
 }
 
-async function setUpGpu(notes: string[]): Promise<Gpu | null> {
-  let acquired: AcquiredDevice;
+/** The WebGPU device both dimensions share; null (with a note) when there is none. */
+async function acquireGpu(notes: string[]): Promise<AcquiredDevice | null> {
   try {
-    acquired = await acquireDevice();
+    return await acquireDevice();
   } catch (e) {
     notes.push(`no GPU: ${errorText(e)}`);
     return null;
   }
+}
+
+async function setUpGpu(acquired: AcquiredDevice | null, notes: string[]): Promise<Gpu | null> {
+  if (!acquired) return null;
   try {
     const t0 = performance.now();
     const np = await GpuNarrowphase2D.create(acquired.device, acquired.timestamps);
@@ -213,7 +184,6 @@ async function setUpGpu(notes: string[]): Promise<Gpu | null> {
     return { acquired, np, pipelineMs, firstDispatchMs };
   } catch (e) {
     notes.push(`GPU kernel unusable on ${acquired.adapter.name}: ${errorText(e)}`);
-    acquired.device.destroy();
     return null;
   }
 }
@@ -366,25 +336,53 @@ async function benchScene(
 
 // ---------------------------------------------------------------------------------------------
 
+/** Which scenarios of each dimension run: --dim and --scenarios together. */
+function selectScenarios(opts: Options): { scenarios2d: ScenarioName[]; scenarios3d: Scenario3DName[] } {
+  const given = opts.scenarios;
+  const given2 = given?.filter((s) => (SCENARIOS as readonly string[]).includes(s)) as ScenarioName[] | undefined;
+  const given3 = given?.filter((s) => (SCENARIOS_3D as readonly string[]).includes(s)) as Scenario3DName[] | undefined;
+  const dim = opts.dim ?? (given ? (given2!.length > 0 && given3!.length > 0 ? 'both' : given2!.length > 0 ? '2' : '3') : 'both');
+  if (given && dim !== 'both') {
+    const other = dim === '2' ? given3! : given2!;
+    if (other.length > 0) throw new InvalidArgumentError(`--dim ${dim}, but --scenarios names ${other.join(', ')} of the other dimension`);
+  }
+  return {
+    scenarios2d: dim === '3' ? [] : (given2 ?? [...SCENARIOS]),
+    scenarios3d: dim === '2' ? [] : (given3 ?? [...SCENARIOS_3D]),
+  };
+}
+
 async function main(): Promise<number> {
   const started = performance.now();
   const opts = parseOptions(process.argv);
+  let selected: ReturnType<typeof selectScenarios>;
+  try {
+    selected = selectScenarios(opts);
+  } catch (e) {
+    console.error(`error: ${e instanceof Error ? e.message : String(e)}`);
+    return 2;
+  }
+  const { scenarios2d: scenarios, scenarios3d } = selected;
   const sizes = opts.sizes ?? (opts.quick ? QUICK_SIZES : DEFAULT_SIZES);
-  const scenarios = opts.scenarios ?? [...SCENARIOS];
+  const plan3d: Plan3D[] = plan3D(scenarios3d, opts.sizes ?? null, opts.quick).filter((p) => p.sizes.length > 0);
+  const dims = [...(scenarios.length > 0 ? [2] : []), ...(plan3d.length > 0 ? [3] : [])];
   const policy: TimingPolicy = opts.quick
     ? { repeat: opts.repeat ?? 3, minSampleMs: 10, warmupMs: 100 }
     : { repeat: opts.repeat ?? 7, minSampleMs: 25, warmupMs: 60 };
 
   const notes: string[] = [];
   const warnings: string[] = [];
-  const gpu = await setUpGpu(notes);
+  const acquired = await acquireGpu(notes);
+  const gpu = scenarios.length > 0 ? await setUpGpu(acquired, notes) : null;
+  const gpu3d = plan3d.length > 0 ? await setUpGpu3D(acquired, notes) : null;
+  const gpu3dNote = acquired ? '3D GPU path unusable (see the notes)' : 'no GPU adapter';
   const cpuList = cpus();
   const meta: BenchMeta = {
-    adapter: gpu?.acquired.adapter.name ?? null,
-    adapterSoftware: gpu?.acquired.adapter.software ?? null,
-    adapterVendor: gpu?.acquired.adapter.vendor ?? null,
-    adapterArchitecture: gpu?.acquired.adapter.architecture ?? null,
-    timestampQueries: gpu?.acquired.timestamps ?? false,
+    adapter: acquired?.adapter.name ?? null,
+    adapterSoftware: acquired?.adapter.software ?? null,
+    adapterVendor: acquired?.adapter.vendor ?? null,
+    adapterArchitecture: acquired?.adapter.architecture ?? null,
+    timestampQueries: acquired?.timestamps ?? false,
     gpuPipelineMs: gpu?.pipelineMs ?? null,
     gpuFirstDispatchMs: gpu?.firstDispatchMs ?? null,
     node: process.version,
@@ -394,15 +392,28 @@ async function main(): Promise<number> {
     loadAverage: loadavg(),
     platform: `${platform()} ${release()} ${arch()}`,
     date: new Date().toISOString(),
-    versions: packageVersions(),
-    options: { sizes, scenarios, repeat: policy.repeat, quick: opts.quick, minSampleMs: policy.minSampleMs },
+    versions: { ...packageVersions(), ...(plan3d.length > 0 ? versions3D() : {}) },
+    options: {
+      sizes: scenarios.length > 0 ? sizes : [], scenarios: [...scenarios, ...plan3d.map((p) => p.scenario)],
+      repeat: policy.repeat, quick: opts.quick, minSampleMs: policy.minSampleMs, dims,
+    },
     notes,
+    ...(plan3d.length > 0
+      ? {
+        gpu3d: gpu3d ? { pipelineMs: gpu3d.pipelineMs, firstDispatchMs: gpu3d.firstDispatchMs } : null,
+        options3d: {
+          sizes: Object.fromEntries(plan3d.map((p) => [p.scenario, p.sizes])),
+          scenarios: plan3d.map((p) => p.scenario),
+          caps: { cannon: opts.caps ? CANNON_MAX_3D : {}, defaultSizes: DEFAULT_MAX_3D },
+        },
+      }
+      : {}),
   };
   console.log(renderHeader(meta));
   for (const note of notes) console.log(`  note     ${note}`);
   console.log('');
 
-  const steps = scenarios.length * sizes.length * (policy.repeat + 1);
+  const steps = (scenarios.length * sizes.length + plan3d.reduce((n, p) => n + p.sizes.length, 0)) * (policy.repeat + 1);
   const bar = process.stderr.isTTY
     ? new cliProgress.SingleBar(
       { stream: process.stderr, format: ' {bar} {value}/{total} | {duration_formatted} | {step}', hideCursor: true, clearOnComplete: true },
@@ -418,12 +429,16 @@ async function main(): Promise<number> {
   };
 
   const results: ScenarioResult[] = [];
+  let results3d: ScenarioResult3D[] = [];
   try {
     for (const scenario of scenarios) {
       for (const size of sizes) {
         const scene = makeScene2D(scenario, size);
         results.push(await benchScene(scene, gpu, policy, progress, warnings));
       }
+    }
+    if (plan3d.length > 0) {
+      results3d = await runBench3D(plan3d, gpu3d, gpu3dNote, policy, { noCaps: !opts.caps, rapierMode: opts.rapier }, progress, warnings);
     }
   } finally {
     if (bar) {
@@ -432,11 +447,23 @@ async function main(): Promise<number> {
     }
   }
 
-  const goals = evaluateGoals(results, meta);
-  const report: BenchReport = { meta, results, goals, warnings, totalSeconds: (performance.now() - started) / 1000 };
-  console.log(renderTable(results));
-  console.log('');
-  console.log(renderGoals(goals));
+  const goals = scenarios.length > 0 ? evaluateGoals(results, meta) : [];
+  const goals3d: Goal[] = plan3d.length > 0 ? evaluateGoals3D(results3d, meta) : [];
+  const report: BenchReport = {
+    meta, results, goals, ...(plan3d.length > 0 ? { results3d, goals3d } : {}), warnings,
+    totalSeconds: (performance.now() - started) / 1000,
+  };
+  if (scenarios.length > 0) {
+    console.log(renderTable(results));
+    console.log('');
+  }
+  if (plan3d.length > 0) {
+    console.log(renderTable3D(results3d, gpu3d ? null : `GPU columns n/a: ${gpu3dNote}.`));
+    const scaling = renderScaling3D(results3d);
+    if (scaling) console.log(`\n${scaling}`);
+    console.log('');
+  }
+  console.log(renderGoals([...goals, ...goals3d]));
   if (warnings.length > 0) console.log(`\nwarnings:\n${warnings.map((w) => `  ${w}`).join('\n')}`);
 
   const out = resolve(opts.out);
@@ -445,7 +472,8 @@ async function main(): Promise<number> {
   console.log(`\nwrote ${out} (${report.totalSeconds.toFixed(1)} s)`);
 
   gpu?.np.destroy();
-  gpu?.acquired.device.destroy();
+  gpu3d?.np.destroy();
+  acquired?.device.destroy();
   return 0;
 }
 

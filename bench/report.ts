@@ -80,8 +80,11 @@ export interface BenchMeta {
   platform: string;
   date: string;
   versions: Record<string, string>;
-  options: { sizes: number[]; scenarios: string[]; repeat: number; quick: boolean; minSampleMs: number };
+  options: { sizes: number[]; scenarios: string[]; repeat: number; quick: boolean; minSampleMs: number; dims?: number[] };
   notes: string[];
+  /** The 3D part (absent when only 2D ran): its kernel set-up and what ran at which size. */
+  gpu3d?: { pipelineMs: number; firstDispatchMs: number } | null;
+  options3d?: { sizes: Record<string, number[]>; scenarios: string[]; caps: Record<string, Record<string, number>> };
 }
 
 export interface Goal {
@@ -92,8 +95,12 @@ export interface Goal {
 
 export interface BenchReport {
   meta: BenchMeta;
+  /** 2D scenes and goals (empty when only 3D ran). */
   results: ScenarioResult[];
   goals: Goal[];
+  /** 3D scenes and goals (absent when only 2D ran). */
+  results3d?: ScenarioResult3D[];
+  goals3d?: Goal[];
   warnings: string[];
   totalSeconds: number;
 }
@@ -153,16 +160,26 @@ export function renderHeader(meta: BenchMeta): string {
     ? 'none (GPU columns skipped)'
     : `${meta.adapter}${meta.adapterSoftware ? ' [software: CPU rasteriser, not a GPU]' : ' [hardware]'}` +
       `${meta.timestampQueries ? '' : ' (no timestamp queries: no kernel times)'}`;
+  const dims = meta.options.dims ?? [2];
+  const has2 = dims.includes(2);
+  const has3 = dims.includes(3);
+  const peers = [
+    ...(has2 ? [`planck ${meta.versions.planck ?? '?'}, box2d-wasm ${meta.versions['box2d-wasm'] ?? '?'}`] : []),
+    ...(has3 ? [`rapier3d ${meta.versions.rapier3d ?? '?'}, jolt-physics ${meta.versions['jolt-physics'] ?? '?'}, cannon-es ${meta.versions['cannon-es'] ?? '?'}`] : []),
+  ];
   return [
-    'webgpu-narrowphase 2D benchmark: contact manifolds, pairs per second (higher is better)',
+    `webgpu-narrowphase ${dims.map((d) => `${d}D`).join(' + ')} benchmark: contact manifolds, pairs per second (higher is better)`,
     `  adapter  ${adapter}`,
-    ...(meta.gpuPipelineMs !== null && meta.gpuFirstDispatchMs !== null
-      ? [`  kernel   pipeline ${meta.gpuPipelineMs.toFixed(0)} ms, first dispatch ${meta.gpuFirstDispatchMs.toFixed(0)} ms (shader JIT on lavapipe; kept out of all timings)`]
+    ...(has2 && meta.gpuPipelineMs !== null && meta.gpuFirstDispatchMs !== null
+      ? [`  kernel   ${has3 ? '2D ' : ''}pipeline ${meta.gpuPipelineMs.toFixed(0)} ms, first dispatch ${meta.gpuFirstDispatchMs.toFixed(0)} ms (shader JIT on lavapipe; kept out of all timings)`]
+      : []),
+    ...(has3 && meta.gpu3d
+      ? [`  kernel   3D pipeline ${meta.gpu3d.pipelineMs.toFixed(0)} ms, first dispatch ${meta.gpu3d.firstDispatchMs.toFixed(0)} ms (kept out of all timings)`]
       : []),
     `  node     ${meta.node} (V8 ${meta.v8}), ${meta.platform}`,
     `  cpu      ${meta.cpu} × ${meta.cpuCores}`,
     `  date     ${meta.date}; load average ${meta.loadAverage.map((x) => x.toFixed(2)).join(' ')} (1, 5, 15 min)`,
-    `  peers    planck ${meta.versions.planck ?? '?'}, box2d-wasm ${meta.versions['box2d-wasm'] ?? '?'}; ` +
+    `  peers    ${peers.join('; ')}; ` +
       `median of ${meta.options.repeat} timed samples after a warm-up, contenders interleaved`,
   ].join('\n');
 }
@@ -281,4 +298,226 @@ export function evaluateGoals(results: readonly ScenarioResult[], meta: BenchMet
 export function renderGoals(goals: readonly Goal[]): string {
   const mark = (s: Goal['status']): string => (s === 'met' ? 'MET    ' : s === 'not met' ? 'NOT MET' : 'n/e    ');
   return ['goals (issue; evaluated on the largest size run):', ...goals.map((g) => `  [${mark(g.status)}] ${g.goal}\n            ${g.detail}`)].join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3D (bench/bench3d.ts)
+
+export type Contender3DId = 'cpuRef' | 'gpuKernel' | 'gpuWall' | 'rapier3d' | 'jolt' | 'cannon';
+
+export const CONTENDERS_3D: readonly Contender3DId[] = ['cpuRef', 'gpuKernel', 'gpuWall', 'rapier3d', 'jolt', 'cannon'];
+
+export const CONTENDER_3D_LABEL: Record<Contender3DId, string> = {
+  cpuRef: 'CPU ref',
+  gpuKernel: 'GPU kernel',
+  gpuWall: 'GPU wall',
+  rapier3d: 'rapier3d',
+  jolt: 'jolt',
+  cannon: 'cannon-es',
+};
+
+/** Prefix of the `skipped` text of a contender left out by a size cap (the table shows '–', not 'n/a'). */
+export const NOT_RUN = 'not run';
+
+export interface Ratios3D {
+  gpuKernelOverJolt: number | null;
+  gpuKernelOverCpuRef: number | null;
+  gpuKernelOverRapier: number | null;
+  cpuRefOverRapier: number | null;
+  cpuRefOverJolt: number | null;
+  gpuWallOverJolt: number | null;
+}
+
+export interface ScenarioResult3D {
+  scenario: string;
+  label: string;
+  pairs: number;
+  bodies: number;
+  /** Pairs with at least one contact point, per contender (a cross-check that all did the same work). */
+  touching: Partial<Record<'cpuRef' | 'gpu' | 'rapier3d' | 'jolt' | 'cannon', number>>;
+  /** Mean contact points per touching pair of the CPU reference. */
+  pointsPerContact: number | null;
+  /** Mean vertex and face count of the scenario's hulls (null without hulls). */
+  hull: { vertices: number; faces: number } | null;
+  /** Host time to pack the scene into the WGSL layouts (not part of any contender's time). */
+  packMs: number;
+  contenders: Record<Contender3DId, ContenderResult>;
+  ratios: Ratios3D;
+  /** cannon-es ran here, but its manifolds are not comparable (general hulls, sphere–hull): speed only. */
+  cannonSpeedOnly: boolean;
+  /** GPU dispatches per pass: more than 1 where the manifold slots exceed the device's storage-binding limit. */
+  gpuBatches: number;
+}
+
+export function computeRatios3D(c: Record<Contender3DId, ContenderResult>): Ratios3D {
+  return {
+    gpuKernelOverJolt: ratio(c.gpuKernel, c.jolt),
+    gpuKernelOverCpuRef: ratio(c.gpuKernel, c.cpuRef),
+    gpuKernelOverRapier: ratio(c.gpuKernel, c.rapier3d),
+    cpuRefOverRapier: ratio(c.cpuRef, c.rapier3d),
+    cpuRefOverJolt: ratio(c.cpuRef, c.jolt),
+    gpuWallOverJolt: ratio(c.gpuWall, c.jolt),
+  };
+}
+
+function cell3D(r: ContenderResult | undefined, mark = ''): string {
+  if (r && 'skipped' in r && r.skipped.startsWith(NOT_RUN)) return '–';
+  const c = cell(r);
+  return c === 'n/a' ? c : `${c}${mark}`;
+}
+
+export function renderTable3D(results: readonly ScenarioResult3D[], gpuPathNote: string | null): string {
+  const header = [
+    'scenario', 'pairs', 'touch', 'pts', 'CPU ref', 'GPU kernel', 'GPU wall', 'rapier3d', 'jolt', 'cannon-es',
+    'GPUk/jolt', 'GPUk/CPU', 'CPU/rapier', 'CPU/jolt',
+  ];
+  const rows = results.map((r) => {
+    const touch = r.touching.cpuRef ?? r.touching.gpu;
+    return [
+      r.label,
+      formatCount(r.pairs),
+      touch === undefined ? '–' : `${((100 * touch) / r.pairs).toFixed(0)}%`,
+      r.pointsPerContact === null ? '–' : r.pointsPerContact.toFixed(1),
+      cell3D(r.contenders.cpuRef),
+      cell3D(r.contenders.gpuKernel),
+      cell3D(r.contenders.gpuWall),
+      cell3D(r.contenders.rapier3d),
+      cell3D(r.contenders.jolt),
+      cell3D(r.contenders.cannon, r.cannonSpeedOnly ? '†' : ''),
+      formatRatio(r.ratios.gpuKernelOverJolt),
+      formatRatio(r.ratios.gpuKernelOverCpuRef),
+      formatRatio(r.ratios.cpuRefOverRapier),
+      formatRatio(r.ratios.cpuRefOverJolt),
+    ];
+  });
+  const notes = [
+    'pairs/s per contender; ratios are pairs/s over pairs/s. touch: pairs with a contact; pts: mean points per touching pair (CPU ref).',
+    'CPU ref: src/cpu collidePacked3D on the packed scene (single thread); GPU kernel: timestamp queries around the pass;',
+    '  GPU wall: upload + dispatch + readback. Peers, one call per pair on prebuilt shapes: rapier3d Collider.contactCollider',
+    '  (normal, depth and ONE point: rapier exposes full manifolds only through a world step), jolt CollideShape + its',
+    '  ManifoldBetweenTwoFaces/PruneContactPoints (≤ 4 points), cannon-es narrowphase convexConvex/sphereConvex.',
+    '†: speed only, cannon-es results are not comparable there (its hull clipping is wrong on general hulls, and its',
+    '  sphere–convex takes the first hull vertex inside the sphere). –: not run at this size (cap, see --no-caps).',
+    `~: noisy, the samples spread over more than ${100 * NOISY_SPREAD}% of the median; the JSON has every sample and the best.`,
+    ...results.filter((r) => r.gpuBatches > 1).map((r) =>
+      `GPU at ${r.label} ${formatCount(r.pairs)}: ${r.gpuBatches} runs of the kernel per pass, times summed (the pairs' manifold slots exceed one storage binding).`),
+    ...(gpuPathNote ? [gpuPathNote] : []),
+  ];
+  return `${renderGrid(header, rows)}\n${notes.map((n) => `  ${n}`).join('\n')}`;
+}
+
+const HULL_SCENARIOS = ['hull8', 'hull16', 'hull32', 'hull64'] as const;
+
+/** How the hull–hull cost grows with the vertex count: µs per pair, and relative to the smallest hull. */
+export function renderScaling3D(results: readonly ScenarioResult3D[]): string | null {
+  const present = HULL_SCENARIOS.filter((s) => results.some((r) => r.scenario === s));
+  if (present.length < 2) return null;
+  // A size every hull scenario ran, else each one's largest.
+  const sizes = present.map((s) => new Set(results.filter((r) => r.scenario === s).map((r) => r.pairs)));
+  const common = [...sizes[0]!].filter((n) => sizes.every((set) => set.has(n))).sort((a, b) => b - a)[0];
+  const rowOf = (s: string): ScenarioResult3D | undefined =>
+    results.filter((r) => r.scenario === s && (common === undefined || r.pairs === common)).sort((a, b) => b.pairs - a.pairs)[0];
+  const ids: Contender3DId[] = ['cpuRef', 'gpuKernel', 'rapier3d', 'jolt'];
+  const first = rowOf(present[0]!);
+  const base = Object.fromEntries(ids.map((id) => [id, measured(first?.contenders[id])?.pairsPerSecond ?? null]));
+  const rows = present.map((s) => {
+    const r = rowOf(s)!;
+    return [
+      r.label,
+      formatCount(r.pairs),
+      r.hull ? r.hull.vertices.toFixed(0) : '–',
+      r.hull ? r.hull.faces.toFixed(0) : '–',
+      ...ids.map((id) => {
+        const m = measured(r.contenders[id]);
+        if (!m) return 'n/a';
+        const b = base[id];
+        return `${(1e6 / m.pairsPerSecond).toPrecision(3)} µs${b ? ` (${(b / m.pairsPerSecond).toFixed(1)}×)` : ''}`;
+      }),
+    ];
+  });
+  const header = ['hull–hull', 'pairs', 'V', 'F', ...ids.map((id) => CONTENDER_3D_LABEL[id])];
+  return [
+    `hull–hull cost per pair against the vertex count (×: relative to ${first?.label ?? 'the smallest hull'}; V, F: mean hull vertices, faces):`,
+    renderGrid(header, rows),
+  ].join('\n');
+}
+
+/** The 3D speed goals, evaluated on the largest size of each scenario. */
+export function evaluateGoals3D(results: readonly ScenarioResult3D[], meta: BenchMeta): Goal[] {
+  const goals: Goal[] = [];
+  const software = meta.adapterSoftware === true;
+  const largest = (scenario: string): ScenarioResult3D | undefined =>
+    results.filter((r) => r.scenario === scenario).sort((a, b) => b.pairs - a.pairs)[0];
+  const at = (r: ScenarioResult3D): string => `${r.label} @ ${formatCount(r.pairs)}`;
+
+  /**
+   * A ratio goal over some scenarios. With `at1M`, MET needs every scenario at 1M; a shortfall at
+   * the largest size run counts as NOT MET (per-pair rates barely depend on the size once it is
+   * past a few thousand pairs), a pass below 1M as not evaluated.
+   */
+  const ratioGoal = (
+    goal: string, key: keyof Ratios3D, target: number, a: Contender3DId, b: Contender3DId,
+    scenarios: readonly string[], at1M: boolean, blocked: string | null,
+  ): void => {
+    if (blocked) {
+      goals.push({ goal, status: 'not evaluated', detail: blocked });
+      return;
+    }
+    const parts: string[] = [];
+    let short = false;
+    let unevaluated = false;
+    for (const s of scenarios) {
+      const r = largest(s);
+      if (!r) continue;
+      const x = r.ratios[key];
+      const ma = measured(r.contenders[a]);
+      const mb = measured(r.contenders[b]);
+      if (x === null || !ma || !mb) {
+        parts.push(`${at(r)}: no number`);
+        unevaluated = true;
+        continue;
+      }
+      const ok = x >= target;
+      if (!ok) short = true;
+      else if (at1M && r.pairs !== TARGET_SIZE) unevaluated = true;
+      parts.push(
+        `${at(r)}: ${formatRatio(x)} (${CONTENDER_3D_LABEL[a]} ${formatRate(ma.pairsPerSecond)}/s vs ${CONTENDER_3D_LABEL[b]} ` +
+          `${formatRate(mb.pairsPerSecond)}/s) ${ok ? (at1M && r.pairs !== TARGET_SIZE ? 'ok below 1M' : 'ok') : 'short'}`,
+      );
+    }
+    const status: Goal['status'] = parts.length === 0 ? 'not evaluated' : short ? 'not met' : unevaluated ? 'not evaluated' : 'met';
+    goals.push({ goal, status, detail: parts.join('; ') || 'no results' });
+  };
+
+  const lavapipe = (): string | null => {
+    if (meta.adapter === null) return 'no GPU adapter';
+    if (!meta.timestampQueries) return 'no timestamp queries (kernel time unknown)';
+    if (!software) return `stated for lavapipe; this adapter is hardware (${meta.adapter})`;
+    return null;
+  };
+  const boxHull = ['box3', ...HULL_SCENARIOS];
+  ratioGoal('3D: GPU kernel (lavapipe) ≥ 2× jolt pairs/s on box–box and hull–hull at 1M pairs', 'gpuKernelOverJolt', 2, 'gpuKernel', 'jolt', boxHull, true, lavapipe());
+  ratioGoal('3D: GPU kernel (lavapipe) ≥ 3× CPU reference pairs/s on box–box and hull–hull at 1M pairs', 'gpuKernelOverCpuRef', 3, 'gpuKernel', 'cpuRef', boxHull, true, lavapipe());
+  ratioGoal('3D: CPU reference ≥ ½ rapier3d pairs/s', 'cpuRefOverRapier', 0.5, 'cpuRef', 'rapier3d', [...boxHull, 'spherehull'], false, null);
+
+  // Real GPU: kernel-time rates.
+  for (const [scenario, rate, what] of [['box3', 2e9, 'box–box'], ['hull32', 2e8, 'hull–hull (32 points)']] as const) {
+    const goal = `3D, real GPU: ≥ ${rate.toExponential(0).replace('+', '')} ${what} pairs/s kernel time at 1M pairs`;
+    const r = largest(scenario);
+    const k = r ? measured(r.contenders.gpuKernel) : null;
+    if (meta.adapter === null) goals.push({ goal, status: 'not evaluated', detail: 'no GPU adapter' });
+    else if (!r) goals.push({ goal, status: 'not evaluated', detail: `the ${scenario} scenario was not run` });
+    else if (!k) goals.push({ goal, status: 'not evaluated', detail: 'no kernel time (no 3D GPU path or no timestamp queries)' });
+    else if (software) {
+      goals.push({ goal, status: 'not evaluated', detail: `software adapter (${meta.adapter}): ${formatRate(k.pairsPerSecond)}/s here at ${formatCount(r.pairs)}; run on a GPU` });
+    } else {
+      const ok = k.pairsPerSecond >= rate;
+      goals.push({
+        goal,
+        status: !ok ? 'not met' : r.pairs !== TARGET_SIZE ? 'not evaluated' : 'met',
+        detail: `${at(r)}: ${formatRate(k.pairsPerSecond)}/s kernel (${k.ms.toFixed(3)} ms) on ${meta.adapter}`,
+      });
+    }
+  }
+  return goals;
 }

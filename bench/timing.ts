@@ -1,0 +1,71 @@
+// Timing of the benchmark's contenders (shared by the 2D part in ./main.ts and the 3D part in
+// ./bench3d.ts): warm-up, passes per sample, timed samples, median and best.
+
+import type { Measurement } from './report.ts';
+
+export interface TimingPolicy {
+  repeat: number;
+  /** A timed sample repeats the pass until it lasts at least this long. */
+  minSampleMs: number;
+  /** Warm-up passes until this much time has been spent (at least `minWarmupPasses` passes). */
+  warmupMs: number;
+  /** Fewest warm-up passes (default 2). */
+  minWarmupPasses?: number;
+}
+
+/** One pass over all pairs; returns its times in ms: [host] or [host, kernel] (NaN: none). */
+export type Pass = () => number[] | Promise<number[]>;
+
+/** A contender being timed: its pass, then the passes per sample and the samples so far. */
+export interface Timed {
+  pass: Pass;
+  iterations: number;
+  /** Per time kind (host, kernel): the per-pass time of each sample. */
+  samples: number[][];
+  /** Steady-state time of one pass (ms): the fastest warm-up pass. */
+  passMs: number;
+}
+
+/** Warm-up passes (V8 tier-up, the GPU's first dispatch at this size), then passes per sample. */
+export async function warmUp(pass: Pass, policy: TimingPolicy): Promise<Timed> {
+  let last: number[] = [];
+  let spent = 0;
+  let fastest = Infinity; // the steady-state estimate: early passes are cold
+  const minPasses = policy.minWarmupPasses ?? 2;
+  for (let i = 0; (i < minPasses || spent < policy.warmupMs) && i < 10_000; i++) {
+    last = await pass();
+    spent += last[0]!;
+    fastest = Math.min(fastest, last[0]!);
+  }
+  const iterations = Math.max(1, Math.min(10_000, Math.ceil(policy.minSampleMs / Math.max(1e-3, fastest))));
+  return { pass, iterations, samples: last.map(() => []), passMs: fastest };
+}
+
+/** One timed sample: `iterations` passes, per-pass mean of each time kind. */
+export async function sample(t: Timed): Promise<void> {
+  const sum = t.samples.map(() => 0);
+  for (let i = 0; i < t.iterations; i++) {
+    const times = await t.pass();
+    times.forEach((x, j) => {
+      sum[j]! += x;
+    });
+  }
+  sum.forEach((x, j) => t.samples[j]!.push(x / t.iterations));
+}
+
+/** Median (and best) of the samples of one time kind; null when it had no value (NaN). */
+export function summarise(pairs: number, samples: number[], iterations: number): Measurement | null {
+  if (samples.length === 0 || samples.some((x) => !Number.isFinite(x))) return null;
+  const sorted = [...samples].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const ms = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  const bestMs = sorted[0]!;
+  return {
+    ms, pairsPerSecond: (pairs * 1000) / ms, samplesMs: samples, iterations,
+    bestMs, bestPairsPerSecond: (pairs * 1000) / bestMs, spread: (sorted[sorted.length - 1]! - bestMs) / ms,
+  };
+}
+
+export function errorText(e: unknown): string {
+  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+}
