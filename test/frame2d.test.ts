@@ -1,0 +1,131 @@
+// The whole GPU frame (broadphase → indirect narrowphase → dense contacts with persistence) against
+// the host path on the same scene: sweep and prune → CPU narrowphase → CPU contact stage. The
+// frame must find the same touching pairs in the same (bodyA, bodyB) order, the same points and
+// ids (f32 tolerance on positions and depths), carry user values by feature id, and give the same
+// result when its buffers start too small (overflow → grow → rerun).
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sweepAndPrune2D } from '../src/broadphase2d.ts';
+import { compareManifolds2D } from '../src/compare2d.ts';
+import { CpuContacts2D, unpackContacts2D, type ContactJson2D } from '../src/cpu/contacts2d.ts';
+import { collidePacked2D, prepareCpu2D } from '../src/cpu/narrowphase2d.ts';
+import { acquireDevice } from '../src/gpu/device.ts';
+import { GpuFrame2D, type FrameInputs2D } from '../src/gpu/frame2d.ts';
+import { packScene2D, type ManifoldJson } from '../src/pack2d.ts';
+import { rng, randomShape } from '../src/random2d.ts';
+import { parseScene, type Scene2D, type SceneJson2D } from '../src/scene.ts';
+
+/** A loose pile: `n` mixed shapes on a jittered grid tight enough that most have neighbours. */
+function pile(seed: number, n: number, shift = 0): SceneJson2D {
+  const random = rng(seed);
+  const shapes = Array.from({ length: 64 }, () => randomShape(random, 'mixed', 0.5));
+  const side = Math.ceil(Math.sqrt(n));
+  const bodies = Array.from({ length: n }, (_, i) => ({
+    shape: Math.floor(random() * shapes.length),
+    position: [1.2 * (i % side) + 0.3 * random() + shift, 1.2 * Math.floor(i / side) + 0.3 * random()] as [number, number],
+    angle: 2 * Math.PI * random(),
+  }));
+  return { dim: 2, margin: 0.02, shapes, bodies };
+}
+
+function asManifolds(list: ContactJson2D[]): ManifoldJson[] {
+  return list.map((c) => ({ pair: [c.bodyA, c.bodyB], normal: c.normal, points: c.points.map(({ position, depth, id }) => ({ position, depth, id })) }));
+}
+
+function hostFrame(scene: Scene2D, contacts: CpuContacts2D): ContactJson2D[] {
+  const pairs = sweepAndPrune2D(scene);
+  const packed = packScene2D(scene, pairs);
+  const manifolds = collidePacked2D(prepareCpu2D(packed, scene.shapes.length), packed);
+  const r = contacts.run(manifolds, pairs, { bodyCount: scene.bodyShape.length });
+  return unpackContacts2D(r.dense, r.userValues);
+}
+
+let device: GPUDevice;
+let frame: GpuFrame2D;
+
+beforeAll(async () => {
+  device = (await acquireDevice()).device;
+  frame = await GpuFrame2D.create(device);
+});
+afterAll(() => frame?.destroy());
+
+function upload(scene: Scene2D): FrameInputs2D & { destroy(): void } {
+  const packed = packScene2D(scene, new Uint32Array(0));
+  const make = (data: ArrayBuffer): GPUBuffer => {
+    const b = device.createBuffer({ size: data.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    device.queue.writeBuffer(b, 0, data);
+    return b;
+  };
+  const shapes = make(packed.shapes);
+  const bodies = make(packed.bodies);
+  return { shapes, bodies, bodyCount: scene.bodyShape.length, margin: scene.margin, destroy: () => (shapes.destroy(), bodies.destroy()) };
+}
+
+describe('GPU collision frame (2D)', () => {
+  it('finds the touching pairs, points and ids of the host path, in (bodyA, bodyB) order', async () => {
+    const scene = parseScene(pile(11, 3000));
+    const inputs = upload(scene);
+    frame.contacts.reset();
+    const gpu = await frame.step(inputs);
+    const cpu = hostFrame(scene, new CpuContacts2D());
+    const got = unpackContacts2D(gpu.contacts.slice(0, gpu.counts.contacts * 64));
+    console.log(`pairs ${gpu.counts.pairs}, touching ${gpu.counts.contacts}, runs ${gpu.runs}, timings ${JSON.stringify(gpu.timings)}`);
+    expect(cpu.length).toBeGreaterThan(1000); // a pile: most bodies touch a neighbour
+    expect(got.map((c) => `${c.bodyA},${c.bodyB}`)).toEqual(cpu.map((c) => `${c.bodyA},${c.bodyB}`));
+    expect(compareManifolds2D(asManifolds(got), asManifolds(cpu))).toEqual([]);
+    inputs.destroy();
+  });
+
+  it('gives the same result when its pair and contact buffers start too small', async () => {
+    const scene = parseScene(pile(12, 2000));
+    const inputs = upload(scene);
+    frame.contacts.reset();
+    const roomy = await frame.step(inputs);
+    frame.contacts.reset();
+    frame.broadphase.setCapacity(16);
+    frame.contacts.setCapacity(8);
+    const tight = await frame.step(inputs);
+    expect(tight.runs).toBeGreaterThan(1);
+    expect(tight.counts).toEqual(roomy.counts);
+    expect(new Uint8Array(tight.contacts.slice(0, roomy.counts.contacts * 64))).toEqual(new Uint8Array(roomy.contacts.slice(0, roomy.counts.contacts * 64)));
+    frame.broadphase.setCapacity(0);
+    inputs.destroy();
+  });
+
+  it('carries user values to the next frame by pair and feature id', async () => {
+    const scene0 = parseScene(pile(13, 2000));
+    const scene1 = parseScene(pile(13, 2000, 1e-4)); // everything moved a hair: the same features touch
+    frame.contacts.reset();
+    const in0 = upload(scene0);
+    const f0 = await frame.step(in0);
+    const n0 = f0.counts.contacts;
+    // A solver writes each point's impulses: here (entry index, point index + 1).
+    const values = new Float32Array(n0 * 4);
+    for (let j = 0; j < n0; j++) values.set([j, 1, j, 2], 4 * j);
+    frame.contacts.setUserValues(values);
+    const in1 = upload(scene1);
+    const f1 = await frame.step(in1);
+    const list0 = unpackContacts2D(f0.contacts.slice(0, n0 * 64));
+    const list1 = unpackContacts2D(f1.contacts.slice(0, f1.counts.contacts * 64), new Float32Array(f1.userValues));
+    const before = new Map(list0.map((c, j) => [`${c.bodyA},${c.bodyB}`, { c, j }]));
+    let carried = 0;
+    let fresh = 0;
+    for (const c of list1) {
+      const old = before.get(`${c.bodyA},${c.bodyB}`);
+      c.points.forEach((p) => {
+        const k = old ? old.c.points.findIndex((q) => q.id === p.id) : -1;
+        if (k >= 0) {
+          expect(p.userValue).toEqual([old!.j, k + 1]);
+          carried++;
+        } else {
+          expect(p.userValue).toEqual([0, 0]);
+          fresh++;
+        }
+      });
+    }
+    console.log(`carried ${carried}, new ${fresh}`);
+    expect(carried).toBeGreaterThan(0.9 * (carried + fresh));
+    in0.destroy();
+    in1.destroy();
+  });
+});
