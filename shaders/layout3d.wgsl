@@ -27,7 +27,7 @@ struct Shape3D {
   faceOffset: u32,                                     // into hullPlanes and hullFaces
   indexOffset: u32,                                    // into hullIndices: face vertices first
   edgeOffset: u32,                                     // into hullIndices: the unique edges
-  _pad0: u32,
+  inradius: f32,                                       // hulls: centre to the nearest face plane; 0 otherwise
   _pad1: u32,
   _pad2: u32,
 }

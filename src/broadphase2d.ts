@@ -3,6 +3,7 @@
 // pairs (a < b), sorted by a then b, so results come out in a deterministic order.
 
 import { AABB_F32_STEPS, AABB_RELATIVE_PAD } from './constants.ts';
+import { sweepAndPruneBoxes } from './broadphase.ts';
 import type { Scene2D } from './scene.ts';
 
 /** World AABBs (minX, minY, maxX, maxY per body) grown by `grow`. */
@@ -44,27 +45,5 @@ export function bodyAabbs2D(scene: Scene2D, grow: number): Float64Array {
 
 /** All body pairs whose AABBs (grown by the margin) overlap. */
 export function sweepAndPrune2D(scene: Scene2D): Uint32Array {
-  const n = scene.bodyShape.length;
-  const box = bodyAabbs2D(scene, scene.margin);
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => box[4 * a]! - box[4 * b]! || a - b);
-  const pairs: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const a = order[i]!;
-    const maxX = box[4 * a + 2]!;
-    for (let j = i + 1; j < n; j++) {
-      const b = order[j]!;
-      if (box[4 * b]! > maxX) break;
-      if (box[4 * b + 1]! > box[4 * a + 3]! || box[4 * a + 1]! > box[4 * b + 3]!) continue;
-      pairs.push(Math.min(a, b), Math.max(a, b));
-    }
-  }
-  const idx = Array.from({ length: pairs.length / 2 }, (_, k) => k).sort(
-    (p, q) => pairs[2 * p]! - pairs[2 * q]! || pairs[2 * p + 1]! - pairs[2 * q + 1]!,
-  );
-  const out = new Uint32Array(pairs.length);
-  idx.forEach((k, i) => {
-    out[2 * i] = pairs[2 * k]!;
-    out[2 * i + 1] = pairs[2 * k + 1]!;
-  });
-  return out;
+  return sweepAndPruneBoxes(bodyAabbs2D(scene, scene.margin), scene.bodyShape.length, 2);
 }

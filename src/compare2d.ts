@@ -1,4 +1,5 @@
-// Compares two manifold lists slot by slot (GPU against CPU, or any two runs of the same pairs).
+// Compares two manifold lists slot by slot (GPU against CPU, or any two runs of the same pairs), in
+// 2D or 3D (vectors of either length).
 // Tolerances are relative to the pair's size, plus what f32 world coordinates cannot resolve: the
 // kernel subtracts world positions in f32, so a pair at distance |p| from the origin carries an
 // error of a few ulps of |p| (2^-24 |p| each) in every relative position, and in the normal that
@@ -12,6 +13,13 @@ const F32_ULPS = 16;
 export interface Mismatch {
   index: number;
   reason: string;
+}
+
+/** Euclidean distance of two vectors of the same length (2 or 3). */
+function distance(a: readonly number[], b: readonly number[]): number {
+  let s = 0;
+  for (let i = 0; i < Math.max(a.length, b.length); i++) s += ((a[i] ?? 0) - (b[i] ?? 0)) ** 2;
+  return Math.sqrt(s);
 }
 
 /**
@@ -28,20 +36,20 @@ export function compareManifolds2D(
     const mb = b[i]!;
     const scale = scales?.[i] ?? 1;
     let magnitude = 0;
-    for (const p of [...ma.points, ...mb.points]) magnitude = Math.max(magnitude, Math.abs(p.position[0]!), Math.abs(p.position[1]!));
+    for (const p of [...ma.points, ...mb.points]) for (const x of p.position) magnitude = Math.max(magnitude, Math.abs(x));
     const f32Error = F32_ULPS * magnitude * 2 ** -24;
     const tol = tolerance * scale + f32Error;
     const normalTol = tolerance + f32Error / scale;
     let reason = '';
     if (ma.pair[0] !== mb.pair[0] || ma.pair[1] !== mb.pair[1]) reason = 'different pairs';
     else if (ma.points.length !== mb.points.length) reason = `point count ${ma.points.length} vs ${mb.points.length}`;
-    else if (ma.points.length > 0 && Math.hypot(ma.normal[0]! - mb.normal[0]!, ma.normal[1]! - mb.normal[1]!) > normalTol) reason = 'normal';
+    else if (ma.points.length > 0 && distance(ma.normal, mb.normal) > normalTol) reason = 'normal';
     else {
       for (let k = 0; k < ma.points.length && !reason; k++) {
         const pa = ma.points[k]!;
         const pb = mb.points[k]!;
         if (pa.id !== pb.id) reason = `point ${k} id ${pa.id} vs ${pb.id}`;
-        else if (Math.hypot(pa.position[0]! - pb.position[0]!, pa.position[1]! - pb.position[1]!) > tol) reason = `point ${k} position`;
+        else if (distance(pa.position, pb.position) > tol) reason = `point ${k} position`;
         else if (Math.abs(pa.depth - pb.depth) > tol) reason = `point ${k} depth`;
       }
     }
@@ -49,3 +57,6 @@ export function compareManifolds2D(
   }
   return out;
 }
+
+/** The same comparison for 3D manifolds (3-vectors); see compareManifolds2D. */
+export const compareManifolds3D = compareManifolds2D;

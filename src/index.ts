@@ -2,7 +2,7 @@
 // CPU reference implementation of the same algorithms.
 
 export { createNarrowphase, type Backend, type CollideResult, type CollideStats, type Narrowphase, type NarrowphaseOptions } from './narrowphase.ts';
-export { parseScene, parseScene2D, type Scene2D, type SceneJson2D, type Body2DInput } from './scene.ts';
+export { parseScene, parseScene2D, parseScene3D, type Scene, type Scene2D, type SceneJson2D, type Body2DInput, type Scene3D, type SceneJson3D, type Body3DInput } from './scene.ts';
 export { makeShape2D, type Shape2D, type Shape2DInput, type Vec2 } from './shapes2d.ts';
 export { InputError, CapacityError } from './errors.ts';
 export { packScene2D, unpackManifolds2D, manifoldBytes2D, type Packed2D, type ManifoldJson, type ContactPointJson } from './pack2d.ts';
@@ -13,3 +13,15 @@ export { acquireDevice, NoAdapterError, type AcquiredDevice, type AdapterDescrip
 export { sweepAndPrune2D } from './broadphase2d.ts';
 export { LAYOUT_2D } from './layout2d.ts';
 export * as constants from './constants.ts';
+export { makeShape3D, makeBody3D, type Shape3D, type Shape3DInput, type Body3D, type Vec3, type Quat } from './shapes3d.ts';
+export { buildHull3D, type HullData3D } from './hull3d.ts';
+export { packScene3D, packShapes3D, packBodies3D, unpackShapes3D, unpackManifolds3D, manifoldBytes3D, type Packed3D, type PackedShapes3D } from './pack3d.ts';
+export { collidePacked3D, prepareCpu3D, type CpuNarrowphase3D } from './cpu/narrowphase3d.ts';
+export { collide3D } from './cpu/collide3d.ts';
+export { emptyManifold3D, manifold3DToJson, CONTACT_KIND_3D, type Manifold3D, type Manifold3DJson, type Transform3D } from './cpu/manifold3d.ts';
+export { GpuNarrowphase3D } from './gpu/narrowphase3d.ts';
+export { sweepAndPrune3D, bodyAabbs3D } from './broadphase3d.ts';
+export { checkManifoldValidity3D, placeShape3D, type PlacedShape3D, type Validity3D } from './validity3d.ts';
+export { compareManifolds2D, compareManifolds3D, type Mismatch } from './compare2d.ts';
+export { LAYOUT_3D } from './layout3d.ts';
+export * as constants3d from './constants3d.ts';

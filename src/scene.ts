@@ -3,6 +3,7 @@
 
 import { InputError } from './errors.ts';
 import { makeShape2D, readVec2, type Shape2D, type Shape2DInput, type Vec2 } from './shapes2d.ts';
+import { makeBody3D, makeShape3D, type Quat, type Shape3D, type Shape3DInput, type Vec3 } from './shapes3d.ts';
 
 export interface Body2DInput {
   shape: number;
@@ -96,11 +97,63 @@ export function parseScene2D(json: unknown): Scene2D {
   return { dim: 2, margin: parseMargin(s.margin), shapes, ...bodies, pairs: parsePairs(s.pairs, bodies.bodyShape.length) };
 }
 
-/** Validates a scene of either dimension (3D scenes are parsed by the 3D module). */
-export function parseScene(json: unknown): Scene2D {
+export interface Body3DInput {
+  shape: number;
+  position: Vec3;
+  /** Unit quaternion [x, y, z, w]; default identity. */
+  rotation?: Quat;
+}
+
+export interface SceneJson3D {
+  dim: 3;
+  margin?: number;
+  shapes: Shape3DInput[];
+  bodies: Body3DInput[];
+  pairs?: [number, number][];
+}
+
+/** A validated 3D scene. */
+export interface Scene3D {
+  dim: 3;
+  margin: number;
+  shapes: Shape3D[];
+  /** Per body: shape index, position (x, y, z), rotation quaternion (x, y, z, w, unit). */
+  bodyShape: Uint32Array;
+  bodyPosition: Float64Array;
+  bodyRotation: Float64Array;
+  /** Pair list (a0, b0, a1, b1, ...), or null when the broadphase is to find the pairs. */
+  pairs: Uint32Array | null;
+}
+
+/** A validated scene of either dimension. */
+export type Scene = Scene2D | Scene3D;
+
+export function parseScene3D(json: unknown): Scene3D {
+  const s = json as Partial<SceneJson3D>;
+  if (!Array.isArray(s.shapes)) throw new InputError('shapes', 'must be an array');
+  const shapes = s.shapes.map((shape, i) => makeShape3D(shape, i));
+  if (!Array.isArray(s.bodies)) throw new InputError('bodies', 'must be an array');
+  const n = s.bodies.length;
+  const bodyShape = new Uint32Array(n);
+  const bodyPosition = new Float64Array(3 * n);
+  const bodyRotation = new Float64Array(4 * n);
+  s.bodies.forEach((input, i) => {
+    const b = makeBody3D(input, i, shapes.length);
+    bodyShape[i] = b.shape;
+    bodyPosition.set(b.position, 3 * i);
+    bodyRotation.set(b.rotation, 4 * i);
+  });
+  return { dim: 3, margin: parseMargin(s.margin), shapes, bodyShape, bodyPosition, bodyRotation, pairs: parsePairs(s.pairs, n) };
+}
+
+/** Validates a scene of either dimension (`dim`: 2 or 3). */
+export function parseScene(json: SceneJson2D): Scene2D;
+export function parseScene(json: SceneJson3D): Scene3D;
+export function parseScene(json: unknown): Scene;
+export function parseScene(json: unknown): Scene {
   if (typeof json !== 'object' || json === null) throw new InputError('scene', 'must be a JSON object');
   const dim = (json as { dim?: unknown }).dim;
   if (dim === 2) return parseScene2D(json);
-  if (dim === 3) throw new InputError('dim', '3D scenes are not supported yet');
+  if (dim === 3) return parseScene3D(json);
   throw new InputError('dim', `must be 2 or 3, got ${String(dim)}`);
 }

@@ -16,6 +16,7 @@ import {
   MIN_EXTENT_3D,
   SHAPE_KIND_3D,
 } from './constants3d.ts';
+import { boxHull3D } from './box3d.ts';
 import { InputError } from './errors.ts';
 import { buildHull3D, type HullData3D } from './hull3d.ts';
 
@@ -33,6 +34,19 @@ export type Shape3DInput =
 export interface Shape3D extends HullData3D {
   kind: number;
   radius: number;
+  /**
+   * Hulls: the distance from the centre to the nearest face plane (> 0), so the hull reaches at
+   * least this far from its centre in every direction; the SAT uses it to skip faces and edge
+   * pairs that cannot beat the best axis. 0 for spheres and capsules.
+   */
+  inradius: number;
+}
+
+/** A hull shape of `kind` with its inradius. */
+function hullShape(kind: number, data: HullData3D): Shape3D {
+  let inradius = Infinity;
+  for (let f = 0; f < data.faceCount; f++) inradius = Math.min(inradius, data.planes[4 * f + 3]!);
+  return { kind, radius: 0, inradius, ...data };
 }
 
 /** A rigid body: where its shape is. */
@@ -86,6 +100,7 @@ function roundShape(kind: number, pts: Vec3[], radius: number): Shape3D {
   return {
     kind,
     radius,
+    inradius: 0,
     center: c,
     extent: reach + radius,
     vertexCount: V,
@@ -115,7 +130,7 @@ export function makeShape3D(input: Shape3DInput, index: number): Shape3D {
       const v = input.vertices as unknown;
       if (!Array.isArray(v)) throw new InputError(where, '"vertices" must be an array of [x, y, z]');
       const pts = v.map((p, i) => readVec3(where, `vertices[${i}]`, p));
-      return { kind: SHAPE_KIND_3D.hull, radius: 0, ...buildHull3D(where, pts) };
+      return hullShape(SHAPE_KIND_3D.hull, buildHull3D(where, pts));
     }
     case 'box': {
       const h = readVec3(where, 'halfExtents', input.halfExtents);
@@ -126,9 +141,8 @@ export function makeShape3D(input: Shape3DInput, index: number): Shape3D {
       if (Math.min(hx, hy, hz) < MIN_EDGE_RELATIVE_3D * m) {
         throw new InputError(where, `halfExtents ${JSON.stringify(h)} are too thin: each must be at least ${MIN_EDGE_RELATIVE_3D} of the largest`);
       }
-      const pts: Vec3[] = [];
-      for (let i = 0; i < 8; i++) pts.push([i & 1 ? hx : -hx, i & 2 ? hy : -hy, i & 4 ? hz : -hz]);
-      return { kind: SHAPE_KIND_3D.box, radius: 0, ...buildHull3D(where, pts) };
+      // The one box topology (src/box3d.ts): the GPU computes a box's features from its half extents.
+      return hullShape(SHAPE_KIND_3D.box, boxHull3D(hx, hy, hz));
     }
     case 'sphere': {
       const r = positive(where, 'radius', input.radius);

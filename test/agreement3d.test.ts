@@ -16,7 +16,8 @@ import { describe, expect, it } from 'vitest';
 import RAPIER from '@dimforge/rapier3d-compat';
 import * as CANNON from 'cannon-es';
 import { makeShape3D, type Quat, type Shape3D, type Vec3 } from '../src/shapes3d.ts';
-import { collide3D, emptyManifold3D, type Manifold3D } from '../src/cpu/collide3d.ts';
+import { collide3D } from '../src/cpu/collide3d.ts';
+import { emptyManifold3D, type Manifold3D } from '../src/cpu/manifold3d.ts';
 import { checkManifold3D } from '../src/cpu/verify3d.ts';
 import { COPLANAR_RELATIVE_3D, EDGE_HYSTERESIS_3D } from '../src/constants3d.ts';
 

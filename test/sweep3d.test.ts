@@ -6,7 +6,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { makeShape3D, type Quat, type Shape3D, type Vec3 } from '../src/shapes3d.ts';
-import { collide3D, CONTACT_KIND_3D, emptyManifold3D } from '../src/cpu/collide3d.ts';
+import { collide3D } from '../src/cpu/collide3d.ts';
+import { CONTACT_KIND_3D, emptyManifold3D } from '../src/cpu/manifold3d.ts';
 import { checkManifold3D } from '../src/cpu/verify3d.ts';
 import { COPLANAR_RELATIVE_3D } from '../src/constants3d.ts';
 

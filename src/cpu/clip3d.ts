@@ -12,12 +12,10 @@
 // the reference side plane the point's outgoing segment runs along (NO_SIDE_3D: an incident edge)
 // and `seg` the incident edge the outgoing segment lies on.
 
-import { CONTACT_KIND_3D, FEATURE_EDGE_3D, FEATURE_FACE_3D, FEATURE_VERTEX_3D, MAX_CLIP_POINTS_3D, MAX_MANIFOLD_POINTS_3D } from '../constants3d.ts';
+import { CONTACT_KIND_3D, FEATURE_EDGE_3D, FEATURE_FACE_3D, FEATURE_VERTEX_3D, MAX_CLIP_POINTS_3D, MAX_MANIFOLD_POINTS_3D, NO_SIDE_3D } from '../constants3d.ts';
 import { makeId3d, lm, pushPoint3d, setNormal3d, type Hull3D } from './manifold3d.ts';
 import { candId, candPos, candSep, chosen, reduceManifold3d } from './reduce3d.ts';
 
-/** `side` of a clip point whose outgoing segment is (part of) an incident edge. */
-export const NO_SIDE_3D = 255;
 
 /** Clip buffers (ping-pong): positions in the working frame and feature words. */
 const clipPos0 = new Float64Array(3 * MAX_CLIP_POINTS_3D);
@@ -94,7 +92,8 @@ export function incidentFace3d(I: Hull3D, nx: number, ny: number, nz: number, ar
 
 /**
  * One Sutherland–Hodgman step: keeps the part of polygon `src` (m points) where
- * s · p <= off, the side plane of reference side j; writes `dst` and returns its size.
+ * s · p <= off, the side plane of reference side j; writes `dst` and returns its size (the WGSL
+ * keeps a point's position bits and feature word in one vec4u).
  * `refFirst`/`refSize` locate the reference face's vertex loop of R, `incFace` the incident face.
  */
 export function clipPolygonToPlane3d(
@@ -103,13 +102,15 @@ export function clipPolygonToPlane3d(
   R: Hull3D, refFirst: number, refSize: number, j: number, incFace: number,
 ): number {
   let o = 0;
+  // Each point is read once: the edge k -> k + 1 carries point k + 1 to the next step.
+  let px = srcPos[0]!, py = srcPos[1]!, pz = srcPos[2]!;
+  let feat = srcFeat[0]!;
+  let dp = sx * px + sy * py + sz * pz - off;
   for (let k = 0; k < m; k++) {
     const q = k + 1 === m ? 0 : k + 1;
-    const px = srcPos[3 * k]!, py = srcPos[3 * k + 1]!, pz = srcPos[3 * k + 2]!;
     const qx = srcPos[3 * q]!, qy = srcPos[3 * q + 1]!, qz = srcPos[3 * q + 2]!;
-    const dp = sx * px + sy * py + sz * pz - off;
+    const nextFeat = srcFeat[q]!;
     const dq = sx * qx + sy * qy + sz * qz - off;
-    const feat = srcFeat[k]!;
     if (dp <= 0) {
       dstPos[3 * o] = px;
       dstPos[3 * o + 1] = py;
@@ -141,8 +142,31 @@ export function clipPolygonToPlane3d(
       dstFeat[o] = dp <= 0 ? clipFeature3d(ref, inc, j, 0) : clipFeature3d(ref, inc, side, seg);
       o++;
     }
+    px = qx;
+    py = qy;
+    pz = qz;
+    feat = nextFeat;
+    dp = dq;
   }
   return o;
+}
+
+/** The plane of a face in the working frame, written by planeW3d: normal xyz, offset. */
+export const planeW = new Float64Array(4);
+
+/** Writes `planeW`: the plane of face f of hull R in the working frame. */
+export function planeW3d(R: Hull3D, f: number): void {
+  const r = R.rot;
+  const t = R.pos;
+  const rp = R.shape.planes;
+  const x = rp[4 * f]!, y = rp[4 * f + 1]!, z = rp[4 * f + 2]!;
+  const nx = r[0]! * x + r[1]! * y + r[2]! * z;
+  const ny = r[3]! * x + r[4]! * y + r[5]! * z;
+  const nz = r[6]! * x + r[7]! * y + r[8]! * z;
+  planeW[0] = nx;
+  planeW[1] = ny;
+  planeW[2] = nz;
+  planeW[3] = rp[4 * f + 3]! + (nx * t[0]! + ny * t[1]! + nz * t[2]!);
 }
 
 /**
@@ -154,13 +178,9 @@ export function clipFaceContact3d(R: Hull3D, refFace: number, I: Hull3D, incFace
   const rr = R.rot;
   const rt = R.pos;
   const rs = R.shape;
-  const rp = rs.planes;
   // Reference plane in the working frame.
-  const px0 = rp[4 * refFace]!, py0 = rp[4 * refFace + 1]!, pz0 = rp[4 * refFace + 2]!;
-  const nx = rr[0]! * px0 + rr[1]! * py0 + rr[2]! * pz0;
-  const ny = rr[3]! * px0 + rr[4]! * py0 + rr[5]! * pz0;
-  const nz = rr[6]! * px0 + rr[7]! * py0 + rr[8]! * pz0;
-  const nd = rp[4 * refFace + 3]! + (nx * rt[0]! + ny * rt[1]! + nz * rt[2]!);
+  planeW3d(R, refFace);
+  const nx = planeW[0]!, ny = planeW[1]!, nz = planeW[2]!, nd = planeW[3]!;
   // Incident polygon (working frame) into clip buffer 0.
   const is = I.shape;
   const ir = I.rot;
@@ -235,17 +255,14 @@ export function clipFaceContact3d(R: Hull3D, refFace: number, I: Hull3D, incFace
 
 /**
  * Last resort of a face contact whose clipping left nothing: the deepest vertex of I along -n,
- * projected midway to the reference plane.
+ * projected midway to the reference plane. When the hulls are apart along n (separation > 0) and
+ * the vertex does not project into the reference face, the vertex faces the face's boundary
+ * instead: the contact joins the vertex and the closest point of the boundary (normal along that
+ * line, one point within the margin), so a speculative point never floats beside the face.
  */
 export function vertexContact3d(R: Hull3D, refFace: number, I: Hull3D, refIsA: boolean, margin: number): void {
-  const rr = R.rot;
-  const rt = R.pos;
-  const rp = R.shape.planes;
-  const px0 = rp[4 * refFace]!, py0 = rp[4 * refFace + 1]!, pz0 = rp[4 * refFace + 2]!;
-  const nx = rr[0]! * px0 + rr[1]! * py0 + rr[2]! * pz0;
-  const ny = rr[3]! * px0 + rr[4]! * py0 + rr[5]! * pz0;
-  const nz = rr[6]! * px0 + rr[7]! * py0 + rr[8]! * pz0;
-  const nd = rp[4 * refFace + 3]! + (nx * rt[0]! + ny * rt[1]! + nz * rt[2]!);
+  planeW3d(R, refFace);
+  const nx = planeW[0]!, ny = planeW[1]!, nz = planeW[2]!, nd = planeW[3]!;
   const bi = deepestVertex3d(I, nx, ny, nz);
   const ir = I.rot;
   const it = I.pos;
@@ -256,7 +273,53 @@ export function vertexContact3d(R: Hull3D, refFace: number, I: Hull3D, refIsA: b
   const z = ir[6]! * x0 + ir[7]! * y0 + ir[8]! * z0 + it[2]!;
   const s = nx * x + ny * y + nz * z - nd;
   if (s > margin) return;
-  const f = FEATURE_FACE_3D + refFace;
   const v = FEATURE_VERTEX_3D + bi;
+  if (s > 0) {
+    const rs = R.shape;
+    const rr = R.rot;
+    const rt = R.pos;
+    const rv = rs.vertices;
+    const first = rs.faceFirst[refFace]!;
+    const size = rs.faceSize[refFace]!;
+    let outside = false;
+    let best = Infinity;
+    let qx = 0, qy = 0, qz = 0;
+    let feature = 0;
+    for (let j = 0; j < size; j++) {
+      const ia = rs.faceVertices[first + j]!;
+      const ib = rs.faceVertices[first + (j + 1 === size ? 0 : j + 1)]!;
+      const ax = rr[0]! * rv[3 * ia]! + rr[1]! * rv[3 * ia + 1]! + rr[2]! * rv[3 * ia + 2]! + rt[0]!;
+      const ay = rr[3]! * rv[3 * ia]! + rr[4]! * rv[3 * ia + 1]! + rr[5]! * rv[3 * ia + 2]! + rt[1]!;
+      const az = rr[6]! * rv[3 * ia]! + rr[7]! * rv[3 * ia + 1]! + rr[8]! * rv[3 * ia + 2]! + rt[2]!;
+      const ex = rr[0]! * rv[3 * ib]! + rr[1]! * rv[3 * ib + 1]! + rr[2]! * rv[3 * ib + 2]! + rt[0]! - ax;
+      const ey = rr[3]! * rv[3 * ib]! + rr[4]! * rv[3 * ib + 1]! + rr[5]! * rv[3 * ib + 2]! + rt[1]! - ay;
+      const ez = rr[6]! * rv[3 * ib]! + rr[7]! * rv[3 * ib + 1]! + rr[8]! * rv[3 * ib + 2]! + rt[2]! - az;
+      const wx = x - ax, wy = y - ay, wz = z - az;
+      // Outside side plane j: (edge × n) · (v − a) > 0.
+      if ((ey * nz - ez * ny) * wx + (ez * nx - ex * nz) * wy + (ex * ny - ey * nx) * wz > 0) outside = true;
+      const t = Math.min(Math.max((wx * ex + wy * ey + wz * ez) / (ex * ex + ey * ey + ez * ez), 0), 1);
+      const px = ax + t * ex, py = ay + t * ey, pz = az + t * ez;
+      const d2 = (x - px) * (x - px) + (y - py) * (y - py) + (z - pz) * (z - pz);
+      if (d2 < best) {
+        best = d2;
+        qx = px;
+        qy = py;
+        qz = pz;
+        feature = t <= 0 ? FEATURE_VERTEX_3D + ia : t >= 1 ? FEATURE_VERTEX_3D + ib : FEATURE_EDGE_3D + rs.faceEdges[first + j]!;
+      }
+    }
+    if (outside) {
+      const dist = Math.sqrt(best);
+      if (dist > margin) return;
+      const inv = 1 / dist;
+      const mx = (x - qx) * inv, my = (y - qy) * inv, mz = (z - qz) * inv;
+      lm.kind = CONTACT_KIND_3D.closest;
+      if (refIsA) setNormal3d(mx, my, mz);
+      else setNormal3d(-mx, -my, -mz);
+      pushPoint3d(0.5 * (x + qx), 0.5 * (y + qy), 0.5 * (z + qz), dist, refIsA ? makeId3d(feature, v) : makeId3d(v, feature));
+      return;
+    }
+  }
+  const f = FEATURE_FACE_3D + refFace;
   pushPoint3d(x - 0.5 * s * nx, y - 0.5 * s * ny, z - 0.5 * s * nz, s, refIsA ? makeId3d(f, v) : makeId3d(v, f));
 }

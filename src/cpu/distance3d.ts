@@ -38,8 +38,16 @@ export function closestSegments3d(
       s = Math.min(Math.max(-c / a, 0), 1);
     } else {
       const b = d1x * d2x + d1y * d2y + d1z * d2z;
-      const denom = a * e - b * b;
-      s = denom > 0 ? Math.min(Math.max((b * f - c * e) / denom, 0), 1) : 0;
+      // a e − b² = |d1 × d2|² and b f − c e = −(d1 × d2) · (r × d2) (Lagrange's identity): the
+      // cross products keep their digits for nearly parallel segments, where a e − b² cancels.
+      const nx = d1y * d2z - d1z * d2y;
+      const ny = d1z * d2x - d1x * d2z;
+      const nz = d1x * d2y - d1y * d2x;
+      const mx = ry * d2z - rz * d2y;
+      const my = rz * d2x - rx * d2z;
+      const mz = rx * d2y - ry * d2x;
+      const denom = nx * nx + ny * ny + nz * nz;
+      s = denom > 0 ? Math.min(Math.max(-(nx * mx + ny * my + nz * mz) / denom, 0), 1) : 0;
       t = (b * s + f) / e;
       if (t < 0) {
         t = 0;

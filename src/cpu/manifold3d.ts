@@ -149,15 +149,15 @@ export function quatToMatrix3d(q: ArrayLike<number>, m: Float64Array): void {
  * frame): rotation to.rotᵀ · from.rot (row-major, out[0..8]) and translation
  * to.rotᵀ · (from.pos − to.pos) (out[9..11]).
  */
-export function relativeTransform3d(from: Hull3D, to: Hull3D, out: Float64Array): void {
-  const a = from.rot;
-  const b = to.rot;
+export function relativeTransform3d(src: Hull3D, dst: Hull3D, out: Float64Array): void {
+  const a = src.rot;
+  const b = dst.rot;
   for (let r = 0; r < 3; r++) {
     for (let c = 0; c < 3; c++) out[3 * r + c] = b[r]! * a[c]! + b[3 + r]! * a[3 + c]! + b[6 + r]! * a[6 + c]!;
   }
-  const dx = from.pos[0]! - to.pos[0]!;
-  const dy = from.pos[1]! - to.pos[1]!;
-  const dz = from.pos[2]! - to.pos[2]!;
+  const dx = src.pos[0]! - dst.pos[0]!;
+  const dy = src.pos[1]! - dst.pos[1]!;
+  const dz = src.pos[2]! - dst.pos[2]!;
   for (let r = 0; r < 3; r++) out[9 + r] = b[r]! * dx + b[3 + r]! * dy + b[6 + r]! * dz;
 }
 

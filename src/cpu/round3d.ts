@@ -19,7 +19,6 @@ import {
   PARALLEL_EDGE_SINE_3D,
   SEGMENT_PARALLEL_SINE_3D,
 } from '../constants3d.ts';
-import type { Shape3D } from '../shapes3d.ts';
 import { closestSegments3d, cp } from './distance3d.ts';
 import { coreFeature3d, edgeFeature3d, lm, makeId3d, pushPoint3d, setNormal3d, type Hull3D } from './manifold3d.ts';
 
@@ -27,20 +26,20 @@ import { coreFeature3d, edgeFeature3d, lm, makeId3d, pushPoint3d, setNormal3d, t
 export const hc = new Float64Array(9);
 
 /** The core end points of round shape R in the working frame: p xyz, q xyz (q = p for a sphere). */
-export const core = new Float64Array(6);
+export const coreEnds = new Float64Array(6);
 
-/** Writes `core` from R's 1 or 2 core vertices placed by R's transform. */
+/** Writes `coreEnds` from R's 1 or 2 core vertices placed by R's transform. */
 export function roundCore3d(R: Hull3D): void {
   const rv = R.shape.vertices;
   const r = R.rot;
   const t = R.pos;
   const k = R.shape.vertexCount === 2 ? 3 : 0;
-  core[0] = r[0]! * rv[0]! + r[1]! * rv[1]! + r[2]! * rv[2]! + t[0]!;
-  core[1] = r[3]! * rv[0]! + r[4]! * rv[1]! + r[5]! * rv[2]! + t[1]!;
-  core[2] = r[6]! * rv[0]! + r[7]! * rv[1]! + r[8]! * rv[2]! + t[2]!;
-  core[3] = r[0]! * rv[k]! + r[1]! * rv[k + 1]! + r[2]! * rv[k + 2]! + t[0]!;
-  core[4] = r[3]! * rv[k]! + r[4]! * rv[k + 1]! + r[5]! * rv[k + 2]! + t[1]!;
-  core[5] = r[6]! * rv[k]! + r[7]! * rv[k + 1]! + r[8]! * rv[k + 2]! + t[2]!;
+  coreEnds[0] = r[0]! * rv[0]! + r[1]! * rv[1]! + r[2]! * rv[2]! + t[0]!;
+  coreEnds[1] = r[3]! * rv[0]! + r[4]! * rv[1]! + r[5]! * rv[2]! + t[1]!;
+  coreEnds[2] = r[6]! * rv[0]! + r[7]! * rv[1]! + r[8]! * rv[2]! + t[2]!;
+  coreEnds[3] = r[0]! * rv[k]! + r[1]! * rv[k + 1]! + r[2]! * rv[k + 2]! + t[0]!;
+  coreEnds[4] = r[3]! * rv[k]! + r[4]! * rv[k + 1]! + r[5]! * rv[k + 2]! + t[1]!;
+  coreEnds[5] = r[6]! * rv[k]! + r[7]! * rv[k + 1]! + r[8]! * rv[k + 2]! + t[2]!;
 }
 
 
@@ -191,8 +190,8 @@ export function collideHullRound3d(Hh: Hull3D, Rh: Hull3D, margin: number, scale
   const r = R.radius;
   const reach = r + margin;
   roundCore3d(Rh);
-  const px = core[0]!, py = core[1]!, pz = core[2]!;
-  const qx = core[3]!, qy = core[4]!, qz = core[5]!;
+  const px = coreEnds[0]!, py = coreEnds[1]!, pz = coreEnds[2]!;
+  const qx = coreEnds[3]!, qy = coreEnds[4]!, qz = coreEnds[5]!;
   const ux = qx - px, uy = qy - py, uz = qz - pz;
   const ul = Math.sqrt(ux * ux + uy * uy + uz * uz);
   const hv = H.vertices;
@@ -219,7 +218,7 @@ export function collideHullRound3d(Hh: Hull3D, Rh: Hull3D, margin: number, scale
       const fb = 4 * H.edgeF1[e]!;
       const au = hp[fa]! * ux + hp[fa + 1]! * uy + hp[fa + 2]! * uz;
       const bu = hp[fb]! * ux + hp[fb + 1]! * uy + hp[fb + 2]! * uz;
-      if (au * bu >= 0) continue;
+      if (!((au < 0 && bu > 0) || (au > 0 && bu < 0))) continue;
       const a = 3 * H.edgeV0[e]!;
       const b = 3 * H.edgeV1[e]!;
       const vx = hv[a]!, vy = hv[a + 1]!, vz = hv[a + 2]!;
@@ -316,8 +315,8 @@ export function collideRounds3d(Ah: Hull3D, Bh: Hull3D, margin: number, scale: n
   const p1x = av[0]!, p1y = av[1]!, p1z = av[2]!;
   const q1x = av[ka]!, q1y = av[ka + 1]!, q1z = av[ka + 2]!;
   roundCore3d(Bh);
-  const p2x = core[0]!, p2y = core[1]!, p2z = core[2]!;
-  const q2x = core[3]!, q2y = core[4]!, q2z = core[5]!;
+  const p2x = coreEnds[0]!, p2y = coreEnds[1]!, p2z = coreEnds[2]!;
+  const q2x = coreEnds[3]!, q2y = coreEnds[4]!, q2z = coreEnds[5]!;
   const ra = A.radius;
   const rb = B.radius;
   closestSegments3d(p1x, p1y, p1z, q1x, q1y, q1z, p2x, p2y, p2z, q2x, q2y, q2z);

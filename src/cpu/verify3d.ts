@@ -3,7 +3,7 @@
 // collide functions (brute force, allocation is fine here) so it can judge them.
 
 import type { Shape3D } from '../shapes3d.ts';
-import type { Manifold3D, Transform3D } from './collide3d.ts';
+import type { Manifold3D, Transform3D } from './manifold3d.ts';
 
 /** World point -> the shape's core frame (relative to its centre). */
 function toLocal(shape: Shape3D, xf: Transform3D, p: ArrayLike<number>): [number, number, number] {

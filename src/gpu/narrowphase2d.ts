@@ -6,6 +6,7 @@ import { CapacityError } from '../errors.ts';
 import { LAYOUT_2D } from '../layout2d.ts';
 import { manifoldBytes2D, type Packed2D } from '../pack2d.ts';
 import { WORKGROUP_SIZE_2D } from '../constants.ts';
+import { copyForReadback, dispatchGrid, GrowingBuffer, PassTimer, readBack, upload } from './buffers.ts';
 import { narrowphase2DPipeline, type KernelPipeline } from './pipelines.ts';
 
 export interface GpuRunResult {
@@ -17,34 +18,9 @@ export interface GpuRunResult {
   wallMs: number;
 }
 
-const MAX_GROUPS_PER_DIMENSION = 65535;
-
-/** Workgroup grid for `pairCount` invocations: rows of at most 65535 groups. */
-export function dispatchGrid(pairCount: number): { x: number; y: number; rowPitch: number } {
-  const groups = Math.max(1, Math.ceil(pairCount / WORKGROUP_SIZE_2D));
-  const x = Math.min(groups, MAX_GROUPS_PER_DIMENSION);
-  const y = Math.ceil(groups / x);
-  return { x, y, rowPitch: x * WORKGROUP_SIZE_2D };
-}
-
-type Usage = number;
-
-/** A storage/copy buffer that is replaced by a larger one when a run needs more room. */
-class GrowingBuffer {
-  buffer: GPUBuffer | null = null;
-  constructor(private readonly device: GPUDevice, private readonly usage: Usage, private readonly label: string) {}
-  ensure(bytes: number): GPUBuffer {
-    const size = Math.max(16, Math.ceil(bytes / 16) * 16);
-    if (!this.buffer || this.buffer.size < size) {
-      this.buffer?.destroy();
-      this.buffer = this.device.createBuffer({ label: this.label, size, usage: this.usage });
-    }
-    return this.buffer;
-  }
-  destroy(): void {
-    this.buffer?.destroy();
-    this.buffer = null;
-  }
+/** Workgroup grid for `pairCount` invocations of the 2D kernel. */
+export function dispatchGrid2D(pairCount: number): { x: number; y: number; rowPitch: number } {
+  return dispatchGrid(pairCount, WORKGROUP_SIZE_2D);
 }
 
 export class GpuNarrowphase2D {
@@ -54,9 +30,7 @@ export class GpuNarrowphase2D {
   private readonly manifolds: GrowingBuffer;
   private readonly readback: GrowingBuffer;
   private readonly params: GPUBuffer;
-  private readonly querySet: GPUQuerySet | null;
-  private readonly queryResolve: GPUBuffer | null;
-  private readonly queryRead: GPUBuffer | null;
+  private readonly timer: PassTimer;
 
   private constructor(readonly device: GPUDevice, private readonly kernel: KernelPipeline, timestamps: boolean) {
     const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
@@ -66,15 +40,7 @@ export class GpuNarrowphase2D {
     this.manifolds = new GrowingBuffer(device, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC, 'manifolds2d');
     this.readback = new GrowingBuffer(device, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST, 'manifolds2d-readback');
     this.params = device.createBuffer({ label: 'params2d', size: LAYOUT_2D.params.bytes, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-    if (timestamps) {
-      this.querySet = device.createQuerySet({ type: 'timestamp', count: 2 });
-      this.queryResolve = device.createBuffer({ size: 16, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
-      this.queryRead = device.createBuffer({ size: 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-    } else {
-      this.querySet = null;
-      this.queryResolve = null;
-      this.queryRead = null;
-    }
+    this.timer = new PassTimer(device, timestamps);
   }
 
   /** Compiles the kernel for `device`; `timestamps` needs a device created with 'timestamp-query'. */
@@ -105,10 +71,10 @@ export class GpuNarrowphase2D {
     const pairs = this.pairs.ensure(Math.max(8, packed.pairs.byteLength));
     const manifolds = this.manifolds.ensure(manifoldBytes);
     const readback = this.readback.ensure(manifoldBytes);
-    device.queue.writeBuffer(shapes, 0, packed.shapes);
-    device.queue.writeBuffer(bodies, 0, packed.bodies);
-    if (packed.pairs.byteLength > 0) device.queue.writeBuffer(pairs, 0, packed.pairs.buffer, packed.pairs.byteOffset, packed.pairs.byteLength);
-    const grid = dispatchGrid(packed.pairCount);
+    upload(device, shapes, packed.shapes);
+    upload(device, bodies, packed.bodies);
+    upload(device, pairs, packed.pairs);
+    const grid = dispatchGrid2D(packed.pairCount);
     const params = new ArrayBuffer(LAYOUT_2D.params.bytes);
     new Uint32Array(params)[LAYOUT_2D.params.pairCount] = packed.pairCount;
     new Float32Array(params)[LAYOUT_2D.params.margin] = packed.margin;
@@ -126,39 +92,24 @@ export class GpuNarrowphase2D {
       ],
     });
     const encoder = device.createCommandEncoder({ label: 'narrowphase2d' });
-    const pass = encoder.beginComputePass(
-      this.querySet ? { timestampWrites: { querySet: this.querySet, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 } } : {},
-    );
+    const pass = encoder.beginComputePass(this.timer.passDescriptor());
     pass.setPipeline(this.kernel.pipeline);
     pass.setBindGroup(0, bindGroup);
     if (packed.pairCount > 0) pass.dispatchWorkgroups(grid.x, grid.y);
     pass.end();
-    if (this.querySet && this.queryResolve && this.queryRead) {
-      encoder.resolveQuerySet(this.querySet, 0, 2, this.queryResolve, 0);
-      encoder.copyBufferToBuffer(this.queryResolve, 0, this.queryRead, 0, 16);
-    }
-    encoder.copyBufferToBuffer(manifolds, 0, readback, 0, manifoldBytes);
+    this.timer.resolve(encoder);
+    copyForReadback(encoder, manifolds, readback, manifoldBytes);
     device.queue.submit([encoder.finish()]);
 
-    await readback.mapAsync(GPUMapMode.READ, 0, manifoldBytes);
-    const out = readback.getMappedRange(0, manifoldBytes).slice(0);
-    readback.unmap();
+    const out = await readBack(readback, manifoldBytes);
     const wallMs = performance.now() - start;
-    let kernelMs: number | null = null;
-    if (this.queryRead) {
-      await this.queryRead.mapAsync(GPUMapMode.READ);
-      const t = new BigUint64Array(this.queryRead.getMappedRange().slice(0));
-      this.queryRead.unmap();
-      kernelMs = Number(t[1]! - t[0]!) / 1e6;
-    }
+    const kernelMs = await this.timer.readMs();
     return { manifolds: out, kernelMs, wallMs };
   }
 
   destroy(): void {
     for (const b of [this.shapes, this.bodies, this.pairs, this.manifolds, this.readback]) b.destroy();
     this.params.destroy();
-    this.querySet?.destroy();
-    this.queryResolve?.destroy();
-    this.queryRead?.destroy();
+    this.timer.destroy();
   }
 }

@@ -1,7 +1,7 @@
 // Compute pipelines, compiled once per device and reused. Compilation errors are raised with the
 // WGSL compiler's messages (a broken shader must never look like "no contacts").
 
-import { assembleWgsl, NARROWPHASE_2D_FILES } from './shaders.ts';
+import { assembleWgsl, assembleWgsl3D, NARROWPHASE_2D_FILES, NARROWPHASE_3D_FILES } from './shaders.ts';
 
 export interface KernelPipeline {
   pipeline: GPUComputePipeline;
@@ -36,4 +36,8 @@ function cached(device: GPUDevice, key: string, make: () => Promise<KernelPipeli
 
 export function narrowphase2DPipeline(device: GPUDevice): Promise<KernelPipeline> {
   return cached(device, 'narrowphase2d', () => compile(device, 'narrowphase2d', assembleWgsl(NARROWPHASE_2D_FILES), 'narrowphase2d'));
+}
+
+export function narrowphase3DPipeline(device: GPUDevice): Promise<KernelPipeline> {
+  return cached(device, 'narrowphase3d', () => compile(device, 'narrowphase3d', assembleWgsl3D(NARROWPHASE_3D_FILES), 'narrowphase3d'));
 }

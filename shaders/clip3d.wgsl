@@ -1,0 +1,255 @@
+// Face contacts of two hulls (GPU mirror of src/cpu/clip3d.ts, function for function): the
+// incident face, Sutherland–Hodgman clipping against the side planes of the reference face, the
+// points below the reference plane (+ margin) with their own depth, reduced to at most 4; and the
+// single-vertex fallback. Everything happens in the working frame. A clip point carries one
+// feature word: ref | inc << 8 | side << 16 | seg << 24 (see the CPU file for the ids).
+
+// Clip buffers (ping-pong), sized by the limit: each of the reference face's <= 32 side planes
+// adds at most one vertex to the clipped incident face (<= 32 vertices). A clip point is one vec4u:
+// its position's bits in xyz (bitcast, exact), its feature word in w; one private access per point.
+var<private> clip0: array<vec4u, MAX_CLIP_POINTS_3D>;
+var<private> clip1: array<vec4u, MAX_CLIP_POINTS_3D>;
+
+fn clipPoint3d(p: vec3f, feature: u32) -> vec4u {
+  return vec4u(bitcast<vec3u>(p), feature);
+}
+
+fn clipFeature3d(refFeature: u32, incFeature: u32, side: u32, seg: u32) -> u32 {
+  return refFeature | (incFeature << 8u) | (side << 16u) | (seg << 24u);
+}
+
+// Index of the vertex of hull I deepest along -n (n in the working frame); first of equals.
+fn deepestVertex3d(I: Hull3D, n: vec3f) -> u32 {
+  let l = transpose(I.rot) * n;
+  var lo = F32_MAX_3D;
+  var deepest = 0u;
+  for (var i = 0u; i < MAX_HULL_VERTICES; i++) {
+    if (i >= I.vertexCount) { break; }
+    let d = dot(l, hullVertex(I, i));
+    if (d < lo) {
+      lo = d;
+      deepest = i;
+    }
+  }
+  return deepest;
+}
+
+// Incident face of hull I for reference normal n (working frame): the most anti-parallel face, or
+// with `aroundDeepest` the most anti-parallel of the faces around I's deepest vertex along -n.
+fn incidentFace3d(I: Hull3D, n: vec3f, aroundDeepest: bool) -> u32 {
+  let l = transpose(I.rot) * n;
+  var incFace = 0u;
+  var lo = F32_MAX_3D;
+  if (!aroundDeepest) {
+    for (var f = 0u; f < MAX_HULL_FACES; f++) {
+      if (f >= I.faceCount) { break; }
+      let d = dot(l, hullPlane(I, f).xyz);
+      if (d < lo) {
+        lo = d;
+        incFace = f;
+      }
+    }
+    return incFace;
+  }
+  let deepest = deepestVertex3d(I, n);
+  for (var e = 0u; e < MAX_HULL_EDGES; e++) {
+    if (e >= I.edgeCount) { break; }
+    let edge = hullEdge(I, e);
+    if (edge.x != deepest && edge.y != deepest) { continue; }
+    let d0 = dot(l, hullPlane(I, edge.z).xyz);
+    let d1 = dot(l, hullPlane(I, edge.w).xyz);
+    if (d0 < lo) {
+      lo = d0;
+      incFace = edge.z;
+    }
+    if (d1 < lo) {
+      lo = d1;
+      incFace = edge.w;
+    }
+  }
+  return incFace;
+}
+
+// One Sutherland–Hodgman step: keeps the part of polygon src (m points) where dot(s, p) <= off,
+// the side plane of reference side j; writes dst and returns its size. Each point is read once:
+// the edge k -> k + 1 carries point k + 1 (and its plane distance) to the next step.
+fn clipPolygonToPlane3d(
+  src: ptr<private, array<vec4u, MAX_CLIP_POINTS_3D>>, dst: ptr<private, array<vec4u, MAX_CLIP_POINTS_3D>>,
+  m: u32, s: vec3f, off: f32, R: Hull3D, refFirst: u32, refSize: u32, j: u32, incFace: u32,
+) -> u32 {
+  var o = 0u;
+  var cur = (*src)[0];
+  var p0 = bitcast<vec3f>(cur.xyz);
+  var dp = dot(s, p0) - off;
+  for (var k = 0u; k < MAX_CLIP_POINTS_3D; k++) {
+    if (k >= m) { break; }
+    let next = (*src)[select(k + 1u, 0u, k + 1u == m)];
+    let q0 = bitcast<vec3f>(next.xyz);
+    let dq = dot(s, q0) - off;
+    let feat = cur.w;
+    if (dp <= 0.0) {
+      (*dst)[o] = cur;
+      o++;
+    }
+    if ((dp <= 0.0) != (dq <= 0.0)) {
+      let t = dp / (dp - dq);
+      let side = (feat >> 16u) & 0xffu;
+      let seg = feat >> 24u;
+      var refF = 0u;
+      var incF = 0u;
+      if (side == NO_SIDE_3D) {
+        // An incident edge crosses reference edge j.
+        refF = FEATURE_EDGE_3D + faceEntry(R, refFirst + j).y;
+        incF = seg;
+      } else {
+        // A run along side `side` meets side j: a reference vertex inside the incident face.
+        let last = refSize - 1u;
+        var corner = j;
+        if (side + 1u == j || (side == last && j == 0u)) {
+          corner = j;
+        } else if (j + 1u == side || (j == last && side == 0u)) {
+          corner = side;
+        }
+        refF = FEATURE_VERTEX_3D + faceEntry(R, refFirst + corner).x;
+        incF = FEATURE_FACE_3D + incFace;
+      }
+      // Leaving: the outgoing segment runs along side j. Entering: the rest of incident segment k.
+      (*dst)[o] = clipPoint3d(p0 + t * (q0 - p0), select(clipFeature3d(refF, incF, side, seg), clipFeature3d(refF, incF, j, 0u), dp <= 0.0));
+      o++;
+    }
+    cur = next;
+    p0 = q0;
+    dp = dq;
+  }
+  return o;
+}
+
+// The reference plane of face f of hull R in the working frame: normal xyz, offset w.
+fn planeW3d(R: Hull3D, f: u32) -> vec4f {
+  let pl = hullPlane(R, f);
+  let n = R.rot * pl.xyz;
+  return vec4f(n, pl.w + dot(n, R.pos));
+}
+
+// Face contact: clips face incFace of hull I against the side planes of reference face refFace of
+// hull R, keeps points below the reference plane + margin and reduces them to 4. `refIsA` says
+// whether R is body A. Returns the number of points written.
+fn clipFaceContact3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, refIsA: bool, margin: f32, scale: f32) -> u32 {
+  let plane = planeW3d(R, refFace);
+  let n = plane.xyz;
+  let nd = plane.w;
+  // Incident polygon (working frame) into clip buffer 0.
+  let inc = hullFace(I, incFace);
+  var m = inc.y;
+  for (var k = 0u; k < MAX_FACE_VERTICES; k++) {
+    if (k >= m) { break; }
+    let entry = faceEntry(I, inc.x + k);
+    clip0[k] = clipPoint3d(hullVertexW(I, entry.x), clipFeature3d(FEATURE_FACE_3D + refFace, FEATURE_VERTEX_3D + entry.x, NO_SIDE_3D, FEATURE_EDGE_3D + entry.y));
+  }
+  // Sutherland–Hodgman against each side plane of the reference face, ping-ponging the buffers.
+  let refLoop = hullFace(R, refFace);
+  let rFirst = refLoop.x;
+  let rSize = refLoop.y;
+  var inFirst = true;
+  for (var j = 0u; j < MAX_FACE_VERTICES; j++) {
+    if (j >= rSize || m == 0u) { break; }
+    let a = hullVertexW(R, faceEntry(R, rFirst + j).x);
+    let b = hullVertexW(R, faceEntry(R, rFirst + select(j + 1u, 0u, j + 1u == rSize)).x);
+    // Outward side normal: edge × n (counter-clockwise face).
+    let s = cross(b - a, n);
+    let off = dot(s, a);
+    if (inFirst) {
+      m = clipPolygonToPlane3d(&clip0, &clip1, m, s, off, R, rFirst, rSize, j, incFace);
+    } else {
+      m = clipPolygonToPlane3d(&clip1, &clip0, m, s, off, R, rFirst, rSize, j, incFace);
+    }
+    inFirst = !inFirst;
+  }
+  // Keep points below the reference plane + margin, moved midway to it.
+  var count = 0u;
+  for (var k = 0u; k < MAX_CLIP_POINTS_3D; k++) {
+    if (k >= m) { break; }
+    var c = clip1[k];
+    if (inFirst) {
+      c = clip0[k];
+    }
+    let p = bitcast<vec3f>(c.xyz);
+    let feat = c.w;
+    let sep = dot(n, p) - nd;
+    if (sep > margin) { continue; }
+    cand[count] = vec4f(p - 0.5 * sep * n, sep);
+    let rf = feat & 0xffu;
+    let inf = (feat >> 8u) & 0xffu;
+    candId[count] = select(makeId3d(inf, rf), makeId3d(rf, inf), refIsA);
+    count++;
+  }
+  lm.kind = select(CONTACT_FACE_B_3D, CONTACT_FACE_A_3D, refIsA);
+  setNormal3d(select(-n, n, refIsA));
+  if (count == 0u) { return 0u; }
+  if (count <= MAX_MANIFOLD_POINTS_3D) {
+    for (var k = 0u; k < MAX_MANIFOLD_POINTS_3D; k++) {
+      if (k >= count) { break; }
+      pushPoint3d(cand[k].xyz, cand[k].w, candId[k]);
+    }
+    return count;
+  }
+  let c = reduceManifold3d(count, n, scale);
+  for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
+    if (i >= c) { break; }
+    let k = chosen[i];
+    pushPoint3d(cand[k].xyz, cand[k].w, candId[k]);
+  }
+  return c;
+}
+
+// Last resort of a face contact whose clipping left nothing: the deepest vertex of I along -n,
+// projected midway to the reference plane. When the hulls are apart along n and the vertex does
+// not project into the reference face, the contact joins the vertex and the closest point of the
+// face's boundary (normal along that line, one point within the margin).
+fn vertexContact3d(R: Hull3D, refFace: u32, I: Hull3D, refIsA: bool, margin: f32) {
+  let plane = planeW3d(R, refFace);
+  let n = plane.xyz;
+  let bi = deepestVertex3d(I, n);
+  let x = hullVertexW(I, bi);
+  let s = dot(n, x) - plane.w;
+  if (s > margin) { return; }
+  let v = FEATURE_VERTEX_3D + bi;
+  if (s > 0.0) {
+    let face = hullFace(R, refFace);
+    var outside = false;
+    var best = F32_MAX_3D;
+    var q = vec3f(0.0);
+    var feature = 0u;
+    for (var j = 0u; j < MAX_FACE_VERTICES; j++) {
+      if (j >= face.y) { break; }
+      let ea = faceEntry(R, face.x + j);
+      let ib = faceEntry(R, face.x + select(j + 1u, 0u, j + 1u == face.y)).x;
+      let a = hullVertexW(R, ea.x);
+      let e = hullVertexW(R, ib) - a;
+      let w = x - a;
+      // Outside side plane j: (edge × n) · (v − a) > 0.
+      if (dot(cross(e, n), w) > 0.0) { outside = true; }
+      let t = clamp(dot(w, e) / dot(e, e), 0.0, 1.0);
+      let p = a + t * e;
+      let d = x - p;
+      let d2 = dot(d, d);
+      if (d2 < best) {
+        best = d2;
+        q = p;
+        feature = FEATURE_EDGE_3D + ea.y;
+        if (t <= 0.0) { feature = FEATURE_VERTEX_3D + ea.x; } else if (t >= 1.0) { feature = FEATURE_VERTEX_3D + ib; }
+      }
+    }
+    if (outside) {
+      let dist = sqrt(best);
+      if (dist > margin) { return; }
+      let m = (x - q) * (1.0 / dist);
+      lm.kind = CONTACT_CLOSEST_3D;
+      setNormal3d(select(-m, m, refIsA));
+      pushPoint3d(0.5 * (x + q), dist, select(makeId3d(v, feature), makeId3d(feature, v), refIsA));
+      return;
+    }
+  }
+  let f = FEATURE_FACE_3D + refFace;
+  pushPoint3d(x - 0.5 * s * n, s, select(makeId3d(v, f), makeId3d(f, v), refIsA));
+}

@@ -1,0 +1,33 @@
+// The 3D narrowphase kernel: one invocation per pair, one fixed manifold slot per pair (no lost or
+// reordered results). Mirrors the loop of src/cpu/narrowphase3d.ts. Eight storage buffers, the
+// WebGPU default per stage: shapes and the four flat hull buffers, bodies, pairs, manifolds.
+
+@group(0) @binding(0) var<storage, read> shapes: array<Shape3D>;
+@group(0) @binding(1) var<storage, read> hullVertices: array<vec4f>;
+@group(0) @binding(2) var<storage, read> hullPlanes: array<vec4f>;
+@group(0) @binding(3) var<storage, read> hullFaces: array<u32>;
+@group(0) @binding(4) var<storage, read> hullIndices: array<u32>;
+@group(0) @binding(5) var<storage, read> bodies: array<Body3D>;
+@group(0) @binding(6) var<storage, read> pairs: array<vec2u>;
+@group(0) @binding(7) var<storage, read_write> manifolds: array<Manifold3D>;
+@group(0) @binding(8) var<uniform> params: Params3D;
+
+@compute @workgroup_size(WORKGROUP_SIZE_3D)
+fn narrowphase3d(@builtin(global_invocation_id) gid: vec3u) {
+  // Large runs dispatch rows of workgroups (at most 65535 per dimension).
+  let k = gid.x + gid.y * params.rowPitch;
+  if (k >= params.pairCount) { return; }
+  let pair = pairs[k];
+  let bodyA = bodies[pair.x];
+  let bodyB = bodies[pair.y];
+  var m: Manifold3D;
+  collide3D(bodyA.shape, Transform3D(bodyA.position, bodyA.rotation),
+            bodyB.shape, Transform3D(bodyB.position, bodyB.rotation), params.margin, &m);
+  if (m.count == 0u) {
+    m.normal = vec3f(0.0);
+  }
+  for (var i = m.count; i < MAX_MANIFOLD_POINTS_3D; i++) {
+    m.points[i] = ManifoldPoint3D(vec3f(0.0), 0.0, 0u);
+  }
+  manifolds[k] = m;
+}

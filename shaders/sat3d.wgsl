@@ -1,0 +1,229 @@
+// Separating-axis queries of two hulls (GPU mirror of src/cpu/sat3d.ts, function for function).
+//
+//   queryFaceDirections3d: the face normals of one hull against the vertices of the other. The
+//     face plane is moved into the other hull's shape frame, so its vertices are read as stored.
+//   queryEdgeDirections3d: the cross products of edge pairs that build a face of the Minkowski
+//     difference (their Gauss-map arcs cross).
+// Both skip faces and edges that cannot beat the best axis, with bounds from the hulls' centres
+// and inradii (exact pruning; see the CPU file). B's surviving edges are a 128-bit mask. Boxes:
+// support −Σ h_k |n_k| in face queries, and queryBoxEdges3d for two boxes.
+
+struct FaceQuery3D {
+  separation: f32,
+  face: u32,
+}
+
+struct EdgeQuery3D {
+  separation: f32,
+  edgeA: i32,                                          // -1: no edge pair
+  edgeB: u32,
+  axis: vec3f,                                         // working frame, pointing away from A's centre
+}
+
+// Largest value of dot(m, w) over unit m on the shorter great arc from unit u to unit v.
+fn arcMax3d(u: vec3f, v: vec3f, w: vec3f) -> f32 {
+  var best = max(dot(u, w), dot(v, w));
+  let k = cross(u, v);
+  let kk = dot(k, k);
+  if (kk > 0.0) {
+    let p = w - (dot(w, k) / kk) * k;
+    // p is on the arc when it lies on u's and v's inner sides.
+    if (dot(cross(u, p), k) >= 0.0 && dot(cross(p, v), k) >= 0.0) {
+      best = max(best, sqrt(dot(p, p)));
+    }
+  }
+  return best;
+}
+
+// Separation of I's vertices from face f of R, the plane moved into I's frame by xf.
+fn faceSeparation3d(R: Hull3D, f: u32, xf: RigidTransform3D, I: Hull3D) -> f32 {
+  let pl = hullPlane(R, f);
+  let n = xf.rot * pl.xyz;
+  let d = pl.w + dot(n, xf.pos);
+  if (I.isBox) {
+    // A box's lowest point along n: its support −Σ h_k |n_k|.
+    return -dot(I.half, abs(n)) - d;
+  }
+  var lo = F32_MAX_3D;
+  for (var i = 0u; i < MAX_HULL_VERTICES; i++) {
+    if (i >= I.vertexCount) { break; }
+    lo = min(lo, dot(n, hullVertex(I, i)));
+  }
+  return lo - d;
+}
+
+// Largest separation over the face normals of hull R against the vertices of hull I. A result
+// above `limit` only says the hulls are apart by more than it.
+fn queryFaceDirections3d(R: Hull3D, I: Hull3D, limit: f32, scale: f32) -> FaceQuery3D {
+  let xf = relativeTransform3d(R, I);
+  let rho = shapes[I.shape].inradius;
+  // Pass 1: the face with the highest bound −d − ρ, and its separation.
+  var top = 0u;
+  var topBound = -F32_MAX_3D;
+  for (var f = 0u; f < MAX_HULL_FACES; f++) {
+    if (f >= R.faceCount) { break; }
+    let pl = hullPlane(R, f);
+    let d = pl.w + dot(xf.rot * pl.xyz, xf.pos);
+    let bound = -d - rho;
+    if (bound > topBound) {
+      topBound = bound;
+      top = f;
+    }
+  }
+  let floor = faceSeparation3d(R, top, xf, I);
+  if (floor > limit) { return FaceQuery3D(floor, top); }
+  // Pass 2, in face order: the faces whose bound reaches that separation (less the slack).
+  let cut = floor - SAT_PRUNE_SLACK_3D * scale;
+  var best = -F32_MAX_3D;
+  var bestFace = 0u;
+  for (var f = 0u; f < MAX_HULL_FACES; f++) {
+    if (f >= R.faceCount) { break; }
+    let pl = hullPlane(R, f);
+    let d = pl.w + dot(xf.rot * pl.xyz, xf.pos);
+    if (-d - rho < cut) { continue; }
+    let s = faceSeparation3d(R, f, xf, I);
+    if (s > best) {
+      best = s;
+      bestFace = f;
+      if (s > limit) { break; }
+    }
+  }
+  return FaceQuery3D(best, bestFace);
+}
+
+// Largest separation over the edge–edge axes of hulls A and B, for edge pairs whose Gauss-map arcs
+// cross. Edge pairs that cannot separate by `threshold` are skipped; a result above `limit` only
+// says the hulls are apart by more than it.
+fn queryEdgeDirections3d(A: Hull3D, B: Hull3D, limit: f32, threshold: f32, scale: f32) -> EdgeQuery3D {
+  let xf = relativeTransform3d(A, B);
+  let cB = relativeTransform3d(B, A).pos;
+  let rhoA = shapes[A.shape].inradius;
+  let rhoB = shapes[B.shape].inradius;
+  let cut = threshold - SAT_PRUNE_SLACK_3D * scale;
+  // B's edges that can face A: bound max over the arc of dot(m, c_A − q) − ρ_A, c_A = xf.pos.
+  var mask = vec4u(0u);
+  var any = false;
+  for (var j = 0u; j < MAX_HULL_EDGES; j++) {
+    if (j >= B.edgeCount) { break; }
+    let eb = hullEdge(B, j);
+    let bound = arcMax3d(hullPlane(B, eb.z).xyz, hullPlane(B, eb.w).xyz, xf.pos - hullVertex(B, eb.x)) - rhoA;
+    if (bound >= cut) {
+      mask[j >> 5u] |= 1u << (j & 31u);
+      any = true;
+    }
+  }
+  var best = -F32_MAX_3D;
+  var bestA = -1;
+  var bestB = 0u;
+  var axis = vec3f(0.0);
+  var done = !any;
+  for (var i = 0u; i < MAX_HULL_EDGES; i++) {
+    if (i >= A.edgeCount || done) { break; }
+    // A's edge in A's frame: can it face B?
+    let ea = hullEdge(A, i);
+    let ua = hullPlane(A, ea.z).xyz;
+    let va = hullPlane(A, ea.w).xyz;
+    let pa = hullVertex(A, ea.x);
+    if (arcMax3d(ua, va, cB - pa) - rhoB < cut) { continue; }
+    // A's edge in B's frame: its face normals u, v, its end points relative to A's centre.
+    let u = xf.rot * ua;
+    let v = xf.rot * va;
+    // b × a: the normal of the plane of A's arc.
+    let ba = cross(v, u);
+    let r0 = xf.rot * pa;
+    let e1 = xf.rot * hullVertex(A, ea.y) - r0;
+    let p = r0 + xf.pos;
+    let l1 = dot(e1, e1);
+    for (var w = 0u; w < 4u; w++) {
+      var bits = mask[w];
+      for (var t = 0u; t < 32u; t++) {
+        if (bits == 0u || done) { break; }
+        let j = (w << 5u) + firstTrailingBit(bits);
+        bits &= bits - 1u;
+        let eb = hullEdge(B, j);
+        let na = hullPlane(B, eb.z).xyz;
+        let nb = hullPlane(B, eb.w).xyz;
+        // c = -n(f0), d = -n(f1): the arcs cross where c and d lie on opposite sides of A's arc
+        // plane, a and b on opposite sides of B's, and c, b on the same hemisphere.
+        let cba = -dot(na, ba);
+        let dba = -dot(nb, ba);
+        if (!((cba < 0.0 && dba > 0.0) || (cba > 0.0 && dba < 0.0))) { continue; }
+        // d × c = n(f1) × n(f0).
+        let dc = cross(nb, na);
+        let adc = dot(u, dc);
+        let bdc = dot(v, dc);
+        if (!((adc < 0.0 && bdc > 0.0) || (adc > 0.0 && bdc < 0.0))) { continue; }
+        if (!((cba < 0.0 && bdc < 0.0) || (cba > 0.0 && bdc > 0.0))) { continue; }
+        // A face of the Minkowski difference: axis e1 × e2, pointing away from A's centre.
+        let q = hullVertex(B, eb.x);
+        let e2 = hullVertex(B, eb.y) - q;
+        var n = cross(e1, e2);
+        let l2 = dot(n, n);
+        let l12 = l1 * dot(e2, e2);
+        if (l2 < PARALLEL_EDGE_SINE_3D * PARALLEL_EDGE_SINE_3D * l12) { continue; }
+        n = n * (1.0 / sqrt(l2));
+        if (dot(n, r0) < 0.0) {
+          n = -n;
+        }
+        let s = dot(n, q - p);
+        if (s > best) {
+          best = s;
+          bestA = i32(i);
+          bestB = j;
+          axis = n;
+          if (s > limit) { done = true; }
+        }
+      }
+    }
+  }
+  // The axis back into the working frame.
+  return EdgeQuery3D(best, bestA, bestB, B.rot * axis);
+}
+
+// Box topology: the edge along axis a whose other coordinates have the signs of vertex mask m.
+fn boxEdgeByAxis3d(a: u32, m: u32) -> u32 {
+  let w = select(select(BOX_EDGE_BY_AXIS_2, BOX_EDGE_BY_AXIS_1, a == 1u), BOX_EDGE_BY_AXIS_0, a == 0u);
+  return (w >> (4u * m)) & 0xfu;
+}
+
+// The edge–edge axes of two boxes: the 9 cross products of their axes, each oriented towards B's
+// centre, separation |L · t| − r_A − r_B; the support edges from the box topology.
+fn queryBoxEdges3d(A: Hull3D, B: Hull3D, limit: f32) -> EdgeQuery3D {
+  let xf = relativeTransform3d(B, A);
+  let t = xf.pos;
+  var best = -F32_MAX_3D;
+  var bestA = -1;
+  var bestB = 0u;
+  var axis = vec3f(0.0);
+  var done = false;
+  for (var a = 0u; a < 3u; a++) {
+    if (done) { break; }
+    for (var b = 0u; b < 3u; b++) {
+      // B's axis b in A's frame, and L = e_a × it.
+      let e = xf.rot[b];
+      var n = vec3f(select(select(-e.y, e.z, a == 1u), 0.0, a == 0u), select(select(e.x, 0.0, a == 1u), -e.z, a == 0u), select(select(0.0, -e.x, a == 1u), e.y, a == 0u));
+      let l2 = dot(n, n);
+      if (l2 < PARALLEL_EDGE_SINE_3D * PARALLEL_EDGE_SINE_3D * dot(e, e)) { continue; }
+      n = n * (1.0 / sqrt(l2));
+      if (dot(n, t) < 0.0) {
+        n = -n;
+      }
+      let nb = transpose(xf.rot) * n;
+      let s = dot(n, t) - dot(A.half, abs(n)) - dot(B.half, abs(nb));
+      if (s > best) {
+        best = s;
+        // A's support edge along n: along axis a, the other coordinates on n's side; B's against n.
+        let maskA = select(0u, 1u, a != 0u && n.x > 0.0) | select(0u, 2u, a != 1u && n.y > 0.0) | select(0u, 4u, a != 2u && n.z > 0.0);
+        let maskB = select(0u, 1u, b != 0u && nb.x < 0.0) | select(0u, 2u, b != 1u && nb.y < 0.0) | select(0u, 4u, b != 2u && nb.z < 0.0);
+        bestA = i32(boxEdgeByAxis3d(a, maskA));
+        bestB = boxEdgeByAxis3d(b, maskB);
+        axis = n;
+        if (s > limit) {
+          done = true;
+          break;
+        }
+      }
+    }
+  }
+  return EdgeQuery3D(best, bestA, bestB, A.rot * axis);
+}

@@ -1,0 +1,69 @@
+// The 3D buffer layouts (shaders/layout3d.wgsl) as word offsets for the host's packers: shapes and
+// the flat hull buffers, bodies, pairs in; one manifold slot per pair out. Reflected from the
+// WGSL with wgsl_reflect; nothing is copied by hand.
+
+import { constants3dWgsl } from './constants3d.ts';
+import { WGSL_SOURCES } from './gpu/shaders.generated.ts';
+import { member, reflectStructs, word, type StructLayout } from './layout.ts';
+
+const structs = reflectStructs(constants3dWgsl() + WGSL_SOURCES['layout3d']);
+
+function struct(name: string): StructLayout {
+  const s = structs[name];
+  if (!s) throw new Error(`shaders/layout3d.wgsl declares no struct ${name}`);
+  return s;
+}
+
+const shape = struct('Shape3D');
+const body = struct('Body3D');
+const point = struct('ManifoldPoint3D');
+const manifold = struct('Manifold3D');
+const params = struct('Params3D');
+
+/** Word (4-byte) offsets and strides of every field the host touches. */
+export const LAYOUT_3D = {
+  shape: {
+    words: shape.size / 4,
+    center: word(shape, 'center'),
+    kind: word(shape, 'kind'),
+    radius: word(shape, 'radius'),
+    extent: word(shape, 'extent'),
+    vertexCount: word(shape, 'vertexCount'),
+    faceCount: word(shape, 'faceCount'),
+    edgeCount: word(shape, 'edgeCount'),
+    vertexOffset: word(shape, 'vertexOffset'),
+    faceOffset: word(shape, 'faceOffset'),
+    indexOffset: word(shape, 'indexOffset'),
+    edgeOffset: word(shape, 'edgeOffset'),
+    inradius: word(shape, 'inradius'),
+  },
+  body: {
+    words: body.size / 4,
+    position: word(body, 'position'),
+    shape: word(body, 'shape'),
+    rotation: word(body, 'rotation'),
+  },
+  manifold: {
+    words: manifold.size / 4,
+    normal: word(manifold, 'normal'),
+    count: word(manifold, 'count'),
+    kind: word(manifold, 'kind'),
+    points: word(manifold, 'points'),
+    pointStride: member(manifold, 'points').stride / 4,
+    pointCapacity: member(manifold, 'points').count,
+    pointPosition: word(point, 'position'),
+    pointDepth: word(point, 'depth'),
+    pointId: word(point, 'id'),
+  },
+  params: {
+    bytes: params.size,
+    pairCount: word(params, 'pairCount'),
+    margin: word(params, 'margin'),
+    rowPitch: word(params, 'rowPitch'),
+  },
+  /** Words per element of the flat hull buffers (vec4f vertices and planes; u32 faces and indices). */
+  hullVertexWords: 4,
+  hullPlaneWords: 4,
+} as const;
+
+export const STRUCTS_3D = structs;

@@ -1,0 +1,214 @@
+// The 3D WGSL kernel against the CPU reference, slot by slot, on random and adversarial scenes;
+// the reference itself against the independent f64 validity check (src/validity3d.ts).
+//
+// Per set (test/helpers/compare3d.ts): one scene, one packed buffer, one CPU run and one GPU run
+// on the same packed data. Slots must agree: same count, kind and ids, normals within 1e-4,
+// positions and depths within 1e-4 of the larger extent plus the f32 resolution of the world
+// coordinates. A slot that differs is a near-tie that f32 broke differently from f64 only if
+// BOTH manifolds pass the validity check; anything else is unexplained and fails the test,
+// printing the pair as a self-contained scene JSON with both outputs (SHOW_NEAR_TIES=1 prints
+// near-ties too).
+//
+// Random sweeps: 100k pairs per pair type (50k geometries in both orders), half nearly aligned.
+// Coverage guards assert that each contact type the pair type can make was produced many times.
+// Adversarial sets: parallel and anti-parallel faces, coplanar touching (margin 0: every pair must
+// have points of depth exactly 0), a box balanced on an edge, deep penetration, scales 1e-3 and
+// 1e3, rotations within 1e-7..1e-3 rad of 90°. Determinism: a seeded GPU run hashes identically
+// on every run, also after other data went through the pooled buffers and on a fresh instance.
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
+import { GpuNarrowphase3D } from '../src/gpu/narrowphase3d.ts';
+import { collidePacked3D, prepareCpu3D } from '../src/cpu/narrowphase3d.ts';
+import { manifoldBytes3D, packScene3D } from '../src/pack3d.ts';
+import { parseScene3D } from '../src/scene.ts';
+import { casesText3D, compareSet3D, readSlot3D, report3D, type SetResult3D } from './helpers/compare3d.ts';
+import {
+  SWEEP_TYPES_3D,
+  coplanarTouchingScene3D,
+  deepPenetrationScene3D,
+  edgeOnFaceScene3D,
+  nearRightAnglesScene3D,
+  parallelFacesScene3D,
+  scaledScene3D,
+  sweepScene3D,
+  type SceneBuilder3D,
+  type SweepType3D,
+} from './helpers/random3d.ts';
+
+/** Random geometries per sweep type; each is listed in both orders, so 2× pairs. */
+const SWEEP_GEOMETRIES = 50_000;
+/** CPU manifolds per sweep checked against the validity check (spread over the scene). */
+const VALIDITY_SAMPLE = 5_000;
+const ADVERSARIAL_GEOMETRIES = 4_000;
+const SHOW_CASES = 4;
+
+let acquired: AcquiredDevice;
+let gpu: GpuNarrowphase3D;
+
+beforeAll(async () => {
+  acquired = await acquireDevice();
+  gpu = await GpuNarrowphase3D.create(acquired.device, acquired.timestamps);
+});
+
+afterAll(() => {
+  gpu?.destroy();
+  acquired?.device.destroy();
+});
+
+function show(r: SetResult3D): void {
+  console.log(report3D(r));
+  const text = [
+    casesText3D('UNEXPLAINED mismatches', r.unexplained, SHOW_CASES),
+    casesText3D('INVALID CPU manifolds', r.cpuInvalid, SHOW_CASES),
+    process.env.SHOW_NEAR_TIES ? casesText3D('near-ties (both valid)', r.nearTieCases, SHOW_CASES) : '',
+  ].filter(Boolean).join('\n');
+  if (text) console.log(text);
+}
+
+/** The checks every set must pass: no unexplained mismatch, a valid reference. */
+function expectAgreement(r: SetResult3D): void {
+  expect(r.unexplained.length, casesText3D(`${r.name}: unexplained GPU/CPU mismatches`, r.unexplained, SHOW_CASES)).toBe(0);
+  expect(r.cpuInvalid.length, casesText3D(`${r.name}: invalid CPU manifolds`, r.cpuInvalid, SHOW_CASES)).toBe(0);
+}
+
+async function runSet(name: string, builder: SceneBuilder3D, validate: number | 'all'): Promise<SetResult3D> {
+  const r = await compareSet3D(name, builder, gpu, validate, SHOW_CASES);
+  show(r);
+  expectAgreement(r);
+  return r;
+}
+
+describe('3D narrowphase: GPU (WGSL) vs CPU reference, random sweeps', () => {
+  const types = Object.keys(SWEEP_TYPES_3D) as SweepType3D[];
+  types.forEach((type, t) => {
+    it(`${type}: ${2 * SWEEP_GEOMETRIES} pairs (${SWEEP_GEOMETRIES} random pairs in both orders)`, async () => {
+      const r = await runSet(type, sweepScene3D(type, 0x3d5eed00 + t, { geometries: SWEEP_GEOMETRIES, margin: 0.05 }), VALIDITY_SAMPLE);
+      expect(r.pairs).toBeGreaterThanOrEqual(100_000);
+      // Coverage: the sweep produced what it was meant to test.
+      expect(r.touching, 'many pairs touch or are within the margin').toBeGreaterThan(0.35 * r.pairs);
+      expect(r.touching, 'some pairs are apart').toBeLessThan(0.95 * r.pairs);
+      expect(r.negativeDepthPoints, 'speculative points (margin > 0)').toBeGreaterThan(0.02 * r.pairs);
+      expect(r.nearTies.total, 'near-ties are rare in random sweeps').toBeLessThan(0.002 * r.pairs);
+      const kinds = r.kinds;
+      const many = 0.01 * r.pairs;
+      if (type === 'box-box' || type === 'hull-hull') {
+        expect(kinds.faceA ?? 0, "face contacts on A's faces").toBeGreaterThan(many);
+        expect(kinds.faceB ?? 0, "face contacts on B's faces (flipped reference)").toBeGreaterThan(many);
+        expect(kinds.edge ?? 0, 'edge–edge contacts').toBeGreaterThan(many);
+        expect(r.faceOnePoint, 'vertex contacts (1-point face contacts)').toBeGreaterThan(many);
+        expect(r.pointHistogram[4]!, '4-point manifolds (reduced)').toBeGreaterThan(many);
+        expect(r.pointHistogram[2]! + r.pointHistogram[3]!, '2- and 3-point manifolds').toBeGreaterThan(many);
+        expect(kinds.closest ?? 0, 'closest-feature speculative contacts of separated hulls').toBeGreaterThan(0);
+      }
+      if (type === 'capsule-hull') {
+        expect(kinds.closest ?? 0, 'closest points of separated cores').toBeGreaterThan(many);
+        expect((kinds.faceA ?? 0) + (kinds.faceB ?? 0), 'capsules clipped to a face').toBeGreaterThan(many);
+        expect(r.pointHistogram[2]!, 'capsules lying on a face (2 points)').toBeGreaterThan(many);
+        expect(kinds.edge ?? 0, 'hull edge × capsule segment').toBeGreaterThan(0.001 * r.pairs);
+      }
+      if (type === 'sphere-hull' || type === 'sphere-sphere' || type === 'sphere-capsule') {
+        expect(kinds.closest ?? 0, 'closest-point contacts').toBeGreaterThan(0.3 * r.pairs);
+      }
+      if (type === 'capsule-capsule') {
+        expect(kinds.closest ?? 0, 'closest points of crossing segments').toBeGreaterThan(many);
+        expect(kinds.parallel ?? 0, 'parallel capsules (2 points)').toBeGreaterThan(many);
+      }
+    });
+  });
+});
+
+describe('3D narrowphase: GPU vs CPU, adversarial sets', () => {
+  it('parallel and anti-parallel faces: exact cube symmetries, gaps from -0.2 to the margin', async () => {
+    const r = await runSet('parallel-faces', parallelFacesScene3D(0xa11e13, ADVERSARIAL_GEOMETRIES, 0.05), 'all');
+    expect(r.pointHistogram[4]!, '4-point manifolds from parallel faces').toBeGreaterThan(0.3 * r.pairs);
+  });
+
+  it('coplanar touching (margin 0): every pair has points, all of depth exactly 0', async () => {
+    const r = await runSet('coplanar-touching', coplanarTouchingScene3D(0xc0f1a7, ADVERSARIAL_GEOMETRIES), 'all');
+    const bad: string[] = [];
+    for (const [side, out] of [['cpu', r.cpu], ['gpu', r.gpu]] as const) {
+      for (let k = 0; k < r.pairs; k++) {
+        const m = readSlot3D(out.f, out.u, k);
+        if (m.count === 0 || m.depths.some((d) => d !== 0)) bad.push(`${side} pair ${k}: ${JSON.stringify(m)}`);
+      }
+    }
+    expect(bad.length, `pairs touching exactly without depth-0 points: ${bad.length}; first: ${bad.slice(0, SHOW_CASES).join('\n')}`).toBe(0);
+  });
+
+  it('a box balanced on an edge across a face (edge exactly on the face, and within 1e-3 rad)', async () => {
+    const r = await runSet('edge-on-face', edgeOnFaceScene3D(0xed9e, ADVERSARIAL_GEOMETRIES, 0.05), 'all');
+    expect(r.pointHistogram[2]!, '2-point manifolds (an edge on a face)').toBeGreaterThan(0.2 * r.pairs);
+  });
+
+  it('deep penetration, down to coincident centres, every shape type', async () => {
+    const r = await runSet('deep-penetration', deepPenetrationScene3D(0xdee9, ADVERSARIAL_GEOMETRIES, 0.05), 'all');
+    expect(r.touching).toBeGreaterThan(0.98 * r.pairs);
+  });
+
+  for (const scale of [1e-3, 1e3]) {
+    it(`every pair type at scale ${scale} (sizes, positions and margin scaled)`, async () => {
+      const r = await runSet(`scale ${scale}`, scaledScene3D(0x5ca1e + Math.round(Math.log10(scale)), ADVERSARIAL_GEOMETRIES, scale), 'all');
+      expect(r.touching).toBeGreaterThan(0.3 * r.pairs);
+    });
+  }
+
+  it('rotations within 1e-7..1e-3 rad of 90°', async () => {
+    const r = await runSet('near-right-angles', nearRightAnglesScene3D(0x90de9, ADVERSARIAL_GEOMETRIES, 0.05), 'all');
+    expect(r.touching).toBeGreaterThan(0.3 * r.pairs);
+  });
+});
+
+describe('3D determinism', () => {
+  function sha256(buf: ArrayBuffer): string {
+    return createHash('sha256').update(new Uint8Array(buf)).digest('hex');
+  }
+
+  function mixedPacked(seed: number, geometries: number) {
+    const builders = (Object.keys(SWEEP_TYPES_3D) as SweepType3D[]).map((t, i) => sweepScene3D(t, seed + i, { geometries, margin: 0.05 }));
+    // One scene of every pair type: concatenate the builders' pairs.
+    const scene = builders[0]!.scene();
+    for (const b of builders.slice(1)) {
+      const s = b.scene();
+      const shapeBase = scene.shapes.length;
+      const bodyBase = scene.bodies.length;
+      scene.shapes.push(...s.shapes);
+      scene.bodies.push(...s.bodies.map((x) => ({ ...x, shape: x.shape + shapeBase })));
+      scene.pairs!.push(...s.pairs!.map(([a, c]) => [a + bodyBase, c + bodyBase] as [number, number]));
+    }
+    const parsed = parseScene3D(scene);
+    return packScene3D(parsed, parsed.pairs!);
+  }
+
+  it('a seeded scene of every pair type hashes identically on every GPU run (also dispatched in chunks), and the CPU writes every word', async () => {
+    const packed = mixedPacked(0xd37e3, 5_000);
+    const hashes: string[] = [];
+    for (let run = 0; run < 3; run++) {
+      if (run === 2) await gpu.run(mixedPacked(0xd37e4, 6_000)); // stale data in the pooled buffers
+      const out = (await gpu.run(packed)).manifolds;
+      expect(out.byteLength).toBe(manifoldBytes3D(packed.pairCount));
+      hashes.push(sha256(out));
+    }
+    const fresh = await GpuNarrowphase3D.create(acquired.device, acquired.timestamps);
+    try {
+      hashes.push(sha256((await fresh.run(packed)).manifolds));
+    } finally {
+      fresh.destroy();
+    }
+    console.log(`3D GPU hash of ${packed.pairCount} pairs: ${hashes[0]}`);
+    expect(new Set(hashes).size, `GPU hashes: ${hashes.join(', ')}`).toBe(1);
+    // Dispatched in chunks of 768 pairs (as runs beyond the binding limit are): the same bytes.
+    const chunked = await GpuNarrowphase3D.create(acquired.device, acquired.timestamps, { maxPairsPerDispatch: 1000 });
+    try {
+      expect(chunked.maxPairsPerDispatch).toBe(768);
+      expect(sha256((await chunked.run(packed)).manifolds), 'chunked dispatch').toBe(hashes[0]);
+    } finally {
+      chunked.destroy();
+    }
+    const prepared = prepareCpu3D(packed);
+    const clean = sha256(collidePacked3D(prepared, packed));
+    const garbage = new ArrayBuffer(manifoldBytes3D(packed.pairCount));
+    new Uint32Array(garbage).fill(0xdeadbeef);
+    expect(sha256(collidePacked3D(prepared, packed, garbage))).toBe(clean);
+  });
+});
