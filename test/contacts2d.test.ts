@@ -28,7 +28,7 @@ import {
 import { collidePacked2D, prepareCpu2D } from '../src/cpu/narrowphase2d.ts';
 import { GpuContacts2D } from '../src/gpu/contacts2d.ts';
 import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
-import { dispatchLimits, MAX_GROUPS_PER_DIMENSION, readBuffer } from '../src/gpu/scan.ts';
+import { dispatchLimits, MAX_GROUPS_PER_DIMENSION, readBuffer } from '../src/gpu/buffers.ts';
 import { LAYOUT_2D } from '../src/layout2d.ts';
 import { packScene2D } from '../src/pack2d.ts';
 import { randomPairScene, randomShape, rng } from '../src/random2d.ts';

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
 import { GpuRadixSort, RADIX_BLOCK, f32SortKey } from '../src/gpu/radixsort.ts';
-import { compileKernel, dispatchLimits, MAX_GROUPS_PER_DIMENSION, readBuffer } from '../src/gpu/scan.ts';
+import { dispatchLimits, MAX_GROUPS_PER_DIMENSION, readBuffer } from '../src/gpu/buffers.ts';
+import { compileKernel } from '../src/gpu/pipelines.ts';
 import { assembleWgsl } from '../src/gpu/shaders.ts';
 import { broadphaseConstantsWgsl } from '../src/gpu/broadphase2d.ts';
 import { rng } from '../src/random2d.ts';

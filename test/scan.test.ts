@@ -3,7 +3,8 @@
 // 4M-element one (3 levels), rows of workgroups, and saturation instead of wrap-around.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
-import { GpuScan, SCAN_BLOCK, dispatchLimits, MAX_GROUPS_PER_DIMENSION } from '../src/gpu/scan.ts';
+import { GpuScan, SCAN_BLOCK } from '../src/gpu/scan.ts';
+import { dispatchLimits, MAX_GROUPS_PER_DIMENSION } from '../src/gpu/buffers.ts';
 import { rng } from '../src/random2d.ts';
 
 let gpu: AcquiredDevice;

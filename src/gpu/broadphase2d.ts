@@ -35,17 +35,9 @@ import { reflectStructs, word, type StructLayout } from '../layout.ts';
 import { assembleWgsl } from './shaders.ts';
 import { WGSL_SOURCES } from './shaders.generated.ts';
 import { GpuRadixSort, type RadixSortPlan } from './radixsort.ts';
-import {
-  GpuScan,
-  GrowingBuffer,
-  PassTimer,
-  cachedKernel,
-  createUniformSlots,
-  dispatchRows,
-  readBuffer,
-  type Kernel,
-  type ScanPlan,
-} from './scan.ts';
+import { GpuScan, type ScanPlan } from './scan.ts';
+import { GrowingBuffer, PassTimer, createUniformSlots, dispatchRows, readBuffer } from './buffers.ts';
+import { cachedKernel, type Kernel } from './pipelines.ts';
 
 export { AABB_RELATIVE_PAD, AABB_F32_STEPS, BROADPHASE_WORKGROUP_SIZE, BROADPHASE_PAIR_CACHE };
 

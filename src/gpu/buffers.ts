@@ -1,8 +1,15 @@
-// Generic pieces of the GPU runners (src/gpu/narrowphase2d.ts, src/gpu/narrowphase3d.ts): pooled
-// buffers that grow, the dispatch grid of a one-invocation-per-item kernel, and timestamp queries
-// around a compute pass.
+// Generic pieces of every GPU stage (narrowphase, broadphase, scan, sort, contacts): pooled buffers
+// that grow, dispatch grids in rows of workgroups, uniform slots, readback, and timestamp queries
+// around compute passes.
 
-const MAX_GROUPS_PER_DIMENSION = 65535;
+/** Workgroups per dispatch dimension (WebGPU's default and lavapipe's limit). */
+export const MAX_GROUPS_PER_DIMENSION = 65535;
+
+/**
+ * The row length dispatchRows uses; tests lower it to exercise rows of workgroups (more than
+ * 65535 workgroups) on small inputs. Affects dispatches recorded afterwards.
+ */
+export const dispatchLimits = { maxGroupsPerDimension: MAX_GROUPS_PER_DIMENSION };
 
 /** Workgroup grid for `count` invocations of `workgroupSize`: rows of at most 65535 groups. */
 export function dispatchGrid(count: number, workgroupSize: number): { x: number; y: number; rowPitch: number } {
@@ -39,51 +46,58 @@ export function upload(device: GPUDevice, target: GPUBuffer, data: ArrayBuffer |
 }
 
 /**
- * Timestamp queries around one compute pass: `passDescriptor()` for beginComputePass,
- * `resolve(encoder)` after the pass, `readMs()` after the submit. Without the device feature
- * every method is a no-op and readMs() gives null.
+ * Timestamp queries around named compute passes: `passDescriptor(stage)` for beginComputePass,
+ * `resolve(encoder)` after the passes, `read()`/`readMs(stage)` after the submit. Disabled (a
+ * device without 'timestamp-query'), every method is a no-op and readMs() gives null.
  */
 export class PassTimer {
   private readonly querySet: GPUQuerySet | null;
-  private readonly resolveBuffer: GPUBuffer | null;
-  private readonly readBuffer: GPUBuffer | null;
+  private readonly resolveBuf: GPUBuffer | null;
+  private readonly readBuf: GPUBuffer | null;
 
-  constructor(device: GPUDevice, enabled: boolean) {
-    if (enabled) {
-      this.querySet = device.createQuerySet({ type: 'timestamp', count: 2 });
-      this.resolveBuffer = device.createBuffer({ size: 16, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
-      this.readBuffer = device.createBuffer({ size: 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-    } else {
-      this.querySet = null;
-      this.resolveBuffer = null;
-      this.readBuffer = null;
-    }
+  constructor(device: GPUDevice, readonly stages: readonly string[], enabled = true) {
+    const count = 2 * stages.length;
+    this.querySet = enabled ? device.createQuerySet({ type: 'timestamp', count }) : null;
+    this.resolveBuf = enabled ? device.createBuffer({ size: 8 * count, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC }) : null;
+    this.readBuf = enabled ? device.createBuffer({ size: 8 * count, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST }) : null;
   }
 
-  passDescriptor(label?: string): GPUComputePassDescriptor {
-    const base: GPUComputePassDescriptor = label ? { label } : {};
-    return this.querySet ? { ...base, timestampWrites: { querySet: this.querySet, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 } } : base;
+  /** The descriptor of stage `name`'s compute pass, with its two timestamp writes when enabled. */
+  passDescriptor(name: string = this.stages[0]!, label: string = name): GPUComputePassDescriptor {
+    const i = this.stages.indexOf(name);
+    if (i < 0) throw new Error(`no timed stage ${name}`);
+    if (!this.querySet) return { label };
+    return { label, timestampWrites: { querySet: this.querySet, beginningOfPassWriteIndex: 2 * i, endOfPassWriteIndex: 2 * i + 1 } };
   }
 
+  /** Records the resolve and the copy to the readable buffer (after the timed passes). */
   resolve(encoder: GPUCommandEncoder): void {
-    if (!this.querySet || !this.resolveBuffer || !this.readBuffer) return;
-    encoder.resolveQuerySet(this.querySet, 0, 2, this.resolveBuffer, 0);
-    encoder.copyBufferToBuffer(this.resolveBuffer, 0, this.readBuffer, 0, 16);
+    if (!this.querySet || !this.resolveBuf || !this.readBuf) return;
+    encoder.resolveQuerySet(this.querySet, 0, 2 * this.stages.length, this.resolveBuf, 0);
+    encoder.copyBufferToBuffer(this.resolveBuf, 0, this.readBuf, 0, 16 * this.stages.length);
   }
 
-  /** The pass's duration in ms (after the submit), or null without timestamps. */
-  async readMs(): Promise<number | null> {
-    if (!this.readBuffer) return null;
-    await this.readBuffer.mapAsync(GPUMapMode.READ);
-    const t = new BigUint64Array(this.readBuffer.getMappedRange().slice(0));
-    this.readBuffer.unmap();
-    return Number(t[1]! - t[0]!) / 1e6;
+  /** Milliseconds per stage, after the submit that resolved them (empty when disabled). */
+  async read(): Promise<Record<string, number>> {
+    const out: Record<string, number> = {};
+    if (!this.readBuf) return out;
+    await this.readBuf.mapAsync(GPUMapMode.READ);
+    const t = new BigUint64Array(this.readBuf.getMappedRange().slice(0));
+    this.readBuf.unmap();
+    this.stages.forEach((s, i) => (out[s] = Number(t[2 * i + 1]! - t[2 * i]!) / 1e6));
+    return out;
+  }
+
+  /** One stage's milliseconds, or null when disabled. */
+  async readMs(name: string = this.stages[0]!): Promise<number | null> {
+    if (!this.readBuf) return null;
+    return (await this.read())[name] ?? null;
   }
 
   destroy(): void {
     this.querySet?.destroy();
-    this.resolveBuffer?.destroy();
-    this.readBuffer?.destroy();
+    this.resolveBuf?.destroy();
+    this.readBuf?.destroy();
   }
 }
 
@@ -97,5 +111,39 @@ export async function readBack(readback: GPUBuffer, bytes: number): Promise<Arra
   await readback.mapAsync(GPUMapMode.READ, 0, bytes);
   const out = readback.getMappedRange(0, bytes).slice(0);
   readback.unmap();
+  return out;
+}
+
+/**
+ * Dispatches `groups` workgroups as rows of at most 65535 (x) by as many rows as needed (y);
+ * kernels take workgroup_id.x + workgroup_id.y * num_workgroups.x as their linear index and
+ * return when it is past the end. Nothing is dispatched for 0 groups.
+ */
+export function dispatchRows(pass: GPUComputePassEncoder, groups: number): void {
+  if (groups <= 0) return;
+  const x = Math.min(groups, dispatchLimits.maxGroupsPerDimension, MAX_GROUPS_PER_DIMENSION);
+  const y = Math.ceil(groups / x);
+  if (y > MAX_GROUPS_PER_DIMENSION) throw new Error(`${groups} workgroups do not fit in one 2D dispatch`);
+  pass.dispatchWorkgroups(x, y);
+}
+
+/** Uniform-buffer slots of 256 bytes (the minimum uniform offset alignment WebGPU allows). */
+export const UNIFORM_SLOT_BYTES = 256;
+
+export function createUniformSlots(device: GPUDevice, label: string, slots: number): GPUBuffer {
+  return device.createBuffer({ label, size: Math.max(1, slots) * UNIFORM_SLOT_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+}
+
+/** Copies `bytes` of `src` to the host (one submit, one map). */
+export async function readBuffer(device: GPUDevice, src: GPUBuffer, bytes: number, offset = 0): Promise<ArrayBuffer> {
+  const size = Math.max(4, Math.ceil(bytes / 4) * 4);
+  const read = device.createBuffer({ size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  const encoder = device.createCommandEncoder();
+  encoder.copyBufferToBuffer(src, offset, read, 0, size);
+  device.queue.submit([encoder.finish()]);
+  await read.mapAsync(GPUMapMode.READ);
+  const out = read.getMappedRange().slice(0, bytes);
+  read.unmap();
+  read.destroy();
   return out;
 }

@@ -49,17 +49,9 @@ import {
 } from '../cpu/contacts2d.ts';
 import { assembleWgsl } from './shaders.ts';
 import { GpuRadixSort, type RadixSortPlan } from './radixsort.ts';
-import {
-  GpuScan,
-  GrowingBuffer,
-  PassTimer,
-  cachedKernel,
-  createUniformSlots,
-  dispatchRows,
-  readBuffer,
-  type Kernel,
-  type ScanPlan,
-} from './scan.ts';
+import { GpuScan, type ScanPlan } from './scan.ts';
+import { GrowingBuffer, PassTimer, createUniformSlots, dispatchRows, readBuffer } from './buffers.ts';
+import { cachedKernel, type Kernel } from './pipelines.ts';
 
 export { CONTACT_NONE, CONTACTS_LAYOUT_2D, CONTACTS_WORKGROUP_SIZE, CONTACTS_GROWTH };
 export type { ContactsResult2D, ContactsRunOptions2D, ContactsTimings2D };

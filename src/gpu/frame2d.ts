@@ -14,9 +14,8 @@
 import { LAYOUT_2D } from '../layout2d.ts';
 import { BROADPHASE_LAYOUT_2D, GpuBroadphase2D, type BroadphaseOutputs2D } from './broadphase2d.ts';
 import { CONTACTS_GROWTH, CONTACTS_LAYOUT_2D, GpuContacts2D, type ContactsOutputs2D } from './contacts2d.ts';
-import { GrowingBuffer, PassTimer } from './buffers.ts';
+import { GrowingBuffer, PassTimer, readBuffer } from './buffers.ts';
 import { narrowphase2DPipeline, type KernelPipeline } from './pipelines.ts';
-import { readBuffer } from './scan.ts';
 
 export interface FrameInputs2D {
   /** array<Shape2D> (shaders/layout2d.wgsl), STORAGE usage. */
@@ -77,7 +76,7 @@ export class GpuFrame2D {
   ) {
     this.manifolds = new GrowingBuffer(device, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC, 'frame2d-manifolds');
     this.params = device.createBuffer({ label: 'frame2d-params', size: LAYOUT_2D.params.bytes, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-    this.timer = new PassTimer(device, timestamps);
+    this.timer = new PassTimer(device, ['kernel'], timestamps);
   }
 
   static async create(device: GPUDevice, timestamps = device.features.has('timestamp-query')): Promise<GpuFrame2D> {

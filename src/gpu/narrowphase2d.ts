@@ -40,7 +40,7 @@ export class GpuNarrowphase2D {
     this.manifolds = new GrowingBuffer(device, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC, 'manifolds2d');
     this.readback = new GrowingBuffer(device, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST, 'manifolds2d-readback');
     this.params = device.createBuffer({ label: 'params2d', size: LAYOUT_2D.params.bytes, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-    this.timer = new PassTimer(device, timestamps);
+    this.timer = new PassTimer(device, ['kernel'], timestamps);
   }
 
   /** Compiles the kernel for `device`; `timestamps` needs a device created with 'timestamp-query'. */

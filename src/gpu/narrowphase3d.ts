@@ -55,7 +55,7 @@ export class GpuNarrowphase3D {
     this.pairs = new GrowingBuffer(device, S, 'pairs3d');
     this.manifolds = new GrowingBuffer(device, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC, 'manifolds3d');
     this.readback = new GrowingBuffer(device, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST, 'manifolds3d-readback');
-    this.timer = new PassTimer(device, timestamps);
+    this.timer = new PassTimer(device, ['kernel'], timestamps);
     const limit = device.limits.maxStorageBufferBindingSize;
     const byLimit = Math.floor(Math.min(limit / MANIFOLD_BYTES, limit / PAIR_BYTES) / CHUNK_ALIGN_PAIRS) * CHUNK_ALIGN_PAIRS;
     const wanted = options.maxPairsPerDispatch ?? byLimit;
@@ -108,7 +108,7 @@ export class GpuNarrowphase3D {
     const chunk = this.maxPairsPerDispatch;
     const chunks = Math.max(1, Math.ceil(packed.pairCount / chunk));
     const encoder = device.createCommandEncoder({ label: 'narrowphase3d' });
-    const pass = encoder.beginComputePass(this.timer.passDescriptor('narrowphase3d'));
+    const pass = encoder.beginComputePass(this.timer.passDescriptor('kernel', 'narrowphase3d'));
     pass.setPipeline(this.kernel.pipeline);
     for (let c = 0; c < chunks; c++) {
       const first = c * chunk;

@@ -3,14 +3,15 @@
 
 import { assembleWgsl, assembleWgsl3D, NARROWPHASE_2D_FILES, NARROWPHASE_3D_FILES } from './shaders.ts';
 
-export interface KernelPipeline {
+export interface Kernel {
   pipeline: GPUComputePipeline;
   layout: GPUBindGroupLayout;
 }
 
-const cache = new WeakMap<GPUDevice, Map<string, Promise<KernelPipeline>>>();
+const kernelCache = new WeakMap<GPUDevice, Map<string, Promise<Kernel>>>();
 
-async function compile(device: GPUDevice, label: string, code: string, entryPoint: string): Promise<KernelPipeline> {
+/** Compiles one entry point; WGSL errors are raised with the compiler's messages and the line. */
+export async function compileKernel(device: GPUDevice, label: string, code: string, entryPoint: string): Promise<Kernel> {
   const module = device.createShaderModule({ label, code });
   const info = await module.getCompilationInfo();
   const errors = info.messages.filter((m) => m.type === 'error');
@@ -20,24 +21,33 @@ async function compile(device: GPUDevice, label: string, code: string, entryPoin
     throw new Error(`WGSL compilation failed:\n${text}`);
   }
   device.pushErrorScope('validation');
-  const pipeline = await device.createComputePipelineAsync({ label, layout: 'auto', compute: { module, entryPoint } });
+  const pipeline = await device.createComputePipelineAsync({ label: `${label}.${entryPoint}`, layout: 'auto', compute: { module, entryPoint } });
   const err = await device.popErrorScope();
-  if (err) throw new Error(`pipeline ${label}: ${err.message}`);
+  if (err) throw new Error(`pipeline ${label}.${entryPoint}: ${err.message}`);
   return { pipeline, layout: pipeline.getBindGroupLayout(0) };
 }
 
-function cached(device: GPUDevice, key: string, make: () => Promise<KernelPipeline>): Promise<KernelPipeline> {
-  let perDevice = cache.get(device);
-  if (!perDevice) cache.set(device, (perDevice = new Map()));
+/** compileKernel, once per device and (label, entry point). */
+export function cachedKernel(device: GPUDevice, label: string, entryPoint: string, code: () => string): Promise<Kernel> {
+  let perDevice = kernelCache.get(device);
+  if (!perDevice) kernelCache.set(device, (perDevice = new Map()));
+  const key = `${label}.${entryPoint}`;
   let p = perDevice.get(key);
-  if (!p) perDevice.set(key, (p = make()));
+  if (!p) {
+    p = compileKernel(device, label, code(), entryPoint);
+    perDevice.set(key, p);
+    p.catch(() => perDevice.delete(key));
+  }
   return p;
 }
 
+/** A compiled entry point and its bind-group layout (the narrowphase runners' name for Kernel). */
+export type KernelPipeline = Kernel;
+
 export function narrowphase2DPipeline(device: GPUDevice): Promise<KernelPipeline> {
-  return cached(device, 'narrowphase2d', () => compile(device, 'narrowphase2d', assembleWgsl(NARROWPHASE_2D_FILES), 'narrowphase2d'));
+  return cachedKernel(device, 'narrowphase2d', 'narrowphase2d', () => assembleWgsl(NARROWPHASE_2D_FILES));
 }
 
 export function narrowphase3DPipeline(device: GPUDevice): Promise<KernelPipeline> {
-  return cached(device, 'narrowphase3d', () => compile(device, 'narrowphase3d', assembleWgsl3D(NARROWPHASE_3D_FILES), 'narrowphase3d'));
+  return cachedKernel(device, 'narrowphase3d', 'narrowphase3d', () => assembleWgsl3D(NARROWPHASE_3D_FILES));
 }

@@ -8,17 +8,9 @@
 
 import { RADIX_BITS, RADIX_ITEMS, RADIX_RAKE } from '../constants.ts';
 import { assembleWgsl } from './shaders.ts';
-import {
-  GpuScan,
-  PassTimer,
-  UNIFORM_SLOT_BYTES,
-  cachedKernel,
-  createUniformSlots,
-  dispatchRows,
-  readBuffer,
-  type Kernel,
-  type ScanPlan,
-} from './scan.ts';
+import { GpuScan, type ScanPlan } from './scan.ts';
+import { PassTimer, UNIFORM_SLOT_BYTES, createUniformSlots, dispatchRows, readBuffer } from './buffers.ts';
+import { cachedKernel, type Kernel } from './pipelines.ts';
 
 export { RADIX_BITS, RADIX_RAKE, RADIX_ITEMS };
 /** Digits per pass (2^RADIX_BITS); the kernel's packed counters hold exactly 16. */

@@ -2,13 +2,10 @@
 // scan per block of SCAN_BLOCK elements, then the block totals are scanned the same way, level by
 // level (2 levels reach SCAN_BLOCK² = 4M elements, 3 levels 8G), and added back. Additions
 // saturate at 0xffffffff (see scan.wgsl). Used by the radix sort and the GPU broadphase.
-//
-// Also the small GPU helpers the broadphase modules share (kernel compilation, rows of workgroups,
-// uniform slots, growing buffers).
-// TODO(lead): compileKernel/cachedKernel duplicate src/gpu/pipelines.ts's private compile/cached;
-// export those there and use them here instead.
 
 import { SCAN_ITEMS, SCAN_RAKE } from '../constants.ts';
+import { createUniformSlots, dispatchRows, PassTimer, readBuffer, UNIFORM_SLOT_BYTES } from './buffers.ts';
+import { cachedKernel, type Kernel } from './pipelines.ts';
 import { assembleWgsl } from './shaders.ts';
 
 export { SCAN_RAKE, SCAN_ITEMS };
@@ -17,14 +14,6 @@ export const SCAN_WORKGROUP_SIZE = SCAN_RAKE * SCAN_RAKE;
 /** Elements per scan block (one workgroup). */
 export const SCAN_BLOCK = SCAN_WORKGROUP_SIZE * SCAN_ITEMS;
 
-/** Workgroups per dispatch dimension (WebGPU's default and lavapipe's limit). */
-export const MAX_GROUPS_PER_DIMENSION = 65535;
-
-/**
- * The row length dispatchRows uses; tests lower it to exercise rows of workgroups (more than
- * 65535 workgroups) on small inputs. Affects dispatches recorded afterwards.
- */
-export const dispatchLimits = { maxGroupsPerDimension: MAX_GROUPS_PER_DIMENSION };
 
 /** The scan's constants as WGSL (prepended to scan.wgsl; defined once, here). */
 export function scanConstantsWgsl(): string {
@@ -35,103 +24,6 @@ export function scanConstantsWgsl(): string {
     `const SCAN_BLOCK: u32 = ${SCAN_BLOCK}u;`,
     '',
   ].join('\n');
-}
-
-// ---- shared helpers -------------------------------------------------------------------------
-
-export interface Kernel {
-  pipeline: GPUComputePipeline;
-  layout: GPUBindGroupLayout;
-}
-
-const kernelCache = new WeakMap<GPUDevice, Map<string, Promise<Kernel>>>();
-
-/** Compiles one entry point; WGSL errors are raised with the compiler's messages and the line. */
-export async function compileKernel(device: GPUDevice, label: string, code: string, entryPoint: string): Promise<Kernel> {
-  const module = device.createShaderModule({ label, code });
-  const info = await module.getCompilationInfo();
-  const errors = info.messages.filter((m) => m.type === 'error');
-  if (errors.length > 0) {
-    const lines = code.split('\n');
-    const text = errors.map((e) => `${label}:${e.lineNum}:${e.linePos}: ${e.message}\n  ${lines[e.lineNum - 1] ?? ''}`).join('\n');
-    throw new Error(`WGSL compilation failed:\n${text}`);
-  }
-  device.pushErrorScope('validation');
-  const pipeline = await device.createComputePipelineAsync({ label: `${label}.${entryPoint}`, layout: 'auto', compute: { module, entryPoint } });
-  const err = await device.popErrorScope();
-  if (err) throw new Error(`pipeline ${label}.${entryPoint}: ${err.message}`);
-  return { pipeline, layout: pipeline.getBindGroupLayout(0) };
-}
-
-/** compileKernel, once per device and (label, entry point). */
-export function cachedKernel(device: GPUDevice, label: string, entryPoint: string, code: () => string): Promise<Kernel> {
-  let perDevice = kernelCache.get(device);
-  if (!perDevice) kernelCache.set(device, (perDevice = new Map()));
-  const key = `${label}.${entryPoint}`;
-  let p = perDevice.get(key);
-  if (!p) {
-    p = compileKernel(device, label, code(), entryPoint);
-    perDevice.set(key, p);
-    p.catch(() => perDevice.delete(key));
-  }
-  return p;
-}
-
-/**
- * Dispatches `groups` workgroups as rows of at most 65535 (x) by as many rows as needed (y);
- * kernels take workgroup_id.x + workgroup_id.y * num_workgroups.x as their linear index and
- * return when it is past the end. Nothing is dispatched for 0 groups.
- */
-export function dispatchRows(pass: GPUComputePassEncoder, groups: number): void {
-  if (groups <= 0) return;
-  const x = Math.min(groups, dispatchLimits.maxGroupsPerDimension, MAX_GROUPS_PER_DIMENSION);
-  const y = Math.ceil(groups / x);
-  if (y > MAX_GROUPS_PER_DIMENSION) throw new Error(`${groups} workgroups do not fit in one 2D dispatch`);
-  pass.dispatchWorkgroups(x, y);
-}
-
-/** Uniform-buffer slots of 256 bytes (the minimum uniform offset alignment WebGPU allows). */
-export const UNIFORM_SLOT_BYTES = 256;
-
-export function createUniformSlots(device: GPUDevice, label: string, slots: number): GPUBuffer {
-  return device.createBuffer({ label, size: Math.max(1, slots) * UNIFORM_SLOT_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-}
-
-/** A buffer that is replaced by a larger one when more room is needed (never shrinks). */
-export class GrowingBuffer {
-  buffer: GPUBuffer | null = null;
-  constructor(
-    private readonly device: GPUDevice,
-    private readonly usage: number,
-    private readonly label: string,
-  ) {}
-  /** The buffer, at least `bytes` large (at least 16); a new one (contents lost) when it grows. */
-  ensure(bytes: number): GPUBuffer {
-    const size = Math.max(16, Math.ceil(bytes / 16) * 16);
-    if (!this.buffer || this.buffer.size < size) {
-      this.buffer?.destroy();
-      this.buffer = this.device.createBuffer({ label: this.label, size, usage: this.usage });
-    }
-    return this.buffer;
-  }
-  destroy(): void {
-    this.buffer?.destroy();
-    this.buffer = null;
-  }
-}
-
-/** Copies `bytes` of `src` to the host (one submit, one map). */
-export async function readBuffer(device: GPUDevice, src: GPUBuffer, bytes: number, offset = 0): Promise<ArrayBuffer> {
-  const size = Math.max(4, Math.ceil(bytes / 4) * 4);
-  const read = device.createBuffer({ size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-  const encoder = device.createCommandEncoder();
-  encoder.copyBufferToBuffer(src, offset, read, 0, size);
-  device.queue.submit([encoder.finish()]);
-  await read.mapAsync(GPUMapMode.READ);
-  const out = read.getMappedRange().slice(0, bytes);
-  read.unmap();
-  read.destroy();
-  return out;
 }
 
 // ---- the scan -------------------------------------------------------------------------------
@@ -269,45 +161,3 @@ export class GpuScan {
   }
 }
 
-// ---- timestamps -----------------------------------------------------------------------------
-
-/** Timestamp queries around named compute passes (a device with 'timestamp-query'). */
-export class PassTimer {
-  private readonly querySet: GPUQuerySet;
-  private readonly resolveBuf: GPUBuffer;
-  private readonly readBuf: GPUBuffer;
-  constructor(
-    device: GPUDevice,
-    readonly stages: readonly string[],
-  ) {
-    const count = 2 * stages.length;
-    this.querySet = device.createQuerySet({ type: 'timestamp', count });
-    this.resolveBuf = device.createBuffer({ size: 8 * count, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
-    this.readBuf = device.createBuffer({ size: 8 * count, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-  }
-  /** The descriptor of stage `name`'s compute pass, with its two timestamp writes. */
-  passDescriptor(name: string, label?: string): GPUComputePassDescriptor {
-    const i = this.stages.indexOf(name);
-    if (i < 0) throw new Error(`no timed stage ${name}`);
-    return { label: label ?? name, timestampWrites: { querySet: this.querySet, beginningOfPassWriteIndex: 2 * i, endOfPassWriteIndex: 2 * i + 1 } };
-  }
-  /** Records the resolve and the copy to the readable buffer (after the timed passes). */
-  resolve(encoder: GPUCommandEncoder): void {
-    encoder.resolveQuerySet(this.querySet, 0, 2 * this.stages.length, this.resolveBuf, 0);
-    encoder.copyBufferToBuffer(this.resolveBuf, 0, this.readBuf, 0, 16 * this.stages.length);
-  }
-  /** Milliseconds per stage, after the submit that resolved them. */
-  async read(): Promise<Record<string, number>> {
-    await this.readBuf.mapAsync(GPUMapMode.READ);
-    const t = new BigUint64Array(this.readBuf.getMappedRange().slice(0));
-    this.readBuf.unmap();
-    const out: Record<string, number> = {};
-    this.stages.forEach((s, i) => (out[s] = Number(t[2 * i + 1]! - t[2 * i]!) / 1e6));
-    return out;
-  }
-  destroy(): void {
-    this.querySet.destroy();
-    this.resolveBuf.destroy();
-    this.readBuf.destroy();
-  }
-}
