@@ -5,7 +5,7 @@ export { createNarrowphase, type Backend, type CollideResult, type CollideStats,
 export { parseScene, parseScene2D, parseScene3D, type Scene, type Scene2D, type SceneJson2D, type Body2DInput, type Scene3D, type SceneJson3D, type Body3DInput } from './scene.ts';
 export { makeShape2D, type Shape2D, type Shape2DInput, type Vec2 } from './shapes2d.ts';
 export { InputError, CapacityError } from './errors.ts';
-export { packScene2D, unpackManifolds2D, manifoldBytes2D, type Packed2D, type ManifoldJson, type ContactPointJson } from './pack2d.ts';
+export { packScene2D, packShapes2D, packBodies2D, unpackManifolds2D, manifoldBytes2D, type Packed2D, type ManifoldJson, type ContactPointJson } from './pack2d.ts';
 export { collidePacked2D, prepareCpu2D } from './cpu/narrowphase2d.ts';
 export { collideShapes2D } from './cpu/collide2d.ts';
 export { GpuNarrowphase2D, type GpuRunResult } from './gpu/narrowphase2d.ts';
@@ -25,3 +25,9 @@ export { checkManifoldValidity3D, placeShape3D, type PlacedShape3D, type Validit
 export { compareManifolds2D, compareManifolds3D, type Mismatch } from './compare2d.ts';
 export { LAYOUT_3D } from './layout3d.ts';
 export * as constants3d from './constants3d.ts';
+export { GpuFrame2D, type FrameInputs2D, type FrameOutputs2D, type FrameCounts2D, type FrameResult2D, type FrameTimings2D } from './gpu/frame2d.ts';
+export { GpuBroadphase2D, BROADPHASE_LAYOUT_2D } from './gpu/broadphase2d.ts';
+export { GpuContacts2D, CONTACTS_LAYOUT_2D } from './gpu/contacts2d.ts';
+export { CpuContacts2D, unpackContacts2D, type ContactJson2D } from './cpu/contacts2d.ts';
+export { GpuScan } from './gpu/scan.ts';
+export { GpuRadixSort } from './gpu/radixsort.ts';
