@@ -124,6 +124,7 @@ function parseOptions(argv: string[]): Options {
     .option('--repeat <n>', 'timed samples per measurement, median reported (default 7; --quick 3)', parseRepeat)
     .option('--no-caps', `3D: run cannon-es at every size (capped by default: ${Object.entries(CANNON_MAX_3D).map(([k, v]) => `${k} ${v > 0 ? formatCount(v) : 'off'}`).join(', ')})`)
     .option('--rapier <mode>', '3D: rapier3d path, contact (Collider.contactCollider, one point) or manifold (world step per pair)', parseRapierMode, 'contact')
+    .option('--scene <name>', 'pile: whole collision frames on box piles, 1k to 1M bodies (bench/pile.ts; --scene pile --help)')
     .showHelpAfterError();
   program.parse(argv);
   return program.opts<Options>();
@@ -353,6 +354,8 @@ function selectScenarios(opts: Options): { scenarios2d: ScenarioName[]; scenario
 }
 
 async function main(): Promise<number> {
+  // `--scene pile`: whole frames on piles (bench/pile.ts has its own options).
+  if (process.argv.some((a) => a === '--scene' || a.startsWith('--scene='))) return (await import('./pile.ts')).pileMain(process.argv);
   const started = performance.now();
   const opts = parseOptions(process.argv);
   let selected: ReturnType<typeof selectScenarios>;

@@ -11,6 +11,7 @@
 // those counts, grows and reruns the frame, so nothing is dropped. An engine that never reads back
 // can call readCounts() a frame late and grow then.
 
+import { CapacityError } from '../errors.ts';
 import { LAYOUT_2D } from '../layout2d.ts';
 import { BROADPHASE_LAYOUT_2D, GpuBroadphase2D, type BroadphaseOutputs2D } from './broadphase2d.ts';
 import { CONTACTS_GROWTH, CONTACTS_LAYOUT_2D, GpuContacts2D, type ContactsOutputs2D } from './contacts2d.ts';
@@ -94,7 +95,15 @@ export class GpuFrame2D {
    */
   encode(encoder: GPUCommandEncoder, inputs: FrameInputs2D, retry = false): FrameOutputs2D {
     const bp = this.broadphase.encode(encoder, inputs);
-    const manifolds = this.manifolds.ensure(bp.capacity * LAYOUT_2D.manifold.words * 4);
+    const manifoldBytes = bp.capacity * LAYOUT_2D.manifold.words * 4;
+    const limit = this.device.limits.maxStorageBufferBindingSize;
+    if (manifoldBytes > limit) {
+      // Refused before any narrowphase work is recorded; batching a frame is not built yet.
+      throw new CapacityError(
+        `frame2d: ${bp.capacity} pair slots need ${manifoldBytes} bytes of manifolds; this device binds at most ${limit} bytes per buffer. Collide fewer bodies per frame.`,
+      );
+    }
+    const manifolds = this.manifolds.ensure(manifoldBytes);
     // The broadphase wrote the narrowphase's Params2D (pair count, margin, row pitch) and the
     // dispatch size on the GPU: copy the one, dispatch by the other.
     encoder.copyBufferToBuffer(bp.counts, 4 * BROADPHASE_LAYOUT_2D.counts.narrowphase, this.params, 0, LAYOUT_2D.params.bytes);
