@@ -35,6 +35,22 @@ export function reflectStructs(wgsl: string): Readonly<Record<string, StructLayo
   return out;
 }
 
+/**
+ * A lookup of the structs declared in `wgsl` that throws, naming `source` (the WGSL files), when a
+ * struct the host needs is missing: a layout and the host disagree.
+ */
+export function structLookup(
+  wgsl: string, source: string,
+): { structs: Readonly<Record<string, StructLayout>>; struct: (name: string) => StructLayout } {
+  const structs = reflectStructs(wgsl);
+  const struct = (name: string): StructLayout => {
+    const s = structs[name];
+    if (!s) throw new Error(`${source} declares no struct ${name} (run \`npm run prepare\`?)`);
+    return s;
+  };
+  return { structs, struct };
+}
+
 /** A struct's member, or an error naming what the WGSL lacks (a layout and the host disagree). */
 export function member(layout: StructLayout, name: string): MemberLayout {
   const m = layout.members[name];

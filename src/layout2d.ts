@@ -3,15 +3,10 @@
 
 import { constantsWgsl } from './constants.ts';
 import { WGSL_SOURCES } from './gpu/shaders.generated.ts';
-import { reflectStructs, word, member, type StructLayout } from './layout.ts';
+import { structLookup, word, member } from './layout.ts';
 
-const structs = reflectStructs(constantsWgsl() + WGSL_SOURCES['layout2d']);
+const { structs, struct } = structLookup(constantsWgsl() + WGSL_SOURCES['layout2d'], 'shaders/layout2d.wgsl');
 
-function struct(name: string): StructLayout {
-  const s = structs[name];
-  if (!s) throw new Error(`shaders/layout2d.wgsl declares no struct ${name}`);
-  return s;
-}
 
 const shape = struct('Shape2D');
 const body = struct('Body2D');

@@ -4,15 +4,10 @@
 
 import { constants3dWgsl } from './constants3d.ts';
 import { WGSL_SOURCES } from './gpu/shaders.generated.ts';
-import { member, reflectStructs, word, type StructLayout } from './layout.ts';
+import { member, structLookup, word } from './layout.ts';
 
-const structs = reflectStructs(constants3dWgsl() + WGSL_SOURCES['layout3d']);
+const { struct } = structLookup(constants3dWgsl() + WGSL_SOURCES['layout3d'], 'shaders/layout3d.wgsl');
 
-function struct(name: string): StructLayout {
-  const s = structs[name];
-  if (!s) throw new Error(`shaders/layout3d.wgsl declares no struct ${name}`);
-  return s;
-}
 
 const shape = struct('Shape3D');
 const body = struct('Body3D');
@@ -66,4 +61,3 @@ export const LAYOUT_3D = {
   hullPlaneWords: 4,
 } as const;
 
-export const STRUCTS_3D = structs;

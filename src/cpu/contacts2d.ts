@@ -22,18 +22,13 @@
 
 import { constantsWgsl, CONTACTS_GROWTH, MAX_MANIFOLD_POINTS_2D } from '../constants.ts';
 import { LAYOUT_2D } from '../layout2d.ts';
-import { reflectStructs, member, word, type StructLayout } from '../layout.ts';
+import { structLookup, member, word } from '../layout.ts';
 import { WGSL_SOURCES } from '../gpu/shaders.generated.ts';
 
 /** ContactManifold2D.previous of an entry whose pair was not in last frame's list. */
 export const CONTACT_NONE = 0xffffffff;
 
-const structs = reflectStructs(constantsWgsl() + (WGSL_SOURCES['layout2d'] ?? '') + (WGSL_SOURCES['contacts2d-layout'] ?? ''));
-function struct(name: string): StructLayout {
-  const s = structs[name];
-  if (!s) throw new Error(`shaders/contacts2d-layout.wgsl declares no struct ${name} (run \`npm run prepare\`?)`);
-  return s;
-}
+const { struct } = structLookup(constantsWgsl() + (WGSL_SOURCES['layout2d'] ?? '') + (WGSL_SOURCES['contacts2d-layout'] ?? ''), 'shaders/contacts2d-layout.wgsl');
 const contactStruct = struct('ContactManifold2D');
 const userStruct = struct('ContactUserValues2D');
 const countsStruct = struct('ContactCounts2D');
@@ -85,7 +80,6 @@ export const CONTACTS_LAYOUT_2D = {
   },
 } as const;
 
-export const CONTACT_STRUCTS_2D = structs;
 
 // The entries are copied word for word: a ContactManifold2D must end with its Manifold2D (no
 // trailing padding whose bytes the backends could fill differently).

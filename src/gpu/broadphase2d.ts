@@ -31,7 +31,7 @@
 import { CapacityError } from '../errors.ts';
 import { constantsWgsl, AABB_RELATIVE_PAD, AABB_F32_STEPS, BROADPHASE_WORKGROUP_SIZE, BROADPHASE_PAIR_CACHE } from '../constants.ts';
 import { LAYOUT_2D } from '../layout2d.ts';
-import { reflectStructs, word, type StructLayout } from '../layout.ts';
+import { structLookup, word } from '../layout.ts';
 import { assembleWgsl } from './shaders.ts';
 import { WGSL_SOURCES } from './shaders.generated.ts';
 import { GpuRadixSort, type RadixSortPlan } from './radixsort.ts';
@@ -58,12 +58,7 @@ function broadphaseWgsl(): string {
   return broadphaseConstantsWgsl() + assembleWgsl(FILES);
 }
 
-const structs = reflectStructs(constantsWgsl() + broadphaseConstantsWgsl() + FILES.map((f) => WGSL_SOURCES[f] ?? '').join('\n'));
-function struct(name: string): StructLayout {
-  const s = structs[name];
-  if (!s) throw new Error(`shaders/aabb2d.wgsl + broadphase2d.wgsl declare no struct ${name}`);
-  return s;
-}
+const { struct } = structLookup(constantsWgsl() + broadphaseConstantsWgsl() + FILES.map((f) => WGSL_SOURCES[f] ?? '').join('\n'), 'shaders/aabb2d.wgsl + broadphase2d.wgsl');
 const paramsStruct = struct('BroadphaseParams2D');
 const BOX_BYTES = struct('BroadphaseBox2D').size;
 const countsStruct = struct('BroadphaseCounts2D');

@@ -101,17 +101,31 @@ export class PassTimer {
   }
 }
 
-/** Copies `bytes` of `src` into the pooled `readback` buffer (encoder), for readBack() after the submit. */
-export function copyForReadback(encoder: GPUCommandEncoder, src: GPUBuffer, readback: GPUBuffer, bytes: number): void {
-  encoder.copyBufferToBuffer(src, 0, readback, 0, bytes);
+/** A narrowphase run's results: manifold slots, GPU kernel time (null without timestamps), wall time. */
+export interface GpuRunResult {
+  /** Manifold slots, one per pair. */
+  manifolds: ArrayBuffer;
+  /** Kernel time from timestamp queries (ms), or null when the device has none. */
+  kernelMs: number | null;
+  /** Upload + kernel + readback, measured on the host from `start` (ms). */
+  wallMs: number;
 }
 
-/** Maps `readback` and copies its first `bytes` out. */
-export async function readBack(readback: GPUBuffer, bytes: number): Promise<ArrayBuffer> {
+/**
+ * The common end of a narrowphase run: resolves the pass timer, copies the manifold slots into the
+ * pooled `readback` buffer, submits, maps, and reads the kernel time.
+ */
+export async function submitAndReadManifolds(
+  device: GPUDevice, encoder: GPUCommandEncoder, timer: PassTimer, manifolds: GPUBuffer, readback: GPUBuffer, bytes: number, start: number,
+): Promise<GpuRunResult> {
+  timer.resolve(encoder);
+  encoder.copyBufferToBuffer(manifolds, 0, readback, 0, bytes);
+  device.queue.submit([encoder.finish()]);
   await readback.mapAsync(GPUMapMode.READ, 0, bytes);
   const out = readback.getMappedRange(0, bytes).slice(0);
   readback.unmap();
-  return out;
+  const wallMs = performance.now() - start;
+  return { manifolds: out, kernelMs: await timer.readMs(), wallMs };
 }
 
 /**

@@ -6,17 +6,10 @@ import { CapacityError } from '../errors.ts';
 import { LAYOUT_2D } from '../layout2d.ts';
 import { manifoldBytes2D, type Packed2D } from '../pack2d.ts';
 import { WORKGROUP_SIZE_2D } from '../constants.ts';
-import { copyForReadback, dispatchGrid, GrowingBuffer, PassTimer, readBack, upload } from './buffers.ts';
+import { dispatchGrid, GrowingBuffer, PassTimer, submitAndReadManifolds, upload, type GpuRunResult } from './buffers.ts';
 import { narrowphase2DPipeline, type KernelPipeline } from './pipelines.ts';
 
-export interface GpuRunResult {
-  /** Manifold2D slots, one per pair. */
-  manifolds: ArrayBuffer;
-  /** Kernel time from timestamp queries (ms), or null when the device has none. */
-  kernelMs: number | null;
-  /** Upload + kernel + readback, measured on the host (ms). */
-  wallMs: number;
-}
+export type { GpuRunResult };
 
 /** Workgroup grid for `pairCount` invocations of the 2D kernel. */
 export function dispatchGrid2D(pairCount: number): { x: number; y: number; rowPitch: number } {
@@ -97,14 +90,7 @@ export class GpuNarrowphase2D {
     pass.setBindGroup(0, bindGroup);
     if (packed.pairCount > 0) pass.dispatchWorkgroups(grid.x, grid.y);
     pass.end();
-    this.timer.resolve(encoder);
-    copyForReadback(encoder, manifolds, readback, manifoldBytes);
-    device.queue.submit([encoder.finish()]);
-
-    const out = await readBack(readback, manifoldBytes);
-    const wallMs = performance.now() - start;
-    const kernelMs = await this.timer.readMs();
-    return { manifolds: out, kernelMs, wallMs };
+    return submitAndReadManifolds(device, encoder, this.timer, manifolds, readback, manifoldBytes, start);
   }
 
   destroy(): void {

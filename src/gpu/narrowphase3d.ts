@@ -9,8 +9,8 @@ import { WORKGROUP_SIZE_3D } from '../constants3d.ts';
 import { CapacityError } from '../errors.ts';
 import { LAYOUT_3D } from '../layout3d.ts';
 import { manifoldBytes3D, type Packed3D } from '../pack3d.ts';
-import { copyForReadback, dispatchGrid, GrowingBuffer, PassTimer, readBack, upload } from './buffers.ts';
-import type { GpuRunResult } from './narrowphase2d.ts';
+import { dispatchGrid, GrowingBuffer, PassTimer, submitAndReadManifolds, upload } from './buffers.ts';
+import type { GpuRunResult } from './buffers.ts';
 import { narrowphase3DPipeline, type KernelPipeline } from './pipelines.ts';
 
 /** Workgroup grid for `pairCount` invocations of the 3D kernel. */
@@ -140,14 +140,7 @@ export class GpuNarrowphase3D {
       if (count > 0) pass.dispatchWorkgroups(grid.x, grid.y);
     }
     pass.end();
-    this.timer.resolve(encoder);
-    copyForReadback(encoder, manifolds, readback, manifoldBytes);
-    device.queue.submit([encoder.finish()]);
-
-    const out = await readBack(readback, manifoldBytes);
-    const wallMs = performance.now() - start;
-    const kernelMs = await this.timer.readMs();
-    return { manifolds: out, kernelMs, wallMs };
+    return submitAndReadManifolds(device, encoder, this.timer, manifolds, readback, manifoldBytes, start);
   }
 
   destroy(): void {
