@@ -50,9 +50,14 @@ fn addClipPoint(m: ptr<function, Manifold2D>, p: vec2f, origin: vec2f, n: vec2f,
   let depth = r1 + r2 - separation;
   if (depth < -margin) { return; }
   let k = 0.5 * (r1 - r2 - separation);
-  let i = (*m).count;
-  (*m).points[i] = ManifoldPoint2D(p + k * n, depth, id);
-  (*m).count = i + 1u;
+  // Constant indices keep the manifold in registers (a run-time index makes it memory on lavapipe).
+  let point = ManifoldPoint2D(p + k * n, depth, id);
+  if ((*m).count == 0u) {
+    (*m).points[0] = point;
+  } else {
+    (*m).points[1] = point;
+  }
+  (*m).count += 1u;
 }
 
 // The three clips of seed 000; `flip` says poly1 is body B.

@@ -21,8 +21,11 @@ fn narrowphase2d(@builtin(global_invocation_id) gid: vec3u) {
   if (m.count == 0u) {
     m.normal = vec2f(0.0);
   }
-  for (var i = m.count; i < MAX_MANIFOLD_POINTS_2D; i++) {
-    m.points[i] = ManifoldPoint2D(vec2f(0.0), 0.0, 0u);
+  // Fixed bounds (unrolled by the compiler): unused point slots are written as zeros.
+  for (var i = 0u; i < MAX_MANIFOLD_POINTS_2D; i++) {
+    if (i >= m.count) {
+      m.points[i] = ManifoldPoint2D(vec2f(0.0), 0.0, 0u);
+    }
   }
   m.flags = 0u;
   manifolds[k] = m;
