@@ -107,15 +107,27 @@ export interface ManifoldJson {
   points: ContactPointJson[];
 }
 
+/** Word offsets of a manifold slot, as LAYOUT_2D.manifold and LAYOUT_3D.manifold both give them. */
+export interface ManifoldWords {
+  words: number;
+  normal: number;
+  count: number;
+  points: number;
+  pointStride: number;
+  pointPosition: number;
+  pointDepth: number;
+  pointId: number;
+}
+
 /**
- * Manifold slots to JSON. With `touchingOnly` (broadphase scenes) slots without points are left
- * out; otherwise there is exactly one manifold per pair, in pair order.
+ * Manifold slots (`dim`-vectors, layout `M`) to JSON. With `touchingOnly` (broadphase scenes) slots
+ * without points are left out; otherwise there is exactly one manifold per pair, in pair order.
  */
-export function unpackManifolds2D(buf: ArrayBuffer, pairs: Uint32Array, touchingOnly: boolean): ManifoldJson[] {
+export function unpackManifolds(buf: ArrayBuffer, pairs: Uint32Array, touchingOnly: boolean, M: ManifoldWords, dim: 2 | 3): ManifoldJson[] {
   const f = new Float32Array(buf);
   const u = new Uint32Array(buf);
+  const vec = (o: number): number[] => Array.from(f.subarray(o, o + dim));
   const out: ManifoldJson[] = [];
-  const M = L.manifold;
   for (let k = 0; k < pairs.length / 2; k++) {
     const o = k * M.words;
     const count = u[o + M.count]!;
@@ -123,13 +135,14 @@ export function unpackManifolds2D(buf: ArrayBuffer, pairs: Uint32Array, touching
     const points: ContactPointJson[] = [];
     for (let i = 0; i < count; i++) {
       const p = o + M.points + i * M.pointStride;
-      points.push({ position: [f[p + M.pointPosition]!, f[p + M.pointPosition + 1]!], depth: f[p + M.pointDepth]!, id: u[p + M.pointId]! });
+      points.push({ position: vec(p + M.pointPosition), depth: f[p + M.pointDepth]!, id: u[p + M.pointId]! });
     }
-    out.push({
-      pair: [pairs[2 * k]!, pairs[2 * k + 1]!],
-      normal: count > 0 ? [f[o + M.normal]!, f[o + M.normal + 1]!] : [0, 0],
-      points,
-    });
+    out.push({ pair: [pairs[2 * k]!, pairs[2 * k + 1]!], normal: count > 0 ? vec(o + M.normal) : new Array<number>(dim).fill(0), points });
   }
   return out;
+}
+
+/** 2D manifold slots to JSON (see unpackManifolds). */
+export function unpackManifolds2D(buf: ArrayBuffer, pairs: Uint32Array, touchingOnly: boolean): ManifoldJson[] {
+  return unpackManifolds(buf, pairs, touchingOnly, L.manifold, 2);
 }

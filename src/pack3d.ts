@@ -11,7 +11,7 @@
 // Each Shape3D holds its offsets into them; indices inside a hull are local to it.
 
 import { LAYOUT_3D } from './layout3d.ts';
-import type { ContactPointJson, ManifoldJson } from './pack2d.ts';
+import { unpackManifolds, type ManifoldJson } from './pack2d.ts';
 import type { Scene3D } from './scene.ts';
 import type { Shape3D } from './shapes3d.ts';
 
@@ -185,33 +185,7 @@ export function manifoldBytes3D(pairCount: number): number {
   return Math.max(1, pairCount) * L.manifold.words * 4;
 }
 
-/**
- * Manifold slots to JSON (3-vectors). With `touchingOnly` (broadphase scenes) slots without points
- * are left out; otherwise there is exactly one manifold per pair, in pair order.
- */
+/** 3D manifold slots to JSON (see unpackManifolds in src/pack2d.ts). */
 export function unpackManifolds3D(buf: ArrayBuffer, pairs: Uint32Array, touchingOnly: boolean): ManifoldJson[] {
-  const f = new Float32Array(buf);
-  const u = new Uint32Array(buf);
-  const out: ManifoldJson[] = [];
-  const M = L.manifold;
-  for (let k = 0; k < pairs.length / 2; k++) {
-    const o = k * M.words;
-    const count = u[o + M.count]!;
-    if (touchingOnly && count === 0) continue;
-    const points: ContactPointJson[] = [];
-    for (let i = 0; i < count; i++) {
-      const p = o + M.points + i * M.pointStride;
-      points.push({
-        position: [f[p + M.pointPosition]!, f[p + M.pointPosition + 1]!, f[p + M.pointPosition + 2]!],
-        depth: f[p + M.pointDepth]!,
-        id: u[p + M.pointId]!,
-      });
-    }
-    out.push({
-      pair: [pairs[2 * k]!, pairs[2 * k + 1]!],
-      normal: count > 0 ? [f[o + M.normal]!, f[o + M.normal + 1]!, f[o + M.normal + 2]!] : [0, 0, 0],
-      points,
-    });
-  }
-  return out;
+  return unpackManifolds(buf, pairs, touchingOnly, L.manifold, 3);
 }
