@@ -27,7 +27,7 @@ import {
   type Contender3DId, type ContenderResult, type ScenarioResult3D,
 } from './report.ts';
 import { makeScene3D, SCENARIO_3D_LABEL, type BenchScene3D, type Scenario3DName } from './scenes3d.ts';
-import { errorText, sample, summarise, warmUp, type Pass, type Timed, type TimingPolicy } from './timing.ts';
+import { errorText, ScenarioTiming, type Pass, type TimingPolicy } from './timing.ts';
 
 export const DEFAULT_SIZES_3D = [1_000, 10_000, 100_000, 1_000_000];
 export const QUICK_SIZES_3D = [1_000, 10_000];
@@ -131,24 +131,10 @@ export async function benchScene3D(
   const touching: ScenarioResult3D['touching'] = {};
   let pointsPerContact: number | null = null;
   let gpuBatches = 1;
-  const contenders = {} as Record<Contender3DId, ContenderResult>;
-  const fail = (ids: Contender3DId[], e: unknown): void => {
-    const why = errorText(e);
-    for (const id of ids) contenders[id] = { skipped: why };
-    warnings.push(`${name}: ${ids.map((id) => CONTENDER_3D_LABEL[id]).join(', ')}: ${why}`);
-  };
-  const cleanups: (() => void)[] = [];
-  const finishers: (() => void)[] = [];
-  const entries: { ids: Contender3DId[]; timed: Timed; wanted: number }[] = [];
-  const add = async (ids: Contender3DId[], pass: Pass, finish: () => void): Promise<void> => {
-    try {
-      const timed = await warmUp(pass, policy);
-      entries.push({ ids, timed, wanted: timed.passMs > LONG_PASS_MS ? Math.min(policy.repeat, LONG_PASS_SAMPLES) : policy.repeat });
-      finishers.push(finish);
-    } catch (e) {
-      fail(ids, e);
-    }
-  };
+  const timing = new ScenarioTiming<Contender3DId>(name, CONTENDER_3D_LABEL, policy, warnings, { ms: LONG_PASS_MS, samples: LONG_PASS_SAMPLES });
+  const { contenders, cleanups } = timing;
+  const fail = (ids: Contender3DId[], e: unknown): void => timing.fail(ids, e);
+  const add = (ids: Contender3DId[], pass: Pass, finish: () => void): Promise<void> => timing.add(ids, pass, finish);
 
   progress(`${name}: set-up and warm-up`);
   try {
@@ -227,30 +213,7 @@ export async function benchScene3D(
     }
   }
 
-  try {
-    for (let r = 0; r < policy.repeat; r++) {
-      progress(`${name}: round ${r + 1}/${policy.repeat}`);
-      for (const entry of entries) {
-        if (entry.ids.some((id) => contenders[id])) continue; // failed in an earlier round
-        if (entry.timed.samples[0]!.length >= entry.wanted) continue; // long passes: fewer samples
-        try {
-          await sample(entry.timed);
-        } catch (e) {
-          fail(entry.ids, e);
-        }
-      }
-    }
-    for (const { ids, timed } of entries) {
-      if (ids.some((id) => contenders[id])) continue;
-      ids.forEach((id, j) => {
-        contenders[id] = summarise(n, timed.samples[j]!, timed.iterations) ??
-          { skipped: id === 'gpuKernel' ? 'no timestamp queries on this adapter' : 'no time' };
-      });
-    }
-    for (const finish of finishers) finish();
-  } finally {
-    for (const cleanup of cleanups) cleanup();
-  }
+  await timing.run(n, progress);
 
   // Cross-check: everyone found (nearly) the same touching pairs. Grazing pairs may differ (f32
   // on the GPU and in the WASM engines, EPA tolerances); more than a few in 10k means other work.

@@ -45,7 +45,7 @@ import {
   type BenchMeta, type BenchReport, type ContenderId, type ContenderResult, type Goal, type ScenarioResult, type ScenarioResult3D,
 } from './report.ts';
 import { SCENARIOS_3D, type Scenario3DName } from './scenes3d.ts';
-import { errorText, sample, summarise, warmUp, type Pass, type Timed, type TimingPolicy } from './timing.ts';
+import { errorText, ScenarioTiming, type Pass, type TimingPolicy } from './timing.ts';
 // Versions of the peers as bundled (their package.json files are read at build time; planck's
 // "exports" hides its package.json from a bare specifier, hence the relative paths).
 import box2dWasmPackage from '../node_modules/box2d-wasm/package.json' with { type: 'json' };
@@ -205,24 +205,10 @@ async function benchScene(
   const n = s.pairCount;
   const name = `${s.scenario} ${formatCount(n)}`;
   const touching: ScenarioResult['touching'] = {};
-  const contenders = {} as Record<ContenderId, ContenderResult>;
-  const fail = (ids: ContenderId[], e: unknown): void => {
-    const why = errorText(e);
-    for (const id of ids) contenders[id] = { skipped: why };
-    warnings.push(`${name}: ${ids.map((id) => CONTENDER_LABEL[id]).join(', ')}: ${why}`);
-  };
-  const cleanups: (() => void)[] = [];
-  const finishers: (() => void)[] = [];
-  // Contender ids of each timed entry: [host time] or [host time, kernel time].
-  const entries: { ids: ContenderId[]; timed: Timed }[] = [];
-  const add = async (ids: ContenderId[], pass: Pass, finish: () => void): Promise<void> => {
-    try {
-      entries.push({ ids, timed: await warmUp(pass, policy) });
-      finishers.push(finish);
-    } catch (e) {
-      fail(ids, e);
-    }
-  };
+  const timing = new ScenarioTiming<ContenderId>(name, CONTENDER_LABEL, policy, warnings);
+  const { contenders, cleanups } = timing;
+  const fail = (ids: ContenderId[], e: unknown): void => timing.fail(ids, e);
+  const add = (ids: ContenderId[], pass: Pass, finish: () => void): Promise<void> => timing.add(ids, pass, finish);
 
   progress(`${name}: set-up and warm-up`);
   // CPU reference: the packed scene, prepared once (as the GPU uploads shapes once), output reused.
@@ -284,29 +270,7 @@ async function benchScene(
     }
   }
 
-  try {
-    for (let r = 0; r < policy.repeat; r++) {
-      progress(`${name}: round ${r + 1}/${policy.repeat}`);
-      for (const entry of entries) {
-        if (entry.ids.some((id) => contenders[id])) continue; // failed in an earlier round
-        try {
-          await sample(entry.timed);
-        } catch (e) {
-          fail(entry.ids, e);
-        }
-      }
-    }
-    for (const { ids, timed } of entries) {
-      if (ids.some((id) => contenders[id])) continue;
-      ids.forEach((id, j) => {
-        contenders[id] = summarise(n, timed.samples[j]!, timed.iterations) ??
-          { skipped: id === 'gpuKernel' ? 'no timestamp queries on this adapter' : 'no time' };
-      });
-    }
-    for (const finish of finishers) finish();
-  } finally {
-    for (const cleanup of cleanups) cleanup();
-  }
+  await timing.run(n, progress);
 
   // Cross-check: everyone found (nearly) the same touching pairs. Pairs that just graze may
   // differ: the GPU rounds differently (fused multiply-add), planck is f64, box2d-wasm is f32 with

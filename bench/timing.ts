@@ -1,7 +1,7 @@
 // Timing of the benchmark's contenders (shared by the 2D part in ./main.ts and the 3D part in
 // ./bench3d.ts): warm-up, passes per sample, timed samples, median and best.
 
-import type { Measurement } from './report.ts';
+import type { ContenderResult, Measurement } from './report.ts';
 
 export interface TimingPolicy {
   repeat: number;
@@ -68,4 +68,73 @@ export function summarise(pairs: number, samples: number[], iterations: number):
 
 export function errorText(e: unknown): string {
   return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+}
+
+/**
+ * The contenders of one scenario: warm-up as they are added, then `repeat` rounds that take one
+ * sample of each in turn (so background load slows them all alike), then the summaries. A
+ * contender that throws is marked skipped with the reason and left out of later rounds.
+ */
+export class ScenarioTiming<Id extends string> {
+  readonly contenders = {} as Record<Id, ContenderResult>;
+  /** Run after the timing (and when it fails): release peers and buffers. */
+  readonly cleanups: (() => void)[] = [];
+  private readonly finishers: (() => void)[] = [];
+  // Contender ids of each timed entry: [host time] or [host time, kernel time].
+  private readonly entries: { ids: Id[]; timed: Timed; wanted: number }[] = [];
+
+  constructor(
+    private readonly name: string,
+    private readonly labels: Record<Id, string>,
+    private readonly policy: TimingPolicy,
+    private readonly warnings: string[],
+    /** Passes longer than `ms` take only `samples` samples (optional). */
+    private readonly longPass: { ms: number; samples: number } | null = null,
+  ) {}
+
+  fail(ids: Id[], e: unknown): void {
+    const why = errorText(e);
+    for (const id of ids) this.contenders[id] = { skipped: why };
+    this.warnings.push(`${this.name}: ${ids.map((id) => this.labels[id]).join(', ')}: ${why}`);
+  }
+
+  /** Warms `pass` up and queues it for timing; `finish` runs once the timing is done. */
+  async add(ids: Id[], pass: Pass, finish: () => void): Promise<void> {
+    try {
+      const timed = await warmUp(pass, this.policy);
+      const long = this.longPass && timed.passMs > this.longPass.ms;
+      this.entries.push({ ids, timed, wanted: long ? Math.min(this.policy.repeat, this.longPass!.samples) : this.policy.repeat });
+      this.finishers.push(finish);
+    } catch (e) {
+      this.fail(ids, e);
+    }
+  }
+
+  /** The timed rounds, the summaries (per `pairs`), the finishers, then the cleanups. */
+  async run(pairs: number, progress: (message: string) => void): Promise<void> {
+    try {
+      for (let r = 0; r < this.policy.repeat; r++) {
+        progress(`${this.name}: round ${r + 1}/${this.policy.repeat}`);
+        for (const entry of this.entries) {
+          if (entry.ids.some((id) => this.contenders[id])) continue; // failed in an earlier round
+          if (entry.timed.samples[0]!.length >= entry.wanted) continue; // long passes: fewer samples
+          try {
+            await sample(entry.timed);
+          } catch (e) {
+            this.fail(entry.ids, e);
+          }
+        }
+      }
+      for (const { ids, timed } of this.entries) {
+        if (ids.some((id) => this.contenders[id])) continue;
+        ids.forEach((id, j) => {
+          this.contenders[id] = summarise(pairs, timed.samples[j]!, timed.iterations) ??
+            { skipped: id === 'gpuKernel' ? 'no timestamp queries on this adapter' : 'no time' };
+        });
+      }
+      for (const finish of this.finishers) finish();
+    } finally {
+      for (const cleanup of this.cleanups) cleanup();
+    }
+  }
 }
