@@ -15,7 +15,8 @@ import { LAYOUT_3D } from '../../src/layout3d.ts';
 import { packScene3D, type Packed3D } from '../../src/pack3d.ts';
 import { parseScene3D, type SceneJson3D } from '../../src/scene.ts';
 import { checkManifoldValidity3D, placeShape3D, type PlacedShape3D, type Validity3D } from '../../src/validity3d.ts';
-import { pairScene3D, type SceneBuilder3D } from './random3d.ts';
+import { pairScene } from './random2d.ts';
+import type { SceneBuilder3D } from './random3d.ts';
 
 const M = LAYOUT_3D.manifold;
 const B = LAYOUT_3D.body;
@@ -159,7 +160,7 @@ export async function compareSet3D(name: string, builder: SceneBuilder3D, gpu: G
   };
   const acc = { normal: 0, position: 0, depth: 0 };
   const makeCase = (k: number, kind: string, mc: Slot3D, mg: Slot3D, vc: Validity3D | null, vg: Validity3D | null): Case3D => ({
-    k, kind, scene: pairScene3D(scene, k), note: `${builder.tags[k]!.set}${builder.tags[k]!.note ? `, ${builder.tags[k]!.note}` : ''}`,
+    k, kind, scene: pairScene(scene, k), note: `${builder.tags[k]!.set}${builder.tags[k]!.note ? `, ${builder.tags[k]!.note}` : ''}`,
     cpu: slotJson(mc), gpu: slotJson(mg), cpuProblems: vc?.problems ?? [], gpuProblems: vg?.problems ?? [],
   });
   const every = validate === 'all' ? 1 : Math.max(1, Math.floor(n / validate));

@@ -250,13 +250,15 @@ export class SceneBuilder {
   }
 }
 
-/** A self-contained scene JSON of pair k of `scene` (two shapes, two bodies, pair [0, 1]). */
-export function pairScene(scene: SceneJson2D, k: number): SceneJson2D {
+/** A self-contained scene JSON of pair k of `scene` (two shapes, two bodies, pair [0, 1]); 2D or 3D. */
+export function pairScene<S extends { margin?: number; shapes: unknown[]; bodies: { shape: number }[]; pairs?: [number, number][] }>(
+  scene: S, k: number,
+): S {
   const [a, b] = scene.pairs![k]!;
   const ba = scene.bodies[a]!;
   const bb = scene.bodies[b]!;
   return {
-    dim: 2,
+    ...scene,
     margin: scene.margin ?? 0,
     shapes: [scene.shapes[ba.shape]!, scene.shapes[bb.shape]!],
     bodies: [{ ...ba, shape: 0 }, { ...bb, shape: 1 }],

@@ -217,19 +217,6 @@ export class SceneBuilder3D {
   }
 }
 
-/** Pair k of a scene as a self-contained scene (for failure reports). */
-export function pairScene3D(scene: SceneJson3D, k: number): SceneJson3D {
-  const [a, b] = scene.pairs![k]!;
-  const ba = scene.bodies[a]!;
-  const bb = scene.bodies[b]!;
-  return {
-    dim: 3,
-    margin: scene.margin ?? 0,
-    shapes: [scene.shapes[ba.shape]!, scene.shapes[bb.shape]!],
-    bodies: [{ ...ba, shape: 0 }, { ...bb, shape: 1 }],
-    pairs: [[0, 1]],
-  };
-}
 
 /**
  * B's offset from A's position that makes B touch A along direction u (from A to B), moved by
