@@ -248,13 +248,7 @@ export function queryEdgeDirections3d(A: Hull3D, B: Hull3D, limit: number, thres
     }
   }
   // The axis back into the working frame.
-  const r = B.rot;
-  qe[0] = best;
-  qe[1] = bestA;
-  qe[2] = bestB;
-  qe[3] = r[0]! * ax + r[1]! * ay + r[2]! * az;
-  qe[4] = r[3]! * ax + r[4]! * ay + r[5]! * az;
-  qe[5] = r[6]! * ax + r[7]! * ay + r[8]! * az;
+  setEdgeQuery3d(best, bestA, bestB, B.rot, ax, ay, az);
 }
 
 /**
@@ -312,10 +306,15 @@ export function queryBoxEdges3d(A: Hull3D, B: Hull3D, limit: number): void {
       }
     }
   }
-  const r = A.rot;
+  // The axis back into the working frame.
+  setEdgeQuery3d(best, bestA, bestB, A.rot, ax, ay, az);
+}
+
+/** Writes the edge query result (WGSL: `EdgeQuery3D(best, edgeA, edgeB, rot * axis)`). */
+function setEdgeQuery3d(best: number, edgeA: number, edgeB: number, r: Float64Array, ax: number, ay: number, az: number): void {
   qe[0] = best;
-  qe[1] = bestA;
-  qe[2] = bestB;
+  qe[1] = edgeA;
+  qe[2] = edgeB;
   qe[3] = r[0]! * ax + r[1]! * ay + r[2]! * az;
   qe[4] = r[3]! * ax + r[4]! * ay + r[5]! * az;
   qe[5] = r[6]! * ax + r[7]! * ay + r[8]! * az;
