@@ -19,3 +19,22 @@ export class InputError extends Error {
 export class CapacityError extends Error {
   override name = 'CapacityError';
 }
+
+/**
+ * The GPUDevice was lost (destroyed, driver reset, GPU removed, tab backgrounded on some
+ * platforms). Nothing more can run on it: rebuild on a new device (Narrowphase.rebuild(), or for
+ * GpuFrame2D and the other GPU stages, create them again on the engine's new device).
+ */
+export class DeviceLostError extends Error {
+  override name = 'DeviceLostError';
+  /** GPUDeviceLostInfo.reason: "destroyed" (device.destroy() was called) or "unknown". */
+  readonly reason: string;
+  /** GPUDeviceLostInfo.message, the implementation's explanation. */
+  readonly lostMessage: string;
+
+  constructor(reason: string, lostMessage: string, options?: { cause?: unknown }) {
+    super(`the GPU device was lost (reason: ${reason}${lostMessage ? `: ${lostMessage}` : ''}); rebuild on a new device`, options);
+    this.reason = reason;
+    this.lostMessage = lostMessage;
+  }
+}

@@ -6,12 +6,17 @@
 // Input is the scene JSON of the README (validated: errors name the offending item); output is one
 // manifold per input pair in input order, or, without `pairs`, one per touching pair found by the
 // broadphase, sorted by pair.
+//
+// Device loss: once the GPU device is lost every GPU call rejects with a DeviceLostError naming
+// the reason (never a hang, never stale slots); `lost` and `onDeviceLost` report it, and
+// `rebuild()` (a new device of our own) or `rebuild(device)` (the engine's new device) recovers.
 
 import { sweepAndPrune2D } from './broadphase2d.ts';
 import { sweepAndPrune3D } from './broadphase3d.ts';
 import { collidePacked2D, prepareCpu2D } from './cpu/narrowphase2d.ts';
 import { collidePacked3D, prepareCpu3D } from './cpu/narrowphase3d.ts';
-import { acquireDevice, describeAdapter } from './gpu/device.ts';
+import { acquireDevice, describeAdapter, watchDeviceLoss } from './gpu/device.ts';
+import { DeviceLostError } from './errors.ts';
 import { GpuNarrowphase2D } from './gpu/narrowphase2d.ts';
 import { GpuNarrowphase3D } from './gpu/narrowphase3d.ts';
 import { packScene2D, unpackManifolds2D, type ManifoldJson } from './pack2d.ts';
@@ -25,6 +30,11 @@ export interface NarrowphaseOptions {
   backend?: Backend;
   /** Your own device (engines); otherwise one is requested from navigator.gpu or Dawn. */
   device?: GPUDevice;
+  /**
+   * Called once when the device is lost (not when destroy() or rebuild() retires it on purpose).
+   * Then call rebuild() (or rebuild(newDevice) when you passed `device`).
+   */
+  onDeviceLost?: (error: DeviceLostError) => void;
 }
 
 export interface CollideStats {
@@ -45,9 +55,24 @@ export interface CollideResult {
 
 export interface Narrowphase {
   readonly backend: Backend;
+  /** The adapter's name ("user device" for yours, "cpu" for the reference). */
   readonly adapter: string;
-  /** Collides a scene (JSON object as in the README, 2D or 3D, or an already parsed Scene2D / Scene3D). */
+  /** The device the kernels run on (null for the CPU backend); a new one after rebuild(). */
+  readonly device: GPUDevice | null;
+  /** Resolves when the current device is lost (never for the CPU backend); a new promise after rebuild(). */
+  readonly lost: Promise<GPUDeviceLostInfo>;
+  /**
+   * Collides a scene (JSON object as in the README, 2D or 3D, or an already parsed Scene2D /
+   * Scene3D). Rejects with DeviceLostError once the device is lost.
+   */
   collide(scene: unknown): Promise<CollideResult>;
+  /**
+   * Moves the narrowphase to a new device: without an argument a new one is acquired (only when
+   * the narrowphase acquired its own); with `device`, that one (the engine's new device). Kernels
+   * are compiled again; the old device, when it was ours, is destroyed.
+   */
+  rebuild(device?: GPUDevice): Promise<void>;
+  /** Frees the GPU buffers (and destroys the device when the narrowphase acquired it). */
   destroy(): void;
 }
 
@@ -55,27 +80,93 @@ function isParsed(scene: unknown): scene is Scene {
   return typeof scene === 'object' && scene !== null && (scene as Scene).bodyShape instanceof Uint32Array;
 }
 
+/** One device and what lives on it; replaced as a whole by rebuild(). */
+interface GpuState {
+  device: GPUDevice;
+  /** Whether createNarrowphase acquired the device (then it may acquire another and destroys it at the end). */
+  owned: boolean;
+  timestamps: boolean;
+  adapter: string;
+  lost: Promise<GPUDeviceLostInfo>;
+  /** Set once `lost` resolved. */
+  lostInfo: GPUDeviceLostInfo | null;
+  /** Rejects with the DeviceLostError when the device is lost (handled, for races). */
+  lostRejection: Promise<never>;
+  unwatch: () => void;
+  gpu2d: GpuNarrowphase2D | null;
+  gpu3d: GpuNarrowphase3D | null;
+}
+
+/** How long a failed GPU call waits for `device.lost` to say whether the loss caused it. */
+const LOSS_SETTLE_MS = 100;
+
+async function openGpu(device: GPUDevice | undefined, onLost: ((e: DeviceLostError) => void) | undefined): Promise<GpuState> {
+  let state: GpuState;
+  if (device) {
+    state = makeState(device, false, device.features.has('timestamp-query'), 'user device');
+  } else {
+    const acquired = await acquireDevice();
+    state = makeState(acquired.device, true, acquired.timestamps, acquired.adapter.name);
+  }
+  state.unwatch = watchDeviceLoss(state.device, (_info, error) => onLost?.(error));
+  // Kernels are compiled on first use of their dimension (a 2D user never compiles the 3D kernel).
+  state.gpu2d = await onGpu(state, () => GpuNarrowphase2D.create(state.device, state.timestamps));
+  return state;
+}
+
+function makeState(device: GPUDevice, owned: boolean, timestamps: boolean, adapter: string): GpuState {
+  const state: GpuState = {
+    device, owned, timestamps, adapter, lost: device.lost, lostInfo: null,
+    lostRejection: device.lost.then((info) => {
+      throw new DeviceLostError(info.reason, info.message);
+    }),
+    unwatch: () => {},
+    gpu2d: null,
+    gpu3d: null,
+  };
+  state.lostRejection.catch(() => {});
+  void device.lost.then((info) => (state.lostInfo = info));
+  return state;
+}
+
+/**
+ * Runs GPU work on `state`'s device: refuses it on a lost device, and turns a loss during the work
+ * (which may otherwise never settle, or fail with an unrelated AbortError) into a DeviceLostError.
+ */
+async function onGpu<T>(state: GpuState, work: () => Promise<T>): Promise<T> {
+  if (state.lostInfo) throw new DeviceLostError(state.lostInfo.reason, state.lostInfo.message);
+  const running = work();
+  running.catch(() => {});
+  try {
+    return await Promise.race([running, state.lostRejection]);
+  } catch (e) {
+    if (e instanceof DeviceLostError) throw e;
+    const info = state.lostInfo ?? (await Promise.race([state.lost, new Promise<null>((r) => setTimeout(() => r(null), LOSS_SETTLE_MS))]));
+    if (info) throw new DeviceLostError(info.reason, info.message, { cause: e });
+    throw e;
+  }
+}
+
+function closeGpu(state: GpuState): void {
+  state.unwatch();
+  state.gpu2d?.destroy();
+  state.gpu3d?.destroy();
+  state.gpu2d = null;
+  state.gpu3d = null;
+  if (state.owned) state.device.destroy();
+}
+
+const NEVER = new Promise<GPUDeviceLostInfo>(() => {});
+
 export async function createNarrowphase(options: NarrowphaseOptions = {}): Promise<Narrowphase> {
   const backend = options.backend ?? 'gpu';
-  let device: GPUDevice | null = null;
-  let timestamps = false;
-  let adapter = 'cpu';
-  if (backend === 'gpu') {
-    if (options.device) {
-      device = options.device;
-      timestamps = device.features.has('timestamp-query');
-      adapter = 'user device';
-    } else {
-      const acquired = await acquireDevice();
-      device = acquired.device;
-      timestamps = acquired.timestamps;
-      adapter = acquired.adapter.name;
-    }
-  }
-  // Kernels are compiled on first use of their dimension (a 2D user never compiles the 3D kernel).
-  let gpu2d: GpuNarrowphase2D | null = device ? await GpuNarrowphase2D.create(device, timestamps) : null;
-  let gpu3d: GpuNarrowphase3D | null = null;
+  let gpu: GpuState | null = backend === 'gpu' ? await openGpu(options.device, options.onDeviceLost) : null;
   let destroyed = false;
+
+  function live(): GpuState {
+    if (destroyed || !gpu) throw new Error('the narrowphase was destroyed');
+    return gpu;
+  }
 
   async function collide2D(scene: Scene2D): Promise<{ manifolds: ManifoldJson[]; pairs: number; computeMs: number | null }> {
     const touchingOnly = scene.pairs === null;
@@ -83,9 +174,12 @@ export async function createNarrowphase(options: NarrowphaseOptions = {}): Promi
     const packed = packScene2D(scene, pairs);
     let buffer: ArrayBuffer;
     let computeMs: number | null;
-    if (device) {
-      gpu2d ??= await GpuNarrowphase2D.create(device, timestamps);
-      const r = await gpu2d.run(packed);
+    if (backend === 'gpu') {
+      const st = live();
+      const r = await onGpu(st, async () => {
+        st.gpu2d ??= await GpuNarrowphase2D.create(st.device, st.timestamps);
+        return st.gpu2d.run(packed);
+      });
       buffer = r.manifolds;
       computeMs = r.kernelMs;
     } else {
@@ -103,14 +197,20 @@ export async function createNarrowphase(options: NarrowphaseOptions = {}): Promi
     const packed = packScene3D(scene, pairs);
     let buffer: ArrayBuffer;
     let computeMs: number | null;
-    if (device) {
-      if (!gpu3d) {
-        const created = await GpuNarrowphase3D.create(device, timestamps);
-        if (destroyed) created.destroy();
-        else gpu3d = created;
-      }
-      if (!gpu3d) throw new Error('the narrowphase was destroyed');
-      const r = await gpu3d.run(packed);
+    if (backend === 'gpu') {
+      const st = live();
+      const r = await onGpu(st, async () => {
+        if (!st.gpu3d) {
+          const created = await GpuNarrowphase3D.create(st.device, st.timestamps);
+          // destroy() or rebuild() may have retired this device while the kernel compiled.
+          if (gpu !== st) {
+            created.destroy();
+            throw new Error('the narrowphase was destroyed or rebuilt during this call');
+          }
+          st.gpu3d = created;
+        }
+        return st.gpu3d.run(packed);
+      });
       buffer = r.manifolds;
       computeMs = r.kernelMs;
     } else {
@@ -124,19 +224,39 @@ export async function createNarrowphase(options: NarrowphaseOptions = {}): Promi
 
   return {
     backend,
-    adapter,
+    get adapter(): string {
+      return gpu?.adapter ?? 'cpu';
+    },
+    get device(): GPUDevice | null {
+      return gpu?.device ?? null;
+    },
+    get lost(): Promise<GPUDeviceLostInfo> {
+      return gpu?.lost ?? NEVER;
+    },
     async collide(sceneIn: unknown): Promise<CollideResult> {
       const start = performance.now();
       const scene = isParsed(sceneIn) ? sceneIn : parseScene(sceneIn);
       const r = scene.dim === 3 ? await collide3D(scene) : await collide2D(scene);
-      return { manifolds: r.manifolds, stats: { backend, adapter, pairs: r.pairs, computeMs: r.computeMs, wallMs: performance.now() - start } };
+      return { manifolds: r.manifolds, stats: { backend, adapter: gpu?.adapter ?? 'cpu', pairs: r.pairs, computeMs: r.computeMs, wallMs: performance.now() - start } };
+    },
+    async rebuild(device?: GPUDevice): Promise<void> {
+      if (backend === 'cpu') return;
+      const old = live();
+      if (!device && !old.owned) {
+        throw new Error('this narrowphase runs on your device: pass the new one, rebuild(device)');
+      }
+      const next = await openGpu(device, options.onDeviceLost);
+      if (destroyed || gpu !== old) {
+        closeGpu(next);
+        throw new Error('the narrowphase was destroyed or rebuilt during rebuild()');
+      }
+      closeGpu(old);
+      gpu = next;
     },
     destroy(): void {
       destroyed = true;
-      gpu2d?.destroy();
-      gpu3d?.destroy();
-      gpu2d = null;
-      gpu3d = null;
+      if (gpu) closeGpu(gpu);
+      gpu = null;
     },
   };
 }

@@ -1,6 +1,8 @@
 // Getting a WebGPU device: the browser's `navigator.gpu`, or Dawn through the `webgpu` package in
 // Node. Nothing here falls back to a CPU path silently: no adapter is an error that says why.
 
+import { DeviceLostError } from '../errors.ts';
+
 export interface AdapterDescription {
   /** Human-readable adapter name, e.g. "llvmpipe (LLVM 19.1.7, 256 bits)" or "NVIDIA H100". */
   name: string;
@@ -19,6 +21,22 @@ export interface AcquiredDevice {
 
 export class NoAdapterError extends Error {
   override name = 'NoAdapterError';
+}
+
+/**
+ * Calls `onLost` once when `device` is lost (GPUDevice.lost resolves), with the reason and the
+ * DeviceLostError to raise from then on. Returns a function that stops watching (a device that an
+ * owner destroyed on purpose then reports nothing). For engines holding a GpuFrame2D: on loss,
+ * get a new device and create the frame (and your buffers) again on it.
+ */
+export function watchDeviceLoss(device: GPUDevice, onLost: (info: GPUDeviceLostInfo, error: DeviceLostError) => void): () => void {
+  let active = true;
+  void device.lost.then((info) => {
+    if (active) onLost(info, new DeviceLostError(info.reason, info.message));
+  });
+  return () => {
+    active = false;
+  };
 }
 
 let nodeGpu: Promise<GPU> | undefined;
