@@ -18,9 +18,9 @@ struct Shape2D {
 
 // A rigid body: where its shape is. rotation = (cos angle, sin angle).
 struct Body2D {
-  position: vec2f,
-  rotation: vec2f,
-  shape: u32,
+  position: vec2f,                                     // world position of the body's origin (its shape's local frame)
+  rotation: vec2f,                                     // (cos angle, sin angle), angle counter-clockwise
+  shape: u32,                                          // index into the shapes buffer
   flags: u32,                                          // reserved, 0
 }
 
@@ -34,7 +34,7 @@ struct Manifold2D {
   normal: vec2f,                                       // world, unit, from A to B
   count: u32,                                          // points used, 0..2
   flags: u32,                                          // reserved, 0
-  points: array<ManifoldPoint2D, MAX_MANIFOLD_POINTS_2D>,
+  points: array<ManifoldPoint2D, MAX_MANIFOLD_POINTS_2D>, // the first `count` are used
 }
 
 struct Params2D {

@@ -34,8 +34,8 @@ struct Shape3D {
 
 // A rigid body: where its shape is.
 struct Body3D {
-  position: vec3f,
-  shape: u32,
+  position: vec3f,                                     // world position of the body's origin
+  shape: u32,                                          // index into the shapes buffer
   rotation: vec4f,                                     // unit quaternion [x, y, z, w]
 }
 
@@ -49,7 +49,7 @@ struct Manifold3D {
   normal: vec3f,                                       // world, unit, from A to B
   count: u32,                                          // points used, 0..MAX_MANIFOLD_POINTS_3D
   kind: u32,                                           // CONTACT_KIND_3D of src/cpu/collide3d.ts
-  points: array<ManifoldPoint3D, MAX_MANIFOLD_POINTS_3D>,
+  points: array<ManifoldPoint3D, MAX_MANIFOLD_POINTS_3D>, // the first `count` are used
 }
 
 struct Params3D {

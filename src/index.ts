@@ -30,4 +30,5 @@ export { GpuBroadphase2D, BROADPHASE_LAYOUT_2D } from './gpu/broadphase2d.ts';
 export { GpuContacts2D, CONTACTS_LAYOUT_2D } from './gpu/contacts2d.ts';
 export { CpuContacts2D, unpackContacts2D, type ContactJson2D } from './cpu/contacts2d.ts';
 export { GpuScan } from './gpu/scan.ts';
+export { readBuffer } from './gpu/buffers.ts';
 export { GpuRadixSort } from './gpu/radixsort.ts';
