@@ -1,6 +1,7 @@
 // Command line: `npm run cli -- collide [--backend cpu|gpu] [--stats] scene.json` prints the
 // manifolds of a 2D or 3D scene as JSON; `npm run cli -- validate` runs both backends on generated
-// scenes (2D: box, ngon, mixed; 3D: box3d, hull3d, mixed3d) and prints the mismatch count. Bad
+// scenes (2D: box, ngon, mixed; 3D: box3d, hull3d, mixed3d) and prints the mismatch count (near-ties,
+// where both answers pass the independent validity check, counted apart). Bad
 // input exits with status 2 and a message naming the offending item.
 
 import { readFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { createNarrowphase, type Backend } from './narrowphase.ts';
 import { randomPairScene, type ShapeMix } from './random2d.ts';
 import { randomPairScene3D, SHAPE_MIXES_3D, type ShapeMix3D } from './random3d.ts';
 import { parseScene } from './scene.ts';
+import { splitNearTies2D } from './validity2d.ts';
 import { splitNearTies3D } from './validity3d.ts';
 
 type SceneKind = ShapeMix | ShapeMix3D;
@@ -46,21 +48,19 @@ async function validate(opts: { pairs: number; seed: number; mix: SceneKind[] })
   let total = 0;
   for (const mix of opts.mix) {
     const is3D = (SHAPE_MIXES_3D as readonly string[]).includes(mix);
-    const scene = is3D ? parseScene(randomPairScene3D(opts.seed, opts.pairs, mix as ShapeMix3D)) : parseScene(randomPairScene(opts.seed, opts.pairs, mix as ShapeMix));
+    const json2D = is3D ? null : randomPairScene(opts.seed, opts.pairs, mix as ShapeMix);
+    const scene = json2D ? parseScene(json2D) : parseScene(randomPairScene3D(opts.seed, opts.pairs, mix as ShapeMix3D));
     const a = await cpu.collide(scene);
     const b = await gpu.collide(scene);
     const touching = a.manifolds.filter((m) => m.points.length > 0).length;
-    let mismatches = (is3D ? compareManifolds3D : compareManifolds2D)(a.manifolds, b.manifolds);
-    let nearTies = 0;
-    if (scene.dim === 3 && scene.pairs) {
-      // 3D: a mismatch where both manifolds are valid is a near-tie that f32 broke differently.
-      const split = splitNearTies3D(scene, scene.pairs, a.manifolds, b.manifolds, mismatches);
-      nearTies = split.nearTies.length;
-      mismatches = split.unexplained;
-    }
+    const compared = (is3D ? compareManifolds3D : compareManifolds2D)(a.manifolds, b.manifolds);
+    // A mismatch where both manifolds pass the independent validity check (src/validity2d.ts,
+    // src/validity3d.ts) is a near-tie that f32 broke differently from f64: counted apart.
+    const split =
+      scene.dim === 3 ? splitNearTies3D(scene, scene.pairs!, a.manifolds, b.manifolds, compared) : splitNearTies2D(json2D!, a.manifolds, b.manifolds, compared);
+    const mismatches = split.unexplained;
     total += mismatches.length;
-    const line: Record<string, unknown> = { mix, pairs: opts.pairs, touching, mismatches: mismatches.length };
-    if (is3D) line.nearTies = nearTies;
+    const line = { mix, pairs: opts.pairs, touching, mismatches: mismatches.length, nearTies: split.nearTies.length };
     await write(process.stdout, `${JSON.stringify({ ...line, adapter: gpu.adapter, examples: mismatches.slice(0, 3) })}\n`);
   }
   await write(process.stdout, `mismatches: ${total}\n`);
@@ -80,7 +80,7 @@ program
 
 program
   .command('validate')
-  .description('run both backends on generated scenes and print the mismatch count (exit 1 if any; 3D near-ties, where both answers are valid, are counted apart)')
+  .description('run both backends on generated scenes and print the mismatch count (exit 1 if any; near-ties, where both answers are valid, are counted apart)')
   .option('--pairs <n>', 'pairs per scene', (v) => Number.parseInt(v, 10), 100000)
   .option('--seed <n>', 'random seed', (v) => Number.parseInt(v, 10), 1)
   .option('--mix <list>', `scene kinds: ${SCENE_KINDS.join(', ')}`, (v) => v.split(',') as SceneKind[], [...SCENE_KINDS])
