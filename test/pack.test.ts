@@ -1,44 +1,30 @@
-// The published package, as a user gets it: `npm pack` of a clean copy of the project (so no stale
-// build output can slip in), installed from the tarball into an empty project without network
-// (`npm install --offline`, from npm's cache), then
+// The published package, as a user gets it (scripts/pack-install.mjs): `npm pack` of a clean copy
+// of the project (so no stale build output can slip in), installed from the tarball into an empty
+// project without network (`npm install --offline`, from npm's cache), then
 //   - Node (ESM, no loader, no tsx): the README's Node example runs on the installed package and
 //     prints what the README shows;
 //   - browser: the README's browser example is bundled by esbuild for the browser from the
 //     installed package; the bundle has no .wgsl import and no trace of Dawn's native module;
 //   - TypeScript: a consumer type-checks against the package's declarations.
+// (scripts/check-browser-example.mjs runs that browser bundle in Chromium with WebGPU.)
 
-import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packAndInstall } from '../scripts/pack-install.mjs';
 import { fencedBlock, readme, ROOT } from './helpers/readme.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'pack-test-'));
-const source = join(work, 'source');
-const consumer = join(work, 'consumer');
-let tarball = '';
+let consumer = '';
 let packedFiles: string[] = [];
 
-const npm = (args: string[], cwd: string): string =>
-  execFileSync('npm', [...args, '--loglevel=error', '--no-audit', '--no-fund', '--no-update-notifier'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-
 beforeAll(() => {
-  // A clean copy: what git tracks for the package build, without dist/ or the generated shaders.
-  mkdirSync(source);
-  for (const f of ['package.json', 'package-lock.json', '.npmrc', 'tsconfig.json', 'tsconfig.build.json', 'README.md']) cpSync(join(ROOT, f), join(source, f));
-  for (const d of ['src', 'shaders', 'scripts']) {
-    cpSync(join(ROOT, d), join(source, d), { recursive: true, filter: (p) => !p.endsWith('shaders.generated.ts') });
-  }
-  symlinkSync(join(ROOT, 'node_modules'), join(source, 'node_modules'), 'dir');
-  const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', work], source)) as { filename: string; files: { path: string }[] }[];
-  tarball = join(work, packed[0]!.filename);
-  packedFiles = packed[0]!.files.map((f) => f.path);
-
-  mkdirSync(consumer);
-  writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
-  npm(['install', '--offline', tarball], consumer);
+  const r = packAndInstall(ROOT, work);
+  packedFiles = r.files;
+  consumer = r.consumer;
 }, 120_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
