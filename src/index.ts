@@ -9,7 +9,7 @@ export { packScene2D, packShapes2D, packBodies2D, unpackManifolds2D, manifoldByt
 export { collidePacked2D, prepareCpu2D } from './cpu/narrowphase2d.ts';
 export { collideShapes2D } from './cpu/collide2d.ts';
 export { GpuNarrowphase2D, type GpuRunResult } from './gpu/narrowphase2d.ts';
-export { acquireDevice, watchDeviceLoss, getGpu, NoAdapterError, type AcquiredDevice, type AdapterDescription } from './gpu/device.ts';
+export { acquireDevice, watchDeviceLoss, guardDeviceLoss, getGpu, NoAdapterError, type AcquiredDevice, type AdapterDescription } from './gpu/device.ts';
 export { sweepAndPrune2D } from './broadphase2d.ts';
 export { LAYOUT_2D } from './layout2d.ts';
 export * as constants from './constants.ts';

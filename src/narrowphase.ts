@@ -15,7 +15,7 @@ import { sweepAndPrune2D } from './broadphase2d.ts';
 import { sweepAndPrune3D } from './broadphase3d.ts';
 import { collidePacked2D, prepareCpu2D } from './cpu/narrowphase2d.ts';
 import { collidePacked3D, prepareCpu3D } from './cpu/narrowphase3d.ts';
-import { acquireDevice, describeAdapter, watchDeviceLoss } from './gpu/device.ts';
+import { acquireDevice, describeAdapter, guardDeviceLoss, watchDeviceLoss } from './gpu/device.ts';
 import { DeviceLostError } from './errors.ts';
 import { GpuNarrowphase2D } from './gpu/narrowphase2d.ts';
 import { GpuNarrowphase3D } from './gpu/narrowphase3d.ts';
@@ -88,26 +88,20 @@ interface GpuState {
   timestamps: boolean;
   adapter: string;
   lost: Promise<GPUDeviceLostInfo>;
-  /** Set once `lost` resolved. */
-  lostInfo: GPUDeviceLostInfo | null;
-  /** Rejects with the DeviceLostError when the device is lost (handled, for races). */
-  lostRejection: Promise<never>;
   unwatch: () => void;
   gpu2d: GpuNarrowphase2D | null;
   gpu3d: GpuNarrowphase3D | null;
 }
 
-/** How long a failed GPU call waits for `device.lost` to say whether the loss caused it. */
-const LOSS_SETTLE_MS = 100;
+/** GPU work on `state`'s device; a loss becomes a DeviceLostError (src/gpu/device.ts). */
+function onGpu<T>(state: GpuState, work: () => Promise<T>): Promise<T> {
+  return guardDeviceLoss(state.device, work);
+}
 
 async function openGpu(device: GPUDevice | undefined, onLost: ((e: DeviceLostError) => void) | undefined): Promise<GpuState> {
-  let state: GpuState;
-  if (device) {
-    state = makeState(device, false, device.features.has('timestamp-query'), 'user device');
-  } else {
-    const acquired = await acquireDevice();
-    state = makeState(acquired.device, true, acquired.timestamps, acquired.adapter.name);
-  }
+  const state: GpuState = device
+    ? makeState(device, false, device.features.has('timestamp-query'), 'user device')
+    : await acquireDevice().then((a) => makeState(a.device, true, a.timestamps, a.adapter.name));
   state.unwatch = watchDeviceLoss(state.device, (_info, error) => onLost?.(error));
   // Kernels are compiled on first use of their dimension (a 2D user never compiles the 3D kernel).
   state.gpu2d = await onGpu(state, () => GpuNarrowphase2D.create(state.device, state.timestamps));
@@ -115,36 +109,7 @@ async function openGpu(device: GPUDevice | undefined, onLost: ((e: DeviceLostErr
 }
 
 function makeState(device: GPUDevice, owned: boolean, timestamps: boolean, adapter: string): GpuState {
-  const state: GpuState = {
-    device, owned, timestamps, adapter, lost: device.lost, lostInfo: null,
-    lostRejection: device.lost.then((info) => {
-      throw new DeviceLostError(info.reason, info.message);
-    }),
-    unwatch: () => {},
-    gpu2d: null,
-    gpu3d: null,
-  };
-  state.lostRejection.catch(() => {});
-  void device.lost.then((info) => (state.lostInfo = info));
-  return state;
-}
-
-/**
- * Runs GPU work on `state`'s device: refuses it on a lost device, and turns a loss during the work
- * (which may otherwise never settle, or fail with an unrelated AbortError) into a DeviceLostError.
- */
-async function onGpu<T>(state: GpuState, work: () => Promise<T>): Promise<T> {
-  if (state.lostInfo) throw new DeviceLostError(state.lostInfo.reason, state.lostInfo.message);
-  const running = work();
-  running.catch(() => {});
-  try {
-    return await Promise.race([running, state.lostRejection]);
-  } catch (e) {
-    if (e instanceof DeviceLostError) throw e;
-    const info = state.lostInfo ?? (await Promise.race([state.lost, new Promise<null>((r) => setTimeout(() => r(null), LOSS_SETTLE_MS))]));
-    if (info) throw new DeviceLostError(info.reason, info.message, { cause: e });
-    throw e;
-  }
+  return { device, owned, timestamps, adapter, lost: device.lost, unwatch: () => {}, gpu2d: null, gpu3d: null };
 }
 
 function closeGpu(state: GpuState): void {

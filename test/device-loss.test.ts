@@ -6,7 +6,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { compareManifolds2D, compareManifolds3D } from '../src/compare2d.ts';
 import { DeviceLostError } from '../src/errors.ts';
-import { acquireDevice, watchDeviceLoss } from '../src/gpu/device.ts';
+import { acquireDevice, guardDeviceLoss, watchDeviceLoss } from '../src/gpu/device.ts';
+import { GpuNarrowphase2D } from '../src/gpu/narrowphase2d.ts';
+import { GpuNarrowphase3D } from '../src/gpu/narrowphase3d.ts';
+import { packScene2D } from '../src/pack2d.ts';
+import { packScene3D } from '../src/pack3d.ts';
 import { createNarrowphase, type Narrowphase } from '../src/narrowphase.ts';
 import { randomPairScene } from '../src/random2d.ts';
 import { randomPairScene3D } from '../src/random3d.ts';
@@ -95,6 +99,23 @@ describe('a narrowphase on the engine\'s device', () => {
     // The engine's device is the engine's: destroy() leaves it alive.
     expect(await Promise.race([second.lost.then(() => 'lost'), new Promise((r) => setTimeout(() => r('alive'), 50))])).toBe('alive');
     second.destroy();
+  });
+
+  it('the packed runners (GpuNarrowphase2D/3D.run) reject with DeviceLostError too', async () => {
+    const device = (await acquireDevice()).device;
+    const gpu2d = await GpuNarrowphase2D.create(device);
+    const gpu3d = await GpuNarrowphase3D.create(device);
+    const packed2D = packScene2D(scene2D, scene2D.pairs!);
+    const packed3D = packScene3D(scene3D, scene3D.pairs!);
+    expect((await gpu2d.run(packed2D)).manifolds.byteLength).toBeGreaterThan(0);
+    const inFlight = [gpu2d.run(packed2D), gpu3d.run(packed3D)];
+    device.destroy();
+    for (const p of inFlight) await expectLost(p);
+    await expectLost(gpu2d.run(packed2D));
+    // Work that fails on its own on a live device keeps its own error.
+    const live = (await acquireDevice()).device;
+    await expect(guardDeviceLoss(live, () => Promise.reject(new RangeError('not a loss')))).rejects.toThrow(RangeError);
+    live.destroy();
   });
 
   it('watchDeviceLoss stops reporting once unwatched', async () => {

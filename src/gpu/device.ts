@@ -39,6 +39,53 @@ export function watchDeviceLoss(device: GPUDevice, onLost: (info: GPUDeviceLostI
   };
 }
 
+/** Per device: its loss once known, and a (handled) promise that rejects with it. */
+interface LossTracker {
+  info: GPUDeviceLostInfo | null;
+  rejection: Promise<never>;
+}
+const trackers = new WeakMap<GPUDevice, LossTracker>();
+
+function tracker(device: GPUDevice): LossTracker {
+  let t = trackers.get(device);
+  if (!t) {
+    const created: LossTracker = {
+      info: null,
+      rejection: device.lost.then((info) => {
+        created.info = info;
+        throw new DeviceLostError(info.reason, info.message);
+      }),
+    };
+    created.rejection.catch(() => {});
+    trackers.set(device, (t = created));
+  }
+  return t;
+}
+
+/** How long a failed GPU call waits for `device.lost` to say whether the loss caused it. */
+const LOSS_SETTLE_MS = 100;
+
+/**
+ * Runs GPU work on `device`, turning a device loss into a DeviceLostError: refused at once on a
+ * device known to be lost; raced against the loss while it runs (a readback on a lost device may
+ * never settle, or fail with a bare AbortError); and a failure shortly followed by the loss is
+ * reported as the loss (with the failure as its cause).
+ */
+export async function guardDeviceLoss<T>(device: GPUDevice, work: () => Promise<T>): Promise<T> {
+  const t = tracker(device);
+  if (t.info) throw new DeviceLostError(t.info.reason, t.info.message);
+  const running = work();
+  running.catch(() => {});
+  try {
+    return await Promise.race([running, t.rejection]);
+  } catch (e) {
+    if (e instanceof DeviceLostError) throw e;
+    const info = t.info ?? (await Promise.race([device.lost, new Promise<null>((r) => setTimeout(() => r(null), LOSS_SETTLE_MS))]));
+    if (info) throw new DeviceLostError(info.reason, info.message, { cause: e });
+    throw e;
+  }
+}
+
 let nodeGpu: Promise<GPU> | undefined;
 
 /** The `GPU` object: `navigator.gpu` in a browser, Dawn's in Node (loaded on first use). */

@@ -7,6 +7,7 @@ import { LAYOUT_2D } from '../layout2d.ts';
 import { manifoldBytes2D, type Packed2D } from '../pack2d.ts';
 import { WORKGROUP_SIZE_2D } from '../constants.ts';
 import { dispatchGrid, GrowingBuffer, PassTimer, submitAndReadManifolds, upload, type GpuRunResult } from './buffers.ts';
+import { guardDeviceLoss } from './device.ts';
 import { narrowphase2DPipeline, type KernelPipeline } from './pipelines.ts';
 
 export type { GpuRunResult };
@@ -90,7 +91,7 @@ export class GpuNarrowphase2D {
     pass.setBindGroup(0, bindGroup);
     if (packed.pairCount > 0) pass.dispatchWorkgroups(grid.x, grid.y);
     pass.end();
-    return submitAndReadManifolds(device, encoder, this.timer, manifolds, readback, manifoldBytes, start);
+    return guardDeviceLoss(device, () => submitAndReadManifolds(device, encoder, this.timer, manifolds, readback, manifoldBytes, start));
   }
 
   destroy(): void {

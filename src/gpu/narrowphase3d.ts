@@ -11,6 +11,7 @@ import { LAYOUT_3D } from '../layout3d.ts';
 import { manifoldBytes3D, type Packed3D } from '../pack3d.ts';
 import { dispatchGrid, GrowingBuffer, PassTimer, submitAndReadManifolds, upload } from './buffers.ts';
 import type { GpuRunResult } from './buffers.ts';
+import { guardDeviceLoss } from './device.ts';
 import { narrowphase3DPipeline, type KernelPipeline } from './pipelines.ts';
 
 /** Workgroup grid for `pairCount` invocations of the 3D kernel. */
@@ -140,7 +141,7 @@ export class GpuNarrowphase3D {
       if (count > 0) pass.dispatchWorkgroups(grid.x, grid.y);
     }
     pass.end();
-    return submitAndReadManifolds(device, encoder, this.timer, manifolds, readback, manifoldBytes, start);
+    return guardDeviceLoss(device, () => submitAndReadManifolds(device, encoder, this.timer, manifolds, readback, manifoldBytes, start));
   }
 
   destroy(): void {
