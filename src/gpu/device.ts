@@ -39,24 +39,23 @@ export function watchDeviceLoss(device: GPUDevice, onLost: (info: GPUDeviceLostI
   };
 }
 
-/** Per device: its loss once known, and a (handled) promise that rejects with it. */
+/** Per device: its loss once known, and the guarded calls to reject when it comes. */
 interface LossTracker {
   info: GPUDeviceLostInfo | null;
-  rejection: Promise<never>;
+  /** One per call in flight (removed when it settles, so nothing accumulates on a healthy device). */
+  waiters: Set<(error: DeviceLostError) => void>;
 }
 const trackers = new WeakMap<GPUDevice, LossTracker>();
 
 function tracker(device: GPUDevice): LossTracker {
   let t = trackers.get(device);
   if (!t) {
-    const created: LossTracker = {
-      info: null,
-      rejection: device.lost.then((info) => {
-        created.info = info;
-        throw new DeviceLostError(info.reason, info.message);
-      }),
-    };
-    created.rejection.catch(() => {});
+    const created: LossTracker = { info: null, waiters: new Set() };
+    void device.lost.then((info) => {
+      created.info = info;
+      for (const reject of created.waiters) reject(new DeviceLostError(info.reason, info.message));
+      created.waiters.clear();
+    });
     trackers.set(device, (t = created));
   }
   return t;
@@ -75,9 +74,15 @@ export async function guardDeviceLoss<T>(device: GPUDevice, work: () => Promise<
   const t = tracker(device);
   if (t.info) throw new DeviceLostError(t.info.reason, t.info.message);
   const running = work();
-  running.catch(() => {});
   try {
-    return await Promise.race([running, t.rejection]);
+    return await new Promise<T>((resolve, reject) => {
+      const onLost = (error: DeviceLostError): void => reject(error);
+      t.waiters.add(onLost);
+      running.then(
+        (value) => (t.waiters.delete(onLost), resolve(value)),
+        (error: unknown) => (t.waiters.delete(onLost), reject(error)),
+      );
+    });
   } catch (e) {
     if (e instanceof DeviceLostError) throw e;
     const info = t.info ?? (await Promise.race([device.lost, new Promise<null>((r) => setTimeout(() => r(null), LOSS_SETTLE_MS))]));
