@@ -18,7 +18,8 @@
 //               (copied from the cache, or found by sweeping again where there were more);
 //   bpFinalize: the counts (the real total even when it exceeds the capacity), the narrowphase's
 //               params (Params2D / Params3D: the same layout) over the written pairs, and its
-//               indirect dispatch arguments.
+//               indirect dispatch arguments;
+//   bpBatch:    the same per batch of bpParams.batchPairs pairs, for a narrowphase in batches.
 // Pairs come out in sweep order (by sorted position i, then j), identical from run to run.
 //
 // Precision. A box is kept as the body's position plus its extents relative to that position, and
@@ -38,6 +39,10 @@ struct BroadphaseParams {
   capacity: u32,                                       // pairs the pairs buffer holds
   margin: f32,                                         // boxes grow by this (speculative distance)
   pairCache: u32,                                      // pairs per body the counting sweep keeps, <= BROADPHASE_PAIR_CACHE
+  batchPairs: u32,                                     // pairs per narrowphase batch (a multiple of 256), for bpBatches
+  batchCount: u32,                                     // batches: ceil(capacity / batchPairs)
+  _pad0: u32,
+  _pad1: u32,
 }
 
 // A grown box: position + lo .. position + hi is the world box.
@@ -70,6 +75,16 @@ struct BroadphaseCounts {
   narrowphase: BroadphaseNarrowphaseParams,            // the narrowphase's params over the written pairs
 }
 
+// The narrowphase over one batch of consecutive pairs (first = b × batchPairs): its params (the
+// pairs it holds of the written ones) and its indirect dispatch arguments.
+struct BroadphaseBatch {
+  narrowphase: BroadphaseNarrowphaseParams,
+  x: u32,
+  y: u32,
+  z: u32,
+  _pad: u32,
+}
+
 // Arguments of dispatchWorkgroupsIndirect: the narrowphase over the written pairs,
 // BP_NARROWPHASE_WORKGROUP invocations per workgroup, rows of at most 65535 workgroups.
 struct DispatchIndirect {
@@ -90,6 +105,7 @@ struct DispatchIndirect {
 @group(0) @binding(11) var<storage, read_write> bpBounds: array<BroadphaseBounds>; // per body
 @group(0) @binding(12) var<storage, read_write> bpSortedBounds: array<BroadphaseBounds>;
 @group(0) @binding(13) var<storage, read_write> bpPairCache: array<vec2u>;         // bpParams.pairCache per sorted position
+@group(0) @binding(15) var<storage, read_write> bpBatches: array<BroadphaseBatch>;  // bpParams.batchCount
 
 const BP_MAX_GROUPS_PER_DIMENSION: u32 = 65535u;
 
@@ -224,12 +240,33 @@ fn bpFinalize() {
   let n = bpParams.bodyCount;
   let total = bpPairCounts[n];
   let written = min(total, bpParams.capacity);
-  let groups = written / BP_NARROWPHASE_WORKGROUP + select(0u, 1u, written % BP_NARROWPHASE_WORKGROUP != 0u);
+  let grid = bpGrid(written);
+  bpCounts = BroadphaseCounts(total, written, select(0u, 1u, total > bpParams.capacity), n,
+                              BroadphaseNarrowphaseParams(written, bpParams.margin, grid.w, 0u));
+  bpIndirect = DispatchIndirect(grid.x, grid.y, 1u);
+}
+
+// The narrowphase's workgroup grid for `count` pairs: x, y workgroups (rows of at most 65535) and
+// the row pitch in invocations (w).
+fn bpGrid(count: u32) -> vec4u {
+  let groups = count / BP_NARROWPHASE_WORKGROUP + select(0u, 1u, count % BP_NARROWPHASE_WORKGROUP != 0u);
   let x = min(groups, BP_MAX_GROUPS_PER_DIMENSION);
   var y = 1u;
   if (x > 0u) { y = groups / x + select(0u, 1u, groups % x != 0u); }
-  let rowPitch = max(x, 1u) * BP_NARROWPHASE_WORKGROUP;
-  bpCounts = BroadphaseCounts(total, written, select(0u, 1u, total > bpParams.capacity), n,
-                              BroadphaseNarrowphaseParams(written, bpParams.margin, rowPitch, 0u));
-  bpIndirect = DispatchIndirect(x, y, 1u);
+  return vec4u(x, y, 1u, max(x, 1u) * BP_NARROWPHASE_WORKGROUP);
+}
+
+// After bpFinalize, one invocation per batch: the narrowphase's params and dispatch over the
+// written pairs of batch b.
+@compute @workgroup_size(BROADPHASE_WORKGROUP_SIZE)
+fn bpBatch(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+           @builtin(local_invocation_index) lid: u32) {
+  let b = bpInvocation(wid, nwg, lid);
+  if (b >= bpParams.batchCount) { return; }
+  let first = b * bpParams.batchPairs;
+  let written = bpCounts.written;
+  var count = 0u;
+  if (written > first) { count = min(written - first, bpParams.batchPairs); }
+  let grid = bpGrid(count);
+  bpBatches[b] = BroadphaseBatch(BroadphaseNarrowphaseParams(count, bpParams.margin, grid.w, 0u), grid.x, grid.y, 1u, 0u);
 }

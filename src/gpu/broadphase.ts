@@ -62,6 +62,7 @@ const BOUNDS_BYTES = struct('BroadphaseBounds').size;
 const countsStruct = struct('BroadphaseCounts');
 const indirectStruct = struct('DispatchIndirect');
 const narrowParams = struct('BroadphaseNarrowphaseParams');
+const batchStruct = struct('BroadphaseBatch');
 
 /** Word offsets of the broadphase's GPU structs (reflected from the WGSL); the same for 2D and 3D. */
 export const BROADPHASE_LAYOUT = {
@@ -71,6 +72,14 @@ export const BROADPHASE_LAYOUT = {
     capacity: word(paramsStruct, 'capacity'),
     margin: word(paramsStruct, 'margin'),
     pairCache: word(paramsStruct, 'pairCache'),
+    batchPairs: word(paramsStruct, 'batchPairs'),
+    batchCount: word(paramsStruct, 'batchCount'),
+  },
+  /** The `batches` buffer: one BroadphaseBatch per batch (narrowphase params, then x, y, z for dispatchWorkgroupsIndirect). */
+  batch: {
+    bytes: batchStruct.size,
+    narrowphase: word(batchStruct, 'narrowphase'),
+    x: word(batchStruct, 'x'),
   },
   /** The `counts` buffer (BroadphaseCounts). */
   counts: {
@@ -135,6 +144,8 @@ export interface BroadphaseInputs {
   margin: number;
   /** Pairs the output buffer holds; default: the instance's capacity (setCapacity), or 4 per body (at least 1024). */
   capacity?: number;
+  /** Pairs per narrowphase batch (outputs.batches), a multiple of 256; default: the capacity (one batch). */
+  batchPairs?: number;
 }
 
 export interface BroadphaseOutputs {
@@ -148,6 +159,10 @@ export interface BroadphaseOutputs {
   counts: GPUBuffer;
   /** DispatchIndirect at offset 0: the narrowphase over counts.written pairs, its workgroup size per group. */
   indirect: GPUBuffer;
+  /** BroadphaseBatch per batch (BROADPHASE_LAYOUT.batch): batch b's narrowphase params and indirect dispatch, pairs b × batchPairs on. */
+  batches: GPUBuffer;
+  batchPairs: number;
+  batchCount: number;
 }
 
 export interface GpuBroadphaseResult {
@@ -185,7 +200,10 @@ interface Plan {
   pairCounts: GPUBuffer;
 }
 
-const KERNEL_NAMES = ['bpAabb', 'bpGather', 'bpCount', 'bpWrite', 'bpFinalize'] as const;
+const KERNEL_NAMES = ['bpAabb', 'bpGather', 'bpCount', 'bpWrite', 'bpFinalize', 'bpBatch'] as const;
+
+/** Batches start at multiples of this many pairs (binding offsets of 8 × 256 bytes meet any offset alignment). */
+export const BATCH_ALIGN = 256;
 type KernelName = (typeof KERNEL_NAMES)[number];
 
 /** The bindings of each entry point (its auto layout's), read from the module. */
@@ -224,6 +242,7 @@ export class GpuBroadphase {
   private readonly pairs: GrowingBuffer;
   private readonly counts: GPUBuffer;
   private readonly indirect: GPUBuffer;
+  private readonly batches: GrowingBuffer;
   private readonly inputShapes: GrowingBuffer;
   private readonly inputBodies: GrowingBuffer;
   private readonly inputHullVertices: GrowingBuffer;
@@ -259,6 +278,7 @@ export class GpuBroadphase {
     this.inputShapes = grow('shapes');
     this.inputBodies = grow('bodies');
     this.inputHullVertices = grow('hull-vertices');
+    this.batches = new GrowingBuffer(device, STORAGE | GPUBufferUsage.INDIRECT, `${label}-batches`);
     this.counts = device.createBuffer({ label: `${label}-counts`, size: Math.max(16, BROADPHASE_LAYOUT.counts.bytes), usage: STORAGE });
     this.indirect = device.createBuffer({ label: `${label}-indirect`, size: 16, usage: STORAGE | GPUBufferUsage.INDIRECT });
     this.timer = timestamps ? new PassTimer(device, BROADPHASE_STAGES) : null;
@@ -362,6 +382,12 @@ export class GpuBroadphase {
     const cacheSlots = this.pairCacheSlots(n);
     const pairCache = this.pairCache.ensure(8 * cacheSlots * n);
     const pairs = this.pairs.ensure(8 * capacity);
+    const batchPairs = inputs.batchPairs ?? Math.ceil(capacity / BATCH_ALIGN) * BATCH_ALIGN;
+    if (!Number.isInteger(batchPairs) || batchPairs < 1 || batchPairs % BATCH_ALIGN !== 0) {
+      throw new RangeError(`batchPairs must be a positive multiple of ${BATCH_ALIGN}, got ${batchPairs}`);
+    }
+    const batchCount = Math.ceil(capacity / batchPairs);
+    const batches = this.batches.ensure(BROADPHASE_LAYOUT.batch.bytes * batchCount);
     const plan = this.ensurePlan(n);
     const L = BROADPHASE_LAYOUT.params;
     const words = new ArrayBuffer(L.bytes);
@@ -369,6 +395,8 @@ export class GpuBroadphase {
     new Uint32Array(words)[L.capacity] = capacity;
     new Float32Array(words)[L.margin] = inputs.margin;
     new Uint32Array(words)[L.pairCache] = cacheSlots;
+    new Uint32Array(words)[L.batchPairs] = batchPairs;
+    new Uint32Array(words)[L.batchCount] = batchCount;
     device.queue.writeBuffer(this.params, 0, words);
 
     const buffers: Record<number, GPUBufferBinding> = {
@@ -386,6 +414,7 @@ export class GpuBroadphase {
       11: { buffer: bounds },
       12: { buffer: sortedBounds },
       13: { buffer: pairCache },
+      15: { buffer: batches },
     };
     if (inputs.hullVertices) buffers[14] = { buffer: inputs.hullVertices };
     const bind = (name: KernelName): GPUBindGroup =>
@@ -421,9 +450,10 @@ export class GpuBroadphase {
     pass = begin('write');
     run(pass, 'bpWrite', groups);
     run(pass, 'bpFinalize', 1);
+    run(pass, 'bpBatch', Math.ceil(batchCount / BROADPHASE_WORKGROUP_SIZE));
     pass.end();
     this.timer?.resolve(encoder);
-    return { pairs, capacity, counts: this.counts, indirect: this.indirect };
+    return { pairs, capacity, counts: this.counts, indirect: this.indirect, batches, batchPairs, batchCount };
   }
 
   /** GPU time per stage of the last encoded run (after its submit), or null without timestamps. */
@@ -497,7 +527,7 @@ export class GpuBroadphase {
     this.plan = null;
     for (const b of [
       this.boxes, this.bounds, this.sortedBounds, this.pairCache, this.keys, this.order, this.keysTmp, this.orderTmp,
-      this.sorted, this.pairCounts, this.pairs, this.inputShapes, this.inputBodies, this.inputHullVertices,
+      this.sorted, this.pairCounts, this.pairs, this.inputShapes, this.inputBodies, this.inputHullVertices, this.batches,
     ]) {
       b.destroy();
     }

@@ -255,6 +255,11 @@ export class GpuContacts {
     return Math.floor(Math.min(this.device.limits.maxStorageBufferBindingSize, this.device.limits.maxBufferSize) / Math.max(this.CB, this.UB, this.MB));
   }
 
+  /** The capacity of a frame over `pairSlots` pair slots that gives none: setCapacity's, or as many as the slots (at most maxCapacity()). */
+  defaultCapacity(pairSlots: number): number {
+    return Math.max(1, this.capacity || Math.min(pairSlots, this.maxCapacity()));
+  }
+
   /** Forgets last frame (queued with writeBuffer): the next frame carries nothing. */
   reset(): void {
     const zero = new Uint32Array(this.dimension.layout.counts.bytes / 4);
@@ -359,7 +364,7 @@ export class GpuContacts {
       throw new RangeError(`pairCount must be an integer in 0..${pairSlots} (the pair slots), got ${inputs.pairCount}`);
     }
     if (inputs.pairCountSource && inputs.pairCountSource.offset % 4 !== 0) throw new RangeError(`pairCountSource.offset must be a multiple of 4, got ${inputs.pairCountSource.offset}`);
-    const capacity = Math.max(1, inputs.capacity ?? (this.capacity || pairSlots));
+    const capacity = Math.max(1, inputs.capacity ?? this.defaultCapacity(pairSlots));
     if (!Number.isInteger(capacity)) throw new RangeError(`capacity must be an integer, got ${capacity}`);
     if (capacity > this.maxCapacity()) {
       const bytes = Math.max(this.CB, this.MB) * capacity;
@@ -402,8 +407,11 @@ export class GpuContacts {
 
   private batchIndex = 0;
 
-  /** Compacts one batch of the frame begin() opened (its own compute pass, 'compact' stage). */
-  compactBatch(batch: ContactsBatch): void {
+  /**
+   * Compacts one batch of the frame begin() opened, in its own compute pass: timed as part of the
+   * 'compact' stage, or with `descriptor` (the caller's timestamps) when given.
+   */
+  compactBatch(batch: ContactsBatch, descriptor?: GPUComputePassDescriptor): void {
     const o = this.open;
     if (!o) throw new Error('contacts: compactBatch() outside begin() … finish()');
     const b = this.batchIndex++;
@@ -427,7 +435,7 @@ export class GpuContacts {
     };
     const writes = o.batches === 1 ? 'both' : b === 0 ? 'begin' : b === o.batches - 1 ? 'end' : 'none';
     const label = `${this.dimension.label}.compact`;
-    const pass = o.encoder.beginComputePass(this.timer ? this.timer.passDescriptor('compact', label, writes) : { label });
+    const pass = o.encoder.beginComputePass(descriptor ?? (this.timer ? this.timer.passDescriptor('compact', label, writes) : { label }));
     this.dispatch(pass, 'ctFlags', slots + 1, buffers);
     this.scanner.encode(pass, scanPlan);
     this.dispatch(pass, 'ctScatter', slots, buffers);
