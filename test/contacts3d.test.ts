@@ -105,18 +105,17 @@ describe('3D dense contact list', () => {
     const list0 = unpackContacts3D(c0.dense);
     const list1 = unpackContacts3D(c1.dense, c1.userValues);
     let carried = 0;
-    for (const [j, e] of list1.entries()) {
+    for (const e of list1) {
       if (e.previous === CONTACT_NONE) continue;
       const old = list0[e.previous]!;
       expect([old.bodyA, old.bodyB]).toEqual([e.bodyA, e.bodyB]);
-      e.points.forEach((p, i) => {
+      e.points.forEach((p) => {
         const q = old.points.findIndex((o) => o.id === p.id);
         if (q < 0) return;
         const at = e.previous * U.words + U.points + q * U.pointStride;
         expect(p.userValue).toEqual(Array.from(values.subarray(at, at + 4)));
         carried++;
       });
-      void j;
     }
     expect(carried).toBeGreaterThan(0.9 * list1.reduce((s, e) => s + e.points.length, 0));
   });
