@@ -5,9 +5,12 @@
 //   aabb   the box of each body, grown as the host grows it (radius + margin + pads against f32
 //          rounding), kept as position + relative extents, and an order-preserving u32 key of a
 //          lower bound of its minimum x;
-//   sort   stable LSD radix sort of (key, body index): ties keep index order, as on the host;
-//   count  the sweep, per sorted position: how many later boxes overlap it (compared through the
-//          difference of the positions, as precise as the f32 inputs; see broadphase.wgsl);
+//   sort   stable LSD radix sort of (key, body index), then by band: bands along y taller than any
+//          box, so bodies come in (band, lo.x) order, ties in index order;
+//   count  the sweep, per sorted position: how many boxes overlap it, swept along x in its band and
+//          the next (compared through the difference of the positions, as precise as the f32
+//          inputs; see broadphase.wgsl). Square and cubic piles sweep O(1) and O(n^1/3) neighbours
+//          a body instead of the O(n^1/2) and O(n^2/3) of an x-sweep;
 //   scan   exclusive prefix sums of the counts: each position's output offset, and the total;
 //   write  the pairs (a < b) at those offsets, in sweep order; then the counts, the narrowphase's
 //          params and its indirect dispatch arguments.
@@ -63,6 +66,8 @@ const countsStruct = struct('BroadphaseCounts');
 const indirectStruct = struct('DispatchIndirect');
 const narrowParams = struct('BroadphaseNarrowphaseParams');
 const batchStruct = struct('BroadphaseBatch');
+const EXTREMES_BYTES = struct('BroadphaseExtremes').size;
+const BANDS_BYTES = struct('BroadphaseBands').size;
 
 /** Word offsets of the broadphase's GPU structs (reflected from the WGSL); the same for 2D and 3D. */
 export const BROADPHASE_LAYOUT = {
@@ -191,6 +196,7 @@ export interface BroadphaseUploads {
 interface Plan {
   n: number;
   sort: RadixSortPlan;
+  sortBands: RadixSortPlan;
   scan: ScanPlan;
   /** Buffers the plans were made for (a grown buffer needs new plans). */
   keys: GPUBuffer;
@@ -200,7 +206,9 @@ interface Plan {
   pairCounts: GPUBuffer;
 }
 
-const KERNEL_NAMES = ['bpAabb', 'bpGather', 'bpCount', 'bpWrite', 'bpFinalize', 'bpBatch'] as const;
+const KERNEL_NAMES = ['bpAabb', 'bpBands', 'bpBandKeys', 'bpGather', 'bpCount', 'bpWrite', 'bpFinalize', 'bpBatch'] as const;
+/** Bits of the band sort's keys (BP_MAX_BANDS < 2^16). */
+const BAND_KEY_BITS = 16;
 
 /** Batches start at multiples of this many pairs (binding offsets of 8 × 256 bytes meet any offset alignment). */
 export const BATCH_ALIGN = 256;
@@ -242,6 +250,8 @@ export class GpuBroadphase {
   private readonly pairs: GrowingBuffer;
   private readonly counts: GPUBuffer;
   private readonly indirect: GPUBuffer;
+  private readonly extremes: GPUBuffer;
+  private readonly bands: GPUBuffer;
   private readonly batches: GrowingBuffer;
   private readonly inputShapes: GrowingBuffer;
   private readonly inputBodies: GrowingBuffer;
@@ -281,6 +291,8 @@ export class GpuBroadphase {
     this.batches = new GrowingBuffer(device, STORAGE | GPUBufferUsage.INDIRECT, `${label}-batches`);
     this.counts = device.createBuffer({ label: `${label}-counts`, size: Math.max(16, BROADPHASE_LAYOUT.counts.bytes), usage: STORAGE });
     this.indirect = device.createBuffer({ label: `${label}-indirect`, size: 16, usage: STORAGE | GPUBufferUsage.INDIRECT });
+    this.extremes = device.createBuffer({ label: `${label}-extremes`, size: Math.max(16, EXTREMES_BYTES), usage: STORAGE });
+    this.bands = device.createBuffer({ label: `${label}-bands`, size: Math.max(16, BANDS_BYTES), usage: STORAGE });
     this.timer = timestamps ? new PassTimer(device, BROADPHASE_STAGES) : null;
   }
 
@@ -340,6 +352,7 @@ export class GpuBroadphase {
       return p;
     }
     p?.sort.destroy();
+    p?.sortBands.destroy();
     p?.scan.destroy();
     this.plan = {
       n,
@@ -349,6 +362,7 @@ export class GpuBroadphase {
       orderTmp,
       pairCounts,
       sort: this.sorter.plan(keys, order, n, 32, { keys: keysTmp, values: orderTmp }),
+      sortBands: this.sorter.plan(keys, order, n, BAND_KEY_BITS, { keys: keysTmp, values: orderTmp }),
       scan: this.scanner.plan(pairCounts, n + 1),
     };
     return this.plan;
@@ -415,6 +429,8 @@ export class GpuBroadphase {
       12: { buffer: sortedBounds },
       13: { buffer: pairCache },
       15: { buffer: batches },
+      16: { buffer: this.extremes },
+      17: { buffer: this.bands },
     };
     if (inputs.hullVertices) buffers[14] = { buffer: inputs.hullVertices };
     const bind = (name: KernelName): GPUBindGroup =>
@@ -428,17 +444,21 @@ export class GpuBroadphase {
       if (count <= 0) return;
       pass.setPipeline(this.kernels[name].pipeline);
       pass.setBindGroup(0, bind(name));
-      if (name === 'bpFinalize') pass.dispatchWorkgroups(1);
+      if (name === 'bpFinalize' || name === 'bpBands') pass.dispatchWorkgroups(1);
       else dispatchRows(pass, count);
     };
     const begin = (stage: BroadphaseStage): GPUComputePassEncoder =>
       encoder.beginComputePass(this.timer ? this.timer.passDescriptor(stage, `${label}.${stage}`) : { label: `${label}.${stage}` });
 
+    encoder.clearBuffer(this.extremes);
     let pass = begin('aabb');
     run(pass, 'bpAabb', groups);
     pass.end();
     pass = begin('sort');
     this.sorter.encode(pass, plan.sort);
+    run(pass, 'bpBands', 1);
+    run(pass, 'bpBandKeys', groups);
+    this.sorter.encode(pass, plan.sortBands);
     pass.end();
     pass = begin('count');
     run(pass, 'bpGather', groups);
@@ -523,6 +543,7 @@ export class GpuBroadphase {
 
   destroy(): void {
     this.plan?.sort.destroy();
+    this.plan?.sortBands.destroy();
     this.plan?.scan.destroy();
     this.plan = null;
     for (const b of [
@@ -534,6 +555,8 @@ export class GpuBroadphase {
     this.params.destroy();
     this.counts.destroy();
     this.indirect.destroy();
+    this.extremes.destroy();
+    this.bands.destroy();
     this.timer?.destroy();
   }
 }
