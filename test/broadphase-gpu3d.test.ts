@@ -143,6 +143,10 @@ describe('GPU broadphase 3D equals the host sweep-and-prune', () => {
     const { host, borderline } = await expectHostPairs(randomScene3D(seed, options));
     expect(host.length / 2).toBeGreaterThan(options.n / 4);
     expect(borderline).toBe(0);
+    // Bands: many where all bodies are small and near the origin (pairs cross band borders);
+    // few where a huge or far body makes them tall.
+    const bands = await bp.readBands();
+    if (!options.huge && !options.far && options.spread >= 14) expect(bands.count).toBeGreaterThan(5);
   });
 
   it('with bodies that do not touch, one body and none: no pairs', async () => {

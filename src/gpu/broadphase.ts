@@ -67,7 +67,9 @@ const indirectStruct = struct('DispatchIndirect');
 const narrowParams = struct('BroadphaseNarrowphaseParams');
 const batchStruct = struct('BroadphaseBatch');
 const EXTREMES_BYTES = struct('BroadphaseExtremes').size;
-const BANDS_BYTES = struct('BroadphaseBands').size;
+const bandsStruct = struct('BroadphaseBands');
+const BANDS_BYTES = bandsStruct.size;
+const BANDS = { origin: word(bandsStruct, 'origin'), height: word(bandsStruct, 'height'), reach: word(bandsStruct, 'reach'), count: word(bandsStruct, 'count') };
 
 /** Word offsets of the broadphase's GPU structs (reflected from the WGSL); the same for 2D and 3D. */
 export const BROADPHASE_LAYOUT = {
@@ -474,6 +476,14 @@ export class GpuBroadphase {
     pass.end();
     this.timer?.resolve(encoder);
     return { pairs, capacity, counts: this.counts, indirect: this.indirect, batches, batchPairs, batchCount };
+  }
+
+  /** The bands of the last submitted run (a readback; for tests and tools). */
+  async readBands(): Promise<{ origin: number; height: number; reach: number; count: number }> {
+    const b = await readBuffer(this.device, this.bands, BANDS_BYTES);
+    const f = new Float32Array(b);
+    const u = new Uint32Array(b);
+    return { origin: f[BANDS.origin]!, height: f[BANDS.height]!, reach: f[BANDS.reach]!, count: u[BANDS.count]! };
   }
 
   /** GPU time per stage of the last encoded run (after its submit), or null without timestamps. */
