@@ -27,7 +27,7 @@
 // Output: tables on stdout, the record as JSON (--out, default bench/results/pile.json), the
 // tables as text and a log–log plot of time against body count (pile.txt, pile.svg beside it).
 //
-//   npm run bench -- --scene pile                       # 2D 1k…1M and 3D peers (~3–4 min here)
+//   npm run bench -- --scene pile                       # 2D 1k…1M, 3D 1k…100k (~8 min here)
 //   npm run bench -- --scene pile --dim 2 --sizes 10k   # one size
 //   npm run bench -- --scene pile --quick               # 1k, 10k, 3 frames each
 

@@ -18,10 +18,13 @@
 // Boxes are 3D; 2D boxes have z = 0, so one sort, scan and sweep serve both. src/gpu/broadphase2d.ts
 // and src/gpu/broadphase3d.ts give the per-dimension inputs (GpuBroadphase2D, GpuBroadphase3D).
 //
-// Deterministic: no atomics, and the pairs buffer is byte-identical from run to run. Never drops
-// pairs silently: when the total exceeds the pairs buffer's capacity, only what fits is written,
-// `counts.total` still holds the real total and `counts.overflow` is 1; run() then grows the buffer
-// and runs again.
+// Deterministic: atomics only for order-free maxima (the bands), and the pairs buffer is
+// byte-identical from run to run. Never drops pairs silently: when the total exceeds the pairs
+// buffer's capacity, only what fits is written, `counts.total` still holds the real total and
+// `counts.overflow` is 1; run() then grows the buffer and runs again.
+//
+// Bands: one box taller than the others (a huge body) or far from the origin (bands are at least
+// 2^-8 of the largest |y| tall, for f32's sake) makes the bands tall, and the sweep an x-sweep.
 //
 // f32: the kernels see the packed (f32) bodies and shapes, the host the scene's f64 numbers; the two
 // pair sets can differ only in pairs whose boxes touch to within that rounding: about 1e-7 of the

@@ -20,6 +20,9 @@
 // Batches: a frame whose manifold slots do not fit in one binding (maxStorageBufferBindingSize) is
 // compacted batch by batch: begin(), then per batch the narrowphase into a batch-sized manifold
 // buffer and compactBatch() over it, then finish(). The list does not depend on the batches.
+// Pages: the touching manifolds and the dense list are bound as two pages of pageEntries()
+// entries each, so a list may be up to twice a binding (outputs.pageEntries tells a reader where
+// to split it); the other per-entry buffers (keys, user values, ids) must fit one binding.
 //
 // Deterministic: no atomics; the list is byte-identical from run to run, and does not depend on
 // the order in which the pairs are listed (the pair's bodies as given decide it; the broadphases
