@@ -30,7 +30,7 @@
 // pair sets can differ only in pairs whose boxes touch to within that rounding: about 1e-7 of the
 // shapes' size, plus half an f32 step of the coordinates where the positions are not f32 numbers.
 //
-// Memory: about 230 bytes per body of scratch (boxes and bounds, sorted copies, keys, the sort's
+// Memory: about 300 bytes per body of scratch (boxes and bounds, sorted copies, keys, the sort's
 // ping-pong buffers, offsets, and up to BROADPHASE_PAIR_CACHE cached pairs), plus 8 per pair.
 //
 // encode() records everything into the caller's command encoder (the bodies can stay in the
