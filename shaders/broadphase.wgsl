@@ -106,7 +106,7 @@ struct BroadphaseExtremes {
 struct BroadphaseBands {
   origin: f32,                                         // min lo.y
   height: f32,                                         // band height
-  reach: f32,                                          // >= every box's x extent
+  reach: f32,                                          // >= every box's x extent (bpBandReach has it per band)
   count: u32,                                          // bands, 1..BP_MAX_BANDS
 }
 
@@ -134,10 +134,12 @@ struct DispatchIndirect {
 
 @group(0) @binding(16) var<storage, read_write> bpExtremes: BroadphaseExtremes;
 @group(0) @binding(17) var<storage, read_write> bpBandParams: BroadphaseBands;
+// Per band: bits of the largest x extent of its boxes (f32 >= 0), so that one wide box (a ground)
+// widens the search of the band below it only.
+@group(0) @binding(18) var<storage, read_write> bpBandReach: array<atomic<u32>>;
 
 const BP_MAX_GROUPS_PER_DIMENSION: u32 = 65535u;
-// Bands fit a 16-bit sort key.
-const BP_MAX_BANDS: u32 = 65000u;
+
 
 // The u32 whose unsigned order is the order of x: flip the sign bit of non-negatives, all bits of
 // negatives. -0 is first made +0, so the two zeros tie (and keep index order), as on the host.
@@ -206,7 +208,10 @@ fn bpBandKeys(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
               @builtin(local_invocation_index) lid: u32) {
   let j = bpInvocation(wid, nwg, lid);
   if (j >= bpParams.bodyCount) { return; }
-  bpKeys[j] = bpBand(bpBounds[bpOrder[j]].lo.y);
+  let bounds = bpBounds[bpOrder[j]];
+  let band = bpBand(bounds.lo.y);
+  bpKeys[j] = band;
+  atomicMax(&bpBandReach[band], bitcast<u32>(max(bounds.hi.x - bounds.lo.x, 0.0)));
 }
 
 @compute @workgroup_size(BROADPHASE_WORKGROUP_SIZE)
@@ -244,7 +249,8 @@ fn bpBand(y: f32) -> u32 {
 
 // Visits the pairs of sorted position i: in its own band the later positions up to the first whose
 // bounds start past the end of i's in x (the x-sweep within a band), then in the next band the
-// positions from the first whose bounds may reach i's in x (a binary search) to the first starting
+// positions from the first whose bounds may reach i's in x (a binary search, given the widest box of
+// that band) to the first starting
 // past its end. mode 0 counts them and caches the first bpParams.pairCache (bpCount); mode 1 writes
 // them from pair index `at` on, below the capacity (bpWrite). Returns the count (mode 0) or the
 // next pair index (mode 1). Each pair is visited from one side only: same band from the earlier
@@ -263,7 +269,8 @@ fn bpSweep(i: u32, mode: u32, at0: u32) -> u32 {
   // smallest lo.x a box reaching i's could have (its extent is at most `reach`), less its rounding.
   var next = n;
   if (band + 1u < bpBandParams.count) {
-    let reach = bpBandParams.reach;
+    // The next band's widest box, with room for the rounding of its extent.
+    let reach = bitcast<f32>(atomicLoad(&bpBandReach[band + 1u])) * (1.0 + 0x1p-6f);
     let t = (boundsA.lo.x - reach) - 0x1p-20f * (abs(boundsA.lo.x) + reach);
     var lo = i + 1u;
     var hi = n;

@@ -79,6 +79,12 @@ export const BROADPHASE_WORKGROUP_SIZE = 64;
  */
 export const BROADPHASE_PAIR_CACHE = 16;
 
+/**
+ * Most y bands of the GPU broadphase's sort (a 16-bit sort key): bands are at least 1/65000 of the
+ * bodies' span in y tall.
+ */
+export const BROADPHASE_MAX_BANDS = 65000;
+
 /** Raking workgroup scan: run length (a workgroup has SCAN_RAKE² invocations) and items per invocation. */
 export const SCAN_RAKE = 16;
 export const SCAN_ITEMS = 8;

@@ -40,7 +40,7 @@
 
 import { WgslReflect } from 'wgsl_reflect/wgsl_reflect.module.js';
 import { CapacityError } from '../errors.ts';
-import { AABB_RELATIVE_PAD, AABB_F32_STEPS, BROADPHASE_WORKGROUP_SIZE, BROADPHASE_PAIR_CACHE } from '../constants.ts';
+import { AABB_RELATIVE_PAD, AABB_F32_STEPS, BROADPHASE_WORKGROUP_SIZE, BROADPHASE_PAIR_CACHE, BROADPHASE_MAX_BANDS } from '../constants.ts';
 import { structLookup, word } from '../layout.ts';
 import { WGSL_SOURCES } from './shaders.generated.ts';
 import { GpuRadixSort, type RadixSortPlan } from './radixsort.ts';
@@ -57,6 +57,7 @@ export function broadphaseConstantsWgsl(): string {
     `const AABB_F32_STEPS: f32 = ${AABB_F32_STEPS.toFixed(1)};`,
     `const BROADPHASE_WORKGROUP_SIZE: u32 = ${BROADPHASE_WORKGROUP_SIZE}u;`,
     `const BROADPHASE_PAIR_CACHE: u32 = ${BROADPHASE_PAIR_CACHE}u;`,
+    `const BP_MAX_BANDS: u32 = ${BROADPHASE_MAX_BANDS}u;`,
     '',
   ].join('\n');
 }
@@ -212,7 +213,7 @@ interface Plan {
 }
 
 const KERNEL_NAMES = ['bpAabb', 'bpBands', 'bpBandKeys', 'bpGather', 'bpCount', 'bpWrite', 'bpFinalize', 'bpBatch'] as const;
-/** Bits of the band sort's keys (BP_MAX_BANDS < 2^16). */
+/** Bits of the band sort's keys (BROADPHASE_MAX_BANDS < 2^16). */
 const BAND_KEY_BITS = 16;
 
 /** Batches start at multiples of this many pairs (binding offsets of 8 × 256 bytes meet any offset alignment). */
@@ -257,6 +258,7 @@ export class GpuBroadphase {
   private readonly indirect: GPUBuffer;
   private readonly extremes: GPUBuffer;
   private readonly bands: GPUBuffer;
+  private readonly bandReach: GPUBuffer;
   private readonly batches: GrowingBuffer;
   private readonly inputShapes: GrowingBuffer;
   private readonly inputBodies: GrowingBuffer;
@@ -298,6 +300,7 @@ export class GpuBroadphase {
     this.indirect = device.createBuffer({ label: `${label}-indirect`, size: 16, usage: STORAGE | GPUBufferUsage.INDIRECT });
     this.extremes = device.createBuffer({ label: `${label}-extremes`, size: Math.max(16, EXTREMES_BYTES), usage: STORAGE });
     this.bands = device.createBuffer({ label: `${label}-bands`, size: Math.max(16, BANDS_BYTES), usage: STORAGE });
+    this.bandReach = device.createBuffer({ label: `${label}-band-reach`, size: 4 * BROADPHASE_MAX_BANDS, usage: STORAGE });
     this.timer = timestamps ? new PassTimer(device, BROADPHASE_STAGES) : null;
   }
 
@@ -436,6 +439,7 @@ export class GpuBroadphase {
       15: { buffer: batches },
       16: { buffer: this.extremes },
       17: { buffer: this.bands },
+      18: { buffer: this.bandReach },
     };
     if (inputs.hullVertices) buffers[14] = { buffer: inputs.hullVertices };
     const bind = (name: KernelName): GPUBindGroup =>
@@ -456,6 +460,7 @@ export class GpuBroadphase {
       encoder.beginComputePass(this.timer ? this.timer.passDescriptor(stage, `${label}.${stage}`) : { label: `${label}.${stage}` });
 
     encoder.clearBuffer(this.extremes);
+    encoder.clearBuffer(this.bandReach);
     let pass = begin('aabb');
     run(pass, 'bpAabb', groups);
     pass.end();
@@ -570,6 +575,7 @@ export class GpuBroadphase {
     this.indirect.destroy();
     this.extremes.destroy();
     this.bands.destroy();
+    this.bandReach.destroy();
     this.timer?.destroy();
   }
 }
