@@ -31,10 +31,22 @@ export const GROUPS: readonly Group[] = [
   { title: '2D inputs and per-pair output (`shaders/layout2d.wgsl`)', files: ['layout2d'], constants: constantsWgsl, structs: ['Shape2D', 'Body2D', 'Manifold2D', 'ManifoldPoint2D'] },
   { title: '3D inputs and per-pair output (`shaders/layout3d.wgsl`)', files: ['layout3d'], constants: constants3dWgsl, structs: ['Shape3D', 'Body3D', 'Manifold3D', 'ManifoldPoint3D'] },
   {
-    title: '2D frame outputs (`shaders/contacts2d-layout.wgsl`, `shaders/broadphase2d.wgsl`)',
-    files: ['layout2d', 'contacts2d-layout', 'aabb2d', 'broadphase2d'],
+    title: '2D frame outputs (`shaders/contacts2d-layout.wgsl`)',
+    files: ['layout2d', 'contacts-layout', 'contacts2d-layout'],
     constants: constantsWgsl,
-    structs: ['ContactManifold2D', 'ContactUserValues2D', 'ContactCounts2D', 'BroadphaseCounts2D'],
+    structs: ['ContactManifold2D', 'ContactUserValues2D'],
+  },
+  {
+    title: '3D frame outputs (`shaders/contacts3d-layout.wgsl`)',
+    files: ['layout3d', 'contacts-layout', 'contacts3d-layout'],
+    constants: constants3dWgsl,
+    structs: ['ContactManifold3D', 'ContactUserValues3D'],
+  },
+  {
+    title: 'Frame counts, 2D and 3D (`shaders/contacts-layout.wgsl`, `shaders/broadphase.wgsl`)',
+    files: ['contacts-layout', 'broadphase'],
+    constants: constantsWgsl,
+    structs: ['ContactCounts', 'BroadphaseCounts', 'BroadphaseNarrowphaseParams'],
   },
 ];
 

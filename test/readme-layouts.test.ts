@@ -1,9 +1,10 @@
 // The README's buffer-layout tables are generated from shaders/*.wgsl (scripts/readme-layouts.ts):
 // this fails when they are out of date, and checks the offsets they show against the host's own
-// reflected layouts (LAYOUT_2D, LAYOUT_3D, CONTACTS_LAYOUT_2D), which the packers and kernels use.
+// reflected layouts (LAYOUT_2D, LAYOUT_3D, CONTACTS_LAYOUT_2D/3D), which the packers and kernels use.
 
 import { describe, expect, it } from 'vitest';
 import { CONTACTS_LAYOUT_2D } from '../src/cpu/contacts2d.ts';
+import { CONTACTS_LAYOUT_3D } from '../src/cpu/contacts3d.ts';
 import { LAYOUT_2D } from '../src/layout2d.ts';
 import { LAYOUT_3D } from '../src/layout3d.ts';
 import { BEGIN, END, updateReadme } from '../scripts/readme-layouts.ts';
@@ -56,6 +57,9 @@ describe('README buffer layouts', () => {
     const C = CONTACTS_LAYOUT_2D;
     expectFields('ContactManifold2D', { bodyA: C.contact.bodyA, bodyB: C.contact.bodyB, previous: C.contact.previous, matched: C.contact.matched, manifold: C.contact.manifold }, C.contact.bytes);
     expectFields('ContactUserValues2D', { points: C.userValues.points }, C.userValues.bytes);
-    expectFields('ContactCounts2D', { total: C.counts.total, written: C.counts.written, overflow: C.counts.overflow }, C.counts.bytes);
+    expectFields('ContactCounts', { total: C.counts.total, written: C.counts.written, overflow: C.counts.overflow }, C.counts.bytes);
+    const D = CONTACTS_LAYOUT_3D;
+    expectFields('ContactManifold3D', { bodyA: D.contact.bodyA, bodyB: D.contact.bodyB, previous: D.contact.previous, matched: D.contact.matched, manifold: D.contact.manifold }, D.contact.bytes);
+    expectFields('ContactUserValues3D', { points: D.userValues.points }, D.userValues.bytes);
   });
 });
