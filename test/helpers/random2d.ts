@@ -12,6 +12,7 @@
 import { rng as mulberry32 } from '../../src/random2d.ts';
 import type { Body2DInput, SceneJson2D } from '../../src/scene.ts';
 import type { Shape2DInput, Vec2 } from '../../src/shapes2d.ts';
+import { localCore } from '../../src/validity2d.ts';
 
 export type Rng = () => number;
 
@@ -46,20 +47,7 @@ function rot(x: number, y: number, angle: number): Vec2 {
 // Shapes. `size` is the shape's approximate extent (half its diameter).
 
 /** Core vertices of a shape in its local frame, as its input describes them (CCW). */
-export function localCore(shape: Shape2DInput): Vec2[] {
-  switch (shape.type) {
-    case 'polygon':
-      return shape.vertices.map((v) => [v[0], v[1]] as Vec2);
-    case 'box': {
-      const [hx, hy] = shape.halfExtents;
-      return [[-hx, -hy], [hx, -hy], [hx, hy], [-hx, hy]];
-    }
-    case 'circle':
-      return [shape.center ? [shape.center[0], shape.center[1]] : [0, 0]];
-    case 'capsule':
-      return [[shape.a[0], shape.a[1]], [shape.b[0], shape.b[1]]];
-  }
-}
+export { localCore };
 
 export function shapeRadius(shape: Shape2DInput): number {
   return shape.radius ?? 0;
