@@ -13,6 +13,7 @@ import { rng as mulberry32 } from '../../src/random2d.ts';
 import type { Body2DInput, SceneJson2D } from '../../src/scene.ts';
 import type { Shape2DInput, Vec2 } from '../../src/shapes2d.ts';
 import { localCore } from '../../src/validity2d.ts';
+import { PairSceneBuilder, type PairTag } from './scene-builder.ts';
 
 export type Rng = () => number;
 
@@ -181,26 +182,12 @@ export function randomShape(rng: Rng, gen: ShapeGen, size: number): Shape2DInput
 // ---------------------------------------------------------------------------------------------
 // Scenes.
 
-/** What a pair was generated to test (for the printed failure cases). */
-export interface PairTag {
-  set: string;
-  note?: string;
-}
+export type { PairTag };
 
-/** A scene under construction: every pair has its own shapes and bodies. */
-export class SceneBuilder {
-  readonly shapes: Shape2DInput[] = [];
-  readonly bodies: Body2DInput[] = [];
-  readonly pairs: [number, number][] = [];
-  /** Per pair: what it tests. */
-  readonly tags: PairTag[] = [];
-
-  constructor(readonly margin: number) {}
-
+/** A 2D scene under construction: every pair has its own shapes and bodies. */
+export class SceneBuilder extends PairSceneBuilder<Shape2DInput, Body2DInput> {
   addBody(shape: Shape2DInput, position: Vec2, angle: number): number {
-    this.shapes.push(shape);
-    this.bodies.push({ shape: this.shapes.length - 1, position: [fr(position[0]), fr(position[1])], angle });
-    return this.bodies.length - 1;
+    return this.addBodyOf(shape, { position: [fr(position[0]), fr(position[1])], angle });
   }
 
   /** Adds bodies for A and B and the pair (A, B), then (B, A) when `bothOrders`. */
@@ -208,29 +195,7 @@ export class SceneBuilder {
     shapeA: Shape2DInput, posA: Vec2, angleA: number, shapeB: Shape2DInput, posB: Vec2, angleB: number,
     tag: PairTag, bothOrders = true,
   ): void {
-    const a = this.addBody(shapeA, posA, angleA);
-    const b = this.addBody(shapeB, posB, angleB);
-    this.pairs.push([a, b]);
-    this.tags.push(tag);
-    if (bothOrders) {
-      this.pairs.push([b, a]);
-      this.tags.push(tag);
-    }
-  }
-
-  /** Appends every pair of another builder with the same margin. */
-  append(other: SceneBuilder): void {
-    if (other.margin !== this.margin) throw new Error('append: margins differ');
-    const base = this.bodies.length;
-    const shapeBase = this.shapes.length;
-    this.shapes.push(...other.shapes);
-    for (const b of other.bodies) this.bodies.push({ ...b, shape: b.shape + shapeBase });
-    for (const [a, b] of other.pairs) this.pairs.push([a + base, b + base]);
-    this.tags.push(...other.tags);
-  }
-
-  get pairCount(): number {
-    return this.pairs.length;
+    this.addPairOf(this.addBody(shapeA, posA, angleA), this.addBody(shapeB, posB, angleB), tag, bothOrders);
   }
 
   scene(): SceneJson2D {

@@ -11,6 +11,7 @@
 
 import type { Body3DInput, SceneJson3D } from '../../src/scene.ts';
 import type { Quat, Shape3DInput, Vec3 } from '../../src/shapes3d.ts';
+import { PairSceneBuilder, type PairTag } from './scene-builder.ts';
 
 export type Rng = () => number;
 
@@ -184,32 +185,15 @@ export function randomShape3D(rng: Rng, kind: ShapeKind3D, size: number): Shape3
 
 // ---- scenes --------------------------------------------------------------------------------------
 
-export interface PairTag3D {
-  set: string;
-  note?: string;
-}
+export type PairTag3D = PairTag;
 
 /** Accumulates pairs of fresh bodies into one scene. */
-export class SceneBuilder3D {
-  readonly shapes: Shape3DInput[] = [];
-  readonly bodies: Body3DInput[] = [];
-  readonly pairs: [number, number][] = [];
-  readonly tags: PairTag3D[] = [];
-  constructor(readonly margin: number) {}
-
+export class SceneBuilder3D extends PairSceneBuilder<Shape3DInput, Body3DInput> {
   /** Adds shapes a and b at the given poses; with `bothOrders` also the pair (b, a). */
   add(a: Shape3DInput, pa: Vec3, qa: Quat, b: Shape3DInput, pb: Vec3, qb: Quat, tag: PairTag3D, bothOrders = false): void {
-    const i = this.shapes.length;
-    this.shapes.push(a, b);
-    const j = this.bodies.length;
-    this.bodies.push({ shape: i, position: pa.map(fr) as Vec3, rotation: f32Quat(qa) });
-    this.bodies.push({ shape: i + 1, position: pb.map(fr) as Vec3, rotation: f32Quat(qb) });
-    this.pairs.push([j, j + 1]);
-    this.tags.push(tag);
-    if (bothOrders) {
-      this.pairs.push([j + 1, j]);
-      this.tags.push({ ...tag, note: `${tag.note ? `${tag.note}, ` : ''}swapped` });
-    }
+    const i = this.addBodyOf(a, { position: pa.map(fr) as Vec3, rotation: f32Quat(qa) });
+    const j = this.addBodyOf(b, { position: pb.map(fr) as Vec3, rotation: f32Quat(qb) });
+    this.addPairOf(i, j, tag, bothOrders, { ...tag, note: `${tag.note ? `${tag.note}, ` : ''}swapped` });
   }
 
   scene(): SceneJson3D {
