@@ -23,7 +23,7 @@ export const SUBSTEPS = 4;
  * Penetration allowed at rest (scene units): the position bias pushes out only what lies deeper,
  * so resting contacts keep their manifold from frame to frame instead of chattering in and out of it.
  */
-export const LINEAR_SLOP = 0.005;
+export const LINEAR_SLOP = 0;
 
 /** Largest push-out velocity (scene units / s): deep overlaps separate gently instead of exploding. */
 export const MAX_PUSH_VELOCITY = 3;

@@ -11,6 +11,7 @@
 // Units: scene units and seconds; gravity default [0, -10]; density 0 makes a body static (never
 // moves). Tunables: src/solver/constants.ts.
 
+import { WgslReflect } from 'wgsl_reflect/wgsl_reflect.module.js';
 import { CapacityError, InputError } from '../errors.ts';
 import { createUniformSlots, dispatchRows, GrowingBuffer, readBuffer, UNIFORM_SLOT_BYTES } from '../gpu/buffers.ts';
 import { CONTACTS_GROWTH, CONTACTS_LAYOUT_2D } from '../gpu/contacts2d.ts';
@@ -72,17 +73,16 @@ const KERNELS = [
 ] as const;
 type KernelName = (typeof KERNELS)[number];
 
-/** The bindings each kernel's auto layout has (shaders/solver2d.wgsl). */
-const BINDINGS: Record<KernelName, number[]> = {
-  solverPrepare2D: [0, 2, 3, 4, 5, 6, 7],
-  solverBegin2D: [0, 3],
-  solverIntegrateVelocities2D: [0, 3],
-  solverWarmStart2D: [0, 1, 3, 6, 7, 8],
-  solverSolve2D: [0, 1, 3, 6, 7, 8],
-  solverIntegratePositions2D: [0, 2, 3],
-  solverRelax2D: [0, 1, 3, 6, 7, 8],
-  solverStore2D: [0, 5, 6, 7],
-};
+let bindingsCache: Record<string, number[]> | null = null;
+/** The bindings each kernel uses (its auto layout's), read from the WGSL. */
+function kernelBindings(name: KernelName): number[] {
+  bindingsCache ??= Object.fromEntries(
+    new WgslReflect(solverWgsl()).entry.compute.map((e) => [e.name, e.resources.map((r) => r.binding).sort((a, b) => a - b)]),
+  );
+  const b = bindingsCache[name];
+  if (!b) throw new Error(`shaders/solver2d.wgsl has no entry point ${name}`);
+  return b;
+}
 
 const S = SOLVER_LAYOUT_2D;
 
@@ -253,7 +253,7 @@ export class GpuWorld2D {
       device.createBindGroup({
         label: `world2d.${name}`,
         layout: this.kernels[name].layout,
-        entries: BINDINGS[name].map((b) => ({
+        entries: kernelBindings(name).map((b) => ({
           binding: b,
           resource: b === 1 ? { buffer: this.passes, offset: color * UNIFORM_SLOT_BYTES, size: S.pass.bytes } : resources[b]!,
         })),
