@@ -48,32 +48,49 @@ describe('GPU rigid-body world (3D)', () => {
       const t0 = performance.now();
       await run(world, 60); // settle into the soft contacts
       const settled = await world.readBodies();
-      await run(world, 600);
-      const end = await world.readBodies();
-      const drift = maxDisplacement(settled, end);
+      // The largest displacement from the settled positions over the 10 s, sampled every 0.5 s.
+      const drift = { max: 0, at: -1 };
+      let end = settled;
+      for (let k = 0; k < 20; k++) {
+        await run(world, 30);
+        end = await world.readBodies();
+        const d = maxDisplacement(settled, end);
+        if (d.max > drift.max) Object.assign(drift, d);
+      }
       const fromStart = maxDisplacement(bodies.map((b) => ({ position: b.position })), end);
       console.log(`tower3d: drift ${drift.max.toExponential(3)} (body ${drift.at}), from start ${fromStart.max.toExponential(3)}, ${((performance.now() - t0) / 660).toFixed(1)} ms/step`);
       expect(drift.max).toBeLessThan(DRIFT);
       expect(fromStart.max).toBeLessThan(5 * DRIFT);
       // Upright: the quaternion stays near identity (|w| = cos(angle / 2)).
       for (const b of end) expect(Math.abs(b.rotation[3])).toBeGreaterThan(Math.cos(0.005));
-      // Warm starting is in use: every cube-on-cube contact has its 4 points matched last frame's.
-      const out = world.lastOutputs()!;
+      // Warm starting is in use: over 30 more frames, most points carried last frame's impulse by
+      // feature id (the rest by position: coincident cube faces make some corner ids flip between
+      // vertex and edge-crossing features), and the stored normal impulses carry the weight above.
       const C = CONTACTS_LAYOUT_3D.contact;
       const U = CONTACTS_LAYOUT_3D.userValues;
-      const counts = await world.readCounts();
-      expect(counts.contacts).toBe(10);
-      const contacts = new Uint32Array(await readBuffer(device, out.contacts.contacts, counts.contacts * C.bytes));
-      const user = new Float32Array(await readBuffer(device, out.contacts.userValues, counts.contacts * U.bytes));
-      for (let j = 0; j < counts.contacts; j++) {
-        expect(contacts[j * C.words + C.count]).toBe(4);
-        expect(contacts[j * C.words + C.matched]).toBe(0b1111);
-        // Stored normal impulses carry the cubes above: (cubes above) × m g h / 4 points.
-        const above = 10 - contacts[j * C.words + C.bodyA]!;
-        let sum = 0;
-        for (let i = 0; i < 4; i++) sum += user[j * U.words + U.points + i * U.pointStride]!;
-        expect(sum).toBeCloseTo((above * 10 * DT) / 4, 2);
+      let points = 0;
+      let matched = 0;
+      for (let f = 0; f < 30; f++) {
+        const counts = await world.step(DT);
+        expect(counts.contacts).toBe(10);
+        const out = world.lastOutputs()!;
+        const contacts = new Uint32Array(await readBuffer(device, out.contacts.contacts, counts.contacts * C.bytes));
+        const user = new Float32Array(await readBuffer(device, out.contacts.userValues, counts.contacts * U.bytes));
+        for (let j = 0; j < counts.contacts; j++) {
+          const count = contacts[j * C.words + C.count]!;
+          expect(count).toBe(4);
+          points += count;
+          for (let i = 0; i < count; i++) matched += (contacts[j * C.words + C.matched]! >> i) & 1;
+          // (cubes above) × m g × h per substep, over the 4 points.
+          const above = 10 - contacts[j * C.words + C.bodyA]!;
+          let sum = 0;
+          for (let i = 0; i < 4; i++) sum += user[j * U.words + U.points + i * U.pointStride]!;
+          expect(sum).toBeGreaterThan(0.9 * (above * 10 * DT) / 4);
+          expect(sum).toBeLessThan(1.1 * (above * 10 * DT) / 4);
+        }
       }
+      console.log(`tower3d: ${matched} of ${points} points matched last frame's id`);
+      expect(matched).toBeGreaterThan(points / 2);
     } finally {
       world.destroy();
     }
