@@ -28,6 +28,7 @@
 @group(0) @binding(6) var<storage, read_write> constraints: array<ContactConstraint2D>;
 @group(0) @binding(7) var<storage, read> counts: array<u32>;
 @group(0) @binding(8) var<storage, read> colors: array<u32>;
+@group(0) @binding(11) var<storage, read> leftovers: array<u32>;                 // count, then the uncoloured constraints
 
 fn linearIndex(gid: vec3u, groups: vec3u) -> u32 {
   return gid.x + gid.y * groups.x * SOLVER_WORKGROUP_SIZE;
@@ -239,8 +240,8 @@ fn solveColor2D(ci: u32, mode: u32) {
   let count = contactCount();
   if (solverPass.color == COLOR_ROUNDS) {
     if (ci != 0u) { return; }
-    for (var k = 0u; k < count; k++) {
-      if (colors[k] == COLOR_NONE) { runContact2D(k, mode); }
+    for (var k = 0u; k < leftovers[0]; k++) {
+      runContact2D(leftovers[1u + k], mode);
     }
     return;
   }

@@ -14,6 +14,7 @@
 @group(0) @binding(6) var<storage, read_write> constraints: array<ContactConstraint3D>;
 @group(0) @binding(7) var<storage, read> counts: array<u32>;
 @group(0) @binding(8) var<storage, read> colors: array<u32>;
+@group(0) @binding(11) var<storage, read> leftovers: array<u32>;                 // count, then the uncoloured constraints
 @group(0) @binding(9) var<storage, read> prevContacts: array<ContactManifold3D>;     // last frame's list
 @group(0) @binding(10) var<storage, read> prevUserValues: array<ContactUserValues3D>; // and the impulses stored for it
 
@@ -279,8 +280,8 @@ fn solveColor3D(ci: u32, mode: u32) {
   let count = contactCount3D();
   if (solverPass.color == COLOR_ROUNDS) {
     if (ci != 0u) { return; }
-    for (var k = 0u; k < count; k++) {
-      if (colors[k] == COLOR_NONE) { runContact3D(k, mode); }
+    for (var k = 0u; k < leftovers[0]; k++) {
+      runContact3D(leftovers[1u + k], mode);
     }
     return;
   }

@@ -1,8 +1,8 @@
 // The GPU graph colouring shared by the 2D and 3D solvers (src/solver/coloring.ts,
 // shaders/coloring.wgsl): no two constraints of one colour share a dynamic body (static bodies may
-// be shared), the colours are the same from run to run, most constraints get one within COLOR_ROUNDS
-// rounds, and what the rounds cannot colour
-// (a body with more constraints than rounds) is left COLOR_NONE for the serial pass.
+// be shared), the colours are the same from run to run, most constraints get one within
+// COLOR_ROUNDS rounds, and what the rounds cannot colour (a body with more constraints than rounds)
+// is left COLOR_NONE and listed in index order for the solver's serial pass.
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { acquireDevice } from '../src/gpu/device.ts';
@@ -24,17 +24,21 @@ function buffer(data: Uint32Array): GPUBuffer {
 }
 
 /** Colours `pairs` (a < b) over `dynamic` bodies; the count sits at word 1 of a counts buffer, as in the frames'. */
-async function colorPairs(pairs: Uint32Array, dynamic: Uint32Array, capacity = pairs.length / 2): Promise<Uint32Array> {
+async function colorPairs(pairs: Uint32Array, dynamic: Uint32Array, capacity = pairs.length / 2): Promise<{ colors: Uint32Array; leftovers: Uint32Array }> {
   const m = pairs.length / 2;
   const pairBuf = buffer(pairs);
   const counts = buffer(new Uint32Array([0, m, 0, 0]));
   const dyn = buffer(dynamic);
   const encoder = device.createCommandEncoder();
-  const colors = coloring.encode(encoder, { pairs: pairBuf, counts, countWord: 1, capacity, dynamicBodies: dyn, bodyCount: dynamic.length });
+  const out = coloring.encode(encoder, { pairs: pairBuf, counts, countWord: 1, capacity, dynamicBodies: dyn, bodyCount: dynamic.length });
   device.queue.submit([encoder.finish()]);
-  const out = new Uint32Array(await readBuffer(device, colors, 4 * m));
+  const colors = new Uint32Array(await readBuffer(device, out.colors, 4 * m));
+  const list = new Uint32Array(await readBuffer(device, out.leftovers, 4 * (m + 1)));
   for (const b of [pairBuf, counts, dyn]) b.destroy();
-  return out;
+  // The leftover list: their count, then exactly the COLOR_NONE constraints in increasing order.
+  const expected = Array.from(colors.keys()).filter((k) => colors[k] === COLOR_NONE);
+  expect(Array.from(list.slice(0, 1 + list[0]!))).toEqual([expected.length, ...expected]);
+  return { colors, leftovers: list };
 }
 
 /** Every colour's dynamic bodies are distinct; returns the colour histogram and the leftovers. */
@@ -68,11 +72,11 @@ describe('GPU constraint colouring', () => {
       list.push(a, a + 1 + Math.floor(random() * 7));
     }
     const pairs = Uint32Array.from(list);
-    const colors = await colorPairs(pairs, dynamic, 1000); // capacity beyond the count: the tail is ignored
+    const { colors } = await colorPairs(pairs, dynamic, 1000); // capacity beyond the count: the tail is ignored
     const { used, leftovers } = checkColors(pairs, dynamic, colors);
     console.log(`random graph: ${used} colours, ${leftovers} leftovers of ${pairs.length / 2}`);
     expect(leftovers).toBeLessThan(0.1 * (pairs.length / 2)); // measured: 61 of 900
-    expect(Array.from(await colorPairs(pairs, dynamic, 1000))).toEqual(Array.from(colors));
+    expect(Array.from((await colorPairs(pairs, dynamic, 1000)).colors)).toEqual(Array.from(colors));
   });
 
   it('shares static bodies freely and leaves a hub of more than COLOR_ROUNDS constraints to the serial pass', async () => {
@@ -83,7 +87,7 @@ describe('GPU constraint colouring', () => {
     for (let k = 52; k <= 101; k++) list.push(51, k);
     const pairs = Uint32Array.from(list);
     const dynamic = Uint32Array.from({ length: 102 }, (_, i) => (i === 0 ? 0 : 1));
-    const colors = await colorPairs(pairs, dynamic);
+    const { colors } = await colorPairs(pairs, dynamic);
     const { leftovers } = checkColors(pairs, dynamic, colors);
     expect(Array.from(colors.slice(0, 50))).toEqual(new Array(50).fill(0));
     const hub = Array.from(colors.slice(50));

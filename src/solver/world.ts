@@ -43,7 +43,7 @@ export interface FrameLike<I, O extends { contacts: ContactsOutputsLike }> {
 }
 
 // Bindings of shaders/solver2d.wgsl and solver3d.wgsl (the same in both).
-const B = { params: 0, pass: 1, bodies: 2, states: 3, contacts: 4, userValues: 5, constraints: 6, counts: 7, colors: 8, prevContacts: 9, prevUserValues: 10 } as const;
+const B = { params: 0, pass: 1, bodies: 2, states: 3, contacts: 4, userValues: 5, constraints: 6, counts: 7, colors: 8, prevContacts: 9, prevUserValues: 10, leftovers: 11 } as const;
 
 /** Bound as last frame's list before there is one (never read then: no entry has a previous). */
 const PLACEHOLDER_BYTES = 4096;
@@ -120,7 +120,7 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
     const capacity = out.contacts.capacity;
     const constraints = this.constraints.ensure(capacity * this.layout.constraintBytes);
     device.queue.writeBuffer(this.params, 0, this.stepParams(dt));
-    const colors = this.coloring.encode(encoder, {
+    const { colors, leftovers } = this.coloring.encode(encoder, {
       pairs: out.contacts.keys,
       counts: out.contacts.counts,
       countWord: this.layout.countWord,
@@ -137,6 +137,7 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
       [B.constraints]: { buffer: constraints },
       [B.counts]: { buffer: out.contacts.counts },
       [B.colors]: { buffer: colors },
+      [B.leftovers]: { buffer: leftovers },
       [B.prevContacts]: { buffer: this.previous?.contacts ?? this.placeholder },
       [B.prevUserValues]: { buffer: this.previous?.userValues ?? this.placeholder },
     };
