@@ -180,4 +180,28 @@ describe('GPU rigid-body world (2D)', () => {
     })();
     expect(moved).toBeGreaterThan(0.1);
   });
+
+  it('step() restores the bodies, grows and reruns when the frame overflows: same result as roomy buffers', async () => {
+    const bodies = pyramid(6);
+    const runOnce = async (tight: boolean): Promise<Uint8Array> => {
+      const world = await GpuWorld2D.create(device, shapes, bodies);
+      try {
+        if (tight) {
+          world.frame.broadphase.setCapacity(4);
+          world.frame.contacts.setCapacity(2);
+        }
+        // The first step needs more than the tight capacities: it overflowed, grew and ran again.
+        const counts = await world.step(DT);
+        expect(counts.pairs).toBeGreaterThan(4);
+        expect(counts.contacts).toBeGreaterThan(2);
+        await run(world, 19);
+        return new Uint8Array(await world.readBodyBytes());
+      } finally {
+        world.destroy();
+      }
+    };
+    const roomy = await runOnce(false);
+    const tight = await runOnce(true);
+    expect(Buffer.from(tight).equals(Buffer.from(roomy))).toBe(true);
+  });
 });
