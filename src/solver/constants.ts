@@ -36,7 +36,7 @@ export const MAX_PUSH_VELOCITY = 3;
 export const WARM_START_SCALE = 1;
 
 /**
- * Warm-start fallback (3D), scene units: a point whose feature id matched none of last frame's
+ * Warm-start fallback, scene units: a point whose feature id matched none of last frame's
  * points of the same pair takes the impulse of last frame's nearest point of that pair that no
  * current point matched by id, when that point was at most this far away. Coincident faces (a
  * tower of equal cubes) make a clipped corner's id flip between vertex, face and edge-crossing
