@@ -29,6 +29,8 @@ export interface FrameCountsLike {
 }
 export interface ContactsOutputsLike {
   contacts: GPUBuffer;
+  /** Entries per binding of `contacts` (a longer list is paged; the solver refuses it). */
+  pageEntries?: number;
   keys: GPUBuffer;
   userValues: GPUBuffer;
   counts: GPUBuffer;
@@ -118,6 +120,13 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
     const out = this.frame.encode(encoder, this.frameInputs(), retry);
     this.last = out;
     const capacity = out.contacts.capacity;
+    const limit = device.limits.maxStorageBufferBindingSize;
+    // The solver binds the dense list and its constraints whole (the frame could page a longer list).
+    if (capacity > (out.contacts.pageEntries ?? capacity) || capacity * this.layout.constraintBytes > limit) {
+      throw new CapacityError(
+        `${this.layout.label}: ${capacity} contacts need ${capacity * this.layout.constraintBytes} bytes of constraints and one binding for the contact list; this device binds at most ${limit} bytes per buffer. Simulate fewer bodies per world.`,
+      );
+    }
     const constraints = this.constraints.ensure(capacity * this.layout.constraintBytes);
     device.queue.writeBuffer(this.params, 0, this.stepParams(dt));
     const { colors, leftovers } = this.coloring.encode(encoder, {
