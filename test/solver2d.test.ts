@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { CONTACTS_LAYOUT_2D } from '../src/gpu/contacts2d.ts';
 import { acquireDevice } from '../src/gpu/device.ts';
 import { readBuffer } from '../src/gpu/buffers.ts';
-import { GpuWorld2D, type WorldBody2D } from '../src/solver/index.ts';
+import { GpuWorld2D, SOLVER_LAYOUT_2D, type WorldBody2D } from '../src/solver/index.ts';
 import { LAYOUT_2D } from '../src/layout2d.ts';
 import type { Shape2DInput, Vec2 } from '../src/shapes2d.ts';
 
@@ -203,5 +203,42 @@ describe('GPU rigid-body world (2D)', () => {
     const roomy = await runOnce(false);
     const tight = await runOnce(true);
     expect(Buffer.from(tight).equals(Buffer.from(roomy))).toBe(true);
+  });
+
+  it('a mixed pile (boxes, discs, capsules, rounded polygons) settles between walls', async () => {
+    const mixed: Shape2DInput[] = [
+      ...shapes,
+      { type: 'circle', radius: 0.4 },
+      { type: 'capsule', a: [-0.4, 0], b: [0.4, 0], radius: 0.2 },
+      { type: 'polygon', vertices: [[0, -0.5], [0.5, -0.1], [0.3, 0.4], [-0.3, 0.4], [-0.5, -0.1]], radius: 0.05 },
+      { type: 'box', halfExtents: [0.5, 0.3], radius: 0.1 },
+    ];
+    // Walls: the ground box stood on end at x = ±6.
+    const bodies: WorldBody2D[] = [ground, { shape: 0, position: [-6.5, 5], angle: Math.PI / 2, density: 0 }, { shape: 0, position: [6.5, 5], angle: Math.PI / 2, density: 0 }];
+    for (let i = 0; i < 100; i++) bodies.push({ shape: 1 + (i % 5), position: [-5 + (i % 10) * 1.1, 1 + Math.floor(i / 10) * 1.1], angle: 0.9 * i });
+    const world = await GpuWorld2D.create(device, mixed, bodies);
+    try {
+      await run(world, 330); // the pile keeps shifting for about 4.5 s
+      const state = new Float32Array(await world.readStateBytes());
+      const S = SOLVER_LAYOUT_2D.state;
+      let fastest = 0;
+      let fastestAt = -1;
+      for (let i = 3; i < bodies.length; i++) {
+        const o = i * S.words;
+        const speed = Math.hypot(state[o + S.linearVelocity]!, state[o + S.linearVelocity + 1]!);
+        expect(Number.isFinite(speed)).toBe(true);
+        // Discs roll on without rolling resistance (none is modelled): everything else must rest.
+        if (bodies[i]!.shape !== 2 && speed > fastest) [fastest, fastestAt] = [speed, i];
+      }
+      const end = await world.readBodies();
+      const lowest = Math.min(...end.slice(3).map((b) => b.position[1]));
+      const widest = Math.max(...end.slice(3).map((b) => Math.abs(b.position[0])));
+      console.log(`mixed pile: fastest non-disc ${fastest.toExponential(2)} m/s (body ${fastestAt}, shape ${bodies[fastestAt]?.shape}), lowest centre ${lowest.toFixed(3)}, widest |x| ${widest.toFixed(3)}`);
+      expect(fastest).toBeLessThan(0.05); // at rest after 5.5 s
+      expect(lowest).toBeGreaterThan(0.15); // no centre below the smallest half-height (0.2) by more than the soft sink
+      expect(widest).toBeLessThan(6); // nothing through the walls
+    } finally {
+      world.destroy();
+    }
   });
 });
