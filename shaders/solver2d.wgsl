@@ -159,6 +159,10 @@ fn solverIntegrateVelocities2D(@builtin(global_invocation_id) gid: vec3u, @built
   if (i >= params.bodyCount) { return; }
   if (states[i].invMass == 0.0) { return; }
   states[i].linearVelocity += params.h * params.gravity;
+  // A body may turn at most MAX_ROTATION per substep: the rotation integration and the fixed
+  // anchors are first order, and a faster spin would tunnel through its contacts.
+  let w = states[i].angularVelocity;
+  states[i].angularVelocity = clamp(w, -MAX_ROTATION * params.invH, MAX_ROTATION * params.invH);
 }
 
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)

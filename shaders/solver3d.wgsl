@@ -166,6 +166,11 @@ fn solverIntegrateVelocities3D(@builtin(global_invocation_id) gid: vec3u, @built
   if (i >= params.bodyCount) { return; }
   if (states[i].invMass == 0.0) { return; }
   states[i].linearVelocity += params.h * params.gravity;
+  // At most MAX_ROTATION per substep (see solver2d.wgsl).
+  let w = states[i].angularVelocity;
+  let limit = MAX_ROTATION * params.invH;
+  let speed = length(w);
+  if (speed > limit) { states[i].angularVelocity = w * (limit / speed); }
 }
 
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)

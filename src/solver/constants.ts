@@ -32,6 +32,9 @@ export const LINEAR_SLOP = 0;
 /** Largest push-out velocity (scene units / s): deep overlaps separate gently instead of exploding. */
 export const MAX_PUSH_VELOCITY = 3;
 
+/** Largest rotation of a body in one substep (radians; Box2D's 0.25π): its angular speed is clamped to it. */
+export const MAX_ROTATION = 0.25 * Math.PI;
+
 /** Scale of last frame's impulses when warm starting (1: all of them). */
 export const WARM_START_SCALE = 1;
 
@@ -85,6 +88,7 @@ export function solverConstantsWgsl(): string {
     '// Generated from src/solver/constants.ts by solverConstantsWgsl(); see there for units and reasons.',
     `const LINEAR_SLOP: f32 = ${f(LINEAR_SLOP)};`,
     `const MAX_PUSH_VELOCITY: f32 = ${f(MAX_PUSH_VELOCITY)};`,
+    `const MAX_ROTATION: f32 = ${f(MAX_ROTATION)};`,
     `const WARM_START_SCALE: f32 = ${f(WARM_START_SCALE)};`,
     `const WARM_START_MATCH_DISTANCE: f32 = ${f(WARM_START_MATCH_DISTANCE)};`,
     `const COLOR_ROUNDS: u32 = ${COLOR_ROUNDS}u;`,
