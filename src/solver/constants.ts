@@ -24,8 +24,9 @@ export const STATIC_HERTZ_SCALE = 2;
 export const SUBSTEPS = 4;
 
 /**
- * Penetration allowed at rest (scene units): the position bias pushes out only what lies deeper,
- * so resting contacts keep their manifold from frame to frame instead of chattering in and out of it.
+ * Penetration allowed at rest (scene units): the position bias pushes out only what lies deeper.
+ * 0: the soft contacts need none, and 5 mm measured worse here (a 10-box tower sank 5 cm more
+ * and swayed twice as far).
  */
 export const LINEAR_SLOP = 0;
 
