@@ -894,11 +894,13 @@ export function evaluatePileGoals(report: PileReport): PileGoal[] {
     const gpuMs = g.warm.timings?.total ?? NaN;
     const wall = g.warm.wallMs;
     const met = strict ? wall < target : wall <= target;
-    const rapier = rp ? `; rapier3d on the same pile here: ${ms(rp.warm.collision)} ms warm, ${ms(rp.cold.collision)} ms cold` : '';
+    // ms() writes seconds as "1.23 s"; give milliseconds their unit.
+    const t = (x: number): string => (ms(x).endsWith(' s') ? ms(x) : `${ms(x)} ms`);
+    const rapier = rp ? `; rapier3d on the same pile here: ${t(rp.warm.collision)} warm, ${t(rp.cold.collision)} cold` : '';
     goals.push({
       goal,
       status: met ? 'met' : 'not met',
-      detail: `3D 10k box pile: our frame ${ms(wall)} ms wall, ${ms(gpuMs)} ms GPU time (${(wall / target).toFixed(2)}× the ${target} ms)${rapier}.`,
+      detail: `3D 10k box pile: our frame ${t(wall)} wall, ${t(gpuMs)} GPU time (${(wall / target).toFixed(2)}× the ${target} ms)${rapier}.`,
     });
   };
   add('lavapipe: whole GPU frame for a 10k-box pile beats rapier3d cold (59 ms)', 59, true);

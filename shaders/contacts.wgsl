@@ -23,7 +23,8 @@
 //    (bodyA, bodyB), ties in pair order);
 //   ctKeysHigh:   between the two sorts: the key of sorted position j becomes K >> 32 of its pair;
 //   ctGather:     entry j = touching entry i = order j, with its bodies, and its ids (ctIds: pair,
-//                 count, point ids); ctGatherKeys: ctKeyBuf[j] = its pair;
+//                 count, point ids); in a frame of one batch ctGatherSlots instead, from the batch's
+//                 slots (ctScatterManifolds skipped); ctGatherKeys: ctKeyBuf[j] = its pair;
 //   ctPersist:    for each entry, a search of last frame's keys for the same pair; each point takes
 //                 last frame's user value of the point with the same feature id (last frame's ctIds),
 //                 else 0; ctPatch: `previous` and `matched` into the entry.
@@ -65,6 +66,7 @@ struct CtEntryIds {
 @group(0) @binding(17) var<storage, read_write> ctContacts1: array<CtContact>;      // page 1
 @group(0) @binding(18) var<storage, read_write> ctIds: array<CtEntryIds>;
 @group(0) @binding(19) var<storage, read_write> ctMatches: array<vec2u>;            // per entry: previous, matched
+@group(0) @binding(20) var<storage, read_write> ctTouchingSlots: array<u32>;        // per entry: its slot k in the batch
 
 fn ctLoadTouching(i: u32) -> CtManifold {
   if (i < ctParams.pageEntries) { return ctTouching0[i]; }
@@ -158,6 +160,7 @@ fn ctScatter(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
   if (ctManifolds[k].count == 0u || i >= ctParams.capacity) { return; }
   let pair = ctPairs[k];
   ctTouchingPairs[i] = pair;
+  ctTouchingSlots[i] = k;
   ctSortKeyBuf[i] = ctSortKeyLow(pair);
   ctSortValueBuf[i] = i;
 }
@@ -198,6 +201,24 @@ fn ctGather(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec
   let i = ctSortValueBuf[j];
   let pair = ctTouchingPairs[i];
   let m = ctLoadTouching(i);
+  ctStoreContact(j, CtContact(pair.x, pair.y, CONTACT_NONE, 0u, m));
+  var ids = CtEntryIds(pair.x, pair.y, m.count, array<u32, CT_MAX_POINTS>());
+  for (var p = 0u; p < CT_MAX_POINTS; p++) {
+    ids.ids[p] = m.points[p].id;
+  }
+  ctIds[j] = ids;
+}
+
+// ctGather for a frame in one batch: the manifold straight from the narrowphase's slot (no copy in
+// the touching list; ctScatterManifolds is skipped). The same entries.
+@compute @workgroup_size(CONTACTS_WORKGROUP_SIZE)
+fn ctGatherSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+                 @builtin(local_invocation_index) lid: u32) {
+  let j = ctInvocation(wid, nwg, lid);
+  if (j >= ctCounts.written) { return; }
+  let i = ctSortValueBuf[j];
+  let pair = ctTouchingPairs[i];
+  let m = ctManifolds[ctTouchingSlots[i]];
   ctStoreContact(j, CtContact(pair.x, pair.y, CONTACT_NONE, 0u, m));
   var ids = CtEntryIds(pair.x, pair.y, m.count, array<u32, CT_MAX_POINTS>());
   for (var p = 0u; p < CT_MAX_POINTS; p++) {

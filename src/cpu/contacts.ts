@@ -192,11 +192,11 @@ export function contactSortKeyHigh(a: number, keyShift: number): number {
 
 /**
  * ctScatter: the batch's touching slot k goes to entry i = total + offsets[k] (below capacity): its
- * pair into the touching list, its sort key and i into the sort's buffers.
+ * pair and k into the touching list, its sort key and i into the sort's buffers.
  */
 export function contactScatter(
   L: ContactsLayout, manifolds: Uint32Array, pairs: Uint32Array, batchPairs: number, offsets: Uint32Array, total: number, capacity: number,
-  keyShift: number, touchingPairs: Uint32Array, keys: Uint32Array, values: Uint32Array,
+  keyShift: number, touchingPairs: Uint32Array, touchingSlots: Uint32Array, keys: Uint32Array, values: Uint32Array,
 ): void {
   const M = L.manifold;
   for (let k = 0; k < batchPairs; k++) {
@@ -204,6 +204,7 @@ export function contactScatter(
     if (manifolds[k * M.words + M.count] === 0 || i >= capacity) continue;
     touchingPairs[2 * i] = pairs[2 * k]!;
     touchingPairs[2 * i + 1] = pairs[2 * k + 1]!;
+    touchingSlots[i] = k;
     keys[i] = contactSortKeyLow(pairs[2 * k]!, pairs[2 * k + 1]!, keyShift);
     values[i] = i;
   }
@@ -293,6 +294,24 @@ export function contactGather(
     ids[e + I.count] = contacts[o + C.count]!;
     for (let p = 0; p < I.words - I.ids; p++) ids[e + I.ids + p] = contacts[o + C.points + p * C.pointStride + C.pointId]!;
   }
+}
+
+/** ctGatherSlots: ctGather for a frame in one batch, the manifolds straight from its slots. */
+export function contactGatherSlots(
+  L: ContactsLayout, manifolds: Uint32Array, touchingSlots: Uint32Array, touchingPairs: Uint32Array, values: Uint32Array, written: number,
+  contacts: Uint32Array, ids: Uint32Array,
+): void {
+  const M = L.manifold;
+  // The touching list ctGather would read: entry i is slot touchingSlots[i].
+  let entries = 0;
+  for (let j = 0; j < written; j++) entries = Math.max(entries, values[j]! + 1);
+  const touching = new Uint32Array(entries * M.words);
+  for (let j = 0; j < written; j++) {
+    const i = values[j]!;
+    const k = touchingSlots[i]!;
+    touching.set(manifolds.subarray(k * M.words, (k + 1) * M.words), i * M.words);
+  }
+  contactGather(L, touching, touchingPairs, values, written, contacts, ids);
 }
 
 /** ctGatherKeys: keys[j] = the pair of touching entry values[j], for j < written. */
@@ -513,6 +532,8 @@ export class CpuContacts {
     const values = new Uint32Array(capacity);
     const touchingManifolds = new Uint32Array(capacity * M.words);
     const touchingPairs = new Uint32Array(2 * capacity);
+    const touchingSlots = new Uint32Array(capacity);
+    const single = batchSize >= pairSlots;
     for (let first = 0; first === 0 || first < pairSlots; first += batchSize) {
       const batch = { first, slots: Math.min(batchSize, Math.max(0, pairSlots - first)) };
       const n = contactBatchPairs(pairCount, pairSlots, batch);
@@ -521,8 +542,8 @@ export class CpuContacts {
       const p = pairs.subarray(2 * first, 2 * (first + batch.slots));
       contactFlags(L, m, n, batch.slots, offsets);
       exclusiveScanSaturating(offsets, batch.slots + 1);
-      contactScatter(L, m, p, n, offsets, cur.counts[N.total]!, capacity, plan.keyShift, touchingPairs, keys, values);
-      contactScatterManifolds(L, m, n, offsets, cur.counts[N.total]!, capacity, touchingManifolds);
+      contactScatter(L, m, p, n, offsets, cur.counts[N.total]!, capacity, plan.keyShift, touchingPairs, touchingSlots, keys, values);
+      if (!single) contactScatterManifolds(L, m, n, offsets, cur.counts[N.total]!, capacity, touchingManifolds);
       contactAccumulate(offsets, batch.slots, cur.counts);
     }
     contactFinalize(capacity, cur.counts);
@@ -533,7 +554,8 @@ export class CpuContacts {
       contactKeysHigh(touchingPairs, written, plan.keyShift, keys, values);
       stableSortByKey(keys, values, capacity, plan.highBits);
     }
-    contactGather(L, touchingManifolds, touchingPairs, values, written, cur.contacts, cur.ids);
+    if (single) contactGatherSlots(L, manifolds, touchingSlots, touchingPairs, values, written, cur.contacts, cur.ids);
+    else contactGather(L, touchingManifolds, touchingPairs, values, written, cur.contacts, cur.ids);
     contactGatherKeys(touchingPairs, values, written, cur.keys);
     const matches = new Uint32Array(2 * written);
     contactPersist(L, cur.ids, written, cur.userValues, matches, prev.ids, prev.keys, prev.counts[N.written]!, prev.userValues);

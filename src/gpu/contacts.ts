@@ -138,7 +138,9 @@ export interface ContactsOutputs {
   pageEntries: number;
 }
 
-const KERNEL_NAMES = ['ctFlags', 'ctScatter', 'ctScatterManifolds', 'ctAccumulate', 'ctFinalize', 'ctPad', 'ctKeysHigh', 'ctGather', 'ctGatherKeys', 'ctPersist', 'ctPatch'] as const;
+const KERNEL_NAMES = [
+  'ctFlags', 'ctScatter', 'ctScatterManifolds', 'ctAccumulate', 'ctFinalize', 'ctPad', 'ctKeysHigh', 'ctGather', 'ctGatherSlots', 'ctGatherKeys', 'ctPersist', 'ctPatch',
+] as const;
 type KernelName = (typeof KERNEL_NAMES)[number];
 
 /** The bindings each kernel uses (its auto layout's), read from the module. */
@@ -176,6 +178,8 @@ interface OpenFrame {
   batches: number;
   pageEntries: number;
   buffers: Record<number, GPUBufferBinding>;
+  /** A frame of one batch: that batch's bindings (its manifold slots for ctGatherSlots). */
+  single?: Record<number, GPUBufferBinding>;
 }
 
 // A function: in Node, GPUBufferUsage exists only once Dawn is loaded.
@@ -197,6 +201,7 @@ export class GpuContacts {
   private readonly touchingManifolds: GrowingBuffer;
   private readonly touchingPairs: GrowingBuffer;
   private readonly matches: GrowingBuffer;
+  private readonly touchingSlots: GrowingBuffer;
   private readonly spareContact: GrowingBuffer;
   private readonly spareTouching: GrowingBuffer;
   /** Entries per page of the touching and dense lists (0: as many as one binding holds). */
@@ -237,6 +242,7 @@ export class GpuContacts {
     this.touchingManifolds = grow('touching-manifolds');
     this.touchingPairs = grow('touching-pairs');
     this.matches = grow('matches');
+    this.touchingSlots = grow('touching-slots');
     this.spareContact = grow('spare-contact');
     this.spareTouching = grow('spare-touching');
     this.inputManifolds = grow('input-manifolds');
@@ -447,6 +453,7 @@ export class GpuContacts {
       17: contacts1,
       18: { buffer: cur.ids.ensure(idsBytes * capacity) },
       19: { buffer: this.matches.ensure(8 * capacity) },
+      20: { buffer: this.touchingSlots.ensure(4 * capacity) },
     };
     const sort = this.ensureSortPlan(capacity, keyPlan.lowBits);
     buffers[6] = { buffer: sort.keys };
@@ -495,7 +502,9 @@ export class GpuContacts {
     this.dispatch(pass, 'ctFlags', slots + 1, buffers);
     this.scanner.encode(pass, scanPlan);
     this.dispatch(pass, 'ctScatter', slots, buffers);
-    this.dispatch(pass, 'ctScatterManifolds', slots, buffers);
+    // One batch: finish() gathers from its slots (which must then stay as they are until it).
+    if (o.batches > 1) this.dispatch(pass, 'ctScatterManifolds', slots, buffers);
+    else o.single = { ...buffers };
     this.dispatch(pass, 'ctAccumulate', 1, buffers);
     pass.end();
   }
@@ -519,7 +528,8 @@ export class GpuContacts {
       this.dispatch(pass, 'ctKeysHigh', o.capacity, buffers);
       this.sorter.encode(pass, sortHigh.plan);
     }
-    this.dispatch(pass, 'ctGather', o.capacity, buffers);
+    if (o.single) this.dispatch(pass, 'ctGatherSlots', o.capacity, { ...o.single, 0: buffers[0]! });
+    else this.dispatch(pass, 'ctGather', o.capacity, buffers);
     this.dispatch(pass, 'ctGatherKeys', o.capacity, buffers);
     pass.end();
     pass = begin('persist');
@@ -612,7 +622,7 @@ export class GpuContacts {
     for (const p of this.sortPlans) p.plan.destroy();
     this.scanPlans = [];
     this.sortPlans = [];
-    for (const b of [this.offsets, this.sortKeys, this.sortValues, this.sortKeysTmp, this.sortValuesTmp, this.touchingManifolds, this.touchingPairs, this.matches, this.spareContact, this.spareTouching, this.inputManifolds, this.inputPairs]) b.destroy();
+    for (const b of [this.offsets, this.sortKeys, this.sortValues, this.sortKeysTmp, this.sortValuesTmp, this.touchingManifolds, this.touchingPairs, this.matches, this.touchingSlots, this.spareContact, this.spareTouching, this.inputManifolds, this.inputPairs]) b.destroy();
     for (const s of this.slots) {
       s.contacts.destroy();
       s.ids.destroy();
