@@ -1,0 +1,87 @@
+// A 2D scene on a world that moves its bodies on the GPU side and records the collision frame:
+// KinematicWorld2D today, the solver's GpuWorld2D (same surface) when it lands. Drawing reads
+// the world's buffers directly (demo/render2d.ts); the contact list drawn is the frame's.
+
+import type { FrameCounts2D, FrameOutputs2D } from '../../src/gpu/frame2d.ts';
+import type { Shape2D } from '../../src/shapes2d.ts';
+import { Renderer2D } from '../render2d.ts';
+import { validateFrame2D } from '../validate2d.ts';
+import { CLEAR_COLOUR, type DemoScene, type DrawView, type FrameReport, type SceneBounds, type ValidationReport } from './scene.ts';
+
+/** What the scene needs of a world: GpuWorld2D's surface (src/solver/world2d.ts). */
+export interface World2D {
+  readonly device: GPUDevice;
+  readonly bodyCount: number;
+  /** array<Body2D>, STORAGE | COPY_SRC. */
+  readonly bodies: GPUBuffer;
+  /** array<Shape2D>, STORAGE. */
+  readonly shapes: GPUBuffer;
+  encodeStep(encoder: GPUCommandEncoder, dt: number): FrameOutputs2D;
+  readCounts(): Promise<FrameCounts2D>;
+  readTimings?(): Promise<Record<string, number> | null>;
+  destroy(): void;
+}
+
+export class WorldScene2D implements DemoScene {
+  readonly dim = 2;
+  private outputs: FrameOutputs2D | null = null;
+  private counts: FrameCounts2D | null = null;
+  private readonly renderer: Renderer2D;
+
+  constructor(
+    private readonly world: World2D,
+    /** The shapes as the library builds them (the CPU reference's input). */
+    private readonly shapeList: readonly Shape2D[],
+    readonly margin: number,
+    readonly bounds: SceneBounds,
+    readonly motion: 'kinematic' | 'solver',
+    format: GPUTextureFormat,
+  ) {
+    this.renderer = new Renderer2D(world.device, format);
+  }
+
+  get bodyCount(): number {
+    return this.world.bodyCount;
+  }
+
+  encode(encoder: GPUCommandEncoder, dt: number): Promise<void> {
+    this.outputs = this.world.encodeStep(encoder, dt);
+    return Promise.resolve();
+  }
+
+  async finish(): Promise<FrameReport> {
+    const [counts, gpuMs] = await Promise.all([this.world.readCounts(), this.world.readTimings?.() ?? null]);
+    this.counts = counts;
+    return { pairs: counts.pairs, contacts: counts.contacts, gpuMs };
+  }
+
+  draw(encoder: GPUCommandEncoder, target: GPUTextureView, view: DrawView, timestampWrites?: GPURenderPassTimestampWrites): void {
+    this.renderer.setView(this.bounds, view);
+    const pass = encoder.beginRenderPass({
+      label: 'demo-2d',
+      colorAttachments: [{ view: target, clearValue: CLEAR_COLOUR, loadOp: 'clear', storeOp: 'store' }],
+      ...(timestampWrites ? { timestampWrites } : {}),
+    });
+    this.renderer.drawBodies(pass, this.world.shapes, this.world.bodies, this.world.bodyCount);
+    if (view.showContacts && this.outputs) this.renderer.drawContacts(pass, this.outputs.contacts);
+    pass.end();
+  }
+
+  async validate(): Promise<ValidationReport> {
+    if (!this.outputs || !this.counts) throw new Error('validate: no frame yet');
+    return validateFrame2D({
+      device: this.world.device,
+      outputs: this.outputs,
+      counts: this.counts,
+      bodies: this.world.bodies,
+      bodyCount: this.world.bodyCount,
+      shapes: this.shapeList,
+      margin: this.margin,
+    });
+  }
+
+  destroy(): void {
+    this.renderer.destroy();
+    this.world.destroy();
+  }
+}
