@@ -1,6 +1,6 @@
 // Buffer layouts of the 2D dense contact list (src/gpu/contacts2d.ts, src/cpu/contacts2d.ts): the
 // one definition. The host reads every offset, size and stride from here through wgsl_reflect;
-// nothing is copied by hand. Needs layout2d.wgsl (Manifold2D) before it.
+// nothing is copied by hand. Needs layout2d.wgsl (Manifold2D) and contacts-layout.wgsl before it.
 //
 // The dense list holds the touching manifolds (count > 0) of one frame, ordered by (bodyA, bodyB)
 // of their pairs as given (the broadphases give bodyA < bodyB). It does not depend on the order in
@@ -22,20 +22,4 @@ struct ContactManifold2D {
 // new points, unused points and new pairs.
 struct ContactUserValues2D {
   points: array<vec2f, MAX_MANIFOLD_POINTS_2D>,
-}
-
-// What one frame of the stage found; written on the GPU, read by later stages or the host.
-struct ContactCounts2D {
-  total: u32,                                          // touching manifolds found (the real total, even beyond capacity)
-  written: u32,                                        // entries in the dense list: min(total, capacity)
-  overflow: u32,                                       // 1 when total > capacity: grow the list and run the frame again
-  pairCount: u32,                                      // pairs this frame read (from pairCountSource, clamped to the slots)
-}
-
-// Per-frame parameters (a uniform, written by the host).
-struct ContactParams2D {
-  pairSlots: u32,                                      // manifold slots / pairs the kernels look at (pairCount is clamped to it)
-  capacity: u32,                                       // entries the dense list holds this frame
-  keyShift: u32,                                       // sort key bodyA << keyShift | bodyB; bodyB < 2^keyShift (1..32)
-  _pad: u32,
 }

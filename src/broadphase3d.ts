@@ -3,6 +3,7 @@
 // margin is reported. Output: pairs (a < b), sorted by a then b.
 
 import { sweepAndPruneBoxes } from './broadphase.ts';
+import { AABB_F32_STEPS, AABB_RELATIVE_PAD } from './constants.ts';
 import type { Scene3D } from './scene.ts';
 
 /** World AABBs (minX, minY, minZ, maxX, maxY, maxZ per body) grown by `grow`. */
@@ -36,9 +37,9 @@ export function bodyAabbs3D(scene: Scene3D, grow: number): Float64Array {
       }
     }
     // The narrowphase sees f32-rounded positions, rotations and vertices: pad by a few f32 steps
-    // of the coordinates (as in 2D) and 1e-6 of the size.
-    const f32Steps = 4 * 2 ** -23 * (Math.abs(p[0]!) + Math.abs(p[1]!) + Math.abs(p[2]!) + Math.hypot(c[0], c[1], c[2]) + shape.extent);
-    const r = shape.radius + grow + 1e-6 * shape.extent + f32Steps;
+    // of the coordinates (as in 2D) and 1e-6 of the size (src/constants.ts; shaders/aabb3d.wgsl too).
+    const f32Steps = AABB_F32_STEPS * 2 ** -23 * (Math.abs(p[0]!) + Math.abs(p[1]!) + Math.abs(p[2]!) + Math.hypot(c[0], c[1], c[2]) + shape.extent);
+    const r = shape.radius + grow + AABB_RELATIVE_PAD * shape.extent + f32Steps;
     for (let k = 0; k < 3; k++) {
       out[6 * i + k] = lo[k]! - r;
       out[6 * i + 3 + k] = hi[k]! + r;

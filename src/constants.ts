@@ -64,7 +64,7 @@ export const MAX_COORDINATE = 1e7;
  * Broadphase AABB pads. Each body's AABB grows by its radius, the margin, AABB_RELATIVE_PAD × its
  * extent, and AABB_F32_STEPS f32 steps (2^-23 relative) of |x| + |y| + extent: the narrowphase sees
  * f32-rounded positions, which far from the origin move a body by up to half a step. Host
- * (src/broadphase2d.ts) and GPU (shaders/aabb2d.wgsl) use the same numbers, so their pair sets agree.
+ * (src/broadphase2d.ts, src/broadphase3d.ts) and GPU (shaders/aabb2d.wgsl, aabb3d.wgsl) use the same numbers, so their pair sets agree.
  */
 export const AABB_RELATIVE_PAD = 1e-6;
 export const AABB_F32_STEPS = 4;

@@ -92,6 +92,24 @@ describe('GPU collision frame (2D)', () => {
     inputs.destroy();
   });
 
+  it('gives byte-identical lists when forced into tiny batches of pairs', async () => {
+    const scene = parseScene(pile(14, 3000));
+    const inputs = upload(scene);
+    frame.contacts.reset();
+    const whole = await frame.step(inputs);
+    frame.contacts.reset();
+    frame.setBatchPairs(300); // rounded down to 256 pairs a batch
+    const batched = await frame.step(inputs);
+    frame.setBatchPairs(0);
+    expect(whole.batches).toBe(1);
+    expect(batched.batches).toBe(Math.ceil(frame.broadphase.defaultCapacity(3000) / 256));
+    expect(batched.counts).toEqual(whole.counts);
+    const n = whole.counts.contacts * 64;
+    expect(Buffer.from(batched.contacts.slice(0, n)).equals(Buffer.from(whole.contacts.slice(0, n)))).toBe(true);
+    expect(Buffer.from(batched.userValues.slice(0, whole.counts.contacts * 16)).equals(Buffer.from(whole.userValues.slice(0, whole.counts.contacts * 16)))).toBe(true);
+    inputs.destroy();
+  });
+
   it('carries user values to the next frame by pair and feature id', async () => {
     const scene0 = parseScene(pile(13, 2000));
     const scene1 = parseScene(pile(13, 2000, 1e-4)); // everything moved a hair: the same features touch

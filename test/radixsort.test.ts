@@ -117,11 +117,11 @@ describe('f32 sort keys', () => {
     }
   });
 
-  it('are the same bits in WGSL (sortKeyF32 of aabb2d.wgsl) as on the host', async () => {
+  it('are the same bits in WGSL (sortKeyF32 of broadphase.wgsl) as on the host', async () => {
     const { device } = gpu;
     const code =
       broadphaseConstantsWgsl() +
-      assembleWgsl(['layout2d', 'aabb2d']) +
+      assembleWgsl(['layout2d', 'aabb2d', 'broadphase']) +
       `
 @group(0) @binding(20) var<storage, read> testIn: array<f32>;
 @group(0) @binding(21) var<storage, read_write> testOut: array<u32>;

@@ -62,12 +62,23 @@ export class PassTimer {
     this.readBuf = enabled ? device.createBuffer({ size: 8 * count, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST }) : null;
   }
 
-  /** The descriptor of stage `name`'s compute pass, with its two timestamp writes when enabled. */
-  passDescriptor(name: string = this.stages[0]!, label: string = name): GPUComputePassDescriptor {
+  /**
+   * The descriptor of stage `name`'s compute pass, with its two timestamp writes when enabled. A
+   * stage recorded as several passes (batches) times from the beginning of its first pass
+   * (`writes` 'begin') to the end of its last ('end'); passes between take 'none'.
+   */
+  passDescriptor(name: string = this.stages[0]!, label: string = name, writes: 'both' | 'begin' | 'end' | 'none' = 'both'): GPUComputePassDescriptor {
     const i = this.stages.indexOf(name);
     if (i < 0) throw new Error(`no timed stage ${name}`);
-    if (!this.querySet) return { label };
-    return { label, timestampWrites: { querySet: this.querySet, beginningOfPassWriteIndex: 2 * i, endOfPassWriteIndex: 2 * i + 1 } };
+    if (!this.querySet || writes === 'none') return { label };
+    return {
+      label,
+      timestampWrites: {
+        querySet: this.querySet,
+        ...(writes !== 'end' ? { beginningOfPassWriteIndex: 2 * i } : {}),
+        ...(writes !== 'begin' ? { endOfPassWriteIndex: 2 * i + 1 } : {}),
+      },
+    };
   }
 
   /** Records the resolve and the copy to the readable buffer (after the timed passes). */

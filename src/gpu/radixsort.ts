@@ -3,7 +3,7 @@
 // digit-major histograms (src/gpu/scan.ts) and a stable scatter. Deterministic: equal keys keep
 // their input order, and no result depends on the order in which atomics or workgroups run.
 //
-// Float keys: f32SortKey (and sortKeyF32 in shaders/aabb2d.wgsl) maps an f32 to a u32 whose
+// Float keys: f32SortKey (and sortKeyF32 in shaders/broadphase.wgsl) maps an f32 to a u32 whose
 // unsigned order is the float order, with -0 and +0 mapped to the same key.
 
 import { RADIX_BITS, RADIX_ITEMS, RADIX_RAKE } from '../constants.ts';

@@ -1,0 +1,25 @@
+// Buffer layouts of the dense contact list shared by 2D and 3D (src/gpu/contacts.ts,
+// src/cpu/contacts.ts): the counts and the kernels' parameters. The entries and user values are
+// per dimension (contacts2d-layout.wgsl, contacts3d-layout.wgsl). The host reads every offset from
+// here through wgsl_reflect; nothing is copied by hand.
+
+// What one frame of the stage found; written on the GPU, read by later stages or the host.
+struct ContactCounts {
+  total: u32,                                          // touching manifolds found (the real total, even beyond capacity); a running sum over the batches until ctFinalize
+  written: u32,                                        // entries in the dense list: min(total, capacity)
+  overflow: u32,                                       // 1 when total > capacity: grow the list and run the frame again
+  pairCount: u32,                                      // pairs this frame read (from pairCountSource, clamped to the slots)
+}
+
+// Per-batch parameters (a uniform, written by the host). A frame's pairs are compacted in batches
+// of consecutive pairs (one batch unless the manifold slots of all pairs do not fit one binding).
+struct ContactParams {
+  pairSlots: u32,                                      // pair slots of the whole frame (pairCount is clamped to it)
+  capacity: u32,                                       // entries the dense list holds this frame
+  keyShift: u32,                                       // sort key bodyA << keyShift | bodyB; bodyB < 2^keyShift (1..32)
+  first: u32,                                          // this batch: the frame's pair index of its slot 0
+  slots: u32,                                          // this batch: its pair slots (the manifold and pair bindings hold them)
+  _pad0: u32,
+  _pad1: u32,
+  _pad2: u32,
+}

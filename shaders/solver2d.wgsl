@@ -1,0 +1,280 @@
+// The 2D rigid-body solver's kernels (src/solver/world2d.ts records them after the collision
+// frame, in this order, with no readback):
+//
+//   solverPrepare2D        per dense contact: a constraint with anchors relative to the centres of
+//                          mass, effective masses, softness, and last frame's impulses (warm start)
+//   solverBegin2D          per body: zero the deltas the substeps accumulate
+//   per substep:
+//     solverIntegrateVelocities2D   gravity
+//     solverWarmStart2D    per colour: apply the accumulated impulses
+//     solverSolve2D        per colour: soft contact with position bias (push-out capped)
+//     solverIntegratePositions2D    move Body2D in place; accumulate the deltas
+//     solverRelax2D        per colour: rigid contact without bias (removes the bias's energy)
+//   solverStore2D          per contact: this step's impulses into the frame's user values, which
+//                          the next frame carries to the points with the same feature ids
+//
+// The current separation of a point is found from the bodies' deltas since prepare, so the
+// narrowphase runs once per step while the substeps still see the contact open and close.
+// Colours share no dynamic body (shaders/coloring.wgsl): a dispatch solves one colour in parallel
+// and the result is Gauss–Seidel's, independent of thread order (deterministic). The constraints
+// left uncoloured are solved by one invocation in index order (solverPass.color == COLOR_ROUNDS).
+
+@group(0) @binding(0) var<uniform> params: SolverParams2D;
+@group(0) @binding(1) var<uniform> solverPass: SolverPass2D;
+@group(0) @binding(2) var<storage, read_write> bodies: array<Body2D>;
+@group(0) @binding(3) var<storage, read_write> states: array<BodyState2D>;
+@group(0) @binding(4) var<storage, read> contacts: array<ContactManifold2D>;
+@group(0) @binding(5) var<storage, read_write> userValues: array<ContactUserValues2D>;
+@group(0) @binding(6) var<storage, read_write> constraints: array<ContactConstraint2D>;
+@group(0) @binding(7) var<storage, read> counts: array<u32>;
+@group(0) @binding(8) var<storage, read> colors: array<u32>;
+
+fn linearIndex(gid: vec3u, groups: vec3u) -> u32 {
+  return gid.x + gid.y * groups.x * SOLVER_WORKGROUP_SIZE;
+}
+
+fn rotate2(q: vec2f, v: vec2f) -> vec2f {
+  return vec2f(q.x * v.x - q.y * v.y, q.y * v.x + q.x * v.y);
+}
+
+fn cross2(a: vec2f, b: vec2f) -> f32 {
+  return a.x * b.y - a.y * b.x;
+}
+
+// w × r for an angular velocity w (about z).
+fn crossSV(w: f32, r: vec2f) -> vec2f {
+  return vec2f(-w * r.y, w * r.x);
+}
+
+// Rotation q advanced by a small angle, renormalised (first order, as Box2D's b2IntegrateRotation).
+fn integrateRotation2(q: vec2f, angle: f32) -> vec2f {
+  let q2 = vec2f(q.x - angle * q.y, q.y + angle * q.x);
+  let len = length(q2);
+  return select(vec2f(1.0, 0.0), q2 / len, len > 0.0);
+}
+
+fn centerOfMass2(b: Body2D, s: BodyState2D) -> vec2f {
+  return b.position + rotate2(b.rotation, s.localCenter);
+}
+
+fn contactCount() -> u32 {
+  return counts[params.countWord];
+}
+
+@compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
+fn solverPrepare2D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  let ci = linearIndex(gid, groups);
+  if (ci >= contactCount()) { return; }
+  let e = contacts[ci];
+  let sA = states[e.bodyA];
+  let sB = states[e.bodyB];
+  let cA = centerOfMass2(bodies[e.bodyA], sA);
+  let cB = centerOfMass2(bodies[e.bodyB], sB);
+  let n = e.manifold.normal;
+  let t = vec2f(n.y, -n.x);
+  let mA = sA.invMass;
+  let mB = sB.invMass;
+  let iA = sA.invInertia;
+  let iB = sB.invInertia;
+  var c: ContactConstraint2D;
+  c.bodyA = e.bodyA;
+  c.bodyB = e.bodyB;
+  c.normal = n;
+  c.count = e.manifold.count;
+  c.friction = sqrt(sA.friction * sB.friction);
+  let isStatic = mA == 0.0 || mB == 0.0;
+  c.biasRate = select(params.contactBiasRate, params.staticBiasRate, isStatic);
+  c.massScale = select(params.contactMassScale, params.staticMassScale, isStatic);
+  c.impulseScale = select(params.contactImpulseScale, params.staticImpulseScale, isStatic);
+  c._pad = 0.0;
+  let warm = userValues[ci];
+  for (var i = 0u; i < MAX_MANIFOLD_POINTS_2D; i++) {
+    var p: ConstraintPoint2D;
+    if (i < c.count) {
+      let mp = e.manifold.points[i];
+      p.anchorA = mp.position - cA;
+      p.anchorB = mp.position - cB;
+      p.baseSeparation = -mp.depth - dot(p.anchorB - p.anchorA, n);
+      let rnA = cross2(p.anchorA, n);
+      let rnB = cross2(p.anchorB, n);
+      let kN = mA + mB + iA * rnA * rnA + iB * rnB * rnB;
+      p.normalMass = select(0.0, 1.0 / kN, kN > 0.0);
+      let rtA = cross2(p.anchorA, t);
+      let rtB = cross2(p.anchorB, t);
+      let kT = mA + mB + iA * rtA * rtA + iB * rtB * rtB;
+      p.tangentMass = select(0.0, 1.0 / kT, kT > 0.0);
+      p.normalImpulse = WARM_START_SCALE * warm.points[i].x;
+      p.tangentImpulse = WARM_START_SCALE * warm.points[i].y;
+    } else {
+      p = ConstraintPoint2D(vec2f(0.0), vec2f(0.0), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
+    }
+    c.points[i] = p;
+  }
+  constraints[ci] = c;
+}
+
+@compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
+fn solverBegin2D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  let i = linearIndex(gid, groups);
+  if (i >= params.bodyCount) { return; }
+  states[i].deltaPosition = vec2f(0.0);
+  states[i].deltaRotation = vec2f(1.0, 0.0);
+}
+
+@compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
+fn solverIntegrateVelocities2D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  let i = linearIndex(gid, groups);
+  if (i >= params.bodyCount) { return; }
+  if (states[i].invMass == 0.0) { return; }
+  states[i].linearVelocity += params.h * params.gravity;
+}
+
+@compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
+fn solverIntegratePositions2D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  let i = linearIndex(gid, groups);
+  if (i >= params.bodyCount) { return; }
+  var s = states[i];
+  if (s.invMass == 0.0) { return; }
+  var b = bodies[i];
+  let center = centerOfMass2(b, s) + params.h * s.linearVelocity;
+  let angle = params.h * s.angularVelocity;
+  b.rotation = integrateRotation2(b.rotation, angle);
+  b.position = center - rotate2(b.rotation, s.localCenter);
+  s.deltaPosition += params.h * s.linearVelocity;
+  s.deltaRotation = integrateRotation2(s.deltaRotation, angle);
+  bodies[i] = b;
+  states[i] = s;
+}
+
+// Applies the accumulated impulses of constraint ci to its bodies.
+fn warmStartContact2D(ci: u32) {
+  let c = constraints[ci];
+  var sA = states[c.bodyA];
+  var sB = states[c.bodyB];
+  let t = vec2f(c.normal.y, -c.normal.x);
+  for (var i = 0u; i < MAX_MANIFOLD_POINTS_2D; i++) {
+    if (i < c.count) {
+      let p = c.points[i];
+      let P = p.normalImpulse * c.normal + p.tangentImpulse * t;
+      sA.linearVelocity -= sA.invMass * P;
+      sA.angularVelocity -= sA.invInertia * cross2(p.anchorA, P);
+      sB.linearVelocity += sB.invMass * P;
+      sB.angularVelocity += sB.invInertia * cross2(p.anchorB, P);
+    }
+  }
+  // Static bodies are shared by a colour's constraints: never written.
+  if (sA.invMass > 0.0) { states[c.bodyA] = sA; }
+  if (sB.invMass > 0.0) { states[c.bodyB] = sB; }
+}
+
+// One Gauss–Seidel pass over constraint ci: normal impulses (soft with position bias when useBias,
+// rigid otherwise; speculative points only keep the gap from closing within the substep), then
+// friction bounded by the normal impulses.
+fn solveContact2D(ci: u32, useBias: bool) {
+  var c = constraints[ci];
+  var sA = states[c.bodyA];
+  var sB = states[c.bodyB];
+  let n = c.normal;
+  let t = vec2f(n.y, -n.x);
+  let dp = sB.deltaPosition - sA.deltaPosition;
+  for (var i = 0u; i < MAX_MANIFOLD_POINTS_2D; i++) {
+    if (i < c.count) {
+      let p = c.points[i];
+      let rA = p.anchorA;
+      let rB = p.anchorB;
+      let d = dp + rotate2(sB.deltaRotation, rB) - rotate2(sA.deltaRotation, rA);
+      let s = dot(d, n) + p.baseSeparation;
+      var bias = 0.0;
+      var massScale = 1.0;
+      var impulseScale = 0.0;
+      if (s > 0.0) {
+        bias = s * params.invH;
+      } else if (useBias) {
+        bias = max(c.biasRate * min(s + LINEAR_SLOP, 0.0), -MAX_PUSH_VELOCITY);
+        massScale = c.massScale;
+        impulseScale = c.impulseScale;
+      }
+      let dv = sB.linearVelocity + crossSV(sB.angularVelocity, rB) - sA.linearVelocity - crossSV(sA.angularVelocity, rA);
+      let vn = dot(dv, n);
+      let impulse = -p.normalMass * massScale * (vn + bias) - impulseScale * p.normalImpulse;
+      let total = max(p.normalImpulse + impulse, 0.0);
+      let applied = total - p.normalImpulse;
+      c.points[i].normalImpulse = total;
+      let P = applied * n;
+      sA.linearVelocity -= sA.invMass * P;
+      sA.angularVelocity -= sA.invInertia * cross2(rA, P);
+      sB.linearVelocity += sB.invMass * P;
+      sB.angularVelocity += sB.invInertia * cross2(rB, P);
+    }
+  }
+  for (var i = 0u; i < MAX_MANIFOLD_POINTS_2D; i++) {
+    if (i < c.count) {
+      let p = c.points[i];
+      let rA = p.anchorA;
+      let rB = p.anchorB;
+      let dv = sB.linearVelocity + crossSV(sB.angularVelocity, rB) - sA.linearVelocity - crossSV(sA.angularVelocity, rA);
+      let vt = dot(dv, t);
+      let maxFriction = c.friction * p.normalImpulse;
+      let total = clamp(p.tangentImpulse - p.tangentMass * vt, -maxFriction, maxFriction);
+      let applied = total - p.tangentImpulse;
+      c.points[i].tangentImpulse = total;
+      let P = applied * t;
+      sA.linearVelocity -= sA.invMass * P;
+      sA.angularVelocity -= sA.invInertia * cross2(rA, P);
+      sB.linearVelocity += sB.invMass * P;
+      sB.angularVelocity += sB.invInertia * cross2(rB, P);
+    }
+  }
+  for (var i = 0u; i < MAX_MANIFOLD_POINTS_2D; i++) {
+    constraints[ci].points[i].normalImpulse = c.points[i].normalImpulse;
+    constraints[ci].points[i].tangentImpulse = c.points[i].tangentImpulse;
+  }
+  if (sA.invMass > 0.0) { states[c.bodyA] = sA; }
+  if (sB.invMass > 0.0) { states[c.bodyB] = sB; }
+}
+
+// mode 0: warm start, 1: solve with bias, 2: relax. Either this dispatch's colour, or (solverPass.color
+// == COLOR_ROUNDS) the uncoloured leftovers, one after the other, by invocation 0.
+fn solveColor2D(ci: u32, mode: u32) {
+  let count = contactCount();
+  if (solverPass.color == COLOR_ROUNDS) {
+    if (ci != 0u) { return; }
+    for (var k = 0u; k < count; k++) {
+      if (colors[k] == COLOR_NONE) { runContact2D(k, mode); }
+    }
+    return;
+  }
+  if (ci >= count || colors[ci] != solverPass.color) { return; }
+  runContact2D(ci, mode);
+}
+
+fn runContact2D(ci: u32, mode: u32) {
+  if (mode == 0u) { warmStartContact2D(ci); } else { solveContact2D(ci, mode == 1u); }
+}
+
+@compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
+fn solverWarmStart2D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  solveColor2D(linearIndex(gid, groups), 0u);
+}
+
+@compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
+fn solverSolve2D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  solveColor2D(linearIndex(gid, groups), 1u);
+}
+
+@compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
+fn solverRelax2D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  solveColor2D(linearIndex(gid, groups), 2u);
+}
+
+@compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
+fn solverStore2D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  let ci = linearIndex(gid, groups);
+  if (ci >= contactCount()) { return; }
+  var u: ContactUserValues2D;
+  for (var i = 0u; i < MAX_MANIFOLD_POINTS_2D; i++) {
+    let p = constraints[ci].points[i];
+    u.points[i] = vec2f(p.normalImpulse, p.tangentImpulse);
+  }
+  userValues[ci] = u;
+}

@@ -1,0 +1,263 @@
+// The 3D rigid-body solver's kernels: shaders/solver2d.wgsl's soft step in three dimensions, kernel
+// for kernel (see there for the order and the reasons). Differences: quaternion rotations, a world
+// inverse inertia tensor per body (taken at the step's start), two friction directions per point
+// bounded together by the friction cone (|tangent impulse| <= friction × normal impulse), and up
+// to MAX_MANIFOLD_POINTS_3D points per contact.
+
+@group(0) @binding(0) var<uniform> params: SolverParams3D;
+@group(0) @binding(1) var<uniform> solverPass: SolverPass3D;
+@group(0) @binding(2) var<storage, read_write> bodies: array<Body3D>;
+@group(0) @binding(3) var<storage, read_write> states: array<BodyState3D>;
+@group(0) @binding(4) var<storage, read> contacts: array<ContactManifold3D>;
+@group(0) @binding(5) var<storage, read_write> userValues: array<ContactUserValues3D>;
+@group(0) @binding(6) var<storage, read_write> constraints: array<ContactConstraint3D>;
+@group(0) @binding(7) var<storage, read> counts: array<u32>;
+@group(0) @binding(8) var<storage, read> colors: array<u32>;
+
+fn linearIndex3D(gid: vec3u, groups: vec3u) -> u32 {
+  return gid.x + gid.y * groups.x * SOLVER_WORKGROUP_SIZE;
+}
+
+fn quatRotate3D(q: vec4f, v: vec3f) -> vec3f {
+  let t = 2.0 * cross(q.xyz, v);
+  return v + q.w * t + cross(q.xyz, t);
+}
+
+// q advanced by the rotation vector `angle` (first order), renormalised.
+fn integrateRotation3D(q: vec4f, angle: vec3f) -> vec4f {
+  let dq = vec4f(angle * q.w + cross(angle, q.xyz), -dot(angle, q.xyz));
+  let q2 = q + 0.5 * dq;
+  let len = length(q2);
+  return select(vec4f(0.0, 0.0, 0.0, 1.0), q2 / len, len > 0.0);
+}
+
+fn quatMatrix3D(q: vec4f) -> mat3x3f {
+  return mat3x3f(quatRotate3D(q, vec3f(1.0, 0.0, 0.0)), quatRotate3D(q, vec3f(0.0, 1.0, 0.0)), quatRotate3D(q, vec3f(0.0, 0.0, 1.0)));
+}
+
+fn centerOfMass3D(b: Body3D, s: BodyState3D) -> vec3f {
+  return b.position + quatRotate3D(b.rotation, s.localCenter);
+}
+
+// Two unit tangents perpendicular to n and to each other; a continuous function of n away from
+// the switch at |n.x| = 0.57735 (every unit vector has one component at least that large).
+fn solverTangents3D(n: vec3f) -> mat2x3f {
+  var t1: vec3f;
+  if (abs(n.x) >= 0.57735) {
+    t1 = normalize(vec3f(n.y, -n.x, 0.0));
+  } else {
+    t1 = normalize(vec3f(0.0, n.z, -n.y));
+  }
+  return mat2x3f(t1, cross(n, t1));
+}
+
+fn contactCount3D() -> u32 {
+  return counts[params.countWord];
+}
+
+fn effectiveMass3D(sA: BodyState3D, sB: BodyState3D, rA: vec3f, rB: vec3f, dir: vec3f) -> f32 {
+  let a = cross(rA, dir);
+  let b = cross(rB, dir);
+  let k = sA.invMass + sB.invMass + dot(a, sA.invInertiaWorld * a) + dot(b, sB.invInertiaWorld * b);
+  return select(0.0, 1.0 / k, k > 0.0);
+}
+
+@compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
+fn solverPrepare3D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  let ci = linearIndex3D(gid, groups);
+  if (ci >= contactCount3D()) { return; }
+  let e = contacts[ci];
+  let sA = states[e.bodyA];
+  let sB = states[e.bodyB];
+  let cA = centerOfMass3D(bodies[e.bodyA], sA);
+  let cB = centerOfMass3D(bodies[e.bodyB], sB);
+  let n = e.manifold.normal;
+  let tangents = solverTangents3D(n);
+  var c: ContactConstraint3D;
+  c.bodyA = e.bodyA;
+  c.bodyB = e.bodyB;
+  c.count = e.manifold.count;
+  c.friction = sqrt(sA.friction * sB.friction);
+  c.normal = n;
+  c.tangent1 = tangents[0];
+  c.tangent2 = tangents[1];
+  let isStatic = sA.invMass == 0.0 || sB.invMass == 0.0;
+  c.biasRate = select(params.contactBiasRate, params.staticBiasRate, isStatic);
+  c.massScale = select(params.contactMassScale, params.staticMassScale, isStatic);
+  c.impulseScale = select(params.contactImpulseScale, params.staticImpulseScale, isStatic);
+  let warm = userValues[ci];
+  for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
+    var p: ConstraintPoint3D;
+    if (i < c.count) {
+      let mp = e.manifold.points[i];
+      p.anchorA = mp.position - cA;
+      p.anchorB = mp.position - cB;
+      p.baseSeparation = -mp.depth - dot(p.anchorB - p.anchorA, n);
+      p.normalMass = effectiveMass3D(sA, sB, p.anchorA, p.anchorB, n);
+      p.tangentMass = vec2f(effectiveMass3D(sA, sB, p.anchorA, p.anchorB, c.tangent1), effectiveMass3D(sA, sB, p.anchorA, p.anchorB, c.tangent2));
+      p.normalImpulse = WARM_START_SCALE * warm.points[i].x;
+      p.tangentImpulse = WARM_START_SCALE * warm.points[i].yz;
+    } else {
+      p = ConstraintPoint3D(vec3f(0.0), 0.0, vec3f(0.0), 0.0, vec2f(0.0), vec2f(0.0), 0.0);
+    }
+    c.points[i] = p;
+  }
+  constraints[ci] = c;
+}
+
+@compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
+fn solverBegin3D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  let i = linearIndex3D(gid, groups);
+  if (i >= params.bodyCount) { return; }
+  let r = quatMatrix3D(bodies[i].rotation);
+  states[i].invInertiaWorld = r * states[i].invInertiaLocal * transpose(r);
+  states[i].deltaPosition = vec3f(0.0);
+  states[i].deltaRotation = vec4f(0.0, 0.0, 0.0, 1.0);
+}
+
+@compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
+fn solverIntegrateVelocities3D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  let i = linearIndex3D(gid, groups);
+  if (i >= params.bodyCount) { return; }
+  if (states[i].invMass == 0.0) { return; }
+  states[i].linearVelocity += params.h * params.gravity;
+}
+
+@compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
+fn solverIntegratePositions3D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  let i = linearIndex3D(gid, groups);
+  if (i >= params.bodyCount) { return; }
+  var s = states[i];
+  if (s.invMass == 0.0) { return; }
+  var b = bodies[i];
+  let center = centerOfMass3D(b, s) + params.h * s.linearVelocity;
+  let angle = params.h * s.angularVelocity;
+  b.rotation = integrateRotation3D(b.rotation, angle);
+  b.position = center - quatRotate3D(b.rotation, s.localCenter);
+  s.deltaPosition += params.h * s.linearVelocity;
+  s.deltaRotation = integrateRotation3D(s.deltaRotation, angle);
+  bodies[i] = b;
+  states[i] = s;
+}
+
+fn applyImpulse3D(sA: ptr<function, BodyState3D>, sB: ptr<function, BodyState3D>, rA: vec3f, rB: vec3f, P: vec3f) {
+  (*sA).linearVelocity -= (*sA).invMass * P;
+  (*sA).angularVelocity -= (*sA).invInertiaWorld * cross(rA, P);
+  (*sB).linearVelocity += (*sB).invMass * P;
+  (*sB).angularVelocity += (*sB).invInertiaWorld * cross(rB, P);
+}
+
+fn relativeVelocity3D(sA: BodyState3D, sB: BodyState3D, rA: vec3f, rB: vec3f) -> vec3f {
+  return sB.linearVelocity + cross(sB.angularVelocity, rB) - sA.linearVelocity - cross(sA.angularVelocity, rA);
+}
+
+fn warmStartContact3D(ci: u32) {
+  let c = constraints[ci];
+  var sA = states[c.bodyA];
+  var sB = states[c.bodyB];
+  for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
+    if (i < c.count) {
+      let p = c.points[i];
+      let P = p.normalImpulse * c.normal + p.tangentImpulse.x * c.tangent1 + p.tangentImpulse.y * c.tangent2;
+      applyImpulse3D(&sA, &sB, p.anchorA, p.anchorB, P);
+    }
+  }
+  // Static bodies are shared by a colour's constraints: never written.
+  if (sA.invMass > 0.0) { states[c.bodyA] = sA; }
+  if (sB.invMass > 0.0) { states[c.bodyB] = sB; }
+}
+
+fn solveContact3D(ci: u32, useBias: bool) {
+  var c = constraints[ci];
+  var sA = states[c.bodyA];
+  var sB = states[c.bodyB];
+  let n = c.normal;
+  let dp = sB.deltaPosition - sA.deltaPosition;
+  for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
+    if (i < c.count) {
+      let p = c.points[i];
+      let d = dp + quatRotate3D(sB.deltaRotation, p.anchorB) - quatRotate3D(sA.deltaRotation, p.anchorA);
+      let s = dot(d, n) + p.baseSeparation;
+      var bias = 0.0;
+      var massScale = 1.0;
+      var impulseScale = 0.0;
+      if (s > 0.0) {
+        bias = s * params.invH;
+      } else if (useBias) {
+        bias = max(c.biasRate * min(s + LINEAR_SLOP, 0.0), -MAX_PUSH_VELOCITY);
+        massScale = c.massScale;
+        impulseScale = c.impulseScale;
+      }
+      let vn = dot(relativeVelocity3D(sA, sB, p.anchorA, p.anchorB), n);
+      let impulse = -p.normalMass * massScale * (vn + bias) - impulseScale * p.normalImpulse;
+      let total = max(p.normalImpulse + impulse, 0.0);
+      c.points[i].normalImpulse = total;
+      applyImpulse3D(&sA, &sB, p.anchorA, p.anchorB, (total - p.normalImpulse) * n);
+    }
+  }
+  for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
+    if (i < c.count) {
+      let p = c.points[i];
+      let dv = relativeVelocity3D(sA, sB, p.anchorA, p.anchorB);
+      let vt = vec2f(dot(dv, c.tangent1), dot(dv, c.tangent2));
+      var total = p.tangentImpulse - p.tangentMass * vt;
+      let maxFriction = c.friction * c.points[i].normalImpulse;
+      let len = length(total);
+      if (len > maxFriction) { total *= maxFriction / len; }
+      let applied = total - p.tangentImpulse;
+      c.points[i].tangentImpulse = total;
+      applyImpulse3D(&sA, &sB, p.anchorA, p.anchorB, applied.x * c.tangent1 + applied.y * c.tangent2);
+    }
+  }
+  for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
+    constraints[ci].points[i].normalImpulse = c.points[i].normalImpulse;
+    constraints[ci].points[i].tangentImpulse = c.points[i].tangentImpulse;
+  }
+  if (sA.invMass > 0.0) { states[c.bodyA] = sA; }
+  if (sB.invMass > 0.0) { states[c.bodyB] = sB; }
+}
+
+fn runContact3D(ci: u32, mode: u32) {
+  if (mode == 0u) { warmStartContact3D(ci); } else { solveContact3D(ci, mode == 1u); }
+}
+
+// mode 0: warm start, 1: solve with bias, 2: relax; this dispatch's colour, or the leftovers.
+fn solveColor3D(ci: u32, mode: u32) {
+  let count = contactCount3D();
+  if (solverPass.color == COLOR_ROUNDS) {
+    if (ci != 0u) { return; }
+    for (var k = 0u; k < count; k++) {
+      if (colors[k] == COLOR_NONE) { runContact3D(k, mode); }
+    }
+    return;
+  }
+  if (ci >= count || colors[ci] != solverPass.color) { return; }
+  runContact3D(ci, mode);
+}
+
+@compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
+fn solverWarmStart3D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  solveColor3D(linearIndex3D(gid, groups), 0u);
+}
+
+@compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
+fn solverSolve3D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  solveColor3D(linearIndex3D(gid, groups), 1u);
+}
+
+@compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
+fn solverRelax3D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  solveColor3D(linearIndex3D(gid, groups), 2u);
+}
+
+@compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
+fn solverStore3D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  let ci = linearIndex3D(gid, groups);
+  if (ci >= contactCount3D()) { return; }
+  var u: ContactUserValues3D;
+  for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
+    let p = constraints[ci].points[i];
+    u.points[i] = vec4f(p.normalImpulse, p.tangentImpulse, 0.0);
+  }
+  userValues[ci] = u;
+}

@@ -1,0 +1,28 @@
+// The dense contact list of the 3D pipeline on the GPU: the shared stage of src/gpu/contacts.ts
+// (shaders/contacts.wgsl) on ContactManifold3D entries and ContactUserValues3D (a vec4f per point:
+// x normal impulse, y/z tangent impulses, w free; shaders/contacts3d-layout.wgsl).
+// src/cpu/contacts3d.ts is the same stage on the host, byte for byte.
+
+import { CONTACTS_LAYOUT_3D } from '../cpu/contacts3d.ts';
+import { assembleWgsl3D } from './shaders.ts';
+import { CONTACTS_STAGES, GpuContacts, contactsConstantsWgsl, type ContactsDimension, type ContactsInputs, type ContactsOutputs } from './contacts.ts';
+
+export { CONTACTS_LAYOUT_3D };
+export const CONTACTS_STAGES_3D = CONTACTS_STAGES;
+export type ContactsInputs3D = ContactsInputs;
+export type ContactsOutputs3D = ContactsOutputs;
+
+const FILES = ['layout3d', 'contacts-layout', 'contacts3d-layout', 'contacts3d', 'contacts'] as const;
+
+export const CONTACTS_DIMENSION_3D: ContactsDimension = {
+  label: 'contacts3d',
+  wgsl: () => contactsConstantsWgsl() + assembleWgsl3D(FILES),
+  layout: CONTACTS_LAYOUT_3D,
+};
+
+export class GpuContacts3D extends GpuContacts {
+  /** Compiles the kernels for `device`; `timestamps` needs a device created with 'timestamp-query'. */
+  static async create(device: GPUDevice, timestamps = device.features.has('timestamp-query')): Promise<GpuContacts3D> {
+    return new GpuContacts3D(device, CONTACTS_DIMENSION_3D, await GpuContacts.compile(device, CONTACTS_DIMENSION_3D), timestamps);
+  }
+}

@@ -1,0 +1,265 @@
+// A whole collision frame on the GPU, one implementation for 2D and 3D (src/gpu/frame2d.ts,
+// frame3d.ts give the narrowphase kernels and inputs): broadphase (src/gpu/broadphase.ts) → the
+// narrowphase over the pairs it found, dispatched indirectly (no readback between stages) → dense,
+// canonically ordered contact list with persistent user values (src/gpu/contacts.ts).
+//
+// Batches: the narrowphase writes one manifold slot per pair, and a device binds at most
+// maxStorageBufferBindingSize bytes of them at once (128 MiB on lavapipe: 2.8M 2D or 0.8M 3D
+// pairs). Larger frames run in batches of consecutive pairs: per batch, the narrowphase over its
+// pairs (bound at an offset of the pairs buffer; params and indirect dispatch arguments written by
+// the broadphase on the GPU) into one batch-sized manifold buffer, then the contact stage's
+// compaction of that batch, which appends the touching manifolds to the touching list in pair
+// order. The dense list is therefore byte-identical to an unbatched run's (test/frame*.test.ts
+// force tiny batches). Only the dense list (and its touching copy) must fit one binding.
+//
+// Every fixed-size buffer counts what did not fit (broadphase pairs, dense contacts); step() reads
+// those counts, grows and reruns the frame, so nothing is dropped. An engine that never reads back
+// can call readCounts() a frame late and grow then.
+
+import { CapacityError } from '../errors.ts';
+import { BATCH_ALIGN, BROADPHASE_LAYOUT, type BroadphaseInputs, type BroadphaseOutputs, type GpuBroadphase } from './broadphase.ts';
+import { CONTACTS_GROWTH } from '../constants.ts';
+import type { ContactsOutputs, GpuContacts } from './contacts.ts';
+import { GrowingBuffer, PassTimer, readBuffer } from './buffers.ts';
+import type { KernelPipeline } from './pipelines.ts';
+
+/** What differs between the dimensions: the narrowphase kernel, its slot size and its bindings. */
+export interface FrameDimension<I> {
+  label: string;
+  /** Bytes of one manifold slot. */
+  manifoldBytes: number;
+  /** Bytes of the narrowphase's Params2D / Params3D uniform. */
+  paramsBytes: number;
+  /** The narrowphase's bind group entries: the inputs', then the pairs, manifolds and params given. */
+  bindings(inputs: I, pairs: GPUBufferBinding, manifolds: GPUBufferBinding, params: GPUBuffer): GPUBindGroupEntry[];
+  /** The broadphase's view of the inputs. */
+  broadphaseInputs(inputs: I): BroadphaseInputs;
+}
+
+export interface FrameInputsBase {
+  bodyCount: number;
+  /** Speculative distance, scene units. */
+  margin: number;
+}
+
+export interface FrameOutputs {
+  broadphase: BroadphaseOutputs;
+  /** The last batch's manifold slots (all pairs' when the frame ran in one batch). */
+  manifolds: GPUBuffer;
+  /** Batches the narrowphase and compaction ran in. */
+  batches: number;
+  contacts: ContactsOutputs;
+}
+
+export interface FrameCounts {
+  pairs: number;
+  pairsOverflow: boolean;
+  contacts: number;
+  contactsOverflow: boolean;
+}
+
+export interface FrameTimings {
+  broadphase: number;
+  /** The narrowphase kernel, summed over the batches. */
+  narrowphase: number;
+  /** Compaction (summed over the batches) and ordering. */
+  compaction: number;
+  persistence: number;
+  total: number;
+}
+
+export interface FrameResult {
+  counts: FrameCounts;
+  /** Dense entries (the dimension's ContactManifold layout), counts.contacts of them, ordered by (bodyA, bodyB). */
+  contacts: ArrayBuffer;
+  /** User values per entry, carried from last frame by pair and feature id. */
+  userValues: ArrayBuffer;
+  /** Times the frame was recorded (more than 1 after a buffer grew). */
+  runs: number;
+  /** Batches of the last run. */
+  batches: number;
+  timings: FrameTimings | null;
+  wallMs: number;
+}
+
+export class GpuFrame<I extends FrameInputsBase> {
+  private readonly manifolds: GrowingBuffer;
+  private readonly params: GPUBuffer;
+  private timer: PassTimer | null = null;
+  private timerBatches = 0;
+  private batchLimit = 0;
+  private last: FrameOutputs | null = null;
+
+  protected constructor(
+    readonly device: GPUDevice,
+    readonly dimension: FrameDimension<I>,
+    readonly broadphase: GpuBroadphase,
+    readonly contacts: GpuContacts,
+    private readonly kernel: KernelPipeline,
+    private readonly timestamps: boolean,
+  ) {
+    this.manifolds = new GrowingBuffer(device, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC, `${dimension.label}-manifolds`);
+    this.params = device.createBuffer({ label: `${dimension.label}-params`, size: Math.max(16, dimension.paramsBytes), usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+  }
+
+  /** The most pairs one batch's manifold slots can hold on this device (a multiple of 256). */
+  maxBatchPairs(): number {
+    const limit = Math.min(this.device.limits.maxStorageBufferBindingSize, this.device.limits.maxBufferSize);
+    return Math.max(BATCH_ALIGN, Math.floor(limit / this.dimension.manifoldBytes / BATCH_ALIGN) * BATCH_ALIGN);
+  }
+
+  /**
+   * Pairs per batch in later frames: at most `pairs` (rounded down to a multiple of 256, at least
+   * 256), or 0 (the default): as many as one binding holds. Tests force small batches with it.
+   */
+  setBatchPairs(pairs: number): void {
+    if (!Number.isInteger(pairs) || pairs < 0) throw new RangeError(`batchPairs must be an integer >= 0, got ${pairs}`);
+    this.batchLimit = pairs;
+  }
+
+  private batchPairs(capacity: number): number {
+    const max = this.batchLimit > 0 ? Math.max(BATCH_ALIGN, Math.floor(this.batchLimit / BATCH_ALIGN) * BATCH_ALIGN) : this.maxBatchPairs();
+    return Math.min(max, Math.ceil(capacity / BATCH_ALIGN) * BATCH_ALIGN);
+  }
+
+  private frameTimer(batches: number): PassTimer | null {
+    if (!this.timestamps) return null;
+    if (!this.timer || this.timerBatches !== batches) {
+      this.timer?.destroy();
+      this.timer = new PassTimer(this.device, Array.from({ length: batches }, (_, b) => [`kernel${b}`, `compact${b}`]).flat());
+      this.timerBatches = batches;
+    }
+    return this.timer;
+  }
+
+  /**
+   * Records the frame into `encoder`. Submit it before the next encode() on this instance.
+   * `retry` re-records the same frame after an overflow (persistence then still reads last frame).
+   */
+  encode(encoder: GPUCommandEncoder, inputs: I, retry = false): FrameOutputs {
+    const label = this.dimension.label;
+    const capacity = this.broadphase.defaultCapacity(inputs.bodyCount);
+    const batchPairs = this.batchPairs(capacity);
+    const bp = this.broadphase.encode(encoder, { ...this.dimension.broadphaseInputs(inputs), capacity, batchPairs });
+    const batches = bp.batchCount;
+    const manifolds = this.manifolds.ensure(batchPairs * this.dimension.manifoldBytes);
+    const timer = this.frameTimer(batches);
+    this.contacts.begin(
+      encoder,
+      {
+        pairCountSource: { buffer: bp.counts, offset: 4 * BROADPHASE_LAYOUT.counts.written },
+        pairSlots: bp.capacity,
+        bodyCount: inputs.bodyCount,
+        capacity: this.contacts.defaultCapacity(bp.capacity),
+        retry,
+      },
+      batches,
+    );
+    const B = BROADPHASE_LAYOUT.batch;
+    for (let b = 0; b < batches; b++) {
+      const first = b * batchPairs;
+      const slots = Math.min(batchPairs, bp.capacity - first);
+      // The broadphase wrote this batch's Params (pair count, margin, row pitch) and dispatch size
+      // on the GPU: copy the one, dispatch by the other. (Commands run in order, so one params
+      // buffer serves every batch.)
+      encoder.copyBufferToBuffer(bp.batches, b * B.bytes + 4 * B.narrowphase, this.params, 0, this.dimension.paramsBytes);
+      const bindGroup = this.device.createBindGroup({
+        layout: this.kernel.layout,
+        entries: this.dimension.bindings(
+          inputs,
+          { buffer: bp.pairs, offset: 8 * first, size: 8 * slots },
+          { buffer: manifolds, offset: 0, size: slots * this.dimension.manifoldBytes },
+          this.params,
+        ),
+      });
+      const pass = encoder.beginComputePass(timer ? timer.passDescriptor(`kernel${b}`, `${label}.narrowphase`) : { label: `${label}.narrowphase` });
+      pass.setPipeline(this.kernel.pipeline);
+      pass.setBindGroup(0, bindGroup);
+      pass.dispatchWorkgroupsIndirect(bp.batches, b * B.bytes + 4 * B.x);
+      pass.end();
+      this.contacts.compactBatch(
+        { manifolds, pairs: bp.pairs, pairsOffset: 8 * first, first, slots },
+        timer ? timer.passDescriptor(`compact${b}`, `${label}.compact`) : undefined,
+      );
+    }
+    const contacts = this.contacts.finish();
+    timer?.resolve(encoder);
+    this.last = { broadphase: bp, manifolds, batches, contacts };
+    return this.last;
+  }
+
+  /** The counts of the last submitted frame (a readback). */
+  async readCounts(): Promise<FrameCounts> {
+    if (!this.last) throw new Error('readCounts() before any encode()');
+    const C = BROADPHASE_LAYOUT.counts;
+    const K = this.contacts.dimension.layout.counts;
+    const bp = new Uint32Array(await readBuffer(this.device, this.last.broadphase.counts, C.bytes));
+    const ct = new Uint32Array(await readBuffer(this.device, this.last.contacts.counts, K.bytes));
+    return {
+      pairs: bp[C.total]!,
+      pairsOverflow: bp[C.overflow]! !== 0,
+      contacts: ct[K.total]!,
+      contactsOverflow: ct[K.overflow]! !== 0,
+    };
+  }
+
+  /**
+   * One frame with readback: encodes, submits, and when a buffer overflowed grows it and runs the
+   * frame again (the result then equals an unconstrained run); reads the dense contacts back.
+   */
+  async step(inputs: I): Promise<FrameResult> {
+    const start = performance.now();
+    let runs = 0;
+    let counts: FrameCounts;
+    for (;;) {
+      const encoder = this.device.createCommandEncoder({ label: this.dimension.label });
+      this.encode(encoder, inputs, runs > 0);
+      this.device.queue.submit([encoder.finish()]);
+      runs++;
+      counts = await this.readCounts();
+      if (!counts.pairsOverflow && !counts.contactsOverflow) break;
+      if (runs > 2) throw new Error(`${this.dimension.label}: still overflowing after ${runs} runs (pairs ${counts.pairs}, contacts ${counts.contacts})`);
+      if (counts.pairsOverflow) {
+        const max = this.broadphase.maxCapacity();
+        if (counts.pairs > max) throw new CapacityError(`${this.dimension.label}: ${counts.pairs} pairs need ${8 * counts.pairs} bytes; this device binds at most ${8 * max} bytes per buffer.`);
+        this.broadphase.setCapacity(Math.min(max, Math.ceil(counts.pairs * CONTACTS_GROWTH)));
+      }
+      if (counts.contactsOverflow) {
+        const max = this.contacts.maxCapacity();
+        if (counts.contacts > max) {
+          throw new CapacityError(`${this.dimension.label}: ${counts.contacts} touching pairs; this device's bindings hold a dense list of at most ${max}. Collide fewer bodies per frame.`);
+        }
+        this.contacts.setCapacity(Math.min(max, Math.ceil(counts.contacts * CONTACTS_GROWTH)));
+      }
+    }
+    const out = this.last!;
+    const L = this.contacts.dimension.layout;
+    const entries = counts.contacts;
+    const contacts = await readBuffer(this.device, out.contacts.contacts, Math.max(4, entries * L.contact.bytes));
+    const userValues = await readBuffer(this.device, out.contacts.userValues, Math.max(4, entries * L.userValues.bytes));
+    let timings: FrameTimings | null = null;
+    const bt = await this.broadphase.readTimings();
+    const ctt = await this.contacts.readTimings();
+    if (this.timer && bt && ctt) {
+      const t = await this.timer.read();
+      let narrowphase = 0;
+      let compact = 0;
+      for (let b = 0; b < out.batches; b++) {
+        narrowphase += t[`kernel${b}`]!;
+        compact += t[`compact${b}`]!;
+      }
+      const broadphase = bt.total;
+      const compaction = compact + ctt.order;
+      timings = { broadphase, narrowphase, compaction, persistence: ctt.persist, total: broadphase + narrowphase + compaction + ctt.persist };
+    }
+    return { counts, contacts, userValues, runs, batches: out.batches, timings, wallMs: performance.now() - start };
+  }
+
+  destroy(): void {
+    this.manifolds.destroy();
+    this.params.destroy();
+    this.timer?.destroy();
+    this.broadphase.destroy();
+    this.contacts.destroy();
+  }
+}

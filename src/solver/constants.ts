@@ -1,0 +1,97 @@
+// Every tunable of the GPU rigid-body solver (src/solver/, shaders/solver*.wgsl, coloring.wgsl),
+// defined once. The shaders get the ones they need as WGSL `const`s from solverConstantsWgsl();
+// the per-step numbers derived from them (softness coefficients) travel in the step's uniform.
+//
+// Units: lengths in scene units (metres by convention, boxes of about 1), time in seconds, mass
+// from density × area (2D) or volume (3D). The solver is Box2D v3's "soft step": soft contact
+// constraints (a spring-damper whose stiffness follows the substep), sub-stepping, warm starting
+// from last frame's impulses, and a relax iteration without position bias.
+
+/** Contact stiffness (Hz). Capped at a quarter of the substep rate, which stays stable. */
+export const CONTACT_HERTZ = 30;
+
+/** Contact damping ratio (dimensionless): heavily over-damped, so pushing out never bounces. */
+export const CONTACT_DAMPING_RATIO = 10;
+
+/** Contacts with a static body are stiffer by this factor (nothing on the other side yields). */
+export const STATIC_HERTZ_SCALE = 2;
+
+/** Substeps per step (default; WorldOptions2D.substeps overrides). */
+export const SUBSTEPS = 4;
+
+/**
+ * Penetration allowed at rest (scene units): the position bias pushes out only what lies deeper,
+ * so resting contacts keep their manifold from frame to frame instead of chattering in and out of it.
+ */
+export const LINEAR_SLOP = 0;
+
+/** Largest push-out velocity (scene units / s): deep overlaps separate gently instead of exploding. */
+export const MAX_PUSH_VELOCITY = 3;
+
+/** Scale of last frame's impulses when warm starting (1: all of them). */
+export const WARM_START_SCALE = 1;
+
+/** Friction of a body when none is given; a pair mixes its bodies' frictions as sqrt(fA × fB). */
+export const DEFAULT_FRICTION = 0.6;
+
+/** Density of a body when none is given (0 makes a body static). */
+export const DEFAULT_DENSITY = 1;
+
+/**
+ * Speculative margin of the collision frame (scene units) when none is given: contacts within it
+ * are found before the shapes touch, and the solver lets them close no faster than the gap allows.
+ * About what a body at 6 m/s travels in one 60 Hz frame.
+ */
+export const DEFAULT_MARGIN = 0.1;
+
+/**
+ * Graph-colouring rounds per step. Each round gives one colour to a set of constraints that share
+ * no dynamic body; the constraints left after the last round are solved one after the other by a
+ * single invocation (correct, but serial). Rounds cost a dispatch pair each, every step.
+ */
+export const COLOR_ROUNDS = 12;
+
+/**
+ * Bits of the colouring priority that hold the constraint's hashed index (the round number takes
+ * the bits above, so priorities only grow and the per-body slots need clearing once per step).
+ * Caps the constraints per step at 2^COLOR_INDEX_BITS.
+ */
+export const COLOR_INDEX_BITS = 26;
+
+/** A constraint's colour before it has one (and after COLOR_ROUNDS rounds without one). */
+export const COLOR_NONE = 0xffffffff;
+
+/** Invocations per workgroup of the solver and colouring kernels. */
+export const SOLVER_WORKGROUP_SIZE = 64;
+
+/** The solver's constants as WGSL `const` declarations. */
+export function solverConstantsWgsl(): string {
+  const f = (x: number): string => (Number.isInteger(x) ? `${x}.0` : `${x}`);
+  return [
+    '// Generated from src/solver/constants.ts by solverConstantsWgsl(); see there for units and reasons.',
+    `const LINEAR_SLOP: f32 = ${f(LINEAR_SLOP)};`,
+    `const MAX_PUSH_VELOCITY: f32 = ${f(MAX_PUSH_VELOCITY)};`,
+    `const WARM_START_SCALE: f32 = ${f(WARM_START_SCALE)};`,
+    `const COLOR_ROUNDS: u32 = ${COLOR_ROUNDS}u;`,
+    `const COLOR_INDEX_BITS: u32 = ${COLOR_INDEX_BITS}u;`,
+    `const COLOR_NONE: u32 = ${COLOR_NONE}u;`,
+    `const SOLVER_WORKGROUP_SIZE: u32 = ${SOLVER_WORKGROUP_SIZE}u;`,
+    '',
+  ].join('\n');
+}
+
+/** Box2D's soft constraint coefficients for a spring of `hertz` and `zeta` over a substep `h`. */
+export interface Softness {
+  biasRate: number;
+  massScale: number;
+  impulseScale: number;
+}
+
+export function makeSoftness(hertz: number, zeta: number, h: number): Softness {
+  if (hertz === 0) return { biasRate: 0, massScale: 1, impulseScale: 0 };
+  const omega = 2 * Math.PI * hertz;
+  const a1 = 2 * zeta + h * omega;
+  const a2 = h * omega * a1;
+  const a3 = 1 / (1 + a2);
+  return { biasRate: omega / a1, massScale: a2 * a3, impulseScale: a3 };
+}

@@ -1,0 +1,47 @@
+// The 2D solver's buffer layouts (shaders/solver2d-layout.wgsl) as word offsets for the host,
+// reflected with wgsl_reflect: never copied by hand.
+
+import { constantsWgsl } from '../constants.ts';
+import { structLookup, word } from '../layout.ts';
+import { WGSL_SOURCES } from '../gpu/shaders.generated.ts';
+import { solverConstantsWgsl } from './constants.ts';
+
+const { struct } = structLookup(
+  constantsWgsl() + solverConstantsWgsl() + (WGSL_SOURCES['layout2d'] ?? '') + (WGSL_SOURCES['solver2d-layout'] ?? ''),
+  'shaders/solver2d-layout.wgsl',
+);
+const state = struct('BodyState2D');
+const constraint = struct('ContactConstraint2D');
+const params = struct('SolverParams2D');
+const pass = struct('SolverPass2D');
+
+export const SOLVER_LAYOUT_2D = {
+  state: {
+    bytes: state.size,
+    words: state.size / 4,
+    linearVelocity: word(state, 'linearVelocity'),
+    angularVelocity: word(state, 'angularVelocity'),
+    invMass: word(state, 'invMass'),
+    localCenter: word(state, 'localCenter'),
+    invInertia: word(state, 'invInertia'),
+    friction: word(state, 'friction'),
+    deltaPosition: word(state, 'deltaPosition'),
+    deltaRotation: word(state, 'deltaRotation'),
+  },
+  constraint: { bytes: constraint.size },
+  params: {
+    bytes: params.size,
+    gravity: word(params, 'gravity'),
+    h: word(params, 'h'),
+    invH: word(params, 'invH'),
+    bodyCount: word(params, 'bodyCount'),
+    countWord: word(params, 'countWord'),
+    contactBiasRate: word(params, 'contactBiasRate'),
+    contactMassScale: word(params, 'contactMassScale'),
+    contactImpulseScale: word(params, 'contactImpulseScale'),
+    staticBiasRate: word(params, 'staticBiasRate'),
+    staticMassScale: word(params, 'staticMassScale'),
+    staticImpulseScale: word(params, 'staticImpulseScale'),
+  },
+  pass: { bytes: pass.size, color: word(pass, 'color') },
+} as const;

@@ -1,0 +1,50 @@
+// The 3D solver's buffer layouts (shaders/solver3d-layout.wgsl) as word offsets for the host,
+// reflected with wgsl_reflect: never copied by hand.
+
+import { constants3dWgsl } from '../constants3d.ts';
+import { member, structLookup, word } from '../layout.ts';
+import { WGSL_SOURCES } from '../gpu/shaders.generated.ts';
+import { solverConstantsWgsl } from './constants.ts';
+
+const { struct } = structLookup(
+  constants3dWgsl() + solverConstantsWgsl() + (WGSL_SOURCES['layout3d'] ?? '') + (WGSL_SOURCES['solver3d-layout'] ?? ''),
+  'shaders/solver3d-layout.wgsl',
+);
+const state = struct('BodyState3D');
+const constraint = struct('ContactConstraint3D');
+const params = struct('SolverParams3D');
+const pass = struct('SolverPass3D');
+/** A mat3x3f's column stride in words (vec3f columns are padded to 16 bytes). */
+const COLUMN = member(state, 'invInertiaLocal').size / 12;
+
+export const SOLVER_LAYOUT_3D = {
+  state: {
+    bytes: state.size,
+    words: state.size / 4,
+    linearVelocity: word(state, 'linearVelocity'),
+    invMass: word(state, 'invMass'),
+    angularVelocity: word(state, 'angularVelocity'),
+    friction: word(state, 'friction'),
+    localCenter: word(state, 'localCenter'),
+    invInertiaLocal: word(state, 'invInertiaLocal'),
+    /** Words from one matrix column to the next. */
+    matrixColumn: COLUMN,
+    deltaRotation: word(state, 'deltaRotation'),
+  },
+  constraint: { bytes: constraint.size },
+  params: {
+    bytes: params.size,
+    gravity: word(params, 'gravity'),
+    h: word(params, 'h'),
+    invH: word(params, 'invH'),
+    bodyCount: word(params, 'bodyCount'),
+    countWord: word(params, 'countWord'),
+    contactBiasRate: word(params, 'contactBiasRate'),
+    contactMassScale: word(params, 'contactMassScale'),
+    contactImpulseScale: word(params, 'contactImpulseScale'),
+    staticBiasRate: word(params, 'staticBiasRate'),
+    staticMassScale: word(params, 'staticMassScale'),
+    staticImpulseScale: word(params, 'staticImpulseScale'),
+  },
+  pass: { bytes: pass.size, color: word(pass, 'color') },
+} as const;

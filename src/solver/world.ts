@@ -1,0 +1,235 @@
+// What the 2D and 3D worlds share (src/solver/world2d.ts, world3d.ts): the body buffers the
+// solver moves in place, the recording of the soft step's kernels after the collision frame and
+// the colouring, and step() with its overflow handling (restore the bodies, grow, run again).
+
+import { CapacityError } from '../errors.ts';
+import { createUniformSlots, dispatchRows, GrowingBuffer, UNIFORM_SLOT_BYTES } from '../gpu/buffers.ts';
+import { CONTACTS_GROWTH } from '../constants.ts';
+import { WgslReflect } from 'wgsl_reflect/wgsl_reflect.module.js';
+import { cachedKernel, type Kernel } from '../gpu/pipelines.ts';
+import { GpuColoring } from './coloring.ts';
+import { COLOR_ROUNDS, SOLVER_WORKGROUP_SIZE } from './constants.ts';
+
+/** The kernels of one dimension's soft step, in shaders/solver2d.wgsl's order. */
+export const SOLVER_STAGES = ['prepare', 'begin', 'integrateVelocities', 'warmStart', 'solve', 'integratePositions', 'relax', 'store'] as const;
+export type SolverStage = (typeof SOLVER_STAGES)[number];
+
+export interface SolverKernels {
+  kernels: Record<SolverStage, Kernel>;
+  /** The bindings of each kernel's auto layout (reflected from the WGSL). */
+  bindings: Record<SolverStage, number[]>;
+}
+
+/** What the worlds need of a collision frame (GpuFrame2D, GpuFrame3D). */
+export interface FrameCountsLike {
+  pairs: number;
+  pairsOverflow: boolean;
+  contacts: number;
+  contactsOverflow: boolean;
+}
+export interface ContactsOutputsLike {
+  contacts: GPUBuffer;
+  keys: GPUBuffer;
+  userValues: GPUBuffer;
+  counts: GPUBuffer;
+  capacity: number;
+}
+export interface FrameLike<I, O extends { contacts: ContactsOutputsLike }> {
+  encode(encoder: GPUCommandEncoder, inputs: I, retry?: boolean): O;
+  readCounts(): Promise<FrameCountsLike>;
+  readonly broadphase: { setCapacity(pairs: number): void };
+  readonly contacts: { setCapacity(entries: number): void };
+  destroy(): void;
+}
+
+// Bindings of shaders/solver2d.wgsl and solver3d.wgsl (the same in both).
+const B = { params: 0, pass: 1, bodies: 2, states: 3, contacts: 4, userValues: 5, constraints: 6, counts: 7, colors: 8 } as const;
+
+export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }> {
+  readonly bodies: GPUBuffer;
+  readonly states: GPUBuffer;
+  protected readonly dynamicBodies: GPUBuffer;
+  protected readonly params: GPUBuffer;
+  private readonly passes: GPUBuffer;
+  private readonly constraints: GrowingBuffer;
+  private readonly bodiesBackup: GPUBuffer;
+  private readonly statesBackup: GPUBuffer;
+  private last: O | null = null;
+
+  protected constructor(
+    readonly device: GPUDevice,
+    readonly frame: FrameLike<I, O>,
+    private readonly coloring: GpuColoring,
+    private readonly solver: SolverKernels,
+    readonly bodyCount: number,
+    readonly substeps: number,
+    private readonly layout: { constraintBytes: number; paramsBytes: number; passBytes: number; passColor: number; countWord: number; label: string },
+    bodies: ArrayBuffer,
+    states: ArrayBuffer,
+    dynamic: Uint32Array,
+  ) {
+    const STORAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+    this.bodies = this.upload('bodies', bodies, STORAGE | GPUBufferUsage.VERTEX);
+    this.states = this.upload('states', states, STORAGE);
+    this.dynamicBodies = this.upload('dynamic', dynamic, STORAGE);
+    const backup = (name: string, of: GPUBuffer): GPUBuffer =>
+      device.createBuffer({ label: `${layout.label}-${name}`, size: of.size, usage: GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+    this.bodiesBackup = backup('bodies-backup', this.bodies);
+    this.statesBackup = backup('states-backup', this.states);
+    this.constraints = new GrowingBuffer(device, STORAGE, `${layout.label}-constraints`);
+    this.params = createUniformSlots(device, `${layout.label}-params`, 1);
+    this.passes = createUniformSlots(device, `${layout.label}-passes`, COLOR_ROUNDS + 1);
+    const words = new Uint32Array(((COLOR_ROUNDS + 1) * UNIFORM_SLOT_BYTES) / 4);
+    for (let k = 0; k <= COLOR_ROUNDS; k++) words[(k * UNIFORM_SLOT_BYTES) / 4 + layout.passColor] = k;
+    device.queue.writeBuffer(this.passes, 0, words);
+  }
+
+  /** A buffer holding `data` (at least 16 bytes). */
+  protected upload(name: string, data: ArrayBuffer | ArrayBufferView, usage: number): GPUBuffer {
+    const b = this.device.createBuffer({ label: `${this.layout.label}-${name}`, size: Math.max(16, Math.ceil(data.byteLength / 16) * 16), usage: usage | GPUBufferUsage.COPY_DST });
+    if (ArrayBuffer.isView(data)) this.device.queue.writeBuffer(b, 0, data.buffer, data.byteOffset, data.byteLength);
+    else this.device.queue.writeBuffer(b, 0, data);
+    return b;
+  }
+
+  /** The collision frame's inputs (the world's shapes and bodies). */
+  protected abstract frameInputs(): I;
+  /** The step's SolverParams (gravity, substep, softness) as bytes. */
+  protected abstract stepParams(dt: number): ArrayBuffer;
+
+  /**
+   * Records one step of `dt` seconds into `encoder`, with no readback: the collision frame on the
+   * current bodies, the colouring, and the soft step. Submit it before the next encodeStep(). When
+   * the frame's buffers overflowed, this step solved the contacts that fit: read the counts a
+   * frame late (readCounts()) and grow(counts).
+   */
+  encodeStep(encoder: GPUCommandEncoder, dt: number, retry = false): O {
+    if (!(dt > 0) || !Number.isFinite(dt)) throw new RangeError(`dt must be a finite number > 0, got ${dt}`);
+    const device = this.device;
+    const out = this.frame.encode(encoder, this.frameInputs(), retry);
+    this.last = out;
+    const capacity = out.contacts.capacity;
+    const constraints = this.constraints.ensure(capacity * this.layout.constraintBytes);
+    device.queue.writeBuffer(this.params, 0, this.stepParams(dt));
+    const colors = this.coloring.encode(encoder, {
+      pairs: out.contacts.keys,
+      counts: out.contacts.counts,
+      countWord: this.layout.countWord,
+      capacity,
+      dynamicBodies: this.dynamicBodies,
+      bodyCount: this.bodyCount,
+    });
+    const resources: Record<number, GPUBufferBinding> = {
+      [B.params]: { buffer: this.params, offset: 0, size: this.layout.paramsBytes },
+      [B.bodies]: { buffer: this.bodies },
+      [B.states]: { buffer: this.states },
+      [B.contacts]: { buffer: out.contacts.contacts },
+      [B.userValues]: { buffer: out.contacts.userValues },
+      [B.constraints]: { buffer: constraints },
+      [B.counts]: { buffer: out.contacts.counts },
+      [B.colors]: { buffer: colors },
+    };
+    const { kernels, bindings } = this.solver;
+    const bindGroup = (stage: SolverStage, color = 0): GPUBindGroup =>
+      device.createBindGroup({
+        label: `${this.layout.label}.${stage}`,
+        layout: kernels[stage].layout,
+        entries: bindings[stage].map((b) => ({
+          binding: b,
+          resource: b === B.pass ? { buffer: this.passes, offset: color * UNIFORM_SLOT_BYTES, size: this.layout.passBytes } : resources[b]!,
+        })),
+      });
+    const contactGroups = Math.ceil(capacity / SOLVER_WORKGROUP_SIZE);
+    const bodyGroups = Math.ceil(this.bodyCount / SOLVER_WORKGROUP_SIZE);
+    const pass = encoder.beginComputePass({ label: `${this.layout.label}.solver` });
+    const run = (stage: SolverStage, groups: number, group: GPUBindGroup): void => {
+      pass.setPipeline(kernels[stage].pipeline);
+      pass.setBindGroup(0, group);
+      dispatchRows(pass, groups);
+    };
+    // One colour per dispatch (over the list's capacity; the kernels read the real count), then
+    // the uncoloured leftovers by a single invocation.
+    const colored = (stage: 'warmStart' | 'solve' | 'relax'): (() => void) => {
+      const groups = Array.from({ length: COLOR_ROUNDS + 1 }, (_, c) => bindGroup(stage, c));
+      return () => {
+        for (let c = 0; c < COLOR_ROUNDS; c++) run(stage, contactGroups, groups[c]!);
+        run(stage, 1, groups[COLOR_ROUNDS]!);
+      };
+    };
+    const [warmStart, solve, relax] = [colored('warmStart'), colored('solve'), colored('relax')];
+    const integrateVelocities = bindGroup('integrateVelocities');
+    const integratePositions = bindGroup('integratePositions');
+    run('prepare', contactGroups, bindGroup('prepare'));
+    run('begin', bodyGroups, bindGroup('begin'));
+    for (let s = 0; s < this.substeps; s++) {
+      run('integrateVelocities', bodyGroups, integrateVelocities);
+      warmStart();
+      solve();
+      run('integratePositions', bodyGroups, integratePositions);
+      relax();
+    }
+    run('store', contactGroups, bindGroup('store'));
+    pass.end();
+    return out;
+  }
+
+  /** The counts of the last submitted step's collision frame (a readback). */
+  readCounts(): Promise<FrameCountsLike> {
+    return this.frame.readCounts();
+  }
+
+  /** Grows the frame's buffers after a step whose counts overflowed (from readCounts()). */
+  grow(counts: FrameCountsLike): void {
+    if (counts.pairsOverflow) this.frame.broadphase.setCapacity(Math.ceil(counts.pairs * CONTACTS_GROWTH));
+    if (counts.contactsOverflow) this.frame.contacts.setCapacity(Math.ceil(counts.contacts * CONTACTS_GROWTH));
+  }
+
+  /**
+   * One step with readback: when the frame overflowed, the bodies are restored, the buffers grow
+   * and the step runs again, so no contact is dropped. Resolves to the frame's counts.
+   */
+  async step(dt: number): Promise<FrameCountsLike> {
+    for (let runs = 0; ; runs++) {
+      const encoder = this.device.createCommandEncoder({ label: `${this.layout.label}.step` });
+      // The first run keeps the bodies; a rerun starts from them again.
+      const copies: [GPUBuffer, GPUBuffer][] = runs === 0
+        ? [[this.bodies, this.bodiesBackup], [this.states, this.statesBackup]]
+        : [[this.bodiesBackup, this.bodies], [this.statesBackup, this.states]];
+      for (const [src, dst] of copies) encoder.copyBufferToBuffer(src, 0, dst, 0, src.size);
+      this.encodeStep(encoder, dt, runs > 0);
+      this.device.queue.submit([encoder.finish()]);
+      const counts = await this.readCounts();
+      if (!counts.pairsOverflow && !counts.contactsOverflow) return counts;
+      if (runs >= 4) throw new CapacityError(`${this.layout.label}: the collision frame still overflowed after ${runs + 1} runs (${JSON.stringify(counts)})`);
+      this.grow(counts);
+    }
+  }
+
+  /** The last step's frame outputs (dense contacts, user values, counts on the GPU), or null. */
+  lastOutputs(): O | null {
+    return this.last;
+  }
+
+  destroy(): void {
+    for (const b of [this.bodies, this.states, this.dynamicBodies, this.bodiesBackup, this.statesBackup, this.params, this.passes]) b.destroy();
+    this.constraints.destroy();
+    this.coloring.destroy();
+    this.frame.destroy();
+  }
+}
+
+/** Compiles a dimension's solver kernels (entry point per stage) and reflects their bindings. */
+export async function solverKernels(device: GPUDevice, label: string, entryPoints: Record<SolverStage, string>, wgsl: () => string): Promise<SolverKernels> {
+  const reflected = Object.fromEntries(
+    new WgslReflect(wgsl()).entry.compute.map((e) => [e.name, e.resources.map((r) => r.binding).sort((a, b) => a - b)]),
+  );
+  const kernels = await Promise.all(SOLVER_STAGES.map((s) => cachedKernel(device, label, entryPoints[s], wgsl)));
+  const out = { kernels: {}, bindings: {} } as SolverKernels;
+  SOLVER_STAGES.forEach((s, i) => {
+    const b = reflected[entryPoints[s]];
+    if (!b) throw new Error(`${label}: the WGSL has no entry point ${entryPoints[s]}`);
+    out.kernels[s] = kernels[i]!;
+    out.bindings[s] = b;
+  });
+  return out;
+}

@@ -1,0 +1,220 @@
+// A compact 2D rigid-body world on the GPU, for the demos: the collision frame (src/gpu/frame2d.ts:
+// broadphase → narrowphase → dense contacts with persistent user values) followed by Box2D v3's
+// soft step (shaders/solver2d.wgsl) over graph-coloured contacts (shaders/coloring.wgsl), all
+// recorded into one encoder with no readback (src/solver/world.ts). A driver kept apart from the
+// narrowphase API.
+//
+// Each step: frame on the current Body2D buffer → prepare constraints (warm started from the
+// impulses the frame carried by pair and feature id) → colour → substeps (gravity, warm start,
+// solve with bias, move, relax) → store impulses into this frame's user values, which the next
+// frame carries. Body2D is moved in place, so renderers and the frame read one buffer.
+//
+// Units: scene units and seconds; gravity default [0, -10]; density 0 makes a body static (never
+// moves). Tunables: src/solver/constants.ts.
+
+import { InputError } from '../errors.ts';
+import { readBuffer } from '../gpu/buffers.ts';
+import { CONTACTS_LAYOUT_2D } from '../gpu/contacts2d.ts';
+import { GpuFrame2D, type FrameCounts2D, type FrameInputs2D, type FrameOutputs2D } from '../gpu/frame2d.ts';
+import { assembleWgsl } from '../gpu/shaders.ts';
+import { LAYOUT_2D } from '../layout2d.ts';
+import { packBodies2D, packShapes2D } from '../pack2d.ts';
+import { makeShape2D, readVec2, type Shape2D, type Shape2DInput, type Vec2 } from '../shapes2d.ts';
+import { GpuColoring } from './coloring.ts';
+import {
+  CONTACT_DAMPING_RATIO,
+  CONTACT_HERTZ,
+  DEFAULT_DENSITY,
+  DEFAULT_FRICTION,
+  DEFAULT_MARGIN,
+  makeSoftness,
+  solverConstantsWgsl,
+  STATIC_HERTZ_SCALE,
+  SUBSTEPS,
+} from './constants.ts';
+import { SOLVER_LAYOUT_2D } from './layout2d.ts';
+import { shapeMass2D } from './mass2d.ts';
+import { SolverWorld, solverKernels, type SolverStage } from './world.ts';
+
+export interface WorldBody2D {
+  shape: number;
+  position: Vec2;
+  angle: number;
+  velocity?: Vec2;
+  angularVelocity?: number;
+  /** Mass per unit area; 0 = static (never moves). Default 1. */
+  density?: number;
+  /** Default DEFAULT_FRICTION; a pair uses sqrt(fA × fB). */
+  friction?: number;
+}
+
+export interface WorldOptions2D {
+  /** Default [0, -10]. */
+  gravity?: Vec2;
+  /** Speculative margin of the collision frame (scene units); default DEFAULT_MARGIN. */
+  margin?: number;
+  /** Default SUBSTEPS. */
+  substeps?: number;
+}
+
+const solverWgsl = (): string => solverConstantsWgsl() + assembleWgsl(['layout2d', 'contacts2d-layout', 'solver2d-layout', 'solver2d']);
+
+const ENTRY_POINTS: Record<SolverStage, string> = {
+  prepare: 'solverPrepare2D',
+  begin: 'solverBegin2D',
+  integrateVelocities: 'solverIntegrateVelocities2D',
+  warmStart: 'solverWarmStart2D',
+  solve: 'solverSolve2D',
+  integratePositions: 'solverIntegratePositions2D',
+  relax: 'solverRelax2D',
+  store: 'solverStore2D',
+};
+
+const S = SOLVER_LAYOUT_2D;
+
+/** A finite number >= min, or an InputError naming `path`. */
+export function checkNumber(path: string, what: string, x: unknown, min = -Infinity): number {
+  if (typeof x !== 'number' || !Number.isFinite(x) || x < min) throw new InputError(path, `${what} must be a finite number${min > -Infinity ? ` >= ${min}` : ''}, got ${String(x)}`);
+  return x;
+}
+
+/** The step's substep, and the softness of dynamic and static contacts for it. */
+export function stepSoftness(dt: number, substeps: number): { h: number; contact: ReturnType<typeof makeSoftness>; static: ReturnType<typeof makeSoftness> } {
+  const h = dt / substeps;
+  // Stiffer than a quarter of the substep rate is not stable.
+  const hertz = Math.min(CONTACT_HERTZ, 0.25 / h);
+  return { h, contact: makeSoftness(hertz, CONTACT_DAMPING_RATIO, h), static: makeSoftness(STATIC_HERTZ_SCALE * hertz, CONTACT_DAMPING_RATIO, h) };
+}
+
+export class GpuWorld2D extends SolverWorld<FrameInputs2D, FrameOutputs2D> {
+  /** array<Shape2D>. */
+  readonly shapes: GPUBuffer;
+  readonly gravity: Vec2;
+  readonly margin: number;
+
+  private constructor(
+    device: GPUDevice, frame: GpuFrame2D, coloring: GpuColoring, kernels: Awaited<ReturnType<typeof solverKernels>>,
+    shapes: ArrayBuffer, bodies: ArrayBuffer, states: ArrayBuffer, dynamic: Uint32Array, options: Required<WorldOptions2D>,
+  ) {
+    super(device, frame, coloring, kernels, dynamic.length, options.substeps, {
+      constraintBytes: S.constraint.bytes,
+      paramsBytes: S.params.bytes,
+      passBytes: S.pass.bytes,
+      passColor: S.pass.color,
+      countWord: CONTACTS_LAYOUT_2D.counts.written,
+      label: 'world2d',
+    }, bodies, states, dynamic);
+    this.shapes = this.upload('shapes', shapes, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
+    this.gravity = options.gravity;
+    this.margin = options.margin;
+  }
+
+  static async create(device: GPUDevice, shapes: Shape2DInput[], bodies: WorldBody2D[], options: WorldOptions2D = {}): Promise<GpuWorld2D> {
+    if (!Array.isArray(shapes) || shapes.length === 0) throw new InputError('shapes', 'must be a non-empty array');
+    if (!Array.isArray(bodies) || bodies.length === 0) throw new InputError('bodies', 'must be a non-empty array');
+    const gravity = options.gravity === undefined ? ([0, -10] as Vec2) : readVec2('options', 'gravity', options.gravity);
+    const margin = options.margin === undefined ? DEFAULT_MARGIN : checkNumber('options', 'margin', options.margin, 0);
+    const substeps = options.substeps ?? SUBSTEPS;
+    if (!Number.isInteger(substeps) || substeps < 1) throw new InputError('options', `substeps must be an integer >= 1, got ${substeps}`);
+    const internal: Shape2D[] = shapes.map((s, i) => makeShape2D(s, i));
+    const mass = internal.map(shapeMass2D);
+    const n = bodies.length;
+    const bodyShape = new Uint32Array(n);
+    const bodyPosition = new Float64Array(2 * n);
+    const bodyAngle = new Float64Array(n);
+    const states = new ArrayBuffer(n * S.state.bytes);
+    const f = new Float32Array(states);
+    const dynamic = new Uint32Array(n);
+    bodies.forEach((b, i) => {
+      const path = `bodies[${i}]`;
+      if (!Number.isInteger(b.shape) || b.shape < 0 || b.shape >= shapes.length) throw new InputError(path, `shape must be an index into the ${shapes.length} shapes, got ${b.shape}`);
+      const p = readVec2(path, 'position', b.position);
+      const angle = checkNumber(path, 'angle', b.angle);
+      const v = b.velocity === undefined ? ([0, 0] as Vec2) : readVec2(path, 'velocity', b.velocity);
+      const w = b.angularVelocity === undefined ? 0 : checkNumber(path, 'angularVelocity', b.angularVelocity);
+      const density = b.density === undefined ? DEFAULT_DENSITY : checkNumber(path, 'density', b.density, 0);
+      const friction = b.friction === undefined ? DEFAULT_FRICTION : checkNumber(path, 'friction', b.friction, 0);
+      const m = mass[b.shape]!;
+      bodyShape[i] = b.shape;
+      bodyPosition[2 * i] = p[0];
+      bodyPosition[2 * i + 1] = p[1];
+      bodyAngle[i] = angle;
+      const o = i * S.state.words;
+      const isDynamic = density > 0;
+      dynamic[i] = isDynamic ? 1 : 0;
+      // Static bodies keep zero velocity: they never move, whatever was given.
+      f[o + S.state.linearVelocity] = isDynamic ? v[0] : 0;
+      f[o + S.state.linearVelocity + 1] = isDynamic ? v[1] : 0;
+      f[o + S.state.angularVelocity] = isDynamic ? w : 0;
+      f[o + S.state.invMass] = isDynamic ? 1 / (density * m.area) : 0;
+      f[o + S.state.invInertia] = isDynamic ? 1 / (density * m.inertia) : 0;
+      f[o + S.state.localCenter] = m.center[0];
+      f[o + S.state.localCenter + 1] = m.center[1];
+      f[o + S.state.friction] = friction;
+      f[o + S.state.deltaRotation] = 1;
+    });
+    const [frame, coloring, kernels] = await Promise.all([
+      GpuFrame2D.create(device),
+      GpuColoring.create(device),
+      solverKernels(device, 'solver2d', ENTRY_POINTS, solverWgsl),
+    ]);
+    const packedBodies = packBodies2D({ bodyShape, bodyPosition, bodyAngle });
+    return new GpuWorld2D(device, frame, coloring, kernels, packShapes2D(internal), packedBodies, states, dynamic, { gravity, margin, substeps });
+  }
+
+  protected frameInputs(): FrameInputs2D {
+    return { shapes: this.shapes, bodies: this.bodies, bodyCount: this.bodyCount, margin: this.margin };
+  }
+
+  protected stepParams(dt: number): ArrayBuffer {
+    const { h, contact, static: hard } = stepSoftness(dt, this.substeps);
+    const buf = new ArrayBuffer(S.params.bytes);
+    const f = new Float32Array(buf);
+    const u = new Uint32Array(buf);
+    f[S.params.gravity] = this.gravity[0];
+    f[S.params.gravity + 1] = this.gravity[1];
+    f[S.params.h] = h;
+    f[S.params.invH] = 1 / h;
+    u[S.params.bodyCount] = this.bodyCount;
+    u[S.params.countWord] = CONTACTS_LAYOUT_2D.counts.written;
+    f[S.params.contactBiasRate] = contact.biasRate;
+    f[S.params.contactMassScale] = contact.massScale;
+    f[S.params.contactImpulseScale] = contact.impulseScale;
+    f[S.params.staticBiasRate] = hard.biasRate;
+    f[S.params.staticMassScale] = hard.massScale;
+    f[S.params.staticImpulseScale] = hard.impulseScale;
+    return buf;
+  }
+
+  override readCounts(): Promise<FrameCounts2D> {
+    return super.readCounts();
+  }
+
+  override step(dt: number): Promise<FrameCounts2D> {
+    return super.step(dt);
+  }
+
+  async readBodies(): Promise<{ position: Vec2; angle: number }[]> {
+    const L = LAYOUT_2D.body;
+    const f = new Float32Array(await this.readBodyBytes());
+    return Array.from({ length: this.bodyCount }, (_, i) => {
+      const o = i * L.words;
+      return { position: [f[o + L.position]!, f[o + L.position + 1]!] as Vec2, angle: Math.atan2(f[o + L.rotation + 1]!, f[o + L.rotation]!) };
+    });
+  }
+
+  /** The raw Body2D bytes (for determinism checks). */
+  readBodyBytes(): Promise<ArrayBuffer> {
+    return readBuffer(this.device, this.bodies, this.bodyCount * LAYOUT_2D.body.words * 4);
+  }
+
+  /** The raw BodyState2D bytes. */
+  readStateBytes(): Promise<ArrayBuffer> {
+    return readBuffer(this.device, this.states, this.bodyCount * S.state.bytes);
+  }
+
+  override destroy(): void {
+    this.shapes.destroy();
+    super.destroy();
+  }
+}

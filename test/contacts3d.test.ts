@@ -1,0 +1,122 @@
+// The 3D dense contact list (src/gpu/contacts3d.ts on the shared shaders/contacts.wgsl) against its
+// CPU twin (src/cpu/contacts3d.ts on the shared src/cpu/contacts.ts), on manifolds from the real 3D
+// narrowphase (collidePacked3D) of a random pile whose pairs come from sweepAndPrune3D:
+//   - GPU and CPU byte for byte (entries and user values), with one sort and with two;
+//   - the same list for shuffled orders of the pairs, and for batches of any size (GPU and CPU);
+//   - persistence over 2 frames: vec4f user values follow pair and feature id, GPU equals CPU;
+//   - a tiny capacity: overflow, grow, rerun, equal to an unconstrained run.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sweepAndPrune3D } from '../src/broadphase3d.ts';
+import { CONTACT_NONE } from '../src/cpu/contacts.ts';
+import { CONTACTS_LAYOUT_3D, CpuContacts3D, unpackContacts3D } from '../src/cpu/contacts3d.ts';
+import { collidePacked3D, prepareCpu3D } from '../src/cpu/narrowphase3d.ts';
+import { acquireDevice } from '../src/gpu/device.ts';
+import { GpuContacts3D } from '../src/gpu/contacts3d.ts';
+import { packScene3D } from '../src/pack3d.ts';
+import { rng } from '../src/random2d.ts';
+import { randomRotation3D, randomShape3D } from '../src/random3d.ts';
+import { parseScene, type Scene3D, type SceneJson3D } from '../src/scene.ts';
+
+const U = CONTACTS_LAYOUT_3D.userValues;
+let device: GPUDevice;
+let gpu: GpuContacts3D;
+
+beforeAll(async () => {
+  device = (await acquireDevice()).device;
+  gpu = await GpuContacts3D.create(device);
+});
+afterAll(() => gpu?.destroy());
+
+function pileScene(seed: number, n: number, shift: number): Scene3D {
+  const r = rng(seed);
+  const shapes = Array.from({ length: 24 }, () => randomShape3D(r, 'mixed3d', 0.4));
+  const side = 0.75 * Math.cbrt(n);
+  const bodies: SceneJson3D['bodies'] = Array.from({ length: n }, () => ({
+    shape: Math.floor(r() * shapes.length),
+    position: [Math.fround(side * r() + shift), Math.fround(side * r()), Math.fround(side * r())],
+    rotation: randomRotation3D(r),
+  }));
+  return parseScene({ dim: 3, margin: 0.02, shapes, bodies }) as Scene3D;
+}
+
+function shuffled(pairs: Uint32Array, seed: number): Uint32Array {
+  const r = rng(seed);
+  const n = pairs.length / 2;
+  const order = Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(r() * (i + 1));
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  return Uint32Array.from(order.flatMap((k) => [pairs[2 * k]!, pairs[2 * k + 1]!]));
+}
+
+function collide(scene: Scene3D, pairs: Uint32Array): ArrayBuffer {
+  const packed = packScene3D(scene, pairs);
+  return collidePacked3D(prepareCpu3D(packed), packed);
+}
+
+const eq = (a: ArrayBuffer, b: ArrayBuffer): boolean => Buffer.from(a).equals(Buffer.from(b));
+
+describe('3D dense contact list', () => {
+  const scene = pileScene(5, 1500, 0);
+  const pairs = sweepAndPrune3D(scene);
+  const manifolds = collide(scene, pairs);
+
+  it('GPU equals CPU byte for byte, for shuffled pairs, batches and sort plans', async () => {
+    const reference = new CpuContacts3D().run(manifolds, pairs, { bodyCount: scene.bodyShape.length });
+    expect(reference.total).toBeGreaterThan(1000);
+    expect(reference.total).toBeLessThan(pairs.length / 2); // some pairs do not touch: compaction matters
+    for (const [seed, batchPairs, bodyCount] of [
+      [0, undefined, 1500],
+      [1, 256, 1500],
+      [2, 1000, undefined],
+      [3, 100_000, 1 << 20],
+    ] as const) {
+      const p = seed === 0 ? pairs : shuffled(pairs, seed);
+      const m = seed === 0 ? manifolds : collide(scene, p);
+      const options = { ...(batchPairs ? { batchPairs } : {}), ...(bodyCount ? { bodyCount } : {}) };
+      gpu.reset();
+      const g = await gpu.run(m, p, options);
+      const c = new CpuContacts3D().run(m, p, options);
+      expect(g.total).toBe(reference.total);
+      expect(eq(g.dense, reference.dense), `GPU, order ${seed}, batches of ${batchPairs}`).toBe(true);
+      expect(eq(c.dense, reference.dense), `CPU, order ${seed}, batches of ${batchPairs}`).toBe(true);
+    }
+    const list = unpackContacts3D(reference.dense);
+    expect(list.every((e) => e.previous === CONTACT_NONE && e.points.length > 0 && e.bodyA < e.bodyB)).toBe(true);
+  });
+
+  it('carries vec4f user values by pair and feature id (GPU equals CPU), and reruns after an overflow', async () => {
+    const next = pileScene(5, 1500, 1e-4);
+    const pairs1 = sweepAndPrune3D(next);
+    const manifolds1 = collide(next, pairs1);
+    const cpu = new CpuContacts3D();
+    gpu.reset();
+    const g0 = await gpu.run(manifolds, pairs, { bodyCount: 1500 });
+    const c0 = cpu.run(manifolds, pairs, { bodyCount: 1500 });
+    const values = Float32Array.from({ length: g0.total * U.words }, (_, k) => k + 0.25);
+    gpu.setUserValues(values);
+    cpu.setUserValues(values);
+    const g1 = await gpu.run(manifolds1, pairs1, { bodyCount: 1500, capacity: 5 });
+    const c1 = cpu.run(manifolds1, pairs1, { bodyCount: 1500 });
+    expect(g1.runs).toBe(2);
+    expect(eq(g1.dense, c1.dense)).toBe(true);
+    expect(eq(g1.userValues.buffer as ArrayBuffer, c1.userValues.buffer as ArrayBuffer)).toBe(true);
+    const list0 = unpackContacts3D(c0.dense);
+    const list1 = unpackContacts3D(c1.dense, c1.userValues);
+    let carried = 0;
+    for (const e of list1) {
+      if (e.previous === CONTACT_NONE) continue;
+      const old = list0[e.previous]!;
+      expect([old.bodyA, old.bodyB]).toEqual([e.bodyA, e.bodyB]);
+      e.points.forEach((p) => {
+        const q = old.points.findIndex((o) => o.id === p.id);
+        if (q < 0) return;
+        const at = e.previous * U.words + U.points + q * U.pointStride;
+        expect(p.userValue).toEqual(Array.from(values.subarray(at, at + 4)));
+        carried++;
+      });
+    }
+    expect(carried).toBeGreaterThan(0.9 * list1.reduce((s, e) => s + e.points.length, 0));
+  });
+});
