@@ -106,7 +106,7 @@ async function start(): Promise<void> {
   const scene = await entry.create(device, format, settings);
   demo.bodies = scene.bodyCount;
   demo.motion = scene.motion;
-  const stats = new Stats(statsEl, `${entry.title} · ${demo.adapter} · margin ${settings.margin} · motion: ${scene.motion === 'kinematic' ? 'kinematic (no solver yet: bodies pass through each other)' : 'solver'}`);
+  const stats = new Stats(statsEl, `${entry.title} · ${demo.adapter} · margin ${settings.margin} · motion: ${scene.motion === 'kinematic' ? 'kinematic (no contact response: bodies pass through each other)' : 'GPU solver'}`);
   const timer = new GpuTimer(device, ['collide', 'render']);
 
   async function frame(): Promise<void> {

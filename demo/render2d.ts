@@ -8,6 +8,8 @@ import type { DrawView, SceneBounds } from './scenes/scene.ts';
 import source from './render2d.wgsl?raw';
 
 const VIEW_BYTES = 32;
+/** Drawn length of a contact normal, device pixels (whatever the zoom). */
+const NORMAL_PIXELS = 10;
 
 export interface ContactBuffers2D {
   contacts: GPUBuffer;
@@ -25,7 +27,7 @@ export class Renderer2D {
   private bodyGroupKey: [GPUBuffer, GPUBuffer] | null = null;
 
   constructor(private readonly device: GPUDevice, format: GPUTextureFormat) {
-    const module = device.createShaderModule({ label: 'render2d', code: assembleWgsl(['layout2d', 'contacts2d-layout']) + source });
+    const module = device.createShaderModule({ label: 'render2d', code: assembleWgsl(['layout2d', 'contacts-layout', 'contacts2d-layout']) + source });
     const blend: GPUBlendState = {
       color: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha' },
       alpha: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha' },
@@ -54,7 +56,7 @@ export class Renderer2D {
     const cx = (bounds.min[0]! + bounds.max[0]!) / 2;
     const cy = (bounds.min[1]! + bounds.max[1]!) / 2;
     const pixel = 1 / pixelsPerUnit;
-    const data = new Float32Array([sx, sy, -cx * sx, -cy * sy, pixel, Math.max(12 * pixel, 0.02 * Math.min(w, h) / view.zoom), 0, 0]);
+    const data = new Float32Array([sx, sy, -cx * sx, -cy * sy, pixel, NORMAL_PIXELS * pixel, 0, 0]);
     this.device.queue.writeBuffer(this.viewBuffer, 0, data);
   }
 

@@ -1,6 +1,6 @@
 // The 2D renderer (demo/render2d.ts). Prepended by the library's layouts (layout2d.wgsl,
-// contacts2d-layout.wgsl): bodies, shapes and the contact list are read straight from the
-// buffers the collision frame (or the solver's world) owns.
+// contacts-layout.wgsl, contacts2d-layout.wgsl): bodies, shapes and the contact list are read
+// straight from the buffers the collision frame (or the solver's world) owns.
 //
 // Bodies: one instance per body, a quad over the shape's bounding box; the fragment shader
 // computes the signed distance to the rounded convex polygon (circle: 1 core vertex, capsule: 2)
@@ -106,7 +106,7 @@ fn fsBody(in: BodyOut) -> @location(0) vec4f {
 // ---- contacts -------------------------------------------------------------------------------
 
 @group(0) @binding(3) var<storage, read> contacts: array<ContactManifold2D>;
-@group(0) @binding(4) var<storage, read> counts: ContactCounts2D;
+@group(0) @binding(4) var<storage, read> counts: ContactCounts;
 
 struct ContactOut {
   @builtin(position) clip: vec4f,
@@ -142,7 +142,7 @@ fn vsContactDot(@builtin(vertex_index) v: u32, @builtin(instance_index) i: u32) 
     out.clip = HIDDEN;
     return out;
   }
-  out.clip = toClip(p.position + CORNERS[v] * 3.0 * view.pixel);
+  out.clip = toClip(p.position + CORNERS[v] * 2.5 * view.pixel);
   out.colour = depthColour(p.depth);
   return out;
 }

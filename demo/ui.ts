@@ -1,5 +1,6 @@
-// The page's controls: scene, body count, margin and seed come from the URL
-// (?scene=2d&bodies=2000&margin=0.02&seed=7; "load" reloads with the form's values), pause, step,
+// The page's controls: scene, body count, margin, seed and motion come from the URL
+// (?scene=2d&bodies=2000&margin=0.02&seed=7&motion=kinematic; "load" reloads with the form's
+// values; motion=kinematic turns the solver off), pause, step,
 // contacts and validate act on the running scene; mouse drag orbits the 3D camera and the wheel
 // zooms. The browser tests open scenes at small sizes through the same URL parameters.
 
@@ -21,6 +22,12 @@ function numberParam(params: URLSearchParams, name: string, fallback: number, ok
   return x;
 }
 
+function motionParam(raw: string | null): 'kinematic' | 'solver' {
+  if (raw === null || raw === '' || raw === 'solver') return 'solver';
+  if (raw === 'kinematic') return 'kinematic';
+  throw new Error(`URL parameter motion=${raw} is not solver or kinematic`);
+}
+
 /** The settings the URL asks for (defaults: the issue's sizes). Bad values are an error, not ignored. */
 export function readSettings(search: string = location.search): Settings {
   const params = new URLSearchParams(search);
@@ -33,6 +40,7 @@ export function readSettings(search: string = location.search): Settings {
     margin: numberParam(params, 'margin', entry.defaultMargin, (x) => Number.isFinite(x) && x >= 0 && x <= 1),
     seed: numberParam(params, 'seed', 1, (x) => Number.isInteger(x) && x >= 0),
     contacts: params.get('contacts') === '1',
+    motion: motionParam(params.get('motion')),
   };
 }
 
@@ -70,6 +78,7 @@ export function setupControls(settings: Settings, canvas: HTMLCanvasElement): Co
     ev.preventDefault();
     const params = new URLSearchParams({ scene: sceneSelect.value, bodies: bodiesInput.value, margin: marginInput.value });
     if (settings.seed !== 1) params.set('seed', String(settings.seed));
+    if (settings.motion !== 'solver') params.set('motion', settings.motion);
     if (contactsBox.checked) params.set('contacts', '1');
     location.search = params.toString();
   });

@@ -1,14 +1,17 @@
-// The validate button in 2D: the CPU reference (src/cpu/narrowphase2d.ts) on the pairs the GPU
-// broadphase found this frame, with the bodies as the GPU holds them, compared slot by slot with
-// the manifolds the GPU kernel wrote (src/compare2d.ts: count, ids, normal within 1e-4, positions
-// and depths within 1e-4 × the pair's size plus the f32 error of the world coordinates).
+// The validate button in 2D: the CPU reference (src/cpu/narrowphase2d.ts) on every pair the GPU
+// broadphase found this frame, with the bodies as the frame read them, against the GPU's dense
+// contact list (the touching manifolds, ordered by body pair; a pair missing from it has none).
+// Compared pair by pair with src/compare2d.ts: point count, ids, normal within 1e-4, positions and
+// depths within 1e-4 × the pair's size plus the f32 error of the world coordinates. A list entry
+// for a pair the broadphase did not report counts as a mismatch too.
 
 import { compareManifolds2D } from '../src/compare2d.ts';
+import { unpackContacts2D } from '../src/cpu/contacts2d.ts';
 import { collidePacked2D, prepareCpu2D } from '../src/cpu/narrowphase2d.ts';
 import { readBuffer } from '../src/gpu/buffers.ts';
+import { CONTACTS_LAYOUT_2D } from '../src/gpu/contacts2d.ts';
 import type { FrameCounts2D, FrameOutputs2D } from '../src/gpu/frame2d.ts';
-import { LAYOUT_2D } from '../src/layout2d.ts';
-import { manifoldBytes2D, packShapes2D, unpackManifolds2D } from '../src/pack2d.ts';
+import { packShapes2D, unpackManifolds2D, type ManifoldJson } from '../src/pack2d.ts';
 import type { Shape2D } from '../src/shapes2d.ts';
 import type { ValidationReport } from './scenes/scene.ts';
 
@@ -18,37 +21,51 @@ export interface FrameSnapshot2D {
   device: GPUDevice;
   outputs: FrameOutputs2D;
   counts: FrameCounts2D;
+  /** The Body2D bytes the frame collided (a copy taken before the step moved them). */
   bodies: GPUBuffer;
   bodyCount: number;
   shapes: readonly Shape2D[];
   margin: number;
 }
 
-/** Reads the frame's pairs, manifold slots and bodies back and checks them against the CPU. */
 export async function validateFrame2D(s: FrameSnapshot2D): Promise<ValidationReport> {
-  if (s.counts.pairsOverflow) throw new Error('validate: the frame overflowed its pair buffer (it grows for the next frame); validate again');
+  if (s.counts.pairsOverflow || s.counts.contactsOverflow) {
+    throw new Error('validate: the frame overflowed its buffers (they grow for the next frame); validate again');
+  }
   const pairCount = s.counts.pairs;
-  const [pairBuf, gpuSlots, bodies] = await Promise.all([
+  const entryBytes = CONTACTS_LAYOUT_2D.contact.bytes;
+  const [pairBuf, list, bodies] = await Promise.all([
     readBuffer(s.device, s.outputs.broadphase.pairs, Math.max(8, 8 * pairCount)),
-    readBuffer(s.device, s.outputs.manifolds, manifoldBytes2D(pairCount)),
-    readBuffer(s.device, s.bodies, s.bodyCount * LAYOUT_2D.body.words * 4),
+    readBuffer(s.device, s.outputs.contacts.contacts, Math.max(entryBytes, s.counts.contacts * entryBytes)),
+    readBuffer(s.device, s.bodies, s.bodies.size),
   ]);
   const pairs = new Uint32Array(pairBuf, 0, 2 * pairCount);
+  const key = (a: number, b: number): string => `${a},${b}`;
+  const gpuByPair = new Map<string, ManifoldJson>();
+  for (const c of unpackContacts2D(list.slice(0, s.counts.contacts * entryBytes))) {
+    gpuByPair.set(key(c.bodyA, c.bodyB), { pair: [c.bodyA, c.bodyB], normal: c.normal, points: c.points.map((p) => ({ position: p.position, depth: p.depth, id: p.id })) });
+  }
   // The kernel reads the margin as f32 (Params2D).
   const packed = { shapes: packShapes2D(s.shapes), bodies, pairs, pairCount, margin: Math.fround(s.margin) };
   const prepared = prepareCpu2D(packed, s.shapes.length);
-  const cpuSlots = collidePacked2D(prepared, packed);
-  const gpu = unpackManifolds2D(gpuSlots, pairs, false);
-  const cpu = unpackManifolds2D(cpuSlots, pairs, false);
+  const cpu = unpackManifolds2D(collidePacked2D(prepared, packed), pairs, false);
+  let listed = 0;
+  const gpu = cpu.map((m): ManifoldJson => {
+    const g = gpuByPair.get(key(m.pair[0], m.pair[1]));
+    if (g) listed++;
+    return g ?? { pair: m.pair, normal: [0, 0], points: [] };
+  });
   const extent = (body: number): number => prepared.shapes[prepared.bodyShape[body]!]!.extent;
   const scales = Array.from({ length: pairCount }, (_, k) => Math.min(extent(pairs[2 * k]!), extent(pairs[2 * k + 1]!)));
   const mismatches = compareManifolds2D(gpu, cpu, TOLERANCE, scales);
-  const touching = gpu.filter((m, k) => m.points.length > 0 || cpu[k]!.points.length > 0).length;
+  const examples = mismatches.slice(0, 8).map((m) => (m.index >= 0 ? `pair ${pairs[2 * m.index]},${pairs[2 * m.index + 1]}: ${m.reason}` : m.reason));
+  const stray = gpuByPair.size - listed;
+  if (stray > 0) examples.unshift(`${stray} contact-list entries for pairs the broadphase did not report`);
   return {
     pairs: pairCount,
-    touching,
-    mismatches: mismatches.length,
+    touching: gpu.filter((m, k) => m.points.length > 0 || cpu[k]!.points.length > 0).length,
+    mismatches: mismatches.length + stray,
     nearTies: null,
-    examples: mismatches.slice(0, 8).map((m) => (m.index >= 0 ? `pair ${pairs[2 * m.index]},${pairs[2 * m.index + 1]}: ${m.reason}` : m.reason)),
+    examples,
   };
 }

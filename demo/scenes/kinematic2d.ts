@@ -1,8 +1,8 @@
-// A stand-in for the solver's GpuWorld2D (src/solver/world2d.ts, same surface) until it lands:
-// the same bodies and options, but the bodies move kinematically on the host: gravity, free
-// flight and elastic bounces off the container's walls (static bodies' bounding boxes), with no
-// contact response between bodies, so they pass through one another and the contacts change
-// every frame. Each step uploads the bodies (array<Body2D>, through the library's packer) and
+// The solver's GpuWorld2D (src/solver/world2d.ts) without the solver, with the same surface
+// (?motion=kinematic in the demo's URL): the same bodies and options, but the bodies move
+// kinematically on the host: gravity, free flight and elastic bounces off the container's walls
+// (static bodies' bounding boxes), with no contact response between bodies, so they pass through
+// one another and the contacts change every frame. Each step uploads the bodies (array<Body2D>, through the library's packer) and
 // records the library's whole GPU collision frame (GpuFrame2D) into the caller's encoder.
 
 import { GpuFrame2D, type FrameCounts2D, type FrameOutputs2D } from '../../src/gpu/frame2d.ts';
@@ -10,24 +10,7 @@ import { CONTACTS_GROWTH } from '../../src/constants.ts';
 import { LAYOUT_2D } from '../../src/layout2d.ts';
 import { packShapes2D } from '../../src/pack2d.ts';
 import { makeShape2D, type Shape2D, type Shape2DInput, type Vec2 } from '../../src/shapes2d.ts';
-
-/** As in src/solver/world2d.ts. */
-export interface WorldBody2D {
-  shape: number;
-  position: Vec2;
-  angle: number;
-  velocity?: Vec2;
-  angularVelocity?: number;
-  /** 0 = static. */
-  density?: number;
-  friction?: number;
-}
-
-export interface WorldOptions2D {
-  gravity?: Vec2;
-  margin?: number;
-  substeps?: number;
-}
+import type { WorldBody2D, WorldOptions2D } from '../../src/solver/world2d.ts';
 
 const STORAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
 
@@ -164,19 +147,15 @@ export class KinematicWorld2D {
     return this.frame.encode(encoder, { shapes: this.shapes, bodies: this.bodies, bodyCount: this.bodyCount, margin: this.margin });
   }
 
-  /** The last frame's counts; grows the frame's buffers for the next frame where they overflowed. */
-  async readCounts(): Promise<FrameCounts2D> {
-    const counts = await this.frame.readCounts();
-    if (counts.pairsOverflow) this.frame.broadphase.setCapacity(Math.ceil(counts.pairs * CONTACTS_GROWTH));
-    if (counts.contactsOverflow) this.frame.contacts.setCapacity(Math.ceil(counts.contacts * CONTACTS_GROWTH));
-    return counts;
+  /** The last submitted frame's counts (a readback). */
+  readCounts(): Promise<FrameCounts2D> {
+    return this.frame.readCounts();
   }
 
-  /** GPU milliseconds of the last frame's stages (null without timestamp queries). */
-  async readTimings(): Promise<Record<string, number> | null> {
-    const [bp, ct] = await Promise.all([this.frame.broadphase.readTimings(), this.frame.contacts.readTimings()]);
-    if (!bp || !ct) return null;
-    return { broadphase: bp.total, contacts: ct.total };
+  /** Grows the frame's buffers after a frame whose counts overflowed (as GpuWorld2D.grow). */
+  grow(counts: FrameCounts2D): void {
+    if (counts.pairsOverflow) this.frame.broadphase.setCapacity(Math.ceil(counts.pairs * CONTACTS_GROWTH));
+    if (counts.contactsOverflow) this.frame.contacts.setCapacity(Math.ceil(counts.contacts * CONTACTS_GROWTH));
   }
 
   destroy(): void {

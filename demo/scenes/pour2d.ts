@@ -4,8 +4,10 @@
 // boxes make the container. Shapes come from a seeded pool, so a seed names the same scene.
 
 import { rng } from '../../src/random2d.ts';
+import { GpuWorld2D } from '../../src/solver/world2d.ts';
 import { makeShape2D, type Shape2DInput, type Vec2 } from '../../src/shapes2d.ts';
-import { KinematicWorld2D, type WorldBody2D } from './kinematic2d.ts';
+import { KinematicWorld2D } from './kinematic2d.ts';
+import type { WorldBody2D } from '../../src/solver/world2d.ts';
 import type { SceneOptions } from './scene.ts';
 import { randomShapePool2D } from './shapes2d.ts';
 import { WorldScene2D } from './world2d-scene.ts';
@@ -63,8 +65,12 @@ export function pourBodies2D(layout: PourLayout2D, count: number, seed: number):
   return { shapes, bodies, bounds: { min: [-width / 2 - 2 * wall, -2 * wall], max: [width / 2 + 2 * wall, 1.25 * height + wall] } };
 }
 
+/** The scene on the solver's GpuWorld2D, or on KinematicWorld2D (no contact response) when asked. */
 export async function createPourScene2D(device: GPUDevice, format: GPUTextureFormat, layout: PourLayout2D, options: SceneOptions): Promise<WorldScene2D> {
   const { shapes, bodies, bounds } = pourBodies2D(layout, options.bodies, options.seed);
-  const world = await KinematicWorld2D.create(device, shapes, bodies, { gravity: [0, -10], margin: options.margin });
-  return new WorldScene2D(world, shapes.map((s, i) => makeShape2D(s, i)), options.margin, bounds, 'kinematic', format);
+  const worldOptions = { gravity: [0, -10] as Vec2, margin: options.margin };
+  const world = options.motion === 'kinematic'
+    ? await KinematicWorld2D.create(device, shapes, bodies, worldOptions)
+    : await GpuWorld2D.create(device, shapes, bodies, worldOptions);
+  return new WorldScene2D(world, shapes.map((s, i) => makeShape2D(s, i)), options.margin, bounds, options.motion, format);
 }

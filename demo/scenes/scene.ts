@@ -69,6 +69,8 @@ export interface DrawView {
 /** The options every scene takes (from the URL and the controls). */
 export interface SceneOptions {
   bodies: number;
+  /** 'solver': the GPU solver's world where the dimension has one; 'kinematic': bodies fly through each other. */
+  motion: 'kinematic' | 'solver';
   margin: number;
   seed: number;
 }

@@ -1,8 +1,10 @@
-// A 2D scene on a world that moves its bodies on the GPU side and records the collision frame:
-// KinematicWorld2D today, the solver's GpuWorld2D (same surface) when it lands. Drawing reads
-// the world's buffers directly (demo/render2d.ts); the contact list drawn is the frame's.
+// A 2D scene on a world that moves its bodies and records the collision frame into the page's
+// encoder: the solver's GpuWorld2D, or KinematicWorld2D (same surface). Drawing reads the world's
+// buffers directly (demo/render2d.ts); the contact list drawn is the frame's. Each frame first
+// copies the bodies aside (the solver moves them in place after the collision), so validate()
+// checks the last frame against the bodies it collided.
 
-import type { FrameCounts2D, FrameOutputs2D } from '../../src/gpu/frame2d.ts';
+import { GpuFrame2D, type FrameCounts2D, type FrameOutputs2D } from '../../src/gpu/frame2d.ts';
 import type { Shape2D } from '../../src/shapes2d.ts';
 import { Renderer2D } from '../render2d.ts';
 import { validateFrame2D } from '../validate2d.ts';
@@ -16,10 +18,20 @@ export interface World2D {
   readonly bodies: GPUBuffer;
   /** array<Shape2D>, STORAGE. */
   readonly shapes: GPUBuffer;
+  /** The collision frame (a GpuFrame2D gives stage timings). */
+  readonly frame: unknown;
   encodeStep(encoder: GPUCommandEncoder, dt: number): FrameOutputs2D;
   readCounts(): Promise<FrameCounts2D>;
-  readTimings?(): Promise<Record<string, number> | null>;
+  grow(counts: FrameCounts2D): void;
   destroy(): void;
+}
+
+/** GPU ms of the frame's own timed stages: broadphase, and ordering + persistence of the list. */
+async function frameTimings(frame: unknown): Promise<Record<string, number> | null> {
+  if (!(frame instanceof GpuFrame2D)) return null;
+  const [bp, ct] = await Promise.all([frame.broadphase.readTimings(), frame.contacts.readTimings()]);
+  if (!bp || !ct) return null;
+  return { broadphase: bp.total, 'order+persist': ct.order + ct.persist };
 }
 
 export class WorldScene2D implements DemoScene {
@@ -27,6 +39,7 @@ export class WorldScene2D implements DemoScene {
   private outputs: FrameOutputs2D | null = null;
   private counts: FrameCounts2D | null = null;
   private readonly renderer: Renderer2D;
+  private readonly collided: GPUBuffer;
 
   constructor(
     private readonly world: World2D,
@@ -38,6 +51,7 @@ export class WorldScene2D implements DemoScene {
     format: GPUTextureFormat,
   ) {
     this.renderer = new Renderer2D(world.device, format);
+    this.collided = world.device.createBuffer({ label: 'demo-collided-bodies2d', size: world.bodies.size, usage: GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
   }
 
   get bodyCount(): number {
@@ -45,13 +59,16 @@ export class WorldScene2D implements DemoScene {
   }
 
   encode(encoder: GPUCommandEncoder, dt: number): Promise<void> {
+    encoder.copyBufferToBuffer(this.world.bodies, 0, this.collided, 0, this.collided.size);
     this.outputs = this.world.encodeStep(encoder, dt);
     return Promise.resolve();
   }
 
   async finish(): Promise<FrameReport> {
-    const [counts, gpuMs] = await Promise.all([this.world.readCounts(), this.world.readTimings?.() ?? null]);
+    const [counts, gpuMs] = await Promise.all([this.world.readCounts(), frameTimings(this.world.frame)]);
     this.counts = counts;
+    // Overflowed: the next frame gets bigger buffers (this one dropped what did not fit).
+    this.world.grow(counts);
     return { pairs: counts.pairs, contacts: counts.contacts, gpuMs };
   }
 
@@ -73,7 +90,7 @@ export class WorldScene2D implements DemoScene {
       device: this.world.device,
       outputs: this.outputs,
       counts: this.counts,
-      bodies: this.world.bodies,
+      bodies: this.collided,
       bodyCount: this.world.bodyCount,
       shapes: this.shapeList,
       margin: this.margin,
@@ -82,6 +99,7 @@ export class WorldScene2D implements DemoScene {
 
   destroy(): void {
     this.renderer.destroy();
+    this.collided.destroy();
     this.world.destroy();
   }
 }
