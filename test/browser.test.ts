@@ -4,12 +4,13 @@
 // runs at least 120 frames, reports contacts, gets 0 mismatches from the validate button (the CPU
 // reference on the frame's pairs), logs no console error, and its screenshot
 // (test-results/browser/<scene>.png) is not blank. Without WebGPU the page says so and runs the
-// CPU reference. A missing Chromium fails these tests; they never skip.
+// CPU reference. The bundle `vite build` makes runs too. A missing Chromium fails these tests;
+// they never skip.
 
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import type { ViteDevServer } from 'vite';
+import { build, preview, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { DemoState } from '../demo/state.ts';
 import { inkOf, launchChromium, openPage, root, startDemoServer } from './helpers/chromium.ts';
@@ -91,6 +92,25 @@ describe('demo scenes in Chromium with WebGPU (SwiftShader)', () => {
     expect(problems).toEqual([]);
     await page.close();
   });
+});
+
+test('the built bundle (vite build, served by vite preview) runs a scene', async () => {
+  const outDir = join(root, 'test-results', 'demo-build');
+  await build({ configFile: join(root, 'vite.config.ts'), logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  const server = await preview({ configFile: join(root, 'vite.config.ts'), logLevel: 'warn', build: { outDir } });
+  try {
+    const url = server.resolvedUrls?.local?.[0];
+    expect(url).toBeTruthy();
+    const { page, problems } = await openPage(browser, `${url}?scene=pyramid&bodies=15`);
+    await page.waitForFunction(() => window.__demo.frames >= 5 || window.__demo.error !== null, undefined, { timeout: 60_000 });
+    const s = await page.evaluate(() => ({ ...window.__demo }));
+    expect(s.error).toBeNull();
+    expect(s.contacts).toBeGreaterThan(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  } finally {
+    await server.close();
+  }
 });
 
 test('without WebGPU the page says so and runs the CPU reference', async () => {
