@@ -32,6 +32,12 @@ export function shapeMesh3D(s: Shape3D): number[] {
   return out;
 }
 
+/** A colour for shape `i`: hues spread by the golden ratio, soft saturation. */
+function paletteColour(i: number): [number, number, number] {
+  const h = (i * 0.618034) % 1;
+  return [0, 0.33, 0.67].map((o) => 0.55 + 0.35 * Math.cos(2 * Math.PI * (h + o))) as [number, number, number];
+}
+
 /** Runs of bodies with the same shape: one instanced draw each. */
 function shapeRuns(bodyShape: Uint32Array): { shape: number; first: number; count: number }[] {
   const runs: { shape: number; first: number; count: number }[] = [];
@@ -48,6 +54,7 @@ export class Renderer3D {
   private readonly linePipeline: GPURenderPipeline;
   private readonly cameraBuffer: GPUBuffer;
   private readonly meshBuffer: GPUBuffer;
+  private readonly colourBuffer: GPUBuffer;
   /** First vertex and vertex count of each shape's mesh. */
   private readonly meshes: { first: number; count: number }[] = [];
   private readonly runs: { shape: number; first: number; count: number }[];
@@ -57,7 +64,8 @@ export class Renderer3D {
   private lineVertices = 0;
   private depth: GPUTexture | null = null;
 
-  constructor(private readonly device: GPUDevice, format: GPUTextureFormat, shapes: readonly Shape3D[], bodyShape: Uint32Array, readonly bodies: GPUBuffer) {
+  /** `staticShapes`: shapes of the floor and walls, drawn grey. */
+  constructor(private readonly device: GPUDevice, format: GPUTextureFormat, shapes: readonly Shape3D[], bodyShape: Uint32Array, readonly bodies: GPUBuffer, staticShapes: ReadonlySet<number>) {
     const module = device.createShaderModule({ label: 'render3d', code: assembleWgsl3D(['layout3d']) + source });
     const attributes = (a: GPUVertexFormat, b: GPUVertexFormat): GPUVertexBufferLayout[] => [
       { arrayStride: 4 * FLOATS_PER_VERTEX, attributes: [{ shaderLocation: 0, offset: 0, format: a }, { shaderLocation: 1, offset: 12, format: b }] },
@@ -89,11 +97,14 @@ export class Renderer3D {
     this.meshBuffer = device.createBuffer({ label: 'render3d-meshes', size: Math.max(16, 4 * mesh.length), usage: GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_DST });
     device.queue.writeBuffer(this.meshBuffer, 0, new Float32Array(mesh));
     this.runs = shapeRuns(bodyShape);
+    this.colourBuffer = device.createBuffer({ label: 'render3d-colours', size: Math.max(16, 16 * shapes.length), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    device.queue.writeBuffer(this.colourBuffer, 0, new Float32Array(shapes.flatMap((_, i) => (staticShapes.has(i) ? [0.42, 0.44, 0.48, 1] : [...paletteColour(i), 0]))));
     this.bodyGroup = device.createBindGroup({
       layout: this.bodyPipeline.getBindGroupLayout(0),
       entries: [
         { binding: 0, resource: { buffer: bodies } },
         { binding: 1, resource: { buffer: this.cameraBuffer } },
+        { binding: 2, resource: { buffer: this.colourBuffer } },
       ],
     });
     this.lineGroup = device.createBindGroup({ layout: this.linePipeline.getBindGroupLayout(0), entries: [{ binding: 1, resource: { buffer: this.cameraBuffer } }] });
@@ -156,6 +167,7 @@ export class Renderer3D {
   destroy(): void {
     this.cameraBuffer.destroy();
     this.meshBuffer.destroy();
+    this.colourBuffer.destroy();
     this.lineBuffer?.destroy();
     this.depth?.destroy();
   }

@@ -12,6 +12,8 @@ struct Camera3D {
 
 @group(0) @binding(0) var<storage, read> bodies: array<Body3D>;
 @group(0) @binding(1) var<uniform> camera: Camera3D;
+// Per shape: rgb, and w = 1 for a static shape's (floor, walls), drawn as is.
+@group(0) @binding(2) var<storage, read> shapeColours: array<vec4f>;
 
 struct MeshIn {
   @location(0) position: vec3f,
@@ -31,9 +33,9 @@ fn rotate(q: vec4f, v: vec3f) -> vec3f {
 }
 
 fn shapeColour(shape: u32, body: u32) -> vec3f {
-  let h = f32((shape * 2654435761u) >> 24u) / 255.0;
-  let base = 0.55 + 0.35 * cos(6.2832 * (h + vec3f(0.0, 0.33, 0.67)));
-  return base * (0.85 + 0.15 * f32((body * 2246822519u) >> 28u) / 15.0);
+  let c = shapeColours[shape];
+  // Moving bodies: a little variation per body so neighbours of one shape stay apart.
+  return c.rgb * select(0.85 + 0.15 * f32((body * 2246822519u) >> 28u) / 15.0, 1.0, c.w > 0.5);
 }
 
 @vertex

@@ -104,6 +104,17 @@ export class KinematicWorld3D {
     return new KinematicWorld3D(device, narrowphase, scene, bodies, options.gravity ?? [0, -10, 0]);
   }
 
+  /** Shapes only static bodies use (the floor and walls). */
+  staticShapes(): Set<number> {
+    const moving = new Set<number>();
+    const all = new Set<number>();
+    this.scene.bodyShape.forEach((s, i) => {
+      all.add(s);
+      if (this.reach[i] !== 0) moving.add(s);
+    });
+    return new Set([...all].filter((s) => !moving.has(s)));
+  }
+
   private advance(dt: number): void {
     const p = this.scene.bodyPosition;
     const q = this.scene.bodyRotation;

@@ -17,7 +17,7 @@ export class WorldScene3D implements DemoScene {
   constructor(private readonly world: KinematicWorld3D, readonly bounds: SceneBounds, readonly motion: 'kinematic' | 'solver', format: GPUTextureFormat, private readonly normalLength: number) {
     const device = world.device;
     this.bodies = device.createBuffer({ label: 'demo-bodies3d', size: Math.max(16, world.bodyCount * LAYOUT_3D.body.words * 4), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-    this.renderer = new Renderer3D(device, format, world.scene.shapes, world.scene.bodyShape, this.bodies);
+    this.renderer = new Renderer3D(device, format, world.scene.shapes, world.scene.bodyShape, this.bodies, world.staticShapes());
   }
 
   get bodyCount(): number {
