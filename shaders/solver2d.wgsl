@@ -1,9 +1,9 @@
 // The 2D rigid-body solver's kernels (src/solver/world2d.ts records them after the collision
 // frame, in this order, with no readback):
 //
+//   solverBegin2D          per body: zero the deltas the substeps accumulate (3D: world inertia)
 //   solverPrepare2D        per dense contact: a constraint with anchors relative to the centres of
 //                          mass, effective masses, softness, and last frame's impulses (warm start)
-//   solverBegin2D          per body: zero the deltas the substeps accumulate
 //   per substep:
 //     solverIntegrateVelocities2D   gravity
 //     solverWarmStart2D    per colour: apply the accumulated impulses

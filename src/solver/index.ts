@@ -4,3 +4,6 @@ export { GpuColoring, COLOR_NONE, COLOR_ROUNDS, type ColoringInputs } from './co
 export { shapeMass2D, type MassProperties2D } from './mass2d.ts';
 export { SOLVER_LAYOUT_2D } from './layout2d.ts';
 export * as solverConstants from './constants.ts';
+export { GpuWorld3D, type WorldBody3D, type WorldOptions3D } from './world3d.ts';
+export { shapeMass3D, invertMat3, type MassProperties3D, type Mat3 } from './mass3d.ts';
+export { SOLVER_LAYOUT_3D } from './layout3d.ts';

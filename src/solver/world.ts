@@ -11,7 +11,7 @@ import { GpuColoring } from './coloring.ts';
 import { COLOR_ROUNDS, SOLVER_WORKGROUP_SIZE } from './constants.ts';
 
 /** The kernels of one dimension's soft step, in shaders/solver2d.wgsl's order. */
-export const SOLVER_STAGES = ['prepare', 'begin', 'integrateVelocities', 'warmStart', 'solve', 'integratePositions', 'relax', 'store'] as const;
+export const SOLVER_STAGES = ['begin', 'prepare', 'integrateVelocities', 'warmStart', 'solve', 'integratePositions', 'relax', 'store'] as const;
 export type SolverStage = (typeof SOLVER_STAGES)[number];
 
 export interface SolverKernels {
@@ -159,8 +159,9 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
     const [warmStart, solve, relax] = [colored('warmStart'), colored('solve'), colored('relax')];
     const integrateVelocities = bindGroup('integrateVelocities');
     const integratePositions = bindGroup('integratePositions');
-    run('prepare', contactGroups, bindGroup('prepare'));
+    // Begin first: it sets the world inertia (3D) that prepare's effective masses use.
     run('begin', bodyGroups, bindGroup('begin'));
+    run('prepare', contactGroups, bindGroup('prepare'));
     for (let s = 0; s < this.substeps; s++) {
       run('integrateVelocities', bodyGroups, integrateVelocities);
       warmStart();
