@@ -33,16 +33,23 @@ function noWebGpuMessage(e: unknown): string {
   return `WebGPU could not be started (${messageOf(e)}).`;
 }
 
-/** GPU stage times of a frame: the scene's own, the collision frame's total and the render pass. */
+/**
+ * GPU stage times of a frame: the frame's own timed stages (broadphase, list ordering and
+ * persistence), the whole recorded step (collision frame, and the solver where there is one),
+ * what is left of it besides the timed stages, and the render pass.
+ */
 function stageTimes(scene: DemoScene, report: FrameReport, spans: Record<string, number> | null): Record<string, number> | null {
   if (!report.gpuMs && !spans) return null;
   const out: Record<string, number> = { ...report.gpuMs };
-  if (spans && scene.dim === 2) {
-    const { broadphase, contacts } = report.gpuMs ?? {};
-    if (broadphase !== undefined && contacts !== undefined) out.narrowphase = Math.max(0, spans.collide! - broadphase - contacts);
-    out['collide total'] = spans.collide!;
+  if (spans) {
+    const solver = scene.motion === 'solver';
+    const { broadphase, 'order+persist': ordered } = report.gpuMs ?? {};
+    if (broadphase !== undefined && ordered !== undefined) {
+      out[solver ? 'narrowphase+compaction+solver' : 'narrowphase+compaction'] = Math.max(0, spans.step! - broadphase - ordered);
+    }
+    out[solver ? 'step total' : 'collide total'] = spans.step!;
+    out.render = spans.render!;
   }
-  if (spans) out.render = spans.render!;
   return out;
 }
 
@@ -107,7 +114,7 @@ async function start(): Promise<void> {
   demo.bodies = scene.bodyCount;
   demo.motion = scene.motion;
   const stats = new Stats(statsEl, `${entry.title} · ${demo.adapter} · margin ${settings.margin} · motion: ${scene.motion === 'kinematic' ? 'kinematic (no contact response: bodies pass through each other)' : 'GPU solver'}`);
-  const timer = new GpuTimer(device, ['collide', 'render']);
+  const timer = new GpuTimer(device, ['step', 'render']);
 
   async function frame(): Promise<void> {
     const t0 = performance.now();
@@ -117,9 +124,9 @@ async function start(): Promise<void> {
     if (canvas.width !== width) canvas.width = width;
     if (canvas.height !== height) canvas.height = height;
     const encoder = device.createCommandEncoder({ label: 'demo-frame' });
-    if (scene.dim === 2) timer.mark(encoder, 'collide', 'start');
+    timer.mark(encoder, 'step', 'start');
     await scene.encode(encoder, DT);
-    if (scene.dim === 2) timer.mark(encoder, 'collide', 'end');
+    timer.mark(encoder, 'step', 'end');
     scene.draw(encoder, context!.getCurrentTexture().createView(), controls.view(width, height), timer.whole('render'));
     timer.resolve(encoder);
     device.queue.submit([encoder.finish()]);
@@ -127,7 +134,7 @@ async function start(): Promise<void> {
     demo.frames++;
     demo.pairs = report.pairs;
     demo.contacts = report.contacts;
-    demo.gpuMs = stageTimes(scene, report, scene.dim === 2 ? spans : spans && { render: spans.render! });
+    demo.gpuMs = stageTimes(scene, report, spans);
     stats.update(report, performance.now() - t0, demo.gpuMs);
   }
 

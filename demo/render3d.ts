@@ -1,15 +1,25 @@
 // Draws a 3D scene with WebGPU: each shape's triangle mesh instanced over the bodies of that shape,
 // read straight from an array<Body3D> buffer (shaders/layout3d.wgsl), lit by one directional light
-// under an orbit camera (demo/camera.ts); contact points and normals as lines.
+// under an orbit camera (demo/camera.ts); contact points and normals as lines, straight from the
+// collision frame's dense contact list (contacts3d-layout.wgsl). Nothing is read back.
 
+import { MAX_MANIFOLD_POINTS_3D } from '../src/constants3d.ts';
 import { assembleWgsl3D } from '../src/gpu/shaders.ts';
-import type { ManifoldJson } from '../src/pack2d.ts';
 import type { Shape3D } from '../src/shapes3d.ts';
 import { orbitCamera } from './camera.ts';
 import type { DrawView, SceneBounds } from './scenes/scene.ts';
 import source from './render3d.wgsl?raw';
 
 const CAMERA_BYTES = 96;
+
+export interface ContactBuffers3D {
+  /** array<ContactManifold3D>. */
+  contacts: GPUBuffer;
+  /** ContactCounts. */
+  counts: GPUBuffer;
+  /** Entries the list holds. */
+  capacity: number;
+}
 const FLOATS_PER_VERTEX = 6;
 const LIGHT = (() => {
   const l = [0.35, 1, 0.55];
@@ -51,7 +61,7 @@ function shapeRuns(bodyShape: Uint32Array): { shape: number; first: number; coun
 
 export class Renderer3D {
   private readonly bodyPipeline: GPURenderPipeline;
-  private readonly linePipeline: GPURenderPipeline;
+  private readonly contactPipeline: GPURenderPipeline;
   private readonly cameraBuffer: GPUBuffer;
   private readonly meshBuffer: GPUBuffer;
   private readonly colourBuffer: GPUBuffer;
@@ -59,14 +69,14 @@ export class Renderer3D {
   private readonly meshes: { first: number; count: number }[] = [];
   private readonly runs: { shape: number; first: number; count: number }[];
   private readonly bodyGroup: GPUBindGroup;
-  private readonly lineGroup: GPUBindGroup;
-  private lineBuffer: GPUBuffer | null = null;
-  private lineVertices = 0;
   private depth: GPUTexture | null = null;
 
-  /** `staticShapes`: shapes of the floor and walls, drawn grey. */
-  constructor(private readonly device: GPUDevice, format: GPUTextureFormat, shapes: readonly Shape3D[], bodyShape: Uint32Array, readonly bodies: GPUBuffer, staticShapes: ReadonlySet<number>) {
-    const module = device.createShaderModule({ label: 'render3d', code: assembleWgsl3D(['layout3d']) + source });
+  /** `staticShapes`: shapes of the floor and walls, drawn grey; `normalLength`: drawn contact normals, scene units. */
+  constructor(
+    private readonly device: GPUDevice, format: GPUTextureFormat, shapes: readonly Shape3D[], bodyShape: Uint32Array, readonly bodies: GPUBuffer,
+    staticShapes: ReadonlySet<number>, private readonly normalLength: number,
+  ) {
+    const module = device.createShaderModule({ label: 'render3d', code: assembleWgsl3D(['layout3d', 'contacts-layout', 'contacts3d-layout']) + source });
     const attributes = (a: GPUVertexFormat, b: GPUVertexFormat): GPUVertexBufferLayout[] => [
       { arrayStride: 4 * FLOATS_PER_VERTEX, attributes: [{ shaderLocation: 0, offset: 0, format: a }, { shaderLocation: 1, offset: 12, format: b }] },
     ];
@@ -79,11 +89,11 @@ export class Renderer3D {
       primitive: { topology: 'triangle-list', cullMode: 'back' },
       depthStencil: depthStencil(true),
     });
-    this.linePipeline = device.createRenderPipeline({
-      label: 'render3d-lines',
+    this.contactPipeline = device.createRenderPipeline({
+      label: 'render3d-contacts',
       layout: 'auto',
-      vertex: { module, entryPoint: 'vsLine', buffers: attributes('float32x3', 'float32x3') },
-      fragment: { module, entryPoint: 'fsLine', targets: [{ format }] },
+      vertex: { module, entryPoint: 'vsContact' },
+      fragment: { module, entryPoint: 'fsContact', targets: [{ format }] },
       primitive: { topology: 'line-list' },
       depthStencil: depthStencil(false),
     });
@@ -107,31 +117,13 @@ export class Renderer3D {
         { binding: 2, resource: { buffer: this.colourBuffer } },
       ],
     });
-    this.lineGroup = device.createBindGroup({ layout: this.linePipeline.getBindGroupLayout(0), entries: [{ binding: 1, resource: { buffer: this.cameraBuffer } }] });
   }
 
-  /** Contact points (a small cross, red when penetrating, amber when speculative) and normals (white). */
-  setContacts(manifolds: readonly ManifoldJson[], normalLength: number): void {
-    const data: number[] = [];
-    const s = normalLength * 0.25;
-    for (const m of manifolds) {
-      for (const p of m.points) {
-        const [x, y, z] = p.position as [number, number, number];
-        const c = p.depth > 0 ? [1, 0.3, 0.3] : [1, 0.69, 0.13];
-        data.push(x, y, z, 0.96, 0.97, 0.98, x + normalLength * m.normal[0]!, y + normalLength * m.normal[1]!, z + normalLength * m.normal[2]!, 0.96, 0.97, 0.98);
-        data.push(x - s, y, z, ...c, x + s, y, z, ...c, x, y - s, z, ...c, x, y + s, z, ...c, x, y, z - s, ...c, x, y, z + s, ...c);
-      }
-    }
-    const bytes = 4 * data.length;
-    if (!this.lineBuffer || this.lineBuffer.size < bytes) {
-      this.lineBuffer?.destroy();
-      this.lineBuffer = this.device.createBuffer({ label: 'render3d-lines', size: Math.max(256, 2 * bytes), usage: GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_DST });
-    }
-    if (bytes > 0) this.device.queue.writeBuffer(this.lineBuffer, 0, new Float32Array(data));
-    this.lineVertices = data.length / FLOATS_PER_VERTEX;
-  }
-
-  draw(encoder: GPUCommandEncoder, target: GPUTextureView, clear: GPUColor, bounds: SceneBounds, view: DrawView, timestampWrites?: GPURenderPassTimestampWrites): void {
+  /** The scene's render pass: bodies, then the contact list's points when `contacts` is given. */
+  draw(
+    encoder: GPUCommandEncoder, target: GPUTextureView, clear: GPUColor, bounds: SceneBounds, view: DrawView,
+    contacts: ContactBuffers3D | null, timestampWrites?: GPURenderPassTimestampWrites,
+  ): void {
     if (!this.depth || this.depth.width !== view.width || this.depth.height !== view.height) {
       this.depth?.destroy();
       this.depth = this.device.createTexture({ size: [view.width, view.height], format: 'depth24plus', usage: GPUTextureUsage.RENDER_ATTACHMENT });
@@ -140,7 +132,7 @@ export class Renderer3D {
     const camera = new Float32Array(CAMERA_BYTES / 4);
     camera.set(viewProj, 0);
     camera.set([eye[0]!, eye[1]!, eye[2]!, 1], 16);
-    camera.set([LIGHT[0]!, LIGHT[1]!, LIGHT[2]!, 0], 20);
+    camera.set([LIGHT[0]!, LIGHT[1]!, LIGHT[2]!, this.normalLength], 20);
     this.device.queue.writeBuffer(this.cameraBuffer, 0, camera);
     const pass = encoder.beginRenderPass({
       label: 'demo-3d',
@@ -155,11 +147,20 @@ export class Renderer3D {
       const mesh = this.meshes[run.shape]!;
       if (mesh.count > 0) pass.draw(mesh.count, run.count, mesh.first, run.first);
     }
-    if (view.showContacts && this.lineBuffer && this.lineVertices > 0) {
-      pass.setPipeline(this.linePipeline);
-      pass.setBindGroup(0, this.lineGroup);
-      pass.setVertexBuffer(0, this.lineBuffer);
-      pass.draw(this.lineVertices);
+    if (contacts && contacts.capacity > 0) {
+      pass.setPipeline(this.contactPipeline);
+      pass.setBindGroup(
+        0,
+        this.device.createBindGroup({
+          layout: this.contactPipeline.getBindGroupLayout(0),
+          entries: [
+            { binding: 1, resource: { buffer: this.cameraBuffer } },
+            { binding: 3, resource: { buffer: contacts.contacts } },
+            { binding: 4, resource: { buffer: contacts.counts } },
+          ],
+        }),
+      );
+      pass.draw(8, contacts.capacity * MAX_MANIFOLD_POINTS_3D);
     }
     pass.end();
   }
@@ -168,7 +169,6 @@ export class Renderer3D {
     this.cameraBuffer.destroy();
     this.meshBuffer.destroy();
     this.colourBuffer.destroy();
-    this.lineBuffer?.destroy();
     this.depth?.destroy();
   }
 }

@@ -1,13 +1,14 @@
-// The 3D renderer (demo/render3d.ts). Prepended by the library's 3D layout (layout3d.wgsl): the
-// bodies are read straight from an array<Body3D>. One draw per shape: its triangle mesh (body
+// The 3D renderer (demo/render3d.ts). Prepended by the library's 3D layouts (layout3d.wgsl,
+// contacts-layout.wgsl, contacts3d-layout.wgsl): the bodies and the contact list are read
+// straight from the world's and the collision frame's buffers. One draw per shape: its triangle mesh (body
 // frame, flat face normals) instanced over the bodies of that shape (the scene keeps each shape's
 // bodies contiguous; instance_index counts from the draw's first instance). A directional light
-// and a sky/ground ambient. Contact points and normals are lines with a colour per vertex.
+// and a sky/ground ambient.
 
 struct Camera3D {
   viewProj: mat4x4f,
   eye: vec4f,
-  light: vec4f,        // unit direction towards the light
+  light: vec4f,        // xyz: unit direction towards the light; w: drawn contact normal length
 }
 
 @group(0) @binding(0) var<storage, read> bodies: array<Body3D>;
@@ -57,27 +58,46 @@ fn fsBody(in: BodyOut) -> @location(0) vec4f {
   return vec4f(in.colour * (ambient + 0.75 * diffuse), 1.0);
 }
 
-struct LineIn {
-  @location(0) position: vec3f,
-  @location(1) colour: vec3f,
-}
+// ---- contacts: one instance per possible point of the list (MAX_MANIFOLD_POINTS_3D per entry),
+// 8 line vertices each: the normal (white), then a small cross (red: penetrating, amber:
+// speculative). Points past counts.written or the manifold's count collapse off screen.
+
+@group(0) @binding(3) var<storage, read> contacts: array<ContactManifold3D>;
+@group(0) @binding(4) var<storage, read> counts: ContactCounts;
 
 struct LineOut {
   @builtin(position) clip: vec4f,
   @location(0) colour: vec3f,
 }
 
+const CROSS = array<vec3f, 6>(vec3f(-1.0, 0.0, 0.0), vec3f(1.0, 0.0, 0.0), vec3f(0.0, -1.0, 0.0), vec3f(0.0, 1.0, 0.0), vec3f(0.0, 0.0, -1.0), vec3f(0.0, 0.0, 1.0));
+
 @vertex
-fn vsLine(in: LineIn) -> LineOut {
+fn vsContact(@builtin(vertex_index) v: u32, @builtin(instance_index) i: u32) -> LineOut {
   var out: LineOut;
-  out.clip = camera.viewProj * vec4f(in.position, 1.0);
-  // Drawn over the bodies: pulled to the near plane's side a little.
+  out.clip = vec4f(4.0, 4.0, 4.0, 1.0);
+  let entry = i / MAX_MANIFOLD_POINTS_3D;
+  let k = i % MAX_MANIFOLD_POINTS_3D;
+  if (entry >= counts.written) { return out; }
+  let m = contacts[entry].manifold;
+  if (k >= m.count) { return out; }
+  let p = m.points[k];
+  let length = camera.light.w;
+  var world = p.position;
+  if (v < 2u) {
+    world += f32(v) * length * m.normal;
+    out.colour = vec3f(0.96, 0.97, 0.98);
+  } else {
+    world += 0.25 * length * CROSS[v - 2u];
+    out.colour = select(vec3f(1.0, 0.69, 0.13), vec3f(1.0, 0.3, 0.3), p.depth > 0.0);
+  }
+  out.clip = camera.viewProj * vec4f(world, 1.0);
+  // Drawn over the bodies they sit on: pulled a little towards the camera.
   out.clip.z = out.clip.z * 0.999;
-  out.colour = in.colour;
   return out;
 }
 
 @fragment
-fn fsLine(in: LineOut) -> @location(0) vec4f {
+fn fsContact(in: LineOut) -> @location(0) vec4f {
   return vec4f(in.colour, 1.0);
 }

@@ -1,67 +1,55 @@
-// A stand-in for the solver's GpuWorld3D (src/solver/world3d.ts) until it and the GPU 3D frame
-// land: the bodies move kinematically on the host (gravity, free flight, elastic bounces off the
-// static bodies' faces, no contact response between bodies), the broadphase is the library's host
-// sweep-and-prune (src/broadphase3d.ts) and the narrowphase the library's GPU kernel
-// (GpuNarrowphase3D), whose manifolds are read back each frame. So, unlike 2D, 3D still runs two
-// stages on the host and its contacts are drawn from the read-back manifolds.
+// The solver's GpuWorld3D (src/solver/world3d.ts) without the solver, with the same surface
+// (?motion=kinematic in the demo's URL): the same bodies and options, but the bodies move
+// kinematically on the host: gravity, free flight, elastic bounces off the static bodies' faces,
+// no contact response between bodies. Each step uploads the bodies (array<Body3D>) and records
+// the library's whole GPU collision frame (GpuFrame3D) into the caller's encoder.
 
-import { sweepAndPrune3D } from '../../src/broadphase3d.ts';
-import { GpuNarrowphase3D } from '../../src/gpu/narrowphase3d.ts';
-import { packScene3D, packShapes3D, unpackManifolds3D, type Packed3D, type PackedShapes3D } from '../../src/pack3d.ts';
-import type { ManifoldJson } from '../../src/pack2d.ts';
-import type { Scene3D } from '../../src/scene.ts';
-import { makeShape3D, type Quat, type Shape3DInput, type Vec3 } from '../../src/shapes3d.ts';
+import { CONTACTS_GROWTH } from '../../src/constants.ts';
+import { GpuFrame3D, type FrameCounts3D, type FrameOutputs3D } from '../../src/gpu/frame3d.ts';
+import { LAYOUT_3D } from '../../src/layout3d.ts';
+import { packShapes3D } from '../../src/pack3d.ts';
+import { makeShape3D, type Shape3D, type Shape3DInput, type Vec3 } from '../../src/shapes3d.ts';
+import type { WorldBody3D, WorldOptions3D } from '../../src/solver/world3d.ts';
 
-/** As in src/solver/world3d.ts. */
-export interface WorldBody3D {
-  shape: number;
-  position: Vec3;
-  rotation: Quat;
-  velocity?: Vec3;
-  angularVelocity?: Vec3;
-  /** 0 = static. */
-  density?: number;
-  friction?: number;
-}
-
-export interface WorldOptions3D {
-  gravity?: Vec3;
-  margin?: number;
-}
-
-/** One collided frame: what the GPU kernel got and gave. */
-export interface Frame3D {
-  packed: Packed3D;
-  manifolds: ManifoldJson[];
-  kernelMs: number | null;
-  hostMs: { integrate: number; broadphase: number };
-}
+const STORAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
 
 export class KinematicWorld3D {
   readonly bodyCount: number;
-  /** The scene as the library validates it; positions and rotations change every step. */
-  readonly scene: Scene3D;
-  private readonly packedShapes: PackedShapes3D;
+  readonly bodies: GPUBuffer;
+  readonly shapes: GPUBuffer;
+  readonly hullVertices: GPUBuffer;
+  readonly hullPlanes: GPUBuffer;
+  readonly hullFaces: GPUBuffer;
+  readonly hullIndices: GPUBuffer;
+  private readonly position: Float64Array;
+  private readonly rotation: Float64Array;
   private readonly velocity: Float64Array;
   private readonly spin: Float64Array;
+  /** Per body: bounding radius about the body origin; 0 for static bodies. */
   private readonly reach: Float64Array;
+  private readonly packed: ArrayBuffer;
   private readonly lo: Vec3 = [-Infinity, -Infinity, -Infinity];
   private readonly hi: Vec3 = [Infinity, Infinity, Infinity];
 
-  private constructor(readonly device: GPUDevice, private readonly narrowphase: GpuNarrowphase3D, scene: Scene3D, bodies: WorldBody3D[], private readonly gravity: Vec3) {
-    this.scene = scene;
-    this.bodyCount = bodies.length;
-    this.packedShapes = packShapes3D(scene.shapes);
+  private constructor(readonly device: GPUDevice, readonly frame: GpuFrame3D, shapes: Shape3D[], bodies: WorldBody3D[], private readonly gravity: Vec3, readonly margin: number) {
     const n = bodies.length;
+    this.bodyCount = n;
+    this.position = new Float64Array(3 * n);
+    this.rotation = new Float64Array(4 * n);
     this.velocity = new Float64Array(3 * n);
     this.spin = new Float64Array(3 * n);
     this.reach = new Float64Array(n);
+    this.packed = new ArrayBuffer(Math.max(1, n) * LAYOUT_3D.body.words * 4);
+    const u32 = new Uint32Array(this.packed);
     const movingLo: Vec3 = [Infinity, Infinity, Infinity];
     const movingHi: Vec3 = [-Infinity, -Infinity, -Infinity];
     bodies.forEach((b, i) => {
+      this.position.set(b.position, 3 * i);
+      this.rotation.set(b.rotation ?? [0, 0, 0, 1], 4 * i);
       this.velocity.set(b.velocity ?? [0, 0, 0], 3 * i);
       this.spin.set(b.angularVelocity ?? [0, 0, 0], 3 * i);
-      const s = scene.shapes[b.shape]!;
+      u32[i * LAYOUT_3D.body.words + LAYOUT_3D.body.shape] = b.shape;
+      const s = shapes[b.shape]!;
       this.reach[i] = b.density === 0 ? 0 : Math.hypot(...s.center) + s.extent + s.radius;
       if (b.density === 0) return;
       for (let k = 0; k < 3; k++) {
@@ -73,7 +61,7 @@ export class KinematicWorld3D {
     // static boxes; their rotation is ignored).
     bodies.forEach((b) => {
       if (b.density !== 0) return;
-      const s = scene.shapes[b.shape]!;
+      const s = shapes[b.shape]!;
       for (let k = 0; k < 3; k++) {
         let half = 0;
         for (let v = 0; v < s.vertexCount; v++) half = Math.max(half, Math.abs(s.center[k]! + s.vertices[3 * v + k]!));
@@ -81,43 +69,32 @@ export class KinematicWorld3D {
         if (b.position[k]! - half >= movingHi[k]!) this.hi[k] = Math.min(this.hi[k]!, b.position[k]! - half);
       }
     });
+    const p = packShapes3D(shapes);
+    const buffer = (label: string, data: ArrayBuffer | ArrayBufferView): GPUBuffer => {
+      const b = device.createBuffer({ label: `demo-${label}`, size: Math.max(16, Math.ceil(data.byteLength / 16) * 16), usage: STORAGE });
+      device.queue.writeBuffer(b, 0, data instanceof ArrayBuffer ? data : data.buffer, data instanceof ArrayBuffer ? 0 : data.byteOffset, data.byteLength);
+      return b;
+    };
+    this.shapes = buffer('shapes3d', p.shapes);
+    this.hullVertices = buffer('hull-vertices', p.hullVertices);
+    this.hullPlanes = buffer('hull-planes', p.hullPlanes);
+    this.hullFaces = buffer('hull-faces', p.hullFaces);
+    this.hullIndices = buffer('hull-indices', p.hullIndices);
+    this.bodies = device.createBuffer({ label: 'demo-bodies3d', size: Math.max(16, this.packed.byteLength), usage: STORAGE | GPUBufferUsage.VERTEX });
+    this.pack();
   }
 
   static async create(device: GPUDevice, shapes: Shape3DInput[], bodies: WorldBody3D[], options: WorldOptions3D = {}): Promise<KinematicWorld3D> {
     const built = shapes.map((s, i) => makeShape3D(s, i));
-    const n = bodies.length;
-    const scene: Scene3D = {
-      dim: 3,
-      margin: options.margin ?? 0.01,
-      shapes: built,
-      bodyShape: Uint32Array.from(bodies, (b) => b.shape),
-      bodyPosition: new Float64Array(3 * n),
-      bodyRotation: new Float64Array(4 * n),
-      pairs: null,
-    };
     bodies.forEach((b, i) => {
       if (!(b.shape >= 0 && b.shape < built.length)) throw new RangeError(`bodies[${i}].shape ${b.shape} is not a shape index`);
-      scene.bodyPosition.set(b.position, 3 * i);
-      scene.bodyRotation.set(b.rotation, 4 * i);
     });
-    const narrowphase = await GpuNarrowphase3D.create(device);
-    return new KinematicWorld3D(device, narrowphase, scene, bodies, options.gravity ?? [0, -10, 0]);
-  }
-
-  /** Shapes only static bodies use (the floor and walls). */
-  staticShapes(): Set<number> {
-    const moving = new Set<number>();
-    const all = new Set<number>();
-    this.scene.bodyShape.forEach((s, i) => {
-      all.add(s);
-      if (this.reach[i] !== 0) moving.add(s);
-    });
-    return new Set([...all].filter((s) => !moving.has(s)));
+    return new KinematicWorld3D(device, await GpuFrame3D.create(device), built, bodies, options.gravity ?? [0, -10, 0], options.margin ?? 0.01);
   }
 
   private advance(dt: number): void {
-    const p = this.scene.bodyPosition;
-    const q = this.scene.bodyRotation;
+    const p = this.position;
+    const q = this.rotation;
     const v = this.velocity;
     const w = this.spin;
     for (let i = 0; i < this.bodyCount; i++) {
@@ -146,24 +123,37 @@ export class KinematicWorld3D {
     }
   }
 
-  /** Advances by dt and collides: host broadphase, GPU narrowphase, manifolds read back. */
-  async step(dt: number): Promise<Frame3D> {
-    const t0 = performance.now();
+  private pack(): void {
+    const f = new Float32Array(this.packed);
+    const { words, position, rotation } = LAYOUT_3D.body;
+    for (let i = 0; i < this.bodyCount; i++) {
+      const o = i * words;
+      for (let k = 0; k < 3; k++) f[o + position + k] = this.position[3 * i + k]!;
+      for (let k = 0; k < 4; k++) f[o + rotation + k] = this.rotation[4 * i + k]!;
+    }
+    this.device.queue.writeBuffer(this.bodies, 0, this.packed);
+  }
+
+  /** Advances the bodies by dt and records the collision frame (no readback). */
+  encodeStep(encoder: GPUCommandEncoder, dt: number): FrameOutputs3D {
     this.advance(dt);
-    const t1 = performance.now();
-    const pairs = sweepAndPrune3D(this.scene);
-    const t2 = performance.now();
-    const packed = packScene3D(this.scene, pairs, this.packedShapes);
-    const run = await this.narrowphase.run(packed);
-    return {
-      packed,
-      manifolds: unpackManifolds3D(run.manifolds, pairs, false),
-      kernelMs: run.kernelMs,
-      hostMs: { integrate: t1 - t0, broadphase: t2 - t1 },
-    };
+    this.pack();
+    const { shapes, hullVertices, hullPlanes, hullFaces, hullIndices, bodies, bodyCount, margin } = this;
+    return this.frame.encode(encoder, { shapes, hullVertices, hullPlanes, hullFaces, hullIndices, bodies, bodyCount, margin });
+  }
+
+  readCounts(): Promise<FrameCounts3D> {
+    return this.frame.readCounts();
+  }
+
+  /** Grows the frame's buffers after a frame whose counts overflowed (as GpuWorld3D.grow). */
+  grow(counts: FrameCounts3D): void {
+    if (counts.pairsOverflow) this.frame.broadphase.setCapacity(Math.ceil(counts.pairs * CONTACTS_GROWTH));
+    if (counts.contactsOverflow) this.frame.contacts.setCapacity(Math.ceil(counts.contacts * CONTACTS_GROWTH));
   }
 
   destroy(): void {
-    this.narrowphase.destroy();
+    this.frame.destroy();
+    for (const b of [this.bodies, this.shapes, this.hullVertices, this.hullPlanes, this.hullFaces, this.hullIndices]) b.destroy();
   }
 }

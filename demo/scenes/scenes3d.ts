@@ -1,13 +1,15 @@
 // The 3D scenes: "3d" (boxes and convex hulls falling onto a floor inside a low rim, 10k bodies by
-// default) and "pyramid" (a box pyramid that must stand still). Shapes come from a seeded pool,
-// so a seed names the same scene. Bodies are listed shape by shape (the renderer draws one
-// instanced mesh per shape).
+// default) and "pyramid" (a box pyramid that must stand still), on the solver's GpuWorld3D or,
+// with ?motion=kinematic, on KinematicWorld3D. Shapes come from a seeded pool, so a seed names the
+// same scene. Bodies are listed shape by shape (the renderer draws one instanced mesh per shape).
 
 import { rng } from '../../src/random2d.ts';
 import { randomHullPoints3D, randomRotation3D } from '../../src/random3d.ts';
 import type { Shape3DInput, Vec3 } from '../../src/shapes3d.ts';
-import { KinematicWorld3D, type WorldBody3D } from './kinematic3d.ts';
-import type { SceneOptions } from './scene.ts';
+import { makeShape3D } from '../../src/shapes3d.ts';
+import { GpuWorld3D, type WorldBody3D } from '../../src/solver/world3d.ts';
+import { KinematicWorld3D } from './kinematic3d.ts';
+import type { SceneBounds, SceneOptions } from './scene.ts';
 import { WorldScene3D } from './world3d-scene.ts';
 
 const SIZE = 0.5;
@@ -63,8 +65,24 @@ export async function createFall3D(device: GPUDevice, format: GPUTextureFormat, 
   }
   const bodies = [...floorWithRim(shapes, half, 2 * step), ...byShape(moving)];
   const top = 2 + layers * step * 1.5;
-  const world = await KinematicWorld3D.create(device, shapes, bodies, { gravity: [0, -10, 0], margin: options.margin });
-  return new WorldScene3D(world, { min: [-half, 0, -half], max: [half, Math.min(top, 2 * half), half] }, 'kinematic', format, SIZE);
+  return createWorldScene3D(device, format, options, shapes, bodies, [0, -10, 0], { min: [-half, 0, -half], max: [half, Math.min(top, 2 * half), half] }, SIZE);
+}
+
+/** The scene on the solver's world, or the kinematic one when the options ask. */
+async function createWorldScene3D(
+  device: GPUDevice, format: GPUTextureFormat, options: SceneOptions, shapes: Shape3DInput[], bodies: WorldBody3D[], gravity: Vec3, bounds: SceneBounds, normalLength: number,
+): Promise<WorldScene3D> {
+  const worldOptions = { gravity, margin: options.margin };
+  const world = options.motion === 'kinematic'
+    ? await KinematicWorld3D.create(device, shapes, bodies, worldOptions)
+    : await GpuWorld3D.create(device, shapes, bodies, worldOptions);
+  const moving = new Set(bodies.filter((b) => b.density !== 0).map((b) => b.shape));
+  const layout = {
+    shapes: shapes.map((s, i) => makeShape3D(s, i)),
+    bodyShape: Uint32Array.from(bodies, (b) => b.shape),
+    staticShapes: new Set(bodies.filter((b) => !moving.has(b.shape)).map((b) => b.shape)),
+  };
+  return new WorldScene3D(world, layout, options.margin, bounds, options.motion, format, normalLength);
 }
 
 /** Rows of a pyramid with at least `bodies` boxes. */
@@ -92,8 +110,8 @@ export async function createPyramid3D(device: GPUDevice, format: GPUTextureForma
       boxes.push({ shape: box, position: [x, h + row * 2 * h, 0] as Vec3, rotation: [0, 0, 0, 1], density: 1, friction: 0.6 });
     }
   }
-  // Kinematic stand-in: no gravity, so the pyramid stands still (the solver's world will hold it).
-  const world = await KinematicWorld3D.create(device, shapes, [...statics, ...boxes], { gravity: [0, 0, 0], margin: options.margin });
+  // The solver must hold it up under gravity; kinematically (no contact response) it floats.
+  const gravity: Vec3 = options.motion === 'kinematic' ? [0, 0, 0] : [0, -10, 0];
   const width = rows * (2 * h + gap);
-  return new WorldScene3D(world, { min: [-width / 2, 0, -h], max: [width / 2, rows * 2 * h, h] }, 'kinematic', format, h);
+  return createWorldScene3D(device, format, options, shapes, [...statics, ...boxes], gravity, { min: [-width / 2, 0, -h], max: [width / 2, rows * 2 * h, h] }, h);
 }
