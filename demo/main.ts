@@ -125,7 +125,7 @@ async function start(): Promise<void> {
     if (canvas.height !== height) canvas.height = height;
     const encoder = device.createCommandEncoder({ label: 'demo-frame' });
     timer.mark(encoder, 'step', 'start');
-    await scene.encode(encoder, DT);
+    scene.encode(encoder, DT);
     timer.mark(encoder, 'step', 'end');
     scene.draw(encoder, context!.getCurrentTexture().createView(), controls.view(width, height), timer.whole('render'));
     timer.resolve(encoder);

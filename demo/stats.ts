@@ -21,11 +21,10 @@ export class Stats {
     demo.frameMs = mean;
     const fps = this.frames.length > 1 ? (1000 * (this.frames.length - 1)) / (now - this.frames[0]!.at) : 0;
     const gpu = gpuMs ? Object.entries(gpuMs).map(([k, v]) => `${k} ${ms(v)}`).join(' · ') : 'n/a (no timestamp-query)';
-    const host = report.hostMs ? Object.entries(report.hostMs).map(([k, v]) => `${k} ${ms(v)}`).join(' · ') : '';
     this.el.textContent = [
       this.header,
       `bodies ${demo.bodies} · pairs ${report.pairs} · contacts ${report.contacts} (touching manifolds) · frame ${demo.frames}`,
-      `GPU ms: ${gpu}${host ? `  |  host ms: ${host}` : ''}`,
+      `GPU ms: ${gpu}`,
       `frame ${ms(mean)} ms · ${fps.toFixed(1)} fps`,
     ].join('\n');
   }

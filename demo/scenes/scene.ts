@@ -1,5 +1,5 @@
-// What every demo scene is to the page: a physics source (today a host-side kinematic integrator;
-// GpuWorld2D / GpuWorld3D when they land) plus the collision frame, drawn by a renderer. The page
+// What every demo scene is to the page: a world that moves the bodies and records the collision
+// frame (the solver's GpuWorld2D / GpuWorld3D, or a kinematic stand-in), drawn by a renderer. The page
 // (demo/main.ts) records one frame as: scene.encode(encoder, dt) → render pass → submit →
 // scene.finish(); validation runs between frames on what the last frame left on the GPU.
 
@@ -10,8 +10,6 @@ export interface FrameReport {
   contacts: number;
   /** GPU milliseconds per stage (broadphase, narrowphase, contacts, ...), null without timestamps. */
   gpuMs: Record<string, number> | null;
-  /** Host milliseconds of stages that still run on the CPU (3D: integrator and broadphase). */
-  hostMs?: Record<string, number>;
 }
 
 export interface ValidationReport {
@@ -38,11 +36,8 @@ export interface DemoScene {
   readonly bodyCount: number;
   readonly motion: 'kinematic' | 'solver';
   readonly bounds: SceneBounds;
-  /**
-   * Advances the bodies by dt and records the collision frame into `encoder` (a scene whose
-   * collision still runs host-side stages, 3D today, runs and awaits them here).
-   */
-  encode(encoder: GPUCommandEncoder, dt: number): Promise<void>;
+  /** Advances the bodies by dt and records the step (collision frame, solver) into `encoder`. */
+  encode(encoder: GPUCommandEncoder, dt: number): void;
   /** After the submit: what the frame found (may read back counts, grow buffers). */
   finish(): Promise<FrameReport>;
   /** Records the scene's render pass into `target` (bodies; contacts when asked). */

@@ -66,10 +66,9 @@ export class WorldScene3D implements DemoScene {
     return this.world.bodyCount;
   }
 
-  encode(encoder: GPUCommandEncoder, dt: number): Promise<void> {
+  encode(encoder: GPUCommandEncoder, dt: number): void {
     encoder.copyBufferToBuffer(this.world.bodies, 0, this.collided, 0, this.collided.size);
     this.outputs = this.world.encodeStep(encoder, dt);
-    return Promise.resolve();
   }
 
   async finish(): Promise<FrameReport> {
