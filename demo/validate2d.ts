@@ -11,9 +11,10 @@ import { collidePacked2D, prepareCpu2D } from '../src/cpu/narrowphase2d.ts';
 import { readBuffer } from '../src/gpu/buffers.ts';
 import { CONTACTS_LAYOUT_2D } from '../src/gpu/contacts2d.ts';
 import type { FrameCounts2D, FrameOutputs2D } from '../src/gpu/frame2d.ts';
-import { packShapes2D, unpackManifolds2D, type ManifoldJson } from '../src/pack2d.ts';
+import { packShapes2D, unpackManifolds2D } from '../src/pack2d.ts';
 import type { Shape2D } from '../src/shapes2d.ts';
 import type { ValidationReport } from './scenes/scene.ts';
+import { alignListWithPairs, describeMismatches } from './validate-list.ts';
 
 const TOLERANCE = 1e-4;
 
@@ -40,32 +41,19 @@ export async function validateFrame2D(s: FrameSnapshot2D): Promise<ValidationRep
     readBuffer(s.device, s.bodies, s.bodies.size),
   ]);
   const pairs = new Uint32Array(pairBuf, 0, 2 * pairCount);
-  const key = (a: number, b: number): string => `${a},${b}`;
-  const gpuByPair = new Map<string, ManifoldJson>();
-  for (const c of unpackContacts2D(list.slice(0, s.counts.contacts * entryBytes))) {
-    gpuByPair.set(key(c.bodyA, c.bodyB), { pair: [c.bodyA, c.bodyB], normal: c.normal, points: c.points.map((p) => ({ position: p.position, depth: p.depth, id: p.id })) });
-  }
   // The kernel reads the margin as f32 (Params2D).
   const packed = { shapes: packShapes2D(s.shapes), bodies, pairs, pairCount, margin: Math.fround(s.margin) };
   const prepared = prepareCpu2D(packed, s.shapes.length);
   const cpu = unpackManifolds2D(collidePacked2D(prepared, packed), pairs, false);
-  let listed = 0;
-  const gpu = cpu.map((m): ManifoldJson => {
-    const g = gpuByPair.get(key(m.pair[0], m.pair[1]));
-    if (g) listed++;
-    return g ?? { pair: m.pair, normal: [0, 0], points: [] };
-  });
+  const { manifolds: gpu, stray } = alignListWithPairs(pairs, unpackContacts2D(list.slice(0, s.counts.contacts * entryBytes)), 2);
   const extent = (body: number): number => prepared.shapes[prepared.bodyShape[body]!]!.extent;
   const scales = Array.from({ length: pairCount }, (_, k) => Math.min(extent(pairs[2 * k]!), extent(pairs[2 * k + 1]!)));
   const mismatches = compareManifolds2D(gpu, cpu, TOLERANCE, scales);
-  const examples = mismatches.slice(0, 8).map((m) => (m.index >= 0 ? `pair ${pairs[2 * m.index]},${pairs[2 * m.index + 1]}: ${m.reason}` : m.reason));
-  const stray = gpuByPair.size - listed;
-  if (stray > 0) examples.unshift(`${stray} contact-list entries for pairs the broadphase did not report`);
   return {
     pairs: pairCount,
     touching: gpu.filter((m, k) => m.points.length > 0 || cpu[k]!.points.length > 0).length,
     mismatches: mismatches.length + stray,
     nearTies: null,
-    examples,
+    examples: describeMismatches(pairs, mismatches, stray),
   };
 }

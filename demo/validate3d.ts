@@ -12,12 +12,12 @@ import { readBuffer } from '../src/gpu/buffers.ts';
 import { CONTACTS_LAYOUT_3D } from '../src/gpu/contacts3d.ts';
 import type { FrameCounts3D, FrameOutputs3D } from '../src/gpu/frame3d.ts';
 import { LAYOUT_3D } from '../src/layout3d.ts';
-import type { ManifoldJson } from '../src/pack2d.ts';
 import { packShapes3D, unpackManifolds3D } from '../src/pack3d.ts';
 import type { Scene3D } from '../src/scene.ts';
 import type { Shape3D } from '../src/shapes3d.ts';
 import { splitNearTies3D } from '../src/validity3d.ts';
 import type { ValidationReport } from './scenes/scene.ts';
+import { alignListWithPairs, describeMismatches } from './validate-list.ts';
 
 export interface FrameSnapshot3D {
   device: GPUDevice;
@@ -57,31 +57,18 @@ export async function validateFrame3D(s: FrameSnapshot3D): Promise<ValidationRep
     readBuffer(s.device, s.bodies, s.bodies.size),
   ]);
   const pairs = new Uint32Array(pairBuf, 0, 2 * pairCount);
-  const key = (a: number, b: number): string => `${a},${b}`;
-  const gpuByPair = new Map<string, ManifoldJson>();
-  for (const c of unpackContacts3D(list.slice(0, s.counts.contacts * entryBytes))) {
-    gpuByPair.set(key(c.bodyA, c.bodyB), { pair: [c.bodyA, c.bodyB], normal: c.normal, points: c.points.map((p) => ({ position: p.position, depth: p.depth, id: p.id })) });
-  }
   // The kernel reads the margin as f32.
   const margin = Math.fround(s.margin);
   const packed = { ...packShapes3D(s.shapes), bodies, pairs, pairCount, margin };
   const cpu = unpackManifolds3D(collidePacked3D(prepareCpu3D(packed), packed), pairs, false);
-  let listed = 0;
-  const gpu = cpu.map((m): ManifoldJson => {
-    const g = gpuByPair.get(key(m.pair[0], m.pair[1]));
-    if (g) listed++;
-    return g ?? { pair: m.pair, normal: [0, 0, 0], points: [] };
-  });
+  const { manifolds: gpu, stray } = alignListWithPairs(pairs, unpackContacts3D(list.slice(0, s.counts.contacts * entryBytes)), 3);
   const all = compareManifolds3D(gpu, cpu);
   const { nearTies, unexplained } = splitNearTies3D(collidedScene(bodies, s.bodyCount, s.shapes, margin, pairs), pairs, gpu, cpu, all);
-  const examples = unexplained.slice(0, 8).map((m) => (m.index >= 0 ? `pair ${pairs[2 * m.index]},${pairs[2 * m.index + 1]}: ${m.reason}` : m.reason));
-  const stray = gpuByPair.size - listed;
-  if (stray > 0) examples.unshift(`${stray} contact-list entries for pairs the broadphase did not report`);
   return {
     pairs: pairCount,
     touching: gpu.filter((m, k) => m.points.length > 0 || cpu[k]!.points.length > 0).length,
     mismatches: unexplained.length + stray,
     nearTies: nearTies.length,
-    examples,
+    examples: describeMismatches(pairs, unexplained, stray),
   };
 }

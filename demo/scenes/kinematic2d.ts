@@ -19,8 +19,6 @@ export class KinematicWorld2D {
   readonly shapes: GPUBuffer;
   readonly bodyCount: number;
   readonly margin: number;
-  /** The shapes as built by the library (for tolerances, validation). */
-  readonly shapeList: Shape2D[];
   private readonly packed: ArrayBuffer;
   private readonly f32: Float32Array;
   private readonly px: Float64Array;
@@ -42,7 +40,6 @@ export class KinematicWorld2D {
     private readonly gravity: Vec2,
     margin: number,
   ) {
-    this.shapeList = shapes;
     this.bodyCount = bodies.length;
     this.margin = margin;
     const n = bodies.length;
