@@ -5,14 +5,18 @@
 // Boxes are 3D; a 2D box has z = 0 everywhere, so every comparison in z holds and the kernels
 // give the 2D sweep. The stages:
 //   bpAabb:     per body: its box, conservative world bounds, the sort key of its bounds' minimum
-//               x, and the identity order the sort starts from;
-//   (a stable radix sort of (key, body index): ties keep index order, as on the host);
+//               x, the identity order the sort starts from, and (atomic maxima: order-free) the
+//               extremes bpBands needs;
+//   bpBands:    rows: bands along y and z, each taller than any box (so overlapping boxes lie in the
+//               same or neighbouring bands of both);
+//   (a stable radix sort of (x key, body index), then bpBandKeys and a stable sort by row: the
+//    bodies by (row, lo.x), ties in index order);
 //   bpGather:   bpSorted[i], bpSortedBounds[i] = box and bounds of the body at sorted position i;
-//   bpCount:    for each sorted position i, how many of the bodies j > i, up to the first whose
-//               bounds start past the end of i's in x, have a box overlapping i's: bounds
-//               overlapping in y and z, then the exact comparison (bpOverlap); the first
-//               bpParams.pairCache (<= BROADPHASE_PAIR_CACHE) of those pairs are kept, so bpWrite
-//               need not sweep again; bpPairCounts[bodyCount] = 0 closes the array;
+//   bpCount:    for each sorted position i, how many boxes overlap i's (bpSweep: the x-sweep in i's
+//               row from i on, and in the neighbouring rows after it from a binary search on): bounds overlapping
+//               in y and z, then the exact comparison (bpOverlap); the first bpParams.pairCache
+//               (<= BROADPHASE_PAIR_CACHE) of those pairs are kept, so bpWrite need not sweep
+//               again; bpPairCounts[bodyCount] = 0 closes the array;
 //   (an exclusive scan of the bodyCount + 1 counts: offsets, and the total at [bodyCount]);
 //   bpWrite:    the pairs (min(a, b), max(a, b)) of position i at its offset, those below capacity
 //               (copied from the cache, or found by sweeping again where there were more);
@@ -55,6 +59,7 @@ struct BroadphaseBox {
 // Conservative world bounds of a box.
 struct BroadphaseBounds {
   lo: vec3f,
+  band: u32,                                           // bpBand(lo): the row, set in the sorted copies (bpGather)
   hi: vec3f,
 }
 
@@ -85,6 +90,35 @@ struct BroadphaseBatch {
   _pad: u32,
 }
 
+// Extremes of the bodies' bounds, reduced with atomics while the boxes are made (order-free, so
+// deterministic): u32 keys whose unsigned order is the order of the f32s (sortKeyF32; minima as
+// their complement, so every field is a maximum and starts at 0).
+struct BroadphaseExtremes {
+  minLoY: atomic<u32>,                                 // ~sortKeyF32(min lo.y)
+  maxLoY: atomic<u32>,                                 // sortKeyF32(max lo.y)
+  extentY: atomic<u32>,                                // bits of max (hi.y - lo.y) (>= 0)
+  extentX: atomic<u32>,                                // bits of max (hi.x - lo.x)
+  minLoZ: atomic<u32>,                                 // as y
+  maxLoZ: atomic<u32>,
+  extentZ: atomic<u32>,
+  _pad: u32,
+}
+
+// Rows (bpBands): bands along y and along z, each taller than any box, so overlapping boxes lie in
+// the same or neighbouring bands of both. A row is a (y band, z band) cell, numbered
+// yBand × countZ + zBand (2D: one z band); bodies are sorted by (row, lo.x), and the sweep runs
+// along x within a row and into the neighbouring rows that come after it.
+struct BroadphaseBands {
+  origin: f32,                                         // min lo.y
+  height: f32,                                         // y band height
+  originZ: f32,                                        // min lo.z
+  heightZ: f32,                                        // z band height
+  countY: u32,                                         // y bands
+  countZ: u32,                                         // z bands (1 in 2D)
+  count: u32,                                          // rows: countY × countZ <= BP_MAX_BANDS
+  reach: f32,                                          // >= every box's x extent (bpBandReach has it per row)
+}
+
 // Arguments of dispatchWorkgroupsIndirect: the narrowphase over the written pairs,
 // BP_NARROWPHASE_WORKGROUP invocations per workgroup, rows of at most 65535 workgroups.
 struct DispatchIndirect {
@@ -107,7 +141,14 @@ struct DispatchIndirect {
 @group(0) @binding(13) var<storage, read_write> bpPairCache: array<vec2u>;         // bpParams.pairCache per sorted position
 @group(0) @binding(15) var<storage, read_write> bpBatches: array<BroadphaseBatch>;  // bpParams.batchCount
 
+@group(0) @binding(16) var<storage, read_write> bpExtremes: BroadphaseExtremes;
+@group(0) @binding(17) var<storage, read_write> bpBandParams: BroadphaseBands;
+// Per band: bits of the largest x extent of its boxes (f32 >= 0), so that one wide box (a ground)
+// widens the search of the band below it only.
+@group(0) @binding(18) var<storage, read_write> bpBandReach: array<atomic<u32>>;
+
 const BP_MAX_GROUPS_PER_DIMENSION: u32 = 65535u;
+
 
 // The u32 whose unsigned order is the order of x: flip the sign bit of non-negatives, all bits of
 // negatives. -0 is first made +0, so the two zeros tie (and keep index order), as on the host.
@@ -125,7 +166,7 @@ fn sortKeyF32(x: f32) -> u32 {
 fn conservativeBounds(box: BroadphaseBox) -> BroadphaseBounds {
   let p = box.position;
   let slack = 0x1p-20f * (abs(p) + max(abs(box.lo), abs(box.hi)));
-  return BroadphaseBounds((p + box.lo) - slack, (p + box.hi) + slack);
+  return BroadphaseBounds((p + box.lo) - slack, 0u, (p + box.hi) + slack);
 }
 
 fn bpInvocation(wid: vec3u, nwg: vec3u, lid: u32) -> u32 {
@@ -144,6 +185,62 @@ fn bpAabb(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u
   bpBounds[i] = bounds;
   bpKeys[i] = sortKeyF32(bounds.lo.x);
   bpOrder[i] = i;
+  atomicMax(&bpExtremes.minLoY, ~sortKeyF32(bounds.lo.y));
+  atomicMax(&bpExtremes.maxLoY, sortKeyF32(bounds.lo.y));
+  atomicMax(&bpExtremes.extentY, bitcast<u32>(max(bounds.hi.y - bounds.lo.y, 0.0)));
+  atomicMax(&bpExtremes.extentX, bitcast<u32>(max(bounds.hi.x - bounds.lo.x, 0.0)));
+  atomicMax(&bpExtremes.minLoZ, ~sortKeyF32(bounds.lo.z));
+  atomicMax(&bpExtremes.maxLoZ, sortKeyF32(bounds.lo.z));
+  atomicMax(&bpExtremes.extentZ, bitcast<u32>(max(bounds.hi.z - bounds.lo.z, 0.0)));
+}
+
+// The f32 of a sortKeyF32 key.
+fn sortKeyF32Inverse(k: u32) -> f32 {
+  return bitcast<f32>(select(~k, k ^ 0x80000000u, (k & 0x80000000u) != 0u));
+}
+
+// The height of `bands` bands (at most) over lo from `origin` to `top`: above the tallest box by
+// 2^-6 of it and at least 2^-8 of the largest |lo| (so the f32 rounding of (lo - origin) / height,
+// below 2^-13, cannot put overlapping boxes two bands apart), and at least 1/(bands - 2) of the span.
+fn bpBandHeight(origin: f32, top: f32, extent: f32, bands: u32) -> f32 {
+  let span = max(top - origin, 0.0);
+  return max(max(extent, 0x1p-8f * max(abs(origin), abs(top))), max(span / f32(bands - 2u), 0x1p-100f)) * (1.0 + 0x1p-6f);
+}
+
+// Bands along z: at most this many (so at least BP_MAX_BANDS / BP_MAX_Z_BANDS along y).
+const BP_MAX_Z_BANDS: u32 = 250u;
+
+// One invocation, after bpAabb: the rows. 2D boxes (z extent 0, all at z 0) get one z band.
+@compute @workgroup_size(1)
+fn bpBands() {
+  let origin = sortKeyF32Inverse(~atomicLoad(&bpExtremes.minLoY));
+  let top = sortKeyF32Inverse(atomicLoad(&bpExtremes.maxLoY));
+  let originZ = sortKeyF32Inverse(~atomicLoad(&bpExtremes.minLoZ));
+  let topZ = sortKeyF32Inverse(atomicLoad(&bpExtremes.maxLoZ));
+  let extentX = bitcast<f32>(atomicLoad(&bpExtremes.extentX));
+  let extentZ = bitcast<f32>(atomicLoad(&bpExtremes.extentZ));
+  var countZ = 1u;
+  var heightZ = 1.0;
+  if (extentZ > 0.0 || topZ > originZ) {
+    heightZ = bpBandHeight(originZ, topZ, extentZ, BP_MAX_Z_BANDS);
+    countZ = min(u32(floor(max(topZ - originZ, 0.0) / heightZ)) + 2u, BP_MAX_Z_BANDS);
+  }
+  let maxY = BP_MAX_BANDS / countZ;
+  let height = bpBandHeight(origin, top, bitcast<f32>(atomicLoad(&bpExtremes.extentY)), maxY);
+  let countY = min(u32(floor(max(top - origin, 0.0) / height)) + 2u, maxY);
+  bpBandParams = BroadphaseBands(origin, height, originZ, heightZ, countY, countZ, countY * countZ, extentX * (1.0 + 0x1p-6f));
+}
+
+// After the sort by lo.x: the key of sorted position j becomes its band, for the stable sort by band.
+@compute @workgroup_size(BROADPHASE_WORKGROUP_SIZE)
+fn bpBandKeys(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+              @builtin(local_invocation_index) lid: u32) {
+  let j = bpInvocation(wid, nwg, lid);
+  if (j >= bpParams.bodyCount) { return; }
+  let bounds = bpBounds[bpOrder[j]];
+  let band = bpBand(bounds.lo);
+  bpKeys[j] = band;
+  atomicMax(&bpBandReach[band], bitcast<u32>(max(bounds.hi.x - bounds.lo.x, 0.0)));
 }
 
 @compute @workgroup_size(BROADPHASE_WORKGROUP_SIZE)
@@ -153,7 +250,9 @@ fn bpGather(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec
   if (i >= bpParams.bodyCount) { return; }
   let body = bpOrder[i];
   bpSorted[i] = bpBoxes[body];
-  bpSortedBounds[i] = bpBounds[body];
+  var bounds = bpBounds[body];
+  bounds.band = bpBand(bounds.lo);
+  bpSortedBounds[i] = bounds;
 }
 
 // Whether the boxes overlap (closed intervals: touching boxes overlap, as on the host), compared
@@ -170,6 +269,84 @@ fn bpBoundsOverlapYZ(a: BroadphaseBounds, b: BroadphaseBounds) -> bool {
   return all(b.lo.yz <= a.hi.yz) && all(a.lo.yz <= b.hi.yz);
 }
 
+// The row of bounds starting at lo: its y band and z band (bands of the heights from the origins,
+// clamped to the counts: monotone, so overlapping boxes stay at most one band apart in each).
+fn bpBand(lo: vec3f) -> u32 {
+  let y = min(u32(max(floor((lo.y - bpBandParams.origin) / bpBandParams.height), 0.0)), bpBandParams.countY - 1u);
+  let z = min(u32(max(floor((lo.z - bpBandParams.originZ) / bpBandParams.heightZ), 0.0)), bpBandParams.countZ - 1u);
+  return y * bpBandParams.countZ + z;
+}
+
+// The first sorted position after i in `row` whose bounds may reach a box starting at x = loX
+// (those of the row start at or after loX less the row's widest box, less its rounding), or the
+// first position of a later row.
+fn bpRowStart(i: u32, row: u32, loX: f32) -> u32 {
+  let reach = bitcast<f32>(atomicLoad(&bpBandReach[row])) * (1.0 + 0x1p-6f);
+  let t = (loX - reach) - 0x1p-20f * (abs(loX) + reach);
+  var lo = i + 1u;
+  var hi = bpParams.bodyCount;
+  for (var s = 0u; s < 32u; s++) {
+    if (lo >= hi) { break; }
+    let mid = lo + (hi - lo) / 2u;
+    let m = bpSortedBounds[mid];
+    if (m.band < row || (m.band == row && m.lo.x < t)) { lo = mid + 1u; } else { hi = mid; }
+  }
+  return lo;
+}
+
+// Visits the pairs of sorted position i: in its own row the later positions up to the first whose
+// bounds start past the end of i's in x (the x-sweep within a row), then in each neighbouring row
+// after it the positions from the first whose bounds may reach i's in x (bpRowStart) to the first
+// starting past its end. mode 0 counts them and caches the first bpParams.pairCache (bpCount); mode
+// 1 writes them from pair index `at` on, below the capacity (bpWrite). Returns the count (mode 0)
+// or the next pair index (mode 1). Each pair is visited from one side only: in one row from the
+// earlier position, in neighbouring rows from the earlier row (the neighbours of a row that come
+// after it, in (y, z) order, are exactly the four visited).
+fn bpSweep(i: u32, mode: u32, at0: u32) -> u32 {
+  let n = bpParams.bodyCount;
+  let capacity = bpParams.capacity;
+  let cache = bpParams.pairCache;
+  let a = bpSorted[i];
+  let boundsA = bpSortedBounds[i];
+  let bodyA = bpOrder[i];
+  let row = boundsA.band;
+  let countZ = bpBandParams.countZ;
+  let y = row / countZ;
+  let z = row % countZ;
+  var count = 0u;
+  var at = at0;
+  // Its own row, then the neighbouring rows after it: (y, z + 1), (y + 1, z - 1), (y + 1, z),
+  // (y + 1, z + 1), where they exist.
+  for (var side = 0u; side < 5u; side++) {
+    var j = i + 1u;
+    var inRow = row;
+    if (side > 0u) {
+      let dy = select(1u, 0u, side == 1u);
+      let zz = select(z + side - 3u, z + 1u, side == 1u);    // side 2, 3, 4: z - 1, z, z + 1
+      if (y + dy >= bpBandParams.countY || zz >= countZ || (side == 2u && z == 0u)) { continue; }
+      inRow = (y + dy) * countZ + zz;
+      j = bpRowStart(i, inRow, boundsA.lo.x);
+    }
+    for (; j < n; j++) {
+      let boundsB = bpSortedBounds[j];
+      if (boundsB.lo.x > boundsA.hi.x || boundsB.band != inRow) { break; }
+      if (mode == 1u && at >= capacity) { break; }
+      if (bpBoundsOverlapYZ(boundsA, boundsB) && bpOverlap(a, bpSorted[j])) {
+        let bodyB = bpOrder[j];
+        let pair = vec2u(min(bodyA, bodyB), max(bodyA, bodyB));
+        if (mode == 0u) {
+          if (count < cache) { bpPairCache[i * cache + count] = pair; }
+          count++;
+        } else {
+          bpPairs[at] = pair;
+          at++;
+        }
+      }
+    }
+  }
+  return select(count, at, mode == 1u);
+}
+
 @compute @workgroup_size(BROADPHASE_WORKGROUP_SIZE)
 fn bpCount(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
            @builtin(local_invocation_index) lid: u32) {
@@ -180,23 +357,7 @@ fn bpCount(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3
     bpPairCounts[n] = 0u;
     return;
   }
-  let a = bpSorted[i];
-  let boundsA = bpSortedBounds[i];
-  let bodyA = bpOrder[i];
-  let cache = bpParams.pairCache;
-  var count = 0u;
-  for (var j = i + 1u; j < n; j++) {
-    let boundsB = bpSortedBounds[j];
-    if (boundsB.lo.x > boundsA.hi.x) { break; }
-    if (bpBoundsOverlapYZ(boundsA, boundsB) && bpOverlap(a, bpSorted[j])) {
-      if (count < cache) {
-        let bodyB = bpOrder[j];
-        bpPairCache[i * cache + count] = vec2u(min(bodyA, bodyB), max(bodyA, bodyB));
-      }
-      count++;
-    }
-  }
-  bpPairCounts[i] = count;
+  bpPairCounts[i] = bpSweep(i, 0u, 0u);
 }
 
 @compute @workgroup_size(BROADPHASE_WORKGROUP_SIZE)
@@ -221,18 +382,7 @@ fn bpWrite(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3
     return;
   }
   // More: sweep again.
-  let a = bpSorted[i];
-  let boundsA = bpSortedBounds[i];
-  let bodyA = bpOrder[i];
-  for (var j = i + 1u; j < n; j++) {
-    let boundsB = bpSortedBounds[j];
-    if (boundsB.lo.x > boundsA.hi.x || at >= capacity) { break; }
-    if (bpBoundsOverlapYZ(boundsA, boundsB) && bpOverlap(a, bpSorted[j])) {
-      let bodyB = bpOrder[j];
-      bpPairs[at] = vec2u(min(bodyA, bodyB), max(bodyA, bodyB));
-      at++;
-    }
-  }
+  bpSweep(i, 1u, at);
 }
 
 @compute @workgroup_size(1)

@@ -19,7 +19,7 @@ struct ContactParams {
   keyShift: u32,                                       // sort key bodyA << keyShift | bodyB; bodyB < 2^keyShift (1..32)
   first: u32,                                          // this batch: the frame's pair index of its slot 0
   slots: u32,                                          // this batch: its pair slots (the manifold and pair bindings hold them)
-  _pad0: u32,
+  pageEntries: u32,                                    // entries per page of the touching and dense lists (bindings)
   _pad1: u32,
   _pad2: u32,
 }

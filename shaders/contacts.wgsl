@@ -10,9 +10,10 @@
 //                 for every k <= slots (so ctOffsets[slots] = 0 closes the array);
 //   (an exclusive scan of the slots + 1 flags, shaders/scan.wgsl: offsets, the batch's total at [slots]);
 //   ctScatter:    touching slot k goes to entry i = ctCounts.total (the batches before) + its offset,
-//                 when i < capacity: its manifold and pair into the touching list, the low 32 bits of
-//                 its sort key K = bodyA << keyShift | bodyB and i itself into the sort's buffers;
-//                 the touching list is in pair order, batches or not;
+//                 when i < capacity: its pair into the touching list, the low 32 bits of its sort
+//                 key K = bodyA << keyShift | bodyB and i itself into the sort's buffers;
+//                 ctScatterManifolds: its manifold into the touching list; the touching list is in
+//                 pair order, batches or not;
 //   ctAccumulate: ctCounts.total += the batch's total (saturating);
 // then, once per frame:
 //   ctFinalize:   written = min(total, capacity), overflow;
@@ -21,31 +22,74 @@
 //    than 32 bits, ctKeysHigh and a second stable sort by K's high bits: the order by K, that is by
 //    (bodyA, bodyB), ties in pair order);
 //   ctKeysHigh:   between the two sorts: the key of sorted position j becomes K >> 32 of its pair;
-//   ctGather:     ctContacts[j] = touching entry i = order j, with its bodies; ctKeyBuf[j] = its pair;
+//   ctGather:     entry j = touching entry i = order j, with its bodies, and its ids (ctIds: pair,
+//                 count, point ids); in a frame of one batch ctGatherSlots instead, from the batch's
+//                 slots (ctScatterManifolds skipped); ctGatherKeys: ctKeyBuf[j] = its pair;
 //   ctPersist:    for each entry, a search of last frame's keys for the same pair; each point takes
-//                 last frame's user value of the point with the same feature id, else 0.
+//                 last frame's user value of the point with the same feature id (last frame's ctIds),
+//                 else 0; ctPatch: `previous` and `matched` into the entry.
 //
 // No atomics: every output is a function of the input alone, byte for byte, whatever the batches.
 // Needs the per-dimension layout files and contacts-layout.wgsl before it, CONTACTS_WORKGROUP_SIZE
 // and CONTACT_NONE prepended by the host. Rows of workgroups as in scan.wgsl (linear workgroup
 // index wid.x + wid.y * nwg.x; surplus invocations return at once). Every loop has a constant bound.
 
+// Pages: the touching manifolds and the dense list may exceed one binding
+// (maxStorageBufferBindingSize); each is bound as two pages of ctParams.pageEntries entries (the
+// second aliasing the first when one page holds them all), and ctLoad*/ctStore* pick the page.
+
+// Per entry: its pair and point ids, what the next frame's persistence reads (compact, unpaged).
+struct CtEntryIds {
+  bodyA: u32,
+  bodyB: u32,
+  count: u32,
+  ids: array<u32, CT_MAX_POINTS>,
+}
+
 @group(0) @binding(0) var<uniform> ctParams: ContactParams;
 @group(0) @binding(1) var<storage, read> ctManifolds: array<CtManifold>;            // this batch's slots
 @group(0) @binding(2) var<storage, read> ctPairs: array<vec2u>;                     // this batch's pairs
 @group(0) @binding(3) var<storage, read_write> ctOffsets: array<u32>;
 @group(0) @binding(4) var<storage, read_write> ctCounts: ContactCounts;
-@group(0) @binding(5) var<storage, read_write> ctTouchingManifolds: array<CtManifold>;  // per entry, in pair order
+@group(0) @binding(5) var<storage, read_write> ctTouching0: array<CtManifold>;      // per entry, in pair order: page 0
 @group(0) @binding(6) var<storage, read_write> ctSortKeyBuf: array<u32>;
 @group(0) @binding(7) var<storage, read_write> ctSortValueBuf: array<u32>;
-@group(0) @binding(8) var<storage, read_write> ctContacts: array<CtContact>;
+@group(0) @binding(8) var<storage, read_write> ctContacts0: array<CtContact>;       // the dense list: page 0
 @group(0) @binding(9) var<storage, read_write> ctKeyBuf: array<vec2u>;
 @group(0) @binding(10) var<storage, read_write> ctUserValues: array<CtUserValues>;
-@group(0) @binding(11) var<storage, read> ctPrevContacts: array<CtContact>;
+@group(0) @binding(11) var<storage, read> ctPrevIds: array<CtEntryIds>;
 @group(0) @binding(12) var<storage, read> ctPrevKeys: array<vec2u>;
 @group(0) @binding(13) var<storage, read> ctPrevUserValues: array<CtUserValues>;
 @group(0) @binding(14) var<storage, read> ctPrevCounts: ContactCounts;
 @group(0) @binding(15) var<storage, read_write> ctTouchingPairs: array<vec2u>;      // per entry, in pair order
+@group(0) @binding(16) var<storage, read_write> ctTouching1: array<CtManifold>;     // page 1
+@group(0) @binding(17) var<storage, read_write> ctContacts1: array<CtContact>;      // page 1
+@group(0) @binding(18) var<storage, read_write> ctIds: array<CtEntryIds>;
+@group(0) @binding(19) var<storage, read_write> ctMatches: array<vec2u>;            // per entry: previous, matched
+@group(0) @binding(20) var<storage, read_write> ctTouchingSlots: array<u32>;        // per entry: its slot k in the batch
+
+fn ctLoadTouching(i: u32) -> CtManifold {
+  if (i < ctParams.pageEntries) { return ctTouching0[i]; }
+  return ctTouching1[i - ctParams.pageEntries];
+}
+
+fn ctStoreTouching(i: u32, m: CtManifold) {
+  if (i < ctParams.pageEntries) { ctTouching0[i] = m; } else { ctTouching1[i - ctParams.pageEntries] = m; }
+}
+
+fn ctStoreContact(j: u32, c: CtContact) {
+  if (j < ctParams.pageEntries) { ctContacts0[j] = c; } else { ctContacts1[j - ctParams.pageEntries] = c; }
+}
+
+fn ctStoreMatch(j: u32, m: vec2u) {
+  if (j < ctParams.pageEntries) {
+    ctContacts0[j].previous = m.x;
+    ctContacts0[j].matched = m.y;
+  } else {
+    ctContacts1[j - ctParams.pageEntries].previous = m.x;
+    ctContacts1[j - ctParams.pageEntries].matched = m.y;
+  }
+}
 
 const CT_PAD_KEY: u32 = 0xffffffffu;
 // Steps of the binary search: enough for any u32 count of entries.
@@ -115,10 +159,21 @@ fn ctScatter(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
   let i = ctSatAdd(ctCounts.total, ctOffsets[k]);
   if (ctManifolds[k].count == 0u || i >= ctParams.capacity) { return; }
   let pair = ctPairs[k];
-  ctTouchingManifolds[i] = ctManifolds[k];
   ctTouchingPairs[i] = pair;
+  ctTouchingSlots[i] = k;
   ctSortKeyBuf[i] = ctSortKeyLow(pair);
   ctSortValueBuf[i] = i;
+}
+
+// The same entries' manifolds (a kernel of its own: fewer bindings each).
+@compute @workgroup_size(CONTACTS_WORKGROUP_SIZE)
+fn ctScatterManifolds(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+                      @builtin(local_invocation_index) lid: u32) {
+  let k = ctInvocation(wid, nwg, lid);
+  if (k >= ctBatchPairs()) { return; }
+  let i = ctSatAdd(ctCounts.total, ctOffsets[k]);
+  if (ctManifolds[k].count == 0u || i >= ctParams.capacity) { return; }
+  ctStoreTouching(i, ctManifolds[k]);
 }
 
 @compute @workgroup_size(CONTACTS_WORKGROUP_SIZE)
@@ -145,8 +200,39 @@ fn ctGather(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec
   if (j >= ctCounts.written) { return; }
   let i = ctSortValueBuf[j];
   let pair = ctTouchingPairs[i];
-  ctContacts[j] = CtContact(pair.x, pair.y, CONTACT_NONE, 0u, ctTouchingManifolds[i]);
-  ctKeyBuf[j] = pair;
+  let m = ctLoadTouching(i);
+  ctStoreContact(j, CtContact(pair.x, pair.y, CONTACT_NONE, 0u, m));
+  var ids = CtEntryIds(pair.x, pair.y, m.count, array<u32, CT_MAX_POINTS>());
+  for (var p = 0u; p < CT_MAX_POINTS; p++) {
+    ids.ids[p] = m.points[p].id;
+  }
+  ctIds[j] = ids;
+}
+
+// ctGather for a frame in one batch: the manifold straight from the narrowphase's slot (no copy in
+// the touching list; ctScatterManifolds is skipped). The same entries.
+@compute @workgroup_size(CONTACTS_WORKGROUP_SIZE)
+fn ctGatherSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+                 @builtin(local_invocation_index) lid: u32) {
+  let j = ctInvocation(wid, nwg, lid);
+  if (j >= ctCounts.written) { return; }
+  let i = ctSortValueBuf[j];
+  let pair = ctTouchingPairs[i];
+  let m = ctManifolds[ctTouchingSlots[i]];
+  ctStoreContact(j, CtContact(pair.x, pair.y, CONTACT_NONE, 0u, m));
+  var ids = CtEntryIds(pair.x, pair.y, m.count, array<u32, CT_MAX_POINTS>());
+  for (var p = 0u; p < CT_MAX_POINTS; p++) {
+    ids.ids[p] = m.points[p].id;
+  }
+  ctIds[j] = ids;
+}
+
+@compute @workgroup_size(CONTACTS_WORKGROUP_SIZE)
+fn ctGatherKeys(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+                @builtin(local_invocation_index) lid: u32) {
+  let j = ctInvocation(wid, nwg, lid);
+  if (j >= ctCounts.written) { return; }
+  ctKeyBuf[j] = ctTouchingPairs[ctSortValueBuf[j]];
 }
 
 // (a.x, a.y) < (b.x, b.y), lexicographically.
@@ -201,8 +287,8 @@ fn ctPersist(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
              @builtin(local_invocation_index) lid: u32) {
   let j = ctInvocation(wid, nwg, lid);
   if (j >= ctCounts.written) { return; }
-  let key = vec2u(ctContacts[j].bodyA, ctContacts[j].bodyB);
-  let m = ctContacts[j].manifold;
+  let e = ctIds[j];
+  let key = vec2u(e.bodyA, e.bodyB);
   let n = ctPrevCounts.written;
   let lo = ctLowerBound(key, n, ctGuess(j, ctCounts.written, n));
   var previous = CONTACT_NONE;
@@ -210,12 +296,12 @@ fn ctPersist(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
   var values = CtUserValues();
   if (lo < n && all(ctPrevKeys[lo] == key)) {
     previous = lo;
-    let p = ctPrevContacts[lo].manifold;
+    let p = ctPrevIds[lo];
     let pv = ctPrevUserValues[lo];
     for (var i = 0u; i < CT_MAX_POINTS; i++) {
-      if (i >= m.count) { break; }
+      if (i >= e.count) { break; }
       for (var q = 0u; q < CT_MAX_POINTS; q++) {
-        if (q < p.count && p.points[q].id == m.points[i].id) {
+        if (q < p.count && p.ids[q] == e.ids[i]) {
           values.points[i] = pv.points[q];
           matched |= 1u << i;
           break;
@@ -223,7 +309,15 @@ fn ctPersist(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
       }
     }
   }
-  ctContacts[j].previous = previous;
-  ctContacts[j].matched = matched;
+  ctMatches[j] = vec2u(previous, matched);
   ctUserValues[j] = values;
+}
+
+// The matches into the entries (a kernel of its own: fewer bindings each).
+@compute @workgroup_size(CONTACTS_WORKGROUP_SIZE)
+fn ctPatch(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+           @builtin(local_invocation_index) lid: u32) {
+  let j = ctInvocation(wid, nwg, lid);
+  if (j >= ctCounts.written) { return; }
+  ctStoreMatch(j, ctMatches[j]);
 }

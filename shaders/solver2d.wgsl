@@ -3,7 +3,8 @@
 //
 //   solverBegin2D          per body: zero the deltas the substeps accumulate (3D: world inertia)
 //   solverPrepare2D        per dense contact: a constraint with anchors relative to the centres of
-//                          mass, effective masses, softness, and last frame's impulses (warm start)
+//                          mass, effective masses, softness, and last frame's impulses (warm start:
+//                          by feature id, else from the nearest unclaimed point of the same pair)
 //   per substep:
 //     solverIntegrateVelocities2D   gravity
 //     solverWarmStart2D    per colour: apply the accumulated impulses
@@ -28,6 +29,9 @@
 @group(0) @binding(6) var<storage, read_write> constraints: array<ContactConstraint2D>;
 @group(0) @binding(7) var<storage, read> counts: array<u32>;
 @group(0) @binding(8) var<storage, read> colors: array<u32>;
+@group(0) @binding(9) var<storage, read> prevContacts: array<ContactManifold2D>;     // last frame's list
+@group(0) @binding(10) var<storage, read> prevUserValues: array<ContactUserValues2D>; // and the impulses stored for it
+@group(0) @binding(11) var<storage, read> leftovers: array<u32>;                 // count, then the uncoloured constraints
 
 fn linearIndex(gid: vec3u, groups: vec3u) -> u32 {
   return gid.x + gid.y * groups.x * SOLVER_WORKGROUP_SIZE;
@@ -59,6 +63,30 @@ fn centerOfMass2(b: Body2D, s: BodyState2D) -> vec2f {
 
 fn contactCount() -> u32 {
   return counts[params.countWord];
+}
+
+// The impulses of last frame's point of the same pair nearest to `position` (within
+// WARM_START_MATCH_DISTANCE) among those whose id no point of `e` has (those were carried by id):
+// for points whose feature id flipped while the point stayed put. Zero when there is none.
+fn nearestWarmStart2D(e: ContactManifold2D, position: vec2f) -> vec2f {
+  let prev = prevContacts[e.previous];
+  var best = WARM_START_MATCH_DISTANCE;
+  var out = vec2f(0.0);
+  for (var k = 0u; k < MAX_MANIFOLD_POINTS_2D; k++) {
+    if (k < prev.manifold.count) {
+      let q = prev.manifold.points[k];
+      var taken = false;
+      for (var i = 0u; i < MAX_MANIFOLD_POINTS_2D; i++) {
+        taken = taken || (i < e.manifold.count && e.manifold.points[i].id == q.id);
+      }
+      let d = distance(q.position, position);
+      if (!taken && d <= best) {
+        best = d;
+        out = prevUserValues[e.previous].points[k];
+      }
+    }
+  }
+  return out;
 }
 
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
@@ -103,8 +131,12 @@ fn solverPrepare2D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workg
       let rtB = cross2(p.anchorB, t);
       let kT = mA + mB + iA * rtA * rtA + iB * rtB * rtB;
       p.tangentMass = select(0.0, 1.0 / kT, kT > 0.0);
-      p.normalImpulse = WARM_START_SCALE * warm.points[i].x;
-      p.tangentImpulse = WARM_START_SCALE * warm.points[i].y;
+      var carried = warm.points[i];
+      if ((e.matched & (1u << i)) == 0u && e.previous != CONTACT_NONE) {
+        carried = nearestWarmStart2D(e, mp.position);
+      }
+      p.normalImpulse = WARM_START_SCALE * carried.x;
+      p.tangentImpulse = WARM_START_SCALE * carried.y;
     } else {
       p = ConstraintPoint2D(vec2f(0.0), vec2f(0.0), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
     }
@@ -127,6 +159,10 @@ fn solverIntegrateVelocities2D(@builtin(global_invocation_id) gid: vec3u, @built
   if (i >= params.bodyCount) { return; }
   if (states[i].invMass == 0.0) { return; }
   states[i].linearVelocity += params.h * params.gravity;
+  // A body may turn at most MAX_ROTATION per substep: the rotation integration and the fixed
+  // anchors are first order, and a faster spin would tunnel through its contacts.
+  let w = states[i].angularVelocity;
+  states[i].angularVelocity = clamp(w, -MAX_ROTATION * params.invH, MAX_ROTATION * params.invH);
 }
 
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
@@ -239,8 +275,8 @@ fn solveColor2D(ci: u32, mode: u32) {
   let count = contactCount();
   if (solverPass.color == COLOR_ROUNDS) {
     if (ci != 0u) { return; }
-    for (var k = 0u; k < count; k++) {
-      if (colors[k] == COLOR_NONE) { runContact2D(k, mode); }
+    for (var k = 0u; k < leftovers[0]; k++) {
+      runContact2D(leftovers[1u + k], mode);
     }
     return;
   }

@@ -1,8 +1,9 @@
 // The 3D rigid-body solver's kernels: shaders/solver2d.wgsl's soft step in three dimensions, kernel
 // for kernel (see there for the order and the reasons). Differences: quaternion rotations, a world
-// inverse inertia tensor per body (taken at the step's start), two friction directions per point
-// bounded together by the friction cone (|tangent impulse| <= friction × normal impulse), and up
-// to MAX_MANIFOLD_POINTS_3D points per contact.
+// inverse inertia tensor per body (taken at the step's start), up to MAX_MANIFOLD_POINTS_3D points
+// per contact, friction per manifold (two tangent impulses at the centroid within the friction
+// cone, and a twist impulse; see ContactConstraint3D), and a warm-start fallback by position for
+// points whose feature id changed (nearestNormalImpulse3D).
 
 @group(0) @binding(0) var<uniform> params: SolverParams3D;
 @group(0) @binding(1) var<uniform> solverPass: SolverPass3D;
@@ -13,6 +14,9 @@
 @group(0) @binding(6) var<storage, read_write> constraints: array<ContactConstraint3D>;
 @group(0) @binding(7) var<storage, read> counts: array<u32>;
 @group(0) @binding(8) var<storage, read> colors: array<u32>;
+@group(0) @binding(11) var<storage, read> leftovers: array<u32>;                 // count, then the uncoloured constraints
+@group(0) @binding(9) var<storage, read> prevContacts: array<ContactManifold3D>;     // last frame's list
+@group(0) @binding(10) var<storage, read> prevUserValues: array<ContactUserValues3D>; // and the impulses stored for it
 
 fn linearIndex3D(gid: vec3u, groups: vec3u) -> u32 {
   return gid.x + gid.y * groups.x * SOLVER_WORKGROUP_SIZE;
@@ -62,6 +66,30 @@ fn effectiveMass3D(sA: BodyState3D, sB: BodyState3D, rA: vec3f, rB: vec3f, dir: 
   return select(0.0, 1.0 / k, k > 0.0);
 }
 
+// The normal impulse of last frame's point of the same pair nearest to `position` (within
+// WARM_START_MATCH_DISTANCE) among those whose id no point of `e` has (those were carried by id):
+// for points whose feature id flipped while the point stayed put. Zero when there is none.
+fn nearestNormalImpulse3D(e: ContactManifold3D, position: vec3f) -> f32 {
+  let prev = prevContacts[e.previous];
+  var best = WARM_START_MATCH_DISTANCE;
+  var out = 0.0;
+  for (var k = 0u; k < MAX_MANIFOLD_POINTS_3D; k++) {
+    if (k < prev.manifold.count) {
+      let q = prev.manifold.points[k];
+      var taken = false;
+      for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
+        taken = taken || (i < e.manifold.count && e.manifold.points[i].id == q.id);
+      }
+      let d = distance(q.position, position);
+      if (!taken && d <= best) {
+        best = d;
+        out = prevUserValues[e.previous].points[k].x;
+      }
+    }
+  }
+  return out;
+}
+
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
 fn solverPrepare3D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
   let ci = linearIndex3D(gid, groups);
@@ -86,22 +114,39 @@ fn solverPrepare3D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workg
   c.massScale = select(params.contactMassScale, params.staticMassScale, isStatic);
   c.impulseScale = select(params.contactImpulseScale, params.staticImpulseScale, isStatic);
   let warm = userValues[ci];
+  var centroid = vec3f(0.0);
   for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
-    var p: ConstraintPoint3D;
+    var p = ConstraintPoint3D(vec3f(0.0), 0.0, vec3f(0.0), 0.0, 0.0);
     if (i < c.count) {
       let mp = e.manifold.points[i];
+      centroid += mp.position / f32(c.count);
       p.anchorA = mp.position - cA;
       p.anchorB = mp.position - cB;
       p.baseSeparation = -mp.depth - dot(p.anchorB - p.anchorA, n);
       p.normalMass = effectiveMass3D(sA, sB, p.anchorA, p.anchorB, n);
-      p.tangentMass = vec2f(effectiveMass3D(sA, sB, p.anchorA, p.anchorB, c.tangent1), effectiveMass3D(sA, sB, p.anchorA, p.anchorB, c.tangent2));
-      p.normalImpulse = WARM_START_SCALE * warm.points[i].x;
-      p.tangentImpulse = WARM_START_SCALE * warm.points[i].yz;
-    } else {
-      p = ConstraintPoint3D(vec3f(0.0), 0.0, vec3f(0.0), 0.0, vec2f(0.0), vec2f(0.0), 0.0);
+      var carried = warm.points[i].x;
+      if ((e.matched & (1u << i)) == 0u && e.previous != CONTACT_NONE) {
+        carried = nearestNormalImpulse3D(e, mp.position);
+      }
+      p.normalImpulse = WARM_START_SCALE * carried;
     }
     c.points[i] = p;
   }
+  var arm = 0.0;
+  for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
+    if (i < c.count) { arm += distance(e.manifold.points[i].position, centroid) / f32(c.count); }
+  }
+  c.frictionAnchorA = centroid - cA;
+  c.frictionAnchorB = centroid - cB;
+  c.tangentMass = vec2f(effectiveMass3D(sA, sB, c.frictionAnchorA, c.frictionAnchorB, c.tangent1), effectiveMass3D(sA, sB, c.frictionAnchorA, c.frictionAnchorB, c.tangent2));
+  let kTwist = dot(n, sA.invInertiaWorld * n) + dot(n, sB.invInertiaWorld * n);
+  c.twistMass = select(0.0, 1.0 / kTwist, kTwist > 0.0);
+  c.twistArm = arm;
+  // Friction is the pair's: warm started from last frame's entry of the same pair.
+  var friction = vec3f(0.0);
+  if (e.previous != CONTACT_NONE) { friction = prevUserValues[e.previous].points[0].yzw; }
+  c.tangentImpulse = WARM_START_SCALE * friction.xy;
+  c.twistImpulse = WARM_START_SCALE * friction.z;
   constraints[ci] = c;
 }
 
@@ -121,6 +166,11 @@ fn solverIntegrateVelocities3D(@builtin(global_invocation_id) gid: vec3u, @built
   if (i >= params.bodyCount) { return; }
   if (states[i].invMass == 0.0) { return; }
   states[i].linearVelocity += params.h * params.gravity;
+  // At most MAX_ROTATION per substep (see solver2d.wgsl).
+  let w = states[i].angularVelocity;
+  let limit = MAX_ROTATION * params.invH;
+  let speed = length(w);
+  if (speed > limit) { states[i].angularVelocity = w * (limit / speed); }
 }
 
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
@@ -147,6 +197,11 @@ fn applyImpulse3D(sA: ptr<function, BodyState3D>, sB: ptr<function, BodyState3D>
   (*sB).angularVelocity += (*sB).invInertiaWorld * cross(rB, P);
 }
 
+fn applyTwist3D(sA: ptr<function, BodyState3D>, sB: ptr<function, BodyState3D>, L: vec3f) {
+  (*sA).angularVelocity -= (*sA).invInertiaWorld * L;
+  (*sB).angularVelocity += (*sB).invInertiaWorld * L;
+}
+
 fn relativeVelocity3D(sA: BodyState3D, sB: BodyState3D, rA: vec3f, rB: vec3f) -> vec3f {
   return sB.linearVelocity + cross(sB.angularVelocity, rB) - sA.linearVelocity - cross(sA.angularVelocity, rA);
 }
@@ -158,10 +213,11 @@ fn warmStartContact3D(ci: u32) {
   for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
     if (i < c.count) {
       let p = c.points[i];
-      let P = p.normalImpulse * c.normal + p.tangentImpulse.x * c.tangent1 + p.tangentImpulse.y * c.tangent2;
-      applyImpulse3D(&sA, &sB, p.anchorA, p.anchorB, P);
+      applyImpulse3D(&sA, &sB, p.anchorA, p.anchorB, p.normalImpulse * c.normal);
     }
   }
+  applyImpulse3D(&sA, &sB, c.frictionAnchorA, c.frictionAnchorB, c.tangentImpulse.x * c.tangent1 + c.tangentImpulse.y * c.tangent2);
+  applyTwist3D(&sA, &sB, c.twistImpulse * c.normal);
   // Static bodies are shared by a colour's constraints: never written.
   if (sA.invMass > 0.0) { states[c.bodyA] = sA; }
   if (sB.invMass > 0.0) { states[c.bodyB] = sB; }
@@ -195,23 +251,26 @@ fn solveContact3D(ci: u32, useBias: bool) {
       applyImpulse3D(&sA, &sB, p.anchorA, p.anchorB, (total - p.normalImpulse) * n);
     }
   }
+  var totalNormal = 0.0;
   for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
-    if (i < c.count) {
-      let p = c.points[i];
-      let dv = relativeVelocity3D(sA, sB, p.anchorA, p.anchorB);
-      let vt = vec2f(dot(dv, c.tangent1), dot(dv, c.tangent2));
-      var total = p.tangentImpulse - p.tangentMass * vt;
-      let maxFriction = c.friction * c.points[i].normalImpulse;
-      let len = length(total);
-      if (len > maxFriction) { total *= maxFriction / len; }
-      let applied = total - p.tangentImpulse;
-      c.points[i].tangentImpulse = total;
-      applyImpulse3D(&sA, &sB, p.anchorA, p.anchorB, applied.x * c.tangent1 + applied.y * c.tangent2);
-    }
+    if (i < c.count) { totalNormal += c.points[i].normalImpulse; }
   }
+  // Friction at the centroid, bounded by the friction cone of the total normal impulse.
+  let dv = relativeVelocity3D(sA, sB, c.frictionAnchorA, c.frictionAnchorB);
+  var tangent = c.tangentImpulse - c.tangentMass * vec2f(dot(dv, c.tangent1), dot(dv, c.tangent2));
+  let maxFriction = c.friction * totalNormal;
+  let len = length(tangent);
+  if (len > maxFriction) { tangent *= maxFriction / len; }
+  let applied = tangent - c.tangentImpulse;
+  applyImpulse3D(&sA, &sB, c.frictionAnchorA, c.frictionAnchorB, applied.x * c.tangent1 + applied.y * c.tangent2);
+  // Twist about the normal, bounded as if the friction acted at the points' mean distance.
+  let maxTwist = c.twistArm * maxFriction;
+  let twist = clamp(c.twistImpulse - c.twistMass * dot(sB.angularVelocity - sA.angularVelocity, n), -maxTwist, maxTwist);
+  applyTwist3D(&sA, &sB, (twist - c.twistImpulse) * n);
+  constraints[ci].tangentImpulse = tangent;
+  constraints[ci].twistImpulse = twist;
   for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
     constraints[ci].points[i].normalImpulse = c.points[i].normalImpulse;
-    constraints[ci].points[i].tangentImpulse = c.points[i].tangentImpulse;
   }
   if (sA.invMass > 0.0) { states[c.bodyA] = sA; }
   if (sB.invMass > 0.0) { states[c.bodyB] = sB; }
@@ -226,8 +285,8 @@ fn solveColor3D(ci: u32, mode: u32) {
   let count = contactCount3D();
   if (solverPass.color == COLOR_ROUNDS) {
     if (ci != 0u) { return; }
-    for (var k = 0u; k < count; k++) {
-      if (colors[k] == COLOR_NONE) { runContact3D(k, mode); }
+    for (var k = 0u; k < leftovers[0]; k++) {
+      runContact3D(leftovers[1u + k], mode);
     }
     return;
   }
@@ -255,9 +314,9 @@ fn solverStore3D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgro
   let ci = linearIndex3D(gid, groups);
   if (ci >= contactCount3D()) { return; }
   var u: ContactUserValues3D;
+  let c = constraints[ci];
   for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
-    let p = constraints[ci].points[i];
-    u.points[i] = vec4f(p.normalImpulse, p.tangentImpulse, 0.0);
+    u.points[i] = vec4f(c.points[i].normalImpulse, c.tangentImpulse, c.twistImpulse);
   }
   userValues[ci] = u;
 }

@@ -29,5 +29,9 @@ export { GpuFrame2D, type FrameInputs2D, type FrameOutputs2D, type FrameCounts2D
 export { GpuBroadphase2D, BROADPHASE_LAYOUT_2D } from './gpu/broadphase2d.ts';
 export { GpuContacts2D, CONTACTS_LAYOUT_2D } from './gpu/contacts2d.ts';
 export { CpuContacts2D, unpackContacts2D, type ContactJson2D } from './cpu/contacts2d.ts';
+export { GpuFrame3D, type FrameInputs3D, type FrameOutputs3D, type FrameCounts3D, type FrameResult3D, type FrameTimings3D } from './gpu/frame3d.ts';
+export { GpuBroadphase3D, BROADPHASE_LAYOUT_3D } from './gpu/broadphase3d.ts';
+export { GpuContacts3D, CONTACTS_LAYOUT_3D } from './gpu/contacts3d.ts';
+export { CpuContacts3D, unpackContacts3D, type ContactJson3D } from './cpu/contacts3d.ts';
 export { GpuScan } from './gpu/scan.ts';
 export { GpuRadixSort } from './gpu/radixsort.ts';

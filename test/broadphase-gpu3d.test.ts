@@ -143,6 +143,26 @@ describe('GPU broadphase 3D equals the host sweep-and-prune', () => {
     const { host, borderline } = await expectHostPairs(randomScene3D(seed, options));
     expect(host.length / 2).toBeGreaterThan(options.n / 4);
     expect(borderline).toBe(0);
+    // Bands: many where all bodies are small and near the origin (pairs cross band borders);
+    // few where a huge or far body makes them tall.
+    const bands = await bp.readBands();
+    if (!options.huge && !options.far && options.spread >= 14) expect(bands.count).toBeGreaterThan(5);
+  });
+
+  it('on a pile on a wide ground box: identical pairs, many bands (the ground widens only its own band)', async () => {
+    const r = rng(9);
+    const shapes: Shape3DInput[] = [{ type: 'box', halfExtents: [60, 0.5, 60] }, ...Array.from({ length: 8 }, () => randomShape3D(r, 'mixed3d', 0.4))];
+    const bodies: SceneJson3D['bodies'] = [{ shape: 0, position: [50, -0.5, 50] }];
+    for (let i = 0; i < 3000; i++) {
+      bodies.push({ shape: 1 + Math.floor(8 * r()), position: f32v([100 * r(), 0.4 + 12 * r(), 100 * r()]), rotation: randomRotation3D(r) });
+    }
+    const scene = parseScene({ dim: 3, margin: 0.02, shapes, bodies }) as Scene3D;
+    const { host, borderline } = await expectHostPairs(scene);
+    expect(borderline).toBe(0);
+    let onGround = 0;
+    for (let k = 0; k < host.length; k += 2) if (host[k] === 0) onGround++;
+    expect(onGround).toBeGreaterThan(10);
+    expect((await bp.readBands()).count).toBeGreaterThan(5);
   });
 
   it('with bodies that do not touch, one body and none: no pairs', async () => {

@@ -1,4 +1,4 @@
-// The dense contact list (src/gpu/contacts2d.ts, shaders/contacts2d.wgsl) against its CPU reference
+// The dense contact list (src/gpu/contacts2d.ts, shaders/contacts.wgsl) against its CPU reference
 // (src/cpu/contacts2d.ts) and against a plain filter-and-sort, on manifolds from the real
 // narrowphase (collidePacked2D) of random scenes: disjoint random pairs, and piles whose bodies have
 // several neighbours (pairs from sweepAndPrune2D), listed in shuffled order.

@@ -2,7 +2,8 @@
 // CPU twin (src/cpu/contacts3d.ts on the shared src/cpu/contacts.ts), on manifolds from the real 3D
 // narrowphase (collidePacked3D) of a random pile whose pairs come from sweepAndPrune3D:
 //   - GPU and CPU byte for byte (entries and user values), with one sort and with two;
-//   - the same list for shuffled orders of the pairs, and for batches of any size (GPU and CPU);
+//   - the same list for shuffled orders of the pairs, for batches of any size (GPU and CPU), and
+//     with the touching and dense lists in two binding pages (GPU);
 //   - persistence over 2 frames: vec4f user values follow pair and feature id, GPU equals CPU;
 //   - a tiny capacity: overflow, grow, rerun, equal to an unconstrained run.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,17 +67,20 @@ describe('3D dense contact list', () => {
     const reference = new CpuContacts3D().run(manifolds, pairs, { bodyCount: scene.bodyShape.length });
     expect(reference.total).toBeGreaterThan(1000);
     expect(reference.total).toBeLessThan(pairs.length / 2); // some pairs do not touch: compaction matters
-    for (const [seed, batchPairs, bodyCount] of [
-      [0, undefined, 1500],
-      [1, 256, 1500],
-      [2, 1000, undefined],
-      [3, 100_000, 1 << 20],
+    // Pages of 2048 entries: the touching and dense lists span two bindings.
+    expect(reference.total).toBeGreaterThan(2048);
+    for (const [seed, batchPairs, bodyCount, pages] of [
+      [0, undefined, 1500, 0],
+      [1, 256, 1500, 0],
+      [2, 1000, undefined, 2048],
+      [3, 100_000, 1 << 20, 2048],
     ] as const) {
       const p = seed === 0 ? pairs : shuffled(pairs, seed);
       const m = seed === 0 ? manifolds : collide(scene, p);
       const options = { ...(batchPairs ? { batchPairs } : {}), ...(bodyCount ? { bodyCount } : {}) };
       gpu.reset();
-      const g = await gpu.run(m, p, options);
+      gpu.setPageEntries(pages);
+      const g = await gpu.run(m, p, options).finally(() => gpu.setPageEntries(0));
       const c = new CpuContacts3D().run(m, p, options);
       expect(g.total).toBe(reference.total);
       expect(eq(g.dense, reference.dense), `GPU, order ${seed}, batches of ${batchPairs}`).toBe(true);

@@ -92,15 +92,18 @@ describe('GPU collision frame (2D)', () => {
     inputs.destroy();
   });
 
-  it('gives byte-identical lists when forced into tiny batches of pairs', async () => {
+  it('gives byte-identical lists when forced into tiny batches of pairs and binding pages', async () => {
     const scene = parseScene(pile(14, 3000));
     const inputs = upload(scene);
     frame.contacts.reset();
     const whole = await frame.step(inputs);
     frame.contacts.reset();
     frame.setBatchPairs(300); // rounded down to 256 pairs a batch
+    frame.contacts.setPageEntries(768); // and the dense list in two binding pages
     const batched = await frame.step(inputs);
     frame.setBatchPairs(0);
+    frame.contacts.setPageEntries(0);
+    expect(whole.counts.contacts).toBeGreaterThan(768);
     expect(whole.batches).toBe(1);
     expect(batched.batches).toBe(Math.ceil(frame.broadphase.defaultCapacity(3000) / 256));
     expect(batched.counts).toEqual(whole.counts);

@@ -7,17 +7,17 @@
 //                touching manifold slots (count > 0) via flags, an exclusive prefix sum, a scatter
 //                of their manifolds, pairs and sort keys into the touching list (in pair order) and
 //                a running total (contactFlags, exclusiveScanSaturating, contactScatter,
-//                contactAccumulate), then the counts (contactFinalize) and padding (contactPad);
+//                contactScatterManifolds, contactAccumulate), then the counts (contactFinalize) and padding (contactPad);
 //   ordering     a stable sort of the touching entries by (bodyA, bodyB), the pair's bodies as given
 //                (the broadphases give bodyA < bodyB), that is by K = bodyA << keyShift | bodyB: in
 //                one sort when K fits in 32 bits, else by its low 32 bits and then by the rest
-//                (stableSortByKey, contactKeysHigh), and a gather of the manifolds as entries
-//                (contactGather). The list does not depend on the order of the pairs, nor on the
+//                (stableSortByKey, contactKeysHigh), and a gather of the manifolds as entries, with
+//                their ids and keys (contactGather, contactGatherKeys). The list does not depend on the order of the pairs, nor on the
 //                batches; pairs listed twice keep their input order (their manifolds are equal);
 //   persistence  each entry finds last frame's entry of the same pair by a search of last frame's
 //                sorted keys (galloping from a guess, then bisection), and each of its points takes
 //                the user value of last frame's point with the same feature id, else 0
-//                (contactPersist). The lists are double-buffered: each frame writes one slot and
+//                (contactPersist, contactPatch). The lists are double-buffered: each frame writes one slot and
 //                reads the other.
 //
 // Capacity: the list holds `capacity` entries; the counts always give the real total, and
@@ -63,6 +63,7 @@ export const CONTACT_PARAMS_LAYOUT = {
   keyShift: word(paramsStruct, 'keyShift'),
   first: word(paramsStruct, 'first'),
   slots: word(paramsStruct, 'slots'),
+  pageEntries: word(paramsStruct, 'pageEntries'),
 } as const;
 
 /**
@@ -107,6 +108,8 @@ export function contactsLayout(wgsl: string, source: string, contactName: string
     params: CONTACT_PARAMS_LAYOUT,
     /** The narrowphase's manifold slot. */
     manifold: M,
+    /** CtEntryIds (shaders/contacts.wgsl), per entry: bodyA, bodyB, count, then the point ids. */
+    ids: { words: 3 + member(userStruct, 'points').count, bodyA: 0, bodyB: 1, count: 2, ids: 3 },
   } as const;
   // The entries are copied word for word: an entry must end with its manifold (no trailing
   // padding whose bytes the backends could fill differently).
@@ -189,21 +192,33 @@ export function contactSortKeyHigh(a: number, keyShift: number): number {
 
 /**
  * ctScatter: the batch's touching slot k goes to entry i = total + offsets[k] (below capacity): its
- * manifold and pair into the touching list, its sort key and i into the sort's buffers.
+ * pair and k into the touching list, its sort key and i into the sort's buffers.
  */
 export function contactScatter(
   L: ContactsLayout, manifolds: Uint32Array, pairs: Uint32Array, batchPairs: number, offsets: Uint32Array, total: number, capacity: number,
-  keyShift: number, touchingManifolds: Uint32Array, touchingPairs: Uint32Array, keys: Uint32Array, values: Uint32Array,
+  keyShift: number, touchingPairs: Uint32Array, touchingSlots: Uint32Array, keys: Uint32Array, values: Uint32Array,
+): void {
+  const M = L.manifold;
+  for (let k = 0; k < batchPairs; k++) {
+    const i = Math.min(0xffffffff, total + offsets[k]!);
+    if (manifolds[k * M.words + M.count] === 0 || i >= capacity) continue;
+    touchingPairs[2 * i] = pairs[2 * k]!;
+    touchingPairs[2 * i + 1] = pairs[2 * k + 1]!;
+    touchingSlots[i] = k;
+    keys[i] = contactSortKeyLow(pairs[2 * k]!, pairs[2 * k + 1]!, keyShift);
+    values[i] = i;
+  }
+}
+
+/** ctScatterManifolds: the same entries' manifolds into the touching list. */
+export function contactScatterManifolds(
+  L: ContactsLayout, manifolds: Uint32Array, batchPairs: number, offsets: Uint32Array, total: number, capacity: number, touchingManifolds: Uint32Array,
 ): void {
   const M = L.manifold;
   for (let k = 0; k < batchPairs; k++) {
     const i = Math.min(0xffffffff, total + offsets[k]!);
     if (manifolds[k * M.words + M.count] === 0 || i >= capacity) continue;
     touchingManifolds.set(manifolds.subarray(k * M.words, (k + 1) * M.words), i * M.words);
-    touchingPairs[2 * i] = pairs[2 * k]!;
-    touchingPairs[2 * i + 1] = pairs[2 * k + 1]!;
-    keys[i] = contactSortKeyLow(pairs[2 * k]!, pairs[2 * k + 1]!, keyShift);
-    values[i] = i;
   }
 }
 
@@ -260,20 +275,51 @@ export function stableSortByKey(keys: Uint32Array, values: Uint32Array, n: numbe
   }
 }
 
-/** ctGather: contacts[j] = touching entry values[j] with its bodies; keys[j] = its pair, for j < written. */
+/** ctGather: contacts[j] = touching entry values[j] with its bodies, and its ids, for j < written. */
 export function contactGather(
-  L: ContactsLayout, touchingManifolds: Uint32Array, touchingPairs: Uint32Array, values: Uint32Array, written: number, contacts: Uint32Array, keys: Uint32Array,
+  L: ContactsLayout, touchingManifolds: Uint32Array, touchingPairs: Uint32Array, values: Uint32Array, written: number, contacts: Uint32Array, ids: Uint32Array,
 ): void {
   const C = L.contact;
   const M = L.manifold;
+  const I = L.ids;
   for (let j = 0; j < written; j++) {
     const i = values[j]!;
     const o = j * C.words;
-    contacts[o + C.bodyA] = keys[2 * j] = touchingPairs[2 * i]!;
-    contacts[o + C.bodyB] = keys[2 * j + 1] = touchingPairs[2 * i + 1]!;
+    const e = j * I.words;
+    contacts[o + C.bodyA] = ids[e + I.bodyA] = touchingPairs[2 * i]!;
+    contacts[o + C.bodyB] = ids[e + I.bodyB] = touchingPairs[2 * i + 1]!;
     contacts[o + C.previous] = CONTACT_NONE;
     contacts[o + C.matched] = 0;
     contacts.set(touchingManifolds.subarray(i * M.words, (i + 1) * M.words), o + C.manifold);
+    ids[e + I.count] = contacts[o + C.count]!;
+    for (let p = 0; p < I.words - I.ids; p++) ids[e + I.ids + p] = contacts[o + C.points + p * C.pointStride + C.pointId]!;
+  }
+}
+
+/** ctGatherSlots: ctGather for a frame in one batch, the manifolds straight from its slots. */
+export function contactGatherSlots(
+  L: ContactsLayout, manifolds: Uint32Array, touchingSlots: Uint32Array, touchingPairs: Uint32Array, values: Uint32Array, written: number,
+  contacts: Uint32Array, ids: Uint32Array,
+): void {
+  const M = L.manifold;
+  // The touching list ctGather would read: entry i is slot touchingSlots[i].
+  let entries = 0;
+  for (let j = 0; j < written; j++) entries = Math.max(entries, values[j]! + 1);
+  const touching = new Uint32Array(entries * M.words);
+  for (let j = 0; j < written; j++) {
+    const i = values[j]!;
+    const k = touchingSlots[i]!;
+    touching.set(manifolds.subarray(k * M.words, (k + 1) * M.words), i * M.words);
+  }
+  contactGather(L, touching, touchingPairs, values, written, contacts, ids);
+}
+
+/** ctGatherKeys: keys[j] = the pair of touching entry values[j], for j < written. */
+export function contactGatherKeys(touchingPairs: Uint32Array, values: Uint32Array, written: number, keys: Uint32Array): void {
+  for (let j = 0; j < written; j++) {
+    const i = values[j]!;
+    keys[2 * j] = touchingPairs[2 * i]!;
+    keys[2 * j + 1] = touchingPairs[2 * i + 1]!;
   }
 }
 
@@ -329,22 +375,22 @@ export function lowerBound(keys: Uint32Array, n: number, a: number, b: number, g
 }
 
 /**
- * ctPersist: each entry's last-frame entry (a search of prevKeys), and its points' user
- * values: last frame's value of the point with the same feature id, else 0. `userValues` and
- * `prevUserValues` as u32 words (bit-exact copies).
+ * ctPersist: each entry's last-frame entry (a search of prevKeys), and its points' user values:
+ * last frame's value of the point with the same feature id (last frame's ids), else 0; `previous`
+ * and `matched` into `matches`. `userValues` and `prevUserValues` as u32 words (bit-exact copies).
  */
 export function contactPersist(
-  L: ContactsLayout, contacts: Uint32Array, written: number, userValues: Uint32Array,
-  prevContacts: Uint32Array, prevKeys: Uint32Array, prevWritten: number, prevUserValues: Uint32Array,
+  L: ContactsLayout, ids: Uint32Array, written: number, userValues: Uint32Array, matches: Uint32Array,
+  prevIds: Uint32Array, prevKeys: Uint32Array, prevWritten: number, prevUserValues: Uint32Array,
 ): void {
-  const C = L.contact;
+  const I = L.ids;
   const U = L.userValues;
   const P = U.pointCount;
   for (let j = 0; j < written; j++) {
-    const o = j * C.words;
-    const a = contacts[o + C.bodyA]!;
-    const b = contacts[o + C.bodyB]!;
-    const count = contacts[o + C.count]!;
+    const e = j * I.words;
+    const a = ids[e + I.bodyA]!;
+    const b = ids[e + I.bodyB]!;
+    const count = ids[e + I.count]!;
     const lo = lowerBound(prevKeys, prevWritten, a, b, contactGuess(j, written, prevWritten));
     let previous = CONTACT_NONE;
     let matched = 0;
@@ -352,13 +398,13 @@ export function contactPersist(
     userValues.fill(0, u, u + U.words);
     if (lo < prevWritten && prevKeys[2 * lo] === a && prevKeys[2 * lo + 1] === b) {
       previous = lo;
-      const p = lo * C.words;
+      const p = lo * I.words;
       const pu = lo * U.words;
-      const prevCount = prevContacts[p + C.count]!;
+      const prevCount = prevIds[p + I.count]!;
       for (let i = 0; i < P && i < count; i++) {
-        const id = contacts[o + C.points + i * C.pointStride + C.pointId]!;
+        const id = ids[e + I.ids + i]!;
         for (let q = 0; q < P; q++) {
-          if (q < prevCount && prevContacts[p + C.points + q * C.pointStride + C.pointId] === id) {
+          if (q < prevCount && prevIds[p + I.ids + q] === id) {
             const src = pu + U.points + q * U.pointStride;
             userValues.set(prevUserValues.subarray(src, src + U.pointStride), u + U.points + i * U.pointStride);
             matched |= 1 << i;
@@ -367,8 +413,17 @@ export function contactPersist(
         }
       }
     }
-    contacts[o + C.previous] = previous;
-    contacts[o + C.matched] = matched;
+    matches[2 * j] = previous;
+    matches[2 * j + 1] = matched;
+  }
+}
+
+/** ctPatch: each entry's `previous` and `matched` from `matches`. */
+export function contactPatch(L: ContactsLayout, matches: Uint32Array, written: number, contacts: Uint32Array): void {
+  const C = L.contact;
+  for (let j = 0; j < written; j++) {
+    contacts[j * C.words + C.previous] = matches[2 * j]!;
+    contacts[j * C.words + C.matched] = matches[2 * j + 1]!;
   }
 }
 
@@ -413,13 +468,14 @@ export interface ContactsResult {
 
 interface CpuSlot {
   contacts: Uint32Array;
+  ids: Uint32Array;
   keys: Uint32Array;
   userValues: Uint32Array;
   counts: Uint32Array;
 }
 
 function emptySlot(): CpuSlot {
-  return { contacts: new Uint32Array(0), keys: new Uint32Array(0), userValues: new Uint32Array(0), counts: new Uint32Array(CONTACT_COUNTS_LAYOUT.bytes / 4) };
+  return { contacts: new Uint32Array(0), ids: new Uint32Array(0), keys: new Uint32Array(0), userValues: new Uint32Array(0), counts: new Uint32Array(CONTACT_COUNTS_LAYOUT.bytes / 4) };
 }
 
 /** The contact stage on the host, with last frame's list (the same API as the GPU stage's run()). */
@@ -466,6 +522,7 @@ export class CpuContacts {
     const pairSlots = pairCount;
     if (cur.contacts.length < capacity * C.words) {
       cur.contacts = new Uint32Array(capacity * C.words);
+      cur.ids = new Uint32Array(capacity * L.ids.words);
       cur.keys = new Uint32Array(2 * capacity);
       cur.userValues = new Uint32Array(capacity * U.words);
     }
@@ -475,6 +532,8 @@ export class CpuContacts {
     const values = new Uint32Array(capacity);
     const touchingManifolds = new Uint32Array(capacity * M.words);
     const touchingPairs = new Uint32Array(2 * capacity);
+    const touchingSlots = new Uint32Array(capacity);
+    const single = batchSize >= pairSlots;
     for (let first = 0; first === 0 || first < pairSlots; first += batchSize) {
       const batch = { first, slots: Math.min(batchSize, Math.max(0, pairSlots - first)) };
       const n = contactBatchPairs(pairCount, pairSlots, batch);
@@ -483,7 +542,8 @@ export class CpuContacts {
       const p = pairs.subarray(2 * first, 2 * (first + batch.slots));
       contactFlags(L, m, n, batch.slots, offsets);
       exclusiveScanSaturating(offsets, batch.slots + 1);
-      contactScatter(L, m, p, n, offsets, cur.counts[N.total]!, capacity, plan.keyShift, touchingManifolds, touchingPairs, keys, values);
+      contactScatter(L, m, p, n, offsets, cur.counts[N.total]!, capacity, plan.keyShift, touchingPairs, touchingSlots, keys, values);
+      if (!single) contactScatterManifolds(L, m, n, offsets, cur.counts[N.total]!, capacity, touchingManifolds);
       contactAccumulate(offsets, batch.slots, cur.counts);
     }
     contactFinalize(capacity, cur.counts);
@@ -494,8 +554,12 @@ export class CpuContacts {
       contactKeysHigh(touchingPairs, written, plan.keyShift, keys, values);
       stableSortByKey(keys, values, capacity, plan.highBits);
     }
-    contactGather(L, touchingManifolds, touchingPairs, values, written, cur.contacts, cur.keys);
-    contactPersist(L, cur.contacts, written, cur.userValues, prev.contacts, prev.keys, prev.counts[N.written]!, prev.userValues);
+    if (single) contactGatherSlots(L, manifolds, touchingSlots, touchingPairs, values, written, cur.contacts, cur.ids);
+    else contactGather(L, touchingManifolds, touchingPairs, values, written, cur.contacts, cur.ids);
+    contactGatherKeys(touchingPairs, values, written, cur.keys);
+    const matches = new Uint32Array(2 * written);
+    contactPersist(L, cur.ids, written, cur.userValues, matches, prev.ids, prev.keys, prev.counts[N.written]!, prev.userValues);
+    contactPatch(L, matches, written, cur.contacts);
     return cur;
   }
 

@@ -5,9 +5,12 @@
 //   aabb   the box of each body, grown as the host grows it (radius + margin + pads against f32
 //          rounding), kept as position + relative extents, and an order-preserving u32 key of a
 //          lower bound of its minimum x;
-//   sort   stable LSD radix sort of (key, body index): ties keep index order, as on the host;
-//   count  the sweep, per sorted position: how many later boxes overlap it (compared through the
-//          difference of the positions, as precise as the f32 inputs; see broadphase.wgsl);
+//   sort   stable LSD radix sort of (key, body index), then by band: bands along y taller than any
+//          box, so bodies come in (band, lo.x) order, ties in index order;
+//   count  the sweep, per sorted position: how many boxes overlap it, swept along x in its band and
+//          the next (compared through the difference of the positions, as precise as the f32
+//          inputs; see broadphase.wgsl). Square and cubic piles sweep O(1) and O(n^1/3) neighbours
+//          a body instead of the O(n^1/2) and O(n^2/3) of an x-sweep;
 //   scan   exclusive prefix sums of the counts: each position's output offset, and the total;
 //   write  the pairs (a < b) at those offsets, in sweep order; then the counts, the narrowphase's
 //          params and its indirect dispatch arguments.
@@ -15,16 +18,19 @@
 // Boxes are 3D; 2D boxes have z = 0, so one sort, scan and sweep serve both. src/gpu/broadphase2d.ts
 // and src/gpu/broadphase3d.ts give the per-dimension inputs (GpuBroadphase2D, GpuBroadphase3D).
 //
-// Deterministic: no atomics, and the pairs buffer is byte-identical from run to run. Never drops
-// pairs silently: when the total exceeds the pairs buffer's capacity, only what fits is written,
-// `counts.total` still holds the real total and `counts.overflow` is 1; run() then grows the buffer
-// and runs again.
+// Deterministic: atomics only for order-free maxima (the bands), and the pairs buffer is
+// byte-identical from run to run. Never drops pairs silently: when the total exceeds the pairs
+// buffer's capacity, only what fits is written, `counts.total` still holds the real total and
+// `counts.overflow` is 1; run() then grows the buffer and runs again.
+//
+// Bands: one box taller than the others (a huge body) or far from the origin (bands are at least
+// 2^-8 of the largest |y| tall, for f32's sake) makes the bands tall, and the sweep an x-sweep.
 //
 // f32: the kernels see the packed (f32) bodies and shapes, the host the scene's f64 numbers; the two
 // pair sets can differ only in pairs whose boxes touch to within that rounding: about 1e-7 of the
 // shapes' size, plus half an f32 step of the coordinates where the positions are not f32 numbers.
 //
-// Memory: about 230 bytes per body of scratch (boxes and bounds, sorted copies, keys, the sort's
+// Memory: about 300 bytes per body of scratch (boxes and bounds, sorted copies, keys, the sort's
 // ping-pong buffers, offsets, and up to BROADPHASE_PAIR_CACHE cached pairs), plus 8 per pair.
 //
 // encode() records everything into the caller's command encoder (the bodies can stay in the
@@ -34,7 +40,7 @@
 
 import { WgslReflect } from 'wgsl_reflect/wgsl_reflect.module.js';
 import { CapacityError } from '../errors.ts';
-import { AABB_RELATIVE_PAD, AABB_F32_STEPS, BROADPHASE_WORKGROUP_SIZE, BROADPHASE_PAIR_CACHE } from '../constants.ts';
+import { AABB_RELATIVE_PAD, AABB_F32_STEPS, BROADPHASE_WORKGROUP_SIZE, BROADPHASE_PAIR_CACHE, BROADPHASE_MAX_BANDS } from '../constants.ts';
 import { structLookup, word } from '../layout.ts';
 import { WGSL_SOURCES } from './shaders.generated.ts';
 import { GpuRadixSort, type RadixSortPlan } from './radixsort.ts';
@@ -51,6 +57,7 @@ export function broadphaseConstantsWgsl(): string {
     `const AABB_F32_STEPS: f32 = ${AABB_F32_STEPS.toFixed(1)};`,
     `const BROADPHASE_WORKGROUP_SIZE: u32 = ${BROADPHASE_WORKGROUP_SIZE}u;`,
     `const BROADPHASE_PAIR_CACHE: u32 = ${BROADPHASE_PAIR_CACHE}u;`,
+    `const BP_MAX_BANDS: u32 = ${BROADPHASE_MAX_BANDS}u;`,
     '',
   ].join('\n');
 }
@@ -63,6 +70,10 @@ const countsStruct = struct('BroadphaseCounts');
 const indirectStruct = struct('DispatchIndirect');
 const narrowParams = struct('BroadphaseNarrowphaseParams');
 const batchStruct = struct('BroadphaseBatch');
+const EXTREMES_BYTES = struct('BroadphaseExtremes').size;
+const bandsStruct = struct('BroadphaseBands');
+const BANDS_BYTES = bandsStruct.size;
+const BANDS = { origin: word(bandsStruct, 'origin'), height: word(bandsStruct, 'height'), reach: word(bandsStruct, 'reach'), count: word(bandsStruct, 'count') };
 
 /** Word offsets of the broadphase's GPU structs (reflected from the WGSL); the same for 2D and 3D. */
 export const BROADPHASE_LAYOUT = {
@@ -191,6 +202,7 @@ export interface BroadphaseUploads {
 interface Plan {
   n: number;
   sort: RadixSortPlan;
+  sortBands: RadixSortPlan;
   scan: ScanPlan;
   /** Buffers the plans were made for (a grown buffer needs new plans). */
   keys: GPUBuffer;
@@ -200,7 +212,9 @@ interface Plan {
   pairCounts: GPUBuffer;
 }
 
-const KERNEL_NAMES = ['bpAabb', 'bpGather', 'bpCount', 'bpWrite', 'bpFinalize', 'bpBatch'] as const;
+const KERNEL_NAMES = ['bpAabb', 'bpBands', 'bpBandKeys', 'bpGather', 'bpCount', 'bpWrite', 'bpFinalize', 'bpBatch'] as const;
+/** Bits of the band sort's keys (BROADPHASE_MAX_BANDS < 2^16). */
+const BAND_KEY_BITS = 16;
 
 /** Batches start at multiples of this many pairs (binding offsets of 8 × 256 bytes meet any offset alignment). */
 export const BATCH_ALIGN = 256;
@@ -242,6 +256,9 @@ export class GpuBroadphase {
   private readonly pairs: GrowingBuffer;
   private readonly counts: GPUBuffer;
   private readonly indirect: GPUBuffer;
+  private readonly extremes: GPUBuffer;
+  private readonly bands: GPUBuffer;
+  private readonly bandReach: GPUBuffer;
   private readonly batches: GrowingBuffer;
   private readonly inputShapes: GrowingBuffer;
   private readonly inputBodies: GrowingBuffer;
@@ -281,6 +298,9 @@ export class GpuBroadphase {
     this.batches = new GrowingBuffer(device, STORAGE | GPUBufferUsage.INDIRECT, `${label}-batches`);
     this.counts = device.createBuffer({ label: `${label}-counts`, size: Math.max(16, BROADPHASE_LAYOUT.counts.bytes), usage: STORAGE });
     this.indirect = device.createBuffer({ label: `${label}-indirect`, size: 16, usage: STORAGE | GPUBufferUsage.INDIRECT });
+    this.extremes = device.createBuffer({ label: `${label}-extremes`, size: Math.max(16, EXTREMES_BYTES), usage: STORAGE });
+    this.bands = device.createBuffer({ label: `${label}-bands`, size: Math.max(16, BANDS_BYTES), usage: STORAGE });
+    this.bandReach = device.createBuffer({ label: `${label}-band-reach`, size: 4 * BROADPHASE_MAX_BANDS, usage: STORAGE });
     this.timer = timestamps ? new PassTimer(device, BROADPHASE_STAGES) : null;
   }
 
@@ -340,6 +360,7 @@ export class GpuBroadphase {
       return p;
     }
     p?.sort.destroy();
+    p?.sortBands.destroy();
     p?.scan.destroy();
     this.plan = {
       n,
@@ -349,6 +370,7 @@ export class GpuBroadphase {
       orderTmp,
       pairCounts,
       sort: this.sorter.plan(keys, order, n, 32, { keys: keysTmp, values: orderTmp }),
+      sortBands: this.sorter.plan(keys, order, n, BAND_KEY_BITS, { keys: keysTmp, values: orderTmp }),
       scan: this.scanner.plan(pairCounts, n + 1),
     };
     return this.plan;
@@ -415,6 +437,9 @@ export class GpuBroadphase {
       12: { buffer: sortedBounds },
       13: { buffer: pairCache },
       15: { buffer: batches },
+      16: { buffer: this.extremes },
+      17: { buffer: this.bands },
+      18: { buffer: this.bandReach },
     };
     if (inputs.hullVertices) buffers[14] = { buffer: inputs.hullVertices };
     const bind = (name: KernelName): GPUBindGroup =>
@@ -428,17 +453,22 @@ export class GpuBroadphase {
       if (count <= 0) return;
       pass.setPipeline(this.kernels[name].pipeline);
       pass.setBindGroup(0, bind(name));
-      if (name === 'bpFinalize') pass.dispatchWorkgroups(1);
+      if (name === 'bpFinalize' || name === 'bpBands') pass.dispatchWorkgroups(1);
       else dispatchRows(pass, count);
     };
     const begin = (stage: BroadphaseStage): GPUComputePassEncoder =>
       encoder.beginComputePass(this.timer ? this.timer.passDescriptor(stage, `${label}.${stage}`) : { label: `${label}.${stage}` });
 
+    encoder.clearBuffer(this.extremes);
+    encoder.clearBuffer(this.bandReach);
     let pass = begin('aabb');
     run(pass, 'bpAabb', groups);
     pass.end();
     pass = begin('sort');
     this.sorter.encode(pass, plan.sort);
+    run(pass, 'bpBands', 1);
+    run(pass, 'bpBandKeys', groups);
+    this.sorter.encode(pass, plan.sortBands);
     pass.end();
     pass = begin('count');
     run(pass, 'bpGather', groups);
@@ -454,6 +484,14 @@ export class GpuBroadphase {
     pass.end();
     this.timer?.resolve(encoder);
     return { pairs, capacity, counts: this.counts, indirect: this.indirect, batches, batchPairs, batchCount };
+  }
+
+  /** The bands of the last submitted run (a readback; for tests and tools). */
+  async readBands(): Promise<{ origin: number; height: number; reach: number; count: number }> {
+    const b = await readBuffer(this.device, this.bands, BANDS_BYTES);
+    const f = new Float32Array(b);
+    const u = new Uint32Array(b);
+    return { origin: f[BANDS.origin]!, height: f[BANDS.height]!, reach: f[BANDS.reach]!, count: u[BANDS.count]! };
   }
 
   /** GPU time per stage of the last encoded run (after its submit), or null without timestamps. */
@@ -523,6 +561,7 @@ export class GpuBroadphase {
 
   destroy(): void {
     this.plan?.sort.destroy();
+    this.plan?.sortBands.destroy();
     this.plan?.scan.destroy();
     this.plan = null;
     for (const b of [
@@ -534,6 +573,9 @@ export class GpuBroadphase {
     this.params.destroy();
     this.counts.destroy();
     this.indirect.destroy();
+    this.extremes.destroy();
+    this.bands.destroy();
+    this.bandReach.destroy();
     this.timer?.destroy();
   }
 }

@@ -20,6 +20,9 @@
 // Batches: a frame whose manifold slots do not fit in one binding (maxStorageBufferBindingSize) is
 // compacted batch by batch: begin(), then per batch the narrowphase into a batch-sized manifold
 // buffer and compactBatch() over it, then finish(). The list does not depend on the batches.
+// Pages: the touching manifolds and the dense list are bound as two pages of pageEntries()
+// entries each, so a list may be up to twice a binding (outputs.pageEntries tells a reader where
+// to split it); the other per-entry buffers (keys, user values, ids) must fit one binding.
 //
 // Deterministic: no atomics; the list is byte-identical from run to run, and does not depend on
 // the order in which the pairs are listed (the pair's bodies as given decide it; the broadphases
@@ -128,9 +131,16 @@ export interface ContactsOutputs {
   /** ContactCounts (the layout's counts), COPY_SRC. */
   counts: GPUBuffer;
   capacity: number;
+  /**
+   * Entries per binding-sized page of `contacts`: a list longer than one binding
+   * (maxStorageBufferBindingSize) is bound by a reader in pages of this many entries.
+   */
+  pageEntries: number;
 }
 
-const KERNEL_NAMES = ['ctFlags', 'ctScatter', 'ctAccumulate', 'ctFinalize', 'ctPad', 'ctKeysHigh', 'ctGather', 'ctPersist'] as const;
+const KERNEL_NAMES = [
+  'ctFlags', 'ctScatter', 'ctScatterManifolds', 'ctAccumulate', 'ctFinalize', 'ctPad', 'ctKeysHigh', 'ctGather', 'ctGatherSlots', 'ctGatherKeys', 'ctPersist', 'ctPatch',
+] as const;
 type KernelName = (typeof KERNEL_NAMES)[number];
 
 /** The bindings each kernel uses (its auto layout's), read from the module. */
@@ -143,6 +153,7 @@ function kernelBindings(code: string): Record<KernelName, number[]> {
 
 interface Slot {
   contacts: GrowingBuffer;
+  ids: GrowingBuffer;
   keys: GrowingBuffer;
   userValues: GrowingBuffer;
   counts: GPUBuffer;
@@ -165,7 +176,10 @@ interface OpenFrame {
   lowBits: number;
   highBits: number;
   batches: number;
+  pageEntries: number;
   buffers: Record<number, GPUBufferBinding>;
+  /** A frame of one batch: that batch's bindings (its manifold slots for ctGatherSlots). */
+  single?: Record<number, GPUBufferBinding>;
 }
 
 // A function: in Node, GPUBufferUsage exists only once Dawn is loaded.
@@ -186,6 +200,12 @@ export class GpuContacts {
   private readonly sortValuesTmp: GrowingBuffer;
   private readonly touchingManifolds: GrowingBuffer;
   private readonly touchingPairs: GrowingBuffer;
+  private readonly matches: GrowingBuffer;
+  private readonly touchingSlots: GrowingBuffer;
+  private readonly spareContact: GrowingBuffer;
+  private readonly spareTouching: GrowingBuffer;
+  /** Entries per page of the touching and dense lists (0: as many as one binding holds). */
+  private pageLimit = 0;
   private readonly inputManifolds: GrowingBuffer;
   private readonly inputPairs: GrowingBuffer;
   private readonly slots: [Slot, Slot];
@@ -221,10 +241,15 @@ export class GpuContacts {
     this.sortValuesTmp = grow('sort-values-tmp');
     this.touchingManifolds = grow('touching-manifolds');
     this.touchingPairs = grow('touching-pairs');
+    this.matches = grow('matches');
+    this.touchingSlots = grow('touching-slots');
+    this.spareContact = grow('spare-contact');
+    this.spareTouching = grow('spare-touching');
     this.inputManifolds = grow('input-manifolds');
     this.inputPairs = grow('input-pairs');
     const slot = (k: number): Slot => ({
       contacts: grow(`contacts-${k}`),
+      ids: grow(`ids-${k}`),
       keys: grow(`keys-${k}`),
       userValues: grow(`user-values-${k}`),
       counts: device.createBuffer({ label: `${label}-counts-${k}`, size: Math.max(16, L.counts.bytes), usage: S }),
@@ -250,9 +275,27 @@ export class GpuContacts {
     this.capacity = entries;
   }
 
-  /** The most entries one list can hold on this device (the entries and their touching manifolds each in one binding). */
+  /** Entries per page of the touching and dense lists: a multiple of 256 (any entry size then meets the offset alignment). */
+  pageEntries(): number {
+    const byLimit = Math.floor(this.device.limits.maxStorageBufferBindingSize / Math.max(this.CB, this.MB) / 256) * 256;
+    return this.pageLimit > 0 ? Math.min(byLimit, this.pageLimit) : byLimit;
+  }
+
+  /** Entries per page in later frames: at most `entries` (a multiple of 256), or 0: as many as a binding holds. Tests force small pages. */
+  setPageEntries(entries: number): void {
+    if (!Number.isInteger(entries) || entries < 0 || entries % 256 !== 0) throw new RangeError(`page entries must be a multiple of 256, got ${entries}`);
+    this.pageLimit = entries;
+  }
+
+  /**
+   * The most entries one list can hold on this device: two pages of entries and touching
+   * manifolds, and the unpaged per-entry buffers (user values, ids, keys) each in one binding.
+   */
   maxCapacity(): number {
-    return Math.floor(Math.min(this.device.limits.maxStorageBufferBindingSize, this.device.limits.maxBufferSize) / Math.max(this.CB, this.UB, this.MB));
+    const limit = this.device.limits.maxStorageBufferBindingSize;
+    const idsBytes = 4 * this.dimension.layout.ids.words;
+    const byBuffer = Math.floor(this.device.limits.maxBufferSize / Math.max(this.CB, this.MB));
+    return Math.min(2 * this.pageEntries(), byBuffer, Math.floor(limit / Math.max(this.UB, idsBytes, 8)));
   }
 
   /** The capacity of a frame over `pairSlots` pair slots that gives none: setCapacity's, or as many as the slots (at most maxCapacity()). */
@@ -267,7 +310,7 @@ export class GpuContacts {
   }
 
   /** The last frame's outputs (what the next frame reads), or null before the first frame. */
-  lastOutputs(): Omit<ContactsOutputs, 'capacity'> | null {
+  lastOutputs(): Omit<ContactsOutputs, 'capacity' | 'pageEntries'> | null {
     const s = this.slots[this.cur];
     if (!s.contacts.buffer || !s.keys.buffer || !s.userValues.buffer) return null;
     return { contacts: s.contacts.buffer, keys: s.keys.buffer, userValues: s.userValues.buffer, counts: s.counts };
@@ -322,6 +365,16 @@ export class GpuContacts {
     return { buffer: this.params, offset: slot * UNIFORM_SLOT_BYTES, size: this.dimension.layout.params.bytes };
   }
 
+  /**
+   * Two page bindings of the first `capacity` entries of `entryBytes` in `buffer`; when one page
+   * holds them all, the second is a spare one-entry buffer (writable bindings must not alias).
+   */
+  private pages(buffer: GPUBuffer, entryBytes: number, capacity: number, pageEntries: number): [GPUBufferBinding, GPUBufferBinding] {
+    const first = { buffer, offset: 0, size: Math.min(capacity, pageEntries) * entryBytes };
+    if (capacity <= pageEntries) return [first, { buffer: (entryBytes === this.CB ? this.spareContact : this.spareTouching).ensure(entryBytes), size: entryBytes }];
+    return [first, { buffer, offset: pageEntries * entryBytes, size: (capacity - pageEntries) * entryBytes }];
+  }
+
   private writeParams(slot: number, first: number, slots: number): void {
     const o = this.open!;
     const P = this.dimension.layout.params;
@@ -331,6 +384,7 @@ export class GpuContacts {
     words[P.keyShift] = o.keyShift;
     words[P.first] = first;
     words[P.slots] = slots;
+    words[P.pageEntries] = o.pageEntries;
     this.device.queue.writeBuffer(this.params, slot * UNIFORM_SLOT_BYTES, words);
   }
 
@@ -380,22 +434,31 @@ export class GpuContacts {
     if (!inputs.retry) this.cur ^= 1;
     const cur = this.slots[this.cur];
     const prev = this.slots[this.cur ^ 1];
+    const idsBytes = 4 * L.ids.words;
+    const pageEntries = this.pageEntries();
+    const [touching0, touching1] = this.pages(this.touchingManifolds.ensure(this.MB * capacity), this.MB, capacity, pageEntries);
+    const [contacts0, contacts1] = this.pages(cur.contacts.ensure(this.CB * capacity), this.CB, capacity, pageEntries);
     const buffers: Record<number, GPUBufferBinding> = {
       4: { buffer: cur.counts },
-      5: { buffer: this.touchingManifolds.ensure(this.MB * capacity) },
-      8: { buffer: cur.contacts.ensure(this.CB * capacity) },
+      5: touching0,
+      8: contacts0,
       9: { buffer: cur.keys.ensure(8 * capacity) },
       10: { buffer: cur.userValues.ensure(this.UB * capacity) },
-      11: { buffer: prev.contacts.ensure(this.CB) },
+      11: { buffer: prev.ids.ensure(idsBytes) },
       12: { buffer: prev.keys.ensure(8) },
       13: { buffer: prev.userValues.ensure(this.UB) },
       14: { buffer: prev.counts },
       15: { buffer: this.touchingPairs.ensure(8 * capacity) },
+      16: touching1,
+      17: contacts1,
+      18: { buffer: cur.ids.ensure(idsBytes * capacity) },
+      19: { buffer: this.matches.ensure(8 * capacity) },
+      20: { buffer: this.touchingSlots.ensure(4 * capacity) },
     };
     const sort = this.ensureSortPlan(capacity, keyPlan.lowBits);
     buffers[6] = { buffer: sort.keys };
     buffers[7] = { buffer: sort.values };
-    this.open = { encoder, pairSlots, capacity, keyShift: keyPlan.keyShift, lowBits: keyPlan.lowBits, highBits: keyPlan.highBits, batches, buffers };
+    this.open = { encoder, pairSlots, capacity, keyShift: keyPlan.keyShift, lowBits: keyPlan.lowBits, highBits: keyPlan.highBits, batches, pageEntries, buffers };
     // The running total starts at 0; the pair count comes from the host or the GPU.
     const counts = new Uint32Array(L.counts.bytes / 4);
     counts[L.counts.pairCount] = inputs.pairCount ?? 0;
@@ -439,6 +502,9 @@ export class GpuContacts {
     this.dispatch(pass, 'ctFlags', slots + 1, buffers);
     this.scanner.encode(pass, scanPlan);
     this.dispatch(pass, 'ctScatter', slots, buffers);
+    // One batch: finish() gathers from its slots (which must then stay as they are until it).
+    if (o.batches > 1) this.dispatch(pass, 'ctScatterManifolds', slots, buffers);
+    else o.single = { ...buffers };
     this.dispatch(pass, 'ctAccumulate', 1, buffers);
     pass.end();
   }
@@ -462,14 +528,17 @@ export class GpuContacts {
       this.dispatch(pass, 'ctKeysHigh', o.capacity, buffers);
       this.sorter.encode(pass, sortHigh.plan);
     }
-    this.dispatch(pass, 'ctGather', o.capacity, buffers);
+    if (o.single) this.dispatch(pass, 'ctGatherSlots', o.capacity, { ...o.single, 0: buffers[0]! });
+    else this.dispatch(pass, 'ctGather', o.capacity, buffers);
+    this.dispatch(pass, 'ctGatherKeys', o.capacity, buffers);
     pass.end();
     pass = begin('persist');
     this.dispatch(pass, 'ctPersist', o.capacity, buffers);
+    this.dispatch(pass, 'ctPatch', o.capacity, buffers);
     pass.end();
     this.timer?.resolve(o.encoder);
     const cur = this.slots[this.cur];
-    return { contacts: o.buffers[8]!.buffer, keys: o.buffers[9]!.buffer, userValues: o.buffers[10]!.buffer, counts: cur.counts, capacity: o.capacity };
+    return { contacts: o.buffers[8]!.buffer, keys: o.buffers[9]!.buffer, userValues: o.buffers[10]!.buffer, counts: cur.counts, capacity: o.capacity, pageEntries: o.pageEntries };
   }
 
   /**
@@ -514,7 +583,7 @@ export class GpuContacts {
       device.queue.writeBuffer(pairBuf, 0, pairs.buffer, pairs.byteOffset, 8 * pairCount);
     }
     const batches = Math.max(1, Math.ceil(pairCount / batchPairs));
-    let capacity = Math.max(1, options.capacity ?? (this.capacity || pairCount));
+    let capacity = Math.max(1, options.capacity ?? this.defaultCapacity(pairCount));
     for (let runs = 1; ; runs++) {
       const encoder = device.createCommandEncoder({ label: this.dimension.label });
       const batchBuffers: GPUBuffer[] = [];
@@ -553,9 +622,10 @@ export class GpuContacts {
     for (const p of this.sortPlans) p.plan.destroy();
     this.scanPlans = [];
     this.sortPlans = [];
-    for (const b of [this.offsets, this.sortKeys, this.sortValues, this.sortKeysTmp, this.sortValuesTmp, this.touchingManifolds, this.touchingPairs, this.inputManifolds, this.inputPairs]) b.destroy();
+    for (const b of [this.offsets, this.sortKeys, this.sortValues, this.sortKeysTmp, this.sortValuesTmp, this.touchingManifolds, this.touchingPairs, this.matches, this.touchingSlots, this.spareContact, this.spareTouching, this.inputManifolds, this.inputPairs]) b.destroy();
     for (const s of this.slots) {
       s.contacts.destroy();
+      s.ids.destroy();
       s.keys.destroy();
       s.userValues.destroy();
       s.counts.destroy();

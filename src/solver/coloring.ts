@@ -1,18 +1,32 @@
 // Graph colouring of contact constraints on the GPU (shaders/coloring.wgsl), shared by the 2D and
 // 3D solvers: from the body pair of each constraint (a dense contact list's keys) and which bodies
 // are dynamic, a colour per constraint such that no two constraints of one colour share a dynamic
-// body; COLOR_NONE for the few left after COLOR_ROUNDS rounds. Deterministic (see the WGSL).
+// body; COLOR_NONE for the few left after COLOR_ROUNDS rounds, which are also listed in index
+// order (for the solver's serial pass). Deterministic (see the WGSL).
 // Recorded into the caller's encoder with no readback: the constraint count is read on the GPU.
 
+import { WgslReflect } from 'wgsl_reflect/wgsl_reflect.module.js';
 import { CapacityError } from '../errors.ts';
 import { createUniformSlots, dispatchRows, GrowingBuffer, UNIFORM_SLOT_BYTES } from '../gpu/buffers.ts';
 import { cachedKernel, type Kernel } from '../gpu/pipelines.ts';
 import { wgslFile } from '../gpu/shaders.ts';
+import { GpuScan, type ScanPlan } from '../gpu/scan.ts';
 import { COLOR_INDEX_BITS, COLOR_NONE, COLOR_ROUNDS, SOLVER_WORKGROUP_SIZE, solverConstantsWgsl } from './constants.ts';
 
 export { COLOR_NONE, COLOR_ROUNDS };
 
 const coloringWgsl = (): string => solverConstantsWgsl() + wgslFile('coloring');
+
+let bindingsCache: Record<string, number[]> | null = null;
+/** The bindings each kernel uses (its auto layout's), read from the WGSL. */
+function kernelBindings(name: KernelName): number[] {
+  bindingsCache ??= Object.fromEntries(
+    new WgslReflect(coloringWgsl()).entry.compute.map((e) => [e.name, e.resources.map((r) => r.binding).sort((a, b) => a - b)]),
+  );
+  const b = bindingsCache[name];
+  if (!b) throw new Error(`shaders/coloring.wgsl has no entry point ${name}`);
+  return b;
+}
 
 export interface ColoringInputs {
   /** array<vec2u>: (bodyA, bodyB) per constraint. */
@@ -27,66 +41,106 @@ export interface ColoringInputs {
   bodyCount: number;
 }
 
+export interface ColoringOutputs {
+  /** array<u32>: per constraint its colour, 0..COLOR_ROUNDS-1, or COLOR_NONE. */
+  colors: GPUBuffer;
+  /** array<u32>: the count of uncoloured constraints, then their indices in increasing order. */
+  leftovers: GPUBuffer;
+}
+
+const KERNELS = ['colorClaim', 'colorCheck', 'colorFlags', 'colorScatter'] as const;
+type KernelName = (typeof KERNELS)[number];
+
 export class GpuColoring {
   private readonly colors: GrowingBuffer;
   private readonly slots: GrowingBuffer;
+  private readonly offsets: GrowingBuffer;
+  private readonly leftovers: GrowingBuffer;
   private readonly params: GPUBuffer;
+  private scanPlan: ScanPlan | null = null;
 
-  private constructor(readonly device: GPUDevice, private readonly claim: Kernel, private readonly check: Kernel) {
+  private constructor(readonly device: GPUDevice, private readonly kernels: Record<KernelName, Kernel>, private readonly scanner: GpuScan) {
     const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
     this.colors = new GrowingBuffer(device, S, 'coloring-colors');
     this.slots = new GrowingBuffer(device, S, 'coloring-slots');
+    this.offsets = new GrowingBuffer(device, S, 'coloring-offsets');
+    this.leftovers = new GrowingBuffer(device, S, 'coloring-leftovers');
     this.params = createUniformSlots(device, 'coloring-params', COLOR_ROUNDS);
   }
 
   static async create(device: GPUDevice): Promise<GpuColoring> {
-    const [claim, check] = await Promise.all([
-      cachedKernel(device, 'coloring', 'colorClaim', coloringWgsl),
-      cachedKernel(device, 'coloring', 'colorCheck', coloringWgsl),
+    const [kernels, scanner] = await Promise.all([
+      Promise.all(KERNELS.map((k) => cachedKernel(device, 'coloring', k, coloringWgsl))),
+      GpuScan.create(device),
     ]);
-    return new GpuColoring(device, claim, check);
+    return new GpuColoring(device, Object.fromEntries(KERNELS.map((k, i) => [k, kernels[i]!])) as Record<KernelName, Kernel>, scanner);
   }
 
-  /** Records the colouring; returns array<u32> of colours per constraint (0..COLOR_ROUNDS-1 or COLOR_NONE). */
-  encode(encoder: GPUCommandEncoder, inputs: ColoringInputs): GPUBuffer {
+  /** The scan of `n` offsets (re-planned when the offsets buffer grows). */
+  private plan(n: number): ScanPlan {
+    const before = this.offsets.buffer;
+    const data = this.offsets.ensure(4 * n);
+    if (!this.scanPlan || this.scanPlan.n !== n || data !== before) {
+      this.scanPlan?.destroy();
+      this.scanPlan = this.scanner.plan(data, n);
+    }
+    return this.scanPlan;
+  }
+
+  /** Records the colouring and the list of the constraints it left uncoloured. */
+  encode(encoder: GPUCommandEncoder, inputs: ColoringInputs): ColoringOutputs {
     if (inputs.capacity >= 2 ** COLOR_INDEX_BITS) {
       throw new CapacityError(`coloring: ${inputs.capacity} constraints; at most ${2 ** COLOR_INDEX_BITS - 1} per step`);
     }
     const colors = this.colors.ensure(4 * Math.max(1, inputs.capacity));
     const slots = this.slots.ensure(4 * Math.max(1, inputs.bodyCount));
+    const scan = this.plan(inputs.capacity + 1);
+    const offsets = this.offsets.buffer!;
+    const leftovers = this.leftovers.ensure(4 * (inputs.capacity + 1));
     const words = new Uint32Array((COLOR_ROUNDS * UNIFORM_SLOT_BYTES) / 4);
     for (let r = 0; r < COLOR_ROUNDS; r++) {
       words[(r * UNIFORM_SLOT_BYTES) / 4] = r;
       words[(r * UNIFORM_SLOT_BYTES) / 4 + 1] = inputs.countWord;
+      words[(r * UNIFORM_SLOT_BYTES) / 4 + 2] = inputs.capacity;
     }
     this.device.queue.writeBuffer(this.params, 0, words);
     encoder.clearBuffer(slots);
     const groups = Math.ceil(inputs.capacity / SOLVER_WORKGROUP_SIZE);
+    const resources: GPUBufferBinding[] = [
+      { buffer: this.params, offset: 0, size: 16 },
+      { buffer: inputs.pairs },
+      { buffer: inputs.counts },
+      { buffer: inputs.dynamicBodies },
+      { buffer: colors },
+      { buffer: slots },
+      { buffer: offsets, size: 4 * (inputs.capacity + 1) },
+      { buffer: leftovers },
+    ];
     const pass = encoder.beginComputePass({ label: 'coloring' });
+    const run = (name: KernelName, round: number, groupCount: number): void => {
+      const kernel = this.kernels[name];
+      pass.setPipeline(kernel.pipeline);
+      pass.setBindGroup(0, this.device.createBindGroup({
+        label: `coloring.${name}`,
+        layout: kernel.layout,
+        entries: kernelBindings(name).map((b) => ({ binding: b, resource: b === 0 ? { buffer: this.params, offset: round * UNIFORM_SLOT_BYTES, size: 16 } : resources[b]! })),
+      }));
+      dispatchRows(pass, groupCount);
+    };
     for (let r = 0; r < COLOR_ROUNDS; r++) {
-      for (const kernel of [this.claim, this.check]) {
-        pass.setPipeline(kernel.pipeline);
-        pass.setBindGroup(0, this.device.createBindGroup({
-          layout: kernel.layout,
-          entries: [
-            { binding: 0, resource: { buffer: this.params, offset: r * UNIFORM_SLOT_BYTES, size: 16 } },
-            { binding: 1, resource: { buffer: inputs.pairs } },
-            { binding: 2, resource: { buffer: inputs.counts } },
-            { binding: 3, resource: { buffer: inputs.dynamicBodies } },
-            { binding: 4, resource: { buffer: colors } },
-            { binding: 5, resource: { buffer: slots } },
-          ],
-        }));
-        dispatchRows(pass, groups);
-      }
+      run('colorClaim', r, groups);
+      run('colorCheck', r, groups);
     }
+    run('colorFlags', 0, Math.ceil((inputs.capacity + 1) / SOLVER_WORKGROUP_SIZE));
+    this.scanner.encode(pass, scan);
+    run('colorScatter', 0, groups);
     pass.end();
-    return colors;
+    return { colors, leftovers };
   }
 
   destroy(): void {
-    this.colors.destroy();
-    this.slots.destroy();
+    this.scanPlan?.destroy();
+    for (const b of [this.colors, this.slots, this.offsets, this.leftovers]) b.destroy();
     this.params.destroy();
   }
 }

@@ -29,6 +29,8 @@ export interface FrameCountsLike {
 }
 export interface ContactsOutputsLike {
   contacts: GPUBuffer;
+  /** Entries per binding of `contacts` (a longer list is paged; the solver refuses it). */
+  pageEntries?: number;
   keys: GPUBuffer;
   userValues: GPUBuffer;
   counts: GPUBuffer;
@@ -38,12 +40,15 @@ export interface FrameLike<I, O extends { contacts: ContactsOutputsLike }> {
   encode(encoder: GPUCommandEncoder, inputs: I, retry?: boolean): O;
   readCounts(): Promise<FrameCountsLike>;
   readonly broadphase: { setCapacity(pairs: number): void };
-  readonly contacts: { setCapacity(entries: number): void };
+  readonly contacts: { setCapacity(entries: number): void; lastOutputs(): { contacts: GPUBuffer; userValues: GPUBuffer } | null };
   destroy(): void;
 }
 
 // Bindings of shaders/solver2d.wgsl and solver3d.wgsl (the same in both).
-const B = { params: 0, pass: 1, bodies: 2, states: 3, contacts: 4, userValues: 5, constraints: 6, counts: 7, colors: 8 } as const;
+const B = { params: 0, pass: 1, bodies: 2, states: 3, contacts: 4, userValues: 5, constraints: 6, counts: 7, colors: 8, prevContacts: 9, prevUserValues: 10, leftovers: 11 } as const;
+
+/** Bound as last frame's list before there is one (never read then: no entry has a previous). */
+const PLACEHOLDER_BYTES = 4096;
 
 export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }> {
   readonly bodies: GPUBuffer;
@@ -55,6 +60,9 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
   private readonly bodiesBackup: GPUBuffer;
   private readonly statesBackup: GPUBuffer;
   private last: O | null = null;
+  /** Last frame's list and user values, as the frame's persistence read them (kept for reruns). */
+  private previous: { contacts: GPUBuffer; userValues: GPUBuffer } | null = null;
+  private readonly placeholder: GPUBuffer;
 
   protected constructor(
     readonly device: GPUDevice,
@@ -77,6 +85,7 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
     this.bodiesBackup = backup('bodies-backup', this.bodies);
     this.statesBackup = backup('states-backup', this.states);
     this.constraints = new GrowingBuffer(device, STORAGE, `${layout.label}-constraints`);
+    this.placeholder = device.createBuffer({ label: `${layout.label}-placeholder`, size: PLACEHOLDER_BYTES, usage: GPUBufferUsage.STORAGE });
     this.params = createUniformSlots(device, `${layout.label}-params`, 1);
     this.passes = createUniformSlots(device, `${layout.label}-passes`, COLOR_ROUNDS + 1);
     const words = new Uint32Array(((COLOR_ROUNDS + 1) * UNIFORM_SLOT_BYTES) / 4);
@@ -106,12 +115,21 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
   encodeStep(encoder: GPUCommandEncoder, dt: number, retry = false): O {
     if (!(dt > 0) || !Number.isFinite(dt)) throw new RangeError(`dt must be a finite number > 0, got ${dt}`);
     const device = this.device;
+    // A rerun reads the same last frame as the first run did.
+    if (!retry) this.previous = this.frame.contacts.lastOutputs();
     const out = this.frame.encode(encoder, this.frameInputs(), retry);
     this.last = out;
     const capacity = out.contacts.capacity;
+    const limit = device.limits.maxStorageBufferBindingSize;
+    // The solver binds the dense list and its constraints whole (the frame could page a longer list).
+    if (capacity > (out.contacts.pageEntries ?? capacity) || capacity * this.layout.constraintBytes > limit) {
+      throw new CapacityError(
+        `${this.layout.label}: ${capacity} contacts need ${capacity * this.layout.constraintBytes} bytes of constraints and one binding for the contact list; this device binds at most ${limit} bytes per buffer. Simulate fewer bodies per world.`,
+      );
+    }
     const constraints = this.constraints.ensure(capacity * this.layout.constraintBytes);
     device.queue.writeBuffer(this.params, 0, this.stepParams(dt));
-    const colors = this.coloring.encode(encoder, {
+    const { colors, leftovers } = this.coloring.encode(encoder, {
       pairs: out.contacts.keys,
       counts: out.contacts.counts,
       countWord: this.layout.countWord,
@@ -128,6 +146,9 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
       [B.constraints]: { buffer: constraints },
       [B.counts]: { buffer: out.contacts.counts },
       [B.colors]: { buffer: colors },
+      [B.leftovers]: { buffer: leftovers },
+      [B.prevContacts]: { buffer: this.previous?.contacts ?? this.placeholder },
+      [B.prevUserValues]: { buffer: this.previous?.userValues ?? this.placeholder },
     };
     const { kernels, bindings } = this.solver;
     const bindGroup = (stage: SolverStage, color = 0): GPUBindGroup =>
@@ -212,7 +233,7 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
   }
 
   destroy(): void {
-    for (const b of [this.bodies, this.states, this.dynamicBodies, this.bodiesBackup, this.statesBackup, this.params, this.passes]) b.destroy();
+    for (const b of [this.bodies, this.states, this.dynamicBodies, this.bodiesBackup, this.statesBackup, this.params, this.passes, this.placeholder]) b.destroy();
     this.constraints.destroy();
     this.coloring.destroy();
     this.frame.destroy();

@@ -14,6 +14,7 @@
 
 import { InputError } from '../errors.ts';
 import { readBuffer } from '../gpu/buffers.ts';
+import { contactsConstantsWgsl } from '../gpu/contacts.ts';
 import { CONTACTS_LAYOUT_2D } from '../gpu/contacts2d.ts';
 import { GpuFrame2D, type FrameCounts2D, type FrameInputs2D, type FrameOutputs2D } from '../gpu/frame2d.ts';
 import { assembleWgsl } from '../gpu/shaders.ts';
@@ -57,7 +58,7 @@ export interface WorldOptions2D {
   substeps?: number;
 }
 
-const solverWgsl = (): string => solverConstantsWgsl() + assembleWgsl(['layout2d', 'contacts2d-layout', 'solver2d-layout', 'solver2d']);
+const solverWgsl = (): string => solverConstantsWgsl() + contactsConstantsWgsl() + assembleWgsl(['layout2d', 'contacts-layout', 'contacts2d-layout', 'solver2d-layout', 'solver2d']);
 
 const ENTRY_POINTS: Record<SolverStage, string> = {
   prepare: 'solverPrepare2D',

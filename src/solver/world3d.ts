@@ -9,6 +9,7 @@
 
 import { InputError } from '../errors.ts';
 import { readBuffer } from '../gpu/buffers.ts';
+import { contactsConstantsWgsl } from '../gpu/contacts.ts';
 import { CONTACTS_LAYOUT_3D } from '../gpu/contacts3d.ts';
 import { GpuFrame3D, type FrameCounts3D, type FrameInputs3D, type FrameOutputs3D } from '../gpu/frame3d.ts';
 import { assembleWgsl3D } from '../gpu/shaders.ts';
@@ -46,7 +47,7 @@ export interface WorldOptions3D {
 }
 
 const solverWgsl = (): string =>
-  solverConstantsWgsl() + assembleWgsl3D(['layout3d', 'contacts-layout', 'contacts3d-layout', 'solver3d-layout', 'solver3d']);
+  solverConstantsWgsl() + contactsConstantsWgsl() + assembleWgsl3D(['layout3d', 'contacts-layout', 'contacts3d-layout', 'solver3d-layout', 'solver3d']);
 
 const ENTRY_POINTS: Record<SolverStage, string> = {
   prepare: 'solverPrepare3D',
