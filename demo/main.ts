@@ -55,7 +55,13 @@ function stageTimes(scene: DemoScene, report: FrameReport, spans: Record<string,
 
 async function validate(scene: DemoScene, controls: Controls): Promise<void> {
   controls.setValidation('validating…', 'busy');
-  const r = await scene.validate();
+  let r;
+  try {
+    r = await scene.validate();
+  } catch (e) {
+    controls.setValidation('validation failed', 'bad', messageOf(e));
+    throw e;
+  }
   demo.mismatches = r.mismatches;
   demo.nearTies = r.nearTies;
   demo.validatedManifolds = r.touching;
@@ -135,17 +141,21 @@ async function start(): Promise<void> {
     demo.pairs = report.pairs;
     demo.contacts = report.contacts;
     demo.gpuMs = stageTimes(scene, report, spans);
+    lastOverflowed = report.overflowed;
     stats.update(report, performance.now() - t0, demo.gpuMs);
   }
 
   let busy = false;
+  let lastOverflowed = false;
   function tick(): void {
     if (stopped) return;
     requestAnimationFrame(tick);
     if (busy) return;
     let job: (() => Promise<void>) | null = null;
-    if (demo.frames > 0 && controls.takeValidate()) job = () => validate(scene, controls);
-    else if (!controls.paused || controls.takeStep() || demo.frames === 0) job = frame;
+    // Validation checks the last frame; one that overflowed its buffers (they grow) is followed
+    // by another frame first, paused or not.
+    if (controls.validateRequested && demo.frames > 0 && !lastOverflowed) job = () => validate(scene, controls);
+    else if (!controls.paused || controls.takeStep() || demo.frames === 0 || controls.validateRequested) job = frame;
     if (!job) return;
     busy = true;
     job()

@@ -48,8 +48,8 @@ export interface Controls {
   readonly paused: boolean;
   /** Takes a pending "step" press (true once per press). */
   takeStep(): boolean;
-  /** Takes a pending "validate" press. */
-  takeValidate(): boolean;
+  /** Whether "validate" was pressed and not yet answered (setValidation answers it). */
+  readonly validateRequested: boolean;
   view(width: number, height: number): DrawView;
   setValidation(text: string, state: 'busy' | 'ok' | 'bad', title?: string): void;
   disable(): void;
@@ -125,10 +125,8 @@ export function setupControls(settings: Settings, canvas: HTMLCanvasElement): Co
       steps--;
       return true;
     },
-    takeValidate() {
-      if (validations === 0) return false;
-      validations = 0;
-      return true;
+    get validateRequested() {
+      return validations > 0;
     },
     view(width, height) {
       return { width, height, showContacts: contactsBox.checked, ...orbit };
@@ -137,7 +135,10 @@ export function setupControls(settings: Settings, canvas: HTMLCanvasElement): Co
       validationEl.className = `validation ${state === 'busy' ? '' : state}`;
       validationEl.textContent = text;
       validationEl.title = title ?? '';
-      if (state !== 'busy') validateButton.disabled = false;
+      if (state !== 'busy') {
+        validations = 0;
+        validateButton.disabled = false;
+      }
     },
     disable() {
       for (const el of [stepButton, validateButton, pauseBox, contactsBox]) el.disabled = true;

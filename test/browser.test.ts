@@ -82,7 +82,7 @@ describe('demo scenes in Chromium with WebGPU (SwiftShader)', () => {
     });
   }
 
-  test('pause stops the frames, step advances exactly one', async () => {
+  test('pause stops the frames, step advances exactly one, validate checks the paused frame', async () => {
     const { page, problems } = await openPage(browser, `${baseUrl}?scene=pyramid&bodies=15&motion=kinematic`);
     await page.waitForFunction(() => window.__demo.frames >= 3, undefined, { timeout: 60_000 });
     await page.check('#pause');
@@ -94,6 +94,13 @@ describe('demo scenes in Chromium with WebGPU (SwiftShader)', () => {
     await page.waitForFunction((n) => window.__demo.frames === n + 1, f0, { timeout: 30_000 });
     await page.waitForTimeout(500);
     expect(await page.evaluate(() => window.__demo.frames)).toBe(f0 + 1);
+    // Validate while paused checks the frame on screen, stepping nothing.
+    await page.click('#validate');
+    await page.waitForFunction(() => window.__demo.validations > 0 || window.__demo.error !== null, undefined, { timeout: 60_000 });
+    const s = await page.evaluate(() => ({ ...window.__demo }));
+    expect(s.error).toBeNull();
+    expect(s.mismatches).toBe(0);
+    expect(s.frames).toBe(f0 + 1);
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -8,6 +8,8 @@ export interface FrameReport {
   pairs: number;
   /** Touching manifolds (entries of the contact list). */
   contacts: number;
+  /** A buffer of the frame overflowed (it grows for the next frame; this frame dropped what did not fit). */
+  overflowed: boolean;
   /** GPU milliseconds per stage (broadphase, narrowphase, contacts, ...), null without timestamps. */
   gpuMs: Record<string, number> | null;
 }

@@ -68,7 +68,7 @@ export class WorldScene2D implements DemoScene {
     this.counts = counts;
     // Overflowed: the next frame gets bigger buffers (this one dropped what did not fit).
     this.world.grow(counts);
-    return { pairs: counts.pairs, contacts: counts.contacts, gpuMs };
+    return { pairs: counts.pairs, contacts: counts.contacts, overflowed: counts.pairsOverflow || counts.contactsOverflow, gpuMs };
   }
 
   draw(encoder: GPUCommandEncoder, target: GPUTextureView, view: DrawView, timestampWrites?: GPURenderPassTimestampWrites): void {

@@ -75,7 +75,7 @@ export class WorldScene3D implements DemoScene {
     const [counts, gpuMs] = await Promise.all([this.world.readCounts(), frameTimings(this.world.frame)]);
     this.counts = counts;
     this.world.grow(counts);
-    return { pairs: counts.pairs, contacts: counts.contacts, gpuMs };
+    return { pairs: counts.pairs, contacts: counts.contacts, overflowed: counts.pairsOverflow || counts.contactsOverflow, gpuMs };
   }
 
   draw(encoder: GPUCommandEncoder, target: GPUTextureView, view: DrawView, timestampWrites?: GPURenderPassTimestampWrites): void {
