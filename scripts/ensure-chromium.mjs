@@ -6,7 +6,10 @@
 //   node scripts/ensure-chromium.mjs --check   look only, never install
 //
 // Prints `Chromium: <version>` and exits 0, or prints why not and the command to run and exits 1.
-// Environment: WEBGPU_NARROWPHASE_NO_INSTALL=1 never installs (as in scripts/ensure-webgpu.mjs).
+// Environment:
+//   WEBGPU_NARROWPHASE_NO_INSTALL=1        never install (as in scripts/ensure-webgpu.mjs)
+//   WEBGPU_NARROWPHASE_FAKE_NO_CHROMIUM=1  the first look finds none (to exercise the install path;
+//                                          the look after it is real)
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 
@@ -35,7 +38,8 @@ function run(cmd, args) {
 }
 
 function main() {
-  let v = version();
+  const fake = process.env.WEBGPU_NARROWPHASE_FAKE_NO_CHROMIUM;
+  let v = fake && fake !== '0' ? null : version();
   if (v) {
     console.log(`Chromium: ${v}`);
     return 0;
