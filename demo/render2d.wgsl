@@ -22,6 +22,8 @@ struct View2D {
 @group(0) @binding(2) var<uniform> view: View2D;
 
 const CORNERS = array<vec2f, 6>(vec2f(-1.0, -1.0), vec2f(1.0, -1.0), vec2f(1.0, 1.0), vec2f(-1.0, -1.0), vec2f(1.0, 1.0), vec2f(-1.0, 1.0));
+/** Shapes narrower than this many pixels skip the distance field. */
+const TINY_PIXELS = 4.0;
 const KIND_COLOURS = array<vec3f, 4>(vec3f(0.65, 0.49, 0.95), vec3f(0.31, 0.56, 0.97), vec3f(0.25, 0.76, 0.65), vec3f(0.95, 0.65, 0.25));
 
 struct BodyOut {
@@ -29,6 +31,7 @@ struct BodyOut {
   @location(0) local: vec2f,
   @location(1) @interpolate(flat) shape: u32,
   @location(2) @interpolate(flat) colour: vec3f,
+  @location(3) @interpolate(flat) tiny: u32,           // a few pixels across: drawn as a flat quad
 }
 
 fn toClip(world: vec2f) -> vec4f {
@@ -49,7 +52,9 @@ fn vsBody(@builtin(vertex_index) v: u32, @builtin(instance_index) i: u32) -> Bod
       hi = max(hi, s.vertices[k]);
     }
   }
-  let grow = vec2f(s.radius + 2.0 * view.pixel);
+  // Shapes a few pixels across (100k particles) are flat quads of their size: no distance field.
+  let tiny = max(hi.x - lo.x, hi.y - lo.y) + 2.0 * s.radius < TINY_PIXELS * view.pixel;
+  let grow = vec2f(s.radius + select(2.0 * view.pixel, 0.0, tiny));
   lo -= grow;
   hi += grow;
   let local = mix(lo, hi, 0.5 * (CORNERS[v] + 1.0));
@@ -62,6 +67,7 @@ fn vsBody(@builtin(vertex_index) v: u32, @builtin(instance_index) i: u32) -> Bod
   out.local = local;
   out.shape = body.shape;
   out.colour = KIND_COLOURS[min(s.kind, 3u)] * shade;
+  out.tiny = select(0u, 1u, tiny);
   return out;
 }
 
@@ -89,9 +95,11 @@ fn shapeDistance(s: Shape2D, p: vec2f) -> f32 {
 
 @fragment
 fn fsBody(in: BodyOut) -> @location(0) vec4f {
+  if (in.tiny != 0u) { return vec4f(in.colour, 1.0); }
   let s = shapes[in.shape];
   let d = shapeDistance(s, in.local);
-  let aa = max(fwidth(d), 1e-6);
+  // Antialiasing over one pixel (rotation keeps lengths: a local unit is a world unit).
+  let aa = view.pixel;
   // Circles get a spoke (from the centre along local +x) to show their rotation.
   let spoke = select(1e30, segmentDistance(in.local, s.vertices[0], s.vertices[0] + vec2f(0.7 * s.radius, 0.0)), s.kind == 2u);
   let coverage = clamp(0.5 - d / aa, 0.0, 1.0);
