@@ -3,7 +3,9 @@
 // dense contact list (contacts2d-layout.wgsl) one instance per possible point. Nothing is read
 // back. The shaders are demo/render2d.wgsl after the library's layouts.
 
+import { MAX_MANIFOLD_POINTS_2D } from '../src/constants.ts';
 import { assembleWgsl } from '../src/gpu/shaders.ts';
+import { ContactDraws } from './contact-draws.ts';
 import type { DrawView, SceneBounds } from './scenes/scene.ts';
 import source from './render2d.wgsl?raw';
 
@@ -14,8 +16,6 @@ const NORMAL_PIXELS = 10;
 export interface ContactBuffers2D {
   contacts: GPUBuffer;
   counts: GPUBuffer;
-  /** Entries the list holds. */
-  capacity: number;
 }
 
 export class Renderer2D {
@@ -25,6 +25,7 @@ export class Renderer2D {
   private readonly viewBuffer: GPUBuffer;
   private bodyGroup: GPUBindGroup | null = null;
   private bodyGroupKey: [GPUBuffer, GPUBuffer] | null = null;
+  private readonly contactDraws: ContactDraws;
 
   constructor(private readonly device: GPUDevice, format: GPUTextureFormat) {
     const module = device.createShaderModule({ label: 'render2d', code: assembleWgsl(['layout2d', 'contacts-layout', 'contacts2d-layout']) + source });
@@ -43,6 +44,7 @@ export class Renderer2D {
     this.bodyPipeline = make('vsBody', 'fsBody', 'triangle-list');
     this.dotPipeline = make('vsContactDot', 'fsContactDot', 'triangle-list');
     this.normalPipeline = make('vsContactNormal', 'fsContactNormal', 'line-list');
+    this.contactDraws = new ContactDraws(device, MAX_MANIFOLD_POINTS_2D, [2, 6]);
     this.viewBuffer = device.createBuffer({ label: 'render2d-view', size: VIEW_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
   }
 
@@ -77,11 +79,14 @@ export class Renderer2D {
     pass.draw(6, bodyCount);
   }
 
-  /** The contact list: normals (lines from each point along the manifold normal), then dots. */
+  /** Before the render pass: the contact draws' instance counts from the list's counts. */
+  prepareContacts(encoder: GPUCommandEncoder, list: ContactBuffers2D): void {
+    this.contactDraws.encode(encoder, list.counts);
+  }
+
+  /** The contact list (after prepareContacts): normals (lines from each point along the manifold normal), then dots. */
   drawContacts(pass: GPURenderPassEncoder, list: ContactBuffers2D): void {
-    const instances = list.capacity * 2;
-    if (instances === 0) return;
-    for (const [pipeline, vertices] of [[this.normalPipeline, 2], [this.dotPipeline, 6]] as const) {
+    for (const [pipeline, offset] of [[this.normalPipeline, 0], [this.dotPipeline, 16]] as const) {
       const group = this.device.createBindGroup({
         layout: pipeline.getBindGroupLayout(0),
         entries: [
@@ -92,11 +97,12 @@ export class Renderer2D {
       });
       pass.setPipeline(pipeline);
       pass.setBindGroup(0, group);
-      pass.draw(vertices, instances);
+      pass.drawIndirect(this.contactDraws.args, offset);
     }
   }
 
   destroy(): void {
+    this.contactDraws.destroy();
     this.viewBuffer.destroy();
   }
 }

@@ -5,8 +5,9 @@
 // Bodies: one instance per body, a quad over the shape's bounding box; the fragment shader
 // computes the signed distance to the rounded convex polygon (circle: 1 core vertex, capsule: 2)
 // and draws a filled, outlined, antialiased shape (circles with a spoke showing their rotation).
-// Contacts: one instance per possible point of the list (2 per entry); points past
-// counts.written or past the manifold's count collapse off screen.
+// Contacts: one instance per possible point of the written entries (2 each; the instance count
+// comes from the list's counts through an indirect draw, demo/contact-draws.ts); points past the
+// manifold's count collapse off screen.
 
 struct View2D {
   scale: vec2f,        // world units -> clip

@@ -7,6 +7,7 @@ import { MAX_MANIFOLD_POINTS_3D } from '../src/constants3d.ts';
 import { assembleWgsl3D } from '../src/gpu/shaders.ts';
 import type { Shape3D } from '../src/shapes3d.ts';
 import { orbitCamera } from './camera.ts';
+import { ContactDraws } from './contact-draws.ts';
 import type { DrawView, SceneBounds } from './scenes/scene.ts';
 import source from './render3d.wgsl?raw';
 
@@ -17,8 +18,6 @@ export interface ContactBuffers3D {
   contacts: GPUBuffer;
   /** ContactCounts. */
   counts: GPUBuffer;
-  /** Entries the list holds. */
-  capacity: number;
 }
 const FLOATS_PER_VERTEX = 6;
 const LIGHT = (() => {
@@ -65,6 +64,7 @@ export class Renderer3D {
   private readonly cameraBuffer: GPUBuffer;
   private readonly meshBuffer: GPUBuffer;
   private readonly colourBuffer: GPUBuffer;
+  private readonly contactDraws: ContactDraws;
   /** First vertex and vertex count of each shape's mesh. */
   private readonly meshes: { first: number; count: number }[] = [];
   private readonly runs: { shape: number; first: number; count: number }[];
@@ -97,6 +97,7 @@ export class Renderer3D {
       primitive: { topology: 'line-list' },
       depthStencil: depthStencil(false),
     });
+    this.contactDraws = new ContactDraws(device, MAX_MANIFOLD_POINTS_3D, [8]);
     this.cameraBuffer = device.createBuffer({ label: 'render3d-camera', size: CAMERA_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     const mesh: number[] = [];
     for (const s of shapes) {
@@ -134,6 +135,7 @@ export class Renderer3D {
     camera.set([eye[0]!, eye[1]!, eye[2]!, 1], 16);
     camera.set([LIGHT[0]!, LIGHT[1]!, LIGHT[2]!, this.normalLength], 20);
     this.device.queue.writeBuffer(this.cameraBuffer, 0, camera);
+    if (contacts) this.contactDraws.encode(encoder, contacts.counts);
     const pass = encoder.beginRenderPass({
       label: 'demo-3d',
       colorAttachments: [{ view: target, clearValue: clear, loadOp: 'clear', storeOp: 'store' }],
@@ -147,7 +149,7 @@ export class Renderer3D {
       const mesh = this.meshes[run.shape]!;
       if (mesh.count > 0) pass.draw(mesh.count, run.count, mesh.first, run.first);
     }
-    if (contacts && contacts.capacity > 0) {
+    if (contacts) {
       pass.setPipeline(this.contactPipeline);
       pass.setBindGroup(
         0,
@@ -160,7 +162,7 @@ export class Renderer3D {
           ],
         }),
       );
-      pass.draw(8, contacts.capacity * MAX_MANIFOLD_POINTS_3D);
+      pass.drawIndirect(this.contactDraws.args, 0);
     }
     pass.end();
   }
@@ -169,6 +171,7 @@ export class Renderer3D {
     this.cameraBuffer.destroy();
     this.meshBuffer.destroy();
     this.colourBuffer.destroy();
+    this.contactDraws.destroy();
     this.depth?.destroy();
   }
 }

@@ -58,9 +58,10 @@ fn fsBody(in: BodyOut) -> @location(0) vec4f {
   return vec4f(in.colour * (ambient + 0.75 * diffuse), 1.0);
 }
 
-// ---- contacts: one instance per possible point of the list (MAX_MANIFOLD_POINTS_3D per entry),
-// 8 line vertices each: the normal (white), then a small cross (red: penetrating, amber:
-// speculative). Points past counts.written or the manifold's count collapse off screen.
+// ---- contacts: one instance per possible point of the written entries (MAX_MANIFOLD_POINTS_3D
+// each, an indirect draw: demo/contact-draws.ts), 8 line vertices each: the normal (white), then a
+// small cross (red: penetrating, amber: speculative). Points past the manifold's count collapse
+// off screen.
 
 @group(0) @binding(3) var<storage, read> contacts: array<ContactManifold3D>;
 @group(0) @binding(4) var<storage, read> counts: ContactCounts;

@@ -73,13 +73,15 @@ export class WorldScene2D implements DemoScene {
 
   draw(encoder: GPUCommandEncoder, target: GPUTextureView, view: DrawView, timestampWrites?: GPURenderPassTimestampWrites): void {
     this.renderer.setView(this.bounds, view);
+    const contacts = view.showContacts ? this.outputs?.contacts : undefined;
+    if (contacts) this.renderer.prepareContacts(encoder, contacts);
     const pass = encoder.beginRenderPass({
       label: 'demo-2d',
       colorAttachments: [{ view: target, clearValue: CLEAR_COLOUR, loadOp: 'clear', storeOp: 'store' }],
       ...(timestampWrites ? { timestampWrites } : {}),
     });
     this.renderer.drawBodies(pass, this.world.shapes, this.world.bodies, this.world.bodyCount);
-    if (view.showContacts && this.outputs) this.renderer.drawContacts(pass, this.outputs.contacts);
+    if (contacts) this.renderer.drawContacts(pass, contacts);
     pass.end();
   }
 
