@@ -63,7 +63,8 @@ export async function createFall3D(device: GPUDevice, format: GPUTextureFormat, 
       density: 1,
     });
   }
-  const bodies = [...floorWithRim(shapes, half, 2 * step), ...byShape(moving)];
+  // The walls half a step out: no body starts overlapping one.
+  const bodies = [...floorWithRim(shapes, half + step / 2, 2 * step), ...byShape(moving)];
   const top = 2 + layers * step * 1.5;
   return createWorldScene3D(device, format, options, shapes, bodies, [0, -10, 0], { min: [-half, 0, -half], max: [half, Math.min(top, 2 * half), half] }, SIZE);
 }
