@@ -2,6 +2,9 @@
 //
 //   1. node scripts/ensure-webgpu.mjs   finds a WebGPU adapter, installing Mesa lavapipe where it
 //                                       may (root on Debian 12); prints `WebGPU adapter: <name>`
+//   1b. node scripts/ensure-chromium.mjs Debian's Chromium for the browser tests (installed with apt
+//                                       where it may: root on Debian 12); when missing, the run goes
+//                                       on and test/browser.test.ts fails, saying what to install
 //   2. node scripts/embed-shaders.mjs   shaders/*.wgsl -> src/gpu/shaders.generated.ts
 //   3. tsc -p .                         type-check; a failure counts as one failed check
 //   4. vitest run                       default reporter, plus JSON to a temp file for the count
@@ -47,6 +50,10 @@ step('WebGPU adapter (scripts/ensure-webgpu.mjs)');
 if (run(process.execPath, [join(root, 'scripts/ensure-webgpu.mjs')]).status !== 0) {
   stop('no WebGPU adapter; the GPU tests cannot run (see above for the commands to run).');
 }
+
+// 1b. Chromium for the browser tests (their failure says what is missing; no stop here).
+step('Chromium for the browser tests (scripts/ensure-chromium.mjs)');
+run(process.execPath, [join(root, 'scripts/ensure-chromium.mjs')]);
 
 // 2. Shaders.
 step('Embedding shaders (scripts/embed-shaders.mjs)');
