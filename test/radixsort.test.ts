@@ -81,6 +81,16 @@ describe('GPU radix sort', () => {
     await expectStableSort(randomKeys(5, 20_000, 50_000), 16);
   });
 
+  it('sorts by an odd number of passes (keyBits 4, 12, 28: the result ends in the scratch buffers), stably', async () => {
+    for (const bits of [4, 12, 28]) await expectStableSort(randomKeys(6 + bits, 20_000, 50_000), bits);
+  });
+
+  it('rejects keyBits that are not a multiple of the digit', async () => {
+    const b = gpu.device.createBuffer({ size: 16, usage: GPUBufferUsage.STORAGE });
+    expect(() => sorter.plan(b, b, 4, 10)).toThrow(/keyBits must be a multiple of 4/);
+    b.destroy();
+  });
+
   it('sorts f32 keys (negative, equal, ±0, infinities, denormals) in float order, stably', async () => {
     const r = rng(9);
     const special = [0, -0, 1, -1, 1.5, -1.5, Infinity, -Infinity, 1e-45, -1e-45, 3.4e38, -3.4e38, 1e5, -1e5, 2 ** -126];

@@ -23,7 +23,7 @@
 // Capacity: the list holds `capacity` entries; the counts always give the real total, and
 // `overflow` is 1 when it did not fit; run() then grows the list and runs the frame again.
 
-import { CONTACTS_GROWTH } from '../constants.ts';
+import { CONTACTS_GROWTH, RADIX_BITS } from '../constants.ts';
 import { member, structLookup, word } from '../layout.ts';
 import { WGSL_SOURCES } from '../gpu/shaders.generated.ts';
 
@@ -129,25 +129,27 @@ export interface SortKeyPlan {
    * 2^keyShift; 32 when the body count is unknown).
    */
   keyShift: number;
-  /** Bits of the first sort: of K's low 32 bits (8, 16, 24 or 32). */
+  /** Bits of the first sort: of K's low 32 bits (a multiple of RADIX_BITS, 4 to 32). */
   lowBits: number;
-  /** Bits of the second sort, of K >> 32 (8, 16, 24 or 32), or 0: K fits in 32 bits, one sort. */
+  /** Bits of the second sort, of K >> 32 (a multiple of RADIX_BITS, 4 to 32), or 0: K fits in 32 bits, one sort. */
   highBits: number;
 }
 
 /**
  * The sorts for pairs whose body indices are below `bodyCount` (unknown: 32-bit indices). Every
  * plan gives the same order, by (bodyA, bodyB); fewer bits only take fewer radix passes (4 bits
- * each): up to 65536 bodies one sort of at most 8 passes, up to 2^20 bodies 8 + 2 passes.
+ * each): up to 65536 bodies one sort of at most 8 passes (7 for 10k bodies), up to 2^18 bodies
+ * 8 + 1 passes.
  */
 export function sortKeyPlan(bodyCount?: number): SortKeyPlan {
   if (bodyCount !== undefined && (!Number.isInteger(bodyCount) || bodyCount < 0 || bodyCount > 0xffffffff)) {
     throw new RangeError(`bodyCount must be an integer in 0..2^32-1, got ${bodyCount}`);
   }
   const keyShift = bodyCount === undefined ? 32 : Math.max(1, 32 - Math.clz32(Math.max(0, bodyCount - 1)));
-  const round8 = (b: number): number => Math.ceil(b / 8) * 8;
+  // Whole radix digits (RADIX_BITS): one pass each.
+  const round = (b: number): number => Math.ceil(b / RADIX_BITS) * RADIX_BITS;
   const bits = 2 * keyShift;
-  return bits <= 32 ? { keyShift, lowBits: round8(bits), highBits: 0 } : { keyShift, lowBits: 32, highBits: round8(bits - 32) };
+  return bits <= 32 ? { keyShift, lowBits: round(bits), highBits: 0 } : { keyShift, lowBits: 32, highBits: round(bits - 32) };
 }
 
 // ---- the kernels, on the host ---------------------------------------------------------------
@@ -257,11 +259,13 @@ export function stableSortByKey(keys: Uint32Array, values: Uint32Array, n: numbe
   let v1: Uint32Array = new Uint32Array(n);
   const count = new Uint32Array(257);
   for (let shift = 0; shift < keyBits; shift += 8) {
+    // By the low keyBits bits only, as the GPU's passes.
+    const mask = keyBits - shift >= 8 ? 0xff : (1 << (keyBits - shift)) - 1;
     count.fill(0);
-    for (let i = 0; i < n; i++) count[((k0[i]! >>> shift) & 0xff) + 1]!++;
+    for (let i = 0; i < n; i++) count[((k0[i]! >>> shift) & mask) + 1]!++;
     for (let d = 0; d < 256; d++) count[d + 1]! += count[d]!;
     for (let i = 0; i < n; i++) {
-      const d = (k0[i]! >>> shift) & 0xff;
+      const d = (k0[i]! >>> shift) & mask;
       const at = count[d]!++;
       k1[at] = k0[i]!;
       v1[at] = v0[i]!;
