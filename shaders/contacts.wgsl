@@ -30,8 +30,8 @@
 //                 else 0; ctPatch: `previous` and `matched` into the entry.
 //
 // No atomics: every output is a function of the input alone, byte for byte, whatever the batches.
-// Needs the per-dimension layout files and contacts-layout.wgsl before it, CONTACTS_WORKGROUP_SIZE
-// and CONTACT_NONE prepended by the host. Rows of workgroups as in scan.wgsl (linear workgroup
+// Needs the per-dimension layout files and contacts-layout.wgsl before it, CONTACTS_WORKGROUP_SIZE,
+// CONTACT_NONE and the CT_MANIFOLD_* / CT_CONTACT_VECS word offsets (reflected) prepended by the host. Rows of workgroups as in scan.wgsl (linear workgroup
 // index wid.x + wid.y * nwg.x; surplus invocations return at once). Every loop has a constant bound.
 
 // Pages: the touching manifolds and the dense list may exceed one binding
@@ -67,6 +67,11 @@ struct CtEntryIds {
 @group(0) @binding(18) var<storage, read_write> ctIds: array<CtEntryIds>;
 @group(0) @binding(19) var<storage, read_write> ctMatches: array<vec2u>;            // per entry: previous, matched
 @group(0) @binding(20) var<storage, read_write> ctTouchingSlots: array<u32>;        // per entry: its slot k in the batch
+// Views of the same memory as whole vec4u words, for copies (ctGatherSlots): the batch's slots
+// (binding 1) and the dense list's pages (bindings 8 and 17). A kernel binds one view or the other.
+@group(0) @binding(21) var<storage, read> ctManifoldVecs: array<vec4u>;
+@group(0) @binding(22) var<storage, read_write> ctContactVecs0: array<vec4u>;
+@group(0) @binding(23) var<storage, read_write> ctContactVecs1: array<vec4u>;
 
 fn ctLoadTouching(i: u32) -> CtManifold {
   if (i < ctParams.pageEntries) { return ctTouching0[i]; }
@@ -209,8 +214,15 @@ fn ctGather(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec
   ctIds[j] = ids;
 }
 
+// Word w of the manifold whose first vec4u is at `base` of ctManifoldVecs.
+fn ctManifoldWord(base: u32, w: u32) -> u32 {
+  return ctManifoldVecs[base + w / 4u][w % 4u];
+}
+
 // ctGather for a frame in one batch: the manifold straight from the narrowphase's slot (no copy in
-// the touching list; ctScatterManifolds is skipped). The same entries.
+// the touching list; ctScatterManifolds is skipped), copied as whole vec4u words (an entry is its
+// header vec4u (bodyA, bodyB, previous, matched) and then the manifold's; the host checks the
+// layouts). The same entries.
 @compute @workgroup_size(CONTACTS_WORKGROUP_SIZE)
 fn ctGatherSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
                  @builtin(local_invocation_index) lid: u32) {
@@ -218,11 +230,20 @@ fn ctGatherSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg
   if (j >= ctCounts.written) { return; }
   let i = ctSortValueBuf[j];
   let pair = ctTouchingPairs[i];
-  let m = ctManifolds[ctTouchingSlots[i]];
-  ctStoreContact(j, CtContact(pair.x, pair.y, CONTACT_NONE, 0u, m));
-  var ids = CtEntryIds(pair.x, pair.y, m.count, array<u32, CT_MAX_POINTS>());
+  let src = ctTouchingSlots[i] * CT_MANIFOLD_VECS;
+  let head = vec4u(pair.x, pair.y, CONTACT_NONE, 0u);
+  if (j < ctParams.pageEntries) {
+    let dst = j * CT_CONTACT_VECS;
+    ctContactVecs0[dst] = head;
+    for (var v = 0u; v < CT_MANIFOLD_VECS; v++) { ctContactVecs0[dst + 1u + v] = ctManifoldVecs[src + v]; }
+  } else {
+    let dst = (j - ctParams.pageEntries) * CT_CONTACT_VECS;
+    ctContactVecs1[dst] = head;
+    for (var v = 0u; v < CT_MANIFOLD_VECS; v++) { ctContactVecs1[dst + 1u + v] = ctManifoldVecs[src + v]; }
+  }
+  var ids = CtEntryIds(pair.x, pair.y, ctManifoldWord(src, CT_MANIFOLD_COUNT_WORD), array<u32, CT_MAX_POINTS>());
   for (var p = 0u; p < CT_MAX_POINTS; p++) {
-    ids.ids[p] = m.points[p].id;
+    ids.ids[p] = ctManifoldWord(src, CT_MANIFOLD_POINTS_WORD + p * CT_MANIFOLD_POINT_WORDS + CT_MANIFOLD_POINT_ID_WORD);
   }
   ctIds[j] = ids;
 }

@@ -61,9 +61,29 @@ import { GpuScan, type ScanPlan } from './scan.ts';
 import { GrowingBuffer, PassTimer, UNIFORM_SLOT_BYTES, createUniformSlots, dispatchRows, readBuffer } from './buffers.ts';
 import { cachedKernel, type Kernel } from './pipelines.ts';
 
-/** The stage's constants as WGSL (defined once, in src/constants.ts and src/cpu/contacts.ts). */
-export function contactsConstantsWgsl(): string {
-  return [`const CONTACTS_WORKGROUP_SIZE: u32 = ${CONTACTS_WORKGROUP_SIZE}u;`, `const CONTACT_NONE: u32 = ${CONTACT_NONE}u;`, ''].join('\n');
+/**
+ * The stage's constants as WGSL (defined once, in src/constants.ts and src/cpu/contacts.ts), and
+ * the word offsets of `layout` (reflected from its WGSL) that ctGatherSlots's vec4u copy uses.
+ */
+export function contactsConstantsWgsl(layout: ContactsLayout): string {
+  const M = layout.manifold;
+  const C = layout.contact;
+  // The copy moves whole vec4u words: an entry is one vec4u of (bodyA, bodyB, previous, matched),
+  // then the manifold, whose size is a multiple of 16 bytes.
+  if (M.words % 4 !== 0 || C.bodyA !== 0 || C.bodyB !== 1 || C.previous !== 2 || C.matched !== 3 || C.manifold !== 4 || C.words !== 4 + M.words) {
+    throw new Error('contacts.wgsl: the entry must be (bodyA, bodyB, previous, matched, manifold) with a manifold of whole vec4u words');
+  }
+  return [
+    `const CONTACTS_WORKGROUP_SIZE: u32 = ${CONTACTS_WORKGROUP_SIZE}u;`,
+    `const CONTACT_NONE: u32 = ${CONTACT_NONE}u;`,
+    `const CT_MANIFOLD_VECS: u32 = ${M.words / 4}u;`,
+    `const CT_CONTACT_VECS: u32 = ${C.words / 4}u;`,
+    `const CT_MANIFOLD_COUNT_WORD: u32 = ${M.count}u;`,
+    `const CT_MANIFOLD_POINTS_WORD: u32 = ${M.points}u;`,
+    `const CT_MANIFOLD_POINT_WORDS: u32 = ${M.pointStride}u;`,
+    `const CT_MANIFOLD_POINT_ID_WORD: u32 = ${M.pointId}u;`,
+    '',
+  ].join('\n');
 }
 
 /** Stages timed with timestamp queries, in order. */
@@ -534,7 +554,8 @@ export class GpuContacts {
       this.sorter.encode(pass, sortHigh.plan);
       order = sorted(sortHigh.plan);
     }
-    if (o.single) this.dispatch(pass, 'ctGatherSlots', o.capacity, { ...o.single, 0: buffers[0]!, ...order });
+    // ctGatherSlots copies through the vec4u views of the slots and the list's pages.
+    if (o.single) this.dispatch(pass, 'ctGatherSlots', o.capacity, { ...o.single, 0: buffers[0]!, ...order, 21: o.single[1]!, 22: buffers[8]!, 23: buffers[17]! });
     else this.dispatch(pass, 'ctGather', o.capacity, { ...buffers, ...order });
     this.dispatch(pass, 'ctGatherKeys', o.capacity, { ...buffers, ...order });
     pass.end();
