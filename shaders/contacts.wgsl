@@ -25,9 +25,10 @@
 //   ctGather:     entry j = touching entry i = order j, with its bodies, and its ids (ctIds: pair,
 //                 count, point ids); in a frame of one batch ctGatherSlots instead, from the batch's
 //                 slots (ctScatterManifolds skipped); ctGatherKeys: ctKeyBuf[j] = its pair;
-//   ctPersist:    for each entry, a search of last frame's keys for the same pair; each point takes
-//                 last frame's user value of the point with the same feature id (last frame's ctIds),
-//                 else 0; ctPatch: `previous` and `matched` into the entry.
+//   ctPersist:    for each entry, a search of last frame's entries (their ctIds: the pairs of its
+//                 keys) for the same pair; each point takes last frame's user value of the point
+//                 with the same feature id (last frame's ctIds), else 0; `previous` and `matched`
+//                 into the entry.
 //
 // No atomics: every output is a function of the input alone, byte for byte, whatever the batches.
 // Needs the per-dimension layout files and contacts-layout.wgsl before it, CONTACTS_WORKGROUP_SIZE,
@@ -58,14 +59,12 @@ struct CtEntryIds {
 @group(0) @binding(9) var<storage, read_write> ctKeyBuf: array<vec2u>;
 @group(0) @binding(10) var<storage, read_write> ctUserValues: array<CtUserValues>;
 @group(0) @binding(11) var<storage, read> ctPrevIds: array<CtEntryIds>;
-@group(0) @binding(12) var<storage, read> ctPrevKeys: array<vec2u>;
 @group(0) @binding(13) var<storage, read> ctPrevUserValues: array<CtUserValues>;
 @group(0) @binding(14) var<storage, read> ctPrevCounts: ContactCounts;
 @group(0) @binding(15) var<storage, read_write> ctTouchingPairs: array<vec2u>;      // per entry, in pair order
 @group(0) @binding(16) var<storage, read_write> ctTouching1: array<CtManifold>;     // page 1
 @group(0) @binding(17) var<storage, read_write> ctContacts1: array<CtContact>;      // page 1
 @group(0) @binding(18) var<storage, read_write> ctIds: array<CtEntryIds>;
-@group(0) @binding(19) var<storage, read_write> ctMatches: array<vec2u>;            // per entry: previous, matched
 @group(0) @binding(20) var<storage, read_write> ctTouchingSlots: array<u32>;        // per entry: its slot k in the batch
 // Views of the same memory as whole vec4u words, for copies (ctGatherSlots): the batch's slots
 // (binding 1) and the dense list's pages (bindings 8 and 17). A kernel binds one view or the other.
@@ -261,13 +260,18 @@ fn ctKeyLess(a: vec2u, b: vec2u) -> bool {
   return a.x < b.x || (a.x == b.x && a.y < b.y);
 }
 
+// Last frame's key (bodyA, bodyB) of its entry i, from its ids (the same pairs as its keys).
+fn ctPrevKey(i: u32) -> vec2u {
+  return vec2u(ctPrevIds[i].bodyA, ctPrevIds[i].bodyB);
+}
+
 // Where entry j of `written` would be among last frame's n entries if the lists were alike.
 fn ctGuess(j: u32, written: u32, n: u32) -> u32 {
   if (n == 0u) { return 0u; }
   return min(u32(f32(j) * (f32(n) / f32(written))), n - 1u);
 }
 
-// The first of last frame's n sorted keys that is not below `key` (n when none is): galloping
+// The first of last frame's n sorted keys (ctPrevKey) that is not below `key` (n when none is): galloping
 // from `guess` (neighbouring entries of alike lists probe neighbouring keys), then bisection.
 // The result does not depend on the guess. Every loop has a constant bound (32 steps reach any u32
 // index).
@@ -277,13 +281,13 @@ fn ctLowerBound(key: vec2u, n: u32, guess: u32) -> u32 {
   if (n > 0u) {
     let g = guess;
     var step = 1u;
-    if (ctKeyLess(ctPrevKeys[g], key)) {
+    if (ctKeyLess(ctPrevKey(g), key)) {
       // The answer is in (g, n]: probe g + 1, g + 2, g + 4, ...
       lo = g + 1u;
       for (var s = 0u; s < CT_SEARCH_STEPS; s++) {
         if (step >= n - g) { break; }
         let p = g + step;
-        if (ctKeyLess(ctPrevKeys[p], key)) { lo = p + 1u; step *= 2u; } else { hi = p; break; }
+        if (ctKeyLess(ctPrevKey(p), key)) { lo = p + 1u; step *= 2u; } else { hi = p; break; }
       }
     } else {
       // The answer is in [0, g]: probe g - 1, g - 2, g - 4, ...
@@ -291,14 +295,14 @@ fn ctLowerBound(key: vec2u, n: u32, guess: u32) -> u32 {
       for (var s = 0u; s < CT_SEARCH_STEPS; s++) {
         if (step > g) { break; }
         let p = g - step;
-        if (ctKeyLess(ctPrevKeys[p], key)) { lo = p + 1u; break; } else { hi = p; step *= 2u; }
+        if (ctKeyLess(ctPrevKey(p), key)) { lo = p + 1u; break; } else { hi = p; step *= 2u; }
       }
     }
   }
   for (var s = 0u; s < CT_SEARCH_STEPS; s++) {
     if (lo >= hi) { break; }
     let mid = lo + (hi - lo) / 2u;
-    if (ctKeyLess(ctPrevKeys[mid], key)) { lo = mid + 1u; } else { hi = mid; }
+    if (ctKeyLess(ctPrevKey(mid), key)) { lo = mid + 1u; } else { hi = mid; }
   }
   return lo;
 }
@@ -315,7 +319,7 @@ fn ctPersist(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
   var previous = CONTACT_NONE;
   var matched = 0u;
   var values = CtUserValues();
-  if (lo < n && all(ctPrevKeys[lo] == key)) {
+  if (lo < n && all(ctPrevKey(lo) == key)) {
     previous = lo;
     let p = ctPrevIds[lo];
     let pv = ctPrevUserValues[lo];
@@ -330,15 +334,6 @@ fn ctPersist(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
       }
     }
   }
-  ctMatches[j] = vec2u(previous, matched);
+  ctStoreMatch(j, vec2u(previous, matched));
   ctUserValues[j] = values;
-}
-
-// The matches into the entries (a kernel of its own: fewer bindings each).
-@compute @workgroup_size(CONTACTS_WORKGROUP_SIZE)
-fn ctPatch(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
-           @builtin(local_invocation_index) lid: u32) {
-  let j = ctInvocation(wid, nwg, lid);
-  if (j >= ctCounts.written) { return; }
-  ctStoreMatch(j, ctMatches[j]);
 }

@@ -13,9 +13,9 @@
 //            bodyB (keyShift: the bits of the largest body index, when the caller gives bodyCount;
 //            else 32): one sort when K fits in 32 bits, else one by its low 32 bits and one by the
 //            rest; then a gather of the manifolds into this frame's list and keys;
-//   persist  per entry, a search of last frame's keys (galloping from where the entry would be if
-//            the lists were alike, then bisection; at most 2 × 32 steps); per point, last frame's
-//            user value of the point with the same feature id, else 0.
+//   persist  per entry, a search of last frame's entries by pair (galloping from where the entry
+//            would be if the lists were alike, then bisection; at most 2 × 32 steps); per point,
+//            last frame's user value of the point with the same feature id, else 0.
 //
 // Batches: a frame whose manifold slots do not fit in one binding (maxStorageBufferBindingSize) is
 // compacted batch by batch: begin(), then per batch the narrowphase into a batch-sized manifold
@@ -159,7 +159,7 @@ export interface ContactsOutputs {
 }
 
 const KERNEL_NAMES = [
-  'ctFlags', 'ctScatter', 'ctScatterManifolds', 'ctAccumulate', 'ctFinalize', 'ctPad', 'ctKeysHigh', 'ctGather', 'ctGatherSlots', 'ctGatherKeys', 'ctPersist', 'ctPatch',
+  'ctFlags', 'ctScatter', 'ctScatterManifolds', 'ctAccumulate', 'ctFinalize', 'ctPad', 'ctKeysHigh', 'ctGather', 'ctGatherSlots', 'ctGatherKeys', 'ctPersist',
 ] as const;
 type KernelName = (typeof KERNEL_NAMES)[number];
 
@@ -220,7 +220,6 @@ export class GpuContacts {
   private readonly sortValuesTmp: GrowingBuffer;
   private readonly touchingManifolds: GrowingBuffer;
   private readonly touchingPairs: GrowingBuffer;
-  private readonly matches: GrowingBuffer;
   private readonly touchingSlots: GrowingBuffer;
   private readonly spareContact: GrowingBuffer;
   private readonly spareTouching: GrowingBuffer;
@@ -261,7 +260,6 @@ export class GpuContacts {
     this.sortValuesTmp = grow('sort-values-tmp');
     this.touchingManifolds = grow('touching-manifolds');
     this.touchingPairs = grow('touching-pairs');
-    this.matches = grow('matches');
     this.touchingSlots = grow('touching-slots');
     this.spareContact = grow('spare-contact');
     this.spareTouching = grow('spare-touching');
@@ -466,14 +464,12 @@ export class GpuContacts {
       9: { buffer: cur.keys.ensure(8 * capacity) },
       10: { buffer: cur.userValues.ensure(this.UB * capacity) },
       11: { buffer: prev.ids.ensure(idsBytes) },
-      12: { buffer: prev.keys.ensure(8) },
       13: { buffer: prev.userValues.ensure(this.UB) },
       14: { buffer: prev.counts },
       15: { buffer: this.touchingPairs.ensure(8 * capacity) },
       16: touching1,
       17: contacts1,
       18: { buffer: cur.ids.ensure(idsBytes * capacity) },
-      19: { buffer: this.matches.ensure(8 * capacity) },
       20: { buffer: this.touchingSlots.ensure(4 * capacity) },
     };
     const sort = this.ensureSortPlan(capacity, keyPlan.lowBits);
@@ -561,7 +557,6 @@ export class GpuContacts {
     pass.end();
     pass = begin('persist');
     this.dispatch(pass, 'ctPersist', o.capacity, buffers);
-    this.dispatch(pass, 'ctPatch', o.capacity, buffers);
     pass.end();
     this.timer?.resolve(o.encoder);
     const cur = this.slots[this.cur];
@@ -649,7 +644,7 @@ export class GpuContacts {
     for (const p of this.sortPlans) p.plan.destroy();
     this.scanPlans = [];
     this.sortPlans = [];
-    for (const b of [this.offsets, this.sortKeys, this.sortValues, this.sortKeysTmp, this.sortValuesTmp, this.touchingManifolds, this.touchingPairs, this.matches, this.touchingSlots, this.spareContact, this.spareTouching, this.inputManifolds, this.inputPairs]) b.destroy();
+    for (const b of [this.offsets, this.sortKeys, this.sortValues, this.sortKeysTmp, this.sortValuesTmp, this.touchingManifolds, this.touchingPairs, this.touchingSlots, this.spareContact, this.spareTouching, this.inputManifolds, this.inputPairs]) b.destroy();
     for (const s of this.slots) {
       s.contacts.destroy();
       s.ids.destroy();
