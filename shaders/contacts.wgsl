@@ -9,7 +9,7 @@
 //   ctFlags:      ctOffsets[k] = 1 where pair first + k (< pairCount) touches (count > 0), else 0,
 //                 for every k <= slots (so ctOffsets[slots] = 0 closes the array);
 //   (an exclusive scan of the slots + 1 flags, shaders/scan.wgsl: offsets, the batch's total at [slots]);
-//   ctScatter:    touching slot k goes to entry i = ctCounts.total (the batches before) + its offset,
+//   ctScatter:    touching slot k (its offset steps up after it) goes to entry i = ctCounts.total (the batches before) + its offset,
 //                 when i < capacity: its pair into the touching list, the low 32 bits of its sort
 //                 key K = bodyA << keyShift | bodyB and i itself into the sort's buffers;
 //                 ctScatterManifolds: its manifold into the touching list; the touching list is in
@@ -155,13 +155,20 @@ fn ctSortKeyHigh(pair: vec2u) -> u32 {
   return pair.x >> (32u - min(ctParams.keyShift, 32u));
 }
 
+// Slot k touches where the scanned flags step up after it: offsets[k + 1] != offsets[k] (read
+// from the offsets, not the manifold's count again). Only a saturated scan (2^32 - 1 entries) can
+// hide a touching slot, and its entry would lie past any capacity.
+fn ctTouches(k: u32) -> bool {
+  return ctOffsets[k + 1u] != ctOffsets[k];
+}
+
 @compute @workgroup_size(CONTACTS_WORKGROUP_SIZE)
 fn ctScatter(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
              @builtin(local_invocation_index) lid: u32) {
   let k = ctInvocation(wid, nwg, lid);
   if (k >= ctBatchPairs()) { return; }
   let i = ctSatAdd(ctCounts.total, ctOffsets[k]);
-  if (ctManifolds[k].count == 0u || i >= ctParams.capacity) { return; }
+  if (!ctTouches(k) || i >= ctParams.capacity) { return; }
   let pair = ctPairs[k];
   ctTouchingPairs[i] = pair;
   ctTouchingSlots[i] = k;
@@ -176,7 +183,7 @@ fn ctScatterManifolds(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
   let k = ctInvocation(wid, nwg, lid);
   if (k >= ctBatchPairs()) { return; }
   let i = ctSatAdd(ctCounts.total, ctOffsets[k]);
-  if (ctManifolds[k].count == 0u || i >= ctParams.capacity) { return; }
+  if (!ctTouches(k) || i >= ctParams.capacity) { return; }
   ctStoreTouching(i, ctManifolds[k]);
 }
 

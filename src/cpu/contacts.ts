@@ -192,18 +192,22 @@ export function contactSortKeyHigh(a: number, keyShift: number): number {
   return keyShift >= 32 ? a : a >>> (32 - keyShift);
 }
 
+/** ctTouches: slot k touches where the scanned flags step up after it (see contacts.wgsl). */
+export function contactTouches(offsets: Uint32Array, k: number): boolean {
+  return offsets[k + 1] !== offsets[k];
+}
+
 /**
  * ctScatter: the batch's touching slot k goes to entry i = total + offsets[k] (below capacity): its
  * pair and k into the touching list, its sort key and i into the sort's buffers.
  */
 export function contactScatter(
-  L: ContactsLayout, manifolds: Uint32Array, pairs: Uint32Array, batchPairs: number, offsets: Uint32Array, total: number, capacity: number,
+  pairs: Uint32Array, batchPairs: number, offsets: Uint32Array, total: number, capacity: number,
   keyShift: number, touchingPairs: Uint32Array, touchingSlots: Uint32Array, keys: Uint32Array, values: Uint32Array,
 ): void {
-  const M = L.manifold;
   for (let k = 0; k < batchPairs; k++) {
     const i = Math.min(0xffffffff, total + offsets[k]!);
-    if (manifolds[k * M.words + M.count] === 0 || i >= capacity) continue;
+    if (!contactTouches(offsets, k) || i >= capacity) continue;
     touchingPairs[2 * i] = pairs[2 * k]!;
     touchingPairs[2 * i + 1] = pairs[2 * k + 1]!;
     touchingSlots[i] = k;
@@ -219,7 +223,7 @@ export function contactScatterManifolds(
   const M = L.manifold;
   for (let k = 0; k < batchPairs; k++) {
     const i = Math.min(0xffffffff, total + offsets[k]!);
-    if (manifolds[k * M.words + M.count] === 0 || i >= capacity) continue;
+    if (!contactTouches(offsets, k) || i >= capacity) continue;
     touchingManifolds.set(manifolds.subarray(k * M.words, (k + 1) * M.words), i * M.words);
   }
 }
@@ -541,7 +545,7 @@ export class CpuContacts {
       const p = pairs.subarray(2 * first, 2 * (first + batch.slots));
       contactFlags(L, m, n, batch.slots, offsets);
       exclusiveScanSaturating(offsets, batch.slots + 1);
-      contactScatter(L, m, p, n, offsets, cur.counts[N.total]!, capacity, plan.keyShift, touchingPairs, touchingSlots, keys, values);
+      contactScatter(p, n, offsets, cur.counts[N.total]!, capacity, plan.keyShift, touchingPairs, touchingSlots, keys, values);
       if (!single) contactScatterManifolds(L, m, n, offsets, cur.counts[N.total]!, capacity, touchingManifolds);
       contactAccumulate(offsets, batch.slots, cur.counts);
     }
