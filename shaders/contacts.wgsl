@@ -25,14 +25,13 @@
 //   ctGather:     entry j = touching entry i = order j, with its bodies, and its ids (ctIds: pair,
 //                 count, point ids); in a frame of one batch ctGatherSlots instead, from the batch's
 //                 slots (ctScatterManifolds skipped); ctGatherKeys: ctKeyBuf[j] = its pair;
-//   ctPersist:    for each entry, a search of last frame's entries (their ctIds: the pairs of its
-//                 keys) for the same pair; each point takes last frame's user value of the point
-//                 with the same feature id (last frame's ctIds), else 0; `previous` and `matched`
-//                 into the entry.
+//   ctPersist:    for each entry, a search of last frame's keys for the same pair; each point takes
+//                 last frame's user value of the point with the same feature id (last frame's ctIds),
+//                 else 0; ctPatch: `previous` and `matched` into the entry.
 //
 // No atomics: every output is a function of the input alone, byte for byte, whatever the batches.
-// Needs the per-dimension layout files and contacts-layout.wgsl before it, CONTACTS_WORKGROUP_SIZE,
-// CONTACT_NONE and the CT_MANIFOLD_* / CT_CONTACT_VECS word offsets (reflected) prepended by the host. Rows of workgroups as in scan.wgsl (linear workgroup
+// Needs the per-dimension layout files and contacts-layout.wgsl before it, CONTACTS_WORKGROUP_SIZE
+// and CONTACT_NONE prepended by the host. Rows of workgroups as in scan.wgsl (linear workgroup
 // index wid.x + wid.y * nwg.x; surplus invocations return at once). Every loop has a constant bound.
 
 // Pages: the touching manifolds and the dense list may exceed one binding
@@ -59,18 +58,15 @@ struct CtEntryIds {
 @group(0) @binding(9) var<storage, read_write> ctKeyBuf: array<vec2u>;
 @group(0) @binding(10) var<storage, read_write> ctUserValues: array<CtUserValues>;
 @group(0) @binding(11) var<storage, read> ctPrevIds: array<CtEntryIds>;
+@group(0) @binding(12) var<storage, read> ctPrevKeys: array<vec2u>;
 @group(0) @binding(13) var<storage, read> ctPrevUserValues: array<CtUserValues>;
 @group(0) @binding(14) var<storage, read> ctPrevCounts: ContactCounts;
 @group(0) @binding(15) var<storage, read_write> ctTouchingPairs: array<vec2u>;      // per entry, in pair order
 @group(0) @binding(16) var<storage, read_write> ctTouching1: array<CtManifold>;     // page 1
 @group(0) @binding(17) var<storage, read_write> ctContacts1: array<CtContact>;      // page 1
 @group(0) @binding(18) var<storage, read_write> ctIds: array<CtEntryIds>;
+@group(0) @binding(19) var<storage, read_write> ctMatches: array<vec2u>;            // per entry: previous, matched
 @group(0) @binding(20) var<storage, read_write> ctTouchingSlots: array<u32>;        // per entry: its slot k in the batch
-// Views of the same memory as whole vec4u words, for copies (ctGatherSlots): the batch's slots
-// (binding 1) and the dense list's pages (bindings 8 and 17). A kernel binds one view or the other.
-@group(0) @binding(21) var<storage, read> ctManifoldVecs: array<vec4u>;
-@group(0) @binding(22) var<storage, read_write> ctContactVecs0: array<vec4u>;
-@group(0) @binding(23) var<storage, read_write> ctContactVecs1: array<vec4u>;
 
 fn ctLoadTouching(i: u32) -> CtManifold {
   if (i < ctParams.pageEntries) { return ctTouching0[i]; }
@@ -220,15 +216,8 @@ fn ctGather(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec
   ctIds[j] = ids;
 }
 
-// Word w of the manifold whose first vec4u is at `base` of ctManifoldVecs.
-fn ctManifoldWord(base: u32, w: u32) -> u32 {
-  return ctManifoldVecs[base + w / 4u][w % 4u];
-}
-
 // ctGather for a frame in one batch: the manifold straight from the narrowphase's slot (no copy in
-// the touching list; ctScatterManifolds is skipped), copied as whole vec4u words (an entry is its
-// header vec4u (bodyA, bodyB, previous, matched) and then the manifold's; the host checks the
-// layouts). The same entries.
+// the touching list; ctScatterManifolds is skipped). The same entries.
 @compute @workgroup_size(CONTACTS_WORKGROUP_SIZE)
 fn ctGatherSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
                  @builtin(local_invocation_index) lid: u32) {
@@ -236,20 +225,11 @@ fn ctGatherSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg
   if (j >= ctCounts.written) { return; }
   let i = ctSortValueBuf[j];
   let pair = ctTouchingPairs[i];
-  let src = ctTouchingSlots[i] * CT_MANIFOLD_VECS;
-  let head = vec4u(pair.x, pair.y, CONTACT_NONE, 0u);
-  if (j < ctParams.pageEntries) {
-    let dst = j * CT_CONTACT_VECS;
-    ctContactVecs0[dst] = head;
-    for (var v = 0u; v < CT_MANIFOLD_VECS; v++) { ctContactVecs0[dst + 1u + v] = ctManifoldVecs[src + v]; }
-  } else {
-    let dst = (j - ctParams.pageEntries) * CT_CONTACT_VECS;
-    ctContactVecs1[dst] = head;
-    for (var v = 0u; v < CT_MANIFOLD_VECS; v++) { ctContactVecs1[dst + 1u + v] = ctManifoldVecs[src + v]; }
-  }
-  var ids = CtEntryIds(pair.x, pair.y, ctManifoldWord(src, CT_MANIFOLD_COUNT_WORD), array<u32, CT_MAX_POINTS>());
+  let m = ctManifolds[ctTouchingSlots[i]];
+  ctStoreContact(j, CtContact(pair.x, pair.y, CONTACT_NONE, 0u, m));
+  var ids = CtEntryIds(pair.x, pair.y, m.count, array<u32, CT_MAX_POINTS>());
   for (var p = 0u; p < CT_MAX_POINTS; p++) {
-    ids.ids[p] = ctManifoldWord(src, CT_MANIFOLD_POINTS_WORD + p * CT_MANIFOLD_POINT_WORDS + CT_MANIFOLD_POINT_ID_WORD);
+    ids.ids[p] = m.points[p].id;
   }
   ctIds[j] = ids;
 }
@@ -267,18 +247,13 @@ fn ctKeyLess(a: vec2u, b: vec2u) -> bool {
   return a.x < b.x || (a.x == b.x && a.y < b.y);
 }
 
-// Last frame's key (bodyA, bodyB) of its entry i, from its ids (the same pairs as its keys).
-fn ctPrevKey(i: u32) -> vec2u {
-  return vec2u(ctPrevIds[i].bodyA, ctPrevIds[i].bodyB);
-}
-
 // Where entry j of `written` would be among last frame's n entries if the lists were alike.
 fn ctGuess(j: u32, written: u32, n: u32) -> u32 {
   if (n == 0u) { return 0u; }
   return min(u32(f32(j) * (f32(n) / f32(written))), n - 1u);
 }
 
-// The first of last frame's n sorted keys (ctPrevKey) that is not below `key` (n when none is): galloping
+// The first of last frame's n sorted keys that is not below `key` (n when none is): galloping
 // from `guess` (neighbouring entries of alike lists probe neighbouring keys), then bisection.
 // The result does not depend on the guess. Every loop has a constant bound (32 steps reach any u32
 // index).
@@ -288,13 +263,13 @@ fn ctLowerBound(key: vec2u, n: u32, guess: u32) -> u32 {
   if (n > 0u) {
     let g = guess;
     var step = 1u;
-    if (ctKeyLess(ctPrevKey(g), key)) {
+    if (ctKeyLess(ctPrevKeys[g], key)) {
       // The answer is in (g, n]: probe g + 1, g + 2, g + 4, ...
       lo = g + 1u;
       for (var s = 0u; s < CT_SEARCH_STEPS; s++) {
         if (step >= n - g) { break; }
         let p = g + step;
-        if (ctKeyLess(ctPrevKey(p), key)) { lo = p + 1u; step *= 2u; } else { hi = p; break; }
+        if (ctKeyLess(ctPrevKeys[p], key)) { lo = p + 1u; step *= 2u; } else { hi = p; break; }
       }
     } else {
       // The answer is in [0, g]: probe g - 1, g - 2, g - 4, ...
@@ -302,14 +277,14 @@ fn ctLowerBound(key: vec2u, n: u32, guess: u32) -> u32 {
       for (var s = 0u; s < CT_SEARCH_STEPS; s++) {
         if (step > g) { break; }
         let p = g - step;
-        if (ctKeyLess(ctPrevKey(p), key)) { lo = p + 1u; break; } else { hi = p; step *= 2u; }
+        if (ctKeyLess(ctPrevKeys[p], key)) { lo = p + 1u; break; } else { hi = p; step *= 2u; }
       }
     }
   }
   for (var s = 0u; s < CT_SEARCH_STEPS; s++) {
     if (lo >= hi) { break; }
     let mid = lo + (hi - lo) / 2u;
-    if (ctKeyLess(ctPrevKey(mid), key)) { lo = mid + 1u; } else { hi = mid; }
+    if (ctKeyLess(ctPrevKeys[mid], key)) { lo = mid + 1u; } else { hi = mid; }
   }
   return lo;
 }
@@ -326,7 +301,7 @@ fn ctPersist(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
   var previous = CONTACT_NONE;
   var matched = 0u;
   var values = CtUserValues();
-  if (lo < n && all(ctPrevKey(lo) == key)) {
+  if (lo < n && all(ctPrevKeys[lo] == key)) {
     previous = lo;
     let p = ctPrevIds[lo];
     let pv = ctPrevUserValues[lo];
@@ -341,6 +316,15 @@ fn ctPersist(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
       }
     }
   }
-  ctStoreMatch(j, vec2u(previous, matched));
+  ctMatches[j] = vec2u(previous, matched);
   ctUserValues[j] = values;
+}
+
+// The matches into the entries (a kernel of its own: fewer bindings each).
+@compute @workgroup_size(CONTACTS_WORKGROUP_SIZE)
+fn ctPatch(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+           @builtin(local_invocation_index) lid: u32) {
+  let j = ctInvocation(wid, nwg, lid);
+  if (j >= ctCounts.written) { return; }
+  ctStoreMatch(j, ctMatches[j]);
 }

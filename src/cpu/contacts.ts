@@ -15,10 +15,10 @@
 //                their ids and keys (contactGather, contactGatherKeys). The list does not depend on the order of the pairs, nor on the
 //                batches; pairs listed twice keep their input order (their manifolds are equal);
 //   persistence  each entry finds last frame's entry of the same pair by a search of last frame's
-//                ids (their pairs: its sorted keys; galloping from a guess, then bisection), and
-//                each of its points takes the user value of last frame's point with the same
-//                feature id, else 0 (contactPersist). The lists are double-buffered: each frame
-//                writes one slot and reads the other.
+//                sorted keys (galloping from a guess, then bisection), and each of its points takes
+//                the user value of last frame's point with the same feature id, else 0
+//                (contactPersist, contactPatch). The lists are double-buffered: each frame writes one slot and
+//                reads the other.
 //
 // Capacity: the list holds `capacity` entries; the counts always give the real total, and
 // `overflow` is 1 when it did not fit; run() then grows the list and runs the frame again.
@@ -341,8 +341,8 @@ export function contactGuess(j: number, written: number, n: number): number {
  * ctLowerBound: the first of the n sorted keys (pairs of u32) that is not below (a, b), n when none
  * is: galloping from `guess`, then bisection. The result does not depend on the guess.
  */
-export function lowerBound(keys: Uint32Array, n: number, a: number, b: number, guess = 0, stride = 2): number {
-  const less = (i: number): boolean => keys[stride * i]! < a || (keys[stride * i] === a && keys[stride * i + 1]! < b);
+export function lowerBound(keys: Uint32Array, n: number, a: number, b: number, guess = 0): number {
+  const less = (i: number): boolean => keys[2 * i]! < a || (keys[2 * i] === a && keys[2 * i + 1]! < b);
   let lo = 0;
   let hi = n;
   if (n > 0) {
@@ -383,19 +383,15 @@ export function lowerBound(keys: Uint32Array, n: number, a: number, b: number, g
 }
 
 /**
- * ctPersist: each entry's last-frame entry (a search of last frame's ids by their pairs, which are
- * its keys), and its points' user values: last frame's value of the point with the same feature
- * id (last frame's ids), else 0; `previous` and `matched` into the entry. `userValues` and
- * `prevUserValues` as u32 words (bit-exact copies).
+ * ctPersist: each entry's last-frame entry (a search of prevKeys), and its points' user values:
+ * last frame's value of the point with the same feature id (last frame's ids), else 0; `previous`
+ * and `matched` into `matches`. `userValues` and `prevUserValues` as u32 words (bit-exact copies).
  */
 export function contactPersist(
-  L: ContactsLayout, ids: Uint32Array, written: number, userValues: Uint32Array, contacts: Uint32Array,
-  prevIds: Uint32Array, prevWritten: number, prevUserValues: Uint32Array,
+  L: ContactsLayout, ids: Uint32Array, written: number, userValues: Uint32Array, matches: Uint32Array,
+  prevIds: Uint32Array, prevKeys: Uint32Array, prevWritten: number, prevUserValues: Uint32Array,
 ): void {
   const I = L.ids;
-  const C = L.contact;
-  const prevA = (i: number): number => prevIds[i * I.words + I.bodyA]!;
-  const prevB = (i: number): number => prevIds[i * I.words + I.bodyB]!;
   const U = L.userValues;
   const P = U.pointCount;
   for (let j = 0; j < written; j++) {
@@ -403,12 +399,12 @@ export function contactPersist(
     const a = ids[e + I.bodyA]!;
     const b = ids[e + I.bodyB]!;
     const count = ids[e + I.count]!;
-    const lo = lowerBound(prevIds.subarray(I.bodyA), prevWritten, a, b, contactGuess(j, written, prevWritten), I.words);
+    const lo = lowerBound(prevKeys, prevWritten, a, b, contactGuess(j, written, prevWritten));
     let previous = CONTACT_NONE;
     let matched = 0;
     const u = j * U.words;
     userValues.fill(0, u, u + U.words);
-    if (lo < prevWritten && prevA(lo) === a && prevB(lo) === b) {
+    if (lo < prevWritten && prevKeys[2 * lo] === a && prevKeys[2 * lo + 1] === b) {
       previous = lo;
       const p = lo * I.words;
       const pu = lo * U.words;
@@ -425,8 +421,17 @@ export function contactPersist(
         }
       }
     }
-    contacts[j * C.words + C.previous] = previous;
-    contacts[j * C.words + C.matched] = matched;
+    matches[2 * j] = previous;
+    matches[2 * j + 1] = matched;
+  }
+}
+
+/** ctPatch: each entry's `previous` and `matched` from `matches`. */
+export function contactPatch(L: ContactsLayout, matches: Uint32Array, written: number, contacts: Uint32Array): void {
+  const C = L.contact;
+  for (let j = 0; j < written; j++) {
+    contacts[j * C.words + C.previous] = matches[2 * j]!;
+    contacts[j * C.words + C.matched] = matches[2 * j + 1]!;
   }
 }
 
@@ -560,7 +565,9 @@ export class CpuContacts {
     if (single) contactGatherSlots(L, manifolds, touchingSlots, touchingPairs, values, written, cur.contacts, cur.ids);
     else contactGather(L, touchingManifolds, touchingPairs, values, written, cur.contacts, cur.ids);
     contactGatherKeys(touchingPairs, values, written, cur.keys);
-    contactPersist(L, cur.ids, written, cur.userValues, cur.contacts, prev.ids, prev.counts[N.written]!, prev.userValues);
+    const matches = new Uint32Array(2 * written);
+    contactPersist(L, cur.ids, written, cur.userValues, matches, prev.ids, prev.keys, prev.counts[N.written]!, prev.userValues);
+    contactPatch(L, matches, written, cur.contacts);
     return cur;
   }
 

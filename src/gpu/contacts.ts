@@ -13,9 +13,9 @@
 //            bodyB (keyShift: the bits of the largest body index, when the caller gives bodyCount;
 //            else 32): one sort when K fits in 32 bits, else one by its low 32 bits and one by the
 //            rest; then a gather of the manifolds into this frame's list and keys;
-//   persist  per entry, a search of last frame's entries by pair (galloping from where the entry
-//            would be if the lists were alike, then bisection; at most 2 × 32 steps); per point,
-//            last frame's user value of the point with the same feature id, else 0.
+//   persist  per entry, a search of last frame's keys (galloping from where the entry would be if
+//            the lists were alike, then bisection; at most 2 × 32 steps); per point, last frame's
+//            user value of the point with the same feature id, else 0.
 //
 // Batches: a frame whose manifold slots do not fit in one binding (maxStorageBufferBindingSize) is
 // compacted batch by batch: begin(), then per batch the narrowphase into a batch-sized manifold
@@ -61,29 +61,9 @@ import { GpuScan, type ScanPlan } from './scan.ts';
 import { GrowingBuffer, PassTimer, UNIFORM_SLOT_BYTES, createUniformSlots, dispatchRows, readBuffer } from './buffers.ts';
 import { cachedKernel, type Kernel } from './pipelines.ts';
 
-/**
- * The stage's constants as WGSL (defined once, in src/constants.ts and src/cpu/contacts.ts), and
- * the word offsets of `layout` (reflected from its WGSL) that ctGatherSlots's vec4u copy uses.
- */
-export function contactsConstantsWgsl(layout: ContactsLayout): string {
-  const M = layout.manifold;
-  const C = layout.contact;
-  // The copy moves whole vec4u words: an entry is one vec4u of (bodyA, bodyB, previous, matched),
-  // then the manifold, whose size is a multiple of 16 bytes.
-  if (M.words % 4 !== 0 || C.bodyA !== 0 || C.bodyB !== 1 || C.previous !== 2 || C.matched !== 3 || C.manifold !== 4 || C.words !== 4 + M.words) {
-    throw new Error('contacts.wgsl: the entry must be (bodyA, bodyB, previous, matched, manifold) with a manifold of whole vec4u words');
-  }
-  return [
-    `const CONTACTS_WORKGROUP_SIZE: u32 = ${CONTACTS_WORKGROUP_SIZE}u;`,
-    `const CONTACT_NONE: u32 = ${CONTACT_NONE}u;`,
-    `const CT_MANIFOLD_VECS: u32 = ${M.words / 4}u;`,
-    `const CT_CONTACT_VECS: u32 = ${C.words / 4}u;`,
-    `const CT_MANIFOLD_COUNT_WORD: u32 = ${M.count}u;`,
-    `const CT_MANIFOLD_POINTS_WORD: u32 = ${M.points}u;`,
-    `const CT_MANIFOLD_POINT_WORDS: u32 = ${M.pointStride}u;`,
-    `const CT_MANIFOLD_POINT_ID_WORD: u32 = ${M.pointId}u;`,
-    '',
-  ].join('\n');
+/** The stage's constants as WGSL (defined once, in src/constants.ts and src/cpu/contacts.ts). */
+export function contactsConstantsWgsl(): string {
+  return [`const CONTACTS_WORKGROUP_SIZE: u32 = ${CONTACTS_WORKGROUP_SIZE}u;`, `const CONTACT_NONE: u32 = ${CONTACT_NONE}u;`, ''].join('\n');
 }
 
 /** Stages timed with timestamp queries, in order. */
@@ -159,7 +139,7 @@ export interface ContactsOutputs {
 }
 
 const KERNEL_NAMES = [
-  'ctFlags', 'ctScatter', 'ctScatterManifolds', 'ctAccumulate', 'ctFinalize', 'ctPad', 'ctKeysHigh', 'ctGather', 'ctGatherSlots', 'ctGatherKeys', 'ctPersist',
+  'ctFlags', 'ctScatter', 'ctScatterManifolds', 'ctAccumulate', 'ctFinalize', 'ctPad', 'ctKeysHigh', 'ctGather', 'ctGatherSlots', 'ctGatherKeys', 'ctPersist', 'ctPatch',
 ] as const;
 type KernelName = (typeof KERNEL_NAMES)[number];
 
@@ -220,6 +200,7 @@ export class GpuContacts {
   private readonly sortValuesTmp: GrowingBuffer;
   private readonly touchingManifolds: GrowingBuffer;
   private readonly touchingPairs: GrowingBuffer;
+  private readonly matches: GrowingBuffer;
   private readonly touchingSlots: GrowingBuffer;
   private readonly spareContact: GrowingBuffer;
   private readonly spareTouching: GrowingBuffer;
@@ -260,6 +241,7 @@ export class GpuContacts {
     this.sortValuesTmp = grow('sort-values-tmp');
     this.touchingManifolds = grow('touching-manifolds');
     this.touchingPairs = grow('touching-pairs');
+    this.matches = grow('matches');
     this.touchingSlots = grow('touching-slots');
     this.spareContact = grow('spare-contact');
     this.spareTouching = grow('spare-touching');
@@ -464,12 +446,14 @@ export class GpuContacts {
       9: { buffer: cur.keys.ensure(8 * capacity) },
       10: { buffer: cur.userValues.ensure(this.UB * capacity) },
       11: { buffer: prev.ids.ensure(idsBytes) },
+      12: { buffer: prev.keys.ensure(8) },
       13: { buffer: prev.userValues.ensure(this.UB) },
       14: { buffer: prev.counts },
       15: { buffer: this.touchingPairs.ensure(8 * capacity) },
       16: touching1,
       17: contacts1,
       18: { buffer: cur.ids.ensure(idsBytes * capacity) },
+      19: { buffer: this.matches.ensure(8 * capacity) },
       20: { buffer: this.touchingSlots.ensure(4 * capacity) },
     };
     const sort = this.ensureSortPlan(capacity, keyPlan.lowBits);
@@ -550,13 +534,13 @@ export class GpuContacts {
       this.sorter.encode(pass, sortHigh.plan);
       order = sorted(sortHigh.plan);
     }
-    // ctGatherSlots copies through the vec4u views of the slots and the list's pages.
-    if (o.single) this.dispatch(pass, 'ctGatherSlots', o.capacity, { ...o.single, 0: buffers[0]!, ...order, 21: o.single[1]!, 22: buffers[8]!, 23: buffers[17]! });
+    if (o.single) this.dispatch(pass, 'ctGatherSlots', o.capacity, { ...o.single, 0: buffers[0]!, ...order });
     else this.dispatch(pass, 'ctGather', o.capacity, { ...buffers, ...order });
     this.dispatch(pass, 'ctGatherKeys', o.capacity, { ...buffers, ...order });
     pass.end();
     pass = begin('persist');
     this.dispatch(pass, 'ctPersist', o.capacity, buffers);
+    this.dispatch(pass, 'ctPatch', o.capacity, buffers);
     pass.end();
     this.timer?.resolve(o.encoder);
     const cur = this.slots[this.cur];
@@ -644,7 +628,7 @@ export class GpuContacts {
     for (const p of this.sortPlans) p.plan.destroy();
     this.scanPlans = [];
     this.sortPlans = [];
-    for (const b of [this.offsets, this.sortKeys, this.sortValues, this.sortKeysTmp, this.sortValuesTmp, this.touchingManifolds, this.touchingPairs, this.touchingSlots, this.spareContact, this.spareTouching, this.inputManifolds, this.inputPairs]) b.destroy();
+    for (const b of [this.offsets, this.sortKeys, this.sortValues, this.sortKeysTmp, this.sortValuesTmp, this.touchingManifolds, this.touchingPairs, this.matches, this.touchingSlots, this.spareContact, this.spareTouching, this.inputManifolds, this.inputPairs]) b.destroy();
     for (const s of this.slots) {
       s.contacts.destroy();
       s.ids.destroy();

@@ -18,7 +18,7 @@ const FILES = ['layout2d', 'contacts-layout', 'contacts2d-layout', 'contacts2d',
 
 export const CONTACTS_DIMENSION_2D: ContactsDimension = {
   label: 'contacts2d',
-  wgsl: () => contactsConstantsWgsl(CONTACTS_LAYOUT_2D) + assembleWgsl(FILES),
+  wgsl: () => contactsConstantsWgsl() + assembleWgsl(FILES),
   layout: CONTACTS_LAYOUT_2D,
 };
 

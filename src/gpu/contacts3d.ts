@@ -16,7 +16,7 @@ const FILES = ['layout3d', 'contacts-layout', 'contacts3d-layout', 'contacts3d',
 
 export const CONTACTS_DIMENSION_3D: ContactsDimension = {
   label: 'contacts3d',
-  wgsl: () => contactsConstantsWgsl(CONTACTS_LAYOUT_3D) + assembleWgsl3D(FILES),
+  wgsl: () => contactsConstantsWgsl() + assembleWgsl3D(FILES),
   layout: CONTACTS_LAYOUT_3D,
 };
 
