@@ -17,8 +17,8 @@
 //   ctAccumulate: ctCounts.total += the batch's total (saturating);
 // then, once per frame:
 //   ctFinalize:   written = min(total, capacity), overflow;
-//   ctPad:        keys 0xffffffff past `written` (the stable sort keeps them last);
-//   (a stable radix sort, shaders/radixsort.wgsl, of the first `capacity` keys; where K has more
+//   (a stable radix sort, shaders/radixsort.wgsl, of the first `written` keys (the count read on
+//    the GPU, from ctCounts); where K has more
 //    than 32 bits, ctKeysHigh and a second stable sort by K's high bits: the order by K, that is by
 //    (bodyA, bodyB), ties in pair order);
 //   ctKeysHigh:   between the two sorts: the key of sorted position j becomes K >> 32 of its pair;
@@ -91,7 +91,6 @@ fn ctStoreMatch(j: u32, m: vec2u) {
   }
 }
 
-const CT_PAD_KEY: u32 = 0xffffffffu;
 // Steps of the binary search: enough for any u32 count of entries.
 const CT_SEARCH_STEPS: u32 = 32u;
 
@@ -181,15 +180,6 @@ fn ctScatterManifolds(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
   let i = ctSatAdd(ctCounts.total, ctOffsets[k]);
   if (!ctTouches(k) || i >= ctParams.capacity) { return; }
   ctStoreTouching(i, ctManifolds[k]);
-}
-
-@compute @workgroup_size(CONTACTS_WORKGROUP_SIZE)
-fn ctPad(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
-         @builtin(local_invocation_index) lid: u32) {
-  let i = ctInvocation(wid, nwg, lid);
-  if (i >= ctParams.capacity || i < ctCounts.written) { return; }
-  ctSortKeyBuf[i] = CT_PAD_KEY;
-  ctSortValueBuf[i] = CT_PAD_KEY;
 }
 
 @compute @workgroup_size(CONTACTS_WORKGROUP_SIZE)

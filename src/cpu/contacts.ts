@@ -7,7 +7,7 @@
 //                touching manifold slots (count > 0) via flags, an exclusive prefix sum, a scatter
 //                of their manifolds, pairs and sort keys into the touching list (in pair order) and
 //                a running total (contactFlags, exclusiveScanSaturating, contactScatter,
-//                contactScatterManifolds, contactAccumulate), then the counts (contactFinalize) and padding (contactPad);
+//                contactScatterManifolds, contactAccumulate), then the counts (contactFinalize);
 //   ordering     a stable sort of the touching entries by (bodyA, bodyB), the pair's bodies as given
 //                (the broadphases give bodyA < bodyB), that is by K = bodyA << keyShift | bodyB: in
 //                one sort when K fits in 32 bits, else by its low 32 bits and then by the rest
@@ -119,7 +119,6 @@ export function contactsLayout(wgsl: string, source: string, contactName: string
 
 export type ContactsLayout = ReturnType<typeof contactsLayout>;
 
-const PAD_KEY = 0xffffffff;
 
 // ---- the sort's keys ------------------------------------------------------------------------
 
@@ -239,12 +238,6 @@ export function contactFinalize(capacity: number, counts: Uint32Array): void {
   const total = counts[N.total]!;
   counts[N.written] = Math.min(total, capacity);
   counts[N.overflow] = total > capacity ? 1 : 0;
-}
-
-/** ctPad: keys (and values) 0xffffffff from `written` to `capacity`. */
-export function contactPad(written: number, capacity: number, keys: Uint32Array, values: Uint32Array): void {
-  keys.fill(PAD_KEY, written, capacity);
-  values.fill(PAD_KEY, written, capacity);
 }
 
 /** ctKeysHigh: between the two sorts, the key of sorted position j < written becomes its pair's high key bits. */
@@ -556,11 +549,11 @@ export class CpuContacts {
     }
     contactFinalize(capacity, cur.counts);
     const written = cur.counts[N.written]!;
-    contactPad(written, capacity, keys, values);
-    stableSortByKey(keys, values, capacity, plan.lowBits);
+    // The GPU's sorts take their element count from the counts: the written entries only.
+    stableSortByKey(keys, values, written, plan.lowBits);
     if (plan.highBits > 0) {
       contactKeysHigh(touchingPairs, written, plan.keyShift, keys, values);
-      stableSortByKey(keys, values, capacity, plan.highBits);
+      stableSortByKey(keys, values, written, plan.highBits);
     }
     if (single) contactGatherSlots(L, manifolds, touchingSlots, touchingPairs, values, written, cur.contacts, cur.ids);
     else contactGather(L, touchingManifolds, touchingPairs, values, written, cur.contacts, cur.ids);

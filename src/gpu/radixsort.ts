@@ -21,6 +21,9 @@ export const RADIX_BLOCK = RADIX_WORKGROUP_SIZE * RADIX_ITEMS;
 
 if (RADIX_BUCKETS !== 16 || RADIX_BLOCK >= 65536) throw new Error('radixsort.wgsl packs 16 digit counts of < 65536');
 
+/** RadixParams.countWord of a sort of all its elements (shaders/radixsort.wgsl). */
+const RADIX_NO_COUNT = 0xffffffff;
+
 export function radixConstantsWgsl(): string {
   return [
     `const RADIX_BITS: u32 = ${RADIX_BITS}u;`,
@@ -29,6 +32,7 @@ export function radixConstantsWgsl(): string {
     `const RADIX_WORKGROUP_SIZE: u32 = ${RADIX_WORKGROUP_SIZE}u;`,
     `const RADIX_ITEMS: u32 = ${RADIX_ITEMS}u;`,
     `const RADIX_BLOCK: u32 = ${RADIX_BLOCK}u;`,
+    `const RADIX_NO_COUNT: u32 = ${RADIX_NO_COUNT}u;`,
     '',
   ].join('\n');
 }
@@ -66,12 +70,17 @@ export class RadixSortPlan {
 }
 
 export class GpuRadixSort {
+  /** Bound as radixCount by sorts without a count source (never read). */
+  private readonly noCount: GPUBuffer;
+
   private constructor(
     readonly device: GPUDevice,
     private readonly histogramKernel: Kernel,
     private readonly scatterKernel: Kernel,
     private readonly scan: GpuScan,
-  ) {}
+  ) {
+    this.noCount = device.createBuffer({ label: 'radix-no-count', size: 16, usage: GPUBufferUsage.STORAGE });
+  }
 
   static async create(device: GPUDevice): Promise<GpuRadixSort> {
     const code = (): string => radixConstantsWgsl() + assembleWgsl(['radixsort']);
@@ -91,7 +100,14 @@ export class GpuRadixSort {
    * of at least 4n bytes, which the plan then uses and does not own), the histograms and the scan,
    * and writes the passes' parameters (once).
    */
-  plan(keys: GPUBuffer, values: GPUBuffer, n: number, keyBits = 32, scratch?: { keys: GPUBuffer; values: GPUBuffer }): RadixSortPlan {
+  plan(
+    keys: GPUBuffer, values: GPUBuffer, n: number, keyBits = 32, scratch?: { keys: GPUBuffer; values: GPUBuffer },
+    /**
+     * Sort only the first min(n, u32 at word `word` of `buffer`) elements, a count the GPU writes
+     * before the sort (the others stay where they are, in one buffer of the pair or the other).
+     */
+    count?: { buffer: GPUBuffer; word: number },
+  ): RadixSortPlan {
     if (!Number.isInteger(keyBits) || keyBits < RADIX_BITS || keyBits > 32 || keyBits % RADIX_BITS !== 0) {
       throw new Error(`keyBits must be a multiple of ${RADIX_BITS} from ${RADIX_BITS} to 32, not ${keyBits}`);
     }
@@ -112,6 +128,7 @@ export class GpuRadixSort {
       words[o] = n;
       words[o + 1] = p * RADIX_BITS;
       words[o + 2] = blocks;
+      words[o + 3] = count ? count.word : RADIX_NO_COUNT;
     }
     device.queue.writeBuffer(params, 0, words);
     const size = 4 * n;
@@ -131,6 +148,7 @@ export class GpuRadixSort {
             { binding: 0, resource: src.keys },
             { binding: 4, resource: { buffer: hist } },
             { binding: 5, resource: uniform },
+            { binding: 6, resource: { buffer: count?.buffer ?? this.noCount } },
           ],
         }),
         scatter: device.createBindGroup({
@@ -143,6 +161,7 @@ export class GpuRadixSort {
             { binding: 3, resource: dst.values },
             { binding: 4, resource: { buffer: hist } },
             { binding: 5, resource: uniform },
+            { binding: 6, resource: { buffer: count?.buffer ?? this.noCount } },
           ],
         }),
       };
