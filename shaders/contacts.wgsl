@@ -215,13 +215,15 @@ fn ctGatherSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg
   if (j >= ctCounts.written) { return; }
   let i = ctSortValueBuf[j];
   let pair = ctTouchingPairs[i];
-  let m = ctManifolds[ctTouchingSlots[i]];
-  ctStoreContact(j, CtContact(pair.x, pair.y, CONTACT_NONE, 0u, m));
-  var ids = CtEntryIds(pair.x, pair.y, m.count, array<u32, CT_MAX_POINTS>());
+  let k = ctTouchingSlots[i];
+  ctStoreContact(j, CtContact(pair.x, pair.y, CONTACT_NONE, 0u, ctManifolds[k]));
+  // The ids field by field from the slot (no function-local array, which lavapipe indexes slowly).
+  ctIds[j].bodyA = pair.x;
+  ctIds[j].bodyB = pair.y;
+  ctIds[j].count = ctManifolds[k].count;
   for (var p = 0u; p < CT_MAX_POINTS; p++) {
-    ids.ids[p] = m.points[p].id;
+    ctIds[j].ids[p] = ctManifolds[k].points[p].id;
   }
-  ctIds[j] = ids;
 }
 
 @compute @workgroup_size(CONTACTS_WORKGROUP_SIZE)
@@ -284,22 +286,24 @@ fn ctPersist(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
              @builtin(local_invocation_index) lid: u32) {
   let j = ctInvocation(wid, nwg, lid);
   if (j >= ctCounts.written) { return; }
-  let e = ctIds[j];
-  let key = vec2u(e.bodyA, e.bodyB);
+  let key = vec2u(ctIds[j].bodyA, ctIds[j].bodyB);
   let n = ctPrevCounts.written;
   let lo = ctLowerBound(key, n, ctGuess(j, ctCounts.written, n));
   var previous = CONTACT_NONE;
   var matched = 0u;
-  var values = CtUserValues();
+  // Zeros, then the matched points' values over them: read and written in place in the buffers
+  // (no function-local copies of the arrays, which lavapipe indexes slowly).
+  ctUserValues[j] = CtUserValues();
   if (lo < n && all(ctPrevKeys[lo] == key)) {
     previous = lo;
-    let p = ctPrevIds[lo];
-    let pv = ctPrevUserValues[lo];
+    let count = ctIds[j].count;
+    let prevCount = ctPrevIds[lo].count;
     for (var i = 0u; i < CT_MAX_POINTS; i++) {
-      if (i >= e.count) { break; }
+      if (i >= count) { break; }
+      let id = ctIds[j].ids[i];
       for (var q = 0u; q < CT_MAX_POINTS; q++) {
-        if (q < p.count && p.ids[q] == e.ids[i]) {
-          values.points[i] = pv.points[q];
+        if (q < prevCount && ctPrevIds[lo].ids[q] == id) {
+          ctUserValues[j].points[i] = ctPrevUserValues[lo].points[q];
           matched |= 1u << i;
           break;
         }
@@ -307,7 +311,6 @@ fn ctPersist(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
     }
   }
   ctMatches[j] = vec2u(previous, matched);
-  ctUserValues[j] = values;
 }
 
 // The matches into the entries (a kernel of its own: fewer bindings each).
