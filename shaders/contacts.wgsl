@@ -215,15 +215,13 @@ fn ctGatherSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg
   if (j >= ctCounts.written) { return; }
   let i = ctSortValueBuf[j];
   let pair = ctTouchingPairs[i];
-  let k = ctTouchingSlots[i];
-  ctStoreContact(j, CtContact(pair.x, pair.y, CONTACT_NONE, 0u, ctManifolds[k]));
-  // The ids field by field from the slot (no function-local array, which lavapipe indexes slowly).
-  ctIds[j].bodyA = pair.x;
-  ctIds[j].bodyB = pair.y;
-  ctIds[j].count = ctManifolds[k].count;
+  let m = ctManifolds[ctTouchingSlots[i]];
+  ctStoreContact(j, CtContact(pair.x, pair.y, CONTACT_NONE, 0u, m));
+  var ids = CtEntryIds(pair.x, pair.y, m.count, array<u32, CT_MAX_POINTS>());
   for (var p = 0u; p < CT_MAX_POINTS; p++) {
-    ctIds[j].ids[p] = ctManifolds[k].points[p].id;
+    ids.ids[p] = m.points[p].id;
   }
+  ctIds[j] = ids;
 }
 
 @compute @workgroup_size(CONTACTS_WORKGROUP_SIZE)
