@@ -30,6 +30,7 @@
 //   npm run bench -- --scene pile                       # 2D 1k…1M, 3D 1k…100k (~8 min here)
 //   npm run bench -- --scene pile --dim 2 --sizes 10k   # one size
 //   npm run bench -- --scene pile --quick               # 1k, 10k, 3 frames each
+//   npm run bench -- --scene pile --dim 3 --sizes 10k --no-cannon   # the issue's 10k 3D pile, ours and rapier3d
 
 import RAPIER2D from '@dimforge/rapier2d-compat';
 import RAPIER3D from '@dimforge/rapier3d-compat';
@@ -925,6 +926,7 @@ interface PileOptions {
   out: string;
   mixed: boolean;
   caps: boolean;
+  cannon: boolean;
 }
 
 function parseSizes(value: string): number[] {
@@ -958,6 +960,7 @@ function parsePileOptions(argv: string[]): PileOptions {
       return n;
     })
     .option('--mixed', '2D: 5% of the bodies circles and hexagons', false)
+    .option('--no-cannon', '3D: leave cannon-es out (its 10k step takes over a minute here)')
     .option('--no-caps', `run the peers at every size (caps: rapier2d ${formatCount(PILE_CAPS.rapier2d)}, rapier3d ${formatCount(PILE_CAPS.rapier3d)}, cannon-es ${formatCount(PILE_CAPS.cannon)})`)
     .option('--out <file>', 'JSON output; the .txt table and .svg plot go beside it', DEFAULT_OUT)
     .showHelpAfterError();
@@ -1088,7 +1091,9 @@ export async function pileMain(argv: string[]): Promise<number> {
         ? { skipped: `not run above ${formatCount(PILE_CAPS.rapier3d)} bodies (100k: ~1 min and near WASM's 4 GB; --no-caps runs it)` }
         : await attempt(`${name} rapier3d`, () => runEngine(() => rapier3dWorld(pile), policy, true, rTick));
       const cTick = task(`${name} cannon-es`);
-      const cannon: EngineResult | Skipped = n > cap('cannon')
+      const cannon: EngineResult | Skipped = !opts.cannon
+        ? { skipped: 'left out (--no-cannon)' }
+        : n > cap('cannon')
         ? { skipped: `not run above ${formatCount(PILE_CAPS.cannon)} bodies (its SAP broadphase and JS narrowphase take seconds a step past 10k; --no-caps runs it)` }
         : await attempt(`${name} cannon-es`, () => runEngine(() => cannonWorld(pile), policy, true, cTick));
       report.results3d.push({ bodies: n, gpu: gpuResult, rapier3d: rapier, cannon });

@@ -9,7 +9,7 @@
 //   ctFlags:      ctOffsets[k] = 1 where pair first + k (< pairCount) touches (count > 0), else 0,
 //                 for every k <= slots (so ctOffsets[slots] = 0 closes the array);
 //   (an exclusive scan of the slots + 1 flags, shaders/scan.wgsl: offsets, the batch's total at [slots]);
-//   ctScatter:    touching slot k goes to entry i = ctCounts.total (the batches before) + its offset,
+//   ctScatter:    touching slot k (its offset steps up after it) goes to entry i = ctCounts.total (the batches before) + its offset,
 //                 when i < capacity: its pair into the touching list, the low 32 bits of its sort
 //                 key K = bodyA << keyShift | bodyB and i itself into the sort's buffers;
 //                 ctScatterManifolds: its manifold into the touching list; the touching list is in
@@ -17,8 +17,8 @@
 //   ctAccumulate: ctCounts.total += the batch's total (saturating);
 // then, once per frame:
 //   ctFinalize:   written = min(total, capacity), overflow;
-//   ctPad:        keys 0xffffffff past `written` (the stable sort keeps them last);
-//   (a stable radix sort, shaders/radixsort.wgsl, of the first `capacity` keys; where K has more
+//   (a stable radix sort, shaders/radixsort.wgsl, of the first `written` keys (the count read on
+//    the GPU, from ctCounts); where K has more
 //    than 32 bits, ctKeysHigh and a second stable sort by K's high bits: the order by K, that is by
 //    (bodyA, bodyB), ties in pair order);
 //   ctKeysHigh:   between the two sorts: the key of sorted position j becomes K >> 32 of its pair;
@@ -91,7 +91,6 @@ fn ctStoreMatch(j: u32, m: vec2u) {
   }
 }
 
-const CT_PAD_KEY: u32 = 0xffffffffu;
 // Steps of the binary search: enough for any u32 count of entries.
 const CT_SEARCH_STEPS: u32 = 32u;
 
@@ -151,13 +150,20 @@ fn ctSortKeyHigh(pair: vec2u) -> u32 {
   return pair.x >> (32u - min(ctParams.keyShift, 32u));
 }
 
+// Slot k touches where the scanned flags step up after it: offsets[k + 1] != offsets[k] (read
+// from the offsets, not the manifold's count again). Only a saturated scan (2^32 - 1 entries) can
+// hide a touching slot, and its entry would lie past any capacity.
+fn ctTouches(k: u32) -> bool {
+  return ctOffsets[k + 1u] != ctOffsets[k];
+}
+
 @compute @workgroup_size(CONTACTS_WORKGROUP_SIZE)
 fn ctScatter(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
              @builtin(local_invocation_index) lid: u32) {
   let k = ctInvocation(wid, nwg, lid);
   if (k >= ctBatchPairs()) { return; }
   let i = ctSatAdd(ctCounts.total, ctOffsets[k]);
-  if (ctManifolds[k].count == 0u || i >= ctParams.capacity) { return; }
+  if (!ctTouches(k) || i >= ctParams.capacity) { return; }
   let pair = ctPairs[k];
   ctTouchingPairs[i] = pair;
   ctTouchingSlots[i] = k;
@@ -172,17 +178,8 @@ fn ctScatterManifolds(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups
   let k = ctInvocation(wid, nwg, lid);
   if (k >= ctBatchPairs()) { return; }
   let i = ctSatAdd(ctCounts.total, ctOffsets[k]);
-  if (ctManifolds[k].count == 0u || i >= ctParams.capacity) { return; }
+  if (!ctTouches(k) || i >= ctParams.capacity) { return; }
   ctStoreTouching(i, ctManifolds[k]);
-}
-
-@compute @workgroup_size(CONTACTS_WORKGROUP_SIZE)
-fn ctPad(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
-         @builtin(local_invocation_index) lid: u32) {
-  let i = ctInvocation(wid, nwg, lid);
-  if (i >= ctParams.capacity || i < ctCounts.written) { return; }
-  ctSortKeyBuf[i] = CT_PAD_KEY;
-  ctSortValueBuf[i] = CT_PAD_KEY;
 }
 
 @compute @workgroup_size(CONTACTS_WORKGROUP_SIZE)
@@ -287,22 +284,24 @@ fn ctPersist(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
              @builtin(local_invocation_index) lid: u32) {
   let j = ctInvocation(wid, nwg, lid);
   if (j >= ctCounts.written) { return; }
-  let e = ctIds[j];
-  let key = vec2u(e.bodyA, e.bodyB);
+  let key = vec2u(ctIds[j].bodyA, ctIds[j].bodyB);
   let n = ctPrevCounts.written;
   let lo = ctLowerBound(key, n, ctGuess(j, ctCounts.written, n));
   var previous = CONTACT_NONE;
   var matched = 0u;
-  var values = CtUserValues();
+  // Zeros, then the matched points' values over them: read and written in place in the buffers
+  // (no function-local copies of the arrays, which lavapipe indexes slowly).
+  ctUserValues[j] = CtUserValues();
   if (lo < n && all(ctPrevKeys[lo] == key)) {
     previous = lo;
-    let p = ctPrevIds[lo];
-    let pv = ctPrevUserValues[lo];
+    let count = ctIds[j].count;
+    let prevCount = ctPrevIds[lo].count;
     for (var i = 0u; i < CT_MAX_POINTS; i++) {
-      if (i >= e.count) { break; }
+      if (i >= count) { break; }
+      let id = ctIds[j].ids[i];
       for (var q = 0u; q < CT_MAX_POINTS; q++) {
-        if (q < p.count && p.ids[q] == e.ids[i]) {
-          values.points[i] = pv.points[q];
+        if (q < prevCount && ctPrevIds[lo].ids[q] == id) {
+          ctUserValues[j].points[i] = ctPrevUserValues[lo].points[q];
           matched |= 1u << i;
           break;
         }
@@ -310,7 +309,6 @@ fn ctPersist(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
     }
   }
   ctMatches[j] = vec2u(previous, matched);
-  ctUserValues[j] = values;
 }
 
 // The matches into the entries (a kernel of its own: fewer bindings each).

@@ -14,14 +14,15 @@
 // the workgroup scan moves two vectors per invocation; RADIX_BLOCK < 65536 keeps the fields apart.
 //
 // Needs RADIX_BITS (4), RADIX_BUCKETS (16), RADIX_RAKE, RADIX_WORKGROUP_SIZE (= RADIX_RAKE²),
-// RADIX_ITEMS and RADIX_BLOCK, prepended by the host. Rows of workgroups as in scan.wgsl; barriers
+// RADIX_ITEMS, RADIX_BLOCK and RADIX_NO_COUNT (the countWord of a sort of all n elements),
+// prepended by the host. Rows of workgroups as in scan.wgsl; barriers
 // only in workgroup-uniform control flow; constant loop bounds.
 
 struct RadixParams {
-  n: u32,                                              // elements
+  n: u32,                                              // elements (at most, with a count word)
   shift: u32,                                          // digit = (key >> shift) & (RADIX_BUCKETS - 1)
   numBlocks: u32,                                      // ceil(n / RADIX_BLOCK)
-  _pad: u32,
+  countWord: u32,                                      // RADIX_NO_COUNT, or: sort the first min(n, radixCount[countWord]) elements
 }
 
 @group(0) @binding(0) var<storage, read> radixKeysIn: array<u32>;
@@ -30,6 +31,14 @@ struct RadixParams {
 @group(0) @binding(3) var<storage, read_write> radixValuesOut: array<u32>;
 @group(0) @binding(4) var<storage, read_write> radixHist: array<u32>;
 @group(0) @binding(5) var<uniform> radixParams: RadixParams;
+// The element count when it is known on the GPU only (e.g. a contact list's written entries).
+@group(0) @binding(6) var<storage, read> radixCount: array<u32>;
+
+// Elements sorted: n, or fewer from radixCount (the blocks past them count nothing and move nothing).
+fn radixElements() -> u32 {
+  if (radixParams.countWord == RADIX_NO_COUNT) { return radixParams.n; }
+  return min(radixParams.n, radixCount[radixParams.countWord]);
+}
 
 // Packed per-invocation digit counts: digit d is word d / 2 (lo: words 0..3, hi: 4..7), bits 16 * (d % 2).
 struct RadixCounts {
@@ -127,7 +136,7 @@ fn radixHistogram(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nw
   let block = radixBlockIndex(wid, nwg);
   let numBlocks = radixParams.numBlocks;
   if (block >= numBlocks) { return; }
-  let c = radixCountItems(block * RADIX_BLOCK + lid * RADIX_ITEMS, radixParams.n);
+  let c = radixCountItems(block * RADIX_BLOCK + lid * RADIX_ITEMS, radixElements());
   // Reduce: RADIX_RAKE invocations sum a run each, then each of the first RADIX_BUCKETS
   // invocations sums its digit over the runs.
   radixSharedLo[lid] = c.lo;
@@ -159,7 +168,7 @@ fn radixScatter(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg:
   let block = radixBlockIndex(wid, nwg);
   let numBlocks = radixParams.numBlocks;
   if (block >= numBlocks) { return; }
-  let n = radixParams.n;
+  let n = radixElements();
   let base = block * RADIX_BLOCK + lid * RADIX_ITEMS;
   var keys: array<u32, RADIX_ITEMS>;
   var c = RadixCounts(vec4u(0u), vec4u(0u));

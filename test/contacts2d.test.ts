@@ -200,14 +200,15 @@ describe('contact list layouts', () => {
 
   it('sort plans: one sort when bodyA << keyShift | bodyB fits in 32 bits, else two', () => {
     expect(sortKeyPlan2D(undefined)).toEqual({ keyShift: 32, lowBits: 32, highBits: 32 });
-    expect(sortKeyPlan2D(0)).toEqual({ keyShift: 1, lowBits: 8, highBits: 0 });
-    expect(sortKeyPlan2D(1)).toEqual({ keyShift: 1, lowBits: 8, highBits: 0 });
+    expect(sortKeyPlan2D(0)).toEqual({ keyShift: 1, lowBits: 4, highBits: 0 });
+    expect(sortKeyPlan2D(1)).toEqual({ keyShift: 1, lowBits: 4, highBits: 0 });
     expect(sortKeyPlan2D(16)).toEqual({ keyShift: 4, lowBits: 8, highBits: 0 });
-    expect(sortKeyPlan2D(17)).toEqual({ keyShift: 5, lowBits: 16, highBits: 0 });
+    expect(sortKeyPlan2D(17)).toEqual({ keyShift: 5, lowBits: 12, highBits: 0 });
+    expect(sortKeyPlan2D(10_000)).toEqual({ keyShift: 14, lowBits: 28, highBits: 0 });
     expect(sortKeyPlan2D(65536)).toEqual({ keyShift: 16, lowBits: 32, highBits: 0 });
-    expect(sortKeyPlan2D(65537)).toEqual({ keyShift: 17, lowBits: 32, highBits: 8 });
+    expect(sortKeyPlan2D(65537)).toEqual({ keyShift: 17, lowBits: 32, highBits: 4 });
     expect(sortKeyPlan2D(1 << 20)).toEqual({ keyShift: 20, lowBits: 32, highBits: 8 });
-    expect(sortKeyPlan2D((1 << 20) + 1)).toEqual({ keyShift: 21, lowBits: 32, highBits: 16 });
+    expect(sortKeyPlan2D((1 << 20) + 1)).toEqual({ keyShift: 21, lowBits: 32, highBits: 12 });
     expect(sortKeyPlan2D(0xffffffff)).toEqual({ keyShift: 32, lowBits: 32, highBits: 32 });
   });
 });

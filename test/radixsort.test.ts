@@ -81,6 +81,46 @@ describe('GPU radix sort', () => {
     await expectStableSort(randomKeys(5, 20_000, 50_000), 16);
   });
 
+  it('sorts by an odd number of passes (keyBits 4, 12, 28: the result ends in the scratch buffers), stably', async () => {
+    for (const bits of [4, 12, 28]) await expectStableSort(randomKeys(6 + bits, 20_000, 50_000), bits);
+  });
+
+  it('sorts only the first count elements when the count comes from a GPU buffer (odd and even pass counts)', async () => {
+    const device = gpu.device;
+    const n = 20_000;
+    const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+    for (const [keyBits, count] of [[28, 13_001], [32, 4_097], [16, 0], [12, n], [8, n + 5]] as const) {
+      const keys = randomKeys(40 + keyBits, n, 5_000);
+      const mask = keyBits === 32 ? 0xffffffff : 2 ** keyBits - 1;
+      const kb = device.createBuffer({ size: 4 * n, usage: S });
+      const vb = device.createBuffer({ size: 4 * n, usage: S });
+      const scratch = { keys: device.createBuffer({ size: 4 * n, usage: S }), values: device.createBuffer({ size: 4 * n, usage: S }) };
+      // The count at word 1 of a counts buffer (as a contact list's `written`).
+      const cb = device.createBuffer({ size: 16, usage: S });
+      device.queue.writeBuffer(kb, 0, keys);
+      device.queue.writeBuffer(vb, 0, Uint32Array.from({ length: n }, (_, i) => i));
+      device.queue.writeBuffer(cb, 0, Uint32Array.from([7, count, 7, 7]));
+      const plan = sorter.plan(kb, vb, n, keyBits, scratch, { buffer: cb, word: 1 });
+      const encoder = device.createCommandEncoder();
+      const pass = encoder.beginComputePass();
+      sorter.encode(pass, plan);
+      pass.end();
+      device.queue.submit([encoder.finish()]);
+      const m = Math.min(n, count);
+      const got = new Uint32Array(await readBuffer(device, plan.output.values, 4 * n)).subarray(0, m);
+      const want = stableOrder(m, (a, b) => ((keys[a]! & mask) >>> 0) - ((keys[b]! & mask) >>> 0));
+      expect(firstDifference(got, want), `keyBits ${keyBits}, count ${count}`).toBe(-1);
+      plan.destroy();
+      for (const b of [kb, vb, cb, scratch.keys, scratch.values]) b.destroy();
+    }
+  });
+
+  it('rejects keyBits that are not a multiple of the digit', async () => {
+    const b = gpu.device.createBuffer({ size: 16, usage: GPUBufferUsage.STORAGE });
+    expect(() => sorter.plan(b, b, 4, 10)).toThrow(/keyBits must be a multiple of 4/);
+    b.destroy();
+  });
+
   it('sorts f32 keys (negative, equal, ±0, infinities, denormals) in float order, stably', async () => {
     const r = rng(9);
     const special = [0, -0, 1, -1, 1.5, -1.5, Infinity, -Infinity, 1e-45, -1e-45, 3.4e38, -3.4e38, 1e5, -1e5, 2 ** -126];

@@ -7,7 +7,7 @@
 //                touching manifold slots (count > 0) via flags, an exclusive prefix sum, a scatter
 //                of their manifolds, pairs and sort keys into the touching list (in pair order) and
 //                a running total (contactFlags, exclusiveScanSaturating, contactScatter,
-//                contactScatterManifolds, contactAccumulate), then the counts (contactFinalize) and padding (contactPad);
+//                contactScatterManifolds, contactAccumulate), then the counts (contactFinalize);
 //   ordering     a stable sort of the touching entries by (bodyA, bodyB), the pair's bodies as given
 //                (the broadphases give bodyA < bodyB), that is by K = bodyA << keyShift | bodyB: in
 //                one sort when K fits in 32 bits, else by its low 32 bits and then by the rest
@@ -23,7 +23,7 @@
 // Capacity: the list holds `capacity` entries; the counts always give the real total, and
 // `overflow` is 1 when it did not fit; run() then grows the list and runs the frame again.
 
-import { CONTACTS_GROWTH } from '../constants.ts';
+import { CONTACTS_GROWTH, RADIX_BITS } from '../constants.ts';
 import { member, structLookup, word } from '../layout.ts';
 import { WGSL_SOURCES } from '../gpu/shaders.generated.ts';
 
@@ -119,7 +119,6 @@ export function contactsLayout(wgsl: string, source: string, contactName: string
 
 export type ContactsLayout = ReturnType<typeof contactsLayout>;
 
-const PAD_KEY = 0xffffffff;
 
 // ---- the sort's keys ------------------------------------------------------------------------
 
@@ -129,25 +128,27 @@ export interface SortKeyPlan {
    * 2^keyShift; 32 when the body count is unknown).
    */
   keyShift: number;
-  /** Bits of the first sort: of K's low 32 bits (8, 16, 24 or 32). */
+  /** Bits of the first sort: of K's low 32 bits (a multiple of RADIX_BITS, 4 to 32). */
   lowBits: number;
-  /** Bits of the second sort, of K >> 32 (8, 16, 24 or 32), or 0: K fits in 32 bits, one sort. */
+  /** Bits of the second sort, of K >> 32 (a multiple of RADIX_BITS, 4 to 32), or 0: K fits in 32 bits, one sort. */
   highBits: number;
 }
 
 /**
  * The sorts for pairs whose body indices are below `bodyCount` (unknown: 32-bit indices). Every
  * plan gives the same order, by (bodyA, bodyB); fewer bits only take fewer radix passes (4 bits
- * each): up to 65536 bodies one sort of at most 8 passes, up to 2^20 bodies 8 + 2 passes.
+ * each): up to 65536 bodies one sort of at most 8 passes (7 for 10k bodies), up to 2^18 bodies
+ * 8 + 1 passes.
  */
 export function sortKeyPlan(bodyCount?: number): SortKeyPlan {
   if (bodyCount !== undefined && (!Number.isInteger(bodyCount) || bodyCount < 0 || bodyCount > 0xffffffff)) {
     throw new RangeError(`bodyCount must be an integer in 0..2^32-1, got ${bodyCount}`);
   }
   const keyShift = bodyCount === undefined ? 32 : Math.max(1, 32 - Math.clz32(Math.max(0, bodyCount - 1)));
-  const round8 = (b: number): number => Math.ceil(b / 8) * 8;
+  // Whole radix digits (RADIX_BITS): one pass each.
+  const round = (b: number): number => Math.ceil(b / RADIX_BITS) * RADIX_BITS;
   const bits = 2 * keyShift;
-  return bits <= 32 ? { keyShift, lowBits: round8(bits), highBits: 0 } : { keyShift, lowBits: 32, highBits: round8(bits - 32) };
+  return bits <= 32 ? { keyShift, lowBits: round(bits), highBits: 0 } : { keyShift, lowBits: 32, highBits: round(bits - 32) };
 }
 
 // ---- the kernels, on the host ---------------------------------------------------------------
@@ -190,18 +191,22 @@ export function contactSortKeyHigh(a: number, keyShift: number): number {
   return keyShift >= 32 ? a : a >>> (32 - keyShift);
 }
 
+/** ctTouches: slot k touches where the scanned flags step up after it (see contacts.wgsl). */
+export function contactTouches(offsets: Uint32Array, k: number): boolean {
+  return offsets[k + 1] !== offsets[k];
+}
+
 /**
  * ctScatter: the batch's touching slot k goes to entry i = total + offsets[k] (below capacity): its
  * pair and k into the touching list, its sort key and i into the sort's buffers.
  */
 export function contactScatter(
-  L: ContactsLayout, manifolds: Uint32Array, pairs: Uint32Array, batchPairs: number, offsets: Uint32Array, total: number, capacity: number,
+  pairs: Uint32Array, batchPairs: number, offsets: Uint32Array, total: number, capacity: number,
   keyShift: number, touchingPairs: Uint32Array, touchingSlots: Uint32Array, keys: Uint32Array, values: Uint32Array,
 ): void {
-  const M = L.manifold;
   for (let k = 0; k < batchPairs; k++) {
     const i = Math.min(0xffffffff, total + offsets[k]!);
-    if (manifolds[k * M.words + M.count] === 0 || i >= capacity) continue;
+    if (!contactTouches(offsets, k) || i >= capacity) continue;
     touchingPairs[2 * i] = pairs[2 * k]!;
     touchingPairs[2 * i + 1] = pairs[2 * k + 1]!;
     touchingSlots[i] = k;
@@ -217,7 +222,7 @@ export function contactScatterManifolds(
   const M = L.manifold;
   for (let k = 0; k < batchPairs; k++) {
     const i = Math.min(0xffffffff, total + offsets[k]!);
-    if (manifolds[k * M.words + M.count] === 0 || i >= capacity) continue;
+    if (!contactTouches(offsets, k) || i >= capacity) continue;
     touchingManifolds.set(manifolds.subarray(k * M.words, (k + 1) * M.words), i * M.words);
   }
 }
@@ -233,12 +238,6 @@ export function contactFinalize(capacity: number, counts: Uint32Array): void {
   const total = counts[N.total]!;
   counts[N.written] = Math.min(total, capacity);
   counts[N.overflow] = total > capacity ? 1 : 0;
-}
-
-/** ctPad: keys (and values) 0xffffffff from `written` to `capacity`. */
-export function contactPad(written: number, capacity: number, keys: Uint32Array, values: Uint32Array): void {
-  keys.fill(PAD_KEY, written, capacity);
-  values.fill(PAD_KEY, written, capacity);
 }
 
 /** ctKeysHigh: between the two sorts, the key of sorted position j < written becomes its pair's high key bits. */
@@ -257,11 +256,13 @@ export function stableSortByKey(keys: Uint32Array, values: Uint32Array, n: numbe
   let v1: Uint32Array = new Uint32Array(n);
   const count = new Uint32Array(257);
   for (let shift = 0; shift < keyBits; shift += 8) {
+    // By the low keyBits bits only, as the GPU's passes.
+    const mask = keyBits - shift >= 8 ? 0xff : (1 << (keyBits - shift)) - 1;
     count.fill(0);
-    for (let i = 0; i < n; i++) count[((k0[i]! >>> shift) & 0xff) + 1]!++;
+    for (let i = 0; i < n; i++) count[((k0[i]! >>> shift) & mask) + 1]!++;
     for (let d = 0; d < 256; d++) count[d + 1]! += count[d]!;
     for (let i = 0; i < n; i++) {
-      const d = (k0[i]! >>> shift) & 0xff;
+      const d = (k0[i]! >>> shift) & mask;
       const at = count[d]!++;
       k1[at] = k0[i]!;
       v1[at] = v0[i]!;
@@ -542,17 +543,17 @@ export class CpuContacts {
       const p = pairs.subarray(2 * first, 2 * (first + batch.slots));
       contactFlags(L, m, n, batch.slots, offsets);
       exclusiveScanSaturating(offsets, batch.slots + 1);
-      contactScatter(L, m, p, n, offsets, cur.counts[N.total]!, capacity, plan.keyShift, touchingPairs, touchingSlots, keys, values);
+      contactScatter(p, n, offsets, cur.counts[N.total]!, capacity, plan.keyShift, touchingPairs, touchingSlots, keys, values);
       if (!single) contactScatterManifolds(L, m, n, offsets, cur.counts[N.total]!, capacity, touchingManifolds);
       contactAccumulate(offsets, batch.slots, cur.counts);
     }
     contactFinalize(capacity, cur.counts);
     const written = cur.counts[N.written]!;
-    contactPad(written, capacity, keys, values);
-    stableSortByKey(keys, values, capacity, plan.lowBits);
+    // The GPU's sorts take their element count from the counts: the written entries only.
+    stableSortByKey(keys, values, written, plan.lowBits);
     if (plan.highBits > 0) {
       contactKeysHigh(touchingPairs, written, plan.keyShift, keys, values);
-      stableSortByKey(keys, values, capacity, plan.highBits);
+      stableSortByKey(keys, values, written, plan.highBits);
     }
     if (single) contactGatherSlots(L, manifolds, touchingSlots, touchingPairs, values, written, cur.contacts, cur.ids);
     else contactGather(L, touchingManifolds, touchingPairs, values, written, cur.contacts, cur.ids);

@@ -139,7 +139,7 @@ export interface ContactsOutputs {
 }
 
 const KERNEL_NAMES = [
-  'ctFlags', 'ctScatter', 'ctScatterManifolds', 'ctAccumulate', 'ctFinalize', 'ctPad', 'ctKeysHigh', 'ctGather', 'ctGatherSlots', 'ctGatherKeys', 'ctPersist', 'ctPatch',
+  'ctFlags', 'ctScatter', 'ctScatterManifolds', 'ctAccumulate', 'ctFinalize', 'ctKeysHigh', 'ctGather', 'ctGatherSlots', 'ctGatherKeys', 'ctPersist', 'ctPatch',
 ] as const;
 type KernelName = (typeof KERNEL_NAMES)[number];
 
@@ -212,7 +212,7 @@ export class GpuContacts {
   /** The slot the last encode() wrote. */
   private cur = 1;
   private scanPlans: { plan: ScanPlan; data: GPUBuffer; n: number }[] = [];
-  private sortPlans: { plan: RadixSortPlan; keys: GPUBuffer; values: GPUBuffer; buffers: GPUBuffer[]; n: number; keyBits: number }[] = [];
+  private sortPlans: { plan: RadixSortPlan; keys: GPUBuffer; values: GPUBuffer; buffers: GPUBuffer[]; n: number; keyBits: number; swapped: boolean; counts: GPUBuffer }[] = [];
   private readonly timer: PassTimer | null;
   private readonly kernels: Record<KernelName, Kernel>;
   private readonly bindings: Record<KernelName, number[]>;
@@ -345,16 +345,19 @@ export class GpuContacts {
   }
 
   /** The sort of `n` keys by `keyBits` bits, on the instance's sort buffers (plans cached by bit count). */
-  private ensureSortPlan(n: number, keyBits: number): { plan: RadixSortPlan; keys: GPUBuffer; values: GPUBuffer } {
+  // `swapped`: the sort starts from the scratch pair (where an odd number of passes left the last
+  // sort). It sorts the first `written` of `counts` (a slot's) of its n elements.
+  private ensureSortPlan(n: number, keyBits: number, counts: GPUBuffer, swapped = false): { plan: RadixSortPlan; keys: GPUBuffer; values: GPUBuffer } {
     const buffers = [this.sortKeys, this.sortValues, this.sortKeysTmp, this.sortValuesTmp].map((b) => b.ensure(4 * n));
     if (!(this.sortPlans.length > 0 && this.sortPlans[0]!.n === n && this.sortPlans[0]!.buffers.every((b, i) => b === buffers[i]))) {
       for (const p of this.sortPlans) p.plan.destroy();
       this.sortPlans = [];
     }
-    let p = this.sortPlans.find((q) => q.keyBits === keyBits);
+    let p = this.sortPlans.find((q) => q.keyBits === keyBits && q.swapped === swapped && q.counts === counts);
     if (!p) {
-      const [keys, values, keysTmp, valuesTmp] = buffers as [GPUBuffer, GPUBuffer, GPUBuffer, GPUBuffer];
-      p = { plan: this.sorter.plan(keys, values, n, keyBits, { keys: keysTmp, values: valuesTmp }), keys, values, buffers, n, keyBits };
+      const [keys, values, keysTmp, valuesTmp] = (swapped ? [buffers[2], buffers[3], buffers[0], buffers[1]] : buffers) as [GPUBuffer, GPUBuffer, GPUBuffer, GPUBuffer];
+      const count = { buffer: counts, word: this.dimension.layout.counts.written };
+      p = { plan: this.sorter.plan(keys, values, n, keyBits, { keys: keysTmp, values: valuesTmp }, count), keys, values, buffers, n, keyBits, swapped, counts };
       this.sortPlans.push(p);
     }
     return p;
@@ -455,9 +458,9 @@ export class GpuContacts {
       19: { buffer: this.matches.ensure(8 * capacity) },
       20: { buffer: this.touchingSlots.ensure(4 * capacity) },
     };
-    const sort = this.ensureSortPlan(capacity, keyPlan.lowBits);
-    buffers[6] = { buffer: sort.keys };
-    buffers[7] = { buffer: sort.values };
+    // The low sort's input (ctScatter writes it).
+    buffers[6] = { buffer: this.sortKeys.ensure(4 * capacity) };
+    buffers[7] = { buffer: this.sortValues.ensure(4 * capacity) };
     this.open = { encoder, pairSlots, capacity, keyShift: keyPlan.keyShift, lowBits: keyPlan.lowBits, highBits: keyPlan.highBits, batches, pageEntries, buffers };
     // The running total starts at 0; the pair count comes from the host or the GPU.
     const counts = new Uint32Array(L.counts.bytes / 4);
@@ -516,21 +519,26 @@ export class GpuContacts {
     if (this.batchIndex !== o.batches) throw new Error(`contacts: finish() after ${this.batchIndex} of ${o.batches} batches`);
     this.open = null;
     const buffers: Record<number, GPUBufferBinding> = { ...o.buffers, 0: this.paramSlot(o.batches) };
-    const sortHigh = o.highBits > 0 ? this.ensureSortPlan(o.capacity, o.highBits) : null;
-    const sort = this.ensureSortPlan(o.capacity, o.lowBits);
+    const counts = this.slots[this.cur].counts;
+    const sort = this.ensureSortPlan(o.capacity, o.lowBits, counts);
+    // An odd number of passes leaves a sort's result in the scratch pair: the next sort starts
+    // there, and the kernels after the sorts read the last one's output.
+    const sortHigh = o.highBits > 0 ? this.ensureSortPlan(o.capacity, o.highBits, counts, sort.plan.output.keys !== sort.keys) : null;
+    const sorted = (plan: RadixSortPlan): Record<number, GPUBufferBinding> => ({ 6: { buffer: plan.output.keys }, 7: { buffer: plan.output.values } });
     const begin = (stage: (typeof CONTACTS_STAGES)[number]): GPUComputePassEncoder =>
       o.encoder.beginComputePass(this.timer ? this.timer.passDescriptor(stage, `${this.dimension.label}.${stage}`) : { label: `${this.dimension.label}.${stage}` });
     let pass = begin('order');
     this.dispatch(pass, 'ctFinalize', 1, buffers);
-    this.dispatch(pass, 'ctPad', o.capacity, buffers);
     this.sorter.encode(pass, sort.plan);
+    let order = sorted(sort.plan);
     if (sortHigh) {
-      this.dispatch(pass, 'ctKeysHigh', o.capacity, buffers);
+      this.dispatch(pass, 'ctKeysHigh', o.capacity, { ...buffers, ...order });
       this.sorter.encode(pass, sortHigh.plan);
+      order = sorted(sortHigh.plan);
     }
-    if (o.single) this.dispatch(pass, 'ctGatherSlots', o.capacity, { ...o.single, 0: buffers[0]! });
-    else this.dispatch(pass, 'ctGather', o.capacity, buffers);
-    this.dispatch(pass, 'ctGatherKeys', o.capacity, buffers);
+    if (o.single) this.dispatch(pass, 'ctGatherSlots', o.capacity, { ...o.single, 0: buffers[0]!, ...order });
+    else this.dispatch(pass, 'ctGather', o.capacity, { ...buffers, ...order });
+    this.dispatch(pass, 'ctGatherKeys', o.capacity, { ...buffers, ...order });
     pass.end();
     pass = begin('persist');
     this.dispatch(pass, 'ctPersist', o.capacity, buffers);

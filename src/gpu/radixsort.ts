@@ -1,5 +1,5 @@
 // Stable LSD radix sort of (u32 key, u32 value) pairs on the GPU (shaders/radixsort.wgsl):
-// RADIX_BITS = 4 bits per pass, each pass a per-block histogram, an exclusive scan of the
+// RADIX_BITS = 4 bits per pass (only as many passes as the key's bits need), each pass a per-block histogram, an exclusive scan of the
 // digit-major histograms (src/gpu/scan.ts) and a stable scatter. Deterministic: equal keys keep
 // their input order, and no result depends on the order in which atomics or workgroups run.
 //
@@ -21,6 +21,9 @@ export const RADIX_BLOCK = RADIX_WORKGROUP_SIZE * RADIX_ITEMS;
 
 if (RADIX_BUCKETS !== 16 || RADIX_BLOCK >= 65536) throw new Error('radixsort.wgsl packs 16 digit counts of < 65536');
 
+/** RadixParams.countWord of a sort of all its elements (shaders/radixsort.wgsl). */
+const RADIX_NO_COUNT = 0xffffffff;
+
 export function radixConstantsWgsl(): string {
   return [
     `const RADIX_BITS: u32 = ${RADIX_BITS}u;`,
@@ -29,6 +32,7 @@ export function radixConstantsWgsl(): string {
     `const RADIX_WORKGROUP_SIZE: u32 = ${RADIX_WORKGROUP_SIZE}u;`,
     `const RADIX_ITEMS: u32 = ${RADIX_ITEMS}u;`,
     `const RADIX_BLOCK: u32 = ${RADIX_BLOCK}u;`,
+    `const RADIX_NO_COUNT: u32 = ${RADIX_NO_COUNT}u;`,
     '',
   ].join('\n');
 }
@@ -53,6 +57,11 @@ export class RadixSortPlan {
     readonly passes: readonly { histogram: GPUBindGroup; scatter: GPUBindGroup }[],
     readonly scanPlan: ScanPlan | null,
     private readonly owned: readonly GPUBuffer[],
+    /**
+     * Where the sorted pairs end: the caller's buffers after an even number of passes (keyBits a
+     * multiple of 8), the scratch buffers after an odd one.
+     */
+    readonly output: { keys: GPUBuffer; values: GPUBuffer },
   ) {}
   destroy(): void {
     this.scanPlan?.destroy();
@@ -61,12 +70,17 @@ export class RadixSortPlan {
 }
 
 export class GpuRadixSort {
+  /** Bound as radixCount by sorts without a count source (never read). */
+  private readonly noCount: GPUBuffer;
+
   private constructor(
     readonly device: GPUDevice,
     private readonly histogramKernel: Kernel,
     private readonly scatterKernel: Kernel,
     private readonly scan: GpuScan,
-  ) {}
+  ) {
+    this.noCount = device.createBuffer({ label: 'radix-no-count', size: 16, usage: GPUBufferUsage.STORAGE });
+  }
 
   static async create(device: GPUDevice): Promise<GpuRadixSort> {
     const code = (): string => radixConstantsWgsl() + assembleWgsl(['radixsort']);
@@ -79,18 +93,28 @@ export class GpuRadixSort {
   }
 
   /**
-   * Plans sorting the first `n` elements of `keys` and `values` (u32 each) in place, by the low
-   * `keyBits` bits of the keys (8, 16, 24 or 32: an even number of passes ends in the caller's
-   * buffers). Allocates the ping-pong buffers (unless `scratch` gives two of at least 4n bytes,
-   * which the plan then uses and does not own), the histograms and the scan, and writes the
-   * passes' parameters (once).
+   * Plans sorting the first `n` elements of `keys` and `values` (u32 each) by the low `keyBits`
+   * bits of the keys (a multiple of RADIX_BITS, 4 to 32): one pass per RADIX_BITS, so 8, 16, 24
+   * or 32 bits (an even number of passes) end in the caller's buffers, the others in the scratch
+   * buffers (plan.output says which). Allocates the ping-pong buffers (unless `scratch` gives two
+   * of at least 4n bytes, which the plan then uses and does not own), the histograms and the scan,
+   * and writes the passes' parameters (once).
    */
-  plan(keys: GPUBuffer, values: GPUBuffer, n: number, keyBits = 32, scratch?: { keys: GPUBuffer; values: GPUBuffer }): RadixSortPlan {
-    if (![8, 16, 24, 32].includes(keyBits)) throw new Error(`keyBits must be 8, 16, 24 or 32, not ${keyBits}`);
+  plan(
+    keys: GPUBuffer, values: GPUBuffer, n: number, keyBits = 32, scratch?: { keys: GPUBuffer; values: GPUBuffer },
+    /**
+     * Sort only the first min(n, u32 at word `word` of `buffer`) elements, a count the GPU writes
+     * before the sort (the others stay where they are, in one buffer of the pair or the other).
+     */
+    count?: { buffer: GPUBuffer; word: number },
+  ): RadixSortPlan {
+    if (!Number.isInteger(keyBits) || keyBits < RADIX_BITS || keyBits > 32 || keyBits % RADIX_BITS !== 0) {
+      throw new Error(`keyBits must be a multiple of ${RADIX_BITS} from ${RADIX_BITS} to 32, not ${keyBits}`);
+    }
     const device = this.device;
     const passCount = keyBits / RADIX_BITS;
     const blocks = Math.ceil(n / RADIX_BLOCK);
-    if (n === 0) return new RadixSortPlan(0, keyBits, 0, [], null, []);
+    if (n === 0) return new RadixSortPlan(0, keyBits, 0, [], null, [], { keys, values });
     const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
     const bytes = Math.ceil((4 * n) / 16) * 16;
     if (scratch && (scratch.keys.size < 4 * n || scratch.values.size < 4 * n)) throw new Error(`radix sort scratch buffers hold fewer than ${n} elements`);
@@ -104,6 +128,7 @@ export class GpuRadixSort {
       words[o] = n;
       words[o + 1] = p * RADIX_BITS;
       words[o + 2] = blocks;
+      words[o + 3] = count ? count.word : RADIX_NO_COUNT;
     }
     device.queue.writeBuffer(params, 0, words);
     const size = 4 * n;
@@ -123,6 +148,7 @@ export class GpuRadixSort {
             { binding: 0, resource: src.keys },
             { binding: 4, resource: { buffer: hist } },
             { binding: 5, resource: uniform },
+            { binding: 6, resource: { buffer: count?.buffer ?? this.noCount } },
           ],
         }),
         scatter: device.createBindGroup({
@@ -135,12 +161,14 @@ export class GpuRadixSort {
             { binding: 3, resource: dst.values },
             { binding: 4, resource: { buffer: hist } },
             { binding: 5, resource: uniform },
+            { binding: 6, resource: { buffer: count?.buffer ?? this.noCount } },
           ],
         }),
       };
     });
     const scanPlan = this.scan.plan(hist, RADIX_BUCKETS * blocks);
-    return new RadixSortPlan(n, keyBits, blocks, passes, scanPlan, scratch ? [hist, params] : [tmpKeys, tmpValues, hist, params]);
+    const output = passCount % 2 === 0 ? { keys, values } : { keys: tmpKeys, values: tmpValues };
+    return new RadixSortPlan(n, keyBits, blocks, passes, scanPlan, scratch ? [hist, params] : [tmpKeys, tmpValues, hist, params], output);
   }
 
   /** Records the sort into `pass` (histogram, scan, scatter per digit). */
@@ -186,7 +214,7 @@ export class GpuRadixSort {
     pass.end();
     timer?.resolve(encoder);
     device.queue.submit([encoder.finish()]);
-    const [k, v] = await Promise.all([readBuffer(device, kb, 4 * n), readBuffer(device, vb, 4 * n)]);
+    const [k, v] = await Promise.all([readBuffer(device, plan.output.keys, 4 * n), readBuffer(device, plan.output.values, 4 * n)]);
     const ms = timer ? (await timer.read())['sort']! : null;
     timer?.destroy();
     plan.destroy();

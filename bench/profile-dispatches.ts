@@ -1,0 +1,114 @@
+// GPU time per kernel of one whole frame on the bench's pile (bench/pile.ts makePile2D/3D): every
+// dispatch the frame records is replayed in a compute pass of its own with timestamps (the
+// frame's own passes and timestamps are set aside), over `frames` frames; per kernel, the median
+// and every sample (ms). Under machine load, compare minima and medians of A/B runs, not single
+// frames. Not part of `npm run bench`: a tool for finding where a frame's time goes.
+//
+//   node_modules/.bin/tsx bench/profile-dispatches.ts 3 10000 9    # dim, bodies, frames
+
+import { acquireDevice } from '../src/gpu/device.ts';
+import type { GpuFrame } from '../src/gpu/frame.ts';
+import { GpuFrame2D, type FrameInputs2D } from '../src/gpu/frame2d.ts';
+import { GpuFrame3D, type FrameInputs3D } from '../src/gpu/frame3d.ts';
+import { makePile2D, makePile3D } from './pile.ts';
+
+const dim = Number(process.argv[2] ?? 3);
+const bodies = Number(process.argv[3] ?? 10_000);
+const frames = Number(process.argv[4] ?? 5);
+const { device } = await acquireDevice();
+const MAX_QUERIES = 4096;
+const querySet = device.createQuerySet({ type: 'timestamp', count: MAX_QUERIES });
+const resolveBuf = device.createBuffer({ size: 8 * MAX_QUERIES, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
+const readBuf = device.createBuffer({ size: 8 * MAX_QUERIES, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+let labels: string[] = [];
+let profiling = false;
+
+// While profiling, encoders hand out recording passes: each dispatch becomes a timed pass of its own.
+const createEncoder = device.createCommandEncoder.bind(device);
+device.createCommandEncoder = (descriptor?: GPUCommandEncoderDescriptor): GPUCommandEncoder => {
+  const encoder = createEncoder(descriptor);
+  if (!profiling) return encoder;
+  const beginPass = encoder.beginComputePass.bind(encoder);
+  const finish = encoder.finish.bind(encoder);
+  encoder.beginComputePass = (pass?: GPUComputePassDescriptor): GPUComputePassEncoder => {
+    const passLabel = pass?.label ?? '?';
+    let pipeline: GPUComputePipeline | null = null;
+    const groups = new Map<number, GPUBindGroup | null>();
+    const timed = (dispatch: (p: GPUComputePassEncoder) => void): void => {
+      const q = labels.length;
+      labels.push(`${passLabel} ${pipeline?.label ?? '?'}`);
+      const p = beginPass({ label: passLabel, timestampWrites: { querySet, beginningOfPassWriteIndex: 2 * q, endOfPassWriteIndex: 2 * q + 1 } });
+      if (pipeline) p.setPipeline(pipeline);
+      for (const [i, g] of groups) p.setBindGroup(i, g);
+      dispatch(p);
+      p.end();
+    };
+    const recorder = {
+      setPipeline: (p: GPUComputePipeline): void => void (pipeline = p),
+      setBindGroup: (i: number, g: GPUBindGroup | null): void => void groups.set(i, g),
+      dispatchWorkgroups: (x: number, y?: number, z?: number): void => timed((p) => p.dispatchWorkgroups(x, y, z)),
+      dispatchWorkgroupsIndirect: (b: GPUBuffer, o: number): void => timed((p) => p.dispatchWorkgroupsIndirect(b, o)),
+      end: (): void => {},
+    };
+    return recorder as unknown as GPUComputePassEncoder;
+  };
+  encoder.finish = (d?: GPUCommandBufferDescriptor): GPUCommandBuffer => {
+    if (labels.length > 0) {
+      encoder.resolveQuerySet(querySet, 0, 2 * labels.length, resolveBuf, 0);
+      encoder.copyBufferToBuffer(resolveBuf, 0, readBuf, 0, 16 * labels.length);
+    }
+    return finish(d);
+  };
+  return encoder;
+};
+
+function storage(data: ArrayBuffer | ArrayBufferView): GPUBuffer {
+  const b = device.createBuffer({ size: Math.max(16, Math.ceil(data.byteLength / 16) * 16), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+  if (ArrayBuffer.isView(data)) device.queue.writeBuffer(b, 0, data.buffer, data.byteOffset, data.byteLength);
+  else device.queue.writeBuffer(b, 0, data);
+  return b;
+}
+
+async function profile<I extends { bodyCount: number; margin: number }>(frame: GpuFrame<I>, inputs: I): Promise<void> {
+  // Two normal frames first: buffers grown to fit, last frame's list in place.
+  for (let i = 0; i < 2; i++) await frame.step(inputs);
+  const samples = new Map<string, number[]>();
+  for (let r = 0; r < frames; r++) {
+    profiling = true;
+    labels = [];
+    const encoder = device.createCommandEncoder();
+    frame.encode(encoder, inputs);
+    device.queue.submit([encoder.finish()]);
+    profiling = false;
+    await readBuf.mapAsync(GPUMapMode.READ);
+    const t = new BigUint64Array(readBuf.getMappedRange().slice(0, 16 * labels.length));
+    readBuf.unmap();
+    const frameMs = new Map<string, number>();
+    labels.forEach((l, i) => frameMs.set(l, (frameMs.get(l) ?? 0) + Number(t[2 * i + 1]! - t[2 * i]!) / 1e6));
+    for (const [l, v] of frameMs) samples.set(l, [...(samples.get(l) ?? []), v]);
+    if (r === 0) console.log(`dispatches ${labels.length}`);
+  }
+  let sum = 0;
+  for (const [label, v] of samples) {
+    v.sort((a, b) => a - b);
+    const median = v[Math.floor(v.length / 2)]!;
+    sum += median;
+    console.log(median.toFixed(2).padStart(8), label, v.map((x) => x.toFixed(1)).join(' '));
+  }
+  console.log(`sum of medians ${sum.toFixed(1)}`);
+}
+
+if (dim === 3) {
+  const pile = makePile3D(bodies);
+  const p = pile.packed;
+  const inputs: FrameInputs3D = {
+    shapes: storage(p.shapes), hullVertices: storage(p.hullVertices), hullPlanes: storage(p.hullPlanes), hullFaces: storage(p.hullFaces),
+    hullIndices: storage(p.hullIndices), bodies: storage(p.bodies), bodyCount: bodies, margin: pile.scene.margin,
+  };
+  await profile(await GpuFrame3D.create(device, true), inputs);
+} else {
+  const pile = makePile2D(bodies);
+  const inputs: FrameInputs2D = { shapes: storage(pile.packed.shapes), bodies: storage(pile.packed.bodies), bodyCount: bodies, margin: pile.scene.margin };
+  await profile(await GpuFrame2D.create(device, true), inputs);
+}
+process.exit(0);
