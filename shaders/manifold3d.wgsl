@@ -145,10 +145,16 @@ fn setNormal3d(n: vec3f) {
 }
 
 fn pushPoint3d(p: vec3f, sep: f32, id: u32) {
+  // Constant indices only (a select per slot): lm then lives in registers, where a write at a
+  // per-lane index would be a per-lane scatter through memory on SIMD backends (lavapipe).
   let i = lm.count;
-  lm.positions[i] = p;
-  lm.separations[i] = sep;
-  lm.ids[i] = id;
+  for (var k = 0u; k < MAX_MANIFOLD_POINTS_3D; k++) {
+    if (k == i) {
+      lm.positions[k] = p;
+      lm.separations[k] = sep;
+      lm.ids[k] = id;
+    }
+  }
   lm.count = i + 1u;
 }
 
@@ -240,12 +246,12 @@ fn manifoldToWorld3d(out: ptr<function, Manifold3D>, swap: bool) -> u32 {
   if (n == 0u) { return 0u; }
   let sg = select(1.0, -1.0, swap);
   (*out).normal = sg * (workingFrame.rot * lm.normal);
+  // Every slot written, unused ones zeroed, at constant indices (see pushPoint3d).
   for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
-    if (i >= n) { break; }
-    (*out).points[i].position = workingFrame.origin + workingFrame.rot * lm.positions[i];
-    (*out).points[i].depth = -lm.separations[i];
+    let used = i < n;
     let id = lm.ids[i];
-    (*out).points[i].id = select(id, swapId3d(id), swap);
+    (*out).points[i] = ManifoldPoint3D(select(vec3f(0.0), workingFrame.origin + workingFrame.rot * lm.positions[i], used),
+      select(0.0, -lm.separations[i], used), select(0u, select(id, swapId3d(id), swap), used));
   }
   return n;
 }

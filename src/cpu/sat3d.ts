@@ -16,8 +16,9 @@
 //     axis is never used (the best face separation less the edge hysteresis); edges whose bound
 //     falls under it (less SAT_PRUNE_SLACK_3D) are skipped. For touching hulls that leaves the
 //     edges that face the other hull, about a quarter on each side: a sixteenth of the pairs.
-// B's surviving edges are listed once (the WGSL keeps a 128-bit mask), A's are tested as they
-// come; work happens in B's shape frame, A's edge moved there once per surviving A edge.
+// Both hulls' surviving edges are listed first (the WGSL keeps B's with their face normals in
+// private arrays, A's in a 128-bit mask, so each SIMD lane loops over its own survivors only);
+// work happens in B's shape frame, A's edge moved there once per surviving A edge.
 //
 // Boxes (the one topology of src/box3d.ts): a face's separation against a box is its support
 // −Σ h_k |n_k| rather than the minimum over 8 vertices, and two boxes take queryBoxEdges3d: the 9
@@ -35,8 +36,9 @@ export const qe = new Float64Array(6);
 
 const xf = new Float64Array(12);
 const xfBA = new Float64Array(12);
-/** B's edges that survive the pruning, ascending (the WGSL's candidate mask). */
+/** B's and A's edges that survive the pruning, ascending (the WGSL's candidate lists). */
 const candidatesB = new Uint8Array(MAX_HULL_EDGES);
+const candidatesA = new Uint8Array(MAX_HULL_EDGES);
 
 /**
  * Largest value of m · w over unit m on the shorter great arc from unit u to unit v: the
@@ -163,19 +165,28 @@ export function queryEdgeDirections3d(A: Hull3D, B: Hull3D, limit: number, thres
     const bound = arcMax3d(bp[c0]!, bp[c0 + 1]!, bp[c0 + 2]!, bp[c1]!, bp[c1 + 1]!, bp[c1 + 2]!, tx - bv[q]!, ty - bv[q + 1]!, tz - bv[q + 2]!) - sa.inradius;
     if (bound >= cut) candidatesB[nb++] = j;
   }
+  // A's edges that can face B: bound max over the arc of n · (c_B − p) − ρ_B, in A's frame.
+  // Listed first, like B's (the WGSL keeps B's normals in private arrays and loops over each
+  // lane's own surviving A edges).
+  let na = 0;
+  const cbx = xfBA[9]!, cby = xfBA[10]!, cbz = xfBA[11]!;
+  for (let i = 0, ea = nb > 0 ? sa.edgeCount : 0; i < ea; i++) {
+    const fa = 4 * sa.edgeF0[i]!;
+    const fb = 4 * sa.edgeF1[i]!;
+    const i0 = 3 * sa.edgeV0[i]!;
+    const bound = arcMax3d(ap[fa]!, ap[fa + 1]!, ap[fa + 2]!, ap[fb]!, ap[fb + 1]!, ap[fb + 2]!, cbx - av[i0]!, cby - av[i0 + 1]!, cbz - av[i0 + 2]!) - sb.inradius;
+    if (bound >= cut) candidatesA[na++] = i;
+  }
   let best = -Infinity;
   let bestA = -1;
   let bestB = -1;
   let ax = 0, ay = 0, az = 0;
-  const cbx = xfBA[9]!, cby = xfBA[10]!, cbz = xfBA[11]!;
-  outer: for (let i = 0, ea = nb > 0 ? sa.edgeCount : 0; i < ea; i++) {
-    // A's edge in A's frame: can it face B? Bound max over its arc of n · (c_B − p) − ρ_B.
+  outer: for (let t = 0; t < na; t++) {
+    const i = candidatesA[t]!;
     const fa = 4 * sa.edgeF0[i]!;
     const fb = 4 * sa.edgeF1[i]!;
     const i0 = 3 * sa.edgeV0[i]!;
     const i1 = 3 * sa.edgeV1[i]!;
-    const bound = arcMax3d(ap[fa]!, ap[fa + 1]!, ap[fa + 2]!, ap[fb]!, ap[fb + 1]!, ap[fb + 2]!, cbx - av[i0]!, cby - av[i0 + 1]!, cbz - av[i0 + 2]!) - sb.inradius;
-    if (bound < cut) continue;
     // A's edge in B's frame: its face normals u, v, its end points relative to A's centre.
     const ux = m0 * ap[fa]! + m1 * ap[fa + 1]! + m2 * ap[fa + 2]!;
     const uy = m3 * ap[fa]! + m4 * ap[fa + 1]! + m5 * ap[fa + 2]!;
