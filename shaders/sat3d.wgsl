@@ -36,6 +36,18 @@ fn takeLowestBit3d(mask: ptr<function, vec4u>) -> u32 {
   return (w << 5u) + firstTrailingBit(bits);
 }
 
+// The unit axis d1 × d2 of two edge directions, turned so that dot(axis, toward) >= 0, in xyz;
+// w = 1, or all 0 when the edges are parallel (|d1 × d2| < PARALLEL_EDGE_SINE_3D |d1| |d2|: too
+// short to normalise in f32; parallel edges are covered by the face axes). Shared by the
+// edge–edge axes here and the hull edge × capsule segment axes of round3d.wgsl.
+fn edgeAxis3d(d1: vec3f, d2: vec3f, toward: vec3f) -> vec4f {
+  let n = cross(d1, d2);
+  let l2 = dot(n, n);
+  if (l2 < PARALLEL_EDGE_SINE_3D * PARALLEL_EDGE_SINE_3D * (dot(d1, d1) * dot(d2, d2))) { return vec4f(0.0); }
+  let u = n * (1.0 / sqrt(l2));
+  return vec4f(select(u, -u, dot(u, toward) < 0.0), 1.0);
+}
+
 // Largest value of dot(m, w) over unit m on the shorter great arc from unit u to unit v.
 fn arcMax3d(u: vec3f, v: vec3f, w: vec3f) -> f32 {
   var best = max(dot(u, w), dot(v, w));
@@ -88,15 +100,26 @@ fn queryFaceDirections3d(R: Hull3D, I: Hull3D, limit: f32, scale: f32) -> FaceQu
   }
   let floor = faceSeparation3d(R, top, xf, I);
   if (floor > limit) { return FaceQuery3D(floor, top); }
-  // Pass 2, in face order: the faces whose bound reaches that separation (less the slack).
+  // Pass 2: the faces whose bound reaches that separation (less the slack), as a 64-bit mask.
   let cut = floor - SAT_PRUNE_SLACK_3D * scale;
-  var best = -F32_MAX_3D;
-  var bestFace = 0u;
+  var mask = vec2u(0u);
   for (var f = 0u; f < MAX_HULL_FACES; f++) {
     if (f >= R.faceCount) { break; }
     let pl = hullPlane(R, f);
     let d = pl.w + dot(xf.rot * pl.xyz, xf.pos);
-    if (-d - rho < cut) { continue; }
+    if (-d - rho >= cut) {
+      mask[f >> 5u] |= 1u << (f & 31u);
+    }
+  }
+  // Pass 3, in face order: their separations (each lane loops over its own faces only).
+  var best = -F32_MAX_3D;
+  var bestFace = 0u;
+  for (var t = 0u; t < MAX_HULL_FACES; t++) {
+    if (all(mask == vec2u(0u))) { break; }
+    let w = select(1u, 0u, mask.x != 0u);
+    let bits = mask[w];
+    mask[w] = bits & (bits - 1u);
+    let f = (w << 5u) + firstTrailingBit(bits);
     let s = faceSeparation3d(R, f, xf, I);
     if (s > best) {
       best = s;
@@ -164,7 +187,6 @@ fn queryEdgeDirections3d(A: Hull3D, B: Hull3D, limit: f32, threshold: f32, scale
     let r0 = xf.rot * pa;
     let e1 = xf.rot * hullVertex(A, ea.y) - r0;
     let p = r0 + xf.pos;
-    let l1 = dot(e1, e1);
     for (var k = 0u; k < MAX_HULL_EDGES; k++) {
       if (k >= countB || done) { break; }
       let na = candNormal0B[k];
@@ -185,14 +207,9 @@ fn queryEdgeDirections3d(A: Hull3D, B: Hull3D, limit: f32, threshold: f32, scale
       let eb = hullEdge(B, j);
       let q = hullVertex(B, eb.x);
       let e2 = hullVertex(B, eb.y) - q;
-      var n = cross(e1, e2);
-      let l2 = dot(n, n);
-      let l12 = l1 * dot(e2, e2);
-      if (l2 < PARALLEL_EDGE_SINE_3D * PARALLEL_EDGE_SINE_3D * l12) { continue; }
-      n = n * (1.0 / sqrt(l2));
-      if (dot(n, r0) < 0.0) {
-        n = -n;
-      }
+      let axisE = edgeAxis3d(e1, e2, r0);
+      if (axisE.w == 0.0) { continue; }
+      let n = axisE.xyz;
       let s = dot(n, q - p);
       if (s > best) {
         best = s;

@@ -26,7 +26,7 @@
 // edges read from the box topology.
 
 import { BOX_EDGE_BY_AXIS } from '../box3d.ts';
-import { MAX_HULL_EDGES, PARALLEL_EDGE_SINE_3D, SAT_PRUNE_SLACK_3D, SHAPE_KIND_3D } from '../constants3d.ts';
+import { MAX_HULL_EDGES, MAX_HULL_FACES, PARALLEL_EDGE_SINE_3D, SAT_PRUNE_SLACK_3D, SHAPE_KIND_3D } from '../constants3d.ts';
 import { relativeTransform3d, type Hull3D } from './manifold3d.ts';
 
 /** Face query result: separation, face (WGSL: `struct FaceQuery3D`). */
@@ -39,6 +39,33 @@ const xfBA = new Float64Array(12);
 /** B's and A's edges that survive the pruning, ascending (the WGSL's candidate lists). */
 const candidatesB = new Uint8Array(MAX_HULL_EDGES);
 const candidatesA = new Uint8Array(MAX_HULL_EDGES);
+/** R's faces that survive the face query's pruning, ascending (the WGSL's face mask). */
+const candidateFaces = new Uint8Array(MAX_HULL_FACES);
+
+/** The axis of the last edgeAxis3d call (WGSL: its result's xyz). */
+export const edgeAxis = new Float64Array(3);
+
+/**
+ * The unit axis d1 × d2 of two edge directions, turned so that axis · toward >= 0, into
+ * `edgeAxis`; false (WGSL: w = 0) when the edges are parallel, |d1 × d2| < PARALLEL_EDGE_SINE_3D
+ * |d1| |d2| (too short to normalise in f32; parallel edges are covered by the face axes). Shared
+ * by the edge–edge axes here and the hull edge × capsule segment axes of round3d.ts.
+ */
+export function edgeAxis3d(
+  d1x: number, d1y: number, d1z: number, d2x: number, d2y: number, d2z: number, tx: number, ty: number, tz: number,
+): boolean {
+  const nx = d1y * d2z - d1z * d2y;
+  const ny = d1z * d2x - d1x * d2z;
+  const nz = d1x * d2y - d1y * d2x;
+  const l2 = nx * nx + ny * ny + nz * nz;
+  if (l2 < PARALLEL_EDGE_SINE_3D * PARALLEL_EDGE_SINE_3D * ((d1x * d1x + d1y * d1y + d1z * d1z) * (d2x * d2x + d2y * d2y + d2z * d2z))) return false;
+  const inv = 1 / Math.sqrt(l2);
+  const sg = (nx * inv) * tx + (ny * inv) * ty + (nz * inv) * tz < 0 ? -inv : inv;
+  edgeAxis[0] = nx * sg;
+  edgeAxis[1] = ny * sg;
+  edgeAxis[2] = nz * sg;
+  return true;
+}
 
 /**
  * Largest value of m · w over unit m on the shorter great arc from unit u to unit v: the
@@ -95,15 +122,20 @@ export function queryFaceDirections3d(R: Hull3D, I: Hull3D, limit: number, scale
     qf[1] = top;
     return;
   }
-  // Pass 2, in face order: the faces whose bound reaches that separation (less the slack: the
-  // bound assumes a unit normal, the f32 rotation is unit to ~1e-7).
+  // Pass 2: the faces whose bound reaches that separation (less the slack: the bound assumes a
+  // unit normal, the f32 rotation is unit to ~1e-7), listed (the WGSL's 64-bit face mask).
   const cut = floor - SAT_PRUNE_SLACK_3D * scale;
-  let best = -Infinity;
-  let bestFace = 0;
+  let nf = 0;
   for (let f = 0; f < fc; f++) {
     const x = rp[4 * f]!, y = rp[4 * f + 1]!, z = rp[4 * f + 2]!;
     const d = rp[4 * f + 3]! + ((m0 * x + m1 * y + m2 * z) * tx + (m3 * x + m4 * y + m5 * z) * ty + (m6 * x + m7 * y + m8 * z) * tz);
-    if (-d - rho < cut) continue;
+    if (-d - rho >= cut) candidateFaces[nf++] = f;
+  }
+  // Pass 3, in face order: their separations.
+  let best = -Infinity;
+  let bestFace = 0;
+  for (let k = 0; k < nf; k++) {
+    const f = candidateFaces[k]!;
     const s = faceSeparation3d(rp, f, m0, m1, m2, m3, m4, m5, m6, m7, m8, tx, ty, tz, iv, ic, I);
     if (s > best) {
       best = s;
@@ -205,7 +237,6 @@ export function queryEdgeDirections3d(A: Hull3D, B: Hull3D, limit: number, thres
     const e1y = m3 * av[i1]! + m4 * av[i1 + 1]! + m5 * av[i1 + 2]! - ry0;
     const e1z = m6 * av[i1]! + m7 * av[i1 + 1]! + m8 * av[i1 + 2]! - rz0;
     const px = rx0 + tx, py = ry0 + ty, pz = rz0 + tz;
-    const l1 = e1x * e1x + e1y * e1y + e1z * e1z;
     for (let k = 0; k < nb; k++) {
       const j = candidatesB[k]!;
       const c0 = 4 * sb.edgeF0[j]!;
@@ -231,21 +262,8 @@ export function queryEdgeDirections3d(A: Hull3D, B: Hull3D, limit: number, thres
       const j1 = 3 * sb.edgeV1[j]!;
       const qx = bv[j0]!, qy = bv[j0 + 1]!, qz = bv[j0 + 2]!;
       const e2x = bv[j1]! - qx, e2y = bv[j1 + 1]! - qy, e2z = bv[j1 + 2]! - qz;
-      let nx = e1y * e2z - e1z * e2y;
-      let ny = e1z * e2x - e1x * e2z;
-      let nz = e1x * e2y - e1y * e2x;
-      const l2 = nx * nx + ny * ny + nz * nz;
-      const l12 = l1 * (e2x * e2x + e2y * e2y + e2z * e2z);
-      if (l2 < PARALLEL_EDGE_SINE_3D * PARALLEL_EDGE_SINE_3D * l12) continue;
-      const inv = 1 / Math.sqrt(l2);
-      nx *= inv;
-      ny *= inv;
-      nz *= inv;
-      if (nx * rx0 + ny * ry0 + nz * rz0 < 0) {
-        nx = -nx;
-        ny = -ny;
-        nz = -nz;
-      }
+      if (!edgeAxis3d(e1x, e1y, e1z, e2x, e2y, e2z, rx0, ry0, rz0)) continue;
+      const nx = edgeAxis[0]!, ny = edgeAxis[1]!, nz = edgeAxis[2]!;
       const s = nx * (qx - px) + ny * (qy - py) + nz * (qz - pz);
       if (s > best) {
         best = s;
