@@ -84,7 +84,7 @@ fn faceSeparation3d(R: Hull3D, f: u32, xf: RigidTransform3D, I: Hull3D) -> f32 {
 // above `limit` only says the hulls are apart by more than it.
 fn queryFaceDirections3d(R: Hull3D, I: Hull3D, limit: f32, scale: f32) -> FaceQuery3D {
   let xf = relativeTransform3d(R, I);
-  let rho = shapes[I.shape].inradius;
+  let rho = I.inradius;
   // Pass 1: the face with the highest bound −d − ρ, and its separation.
   var top = 0u;
   var topBound = -F32_MAX_3D;
@@ -136,8 +136,8 @@ fn queryFaceDirections3d(R: Hull3D, I: Hull3D, limit: f32, scale: f32) -> FaceQu
 fn queryEdgeDirections3d(A: Hull3D, B: Hull3D, limit: f32, threshold: f32, scale: f32) -> EdgeQuery3D {
   let xf = relativeTransform3d(A, B);
   let cB = relativeTransform3d(B, A).pos;
-  let rhoA = shapes[A.shape].inradius;
-  let rhoB = shapes[B.shape].inradius;
+  let rhoA = A.inradius;
+  let rhoB = B.inradius;
   let cut = threshold - SAT_PRUNE_SLACK_3D * scale;
   // B's edges that can face A: bound max over the arc of dot(m, c_A − q) − ρ_A, c_A = xf.pos.
   // Listed with their face normals in private arrays: the inner loop reads them once per A edge,
