@@ -43,6 +43,12 @@ export const MAX_MANIFOLD_POINTS_3D = 4;
  */
 export const MAX_CLIP_POINTS_3D = 2 * MAX_FACE_VERTICES;
 
+/**
+ * Points a box face clipped to a box face can have: a quad cut by 4 side planes, each adding at
+ * most one (the WGSL's register-held box clip; rounding beyond it falls back to the general clip).
+ */
+export const BOX_CLIP_POINTS_3D = 8;
+
 // ---------------------------------------------------------------------------------------------
 // Feature codes (one byte each). A contact id is (feature of A) << 8 | (feature of B), so the id
 // does not depend on which hull supplied the reference face.
@@ -171,6 +177,7 @@ export function constants3dWgsl(): string {
     u('MAX_HULL_EDGES', MAX_HULL_EDGES),
     u('MAX_MANIFOLD_POINTS_3D', MAX_MANIFOLD_POINTS_3D),
     u('MAX_CLIP_POINTS_3D', MAX_CLIP_POINTS_3D),
+    u('BOX_CLIP_POINTS_3D', BOX_CLIP_POINTS_3D),
     u('FEATURE_VERTEX_3D', FEATURE_VERTEX_3D),
     u('FEATURE_EDGE_3D', FEATURE_EDGE_3D),
     u('FEATURE_FACE_3D', FEATURE_FACE_3D),
