@@ -148,9 +148,15 @@ fn clipBoxPolygon3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, n: vec3f) 
     let off = dot(s, a);
     var out: array<vec4u, BOX_CLIP_POINTS_3D>;
     var o = 0u;
+    // Point k is always poly[0]: the polygon shifts down one slot per step (the compiler does not
+    // unroll this loop, and a read at index k would be a per-lane gather).
+    let first = poly[0];
     for (var k = 0u; k < BOX_CLIP_POINTS_3D; k++) {
-      let cur = poly[k];
-      let next = select(poly[min(k + 1u, BOX_CLIP_POINTS_3D - 1u)], poly[0], k + 1u == m);
+      let cur = poly[0];
+      let next = select(poly[1], first, k + 1u == m);
+      for (var i = 0u; i + 1u < BOX_CLIP_POINTS_3D; i++) {
+        poly[i] = poly[i + 1u];
+      }
       let p0 = bitcast<vec3f>(cur.xyz);
       let q0 = bitcast<vec3f>(next.xyz);
       let dp = dot(s, p0) - off;
