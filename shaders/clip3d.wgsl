@@ -124,6 +124,84 @@ fn clipPolygonToPlane3d(
   return o;
 }
 
+// Box against box: the same Sutherland–Hodgman steps as clipPolygonToPlane3d, bit for bit, on a
+// polygon held in registers. A box face is a quad clipped by 4 side planes, so BOX_CLIP_POINTS_3D
+// (8) points suffice; loops of fixed bound and writes through a select per slot keep every index
+// constant (a per-lane index into a private array is a per-lane scatter or gather on SIMD backends
+// such as lavapipe). Leaves the polygon in clip0 (constant indices) and returns its size, or
+// returns BOX_CLIP_POINTS_3D + 1 when rounding made a step emit more points than that (the
+// caller then clips the general way).
+fn clipBoxPolygon3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, n: vec3f) -> u32 {
+  let inc = hullFace(I, incFace);
+  let refLoop = hullFace(R, refFace);
+  let rFirst = refLoop.x;
+  var poly: array<vec4u, BOX_CLIP_POINTS_3D>;
+  for (var k = 0u; k < 4u; k++) {
+    let entry = faceEntry(I, inc.x + k);
+    poly[k] = clipPoint3d(hullVertexW(I, entry.x), clipFeature3d(FEATURE_FACE_3D + refFace, FEATURE_VERTEX_3D + entry.x, NO_SIDE_3D, FEATURE_EDGE_3D + entry.y));
+  }
+  var m = 4u;
+  for (var j = 0u; j < 4u; j++) {
+    let a = hullVertexW(R, faceEntry(R, rFirst + j).x);
+    let b = hullVertexW(R, faceEntry(R, rFirst + select(j + 1u, 0u, j + 1u == 4u)).x);
+    let s = cross(b - a, n);
+    let off = dot(s, a);
+    var out: array<vec4u, BOX_CLIP_POINTS_3D>;
+    var o = 0u;
+    // Point k is always poly[0]: the polygon shifts down one slot per step (the compiler does not
+    // unroll this loop, and a read at index k would be a per-lane gather).
+    let first = poly[0];
+    for (var k = 0u; k < BOX_CLIP_POINTS_3D; k++) {
+      let cur = poly[0];
+      let next = select(poly[1], first, k + 1u == m);
+      for (var i = 0u; i + 1u < BOX_CLIP_POINTS_3D; i++) {
+        poly[i] = poly[i + 1u];
+      }
+      let p0 = bitcast<vec3f>(cur.xyz);
+      let q0 = bitcast<vec3f>(next.xyz);
+      let dp = dot(s, p0) - off;
+      let dq = dot(s, q0) - off;
+      let live = k < m;
+      let keep = live && dp <= 0.0;
+      let cross1 = live && ((dp <= 0.0) != (dq <= 0.0));
+      // The crossing point (as clipPolygonToPlane3d computes it).
+      let t = dp / (dp - dq);
+      let feat = cur.w;
+      let side = (feat >> 16u) & 0xffu;
+      let seg = feat >> 24u;
+      var refF = 0u;
+      var incF = 0u;
+      if (side == NO_SIDE_3D) {
+        refF = FEATURE_EDGE_3D + faceEntry(R, rFirst + j).y;
+        incF = seg;
+      } else {
+        var corner = j;
+        if (side + 1u == j || (side == 3u && j == 0u)) {
+          corner = j;
+        } else if (j + 1u == side || (j == 3u && side == 0u)) {
+          corner = side;
+        }
+        refF = FEATURE_VERTEX_3D + faceEntry(R, rFirst + corner).x;
+        incF = FEATURE_FACE_3D + incFace;
+      }
+      let xp = clipPoint3d(p0 + t * (q0 - p0), select(clipFeature3d(refF, incF, side, seg), clipFeature3d(refF, incF, j, 0u), dp <= 0.0));
+      let o1 = o + select(0u, 1u, keep);
+      for (var u = 0u; u < BOX_CLIP_POINTS_3D; u++) {
+        if (keep && u == o) { out[u] = cur; }
+        if (cross1 && u == o1) { out[u] = xp; }
+      }
+      o = o1 + select(0u, 1u, cross1);
+    }
+    if (o > BOX_CLIP_POINTS_3D) { return BOX_CLIP_POINTS_3D + 1u; }
+    poly = out;
+    m = o;
+  }
+  for (var k = 0u; k < BOX_CLIP_POINTS_3D; k++) {
+    clip0[k] = poly[k];
+  }
+  return m;
+}
+
 // The reference plane of face f of hull R in the working frame: normal xyz, offset w.
 fn planeW3d(R: Hull3D, f: u32) -> vec4f {
   let pl = hullPlane(R, f);
@@ -138,32 +216,38 @@ fn clipFaceContact3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, refIsA: b
   let plane = planeW3d(R, refFace);
   let n = plane.xyz;
   let nd = plane.w;
-  // Incident polygon (working frame) into clip buffer 0.
-  let inc = hullFace(I, incFace);
-  var m = inc.y;
-  for (var k = 0u; k < MAX_FACE_VERTICES; k++) {
-    if (k >= m) { break; }
-    let entry = faceEntry(I, inc.x + k);
-    clip0[k] = clipPoint3d(hullVertexW(I, entry.x), clipFeature3d(FEATURE_FACE_3D + refFace, FEATURE_VERTEX_3D + entry.x, NO_SIDE_3D, FEATURE_EDGE_3D + entry.y));
-  }
-  // Sutherland–Hodgman against each side plane of the reference face, ping-ponging the buffers.
-  let refLoop = hullFace(R, refFace);
-  let rFirst = refLoop.x;
-  let rSize = refLoop.y;
+  var m = BOX_CLIP_POINTS_3D + 1u;
   var inFirst = true;
-  for (var j = 0u; j < MAX_FACE_VERTICES; j++) {
-    if (j >= rSize || m == 0u) { break; }
-    let a = hullVertexW(R, faceEntry(R, rFirst + j).x);
-    let b = hullVertexW(R, faceEntry(R, rFirst + select(j + 1u, 0u, j + 1u == rSize)).x);
-    // Outward side normal: edge × n (counter-clockwise face).
-    let s = cross(b - a, n);
-    let off = dot(s, a);
-    if (inFirst) {
-      m = clipPolygonToPlane3d(&clip0, &clip1, m, s, off, R, rFirst, rSize, j, incFace);
-    } else {
-      m = clipPolygonToPlane3d(&clip1, &clip0, m, s, off, R, rFirst, rSize, j, incFace);
+  if (R.isBox && I.isBox) {
+    m = clipBoxPolygon3d(R, refFace, I, incFace, n);
+  }
+  if (m > BOX_CLIP_POINTS_3D) {
+    // Incident polygon (working frame) into clip buffer 0.
+    let inc = hullFace(I, incFace);
+    m = inc.y;
+    for (var k = 0u; k < MAX_FACE_VERTICES; k++) {
+      if (k >= m) { break; }
+      let entry = faceEntry(I, inc.x + k);
+      clip0[k] = clipPoint3d(hullVertexW(I, entry.x), clipFeature3d(FEATURE_FACE_3D + refFace, FEATURE_VERTEX_3D + entry.x, NO_SIDE_3D, FEATURE_EDGE_3D + entry.y));
     }
-    inFirst = !inFirst;
+    // Sutherland–Hodgman against each side plane of the reference face, ping-ponging the buffers.
+    let refLoop = hullFace(R, refFace);
+    let rFirst = refLoop.x;
+    let rSize = refLoop.y;
+    for (var j = 0u; j < MAX_FACE_VERTICES; j++) {
+      if (j >= rSize || m == 0u) { break; }
+      let a = hullVertexW(R, faceEntry(R, rFirst + j).x);
+      let b = hullVertexW(R, faceEntry(R, rFirst + select(j + 1u, 0u, j + 1u == rSize)).x);
+      // Outward side normal: edge × n (counter-clockwise face).
+      let s = cross(b - a, n);
+      let off = dot(s, a);
+      if (inFirst) {
+        m = clipPolygonToPlane3d(&clip0, &clip1, m, s, off, R, rFirst, rSize, j, incFace);
+      } else {
+        m = clipPolygonToPlane3d(&clip1, &clip0, m, s, off, R, rFirst, rSize, j, incFace);
+      }
+      inFirst = !inFirst;
+    }
   }
   // Keep points below the reference plane + margin, moved midway to it.
   var count = 0u;

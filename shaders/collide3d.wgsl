@@ -93,15 +93,17 @@ fn collide3D(shapeA: u32, xfA: Transform3D, shapeB: u32, xfB: Transform3D, margi
     xfX = xfB;
     xfY = xfA;
   }
-  let hullX = makeHull3D(x);
-  var hullY = makeHull3D(y);
+  let kindX = select(kindA, kindB, swap);
+  let kindY = select(kindB, kindA, swap);
+  let hullX = makeHull3D(x, kindX);
+  var hullY = makeHull3D(y, kindY);
   let pose = relativePose3d(shapes[x].center, xfX, shapes[y].center, xfY);
   hullY.rot = pose.rot;
   hullY.pos = pose.pos;
   let scale = min(shapes[x].extent, shapes[y].extent);
   resetLocalManifold3d();
-  if (isHull3d(shapes[x].kind)) {
-    if (isHull3d(shapes[y].kind)) {
+  if (isHull3d(kindX)) {
+    if (isHull3d(kindY)) {
       collideHulls3d(hullX, hullY, margin, scale);
     } else {
       collideHullRound3d(hullX, hullY, margin, scale);

@@ -35,6 +35,7 @@ struct Hull3D {
   radius: f32,
   isBox: bool,                                         // a box: features computed from `half`
   half: vec3f,                                         // a box's half extents (its vertex 7)
+  inradius: f32,                                       // Shape3D.inradius
 }
 
 // The local manifold in the working frame; separations are negated depths.
@@ -62,15 +63,28 @@ var<private> workingFrame: WorkingFrame3D;
 // Every box has the one topology of src/box3d.ts: its vertices, planes, face loops and edges are
 // computed from its half extents (bit-identical to the packed data) instead of read from memory.
 
-fn makeHull3D(index: u32) -> Hull3D {
-  let s = shapes[index];
-  let isBox = s.kind == SHAPE_KIND_BOX;
-  var half = vec3f(0.0);
+fn makeHull3D(index: u32, kind: u32) -> Hull3D {
+  // Only the fields a shape uses are read (each storage read at a per-lane address is costly on
+  // SIMD backends): a box's counts are its topology's and its features come from `half`.
+  let isBox = kind == SHAPE_KIND_BOX;
+  let vertexOffset = shapes[index].vertexOffset;
+  var h = Hull3D(mat3x3f(vec3f(1.0, 0.0, 0.0), vec3f(0.0, 1.0, 0.0), vec3f(0.0, 0.0, 1.0)), vec3f(0.0), index,
+    vertexOffset, 0u, 0u, 0u, BOX_VERTEX_COUNT_3D, BOX_FACE_COUNT_3D, BOX_EDGE_COUNT_3D, 0.0, true, vec3f(0.0), 0.0);
   if (isBox) {
-    half = hullVertices[s.vertexOffset + 7u].xyz;
+    h.half = hullVertices[vertexOffset + 7u].xyz;
+    h.inradius = shapes[index].inradius;
+  } else {
+    h.isBox = false;
+    h.faceOffset = shapes[index].faceOffset;
+    h.indexOffset = shapes[index].indexOffset;
+    h.edgeOffset = shapes[index].edgeOffset;
+    h.vertexCount = shapes[index].vertexCount;
+    h.faceCount = shapes[index].faceCount;
+    h.edgeCount = shapes[index].edgeCount;
+    h.radius = shapes[index].radius;
+    h.inradius = shapes[index].inradius;
   }
-  return Hull3D(mat3x3f(vec3f(1.0, 0.0, 0.0), vec3f(0.0, 1.0, 0.0), vec3f(0.0, 0.0, 1.0)), vec3f(0.0), index,
-    s.vertexOffset, s.faceOffset, s.indexOffset, s.edgeOffset, s.vertexCount, s.faceCount, s.edgeCount, s.radius, isBox, half);
+  return h;
 }
 
 // Vertex i in the shape frame.
@@ -145,10 +159,16 @@ fn setNormal3d(n: vec3f) {
 }
 
 fn pushPoint3d(p: vec3f, sep: f32, id: u32) {
+  // Constant indices only (a select per slot): lm then lives in registers, where a write at a
+  // per-lane index would be a per-lane scatter through memory on SIMD backends (lavapipe).
   let i = lm.count;
-  lm.positions[i] = p;
-  lm.separations[i] = sep;
-  lm.ids[i] = id;
+  for (var k = 0u; k < MAX_MANIFOLD_POINTS_3D; k++) {
+    if (k == i) {
+      lm.positions[k] = p;
+      lm.separations[k] = sep;
+      lm.ids[k] = id;
+    }
+  }
   lm.count = i + 1u;
 }
 
@@ -240,12 +260,12 @@ fn manifoldToWorld3d(out: ptr<function, Manifold3D>, swap: bool) -> u32 {
   if (n == 0u) { return 0u; }
   let sg = select(1.0, -1.0, swap);
   (*out).normal = sg * (workingFrame.rot * lm.normal);
+  // Every slot written, unused ones zeroed, at constant indices (see pushPoint3d).
   for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
-    if (i >= n) { break; }
-    (*out).points[i].position = workingFrame.origin + workingFrame.rot * lm.positions[i];
-    (*out).points[i].depth = -lm.separations[i];
+    let used = i < n;
     let id = lm.ids[i];
-    (*out).points[i].id = select(id, swapId3d(id), swap);
+    (*out).points[i] = ManifoldPoint3D(select(vec3f(0.0), workingFrame.origin + workingFrame.rot * lm.positions[i], used),
+      select(0.0, -lm.separations[i], used), select(0u, select(id, swapId3d(id), swap), used));
   }
   return n;
 }

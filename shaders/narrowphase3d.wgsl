@@ -23,11 +23,7 @@ fn narrowphase3d(@builtin(global_invocation_id) gid: vec3u) {
   var m: Manifold3D;
   collide3D(bodyA.shape, Transform3D(bodyA.position, bodyA.rotation),
             bodyB.shape, Transform3D(bodyB.position, bodyB.rotation), params.margin, &m);
-  if (m.count == 0u) {
-    m.normal = vec3f(0.0);
-  }
-  for (var i = m.count; i < MAX_MANIFOLD_POINTS_3D; i++) {
-    m.points[i] = ManifoldPoint3D(vec3f(0.0), 0.0, 0u);
-  }
+  // m starts zeroed; with contact, manifoldToWorld3d writes every point slot (unused ones zero),
+  // so the slot is fully defined without a fix-up at per-lane indices.
   manifolds[k] = m;
 }

@@ -139,7 +139,6 @@ fn collideHullRound3d(H: Hull3D, R: Hull3D, margin: f32, scale: f32) {
   let p = ends.p;
   let q = ends.q;
   let u = q - p;
-  let ul = sqrt(dot(u, u));
   // Face axes: the core's support along -n is its lower end point.
   var sepF = -F32_MAX_3D;
   var faceF = 0u;
@@ -166,13 +165,9 @@ fn collideHullRound3d(H: Hull3D, R: Hull3D, margin: f32, scale: f32) {
       if (!((au < 0.0 && bu > 0.0) || (au > 0.0 && bu < 0.0))) { continue; }
       let v = hullVertex(H, edge.x);
       let d = hullVertex(H, edge.y) - v;
-      var n = cross(d, u);
-      let l2 = dot(n, n);
-      if (l2 < PARALLEL_EDGE_SINE_3D * PARALLEL_EDGE_SINE_3D * dot(d, d) * ul * ul) { continue; }
-      n = n * (1.0 / sqrt(l2));
-      if (dot(n, v) < 0.0) {
-        n = -n;
-      }
+      let axis = edgeAxis3d(d, u, v);
+      if (axis.w == 0.0) { continue; }
+      let n = axis.xyz;
       let s = dot(n, p - v);
       if (s > sepE) {
         sepE = s;

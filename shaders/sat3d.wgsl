@@ -5,8 +5,15 @@
 //   queryEdgeDirections3d: the cross products of edge pairs that build a face of the Minkowski
 //     difference (their Gauss-map arcs cross).
 // Both skip faces and edges that cannot beat the best axis, with bounds from the hulls' centres
-// and inradii (exact pruning; see the CPU file). B's surviving edges are a 128-bit mask. Boxes:
+// and inradii (exact pruning; see the CPU file). B's surviving edges are listed with their face
+// normals in private arrays, A's in a 128-bit mask, so each SIMD lane loops over its own
+// survivors only (lanes of a SIMD backend run a loop as long as any of them needs it). Boxes:
 // support −Σ h_k |n_k| in face queries, and queryBoxEdges3d for two boxes.
+
+// B's edges that survive the edge query's pruning: index and face normals (B's frame).
+var<private> candEdgeB: array<u32, MAX_HULL_EDGES>;
+var<private> candNormal0B: array<vec3f, MAX_HULL_EDGES>;
+var<private> candNormal1B: array<vec3f, MAX_HULL_EDGES>;
 
 struct FaceQuery3D {
   separation: f32,
@@ -18,6 +25,27 @@ struct EdgeQuery3D {
   edgeA: i32,                                          // -1: no edge pair
   edgeB: u32,
   axis: vec3f,                                         // working frame, pointing away from A's centre
+}
+
+// The lowest set bit of a 128-bit edge mask (not empty), cleared; returns its index.
+fn takeLowestBit3d(mask: ptr<function, vec4u>) -> u32 {
+  let m = *mask;
+  let w = select(select(select(3u, 2u, m.z != 0u), 1u, m.y != 0u), 0u, m.x != 0u);
+  let bits = m[w];
+  (*mask)[w] = bits & (bits - 1u);
+  return (w << 5u) + firstTrailingBit(bits);
+}
+
+// The unit axis d1 × d2 of two edge directions, turned so that dot(axis, toward) >= 0, in xyz;
+// w = 1, or all 0 when the edges are parallel (|d1 × d2| < PARALLEL_EDGE_SINE_3D |d1| |d2|: too
+// short to normalise in f32; parallel edges are covered by the face axes). Shared by the
+// edge–edge axes here and the hull edge × capsule segment axes of round3d.wgsl.
+fn edgeAxis3d(d1: vec3f, d2: vec3f, toward: vec3f) -> vec4f {
+  let n = cross(d1, d2);
+  let l2 = dot(n, n);
+  if (l2 < PARALLEL_EDGE_SINE_3D * PARALLEL_EDGE_SINE_3D * (dot(d1, d1) * dot(d2, d2))) { return vec4f(0.0); }
+  let u = n * (1.0 / sqrt(l2));
+  return vec4f(select(u, -u, dot(u, toward) < 0.0), 1.0);
 }
 
 // Largest value of dot(m, w) over unit m on the shorter great arc from unit u to unit v.
@@ -56,7 +84,7 @@ fn faceSeparation3d(R: Hull3D, f: u32, xf: RigidTransform3D, I: Hull3D) -> f32 {
 // above `limit` only says the hulls are apart by more than it.
 fn queryFaceDirections3d(R: Hull3D, I: Hull3D, limit: f32, scale: f32) -> FaceQuery3D {
   let xf = relativeTransform3d(R, I);
-  let rho = shapes[I.shape].inradius;
+  let rho = I.inradius;
   // Pass 1: the face with the highest bound −d − ρ, and its separation.
   var top = 0u;
   var topBound = -F32_MAX_3D;
@@ -72,15 +100,26 @@ fn queryFaceDirections3d(R: Hull3D, I: Hull3D, limit: f32, scale: f32) -> FaceQu
   }
   let floor = faceSeparation3d(R, top, xf, I);
   if (floor > limit) { return FaceQuery3D(floor, top); }
-  // Pass 2, in face order: the faces whose bound reaches that separation (less the slack).
+  // Pass 2: the faces whose bound reaches that separation (less the slack), as a 64-bit mask.
   let cut = floor - SAT_PRUNE_SLACK_3D * scale;
-  var best = -F32_MAX_3D;
-  var bestFace = 0u;
+  var mask = vec2u(0u);
   for (var f = 0u; f < MAX_HULL_FACES; f++) {
     if (f >= R.faceCount) { break; }
     let pl = hullPlane(R, f);
     let d = pl.w + dot(xf.rot * pl.xyz, xf.pos);
-    if (-d - rho < cut) { continue; }
+    if (-d - rho >= cut) {
+      mask[f >> 5u] |= 1u << (f & 31u);
+    }
+  }
+  // Pass 3, in face order: their separations (each lane loops over its own faces only).
+  var best = -F32_MAX_3D;
+  var bestFace = 0u;
+  for (var t = 0u; t < MAX_HULL_FACES; t++) {
+    if (all(mask == vec2u(0u))) { break; }
+    let w = select(1u, 0u, mask.x != 0u);
+    let bits = mask[w];
+    mask[w] = bits & (bits - 1u);
+    let f = (w << 5u) + firstTrailingBit(bits);
     let s = faceSeparation3d(R, f, xf, I);
     if (s > best) {
       best = s;
@@ -97,34 +136,49 @@ fn queryFaceDirections3d(R: Hull3D, I: Hull3D, limit: f32, scale: f32) -> FaceQu
 fn queryEdgeDirections3d(A: Hull3D, B: Hull3D, limit: f32, threshold: f32, scale: f32) -> EdgeQuery3D {
   let xf = relativeTransform3d(A, B);
   let cB = relativeTransform3d(B, A).pos;
-  let rhoA = shapes[A.shape].inradius;
-  let rhoB = shapes[B.shape].inradius;
+  let rhoA = A.inradius;
+  let rhoB = B.inradius;
   let cut = threshold - SAT_PRUNE_SLACK_3D * scale;
   // B's edges that can face A: bound max over the arc of dot(m, c_A − q) − ρ_A, c_A = xf.pos.
-  var mask = vec4u(0u);
-  var any = false;
+  // Listed with their face normals in private arrays: the inner loop reads them once per A edge,
+  // and private reads are far cheaper than storage reads on SIMD backends (lavapipe).
+  var countB = 0u;
   for (var j = 0u; j < MAX_HULL_EDGES; j++) {
     if (j >= B.edgeCount) { break; }
     let eb = hullEdge(B, j);
-    let bound = arcMax3d(hullPlane(B, eb.z).xyz, hullPlane(B, eb.w).xyz, xf.pos - hullVertex(B, eb.x)) - rhoA;
-    if (bound >= cut) {
-      mask[j >> 5u] |= 1u << (j & 31u);
-      any = true;
+    let na = hullPlane(B, eb.z).xyz;
+    let nb1 = hullPlane(B, eb.w).xyz;
+    if (arcMax3d(na, nb1, xf.pos - hullVertex(B, eb.x)) - rhoA >= cut) {
+      candEdgeB[countB] = j;
+      candNormal0B[countB] = na;
+      candNormal1B[countB] = nb1;
+      countB++;
+    }
+  }
+  // A's edges that can face B: bound max over the arc of n · (c_B − p) − ρ_B, in A's frame.
+  // Listed first, like B's, so that SIMD lanes loop over their own surviving edges only.
+  var maskA = vec4u(0u);
+  if (countB > 0u) {
+    for (var i = 0u; i < MAX_HULL_EDGES; i++) {
+      if (i >= A.edgeCount) { break; }
+      let ea = hullEdge(A, i);
+      if (arcMax3d(hullPlane(A, ea.z).xyz, hullPlane(A, ea.w).xyz, cB - hullVertex(A, ea.x)) - rhoB >= cut) {
+        maskA[i >> 5u] |= 1u << (i & 31u);
+      }
     }
   }
   var best = -F32_MAX_3D;
   var bestA = -1;
   var bestB = 0u;
   var axis = vec3f(0.0);
-  var done = !any;
-  for (var i = 0u; i < MAX_HULL_EDGES; i++) {
-    if (i >= A.edgeCount || done) { break; }
-    // A's edge in A's frame: can it face B?
+  var done = false;
+  for (var ta = 0u; ta < MAX_HULL_EDGES; ta++) {
+    if (done || !any(maskA != vec4u(0u))) { break; }
+    let i = takeLowestBit3d(&maskA);
     let ea = hullEdge(A, i);
     let ua = hullPlane(A, ea.z).xyz;
     let va = hullPlane(A, ea.w).xyz;
     let pa = hullVertex(A, ea.x);
-    if (arcMax3d(ua, va, cB - pa) - rhoB < cut) { continue; }
     // A's edge in B's frame: its face normals u, v, its end points relative to A's centre.
     let u = xf.rot * ua;
     let v = xf.rot * va;
@@ -133,46 +187,36 @@ fn queryEdgeDirections3d(A: Hull3D, B: Hull3D, limit: f32, threshold: f32, scale
     let r0 = xf.rot * pa;
     let e1 = xf.rot * hullVertex(A, ea.y) - r0;
     let p = r0 + xf.pos;
-    let l1 = dot(e1, e1);
-    for (var w = 0u; w < 4u; w++) {
-      var bits = mask[w];
-      for (var t = 0u; t < 32u; t++) {
-        if (bits == 0u || done) { break; }
-        let j = (w << 5u) + firstTrailingBit(bits);
-        bits &= bits - 1u;
-        let eb = hullEdge(B, j);
-        let na = hullPlane(B, eb.z).xyz;
-        let nb = hullPlane(B, eb.w).xyz;
-        // c = -n(f0), d = -n(f1): the arcs cross where c and d lie on opposite sides of A's arc
-        // plane, a and b on opposite sides of B's, and c, b on the same hemisphere.
-        let cba = -dot(na, ba);
-        let dba = -dot(nb, ba);
-        if (!((cba < 0.0 && dba > 0.0) || (cba > 0.0 && dba < 0.0))) { continue; }
-        // d × c = n(f1) × n(f0).
-        let dc = cross(nb, na);
-        let adc = dot(u, dc);
-        let bdc = dot(v, dc);
-        if (!((adc < 0.0 && bdc > 0.0) || (adc > 0.0 && bdc < 0.0))) { continue; }
-        if (!((cba < 0.0 && bdc < 0.0) || (cba > 0.0 && bdc > 0.0))) { continue; }
-        // A face of the Minkowski difference: axis e1 × e2, pointing away from A's centre.
-        let q = hullVertex(B, eb.x);
-        let e2 = hullVertex(B, eb.y) - q;
-        var n = cross(e1, e2);
-        let l2 = dot(n, n);
-        let l12 = l1 * dot(e2, e2);
-        if (l2 < PARALLEL_EDGE_SINE_3D * PARALLEL_EDGE_SINE_3D * l12) { continue; }
-        n = n * (1.0 / sqrt(l2));
-        if (dot(n, r0) < 0.0) {
-          n = -n;
-        }
-        let s = dot(n, q - p);
-        if (s > best) {
-          best = s;
-          bestA = i32(i);
-          bestB = j;
-          axis = n;
-          if (s > limit) { done = true; }
-        }
+    for (var k = 0u; k < MAX_HULL_EDGES; k++) {
+      if (k >= countB || done) { break; }
+      let na = candNormal0B[k];
+      let nb = candNormal1B[k];
+      // c = -n(f0), d = -n(f1): the arcs cross where c and d lie on opposite sides of A's arc
+      // plane, a and b on opposite sides of B's, and c, b on the same hemisphere.
+      let cba = -dot(na, ba);
+      let dba = -dot(nb, ba);
+      if (!((cba < 0.0 && dba > 0.0) || (cba > 0.0 && dba < 0.0))) { continue; }
+      // d × c = n(f1) × n(f0).
+      let dc = cross(nb, na);
+      let adc = dot(u, dc);
+      let bdc = dot(v, dc);
+      if (!((adc < 0.0 && bdc > 0.0) || (adc > 0.0 && bdc < 0.0))) { continue; }
+      if (!((cba < 0.0 && bdc < 0.0) || (cba > 0.0 && bdc > 0.0))) { continue; }
+      // A face of the Minkowski difference: axis e1 × e2, pointing away from A's centre.
+      let j = candEdgeB[k];
+      let eb = hullEdge(B, j);
+      let q = hullVertex(B, eb.x);
+      let e2 = hullVertex(B, eb.y) - q;
+      let axisE = edgeAxis3d(e1, e2, r0);
+      if (axisE.w == 0.0) { continue; }
+      let n = axisE.xyz;
+      let s = dot(n, q - p);
+      if (s > best) {
+        best = s;
+        bestA = i32(i);
+        bestB = j;
+        axis = n;
+        if (s > limit) { done = true; }
       }
     }
   }

@@ -127,7 +127,7 @@ fn main() {
   outWords[F_BASE] = bitcast<u32>(params.margin);
   for (var i = 0u; i < shapeCount; i++) {
     let s = shapes[i];
-    let h = makeHull3D(i);
+    let h = makeHull3D(i, s.kind);
     putU(s.kind);
     putU(h.vertexCount);
     putU(h.faceCount);

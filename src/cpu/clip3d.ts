@@ -11,6 +11,11 @@
 // A clip point carries one feature word: ref | inc << 8 | side << 16 | seg << 24, where `side` is
 // the reference side plane the point's outgoing segment runs along (NO_SIDE_3D: an incident edge)
 // and `seg` the incident edge the outgoing segment lies on.
+//
+// The WGSL clips box against box with the very same steps on a polygon held in registers
+// (clipBoxPolygon3d: constant indices only, which SIMD backends such as lavapipe need to avoid
+// per-lane memory traffic); its result is bit-identical to this general clip, so there is no CPU
+// twin of it.
 
 import { CONTACT_KIND_3D, FEATURE_EDGE_3D, FEATURE_FACE_3D, FEATURE_VERTEX_3D, MAX_CLIP_POINTS_3D, MAX_MANIFOLD_POINTS_3D, NO_SIDE_3D } from '../constants3d.ts';
 import { makeId3d, lm, pushPoint3d, setNormal3d, type Hull3D } from './manifold3d.ts';

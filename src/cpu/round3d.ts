@@ -21,6 +21,7 @@ import {
 } from '../constants3d.ts';
 import { closestSegments3d, cp } from './distance3d.ts';
 import { coreFeature3d, edgeFeature3d, lm, makeId3d, pushPoint3d, setNormal3d, type Hull3D } from './manifold3d.ts';
+import { edgeAxis, edgeAxis3d } from './sat3d.ts';
 
 /** Closest point of a hull to a core: distance, hull point xyz, core point xyz, hull feature, core param. */
 export const hc = new Float64Array(9);
@@ -193,7 +194,6 @@ export function collideHullRound3d(Hh: Hull3D, Rh: Hull3D, margin: number, scale
   const px = coreEnds[0]!, py = coreEnds[1]!, pz = coreEnds[2]!;
   const qx = coreEnds[3]!, qy = coreEnds[4]!, qz = coreEnds[5]!;
   const ux = qx - px, uy = qy - py, uz = qz - pz;
-  const ul = Math.sqrt(ux * ux + uy * uy + uz * uz);
   const hv = H.vertices;
   const hp = H.planes;
   // Face axes: the core's support along -n is its lower end point.
@@ -223,20 +223,8 @@ export function collideHullRound3d(Hh: Hull3D, Rh: Hull3D, margin: number, scale
       const b = 3 * H.edgeV1[e]!;
       const vx = hv[a]!, vy = hv[a + 1]!, vz = hv[a + 2]!;
       const dx = hv[b]! - vx, dy = hv[b + 1]! - vy, dz = hv[b + 2]! - vz;
-      let nx = dy * uz - dz * uy;
-      let ny = dz * ux - dx * uz;
-      let nz = dx * uy - dy * ux;
-      const l2 = nx * nx + ny * ny + nz * nz;
-      if (l2 < PARALLEL_EDGE_SINE_3D * PARALLEL_EDGE_SINE_3D * (dx * dx + dy * dy + dz * dz) * ul * ul) continue;
-      const inv = 1 / Math.sqrt(l2);
-      nx *= inv;
-      ny *= inv;
-      nz *= inv;
-      if (nx * vx + ny * vy + nz * vz < 0) {
-        nx = -nx;
-        ny = -ny;
-        nz = -nz;
-      }
+      if (!edgeAxis3d(dx, dy, dz, ux, uy, uz, vx, vy, vz)) continue;
+      const nx = edgeAxis[0]!, ny = edgeAxis[1]!, nz = edgeAxis[2]!;
       const s = nx * (px - vx) + ny * (py - vy) + nz * (pz - vz);
       if (s > sepE) {
         sepE = s;

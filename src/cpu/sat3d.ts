@@ -16,8 +16,9 @@
 //     axis is never used (the best face separation less the edge hysteresis); edges whose bound
 //     falls under it (less SAT_PRUNE_SLACK_3D) are skipped. For touching hulls that leaves the
 //     edges that face the other hull, about a quarter on each side: a sixteenth of the pairs.
-// B's surviving edges are listed once (the WGSL keeps a 128-bit mask), A's are tested as they
-// come; work happens in B's shape frame, A's edge moved there once per surviving A edge.
+// Both hulls' surviving edges are listed first (the WGSL keeps B's with their face normals in
+// private arrays, A's in a 128-bit mask, so each SIMD lane loops over its own survivors only);
+// work happens in B's shape frame, A's edge moved there once per surviving A edge.
 //
 // Boxes (the one topology of src/box3d.ts): a face's separation against a box is its support
 // −Σ h_k |n_k| rather than the minimum over 8 vertices, and two boxes take queryBoxEdges3d: the 9
@@ -25,7 +26,7 @@
 // edges read from the box topology.
 
 import { BOX_EDGE_BY_AXIS } from '../box3d.ts';
-import { MAX_HULL_EDGES, PARALLEL_EDGE_SINE_3D, SAT_PRUNE_SLACK_3D, SHAPE_KIND_3D } from '../constants3d.ts';
+import { MAX_HULL_EDGES, MAX_HULL_FACES, PARALLEL_EDGE_SINE_3D, SAT_PRUNE_SLACK_3D, SHAPE_KIND_3D } from '../constants3d.ts';
 import { relativeTransform3d, type Hull3D } from './manifold3d.ts';
 
 /** Face query result: separation, face (WGSL: `struct FaceQuery3D`). */
@@ -35,8 +36,36 @@ export const qe = new Float64Array(6);
 
 const xf = new Float64Array(12);
 const xfBA = new Float64Array(12);
-/** B's edges that survive the pruning, ascending (the WGSL's candidate mask). */
+/** B's and A's edges that survive the pruning, ascending (the WGSL's candidate lists). */
 const candidatesB = new Uint8Array(MAX_HULL_EDGES);
+const candidatesA = new Uint8Array(MAX_HULL_EDGES);
+/** R's faces that survive the face query's pruning, ascending (the WGSL's face mask). */
+const candidateFaces = new Uint8Array(MAX_HULL_FACES);
+
+/** The axis of the last edgeAxis3d call (WGSL: its result's xyz). */
+export const edgeAxis = new Float64Array(3);
+
+/**
+ * The unit axis d1 × d2 of two edge directions, turned so that axis · toward >= 0, into
+ * `edgeAxis`; false (WGSL: w = 0) when the edges are parallel, |d1 × d2| < PARALLEL_EDGE_SINE_3D
+ * |d1| |d2| (too short to normalise in f32; parallel edges are covered by the face axes). Shared
+ * by the edge–edge axes here and the hull edge × capsule segment axes of round3d.ts.
+ */
+export function edgeAxis3d(
+  d1x: number, d1y: number, d1z: number, d2x: number, d2y: number, d2z: number, tx: number, ty: number, tz: number,
+): boolean {
+  const nx = d1y * d2z - d1z * d2y;
+  const ny = d1z * d2x - d1x * d2z;
+  const nz = d1x * d2y - d1y * d2x;
+  const l2 = nx * nx + ny * ny + nz * nz;
+  if (l2 < PARALLEL_EDGE_SINE_3D * PARALLEL_EDGE_SINE_3D * ((d1x * d1x + d1y * d1y + d1z * d1z) * (d2x * d2x + d2y * d2y + d2z * d2z))) return false;
+  const inv = 1 / Math.sqrt(l2);
+  const sg = (nx * inv) * tx + (ny * inv) * ty + (nz * inv) * tz < 0 ? -inv : inv;
+  edgeAxis[0] = nx * sg;
+  edgeAxis[1] = ny * sg;
+  edgeAxis[2] = nz * sg;
+  return true;
+}
 
 /**
  * Largest value of m · w over unit m on the shorter great arc from unit u to unit v: the
@@ -93,15 +122,20 @@ export function queryFaceDirections3d(R: Hull3D, I: Hull3D, limit: number, scale
     qf[1] = top;
     return;
   }
-  // Pass 2, in face order: the faces whose bound reaches that separation (less the slack: the
-  // bound assumes a unit normal, the f32 rotation is unit to ~1e-7).
+  // Pass 2: the faces whose bound reaches that separation (less the slack: the bound assumes a
+  // unit normal, the f32 rotation is unit to ~1e-7), listed (the WGSL's 64-bit face mask).
   const cut = floor - SAT_PRUNE_SLACK_3D * scale;
-  let best = -Infinity;
-  let bestFace = 0;
+  let nf = 0;
   for (let f = 0; f < fc; f++) {
     const x = rp[4 * f]!, y = rp[4 * f + 1]!, z = rp[4 * f + 2]!;
     const d = rp[4 * f + 3]! + ((m0 * x + m1 * y + m2 * z) * tx + (m3 * x + m4 * y + m5 * z) * ty + (m6 * x + m7 * y + m8 * z) * tz);
-    if (-d - rho < cut) continue;
+    if (-d - rho >= cut) candidateFaces[nf++] = f;
+  }
+  // Pass 3, in face order: their separations.
+  let best = -Infinity;
+  let bestFace = 0;
+  for (let k = 0; k < nf; k++) {
+    const f = candidateFaces[k]!;
     const s = faceSeparation3d(rp, f, m0, m1, m2, m3, m4, m5, m6, m7, m8, tx, ty, tz, iv, ic, I);
     if (s > best) {
       best = s;
@@ -163,19 +197,28 @@ export function queryEdgeDirections3d(A: Hull3D, B: Hull3D, limit: number, thres
     const bound = arcMax3d(bp[c0]!, bp[c0 + 1]!, bp[c0 + 2]!, bp[c1]!, bp[c1 + 1]!, bp[c1 + 2]!, tx - bv[q]!, ty - bv[q + 1]!, tz - bv[q + 2]!) - sa.inradius;
     if (bound >= cut) candidatesB[nb++] = j;
   }
+  // A's edges that can face B: bound max over the arc of n · (c_B − p) − ρ_B, in A's frame.
+  // Listed first, like B's (the WGSL keeps B's normals in private arrays and loops over each
+  // lane's own surviving A edges).
+  let na = 0;
+  const cbx = xfBA[9]!, cby = xfBA[10]!, cbz = xfBA[11]!;
+  for (let i = 0, ea = nb > 0 ? sa.edgeCount : 0; i < ea; i++) {
+    const fa = 4 * sa.edgeF0[i]!;
+    const fb = 4 * sa.edgeF1[i]!;
+    const i0 = 3 * sa.edgeV0[i]!;
+    const bound = arcMax3d(ap[fa]!, ap[fa + 1]!, ap[fa + 2]!, ap[fb]!, ap[fb + 1]!, ap[fb + 2]!, cbx - av[i0]!, cby - av[i0 + 1]!, cbz - av[i0 + 2]!) - sb.inradius;
+    if (bound >= cut) candidatesA[na++] = i;
+  }
   let best = -Infinity;
   let bestA = -1;
   let bestB = -1;
   let ax = 0, ay = 0, az = 0;
-  const cbx = xfBA[9]!, cby = xfBA[10]!, cbz = xfBA[11]!;
-  outer: for (let i = 0, ea = nb > 0 ? sa.edgeCount : 0; i < ea; i++) {
-    // A's edge in A's frame: can it face B? Bound max over its arc of n · (c_B − p) − ρ_B.
+  outer: for (let t = 0; t < na; t++) {
+    const i = candidatesA[t]!;
     const fa = 4 * sa.edgeF0[i]!;
     const fb = 4 * sa.edgeF1[i]!;
     const i0 = 3 * sa.edgeV0[i]!;
     const i1 = 3 * sa.edgeV1[i]!;
-    const bound = arcMax3d(ap[fa]!, ap[fa + 1]!, ap[fa + 2]!, ap[fb]!, ap[fb + 1]!, ap[fb + 2]!, cbx - av[i0]!, cby - av[i0 + 1]!, cbz - av[i0 + 2]!) - sb.inradius;
-    if (bound < cut) continue;
     // A's edge in B's frame: its face normals u, v, its end points relative to A's centre.
     const ux = m0 * ap[fa]! + m1 * ap[fa + 1]! + m2 * ap[fa + 2]!;
     const uy = m3 * ap[fa]! + m4 * ap[fa + 1]! + m5 * ap[fa + 2]!;
@@ -194,7 +237,6 @@ export function queryEdgeDirections3d(A: Hull3D, B: Hull3D, limit: number, thres
     const e1y = m3 * av[i1]! + m4 * av[i1 + 1]! + m5 * av[i1 + 2]! - ry0;
     const e1z = m6 * av[i1]! + m7 * av[i1 + 1]! + m8 * av[i1 + 2]! - rz0;
     const px = rx0 + tx, py = ry0 + ty, pz = rz0 + tz;
-    const l1 = e1x * e1x + e1y * e1y + e1z * e1z;
     for (let k = 0; k < nb; k++) {
       const j = candidatesB[k]!;
       const c0 = 4 * sb.edgeF0[j]!;
@@ -220,21 +262,8 @@ export function queryEdgeDirections3d(A: Hull3D, B: Hull3D, limit: number, thres
       const j1 = 3 * sb.edgeV1[j]!;
       const qx = bv[j0]!, qy = bv[j0 + 1]!, qz = bv[j0 + 2]!;
       const e2x = bv[j1]! - qx, e2y = bv[j1 + 1]! - qy, e2z = bv[j1 + 2]! - qz;
-      let nx = e1y * e2z - e1z * e2y;
-      let ny = e1z * e2x - e1x * e2z;
-      let nz = e1x * e2y - e1y * e2x;
-      const l2 = nx * nx + ny * ny + nz * nz;
-      const l12 = l1 * (e2x * e2x + e2y * e2y + e2z * e2z);
-      if (l2 < PARALLEL_EDGE_SINE_3D * PARALLEL_EDGE_SINE_3D * l12) continue;
-      const inv = 1 / Math.sqrt(l2);
-      nx *= inv;
-      ny *= inv;
-      nz *= inv;
-      if (nx * rx0 + ny * ry0 + nz * rz0 < 0) {
-        nx = -nx;
-        ny = -ny;
-        nz = -nz;
-      }
+      if (!edgeAxis3d(e1x, e1y, e1z, e2x, e2y, e2z, rx0, ry0, rz0)) continue;
+      const nx = edgeAxis[0]!, ny = edgeAxis[1]!, nz = edgeAxis[2]!;
       const s = nx * (qx - px) + ny * (qy - py) + nz * (qz - pz);
       if (s > best) {
         best = s;
