@@ -3,12 +3,14 @@
 // the colouring, and step() with its overflow handling (restore the bodies, grow, run again).
 
 import { CapacityError } from '../errors.ts';
-import { createUniformSlots, dispatchRows, GrowingBuffer, UNIFORM_SLOT_BYTES } from '../gpu/buffers.ts';
+import { createUniformSlots, dispatchRows, GrowingBuffer, readBuffer, UNIFORM_SLOT_BYTES } from '../gpu/buffers.ts';
 import { CONTACTS_GROWTH } from '../constants.ts';
 import { WgslReflect } from 'wgsl_reflect/wgsl_reflect.module.js';
 import { cachedKernel, type Kernel } from '../gpu/pipelines.ts';
 import { GpuColoring } from './coloring.ts';
 import { COLOR_ROUNDS, SOLVER_WORKGROUP_SIZE } from './constants.ts';
+
+const COLOR_LIMIT = COLOR_ROUNDS;
 
 /** The kernels of one dimension's soft step, in shaders/solver2d.wgsl's order. */
 export const SOLVER_STAGES = ['begin', 'prepare', 'integrateVelocities', 'warmStart', 'solve', 'integratePositions', 'relax', 'store'] as const;
@@ -60,6 +62,8 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
   private readonly bodiesBackup: GPUBuffer;
   private readonly statesBackup: GPUBuffer;
   private last: O | null = null;
+  /** The last step's per-constraint colours (for readColorStats). */
+  private lastColors: GPUBuffer | null = null;
   /** Last frame's list and user values, as the frame's persistence read them (kept for reruns). */
   private previous: { contacts: GPUBuffer; userValues: GPUBuffer } | null = null;
   private readonly placeholder: GPUBuffer;
@@ -101,8 +105,8 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
     return b;
   }
 
-  /** The collision frame's inputs (the world's shapes and bodies). */
-  protected abstract frameInputs(): I;
+  /** The collision frame's inputs (the world's shapes and bodies; public for benches). */
+  abstract frameInputs(): I;
   /** The step's SolverParams (gravity, substep, softness) as bytes. */
   protected abstract stepParams(dt: number): ArrayBuffer;
 
@@ -137,6 +141,7 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
       dynamicBodies: this.dynamicBodies,
       bodyCount: this.bodyCount,
     });
+    this.lastColors = colors;
     const resources: Record<number, GPUBufferBinding> = {
       [B.params]: { buffer: this.params, offset: 0, size: this.layout.paramsBytes },
       [B.bodies]: { buffer: this.bodies },
@@ -225,6 +230,24 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
       if (runs >= 4) throw new CapacityError(`${this.layout.label}: the collision frame still overflowed after ${runs + 1} runs (${JSON.stringify(counts)})`);
       this.grow(counts);
     }
+  }
+
+  /**
+   * The last submitted step's colouring (a readback, for benches and tests): constraints, colours
+   * used, and how many were left uncoloured (solved serially).
+   */
+  async readColorStats(): Promise<{ constraints: number; colors: number; leftovers: number; sizes: number[] }> {
+    const counts = await this.readCounts();
+    const n = Math.min(counts.contacts, this.last?.contacts.capacity ?? 0);
+    if (!this.lastColors || n === 0) return { constraints: n, colors: 0, leftovers: 0, sizes: [] };
+    const colors = new Uint32Array(await readBuffer(this.device, this.lastColors, 4 * n));
+    const sizes: number[] = [];
+    let leftovers = 0;
+    for (const c of colors) {
+      if (c >= COLOR_LIMIT) leftovers++;
+      else sizes[c] = (sizes[c] ?? 0) + 1;
+    }
+    return { constraints: n, colors: sizes.length, leftovers, sizes: Array.from(sizes, (x) => x ?? 0) };
   }
 
   /** The last step's frame outputs (dense contacts, user values, counts on the GPU), or null. */
