@@ -3,8 +3,8 @@
 //
 // 2D: the demo's mixed pour (boxes, polygons, circles, capsules from a seeded pool; 20k bodies by
 // default) but packed tight (grid spacing 1.4 sizes, overlapping a little, no starting speed), so every body touches
-// its neighbours from the first step, as in a settled pile. 3D: cubes of 1 on a square block
-// (spacing 1.0, jittered 2 mm) on a static floor, 10k by default: each touches up to 6 others.
+// its neighbours from the first step, as in a settled pile. 3D: cubes of 1 in a brick bond on a
+// static floor (see boxPile3D), 10k by default: each rests on 4 and carries 4.
 // Per pile: `--warm` untimed steps, then `--steps` timed steps; reported: the median wall time of
 // world.step() (submit, wait, read the counts), of the collision frame alone on the same bodies
 // (GpuFrame.encode + submit + read counts), their difference (≈ colouring + solver), and the last
@@ -62,18 +62,24 @@ function mixedPile2D(count: number, seed: number): { shapes: Shape2DInput[]; bod
   return { shapes, bodies };
 }
 
-/** Cubes of 1 on a square block, layer by layer, resting on a static floor. */
+/**
+ * Cubes of 1 laid in a brick bond on a static floor: layers 1 apart, columns 1.12 apart (gaps
+ * beyond the margin, so no side contacts), every other layer shifted half a column in x and z, so
+ * each cube rests on 4 below and carries 4 above (about 8 contacts per cube, as in a pile).
+ */
 function boxPile3D(count: number, seed: number): { shapes: Shape3DInput[]; bodies: WorldBody3D[] } {
   const random = rng(seed);
-  const side = Math.ceil(Math.sqrt(count / Math.max(1, Math.cbrt(count) / 1.5)));
-  const shapes: Shape3DInput[] = [{ type: 'box', halfExtents: [side, 0.5, side] }, { type: 'box', halfExtents: [0.5, 0.5, 0.5] }];
+  const side = Math.max(2, Math.ceil(Math.cbrt(count) * 1.5));
+  const pitch = 1.12;
+  const shapes: Shape3DInput[] = [{ type: 'box', halfExtents: [side * pitch, 0.5, side * pitch] }, { type: 'box', halfExtents: [0.5, 0.5, 0.5] }];
   const bodies: WorldBody3D[] = [{ shape: 0, position: [0, -0.5, 0], density: 0 }];
   const j = (): number => 0.002 * (random() - 0.5);
   for (let k = 0; k < count; k++) {
-    const x = k % side;
-    const z = Math.floor(k / side) % side;
     const y = Math.floor(k / (side * side));
-    bodies.push({ shape: 1, position: [x - side / 2 + 0.5 + j(), y + 0.5 + Math.abs(j()), z - side / 2 + 0.5 + j()] as Vec3 });
+    const shift = y % 2 === 1 ? pitch / 2 : 0;
+    const x = (k % side) * pitch + shift - (side * pitch) / 2;
+    const z = (Math.floor(k / side) % side) * pitch + shift - (side * pitch) / 2;
+    bodies.push({ shape: 1, position: [x + j(), y + 0.5 + Math.abs(j()), z + j()] as Vec3 });
   }
   return { shapes, bodies };
 }

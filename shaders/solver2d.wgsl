@@ -18,7 +18,7 @@
 // narrowphase runs once per step while the substeps still see the contact open and close.
 // Colours share no dynamic body (shaders/coloring.wgsl): a dispatch solves one colour in parallel
 // and the result is Gauss–Seidel's, independent of thread order (deterministic). The constraints
-// left uncoloured are solved by one invocation in index order (solverPass.color == COLOR_ROUNDS).
+// left uncoloured are solved by one invocation in index order (solverPass.color == COLOR_COUNT).
 
 @group(0) @binding(0) var<uniform> params: SolverParams2D;
 @group(0) @binding(1) var<uniform> solverPass: SolverPass2D;
@@ -28,10 +28,9 @@
 @group(0) @binding(5) var<storage, read_write> userValues: array<ContactUserValues2D>;
 @group(0) @binding(6) var<storage, read_write> constraints: array<ContactConstraint2D>;
 @group(0) @binding(7) var<storage, read> counts: array<u32>;
-@group(0) @binding(8) var<storage, read> colors: array<u32>;
+@group(0) @binding(8) var<storage, read> colorOrder: array<u32>;              // colour offsets, then the constraints by colour (coloring.wgsl)
 @group(0) @binding(9) var<storage, read> prevContacts: array<ContactManifold2D>;     // last frame's list
 @group(0) @binding(10) var<storage, read> prevUserValues: array<ContactUserValues2D>; // and the impulses stored for it
-@group(0) @binding(11) var<storage, read> leftovers: array<u32>;                 // count, then the uncoloured constraints
 
 fn linearIndex(gid: vec3u, groups: vec3u) -> u32 {
   return gid.x + gid.y * groups.x * SOLVER_WORKGROUP_SIZE;
@@ -269,19 +268,21 @@ fn solveContact2D(ci: u32, useBias: bool) {
   if (sB.invMass > 0.0) { states[c.bodyB] = sB; }
 }
 
-// mode 0: warm start, 1: solve with bias, 2: relax. Either this dispatch's colour, or (solverPass.color
-// == COLOR_ROUNDS) the uncoloured leftovers, one after the other, by invocation 0.
-fn solveColor2D(ci: u32, mode: u32) {
-  let count = contactCount();
-  if (solverPass.color == COLOR_ROUNDS) {
-    if (ci != 0u) { return; }
-    for (var k = 0u; k < leftovers[0]; k++) {
-      runContact2D(leftovers[1u + k], mode);
+// mode 0: warm start, 1: solve with bias, 2: relax. Invocation i takes the i-th constraint of
+// this dispatch's colour (the dispatch is sized to the colour on the GPU), or (solverPass.color ==
+// COLOR_COUNT) invocation 0 runs the uncoloured leftovers one after the other, in index order.
+fn solveColor2D(i: u32, mode: u32) {
+  let k = solverPass.color;
+  if (k == COLOR_COUNT) {
+    if (i != 0u) { return; }
+    for (var j = colorOrder[COLOR_COUNT]; j < contactCount(); j++) {
+      runContact2D(colorOrder[COLOR_ORDER_HEADER + j], mode);
     }
     return;
   }
-  if (ci >= count || colors[ci] != solverPass.color) { return; }
-  runContact2D(ci, mode);
+  let start = colorOrder[k];
+  if (i >= colorOrder[k + 1u] - start) { return; }
+  runContact2D(colorOrder[COLOR_ORDER_HEADER + start + i], mode);
 }
 
 fn runContact2D(ci: u32, mode: u32) {

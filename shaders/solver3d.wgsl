@@ -13,8 +13,7 @@
 @group(0) @binding(5) var<storage, read_write> userValues: array<ContactUserValues3D>;
 @group(0) @binding(6) var<storage, read_write> constraints: array<ContactConstraint3D>;
 @group(0) @binding(7) var<storage, read> counts: array<u32>;
-@group(0) @binding(8) var<storage, read> colors: array<u32>;
-@group(0) @binding(11) var<storage, read> leftovers: array<u32>;                 // count, then the uncoloured constraints
+@group(0) @binding(8) var<storage, read> colorOrder: array<u32>;              // colour offsets, then the constraints by colour (coloring.wgsl)
 @group(0) @binding(9) var<storage, read> prevContacts: array<ContactManifold3D>;     // last frame's list
 @group(0) @binding(10) var<storage, read> prevUserValues: array<ContactUserValues3D>; // and the impulses stored for it
 
@@ -280,18 +279,21 @@ fn runContact3D(ci: u32, mode: u32) {
   if (mode == 0u) { warmStartContact3D(ci); } else { solveContact3D(ci, mode == 1u); }
 }
 
-// mode 0: warm start, 1: solve with bias, 2: relax; this dispatch's colour, or the leftovers.
-fn solveColor3D(ci: u32, mode: u32) {
-  let count = contactCount3D();
-  if (solverPass.color == COLOR_ROUNDS) {
-    if (ci != 0u) { return; }
-    for (var k = 0u; k < leftovers[0]; k++) {
-      runContact3D(leftovers[1u + k], mode);
+// mode 0: warm start, 1: solve with bias, 2: relax. Invocation i takes the i-th constraint of
+// this dispatch's colour (the dispatch is sized to the colour on the GPU), or (solverPass.color ==
+// COLOR_COUNT) invocation 0 runs the uncoloured leftovers one after the other, in index order.
+fn solveColor3D(i: u32, mode: u32) {
+  let k = solverPass.color;
+  if (k == COLOR_COUNT) {
+    if (i != 0u) { return; }
+    for (var j = colorOrder[COLOR_COUNT]; j < contactCount3D(); j++) {
+      runContact3D(colorOrder[COLOR_ORDER_HEADER + j], mode);
     }
     return;
   }
-  if (ci >= count || colors[ci] != solverPass.color) { return; }
-  runContact3D(ci, mode);
+  let start = colorOrder[k];
+  if (i >= colorOrder[k + 1u] - start) { return; }
+  runContact3D(colorOrder[COLOR_ORDER_HEADER + start + i], mode);
 }
 
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)

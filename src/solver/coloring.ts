@@ -1,8 +1,10 @@
 // Graph colouring of contact constraints on the GPU (shaders/coloring.wgsl), shared by the 2D and
 // 3D solvers: from the body pair of each constraint (a dense contact list's keys) and which bodies
 // are dynamic, a colour per constraint such that no two constraints of one colour share a dynamic
-// body; COLOR_NONE for the few left after COLOR_ROUNDS rounds, which are also listed in index
-// order (for the solver's serial pass). Deterministic (see the WGSL).
+// body (Jones–Plassmann, smallest free colour); COLOR_NONE / COLOR_FULL for the few left after
+// COLOR_ROUNDS rounds. Also the constraints ordered by colour (colour offsets, then the list; the
+// uncoloured last, in index order, for the solver's serial pass) and one indirect dispatch per
+// colour sized to it. Deterministic (see the WGSL).
 // Recorded into the caller's encoder with no readback: the constraint count is read on the GPU.
 
 import { WgslReflect } from 'wgsl_reflect/wgsl_reflect.module.js';
@@ -11,9 +13,9 @@ import { createUniformSlots, dispatchRows, GrowingBuffer, UNIFORM_SLOT_BYTES } f
 import { cachedKernel, type Kernel } from '../gpu/pipelines.ts';
 import { wgslFile } from '../gpu/shaders.ts';
 import { GpuScan, type ScanPlan } from '../gpu/scan.ts';
-import { COLOR_INDEX_BITS, COLOR_NONE, COLOR_ROUNDS, SOLVER_WORKGROUP_SIZE, solverConstantsWgsl } from './constants.ts';
+import { COLOR_COUNT, COLOR_FULL, COLOR_INDEX_BITS, COLOR_NONE, COLOR_ORDER_HEADER, COLOR_ROUNDS, SOLVER_WORKGROUP_SIZE, solverConstantsWgsl } from './constants.ts';
 
-export { COLOR_NONE, COLOR_ROUNDS };
+export { COLOR_COUNT, COLOR_FULL, COLOR_NONE, COLOR_ORDER_HEADER, COLOR_ROUNDS };
 
 const coloringWgsl = (): string => solverConstantsWgsl() + wgslFile('coloring');
 
@@ -42,20 +44,29 @@ export interface ColoringInputs {
 }
 
 export interface ColoringOutputs {
-  /** array<u32>: per constraint its colour, 0..COLOR_ROUNDS-1, or COLOR_NONE. */
+  /** array<u32>: per constraint its colour, 0..COLOR_COUNT-1, or COLOR_NONE / COLOR_FULL. */
   colors: GPUBuffer;
-  /** array<u32>: the count of uncoloured constraints, then their indices in increasing order. */
-  leftovers: GPUBuffer;
+  /**
+   * array<u32>: COLOR_ORDER_HEADER words (colour k's constraints start at entry [k] of the list;
+   * [COLOR_COUNT] is where the uncoloured start, running to the constraint count), then the list:
+   * the constraints by colour (any order within one), then the uncoloured in increasing order.
+   */
+  order: GPUBuffer;
+  /** array<u32>: per colour its indirect dispatch arguments (x, y, 1) at byte 12k (SOLVER_WORKGROUP_SIZE per group). */
+  dispatch: GPUBuffer;
 }
 
-const KERNELS = ['colorClaim', 'colorCheck', 'colorFlags', 'colorScatter'] as const;
+const KERNELS = ['colorClaim', 'colorCheck', 'colorPlan', 'colorFlags', 'colorScatter'] as const;
 type KernelName = (typeof KERNELS)[number];
 
 export class GpuColoring {
   private readonly colors: GrowingBuffer;
   private readonly slots: GrowingBuffer;
   private readonly offsets: GrowingBuffer;
-  private readonly leftovers: GrowingBuffer;
+  private readonly order: GrowingBuffer;
+  private readonly ranks: GrowingBuffer;
+  private readonly sizes: GPUBuffer;
+  private readonly dispatch: GPUBuffer;
   private readonly params: GPUBuffer;
   private scanPlan: ScanPlan | null = null;
 
@@ -64,7 +75,10 @@ export class GpuColoring {
     this.colors = new GrowingBuffer(device, S, 'coloring-colors');
     this.slots = new GrowingBuffer(device, S, 'coloring-slots');
     this.offsets = new GrowingBuffer(device, S, 'coloring-offsets');
-    this.leftovers = new GrowingBuffer(device, S, 'coloring-leftovers');
+    this.order = new GrowingBuffer(device, S, 'coloring-order');
+    this.ranks = new GrowingBuffer(device, S, 'coloring-ranks');
+    this.sizes = device.createBuffer({ label: 'coloring-sizes', size: 4 * COLOR_COUNT, usage: S });
+    this.dispatch = device.createBuffer({ label: 'coloring-dispatch', size: 12 * COLOR_COUNT, usage: S | GPUBufferUsage.INDIRECT });
     this.params = createUniformSlots(device, 'coloring-params', COLOR_ROUNDS);
   }
 
@@ -93,10 +107,12 @@ export class GpuColoring {
       throw new CapacityError(`coloring: ${inputs.capacity} constraints; at most ${2 ** COLOR_INDEX_BITS - 1} per step`);
     }
     const colors = this.colors.ensure(4 * Math.max(1, inputs.capacity));
-    const slots = this.slots.ensure(4 * Math.max(1, inputs.bodyCount));
+    // Per body: priority slot and colour mask.
+    const slots = this.slots.ensure(8 * Math.max(1, inputs.bodyCount));
     const scan = this.plan(inputs.capacity + 1);
     const offsets = this.offsets.buffer!;
-    const leftovers = this.leftovers.ensure(4 * (inputs.capacity + 1));
+    const order = this.order.ensure(4 * (COLOR_ORDER_HEADER + inputs.capacity));
+    const ranks = this.ranks.ensure(4 * Math.max(1, inputs.capacity));
     const words = new Uint32Array((COLOR_ROUNDS * UNIFORM_SLOT_BYTES) / 4);
     for (let r = 0; r < COLOR_ROUNDS; r++) {
       words[(r * UNIFORM_SLOT_BYTES) / 4] = r;
@@ -105,6 +121,7 @@ export class GpuColoring {
     }
     this.device.queue.writeBuffer(this.params, 0, words);
     encoder.clearBuffer(slots);
+    encoder.clearBuffer(this.sizes);
     const groups = Math.ceil(inputs.capacity / SOLVER_WORKGROUP_SIZE);
     const resources: GPUBufferBinding[] = [
       { buffer: this.params, offset: 0, size: 16 },
@@ -114,7 +131,10 @@ export class GpuColoring {
       { buffer: colors },
       { buffer: slots },
       { buffer: offsets, size: 4 * (inputs.capacity + 1) },
-      { buffer: leftovers },
+      { buffer: order },
+      { buffer: ranks },
+      { buffer: this.sizes },
+      { buffer: this.dispatch },
     ];
     const pass = encoder.beginComputePass({ label: 'coloring' });
     const run = (name: KernelName, round: number, groupCount: number): void => {
@@ -131,17 +151,18 @@ export class GpuColoring {
       run('colorClaim', r, groups);
       run('colorCheck', r, groups);
     }
+    run('colorPlan', 0, 1);
     run('colorFlags', 0, Math.ceil((inputs.capacity + 1) / SOLVER_WORKGROUP_SIZE));
     this.scanner.encode(pass, scan);
     run('colorScatter', 0, groups);
     pass.end();
-    return { colors, leftovers };
+    return { colors, order, dispatch: this.dispatch };
   }
 
   destroy(): void {
     this.scanPlan?.destroy();
-    for (const b of [this.colors, this.slots, this.offsets, this.leftovers]) b.destroy();
-    this.params.destroy();
+    for (const b of [this.colors, this.slots, this.offsets, this.order, this.ranks]) b.destroy();
+    for (const b of [this.params, this.sizes, this.dispatch]) b.destroy();
   }
 }
 

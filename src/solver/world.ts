@@ -8,9 +8,7 @@ import { CONTACTS_GROWTH } from '../constants.ts';
 import { WgslReflect } from 'wgsl_reflect/wgsl_reflect.module.js';
 import { cachedKernel, type Kernel } from '../gpu/pipelines.ts';
 import { GpuColoring } from './coloring.ts';
-import { COLOR_ROUNDS, SOLVER_WORKGROUP_SIZE } from './constants.ts';
-
-const COLOR_LIMIT = COLOR_ROUNDS;
+import { COLOR_COUNT, SOLVER_WORKGROUP_SIZE } from './constants.ts';
 
 /** The kernels of one dimension's soft step, in shaders/solver2d.wgsl's order. */
 export const SOLVER_STAGES = ['begin', 'prepare', 'integrateVelocities', 'warmStart', 'solve', 'integratePositions', 'relax', 'store'] as const;
@@ -47,7 +45,7 @@ export interface FrameLike<I, O extends { contacts: ContactsOutputsLike }> {
 }
 
 // Bindings of shaders/solver2d.wgsl and solver3d.wgsl (the same in both).
-const B = { params: 0, pass: 1, bodies: 2, states: 3, contacts: 4, userValues: 5, constraints: 6, counts: 7, colors: 8, prevContacts: 9, prevUserValues: 10, leftovers: 11 } as const;
+const B = { params: 0, pass: 1, bodies: 2, states: 3, contacts: 4, userValues: 5, constraints: 6, counts: 7, order: 8, prevContacts: 9, prevUserValues: 10 } as const;
 
 /** Bound as last frame's list before there is one (never read then: no entry has a previous). */
 const PLACEHOLDER_BYTES = 4096;
@@ -91,9 +89,9 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
     this.constraints = new GrowingBuffer(device, STORAGE, `${layout.label}-constraints`);
     this.placeholder = device.createBuffer({ label: `${layout.label}-placeholder`, size: PLACEHOLDER_BYTES, usage: GPUBufferUsage.STORAGE });
     this.params = createUniformSlots(device, `${layout.label}-params`, 1);
-    this.passes = createUniformSlots(device, `${layout.label}-passes`, COLOR_ROUNDS + 1);
-    const words = new Uint32Array(((COLOR_ROUNDS + 1) * UNIFORM_SLOT_BYTES) / 4);
-    for (let k = 0; k <= COLOR_ROUNDS; k++) words[(k * UNIFORM_SLOT_BYTES) / 4 + layout.passColor] = k;
+    this.passes = createUniformSlots(device, `${layout.label}-passes`, COLOR_COUNT + 1);
+    const words = new Uint32Array(((COLOR_COUNT + 1) * UNIFORM_SLOT_BYTES) / 4);
+    for (let k = 0; k <= COLOR_COUNT; k++) words[(k * UNIFORM_SLOT_BYTES) / 4 + layout.passColor] = k;
     device.queue.writeBuffer(this.passes, 0, words);
   }
 
@@ -133,7 +131,7 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
     }
     const constraints = this.constraints.ensure(capacity * this.layout.constraintBytes);
     device.queue.writeBuffer(this.params, 0, this.stepParams(dt));
-    const { colors, leftovers } = this.coloring.encode(encoder, {
+    const { colors, order, dispatch } = this.coloring.encode(encoder, {
       pairs: out.contacts.keys,
       counts: out.contacts.counts,
       countWord: this.layout.countWord,
@@ -150,8 +148,7 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
       [B.userValues]: { buffer: out.contacts.userValues },
       [B.constraints]: { buffer: constraints },
       [B.counts]: { buffer: out.contacts.counts },
-      [B.colors]: { buffer: colors },
-      [B.leftovers]: { buffer: leftovers },
+      [B.order]: { buffer: order },
       [B.prevContacts]: { buffer: this.previous?.contacts ?? this.placeholder },
       [B.prevUserValues]: { buffer: this.previous?.userValues ?? this.placeholder },
     };
@@ -173,13 +170,17 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
       pass.setBindGroup(0, group);
       dispatchRows(pass, groups);
     };
-    // One colour per dispatch (over the list's capacity; the kernels read the real count), then
-    // the uncoloured leftovers by a single invocation.
+    // One colour per dispatch, sized on the GPU to that colour's constraints (an empty colour
+    // dispatches no workgroup), then the uncoloured leftovers by a single invocation.
     const colored = (stage: 'warmStart' | 'solve' | 'relax'): (() => void) => {
-      const groups = Array.from({ length: COLOR_ROUNDS + 1 }, (_, c) => bindGroup(stage, c));
+      const groups = Array.from({ length: COLOR_COUNT + 1 }, (_, c) => bindGroup(stage, c));
       return () => {
-        for (let c = 0; c < COLOR_ROUNDS; c++) run(stage, contactGroups, groups[c]!);
-        run(stage, 1, groups[COLOR_ROUNDS]!);
+        pass.setPipeline(kernels[stage].pipeline);
+        for (let c = 0; c < COLOR_COUNT; c++) {
+          pass.setBindGroup(0, groups[c]!);
+          pass.dispatchWorkgroupsIndirect(dispatch, 12 * c);
+        }
+        run(stage, 1, groups[COLOR_COUNT]!);
       };
     };
     const [warmStart, solve, relax] = [colored('warmStart'), colored('solve'), colored('relax')];
@@ -244,7 +245,7 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
     const sizes: number[] = [];
     let leftovers = 0;
     for (const c of colors) {
-      if (c >= COLOR_LIMIT) leftovers++;
+      if (c >= COLOR_COUNT) leftovers++;
       else sizes[c] = (sizes[c] ?? 0) + 1;
     }
     return { constraints: n, colors: sizes.length, leftovers, sizes: Array.from(sizes, (x) => x ?? 0) };
