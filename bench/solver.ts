@@ -7,7 +7,8 @@
 // static floor (see boxPile3D), 10k by default: each rests on 4 and carries 4.
 // Per pile: `--warm` untimed steps, then `--steps` timed steps; reported: the median wall time of
 // world.step() (submit, wait, read the counts), of the collision frame alone on the same bodies
-// (GpuFrame.encode + submit + read counts), their difference (≈ colouring + solver), and the last
+// (GpuFrame.encode + submit + read counts), their difference (≈ colouring + solver), the GPU
+// timestamps of the colouring and solver passes (median; when the device has them), and the last
 // step's colouring: constraints, colours used, leftovers (solved one after the other).
 //
 //   npm run bench -- --scene solver                    # 2D 20k and 3D 10k
@@ -88,17 +89,27 @@ interface World {
   step(dt: number): Promise<unknown>;
   readColorStats(): Promise<{ constraints: number; colors: number; leftovers: number; sizes: number[] }>;
   readCounts(): Promise<unknown>;
+  enablePassTimes(): void;
+  readPassTimes(): Promise<{ coloring: number; solver: number } | null>;
   destroy(): void;
 }
 
-async function timeWorld(label: string, device: GPUDevice, world: World, frameOnly: () => Promise<void>, warm: number, steps: number): Promise<void> {
+async function timeWorld(label: string, timestamps: boolean, world: World, frameOnly: () => Promise<void>, warm: number, steps: number): Promise<void> {
+  if (timestamps) world.enablePassTimes();
   for (let i = 0; i < warm; i++) await world.step(DT);
   const stepMs: number[] = [];
   const frameMs: number[] = [];
+  const coloringMs: number[] = [];
+  const solverMs: number[] = [];
   for (let i = 0; i < steps; i++) {
     let t = performance.now();
     await world.step(DT);
     stepMs.push(performance.now() - t);
+    const gpu = await world.readPassTimes();
+    if (gpu) {
+      coloringMs.push(gpu.coloring);
+      solverMs.push(gpu.solver);
+    }
     t = performance.now();
     await frameOnly();
     frameMs.push(performance.now() - t);
@@ -108,9 +119,9 @@ async function timeWorld(label: string, device: GPUDevice, world: World, frameOn
   const f = median(frameMs);
   console.log(
     `${label}: step ${s.toFixed(1)} ms (median of ${steps}), frame alone ${f.toFixed(1)} ms, colouring+solver ≈ ${(s - f).toFixed(1)} ms; ` +
-      `${stats.constraints} constraints, ${stats.colors} colours [${stats.sizes.join(' ')}], ${stats.leftovers} leftovers`,
+      `${stats.constraints} constraints, ${stats.colors} colours [${stats.sizes.join(' ')}], ${stats.leftovers} leftovers` +
+      (coloringMs.length ? `; GPU: colouring ${median(coloringMs).toFixed(1)} ms, solver ${median(solverMs).toFixed(1)} ms` : '; no GPU timestamps'),
   );
-  void device;
 }
 
 export async function solverMain(argv: string[]): Promise<void> {
@@ -123,7 +134,7 @@ export async function solverMain(argv: string[]): Promise<void> {
     .option('--steps <n>', 'timed steps', int, 3)
     .parse(argv);
   const o = program.opts<{ dim: string; bodies2d: number; bodies3d: number; warm: number; steps: number }>();
-  const { device, adapter } = await acquireDevice();
+  const { device, adapter, timestamps } = await acquireDevice();
   console.log(`adapter: ${JSON.stringify(adapter)}`);
   if (o.dim !== '3') {
     const { shapes, bodies } = mixedPile2D(o.bodies2d, 1);
@@ -134,7 +145,7 @@ export async function solverMain(argv: string[]): Promise<void> {
       device.queue.submit([enc.finish()]);
       await world.frame.readCounts();
     };
-    await timeWorld(`2D mixed pile, ${o.bodies2d} bodies`, device, world, frameOnly, o.warm, o.steps);
+    await timeWorld(`2D mixed pile, ${o.bodies2d} bodies`, timestamps, world, frameOnly, o.warm, o.steps);
     world.destroy();
   }
   if (o.dim !== '2') {
@@ -146,7 +157,7 @@ export async function solverMain(argv: string[]): Promise<void> {
       device.queue.submit([enc.finish()]);
       await world.frame.readCounts();
     };
-    await timeWorld(`3D box pile, ${o.bodies3d} bodies`, device, world, frameOnly, o.warm, o.steps);
+    await timeWorld(`3D box pile, ${o.bodies3d} bodies`, timestamps, world, frameOnly, o.warm, o.steps);
     world.destroy();
   }
   device.destroy();

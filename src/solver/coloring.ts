@@ -102,7 +102,7 @@ export class GpuColoring {
   }
 
   /** Records the colouring and the list of the constraints it left uncoloured. */
-  encode(encoder: GPUCommandEncoder, inputs: ColoringInputs): ColoringOutputs {
+  encode(encoder: GPUCommandEncoder, inputs: ColoringInputs, passDescriptor: GPUComputePassDescriptor = { label: 'coloring' }): ColoringOutputs {
     if (inputs.capacity >= 2 ** COLOR_INDEX_BITS) {
       throw new CapacityError(`coloring: ${inputs.capacity} constraints; at most ${2 ** COLOR_INDEX_BITS - 1} per step`);
     }
@@ -136,7 +136,7 @@ export class GpuColoring {
       { buffer: this.sizes },
       { buffer: this.dispatch },
     ];
-    const pass = encoder.beginComputePass({ label: 'coloring' });
+    const pass = encoder.beginComputePass(passDescriptor);
     const run = (name: KernelName, round: number, groupCount: number): void => {
       const kernel = this.kernels[name];
       pass.setPipeline(kernel.pipeline);

@@ -3,7 +3,7 @@
 // the colouring, and step() with its overflow handling (restore the bodies, grow, run again).
 
 import { CapacityError } from '../errors.ts';
-import { createUniformSlots, dispatchRows, GrowingBuffer, readBuffer, UNIFORM_SLOT_BYTES } from '../gpu/buffers.ts';
+import { createUniformSlots, dispatchRows, GrowingBuffer, PassTimer, readBuffer, UNIFORM_SLOT_BYTES } from '../gpu/buffers.ts';
 import { CONTACTS_GROWTH } from '../constants.ts';
 import { WgslReflect } from 'wgsl_reflect/wgsl_reflect.module.js';
 import { cachedKernel, type Kernel } from '../gpu/pipelines.ts';
@@ -65,6 +65,8 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
   /** Last frame's list and user values, as the frame's persistence read them (kept for reruns). */
   private previous: { contacts: GPUBuffer; userValues: GPUBuffer } | null = null;
   private readonly placeholder: GPUBuffer;
+  /** GPU timestamps of the colouring and solver passes (benches), or null. */
+  private timer: PassTimer | null = null;
 
   protected constructor(
     readonly device: GPUDevice,
@@ -138,7 +140,7 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
       capacity,
       dynamicBodies: this.dynamicBodies,
       bodyCount: this.bodyCount,
-    });
+    }, this.timer?.passDescriptor('coloring', `${this.layout.label}.coloring`));
     this.lastColors = colors;
     const resources: Record<number, GPUBufferBinding> = {
       [B.params]: { buffer: this.params, offset: 0, size: this.layout.paramsBytes },
@@ -164,7 +166,7 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
       });
     const contactGroups = Math.ceil(capacity / SOLVER_WORKGROUP_SIZE);
     const bodyGroups = Math.ceil(this.bodyCount / SOLVER_WORKGROUP_SIZE);
-    const pass = encoder.beginComputePass({ label: `${this.layout.label}.solver` });
+    const pass = encoder.beginComputePass(this.timer?.passDescriptor('solver', `${this.layout.label}.solver`) ?? { label: `${this.layout.label}.solver` });
     const run = (stage: SolverStage, groups: number, group: GPUBindGroup): void => {
       pass.setPipeline(kernels[stage].pipeline);
       pass.setBindGroup(0, group);
@@ -198,6 +200,7 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
     }
     run('store', contactGroups, bindGroup('store'));
     pass.end();
+    this.timer?.resolve(encoder);
     return out;
   }
 
@@ -234,6 +237,21 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
   }
 
   /**
+   * Times the colouring and solver passes of later steps with GPU timestamps (the device needs
+   * 'timestamp-query'); readPassTimes() after a step gives their milliseconds.
+   */
+  enablePassTimes(): void {
+    this.timer ??= new PassTimer(this.device, ['coloring', 'solver']);
+  }
+
+  /** The last step's colouring and solver pass times (ms), or null when not enabled. */
+  async readPassTimes(): Promise<{ coloring: number; solver: number } | null> {
+    if (!this.timer) return null;
+    const t = await this.timer.read();
+    return { coloring: t.coloring!, solver: t.solver! };
+  }
+
+  /**
    * The last submitted step's colouring (a readback, for benches and tests): constraints, colours
    * used, and how many were left uncoloured (solved serially).
    */
@@ -258,6 +276,7 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
 
   destroy(): void {
     for (const b of [this.bodies, this.states, this.dynamicBodies, this.bodiesBackup, this.statesBackup, this.params, this.passes, this.placeholder]) b.destroy();
+    this.timer?.destroy();
     this.constraints.destroy();
     this.coloring.destroy();
     this.frame.destroy();
