@@ -14,7 +14,8 @@
 //               whose bodies' masks are full takes COLOR_FULL and leaves the competition.
 // The priority is (r + 1) << COLOR_INDEX_BITS | a bijective hash of the constraint's index, so
 // priorities are unique, grow from round to round (the slots are cleared once per step). About
-// max-degree + 1 colours. Static bodies never conflict.
+// max-degree + 1 colours. Static bodies never conflict. colorNext sizes the next round's indirect
+// dispatch: none once a round left nothing uncoloured.
 //
 // Then the constraints are ordered by colour for the solver (colorOrder, see colorPlan): each
 // winner took a rank within its colour (atomicAdd; the order inside a colour does not change the
@@ -39,8 +40,9 @@ struct ColorParams {
 @group(0) @binding(6) var<storage, read_write> colorOffsets: array<u32>;       // capacity + 1: leftover flags, then their exclusive scan
 @group(0) @binding(7) var<storage, read_write> colorOrder: array<u32>;         // COLOR_ORDER_HEADER offsets, then constraints by colour
 @group(0) @binding(8) var<storage, read_write> colorRanks: array<u32>;         // per constraint: its place within its colour
-@group(0) @binding(9) var<storage, read_write> colorSizes: array<atomic<u32>>; // COLOR_COUNT: constraints per colour (cleared per step)
+@group(0) @binding(9) var<storage, read_write> colorSizes: array<atomic<u32>>; // COLOR_COUNT: constraints per colour, then per round: 1 if some stayed uncoloured (cleared per step)
 @group(0) @binding(10) var<storage, read_write> colorDispatch: array<u32>;     // 3 per colour: indirect dispatch arguments
+@group(0) @binding(11) var<storage, read_write> colorRoundArgs: array<u32>;    // 3 per round: its indirect dispatch arguments
 
 // A bijection of [0, 2^COLOR_INDEX_BITS) that differs from round to round (xor, odd multiply and
 // xorshift each keep it one-to-one).
@@ -83,6 +85,7 @@ fn colorCheck(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
   let winsB = !dynB || atomicLoad(&colorSlots[2u * pair.y]) == p;
   if (!(winsA && winsB)) {
     colors[c] = COLOR_NONE;
+    atomicStore(&colorSizes[COLOR_COUNT + colorParams.round], 1u);
     return;
   }
   var used = 0u;
@@ -98,6 +101,19 @@ fn colorCheck(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
   if (dynB) { atomicOr(&colorSlots[2u * pair.y + 1u], 1u << k); }
   colors[c] = k;
   colorRanks[c] = atomicAdd(&colorSizes[k], 1u);
+}
+
+// One invocation, after round r's colorCheck: round r + 1 covers the constraints when some stayed
+// uncoloured, else dispatches nothing (so rounds past convergence cost next to nothing).
+@compute @workgroup_size(1)
+fn colorNext() {
+  let r = colorParams.round;
+  let g = (colorParams.capacity + SOLVER_WORKGROUP_SIZE - 1u) / SOLVER_WORKGROUP_SIZE;
+  let rows = (g + 65534u) / 65535u;
+  let more = atomicLoad(&colorSizes[COLOR_COUNT + r]) != 0u;
+  colorRoundArgs[3u * (r + 1u)] = select(0u, select(g, 65535u, rows > 1u), more);
+  colorRoundArgs[3u * (r + 1u) + 1u] = select(0u, rows, more);
+  colorRoundArgs[3u * (r + 1u) + 2u] = 1u;
 }
 
 // One invocation: the colours' offsets (colorOrder's header; entry COLOR_COUNT is where the

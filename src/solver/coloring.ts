@@ -56,7 +56,7 @@ export interface ColoringOutputs {
   dispatch: GPUBuffer;
 }
 
-const KERNELS = ['colorClaim', 'colorCheck', 'colorPlan', 'colorFlags', 'colorScatter'] as const;
+const KERNELS = ['colorClaim', 'colorCheck', 'colorNext', 'colorPlan', 'colorFlags', 'colorScatter'] as const;
 type KernelName = (typeof KERNELS)[number];
 
 export class GpuColoring {
@@ -67,6 +67,7 @@ export class GpuColoring {
   private readonly ranks: GrowingBuffer;
   private readonly sizes: GPUBuffer;
   private readonly dispatch: GPUBuffer;
+  private readonly roundArgs: GPUBuffer;
   private readonly params: GPUBuffer;
   private scanPlan: ScanPlan | null = null;
 
@@ -77,7 +78,9 @@ export class GpuColoring {
     this.offsets = new GrowingBuffer(device, S, 'coloring-offsets');
     this.order = new GrowingBuffer(device, S, 'coloring-order');
     this.ranks = new GrowingBuffer(device, S, 'coloring-ranks');
-    this.sizes = device.createBuffer({ label: 'coloring-sizes', size: 4 * COLOR_COUNT, usage: S });
+    // Colour sizes, then a flag per round.
+    this.sizes = device.createBuffer({ label: 'coloring-sizes', size: 4 * (COLOR_COUNT + COLOR_ROUNDS), usage: S });
+    this.roundArgs = device.createBuffer({ label: 'coloring-round-args', size: 12 * COLOR_ROUNDS, usage: S | GPUBufferUsage.INDIRECT });
     this.dispatch = device.createBuffer({ label: 'coloring-dispatch', size: 12 * COLOR_COUNT, usage: S | GPUBufferUsage.INDIRECT });
     this.params = createUniformSlots(device, 'coloring-params', COLOR_ROUNDS);
   }
@@ -135,8 +138,10 @@ export class GpuColoring {
       { buffer: ranks },
       { buffer: this.sizes },
       { buffer: this.dispatch },
+      { buffer: this.roundArgs },
     ];
     const pass = encoder.beginComputePass(passDescriptor);
+    // groupCount < 0: dispatched indirectly from round `round`'s arguments (written by colorNext).
     const run = (name: KernelName, round: number, groupCount: number): void => {
       const kernel = this.kernels[name];
       pass.setPipeline(kernel.pipeline);
@@ -145,11 +150,13 @@ export class GpuColoring {
         layout: kernel.layout,
         entries: kernelBindings(name).map((b) => ({ binding: b, resource: b === 0 ? { buffer: this.params, offset: round * UNIFORM_SLOT_BYTES, size: 16 } : resources[b]! })),
       }));
-      dispatchRows(pass, groupCount);
+      if (groupCount < 0) pass.dispatchWorkgroupsIndirect(this.roundArgs, 12 * round);
+      else dispatchRows(pass, groupCount);
     };
     for (let r = 0; r < COLOR_ROUNDS; r++) {
-      run('colorClaim', r, groups);
-      run('colorCheck', r, groups);
+      run('colorClaim', r, r === 0 ? groups : -1);
+      run('colorCheck', r, r === 0 ? groups : -1);
+      if (r + 1 < COLOR_ROUNDS) run('colorNext', r, 1);
     }
     run('colorPlan', 0, 1);
     run('colorFlags', 0, Math.ceil((inputs.capacity + 1) / SOLVER_WORKGROUP_SIZE));
@@ -162,7 +169,7 @@ export class GpuColoring {
   destroy(): void {
     this.scanPlan?.destroy();
     for (const b of [this.colors, this.slots, this.offsets, this.order, this.ranks]) b.destroy();
-    for (const b of [this.params, this.sizes, this.dispatch]) b.destroy();
+    for (const b of [this.params, this.sizes, this.dispatch, this.roundArgs]) b.destroy();
   }
 }
 
