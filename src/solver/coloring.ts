@@ -70,6 +70,8 @@ export class GpuColoring {
   private readonly roundArgs: GPUBuffer;
   private readonly params: GPUBuffer;
   private scanPlan: ScanPlan | null = null;
+  /** Bind groups by kernel and round, kept while the buffers (and capacity) stay the same. */
+  private groupCache: { key: unknown[]; groups: Map<string, GPUBindGroup> } | null = null;
 
   private constructor(readonly device: GPUDevice, private readonly kernels: Record<KernelName, Kernel>, private readonly scanner: GpuScan) {
     const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
@@ -140,16 +142,27 @@ export class GpuColoring {
       { buffer: this.dispatch },
       { buffer: this.roundArgs },
     ];
+    const key: unknown[] = [inputs.pairs, inputs.counts, inputs.dynamicBodies, colors, slots, offsets, order, ranks, inputs.capacity];
+    if (!this.groupCache || key.some((k, i) => k !== this.groupCache!.key[i])) this.groupCache = { key, groups: new Map() };
+    const cache = this.groupCache.groups;
+    const bindGroup = (name: KernelName, round: number): GPUBindGroup => {
+      const id = `${name}:${round}`;
+      let group = cache.get(id);
+      if (!group) {
+        group = this.device.createBindGroup({
+          label: `coloring.${name}`,
+          layout: this.kernels[name].layout,
+          entries: kernelBindings(name).map((b) => ({ binding: b, resource: b === 0 ? { buffer: this.params, offset: round * UNIFORM_SLOT_BYTES, size: 16 } : resources[b]! })),
+        });
+        cache.set(id, group);
+      }
+      return group;
+    };
     const pass = encoder.beginComputePass(passDescriptor);
     // groupCount < 0: dispatched indirectly from round `round`'s arguments (written by colorNext).
     const run = (name: KernelName, round: number, groupCount: number): void => {
-      const kernel = this.kernels[name];
-      pass.setPipeline(kernel.pipeline);
-      pass.setBindGroup(0, this.device.createBindGroup({
-        label: `coloring.${name}`,
-        layout: kernel.layout,
-        entries: kernelBindings(name).map((b) => ({ binding: b, resource: b === 0 ? { buffer: this.params, offset: round * UNIFORM_SLOT_BYTES, size: 16 } : resources[b]! })),
-      }));
+      pass.setPipeline(this.kernels[name].pipeline);
+      pass.setBindGroup(0, bindGroup(name, round));
       if (groupCount < 0) pass.dispatchWorkgroupsIndirect(this.roundArgs, 12 * round);
       else dispatchRows(pass, groupCount);
     };

@@ -67,6 +67,12 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
   private readonly placeholder: GPUBuffer;
   /** GPU timestamps of the colouring and solver passes (benches), or null. */
   private timer: PassTimer | null = null;
+  /**
+   * Bind groups by stage and colour for the last few sets of buffers (the frame alternates its
+   * lists, so consecutive steps differ in which is last frame's): recreating them every step costs
+   * hundreds of createBindGroup calls.
+   */
+  private groupCaches: { key: GPUBuffer[]; groups: Map<string, GPUBindGroup> }[] = [];
 
   protected constructor(
     readonly device: GPUDevice,
@@ -155,15 +161,29 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
       [B.prevUserValues]: { buffer: this.previous?.userValues ?? this.placeholder },
     };
     const { kernels, bindings } = this.solver;
-    const bindGroup = (stage: SolverStage, color = 0): GPUBindGroup =>
-      device.createBindGroup({
-        label: `${this.layout.label}.${stage}`,
-        layout: kernels[stage].layout,
-        entries: bindings[stage].map((b) => ({
-          binding: b,
-          resource: b === B.pass ? { buffer: this.passes, offset: color * UNIFORM_SLOT_BYTES, size: this.layout.passBytes } : resources[b]!,
-        })),
-      });
+    const key = Object.values(resources).map((r) => r.buffer);
+    let cache = this.groupCaches.find((c) => c.key.length === key.length && c.key.every((k, i) => k === key[i]));
+    if (!cache) {
+      cache = { key, groups: new Map() };
+      this.groupCaches = [cache, ...this.groupCaches.slice(0, 3)];
+    }
+    const groupsOf = cache.groups;
+    const bindGroup = (stage: SolverStage, color = 0): GPUBindGroup => {
+      const id = `${stage}:${color}`;
+      let group = groupsOf.get(id);
+      if (!group) {
+        group = device.createBindGroup({
+          label: `${this.layout.label}.${stage}`,
+          layout: kernels[stage].layout,
+          entries: bindings[stage].map((b) => ({
+            binding: b,
+            resource: b === B.pass ? { buffer: this.passes, offset: color * UNIFORM_SLOT_BYTES, size: this.layout.passBytes } : resources[b]!,
+          })),
+        });
+        groupsOf.set(id, group);
+      }
+      return group;
+    };
     const contactGroups = Math.ceil(capacity / SOLVER_WORKGROUP_SIZE);
     const bodyGroups = Math.ceil(this.bodyCount / SOLVER_WORKGROUP_SIZE);
     const pass = encoder.beginComputePass(this.timer?.passDescriptor('solver', `${this.layout.label}.solver`) ?? { label: `${this.layout.label}.solver` });
