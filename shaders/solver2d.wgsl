@@ -18,7 +18,7 @@
 // narrowphase runs once per step while the substeps still see the contact open and close.
 // Colours share no dynamic body (shaders/coloring.wgsl): a dispatch solves one colour in parallel
 // and the result is Gauss–Seidel's, independent of thread order (deterministic). The constraints
-// left uncoloured are solved by one invocation in index order (solverPass.color == COLOR_COUNT).
+// left uncoloured are solved by one invocation in index order (solverPass.color >= COLOR_COUNT).
 
 @group(0) @binding(0) var<uniform> params: SolverParams2D;
 @group(0) @binding(1) var<uniform> solverPass: SolverPass2D;
@@ -270,12 +270,14 @@ fn solveContact2D(ci: u32, useBias: bool) {
 
 // mode 0: warm start, 1: solve with bias, 2: relax. Invocation i takes the i-th constraint of
 // this dispatch's colour (the dispatch is sized to the colour on the GPU), or (solverPass.color ==
-// COLOR_COUNT) invocation 0 runs the uncoloured leftovers one after the other, in index order.
+// COLOR_COUNT + p) invocation 0 runs the constraints of colours p and up, then the uncoloured, one
+// after the other (the host dispatches colours 0..p-1 only; a colour's constraints share no
+// dynamic body, so running them in any order gives the same result as in parallel).
 fn solveColor2D(i: u32, mode: u32) {
   let k = solverPass.color;
-  if (k == COLOR_COUNT) {
+  if (k >= COLOR_COUNT) {
     if (i != 0u) { return; }
-    for (var j = colorOrder[COLOR_COUNT]; j < contactCount(); j++) {
+    for (var j = colorOrder[k - COLOR_COUNT]; j < contactCount(); j++) {
       runContact2D(colorOrder[COLOR_ORDER_HEADER + j], mode);
     }
     return;

@@ -281,12 +281,14 @@ fn runContact3D(ci: u32, mode: u32) {
 
 // mode 0: warm start, 1: solve with bias, 2: relax. Invocation i takes the i-th constraint of
 // this dispatch's colour (the dispatch is sized to the colour on the GPU), or (solverPass.color ==
-// COLOR_COUNT) invocation 0 runs the uncoloured leftovers one after the other, in index order.
+// COLOR_COUNT + p) invocation 0 runs the constraints of colours p and up, then the uncoloured, one
+// after the other (the host dispatches colours 0..p-1 only; a colour's constraints share no
+// dynamic body, so running them in any order gives the same result as in parallel).
 fn solveColor3D(i: u32, mode: u32) {
   let k = solverPass.color;
-  if (k == COLOR_COUNT) {
+  if (k >= COLOR_COUNT) {
     if (i != 0u) { return; }
-    for (var j = colorOrder[COLOR_COUNT]; j < contactCount3D(); j++) {
+    for (var j = colorOrder[k - COLOR_COUNT]; j < contactCount3D(); j++) {
       runContact3D(colorOrder[COLOR_ORDER_HEADER + j], mode);
     }
     return;

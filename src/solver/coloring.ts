@@ -54,6 +54,8 @@ export interface ColoringOutputs {
   order: GPUBuffer;
   /** array<u32>: per colour its indirect dispatch arguments (x, y, 1) at byte 12k (SOLVER_WORKGROUP_SIZE per group). */
   dispatch: GPUBuffer;
+  /** array<u32>: the first COLOR_COUNT words hold the constraints per colour (COPY_SRC, for a readback). */
+  sizes: GPUBuffer;
 }
 
 const KERNELS = ['colorClaim', 'colorCheck', 'colorNext', 'colorPlan', 'colorFlags', 'colorScatter'] as const;
@@ -176,7 +178,7 @@ export class GpuColoring {
     this.scanner.encode(pass, scan);
     run('colorScatter', 0, groups);
     pass.end();
-    return { colors, order, dispatch: this.dispatch };
+    return { colors, order, dispatch: this.dispatch, sizes: this.sizes };
   }
 
   destroy(): void {

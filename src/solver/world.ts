@@ -8,7 +8,7 @@ import { CONTACTS_GROWTH } from '../constants.ts';
 import { WgslReflect } from 'wgsl_reflect/wgsl_reflect.module.js';
 import { cachedKernel, type Kernel } from '../gpu/pipelines.ts';
 import { GpuColoring } from './coloring.ts';
-import { COLOR_COUNT, SOLVER_WORKGROUP_SIZE } from './constants.ts';
+import { COLOR_COUNT, COLOR_PASS_HISTORY, COLOR_PASS_SLACK, SOLVER_WORKGROUP_SIZE } from './constants.ts';
 
 /** The kernels of one dimension's soft step, in shaders/solver2d.wgsl's order. */
 export const SOLVER_STAGES = ['begin', 'prepare', 'integrateVelocities', 'warmStart', 'solve', 'integratePositions', 'relax', 'store'] as const;
@@ -73,6 +73,16 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
    * hundreds of createBindGroup calls.
    */
   private groupCaches: { key: GPUBuffer[]; groups: Map<string, GPUBindGroup> }[] = [];
+  /**
+   * Colours dispatched in parallel per solver pass; the rest (and the uncoloured) go to the serial
+   * pass, which gives the same result (a colour's constraints share no dynamic body), only slower.
+   * Starts at COLOR_COUNT; then the most colours of the last few steps read back (a step late, from
+   * colourSizeReadbacks) plus COLOR_PASS_SLACK, so a small scene does not pay COLOR_COUNT empty
+   * indirect dispatches per pass and substep.
+   */
+  private colorPasses = COLOR_COUNT;
+  private readonly colorReadbacks: { buffer: GPUBuffer; state: 'free' | 'encoded' | 'mapping' }[];
+  private recentColors: number[] = [];
 
   protected constructor(
     readonly device: GPUDevice,
@@ -95,11 +105,16 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
     this.bodiesBackup = backup('bodies-backup', this.bodies);
     this.statesBackup = backup('states-backup', this.states);
     this.constraints = new GrowingBuffer(device, STORAGE, `${layout.label}-constraints`);
+    this.colorReadbacks = Array.from({ length: 3 }, (_, i) => ({
+      buffer: device.createBuffer({ label: `${layout.label}-color-readback-${i}`, size: 4 * COLOR_COUNT, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST }),
+      state: 'free' as const,
+    }));
     this.placeholder = device.createBuffer({ label: `${layout.label}-placeholder`, size: PLACEHOLDER_BYTES, usage: GPUBufferUsage.STORAGE });
     this.params = createUniformSlots(device, `${layout.label}-params`, 1);
-    this.passes = createUniformSlots(device, `${layout.label}-passes`, COLOR_COUNT + 1);
-    const words = new Uint32Array(((COLOR_COUNT + 1) * UNIFORM_SLOT_BYTES) / 4);
-    for (let k = 0; k <= COLOR_COUNT; k++) words[(k * UNIFORM_SLOT_BYTES) / 4 + layout.passColor] = k;
+    // Slot k < COLOR_COUNT: colour k; COLOR_COUNT + p: the serial pass from colour p on.
+    this.passes = createUniformSlots(device, `${layout.label}-passes`, 2 * COLOR_COUNT + 1);
+    const words = new Uint32Array(((2 * COLOR_COUNT + 1) * UNIFORM_SLOT_BYTES) / 4);
+    for (let k = 0; k <= 2 * COLOR_COUNT; k++) words[(k * UNIFORM_SLOT_BYTES) / 4 + layout.passColor] = k;
     device.queue.writeBuffer(this.passes, 0, words);
   }
 
@@ -139,7 +154,8 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
     }
     const constraints = this.constraints.ensure(capacity * this.layout.constraintBytes);
     device.queue.writeBuffer(this.params, 0, this.stepParams(dt));
-    const { colors, order, dispatch } = this.coloring.encode(encoder, {
+    this.mapColorReadbacks();
+    const { colors, order, dispatch, sizes } = this.coloring.encode(encoder, {
       pairs: out.contacts.keys,
       counts: out.contacts.counts,
       countWord: this.layout.countWord,
@@ -148,6 +164,12 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
       bodyCount: this.bodyCount,
     }, this.timer?.passDescriptor('coloring', `${this.layout.label}.coloring`));
     this.lastColors = colors;
+    const readback = this.colorReadbacks.find((r) => r.state === 'free');
+    if (readback) {
+      encoder.copyBufferToBuffer(sizes, 0, readback.buffer, 0, 4 * COLOR_COUNT);
+      readback.state = 'encoded';
+    }
+    const passes = this.colorPasses;
     const resources: Record<number, GPUBufferBinding> = {
       [B.params]: { buffer: this.params, offset: 0, size: this.layout.paramsBytes },
       [B.bodies]: { buffer: this.bodies },
@@ -193,16 +215,17 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
       dispatchRows(pass, groups);
     };
     // One colour per dispatch, sized on the GPU to that colour's constraints (an empty colour
-    // dispatches no workgroup), then the uncoloured leftovers by a single invocation.
+    // dispatches no workgroup), then colours `passes` and up and the uncoloured by a single invocation.
     const colored = (stage: 'warmStart' | 'solve' | 'relax'): (() => void) => {
-      const groups = Array.from({ length: COLOR_COUNT + 1 }, (_, c) => bindGroup(stage, c));
+      const groups = Array.from({ length: passes }, (_, c) => bindGroup(stage, c));
+      const serial = bindGroup(stage, COLOR_COUNT + passes);
       return () => {
         pass.setPipeline(kernels[stage].pipeline);
-        for (let c = 0; c < COLOR_COUNT; c++) {
+        for (let c = 0; c < passes; c++) {
           pass.setBindGroup(0, groups[c]!);
           pass.dispatchWorkgroupsIndirect(dispatch, 12 * c);
         }
-        run(stage, 1, groups[COLOR_COUNT]!);
+        run(stage, 1, serial);
       };
     };
     const [warmStart, solve, relax] = [colored('warmStart'), colored('solve'), colored('relax')];
@@ -222,6 +245,28 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
     pass.end();
     this.timer?.resolve(encoder);
     return out;
+  }
+
+  /**
+   * Maps the colour-size readbacks encoded by earlier steps (submitted by now: encodeStep's
+   * contract) and, as they arrive, sets colorPasses from the most colours of the last few steps.
+   */
+  private mapColorReadbacks(): void {
+    for (const r of this.colorReadbacks) {
+      if (r.state !== 'encoded') continue;
+      r.state = 'mapping';
+      r.buffer.mapAsync(GPUMapMode.READ).then(() => {
+        const sizes = new Uint32Array(r.buffer.getMappedRange(0, 4 * COLOR_COUNT));
+        let used = 0;
+        sizes.forEach((n, k) => { if (n > 0) used = k + 1; });
+        r.buffer.unmap();
+        r.state = 'free';
+        this.recentColors = [used, ...this.recentColors.slice(0, COLOR_PASS_HISTORY - 1)];
+        this.colorPasses = Math.min(COLOR_COUNT, Math.max(...this.recentColors) + COLOR_PASS_SLACK);
+      }, () => {
+        // Destroyed or device lost: keep dispatching every colour.
+      });
+    }
   }
 
   /** The counts of the last submitted step's collision frame (a readback). */
@@ -297,6 +342,7 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
   destroy(): void {
     for (const b of [this.bodies, this.states, this.dynamicBodies, this.bodiesBackup, this.statesBackup, this.params, this.passes, this.placeholder]) b.destroy();
     this.timer?.destroy();
+    for (const r of this.colorReadbacks) r.buffer.destroy();
     this.constraints.destroy();
     this.coloring.destroy();
     this.frame.destroy();
