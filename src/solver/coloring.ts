@@ -58,7 +58,7 @@ export interface ColoringOutputs {
   sizes: GPUBuffer;
 }
 
-const KERNELS = ['colorClaim', 'colorCheck', 'colorNext', 'colorPlan', 'colorFlags', 'colorScatter'] as const;
+const KERNELS = ['colorCount', 'colorClaim', 'colorCheck', 'colorNext', 'colorPlan', 'colorFlags', 'colorScatter'] as const;
 type KernelName = (typeof KERNELS)[number];
 
 export class GpuColoring {
@@ -114,8 +114,9 @@ export class GpuColoring {
       throw new CapacityError(`coloring: ${inputs.capacity} constraints; at most ${2 ** COLOR_INDEX_BITS - 1} per step`);
     }
     const colors = this.colors.ensure(4 * Math.max(1, inputs.capacity));
-    // Per body: priority slot and colour mask.
-    const slots = this.slots.ensure(8 * Math.max(1, inputs.bodyCount));
+    // Per body COLOR_BODY_WORDS (coloring.wgsl): priority slot, colour mask, two halves of tried
+    // colours and degree.
+    const slots = this.slots.ensure(32 * Math.max(1, inputs.bodyCount));
     const scan = this.plan(inputs.capacity + 1);
     const offsets = this.offsets.buffer!;
     const order = this.order.ensure(4 * (COLOR_ORDER_HEADER + inputs.capacity));
@@ -169,6 +170,7 @@ export class GpuColoring {
       else dispatchRows(pass, groupCount);
     };
     for (let r = 0; r < COLOR_ROUNDS; r++) {
+      run('colorCount', r, r === 0 ? groups : -1);
       run('colorClaim', r, r === 0 ? groups : -1);
       run('colorCheck', r, r === 0 ? groups : -1);
       if (r + 1 < COLOR_ROUNDS) run('colorNext', r, 1);

@@ -63,15 +63,16 @@ export const DEFAULT_DENSITY = 1;
 export const DEFAULT_MARGIN = 0.1;
 
 /**
- * Graph-colouring rounds per step (shaders/coloring.wgsl). Each round, the constraints that are
- * local priority maxima among the uncoloured take the smallest colour free at their dynamic
- * bodies; what is uncoloured after the last round is solved one constraint after the other by a
- * single invocation (correct, but serial). A round is two dispatches over the constraints, once
- * per step (not per substep), sized on the GPU: once a round leaves nothing uncoloured the later
- * ones dispatch no workgroup, so a generous bound costs little. Measured (bench --scene solver):
- * a 20k-body 2D mixed pile and a 10k-cube 3D pile need under 32; 16 left 244 of 36k uncoloured.
+ * Graph-colouring rounds per step (shaders/coloring.wgsl). Each round, the uncoloured constraints
+ * try a random colour of their palette and keep it where no neighbour tried the same (or they
+ * hold the highest priority at their bodies); what is uncoloured after the last round is solved
+ * one constraint after the other by a single invocation (correct, but serial). A round is four
+ * dispatches, once per step (not per substep), sized on the GPU: once a round leaves nothing
+ * uncoloured the later ones dispatch no workgroup (each still costs its dispatch overhead: 64
+ * rounds made a 10-box tower's step 4× slower on lavapipe). Measured (bench --scene solver): a
+ * 20k-body 2D mixed pile and a 10k-cube 3D pile are fully coloured within 8.
  */
-export const COLOR_ROUNDS = 64;
+export const COLOR_ROUNDS = 12;
 
 /**
  * Colours (bits of a body's colour mask). Each colour is one indirect dispatch per solver pass
@@ -83,8 +84,7 @@ export const COLOR_COUNT = 32;
 /**
  * Colours the solver dispatches in parallel beyond the most a recent step used (read back a step
  * late; the rest run serially, with the same result): a pile that grows a colour or two costs
- * nothing, and a small scene skips most of COLOR_COUNT empty dispatches (a 10-box tower: 8 ms a
- * step with 12 colours and 12 rounds before, 33 ms with 32 colours every pass, lavapipe).
+ * nothing, and a small scene skips most of COLOR_COUNT empty indirect dispatches.
  */
 export const COLOR_PASS_SLACK = 2;
 
