@@ -206,7 +206,7 @@ fn colorNext() {
 }
 
 // One invocation: the colours' offsets (colorOrder's header; entry COLOR_COUNT is where the
-// leftovers start) and their indirect dispatch arguments (rows of at most 65535 workgroups, as
+// leftovers start, COLOR_COUNT + 1 the constraint count) and their indirect dispatch arguments (rows of at most 65535 workgroups, as
 // dispatchRows lays them out).
 @compute @workgroup_size(1)
 fn colorPlan() {
@@ -222,6 +222,8 @@ fn colorPlan() {
     colorDispatch[3u * k + 2u] = 1u;
   }
   colorOrder[COLOR_COUNT] = offset;
+  // The constraint count, for the solver (which then needs no `counts` binding).
+  colorOrder[COLOR_COUNT + 1u] = colorCounts[colorParams.countWord];
 }
 
 // 1 per uncoloured constraint, for capacity + 1 slots (the last stays 0: the scan's total lands there).

@@ -40,6 +40,7 @@ async function colorPairs(pairs: Uint32Array, dynamic: Uint32Array, capacity = p
   // The order list: colour k's constraints (as a set) at [order[k], order[k + 1]), dispatched by
   // enough workgroups of 64; then exactly the uncoloured constraints in increasing order.
   const list = order.subarray(COLOR_ORDER_HEADER);
+  expect(order[COLOR_COUNT + 1]).toBe(m);
   for (let k = 0; k < COLOR_COUNT; k++) {
     const of = Array.from(colors.keys()).filter((c) => colors[c] === k);
     expect(order[k + 1]! - order[k]!, `colour ${k} size`).toBe(of.length);

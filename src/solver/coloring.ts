@@ -48,7 +48,8 @@ export interface ColoringOutputs {
   colors: GPUBuffer;
   /**
    * array<u32>: COLOR_ORDER_HEADER words (colour k's constraints start at entry [k] of the list;
-   * [COLOR_COUNT] is where the uncoloured start, running to the constraint count), then the list:
+   * [COLOR_COUNT] is where the uncoloured start, running to the constraint count, which is
+   * [COLOR_COUNT + 1]), then the list:
    * the constraints by colour (any order within one), then the uncoloured in increasing order.
    */
   order: GPUBuffer;

@@ -104,8 +104,8 @@ export const COLOR_NONE = 0xffffffff;
 /** A constraint that won a round but found no free colour (left to the serial pass). */
 export const COLOR_FULL = 0xfffffffe;
 
-/** Words before the constraints in the colouring's order list: the COLOR_COUNT + 1 colour offsets. */
-export const COLOR_ORDER_HEADER = COLOR_COUNT + 1;
+/** Words before the constraints in the colouring's order list: the COLOR_COUNT + 1 colour offsets and the constraint count. */
+export const COLOR_ORDER_HEADER = COLOR_COUNT + 2;
 
 /** Invocations per workgroup of the solver and colouring kernels. */
 export const SOLVER_WORKGROUP_SIZE = 64;

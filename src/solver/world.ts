@@ -8,7 +8,7 @@ import { CONTACTS_GROWTH } from '../constants.ts';
 import { WgslReflect } from 'wgsl_reflect/wgsl_reflect.module.js';
 import { cachedKernel, type Kernel } from '../gpu/pipelines.ts';
 import { GpuColoring } from './coloring.ts';
-import { COLOR_COUNT, COLOR_PASS_HISTORY, COLOR_PASS_SLACK, SOLVER_WORKGROUP_SIZE } from './constants.ts';
+import { COLOR_COUNT, COLOR_PASS_HISTORY, COLOR_ROUNDS, COLOR_PASS_SLACK, SOLVER_WORKGROUP_SIZE } from './constants.ts';
 
 /** The kernels of one dimension's soft step, in shaders/solver2d.wgsl's order. */
 export const SOLVER_STAGES = ['begin', 'prepare', 'integrateVelocities', 'warmStart', 'solve', 'integratePositions', 'relax', 'store'] as const;
@@ -45,7 +45,7 @@ export interface FrameLike<I, O extends { contacts: ContactsOutputsLike }> {
 }
 
 // Bindings of shaders/solver2d.wgsl and solver3d.wgsl (the same in both).
-const B = { params: 0, pass: 1, bodies: 2, states: 3, contacts: 4, userValues: 5, constraints: 6, counts: 7, order: 8, prevContacts: 9, prevUserValues: 10 } as const;
+const B = { params: 0, pass: 1, bodies: 2, states: 3, contacts: 4, userValues: 5, constraints: 6, order: 8, prevContacts: 9, prevUserValues: 10 } as const;
 
 /** Bound as last frame's list before there is one (never read then: no entry has a previous). */
 const PLACEHOLDER_BYTES = 4096;
@@ -62,6 +62,7 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
   private last: O | null = null;
   /** The last step's per-constraint colours (for readColorStats). */
   private lastColors: GPUBuffer | null = null;
+  private lastColorSizes: GPUBuffer | null = null;
   /** Last frame's list and user values, as the frame's persistence read them (kept for reruns). */
   private previous: { contacts: GPUBuffer; userValues: GPUBuffer } | null = null;
   private readonly placeholder: GPUBuffer;
@@ -164,6 +165,7 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
       bodyCount: this.bodyCount,
     }, this.timer?.passDescriptor('coloring', `${this.layout.label}.coloring`));
     this.lastColors = colors;
+    this.lastColorSizes = sizes;
     const readback = this.colorReadbacks.find((r) => r.state === 'free');
     if (readback) {
       encoder.copyBufferToBuffer(sizes, 0, readback.buffer, 0, 4 * COLOR_COUNT);
@@ -177,7 +179,6 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
       [B.contacts]: { buffer: out.contacts.contacts },
       [B.userValues]: { buffer: out.contacts.userValues },
       [B.constraints]: { buffer: constraints },
-      [B.counts]: { buffer: out.contacts.counts },
       [B.order]: { buffer: order },
       [B.prevContacts]: { buffer: this.previous?.contacts ?? this.placeholder },
       [B.prevUserValues]: { buffer: this.previous?.userValues ?? this.placeholder },
@@ -318,12 +319,15 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
 
   /**
    * The last submitted step's colouring (a readback, for benches and tests): constraints, colours
-   * used, and how many were left uncoloured (solved serially).
+   * used (and constraints per colour), how many were left uncoloured (solved serially), and the
+   * colouring rounds that had work.
    */
-  async readColorStats(): Promise<{ constraints: number; colors: number; leftovers: number; sizes: number[] }> {
+  async readColorStats(): Promise<{ constraints: number; colors: number; leftovers: number; sizes: number[]; rounds: number }> {
     const counts = await this.readCounts();
     const n = Math.min(counts.contacts, this.last?.contacts.capacity ?? 0);
-    if (!this.lastColors || n === 0) return { constraints: n, colors: 0, leftovers: 0, sizes: [] };
+    if (!this.lastColors || !this.lastColorSizes || n === 0) return { constraints: n, colors: 0, leftovers: 0, sizes: [], rounds: 0 };
+    const flags = new Uint32Array(await readBuffer(this.device, this.lastColorSizes, 4 * COLOR_ROUNDS, 4 * COLOR_COUNT));
+    const rounds = Math.min(COLOR_ROUNDS, 1 + flags.filter((f) => f !== 0).length);
     const colors = new Uint32Array(await readBuffer(this.device, this.lastColors, 4 * n));
     const sizes: number[] = [];
     let leftovers = 0;
@@ -331,7 +335,7 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
       if (c >= COLOR_COUNT) leftovers++;
       else sizes[c] = (sizes[c] ?? 0) + 1;
     }
-    return { constraints: n, colors: sizes.length, leftovers, sizes: Array.from(sizes, (x) => x ?? 0) };
+    return { constraints: n, colors: sizes.length, leftovers, sizes: Array.from(sizes, (x) => x ?? 0), rounds };
   }
 
   /** The last step's frame outputs (dense contacts, user values, counts on the GPU), or null. */
