@@ -70,9 +70,9 @@ export const DEFAULT_MARGIN = 0.1;
  * dispatches, once per step (not per substep), sized on the GPU: once a round leaves nothing
  * uncoloured the later ones dispatch no workgroup (each still costs its dispatch overhead: 64
  * rounds made a 10-box tower's step 4× slower on lavapipe). Measured (bench --scene solver): a
- * 20k-body 2D mixed pile and a 10k-cube 3D pile are fully coloured within 8.
+ * 20k-body 2D mixed pile and a 10k-cube 3D pile are fully coloured in 7 and 8 rounds.
  */
-export const COLOR_ROUNDS = 12;
+export const COLOR_ROUNDS = 16;
 
 /**
  * Colours (bits of a body's colour mask). Each colour is one indirect dispatch per solver pass
