@@ -17,8 +17,10 @@
 // The current separation of a point is found from the bodies' deltas since prepare, so the
 // narrowphase runs once per step while the substeps still see the contact open and close.
 // Colours share no dynamic body (shaders/coloring.wgsl): a dispatch solves one colour in parallel
-// and the result is Gauss–Seidel's, independent of thread order (deterministic). The constraints
-// left uncoloured are solved by one invocation in index order (solverPass.color >= COLOR_COUNT).
+// and the result is Gauss–Seidel's, independent of thread order (deterministic). Constraints are
+// stored in colour order (colorOrder), each colour's dispatch sized to it on the GPU. The
+// constraints left uncoloured (and colours the host did not dispatch) are solved by one
+// invocation, one after the other (solverPass.color >= COLOR_COUNT).
 
 @group(0) @binding(0) var<uniform> params: SolverParams2D;
 @group(0) @binding(1) var<uniform> solverPass: SolverPass2D;

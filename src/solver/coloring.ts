@@ -1,7 +1,7 @@
 // Graph colouring of contact constraints on the GPU (shaders/coloring.wgsl), shared by the 2D and
 // 3D solvers: from the body pair of each constraint (a dense contact list's keys) and which bodies
 // are dynamic, a colour per constraint such that no two constraints of one colour share a dynamic
-// body (Jones–Plassmann, smallest free colour); COLOR_NONE / COLOR_FULL for the few left after
+// body (speculative random palettes with a Jones–Plassmann tie-break); COLOR_NONE / COLOR_FULL for the few left after
 // COLOR_ROUNDS rounds. Also the constraints ordered by colour (colour offsets, then the list; the
 // uncoloured last, in index order, for the solver's serial pass) and one indirect dispatch per
 // colour sized to it. Deterministic (see the WGSL).
