@@ -319,6 +319,8 @@ function selectScenarios(opts: Options): { scenarios2d: ScenarioName[]; scenario
 
 async function main(): Promise<number> {
   // `--scene pile`: whole frames on piles (bench/pile.ts has its own options).
+  // `--scene solver`: GPU world steps on dense piles (bench/solver.ts).
+  if (process.argv.some((a) => a === 'solver' || a === '--scene=solver')) return (await import('./solver.ts')).solverMain(process.argv).then(() => 0);
   if (process.argv.some((a) => a === '--scene' || a.startsWith('--scene='))) return (await import('./pile.ts')).pileMain(process.argv);
   const started = performance.now();
   const opts = parseOptions(process.argv);

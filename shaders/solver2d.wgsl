@@ -17,8 +17,10 @@
 // The current separation of a point is found from the bodies' deltas since prepare, so the
 // narrowphase runs once per step while the substeps still see the contact open and close.
 // Colours share no dynamic body (shaders/coloring.wgsl): a dispatch solves one colour in parallel
-// and the result is Gauss–Seidel's, independent of thread order (deterministic). The constraints
-// left uncoloured are solved by one invocation in index order (solverPass.color == COLOR_ROUNDS).
+// and the result is Gauss–Seidel's, independent of thread order (deterministic). Constraints are
+// stored in colour order (colorOrder), each colour's dispatch sized to it on the GPU. The
+// constraints left uncoloured (and colours the host did not dispatch) are solved by one
+// invocation, one after the other (solverPass.color >= COLOR_COUNT).
 
 @group(0) @binding(0) var<uniform> params: SolverParams2D;
 @group(0) @binding(1) var<uniform> solverPass: SolverPass2D;
@@ -27,11 +29,9 @@
 @group(0) @binding(4) var<storage, read> contacts: array<ContactManifold2D>;
 @group(0) @binding(5) var<storage, read_write> userValues: array<ContactUserValues2D>;
 @group(0) @binding(6) var<storage, read_write> constraints: array<ContactConstraint2D>;
-@group(0) @binding(7) var<storage, read> counts: array<u32>;
-@group(0) @binding(8) var<storage, read> colors: array<u32>;
+@group(0) @binding(8) var<storage, read> colorOrder: array<u32>;              // colour offsets, then the constraints by colour (coloring.wgsl)
 @group(0) @binding(9) var<storage, read> prevContacts: array<ContactManifold2D>;     // last frame's list
 @group(0) @binding(10) var<storage, read> prevUserValues: array<ContactUserValues2D>; // and the impulses stored for it
-@group(0) @binding(11) var<storage, read> leftovers: array<u32>;                 // count, then the uncoloured constraints
 
 fn linearIndex(gid: vec3u, groups: vec3u) -> u32 {
   return gid.x + gid.y * groups.x * SOLVER_WORKGROUP_SIZE;
@@ -61,8 +61,9 @@ fn centerOfMass2(b: Body2D, s: BodyState2D) -> vec2f {
   return b.position + rotate2(b.rotation, s.localCenter);
 }
 
+// The contact count, as the colouring copied it (so the kernels need not bind `counts` too).
 fn contactCount() -> u32 {
-  return counts[params.countWord];
+  return colorOrder[COLOR_COUNT + 1u];
 }
 
 // The impulses of last frame's point of the same pair nearest to `position` (within
@@ -91,8 +92,10 @@ fn nearestWarmStart2D(e: ContactManifold2D, position: vec2f) -> vec2f {
 
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
 fn solverPrepare2D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let ci = linearIndex(gid, groups);
-  if (ci >= contactCount()) { return; }
+  // Constraints are stored in colour order: slot i holds the contact colorOrder lists there.
+  let slot = linearIndex(gid, groups);
+  if (slot >= contactCount()) { return; }
+  let ci = colorOrder[COLOR_ORDER_HEADER + slot];
   let e = contacts[ci];
   let sA = states[e.bodyA];
   let sB = states[e.bodyB];
@@ -142,7 +145,7 @@ fn solverPrepare2D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workg
     }
     c.points[i] = p;
   }
-  constraints[ci] = c;
+  constraints[slot] = c;
 }
 
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
@@ -269,19 +272,24 @@ fn solveContact2D(ci: u32, useBias: bool) {
   if (sB.invMass > 0.0) { states[c.bodyB] = sB; }
 }
 
-// mode 0: warm start, 1: solve with bias, 2: relax. Either this dispatch's colour, or (solverPass.color
-// == COLOR_ROUNDS) the uncoloured leftovers, one after the other, by invocation 0.
-fn solveColor2D(ci: u32, mode: u32) {
-  let count = contactCount();
-  if (solverPass.color == COLOR_ROUNDS) {
-    if (ci != 0u) { return; }
-    for (var k = 0u; k < leftovers[0]; k++) {
-      runContact2D(leftovers[1u + k], mode);
+// mode 0: warm start, 1: solve with bias, 2: relax. The constraints are stored in colour order
+// (prepare wrote slot i for the contact colorOrder lists at i), so invocation i takes slot
+// colorOrder[k] + i of this dispatch's colour k (the dispatch is sized to it on the GPU), or (solverPass.color ==
+// COLOR_COUNT + p) invocation 0 runs the constraints of colours p and up, then the uncoloured, one
+// after the other (the host dispatches colours 0..p-1 only; a colour's constraints share no
+// dynamic body, so running them in any order gives the same result as in parallel).
+fn solveColor2D(i: u32, mode: u32) {
+  let k = solverPass.color;
+  if (k >= COLOR_COUNT) {
+    if (i != 0u) { return; }
+    for (var j = colorOrder[k - COLOR_COUNT]; j < contactCount(); j++) {
+      runContact2D(j, mode);
     }
     return;
   }
-  if (ci >= count || colors[ci] != solverPass.color) { return; }
-  runContact2D(ci, mode);
+  let start = colorOrder[k];
+  if (i >= colorOrder[k + 1u] - start) { return; }
+  runContact2D(start + i, mode);
 }
 
 fn runContact2D(ci: u32, mode: u32) {
@@ -305,11 +313,12 @@ fn solverRelax2D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgro
 
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
 fn solverStore2D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let ci = linearIndex(gid, groups);
-  if (ci >= contactCount()) { return; }
+  let slot = linearIndex(gid, groups);
+  if (slot >= contactCount()) { return; }
+  let ci = colorOrder[COLOR_ORDER_HEADER + slot];
   var u: ContactUserValues2D;
   for (var i = 0u; i < MAX_MANIFOLD_POINTS_2D; i++) {
-    let p = constraints[ci].points[i];
+    let p = constraints[slot].points[i];
     u.points[i] = vec2f(p.normalImpulse, p.tangentImpulse);
   }
   userValues[ci] = u;

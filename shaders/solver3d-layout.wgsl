@@ -75,7 +75,7 @@ struct SolverParams3D {
   staticImpulseScale: f32,
 }
 
-// Which colour one dispatch solves (uniform slots, one per colour); COLOR_ROUNDS: the leftovers.
+// Which colour one dispatch solves (uniform slots, one per colour); COLOR_COUNT + p: serially, colours p and up, then the leftovers.
 struct SolverPass3D {
   color: u32,
   _pad0: u32,

@@ -12,9 +12,7 @@
 @group(0) @binding(4) var<storage, read> contacts: array<ContactManifold3D>;
 @group(0) @binding(5) var<storage, read_write> userValues: array<ContactUserValues3D>;
 @group(0) @binding(6) var<storage, read_write> constraints: array<ContactConstraint3D>;
-@group(0) @binding(7) var<storage, read> counts: array<u32>;
-@group(0) @binding(8) var<storage, read> colors: array<u32>;
-@group(0) @binding(11) var<storage, read> leftovers: array<u32>;                 // count, then the uncoloured constraints
+@group(0) @binding(8) var<storage, read> colorOrder: array<u32>;              // colour offsets, then the constraints by colour (coloring.wgsl)
 @group(0) @binding(9) var<storage, read> prevContacts: array<ContactManifold3D>;     // last frame's list
 @group(0) @binding(10) var<storage, read> prevUserValues: array<ContactUserValues3D>; // and the impulses stored for it
 
@@ -55,8 +53,9 @@ fn solverTangents3D(n: vec3f) -> mat2x3f {
   return mat2x3f(t1, cross(n, t1));
 }
 
+// The contact count, as the colouring copied it (so the kernels need not bind `counts` too).
 fn contactCount3D() -> u32 {
-  return counts[params.countWord];
+  return colorOrder[COLOR_COUNT + 1u];
 }
 
 fn effectiveMass3D(sA: BodyState3D, sB: BodyState3D, rA: vec3f, rB: vec3f, dir: vec3f) -> f32 {
@@ -92,8 +91,10 @@ fn nearestNormalImpulse3D(e: ContactManifold3D, position: vec3f) -> f32 {
 
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
 fn solverPrepare3D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let ci = linearIndex3D(gid, groups);
-  if (ci >= contactCount3D()) { return; }
+  // Constraints are stored in colour order: slot i holds the contact colorOrder lists there.
+  let slot = linearIndex3D(gid, groups);
+  if (slot >= contactCount3D()) { return; }
+  let ci = colorOrder[COLOR_ORDER_HEADER + slot];
   let e = contacts[ci];
   let sA = states[e.bodyA];
   let sB = states[e.bodyB];
@@ -147,7 +148,7 @@ fn solverPrepare3D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workg
   if (e.previous != CONTACT_NONE) { friction = prevUserValues[e.previous].points[0].yzw; }
   c.tangentImpulse = WARM_START_SCALE * friction.xy;
   c.twistImpulse = WARM_START_SCALE * friction.z;
-  constraints[ci] = c;
+  constraints[slot] = c;
 }
 
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
@@ -280,18 +281,24 @@ fn runContact3D(ci: u32, mode: u32) {
   if (mode == 0u) { warmStartContact3D(ci); } else { solveContact3D(ci, mode == 1u); }
 }
 
-// mode 0: warm start, 1: solve with bias, 2: relax; this dispatch's colour, or the leftovers.
-fn solveColor3D(ci: u32, mode: u32) {
-  let count = contactCount3D();
-  if (solverPass.color == COLOR_ROUNDS) {
-    if (ci != 0u) { return; }
-    for (var k = 0u; k < leftovers[0]; k++) {
-      runContact3D(leftovers[1u + k], mode);
+// mode 0: warm start, 1: solve with bias, 2: relax. The constraints are stored in colour order
+// (prepare wrote slot i for the contact colorOrder lists at i), so invocation i takes slot
+// colorOrder[k] + i of this dispatch's colour k (the dispatch is sized to it on the GPU), or (solverPass.color ==
+// COLOR_COUNT + p) invocation 0 runs the constraints of colours p and up, then the uncoloured, one
+// after the other (the host dispatches colours 0..p-1 only; a colour's constraints share no
+// dynamic body, so running them in any order gives the same result as in parallel).
+fn solveColor3D(i: u32, mode: u32) {
+  let k = solverPass.color;
+  if (k >= COLOR_COUNT) {
+    if (i != 0u) { return; }
+    for (var j = colorOrder[k - COLOR_COUNT]; j < contactCount3D(); j++) {
+      runContact3D(j, mode);
     }
     return;
   }
-  if (ci >= count || colors[ci] != solverPass.color) { return; }
-  runContact3D(ci, mode);
+  let start = colorOrder[k];
+  if (i >= colorOrder[k + 1u] - start) { return; }
+  runContact3D(start + i, mode);
 }
 
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
@@ -311,10 +318,11 @@ fn solverRelax3D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgro
 
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
 fn solverStore3D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let ci = linearIndex3D(gid, groups);
-  if (ci >= contactCount3D()) { return; }
+  let slot = linearIndex3D(gid, groups);
+  if (slot >= contactCount3D()) { return; }
+  let ci = colorOrder[COLOR_ORDER_HEADER + slot];
   var u: ContactUserValues3D;
-  let c = constraints[ci];
+  let c = constraints[slot];
   for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
     u.points[i] = vec4f(c.points[i].normalImpulse, c.tangentImpulse, c.twistImpulse);
   }

@@ -1,14 +1,15 @@
 // The GPU graph colouring shared by the 2D and 3D solvers (src/solver/coloring.ts,
 // shaders/coloring.wgsl): no two constraints of one colour share a dynamic body (static bodies may
-// be shared), the colours are the same from run to run, most constraints get one within
-// COLOR_ROUNDS rounds, and what the rounds cannot colour (a body with more constraints than rounds)
-// is left COLOR_NONE and listed in index order for the solver's serial pass.
+// be shared), the colours are the same from run to run, the rounds colour a pile-like graph
+// entirely with few colours (smallest free colour), the order list holds each colour's constraints
+// at its offset, and what cannot be coloured (a body with more constraints than COLOR_COUNT) is
+// listed last in index order for the solver's serial pass.
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { acquireDevice } from '../src/gpu/device.ts';
 import { readBuffer } from '../src/gpu/buffers.ts';
 import { rng } from '../src/random2d.ts';
-import { COLOR_NONE, COLOR_ROUNDS, GpuColoring } from '../src/solver/index.ts';
+import { COLOR_COUNT, COLOR_ORDER_HEADER, GpuColoring } from '../src/solver/index.ts';
 
 let device: GPUDevice;
 let coloring: GpuColoring;
@@ -24,7 +25,7 @@ function buffer(data: Uint32Array): GPUBuffer {
 }
 
 /** Colours `pairs` (a < b) over `dynamic` bodies; the count sits at word 1 of a counts buffer, as in the frames'. */
-async function colorPairs(pairs: Uint32Array, dynamic: Uint32Array, capacity = pairs.length / 2): Promise<{ colors: Uint32Array; leftovers: Uint32Array }> {
+async function colorPairs(pairs: Uint32Array, dynamic: Uint32Array, capacity = pairs.length / 2): Promise<{ colors: Uint32Array }> {
   const m = pairs.length / 2;
   const pairBuf = buffer(pairs);
   const counts = buffer(new Uint32Array([0, m, 0, 0]));
@@ -33,12 +34,23 @@ async function colorPairs(pairs: Uint32Array, dynamic: Uint32Array, capacity = p
   const out = coloring.encode(encoder, { pairs: pairBuf, counts, countWord: 1, capacity, dynamicBodies: dyn, bodyCount: dynamic.length });
   device.queue.submit([encoder.finish()]);
   const colors = new Uint32Array(await readBuffer(device, out.colors, 4 * m));
-  const list = new Uint32Array(await readBuffer(device, out.leftovers, 4 * (m + 1)));
+  const order = new Uint32Array(await readBuffer(device, out.order, 4 * (COLOR_ORDER_HEADER + m)));
+  const dispatch = new Uint32Array(await readBuffer(device, out.dispatch, 12 * COLOR_COUNT));
   for (const b of [pairBuf, counts, dyn]) b.destroy();
-  // The leftover list: their count, then exactly the COLOR_NONE constraints in increasing order.
-  const expected = Array.from(colors.keys()).filter((k) => colors[k] === COLOR_NONE);
-  expect(Array.from(list.slice(0, 1 + list[0]!))).toEqual([expected.length, ...expected]);
-  return { colors, leftovers: list };
+  // The order list: colour k's constraints (as a set) at [order[k], order[k + 1]), dispatched by
+  // enough workgroups of 64; then exactly the uncoloured constraints in increasing order.
+  const list = order.subarray(COLOR_ORDER_HEADER);
+  expect(order[COLOR_COUNT + 1]).toBe(m);
+  for (let k = 0; k < COLOR_COUNT; k++) {
+    const of = Array.from(colors.keys()).filter((c) => colors[c] === k);
+    expect(order[k + 1]! - order[k]!, `colour ${k} size`).toBe(of.length);
+    expect(Array.from(list.slice(order[k]!, order[k + 1]!)).sort((a, b) => a - b)).toEqual(of);
+    expect(dispatch[3 * k]! * dispatch[3 * k + 1]! * 64).toBeGreaterThanOrEqual(of.length);
+    expect(dispatch[3 * k]! * 64).toBeLessThan(of.length + 64);
+  }
+  const uncoloured = Array.from(colors.keys()).filter((c) => colors[c]! >= COLOR_COUNT);
+  expect(Array.from(list.slice(order[COLOR_COUNT]!, m))).toEqual(uncoloured);
+  return { colors };
 }
 
 /** Every colour's dynamic bodies are distinct; returns the colour histogram and the leftovers. */
@@ -47,8 +59,7 @@ function checkColors(pairs: Uint32Array, dynamic: Uint32Array, colors: Uint32Arr
   let used = 0;
   let leftovers = 0;
   colors.forEach((c, k) => {
-    if (c === COLOR_NONE) return void leftovers++;
-    expect(c).toBeLessThan(COLOR_ROUNDS);
+    if (c >= COLOR_COUNT) return void leftovers++;
     used = Math.max(used, c + 1);
     for (const body of [pairs[2 * k]!, pairs[2 * k + 1]!]) {
       if (!dynamic[body]) continue;
@@ -75,13 +86,25 @@ describe('GPU constraint colouring', () => {
     const { colors } = await colorPairs(pairs, dynamic, 1000); // capacity beyond the count: the tail is ignored
     const { used, leftovers } = checkColors(pairs, dynamic, colors);
     console.log(`random graph: ${used} colours, ${leftovers} leftovers of ${pairs.length / 2}`);
-    expect(leftovers).toBeLessThan(0.1 * (pairs.length / 2)); // measured: 61 of 900
+    // Each constraint picks among d + 1 free colours (d: its neighbours sharing a dynamic body),
+    // so no more colours than the largest d + 1; the rounds leave none uncoloured.
+    const degree = new Map<number, number>();
+    for (const b of pairs) if (dynamic[b]) degree.set(b, (degree.get(b) ?? 0) + 1);
+    let palette = 0;
+    for (let k = 0; k < pairs.length / 2; k++) {
+      const d = [pairs[2 * k]!, pairs[2 * k + 1]!].reduce((sum, b) => sum + (dynamic[b] ? degree.get(b)! - 1 : 0), 0);
+      palette = Math.max(palette, d + 1);
+    }
+    expect(leftovers).toBe(0);
+    expect(used).toBeLessThanOrEqual(palette);
     expect(Array.from((await colorPairs(pairs, dynamic, 1000)).colors)).toEqual(Array.from(colors));
   });
 
-  it('shares static bodies freely and leaves a hub of more than COLOR_ROUNDS constraints to the serial pass', async () => {
-    // Body 0 static with 50 constraints (to bodies 1..50): all can take colour 0. Body 51 dynamic
-    // with 50 constraints (to 52..101): one per round, the rest COLOR_NONE.
+  it('shares static bodies freely and leaves a hub of more than COLOR_COUNT constraints to the serial pass', async () => {
+    // Body 0 static with 50 constraints (to bodies 1..50): all can take colour 0 (nothing else
+    // shares their bodies, so each has a palette of one). Body 51 dynamic with 50 constraints (to
+    // 52..101): they take distinct colours until all COLOR_COUNT are used; the rest are left to
+    // the serial pass.
     const list: number[] = [];
     for (let k = 1; k <= 50; k++) list.push(0, k);
     for (let k = 52; k <= 101; k++) list.push(51, k);
@@ -91,7 +114,7 @@ describe('GPU constraint colouring', () => {
     const { leftovers } = checkColors(pairs, dynamic, colors);
     expect(Array.from(colors.slice(0, 50))).toEqual(new Array(50).fill(0));
     const hub = Array.from(colors.slice(50));
-    expect(new Set(hub.filter((c) => c !== COLOR_NONE)).size).toBe(COLOR_ROUNDS);
-    expect(leftovers).toBe(50 - COLOR_ROUNDS);
+    expect(new Set(hub.filter((c) => c < COLOR_COUNT)).size).toBe(COLOR_COUNT);
+    expect(leftovers).toBe(50 - COLOR_COUNT);
   });
 });

@@ -1,8 +1,10 @@
 // Graph colouring of contact constraints on the GPU (shaders/coloring.wgsl), shared by the 2D and
 // 3D solvers: from the body pair of each constraint (a dense contact list's keys) and which bodies
 // are dynamic, a colour per constraint such that no two constraints of one colour share a dynamic
-// body; COLOR_NONE for the few left after COLOR_ROUNDS rounds, which are also listed in index
-// order (for the solver's serial pass). Deterministic (see the WGSL).
+// body (speculative random palettes with a Jones–Plassmann tie-break); COLOR_NONE / COLOR_FULL for the few left after
+// COLOR_ROUNDS rounds. Also the constraints ordered by colour (colour offsets, then the list; the
+// uncoloured last, in index order, for the solver's serial pass) and one indirect dispatch per
+// colour sized to it. Deterministic (see the WGSL).
 // Recorded into the caller's encoder with no readback: the constraint count is read on the GPU.
 
 import { WgslReflect } from 'wgsl_reflect/wgsl_reflect.module.js';
@@ -11,9 +13,9 @@ import { createUniformSlots, dispatchRows, GrowingBuffer, UNIFORM_SLOT_BYTES } f
 import { cachedKernel, type Kernel } from '../gpu/pipelines.ts';
 import { wgslFile } from '../gpu/shaders.ts';
 import { GpuScan, type ScanPlan } from '../gpu/scan.ts';
-import { COLOR_INDEX_BITS, COLOR_NONE, COLOR_ROUNDS, SOLVER_WORKGROUP_SIZE, solverConstantsWgsl } from './constants.ts';
+import { COLOR_COUNT, COLOR_FULL, COLOR_INDEX_BITS, COLOR_NONE, COLOR_ORDER_HEADER, COLOR_ROUNDS, SOLVER_WORKGROUP_SIZE, solverConstantsWgsl } from './constants.ts';
 
-export { COLOR_NONE, COLOR_ROUNDS };
+export { COLOR_COUNT, COLOR_FULL, COLOR_NONE, COLOR_ORDER_HEADER, COLOR_ROUNDS };
 
 const coloringWgsl = (): string => solverConstantsWgsl() + wgslFile('coloring');
 
@@ -42,29 +44,49 @@ export interface ColoringInputs {
 }
 
 export interface ColoringOutputs {
-  /** array<u32>: per constraint its colour, 0..COLOR_ROUNDS-1, or COLOR_NONE. */
+  /** array<u32>: per constraint its colour, 0..COLOR_COUNT-1, or COLOR_NONE / COLOR_FULL. */
   colors: GPUBuffer;
-  /** array<u32>: the count of uncoloured constraints, then their indices in increasing order. */
-  leftovers: GPUBuffer;
+  /**
+   * array<u32>: COLOR_ORDER_HEADER words (colour k's constraints start at entry [k] of the list;
+   * [COLOR_COUNT] is where the uncoloured start, running to the constraint count, which is
+   * [COLOR_COUNT + 1]), then the list:
+   * the constraints by colour (any order within one), then the uncoloured in increasing order.
+   */
+  order: GPUBuffer;
+  /** array<u32>: per colour its indirect dispatch arguments (x, y, 1) at byte 12k (SOLVER_WORKGROUP_SIZE per group). */
+  dispatch: GPUBuffer;
+  /** array<u32>: the first COLOR_COUNT words hold the constraints per colour (COPY_SRC, for a readback). */
+  sizes: GPUBuffer;
 }
 
-const KERNELS = ['colorClaim', 'colorCheck', 'colorFlags', 'colorScatter'] as const;
+const KERNELS = ['colorCount', 'colorClaim', 'colorCheck', 'colorNext', 'colorPlan', 'colorFlags', 'colorScatter'] as const;
 type KernelName = (typeof KERNELS)[number];
 
 export class GpuColoring {
   private readonly colors: GrowingBuffer;
   private readonly slots: GrowingBuffer;
   private readonly offsets: GrowingBuffer;
-  private readonly leftovers: GrowingBuffer;
+  private readonly order: GrowingBuffer;
+  private readonly ranks: GrowingBuffer;
+  private readonly sizes: GPUBuffer;
+  private readonly dispatch: GPUBuffer;
+  private readonly roundArgs: GPUBuffer;
   private readonly params: GPUBuffer;
   private scanPlan: ScanPlan | null = null;
+  /** Bind groups by kernel and round, kept while the buffers (and capacity) stay the same. */
+  private groupCache: { key: unknown[]; groups: Map<string, GPUBindGroup> } | null = null;
 
   private constructor(readonly device: GPUDevice, private readonly kernels: Record<KernelName, Kernel>, private readonly scanner: GpuScan) {
     const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
     this.colors = new GrowingBuffer(device, S, 'coloring-colors');
     this.slots = new GrowingBuffer(device, S, 'coloring-slots');
     this.offsets = new GrowingBuffer(device, S, 'coloring-offsets');
-    this.leftovers = new GrowingBuffer(device, S, 'coloring-leftovers');
+    this.order = new GrowingBuffer(device, S, 'coloring-order');
+    this.ranks = new GrowingBuffer(device, S, 'coloring-ranks');
+    // Colour sizes, then a flag per round.
+    this.sizes = device.createBuffer({ label: 'coloring-sizes', size: 4 * (COLOR_COUNT + COLOR_ROUNDS), usage: S });
+    this.roundArgs = device.createBuffer({ label: 'coloring-round-args', size: 12 * COLOR_ROUNDS, usage: S | GPUBufferUsage.INDIRECT });
+    this.dispatch = device.createBuffer({ label: 'coloring-dispatch', size: 12 * COLOR_COUNT, usage: S | GPUBufferUsage.INDIRECT });
     this.params = createUniformSlots(device, 'coloring-params', COLOR_ROUNDS);
   }
 
@@ -88,15 +110,18 @@ export class GpuColoring {
   }
 
   /** Records the colouring and the list of the constraints it left uncoloured. */
-  encode(encoder: GPUCommandEncoder, inputs: ColoringInputs): ColoringOutputs {
+  encode(encoder: GPUCommandEncoder, inputs: ColoringInputs, passDescriptor: GPUComputePassDescriptor = { label: 'coloring' }): ColoringOutputs {
     if (inputs.capacity >= 2 ** COLOR_INDEX_BITS) {
       throw new CapacityError(`coloring: ${inputs.capacity} constraints; at most ${2 ** COLOR_INDEX_BITS - 1} per step`);
     }
     const colors = this.colors.ensure(4 * Math.max(1, inputs.capacity));
-    const slots = this.slots.ensure(4 * Math.max(1, inputs.bodyCount));
+    // Per body COLOR_BODY_WORDS (coloring.wgsl): priority slot, colour mask, two halves of tried
+    // colours and degree.
+    const slots = this.slots.ensure(32 * Math.max(1, inputs.bodyCount));
     const scan = this.plan(inputs.capacity + 1);
     const offsets = this.offsets.buffer!;
-    const leftovers = this.leftovers.ensure(4 * (inputs.capacity + 1));
+    const order = this.order.ensure(4 * (COLOR_ORDER_HEADER + inputs.capacity));
+    const ranks = this.ranks.ensure(4 * Math.max(1, inputs.capacity));
     const words = new Uint32Array((COLOR_ROUNDS * UNIFORM_SLOT_BYTES) / 4);
     for (let r = 0; r < COLOR_ROUNDS; r++) {
       words[(r * UNIFORM_SLOT_BYTES) / 4] = r;
@@ -105,6 +130,7 @@ export class GpuColoring {
     }
     this.device.queue.writeBuffer(this.params, 0, words);
     encoder.clearBuffer(slots);
+    encoder.clearBuffer(this.sizes);
     const groups = Math.ceil(inputs.capacity / SOLVER_WORKGROUP_SIZE);
     const resources: GPUBufferBinding[] = [
       { buffer: this.params, offset: 0, size: 16 },
@@ -114,34 +140,54 @@ export class GpuColoring {
       { buffer: colors },
       { buffer: slots },
       { buffer: offsets, size: 4 * (inputs.capacity + 1) },
-      { buffer: leftovers },
+      { buffer: order },
+      { buffer: ranks },
+      { buffer: this.sizes },
+      { buffer: this.dispatch },
+      { buffer: this.roundArgs },
     ];
-    const pass = encoder.beginComputePass({ label: 'coloring' });
+    const key: unknown[] = [inputs.pairs, inputs.counts, inputs.dynamicBodies, colors, slots, offsets, order, ranks, inputs.capacity];
+    if (!this.groupCache || key.some((k, i) => k !== this.groupCache!.key[i])) this.groupCache = { key, groups: new Map() };
+    const cache = this.groupCache.groups;
+    const bindGroup = (name: KernelName, round: number): GPUBindGroup => {
+      const id = `${name}:${round}`;
+      let group = cache.get(id);
+      if (!group) {
+        group = this.device.createBindGroup({
+          label: `coloring.${name}`,
+          layout: this.kernels[name].layout,
+          entries: kernelBindings(name).map((b) => ({ binding: b, resource: b === 0 ? { buffer: this.params, offset: round * UNIFORM_SLOT_BYTES, size: 16 } : resources[b]! })),
+        });
+        cache.set(id, group);
+      }
+      return group;
+    };
+    const pass = encoder.beginComputePass(passDescriptor);
+    // groupCount < 0: dispatched indirectly from round `round`'s arguments (written by colorNext).
     const run = (name: KernelName, round: number, groupCount: number): void => {
-      const kernel = this.kernels[name];
-      pass.setPipeline(kernel.pipeline);
-      pass.setBindGroup(0, this.device.createBindGroup({
-        label: `coloring.${name}`,
-        layout: kernel.layout,
-        entries: kernelBindings(name).map((b) => ({ binding: b, resource: b === 0 ? { buffer: this.params, offset: round * UNIFORM_SLOT_BYTES, size: 16 } : resources[b]! })),
-      }));
-      dispatchRows(pass, groupCount);
+      pass.setPipeline(this.kernels[name].pipeline);
+      pass.setBindGroup(0, bindGroup(name, round));
+      if (groupCount < 0) pass.dispatchWorkgroupsIndirect(this.roundArgs, 12 * round);
+      else dispatchRows(pass, groupCount);
     };
     for (let r = 0; r < COLOR_ROUNDS; r++) {
-      run('colorClaim', r, groups);
-      run('colorCheck', r, groups);
+      run('colorCount', r, r === 0 ? groups : -1);
+      run('colorClaim', r, r === 0 ? groups : -1);
+      run('colorCheck', r, r === 0 ? groups : -1);
+      if (r + 1 < COLOR_ROUNDS) run('colorNext', r, 1);
     }
+    run('colorPlan', 0, 1);
     run('colorFlags', 0, Math.ceil((inputs.capacity + 1) / SOLVER_WORKGROUP_SIZE));
     this.scanner.encode(pass, scan);
     run('colorScatter', 0, groups);
     pass.end();
-    return { colors, leftovers };
+    return { colors, order, dispatch: this.dispatch, sizes: this.sizes };
   }
 
   destroy(): void {
     this.scanPlan?.destroy();
-    for (const b of [this.colors, this.slots, this.offsets, this.leftovers]) b.destroy();
-    this.params.destroy();
+    for (const b of [this.colors, this.slots, this.offsets, this.order, this.ranks]) b.destroy();
+    for (const b of [this.params, this.sizes, this.dispatch, this.roundArgs]) b.destroy();
   }
 }
 

@@ -3,12 +3,12 @@
 // the colouring, and step() with its overflow handling (restore the bodies, grow, run again).
 
 import { CapacityError } from '../errors.ts';
-import { createUniformSlots, dispatchRows, GrowingBuffer, UNIFORM_SLOT_BYTES } from '../gpu/buffers.ts';
+import { createUniformSlots, dispatchRows, GrowingBuffer, PassTimer, readBuffer, UNIFORM_SLOT_BYTES } from '../gpu/buffers.ts';
 import { CONTACTS_GROWTH } from '../constants.ts';
 import { WgslReflect } from 'wgsl_reflect/wgsl_reflect.module.js';
 import { cachedKernel, type Kernel } from '../gpu/pipelines.ts';
 import { GpuColoring } from './coloring.ts';
-import { COLOR_ROUNDS, SOLVER_WORKGROUP_SIZE } from './constants.ts';
+import { COLOR_COUNT, COLOR_PASS_HISTORY, COLOR_ROUNDS, COLOR_PASS_SLACK, SOLVER_WORKGROUP_SIZE } from './constants.ts';
 
 /** The kernels of one dimension's soft step, in shaders/solver2d.wgsl's order. */
 export const SOLVER_STAGES = ['begin', 'prepare', 'integrateVelocities', 'warmStart', 'solve', 'integratePositions', 'relax', 'store'] as const;
@@ -45,7 +45,7 @@ export interface FrameLike<I, O extends { contacts: ContactsOutputsLike }> {
 }
 
 // Bindings of shaders/solver2d.wgsl and solver3d.wgsl (the same in both).
-const B = { params: 0, pass: 1, bodies: 2, states: 3, contacts: 4, userValues: 5, constraints: 6, counts: 7, colors: 8, prevContacts: 9, prevUserValues: 10, leftovers: 11 } as const;
+const B = { params: 0, pass: 1, bodies: 2, states: 3, contacts: 4, userValues: 5, constraints: 6, order: 8, prevContacts: 9, prevUserValues: 10 } as const;
 
 /** Bound as last frame's list before there is one (never read then: no entry has a previous). */
 const PLACEHOLDER_BYTES = 4096;
@@ -60,9 +60,30 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
   private readonly bodiesBackup: GPUBuffer;
   private readonly statesBackup: GPUBuffer;
   private last: O | null = null;
+  /** The last step's per-constraint colours (for readColorStats). */
+  private lastColors: GPUBuffer | null = null;
+  private lastColorSizes: GPUBuffer | null = null;
   /** Last frame's list and user values, as the frame's persistence read them (kept for reruns). */
   private previous: { contacts: GPUBuffer; userValues: GPUBuffer } | null = null;
   private readonly placeholder: GPUBuffer;
+  /** GPU timestamps of the colouring and solver passes (benches), or null. */
+  private timer: PassTimer | null = null;
+  /**
+   * Bind groups by stage and colour for the last few sets of buffers (the frame alternates its
+   * lists, so consecutive steps differ in which is last frame's): recreating them every step costs
+   * hundreds of createBindGroup calls.
+   */
+  private groupCaches: { key: GPUBuffer[]; groups: Map<string, GPUBindGroup> }[] = [];
+  /**
+   * Colours dispatched in parallel per solver pass; the rest (and the uncoloured) go to the serial
+   * pass, which gives the same result (a colour's constraints share no dynamic body), only slower.
+   * Starts at COLOR_COUNT; then the most colours of the last few steps read back (a step late, from
+   * colourSizeReadbacks) plus COLOR_PASS_SLACK, so a small scene does not pay COLOR_COUNT empty
+   * indirect dispatches per pass and substep.
+   */
+  private colorPasses = COLOR_COUNT;
+  private readonly colorReadbacks: { buffer: GPUBuffer; state: 'free' | 'encoded' | 'mapping' }[];
+  private recentColors: number[] = [];
 
   protected constructor(
     readonly device: GPUDevice,
@@ -85,11 +106,16 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
     this.bodiesBackup = backup('bodies-backup', this.bodies);
     this.statesBackup = backup('states-backup', this.states);
     this.constraints = new GrowingBuffer(device, STORAGE, `${layout.label}-constraints`);
+    this.colorReadbacks = Array.from({ length: 3 }, (_, i) => ({
+      buffer: device.createBuffer({ label: `${layout.label}-color-readback-${i}`, size: 4 * COLOR_COUNT, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST }),
+      state: 'free' as const,
+    }));
     this.placeholder = device.createBuffer({ label: `${layout.label}-placeholder`, size: PLACEHOLDER_BYTES, usage: GPUBufferUsage.STORAGE });
     this.params = createUniformSlots(device, `${layout.label}-params`, 1);
-    this.passes = createUniformSlots(device, `${layout.label}-passes`, COLOR_ROUNDS + 1);
-    const words = new Uint32Array(((COLOR_ROUNDS + 1) * UNIFORM_SLOT_BYTES) / 4);
-    for (let k = 0; k <= COLOR_ROUNDS; k++) words[(k * UNIFORM_SLOT_BYTES) / 4 + layout.passColor] = k;
+    // Slot k < COLOR_COUNT: colour k; COLOR_COUNT + p: the serial pass from colour p on.
+    this.passes = createUniformSlots(device, `${layout.label}-passes`, 2 * COLOR_COUNT + 1);
+    const words = new Uint32Array(((2 * COLOR_COUNT + 1) * UNIFORM_SLOT_BYTES) / 4);
+    for (let k = 0; k <= 2 * COLOR_COUNT; k++) words[(k * UNIFORM_SLOT_BYTES) / 4 + layout.passColor] = k;
     device.queue.writeBuffer(this.passes, 0, words);
   }
 
@@ -101,8 +127,8 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
     return b;
   }
 
-  /** The collision frame's inputs (the world's shapes and bodies). */
-  protected abstract frameInputs(): I;
+  /** The collision frame's inputs (the world's shapes and bodies; public for benches). */
+  abstract frameInputs(): I;
   /** The step's SolverParams (gravity, substep, softness) as bytes. */
   protected abstract stepParams(dt: number): ArrayBuffer;
 
@@ -129,14 +155,23 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
     }
     const constraints = this.constraints.ensure(capacity * this.layout.constraintBytes);
     device.queue.writeBuffer(this.params, 0, this.stepParams(dt));
-    const { colors, leftovers } = this.coloring.encode(encoder, {
+    this.mapColorReadbacks();
+    const { colors, order, dispatch, sizes } = this.coloring.encode(encoder, {
       pairs: out.contacts.keys,
       counts: out.contacts.counts,
       countWord: this.layout.countWord,
       capacity,
       dynamicBodies: this.dynamicBodies,
       bodyCount: this.bodyCount,
-    });
+    }, this.timer?.passDescriptor('coloring', `${this.layout.label}.coloring`));
+    this.lastColors = colors;
+    this.lastColorSizes = sizes;
+    const readback = this.colorReadbacks.find((r) => r.state === 'free');
+    if (readback) {
+      encoder.copyBufferToBuffer(sizes, 0, readback.buffer, 0, 4 * COLOR_COUNT);
+      readback.state = 'encoded';
+    }
+    const passes = this.colorPasses;
     const resources: Record<number, GPUBufferBinding> = {
       [B.params]: { buffer: this.params, offset: 0, size: this.layout.paramsBytes },
       [B.bodies]: { buffer: this.bodies },
@@ -144,37 +179,54 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
       [B.contacts]: { buffer: out.contacts.contacts },
       [B.userValues]: { buffer: out.contacts.userValues },
       [B.constraints]: { buffer: constraints },
-      [B.counts]: { buffer: out.contacts.counts },
-      [B.colors]: { buffer: colors },
-      [B.leftovers]: { buffer: leftovers },
+      [B.order]: { buffer: order },
       [B.prevContacts]: { buffer: this.previous?.contacts ?? this.placeholder },
       [B.prevUserValues]: { buffer: this.previous?.userValues ?? this.placeholder },
     };
     const { kernels, bindings } = this.solver;
-    const bindGroup = (stage: SolverStage, color = 0): GPUBindGroup =>
-      device.createBindGroup({
-        label: `${this.layout.label}.${stage}`,
-        layout: kernels[stage].layout,
-        entries: bindings[stage].map((b) => ({
-          binding: b,
-          resource: b === B.pass ? { buffer: this.passes, offset: color * UNIFORM_SLOT_BYTES, size: this.layout.passBytes } : resources[b]!,
-        })),
-      });
+    const key = Object.values(resources).map((r) => r.buffer);
+    let cache = this.groupCaches.find((c) => c.key.length === key.length && c.key.every((k, i) => k === key[i]));
+    if (!cache) {
+      cache = { key, groups: new Map() };
+      this.groupCaches = [cache, ...this.groupCaches.slice(0, 3)];
+    }
+    const groupsOf = cache.groups;
+    const bindGroup = (stage: SolverStage, color = 0): GPUBindGroup => {
+      const id = `${stage}:${color}`;
+      let group = groupsOf.get(id);
+      if (!group) {
+        group = device.createBindGroup({
+          label: `${this.layout.label}.${stage}`,
+          layout: kernels[stage].layout,
+          entries: bindings[stage].map((b) => ({
+            binding: b,
+            resource: b === B.pass ? { buffer: this.passes, offset: color * UNIFORM_SLOT_BYTES, size: this.layout.passBytes } : resources[b]!,
+          })),
+        });
+        groupsOf.set(id, group);
+      }
+      return group;
+    };
     const contactGroups = Math.ceil(capacity / SOLVER_WORKGROUP_SIZE);
     const bodyGroups = Math.ceil(this.bodyCount / SOLVER_WORKGROUP_SIZE);
-    const pass = encoder.beginComputePass({ label: `${this.layout.label}.solver` });
+    const pass = encoder.beginComputePass(this.timer?.passDescriptor('solver', `${this.layout.label}.solver`) ?? { label: `${this.layout.label}.solver` });
     const run = (stage: SolverStage, groups: number, group: GPUBindGroup): void => {
       pass.setPipeline(kernels[stage].pipeline);
       pass.setBindGroup(0, group);
       dispatchRows(pass, groups);
     };
-    // One colour per dispatch (over the list's capacity; the kernels read the real count), then
-    // the uncoloured leftovers by a single invocation.
+    // One colour per dispatch, sized on the GPU to that colour's constraints (an empty colour
+    // dispatches no workgroup), then colours `passes` and up and the uncoloured by a single invocation.
     const colored = (stage: 'warmStart' | 'solve' | 'relax'): (() => void) => {
-      const groups = Array.from({ length: COLOR_ROUNDS + 1 }, (_, c) => bindGroup(stage, c));
+      const groups = Array.from({ length: passes }, (_, c) => bindGroup(stage, c));
+      const serial = bindGroup(stage, COLOR_COUNT + passes);
       return () => {
-        for (let c = 0; c < COLOR_ROUNDS; c++) run(stage, contactGroups, groups[c]!);
-        run(stage, 1, groups[COLOR_ROUNDS]!);
+        pass.setPipeline(kernels[stage].pipeline);
+        for (let c = 0; c < passes; c++) {
+          pass.setBindGroup(0, groups[c]!);
+          pass.dispatchWorkgroupsIndirect(dispatch, 12 * c);
+        }
+        run(stage, 1, serial);
       };
     };
     const [warmStart, solve, relax] = [colored('warmStart'), colored('solve'), colored('relax')];
@@ -192,7 +244,30 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
     }
     run('store', contactGroups, bindGroup('store'));
     pass.end();
+    this.timer?.resolve(encoder);
     return out;
+  }
+
+  /**
+   * Maps the colour-size readbacks encoded by earlier steps (submitted by now: encodeStep's
+   * contract) and, as they arrive, sets colorPasses from the most colours of the last few steps.
+   */
+  private mapColorReadbacks(): void {
+    for (const r of this.colorReadbacks) {
+      if (r.state !== 'encoded') continue;
+      r.state = 'mapping';
+      r.buffer.mapAsync(GPUMapMode.READ).then(() => {
+        const sizes = new Uint32Array(r.buffer.getMappedRange(0, 4 * COLOR_COUNT));
+        let used = 0;
+        sizes.forEach((n, k) => { if (n > 0) used = k + 1; });
+        r.buffer.unmap();
+        r.state = 'free';
+        this.recentColors = [used, ...this.recentColors.slice(0, COLOR_PASS_HISTORY - 1)];
+        this.colorPasses = Math.min(COLOR_COUNT, Math.max(...this.recentColors) + COLOR_PASS_SLACK);
+      }, () => {
+        // Destroyed or device lost: keep dispatching every colour.
+      });
+    }
   }
 
   /** The counts of the last submitted step's collision frame (a readback). */
@@ -227,6 +302,42 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
     }
   }
 
+  /**
+   * Times the colouring and solver passes of later steps with GPU timestamps (the device needs
+   * 'timestamp-query'); readPassTimes() after a step gives their milliseconds.
+   */
+  enablePassTimes(): void {
+    this.timer ??= new PassTimer(this.device, ['coloring', 'solver']);
+  }
+
+  /** The last step's colouring and solver pass times (ms), or null when not enabled. */
+  async readPassTimes(): Promise<{ coloring: number; solver: number } | null> {
+    if (!this.timer) return null;
+    const t = await this.timer.read();
+    return { coloring: t.coloring!, solver: t.solver! };
+  }
+
+  /**
+   * The last submitted step's colouring (a readback, for benches and tests): constraints, colours
+   * used (and constraints per colour), how many were left uncoloured (solved serially), and the
+   * colouring rounds that had work.
+   */
+  async readColorStats(): Promise<{ constraints: number; colors: number; leftovers: number; sizes: number[]; rounds: number }> {
+    const counts = await this.readCounts();
+    const n = Math.min(counts.contacts, this.last?.contacts.capacity ?? 0);
+    if (!this.lastColors || !this.lastColorSizes || n === 0) return { constraints: n, colors: 0, leftovers: 0, sizes: [], rounds: 0 };
+    const flags = new Uint32Array(await readBuffer(this.device, this.lastColorSizes, 4 * COLOR_ROUNDS, 4 * COLOR_COUNT));
+    const rounds = Math.min(COLOR_ROUNDS, 1 + flags.filter((f) => f !== 0).length);
+    const colors = new Uint32Array(await readBuffer(this.device, this.lastColors, 4 * n));
+    const sizes: number[] = [];
+    let leftovers = 0;
+    for (const c of colors) {
+      if (c >= COLOR_COUNT) leftovers++;
+      else sizes[c] = (sizes[c] ?? 0) + 1;
+    }
+    return { constraints: n, colors: sizes.length, leftovers, sizes: Array.from(sizes, (x) => x ?? 0), rounds };
+  }
+
   /** The last step's frame outputs (dense contacts, user values, counts on the GPU), or null. */
   lastOutputs(): O | null {
     return this.last;
@@ -234,6 +345,8 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
 
   destroy(): void {
     for (const b of [this.bodies, this.states, this.dynamicBodies, this.bodiesBackup, this.statesBackup, this.params, this.passes, this.placeholder]) b.destroy();
+    this.timer?.destroy();
+    for (const r of this.colorReadbacks) r.buffer.destroy();
     this.constraints.destroy();
     this.coloring.destroy();
     this.frame.destroy();

@@ -163,7 +163,7 @@ export class GpuWorld2D extends SolverWorld<FrameInputs2D, FrameOutputs2D> {
     return new GpuWorld2D(device, frame, coloring, kernels, packShapes2D(internal), packedBodies, states, dynamic, { gravity, margin, substeps });
   }
 
-  protected frameInputs(): FrameInputs2D {
+  frameInputs(): FrameInputs2D {
     return { shapes: this.shapes, bodies: this.bodies, bodyCount: this.bodyCount, margin: this.margin };
   }
 

@@ -148,7 +148,7 @@ export class GpuWorld3D extends SolverWorld<FrameInputs3D, FrameOutputs3D> {
     return new GpuWorld3D(device, frame, coloring, kernels, packShapes3D(internal), packedBodies, states, dynamic, { gravity, margin, substeps });
   }
 
-  protected frameInputs(): FrameInputs3D {
+  frameInputs(): FrameInputs3D {
     return {
       shapes: this.shapes,
       hullVertices: this.hullVertices,
