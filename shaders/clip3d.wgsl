@@ -71,11 +71,14 @@ fn incidentFace3d(I: Hull3D, n: vec3f, aroundDeepest: bool) -> u32 {
 }
 
 // One Sutherland–Hodgman step: keeps the part of polygon src (m points) where dot(s, p) <= off,
-// the side plane of reference side j; writes dst and returns its size. Each point is read once:
+// the side plane of reference side j; a point outside by no more than the slack (sideSlack3d)
+// counts as on the plane: it is kept, clamped onto the plane, and no crossing is made next to it.
+// Crossings (between a point inside and one outside beyond the slack) lie on the true plane.
+// Writes dst and returns its size. Each point is read once:
 // the edge k -> k + 1 carries point k + 1 (and its plane distance) to the next step.
 fn clipPolygonToPlane3d(
   src: ptr<private, array<vec4u, MAX_CLIP_POINTS_3D>>, dst: ptr<private, array<vec4u, MAX_CLIP_POINTS_3D>>,
-  m: u32, s: vec3f, off: f32, R: Hull3D, refFirst: u32, refSize: u32, j: u32, incFace: u32,
+  m: u32, s: vec3f, off: f32, slack: f32, R: Hull3D, refFirst: u32, refSize: u32, j: u32, incFace: u32,
 ) -> u32 {
   var o = 0u;
   var cur = (*src)[0];
@@ -87,11 +90,11 @@ fn clipPolygonToPlane3d(
     let q0 = bitcast<vec3f>(next.xyz);
     let dq = dot(s, q0) - off;
     let feat = cur.w;
-    if (dp <= 0.0) {
-      (*dst)[o] = cur;
+    if (dp <= slack) {
+      (*dst)[o] = clipPoint3d(sideClamp3d(p0, s, dp), bandFeature3d(feat, dp, dq, slack, j));
       o++;
     }
-    if ((dp <= 0.0) != (dq <= 0.0)) {
+    if ((dp <= 0.0 && dq > slack) || (dp > slack && dq <= 0.0)) {
       let t = dp / (dp - dq);
       let side = (feat >> 16u) & 0xffu;
       let seg = feat >> 24u;
@@ -124,6 +127,26 @@ fn clipPolygonToPlane3d(
   return o;
 }
 
+// The slack of a reference side plane (CLIP_SIDE_SLOP_3D × scale, in units of s, whose length is
+// the side's): a point outside the plane by no more than this counts as on it, so a corner lying
+// on the side plane is kept whatever its f32 noise and its id holds frame to frame; sideClamp3d
+// moves such a point onto the plane, so every point stays on the reference face.
+fn sideSlack3d(s: vec3f, scale: f32) -> f32 {
+  return CLIP_SIDE_SLOP_3D * scale * length(s);
+}
+
+// The feature word of a kept point p (plane distance dp, its successor's dq): a point in the slack
+// band whose successor is outside is where the polygon leaves along side j (the word says so, for
+// the crossings later planes make on that run); any other keeps its own word.
+fn bandFeature3d(feat: u32, dp: f32, dq: f32, slack: f32, j: u32) -> u32 {
+  return select(feat, clipFeature3d(feat & 0xffu, (feat >> 8u) & 0xffu, j, 0u), dp > 0.0 && dq > slack);
+}
+
+// p moved onto the side plane when it is outside by d = dot(s, p) - off > 0.
+fn sideClamp3d(p: vec3f, s: vec3f, d: f32) -> vec3f {
+  return p - (max(d, 0.0) / dot(s, s)) * s;
+}
+
 // Box against box: the same Sutherland–Hodgman steps as clipPolygonToPlane3d, bit for bit, on a
 // polygon held in registers. A box face is a quad clipped by 4 side planes, so BOX_CLIP_POINTS_3D
 // (8) points suffice; loops of fixed bound and writes through a select per slot keep every index
@@ -131,7 +154,7 @@ fn clipPolygonToPlane3d(
 // such as lavapipe). Leaves the polygon in clip0 (constant indices) and returns its size, or
 // returns BOX_CLIP_POINTS_3D + 1 when rounding made a step emit more points than that (the
 // caller then clips the general way).
-fn clipBoxPolygon3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, n: vec3f) -> u32 {
+fn clipBoxPolygon3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, n: vec3f, scale: f32) -> u32 {
   let inc = hullFace(I, incFace);
   let refLoop = hullFace(R, refFace);
   let rFirst = refLoop.x;
@@ -146,6 +169,7 @@ fn clipBoxPolygon3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, n: vec3f) 
     let b = hullVertexW(R, faceEntry(R, rFirst + select(j + 1u, 0u, j + 1u == 4u)).x);
     let s = cross(b - a, n);
     let off = dot(s, a);
+    let slack = sideSlack3d(s, scale);
     var out: array<vec4u, BOX_CLIP_POINTS_3D>;
     var o = 0u;
     // Point k is always poly[0]: the polygon shifts down one slot per step (the compiler does not
@@ -162,8 +186,8 @@ fn clipBoxPolygon3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, n: vec3f) 
       let dp = dot(s, p0) - off;
       let dq = dot(s, q0) - off;
       let live = k < m;
-      let keep = live && dp <= 0.0;
-      let cross1 = live && ((dp <= 0.0) != (dq <= 0.0));
+      let keep = live && dp <= slack;
+      let cross1 = live && ((dp <= 0.0 && dq > slack) || (dp > slack && dq <= 0.0));
       // The crossing point (as clipPolygonToPlane3d computes it).
       let t = dp / (dp - dq);
       let feat = cur.w;
@@ -184,10 +208,11 @@ fn clipBoxPolygon3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, n: vec3f) 
         refF = FEATURE_VERTEX_3D + faceEntry(R, rFirst + corner).x;
         incF = FEATURE_FACE_3D + incFace;
       }
+      let kept = clipPoint3d(sideClamp3d(p0, s, dp), bandFeature3d(feat, dp, dq, slack, j));
       let xp = clipPoint3d(p0 + t * (q0 - p0), select(clipFeature3d(refF, incF, side, seg), clipFeature3d(refF, incF, j, 0u), dp <= 0.0));
       let o1 = o + select(0u, 1u, keep);
       for (var u = 0u; u < BOX_CLIP_POINTS_3D; u++) {
-        if (keep && u == o) { out[u] = cur; }
+        if (keep && u == o) { out[u] = kept; }
         if (cross1 && u == o1) { out[u] = xp; }
       }
       o = o1 + select(0u, 1u, cross1);
@@ -219,7 +244,7 @@ fn clipFaceContact3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, refIsA: b
   var m = BOX_CLIP_POINTS_3D + 1u;
   var inFirst = true;
   if (R.isBox && I.isBox) {
-    m = clipBoxPolygon3d(R, refFace, I, incFace, n);
+    m = clipBoxPolygon3d(R, refFace, I, incFace, n, scale);
   }
   if (m > BOX_CLIP_POINTS_3D) {
     // Incident polygon (working frame) into clip buffer 0.
@@ -241,10 +266,11 @@ fn clipFaceContact3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, refIsA: b
       // Outward side normal: edge × n (counter-clockwise face).
       let s = cross(b - a, n);
       let off = dot(s, a);
+      let slack = sideSlack3d(s, scale);
       if (inFirst) {
-        m = clipPolygonToPlane3d(&clip0, &clip1, m, s, off, R, rFirst, rSize, j, incFace);
+        m = clipPolygonToPlane3d(&clip0, &clip1, m, s, off, slack, R, rFirst, rSize, j, incFace);
       } else {
-        m = clipPolygonToPlane3d(&clip1, &clip0, m, s, off, R, rFirst, rSize, j, incFace);
+        m = clipPolygonToPlane3d(&clip1, &clip0, m, s, off, slack, R, rFirst, rSize, j, incFace);
       }
       inFirst = !inFirst;
     }

@@ -117,6 +117,17 @@ export const SEGMENT_PARALLEL_SINE_3D = 5e-3;
 export const REDUCTION_HYSTERESIS_3D = 0.95;
 
 /**
+ * Side-plane slop of face clipping, relative to the pair's length scale: an incident point outside
+ * a side plane of the reference face by no more than this counts as on the plane (it is kept and
+ * clamped onto it, and no crossing is made beside it). Two equal boxes stacked flush put the
+ * incident face's corners exactly on the side planes, where f32 noise of 1e-7 decides from frame
+ * to frame whether a corner is kept (a vertex id) or cut into edge-crossing points (other ids): a
+ * solver then loses its warm start every frame and the stack creeps. 1e-4 is 1000× that noise and
+ * below the validity checks' 4e-4: a clamped corner moves by at most this much.
+ */
+export const CLIP_SIDE_SLOP_3D = 1e-4;
+
+/**
  * Depth tolerance for choosing the deepest point in contact reduction: the first point within
  * this of the deepest is kept (stable order among equally deep points).
  */
@@ -189,6 +200,7 @@ export function constants3dWgsl(): string {
     r('SEGMENT_PARALLEL_SINE_3D', SEGMENT_PARALLEL_SINE_3D),
     r('REDUCTION_HYSTERESIS_3D', REDUCTION_HYSTERESIS_3D),
     r('REDUCTION_DEPTH_TOLERANCE_3D', REDUCTION_DEPTH_TOLERANCE_3D),
+    r('CLIP_SIDE_SLOP_3D', CLIP_SIDE_SLOP_3D),
     r('CORE_DISTANCE_3D', CORE_DISTANCE_3D),
     u('SHAPE_KIND_HULL', SHAPE_KIND_3D.hull),
     u('SHAPE_KIND_BOX', SHAPE_KIND_3D.box),

@@ -17,7 +17,7 @@
 // per-lane memory traffic); its result is bit-identical to this general clip, so there is no CPU
 // twin of it.
 
-import { CONTACT_KIND_3D, FEATURE_EDGE_3D, FEATURE_FACE_3D, FEATURE_VERTEX_3D, MAX_CLIP_POINTS_3D, MAX_MANIFOLD_POINTS_3D, NO_SIDE_3D } from '../constants3d.ts';
+import { CLIP_SIDE_SLOP_3D, CONTACT_KIND_3D, FEATURE_EDGE_3D, FEATURE_FACE_3D, FEATURE_VERTEX_3D, MAX_CLIP_POINTS_3D, MAX_MANIFOLD_POINTS_3D, NO_SIDE_3D } from '../constants3d.ts';
 import { makeId3d, lm, pushPoint3d, setNormal3d, type Hull3D } from './manifold3d.ts';
 import { candId, candPos, candSep, chosen, reduceManifold3d } from './reduce3d.ts';
 
@@ -97,13 +97,16 @@ export function incidentFace3d(I: Hull3D, nx: number, ny: number, nz: number, ar
 
 /**
  * One Sutherland–Hodgman step: keeps the part of polygon `src` (m points) where
- * s · p <= off, the side plane of reference side j; writes `dst` and returns its size (the WGSL
+ * s · p <= off, the side plane of reference side j; a point outside by no more than the slack
+ * (sideSlack3d) counts as on the plane: it is kept, clamped onto the plane, and no crossing is made
+ * next to it. Crossings (between a point inside and one outside beyond the slack) lie on the true
+ * plane. Writes `dst` and returns its size (the WGSL
  * keeps a point's position bits and feature word in one vec4u).
  * `refFirst`/`refSize` locate the reference face's vertex loop of R, `incFace` the incident face.
  */
 export function clipPolygonToPlane3d(
   srcPos: Float64Array, srcFeat: Uint32Array, dstPos: Float64Array, dstFeat: Uint32Array, m: number,
-  sx: number, sy: number, sz: number, off: number,
+  sx: number, sy: number, sz: number, off: number, slack: number,
   R: Hull3D, refFirst: number, refSize: number, j: number, incFace: number,
 ): number {
   let o = 0;
@@ -116,14 +119,12 @@ export function clipPolygonToPlane3d(
     const qx = srcPos[3 * q]!, qy = srcPos[3 * q + 1]!, qz = srcPos[3 * q + 2]!;
     const nextFeat = srcFeat[q]!;
     const dq = sx * qx + sy * qy + sz * qz - off;
-    if (dp <= 0) {
-      dstPos[3 * o] = px;
-      dstPos[3 * o + 1] = py;
-      dstPos[3 * o + 2] = pz;
-      dstFeat[o] = feat;
+    if (dp <= slack) {
+      sideClamp3d(dstPos, o, px, py, pz, sx, sy, sz, dp);
+      dstFeat[o] = bandFeature3d(feat, dp, dq, slack, j);
       o++;
     }
-    if ((dp <= 0) !== (dq <= 0)) {
+    if ((dp <= 0 && dq > slack) || (dp > slack && dq <= 0)) {
       const t = dp / (dp - dq);
       dstPos[3 * o] = px + t * (qx - px);
       dstPos[3 * o + 1] = py + t * (qy - py);
@@ -154,6 +155,33 @@ export function clipPolygonToPlane3d(
     dp = dq;
   }
   return o;
+}
+
+/**
+ * The slack of a reference side plane (CLIP_SIDE_SLOP_3D × scale, in units of s, whose length is
+ * the side's): a point outside the plane by no more than this counts as on it, so a corner lying
+ * on the side plane is kept whatever its f32 noise and its id holds frame to frame; sideClamp3d
+ * moves such a point onto the plane, so every point stays on the reference face.
+ */
+export function sideSlack3d(sx: number, sy: number, sz: number, scale: number): number {
+  return CLIP_SIDE_SLOP_3D * scale * Math.hypot(sx, sy, sz);
+}
+
+/**
+ * The feature word of a kept point p (plane distance dp, its successor's dq): a point in the slack
+ * band whose successor is outside is where the polygon leaves along side j (the word says so, for
+ * the crossings later planes make on that run); any other keeps its own word.
+ */
+export function bandFeature3d(feat: number, dp: number, dq: number, slack: number, j: number): number {
+  return dp > 0 && dq > slack ? clipFeature3d(feat & 0xff, (feat >>> 8) & 0xff, j, 0) : feat;
+}
+
+/** Writes p moved onto the side plane, when it is outside by d = s · p - off > 0, to dst[3o..]. */
+export function sideClamp3d(dst: Float64Array, o: number, px: number, py: number, pz: number, sx: number, sy: number, sz: number, d: number): void {
+  const f = Math.max(d, 0) / (sx * sx + sy * sy + sz * sz);
+  dst[3 * o] = px - f * sx;
+  dst[3 * o + 1] = py - f * sy;
+  dst[3 * o + 2] = pz - f * sz;
 }
 
 /** The plane of a face in the working frame, written by planeW3d: normal xyz, offset. */
@@ -220,9 +248,10 @@ export function clipFaceContact3d(R: Hull3D, refFace: number, I: Hull3D, incFace
     const sy = ez * nx - ex * nz;
     const sz = ex * ny - ey * nx;
     const off = sx * ax + sy * ay + sz * az;
+    const slack = sideSlack3d(sx, sy, sz, scale);
     m = inFirst
-      ? clipPolygonToPlane3d(clipPos0, clipFeat0, clipPos1, clipFeat1, m, sx, sy, sz, off, R, rFirst, rSize, j, incFace)
-      : clipPolygonToPlane3d(clipPos1, clipFeat1, clipPos0, clipFeat0, m, sx, sy, sz, off, R, rFirst, rSize, j, incFace);
+      ? clipPolygonToPlane3d(clipPos0, clipFeat0, clipPos1, clipFeat1, m, sx, sy, sz, off, slack, R, rFirst, rSize, j, incFace)
+      : clipPolygonToPlane3d(clipPos1, clipFeat1, clipPos0, clipFeat0, m, sx, sy, sz, off, slack, R, rFirst, rSize, j, incFace);
     inFirst = !inFirst;
   }
   // Keep points below the reference plane + margin, moved midway to it.
