@@ -2,13 +2,63 @@
 // solver moves in place, the recording of the soft step's kernels after the collision frame and
 // the colouring, and step() with its overflow handling (restore the bodies, grow, run again).
 
-import { CapacityError } from '../errors.ts';
+import { CapacityError, InputError } from '../errors.ts';
 import { createUniformSlots, dispatchRows, GrowingBuffer, PassTimer, readBuffer, UNIFORM_SLOT_BYTES } from '../gpu/buffers.ts';
 import { CONTACTS_GROWTH } from '../constants.ts';
 import { WgslReflect } from 'wgsl_reflect/wgsl_reflect.module.js';
 import { cachedKernel, type Kernel } from '../gpu/pipelines.ts';
 import { GpuColoring } from './coloring.ts';
-import { COLOR_COUNT, COLOR_PASS_HISTORY, COLOR_ROUNDS, COLOR_PASS_SLACK, SOLVER_WORKGROUP_SIZE } from './constants.ts';
+import { COLOR_COUNT, COLOR_PASS_HISTORY, COLOR_ROUNDS, COLOR_PASS_SLACK, CONTACT_DAMPING_RATIO, CONTACT_HERTZ, makeSoftness, SOLVER_WORKGROUP_SIZE, STATIC_HERTZ_SCALE } from './constants.ts';
+
+/** A finite number >= min, or an InputError naming `path`. */
+export function checkNumber(path: string, what: string, x: unknown, min = -Infinity): number {
+  if (typeof x !== 'number' || !Number.isFinite(x) || x < min) throw new InputError(path, `${what} must be a finite number${min > -Infinity ? ` >= ${min}` : ''}, got ${String(x)}`);
+  return x;
+}
+
+/** The step's substep, and the softness of dynamic and static contacts for it. */
+export function stepSoftness(dt: number, substeps: number): { h: number; contact: ReturnType<typeof makeSoftness>; static: ReturnType<typeof makeSoftness> } {
+  const h = dt / substeps;
+  // Stiffer than a quarter of the substep rate is not stable.
+  const hertz = Math.min(CONTACT_HERTZ, 0.25 / h);
+  return { h, contact: makeSoftness(hertz, CONTACT_DAMPING_RATIO, h), static: makeSoftness(STATIC_HERTZ_SCALE * hertz, CONTACT_DAMPING_RATIO, h) };
+}
+
+/** Word offsets of SolverParams2D / SolverParams3D (the same fields in both layouts). */
+export interface SolverParamsWords {
+  bytes: number;
+  gravity: number;
+  h: number;
+  invH: number;
+  bodyCount: number;
+  countWord: number;
+  contactBiasRate: number;
+  contactMassScale: number;
+  contactImpulseScale: number;
+  staticBiasRate: number;
+  staticMassScale: number;
+  staticImpulseScale: number;
+}
+
+/** A step's SolverParams as bytes: gravity (2 or 3 components), substep, contact softness. */
+export function stepParamsBytes(P: SolverParamsWords, dt: number, substeps: number, gravity: readonly number[], bodyCount: number, countWord: number): ArrayBuffer {
+  const { h, contact, static: hard } = stepSoftness(dt, substeps);
+  const buf = new ArrayBuffer(P.bytes);
+  const f = new Float32Array(buf);
+  const u = new Uint32Array(buf);
+  f.set(gravity, P.gravity);
+  f[P.h] = h;
+  f[P.invH] = 1 / h;
+  u[P.bodyCount] = bodyCount;
+  u[P.countWord] = countWord;
+  f[P.contactBiasRate] = contact.biasRate;
+  f[P.contactMassScale] = contact.massScale;
+  f[P.contactImpulseScale] = contact.impulseScale;
+  f[P.staticBiasRate] = hard.biasRate;
+  f[P.staticMassScale] = hard.massScale;
+  f[P.staticImpulseScale] = hard.impulseScale;
+  return buf;
+}
 
 /** The kernels of one dimension's soft step, in shaders/solver2d.wgsl's order. */
 export const SOLVER_STAGES = ['begin', 'prepare', 'integrateVelocities', 'warmStart', 'solve', 'integratePositions', 'relax', 'store'] as const;

@@ -23,19 +23,15 @@ import { packBodies2D, packShapes2D } from '../pack2d.ts';
 import { makeShape2D, readVec2, type Shape2D, type Shape2DInput, type Vec2 } from '../shapes2d.ts';
 import { GpuColoring } from './coloring.ts';
 import {
-  CONTACT_DAMPING_RATIO,
-  CONTACT_HERTZ,
   DEFAULT_DENSITY,
   DEFAULT_FRICTION,
   DEFAULT_MARGIN,
-  makeSoftness,
   solverConstantsWgsl,
-  STATIC_HERTZ_SCALE,
   SUBSTEPS,
 } from './constants.ts';
 import { SOLVER_LAYOUT_2D } from './layout2d.ts';
 import { shapeMass2D } from './mass2d.ts';
-import { SolverWorld, solverKernels, type SolverStage } from './world.ts';
+import { checkNumber, SolverWorld, solverKernels, stepParamsBytes, type SolverStage } from './world.ts';
 
 export interface WorldBody2D {
   shape: number;
@@ -72,20 +68,6 @@ const ENTRY_POINTS: Record<SolverStage, string> = {
 };
 
 const S = SOLVER_LAYOUT_2D;
-
-/** A finite number >= min, or an InputError naming `path`. */
-export function checkNumber(path: string, what: string, x: unknown, min = -Infinity): number {
-  if (typeof x !== 'number' || !Number.isFinite(x) || x < min) throw new InputError(path, `${what} must be a finite number${min > -Infinity ? ` >= ${min}` : ''}, got ${String(x)}`);
-  return x;
-}
-
-/** The step's substep, and the softness of dynamic and static contacts for it. */
-export function stepSoftness(dt: number, substeps: number): { h: number; contact: ReturnType<typeof makeSoftness>; static: ReturnType<typeof makeSoftness> } {
-  const h = dt / substeps;
-  // Stiffer than a quarter of the substep rate is not stable.
-  const hertz = Math.min(CONTACT_HERTZ, 0.25 / h);
-  return { h, contact: makeSoftness(hertz, CONTACT_DAMPING_RATIO, h), static: makeSoftness(STATIC_HERTZ_SCALE * hertz, CONTACT_DAMPING_RATIO, h) };
-}
 
 export class GpuWorld2D extends SolverWorld<FrameInputs2D, FrameOutputs2D> {
   /** array<Shape2D>. */
@@ -168,23 +150,7 @@ export class GpuWorld2D extends SolverWorld<FrameInputs2D, FrameOutputs2D> {
   }
 
   protected stepParams(dt: number): ArrayBuffer {
-    const { h, contact, static: hard } = stepSoftness(dt, this.substeps);
-    const buf = new ArrayBuffer(S.params.bytes);
-    const f = new Float32Array(buf);
-    const u = new Uint32Array(buf);
-    f[S.params.gravity] = this.gravity[0];
-    f[S.params.gravity + 1] = this.gravity[1];
-    f[S.params.h] = h;
-    f[S.params.invH] = 1 / h;
-    u[S.params.bodyCount] = this.bodyCount;
-    u[S.params.countWord] = CONTACTS_LAYOUT_2D.counts.written;
-    f[S.params.contactBiasRate] = contact.biasRate;
-    f[S.params.contactMassScale] = contact.massScale;
-    f[S.params.contactImpulseScale] = contact.impulseScale;
-    f[S.params.staticBiasRate] = hard.biasRate;
-    f[S.params.staticMassScale] = hard.massScale;
-    f[S.params.staticImpulseScale] = hard.impulseScale;
-    return buf;
+    return stepParamsBytes(S.params, dt, this.substeps, this.gravity, this.bodyCount, CONTACTS_LAYOUT_2D.counts.written);
   }
 
   override readCounts(): Promise<FrameCounts2D> {

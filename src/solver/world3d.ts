@@ -20,8 +20,7 @@ import { GpuColoring } from './coloring.ts';
 import { DEFAULT_DENSITY, DEFAULT_FRICTION, DEFAULT_MARGIN, solverConstantsWgsl, SUBSTEPS } from './constants.ts';
 import { SOLVER_LAYOUT_3D } from './layout3d.ts';
 import { invertMat3, shapeMass3D } from './mass3d.ts';
-import { SolverWorld, solverKernels, type SolverStage } from './world.ts';
-import { checkNumber, stepSoftness } from './world2d.ts';
+import { checkNumber, SolverWorld, solverKernels, stepParamsBytes, type SolverStage } from './world.ts';
 
 export interface WorldBody3D {
   shape: number;
@@ -162,22 +161,7 @@ export class GpuWorld3D extends SolverWorld<FrameInputs3D, FrameOutputs3D> {
   }
 
   protected stepParams(dt: number): ArrayBuffer {
-    const { h, contact, static: hard } = stepSoftness(dt, this.substeps);
-    const buf = new ArrayBuffer(S.params.bytes);
-    const f = new Float32Array(buf);
-    const u = new Uint32Array(buf);
-    f.set(this.gravity, S.params.gravity);
-    f[S.params.h] = h;
-    f[S.params.invH] = 1 / h;
-    u[S.params.bodyCount] = this.bodyCount;
-    u[S.params.countWord] = CONTACTS_LAYOUT_3D.counts.written;
-    f[S.params.contactBiasRate] = contact.biasRate;
-    f[S.params.contactMassScale] = contact.massScale;
-    f[S.params.contactImpulseScale] = contact.impulseScale;
-    f[S.params.staticBiasRate] = hard.biasRate;
-    f[S.params.staticMassScale] = hard.massScale;
-    f[S.params.staticImpulseScale] = hard.impulseScale;
-    return buf;
+    return stepParamsBytes(S.params, dt, this.substeps, this.gravity, this.bodyCount, CONTACTS_LAYOUT_3D.counts.written);
   }
 
   override readCounts(): Promise<FrameCounts3D> {
