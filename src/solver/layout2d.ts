@@ -5,6 +5,7 @@ import { constantsWgsl } from '../constants.ts';
 import { structLookup, word } from '../layout.ts';
 import { WGSL_SOURCES } from '../gpu/shaders.generated.ts';
 import { solverConstantsWgsl } from './constants.ts';
+import { solverParamsWords } from './layout.ts';
 
 const { struct } = structLookup(
   constantsWgsl() + solverConstantsWgsl() + (WGSL_SOURCES['layout2d'] ?? '') + (WGSL_SOURCES['solver2d-layout'] ?? ''),
@@ -29,19 +30,6 @@ export const SOLVER_LAYOUT_2D = {
     deltaRotation: word(state, 'deltaRotation'),
   },
   constraint: { bytes: constraint.size },
-  params: {
-    bytes: params.size,
-    gravity: word(params, 'gravity'),
-    h: word(params, 'h'),
-    invH: word(params, 'invH'),
-    bodyCount: word(params, 'bodyCount'),
-    countWord: word(params, 'countWord'),
-    contactBiasRate: word(params, 'contactBiasRate'),
-    contactMassScale: word(params, 'contactMassScale'),
-    contactImpulseScale: word(params, 'contactImpulseScale'),
-    staticBiasRate: word(params, 'staticBiasRate'),
-    staticMassScale: word(params, 'staticMassScale'),
-    staticImpulseScale: word(params, 'staticImpulseScale'),
-  },
+  params: solverParamsWords(params),
   pass: { bytes: pass.size, color: word(pass, 'color') },
 } as const;

@@ -5,6 +5,7 @@ import { constants3dWgsl } from '../constants3d.ts';
 import { member, structLookup, word } from '../layout.ts';
 import { WGSL_SOURCES } from '../gpu/shaders.generated.ts';
 import { solverConstantsWgsl } from './constants.ts';
+import { solverParamsWords } from './layout.ts';
 
 const { struct } = structLookup(
   constants3dWgsl() + solverConstantsWgsl() + (WGSL_SOURCES['layout3d'] ?? '') + (WGSL_SOURCES['solver3d-layout'] ?? ''),
@@ -32,19 +33,6 @@ export const SOLVER_LAYOUT_3D = {
     deltaRotation: word(state, 'deltaRotation'),
   },
   constraint: { bytes: constraint.size },
-  params: {
-    bytes: params.size,
-    gravity: word(params, 'gravity'),
-    h: word(params, 'h'),
-    invH: word(params, 'invH'),
-    bodyCount: word(params, 'bodyCount'),
-    countWord: word(params, 'countWord'),
-    contactBiasRate: word(params, 'contactBiasRate'),
-    contactMassScale: word(params, 'contactMassScale'),
-    contactImpulseScale: word(params, 'contactImpulseScale'),
-    staticBiasRate: word(params, 'staticBiasRate'),
-    staticMassScale: word(params, 'staticMassScale'),
-    staticImpulseScale: word(params, 'staticImpulseScale'),
-  },
+  params: solverParamsWords(params),
   pass: { bytes: pass.size, color: word(pass, 'color') },
 } as const;

@@ -8,6 +8,7 @@ import { CONTACTS_GROWTH } from '../constants.ts';
 import { WgslReflect } from 'wgsl_reflect/wgsl_reflect.module.js';
 import { cachedKernel, type Kernel } from '../gpu/pipelines.ts';
 import { GpuColoring } from './coloring.ts';
+import type { SolverParamsWords } from './layout.ts';
 import { COLOR_COUNT, COLOR_PASS_HISTORY, COLOR_ROUNDS, COLOR_PASS_SLACK, CONTACT_DAMPING_RATIO, CONTACT_HERTZ, makeSoftness, SOLVER_WORKGROUP_SIZE, STATIC_HERTZ_SCALE } from './constants.ts';
 
 /** A finite number >= min, or an InputError naming `path`. */
@@ -22,22 +23,6 @@ export function stepSoftness(dt: number, substeps: number): { h: number; contact
   // Stiffer than a quarter of the substep rate is not stable.
   const hertz = Math.min(CONTACT_HERTZ, 0.25 / h);
   return { h, contact: makeSoftness(hertz, CONTACT_DAMPING_RATIO, h), static: makeSoftness(STATIC_HERTZ_SCALE * hertz, CONTACT_DAMPING_RATIO, h) };
-}
-
-/** Word offsets of SolverParams2D / SolverParams3D (the same fields in both layouts). */
-export interface SolverParamsWords {
-  bytes: number;
-  gravity: number;
-  h: number;
-  invH: number;
-  bodyCount: number;
-  countWord: number;
-  contactBiasRate: number;
-  contactMassScale: number;
-  contactImpulseScale: number;
-  staticBiasRate: number;
-  staticMassScale: number;
-  staticImpulseScale: number;
 }
 
 /** A step's SolverParams as bytes: gravity (2 or 3 components), substep, contact softness. */
@@ -86,9 +71,9 @@ export interface ContactsOutputsLike {
   counts: GPUBuffer;
   capacity: number;
 }
-export interface FrameLike<I, O extends { contacts: ContactsOutputsLike }> {
+export interface FrameLike<I, O extends { contacts: ContactsOutputsLike }, C extends FrameCountsLike> {
   encode(encoder: GPUCommandEncoder, inputs: I, retry?: boolean): O;
-  readCounts(): Promise<FrameCountsLike>;
+  readCounts(): Promise<C>;
   readonly broadphase: { setCapacity(pairs: number): void };
   readonly contacts: { setCapacity(entries: number): void; lastOutputs(): { contacts: GPUBuffer; userValues: GPUBuffer } | null };
   destroy(): void;
@@ -100,7 +85,7 @@ const B = { params: 0, pass: 1, bodies: 2, states: 3, contacts: 4, userValues: 5
 /** Bound as last frame's list before there is one (never read then: no entry has a previous). */
 const PLACEHOLDER_BYTES = 4096;
 
-export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }> {
+export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }, C extends FrameCountsLike> {
   readonly bodies: GPUBuffer;
   readonly states: GPUBuffer;
   protected readonly dynamicBodies: GPUBuffer;
@@ -108,6 +93,9 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
   private readonly passes: GPUBuffer;
   private readonly constraints: GrowingBuffer;
   private readonly bodiesBackup: GPUBuffer;
+  /** Bytes of the bodies and their states (the buffers are padded to 16). */
+  private readonly bodyBytes: number;
+  private readonly stateBytes: number;
   private readonly statesBackup: GPUBuffer;
   private last: O | null = null;
   /** The last step's per-constraint colours (for readColorStats). */
@@ -137,7 +125,7 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
 
   protected constructor(
     readonly device: GPUDevice,
-    readonly frame: FrameLike<I, O>,
+    readonly frame: FrameLike<I, O, C>,
     private readonly coloring: GpuColoring,
     private readonly solver: SolverKernels,
     readonly bodyCount: number,
@@ -148,6 +136,8 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
     dynamic: Uint32Array,
   ) {
     const STORAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+    this.bodyBytes = bodies.byteLength;
+    this.stateBytes = states.byteLength;
     this.bodies = this.upload('bodies', bodies, STORAGE | GPUBufferUsage.VERTEX);
     this.states = this.upload('states', states, STORAGE);
     this.dynamicBodies = this.upload('dynamic', dynamic, STORAGE);
@@ -321,8 +311,18 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
   }
 
   /** The counts of the last submitted step's collision frame (a readback). */
-  readCounts(): Promise<FrameCountsLike> {
+  readCounts(): Promise<C> {
     return this.frame.readCounts();
+  }
+
+  /** The raw body bytes (array<Body2D> or array<Body3D>; for determinism checks). */
+  readBodyBytes(): Promise<ArrayBuffer> {
+    return readBuffer(this.device, this.bodies, this.bodyBytes);
+  }
+
+  /** The raw body-state bytes (array<BodyState2D> or array<BodyState3D>). */
+  readStateBytes(): Promise<ArrayBuffer> {
+    return readBuffer(this.device, this.states, this.stateBytes);
   }
 
   /** Grows the frame's buffers after a step whose counts overflowed (from readCounts()). */
@@ -335,7 +335,7 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
    * One step with readback: when the frame overflowed, the bodies are restored, the buffers grow
    * and the step runs again, so no contact is dropped. Resolves to the frame's counts.
    */
-  async step(dt: number): Promise<FrameCountsLike> {
+  async step(dt: number): Promise<C> {
     for (let runs = 0; ; runs++) {
       const encoder = this.device.createCommandEncoder({ label: `${this.layout.label}.step` });
       // The first run keeps the bodies; a rerun starts from them again.

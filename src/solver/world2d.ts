@@ -13,7 +13,6 @@
 // moves). Tunables: src/solver/constants.ts.
 
 import { InputError } from '../errors.ts';
-import { readBuffer } from '../gpu/buffers.ts';
 import { contactsConstantsWgsl } from '../gpu/contacts.ts';
 import { CONTACTS_LAYOUT_2D } from '../gpu/contacts2d.ts';
 import { GpuFrame2D, type FrameCounts2D, type FrameInputs2D, type FrameOutputs2D } from '../gpu/frame2d.ts';
@@ -69,7 +68,7 @@ const ENTRY_POINTS: Record<SolverStage, string> = {
 
 const S = SOLVER_LAYOUT_2D;
 
-export class GpuWorld2D extends SolverWorld<FrameInputs2D, FrameOutputs2D> {
+export class GpuWorld2D extends SolverWorld<FrameInputs2D, FrameOutputs2D, FrameCounts2D> {
   /** array<Shape2D>. */
   readonly shapes: GPUBuffer;
   readonly gravity: Vec2;
@@ -153,14 +152,6 @@ export class GpuWorld2D extends SolverWorld<FrameInputs2D, FrameOutputs2D> {
     return stepParamsBytes(S.params, dt, this.substeps, this.gravity, this.bodyCount, CONTACTS_LAYOUT_2D.counts.written);
   }
 
-  override readCounts(): Promise<FrameCounts2D> {
-    return super.readCounts();
-  }
-
-  override step(dt: number): Promise<FrameCounts2D> {
-    return super.step(dt);
-  }
-
   async readBodies(): Promise<{ position: Vec2; angle: number }[]> {
     const L = LAYOUT_2D.body;
     const f = new Float32Array(await this.readBodyBytes());
@@ -168,16 +159,6 @@ export class GpuWorld2D extends SolverWorld<FrameInputs2D, FrameOutputs2D> {
       const o = i * L.words;
       return { position: [f[o + L.position]!, f[o + L.position + 1]!] as Vec2, angle: Math.atan2(f[o + L.rotation + 1]!, f[o + L.rotation]!) };
     });
-  }
-
-  /** The raw Body2D bytes (for determinism checks). */
-  readBodyBytes(): Promise<ArrayBuffer> {
-    return readBuffer(this.device, this.bodies, this.bodyCount * LAYOUT_2D.body.words * 4);
-  }
-
-  /** The raw BodyState2D bytes. */
-  readStateBytes(): Promise<ArrayBuffer> {
-    return readBuffer(this.device, this.states, this.bodyCount * S.state.bytes);
   }
 
   override destroy(): void {

@@ -8,7 +8,6 @@
 // makes a body static. Mass and inertia come from the shapes on the host (src/solver/mass3d.ts).
 
 import { InputError } from '../errors.ts';
-import { readBuffer } from '../gpu/buffers.ts';
 import { contactsConstantsWgsl } from '../gpu/contacts.ts';
 import { CONTACTS_LAYOUT_3D } from '../gpu/contacts3d.ts';
 import { GpuFrame3D, type FrameCounts3D, type FrameInputs3D, type FrameOutputs3D } from '../gpu/frame3d.ts';
@@ -61,7 +60,7 @@ const ENTRY_POINTS: Record<SolverStage, string> = {
 
 const S = SOLVER_LAYOUT_3D;
 
-export class GpuWorld3D extends SolverWorld<FrameInputs3D, FrameOutputs3D> {
+export class GpuWorld3D extends SolverWorld<FrameInputs3D, FrameOutputs3D, FrameCounts3D> {
   /** array<Shape3D>. */
   readonly shapes: GPUBuffer;
   /** The flat hull buffers the shapes index (shaders/layout3d.wgsl). */
@@ -164,14 +163,6 @@ export class GpuWorld3D extends SolverWorld<FrameInputs3D, FrameOutputs3D> {
     return stepParamsBytes(S.params, dt, this.substeps, this.gravity, this.bodyCount, CONTACTS_LAYOUT_3D.counts.written);
   }
 
-  override readCounts(): Promise<FrameCounts3D> {
-    return super.readCounts();
-  }
-
-  override step(dt: number): Promise<FrameCounts3D> {
-    return super.step(dt);
-  }
-
   async readBodies(): Promise<{ position: Vec3; rotation: Quat }[]> {
     const L = LAYOUT_3D.body;
     const f = new Float32Array(await this.readBodyBytes());
@@ -182,16 +173,6 @@ export class GpuWorld3D extends SolverWorld<FrameInputs3D, FrameOutputs3D> {
         rotation: [f[o + L.rotation]!, f[o + L.rotation + 1]!, f[o + L.rotation + 2]!, f[o + L.rotation + 3]!] as Quat,
       };
     });
-  }
-
-  /** The raw Body3D bytes (for determinism checks). */
-  readBodyBytes(): Promise<ArrayBuffer> {
-    return readBuffer(this.device, this.bodies, this.bodyCount * LAYOUT_3D.body.words * 4);
-  }
-
-  /** The raw BodyState3D bytes. */
-  readStateBytes(): Promise<ArrayBuffer> {
-    return readBuffer(this.device, this.states, this.bodyCount * S.state.bytes);
   }
 
   override destroy(): void {
