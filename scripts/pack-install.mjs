@@ -1,9 +1,10 @@
 // The package as a user gets it: `npm pack` of a clean copy of the project (what git tracks for the
 // build, without dist/ or the generated shaders, so no stale output can slip in), installed from the
-// tarball into an empty ESM project with `npm install --offline` (npm's cache; no network).
+// tarball into an empty ESM project with `npm install --offline` (npm's cache; no network), with
+// Dawn (`webgpu`, the package's optional peer dependency) beside it as a Node user installs it.
 // Used by test/pack.test.ts and scripts/check-browser-example.mjs.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const npm = (args, cwd) =>
@@ -27,6 +28,8 @@ export function packAndInstall(root, work) {
   const consumer = join(work, 'consumer');
   mkdirSync(consumer);
   writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
-  npm(['install', '--offline', tarball], consumer);
+  // Dawn is an optional peer dependency: a Node user installs it beside the package.
+  const dawn = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).peerDependencies.webgpu;
+  npm(['install', '--offline', tarball, `webgpu@${dawn}`], consumer);
   return { tarball, files, consumer };
 }

@@ -9,7 +9,7 @@
 // (scripts/check-browser-example.mjs runs that browser bundle in Chromium with WebGPU.)
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -19,12 +19,14 @@ import { fencedBlock, readme, ROOT } from './helpers/readme.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'pack-test-'));
 let consumer = '';
+let tarball = '';
 let packedFiles: string[] = [];
 
 beforeAll(() => {
   const r = packAndInstall(ROOT, work);
   packedFiles = r.files;
   consumer = r.consumer;
+  tarball = r.tarball;
 }, 120_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -41,6 +43,10 @@ describe('npm pack', () => {
     // Every module was compiled from the current src/ (no .ts specifier left for Node to trip on).
     const index = readFileSync(join(consumer, 'node_modules/webgpu-narrowphase/dist/index.js'), 'utf8');
     expect(index).not.toMatch(/from '[^']+\.ts'/);
+    // Dawn (130 MB of native binaries) is an optional peer: a browser project never downloads it.
+    const manifest = JSON.parse(readFileSync(join(consumer, 'node_modules/webgpu-narrowphase/package.json'), 'utf8'));
+    expect(Object.keys(manifest.dependencies ?? {})).not.toContain('webgpu');
+    expect(manifest.peerDependenciesMeta?.webgpu?.optional).toBe(true);
   });
 
   it("runs the README's Node example in plain Node on the installed package", () => {
@@ -49,6 +55,24 @@ describe('npm pack', () => {
     const r = spawnSync(process.execPath, [file], { cwd: consumer, encoding: 'utf8', timeout: 60_000 });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout.trim()).toBe(fencedBlock(readme(), 'output:node').trim());
+  });
+
+  it('without Dawn installed, Node says how to get it', () => {
+    // A project that installed the package alone (as a browser project does).
+    const bare = join(work, 'bare');
+    mkdirSync(bare);
+    writeFileSync(join(bare, 'package.json'), JSON.stringify({ name: 'bare', version: '1.0.0', private: true, type: 'module' }));
+    const install = spawnSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: bare, encoding: 'utf8' });
+    expect(install.status, install.stderr).toBe(0);
+    expect(existsSync(join(bare, 'node_modules/webgpu'))).toBe(false);
+    writeFileSync(join(bare, 'try.mjs'), [
+      "import { createNarrowphase, NoAdapterError } from 'webgpu-narrowphase';",
+      'try { await createNarrowphase(); console.log("no error"); }',
+      'catch (e) { console.log(e instanceof NoAdapterError, e.message); }',
+    ].join('\n'));
+    const r = spawnSync(process.execPath, ['try.mjs'], { cwd: bare, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^true WebGPU in Node needs Dawn: npm install webgpu/);
   });
 
   it("bundles the README's browser example for the browser, without .wgsl imports or Dawn", async () => {

@@ -104,10 +104,14 @@ export async function getGpu(): Promise<GPU> {
   nodeGpu ??= (async () => {
     // A variable specifier keeps browser bundlers from trying to bundle Dawn's native module.
     const name = 'webgpu';
-    const dawn = (await import(/* @vite-ignore */ name)) as {
-      create: (options: string[]) => GPU;
-      globals: Record<string, unknown>;
-    };
+    let dawn: { create: (options: string[]) => GPU; globals: Record<string, unknown> };
+    try {
+      dawn = (await import(/* @vite-ignore */ name)) as typeof dawn;
+    } catch (e) {
+      // Dawn is an optional peer dependency (130 MB of native binaries a browser user never needs).
+      nodeGpu = undefined;
+      throw new NoAdapterError(`WebGPU in Node needs Dawn: npm install webgpu (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
+    }
     Object.assign(globalThis, dawn.globals);
     return dawn.create([]);
   })();
