@@ -51,7 +51,7 @@ const faceGap = new Float64Array(MAX_HULL_FACES);
  * The distance from the core p–q to the plane n · x = d: the smaller end distance, or 0 when the
  * core touches or crosses the plane. No point of the plane is closer to the core.
  */
-export function planeGap3d(nx: number, ny: number, nz: number, nd: number, px: number, py: number, pz: number, qx: number, qy: number, qz: number): number {
+function planeGap3d(nx: number, ny: number, nz: number, nd: number, px: number, py: number, pz: number, qx: number, qy: number, qz: number): number {
   const sp = nx * px + ny * py + nz * pz - nd;
   const sq = nx * qx + ny * qy + nz * qz - nd;
   return sp * sq <= 0 ? 0 : Math.min(Math.abs(sp), Math.abs(sq));
