@@ -9,12 +9,41 @@ import { WgslReflect } from 'wgsl_reflect/wgsl_reflect.module.js';
 import { cachedKernel, type Kernel } from '../gpu/pipelines.ts';
 import { GpuColoring } from './coloring.ts';
 import type { SolverParamsWords } from './layout.ts';
-import { COLOR_COUNT, COLOR_PASS_HISTORY, COLOR_ROUNDS, COLOR_PASS_SLACK, CONTACT_DAMPING_RATIO, CONTACT_HERTZ, makeSoftness, SOLVER_WORKGROUP_SIZE, STATIC_HERTZ_SCALE } from './constants.ts';
+import {
+  COLOR_COUNT, COLOR_PASS_HISTORY, COLOR_ROUNDS, COLOR_PASS_SLACK, CONTACT_DAMPING_RATIO, CONTACT_HERTZ, DEFAULT_DENSITY, DEFAULT_FRICTION, DEFAULT_MARGIN,
+  makeSoftness, SOLVER_WORKGROUP_SIZE, STATIC_HERTZ_SCALE, SUBSTEPS,
+} from './constants.ts';
 
 /** A finite number >= min, or an InputError naming `path`. */
 export function checkNumber(path: string, what: string, x: unknown, min = -Infinity): number {
   if (typeof x !== 'number' || !Number.isFinite(x) || x < min) throw new InputError(path, `${what} must be a finite number${min > -Infinity ? ` >= ${min}` : ''}, got ${String(x)}`);
   return x;
+}
+
+/** Both worlds' create(): non-empty shape and body arrays, or an InputError naming which. */
+export function checkWorldArrays(shapes: unknown, bodies: unknown): void {
+  if (!Array.isArray(shapes) || shapes.length === 0) throw new InputError('shapes', 'must be a non-empty array');
+  if (!Array.isArray(bodies) || bodies.length === 0) throw new InputError('bodies', 'must be a non-empty array');
+}
+
+/** The margin and substep count of a world's options, checked, with their defaults. */
+export function readWorldOptions(options: { margin?: number; substeps?: number }): { margin: number; substeps: number } {
+  const margin = options.margin === undefined ? DEFAULT_MARGIN : checkNumber('options', 'margin', options.margin, 0);
+  const substeps = options.substeps ?? SUBSTEPS;
+  if (!Number.isInteger(substeps) || substeps < 1) throw new InputError('options', `substeps must be an integer >= 1, got ${substeps}`);
+  return { margin, substeps };
+}
+
+/** A body's shape index (into `shapeCount` shapes), or an InputError naming the body. */
+export function checkBodyShape(path: string, shape: number, shapeCount: number): void {
+  if (!Number.isInteger(shape) || shape < 0 || shape >= shapeCount) throw new InputError(path, `shape must be an index into the ${shapeCount} shapes, got ${shape}`);
+}
+
+/** A body's density and friction, checked, with their defaults. */
+export function readBodyMaterial(path: string, b: { density?: number; friction?: number }): { density: number; friction: number } {
+  const density = b.density === undefined ? DEFAULT_DENSITY : checkNumber(path, 'density', b.density, 0);
+  const friction = b.friction === undefined ? DEFAULT_FRICTION : checkNumber(path, 'friction', b.friction, 0);
+  return { density, friction };
 }
 
 /** The step's substep, and the softness of dynamic and static contacts for it. */

@@ -12,7 +12,6 @@
 // Units: scene units and seconds; gravity default [0, -10]; density 0 makes a body static (never
 // moves). Tunables: src/solver/constants.ts.
 
-import { InputError } from '../errors.ts';
 import { contactsConstantsWgsl } from '../gpu/contacts.ts';
 import { CONTACTS_LAYOUT_2D } from '../gpu/contacts2d.ts';
 import { GpuFrame2D, type FrameCounts2D, type FrameInputs2D, type FrameOutputs2D } from '../gpu/frame2d.ts';
@@ -21,16 +20,10 @@ import { LAYOUT_2D } from '../layout2d.ts';
 import { packBodies2D, packShapes2D } from '../pack2d.ts';
 import { makeShape2D, readVec2, type Shape2D, type Shape2DInput, type Vec2 } from '../shapes2d.ts';
 import { GpuColoring } from './coloring.ts';
-import {
-  DEFAULT_DENSITY,
-  DEFAULT_FRICTION,
-  DEFAULT_MARGIN,
-  solverConstantsWgsl,
-  SUBSTEPS,
-} from './constants.ts';
+import { solverConstantsWgsl } from './constants.ts';
 import { SOLVER_LAYOUT_2D } from './layout2d.ts';
 import { shapeMass2D } from './mass2d.ts';
-import { checkNumber, SolverWorld, solverKernels, stepParamsBytes, type SolverStage } from './world.ts';
+import { checkBodyShape, checkNumber, checkWorldArrays, readBodyMaterial, readWorldOptions, SolverWorld, solverKernels, stepParamsBytes, type SolverStage } from './world.ts';
 
 export interface WorldBody2D {
   shape: number;
@@ -92,12 +85,9 @@ export class GpuWorld2D extends SolverWorld<FrameInputs2D, FrameOutputs2D, Frame
   }
 
   static async create(device: GPUDevice, shapes: Shape2DInput[], bodies: WorldBody2D[], options: WorldOptions2D = {}): Promise<GpuWorld2D> {
-    if (!Array.isArray(shapes) || shapes.length === 0) throw new InputError('shapes', 'must be a non-empty array');
-    if (!Array.isArray(bodies) || bodies.length === 0) throw new InputError('bodies', 'must be a non-empty array');
+    checkWorldArrays(shapes, bodies);
     const gravity = options.gravity === undefined ? ([0, -10] as Vec2) : readVec2('options', 'gravity', options.gravity);
-    const margin = options.margin === undefined ? DEFAULT_MARGIN : checkNumber('options', 'margin', options.margin, 0);
-    const substeps = options.substeps ?? SUBSTEPS;
-    if (!Number.isInteger(substeps) || substeps < 1) throw new InputError('options', `substeps must be an integer >= 1, got ${substeps}`);
+    const { margin, substeps } = readWorldOptions(options);
     const internal: Shape2D[] = shapes.map((s, i) => makeShape2D(s, i));
     const mass = internal.map(shapeMass2D);
     const n = bodies.length;
@@ -109,13 +99,12 @@ export class GpuWorld2D extends SolverWorld<FrameInputs2D, FrameOutputs2D, Frame
     const dynamic = new Uint32Array(n);
     bodies.forEach((b, i) => {
       const path = `bodies[${i}]`;
-      if (!Number.isInteger(b.shape) || b.shape < 0 || b.shape >= shapes.length) throw new InputError(path, `shape must be an index into the ${shapes.length} shapes, got ${b.shape}`);
+      checkBodyShape(path, b.shape, shapes.length);
       const p = readVec2(path, 'position', b.position);
       const angle = checkNumber(path, 'angle', b.angle);
       const v = b.velocity === undefined ? ([0, 0] as Vec2) : readVec2(path, 'velocity', b.velocity);
       const w = b.angularVelocity === undefined ? 0 : checkNumber(path, 'angularVelocity', b.angularVelocity);
-      const density = b.density === undefined ? DEFAULT_DENSITY : checkNumber(path, 'density', b.density, 0);
-      const friction = b.friction === undefined ? DEFAULT_FRICTION : checkNumber(path, 'friction', b.friction, 0);
+      const { density, friction } = readBodyMaterial(path, b);
       const m = mass[b.shape]!;
       bodyShape[i] = b.shape;
       bodyPosition[2 * i] = p[0];

@@ -7,7 +7,6 @@
 // Units: scene units and seconds; gravity default [0, -10, 0]; quaternions [x, y, z, w]; density 0
 // makes a body static. Mass and inertia come from the shapes on the host (src/solver/mass3d.ts).
 
-import { InputError } from '../errors.ts';
 import { contactsConstantsWgsl } from '../gpu/contacts.ts';
 import { CONTACTS_LAYOUT_3D } from '../gpu/contacts3d.ts';
 import { GpuFrame3D, type FrameCounts3D, type FrameInputs3D, type FrameOutputs3D } from '../gpu/frame3d.ts';
@@ -16,10 +15,10 @@ import { LAYOUT_3D } from '../layout3d.ts';
 import { packBodies3D, packShapes3D, type PackedShapes3D } from '../pack3d.ts';
 import { makeShape3D, readQuat, readVec3, type Quat, type Shape3D, type Shape3DInput, type Vec3 } from '../shapes3d.ts';
 import { GpuColoring } from './coloring.ts';
-import { DEFAULT_DENSITY, DEFAULT_FRICTION, DEFAULT_MARGIN, solverConstantsWgsl, SUBSTEPS } from './constants.ts';
+import { solverConstantsWgsl } from './constants.ts';
 import { SOLVER_LAYOUT_3D } from './layout3d.ts';
 import { invertMat3, shapeMass3D } from './mass3d.ts';
-import { checkNumber, SolverWorld, solverKernels, stepParamsBytes, type SolverStage } from './world.ts';
+import { checkBodyShape, checkWorldArrays, readBodyMaterial, readWorldOptions, SolverWorld, solverKernels, stepParamsBytes, type SolverStage } from './world.ts';
 
 export interface WorldBody3D {
   shape: number;
@@ -94,12 +93,9 @@ export class GpuWorld3D extends SolverWorld<FrameInputs3D, FrameOutputs3D, Frame
   }
 
   static async create(device: GPUDevice, shapes: Shape3DInput[], bodies: WorldBody3D[], options: WorldOptions3D = {}): Promise<GpuWorld3D> {
-    if (!Array.isArray(shapes) || shapes.length === 0) throw new InputError('shapes', 'must be a non-empty array');
-    if (!Array.isArray(bodies) || bodies.length === 0) throw new InputError('bodies', 'must be a non-empty array');
+    checkWorldArrays(shapes, bodies);
     const gravity = options.gravity === undefined ? ([0, -10, 0] as Vec3) : readVec3('options', 'gravity', options.gravity);
-    const margin = options.margin === undefined ? DEFAULT_MARGIN : checkNumber('options', 'margin', options.margin, 0);
-    const substeps = options.substeps ?? SUBSTEPS;
-    if (!Number.isInteger(substeps) || substeps < 1) throw new InputError('options', `substeps must be an integer >= 1, got ${substeps}`);
+    const { margin, substeps } = readWorldOptions(options);
     const internal: Shape3D[] = shapes.map((s, i) => makeShape3D(s, i));
     const mass = internal.map(shapeMass3D);
     const n = bodies.length;
@@ -111,13 +107,12 @@ export class GpuWorld3D extends SolverWorld<FrameInputs3D, FrameOutputs3D, Frame
     const dynamic = new Uint32Array(n);
     bodies.forEach((b, i) => {
       const path = `bodies[${i}]`;
-      if (!Number.isInteger(b.shape) || b.shape < 0 || b.shape >= shapes.length) throw new InputError(path, `shape must be an index into the ${shapes.length} shapes, got ${b.shape}`);
+      checkBodyShape(path, b.shape, shapes.length);
       const p = readVec3(path, 'position', b.position);
       const q = b.rotation === undefined ? ([0, 0, 0, 1] as Quat) : readQuat(path, 'rotation', b.rotation);
       const v = b.velocity === undefined ? ([0, 0, 0] as Vec3) : readVec3(path, 'velocity', b.velocity);
       const w = b.angularVelocity === undefined ? ([0, 0, 0] as Vec3) : readVec3(path, 'angularVelocity', b.angularVelocity);
-      const density = b.density === undefined ? DEFAULT_DENSITY : checkNumber(path, 'density', b.density, 0);
-      const friction = b.friction === undefined ? DEFAULT_FRICTION : checkNumber(path, 'friction', b.friction, 0);
+      const { density, friction } = readBodyMaterial(path, b);
       const m = mass[b.shape]!;
       bodyShape[i] = b.shape;
       bodyPosition.set(p, 3 * i);
