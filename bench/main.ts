@@ -34,6 +34,7 @@ import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
 import { GpuNarrowphase2D } from '../src/gpu/narrowphase2d.ts';
 import { LAYOUT_2D } from '../src/layout2d.ts';
 import { manifoldBytes2D } from '../src/pack2d.ts';
+import { assertShadersEmbedded } from './fresh-shaders.ts';
 import { CANNON_MAX_3D, DEFAULT_MAX_3D, plan3D, runBench3D, setUpGpu3D, versions3D, type Plan3D } from './bench3d.ts';
 import type { RapierMode3D } from './peers/rapier3d.ts';
 import { createBox2dWasmPeer } from './peers/box2dwasm2d.ts';
@@ -318,6 +319,7 @@ function selectScenarios(opts: Options): { scenarios2d: ScenarioName[]; scenario
 }
 
 async function main(): Promise<number> {
+  assertShadersEmbedded();
   // `--scene pile`: whole frames on piles (bench/pile.ts has its own options).
   // `--scene solver`: GPU world steps on dense piles (bench/solver.ts).
   if (process.argv.some((a) => a === 'solver' || a === '--scene=solver')) return (await import('./solver.ts')).solverMain(process.argv).then(() => 0);

@@ -10,11 +10,13 @@ import { acquireDevice } from '../src/gpu/device.ts';
 import type { GpuFrame } from '../src/gpu/frame.ts';
 import { GpuFrame2D, type FrameInputs2D } from '../src/gpu/frame2d.ts';
 import { GpuFrame3D, type FrameInputs3D } from '../src/gpu/frame3d.ts';
+import { assertShadersEmbedded } from './fresh-shaders.ts';
 import { makePile2D, makePile3D } from './pile.ts';
 
 const dim = Number(process.argv[2] ?? 3);
 const bodies = Number(process.argv[3] ?? 10_000);
 const frames = Number(process.argv[4] ?? 5);
+assertShadersEmbedded();
 const { device } = await acquireDevice();
 const MAX_QUERIES = 4096;
 const querySet = device.createQuerySet({ type: 'timestamp', count: MAX_QUERIES });

@@ -35,6 +35,10 @@ try {
 `;
 
 export default function setup(project: TestProject): void {
+  // `npm test` embeds shaders/*.wgsl first; a direct `npx vitest` would otherwise test the kernels
+  // of the last embedding (src/gpu/shaders.generated.ts), not the .wgsl files as they are.
+  const embed = spawnSync(process.execPath, [join(root, 'scripts/embed-shaders.mjs')], { encoding: 'utf8' });
+  if (embed.status !== 0) throw new Error(`scripts/embed-shaders.mjs failed: ${embed.stderr}`);
   const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', PROBE], {
     cwd: root,
     encoding: 'utf8',
