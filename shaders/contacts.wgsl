@@ -190,20 +190,23 @@ fn ctKeysHigh(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
   ctSortKeyBuf[j] = ctSortKeyHigh(ctTouchingPairs[ctSortValueBuf[j]]);
 }
 
-@compute @workgroup_size(CONTACTS_WORKGROUP_SIZE)
-fn ctGather(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
-            @builtin(local_invocation_index) lid: u32) {
-  let j = ctInvocation(wid, nwg, lid);
-  if (j >= ctCounts.written) { return; }
-  let i = ctSortValueBuf[j];
-  let pair = ctTouchingPairs[i];
-  let m = ctLoadTouching(i);
+// Dense entry j: the pair's manifold (not yet matched to last frame's) and its point ids.
+fn ctWriteEntry(j: u32, pair: vec2u, m: CtManifold) {
   ctStoreContact(j, CtContact(pair.x, pair.y, CONTACT_NONE, 0u, m));
   var ids = CtEntryIds(pair.x, pair.y, m.count, array<u32, CT_MAX_POINTS>());
   for (var p = 0u; p < CT_MAX_POINTS; p++) {
     ids.ids[p] = m.points[p].id;
   }
   ctIds[j] = ids;
+}
+
+@compute @workgroup_size(CONTACTS_WORKGROUP_SIZE)
+fn ctGather(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+            @builtin(local_invocation_index) lid: u32) {
+  let j = ctInvocation(wid, nwg, lid);
+  if (j >= ctCounts.written) { return; }
+  let i = ctSortValueBuf[j];
+  ctWriteEntry(j, ctTouchingPairs[i], ctLoadTouching(i));
 }
 
 // ctGather for a frame in one batch: the manifold straight from the narrowphase's slot (no copy in
@@ -214,14 +217,7 @@ fn ctGatherSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg
   let j = ctInvocation(wid, nwg, lid);
   if (j >= ctCounts.written) { return; }
   let i = ctSortValueBuf[j];
-  let pair = ctTouchingPairs[i];
-  let m = ctManifolds[ctTouchingSlots[i]];
-  ctStoreContact(j, CtContact(pair.x, pair.y, CONTACT_NONE, 0u, m));
-  var ids = CtEntryIds(pair.x, pair.y, m.count, array<u32, CT_MAX_POINTS>());
-  for (var p = 0u; p < CT_MAX_POINTS; p++) {
-    ids.ids[p] = m.points[p].id;
-  }
-  ctIds[j] = ids;
+  ctWriteEntry(j, ctTouchingPairs[i], ctManifolds[ctTouchingSlots[i]]);
 }
 
 @compute @workgroup_size(CONTACTS_WORKGROUP_SIZE)

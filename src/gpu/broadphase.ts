@@ -38,7 +38,6 @@
 // readback). It writes its parameters with queue.writeBuffer and reuses its scratch buffers, so
 // submit each encoded command buffer before the next encode() on the same instance.
 
-import { WgslReflect } from 'wgsl_reflect/wgsl_reflect.module.js';
 import { CapacityError } from '../errors.ts';
 import { AABB_RELATIVE_PAD, AABB_F32_STEPS, BROADPHASE_WORKGROUP_SIZE, BROADPHASE_PAIR_CACHE, BROADPHASE_MAX_BANDS } from '../constants.ts';
 import { structLookup, word } from '../layout.ts';
@@ -46,7 +45,7 @@ import { WGSL_SOURCES } from './shaders.generated.ts';
 import { GpuRadixSort, type RadixSortPlan } from './radixsort.ts';
 import { GpuScan, type ScanPlan } from './scan.ts';
 import { GrowingBuffer, PassTimer, createUniformSlots, dispatchRows, readBuffer, upload } from './buffers.ts';
-import { cachedKernel, type Kernel } from './pipelines.ts';
+import { compileEntryPoints, type Kernel } from './pipelines.ts';
 
 export { AABB_RELATIVE_PAD, AABB_F32_STEPS, BROADPHASE_WORKGROUP_SIZE, BROADPHASE_PAIR_CACHE };
 
@@ -220,14 +219,6 @@ const BAND_KEY_BITS = 16;
 export const BATCH_ALIGN = 256;
 type KernelName = (typeof KERNEL_NAMES)[number];
 
-/** The bindings of each entry point (its auto layout's), read from the module. */
-function kernelBindings(code: string): Record<KernelName, number[]> {
-  const reflect = new WgslReflect(code);
-  const out = Object.fromEntries(reflect.entry.compute.map((e) => [e.name, e.resources.map((r) => r.binding).sort((a, b) => a - b)]));
-  for (const k of KERNEL_NAMES) if (!out[k]) throw new Error(`shaders/broadphase.wgsl has no entry point ${k}`);
-  return out as Record<KernelName, number[]>;
-}
-
 /** The kernels, sort and scan of one dimension, compiled for a device. */
 export interface BroadphaseParts {
   kernels: Record<KernelName, Kernel>;
@@ -307,13 +298,12 @@ export class GpuBroadphase {
   /** Compiles the kernels of `dimension` for `device` (cached per device). */
   protected static async compile(device: GPUDevice, dimension: BroadphaseDimension): Promise<BroadphaseParts> {
     checkNarrowphaseParams(dimension.label, dimension.narrowphaseParams);
-    const [kernels, sorter, scanner] = await Promise.all([
-      Promise.all(KERNEL_NAMES.map((e) => cachedKernel(device, dimension.label, e, dimension.wgsl))),
+    const [entryPoints, sorter, scanner] = await Promise.all([
+      compileEntryPoints(device, dimension.label, KERNEL_NAMES, dimension.wgsl),
       GpuRadixSort.create(device),
       GpuScan.create(device),
     ]);
-    const k = Object.fromEntries(KERNEL_NAMES.map((e, i) => [e, kernels[i]!])) as Record<KernelName, Kernel>;
-    return { kernels: k, bindings: kernelBindings(dimension.wgsl()), sorter, scanner };
+    return { ...entryPoints, sorter, scanner };
   }
 
   /** The capacity of the pairs buffer in encode() calls that give none (0: 4 per body, at least 1024). */

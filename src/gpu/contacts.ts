@@ -43,7 +43,6 @@
 // queue.writeBuffer and reuses its scratch buffers: submit each encoded frame before the next
 // encode() on the same instance.
 
-import { WgslReflect } from 'wgsl_reflect/wgsl_reflect.module.js';
 import { CapacityError } from '../errors.ts';
 import { CONTACTS_GROWTH, CONTACTS_WORKGROUP_SIZE } from '../constants.ts';
 import {
@@ -59,7 +58,7 @@ import {
 import { GpuRadixSort, type RadixSortPlan } from './radixsort.ts';
 import { GpuScan, type ScanPlan } from './scan.ts';
 import { GrowingBuffer, PassTimer, UNIFORM_SLOT_BYTES, createUniformSlots, dispatchRows, readBuffer } from './buffers.ts';
-import { cachedKernel, type Kernel } from './pipelines.ts';
+import { compileEntryPoints, type Kernel } from './pipelines.ts';
 
 /** The stage's constants as WGSL (defined once, in src/constants.ts and src/cpu/contacts.ts). */
 export function contactsConstantsWgsl(): string {
@@ -142,14 +141,6 @@ const KERNEL_NAMES = [
   'ctFlags', 'ctScatter', 'ctScatterManifolds', 'ctAccumulate', 'ctFinalize', 'ctKeysHigh', 'ctGather', 'ctGatherSlots', 'ctGatherKeys', 'ctPersist', 'ctPatch',
 ] as const;
 type KernelName = (typeof KERNEL_NAMES)[number];
-
-/** The bindings each kernel uses (its auto layout's), read from the module. */
-function kernelBindings(code: string): Record<KernelName, number[]> {
-  const reflect = new WgslReflect(code);
-  const out = Object.fromEntries(reflect.entry.compute.map((e) => [e.name, e.resources.map((r) => r.binding).sort((a, b) => a - b)]));
-  for (const k of KERNEL_NAMES) if (!out[k]) throw new Error(`shaders/contacts.wgsl has no entry point ${k}`);
-  return out as Record<KernelName, number[]>;
-}
 
 interface Slot {
   contacts: GrowingBuffer;
@@ -260,13 +251,12 @@ export class GpuContacts {
 
   /** Compiles the kernels of `dimension` for `device` (cached per device). */
   protected static async compile(device: GPUDevice, dimension: ContactsDimension): Promise<ContactsParts> {
-    const [kernels, sorter, scanner] = await Promise.all([
-      Promise.all(KERNEL_NAMES.map((e) => cachedKernel(device, dimension.label, e, dimension.wgsl))),
+    const [entryPoints, sorter, scanner] = await Promise.all([
+      compileEntryPoints(device, dimension.label, KERNEL_NAMES, dimension.wgsl),
       GpuRadixSort.create(device),
       GpuScan.create(device),
     ]);
-    const k = Object.fromEntries(KERNEL_NAMES.map((e, i) => [e, kernels[i]!])) as Record<KernelName, Kernel>;
-    return { kernels: k, bindings: kernelBindings(dimension.wgsl()), sorter, scanner };
+    return { ...entryPoints, sorter, scanner };
   }
 
   /** The dense list's capacity in frames that give none (0: as many as pair slots). */

@@ -1,6 +1,7 @@
 // Compute pipelines, compiled once per device and reused. Compilation errors are raised with the
 // WGSL compiler's messages (a broken shader must never look like "no contacts").
 
+import { WgslReflect } from 'wgsl_reflect/wgsl_reflect.module.js';
 import { assembleWgsl, assembleWgsl3D, NARROWPHASE_2D_FILES, NARROWPHASE_3D_FILES } from './shaders.ts';
 
 export interface Kernel {
@@ -39,6 +40,25 @@ export function cachedKernel(device: GPUDevice, label: string, entryPoint: strin
     p.catch(() => perDevice.delete(key));
   }
   return p;
+}
+
+/** Entry points of one module, compiled, with the bindings each uses (its auto layout's). */
+export interface EntryPoints<N extends string> {
+  kernels: Record<N, Kernel>;
+  /** Binding numbers per entry point, ascending, reflected from the WGSL. */
+  bindings: Record<N, number[]>;
+}
+
+/** Compiles the named entry points of `code` (cachedKernel); a name the module lacks is an error. */
+export async function compileEntryPoints<N extends string>(device: GPUDevice, label: string, names: readonly N[], code: () => string): Promise<EntryPoints<N>> {
+  const reflected = new Map(new WgslReflect(code()).entry.compute.map((e) => [e.name, e.resources.map((r) => r.binding).sort((a, b) => a - b)]));
+  const missing = names.filter((n) => !reflected.has(n));
+  if (missing.length > 0) throw new Error(`${label}: the WGSL has no entry point ${missing.join(', ')}`);
+  const kernels = await Promise.all(names.map((n) => cachedKernel(device, label, n, code)));
+  return {
+    kernels: Object.fromEntries(names.map((n, i) => [n, kernels[i]!])) as Record<N, Kernel>,
+    bindings: Object.fromEntries(names.map((n) => [n, reflected.get(n)!])) as Record<N, number[]>,
+  };
 }
 
 /** A compiled entry point and its bind-group layout (the narrowphase runners' name for Kernel). */

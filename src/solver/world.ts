@@ -5,8 +5,7 @@
 import { CapacityError, InputError } from '../errors.ts';
 import { createUniformSlots, dispatchRows, GrowingBuffer, PassTimer, readBuffer, UNIFORM_SLOT_BYTES } from '../gpu/buffers.ts';
 import { CONTACTS_GROWTH } from '../constants.ts';
-import { WgslReflect } from 'wgsl_reflect/wgsl_reflect.module.js';
-import { cachedKernel, type Kernel } from '../gpu/pipelines.ts';
+import { compileEntryPoints, type Kernel } from '../gpu/pipelines.ts';
 import { GpuColoring } from './coloring.ts';
 import type { SolverParamsWords } from './layout.ts';
 import {
@@ -434,16 +433,11 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
 
 /** Compiles a dimension's solver kernels (entry point per stage) and reflects their bindings. */
 export async function solverKernels(device: GPUDevice, label: string, entryPoints: Record<SolverStage, string>, wgsl: () => string): Promise<SolverKernels> {
-  const reflected = Object.fromEntries(
-    new WgslReflect(wgsl()).entry.compute.map((e) => [e.name, e.resources.map((r) => r.binding).sort((a, b) => a - b)]),
-  );
-  const kernels = await Promise.all(SOLVER_STAGES.map((s) => cachedKernel(device, label, entryPoints[s], wgsl)));
+  const compiled = await compileEntryPoints(device, label, SOLVER_STAGES.map((s) => entryPoints[s]), wgsl);
   const out = { kernels: {}, bindings: {} } as SolverKernels;
-  SOLVER_STAGES.forEach((s, i) => {
-    const b = reflected[entryPoints[s]];
-    if (!b) throw new Error(`${label}: the WGSL has no entry point ${entryPoints[s]}`);
-    out.kernels[s] = kernels[i]!;
-    out.bindings[s] = b;
-  });
+  for (const s of SOLVER_STAGES) {
+    out.kernels[s] = compiled.kernels[entryPoints[s]]!;
+    out.bindings[s] = compiled.bindings[entryPoints[s]]!;
+  }
   return out;
 }
