@@ -67,10 +67,12 @@ export const PILE_QUICK_SIZES = [1_000, 10_000];
 const DEFAULT_OUT = 'bench/results/pile.json';
 
 /**
- * Largest body count each peer runs unless --no-caps (gpu3d: our 3D frame, on a software adapter only). Measured here (2 cores): rapier2d's first
- * step on a 1M-body pile did not finish in 3.5 minutes; rapier3d at 100k took a minute in all and
- * came within a few hundred MB of WASM's 4 GB (1.15M touching pairs), failing outright with the
- * default solver settings; cannon-es's single-axis sweep and JS narrowphase take seconds a step past 10k.
+ * Largest body count each peer runs unless --no-caps (gpu3d: our own 3D frame, capped on a software
+ * adapter only). Measured here (2 cores): rapier2d's first step on a 1M-body pile did not finish
+ * in 3.5 minutes; rapier3d at 100k took a minute in all and came within a few hundred MB of WASM's
+ * 4 GB (1.15M touching pairs), failing outright with the default solver settings; cannon-es's
+ * single-axis sweep and JS narrowphase take seconds a step past 10k; the 1M-body 3D pile needs
+ * larger bindings than lavapipe's (README, "A whole frame on the GPU").
  */
 export const PILE_CAPS = { rapier2d: 100_000, rapier3d: 10_000, cannon: 10_000, gpu3d: 100_000 } as const;
 /** Frames longer than these get 2 timed warm frames, or 1. */
