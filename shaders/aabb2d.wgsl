@@ -34,5 +34,5 @@ fn bpBodyBox(i: u32, grow: f32) -> BroadphaseBox {
   let extent = (*shape).extent;
   let f32Steps = AABB_F32_STEPS * 0x1p-23f * (abs(position.x) + abs(position.y) + extent);
   let r = (*shape).radius + grow + AABB_RELATIVE_PAD * extent + f32Steps;
-  return BroadphaseBox(vec3f(lo - vec2f(r), 0.0), vec3f(hi + vec2f(r), 0.0), vec3f(position, 0.0));
+  return BroadphaseBox(vec3f(lo - vec2f(r), 0.0), (*shape).categoryBits, vec3f(hi + vec2f(r), 0.0), (*shape).maskBits, vec3f(position, 0.0));
 }

@@ -44,5 +44,5 @@ fn bpBodyBox(i: u32, grow: f32) -> BroadphaseBox {
   let extent = shape.extent;
   let f32Steps = AABB_F32_STEPS * 0x1p-23f * (abs(p.x) + abs(p.y) + abs(p.z) + length(shape.center) + extent);
   let r = shape.radius + grow + AABB_RELATIVE_PAD * extent + f32Steps;
-  return BroadphaseBox(lo - vec3f(r), hi + vec3f(r), p);
+  return BroadphaseBox(lo - vec3f(r), shape.categoryBits, hi + vec3f(r), shape.maskBits, p);
 }

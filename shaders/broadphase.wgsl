@@ -14,7 +14,8 @@
 //   bpGather:   bpSorted[i], bpSortedBounds[i] = box and bounds of the body at sorted position i;
 //   bpCount:    for each sorted position i, how many boxes overlap i's (bpSweep: the x-sweep in i's
 //               row from i on, and in the neighbouring rows after it from a binary search on): bounds overlapping
-//               in y and z, then the exact comparison (bpOverlap); the first bpParams.pairCache
+//               in y and z, then the exact comparison (bpOverlap) and the shapes' collision filters
+//               (bpShouldCollide); the first bpParams.pairCache
 //               (<= BROADPHASE_PAIR_CACHE) of those pairs are kept, so bpWrite need not sweep
 //               again; bpPairCounts[bodyCount] = 0 closes the array;
 //   (an exclusive scan of the bodyCount + 1 counts: offsets, and the total at [bodyCount]);
@@ -49,10 +50,13 @@ struct BroadphaseParams {
   _pad1: u32,
 }
 
-// A grown box: position + lo .. position + hi is the world box.
+// A grown box: position + lo .. position + hi is the world box; with its shape's collision filter
+// (in what would be padding), which the sort carries along.
 struct BroadphaseBox {
   lo: vec3f,                                           // grown extents relative to position: minima
+  categoryBits: u32,                                   // the shape's filter (src/filter.ts)
   hi: vec3f,                                           // maxima
+  maskBits: u32,
   position: vec3f,                                     // the body's position, as given (f32)
 }
 
@@ -263,6 +267,11 @@ fn bpOverlap(a: BroadphaseBox, b: BroadphaseBox) -> bool {
   return all(d <= a.hi - b.lo) && all(a.lo - b.hi <= d);
 }
 
+// Whether the filters of the boxes' shapes let them collide (shouldCollide in src/filter.ts).
+fn bpShouldCollide(a: BroadphaseBox, b: BroadphaseBox) -> bool {
+  return (a.categoryBits & b.maskBits) != 0u && (b.categoryBits & a.maskBits) != 0u;
+}
+
 // A quick rejection: conservative bounds apart in y or z (in x, the sweep order and its end take
 // care: b's bounds start after a's start and before a's end).
 fn bpBoundsOverlapYZ(a: BroadphaseBounds, b: BroadphaseBounds) -> bool {
@@ -331,7 +340,9 @@ fn bpSweep(i: u32, mode: u32, at0: u32) -> u32 {
       let boundsB = bpSortedBounds[j];
       if (boundsB.lo.x > boundsA.hi.x || boundsB.band != inRow) { break; }
       if (mode == 1u && at >= capacity) { break; }
-      if (bpBoundsOverlapYZ(boundsA, boundsB) && bpOverlap(a, bpSorted[j])) {
+      if (!bpBoundsOverlapYZ(boundsA, boundsB)) { continue; }
+      let b = bpSorted[j];
+      if (bpOverlap(a, b) && bpShouldCollide(a, b)) {
         let bodyB = bpOrder[j];
         let pair = vec2u(min(bodyA, bodyB), max(bodyA, bodyB));
         if (mode == 0u) {

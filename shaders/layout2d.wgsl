@@ -14,6 +14,8 @@ struct Shape2D {
   kind: u32,                                           // user type: 0 polygon, 1 box, 2 circle, 3 capsule
   vertices: array<vec2f, MAX_POLYGON_VERTICES>,        // local frame, counter-clockwise
   normals: array<vec2f, MAX_POLYGON_VERTICES>,         // outward unit normal of edge i (vertex i to i+1)
+  categoryBits: u32,                                   // collision filter (src/filter.ts): the shape's categories
+  maskBits: u32,                                       // the categories it collides with
 }
 
 // A rigid body: where its shape is. rotation = (cos angle, sin angle).

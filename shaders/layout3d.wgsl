@@ -28,8 +28,8 @@ struct Shape3D {
   indexOffset: u32,                                    // into hullIndices: face vertices first
   edgeOffset: u32,                                     // into hullIndices: the unique edges
   inradius: f32,                                       // hulls: centre to the nearest face plane; 0 otherwise
-  _pad1: u32,
-  _pad2: u32,
+  categoryBits: u32,                                   // collision filter (src/filter.ts): the shape's categories
+  maskBits: u32,                                       // the categories it collides with
 }
 
 // A rigid body: where its shape is.

@@ -1,12 +1,16 @@
 // Sweep and prune over world AABBs, shared by the 2D and 3D host broadphases: boxes sorted by
-// their minimum x (then index), swept along x, tested on the other axes. Output: pairs (a < b),
-// sorted by a then b, so results come out in a deterministic order.
+// their minimum x (then index), swept along x, tested on the other axes, and kept when their
+// collision filters let them collide (src/filter.ts). Output: pairs (a < b), sorted by a then b,
+// so results come out in a deterministic order.
+
+import { shouldCollide } from './filter.ts';
 
 /**
  * All pairs of `n` boxes that overlap. `boxes` holds per box its minima then its maxima,
- * `dim` (2 or 3) numbers each: [min0, .., min(dim-1), max0, .., max(dim-1)].
+ * `dim` (2 or 3) numbers each: [min0, .., min(dim-1), max0, .., max(dim-1)]; `filters`, when
+ * given, per box its category and mask bits (a pair failing shouldCollide is left out).
  */
-export function sweepAndPruneBoxes(boxes: Float64Array, n: number, dim: number): Uint32Array {
+export function sweepAndPruneBoxes(boxes: Float64Array, n: number, dim: number, filters?: Uint32Array): Uint32Array {
   const stride = 2 * dim;
   const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => boxes[stride * a]! - boxes[stride * b]! || a - b);
   const pairs: number[] = [];
@@ -25,6 +29,7 @@ export function sweepAndPruneBoxes(boxes: Float64Array, n: number, dim: number):
           break;
         }
       }
+      if (overlap && filters && !shouldCollide(filters[2 * a]!, filters[2 * a + 1]!, filters[2 * b]!, filters[2 * b + 1]!)) overlap = false;
       if (overlap) pairs.push(Math.min(a, b), Math.max(a, b));
     }
   }
@@ -35,6 +40,16 @@ export function sweepAndPruneBoxes(boxes: Float64Array, n: number, dim: number):
   idx.forEach((k, i) => {
     out[2 * i] = pairs[2 * k]!;
     out[2 * i + 1] = pairs[2 * k + 1]!;
+  });
+  return out;
+}
+
+/** Per body its shape's category and mask bits, for sweepAndPruneBoxes. */
+export function bodyFilters(shapes: readonly { categoryBits: number; maskBits: number }[], bodyShape: Uint32Array): Uint32Array {
+  const out = new Uint32Array(2 * bodyShape.length);
+  bodyShape.forEach((s, i) => {
+    out[2 * i] = shapes[s]!.categoryBits;
+    out[2 * i + 1] = shapes[s]!.maskBits;
   });
   return out;
 }

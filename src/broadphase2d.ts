@@ -3,7 +3,7 @@
 // pairs (a < b), sorted by a then b, so results come out in a deterministic order.
 
 import { AABB_F32_STEPS, AABB_RELATIVE_PAD } from './constants.ts';
-import { sweepAndPruneBoxes } from './broadphase.ts';
+import { bodyFilters, sweepAndPruneBoxes } from './broadphase.ts';
 import type { Scene2D } from './scene.ts';
 
 /** World AABBs (minX, minY, maxX, maxY per body) grown by `grow`. */
@@ -43,7 +43,7 @@ export function bodyAabbs2D(scene: Scene2D, grow: number): Float64Array {
   return out;
 }
 
-/** All body pairs whose AABBs (grown by the margin) overlap. */
+/** All body pairs whose AABBs (grown by the margin) overlap and whose shapes' filters let them collide. */
 export function sweepAndPrune2D(scene: Scene2D): Uint32Array {
-  return sweepAndPruneBoxes(bodyAabbs2D(scene, scene.margin), scene.bodyShape.length, 2);
+  return sweepAndPruneBoxes(bodyAabbs2D(scene, scene.margin), scene.bodyShape.length, 2, bodyFilters(scene.shapes, scene.bodyShape));
 }

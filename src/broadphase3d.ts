@@ -2,7 +2,7 @@
 // with 2D) over world AABBs grown by the margin, so every pair whose surfaces are within the
 // margin is reported. Output: pairs (a < b), sorted by a then b.
 
-import { sweepAndPruneBoxes } from './broadphase.ts';
+import { bodyFilters, sweepAndPruneBoxes } from './broadphase.ts';
 import { AABB_F32_STEPS, AABB_RELATIVE_PAD } from './constants.ts';
 import type { Scene3D } from './scene.ts';
 
@@ -48,7 +48,7 @@ export function bodyAabbs3D(scene: Scene3D, grow: number): Float64Array {
   return out;
 }
 
-/** All body pairs whose AABBs (grown by the margin) overlap. */
+/** All body pairs whose AABBs (grown by the margin) overlap and whose shapes' filters let them collide. */
 export function sweepAndPrune3D(scene: Scene3D): Uint32Array {
-  return sweepAndPruneBoxes(bodyAabbs3D(scene, scene.margin), scene.bodyShape.length, 3);
+  return sweepAndPruneBoxes(bodyAabbs3D(scene, scene.margin), scene.bodyShape.length, 3, bodyFilters(scene.shapes, scene.bodyShape));
 }

@@ -24,6 +24,8 @@ export const LAYOUT_2D = {
     kind: word(shape, 'kind'),
     vertices: word(shape, 'vertices'),
     normals: word(shape, 'normals'),
+    categoryBits: word(shape, 'categoryBits'),
+    maskBits: word(shape, 'maskBits'),
     vertexStride: member(shape, 'vertices').stride / 4,
   },
   body: {

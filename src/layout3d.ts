@@ -31,6 +31,8 @@ export const LAYOUT_3D = {
     indexOffset: word(shape, 'indexOffset'),
     edgeOffset: word(shape, 'edgeOffset'),
     inradius: word(shape, 'inradius'),
+    categoryBits: word(shape, 'categoryBits'),
+    maskBits: word(shape, 'maskBits'),
   },
   body: {
     words: body.size / 4,

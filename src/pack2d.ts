@@ -29,6 +29,8 @@ export function packShapes2D(shapes: readonly Shape2D[]): ArrayBuffer {
     f[o + L.shape.radius] = s.radius;
     f[o + L.shape.extent] = s.extent;
     u[o + L.shape.kind] = s.kind;
+    u[o + L.shape.categoryBits] = s.categoryBits;
+    u[o + L.shape.maskBits] = s.maskBits;
     for (let v = 0; v < s.count; v++) {
       f[o + L.shape.vertices + v * L.shape.vertexStride] = s.vertices[2 * v]!;
       f[o + L.shape.vertices + v * L.shape.vertexStride + 1] = s.vertices[2 * v + 1]!;
@@ -51,6 +53,8 @@ export function unpackShapes2D(buf: ArrayBuffer, count: number): Shape2D[] {
     s.radius = f[o + L.shape.radius]!;
     s.extent = f[o + L.shape.extent]!;
     s.kind = u[o + L.shape.kind]!;
+    s.categoryBits = u[o + L.shape.categoryBits]!;
+    s.maskBits = u[o + L.shape.maskBits]!;
     for (let v = 0; v < s.count; v++) {
       s.vertices[2 * v] = f[o + L.shape.vertices + v * L.shape.vertexStride]!;
       s.vertices[2 * v + 1] = f[o + L.shape.vertices + v * L.shape.vertexStride + 1]!;

@@ -67,6 +67,8 @@ export function packShapes3D(shapes: readonly Shape3D[]): PackedShapes3D {
     f[o + L.shape.radius] = s.radius;
     f[o + L.shape.extent] = s.extent;
     f[o + L.shape.inradius] = s.inradius;
+    u[o + L.shape.categoryBits] = s.categoryBits;
+    u[o + L.shape.maskBits] = s.maskBits;
     u[o + L.shape.vertexCount] = s.vertexCount;
     u[o + L.shape.faceCount] = s.faceCount;
     u[o + L.shape.edgeCount] = s.edgeCount;
@@ -142,6 +144,8 @@ export function unpackShapes3D(p: PackedShapes3D): Shape3D[] {
       kind: u[o + L.shape.kind]!,
       radius: f[o + L.shape.radius]!,
       inradius: f[o + L.shape.inradius]!,
+      categoryBits: u[o + L.shape.categoryBits]!,
+      maskBits: u[o + L.shape.maskBits]!,
       center: [f[o + L.shape.center]!, f[o + L.shape.center + 1]!, f[o + L.shape.center + 2]!],
       extent: f[o + L.shape.extent]!,
       vertexCount: V,

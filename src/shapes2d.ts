@@ -14,14 +14,17 @@ import {
   MIN_TURN_SINE,
 } from './constants.ts';
 import { InputError } from './errors.ts';
+import { DEFAULT_CATEGORY_BITS, DEFAULT_MASK_BITS, readFilter, type ShapeFilterInput } from './filter.ts';
 
 export type Vec2 = [number, number];
 
-export type Shape2DInput =
+/** A 2D shape as a scene gives it; `filter`: its collision filter (src/filter.ts). */
+export type Shape2DInput = (
   | { type: 'polygon'; vertices: Vec2[]; radius?: number }
   | { type: 'box'; halfExtents: Vec2; radius?: number }
   | { type: 'circle'; radius: number; center?: Vec2 }
-  | { type: 'capsule'; a: Vec2; b: Vec2; radius: number };
+  | { type: 'capsule'; a: Vec2; b: Vec2; radius: number }
+) & { filter?: ShapeFilterInput };
 
 export const SHAPE_KIND_2D = { polygon: 0, box: 1, circle: 2, capsule: 3 } as const;
 
@@ -33,6 +36,8 @@ export interface Shape2D {
   kind: number;
   vertices: Float64Array; // 2 * MAX_POLYGON_VERTICES
   normals: Float64Array; // 2 * MAX_POLYGON_VERTICES
+  categoryBits: number; // collision filter (src/filter.ts)
+  maskBits: number;
 }
 
 export function emptyShape2D(): Shape2D {
@@ -43,6 +48,8 @@ export function emptyShape2D(): Shape2D {
     kind: 0,
     vertices: new Float64Array(2 * MAX_POLYGON_VERTICES),
     normals: new Float64Array(2 * MAX_POLYGON_VERTICES),
+    categoryBits: DEFAULT_CATEGORY_BITS,
+    maskBits: DEFAULT_MASK_BITS,
   };
 }
 
@@ -151,6 +158,9 @@ export function makeShape2D(input: Shape2DInput, index: number, out: Shape2D = e
   if (typeof input !== 'object' || input === null) throw new InputError(path, 'must be an object with a "type"');
   const kindName = (input as { type?: unknown }).type;
   const where = `${path} (${String(kindName)})`;
+  const filter = readFilter(where, input.filter);
+  out.categoryBits = filter.categoryBits;
+  out.maskBits = filter.maskBits;
   switch (input.type) {
     case 'polygon': {
       const v = input.vertices as unknown;

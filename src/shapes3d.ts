@@ -18,17 +18,20 @@ import {
 } from './constants3d.ts';
 import { boxHull3D } from './box3d.ts';
 import { InputError } from './errors.ts';
+import { readFilter, type ShapeFilterInput } from './filter.ts';
 import { buildHull3D, type HullData3D } from './hull3d.ts';
 
 export type Vec3 = [number, number, number];
 /** Unit quaternion [x, y, z, w]. */
 export type Quat = [number, number, number, number];
 
-export type Shape3DInput =
+/** A 3D shape as a scene gives it; `filter`: its collision filter (src/filter.ts). */
+export type Shape3DInput = (
   | { type: 'hull'; vertices: Vec3[] }
   | { type: 'box'; halfExtents: Vec3 }
   | { type: 'sphere'; radius: number; center?: Vec3 }
-  | { type: 'capsule'; a: Vec3; b: Vec3; radius: number };
+  | { type: 'capsule'; a: Vec3; b: Vec3; radius: number }
+) & { filter?: ShapeFilterInput };
 
 /** The internal shape. For spheres and capsules the hull arrays hold the 1 or 2 core vertices. */
 export interface Shape3D extends HullData3D {
@@ -40,10 +43,16 @@ export interface Shape3D extends HullData3D {
    * pairs that cannot beat the best axis. 0 for spheres and capsules.
    */
   inradius: number;
+  /** Collision filter (src/filter.ts). */
+  categoryBits: number;
+  maskBits: number;
 }
 
+/** The shape without its filter. */
+type ShapeCore3D = Omit<Shape3D, 'categoryBits' | 'maskBits'>;
+
 /** A hull shape of `kind` with its inradius. */
-function hullShape(kind: number, data: HullData3D): Shape3D {
+function hullShape(kind: number, data: HullData3D): ShapeCore3D {
   let inradius = Infinity;
   for (let f = 0; f < data.faceCount; f++) inradius = Math.min(inradius, data.planes[4 * f + 3]!);
   return { kind, radius: 0, inradius, ...data };
@@ -87,7 +96,7 @@ function positive(path: string, what: string, x: unknown): number {
 }
 
 /** A sphere or capsule core: 1 or 2 points and no faces. */
-function roundShape(kind: number, pts: Vec3[], radius: number): Shape3D {
+function roundShape(kind: number, pts: Vec3[], radius: number): ShapeCore3D {
   const V = pts.length;
   const c: Vec3 = [0, 0, 0];
   for (const p of pts) for (let k = 0; k < 3; k++) c[k] += p[k]! / V;
@@ -125,6 +134,11 @@ export function makeShape3D(input: Shape3DInput, index: number): Shape3D {
   if (typeof input !== 'object' || input === null) throw new InputError(path, 'must be an object with a "type"');
   const kindName = (input as { type?: unknown }).type;
   const where = `${path} (${String(kindName)})`;
+  const filter = readFilter(where, input.filter);
+  return { ...shapeCore3D(input, where), ...filter };
+}
+
+function shapeCore3D(input: Shape3DInput, where: string): ShapeCore3D {
   switch (input.type) {
     case 'hull': {
       const v = input.vertices as unknown;

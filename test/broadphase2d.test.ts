@@ -296,6 +296,23 @@ describe.each(BACKENDS)('scenes without pairs (%s backend)', (backend) => {
     },
   );
 
+  it('collision filters: of three boxes on one spot, only the two whose categories meet', async () => {
+    // Box 0 is in category 1 and meets 2; box 1 in 2 and meets 1; box 2 in 4 and meets everything,
+    // but neither 0 nor 1 meets 4. Given explicitly, pairs are not filtered.
+    const json = {
+      dim: 2,
+      shapes: [
+        { type: 'box', halfExtents: [1, 1], filter: { categoryBits: 1, maskBits: 2 } },
+        { type: 'box', halfExtents: [1, 1], filter: { categoryBits: 2, maskBits: 1 } },
+        { type: 'box', halfExtents: [1, 1], filter: { categoryBits: 4 } },
+      ],
+      bodies: [{ shape: 0, position: [0, 0] }, { shape: 1, position: [0.5, 0] }, { shape: 2, position: [0, 0.5] }],
+    };
+    expect((await np[backend].collide(json)).manifolds.map((m) => m.pair)).toEqual([[0, 1]]);
+    const all = await np[backend].collide({ ...json, pairs: [[0, 1], [0, 2], [1, 2]] });
+    expect(all.manifolds.filter((m) => m.points.length > 0).map((m) => m.pair)).toEqual([[0, 1], [0, 2], [1, 2]]);
+  });
+
   it('a scene without pairs where nothing touches gives no manifolds', async () => {
     const { manifolds } = await np[backend].collide({
       dim: 2,

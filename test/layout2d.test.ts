@@ -370,11 +370,13 @@ describe('LAYOUT_2D against WGSL alignment rules', () => {
   });
 
   it('spot checks by hand: vec2f slots 8 bytes apart, struct sizes and strides', () => {
-    // Shape2D: 4 scalars (16 bytes), then array<vec2f, 8> (align 8, stride 8) twice.
+    // Shape2D: 4 scalars (16 bytes), then array<vec2f, 8> (align 8, stride 8) twice, then the two
+    // u32 filter words.
     expect(LAYOUT_2D.shape.vertexStride * 4).toBe(8);
     expect(LAYOUT_2D.shape.vertices * 4).toBe(16);
     expect(LAYOUT_2D.shape.normals * 4).toBe(16 + 8 * MAX_POLYGON_VERTICES);
-    expect(LAYOUT_2D.shape.words * 4).toBe(16 + 2 * 8 * MAX_POLYGON_VERTICES);
+    expect([LAYOUT_2D.shape.categoryBits, LAYOUT_2D.shape.maskBits].map((w) => w * 4)).toEqual([16 + 16 * MAX_POLYGON_VERTICES, 20 + 16 * MAX_POLYGON_VERTICES]);
+    expect(LAYOUT_2D.shape.words * 4).toBe(16 + 2 * 8 * MAX_POLYGON_VERTICES + 8);
     // Body2D: vec2f, vec2f, u32, u32 = 24 bytes (a multiple of its align 8).
     expect(LAYOUT_2D.body.words * 4).toBe(24);
     expect([LAYOUT_2D.body.position, LAYOUT_2D.body.rotation, LAYOUT_2D.body.shape, LAYOUT_2D.body.flags].map((w) => w * 4)).toEqual([0, 8, 16, 20]);

@@ -70,6 +70,7 @@ describe('parseScene (3D)', () => {
     bad((s) => void (s.shapes[2] = { type: 'sphere', radius: Number.NaN }), 'shapes[2] (sphere)', /finite/);
     bad((s) => void (s.shapes[3] = { type: 'capsule', a: [1, 1, 1], b: [1, 1, 1], radius: 0.2 }), 'shapes[3] (capsule)', /coincide/);
     bad((s) => void ((s.shapes as unknown[])[0] = { type: 'cone' }), 'shapes[0] (cone)', /unknown shape type/);
+    bad((s) => void (s.shapes[1] = { type: 'box', halfExtents: [0.5, 0.5, 0.5], filter: { maskBits: 0.5 } }), 'shapes[1] (box)', /filter\.maskBits must be an integer/);
     bad((s) => void (s.bodies[2]!.rotation = [0, 0, 0, 2]), 'bodies[2]', /unit quaternion/);
     bad((s) => void (s.bodies[2]!.position = [0, 0] as unknown as [number, number, number]), 'bodies[2]', /\[x, y, z\]/);
     bad((s) => void (s.bodies[1]!.shape = 9), 'bodies[1]', /shape/);
@@ -104,6 +105,20 @@ describe('sweepAndPrune3D', () => {
       expect(Array.from(pairs)).toEqual(brute);
       expect(pairs.length).toBeGreaterThan(0);
     }
+  });
+
+  it("honours the shapes' collision filters (JSON `filter`): of three boxes on one spot, the two whose categories meet", () => {
+    const box = (filter: { categoryBits?: number; maskBits?: number }) => ({ type: 'box' as const, halfExtents: [1, 1, 1] as [number, number, number], filter });
+    const scene = parseScene({
+      dim: 3,
+      shapes: [box({ categoryBits: 1, maskBits: 2 }), box({ categoryBits: 2, maskBits: 1 }), box({ categoryBits: 4 })],
+      bodies: [{ shape: 0, position: [0, 0, 0] }, { shape: 1, position: [0.5, 0, 0] }, { shape: 2, position: [0, 0.5, 0] }],
+    });
+    if (scene.dim !== 3) throw new Error('3D');
+    expect(Array.from(sweepAndPrune3D(scene))).toEqual([0, 1]);
+    // Without filters (Box2D's defaults: category 1, every mask bit) all three pairs.
+    for (const s of scene.shapes) Object.assign(s, { categoryBits: 1, maskBits: 0xffffffff });
+    expect(Array.from(sweepAndPrune3D(scene))).toEqual([0, 1, 0, 2, 1, 2]);
   });
 });
 

@@ -90,6 +90,10 @@ interface Case {
 const P1 = 'shapes[1] (polygon)';
 const CASES: Case[] = [
   // Polygons. The arrow (0,0) (2,0) (2,2) (1,0.5) (0,2) is counter-clockwise but turns right at (1,0.5).
+  // Collision filters: 32-bit integers.
+  { name: 'negative filter category', scene: withShape({ type: 'box', halfExtents: [1, 1], filter: { categoryBits: -1 } }), path: 'shapes[1] (box)', reason: 'filter.categoryBits must be an integer from 0 to 0xffffffff' },
+  { name: 'filter mask above 32 bits', scene: withShape({ type: 'circle', radius: 1, filter: { maskBits: 2 ** 32 } }), path: 'shapes[1] (circle)', reason: 'filter.maskBits must be an integer from 0 to 0xffffffff' },
+  { name: 'filter not an object', scene: withShape({ type: 'box', halfExtents: [1, 1], filter: 3 }), path: 'shapes[1] (box)', reason: 'filter must be an object' },
   { name: 'non-convex polygon', scene: withShape(polygon([[0, 0], [2, 0], [2, 2], [1, 0.5], [0, 2]])), path: P1, reason: 'polygon is not convex at vertex 3' },
   { name: 'clockwise polygon', scene: withShape(polygon([[0, 0], [0, 1], [1, 1], [1, 0]])), path: P1, reason: 'vertices are clockwise' },
   { name: 'duplicate vertices', scene: withShape(polygon([[0, 0], [1, 0], [1, 0], [0, 1]])), path: P1, reason: 'vertices 1 and 2 coincide' },
