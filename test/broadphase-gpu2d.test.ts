@@ -25,7 +25,7 @@ import { randomShape, rng } from '../src/random2d.ts';
 import { parseScene, type Scene2D, type SceneJson2D } from '../src/scene.ts';
 import type { Shape2DInput, Vec2 } from '../src/shapes2d.ts';
 import { WORKGROUP_SIZE_2D } from '../src/constants.ts';
-import { assignRandomFilters, passingPairs } from './helpers/filters.ts';
+import { expectFilteredLikeHost } from './helpers/filters.ts';
 
 let gpu: AcquiredDevice;
 let bp: GpuBroadphase2D;
@@ -191,15 +191,7 @@ describe('GPU broadphase 2D equals the host sweep-and-prune', () => {
     ['everything at once', 6, { n: 5000, spread: 90, margin: 0.05, huge: 3, far: 0.05, stacked: 0.05 }],
   ];
   it('with collision filters: the same pairs, those the filters forbid left out', async () => {
-    const scene = randomScene(7, { n: 3000, spread: 14, margin: 0.02 });
-    const unfiltered = sweepAndPrune2D(scene);
-    assignRandomFilters(scene.shapes, rng(77));
-    const { host, borderline } = await expectHostPairs(scene);
-    expect(borderline).toBe(0);
-    // Exactly the unfiltered pairs that pass; coverage: the filters removed many and kept many.
-    expect(host.length / 2).toBe(passingPairs(unfiltered, scene.bodyShape, scene.shapes));
-    expect(host.length / 2).toBeGreaterThan(0.2 * (unfiltered.length / 2));
-    expect(host.length / 2).toBeLessThan(0.8 * (unfiltered.length / 2));
+    await expectFilteredLikeHost(randomScene(7, { n: 3000, spread: 14, margin: 0.02 }), sweepAndPrune2D, expectHostPairs, rng(77));
   });
 
   it.each(SCENES)('on random scenes: %s', async (_name, seed, options) => {

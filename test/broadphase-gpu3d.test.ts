@@ -17,7 +17,7 @@ import { rng } from '../src/random2d.ts';
 import { randomRotation3D, randomShape3D } from '../src/random3d.ts';
 import { parseScene, type Scene3D, type SceneJson3D } from '../src/scene.ts';
 import type { Shape3DInput, Vec3 } from '../src/shapes3d.ts';
-import { assignRandomFilters, passingPairs } from './helpers/filters.ts';
+import { expectFilteredLikeHost } from './helpers/filters.ts';
 
 let gpu: AcquiredDevice;
 let bp: GpuBroadphase3D;
@@ -141,15 +141,7 @@ describe('GPU broadphase 3D equals the host sweep-and-prune', () => {
     ['everything at once', 6, { n: 4000, spread: 18, margin: 0.05, huge: 2, far: 0.05, stacked: 0.05 }],
   ];
   it('with collision filters: the same pairs, those the filters forbid left out', async () => {
-    const scene = randomScene3D(7, { n: 3000, spread: 14, margin: 0.02 });
-    const unfiltered = sweepAndPrune3D(scene);
-    assignRandomFilters(scene.shapes, rng(77));
-    const { host, borderline } = await expectHostPairs(scene);
-    expect(borderline).toBe(0);
-    // Exactly the unfiltered pairs that pass; coverage: the filters removed many and kept many.
-    expect(host.length / 2).toBe(passingPairs(unfiltered, scene.bodyShape, scene.shapes));
-    expect(host.length / 2).toBeGreaterThan(0.2 * (unfiltered.length / 2));
-    expect(host.length / 2).toBeLessThan(0.8 * (unfiltered.length / 2));
+    await expectFilteredLikeHost(randomScene3D(7, { n: 3000, spread: 14, margin: 0.02 }), sweepAndPrune3D, expectHostPairs, rng(77));
   });
 
   it.each(SCENES)('on random scenes: %s', async (_name, seed, options) => {

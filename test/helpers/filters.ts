@@ -2,6 +2,7 @@
 // 1 << (i % 4); a quarter of the shapes meet every category, a quarter every one but their own, a
 // quarter only their own, a quarter categories 1 and 3 (bits 0 and 2). Seeded, so reproducible.
 
+import { expect } from 'vitest';
 import { shouldCollide } from '../../src/filter.ts';
 
 export function assignRandomFilters(shapes: { categoryBits: number; maskBits: number }[], r: () => number): void {
@@ -21,4 +22,26 @@ export function passingPairs(pairs: Uint32Array, bodyShape: Uint32Array, shapes:
     if (shouldCollide(a.categoryBits, a.maskBits, b.categoryBits, b.maskBits)) n++;
   }
   return n;
+}
+
+type Filtered = { categoryBits: number; maskBits: number };
+
+/**
+ * Gives the scene's shapes random filters, then checks the GPU against the host with
+ * `expectHostPairs` (the per-dimension test's): no borderline pairs, exactly the unfiltered pairs
+ * that pass, and (coverage) many removed and many kept.
+ */
+export async function expectFilteredLikeHost<S extends { shapes: Filtered[]; bodyShape: Uint32Array }>(
+  scene: S,
+  sweep: (scene: S) => Uint32Array,
+  expectHostPairs: (scene: S) => Promise<{ host: Uint32Array; borderline: number }>,
+  r: () => number,
+): Promise<void> {
+  const unfiltered = sweep(scene);
+  assignRandomFilters(scene.shapes, r);
+  const { host, borderline } = await expectHostPairs(scene);
+  expect(borderline).toBe(0);
+  expect(host.length / 2).toBe(passingPairs(unfiltered, scene.bodyShape, scene.shapes));
+  expect(host.length / 2).toBeGreaterThan(0.2 * (unfiltered.length / 2));
+  expect(host.length / 2).toBeLessThan(0.8 * (unfiltered.length / 2));
 }
