@@ -228,7 +228,11 @@ export class GpuFrame<I extends FrameInputsBase> {
       if (counts.contactsOverflow) {
         const max = this.contacts.maxCapacity();
         if (counts.contacts > max) {
-          throw new CapacityError(`${this.dimension.label}: ${counts.contacts} touching pairs; this device's bindings hold a dense list of at most ${max}. Collide fewer bodies per frame.`);
+          const binding = this.device.limits.maxStorageBufferBindingSize;
+          throw new CapacityError(
+            `${this.dimension.label}: ${counts.contacts} touching pairs; this device's bindings (maxStorageBufferBindingSize ${binding} bytes) hold a dense list of at most ${max}, in two pages. ` +
+              'Create the device with the adapter\'s larger limit (acquireDevice() asks for the largest) or collide fewer bodies per frame.',
+          );
         }
         this.contacts.setCapacity(Math.min(max, Math.ceil(counts.contacts * CONTACTS_GROWTH)));
       }
