@@ -132,7 +132,7 @@ export async function benchScene3D(
   let pointsPerContact: number | null = null;
   let gpuBatches = 1;
   const timing = new ScenarioTiming<Contender3DId>(name, CONTENDER_3D_LABEL, policy, warnings, { ms: LONG_PASS_MS, samples: LONG_PASS_SAMPLES });
-  const { contenders, cleanups } = timing;
+  const { contenders } = timing;
   const fail = (ids: Contender3DId[], e: unknown): void => timing.fail(ids, e);
   const add = (ids: Contender3DId[], pass: Pass, finish: () => void): Promise<void> => timing.add(ids, pass, finish);
 
@@ -197,20 +197,7 @@ export async function benchScene3D(
       contenders.cannon = { skipped: cannonCap > 0 ? `${NOT_RUN} above ${cannonCap} pairs (cap; --no-caps lifts it)` : `${NOT_RUN} on ${s.scenario} (too slow; --no-caps runs it)` };
       continue;
     }
-    try {
-      const peer = await create();
-      cleanups.push(() => peer.dispose());
-      let t = 0;
-      await add([id], () => {
-        const t0 = performance.now();
-        t = peer.collideBatch(s.peerBodies, s.pairs);
-        return [performance.now() - t0];
-      }, () => {
-        touching[id] = t;
-      });
-    } catch (e) {
-      fail([id], e);
-    }
+    await timing.addPeer(id, create, (peer) => peer.collideBatch(s.peerBodies, s.pairs), (t) => (touching[id] = t));
   }
 
   await timing.run(n, progress);

@@ -207,7 +207,7 @@ async function benchScene(
   const name = `${s.scenario} ${formatCount(n)}`;
   const touching: ScenarioResult['touching'] = {};
   const timing = new ScenarioTiming<ContenderId>(name, CONTENDER_LABEL, policy, warnings);
-  const { contenders, cleanups } = timing;
+  const { contenders } = timing;
   const fail = (ids: ContenderId[], e: unknown): void => timing.fail(ids, e);
   const add = (ids: ContenderId[], pass: Pass, finish: () => void): Promise<void> => timing.add(ids, pass, finish);
 
@@ -249,26 +249,10 @@ async function benchScene(
   // The peers: one pass is collideBatch over the same bodies and pairs.
   const peers: [id: 'planck' | 'box2dWasm', create: () => Peer2D | Promise<Peer2D>][] = [
     ['planck', () => createPlanckPeer(s.shapes)],
-    ['box2dWasm', async () => {
-      const b2d = await createBox2dWasmPeer(s.shapes);
-      cleanups.push(() => b2d.dispose());
-      return b2d;
-    }],
+    ['box2dWasm', () => createBox2dWasmPeer(s.shapes)], // disposed with the cleanups
   ];
   for (const [id, create] of peers) {
-    try {
-      const peer = await create();
-      let t = 0;
-      await add([id], () => {
-        const t0 = performance.now();
-        t = peer.collideBatch(s.peerBodies, s.pairs);
-        return [performance.now() - t0];
-      }, () => {
-        touching[id] = t;
-      });
-    } catch (e) {
-      fail([id], e);
-    }
+    await timing.addPeer(id, create, (peer) => peer.collideBatch(s.peerBodies, s.pairs), (t) => (touching[id] = t));
   }
 
   await timing.run(n, progress);

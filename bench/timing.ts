@@ -110,6 +110,27 @@ export class ScenarioTiming<Id extends string> {
     }
   }
 
+  /**
+   * A peer engine as contender `id`: one pass is `batch(peer)` (its collideBatch over the scene's
+   * bodies and pairs, returning the touching count), handed to `touching` once timed. A peer that
+   * fails to load is marked skipped; `dispose`, when the peer has one, runs with the cleanups.
+   */
+  async addPeer<P extends object>(id: Id, create: () => P | Promise<P>, batch: (peer: P) => number, touching: (count: number) => void): Promise<void> {
+    try {
+      const peer = await create();
+      const dispose = (peer as { dispose?: unknown }).dispose;
+      if (typeof dispose === 'function') this.cleanups.push(() => dispose.call(peer));
+      let t = 0;
+      await this.add([id], () => {
+        const t0 = performance.now();
+        t = batch(peer);
+        return [performance.now() - t0];
+      }, () => touching(t));
+    } catch (e) {
+      this.fail([id], e);
+    }
+  }
+
   /** The timed rounds, the summaries (per `pairs`), the finishers, then the cleanups. */
   async run(pairs: number, progress: (message: string) => void): Promise<void> {
     try {
