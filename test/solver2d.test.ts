@@ -127,6 +127,21 @@ describe('GPU rigid-body world (2D)', () => {
     }
   });
 
+  it("collision filters reach the world: a box whose shape's mask leaves out the ground's category falls through it", async () => {
+    // Shape 2 is the box in category 2 meeting only category 2; the ground (shape 0) is in category 1.
+    const filtered: Shape2DInput[] = [...shapes, { type: 'box', halfExtents: [BOX / 2, BOX / 2], filter: { categoryBits: 2, maskBits: 2 } }];
+    const bodies: WorldBody2D[] = [ground, { shape: 1, position: [-3, 2], angle: 0 }, { shape: 2, position: [3, 2], angle: 0 }];
+    const world = await GpuWorld2D.create(device, filtered, bodies);
+    try {
+      await run(world, 90);
+      const [, kept, fell] = await world.readBodies();
+      expect(Math.abs(kept!.position[1] - BOX / 2)).toBeLessThan(0.02); // resting on the ground
+      expect(fell!.position[1]).toBeLessThan(-5); // 1.5 s of free fall from 2 m: about -9 m
+    } finally {
+      world.destroy();
+    }
+  });
+
   it('warm starts: impulses are stored, carried by feature id and matched', async () => {
     const world = await GpuWorld2D.create(device, shapes, tower(4));
     try {
