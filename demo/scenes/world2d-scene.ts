@@ -1,48 +1,27 @@
 // A 2D scene on a world that moves its bodies and records the collision frame into the page's
 // encoder: the solver's GpuWorld2D, or KinematicWorld2D (same surface). Drawing reads the world's
-// buffers directly (demo/render2d.ts); the contact list drawn is the frame's. Each frame first
-// copies the bodies aside (the solver moves them in place after the collision), so validate()
-// checks the last frame against the bodies it collided.
+// buffers directly (demo/render2d.ts); the contact list drawn is the frame's. The frame itself:
+// ./world-scene.ts.
 
-import { GpuFrame2D, type FrameCounts2D, type FrameOutputs2D } from '../../src/gpu/frame2d.ts';
+import type { FrameOutputs2D } from '../../src/gpu/frame2d.ts';
 import type { Shape2D } from '../../src/shapes2d.ts';
 import { Renderer2D } from '../render2d.ts';
 import { validateFrame2D } from '../validate2d.ts';
-import { CLEAR_COLOUR, type DemoScene, type DrawView, type FrameReport, type SceneBounds, type ValidationReport } from './scene.ts';
+import { CLEAR_COLOUR, type DemoScene, type DrawView, type SceneBounds, type ValidationReport } from './scene.ts';
+import { WorldScene, type SteppingWorld } from './world-scene.ts';
 
 /** What the scene needs of a world: GpuWorld2D's surface (src/solver/world2d.ts). */
-export interface World2D {
-  readonly device: GPUDevice;
-  readonly bodyCount: number;
-  /** array<Body2D>, STORAGE | COPY_SRC. */
-  readonly bodies: GPUBuffer;
+export interface World2D extends SteppingWorld<FrameOutputs2D> {
   /** array<Shape2D>, STORAGE. */
   readonly shapes: GPUBuffer;
-  /** The collision frame (a GpuFrame2D gives stage timings). */
-  readonly frame: unknown;
-  encodeStep(encoder: GPUCommandEncoder, dt: number): FrameOutputs2D;
-  readCounts(): Promise<FrameCounts2D>;
-  grow(counts: FrameCounts2D): void;
-  destroy(): void;
 }
 
-/** GPU ms of the frame's own timed stages: broadphase, and ordering + persistence of the list. */
-async function frameTimings(frame: unknown): Promise<Record<string, number> | null> {
-  if (!(frame instanceof GpuFrame2D)) return null;
-  const [bp, ct] = await Promise.all([frame.broadphase.readTimings(), frame.contacts.readTimings()]);
-  if (!bp || !ct) return null;
-  return { broadphase: bp.total, 'order+persist': ct.order + ct.persist };
-}
-
-export class WorldScene2D implements DemoScene {
+export class WorldScene2D extends WorldScene<FrameOutputs2D, World2D> implements DemoScene {
   readonly dim = 2;
-  private outputs: FrameOutputs2D | null = null;
-  private counts: FrameCounts2D | null = null;
   private readonly renderer: Renderer2D;
-  private readonly collided: GPUBuffer;
 
   constructor(
-    private readonly world: World2D,
+    world: World2D,
     /** The shapes as the library builds them (the CPU reference's input). */
     private readonly shapeList: readonly Shape2D[],
     readonly margin: number,
@@ -50,25 +29,8 @@ export class WorldScene2D implements DemoScene {
     readonly motion: 'kinematic' | 'solver',
     format: GPUTextureFormat,
   ) {
+    super(world, 'demo-collided-bodies2d');
     this.renderer = new Renderer2D(world.device, format);
-    this.collided = world.device.createBuffer({ label: 'demo-collided-bodies2d', size: world.bodies.size, usage: GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
-  }
-
-  get bodyCount(): number {
-    return this.world.bodyCount;
-  }
-
-  encode(encoder: GPUCommandEncoder, dt: number): void {
-    encoder.copyBufferToBuffer(this.world.bodies, 0, this.collided, 0, this.collided.size);
-    this.outputs = this.world.encodeStep(encoder, dt);
-  }
-
-  async finish(): Promise<FrameReport> {
-    const [counts, gpuMs] = await Promise.all([this.world.readCounts(), frameTimings(this.world.frame)]);
-    this.counts = counts;
-    // Overflowed: the next frame gets bigger buffers (this one dropped what did not fit).
-    this.world.grow(counts);
-    return { pairs: counts.pairs, contacts: counts.contacts, overflowed: counts.pairsOverflow || counts.contactsOverflow, gpuMs };
   }
 
   draw(encoder: GPUCommandEncoder, target: GPUTextureView, view: DrawView, timestampWrites?: GPURenderPassTimestampWrites): void {
@@ -86,11 +48,11 @@ export class WorldScene2D implements DemoScene {
   }
 
   async validate(): Promise<ValidationReport> {
-    if (!this.outputs || !this.counts) throw new Error('validate: no frame yet');
+    const { outputs, counts } = this.lastFrame();
     return validateFrame2D({
       device: this.world.device,
-      outputs: this.outputs,
-      counts: this.counts,
+      outputs,
+      counts,
       bodies: this.collided,
       bodyCount: this.world.bodyCount,
       shapes: this.shapeList,
@@ -98,9 +60,8 @@ export class WorldScene2D implements DemoScene {
     });
   }
 
-  destroy(): void {
+  override destroy(): void {
     this.renderer.destroy();
-    this.collided.destroy();
-    this.world.destroy();
+    super.destroy();
   }
 }
