@@ -7,8 +7,9 @@
 
 // Edge contact from the edge query's best pair: one point midway between the closest points of
 // the two edges, with the SAT separation. When those closest points lie off either edge: for hulls
-// apart along the axis, the clamped closest points; else it fails (false).
-fn edgeContact3d(A: Hull3D, B: Hull3D, query: EdgeQuery3D, margin: f32) -> bool {
+// apart along the axis, the clamped closest points; else it fails (false). faceFallback: a face
+// axis is as good, so clamped points beyond the margin leave the face fallbacks to decide.
+fn edgeContact3d(A: Hull3D, B: Hull3D, query: EdgeQuery3D, margin: f32, faceFallback: bool) -> bool {
   if (query.edgeA < 0) { return false; }
   let ea = u32(query.edgeA);
   let eb = query.edgeB;
@@ -17,11 +18,13 @@ fn edgeContact3d(A: Hull3D, B: Hull3D, query: EdgeQuery3D, margin: f32) -> bool 
   let c = closestSegments3d(hullVertexW(A, edgeA.x), hullVertexW(A, edgeA.y), hullVertexW(B, edgeB.x), hullVertexW(B, edgeB.y));
   if (!(c.s > 0.0 && c.s < 1.0 && c.t > 0.0 && c.t < 1.0)) {
     // Clamped parameters: the lines' closest points lie off the edges. Overlapping hulls: no edge
-    // contact. Hulls apart along the axis: the edges' closest points are the speculative contact.
+    // contact. Hulls apart along the axis: the edges' closest points are the speculative contact;
+    // farther apart than the margin, other features may still be closer (with a face axis as good,
+    // the face fallbacks decide).
     if (!(query.separation > 0.0)) { return false; }
     let d = c.c2 - c.c1;
     let dist = sqrt(dot(d, d));
-    if (dist > margin) { return true; }
+    if (dist > margin) { return !faceFallback; }
     lm.kind = CONTACT_CLOSEST_3D;
     setNormal3d(d * (1.0 / dist));
     pushPoint3d(0.5 * (c.c1 + c.c2), dist, makeId3d(edgeFeature3d(A, ea, c.s), edgeFeature3d(B, eb, c.t)));
@@ -51,7 +54,7 @@ fn collideHulls3d(A: Hull3D, B: Hull3D, margin: f32, scale: f32) {
   if (queryE.separation > margin) { return; }
   let sepE = queryE.separation;
   let edgeFirst = sepE > max(sepA, sepB) + EDGE_HYSTERESIS_3D * scale;
-  if (edgeFirst && edgeContact3d(A, B, queryE, margin)) { return; }
+  if (edgeFirst && edgeContact3d(A, B, queryE, margin, false)) { return; }
   let flip = sepB > sepA + FACE_HYSTERESIS_3D * scale;
   // Reference hull R and incident hull I (WGSL picks structs, not pointers).
   var R = A;
@@ -68,10 +71,10 @@ fn collideHulls3d(A: Hull3D, B: Hull3D, margin: f32, scale: f32) {
   // Nothing of that face lies over the reference face. An edge axis within the hysteresis of the
   // face axis is the contact then; else retry with a face at the deepest vertex, then take that
   // vertex alone (keeps the SAT normal and depth).
-  if (!edgeFirst && sepE > max(sepA, sepB) - EDGE_HYSTERESIS_3D * scale && edgeContact3d(A, B, queryE, margin)) { return; }
+  if (!edgeFirst && sepE > max(sepA, sepB) - EDGE_HYSTERESIS_3D * scale && edgeContact3d(A, B, queryE, margin, true)) { return; }
   let inc2 = incidentFace3d(I, n, true);
   if (inc2 != inc && clipFaceContact3d(R, refFace, I, inc2, !flip, margin, scale) > 0u) { return; }
-  vertexContact3d(R, refFace, I, !flip, margin);
+  vertexContact3d(R, refFace, I, inc, !flip, margin);
 }
 
 fn isHull3d(kind: u32) -> bool {

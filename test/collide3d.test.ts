@@ -86,6 +86,22 @@ describe('box–box', () => {
     expect(m.ids[0]! >> 8).toBeLessThan(FEATURE_FACE_3D);
   });
 
+  it('two boxes corner to corner, apart by less than the margin: one speculative point joining the corners', () => {
+    // Axis-aligned unit cubes offset along the diagonal: the corners (0.5, 0.5, 0.5) of A and
+    // (-0.5, -0.5, -0.5) of B are 0.05 apart; every face axis separates them by 0.05 / sqrt 3 and
+    // B's -x face has four vertices tied as the deepest.
+    const d = 0.05;
+    const s = 1 / Math.sqrt(3);
+    const m = run(cube, [0, 0, 0], I, cube, [1 + d * s, 1 + d * s, 1 + d * s], I, 0.1);
+    expect(m.kind).toBe(CONTACT_KIND_3D.closest);
+    expect(m.count).toBe(1);
+    expectClose(m.normal, [s, s, s], 1e-9);
+    expect(m.depths[0]).toBeCloseTo(-d, 9);
+    expectClose(m.positions, [0.5 + 0.5 * d * s, 0.5 + 0.5 * d * s, 0.5 + 0.5 * d * s], 1e-9);
+    // Without the margin: nothing.
+    expect(run(cube, [0, 0, 0], I, cube, [1 + d * s, 1 + d * s, 1 + d * s], I, 0).count).toBe(0);
+  });
+
   it('a box tilted on a face: the per-point depths differ', () => {
     // Cube rotated by θ about y; its lowest bottom edge (x = +0.5) sinks 0.02 into the ground; the
     // other bottom edge is sin θ higher, speculative within the margin.

@@ -1,7 +1,9 @@
 // Face contacts of two hulls (mirror of shaders/clip3d.wgsl, function for function): the incident
 // face, Sutherland–Hodgman clipping of it against the side planes of the reference face, the
 // points below the reference plane (+ margin) with their own depth, reduced to at most 4; and the
-// single-vertex fallback. Everything happens in the working frame (see manifold3d.ts).
+// fallback when nothing of the incident face lies over the reference face: the deepest vertex,
+// or for hulls apart the closest features of the two faces (closestFaces3d). Everything happens in
+// the working frame (see manifold3d.ts).
 //
 // Feature ids of clip points (one byte per body, see src/constants3d.ts):
 //   incident vertex inside the reference face:      (face of R, vertex of I)
@@ -17,7 +19,8 @@
 // per-lane memory traffic); its result is bit-identical to this general clip, so there is no CPU
 // twin of it.
 
-import { CLIP_SIDE_SLOP_3D, CONTACT_KIND_3D, FEATURE_EDGE_3D, FEATURE_FACE_3D, FEATURE_VERTEX_3D, MAX_CLIP_POINTS_3D, MAX_MANIFOLD_POINTS_3D, NO_SIDE_3D } from '../constants3d.ts';
+import { CLIP_SIDE_SLOP_3D, CONTACT_KIND_3D, FEATURE_EDGE_3D, FEATURE_FACE_3D, FEATURE_VERTEX_3D, MAX_CLIP_POINTS_3D, MAX_FACE_VERTICES, MAX_MANIFOLD_POINTS_3D, NO_SIDE_3D } from '../constants3d.ts';
+import { closestSegments3d, cp } from './distance3d.ts';
 import { makeId3d, lm, pushPoint3d, setNormal3d, type Hull3D } from './manifold3d.ts';
 import { candId, candPos, candSep, chosen, reduceManifold3d } from './reduce3d.ts';
 
@@ -292,9 +295,10 @@ export function clipFaceContact3d(R: Hull3D, refFace: number, I: Hull3D, incFace
  * projected midway to the reference plane. When the hulls are apart along n (separation > 0) and
  * the vertex does not project into the reference face, the vertex faces the face's boundary
  * instead: the contact joins the vertex and the closest point of the boundary (normal along that
- * line, one point within the margin), so a speculative point never floats beside the face.
+ * line, one point within the margin), so a speculative point never floats beside the face; or,
+ * when closer, the closest features of the reference face and incident face `incFace`.
  */
-export function vertexContact3d(R: Hull3D, refFace: number, I: Hull3D, refIsA: boolean, margin: number): void {
+export function vertexContact3d(R: Hull3D, refFace: number, I: Hull3D, incFace: number, refIsA: boolean, margin: number): void {
   planeW3d(R, refFace);
   const nx = planeW[0]!, ny = planeW[1]!, nz = planeW[2]!, nd = planeW[3]!;
   const bi = deepestVertex3d(I, nx, ny, nz);
@@ -343,17 +347,139 @@ export function vertexContact3d(R: Hull3D, refFace: number, I: Hull3D, refIsA: b
       }
     }
     if (outside) {
+      // The vertex alone may miss the closest features (two corners: the deepest vertex is the
+      // first of a face's tied ones): the two faces' closest features, if closer, win.
+      let fr = feature;
+      let fi = v;
+      let cx = x, cy = y, cz = z;
+      if (closestFaces3d(R, refFace, I, incFace) < best) {
+        best = closest.d2;
+        qx = closest.p[0]!;
+        qy = closest.p[1]!;
+        qz = closest.p[2]!;
+        cx = closest.q[0]!;
+        cy = closest.q[1]!;
+        cz = closest.q[2]!;
+        fr = closest.featureR;
+        fi = closest.featureI;
+      }
       const dist = Math.sqrt(best);
       if (dist > margin) return;
       const inv = 1 / dist;
-      const mx = (x - qx) * inv, my = (y - qy) * inv, mz = (z - qz) * inv;
+      const mx = (cx - qx) * inv, my = (cy - qy) * inv, mz = (cz - qz) * inv;
       lm.kind = CONTACT_KIND_3D.closest;
       if (refIsA) setNormal3d(mx, my, mz);
       else setNormal3d(-mx, -my, -mz);
-      pushPoint3d(0.5 * (x + qx), 0.5 * (y + qy), 0.5 * (z + qz), dist, refIsA ? makeId3d(feature, v) : makeId3d(v, feature));
+      pushPoint3d(0.5 * (cx + qx), 0.5 * (cy + qy), 0.5 * (cz + qz), dist, refIsA ? makeId3d(fr, fi) : makeId3d(fi, fr));
       return;
     }
   }
   const f = FEATURE_FACE_3D + refFace;
   pushPoint3d(x - 0.5 * s * nx, y - 0.5 * s * ny, z - 0.5 * s * nz, s, refIsA ? makeId3d(f, v) : makeId3d(v, f));
+}
+
+/** Faces of two hulls in the working frame, for closestFaces3d: x, y, z per loop vertex. */
+const faceR = new Float64Array(3 * MAX_FACE_VERTICES);
+const faceI = new Float64Array(3 * MAX_FACE_VERTICES);
+
+/** Writes face f of hull h into `out` (working frame, loop order); returns its vertex count. */
+function faceW3d(h: Hull3D, f: number, out: Float64Array): number {
+  const s = h.shape;
+  const m = h.rot;
+  const t = h.pos;
+  const v = s.vertices;
+  const first = s.faceFirst[f]!;
+  const size = s.faceSize[f]!;
+  for (let k = 0; k < size; k++) {
+    const i = s.faceVertices[first + k]!;
+    const x = v[3 * i]!, y = v[3 * i + 1]!, z = v[3 * i + 2]!;
+    out[3 * k] = m[0]! * x + m[1]! * y + m[2]! * z + t[0]!;
+    out[3 * k + 1] = m[3]! * x + m[4]! * y + m[5]! * z + t[1]!;
+    out[3 * k + 2] = m[6]! * x + m[7]! * y + m[8]! * z + t[2]!;
+  }
+  return size;
+}
+
+/** Feature of the point at parameter s along loop segment k of face f of h: its vertices at the ends, else its edge. */
+function loopFeature3d(h: Hull3D, f: number, k: number, s: number): number {
+  const sh = h.shape;
+  const first = sh.faceFirst[f]!;
+  const size = sh.faceSize[f]!;
+  if (s <= 0) return FEATURE_VERTEX_3D + sh.faceVertices[first + k]!;
+  if (s >= 1) return FEATURE_VERTEX_3D + sh.faceVertices[first + (k + 1 === size ? 0 : k + 1)]!;
+  return FEATURE_EDGE_3D + sh.faceEdges[first + k]!;
+}
+
+/** Result of closestFaces3d: squared distance, the point on R (p) and on I (q), their features. */
+const closest = { d2: Infinity, p: new Float64Array(3), q: new Float64Array(3), featureR: 0, featureI: 0 };
+
+/** Keeps a candidate of closestFaces3d when strictly closer (so the first of equals stays). */
+function takeClosest3d(d2: number, px: number, py: number, pz: number, qx: number, qy: number, qz: number, fr: number, fi: number): void {
+  if (!(d2 < closest.d2)) return;
+  closest.d2 = d2;
+  closest.p[0] = px;
+  closest.p[1] = py;
+  closest.p[2] = pz;
+  closest.q[0] = qx;
+  closest.q[1] = qy;
+  closest.q[2] = qz;
+  closest.featureR = fr;
+  closest.featureI = fi;
+}
+
+/**
+ * Whether point x lies over the interior of the face loop `poly` (size points) of outward normal n:
+ * on the inner side of every side plane (edge × n).
+ */
+function overFace3d(poly: Float64Array, size: number, nx: number, ny: number, nz: number, x: number, y: number, z: number): boolean {
+  for (let j = 0; j < size; j++) {
+    const a = 3 * j;
+    const b = 3 * (j + 1 === size ? 0 : j + 1);
+    const ex = poly[b]! - poly[a]!, ey = poly[b + 1]! - poly[a + 1]!, ez = poly[b + 2]! - poly[a + 2]!;
+    if ((ey * nz - ez * ny) * (x - poly[a]!) + (ez * nx - ex * nz) * (y - poly[a + 1]!) + (ex * ny - ey * nx) * (z - poly[a + 2]!) > 0) return false;
+  }
+  return true;
+}
+
+/**
+ * The closest features of reference face refFace of R and face incFace of I, hulls apart (Ericson
+ * 5.1: of two convex polygons that do not meet, the closest points are a vertex over the other's
+ * interior or a point on each boundary): each vertex of I's face over R's face, each vertex of R's
+ * face over I's face (each at its plane distance), then every pair of their edges. Fills `closest`
+ * (first of equals) and returns its squared distance.
+ */
+export function closestFaces3d(R: Hull3D, refFace: number, I: Hull3D, incFace: number): number {
+  const nr = faceW3d(R, refFace, faceR);
+  const ni = faceW3d(I, incFace, faceI);
+  planeW3d(I, incFace);
+  const mx = planeW[0]!, my = planeW[1]!, mz = planeW[2]!, md = planeW[3]!;
+  planeW3d(R, refFace);
+  const nx = planeW[0]!, ny = planeW[1]!, nz = planeW[2]!, nd = planeW[3]!;
+  closest.d2 = Infinity;
+  for (let k = 0; k < ni; k++) {
+    const x = faceI[3 * k]!, y = faceI[3 * k + 1]!, z = faceI[3 * k + 2]!;
+    const d = nx * x + ny * y + nz * z - nd;
+    if (d >= 0 && overFace3d(faceR, nr, nx, ny, nz, x, y, z)) {
+      takeClosest3d(d * d, x - d * nx, y - d * ny, z - d * nz, x, y, z, FEATURE_FACE_3D + refFace, loopFeature3d(I, incFace, k, 0));
+    }
+  }
+  for (let k = 0; k < nr; k++) {
+    const x = faceR[3 * k]!, y = faceR[3 * k + 1]!, z = faceR[3 * k + 2]!;
+    const d = mx * x + my * y + mz * z - md;
+    if (d >= 0 && overFace3d(faceI, ni, mx, my, mz, x, y, z)) {
+      takeClosest3d(d * d, x, y, z, x - d * mx, y - d * my, z - d * mz, loopFeature3d(R, refFace, k, 0), FEATURE_FACE_3D + incFace);
+    }
+  }
+  for (let j = 0; j < nr; j++) {
+    const a = 3 * j;
+    const b = 3 * (j + 1 === nr ? 0 : j + 1);
+    for (let k = 0; k < ni; k++) {
+      const c = 3 * k;
+      const e = 3 * (k + 1 === ni ? 0 : k + 1);
+      closestSegments3d(faceR[a]!, faceR[a + 1]!, faceR[a + 2]!, faceR[b]!, faceR[b + 1]!, faceR[b + 2]!, faceI[c]!, faceI[c + 1]!, faceI[c + 2]!, faceI[e]!, faceI[e + 1]!, faceI[e + 2]!);
+      const dx = cp[5]! - cp[2]!, dy = cp[6]! - cp[3]!, dz = cp[7]! - cp[4]!;
+      takeClosest3d(dx * dx + dy * dy + dz * dz, cp[2]!, cp[3]!, cp[4]!, cp[5]!, cp[6]!, cp[7]!, loopFeature3d(R, refFace, j, cp[0]!), loopFeature3d(I, incFace, k, cp[1]!));
+    }
+  }
+  return closest.d2;
 }

@@ -46,8 +46,10 @@ const hullY = emptyHull3D(null as unknown as Shape3D);
  * Edge contact from the edge query's best pair (qe): one point midway between the closest points
  * of the two edges, with the SAT separation. When those closest points lie off either edge: for
  * hulls apart along the axis, the clamped closest points (see below); else it fails (false).
+ * `faceFallback`: a face axis is as good as the edge axis (within the hysteresis), so when the
+ * clamped points are beyond the margin the face fallbacks may still find closer features.
  */
-export function edgeContact3d(A: Hull3D, B: Hull3D, margin: number): boolean {
+export function edgeContact3d(A: Hull3D, B: Hull3D, margin: number, faceFallback: boolean): boolean {
   const ea = qe[1]!;
   const eb = qe[2]!;
   if (ea < 0) return false;
@@ -78,10 +80,12 @@ export function edgeContact3d(A: Hull3D, B: Hull3D, margin: number): boolean {
     // Clamped parameters: the lines' closest points lie off the edges. Overlapping hulls: no edge
     // contact (a rounding at a Gauss-map arc end). Hulls apart along the axis: the edges' closest
     // points are the speculative contact (normal along their join, one point within the margin).
+    // Farther apart than the margin, other features may still be closer (two corners: the SAT's
+    // edge pair need not hold them): with a face axis as good, the face fallbacks decide.
     if (!(qe[0]! > 0)) return false;
     const dx = cp[5]! - cp[2]!, dy = cp[6]! - cp[3]!, dz = cp[7]! - cp[4]!;
     const dist = Math.sqrt(dx * dx + dy * dy + dz * dz);
-    if (dist > margin) return true;
+    if (dist > margin) return !faceFallback;
     const inv = 1 / dist;
     lm.kind = CONTACT_KIND_3D.closest;
     setNormal3d(dx * inv, dy * inv, dz * inv);
@@ -110,7 +114,7 @@ export function collideHulls3d(A: Hull3D, B: Hull3D, margin: number, scale: numb
   const sepE = qe[0]!;
   if (sepE > margin) return;
   const edgeFirst = sepE > Math.max(sepA, sepB) + EDGE_HYSTERESIS_3D * scale;
-  if (edgeFirst && edgeContact3d(A, B, margin)) return;
+  if (edgeFirst && edgeContact3d(A, B, margin, false)) return;
   const flip = sepB > sepA + FACE_HYSTERESIS_3D * scale;
   // Reference hull R and incident hull I.
   const R = flip ? B : A;
@@ -124,10 +128,10 @@ export function collideHulls3d(A: Hull3D, B: Hull3D, margin: number, scale: numb
   // Nothing of that face lies over the reference face. An edge axis within the hysteresis of the
   // face axis is the contact then; else retry with a face at the deepest vertex, then take that
   // vertex alone (keeps the SAT normal and depth).
-  if (!edgeFirst && sepE > Math.max(sepA, sepB) - EDGE_HYSTERESIS_3D * scale && edgeContact3d(A, B, margin)) return;
+  if (!edgeFirst && sepE > Math.max(sepA, sepB) - EDGE_HYSTERESIS_3D * scale && edgeContact3d(A, B, margin, true)) return;
   const inc2 = incidentFace3d(I, nx, ny, nz, true);
   if (inc2 !== inc && clipFaceContact3d(R, refFace, I, inc2, !flip, margin, scale) > 0) return;
-  vertexContact3d(R, refFace, I, !flip, margin);
+  vertexContact3d(R, refFace, I, inc, !flip, margin);
 }
 
 export function isHull3d(s: Shape3D): boolean {

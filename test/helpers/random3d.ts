@@ -327,6 +327,47 @@ export function parallelFacesScene3D(seed: number, geometries: number, margin: n
   return out;
 }
 
+/** The vertex of a sharp shape input (box, hull) at rotation q furthest along u, in the body frame. */
+function supportPoint3D(s: Shape3DInput, q: Quat, u: Vec3): Vec3 {
+  let best: Vec3 = [0, 0, 0];
+  let h = -Infinity;
+  for (const p of localCore3D(s).points) {
+    const w = rotate(q, p);
+    const d = u[0] * w[0] + u[1] * w[1] + u[2] * w[2];
+    if (d > h) [h, best] = [d, w];
+  }
+  return best;
+}
+
+/**
+ * Hulls apart by less than the margin at a vertex: boxes and hulls, half of the boxes axis aligned
+ * and apart along a diagonal (corner to corner, where a face's vertices tie as the deepest), the
+ * rest in random poses apart along a random direction u; A's vertex furthest along u and B's
+ * furthest along -u are placed `gap` apart along u (0.1 to 0.9 of the margin), so that is the
+ * shapes' distance (up to the f32 positions).
+ */
+export function apartAtVerticesScene3D(seed: number, geometries: number, margin: number): SceneBuilder3D {
+  const rng = mulberry32(seed);
+  const out = new SceneBuilder3D(margin);
+  for (let g = 0; g < geometries; g++) {
+    const aligned = rng() < 0.5;
+    const a = aligned || rng() < 0.5 ? randomBox3D(rng, 1) : randomHull3D(rng, 1);
+    const b = aligned || rng() < 0.5 ? randomBox3D(rng, uniform(rng, 0.3, 1.5)) : randomHull3D(rng, uniform(rng, 0.3, 1.5));
+    const qa = aligned ? axisAlignedQuat(rng) : randomQuat(rng);
+    const qb = aligned ? axisAlignedQuat(rng) : randomQuat(rng);
+    const u: Vec3 = aligned
+      ? ([rng() < 0.5 ? -1 : 1, rng() < 0.5 ? -1 : 1, rng() < 0.5 ? -1 : 1].map((x) => x / Math.sqrt(3)) as Vec3)
+      : randomAxis(rng);
+    const gap = uniform(rng, 0.1, 0.9) * margin;
+    const va = supportPoint3D(a, qa, u);
+    const vb = supportPoint3D(b, qb, [-u[0], -u[1], -u[2]]);
+    const pa: Vec3 = [uniform(rng, -5, 5), uniform(rng, -5, 5), uniform(rng, -5, 5)];
+    const pb: Vec3 = [0, 1, 2].map((i) => pa[i]! + va[i]! - vb[i]! + gap * u[i]!) as Vec3;
+    out.add(a, pa, qa, b, pb, qb, { set: 'apart-at-vertices', note: `${aligned ? 'aligned, diagonal' : 'random'} gap ${gap.toPrecision(3)}` }, true);
+  }
+  return out;
+}
+
 /**
  * Coplanar touching (margin 0): identity rotations, B's face exactly on A's face (positions on
  * the f32 grid, so the faces coincide exactly), or beside A with coplanar faces and touching
