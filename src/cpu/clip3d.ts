@@ -219,18 +219,10 @@ export function clipFaceContact3d(R: Hull3D, refFace: number, I: Hull3D, incFace
   const nx = planeW[0]!, ny = planeW[1]!, nz = planeW[2]!, nd = planeW[3]!;
   // Incident polygon (working frame) into clip buffer 0.
   const is = I.shape;
-  const ir = I.rot;
-  const it = I.pos;
-  const iv = is.vertices;
-  let m = is.faceSize[incFace]!;
+  let m = faceW3d(I, incFace, clipPos0);
   const iFirst = is.faceFirst[incFace]!;
   for (let k = 0; k < m; k++) {
-    const v = is.faceVertices[iFirst + k]!;
-    const x = iv[3 * v]!, y = iv[3 * v + 1]!, z = iv[3 * v + 2]!;
-    clipPos0[3 * k] = ir[0]! * x + ir[1]! * y + ir[2]! * z + it[0]!;
-    clipPos0[3 * k + 1] = ir[3]! * x + ir[4]! * y + ir[5]! * z + it[1]!;
-    clipPos0[3 * k + 2] = ir[6]! * x + ir[7]! * y + ir[8]! * z + it[2]!;
-    clipFeat0[k] = clipFeature3d(FEATURE_FACE_3D + refFace, FEATURE_VERTEX_3D + v, NO_SIDE_3D, FEATURE_EDGE_3D + is.faceEdges[iFirst + k]!);
+    clipFeat0[k] = clipFeature3d(FEATURE_FACE_3D + refFace, FEATURE_VERTEX_3D + is.faceVertices[iFirst + k]!, NO_SIDE_3D, FEATURE_EDGE_3D + is.faceEdges[iFirst + k]!);
   }
   // Sutherland–Hodgman against each side plane of the reference face, ping-ponging the buffers.
   const rv = rs.vertices;
