@@ -72,6 +72,33 @@ fn incidentFace3d(I: Hull3D, n: vec3f, aroundDeepest: bool) -> u32 {
   return incFace;
 }
 
+// The feature word of the point where a clipped segment crosses side plane j of the reference
+// face (refFirst, refSize), from the word `feat` of the segment's first point. An incident edge
+// crossing reference edge j: (edge j, that incident edge); a run along side `side` meeting side j:
+// the reference vertex they share, inside the incident face. Leaving (the first point inside),
+// the outgoing segment runs along side j; entering, it is the rest of the incident segment.
+fn crossingFeature3d(R: Hull3D, refFirst: u32, refSize: u32, j: u32, incFace: u32, feat: u32, leaving: bool) -> u32 {
+  let side = (feat >> 16u) & 0xffu;
+  let seg = feat >> 24u;
+  var refF = 0u;
+  var incF = 0u;
+  if (side == NO_SIDE_3D) {
+    refF = FEATURE_EDGE_3D + faceEntry(R, refFirst + j).y;
+    incF = seg;
+  } else {
+    let last = refSize - 1u;
+    var corner = j;
+    if (side + 1u == j || (side == last && j == 0u)) {
+      corner = j;
+    } else if (j + 1u == side || (j == last && side == 0u)) {
+      corner = side;
+    }
+    refF = FEATURE_VERTEX_3D + faceEntry(R, refFirst + corner).x;
+    incF = FEATURE_FACE_3D + incFace;
+  }
+  return select(clipFeature3d(refF, incF, side, seg), clipFeature3d(refF, incF, j, 0u), leaving);
+}
+
 // One Sutherland–Hodgman step: keeps the part of polygon src (m points) where dot(s, p) <= off,
 // the side plane of reference side j; a point outside by no more than the slack (sideSlack3d)
 // counts as on the plane: it is kept, clamped onto the plane, and no crossing is made next to it.
@@ -98,28 +125,7 @@ fn clipPolygonToPlane3d(
     }
     if ((dp <= 0.0 && dq > slack) || (dp > slack && dq <= 0.0)) {
       let t = dp / (dp - dq);
-      let side = (feat >> 16u) & 0xffu;
-      let seg = feat >> 24u;
-      var refF = 0u;
-      var incF = 0u;
-      if (side == NO_SIDE_3D) {
-        // An incident edge crosses reference edge j.
-        refF = FEATURE_EDGE_3D + faceEntry(R, refFirst + j).y;
-        incF = seg;
-      } else {
-        // A run along side `side` meets side j: a reference vertex inside the incident face.
-        let last = refSize - 1u;
-        var corner = j;
-        if (side + 1u == j || (side == last && j == 0u)) {
-          corner = j;
-        } else if (j + 1u == side || (j == last && side == 0u)) {
-          corner = side;
-        }
-        refF = FEATURE_VERTEX_3D + faceEntry(R, refFirst + corner).x;
-        incF = FEATURE_FACE_3D + incFace;
-      }
-      // Leaving: the outgoing segment runs along side j. Entering: the rest of incident segment k.
-      (*dst)[o] = clipPoint3d(p0 + t * (q0 - p0), select(clipFeature3d(refF, incF, side, seg), clipFeature3d(refF, incF, j, 0u), dp <= 0.0));
+      (*dst)[o] = clipPoint3d(p0 + t * (q0 - p0), crossingFeature3d(R, refFirst, refSize, j, incFace, feat, dp <= 0.0));
       o++;
     }
     cur = next;
@@ -193,25 +199,8 @@ fn clipBoxPolygon3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, n: vec3f, 
       // The crossing point (as clipPolygonToPlane3d computes it).
       let t = dp / (dp - dq);
       let feat = cur.w;
-      let side = (feat >> 16u) & 0xffu;
-      let seg = feat >> 24u;
-      var refF = 0u;
-      var incF = 0u;
-      if (side == NO_SIDE_3D) {
-        refF = FEATURE_EDGE_3D + faceEntry(R, rFirst + j).y;
-        incF = seg;
-      } else {
-        var corner = j;
-        if (side + 1u == j || (side == 3u && j == 0u)) {
-          corner = j;
-        } else if (j + 1u == side || (j == 3u && side == 0u)) {
-          corner = side;
-        }
-        refF = FEATURE_VERTEX_3D + faceEntry(R, rFirst + corner).x;
-        incF = FEATURE_FACE_3D + incFace;
-      }
       let kept = clipPoint3d(sideClamp3d(p0, s, dp), bandFeature3d(feat, dp, dq, slack, j));
-      let xp = clipPoint3d(p0 + t * (q0 - p0), select(clipFeature3d(refF, incF, side, seg), clipFeature3d(refF, incF, j, 0u), dp <= 0.0));
+      let xp = clipPoint3d(p0 + t * (q0 - p0), crossingFeature3d(R, rFirst, 4u, j, incFace, feat, dp <= 0.0));
       let o1 = o + select(0u, 1u, keep);
       for (var u = 0u; u < BOX_CLIP_POINTS_3D; u++) {
         if (keep && u == o) { out[u] = kept; }

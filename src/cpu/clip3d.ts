@@ -99,6 +99,30 @@ export function incidentFace3d(I: Hull3D, nx: number, ny: number, nz: number, ar
 }
 
 /**
+ * The feature word of the point where a clipped segment crosses side plane j of the reference face
+ * (refFirst, refSize), from the word `feat` of the segment's first point. An incident edge crossing
+ * reference edge j: (edge j, that incident edge); a run along side `side` meeting side j: the
+ * reference vertex they share, inside the incident face. Leaving (the first point inside), the
+ * outgoing segment runs along side j; entering, it is the rest of the incident segment.
+ */
+export function crossingFeature3d(R: Hull3D, refFirst: number, refSize: number, j: number, incFace: number, feat: number, leaving: boolean): number {
+  const side = (feat >>> 16) & 0xff;
+  const seg = feat >>> 24;
+  let ref: number;
+  let inc: number;
+  if (side === NO_SIDE_3D) {
+    ref = FEATURE_EDGE_3D + R.shape.faceEdges[refFirst + j]!;
+    inc = seg;
+  } else {
+    const last = refSize - 1;
+    const corner = side + 1 === j || (side === last && j === 0) ? j : j + 1 === side || (j === last && side === 0) ? side : j;
+    ref = FEATURE_VERTEX_3D + R.shape.faceVertices[refFirst + corner]!;
+    inc = FEATURE_FACE_3D + incFace;
+  }
+  return leaving ? clipFeature3d(ref, inc, j, 0) : clipFeature3d(ref, inc, side, seg);
+}
+
+/**
  * One Sutherland–Hodgman step: keeps the part of polygon `src` (m points) where
  * s · p <= off, the side plane of reference side j; a point outside by no more than the slack
  * (sideSlack3d) counts as on the plane: it is kept, clamped onto the plane, and no crossing is made
@@ -132,23 +156,7 @@ export function clipPolygonToPlane3d(
       dstPos[3 * o] = px + t * (qx - px);
       dstPos[3 * o + 1] = py + t * (qy - py);
       dstPos[3 * o + 2] = pz + t * (qz - pz);
-      const side = (feat >>> 16) & 0xff;
-      const seg = feat >>> 24;
-      let ref: number;
-      let inc: number;
-      if (side === NO_SIDE_3D) {
-        // An incident edge crosses reference edge j.
-        ref = FEATURE_EDGE_3D + R.shape.faceEdges[refFirst + j]!;
-        inc = seg;
-      } else {
-        // A run along side `side` meets side j: a reference vertex inside the incident face.
-        const last = refSize - 1;
-        const corner = side + 1 === j || (side === last && j === 0) ? j : j + 1 === side || (j === last && side === 0) ? side : j;
-        ref = FEATURE_VERTEX_3D + R.shape.faceVertices[refFirst + corner]!;
-        inc = FEATURE_FACE_3D + incFace;
-      }
-      // Leaving: the outgoing segment runs along side j. Entering: the rest of incident segment k.
-      dstFeat[o] = dp <= 0 ? clipFeature3d(ref, inc, j, 0) : clipFeature3d(ref, inc, side, seg);
+      dstFeat[o] = crossingFeature3d(R, refFirst, refSize, j, incFace, feat, dp <= 0);
       o++;
     }
     px = qx;
