@@ -12,6 +12,11 @@
 
 const BP_NARROWPHASE_WORKGROUP: u32 = WORKGROUP_SIZE_2D;
 
+// 2D has one narrowphase kernel: no shape is left to a specialized one.
+fn bpSpecialShape(i: u32) -> bool {
+  return false;
+}
+
 // The box of body i, grown by radius + grow + the pads.
 fn bpBodyBox(i: u32, grow: f32) -> BroadphaseBox {
   let body = bpBodies[i];

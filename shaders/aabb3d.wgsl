@@ -14,6 +14,11 @@
 
 const BP_NARROWPHASE_WORKGROUP: u32 = WORKGROUP_SIZE_3D;
 
+// Whether body i's shape is one the specialized narrowphase kernel handles: boxes (BOXES_ONLY_3D).
+fn bpSpecialShape(i: u32) -> bool {
+  return bpShapes[bpBodies[i].shape].kind == SHAPE_KIND_BOX;
+}
+
 // The rotation matrix of quaternion q = [x, y, z, w] (columns), as the host's bodyAabbs3D builds it.
 fn bpRotation3D(q: vec4f) -> mat3x3f {
   let x = q.x;

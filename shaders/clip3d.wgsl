@@ -234,7 +234,7 @@ fn clipFaceContact3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, refIsA: b
   let nd = plane.w;
   var m = BOX_CLIP_POINTS_3D + 1u;
   var inFirst = true;
-  if (R.isBox && I.isBox) {
+  if (BOXES_ONLY_3D || (R.isBox && I.isBox)) {
     m = clipBoxPolygon3d(R, refFace, I, incFace, n, scale);
   }
   if (m > BOX_CLIP_POINTS_3D) {

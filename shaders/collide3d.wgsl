@@ -46,7 +46,7 @@ fn collideHulls3d(A: Hull3D, B: Hull3D, margin: f32, scale: f32) {
   let sepB = queryB.separation;
   // Edge axes matter only above the best face axis less the hysteresis: the query skips the rest.
   var queryE: EdgeQuery3D;
-  if (A.isBox && B.isBox) {
+  if (BOXES_ONLY_3D || (A.isBox && B.isBox)) {
     queryE = queryBoxEdges3d(A, B, margin);
   } else {
     queryE = queryEdgeDirections3d(A, B, margin, max(sepA, sepB) - EDGE_HYSTERESIS_3D * scale, scale);
@@ -78,7 +78,7 @@ fn collideHulls3d(A: Hull3D, B: Hull3D, margin: f32, scale: f32) {
 }
 
 fn isHull3d(kind: u32) -> bool {
-  return kind == SHAPE_KIND_HULL || kind == SHAPE_KIND_BOX;
+  return BOXES_ONLY_3D || kind == SHAPE_KIND_HULL || kind == SHAPE_KIND_BOX;
 }
 
 // The manifold of shapes[shapeA] at xfA against shapes[shapeB] at xfB, in world space, computed
@@ -106,7 +106,7 @@ fn collide3D(shapeA: u32, xfA: Transform3D, shapeB: u32, xfB: Transform3D, margi
   let scale = min(shapes[x].extent, shapes[y].extent);
   resetLocalManifold3d();
   if (isHull3d(kindX)) {
-    if (isHull3d(kindY)) {
+    if (BOXES_ONLY_3D || isHull3d(kindY)) {
       collideHulls3d(hullX, hullY, margin, scale);
     } else {
       collideHullRound3d(hullX, hullY, margin, scale);

@@ -58,6 +58,10 @@ struct WorkingFrame3D {
 
 var<private> workingFrame: WorkingFrame3D;
 
+// Pipelines compiled for scenes of boxes alone set this: every hull is a box, so the compiler
+// drops the general hull and round-shape paths (the host picks the pipeline; no CPU counterpart).
+override BOXES_ONLY_3D: bool = false;
+
 // ---- hull access (packed layout: shaders/layout3d.wgsl) -------------------------------------
 //
 // Every box has the one topology of src/box3d.ts: its vertices, planes, face loops and edges are
@@ -66,7 +70,7 @@ var<private> workingFrame: WorkingFrame3D;
 fn makeHull3D(index: u32, kind: u32) -> Hull3D {
   // Only the fields a shape uses are read (each storage read at a per-lane address is costly on
   // SIMD backends): a box's counts are its topology's and its features come from `half`.
-  let isBox = kind == SHAPE_KIND_BOX;
+  let isBox = BOXES_ONLY_3D || kind == SHAPE_KIND_BOX;
   let vertexOffset = shapes[index].vertexOffset;
   var h = Hull3D(mat3x3f(vec3f(1.0, 0.0, 0.0), vec3f(0.0, 1.0, 0.0), vec3f(0.0, 0.0, 1.0)), vec3f(0.0), index,
     vertexOffset, 0u, 0u, 0u, BOX_VERTEX_COUNT_3D, BOX_FACE_COUNT_3D, BOX_EDGE_COUNT_3D, 0.0, true, vec3f(0.0), 0.0);

@@ -68,7 +68,7 @@ fn faceSeparation3d(R: Hull3D, f: u32, xf: RigidTransform3D, I: Hull3D) -> f32 {
   let pl = hullPlane(R, f);
   let n = xf.rot * pl.xyz;
   let d = pl.w + dot(n, xf.pos);
-  if (I.isBox) {
+  if (BOXES_ONLY_3D || I.isBox) {
     // A box's lowest point along n: its support −Σ h_k |n_k|.
     return -dot(I.half, abs(n)) - d;
   }

@@ -14,6 +14,7 @@ import { LAYOUT_3D } from './layout3d.ts';
 import { unpackManifolds, type ManifoldJson } from './pack2d.ts';
 import type { Scene3D } from './scene.ts';
 import type { Shape3D } from './shapes3d.ts';
+import { SHAPE_KIND_3D } from './constants3d.ts';
 
 export interface PackedShapes3D {
   /** Shape3D array. */
@@ -164,6 +165,13 @@ export function unpackShapes3D(p: PackedShapes3D): Shape3D[] {
     });
   }
   return out;
+}
+
+/** Whether every packed shape is a box (the narrowphase then runs its box-only kernel). */
+export function boxesOnly3D(p: PackedShapes3D): boolean {
+  const u = new Uint32Array(p.shapes);
+  for (let i = 0; i < p.shapeCount; i++) if (u[i * L.shape.words + L.shape.kind] !== SHAPE_KIND_3D.box) return false;
+  return true;
 }
 
 export function packBodies3D(scene: Pick<Scene3D, 'bodyShape' | 'bodyPosition' | 'bodyRotation'>): ArrayBuffer {

@@ -8,25 +8,28 @@
 //     f32 breaks differently (a guard bounds them);
 //   - byte-identical from run to run; in batches (tiny, forced) equal to one batch; after overflows
 //     (tiny capacities) equal to an unconstrained run;
-//   - user values (vec4f per point) carried to the next frame by pair and feature id.
+//   - user values (vec4f per point) carried to the next frame by pair and feature id;
+//   - a pile of boxes alone runs the box-only kernel (the mixed pile the general one), same results.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepAndPrune3D } from '../src/broadphase3d.ts';
 import { CpuContacts3D, CONTACTS_LAYOUT_3D, unpackContacts3D, type ContactJson3D } from '../src/cpu/contacts3d.ts';
 import { collidePacked3D, prepareCpu3D } from '../src/cpu/narrowphase3d.ts';
+import { BROADPHASE_LAYOUT } from '../src/gpu/broadphase.ts';
+import { readBuffer } from '../src/gpu/buffers.ts';
 import { acquireDevice } from '../src/gpu/device.ts';
 import { GpuFrame3D, type FrameInputs3D } from '../src/gpu/frame3d.ts';
 import { GpuNarrowphase3D } from '../src/gpu/narrowphase3d.ts';
 import { packScene3D, packShapes3D } from '../src/pack3d.ts';
 import { rng } from '../src/random2d.ts';
-import { randomRotation3D, randomShape3D } from '../src/random3d.ts';
+import { randomRotation3D, randomShape3D, type ShapeMix3D } from '../src/random3d.ts';
 import { parseScene, type Scene3D, type SceneJson3D } from '../src/scene.ts';
 
 const CB = CONTACTS_LAYOUT_3D.contact.bytes;
 
-/** A loose 3D pile: `n` mixed shapes on a jittered cubic grid tight enough that most have neighbours. */
-function pile3D(seed: number, n: number, shift = 0): Scene3D {
+/** A loose 3D pile: `n` shapes (`mix`) on a jittered cubic grid tight enough that most have neighbours. */
+function pile3D(seed: number, n: number, shift = 0, mix: ShapeMix3D = 'mixed3d'): Scene3D {
   const random = rng(seed);
-  const shapes = Array.from({ length: 32 }, () => randomShape3D(random, 'mixed3d', 0.4));
+  const shapes = Array.from({ length: 32 }, () => randomShape3D(random, mix, 0.4));
   const side = Math.ceil(Math.cbrt(n));
   const bodies: SceneJson3D['bodies'] = Array.from({ length: n }, (_, i) => ({
     shape: Math.floor(random() * shapes.length),
@@ -121,6 +124,54 @@ describe('GPU collision frame (3D)', () => {
     expect(kinds.size).toBeGreaterThanOrEqual(4); // faces, edges, round shapes: coverage
     expect(differing).toBeLessThan(got.length / 100);
     inputs.destroy();
+  });
+
+  it('runs the box-only kernel exactly when every body is a box, batch by batch, with the same result', async () => {
+    const B = BROADPHASE_LAYOUT.batch;
+    /** Workgroups (x) the batch records give the general and the box-only kernel. */
+    const dispatches = async (pile: Scene3D, batchPairs: number): Promise<{ general: number; boxes: number; batches: number }> => {
+      const inputs = upload(pile);
+      frame.setBatchPairs(batchPairs);
+      const encoder = device.createCommandEncoder();
+      const out = frame.encode(encoder, inputs);
+      device.queue.submit([encoder.finish()]);
+      const words = new Uint32Array(await readBuffer(device, out.broadphase.batches, out.batches * B.bytes));
+      frame.setBatchPairs(0);
+      inputs.destroy();
+      let general = 0;
+      let boxes = 0;
+      for (let b = 0; b < out.batches; b++) {
+        general += words[b * (B.bytes / 4) + B.x]!;
+        boxes += words[b * (B.bytes / 4) + B.specialX]!;
+      }
+      return { general, boxes, batches: out.batches };
+    };
+    const boxPile = pile3D(32, 2000, 0, 'box3d');
+    for (const batchPairs of [0, 256]) {
+      const mixed = await dispatches(scene, batchPairs);
+      expect(mixed.general).toBeGreaterThan(0);
+      expect(mixed.boxes).toBe(0);
+      const boxes = await dispatches(boxPile, batchPairs);
+      expect(boxes.general).toBe(0);
+      expect(boxes.boxes).toBeGreaterThanOrEqual(boxes.batches);
+    }
+    // The box-only kernel's list: the host path's byte for byte (its kernel run takes the box-only
+    // kernel too), and the CPU narrowphase's within f32, over face and edge contacts.
+    const inputs = upload(boxPile);
+    frame.contacts.reset();
+    const gpu = await frame.step(inputs);
+    inputs.destroy();
+    const n = gpu.counts.contacts;
+    expect(n).toBeGreaterThan(2000);
+    expect(kernel.kernelFor(packScene3D(boxPile, new Uint32Array(0)))).toBe('boxes');
+    expect(kernel.kernelFor(packScene3D(scene, new Uint32Array(0)))).toBe('general');
+    expect(bytes(gpu.contacts, n * CB).equals(Buffer.from((await hostFrame(boxPile, 'gpu')).dense))).toBe(true);
+    const got = unpackContacts3D(gpu.contacts.slice(0, n * CB));
+    const cpu = (await hostFrame(boxPile, 'cpu')).list;
+    expect(got.map((c) => `${c.bodyA},${c.bodyB}`)).toEqual(cpu.map((c) => `${c.bodyA},${c.bodyB}`));
+    const differing = got.filter((g, j) => g.points.length !== cpu[j]!.points.length || g.points.some((p, i) => p.id !== cpu[j]!.points[i]!.id || Math.abs(p.depth - cpu[j]!.points[i]!.depth) > 1e-4)).length;
+    expect(new Set(got.map((c) => c.kind)).size).toBeGreaterThanOrEqual(2); // face and edge contacts
+    expect(differing).toBeLessThan(got.length / 100);
   });
 
   it('is byte-identical from run to run, in forced tiny batches, and after overflows', async () => {

@@ -85,11 +85,15 @@ export const BROADPHASE_LAYOUT = {
     batchPairs: word(paramsStruct, 'batchPairs'),
     batchCount: word(paramsStruct, 'batchCount'),
   },
-  /** The `batches` buffer: one BroadphaseBatch per batch (narrowphase params, then x, y, z for dispatchWorkgroupsIndirect). */
+  /**
+   * The `batches` buffer: one BroadphaseBatch per batch: narrowphase params, then x, y, z for
+   * dispatchWorkgroupsIndirect of the general kernel, and at specialX those of the specialized one.
+   */
   batch: {
     bytes: batchStruct.size,
     narrowphase: word(batchStruct, 'narrowphase'),
     x: word(batchStruct, 'x'),
+    specialX: word(batchStruct, 'specialX'),
   },
   /** The `counts` buffer (BroadphaseCounts). */
   counts: {

@@ -98,6 +98,11 @@ export class GpuFrame<I extends FrameInputsBase> {
     readonly contacts: GpuContacts,
     private readonly kernel: KernelPipeline,
     private readonly timestamps: boolean,
+    /**
+     * A narrowphase kernel for some shape kinds alone (3D: boxes). The broadphase's batch records
+     * give it the workgroups when every body's shape is of those kinds, else the general kernel.
+     */
+    private readonly specialKernel: KernelPipeline | null = null,
   ) {
     this.manifolds = new GrowingBuffer(device, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC, `${dimension.label}-manifolds`);
     this.params = device.createBuffer({ label: `${dimension.label}-params`, size: Math.max(16, dimension.paramsBytes), usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
@@ -164,19 +169,21 @@ export class GpuFrame<I extends FrameInputsBase> {
       // on the GPU: copy the one, dispatch by the other. (Commands run in order, so one params
       // buffer serves every batch.)
       encoder.copyBufferToBuffer(bp.batches, b * B.bytes + 4 * B.narrowphase, this.params, 0, this.dimension.paramsBytes);
-      const bindGroup = this.device.createBindGroup({
-        layout: this.kernel.layout,
-        entries: this.dimension.bindings(
-          inputs,
-          { buffer: bp.pairs, offset: 8 * first, size: 8 * slots },
-          { buffer: manifolds, offset: 0, size: slots * this.dimension.manifoldBytes },
-          this.params,
-        ),
-      });
+      const entries = this.dimension.bindings(
+        inputs,
+        { buffer: bp.pairs, offset: 8 * first, size: 8 * slots },
+        { buffer: manifolds, offset: 0, size: slots * this.dimension.manifoldBytes },
+        this.params,
+      );
       const pass = encoder.beginComputePass(timer ? timer.passDescriptor(`kernel${b}`, `${label}.narrowphase`) : { label: `${label}.narrowphase` });
-      pass.setPipeline(this.kernel.pipeline);
-      pass.setBindGroup(0, bindGroup);
-      pass.dispatchWorkgroupsIndirect(bp.batches, b * B.bytes + 4 * B.x);
+      // Both kernels are recorded; the batch record gives one of them 0 workgroups.
+      const kernels: [KernelPipeline, number][] = [[this.kernel, B.x]];
+      if (this.specialKernel) kernels.push([this.specialKernel, B.specialX]);
+      for (const [kernel, x] of kernels) {
+        pass.setPipeline(kernel.pipeline);
+        pass.setBindGroup(0, this.device.createBindGroup({ layout: kernel.layout, entries }));
+        pass.dispatchWorkgroupsIndirect(bp.batches, b * B.bytes + 4 * x);
+      }
       pass.end();
       this.contacts.compactBatch(
         { manifolds, pairs: bp.pairs, pairsOffset: 8 * first, first, slots },

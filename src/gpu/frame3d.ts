@@ -3,7 +3,8 @@
 // (no readback between stages) → dense ContactManifold3D list ordered by (bodyA, bodyB), with
 // persistent ContactUserValues3D (a vec4f per point: x normal impulse, y/z tangent impulses, w
 // free). The frame itself is the shared src/gpu/frame.ts (batches included); this file gives the
-// 3D narrowphase kernel and inputs.
+// 3D narrowphase kernels and inputs: the general one, and the one compiled for boxes alone, which
+// runs instead when every body is a box (the broadphase decides on the GPU: no readback).
 //
 //   const frame = await GpuFrame3D.create(device);
 //   const out = frame.encode(encoder, { shapes, hullVertices, hullPlanes, hullFaces, hullIndices, bodies, bodyCount, margin });
@@ -68,12 +69,13 @@ export class GpuFrame3D extends GpuFrame<FrameInputs3D> {
   declare readonly contacts: GpuContacts3D;
 
   static async create(device: GPUDevice, timestamps = device.features.has('timestamp-query')): Promise<GpuFrame3D> {
-    const [broadphase, contacts, kernel] = await Promise.all([
+    const [broadphase, contacts, kernel, boxes] = await Promise.all([
       GpuBroadphase3D.create(device, timestamps),
       GpuContacts3D.create(device, timestamps),
       narrowphase3DPipeline(device),
+      narrowphase3DPipeline(device, true),
     ]);
-    return new GpuFrame3D(device, FRAME_DIMENSION_3D, broadphase, contacts, kernel, timestamps);
+    return new GpuFrame3D(device, FRAME_DIMENSION_3D, broadphase, contacts, kernel, timestamps, boxes);
   }
 
   override encode(encoder: GPUCommandEncoder, inputs: FrameInputs3D, retry = false): FrameOutputs3D {

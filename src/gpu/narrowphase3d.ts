@@ -3,12 +3,13 @@
 // Buffers are pooled and grow. A Manifold3D slot is 160 bytes, so a million pairs need more than
 // the 128 MiB a device may bind at once (lavapipe's limit): the pairs are dispatched in chunks,
 // each binding its range of the pair and manifold buffers, in one compute pass. A run that does not
-// fit the device's buffer limits at all is refused before any GPU work, naming the count.
+// fit the device's buffer limits at all is refused before any GPU work, naming the count. A scene
+// whose shapes are all boxes runs the kernel compiled for boxes alone (BOXES_ONLY_3D).
 
 import { WORKGROUP_SIZE_3D } from '../constants3d.ts';
 import { CapacityError } from '../errors.ts';
 import { LAYOUT_3D } from '../layout3d.ts';
-import { manifoldBytes3D, type Packed3D } from '../pack3d.ts';
+import { boxesOnly3D, manifoldBytes3D, type Packed3D } from '../pack3d.ts';
 import { dispatchGrid, GrowingBuffer, PassTimer, submitAndReadManifolds, upload } from './buffers.ts';
 import type { GpuRunResult } from './buffers.ts';
 import { guardDeviceLoss } from './device.ts';
@@ -83,8 +84,15 @@ export class GpuNarrowphase3D {
   }
 
   /** Runs the kernel on every pair of `packed` and reads the manifold slots back. */
+  /** The kernel run() uses for `packed`: the box-only one when every shape is a box, else the general one. */
+  kernelFor(packed: Packed3D): 'boxes' | 'general' {
+    return boxesOnly3D(packed) ? 'boxes' : 'general';
+  }
+
   async run(packed: Packed3D): Promise<GpuRunResult> {
     this.checkCapacity(packed);
+    // Compiled on first use (the one kernel most scenes need, not both up front).
+    const kernel = this.kernelFor(packed) === 'boxes' ? await narrowphase3DPipeline(this.device, true) : this.kernel;
     const start = performance.now();
     const device = this.device;
     const manifoldBytes = manifoldBytes3D(packed.pairCount);
@@ -110,7 +118,7 @@ export class GpuNarrowphase3D {
     const chunks = Math.max(1, Math.ceil(packed.pairCount / chunk));
     const encoder = device.createCommandEncoder({ label: 'narrowphase3d' });
     const pass = encoder.beginComputePass(this.timer.passDescriptor('kernel', 'narrowphase3d'));
-    pass.setPipeline(this.kernel.pipeline);
+    pass.setPipeline(kernel.pipeline);
     for (let c = 0; c < chunks; c++) {
       const first = c * chunk;
       const count = Math.min(chunk, packed.pairCount - first);
@@ -124,7 +132,7 @@ export class GpuNarrowphase3D {
       new Uint32Array(params)[LAYOUT_3D.params.rowPitch] = grid.rowPitch;
       device.queue.writeBuffer(this.params[c]!, 0, params);
       const bindGroup = device.createBindGroup({
-        layout: this.kernel.layout,
+        layout: kernel.layout,
         entries: [
           { binding: 0, resource: { buffer: shapes } },
           { binding: 1, resource: { buffer: hullVertices } },
