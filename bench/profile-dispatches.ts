@@ -4,18 +4,20 @@
 // and every sample (ms). Under machine load, compare minima and medians of A/B runs, not single
 // frames. Not part of `npm run bench`: a tool for finding where a frame's time goes.
 //
-//   node_modules/.bin/tsx bench/profile-dispatches.ts 3 10000 9    # dim, bodies, frames
+//   node_modules/.bin/tsx bench/profile-dispatches.ts 3 10000 9 block   # dim, bodies, frames, 3D layout (bricks or block)
 
 import { acquireDevice } from '../src/gpu/device.ts';
 import type { GpuFrame } from '../src/gpu/frame.ts';
 import { GpuFrame2D, type FrameInputs2D } from '../src/gpu/frame2d.ts';
 import { GpuFrame3D, type FrameInputs3D } from '../src/gpu/frame3d.ts';
 import { assertShadersEmbedded } from './fresh-shaders.ts';
-import { makePile2D, makePile3D } from './pile.ts';
+import { makePile2D, makePile3D, PILE_3D_LAYOUTS, type Pile3DLayout } from './pile.ts';
 
 const dim = Number(process.argv[2] ?? 3);
 const bodies = Number(process.argv[3] ?? 10_000);
 const frames = Number(process.argv[4] ?? 5);
+const layout = (process.argv[5] ?? 'bricks') as Pile3DLayout;
+if (!PILE_3D_LAYOUTS.includes(layout)) throw new Error(`layout ${layout}: give one of ${PILE_3D_LAYOUTS.join(', ')}`);
 assertShadersEmbedded();
 const { device } = await acquireDevice();
 const MAX_QUERIES = 4096;
@@ -101,7 +103,7 @@ async function profile<I extends { bodyCount: number; margin: number }>(frame: G
 }
 
 if (dim === 3) {
-  const pile = makePile3D(bodies);
+  const pile = makePile3D(bodies, layout);
   const p = pile.packed;
   const inputs: FrameInputs3D = {
     shapes: storage(p.shapes), hullVertices: storage(p.hullVertices), hullPlanes: storage(p.hullPlanes), hullFaces: storage(p.hullFaces),
