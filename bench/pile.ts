@@ -29,7 +29,9 @@
 // profile's broadphase + narrowphase), so the issue's reference numbers sit beside ours.
 //
 // Every contender at every size: one cold frame, then (short frames only) warm-up frames, then
-// `--repeat` timed warm frames, median reported; frames over 2 s get 2 timed frames, over 8 s one.
+// `--repeat` timed warm frames, median reported; frames whose cold frame took under 0.5 s get 3 ×
+// --repeat (a garbage collection or a busy core moves a short frame most), over 2 s 2 timed
+// frames, over 8 s one. A full garbage collection precedes each contender's frames.
 // Cross-check: touching pairs of the GPU, the CPU path and rapier2d (rapier: manifolds with a
 // point within its prediction distance, 0.02 like our margin) must agree within a few percent.
 //
@@ -50,6 +52,8 @@ import { Command, InvalidArgumentError } from 'commander';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release, arch } from 'node:os';
 import { dirname, resolve } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 import { sweepAndPrune2D } from '../src/broadphase2d.ts';
 import { CpuContacts2D } from '../src/cpu/contacts2d.ts';
@@ -88,6 +92,9 @@ export const PILE_CAPS = { rapier2d: 100_000, rapier3d: 10_000, cannon: 10_000, 
 /** Frames longer than these get 2 timed warm frames, or 1. */
 const LONG_FRAME_MS = 2000;
 const VERY_LONG_FRAME_MS = 8000;
+/** Frames shorter than this (cold) get SHORT_FRAME_FACTOR × --repeat timed frames: their medians wander most here. */
+const SHORT_FRAME_MS = 500;
+const SHORT_FRAME_FACTOR = 3;
 /** Short frames: warm-up frames until this much time was spent (V8 tier-up, GPU buffers). */
 const WARMUP_MS = 150;
 /** Touching-pair counts of ours and rapier's may differ by this fraction (grazing pairs, f32). */
@@ -210,9 +217,19 @@ function median(xs: readonly number[]): number {
   return s.length === 0 ? NaN : s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
+// A full collection before each contender's frames, so none pays for the garbage of the one
+// before it (cannon-es's worlds, rapier's builds). V8 exposes gc() once the flag is set.
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+function collectGarbage(): void {
+  gc();
+}
+
 /** Timed warm frames after a cold one of `coldMs`. */
 function warmFrames(coldMs: number, policy: FramePolicy): number {
-  return coldMs > VERY_LONG_FRAME_MS ? 1 : coldMs > LONG_FRAME_MS ? Math.min(2, policy.repeat) : policy.repeat;
+  if (coldMs > VERY_LONG_FRAME_MS) return 1;
+  if (coldMs > LONG_FRAME_MS) return Math.min(2, policy.repeat);
+  return coldMs < SHORT_FRAME_MS ? SHORT_FRAME_FACTOR * policy.repeat : policy.repeat;
 }
 
 /**
@@ -220,6 +237,7 @@ function warmFrames(coldMs: number, policy: FramePolicy): number {
  * that decides how long a frame is. Returns the cold frame and the timed warm ones.
  */
 async function timeFrames<T>(frame: () => T | Promise<T>, ms: (t: T) => number, policy: FramePolicy, tick: (what: string) => void): Promise<{ cold: T; warm: T[] }> {
+  collectGarbage();
   tick('cold frame');
   const cold = await frame();
   const coldMs = ms(cold);
@@ -991,7 +1009,7 @@ function parsePileOptions(argv: string[]): PileOptions {
     }, 'both')
     .option('--sizes <list>', `body counts (default ${PILE_SIZES.join(',')}; peers, and 3D on a software adapter, capped: see --no-caps)`, parseSizes)
     .option('--quick', `sizes ${PILE_QUICK_SIZES.join(',')}, 3 timed frames`, false)
-    .option('--repeat <n>', 'timed warm frames per contender (default 5; --quick 3; long frames fewer)', (v) => {
+    .option('--repeat <n>', 'timed warm frames per contender (default 5; --quick 3; 3× as many for short frames, fewer for long)', (v) => {
       const n = Number(v);
       if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`"${v}" is not a positive integer`);
       return n;
@@ -1066,7 +1084,7 @@ export async function pileMain(argv: string[]): Promise<number> {
     `  peers    rapier2d ${m.versions.rapier2d}, rapier3d ${m.versions.rapier3d}, cannon-es ${m.versions['cannon-es']}`,
     `  sizes    2D ${sizes2d.map(formatCount).join(', ') || '–'}; 3D ${sizes3d.map(formatCount).join(', ') || '–'}` +
       `${sizes3d.length > 0 ? ` (${opts.layout3d.join(', ')})` : ''}; ` +
-      `${policy.repeat} timed warm frames (fewer past ${LONG_FRAME_MS / 1000} s a frame), median`,
+      `${policy.repeat} timed warm frames (${SHORT_FRAME_FACTOR}× as many under ${SHORT_FRAME_MS} ms a cold frame, fewer past ${LONG_FRAME_MS / 1000} s), median`,
     ...notes.map((n) => `  note     ${n}`),
   ].join('\n'));
   const dropped3 = dims.includes(3) ? sizes.filter((n) => !sizes3d.includes(n)) : [];
