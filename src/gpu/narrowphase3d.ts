@@ -83,12 +83,12 @@ export class GpuNarrowphase3D {
     }
   }
 
-  /** Runs the kernel on every pair of `packed` and reads the manifold slots back. */
   /** The kernel run() uses for `packed`: the box-only one when every shape is a box, else the general one. */
   kernelFor(packed: Packed3D): 'boxes' | 'general' {
     return boxesOnly3D(packed) ? 'boxes' : 'general';
   }
 
+  /** Runs the kernel on every pair of `packed` and reads the manifold slots back. */
   async run(packed: Packed3D): Promise<GpuRunResult> {
     this.checkCapacity(packed);
     // Compiled on first use (the one kernel most scenes need, not both up front).
