@@ -87,6 +87,7 @@ describe('3D narrowphase: GPU (WGSL) vs CPU reference, random sweeps', () => {
     it(`${type}: ${2 * SWEEP_GEOMETRIES} pairs (${SWEEP_GEOMETRIES} random pairs in both orders)`, async () => {
       const r = await runSet(type, sweepScene3D(type, 0x3d5eed00 + t, { geometries: SWEEP_GEOMETRIES, margin: 0.05 }), VALIDITY_SAMPLE);
       expect(r.pairs).toBeGreaterThanOrEqual(100_000);
+      expect(r.kernel, 'boxes alone run the box-only kernel').toBe(type === 'box-box' ? 'boxes' : 'general');
       // Coverage: the sweep produced what it was meant to test.
       expect(r.touching, 'many pairs touch or are within the margin').toBeGreaterThan(0.35 * r.pairs);
       expect(r.touching, 'some pairs are apart').toBeLessThan(0.95 * r.pairs);

@@ -72,6 +72,8 @@ export interface Case3D {
 
 export interface SetResult3D {
   name: string;
+  /** The GPU kernel that ran: the box-only one (every shape a box) or the general one. */
+  kernel: 'boxes' | 'general';
   pairs: number;
   touching: number;
   pointHistogram: number[];
@@ -154,7 +156,7 @@ export async function compareSet3D(name: string, builder: SceneBuilder3D, gpu: G
   const margin = Math.fround(parsed.margin);
   const n = packed.pairCount;
   const r: SetResult3D = {
-    name, pairs: n, touching: 0, pointHistogram: [0, 0, 0, 0, 0], kinds: {}, faceOnePoint: 0, negativeDepthPoints: 0,
+    name, kernel: gpu.kernelFor(packed), pairs: n, touching: 0, pointHistogram: [0, 0, 0, 0, 0], kinds: {}, faceOnePoint: 0, negativeDepthPoints: 0,
     nearTies: { total: 0, count: 0, ids: 0, normal: 0, numeric: 0 }, unexplained: [], nearTieCases: [], cpuChecked: 0, cpuInvalid: [],
     maxNormalDiff: 0, maxPositionDiffRel: 0, maxDepthDiffRel: 0, cpuMs, gpuMs, gpuKernelMs: run.kernelMs, checkMs: 0, cpu, gpu: gpuOut,
   };
@@ -221,7 +223,7 @@ export function casesText3D(title: string, cases: Case3D[], show = 4): string {
 export function report3D(r: SetResult3D): string {
   const pct = (x: number): string => `${((100 * x) / Math.max(1, r.pairs)).toFixed(1)}%`;
   return (
-    `[${r.name}] pairs ${r.pairs}, touching ${r.touching} (${pct(r.touching)}; points ${r.pointHistogram.map((c, i) => `${i}:${c}`).join(' ')}), ` +
+    `[${r.name}] ${r.kernel} kernel, pairs ${r.pairs}, touching ${r.touching} (${pct(r.touching)}; points ${r.pointHistogram.map((c, i) => `${i}:${c}`).join(' ')}), ` +
     `kinds ${JSON.stringify(r.kinds)}, 1-point face contacts ${r.faceOnePoint}, points with depth < 0: ${r.negativeDepthPoints}\n` +
     `    near-ties (both valid) ${r.nearTies.total} (count ${r.nearTies.count}, ids/kind ${r.nearTies.ids}, normal ${r.nearTies.normal}, values ${r.nearTies.numeric}), ` +
     `unexplained ${r.unexplained.length}; CPU validity checked ${r.cpuChecked}, invalid ${r.cpuInvalid.length}; ` +
