@@ -70,6 +70,9 @@ describe('GPU collision frame (2D)', () => {
     const cpu = hostFrame(scene, new CpuContacts2D());
     const got = unpackContacts2D(gpu.contacts.slice(0, gpu.counts.contacts * 64));
     console.log(`pairs ${gpu.counts.pairs}, touching ${gpu.counts.contacts}, runs ${gpu.runs}, timings ${JSON.stringify(gpu.timings)}`);
+    const t = gpu.timings;
+    // The frame's span on the GPU holds every stage (timestamps in empty passes before and after).
+    if (t) expect(t.span).toBeGreaterThanOrEqual(Math.max(t.broadphase, t.narrowphase, t.compaction, t.persistence));
     expect(cpu.length).toBeGreaterThan(1000); // a pile: most bodies touch a neighbour
     expect(got.map((c) => `${c.bodyA},${c.bodyB}`)).toEqual(cpu.map((c) => `${c.bodyA},${c.bodyB}`));
     expect(compareManifolds2D(asManifolds(got), asManifolds(cpu))).toEqual([]);

@@ -100,6 +100,9 @@ describe('GPU collision frame (3D)', () => {
     const gpu = await frame.step(inputs);
     const n = gpu.counts.contacts;
     console.log(`pairs ${gpu.counts.pairs}, touching ${n}, runs ${gpu.runs}, batches ${gpu.batches}, timings ${JSON.stringify(gpu.timings)}`);
+    const t = gpu.timings;
+    // The frame's span on the GPU holds every stage (timestamps in empty passes before and after).
+    if (t) expect(t.span).toBeGreaterThanOrEqual(Math.max(t.broadphase, t.narrowphase, t.compaction, t.persistence));
     expect(n).toBeGreaterThan(2500); // a pile: most bodies touch a neighbour
     const kernelPath = await hostFrame(scene, 'gpu');
     expect(kernelPath.dense.byteLength).toBe(n * CB);

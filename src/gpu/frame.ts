@@ -66,7 +66,10 @@ export interface FrameTimings {
   /** Compaction (summed over the batches) and ordering. */
   compaction: number;
   persistence: number;
+  /** The sum of the stages' passes. */
   total: number;
+  /** From the start of the frame's first pass to the end of its last, on the GPU: the stages and the gaps between their passes. */
+  span: number;
 }
 
 export interface FrameResult {
@@ -87,6 +90,8 @@ export class GpuFrame<I extends FrameInputsBase> {
   private readonly manifolds: GrowingBuffer;
   private readonly params: GPUBuffer;
   private timer: PassTimer | null = null;
+  /** Timestamps in empty passes before the broadphase and after the contact stage: the frame's span. */
+  private readonly spanTimer: PassTimer | null;
   private timerBatches = 0;
   private batchLimit = 0;
   private last: FrameOutputs | null = null;
@@ -105,6 +110,7 @@ export class GpuFrame<I extends FrameInputsBase> {
     private readonly specialKernel: KernelPipeline | null = null,
   ) {
     this.manifolds = new GrowingBuffer(device, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC, `${dimension.label}-manifolds`);
+    this.spanTimer = timestamps ? new PassTimer(device, ['frame']) : null;
     this.params = device.createBuffer({ label: `${dimension.label}-params`, size: Math.max(16, dimension.paramsBytes), usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
   }
 
@@ -146,6 +152,7 @@ export class GpuFrame<I extends FrameInputsBase> {
     const label = this.dimension.label;
     const capacity = this.broadphase.defaultCapacity(inputs.bodyCount);
     const batchPairs = this.batchPairs(capacity);
+    if (this.spanTimer) encoder.beginComputePass(this.spanTimer.passDescriptor('frame', `${label}.start`, 'begin')).end();
     const bp = this.broadphase.encode(encoder, { ...this.dimension.broadphaseInputs(inputs), capacity, batchPairs });
     const batches = bp.batchCount;
     const manifolds = this.manifolds.ensure(batchPairs * this.dimension.manifoldBytes);
@@ -192,6 +199,10 @@ export class GpuFrame<I extends FrameInputsBase> {
     }
     const contacts = this.contacts.finish();
     timer?.resolve(encoder);
+    if (this.spanTimer) {
+      encoder.beginComputePass(this.spanTimer.passDescriptor('frame', `${label}.end`, 'end')).end();
+      this.spanTimer.resolve(encoder);
+    }
     this.last = { broadphase: bp, manifolds, batches, contacts };
     return this.last;
   }
@@ -252,8 +263,9 @@ export class GpuFrame<I extends FrameInputsBase> {
     let timings: FrameTimings | null = null;
     const bt = await this.broadphase.readTimings();
     const ctt = await this.contacts.readTimings();
-    if (this.timer && bt && ctt) {
+    if (this.timer && this.spanTimer && bt && ctt) {
       const t = await this.timer.read();
+      const span = (await this.spanTimer.read())['frame']!;
       let narrowphase = 0;
       let compact = 0;
       for (let b = 0; b < out.batches; b++) {
@@ -262,7 +274,7 @@ export class GpuFrame<I extends FrameInputsBase> {
       }
       const broadphase = bt.total;
       const compaction = compact + ctt.order;
-      timings = { broadphase, narrowphase, compaction, persistence: ctt.persist, total: broadphase + narrowphase + compaction + ctt.persist };
+      timings = { broadphase, narrowphase, compaction, persistence: ctt.persist, total: broadphase + narrowphase + compaction + ctt.persist, span };
     }
     return { counts, contacts, userValues, runs, batches: out.batches, timings, wallMs: performance.now() - start };
   }
@@ -271,6 +283,7 @@ export class GpuFrame<I extends FrameInputsBase> {
     this.manifolds.destroy();
     this.params.destroy();
     this.timer?.destroy();
+    this.spanTimer?.destroy();
     this.broadphase.destroy();
     this.contacts.destroy();
   }
