@@ -219,9 +219,12 @@ function median(xs: readonly number[]): number {
 
 // A full collection before each contender's frames, so none pays for the garbage of the one
 // before it (cannon-es's worlds, rapier's builds). V8 exposes gc() once the flag is set.
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
+let gc: (() => void) | null = null;
 function collectGarbage(): void {
+  if (!gc) {
+    setFlagsFromString('--expose-gc');
+    gc = runInNewContext('gc') as () => void;
+  }
   gc();
 }
 
