@@ -104,8 +104,9 @@ export class GpuFrame<I extends FrameInputsBase> {
     private readonly kernel: KernelPipeline,
     private readonly timestamps: boolean,
     /**
-     * A narrowphase kernel for some shape kinds alone (3D: boxes). The broadphase's batch records
-     * give it the workgroups when every body's shape is of those kinds, else the general kernel.
+     * A narrowphase kernel for some shape kinds alone (3D: boxes), with `kernel`'s bind-group
+     * layout. The broadphase's batch records give it the workgroups when every body's shape is of
+     * those kinds, else the general kernel.
      */
     private readonly specialKernel: KernelPipeline | null = null,
   ) {
@@ -183,12 +184,13 @@ export class GpuFrame<I extends FrameInputsBase> {
         this.params,
       );
       const pass = encoder.beginComputePass(timer ? timer.passDescriptor(`kernel${b}`, `${label}.narrowphase`) : { label: `${label}.narrowphase` });
-      // Both kernels are recorded; the batch record gives one of them 0 workgroups.
+      // Both kernels are recorded; the batch record gives one of them 0 workgroups. They share
+      // one bind-group layout (narrowphase3DPipeline), so one bind group serves both.
+      pass.setBindGroup(0, this.device.createBindGroup({ layout: this.kernel.layout, entries }));
       const kernels: [KernelPipeline, number][] = [[this.kernel, B.x]];
       if (this.specialKernel) kernels.push([this.specialKernel, B.specialX]);
       for (const [kernel, x] of kernels) {
         pass.setPipeline(kernel.pipeline);
-        pass.setBindGroup(0, this.device.createBindGroup({ layout: kernel.layout, entries }));
         pass.dispatchWorkgroupsIndirect(bp.batches, b * B.bytes + 4 * x);
       }
       pass.end();

@@ -1,7 +1,7 @@
 // Compute pipelines, compiled once per device and reused. Compilation errors are raised with the
 // WGSL compiler's messages (a broken shader must never look like "no contacts").
 
-import { WgslReflect } from 'wgsl_reflect/wgsl_reflect.module.js';
+import { ResourceType, WgslReflect } from 'wgsl_reflect/wgsl_reflect.module.js';
 import { assembleWgsl, assembleWgsl3D, NARROWPHASE_2D_FILES, NARROWPHASE_3D_FILES } from './shaders.ts';
 
 export interface Kernel {
@@ -12,7 +12,9 @@ export interface Kernel {
 const kernelCache = new WeakMap<GPUDevice, Map<string, Promise<Kernel>>>();
 
 /** Compiles one entry point; WGSL errors are raised with the compiler's messages and the line. */
-export async function compileKernel(device: GPUDevice, label: string, code: string, entryPoint: string, constants?: Record<string, number>): Promise<Kernel> {
+export async function compileKernel(
+  device: GPUDevice, label: string, code: string, entryPoint: string, constants?: Record<string, number>, layout?: GPUBindGroupLayout,
+): Promise<Kernel> {
   const module = device.createShaderModule({ label, code });
   const info = await module.getCompilationInfo();
   const errors = info.messages.filter((m) => m.type === 'error');
@@ -22,20 +24,26 @@ export async function compileKernel(device: GPUDevice, label: string, code: stri
     throw new Error(`WGSL compilation failed:\n${text}`);
   }
   device.pushErrorScope('validation');
-  const pipeline = await device.createComputePipelineAsync({ label: `${label}.${entryPoint}`, layout: 'auto', compute: { module, entryPoint, ...(constants ? { constants } : {}) } });
+  const pipeline = await device.createComputePipelineAsync({
+    label: `${label}.${entryPoint}`,
+    layout: layout ? device.createPipelineLayout({ bindGroupLayouts: [layout] }) : 'auto',
+    compute: { module, entryPoint, ...(constants ? { constants } : {}) },
+  });
   const err = await device.popErrorScope();
   if (err) throw new Error(`pipeline ${label}.${entryPoint}: ${err.message}`);
   return { pipeline, layout: pipeline.getBindGroupLayout(0) };
 }
 
 /** compileKernel, once per device and (label, entry point, override constants). */
-export function cachedKernel(device: GPUDevice, label: string, entryPoint: string, code: () => string, constants?: Record<string, number>): Promise<Kernel> {
+export function cachedKernel(
+  device: GPUDevice, label: string, entryPoint: string, code: () => string, constants?: Record<string, number>, layout?: () => Promise<GPUBindGroupLayout>,
+): Promise<Kernel> {
   let perDevice = kernelCache.get(device);
   if (!perDevice) kernelCache.set(device, (perDevice = new Map()));
   const key = `${label}.${entryPoint}${constants ? JSON.stringify(constants) : ''}`;
   let p = perDevice.get(key);
   if (!p) {
-    p = compileKernel(device, label, code(), entryPoint, constants);
+    p = (layout ? layout() : Promise.resolve(undefined)).then((l) => compileKernel(device, label, code(), entryPoint, constants, l));
     perDevice.set(key, p);
     p.catch(() => perDevice.delete(key));
   }
@@ -69,10 +77,39 @@ export function narrowphase2DPipeline(device: GPUDevice): Promise<KernelPipeline
 }
 
 /**
+ * The bind-group layout of an entry point's buffers, from the WGSL (storage read-only or not,
+ * uniform). Pipelines given it share it, where 'auto' layouts belong to one pipeline each.
+ */
+export function reflectedBufferLayout(device: GPUDevice, label: string, code: string, entryPoint: string): GPUBindGroupLayout {
+  const entry = new WgslReflect(code).entry.compute.find((e) => e.name === entryPoint);
+  if (!entry) throw new Error(`${label}: the WGSL has no entry point ${entryPoint}`);
+  return device.createBindGroupLayout({
+    label: `${label}.${entryPoint}`,
+    entries: entry.resources.map((r) => {
+      if (r.group !== 0 || (r.resourceType !== ResourceType.Uniform && r.resourceType !== ResourceType.Storage)) {
+        throw new Error(`${label}: binding ${r.name} is not a buffer of group 0`);
+      }
+      const type: GPUBufferBindingType = r.resourceType === ResourceType.Uniform ? 'uniform' : r.access === 'read' ? 'read-only-storage' : 'storage';
+      return { binding: r.binding, visibility: GPUShaderStage.COMPUTE, buffer: { type } };
+    }),
+  });
+}
+
+const narrowphase3DLayouts = new WeakMap<GPUDevice, GPUBindGroupLayout>();
+
+/**
  * The 3D narrowphase kernel; `boxesOnly` compiles it for pairs of boxes alone (the WGSL override
  * BOXES_ONLY_3D: the general hull and round-shape paths compiled out; same manifolds, about 30%
- * faster on lavapipe). Give it no other shape.
+ * faster on lavapipe). Give it no other shape. Both have the one bind-group layout reflected from
+ * the WGSL (an 'auto' layout of the box kernel could leave out the hull buffers it no longer
+ * reads), so one bind group serves either.
  */
 export function narrowphase3DPipeline(device: GPUDevice, boxesOnly = false): Promise<KernelPipeline> {
-  return cachedKernel(device, 'narrowphase3d', 'narrowphase3d', () => assembleWgsl3D(NARROWPHASE_3D_FILES), boxesOnly ? { BOXES_ONLY_3D: 1 } : undefined);
+  const code = (): string => assembleWgsl3D(NARROWPHASE_3D_FILES);
+  const layout = async (): Promise<GPUBindGroupLayout> => {
+    let l = narrowphase3DLayouts.get(device);
+    if (!l) narrowphase3DLayouts.set(device, (l = reflectedBufferLayout(device, 'narrowphase3d', code(), 'narrowphase3d')));
+    return l;
+  };
+  return cachedKernel(device, 'narrowphase3d', 'narrowphase3d', code, boxesOnly ? { BOXES_ONLY_3D: 1 } : undefined, layout);
 }
