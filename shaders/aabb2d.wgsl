@@ -12,6 +12,9 @@
 
 const BP_NARROWPHASE_WORKGROUP: u32 = WORKGROUP_SIZE_2D;
 
+// Whether this dimension has a narrowphase kernel for some shape kinds alone (BroadphaseBatch).
+const BP_SPECIAL_KERNEL: bool = false;
+
 // 2D has one narrowphase kernel: no shape is left to a specialized one.
 fn bpSpecialShape(i: u32) -> bool {
   return false;

@@ -14,6 +14,9 @@
 
 const BP_NARROWPHASE_WORKGROUP: u32 = WORKGROUP_SIZE_3D;
 
+// Whether this dimension has a narrowphase kernel for some shape kinds alone (BroadphaseBatch).
+const BP_SPECIAL_KERNEL: bool = true;
+
 // Whether body i's shape is one the specialized narrowphase kernel handles: boxes (BOXES_ONLY_3D).
 fn bpSpecialShape(i: u32) -> bool {
   return bpShapes[bpBodies[i].shape].kind == SHAPE_KIND_BOX;

@@ -185,26 +185,46 @@ fn bpInvocation(wid: vec3u, nwg: vec3u, lid: u32) -> u32 {
   return (wid.x + wid.y * nwg.x) * BROADPHASE_WORKGROUP_SIZE + lid;
 }
 
+// The extremes of one workgroup's bodies (BroadphaseExtremes' fields in order), reduced in
+// workgroup memory first so that a workgroup makes 8 global atomics, not 8 per body: on a GPU,
+// atomics at one address from every invocation run one after another.
+var<workgroup> bpGroupExtremes: array<atomic<u32>, 8>;
+
 // One invocation per body: its box, its bounds, its sort key, and the identity order.
 @compute @workgroup_size(BROADPHASE_WORKGROUP_SIZE)
 fn bpAabb(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
           @builtin(local_invocation_index) lid: u32) {
+  if (lid < 8u) { atomicStore(&bpGroupExtremes[lid], 0u); }
+  workgroupBarrier();
   let i = bpInvocation(wid, nwg, lid);
-  if (i >= bpParams.bodyCount) { return; }
-  let box = bpBodyBox(i, bpParams.margin);
-  let bounds = conservativeBounds(box);
-  bpBoxes[i] = box;
-  bpBounds[i] = bounds;
-  bpKeys[i] = sortKeyF32(bounds.lo.x);
-  bpOrder[i] = i;
-  atomicMax(&bpExtremes.minLoY, ~sortKeyF32(bounds.lo.y));
-  atomicMax(&bpExtremes.maxLoY, sortKeyF32(bounds.lo.y));
-  atomicMax(&bpExtremes.extentY, bitcast<u32>(max(bounds.hi.y - bounds.lo.y, 0.0)));
-  atomicMax(&bpExtremes.extentX, bitcast<u32>(max(bounds.hi.x - bounds.lo.x, 0.0)));
-  atomicMax(&bpExtremes.minLoZ, ~sortKeyF32(bounds.lo.z));
-  atomicMax(&bpExtremes.maxLoZ, sortKeyF32(bounds.lo.z));
-  atomicMax(&bpExtremes.extentZ, bitcast<u32>(max(bounds.hi.z - bounds.lo.z, 0.0)));
-  if (!bpSpecialShape(i)) { atomicOr(&bpExtremes.general, 1u); }
+  if (i < bpParams.bodyCount) {
+    let box = bpBodyBox(i, bpParams.margin);
+    let bounds = conservativeBounds(box);
+    bpBoxes[i] = box;
+    bpBounds[i] = bounds;
+    bpKeys[i] = sortKeyF32(bounds.lo.x);
+    bpOrder[i] = i;
+    atomicMax(&bpGroupExtremes[0], ~sortKeyF32(bounds.lo.y));
+    atomicMax(&bpGroupExtremes[1], sortKeyF32(bounds.lo.y));
+    atomicMax(&bpGroupExtremes[2], bitcast<u32>(max(bounds.hi.y - bounds.lo.y, 0.0)));
+    atomicMax(&bpGroupExtremes[3], bitcast<u32>(max(bounds.hi.x - bounds.lo.x, 0.0)));
+    atomicMax(&bpGroupExtremes[4], ~sortKeyF32(bounds.lo.z));
+    atomicMax(&bpGroupExtremes[5], sortKeyF32(bounds.lo.z));
+    atomicMax(&bpGroupExtremes[6], bitcast<u32>(max(bounds.hi.z - bounds.lo.z, 0.0)));
+    if (BP_SPECIAL_KERNEL && !bpSpecialShape(i)) { atomicOr(&bpGroupExtremes[7], 1u); }
+  }
+  workgroupBarrier();
+  if (lid == 0u) {
+    // Every field is a maximum starting at 0 (minima as complements), so 0 changes nothing.
+    atomicMax(&bpExtremes.minLoY, atomicLoad(&bpGroupExtremes[0]));
+    atomicMax(&bpExtremes.maxLoY, atomicLoad(&bpGroupExtremes[1]));
+    atomicMax(&bpExtremes.extentY, atomicLoad(&bpGroupExtremes[2]));
+    atomicMax(&bpExtremes.extentX, atomicLoad(&bpGroupExtremes[3]));
+    atomicMax(&bpExtremes.minLoZ, atomicLoad(&bpGroupExtremes[4]));
+    atomicMax(&bpExtremes.maxLoZ, atomicLoad(&bpGroupExtremes[5]));
+    atomicMax(&bpExtremes.extentZ, atomicLoad(&bpGroupExtremes[6]));
+    atomicMax(&bpExtremes.general, atomicLoad(&bpGroupExtremes[7]));
+  }
 }
 
 // The f32 of a sortKeyF32 key.
@@ -438,7 +458,7 @@ fn bpBatch(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3
   var count = 0u;
   if (written > first) { count = min(written - first, bpParams.batchPairs); }
   let grid = bpGrid(count);
-  let g = select(grid.xy, vec2u(0u), atomicLoad(&bpExtremes.general) == 0u);
+  let g = select(grid.xy, vec2u(0u), BP_SPECIAL_KERNEL && atomicLoad(&bpExtremes.general) == 0u);
   let s = grid.xy - g;
   bpBatches[b] = BroadphaseBatch(BroadphaseNarrowphaseParams(count, bpParams.margin, grid.w, 0u), g.x, g.y, 1u, 0u, s.x, s.y, 1u, 0u);
 }
