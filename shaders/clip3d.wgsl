@@ -321,13 +321,12 @@ fn vertexContact3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, refIsA: boo
     var outside = false;
     var best = F32_MAX_3D;
     var q = vec3f(0.0);
-    var feature = 0u;
+    var bestJ = 0u;
+    var bestT = 0.0;
     for (var j = 0u; j < MAX_FACE_VERTICES; j++) {
       if (j >= face.y) { break; }
-      let ea = faceEntry(R, face.x + j);
-      let ib = faceEntry(R, face.x + select(j + 1u, 0u, j + 1u == face.y)).x;
-      let a = hullVertexW(R, ea.x);
-      let e = hullVertexW(R, ib) - a;
+      let a = hullVertexW(R, faceEntry(R, face.x + j).x);
+      let e = hullVertexW(R, faceEntry(R, face.x + select(j + 1u, 0u, j + 1u == face.y)).x) - a;
       let w = x - a;
       // Outside side plane j: (edge × n) · (v − a) > 0.
       if (dot(cross(e, n), w) > 0.0) { outside = true; }
@@ -338,14 +337,14 @@ fn vertexContact3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, refIsA: boo
       if (d2 < best) {
         best = d2;
         q = p;
-        feature = FEATURE_EDGE_3D + ea.y;
-        if (t <= 0.0) { feature = FEATURE_VERTEX_3D + ea.x; } else if (t >= 1.0) { feature = FEATURE_VERTEX_3D + ib; }
+        bestJ = j;
+        bestT = t;
       }
     }
     if (outside) {
       // The vertex alone may miss the closest features (two corners: the deepest vertex is the
       // first of a face's tied ones): the two faces' closest features, if closer, win.
-      var fr = feature;
+      var fr = loopFeature3d(R, refFace, bestJ, bestT);
       var fi = v;
       var c = x;
       let faces = closestFaces3d(R, refFace, I, incFace);

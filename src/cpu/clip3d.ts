@@ -313,25 +313,16 @@ export function vertexContact3d(R: Hull3D, refFace: number, I: Hull3D, incFace: 
   if (s > margin) return;
   const v = FEATURE_VERTEX_3D + bi;
   if (s > 0) {
-    const rs = R.shape;
-    const rr = R.rot;
-    const rt = R.pos;
-    const rv = rs.vertices;
-    const first = rs.faceFirst[refFace]!;
-    const size = rs.faceSize[refFace]!;
+    const size = faceW3d(R, refFace, faceR);
     let outside = false;
     let best = Infinity;
     let qx = 0, qy = 0, qz = 0;
-    let feature = 0;
+    let bestJ = 0;
+    let bestT = 0;
     for (let j = 0; j < size; j++) {
-      const ia = rs.faceVertices[first + j]!;
-      const ib = rs.faceVertices[first + (j + 1 === size ? 0 : j + 1)]!;
-      const ax = rr[0]! * rv[3 * ia]! + rr[1]! * rv[3 * ia + 1]! + rr[2]! * rv[3 * ia + 2]! + rt[0]!;
-      const ay = rr[3]! * rv[3 * ia]! + rr[4]! * rv[3 * ia + 1]! + rr[5]! * rv[3 * ia + 2]! + rt[1]!;
-      const az = rr[6]! * rv[3 * ia]! + rr[7]! * rv[3 * ia + 1]! + rr[8]! * rv[3 * ia + 2]! + rt[2]!;
-      const ex = rr[0]! * rv[3 * ib]! + rr[1]! * rv[3 * ib + 1]! + rr[2]! * rv[3 * ib + 2]! + rt[0]! - ax;
-      const ey = rr[3]! * rv[3 * ib]! + rr[4]! * rv[3 * ib + 1]! + rr[5]! * rv[3 * ib + 2]! + rt[1]! - ay;
-      const ez = rr[6]! * rv[3 * ib]! + rr[7]! * rv[3 * ib + 1]! + rr[8]! * rv[3 * ib + 2]! + rt[2]! - az;
+      const k = j + 1 === size ? 0 : j + 1;
+      const ax = faceR[3 * j]!, ay = faceR[3 * j + 1]!, az = faceR[3 * j + 2]!;
+      const ex = faceR[3 * k]! - ax, ey = faceR[3 * k + 1]! - ay, ez = faceR[3 * k + 2]! - az;
       const wx = x - ax, wy = y - ay, wz = z - az;
       // Outside side plane j: (edge × n) · (v − a) > 0.
       if ((ey * nz - ez * ny) * wx + (ez * nx - ex * nz) * wy + (ex * ny - ey * nx) * wz > 0) outside = true;
@@ -343,13 +334,14 @@ export function vertexContact3d(R: Hull3D, refFace: number, I: Hull3D, incFace: 
         qx = px;
         qy = py;
         qz = pz;
-        feature = t <= 0 ? FEATURE_VERTEX_3D + ia : t >= 1 ? FEATURE_VERTEX_3D + ib : FEATURE_EDGE_3D + rs.faceEdges[first + j]!;
+        bestJ = j;
+        bestT = t;
       }
     }
     if (outside) {
       // The vertex alone may miss the closest features (two corners: the deepest vertex is the
       // first of a face's tied ones): the two faces' closest features, if closer, win.
-      let fr = feature;
+      let fr = loopFeature3d(R, refFace, bestJ, bestT);
       let fi = v;
       let cx = x, cy = y, cz = z;
       if (closestFaces3d(R, refFace, I, incFace) < best) {
