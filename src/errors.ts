@@ -1,6 +1,15 @@
 // Errors for bad input. Every message names the offending item (its JSON path, such as
 // `shapes[3]`) and the reason, and is raised on the host before any GPU work is issued.
 
+/**
+ * A value as an error message shows it: strings quoted, so that "2" (a string where a number
+ * belongs) does not read as 2; numbers as JavaScript prints them (NaN, Infinity); the rest as JSON.
+ */
+export function shown(x: unknown): string {
+  if (typeof x === 'number' || x === undefined || typeof x === 'function' || typeof x === 'symbol' || typeof x === 'bigint') return String(x);
+  return JSON.stringify(x);
+}
+
 export class InputError extends Error {
   override name = 'InputError';
   /** JSON path of the offending item, e.g. "shapes[3]" or "pairs[12]". */

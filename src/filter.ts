@@ -6,7 +6,8 @@
 // differently shapes of their own (shape entries are small). Pairs the caller lists itself are
 // not filtered. The WGSL twin is bpShouldCollide in shaders/broadphase.wgsl.
 
-import { InputError } from './errors.ts';
+import { InputError, shown } from './errors.ts';
+import { checkKeys } from './keys.ts';
 
 /** A shape's filter, as given in a scene's JSON (both fields optional). */
 export interface ShapeFilterInput {
@@ -23,7 +24,7 @@ export const DEFAULT_MASK_BITS = 0xffffffff;
 function bits(where: string, what: string, x: unknown, fallback: number): number {
   if (x === undefined) return fallback;
   if (typeof x !== 'number' || !Number.isInteger(x) || x < 0 || x > 0xffffffff) {
-    throw new InputError(where, `filter.${what} must be an integer from 0 to 0xffffffff (32 bits), got ${String(x)}`);
+    throw new InputError(where, `filter.${what} must be an integer from 0 to 0xffffffff (32 bits), got ${shown(x)}`);
   }
   return x;
 }
@@ -34,6 +35,7 @@ export function readFilter(where: string, filter: unknown): { categoryBits: numb
   if (typeof filter !== 'object' || filter === null || Array.isArray(filter)) {
     throw new InputError(where, `filter must be an object { categoryBits?, maskBits? }, got ${JSON.stringify(filter)}`);
   }
+  checkKeys(where, filter, { what: 'a filter', keys: ['categoryBits', 'maskBits'] }, 'filter.');
   const f = filter as ShapeFilterInput;
   return { categoryBits: bits(where, 'categoryBits', f.categoryBits, DEFAULT_CATEGORY_BITS), maskBits: bits(where, 'maskBits', f.maskBits, DEFAULT_MASK_BITS) };
 }

@@ -4,7 +4,7 @@
 
 import { LAYOUT_2D } from './layout2d.ts';
 import { emptyShape2D, type Shape2D } from './shapes2d.ts';
-import type { Scene2D } from './scene.ts';
+import { checkPairs, type Scene2D } from './scene.ts';
 
 export interface Packed2D {
   /** Shape2D array. */
@@ -84,7 +84,9 @@ export function packBodies2D(scene: Pick<Scene2D, 'bodyShape' | 'bodyPosition' |
   return buf;
 }
 
+/** The scene and its pairs (a0, b0, a1, b1, ...; checked as parseScene checks JSON pairs) for either backend. */
 export function packScene2D(scene: Scene2D, pairs: Uint32Array): Packed2D {
+  checkPairs(pairs, scene.bodyShape.length);
   return {
     shapes: packShapes2D(scene.shapes),
     bodies: packBodies2D(scene),

@@ -12,7 +12,7 @@
 
 import { LAYOUT_3D } from './layout3d.ts';
 import { unpackManifolds, type ManifoldJson } from './pack2d.ts';
-import type { Scene3D } from './scene.ts';
+import { checkPairs, type Scene3D } from './scene.ts';
 import type { Shape3D } from './shapes3d.ts';
 import { SHAPE_KIND_3D } from './constants3d.ts';
 
@@ -188,7 +188,9 @@ export function packBodies3D(scene: Pick<Scene3D, 'bodyShape' | 'bodyPosition' |
   return buf;
 }
 
+/** The scene and its pairs (a0, b0, a1, b1, ...; checked as parseScene checks JSON pairs) for either backend. */
 export function packScene3D(scene: Scene3D, pairs: Uint32Array, shapes: PackedShapes3D = packShapes3D(scene.shapes)): Packed3D {
+  checkPairs(pairs, scene.bodyShape.length);
   return { ...shapes, bodies: packBodies3D(scene), pairs, pairCount: pairs.length / 2, margin: scene.margin };
 }
 

@@ -1,7 +1,8 @@
 // The scene JSON (README, "Scene and manifold JSON"): parsing and validation. Every error names the
 // offending item by its JSON path and says why, before anything reaches either backend.
 
-import { InputError } from './errors.ts';
+import { InputError, shown } from './errors.ts';
+import { checkKeys, type KeySet } from './keys.ts';
 import { makeShape2D, readVec2, type Shape2D, type Shape2DInput, type Vec2 } from './shapes2d.ts';
 import { makeBody3D, makeShape3D, type Quat, type Shape3D, type Shape3DInput, type Vec3 } from './shapes3d.ts';
 
@@ -33,6 +34,14 @@ export interface Scene2D {
   pairs: Uint32Array | null;
 }
 
+/** The keys of a scene (either dimension) and of a 2D body (3D bodies: src/shapes3d.ts). */
+const SCENE_KEYS: KeySet = { what: 'a scene', keys: ['dim', 'margin', 'shapes', 'bodies', 'pairs'] };
+const BODY_KEYS_2D: KeySet = {
+  what: 'a 2D body',
+  keys: ['shape', 'position', 'angle'],
+  hints: { rotation: 'a 2D body turns by "angle", in radians; "rotation", a quaternion, is for dim 3' },
+};
+
 function isIndex(x: unknown, n: number): x is number {
   return typeof x === 'number' && Number.isInteger(x) && x >= 0 && x < n;
 }
@@ -40,7 +49,7 @@ function isIndex(x: unknown, n: number): x is number {
 export function parseMargin(margin: unknown): number {
   if (margin === undefined) return 0;
   if (typeof margin !== 'number' || !Number.isFinite(margin) || margin < 0) {
-    throw new InputError('margin', `must be a finite number >= 0, got ${String(margin)}`);
+    throw new InputError('margin', `must be a finite number >= 0, got ${shown(margin)}`);
   }
   return margin;
 }
@@ -56,12 +65,13 @@ function parseBodies2D(bodies: unknown, shapeCount: number): Pick<Scene2D, 'body
     const path = `bodies[${i}]`;
     const b = bodies[i] as Partial<Body2DInput> | null;
     if (typeof b !== 'object' || b === null) throw new InputError(path, 'must be an object {shape, position, angle}');
+    checkKeys(path, b, BODY_KEYS_2D);
     if (!isIndex(b.shape, shapeCount)) {
-      throw new InputError(path, `shape ${String(b.shape)} is not a shape index (the scene has ${shapeCount} shapes)`);
+      throw new InputError(path, `shape ${shown(b.shape)} is not a shape index (the scene has ${shapeCount} shapes)`);
     }
     const p = readVec2(path, 'position', b.position);
     const angle = b.angle ?? 0;
-    if (typeof angle !== 'number' || !Number.isFinite(angle)) throw new InputError(path, `angle must be a finite number, got ${String(angle)}`);
+    if (typeof angle !== 'number' || !Number.isFinite(angle)) throw new InputError(path, `angle must be a finite number, got ${shown(angle)}`);
     bodyShape[i] = b.shape;
     bodyPosition[2 * i] = p[0];
     bodyPosition[2 * i + 1] = p[1];
@@ -79,18 +89,40 @@ export function parsePairs(pairs: unknown, bodyCount: number): Uint32Array | nul
     const p = pairs[k] as unknown;
     const path = `pairs[${k}]`;
     if (!Array.isArray(p) || p.length !== 2) throw new InputError(path, `must be [a, b], got ${JSON.stringify(p)}`);
-    if (!isIndex(p[0], bodyCount) || !isIndex(p[1], bodyCount)) {
-      throw new InputError(path, `${JSON.stringify(p)} names a body that does not exist (the scene has ${bodyCount} bodies)`);
-    }
-    if (p[0] === p[1]) throw new InputError(path, `pairs body ${p[0]} with itself`);
-    out[2 * k] = p[0];
-    out[2 * k + 1] = p[1];
+    const problem = pairProblem(p[0], p[1], bodyCount);
+    if (problem) throw new InputError(path, problem);
+    out[2 * k] = p[0] as number;
+    out[2 * k + 1] = p[1] as number;
   }
   return out;
 }
 
+/** Why [a, b] is not a pair of two bodies of a scene of `bodyCount`, or null when it is one. */
+function pairProblem(a: unknown, b: unknown, bodyCount: number): string | null {
+  if (!isIndex(a, bodyCount) || !isIndex(b, bodyCount)) {
+    return `${JSON.stringify([a, b])} names a body that does not exist (the scene has ${bodyCount} bodies)`;
+  }
+  return a === b ? `pairs body ${a} with itself` : null;
+}
+
+/**
+ * Checks a packed pair list (a0, b0, a1, b1, ...) as parsePairs checks the JSON's, with the same
+ * errors: the packers (packScene2D, packScene3D) call it, so pairs a caller builds for the packed
+ * API never reach a kernel naming a body that is not there.
+ */
+export function checkPairs(pairs: Uint32Array, bodyCount: number): void {
+  if (pairs.length % 2 !== 0) throw new InputError('pairs', `holds ${pairs.length} body indices, not an even number`);
+  for (let i = 0; i < pairs.length; i += 2) {
+    const a = pairs[i]!;
+    const b = pairs[i + 1]!;
+    if (a < bodyCount && b < bodyCount && a !== b) continue;
+    throw new InputError(`pairs[${i >> 1}]`, pairProblem(a, b, bodyCount)!);
+  }
+}
+
 export function parseScene2D(json: unknown): Scene2D {
   const s = json as Partial<SceneJson2D>;
+  if (typeof json === 'object' && json !== null) checkKeys('scene', json, SCENE_KEYS);
   if (!Array.isArray(s.shapes)) throw new InputError('shapes', 'must be an array');
   const shapes = s.shapes.map((shape, i) => makeShape2D(shape, i));
   const bodies = parseBodies2D(s.bodies, shapes.length);
@@ -130,6 +162,7 @@ export type Scene = Scene2D | Scene3D;
 
 export function parseScene3D(json: unknown): Scene3D {
   const s = json as Partial<SceneJson3D>;
+  if (typeof json === 'object' && json !== null) checkKeys('scene', json, SCENE_KEYS);
   if (!Array.isArray(s.shapes)) throw new InputError('shapes', 'must be an array');
   const shapes = s.shapes.map((shape, i) => makeShape3D(shape, i));
   if (!Array.isArray(s.bodies)) throw new InputError('bodies', 'must be an array');
@@ -155,5 +188,5 @@ export function parseScene(json: unknown): Scene {
   const dim = (json as { dim?: unknown }).dim;
   if (dim === 2) return parseScene2D(json);
   if (dim === 3) return parseScene3D(json);
-  throw new InputError('dim', `must be 2 or 3, got ${String(dim)}`);
+  throw new InputError('dim', `must be 2 or 3, got ${shown(dim)}`);
 }

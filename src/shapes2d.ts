@@ -13,8 +13,9 @@ import {
   MIN_EXTENT,
   MIN_TURN_SINE,
 } from './constants.ts';
-import { InputError } from './errors.ts';
+import { InputError, shown } from './errors.ts';
 import { DEFAULT_CATEGORY_BITS, DEFAULT_MASK_BITS, readFilter, type ShapeFilterInput } from './filter.ts';
+import { checkKeys, type KeySet } from './keys.ts';
 
 export type Vec2 = [number, number];
 
@@ -27,6 +28,14 @@ export type Shape2DInput = (
 ) & { filter?: ShapeFilterInput };
 
 export const SHAPE_KIND_2D = { polygon: 0, box: 1, circle: 2, capsule: 3 } as const;
+
+/** The keys each 2D shape type takes (src/keys.ts: any other is an error). */
+const SHAPE_KEYS_2D: Record<Shape2DInput['type'], KeySet> = {
+  polygon: { what: 'a 2D polygon', keys: ['type', 'vertices', 'radius', 'filter'] },
+  box: { what: 'a 2D box', keys: ['type', 'halfExtents', 'radius', 'filter'] },
+  circle: { what: 'a circle', keys: ['type', 'radius', 'center', 'filter'] },
+  capsule: { what: 'a 2D capsule', keys: ['type', 'a', 'b', 'radius', 'filter'] },
+};
 
 /** The internal shape; field for field the WGSL `Shape2D`. Vertices and normals are x,y interleaved. */
 export interface Shape2D {
@@ -55,7 +64,7 @@ export function emptyShape2D(): Shape2D {
 
 function finiteNumber(path: string, what: string, x: unknown): number {
   if (typeof x !== 'number' || !Number.isFinite(x)) {
-    throw new InputError(path, `${what} must be a finite number, got ${String(x)}`);
+    throw new InputError(path, `${what} must be a finite number, got ${shown(x)}`);
   }
   if (Math.abs(x) > MAX_COORDINATE) {
     throw new InputError(path, `${what} is ${x}; magnitudes above ${MAX_COORDINATE} lose all precision in f32`);
@@ -158,6 +167,9 @@ export function makeShape2D(input: Shape2DInput, index: number, out: Shape2D = e
   if (typeof input !== 'object' || input === null) throw new InputError(path, 'must be an object with a "type"');
   const kindName = (input as { type?: unknown }).type;
   const where = `${path} (${String(kindName)})`;
+  if (typeof kindName === 'string' && Object.hasOwn(SHAPE_KEYS_2D, kindName)) {
+    checkKeys(where, input, SHAPE_KEYS_2D[kindName as Shape2DInput['type']]);
+  }
   const filter = readFilter(where, input.filter);
   out.categoryBits = filter.categoryBits;
   out.maskBits = filter.maskBits;

@@ -17,9 +17,10 @@ import {
   SHAPE_KIND_3D,
 } from './constants3d.ts';
 import { boxHull3D } from './box3d.ts';
-import { InputError } from './errors.ts';
+import { InputError, shown } from './errors.ts';
 import { readFilter, type ShapeFilterInput } from './filter.ts';
 import { buildHull3D, type HullData3D } from './hull3d.ts';
+import { checkKeys, type KeySet } from './keys.ts';
 
 export type Vec3 = [number, number, number];
 /** Unit quaternion [x, y, z, w]. */
@@ -32,6 +33,23 @@ export type Shape3DInput = (
   | { type: 'sphere'; radius: number; center?: Vec3 }
   | { type: 'capsule'; a: Vec3; b: Vec3; radius: number }
 ) & { filter?: ShapeFilterInput };
+
+const NOT_ROUNDED = '3D hulls and boxes are not rounded: no "radius"';
+
+/** The keys each 3D shape type takes (src/keys.ts: any other is an error). */
+const SHAPE_KEYS_3D: Record<Shape3DInput['type'], KeySet> = {
+  hull: { what: 'a hull', keys: ['type', 'vertices', 'filter'], hints: { radius: NOT_ROUNDED } },
+  box: { what: 'a 3D box', keys: ['type', 'halfExtents', 'filter'], hints: { radius: NOT_ROUNDED } },
+  sphere: { what: 'a sphere', keys: ['type', 'radius', 'center', 'filter'] },
+  capsule: { what: 'a 3D capsule', keys: ['type', 'a', 'b', 'radius', 'filter'] },
+};
+
+/** The keys a 3D body takes. */
+const BODY_KEYS_3D: KeySet = {
+  what: 'a 3D body',
+  keys: ['shape', 'position', 'rotation'],
+  hints: { angle: 'a 3D body turns by "rotation", a unit quaternion [x, y, z, w]; "angle" is for dim 2' },
+};
 
 /** The internal shape. For spheres and capsules the hull arrays hold the 1 or 2 core vertices. */
 export interface Shape3D extends HullData3D {
@@ -67,7 +85,7 @@ export interface Body3D {
 
 function finiteNumber(path: string, what: string, x: unknown): number {
   if (typeof x !== 'number' || !Number.isFinite(x)) {
-    throw new InputError(path, `${what} must be a finite number, got ${String(x)}`);
+    throw new InputError(path, `${what} must be a finite number, got ${shown(x)}`);
   }
   if (Math.abs(x) > MAX_COORDINATE_3D) {
     throw new InputError(path, `${what} is ${x}; magnitudes above ${MAX_COORDINATE_3D} lose all precision in f32`);
@@ -134,6 +152,9 @@ export function makeShape3D(input: Shape3DInput, index: number): Shape3D {
   if (typeof input !== 'object' || input === null) throw new InputError(path, 'must be an object with a "type"');
   const kindName = (input as { type?: unknown }).type;
   const where = `${path} (${String(kindName)})`;
+  if (typeof kindName === 'string' && Object.hasOwn(SHAPE_KEYS_3D, kindName)) {
+    checkKeys(where, input, SHAPE_KEYS_3D[kindName as Shape3DInput['type']]);
+  }
   const filter = readFilter(where, input.filter);
   return { ...shapeCore3D(input, where), ...filter };
 }
@@ -182,9 +203,10 @@ function shapeCore3D(input: Shape3DInput, where: string): ShapeCore3D {
 export function makeBody3D(input: unknown, index: number, shapeCount: number): Body3D {
   const path = `bodies[${index}]`;
   if (typeof input !== 'object' || input === null) throw new InputError(path, 'must be an object with "shape", "position", "rotation"');
+  checkKeys(path, input, BODY_KEYS_3D);
   const o = input as { shape?: unknown; position?: unknown; rotation?: unknown };
   if (typeof o.shape !== 'number' || !Number.isInteger(o.shape) || o.shape < 0 || o.shape >= shapeCount) {
-    throw new InputError(path, `shape must be an index into shapes (0..${shapeCount - 1}), got ${String(o.shape)}`);
+    throw new InputError(path, `shape must be an index into shapes (0..${shapeCount - 1}), got ${shown(o.shape)}`);
   }
   const position = readVec3(path, 'position', o.position);
   const rotation = o.rotation === undefined ? ([0, 0, 0, 1] as Quat) : readQuat(path, 'rotation', o.rotation);

@@ -12,6 +12,7 @@ import { compareManifolds3D } from '../src/compare2d.ts';
 import { InputError } from '../src/errors.ts';
 import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
 import { createNarrowphase, type Narrowphase } from '../src/narrowphase.ts';
+import { packScene3D } from '../src/pack3d.ts';
 import { randomPairScene3D } from '../src/random3d.ts';
 import { parseScene, type SceneJson3D } from '../src/scene.ts';
 import { mulberry32, randomShape3D, randomQuat } from './helpers/random3d.ts';
@@ -77,6 +78,22 @@ describe('parseScene (3D)', () => {
     bad((s) => void (s.pairs = [[0, 1], [2, 2]]), 'pairs[1]', /itself/);
     bad((s) => void (s.pairs = [[0, 7]]), 'pairs[0]', /does not exist/);
     bad((s) => void (s.margin = -1), 'margin', />= 0/);
+    // Keys the format does not know are refused, not ignored (src/keys.ts).
+    bad((s) => void ((s.shapes as unknown[])[1] = { type: 'box', halfExtents: [0.5, 0.5, 0.5], radius: 0.05 }), 'shapes[1] (box)', /unknown key "radius" \(3D hulls and boxes are not rounded/);
+    bad((s) => void ((s.shapes as unknown[])[4] = { type: 'hull', points: [[0, 0, 0]] }), 'shapes[4] (hull)', /unknown key "points"; a hull takes type, vertices, filter/);
+    bad((s) => void ((s.bodies as unknown[])[2] = { shape: 2, position: [0, 0, 0], angle: 1 }), 'bodies[2]', /unknown key "angle" \(a 3D body turns by "rotation"/);
+    bad((s) => void ((s.shapes as unknown[])[2] = { type: 'sphere', radius: 0.5, filter: { categoryBits: 1, group: 2 } }), 'shapes[2] (sphere)', /unknown key "filter.group"/);
+    bad((s) => ({ ...s, bodyCount: 6 }), 'scene', /unknown key "bodyCount"; a scene takes dim, margin, shapes, bodies, pairs/);
+  });
+});
+
+describe('3D packed API', () => {
+  it('packScene3D checks the pairs a caller builds, naming the pair and the reason', () => {
+    const parsed = parseScene(SCENE);
+    if (parsed.dim !== 3) throw new Error('dim 3 expected');
+    expect(() => packScene3D(parsed, Uint32Array.from([0, 1, 5, 6]))).toThrow(new InputError('pairs[1]', '[5,6] names a body that does not exist (the scene has 6 bodies)'));
+    expect(() => packScene3D(parsed, Uint32Array.from([2, 2]))).toThrow(new InputError('pairs[0]', 'pairs body 2 with itself'));
+    expect(packScene3D(parsed, Uint32Array.from([5, 0])).pairCount).toBe(1);
   });
 });
 

@@ -4,6 +4,8 @@
 // submit) is issued for it.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InputError } from '../src/errors.ts';
+import { packScene2D } from '../src/pack2d.ts';
+import { parseScene2D } from '../src/scene.ts';
 import { BACKENDS, useNarrowphases, type Json, type V } from './helpers/collide2d.ts';
 
 const { np, device: gpuDevice } = useNarrowphases();
@@ -154,7 +156,17 @@ const CASES: Case[] = [
   { name: 'NaN margin', scene: scene({ margin: NaN }), path: 'margin', reason: 'must be a finite number >= 0, got NaN' },
   { name: 'dim 4', scene: scene({ dim: 4 }), path: 'dim', reason: 'must be 2 or 3, got 4' },
   { name: 'no dim', scene: scene({ dim: undefined }), path: 'dim', reason: 'must be 2 or 3, got undefined' },
+  // A string where a number belongs is shown quoted, so the message does not read "got 2" for "2".
+  { name: 'dim as a string', scene: scene({ dim: '2' }), path: 'dim', reason: 'must be 2 or 3, got "2"' },
+  { name: 'a position given as strings', scene: withBody1({ position: ['1', '0'] }), path: 'bodies[1]', reason: 'position[0] must be a finite number, got "1"' },
   { name: 'a scene that is not an object', scene: 'a box on a box', path: 'scene', reason: 'must be a JSON object' },
+  // Keys the format does not know are refused, not ignored (src/keys.ts): each would otherwise fall
+  // back to a default without a word.
+  { name: "a 3D body's rotation on a 2D body", scene: withBody1({ rotation: [0, 0, 0, 1] }), path: 'bodies[1]', reason: 'unknown key "rotation" (a 2D body turns by "angle"' },
+  { name: 'a misspelt shape key', scene: withShape({ type: 'box', halfExtents: [1, 1], radiuss: 0.1 }), path: 'shapes[1] (box)', reason: 'unknown key "radiuss"; a 2D box takes type, halfExtents, radius, filter' },
+  { name: "a capsule's key on a circle", scene: withShape({ type: 'circle', radius: 1, a: [0, 0] }), path: 'shapes[1] (circle)', reason: 'unknown key "a"; a circle takes type, radius, center, filter' },
+  { name: 'an unknown filter key', scene: withShape({ type: 'box', halfExtents: [1, 1], filter: { mask: 2 } }), path: 'shapes[1] (box)', reason: 'unknown key "filter.mask"; a filter takes categoryBits, maskBits' },
+  { name: 'a misspelt scene key', scene: scene({ mergin: 0.02 }), path: 'scene', reason: 'unknown key "mergin"; a scene takes dim, margin, shapes, bodies, pairs' },
 ];
 
 async function rejection(p: Promise<unknown>): Promise<unknown> {
@@ -187,7 +199,7 @@ describe.each(BACKENDS)('2D input validation (%s backend)', (backend) => {
       withShape({ type: 'polygon', vertices: regular(8) }),
       withShape({ type: 'box', halfExtents: [1, 2], radius: 0.1 }),
       withShape({ type: 'circle', radius: 1, center: [0.5, 0] }),
-      withShape({ type: 'capsule', a: [0, 0], b: [1, 0], radius: 0.5 }),
+      withShape({ type: 'capsule', a: [0, 0], b: [1, 0], radius: 0.5, filter: { categoryBits: 2, maskBits: 3 } }),
       withShape({ type: 'polygon', vertices: regular(3), radius: 0 }),
       scene({}),
       scene({ margin: 0 }),
@@ -220,5 +232,19 @@ describe('no GPU work for bad input', () => {
     expect(manifolds.length).toBe(1);
     expect(manifolds[0]!.normal[0]).toBeCloseTo(1, 6);
     expect(manifolds[0]!.points[0]!.depth).toBeCloseTo(0.3, 5);
+  });
+});
+
+describe('2D packed API: packScene2D checks the pairs a caller builds', () => {
+  // The valid two-body scene; pairs come as a flat Uint32Array, not through the JSON.
+  const parsed = parseScene2D(scene({ pairs: undefined }));
+  const refused = (pairs: number[], path: string, reason: string): void => {
+    expect(() => packScene2D(parsed, Uint32Array.from(pairs))).toThrow(new InputError(path, reason));
+  };
+  it('names the pair and the reason, as the JSON pairs do', () => {
+    refused([0, 1, 1, 2], 'pairs[1]', '[1,2] names a body that does not exist (the scene has 2 bodies)');
+    refused([1, 1], 'pairs[0]', 'pairs body 1 with itself');
+    refused([0, 1, 0], 'pairs', 'holds 3 body indices, not an even number');
+    expect(packScene2D(parsed, Uint32Array.from([1, 0, 0, 1])).pairCount).toBe(2);
   });
 });

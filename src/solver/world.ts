@@ -2,7 +2,7 @@
 // solver moves in place, the recording of the soft step's kernels after the collision frame and
 // the colouring, and step() with its overflow handling (restore the bodies, grow, run again).
 
-import { CapacityError, InputError } from '../errors.ts';
+import { CapacityError, InputError, shown } from '../errors.ts';
 import { createUniformSlots, dispatchRows, GrowingBuffer, PassTimer, readBuffer, UNIFORM_SLOT_BYTES } from '../gpu/buffers.ts';
 import { CONTACTS_GROWTH } from '../constants.ts';
 import { compileEntryPoints, type Kernel } from '../gpu/pipelines.ts';
@@ -15,7 +15,7 @@ import {
 
 /** A finite number >= min, or an InputError naming `path`. */
 export function checkNumber(path: string, what: string, x: unknown, min = -Infinity): number {
-  if (typeof x !== 'number' || !Number.isFinite(x) || x < min) throw new InputError(path, `${what} must be a finite number${min > -Infinity ? ` >= ${min}` : ''}, got ${String(x)}`);
+  if (typeof x !== 'number' || !Number.isFinite(x) || x < min) throw new InputError(path, `${what} must be a finite number${min > -Infinity ? ` >= ${min}` : ''}, got ${shown(x)}`);
   return x;
 }
 
