@@ -36,6 +36,11 @@ const cases2: Case<Shape2DInput, WorldBody2D, Record<string, unknown>>[] = [
   ['NaN friction', shapes2, [ground2, { ...box2, friction: NaN }], {}, 'bodies[1]', 'friction'],
   ['negative margin', shapes2, [ground2, box2], { margin: -0.1 }, 'options', 'margin'],
   ['zero substeps', shapes2, [ground2, box2], { substeps: 0 }, 'options', 'substeps'],
+  // Keys the solver does not know are refused, not ignored (src/keys.ts).
+  ['a mass instead of a density', shapes2, [ground2, { ...box2, mass: 2 } as WorldBody2D], {}, 'bodies[1]', 'unknown key "mass" (a body\'s mass comes from its shape and "density"'],
+  ["a 3D body's rotation", shapes2, [ground2, { ...box2, rotation: [0, 0, 0, 1] } as WorldBody2D], {}, 'bodies[1]', 'unknown key "rotation" (a 2D body turns by "angle"'],
+  ['a body that is not an object', shapes2, [ground2, null as unknown as WorldBody2D], {}, 'bodies[1]', 'must be an object, got null'],
+  ['a misspelt option', shapes2, [ground2, box2], { subSteps: 8 }, 'options', 'unknown key "subSteps"; a world\'s options takes gravity, margin, substeps'],
   ['clockwise polygon', [shapes2[0]!, { type: 'polygon', vertices: [[0, 0], [0, 1], [1, 0]] }], [ground2, box2], {}, 'shapes[1] (polygon)', 'clockwise'],
 ];
 
@@ -49,6 +54,8 @@ const cases3: Case<Shape3DInput, WorldBody3D, Record<string, unknown>>[] = [
   ['negative friction', shapes3, [ground3, { ...box3, friction: -0.5 }], {}, 'bodies[1]', 'friction'],
   ['infinite gravity', shapes3, [ground3, box3], { gravity: [0, -Infinity, 0] }, 'options', 'gravity'],
   ['fractional substeps', shapes3, [ground3, box3], { substeps: 2.5 }, 'options', 'substeps'],
+  ["a 2D body's angle", shapes3, [ground3, { ...box3, angle: 1 } as WorldBody3D], {}, 'bodies[1]', 'unknown key "angle" (a 3D body turns by "rotation"'],
+  ['restitution', shapes3, [ground3, { ...box3, restitution: 0.5 } as WorldBody3D], {}, 'bodies[1]', 'unknown key "restitution"; a 3D world body takes shape, position, rotation'],
   ['degenerate hull', [shapes3[0]!, { type: 'hull', vertices: [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]] }], [ground3, box3], {}, 'shapes[1] (hull)', 'coplanar'],
 ];
 

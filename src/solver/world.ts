@@ -3,6 +3,7 @@
 // the colouring, and step() with its overflow handling (restore the bodies, grow, run again).
 
 import { CapacityError, InputError, shown } from '../errors.ts';
+import { checkKeys, type KeySet } from '../keys.ts';
 import { createUniformSlots, dispatchRows, GrowingBuffer, PassTimer, readBuffer, UNIFORM_SLOT_BYTES } from '../gpu/buffers.ts';
 import { CONTACTS_GROWTH } from '../constants.ts';
 import { compileEntryPoints, type Kernel } from '../gpu/pipelines.ts';
@@ -25,8 +26,29 @@ export function checkWorldArrays(shapes: unknown, bodies: unknown): void {
   if (!Array.isArray(bodies) || bodies.length === 0) throw new InputError('bodies', 'must be a non-empty array');
 }
 
-/** The margin and substep count of a world's options, checked, with their defaults. */
+const MASS_HINT = 'a body\'s mass comes from its shape and "density" (0: static)';
+
+/** The keys a world body takes (src/keys.ts: any other is an error), per dimension. */
+export const WORLD_BODY_KEYS_2D: KeySet = {
+  what: 'a 2D world body',
+  keys: ['shape', 'position', 'angle', 'velocity', 'angularVelocity', 'density', 'friction'],
+  hints: { mass: MASS_HINT, rotation: 'a 2D body turns by "angle", in radians; "rotation", a quaternion, is for 3D' },
+};
+export const WORLD_BODY_KEYS_3D: KeySet = {
+  what: 'a 3D world body',
+  keys: ['shape', 'position', 'rotation', 'velocity', 'angularVelocity', 'density', 'friction'],
+  hints: { mass: MASS_HINT, angle: 'a 3D body turns by "rotation", a unit quaternion [x, y, z, w]; "angle" is for 2D' },
+};
+
+/** A world body is an object of known keys, or an InputError naming it. */
+export function checkWorldBody(path: string, b: unknown, keys: KeySet): void {
+  if (typeof b !== 'object' || b === null) throw new InputError(path, `must be an object, got ${shown(b)}`);
+  checkKeys(path, b, keys);
+}
+
+/** The margin and substep count of a world's options (whose keys are checked), with their defaults. */
 export function readWorldOptions(options: { margin?: number; substeps?: number }): { margin: number; substeps: number } {
+  checkKeys('options', options, { what: 'a world\'s options', keys: ['gravity', 'margin', 'substeps'] });
   const margin = options.margin === undefined ? DEFAULT_MARGIN : checkNumber('options', 'margin', options.margin, 0);
   const substeps = options.substeps ?? SUBSTEPS;
   if (!Number.isInteger(substeps) || substeps < 1) throw new InputError('options', `substeps must be an integer >= 1, got ${substeps}`);

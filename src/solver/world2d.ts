@@ -23,7 +23,7 @@ import { GpuColoring } from './coloring.ts';
 import { solverConstantsWgsl } from './constants.ts';
 import { SOLVER_LAYOUT_2D } from './layout2d.ts';
 import { shapeMass2D } from './mass2d.ts';
-import { checkBodyShape, checkNumber, checkWorldArrays, readBodyMaterial, readWorldOptions, SolverWorld, solverKernels, stepParamsBytes, type SolverStage } from './world.ts';
+import { checkBodyShape, checkNumber, checkWorldArrays, checkWorldBody, readBodyMaterial, readWorldOptions, SolverWorld, solverKernels, stepParamsBytes, WORLD_BODY_KEYS_2D, type SolverStage } from './world.ts';
 
 export interface WorldBody2D {
   shape: number;
@@ -99,6 +99,7 @@ export class GpuWorld2D extends SolverWorld<FrameInputs2D, FrameOutputs2D, Frame
     const dynamic = new Uint32Array(n);
     bodies.forEach((b, i) => {
       const path = `bodies[${i}]`;
+      checkWorldBody(path, b, WORLD_BODY_KEYS_2D);
       checkBodyShape(path, b.shape, shapes.length);
       const p = readVec2(path, 'position', b.position);
       const angle = checkNumber(path, 'angle', b.angle);

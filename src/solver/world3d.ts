@@ -18,7 +18,7 @@ import { GpuColoring } from './coloring.ts';
 import { solverConstantsWgsl } from './constants.ts';
 import { SOLVER_LAYOUT_3D } from './layout3d.ts';
 import { invertMat3, shapeMass3D } from './mass3d.ts';
-import { checkBodyShape, checkWorldArrays, readBodyMaterial, readWorldOptions, SolverWorld, solverKernels, stepParamsBytes, type SolverStage } from './world.ts';
+import { checkBodyShape, checkWorldArrays, checkWorldBody, readBodyMaterial, readWorldOptions, SolverWorld, solverKernels, stepParamsBytes, WORLD_BODY_KEYS_3D, type SolverStage } from './world.ts';
 
 export interface WorldBody3D {
   shape: number;
@@ -107,6 +107,7 @@ export class GpuWorld3D extends SolverWorld<FrameInputs3D, FrameOutputs3D, Frame
     const dynamic = new Uint32Array(n);
     bodies.forEach((b, i) => {
       const path = `bodies[${i}]`;
+      checkWorldBody(path, b, WORLD_BODY_KEYS_3D);
       checkBodyShape(path, b.shape, shapes.length);
       const p = readVec3(path, 'position', b.position);
       const q = b.rotation === undefined ? ([0, 0, 0, 1] as Quat) : readQuat(path, 'rotation', b.rotation);
