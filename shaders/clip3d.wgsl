@@ -100,9 +100,9 @@ fn crossingFeature3d(R: Hull3D, refFirst: u32, refSize: u32, j: u32, incFace: u3
 }
 
 // One Sutherland–Hodgman step: keeps the part of polygon src (m points) where dot(s, p) <= off,
-// the side plane of reference side j; a point outside by no more than the slack (sideSlack3d)
-// counts as on the plane: it is kept, clamped onto the plane, and no crossing is made next to it.
-// Crossings (between a point inside and one outside beyond the slack) lie on the true plane.
+// the side plane of reference side j; a point within the slack (sideSlack3d) of the plane, on
+// either side, counts as on it: it is kept (clamped onto the plane from outside), and no crossing
+// is made next to it (crossesSide3d). Crossings lie on the true plane.
 // Writes dst and returns its size. Each point is read once:
 // the edge k -> k + 1 carries point k + 1 (and its plane distance) to the next step.
 fn clipPolygonToPlane3d(
@@ -123,9 +123,9 @@ fn clipPolygonToPlane3d(
       (*dst)[o] = clipPoint3d(sideClamp3d(p0, s, dp), bandFeature3d(feat, dp, dq, slack, j));
       o++;
     }
-    if ((dp <= 0.0 && dq > slack) || (dp > slack && dq <= 0.0)) {
+    if (crossesSide3d(dp, dq, slack)) {
       let t = dp / (dp - dq);
-      (*dst)[o] = clipPoint3d(p0 + t * (q0 - p0), crossingFeature3d(R, refFirst, refSize, j, incFace, feat, dp <= 0.0));
+      (*dst)[o] = clipPoint3d(p0 + t * (q0 - p0), crossingFeature3d(R, refFirst, refSize, j, incFace, feat, dp < 0.0));
       o++;
     }
     cur = next;
@@ -143,11 +143,19 @@ fn sideSlack3d(s: vec3f, scale: f32) -> f32 {
   return CLIP_SIDE_SLOP_3D * scale * length(s);
 }
 
+// Whether the segment from p to q (plane distances dp, dq) crosses the side plane: both ends lie
+// beyond the slack band, on opposite sides. An end within the band is on the plane and is kept
+// itself; a crossing beside it would repeat it under another feature id (f32 noise of 1e-7 puts a
+// vertex lying on the plane on either side, and the ids would flicker).
+fn crossesSide3d(dp: f32, dq: f32, slack: f32) -> bool {
+  return (dp < -slack && dq > slack) || (dp > slack && dq < -slack);
+}
+
 // The feature word of a kept point p (plane distance dp, its successor's dq): a point in the slack
 // band whose successor is outside is where the polygon leaves along side j (the word says so, for
 // the crossings later planes make on that run); any other keeps its own word.
 fn bandFeature3d(feat: u32, dp: f32, dq: f32, slack: f32, j: u32) -> u32 {
-  return select(feat, clipFeature3d(feat & 0xffu, (feat >> 8u) & 0xffu, j, 0u), dp > 0.0 && dq > slack);
+  return select(feat, clipFeature3d(feat & 0xffu, (feat >> 8u) & 0xffu, j, 0u), dp >= -slack && dq > slack);
 }
 
 // p moved onto the side plane when it is outside by d = dot(s, p) - off > 0.
@@ -195,12 +203,12 @@ fn clipBoxPolygon3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, n: vec3f, 
       let dq = dot(s, q0) - off;
       let live = k < m;
       let keep = live && dp <= slack;
-      let cross1 = live && ((dp <= 0.0 && dq > slack) || (dp > slack && dq <= 0.0));
+      let cross1 = live && crossesSide3d(dp, dq, slack);
       // The crossing point (as clipPolygonToPlane3d computes it).
       let t = dp / (dp - dq);
       let feat = cur.w;
       let kept = clipPoint3d(sideClamp3d(p0, s, dp), bandFeature3d(feat, dp, dq, slack, j));
-      let xp = clipPoint3d(p0 + t * (q0 - p0), crossingFeature3d(R, rFirst, 4u, j, incFace, feat, dp <= 0.0));
+      let xp = clipPoint3d(p0 + t * (q0 - p0), crossingFeature3d(R, rFirst, 4u, j, incFace, feat, dp < 0.0));
       let o1 = o + select(0u, 1u, keep);
       for (var u = 0u; u < BOX_CLIP_POINTS_3D; u++) {
         if (keep && u == o) { out[u] = kept; }

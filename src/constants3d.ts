@@ -117,9 +117,10 @@ export const SEGMENT_PARALLEL_SINE_3D = 5e-3;
 export const REDUCTION_HYSTERESIS_3D = 0.95;
 
 /**
- * Side-plane slop of face clipping, relative to the pair's length scale: an incident point outside
- * a side plane of the reference face by no more than this counts as on the plane (it is kept and
- * clamped onto it, and no crossing is made beside it). Two equal boxes stacked flush put the
+ * Side-plane slop of face clipping, relative to the pair's length scale: an incident point within
+ * this of a side plane of the reference face, on either side, counts as on the plane (it is kept,
+ * clamped onto it from outside, and no crossing is made beside it, which would repeat the point
+ * under another id). Two equal boxes stacked flush put the
  * incident face's corners exactly on the side planes, where f32 noise of 1e-7 decides from frame
  * to frame whether a corner is kept (a vertex id) or cut into edge-crossing points (other ids): a
  * solver then loses its warm start every frame and the stack creeps. 1e-4 is 1000× that noise and

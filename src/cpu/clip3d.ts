@@ -124,10 +124,9 @@ export function crossingFeature3d(R: Hull3D, refFirst: number, refSize: number, 
 
 /**
  * One Sutherland–Hodgman step: keeps the part of polygon `src` (m points) where
- * s · p <= off, the side plane of reference side j; a point outside by no more than the slack
- * (sideSlack3d) counts as on the plane: it is kept, clamped onto the plane, and no crossing is made
- * next to it. Crossings (between a point inside and one outside beyond the slack) lie on the true
- * plane. Writes `dst` and returns its size (the WGSL
+ * s · p <= off, the side plane of reference side j; a point within the slack (sideSlack3d) of the
+ * plane, on either side, counts as on it: it is kept (clamped onto the plane from outside), and no
+ * crossing is made next to it (crossesSide3d). Crossings lie on the true plane. Writes `dst` and returns its size (the WGSL
  * keeps a point's position bits and feature word in one vec4u).
  * `refFirst`/`refSize` locate the reference face's vertex loop of R, `incFace` the incident face.
  */
@@ -151,12 +150,12 @@ export function clipPolygonToPlane3d(
       dstFeat[o] = bandFeature3d(feat, dp, dq, slack, j);
       o++;
     }
-    if ((dp <= 0 && dq > slack) || (dp > slack && dq <= 0)) {
+    if (crossesSide3d(dp, dq, slack)) {
       const t = dp / (dp - dq);
       dstPos[3 * o] = px + t * (qx - px);
       dstPos[3 * o + 1] = py + t * (qy - py);
       dstPos[3 * o + 2] = pz + t * (qz - pz);
-      dstFeat[o] = crossingFeature3d(R, refFirst, refSize, j, incFace, feat, dp <= 0);
+      dstFeat[o] = crossingFeature3d(R, refFirst, refSize, j, incFace, feat, dp < 0);
       o++;
     }
     px = qx;
@@ -179,12 +178,22 @@ export function sideSlack3d(sx: number, sy: number, sz: number, scale: number): 
 }
 
 /**
+ * Whether the segment from p to q (plane distances dp, dq) crosses the side plane: both ends lie
+ * beyond the slack band, on opposite sides. An end within the band is on the plane and is kept
+ * itself; a crossing beside it would repeat it under another feature id (f32 noise of 1e-7 puts a
+ * vertex lying on the plane on either side, and the ids would flicker).
+ */
+export function crossesSide3d(dp: number, dq: number, slack: number): boolean {
+  return (dp < -slack && dq > slack) || (dp > slack && dq < -slack);
+}
+
+/**
  * The feature word of a kept point p (plane distance dp, its successor's dq): a point in the slack
  * band whose successor is outside is where the polygon leaves along side j (the word says so, for
  * the crossings later planes make on that run); any other keeps its own word.
  */
 export function bandFeature3d(feat: number, dp: number, dq: number, slack: number, j: number): number {
-  return dp > 0 && dq > slack ? clipFeature3d(feat & 0xff, (feat >>> 8) & 0xff, j, 0) : feat;
+  return dp >= -slack && dq > slack ? clipFeature3d(feat & 0xff, (feat >>> 8) & 0xff, j, 0) : feat;
 }
 
 /** Writes p moved onto the side plane, when it is outside by d = s · p - off > 0, to dst[3o..]. */
