@@ -123,7 +123,8 @@ fn clipPolygonToPlane3d(
       (*dst)[o] = clipPoint3d(sideClamp3d(p0, s, dp), bandFeature3d(feat, dp, dq, slack, j));
       o++;
     }
-    if (crossesSide3d(dp, dq, slack)) {
+    // A 2-point polygon (a segment) has one edge: its closing edge is the same segment back.
+    if (crossesSide3d(dp, dq, slack) && (m > 2u || k == 0u)) {
       let t = dp / (dp - dq);
       (*dst)[o] = clipPoint3d(p0 + t * (q0 - p0), crossingFeature3d(R, refFirst, refSize, j, incFace, feat, dp < 0.0));
       o++;
@@ -203,7 +204,7 @@ fn clipBoxPolygon3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, n: vec3f, 
       let dq = dot(s, q0) - off;
       let live = k < m;
       let keep = live && dp <= slack;
-      let cross1 = live && crossesSide3d(dp, dq, slack);
+      let cross1 = live && crossesSide3d(dp, dq, slack) && (m > 2u || k == 0u);
       // The crossing point (as clipPolygonToPlane3d computes it).
       let t = dp / (dp - dq);
       let feat = cur.w;

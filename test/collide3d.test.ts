@@ -205,6 +205,20 @@ describe('resting contact is stable', () => {
     expect(closest).toBeGreaterThan(0.01);
   });
 
+  it("a box above another, flush with its side: the two faces share a segment, its 2 ends once each", () => {
+    // B (half extents 0.3, 0.4, 0.3) hovers 0.02 above the unit cube A (margin 0.05), its left face
+    // in A's right face plane x = 0.5: the faces' overlap is the segment x = 0.5, y from -0.1 to
+    // 0.5. Clipping leaves a 2-point polygon on the side plane x = 0.5; its one edge crosses A's side
+    // plane y = 0.5 once (the closing edge is the same segment back and must not cross it again).
+    const b = makeShape3D({ type: 'box', halfExtents: [0.3, 0.4, 0.3] }, 2);
+    const m = run(cube, [0, 0, 0], I, b, [0.8, 0.3, 0.82], I, 0.05);
+    expect(m.kind).toBe(CONTACT_KIND_3D.faceA);
+    expectClose(m.normal, [0, 0, 1]);
+    expect(m.count).toBe(2);
+    expect(sorted(pts(m))).toEqual(sorted([[0.5, -0.1, 0.51], [0.5, 0.5, 0.51]]).map((p) => p.map((x) => expect.closeTo(x, 9))));
+    for (let k = 0; k < 2; k++) expect(m.depths[k]).toBeCloseTo(-0.02, 9);
+  });
+
   it('two equal boxes resting face to face keep A as the reference face (hysteresis)', () => {
     // With identical faces the A and B face separations tie; a tiny tilt must not flip to B.
     for (let i = 0; i < 50; i++) {

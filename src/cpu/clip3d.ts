@@ -150,7 +150,10 @@ export function clipPolygonToPlane3d(
       dstFeat[o] = bandFeature3d(feat, dp, dq, slack, j);
       o++;
     }
-    if (crossesSide3d(dp, dq, slack)) {
+    // A 2-point polygon (a segment, where only an edge of the incident face lies on the
+    // reference face) has one edge: its closing edge is the same segment back, whose crossing
+    // would repeat the first under another id.
+    if (crossesSide3d(dp, dq, slack) && (m > 2 || k === 0)) {
       const t = dp / (dp - dq);
       dstPos[3 * o] = px + t * (qx - px);
       dstPos[3 * o + 1] = py + t * (qy - py);
