@@ -428,6 +428,8 @@ export function checkManifold(a: WorldShape, b: WorldShape, m: Manifold, margin:
       if (Math.abs(d - faceDepth) > tol) problems.push(`${what}: depth ${fmt(d)} but A's point is ${fmt(faceDepth)} deep past B's face`);
     }
   }
+  // Persistent contacts match points by pair and id: two points of one manifold may not share one.
+  if (m.count === 2 && m.id[0] === m.id[1]) problems.push(`points 0 and 1 share id 0x${m.id[0]!.toString(16)}`);
   out.ok = problems.length === 0;
   return out;
 }

@@ -399,11 +399,13 @@ export function checkManifoldValidity3D(a: PlacedShape3D, b: PlacedShape3D, m: M
     if (fb) problems.push(`${what}: id 0x${id.toString(16).padStart(4, '0')}: B's ${fb}`);
   }
   // A point twice (a few f32 steps apart, under two ids) is no contact point more: it gives a
-  // solver two constraints at one spot and flickers between its ids from frame to frame.
+  // solver two constraints at one spot and flickers between its ids from frame to frame. And
+  // persistent contacts match points by pair and id: two points of one manifold may not share one.
   for (let k = 0; k < Math.min(m.count, 4); k++) {
     for (let l = k + 1; l < Math.min(m.count, 4); l++) {
       const gap = Math.hypot(m.positions[3 * k]! - m.positions[3 * l]!, m.positions[3 * k + 1]! - m.positions[3 * l + 1]!, m.positions[3 * k + 2]! - m.positions[3 * l + 2]!);
       if (gap <= 1e-3 * tol) problems.push(`points ${k} and ${l} are ${fmt(gap)} apart: the same point twice`);
+      if (m.ids[k] === m.ids[l]) problems.push(`points ${k} and ${l} share id 0x${m.ids[k]!.toString(16)}`);
     }
   }
   out.ok = problems.length === 0;
