@@ -317,7 +317,7 @@ fn clipFaceContact3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, refIsA: b
 // not project into the reference face, the contact joins the vertex and the closest point of the
 // face's boundary (normal along that line, one point within the margin), or, when closer, the
 // closest features of the reference face and incident face incFace.
-fn vertexContact3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, refIsA: bool, margin: f32) {
+fn vertexContact3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, refIsA: bool, margin: f32, scale: f32) {
   let plane = planeW3d(R, refFace);
   let n = plane.xyz;
   let bi = deepestVertex3d(I, n);
@@ -366,9 +366,9 @@ fn vertexContact3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, refIsA: boo
       }
       let dist = sqrt(best);
       if (dist > margin) { return; }
-      let m = (c - q) * (1.0 / dist);
+      let sign = select(-1.0, 1.0, refIsA);
       lm.kind = CONTACT_CLOSEST_3D;
-      setNormal3d(select(-m, m, refIsA));
+      setJoinNormal3d(sign * (c - q), dist, sign * n, scale);
       pushPoint3d(0.5 * (c + q), dist, select(makeId3d(fi, fr), makeId3d(fr, fi), refIsA));
       return;
     }

@@ -9,7 +9,7 @@
 // the two edges, with the SAT separation. When those closest points lie off either edge: for hulls
 // apart along the axis, the clamped closest points; else it fails (false). faceFallback: a face
 // axis is as good, so clamped points beyond the margin leave the face fallbacks to decide.
-fn edgeContact3d(A: Hull3D, B: Hull3D, query: EdgeQuery3D, margin: f32, faceFallback: bool) -> bool {
+fn edgeContact3d(A: Hull3D, B: Hull3D, query: EdgeQuery3D, margin: f32, scale: f32, faceFallback: bool) -> bool {
   if (query.edgeA < 0) { return false; }
   let ea = u32(query.edgeA);
   let eb = query.edgeB;
@@ -17,17 +17,19 @@ fn edgeContact3d(A: Hull3D, B: Hull3D, query: EdgeQuery3D, margin: f32, faceFall
   let edgeB = hullEdge(B, eb);
   let c = closestSegments3d(hullVertexW(A, edgeA.x), hullVertexW(A, edgeA.y), hullVertexW(B, edgeB.x), hullVertexW(B, edgeB.y));
   if (!(c.s > 0.0 && c.s < 1.0 && c.t > 0.0 && c.t < 1.0)) {
-    // Clamped parameters: the lines' closest points lie off the edges. Overlapping hulls: no edge
-    // contact. Hulls apart along the axis: the edges' closest points are the speculative contact;
-    // farther apart than the margin, other features may still be closer (with a face axis as good,
-    // the face fallbacks decide).
-    if (!(query.separation > 0.0)) { return false; }
+    // Clamped parameters: the lines' closest points lie off the edges. Hulls apart along the axis:
+    // the edges' closest points are the speculative contact; farther apart than the margin, other
+    // features may still be closer (with a face axis as good, the face fallbacks decide).
+    // Overlapping hulls: no edge contact, unless the clamped points touch (vertex on vertex): then
+    // they are the contact, along the SAT axis.
     let d = c.c2 - c.c1;
     let dist = sqrt(dot(d, d));
+    let apart = query.separation > 0.0;
+    if (!apart && !(dist <= CORE_DISTANCE_3D * scale)) { return false; }
     if (dist > margin) { return !faceFallback; }
     lm.kind = CONTACT_CLOSEST_3D;
-    setNormal3d(d * (1.0 / dist));
-    pushPoint3d(0.5 * (c.c1 + c.c2), dist, makeId3d(edgeFeature3d(A, ea, c.s), edgeFeature3d(B, eb, c.t)));
+    setJoinNormal3d(d, dist, query.axis, scale);
+    pushPoint3d(0.5 * (c.c1 + c.c2), select(query.separation, dist, apart), makeId3d(edgeFeature3d(A, ea, c.s), edgeFeature3d(B, eb, c.t)));
     return true;
   }
   lm.kind = CONTACT_EDGE_3D;
@@ -54,7 +56,7 @@ fn collideHulls3d(A: Hull3D, B: Hull3D, margin: f32, scale: f32) {
   if (queryE.separation > margin) { return; }
   let sepE = queryE.separation;
   let edgeFirst = sepE > max(sepA, sepB) + EDGE_HYSTERESIS_3D * scale;
-  if (edgeFirst && edgeContact3d(A, B, queryE, margin, false)) { return; }
+  if (edgeFirst && edgeContact3d(A, B, queryE, margin, scale, false)) { return; }
   let flip = sepB > sepA + FACE_HYSTERESIS_3D * scale;
   // Reference hull R and incident hull I (WGSL picks structs, not pointers).
   var R = A;
@@ -71,10 +73,10 @@ fn collideHulls3d(A: Hull3D, B: Hull3D, margin: f32, scale: f32) {
   // Nothing of that face lies over the reference face. An edge axis within the hysteresis of the
   // face axis is the contact then; else retry with a face at the deepest vertex, then take that
   // vertex alone (keeps the SAT normal and depth).
-  if (!edgeFirst && sepE > max(sepA, sepB) - EDGE_HYSTERESIS_3D * scale && edgeContact3d(A, B, queryE, margin, true)) { return; }
+  if (!edgeFirst && sepE > max(sepA, sepB) - EDGE_HYSTERESIS_3D * scale && edgeContact3d(A, B, queryE, margin, scale, true)) { return; }
   let inc2 = incidentFace3d(I, n, true);
   if (inc2 != inc && clipFaceContact3d(R, refFace, I, inc2, !flip, margin, scale) > 0u) { return; }
-  vertexContact3d(R, refFace, I, inc, !flip, margin);
+  vertexContact3d(R, refFace, I, inc, !flip, margin, scale);
 }
 
 fn isHull3d(kind: u32) -> bool {

@@ -162,6 +162,13 @@ fn setNormal3d(n: vec3f) {
   lm.normal = n;
 }
 
+// The normal along the join d, of length dist, of two closest points; closer than
+// CORE_DISTANCE_3D × scale, along the SAT axis f instead: the join of two points that (nearly)
+// touch points anywhere, its direction the rounding of their coordinates.
+fn setJoinNormal3d(d: vec3f, dist: f32, f: vec3f, scale: f32) {
+  setNormal3d(select(f, d * (1.0 / dist), dist > CORE_DISTANCE_3D * scale));
+}
+
 fn pushPoint3d(p: vec3f, sep: f32, id: u32) {
   // Constant indices only (a select per slot): lm then lives in registers, where a write at a
   // per-lane index would be a per-lane scatter through memory on SIMD backends (lavapipe).

@@ -135,8 +135,11 @@ export const CLIP_SIDE_SLOP_3D = 1e-4;
 export const REDUCTION_DEPTH_TOLERANCE_3D = 5e-4;
 
 /**
- * Core distance below which a sphere centre / capsule segment counts as touching the hull's
- * core, so the closest-point direction can no longer be normalised; the SAT axis is used then.
+ * Distance (× the pair's length scale) below which two closest points count as touching, so the
+ * direction of their join is rounding noise and the SAT axis is the normal instead: a sphere
+ * centre or capsule segment on a hull's core, and a hull's speculative closest features (edge
+ * ends, a vertex beside a face) that touch; an edge pair whose clamped closest points touch (vertex
+ * on vertex) is the contact even when the hulls overlap by a rounding.
  */
 export const CORE_DISTANCE_3D = 5e-5;
 

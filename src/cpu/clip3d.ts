@@ -21,7 +21,7 @@
 
 import { CLIP_SIDE_SLOP_3D, CONTACT_KIND_3D, FEATURE_EDGE_3D, FEATURE_FACE_3D, FEATURE_VERTEX_3D, MAX_CLIP_POINTS_3D, MAX_FACE_VERTICES, MAX_MANIFOLD_POINTS_3D, NO_SIDE_3D } from '../constants3d.ts';
 import { closestSegments3d, cp } from './distance3d.ts';
-import { makeId3d, lm, pushPoint3d, setNormal3d, type Hull3D } from './manifold3d.ts';
+import { makeId3d, lm, pushPoint3d, setJoinNormal3d, setNormal3d, type Hull3D } from './manifold3d.ts';
 import { candId, candPos, candSep, chosen, reduceManifold3d } from './reduce3d.ts';
 
 
@@ -310,7 +310,7 @@ export function clipFaceContact3d(R: Hull3D, refFace: number, I: Hull3D, incFace
  * line, one point within the margin), so a speculative point never floats beside the face; or,
  * when closer, the closest features of the reference face and incident face `incFace`.
  */
-export function vertexContact3d(R: Hull3D, refFace: number, I: Hull3D, incFace: number, refIsA: boolean, margin: number): void {
+export function vertexContact3d(R: Hull3D, refFace: number, I: Hull3D, incFace: number, refIsA: boolean, margin: number, scale: number): void {
   planeW3d(R, refFace);
   const nx = planeW[0]!, ny = planeW[1]!, nz = planeW[2]!, nd = planeW[3]!;
   const bi = deepestVertex3d(I, nx, ny, nz);
@@ -369,11 +369,9 @@ export function vertexContact3d(R: Hull3D, refFace: number, I: Hull3D, incFace: 
       }
       const dist = Math.sqrt(best);
       if (dist > margin) return;
-      const inv = 1 / dist;
-      const mx = (cx - qx) * inv, my = (cy - qy) * inv, mz = (cz - qz) * inv;
+      const sign = refIsA ? 1 : -1;
       lm.kind = CONTACT_KIND_3D.closest;
-      if (refIsA) setNormal3d(mx, my, mz);
-      else setNormal3d(-mx, -my, -mz);
+      setJoinNormal3d(sign * (cx - qx), sign * (cy - qy), sign * (cz - qz), dist, sign * nx, sign * ny, sign * nz, scale);
       pushPoint3d(0.5 * (cx + qx), 0.5 * (cy + qy), 0.5 * (cz + qz), dist, refIsA ? makeId3d(fr, fi) : makeId3d(fi, fr));
       return;
     }

@@ -14,7 +14,7 @@
 // is the shape's centre (src/cpu/manifold3d.ts), so the numbers stay small and f32 keeps its
 // digits on the GPU. Nothing is allocated per pair.
 
-import { CONTACT_KIND_3D, EDGE_HYSTERESIS_3D, FACE_HYSTERESIS_3D, FEATURE_EDGE_3D, SHAPE_KIND_3D } from '../constants3d.ts';
+import { CONTACT_KIND_3D, CORE_DISTANCE_3D, EDGE_HYSTERESIS_3D, FACE_HYSTERESIS_3D, FEATURE_EDGE_3D, SHAPE_KIND_3D } from '../constants3d.ts';
 import type { Shape3D } from '../shapes3d.ts';
 import { clipFaceContact3d, incidentFace3d, planeW, planeW3d, vertexContact3d } from './clip3d.ts';
 import { closestSegments3d, cp } from './distance3d.ts';
@@ -27,6 +27,7 @@ import {
   pushPoint3d,
   relativePose3d,
   resetLocalManifold3d,
+  setJoinNormal3d,
   setNormal3d,
   type Hull3D,
   type Manifold3D,
@@ -49,7 +50,7 @@ const hullY = emptyHull3D(null as unknown as Shape3D);
  * `faceFallback`: a face axis is as good as the edge axis (within the hysteresis), so when the
  * clamped points are beyond the margin the face fallbacks may still find closer features.
  */
-export function edgeContact3d(A: Hull3D, B: Hull3D, margin: number, faceFallback: boolean): boolean {
+export function edgeContact3d(A: Hull3D, B: Hull3D, margin: number, scale: number, faceFallback: boolean): boolean {
   const ea = qe[1]!;
   const eb = qe[2]!;
   if (ea < 0) return false;
@@ -77,19 +78,21 @@ export function edgeContact3d(A: Hull3D, B: Hull3D, margin: number, faceFallback
   const s = cp[0]!;
   const t = cp[1]!;
   if (!(s > 0 && s < 1 && t > 0 && t < 1)) {
-    // Clamped parameters: the lines' closest points lie off the edges. Overlapping hulls: no edge
-    // contact (a rounding at a Gauss-map arc end). Hulls apart along the axis: the edges' closest
-    // points are the speculative contact (normal along their join, one point within the margin).
-    // Farther apart than the margin, other features may still be closer (two corners: the SAT's
-    // edge pair need not hold them): with a face axis as good, the face fallbacks decide.
-    if (!(qe[0]! > 0)) return false;
+    // Clamped parameters: the lines' closest points lie off the edges. Hulls apart along the axis:
+    // the edges' closest points are the speculative contact (normal along their join, one point
+    // within the margin). Farther apart than the margin, other features may still be closer (two
+    // corners: the SAT's edge pair need not hold them): with a face axis as good, the face
+    // fallbacks decide. Overlapping hulls: no edge contact (a rounding at a Gauss-map arc end),
+    // unless the clamped points touch (an end of each edge on the other, e.g. vertex on vertex):
+    // then they are the contact, along the SAT axis, and a face axis would be far worse.
     const dx = cp[5]! - cp[2]!, dy = cp[6]! - cp[3]!, dz = cp[7]! - cp[4]!;
     const dist = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    const apart = qe[0]! > 0;
+    if (!apart && !(dist <= CORE_DISTANCE_3D * scale)) return false;
     if (dist > margin) return !faceFallback;
-    const inv = 1 / dist;
     lm.kind = CONTACT_KIND_3D.closest;
-    setNormal3d(dx * inv, dy * inv, dz * inv);
-    pushPoint3d(0.5 * (cp[2]! + cp[5]!), 0.5 * (cp[3]! + cp[6]!), 0.5 * (cp[4]! + cp[7]!), dist, makeId3d(edgeFeature3d(sa, ea, s), edgeFeature3d(sb, eb, t)));
+    setJoinNormal3d(dx, dy, dz, dist, qe[3]!, qe[4]!, qe[5]!, scale);
+    pushPoint3d(0.5 * (cp[2]! + cp[5]!), 0.5 * (cp[3]! + cp[6]!), 0.5 * (cp[4]! + cp[7]!), apart ? dist : qe[0]!, makeId3d(edgeFeature3d(sa, ea, s), edgeFeature3d(sb, eb, t)));
     return true;
   }
   lm.kind = CONTACT_KIND_3D.edge;
@@ -114,7 +117,7 @@ export function collideHulls3d(A: Hull3D, B: Hull3D, margin: number, scale: numb
   const sepE = qe[0]!;
   if (sepE > margin) return;
   const edgeFirst = sepE > Math.max(sepA, sepB) + EDGE_HYSTERESIS_3D * scale;
-  if (edgeFirst && edgeContact3d(A, B, margin, false)) return;
+  if (edgeFirst && edgeContact3d(A, B, margin, scale, false)) return;
   const flip = sepB > sepA + FACE_HYSTERESIS_3D * scale;
   // Reference hull R and incident hull I.
   const R = flip ? B : A;
@@ -128,10 +131,10 @@ export function collideHulls3d(A: Hull3D, B: Hull3D, margin: number, scale: numb
   // Nothing of that face lies over the reference face. An edge axis within the hysteresis of the
   // face axis is the contact then; else retry with a face at the deepest vertex, then take that
   // vertex alone (keeps the SAT normal and depth).
-  if (!edgeFirst && sepE > Math.max(sepA, sepB) - EDGE_HYSTERESIS_3D * scale && edgeContact3d(A, B, margin, true)) return;
+  if (!edgeFirst && sepE > Math.max(sepA, sepB) - EDGE_HYSTERESIS_3D * scale && edgeContact3d(A, B, margin, scale, true)) return;
   const inc2 = incidentFace3d(I, nx, ny, nz, true);
   if (inc2 !== inc && clipFaceContact3d(R, refFace, I, inc2, !flip, margin, scale) > 0) return;
-  vertexContact3d(R, refFace, I, inc, !flip, margin);
+  vertexContact3d(R, refFace, I, inc, !flip, margin, scale);
 }
 
 export function isHull3d(s: Shape3D): boolean {

@@ -9,7 +9,7 @@
 //
 // Nothing is allocated per pair: the scratch below is module-level and reused.
 
-import { CONTACT_KIND_3D, FEATURE_EDGE_3D, FEATURE_VERTEX_3D, MAX_MANIFOLD_POINTS_3D } from '../constants3d.ts';
+import { CONTACT_KIND_3D, CORE_DISTANCE_3D, FEATURE_EDGE_3D, FEATURE_VERTEX_3D, MAX_MANIFOLD_POINTS_3D } from '../constants3d.ts';
 import type { Shape3D } from '../shapes3d.ts';
 
 export { CONTACT_KIND_3D };
@@ -81,6 +81,16 @@ export function setNormal3d(nx: number, ny: number, nz: number): void {
   lm.normal[0] = nx;
   lm.normal[1] = ny;
   lm.normal[2] = nz;
+}
+
+/**
+ * Sets the normal along the join (dx, dy, dz), of length dist, of two closest points; closer than
+ * CORE_DISTANCE_3D × scale, along the SAT axis (fx, fy, fz) instead: the join of two points that
+ * (nearly) touch points anywhere, its direction the rounding of their coordinates.
+ */
+export function setJoinNormal3d(dx: number, dy: number, dz: number, dist: number, fx: number, fy: number, fz: number, scale: number): void {
+  if (dist > CORE_DISTANCE_3D * scale) setNormal3d(dx / dist, dy / dist, dz / dist);
+  else setNormal3d(fx, fy, fz);
 }
 
 /** Appends a point (working frame) with its separation and feature id. */

@@ -369,6 +369,53 @@ export function apartAtVerticesScene3D(seed: number, geometries: number, margin:
 }
 
 /**
+ * Features exactly on features: boxes, prisms and hulls (half axis aligned by cube symmetries, half
+ * random), a vertex of B put exactly on a vertex of A, or on the midpoint of an edge between two of
+ * A's vertices, or on A's vertex shifted by an eighth of A's size along an axis (an edge or face
+ * point of an aligned box): where clipping meets its ties (a vertex on a side plane, an edge along
+ * one, a 2-point polygon, a corner on a corner). A's and B's vertices are the support points
+ * along u and -u, so the shapes touch there, and B then moves along u by a gap of 0, ±1e-7 or up
+ * to the margin, or sinks by up to a tenth of A's size. u: an axis, a face or body diagonal
+ * (aligned shapes) or random.
+ */
+export function featureOnFeatureScene3D(seed: number, geometries: number, margin: number): SceneBuilder3D {
+  const rng = mulberry32(seed);
+  const out = new SceneBuilder3D(margin);
+  const diagonals: Vec3[] = [[1, 1, 0], [1, 0, 1], [0, 1, 1], [1, -1, 0], [1, 1, 1], [1, -1, 1]].map((d) => {
+    const l = Math.hypot(d[0]!, d[1]!, d[2]!);
+    return d.map((x) => x / l) as Vec3;
+  });
+  for (let g = 0; g < geometries; g++) {
+    const aligned = rng() < 0.5;
+    const a = aligned ? faceyShape(rng, 1) : rng() < 0.5 ? faceyShape(rng, 1) : randomHull3D(rng, 1, randInt(rng, 6, 16));
+    const b = aligned ? faceyShape(rng, uniform(rng, 0.3, 1.5)) : rng() < 0.5 ? faceyShape(rng, uniform(rng, 0.3, 1.5)) : randomHull3D(rng, uniform(rng, 0.3, 1.5), randInt(rng, 6, 16));
+    const qa = aligned ? axisAlignedQuat(rng) : randomQuat(rng);
+    const qb = aligned ? axisAlignedQuat(rng) : randomQuat(rng);
+    const pick = rng();
+    const sign = rng() < 0.5 ? -1 : 1;
+    const u: Vec3 = !aligned ? randomAxis(rng) : pick < 0.4 ? AXES[randInt(rng, 0, 5)]! : (diagonals[randInt(rng, 0, diagonals.length - 1)]!.map((x) => sign * x) as Vec3);
+    let va = supportPoint3D(a, qa, u);
+    const where = rng();
+    if (where < 0.3) {
+      // The midpoint of the segment to another vertex of A's face along u (an edge, or a chord).
+      const other = supportPoint3D(a, qa, [u[0] + 0.3 * (rng() - 0.5), u[1] + 0.3 * (rng() - 0.5), u[2] + 0.3 * (rng() - 0.5)]);
+      va = [0, 1, 2].map((i) => fr((va[i]! + other[i]!) / 2)) as Vec3;
+    } else if (where < 0.5) {
+      const axis = randInt(rng, 0, 2);
+      va = [...va];
+      va[axis] = va[axis]! + (rng() < 0.5 ? -0.125 : 0.125);
+    }
+    const vb = supportPoint3D(b, qb, [-u[0], -u[1], -u[2]]);
+    const k = rng();
+    const gap = k < 0.3 ? 0 : k < 0.45 ? 1e-7 : k < 0.6 ? -1e-7 : k < 0.8 ? uniform(rng, 0, margin) : -uniform(rng, 0, 0.1);
+    const pa: Vec3 = [randInt(rng, -32, 32) / 8, randInt(rng, -32, 32) / 8, randInt(rng, -32, 32) / 8];
+    const pb: Vec3 = [0, 1, 2].map((i) => pa[i]! + va[i]! - vb[i]! + gap * u[i]!) as Vec3;
+    out.add(a, pa, qa, b, pb, qb, { set: 'feature-on-feature', note: `${aligned ? 'aligned' : 'random'}, ${where < 0.3 ? 'edge midpoint' : where < 0.5 ? 'shifted vertex' : 'vertex'}, gap ${gap.toPrecision(3)}` }, true);
+  }
+  return out;
+}
+
+/**
  * Coplanar touching (margin 0): identity rotations, B's face exactly on A's face (positions on
  * the f32 grid, so the faces coincide exactly), or beside A with coplanar faces and touching
  * sides.
