@@ -79,8 +79,9 @@ fn closestHullCore3d(H: Hull3D, p: vec3f, q: vec3f, isSegment: bool) -> HullCore
 }
 
 // Clips the core segment p–q (radius r) against face f of hull H and keeps the points within the
-// margin; normal n(f). Returns the number of points written.
-fn clipSegmentToFace3d(H: Hull3D, f: u32, p: vec3f, q: vec3f, radius: f32, margin: f32) -> u32 {
+// margin; normal n(f). A clipped piece shorter than CORE_DISTANCE_3D × scale (an end at the face's
+// boundary) is one point. Returns the number of points written.
+fn clipSegmentToFace3d(H: Hull3D, f: u32, p: vec3f, q: vec3f, radius: f32, margin: f32, scale: f32) -> u32 {
   let pl = hullPlane(H, f);
   let n = pl.xyz;
   let face = hullFace(H, f);
@@ -112,8 +113,10 @@ fn clipSegmentToFace3d(H: Hull3D, f: u32, p: vec3f, q: vec3f, radius: f32, margi
     }
   }
   if (t0 > t1) { return 0u; }
+  let ends = select(1u, 2u, (t1 - t0) * length(q - p) > CORE_DISTANCE_3D * scale);
   var written = 0u;
   for (var k = 0u; k < 2u; k++) {
+    if (k >= ends) { break; }
     let t = select(t1, t0, k == 0u);
     let side = select(side1, side0, k == 0u);
     let x = p + t * (q - p);
@@ -191,7 +194,7 @@ fn collideHullRound3d(H: Hull3D, R: Hull3D, margin: f32, scale: f32) {
       // margin is a point (a capsule lying on F gets two).
       lm.kind = CONTACT_FACE_A_3D;
       setNormal3d(hullPlane(H, faceF).xyz);
-      if (clipSegmentToFace3d(H, faceF, p, q, r, margin) > 0u) { return; }
+      if (clipSegmentToFace3d(H, faceF, p, q, r, margin, scale) > 0u) { return; }
     }
     lm.count = 0u;
     lm.kind = CONTACT_CLOSEST_3D;
@@ -218,7 +221,7 @@ fn collideHullRound3d(H: Hull3D, R: Hull3D, margin: f32, scale: f32) {
   let n = pl.xyz;
   lm.kind = CONTACT_FACE_A_3D;
   setNormal3d(n);
-  if (isSegment && clipSegmentToFace3d(H, faceF, p, q, r, margin) > 0u) { return; }
+  if (isSegment && clipSegmentToFace3d(H, faceF, p, q, r, margin, scale) > 0u) { return; }
   // A sphere centre (or a segment that clips away) inside the hull: its deepest end point.
   let sp = dot(n, p) - pl.w;
   let sq = dot(n, q) - pl.w;

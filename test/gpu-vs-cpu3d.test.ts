@@ -146,6 +146,14 @@ describe('3D narrowphase: GPU vs CPU, adversarial sets', () => {
     expect(r.kinds.closest ?? 0, 'vertex-on-vertex contacts from clamped edge pairs and speculative closest features').toBeGreaterThan(0.05 * r.pairs);
   });
 
+  it('spheres and capsules exactly on hull features (vertices, edge midpoints, shifted vertices)', async () => {
+    // A capsule whose clipped piece of a face collapses to a point (an end on the face's boundary)
+    // gives that point once (before: twice, 50 of these 8000 pairs).
+    const r = await runSet('round-on-feature', featureOnFeatureScene3D(0xfea8, ADVERSARIAL_GEOMETRIES, 0.05, true), 'all');
+    expect(r.touching, 'most pairs touch').toBeGreaterThan(0.8 * r.pairs);
+    expect((r.kinds.faceA ?? 0) + (r.kinds.faceB ?? 0), 'capsules clipped to a face').toBeGreaterThan(0.02 * r.pairs);
+  });
+
   it('coplanar touching (margin 0): every pair has points, all of depth exactly 0', async () => {
     const r = await runSet('coplanar-touching', coplanarTouchingScene3D(0xc0f1a7, ADVERSARIAL_GEOMETRIES), 'all');
     const bad: string[] = [];

@@ -141,12 +141,13 @@ export function closestHullCore3d(
 
 /**
  * Clips the core segment p–q (radius r) against face f of hull H and keeps the points within the
- * margin; normal n(f). Returns the number of points written.
+ * margin; normal n(f). A clipped piece shorter than CORE_DISTANCE_3D × scale (an end at the
+ * face's boundary) is one point, not the same point twice. Returns the number of points written.
  */
 export function clipSegmentToFace3d(
   Hh: Hull3D, f: number,
   px: number, py: number, pz: number, qx: number, qy: number, qz: number,
-  radius: number, margin: number,
+  radius: number, margin: number, scale: number,
 ): number {
   const H = Hh.shape;
   const hv = H.vertices;
@@ -184,8 +185,9 @@ export function clipSegmentToFace3d(
     }
   }
   if (t0 > t1) return 0;
+  const ends = (t1 - t0) * Math.hypot(qx - px, qy - py, qz - pz) > CORE_DISTANCE_3D * scale ? 2 : 1;
   let written = 0;
-  for (let k = 0; k < 2; k++) {
+  for (let k = 0; k < ends; k++) {
     const t = k === 0 ? t0 : t1;
     const side = k === 0 ? side0 : side1;
     const x = px + t * (qx - px);
@@ -271,7 +273,7 @@ export function collideHullRound3d(Hh: Hull3D, Rh: Hull3D, margin: number, scale
       // it to the face; each end within the margin is a point (a capsule lying on F gets two).
       lm.kind = CONTACT_KIND_3D.faceA;
       setNormal3d(fnx, fny, fnz);
-      if (clipSegmentToFace3d(Hh, faceF, px, py, pz, qx, qy, qz, r, margin) > 0) return;
+      if (clipSegmentToFace3d(Hh, faceF, px, py, pz, qx, qy, qz, r, margin, scale) > 0) return;
     }
     lm.count = 0;
     lm.kind = CONTACT_KIND_3D.closest;
@@ -300,7 +302,7 @@ export function collideHullRound3d(Hh: Hull3D, Rh: Hull3D, margin: number, scale
   const nx = hp[4 * faceF]!, ny = hp[4 * faceF + 1]!, nz = hp[4 * faceF + 2]!, nd = hp[4 * faceF + 3]!;
   lm.kind = CONTACT_KIND_3D.faceA;
   setNormal3d(nx, ny, nz);
-  if (isSegment && clipSegmentToFace3d(Hh, faceF, px, py, pz, qx, qy, qz, r, margin) > 0) return;
+  if (isSegment && clipSegmentToFace3d(Hh, faceF, px, py, pz, qx, qy, qz, r, margin, scale) > 0) return;
   // A sphere centre (or a segment that clips away) inside the hull: its deepest end point.
   const sp = nx * px + ny * py + nz * pz - nd;
   const sq = nx * qx + ny * qy + nz * qz - nd;

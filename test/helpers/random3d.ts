@@ -360,7 +360,9 @@ export function apartAtVerticesScene3D(seed: number, geometries: number, margin:
       : randomAxis(rng);
     const gap = uniform(rng, 0.1, 0.9) * margin;
     const va = supportPoint3D(a, qa, u);
-    const vb = supportPoint3D(b, qb, [-u[0], -u[1], -u[2]]);
+    // B's surface point furthest along -u: a core point, out by the radius for round shapes.
+    const rb = localCore3D(b).radius;
+    const vb = supportPoint3D(b, qb, [-u[0], -u[1], -u[2]]).map((x, i) => x - rb * u[i]!) as Vec3;
     const pa: Vec3 = [uniform(rng, -5, 5), uniform(rng, -5, 5), uniform(rng, -5, 5)];
     const pb: Vec3 = [0, 1, 2].map((i) => pa[i]! + va[i]! - vb[i]! + gap * u[i]!) as Vec3;
     out.add(a, pa, qa, b, pb, qb, { set: 'apart-at-vertices', note: `${aligned ? 'aligned, diagonal' : 'random'} gap ${gap.toPrecision(3)}` }, true);
@@ -376,9 +378,10 @@ export function apartAtVerticesScene3D(seed: number, geometries: number, margin:
  * one, a 2-point polygon, a corner on a corner). A's and B's vertices are the support points
  * along u and -u, so the shapes touch there, and B then moves along u by a gap of 0, ±1e-7 or up
  * to the margin, or sinks by up to a tenth of A's size. u: an axis, a face or body diagonal
- * (aligned shapes) or random.
+ * (aligned shapes) or random. `round`: B is a sphere or a capsule, its surface point along -u on
+ * A's feature.
  */
-export function featureOnFeatureScene3D(seed: number, geometries: number, margin: number): SceneBuilder3D {
+export function featureOnFeatureScene3D(seed: number, geometries: number, margin: number, round = false): SceneBuilder3D {
   const rng = mulberry32(seed);
   const out = new SceneBuilder3D(margin);
   const diagonals: Vec3[] = [[1, 1, 0], [1, 0, 1], [0, 1, 1], [1, -1, 0], [1, 1, 1], [1, -1, 1]].map((d) => {
@@ -388,7 +391,9 @@ export function featureOnFeatureScene3D(seed: number, geometries: number, margin
   for (let g = 0; g < geometries; g++) {
     const aligned = rng() < 0.5;
     const a = aligned ? faceyShape(rng, 1) : rng() < 0.5 ? faceyShape(rng, 1) : randomHull3D(rng, 1, randInt(rng, 6, 16));
-    const b = aligned ? faceyShape(rng, uniform(rng, 0.3, 1.5)) : rng() < 0.5 ? faceyShape(rng, uniform(rng, 0.3, 1.5)) : randomHull3D(rng, uniform(rng, 0.3, 1.5), randInt(rng, 6, 16));
+    const b = round
+      ? (rng() < 0.5 ? randomCapsule3D : randomSphere3D)(rng, uniform(rng, 0.3, 1.5))
+      : aligned ? faceyShape(rng, uniform(rng, 0.3, 1.5)) : rng() < 0.5 ? faceyShape(rng, uniform(rng, 0.3, 1.5)) : randomHull3D(rng, uniform(rng, 0.3, 1.5), randInt(rng, 6, 16));
     const qa = aligned ? axisAlignedQuat(rng) : randomQuat(rng);
     const qb = aligned ? axisAlignedQuat(rng) : randomQuat(rng);
     const pick = rng();
@@ -405,7 +410,9 @@ export function featureOnFeatureScene3D(seed: number, geometries: number, margin
       va = [...va];
       va[axis] = va[axis]! + (rng() < 0.5 ? -0.125 : 0.125);
     }
-    const vb = supportPoint3D(b, qb, [-u[0], -u[1], -u[2]]);
+    // B's surface point furthest along -u: a core point, out by the radius for round shapes.
+    const rb = localCore3D(b).radius;
+    const vb = supportPoint3D(b, qb, [-u[0], -u[1], -u[2]]).map((x, i) => x - rb * u[i]!) as Vec3;
     const k = rng();
     const gap = k < 0.3 ? 0 : k < 0.45 ? 1e-7 : k < 0.6 ? -1e-7 : k < 0.8 ? uniform(rng, 0, margin) : -uniform(rng, 0, 0.1);
     const pa: Vec3 = [randInt(rng, -32, 32) / 8, randInt(rng, -32, 32) / 8, randInt(rng, -32, 32) / 8];
