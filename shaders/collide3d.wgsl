@@ -7,8 +7,9 @@
 
 // Edge contact from the edge query's best pair: one point midway between the closest points of
 // the two edges, with the SAT separation. When those closest points lie off either edge: for hulls
-// apart along the axis, the clamped closest points; else it fails (false). faceFallback: a face
-// axis is as good, so clamped points beyond the margin leave the face fallbacks to decide.
+// apart along the axis, or clamped points that touch, the clamped closest points; else it fails
+// (false). faceFallback: a face axis is as good, so clamped points beyond the margin leave the
+// face fallbacks to decide.
 fn edgeContact3d(A: Hull3D, B: Hull3D, query: EdgeQuery3D, margin: f32, scale: f32, faceFallback: bool) -> bool {
   if (query.edgeA < 0) { return false; }
   let ea = u32(query.edgeA);

@@ -126,8 +126,8 @@ export function crossingFeature3d(R: Hull3D, refFirst: number, refSize: number, 
  * One Sutherland–Hodgman step: keeps the part of polygon `src` (m points) where
  * s · p <= off, the side plane of reference side j; a point within the slack (sideSlack3d) of the
  * plane, on either side, counts as on it: it is kept (clamped onto the plane from outside), and no
- * crossing is made next to it (crossesSide3d). Crossings lie on the true plane. Writes `dst` and returns its size (the WGSL
- * keeps a point's position bits and feature word in one vec4u).
+ * crossing is made next to it (crossesSide3d). Crossings lie on the true plane. Writes `dst` and
+ * returns its size (the WGSL keeps a point's position bits and feature word in one vec4u).
  * `refFirst`/`refSize` locate the reference face's vertex loop of R, `incFace` the incident face.
  */
 export function clipPolygonToPlane3d(

@@ -46,7 +46,8 @@ const hullY = emptyHull3D(null as unknown as Shape3D);
 /**
  * Edge contact from the edge query's best pair (qe): one point midway between the closest points
  * of the two edges, with the SAT separation. When those closest points lie off either edge: for
- * hulls apart along the axis, the clamped closest points (see below); else it fails (false).
+ * hulls apart along the axis, or clamped points that touch, the clamped closest points (see
+ * below); else it fails (false).
  * `faceFallback`: a face axis is as good as the edge axis (within the hysteresis), so when the
  * clamped points are beyond the margin the face fallbacks may still find closer features.
  */

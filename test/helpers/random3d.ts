@@ -360,9 +360,7 @@ export function apartAtVerticesScene3D(seed: number, geometries: number, margin:
       : randomAxis(rng);
     const gap = uniform(rng, 0.1, 0.9) * margin;
     const va = supportPoint3D(a, qa, u);
-    // B's surface point furthest along -u: a core point, out by the radius for round shapes.
-    const rb = localCore3D(b).radius;
-    const vb = supportPoint3D(b, qb, [-u[0], -u[1], -u[2]]).map((x, i) => x - rb * u[i]!) as Vec3;
+    const vb = supportPoint3D(b, qb, [-u[0], -u[1], -u[2]]);
     const pa: Vec3 = [uniform(rng, -5, 5), uniform(rng, -5, 5), uniform(rng, -5, 5)];
     const pb: Vec3 = [0, 1, 2].map((i) => pa[i]! + va[i]! - vb[i]! + gap * u[i]!) as Vec3;
     out.add(a, pa, qa, b, pb, qb, { set: 'apart-at-vertices', note: `${aligned ? 'aligned, diagonal' : 'random'} gap ${gap.toPrecision(3)}` }, true);
