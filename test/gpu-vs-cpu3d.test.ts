@@ -13,7 +13,8 @@
 // Coverage guards assert that each contact type the pair type can make was produced many times.
 // Adversarial sets: parallel and anti-parallel faces, coplanar touching (margin 0: every pair must
 // have points of depth exactly 0), a box balanced on an edge, features exactly on features (vertex
-// on vertex, on an edge's midpoint, beside it), deep penetration, scales 1e-3 and
+// on vertex, on an edge's midpoint, beside it; hulls, spheres and capsules on hulls, spheres and
+// capsules on each other), deep penetration, scales 1e-3 and
 // 1e3, rotations within 1e-7..1e-3 rad of 90°. Determinism: a seeded GPU run hashes identically
 // on every run, also after other data went through the pooled buffers and on a fresh instance.
 import { createHash } from 'node:crypto';
@@ -32,6 +33,7 @@ import {
   deepPenetrationScene3D,
   edgeOnFaceScene3D,
   featureOnFeatureScene3D,
+  roundOnRoundScene3D,
   nearRightAnglesScene3D,
   parallelFacesScene3D,
   scaledScene3D,
@@ -152,6 +154,12 @@ describe('3D narrowphase: GPU vs CPU, adversarial sets', () => {
     const r = await runSet('round-on-feature', featureOnFeatureScene3D(0xfea8, ADVERSARIAL_GEOMETRIES, 0.05, true), 'all');
     expect(r.touching, 'most pairs touch').toBeGreaterThan(0.8 * r.pairs);
     expect((r.kinds.faceA ?? 0) + (r.kinds.faceB ?? 0), 'capsules clipped to a face').toBeGreaterThan(0.02 * r.pairs);
+  });
+
+  it('spheres and capsules exactly touching each other (ends, midpoints; parallel, crossed, random)', async () => {
+    const r = await runSet('round-on-round', roundOnRoundScene3D(0x4d4d, ADVERSARIAL_GEOMETRIES, 0.05), 'all');
+    expect(r.touching, 'most pairs touch').toBeGreaterThan(0.8 * r.pairs);
+    expect(r.pointHistogram[2]!, 'parallel capsules (2 points)').toBeGreaterThan(0.01 * r.pairs);
   });
 
   it('coplanar touching (margin 0): every pair has points, all of depth exactly 0', async () => {

@@ -421,6 +421,36 @@ export function featureOnFeatureScene3D(seed: number, geometries: number, margin
 }
 
 /**
+ * Spheres and capsules exactly touching: a core point of A (a capsule end or midpoint, a sphere's
+ * centre) and one of B placed the sum of the radii apart along u, plus a gap of 0, ±1e-7, up to
+ * the margin, or sunk by up to a tenth; half aligned by cube symmetries (u an axis: parallel and
+ * crossed capsules), half random.
+ */
+export function roundOnRoundScene3D(seed: number, geometries: number, margin: number): SceneBuilder3D {
+  const rng = mulberry32(seed);
+  const out = new SceneBuilder3D(margin);
+  for (let g = 0; g < geometries; g++) {
+    const a = rng() < 0.7 ? randomCapsule3D(rng, 1) : randomSphere3D(rng, 1);
+    const b = rng() < 0.7 ? randomCapsule3D(rng, uniform(rng, 0.3, 1.5)) : randomSphere3D(rng, uniform(rng, 0.3, 1.5));
+    const aligned = rng() < 0.5;
+    const qa = aligned ? axisAlignedQuat(rng) : randomQuat(rng);
+    const qb = aligned ? axisAlignedQuat(rng) : randomQuat(rng);
+    const ca = localCore3D(a);
+    const cb = localCore3D(b);
+    const wa = rotate(qa, ca.points[randInt(rng, 0, ca.points.length - 1)]!);
+    const wb = rotate(qb, cb.points[randInt(rng, 0, cb.points.length - 1)]!);
+    const u = aligned ? AXES[randInt(rng, 0, 5)]! : randomAxis(rng);
+    const k = rng();
+    const gap = k < 0.3 ? 0 : k < 0.45 ? 1e-7 : k < 0.6 ? -1e-7 : k < 0.8 ? uniform(rng, 0, margin) : -uniform(rng, 0, 0.1);
+    const d = ca.radius + cb.radius + gap;
+    const pa: Vec3 = [randInt(rng, -32, 32) / 8, randInt(rng, -32, 32) / 8, randInt(rng, -32, 32) / 8];
+    const pb: Vec3 = [0, 1, 2].map((i) => pa[i]! + wa[i]! - wb[i]! + d * u[i]!) as Vec3;
+    out.add(a, pa, qa, b, pb, qb, { set: 'round-on-round', note: `${aligned ? 'aligned' : 'random'}, gap ${gap.toPrecision(3)}` }, true);
+  }
+  return out;
+}
+
+/**
  * Coplanar touching (margin 0): identity rotations, B's face exactly on A's face (positions on
  * the f32 grid, so the faces coincide exactly), or beside A with coplanar faces and touching
  * sides.
