@@ -325,9 +325,9 @@ fn vertexContact3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, refIsA: boo
   let s = dot(n, x) - plane.w;
   if (s > margin) { return; }
   let v = FEATURE_VERTEX_3D + bi;
-  if (s > 0.0) {
+  if (s > 0.0 && !overFace3d(R, refFace, n, x)) {
+    // The vertex faces the face's boundary: its closest point there.
     let face = hullFace(R, refFace);
-    var outside = false;
     var best = F32_MAX_3D;
     var q = vec3f(0.0);
     var bestJ = 0u;
@@ -336,10 +336,7 @@ fn vertexContact3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, refIsA: boo
       if (j >= face.y) { break; }
       let a = hullVertexW(R, faceEntry(R, face.x + j).x);
       let e = hullVertexW(R, faceEntry(R, face.x + select(j + 1u, 0u, j + 1u == face.y)).x) - a;
-      let w = x - a;
-      // Outside side plane j: (edge × n) · (v − a) > 0.
-      if (dot(cross(e, n), w) > 0.0) { outside = true; }
-      let t = clamp(dot(w, e) / dot(e, e), 0.0, 1.0);
+      let t = clamp(dot(x - a, e) / dot(e, e), 0.0, 1.0);
       let p = a + t * e;
       let d = x - p;
       let d2 = dot(d, d);
@@ -350,28 +347,26 @@ fn vertexContact3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, refIsA: boo
         bestT = t;
       }
     }
-    if (outside) {
-      // The vertex alone may miss the closest features (two corners: the deepest vertex is the
-      // first of a face's tied ones): the two faces' closest features, if closer, win.
-      var fr = loopFeature3d(R, refFace, bestJ, bestT);
-      var fi = v;
-      var c = x;
-      let faces = closestFaces3d(R, refFace, I, incFace);
-      if (faces.d2 < best) {
-        best = faces.d2;
-        q = faces.p;
-        c = faces.q;
-        fr = faces.featureR;
-        fi = faces.featureI;
-      }
-      let dist = sqrt(best);
-      if (dist > margin) { return; }
-      let sign = select(-1.0, 1.0, refIsA);
-      lm.kind = CONTACT_CLOSEST_3D;
-      setJoinNormal3d(sign * (c - q), dist, sign * n, scale);
-      pushPoint3d(0.5 * (c + q), dist, select(makeId3d(fi, fr), makeId3d(fr, fi), refIsA));
-      return;
+    // The vertex alone may miss the closest features (two corners: the deepest vertex is the
+    // first of a face's tied ones): the two faces' closest features, if closer, win.
+    var fr = loopFeature3d(R, refFace, bestJ, bestT);
+    var fi = v;
+    var c = x;
+    let faces = closestFaces3d(R, refFace, I, incFace);
+    if (faces.d2 < best) {
+      best = faces.d2;
+      q = faces.p;
+      c = faces.q;
+      fr = faces.featureR;
+      fi = faces.featureI;
     }
+    let dist = sqrt(best);
+    if (dist > margin) { return; }
+    let sign = select(-1.0, 1.0, refIsA);
+    lm.kind = CONTACT_CLOSEST_3D;
+    setJoinNormal3d(sign * (c - q), dist, sign * n, scale);
+    pushPoint3d(0.5 * (c + q), dist, select(makeId3d(fi, fr), makeId3d(fr, fi), refIsA));
+    return;
   }
   let f = FEATURE_FACE_3D + refFace;
   pushPoint3d(x - 0.5 * s * n, s, select(makeId3d(v, f), makeId3d(f, v), refIsA));

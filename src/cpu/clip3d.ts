@@ -326,31 +326,28 @@ export function vertexContact3d(R: Hull3D, refFace: number, I: Hull3D, incFace: 
   const v = FEATURE_VERTEX_3D + bi;
   if (s > 0) {
     const size = faceW3d(R, refFace, faceR);
-    let outside = false;
-    let best = Infinity;
-    let qx = 0, qy = 0, qz = 0;
-    let bestJ = 0;
-    let bestT = 0;
-    for (let j = 0; j < size; j++) {
-      const k = j + 1 === size ? 0 : j + 1;
-      const ax = faceR[3 * j]!, ay = faceR[3 * j + 1]!, az = faceR[3 * j + 2]!;
-      const ex = faceR[3 * k]! - ax, ey = faceR[3 * k + 1]! - ay, ez = faceR[3 * k + 2]! - az;
-      const wx = x - ax, wy = y - ay, wz = z - az;
-      // Outside side plane j: (edge × n) · (v − a) > 0.
-      if ((ey * nz - ez * ny) * wx + (ez * nx - ex * nz) * wy + (ex * ny - ey * nx) * wz > 0) outside = true;
-      const t = Math.min(Math.max((wx * ex + wy * ey + wz * ez) / (ex * ex + ey * ey + ez * ez), 0), 1);
-      const px = ax + t * ex, py = ay + t * ey, pz = az + t * ez;
-      const d2 = (x - px) * (x - px) + (y - py) * (y - py) + (z - pz) * (z - pz);
-      if (d2 < best) {
-        best = d2;
-        qx = px;
-        qy = py;
-        qz = pz;
-        bestJ = j;
-        bestT = t;
+    if (!overFace3d(faceR, size, nx, ny, nz, x, y, z)) {
+      // The vertex faces the face's boundary: its closest point there.
+      let best = Infinity;
+      let qx = 0, qy = 0, qz = 0;
+      let bestJ = 0;
+      let bestT = 0;
+      for (let j = 0; j < size; j++) {
+        const k = j + 1 === size ? 0 : j + 1;
+        const ax = faceR[3 * j]!, ay = faceR[3 * j + 1]!, az = faceR[3 * j + 2]!;
+        const ex = faceR[3 * k]! - ax, ey = faceR[3 * k + 1]! - ay, ez = faceR[3 * k + 2]! - az;
+        const t = Math.min(Math.max(((x - ax) * ex + (y - ay) * ey + (z - az) * ez) / (ex * ex + ey * ey + ez * ez), 0), 1);
+        const px = ax + t * ex, py = ay + t * ey, pz = az + t * ez;
+        const d2 = (x - px) * (x - px) + (y - py) * (y - py) + (z - pz) * (z - pz);
+        if (d2 < best) {
+          best = d2;
+          qx = px;
+          qy = py;
+          qz = pz;
+          bestJ = j;
+          bestT = t;
+        }
       }
-    }
-    if (outside) {
       // The vertex alone may miss the closest features (two corners: the deepest vertex is the
       // first of a face's tied ones): the two faces' closest features, if closer, win.
       let fr = loopFeature3d(R, refFace, bestJ, bestT);
