@@ -182,7 +182,13 @@ export function buildHull3D(path: string, points: readonly P3[]): HullData3D {
     for (let i = 0; i < 3; i++) halfEdge.set(f[i]! * N + f[(i + 1) % 3]!, t);
   }
   // Region growing from the largest triangles: a neighbour joins when all its vertices lie within
-  // `tol` of the seed's plane and it faces the same way.
+  // `tol` of the seed's plane and its normal is within COPLANAR_RELATIVE_3D (as a sine) of the
+  // seed's. Distance alone would merge a sliver whose short edge tilts far out of the plane (a
+  // vertex 1e-4 off it over an edge of 1e-3): the merged face's normal would then not be
+  // perpendicular to that edge, the Gauss map the SAT's edge query reads (an edge between the
+  // normals of its two faces) would misplace the edge, and an edge pair could claim a separation
+  // the hulls do not have (0.058 where they were 0.036 apart, found by the speculative-contact
+  // tests). A triangle left on its own is a face whose plane holds all its edges.
   const region = new Int32Array(T).fill(-1);
   const order = Array.from({ length: T }, (_, t) => t).sort((a, b) => area[b]! - area[a]! || a - b);
   const regionNormal: P3[] = [];
@@ -201,7 +207,7 @@ export function buildHull3D(path: string, points: readonly P3[]): HullData3D {
         const u = halfEdge.get(f[(i + 1) % 3]! * N + f[i]!);
         if (u === undefined || region[u] !== -1) continue;
         const g = tris[u]!;
-        if (dot(tn[u]!, sn) <= 0) continue;
+        if (dot(tn[u]!, sn) <= 0 || len(cross(tn[u]!, sn)) > COPLANAR_RELATIVE_3D) continue;
         let flat = true;
         for (let k = 0; k < 3; k++) if (Math.abs(dot(sn, cloud[g[k]!]!) - sd) > tol) flat = false;
         if (!flat) continue;

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeBody3D, makeShape3D, type Shape3D, type Shape3DInput, type Vec3 } from '../src/shapes3d.ts';
 import { InputError } from '../src/errors.ts';
-import { constants3dWgsl, MAX_FACE_VERTICES, MAX_HULL_FACES, MAX_HULL_VERTICES } from '../src/constants3d.ts';
+import { constants3dWgsl, COPLANAR_RELATIVE_3D, MAX_FACE_VERTICES, MAX_HULL_FACES, MAX_HULL_VERTICES } from '../src/constants3d.ts';
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
@@ -61,6 +61,9 @@ function checkHull(h: Shape3D): void {
       const fwd = h.edgeV0[e] === a && h.edgeV1[e] === b && h.edgeF0[e] === f;
       const back = h.edgeV0[e] === b && h.edgeV1[e] === a && h.edgeF1[e] === f;
       expect(fwd || back).toBe(true);
+      // The edge lies in the face's plane as a direction (within the merge angle, twice): the
+      // Gauss map the SAT reads puts the edge between its faces' normals.
+      expect(Math.abs(e1[0]! * n[0]! + e1[1]! * n[1]! + e1[2]! * n[2]!) / Math.hypot(e1[0]!, e1[1]!, e1[2]!)).toBeLessThanOrEqual(2 * COPLANAR_RELATIVE_3D);
     }
   }
   expect(V).toBeLessThanOrEqual(MAX_HULL_VERTICES);
@@ -111,6 +114,39 @@ describe('hull building', () => {
       const h = makeShape3D({ type: 'hull', vertices: pts }, seed);
       checkHull(h);
     }
+  });
+
+  it('a near-coplanar sliver is not merged into a face whose plane its short edge leaves', () => {
+    // 21 points on an ellipsoid (from the speculative-contact tests): a quad of them lies within the
+    // merge distance of one plane, but one of its triangles has an edge about 1e-3 long that
+    // leaves the plane by 1.2e-4. Merged by distance alone, that edge ran 0.09 rad out of the
+    // face's plane, and the SAT's edge query (which places an edge between its faces' normals)
+    // claimed a separation of 0.058 where the hulls were 0.036 apart. Now every edge lies in both
+    // of its faces' planes.
+    const h = makeShape3D({ type: 'hull', vertices: [
+      [0.4541776180267334, 0.4941113293170929, 0.19060900807380676],
+      [-0.9229621887207031, -0.06849198043346405, -0.3826662302017212],
+      [-0.9291363954544067, -0.11021015793085098, -0.3572620749473572],
+      [-0.3398672938346863, 0.47341087460517883, 0.34072887897491455],
+      [-1.0029737949371338, 0.030117802321910858, 0.279359370470047],
+      [-0.44748881459236145, 0.3013976812362671, 0.5578574538230896],
+      [-0.005248498171567917, -0.5223899483680725, -0.2930282652378082],
+      [0.40353891253471375, 0.2633011043071747, -0.6062955260276794],
+      [-0.26386362314224243, 0.46890977025032043, 0.3820779621601105],
+      [-0.47176846861839294, 0.2134018987417221, -0.616993248462677],
+      [-0.2899043560028076, 0.11810485273599625, 0.7100918292999268],
+      [-1.0529186725616455, 0.04575614258646965, -0.16090992093086243],
+      [0.17734691500663757, -0.25337517261505127, 0.6638742685317993],
+      [0.7319886684417725, 0.3975197672843933, -0.16879655420780182],
+      [-0.8085125684738159, -0.016009021550416946, -0.5008818507194519],
+      [-0.7863698601722717, 0.3318690359592438, -0.27053210139274597],
+      [-1.019966959953308, 0.16338059306144714, 0.12469062209129333],
+      [-0.7158796787261963, -0.13759450614452362, 0.5353294610977173],
+      [1.048366665840149, 0.06721910089254379, -0.16202689707279205],
+      [0.2121092528104782, -0.4534330666065216, 0.42814749479293823],
+      [0.17690525949001312, -0.25443410873413086, 0.6632129549980164],
+    ] }, 0);
+    checkHull(h);
   });
 
   it('enforces the limits: 64 vertices, 64 faces, 32 vertices per face', () => {
