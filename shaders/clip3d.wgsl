@@ -2,7 +2,7 @@
 // incident face, Sutherland–Hodgman clipping against the side planes of the reference face, the
 // points below the reference plane (+ margin) with their own depth, reduced to at most 4; and the
 // fallback when nothing of the incident face lies over the reference face (the deepest vertex, or
-// for hulls apart the closest features of the two faces). Everything happens in the working
+// for hulls apart their closest points, gjk3d.wgsl). Everything happens in the working
 // frame. A clip point carries one feature word: ref | inc << 8 | side << 16 | seg << 24 (see the
 // CPU file for the ids).
 
@@ -53,23 +53,30 @@ fn incidentFace3d(I: Hull3D, n: vec3f, aroundDeepest: bool) -> u32 {
     }
     return incFace;
   }
-  let deepest = deepestVertex3d(I, n);
+  return faceAroundVertex3d(I, deepestVertex3d(I, n), n);
+}
+
+// The face of hull h around vertex v most anti-parallel to n (working frame); first of equals.
+fn faceAroundVertex3d(h: Hull3D, v: u32, n: vec3f) -> u32 {
+  let l = transpose(h.rot) * n;
+  var face = 0u;
+  var lo = F32_MAX_3D;
   for (var e = 0u; e < MAX_HULL_EDGES; e++) {
-    if (e >= I.edgeCount) { break; }
-    let edge = hullEdge(I, e);
-    if (edge.x != deepest && edge.y != deepest) { continue; }
-    let d0 = dot(l, hullPlane(I, edge.z).xyz);
-    let d1 = dot(l, hullPlane(I, edge.w).xyz);
+    if (e >= h.edgeCount) { break; }
+    let edge = hullEdge(h, e);
+    if (edge.x != v && edge.y != v) { continue; }
+    let d0 = dot(l, hullPlane(h, edge.z).xyz);
+    let d1 = dot(l, hullPlane(h, edge.w).xyz);
     if (d0 < lo) {
       lo = d0;
-      incFace = edge.z;
+      face = edge.z;
     }
     if (d1 < lo) {
       lo = d1;
-      incFace = edge.w;
+      face = edge.w;
     }
   }
-  return incFace;
+  return face;
 }
 
 // The feature word of the point where a clipped segment crosses side plane j of the reference
@@ -314,85 +321,25 @@ fn clipFaceContact3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, refIsA: b
 
 // Last resort of a face contact whose clipping left nothing: the deepest vertex of I along -n,
 // projected midway to the reference plane. When the hulls are apart along n and the vertex does
-// not project into the reference face, the contact joins the vertex and the closest point of the
-// face's boundary (normal along that line, one point within the margin), or, when closer, the
-// closest features of the reference face and incident face incFace.
-fn vertexContact3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, refIsA: bool, margin: f32, scale: f32) {
+// not project into the reference face, returns true: the hulls' closest points make the contact
+// (collideHulls3d).
+fn vertexContact3d(R: Hull3D, refFace: u32, I: Hull3D, refIsA: bool, margin: f32) -> bool {
   let plane = planeW3d(R, refFace);
   let n = plane.xyz;
   let bi = deepestVertex3d(I, n);
   let x = hullVertexW(I, bi);
   let s = dot(n, x) - plane.w;
-  if (s > margin) { return; }
+  if (s > margin) { return false; }
+  if (s > 0.0 && !overFace3d(R, refFace, n, x)) { return true; }
   let v = FEATURE_VERTEX_3D + bi;
-  if (s > 0.0 && !overFace3d(R, refFace, n, x)) {
-    // The vertex faces the face's boundary: its closest point there.
-    let face = hullFace(R, refFace);
-    var best = F32_MAX_3D;
-    var q = vec3f(0.0);
-    var bestJ = 0u;
-    var bestT = 0.0;
-    for (var j = 0u; j < MAX_FACE_VERTICES; j++) {
-      if (j >= face.y) { break; }
-      let a = hullVertexW(R, faceEntry(R, face.x + j).x);
-      let e = hullVertexW(R, faceEntry(R, face.x + select(j + 1u, 0u, j + 1u == face.y)).x) - a;
-      let t = clamp(dot(x - a, e) / dot(e, e), 0.0, 1.0);
-      let p = a + t * e;
-      let d = x - p;
-      let d2 = dot(d, d);
-      if (d2 < best) {
-        best = d2;
-        q = p;
-        bestJ = j;
-        bestT = t;
-      }
-    }
-    // The vertex alone may miss the closest features (two corners: the deepest vertex is the
-    // first of a face's tied ones): the two faces' closest features, if closer, win.
-    var fr = loopFeature3d(R, refFace, bestJ, bestT);
-    var fi = v;
-    var c = x;
-    let faces = closestFaces3d(R, refFace, I, incFace);
-    if (faces.d2 < best) {
-      best = faces.d2;
-      q = faces.p;
-      c = faces.q;
-      fr = faces.featureR;
-      fi = faces.featureI;
-    }
-    let dist = sqrt(best);
-    if (dist > margin) { return; }
-    let sign = select(-1.0, 1.0, refIsA);
-    lm.kind = CONTACT_CLOSEST_3D;
-    setJoinNormal3d(sign * (c - q), dist, sign * n, scale);
-    pushPoint3d(0.5 * (c + q), dist, select(makeId3d(fi, fr), makeId3d(fr, fi), refIsA));
-    return;
-  }
   let f = FEATURE_FACE_3D + refFace;
   pushPoint3d(x - 0.5 * s * n, s, select(makeId3d(v, f), makeId3d(f, v), refIsA));
-}
-
-// Result of closestFaces3d: squared distance, the point on R (p) and on I (q), their features.
-struct ClosestFaces3D {
-  d2: f32,
-  p: vec3f,
-  q: vec3f,
-  featureR: u32,
-  featureI: u32,
+  return false;
 }
 
 // Loop vertex k of face f of h, in the working frame.
 fn faceVertexW3d(h: Hull3D, f: u32, k: u32) -> vec3f {
   return hullVertexW(h, faceEntry(h, hullFace(h, f).x + k).x);
-}
-
-// Feature of the point at parameter s along loop segment k of face f of h: its vertices at the
-// ends, else its edge.
-fn loopFeature3d(h: Hull3D, f: u32, k: u32, s: f32) -> u32 {
-  let face = hullFace(h, f);
-  if (s <= 0.0) { return FEATURE_VERTEX_3D + faceEntry(h, face.x + k).x; }
-  if (s >= 1.0) { return FEATURE_VERTEX_3D + faceEntry(h, face.x + select(k + 1u, 0u, k + 1u == face.y)).x; }
-  return FEATURE_EDGE_3D + faceEntry(h, face.x + k).y;
 }
 
 // Whether point x lies over the interior of face f of h (outward normal n): on the inner side of
@@ -406,84 +353,4 @@ fn overFace3d(h: Hull3D, f: u32, n: vec3f, x: vec3f) -> bool {
     if (dot(cross(b - a, n), x - a) > 0.0) { return false; }
   }
   return true;
-}
-
-// The closest features of reference face refFace of R and face incFace of I, hulls apart (see
-// the CPU file): each vertex of I's face over R's face, then each vertex of R's face over I's face
-// (one loop over the two sides), then every pair of their edges; first of equals. A rare path:
-// written so that each helper is inlined few times (lavapipe compiles every inlined copy), the
-// features named once at the end from where the best pair was found.
-fn closestFaces3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32) -> ClosestFaces3D {
-  var c = ClosestFaces3D(F32_MAX_3D, vec3f(0.0), vec3f(0.0), 0u, 0u);
-  // Where the best was found: 0, 1 the side of a vertex over a face, 2 an edge pair; loop
-  // segments jR, kI with parameters sR, tI (0 for a vertex).
-  var found = 0u;
-  var jR = 0u;
-  var kI = 0u;
-  var sR = 0.0;
-  var tI = 0.0;
-  for (var side = 0u; side < 2u; side++) {
-    // Side 0: I's face vertices over R's face; side 1: R's over I's.
-    var P = R;
-    var fP = refFace;
-    var Q = I;
-    var fQ = incFace;
-    if (side == 1u) {
-      P = I;
-      fP = incFace;
-      Q = R;
-      fQ = refFace;
-    }
-    let plane = planeW3d(P, fP);
-    let sizeQ = hullFace(Q, fQ).y;
-    for (var k = 0u; k < MAX_FACE_VERTICES; k++) {
-      if (k >= sizeQ) { break; }
-      let x = faceVertexW3d(Q, fQ, k);
-      let d = dot(plane.xyz, x) - plane.w;
-      if (d >= 0.0 && d * d < c.d2 && overFace3d(P, fP, plane.xyz, x)) {
-        let onP = x - d * plane.xyz;
-        let first = side == 0u;
-        c.d2 = d * d;
-        c.p = select(x, onP, first);
-        c.q = select(onP, x, first);
-        found = side;
-        jR = k;
-        kI = k;
-      }
-    }
-  }
-  let sizeR = hullFace(R, refFace).y;
-  let sizeI = hullFace(I, incFace).y;
-  for (var j = 0u; j < MAX_FACE_VERTICES; j++) {
-    if (j >= sizeR) { break; }
-    let a = faceVertexW3d(R, refFace, j);
-    let b = faceVertexW3d(R, refFace, select(j + 1u, 0u, j + 1u == sizeR));
-    for (var k = 0u; k < MAX_FACE_VERTICES; k++) {
-      if (k >= sizeI) { break; }
-      let cs = closestSegments3d(a, b, faceVertexW3d(I, incFace, k), faceVertexW3d(I, incFace, select(k + 1u, 0u, k + 1u == sizeI)));
-      let dd = cs.c2 - cs.c1;
-      let d2 = dot(dd, dd);
-      if (d2 < c.d2) {
-        c.d2 = d2;
-        c.p = cs.c1;
-        c.q = cs.c2;
-        found = 2u;
-        jR = j;
-        kI = k;
-        sR = cs.s;
-        tI = cs.t;
-      }
-    }
-  }
-  if (found == 2u) {
-    c.featureR = loopFeature3d(R, refFace, jR, sR);
-    c.featureI = loopFeature3d(I, incFace, kI, tI);
-  } else if (found == 1u) {
-    c.featureR = loopFeature3d(R, refFace, jR, 0.0);
-    c.featureI = FEATURE_FACE_3D + incFace;
-  } else {
-    c.featureR = FEATURE_FACE_3D + refFace;
-    c.featureI = loopFeature3d(I, incFace, kI, 0.0);
-  }
-  return c;
 }

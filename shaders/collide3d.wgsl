@@ -1,17 +1,21 @@
 // The 3D collide functions (GPU mirror of src/cpu/collide3d.ts, function for function):
 //   hull–hull (boxes are hulls): collideHulls3d (SAT in sat3d.wgsl, face contacts in clip3d.wgsl,
-//     edge contacts here)
+//     closest points of hulls apart in gjk3d.wgsl, edge contacts here)
 //   hull–sphere, hull–capsule:   collideHullRound3d (round3d.wgsl)
 //   sphere/capsule pairs:        collideRounds3d (round3d.wgsl)
 // Conventions: normal from A to B; depth > 0 penetration; depth in [-margin, 0) speculative.
 
+// What edgeContact3d did (src/cpu/collide3d.ts: the same constants).
+const EDGE_FAILED = 0u;
+const EDGE_MADE = 1u;
+const EDGE_NEEDS_CLOSEST = 2u;                         // hulls apart, closest points off the edges
+
 // Edge contact from the edge query's best pair: one point midway between the closest points of
-// the two edges, with the SAT separation. When those closest points lie off either edge: for hulls
-// apart along the axis, or clamped points that touch, the clamped closest points; else it fails
-// (false). faceFallback: a face axis is as good, so clamped points beyond the margin leave the
-// face fallbacks to decide.
-fn edgeContact3d(A: Hull3D, B: Hull3D, query: EdgeQuery3D, margin: f32, scale: f32, faceFallback: bool) -> bool {
-  if (query.edgeA < 0) { return false; }
+// the two edges, with the SAT separation (EDGE_MADE). When those closest points lie off either
+// edge: for hulls apart along the axis, EDGE_NEEDS_CLOSEST; for clamped points that touch, those;
+// else EDGE_FAILED.
+fn edgeContact3d(A: Hull3D, B: Hull3D, query: EdgeQuery3D, scale: f32) -> u32 {
+  if (query.edgeA < 0) { return EDGE_FAILED; }
   let ea = u32(query.edgeA);
   let eb = query.edgeB;
   let edgeA = hullEdge(A, ea);
@@ -19,24 +23,22 @@ fn edgeContact3d(A: Hull3D, B: Hull3D, query: EdgeQuery3D, margin: f32, scale: f
   let c = closestSegments3d(hullVertexW(A, edgeA.x), hullVertexW(A, edgeA.y), hullVertexW(B, edgeB.x), hullVertexW(B, edgeB.y));
   if (!(c.s > 0.0 && c.s < 1.0 && c.t > 0.0 && c.t < 1.0)) {
     // Clamped parameters: the lines' closest points lie off the edges. Hulls apart along the axis:
-    // the edges' closest points are the speculative contact; farther apart than the margin, other
-    // features may still be closer (with a face axis as good, the face fallbacks decide).
-    // Overlapping hulls: no edge contact, unless the clamped points touch (vertex on vertex): then
-    // they are the contact, along the SAT axis.
+    // the SAT's edge pair need not hold the closest features (two corners). Overlapping hulls: no
+    // edge contact, unless the clamped points touch (vertex on vertex): then they are the contact,
+    // along the SAT axis.
+    if (query.separation > 0.0) { return EDGE_NEEDS_CLOSEST; }
     let d = c.c2 - c.c1;
     let dist = sqrt(dot(d, d));
-    let apart = query.separation > 0.0;
-    if (!apart && !(dist <= CORE_DISTANCE_3D * scale)) { return false; }
-    if (dist > margin) { return !faceFallback; }
+    if (!(dist <= CORE_DISTANCE_3D * scale)) { return EDGE_FAILED; }
     lm.kind = CONTACT_CLOSEST_3D;
     setJoinNormal3d(d, dist, query.axis, scale);
-    pushPoint3d(0.5 * (c.c1 + c.c2), select(query.separation, dist, apart), makeId3d(edgeFeature3d(A, ea, c.s), edgeFeature3d(B, eb, c.t)));
-    return true;
+    pushPoint3d(0.5 * (c.c1 + c.c2), query.separation, makeId3d(edgeFeature3d(A, ea, c.s), edgeFeature3d(B, eb, c.t)));
+    return EDGE_MADE;
   }
   lm.kind = CONTACT_EDGE_3D;
   setNormal3d(query.axis);
   pushPoint3d(0.5 * (c.c1 + c.c2), query.separation, makeId3d(FEATURE_EDGE_3D + ea, FEATURE_EDGE_3D + eb));
-  return true;
+  return EDGE_MADE;
 }
 
 // Hull–hull (boxes included), A the working frame's own hull.
@@ -56,28 +58,73 @@ fn collideHulls3d(A: Hull3D, B: Hull3D, margin: f32, scale: f32) {
   }
   if (queryE.separation > margin) { return; }
   let sepE = queryE.separation;
+  let sep = max(max(sepA, sepB), sepE);
   let edgeFirst = sepE > max(sepA, sepB) + EDGE_HYSTERESIS_3D * scale;
-  if (edgeFirst && edgeContact3d(A, B, queryE, margin, scale, false)) { return; }
-  let flip = sepB > sepA + FACE_HYSTERESIS_3D * scale;
-  // Reference hull R and incident hull I (WGSL picks structs, not pointers).
-  var R = A;
-  var I = B;
-  var refFace = queryA.face;
-  if (flip) {
-    R = B;
-    I = A;
-    refFace = queryB.face;
+  var edge = EDGE_FAILED;
+  if (edgeFirst) {
+    edge = edgeContact3d(A, B, queryE, scale);
   }
-  let n = planeW3d(R, refFace).xyz;
-  let inc = incidentFace3d(I, n, false);
-  if (clipFaceContact3d(R, refFace, I, inc, !flip, margin, scale) > 0u) { return; }
-  // Nothing of that face lies over the reference face. An edge axis within the hysteresis of the
-  // face axis is the contact then; else retry with a face at the deepest vertex, then take that
-  // vertex alone (keeps the SAT normal and depth).
-  if (!edgeFirst && sepE > max(sepA, sepB) - EDGE_HYSTERESIS_3D * scale && edgeContact3d(A, B, queryE, margin, scale, true)) { return; }
-  let inc2 = incidentFace3d(I, n, true);
-  if (inc2 != inc && clipFaceContact3d(R, refFace, I, inc2, !flip, margin, scale) > 0u) { return; }
-  vertexContact3d(R, refFace, I, inc, !flip, margin, scale);
+  // Whether the hulls' closest points may make the contact instead (hulls apart only).
+  var closest = edge == EDGE_NEEDS_CLOSEST;
+  if (edge != EDGE_MADE && !closest) {
+    let flip = sepB > sepA + FACE_HYSTERESIS_3D * scale;
+    // Reference hull R and incident hull I (WGSL picks structs, not pointers).
+    var R = A;
+    var I = B;
+    var refFace = queryA.face;
+    if (flip) {
+      R = B;
+      I = A;
+      refFace = queryB.face;
+    }
+    let n = planeW3d(R, refFace).xyz;
+    let inc = incidentFace3d(I, n, false);
+    var count = clipFaceContact3d(R, refFace, I, inc, !flip, margin, scale);
+    // Nothing of that face lies over the reference face. An edge axis within the hysteresis of
+    // the face axis is the contact then; else retry with a face at the deepest vertex, then take
+    // that vertex alone (keeps the SAT normal and depth), or for hulls apart their closest points.
+    if (count == 0u && !edgeFirst && sepE > max(sepA, sepB) - EDGE_HYSTERESIS_3D * scale) {
+      edge = edgeContact3d(A, B, queryE, scale);
+      closest = edge == EDGE_NEEDS_CLOSEST;
+    }
+    if (count == 0u && edge != EDGE_MADE && !closest) {
+      let inc2 = incidentFace3d(I, n, true);
+      if (inc2 != inc) {
+        count = clipFaceContact3d(R, refFace, I, inc2, !flip, margin, scale);
+      }
+      if (count == 0u) {
+        closest = vertexContact3d(R, refFace, I, !flip, margin);
+      }
+    }
+    // Hulls apart whose face contact lies farther than the SAT's separation (by more than the
+    // hysteresis) everywhere: the closest features may be others.
+    if (count > 0u && sep > 0.0 && minSeparation3d() > sep + EDGE_HYSTERESIS_3D * scale) {
+      closest = true;
+    }
+  }
+  if (closest) {
+    closestPointsContact3d(A, B, sep, queryA, queryB, queryE, margin, scale);
+  }
+}
+
+// Hulls apart whose SAT features need not hold their closest points: those (gjk3d.wgsl). Farther
+// apart than the margin, no contact; farther apart than the SAT's best separation `sep` by more
+// than the edge hysteresis, the contact is those points alone; else the SAT's contact stays.
+fn closestPointsContact3d(A: Hull3D, B: Hull3D, sep: f32, queryA: FaceQuery3D, queryB: FaceQuery3D, queryE: EdgeQuery3D, margin: f32, scale: f32) {
+  // The SAT's best axis (A to B), which names the features if the closest points touch.
+  var axis = queryE.axis;
+  if (queryE.separation < max(queryA.separation, queryB.separation)) {
+    axis = select(-planeW3d(B, queryB.face).xyz, planeW3d(A, queryA.face).xyz, queryA.separation >= queryB.separation);
+  }
+  let c = closestHulls3d(A, B, axis, scale);
+  if (c.distance > margin) {
+    resetLocalManifold3d();
+    return;
+  }
+  if (lm.count == 0u || c.distance > sep + EDGE_HYSTERESIS_3D * scale) {
+    resetLocalManifold3d();
+    closestContact3d(c, axis, scale);
+  }
 }
 
 fn isHull3d(kind: u32) -> bool {

@@ -169,6 +169,15 @@ fn setJoinNormal3d(d: vec3f, dist: f32, f: vec3f, scale: f32) {
   setNormal3d(select(f, d * (1.0 / dist), dist > CORE_DISTANCE_3D * scale));
 }
 
+// The smallest separation of the local manifold's points (F32_MAX_3D when it has none).
+fn minSeparation3d() -> f32 {
+  var lo = F32_MAX_3D;
+  for (var k = 0u; k < MAX_MANIFOLD_POINTS_3D; k++) {
+    if (k < lm.count) { lo = min(lo, lm.separations[k]); }
+  }
+  return lo;
+}
+
 fn pushPoint3d(p: vec3f, sep: f32, id: u32) {
   // Constant indices only (a select per slot): lm then lives in registers, where a write at a
   // per-lane index would be a per-lane scatter through memory on SIMD backends (lavapipe).

@@ -143,6 +143,22 @@ export const REDUCTION_DEPTH_TOLERANCE_3D = 5e-4;
  */
 export const CORE_DISTANCE_3D = 5e-5;
 
+/**
+ * GJK (src/cpu/gjk3d.ts, closest points of hulls apart): most iterations. Each adds a support
+ * point of the Minkowski difference, a pair of vertices, so a run ends in about as many steps as
+ * the closest features have vertices (3–6 for hulls apart); one that hits the bound keeps its
+ * estimate, whose distance is an upper bound.
+ */
+export const GJK_MAX_ITERATIONS_3D = 32;
+
+/**
+ * GJK's stop (van den Bergen): the next support point w brings the estimate v no nearer than
+ * |v|² − v · w <= this × |v|², a relative error of half this in the distance. 1e-5 lies above the
+ * f32 rounding of those dot products (~1e-7 of |v|², v and w about as long near the end), so the
+ * GPU stops instead of cycling, and 5e-6 of a 5 cm margin is 2.5e-7 of a length.
+ */
+export const GJK_TOLERANCE_3D = 1e-5;
+
 /** Smallest vertex spacing and edge length accepted in a hull, relative to its extent. */
 export const MIN_EDGE_RELATIVE_3D = 1e-4;
 
@@ -206,6 +222,8 @@ export function constants3dWgsl(): string {
     r('REDUCTION_DEPTH_TOLERANCE_3D', REDUCTION_DEPTH_TOLERANCE_3D),
     r('CLIP_SIDE_SLOP_3D', CLIP_SIDE_SLOP_3D),
     r('CORE_DISTANCE_3D', CORE_DISTANCE_3D),
+    u('GJK_MAX_ITERATIONS_3D', GJK_MAX_ITERATIONS_3D),
+    r('GJK_TOLERANCE_3D', GJK_TOLERANCE_3D),
     u('SHAPE_KIND_HULL', SHAPE_KIND_3D.hull),
     u('SHAPE_KIND_BOX', SHAPE_KIND_3D.box),
     u('SHAPE_KIND_SPHERE', SHAPE_KIND_3D.sphere),

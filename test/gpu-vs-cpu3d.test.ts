@@ -25,7 +25,7 @@ import { collidePacked3D, prepareCpu3D } from '../src/cpu/narrowphase3d.ts';
 import { manifoldBytes3D, packScene3D } from '../src/pack3d.ts';
 import { parseScene3D } from '../src/scene.ts';
 import { surfaceDistance3D } from '../src/validity3d.ts';
-import { casesText3D, compareSet3D, compareTolerance3D, placedPair, readSlot3D, report3D, type Case3D, type SetResult3D } from './helpers/compare3d.ts';
+import { casesText3D, compareSet3D, compareTolerance3D, placedPair, readSlot3D, report3D, type SetResult3D } from './helpers/compare3d.ts';
 import {
   SWEEP_TYPES_3D,
   apartAtVerticesScene3D,
@@ -132,18 +132,12 @@ describe('3D narrowphase: GPU vs CPU, adversarial sets', () => {
   });
 
   it('features exactly on features: vertices on vertices, edge midpoints, shifted vertices; gaps 0, ±1e-7, the margin, sunk', async () => {
-    const r = await compareSet3D('feature-on-feature', featureOnFeatureScene3D(0xfea7, ADVERSARIAL_GEOMETRIES, 0.05), gpu, 'all', SHOW_CASES);
-    show(r);
     // Touching (gap 0 or ±1e-7) at a vertex, the SAT's edge pair has its closest points at the
     // edges' ends (clamped): they are the contact, along the edge axis. (Before: no edge contact,
-    // and a face axis as much as 2.3 worse, on 95 of these 8000 pairs.)
-    // Known limit, bounded, as for the hulls apart at vertices: a speculative contact (all points
-    // apart) joining a pair of closest features other than the closest (ties of aligned boxes).
-    const speculative = (c: Case3D, side: 'cpu' | 'gpu'): boolean =>
-      (c[side] as { points: { depth: number }[] }).points.every((p) => p.depth < 0) && c[`${side}Problems`].every((p) => p.startsWith('normal is not the axis of least penetration'));
-    const known = [...r.unexplained.filter((c) => speculative(c, c.cpuProblems.length > 0 ? 'cpu' : 'gpu')), ...r.cpuInvalid.filter((c) => speculative(c, 'cpu'))];
-    expect(known.length, casesText3D('feature-on-feature: unexplained or invalid', [...r.unexplained, ...r.cpuInvalid], SHOW_CASES)).toBe(r.unexplained.length + r.cpuInvalid.length);
-    expect(known.length).toBeLessThanOrEqual(0.001 * r.pairs);
+    // and a face axis as much as 2.3 worse, on 95 of these 8000 pairs.) Apart within the margin
+    // with ties of aligned boxes, the speculative contact joins the hulls' closest points (GJK;
+    // before, a pair of closest features other than the closest, 2 of 8000).
+    const r = await runSet('feature-on-feature', featureOnFeatureScene3D(0xfea7, ADVERSARIAL_GEOMETRIES, 0.05), 'all');
     expect(r.touching, 'most pairs touch').toBeGreaterThan(0.8 * r.pairs);
     expect(r.kinds.closest ?? 0, 'vertex-on-vertex contacts from clamped edge pairs and speculative closest features').toBeGreaterThan(0.05 * r.pairs);
   });
@@ -182,21 +176,14 @@ describe('3D narrowphase: GPU vs CPU, adversarial sets', () => {
   it('hulls apart at a corner or an edge by less than the margin: a speculative point on both sides', async () => {
     const margin = 0.05;
     const builder = apartAtVerticesScene3D(0xc0a7e5, ADVERSARIAL_GEOMETRIES, margin);
-    const r = await compareSet3D('apart-at-vertices', builder, gpu, 'all', SHOW_CASES);
-    show(r);
-    expect(r.unexplained.length, casesText3D('apart-at-vertices: unexplained GPU/CPU mismatches', r.unexplained, SHOW_CASES)).toBe(0);
-    // Known limit, bounded: the closest features are searched on the SAT's reference and incident
-    // faces (and I's deepest vertex); when the shapes' closest vertices lie on neither (random
-    // poses), the speculative normal joins a farther pair and misses the least-separating axis by
-    // a little (6 of 8000 here).
-    const known = r.cpuInvalid.filter((c) => c.cpuProblems.every((p) => p.startsWith('normal is not the axis of least penetration')));
-    expect(known.length, casesText3D('apart-at-vertices: invalid CPU manifolds', r.cpuInvalid, SHOW_CASES)).toBe(r.cpuInvalid.length);
-    expect(known.length).toBeLessThanOrEqual(0.002 * r.pairs);
+    // Every manifold valid: the speculative normal joins the hulls' closest points (GJK) where no
+    // face or edge pair of the SAT holds them. (Before, the closest features were searched on the
+    // SAT's reference and incident faces only: 6 of these 8000 normals missed the best axis.)
+    const r = await runSet('apart-at-vertices', builder, 'all');
     // Pairs whose exact surface distance (brute force over the features) lies within the margin
-    // have a point on both backends: before the closest-face search 2183 of these 8000 had none
-    // (corners: the deepest vertex is the first of a face's tied ones). Known limit, bounded: an
-    // edge axis clearly better than every face axis whose edges' closest points lie beyond the
-    // margin while other features are within it (1 geometry here, both orders).
+    // have a point on both backends (before the closest-face search 2183 of these 8000 had none;
+    // before GJK, 2: an edge axis clearly better than every face axis whose edges' closest points
+    // lay beyond the margin while other features were within it).
     const parsed = parseScene3D(builder.scene());
     const packed = packScene3D(parsed, parsed.pairs!);
     const prepared = prepareCpu3D(packed);
@@ -211,7 +198,7 @@ describe('3D narrowphase: GPU vs CPU, adversarial sets', () => {
         if (readSlot3D(out.f, out.u, k).count === 0) missed.push(`${side} pair ${k} (distance ${d.toPrecision(4)})`);
       }
     }
-    expect(missed.length, `pairs within the margin without a point: ${missed.slice(0, SHOW_CASES).join(', ')}`).toBeLessThanOrEqual(0.001 * 2 * within);
+    expect(missed.length, `pairs within the margin without a point: ${missed.slice(0, SHOW_CASES).join(', ')}`).toBe(0);
     // Coverage: most pairs are within the margin, many as closest-feature contacts.
     expect(within, 'pairs apart within the margin').toBeGreaterThan(0.5 * r.pairs);
     expect(r.kinds.closest ?? 0, 'closest-feature contacts').toBeGreaterThan(0.1 * r.pairs);

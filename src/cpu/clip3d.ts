@@ -2,8 +2,8 @@
 // face, Sutherland–Hodgman clipping of it against the side planes of the reference face, the
 // points below the reference plane (+ margin) with their own depth, reduced to at most 4; and the
 // fallback when nothing of the incident face lies over the reference face: the deepest vertex,
-// or for hulls apart the closest features of the two faces (closestFaces3d). Everything happens in
-// the working frame (see manifold3d.ts).
+// or for hulls apart their closest points (src/cpu/gjk3d.ts). Everything happens in the working
+// frame (see manifold3d.ts).
 //
 // Feature ids of clip points (one byte per body, see src/constants3d.ts):
 //   incident vertex inside the reference face:      (face of R, vertex of I)
@@ -20,10 +20,8 @@
 // twin of it.
 
 import { CLIP_SIDE_SLOP_3D, CONTACT_KIND_3D, FEATURE_EDGE_3D, FEATURE_FACE_3D, FEATURE_VERTEX_3D, MAX_CLIP_POINTS_3D, MAX_FACE_VERTICES, MAX_MANIFOLD_POINTS_3D, NO_SIDE_3D } from '../constants3d.ts';
-import { closestSegments3d, cp } from './distance3d.ts';
-import { makeId3d, lm, pushPoint3d, setJoinNormal3d, setNormal3d, type Hull3D } from './manifold3d.ts';
+import { makeId3d, lm, pushPoint3d, setNormal3d, type Hull3D } from './manifold3d.ts';
 import { candId, candPos, candSep, chosen, reduceManifold3d } from './reduce3d.ts';
-
 
 /** Clip buffers (ping-pong): positions in the working frame and feature words. */
 const clipPos0 = new Float64Array(3 * MAX_CLIP_POINTS_3D);
@@ -79,23 +77,35 @@ export function incidentFace3d(I: Hull3D, nx: number, ny: number, nz: number, ar
     }
     return incFace;
   }
-  const deepest = deepestVertex3d(I, nx, ny, nz);
+  return faceAroundVertex3d(I, deepestVertex3d(I, nx, ny, nz), nx, ny, nz);
+}
+
+/** The face of hull h around vertex v most anti-parallel to n (working frame); first of equals. */
+export function faceAroundVertex3d(h: Hull3D, v: number, nx: number, ny: number, nz: number): number {
+  const r = h.rot;
+  const lx = r[0]! * nx + r[3]! * ny + r[6]! * nz;
+  const ly = r[1]! * nx + r[4]! * ny + r[7]! * nz;
+  const lz = r[2]! * nx + r[5]! * ny + r[8]! * nz;
+  const s = h.shape;
+  const ip = s.planes;
+  let face = 0;
+  let lo = Infinity;
   for (let e = 0, c = s.edgeCount; e < c; e++) {
-    if (s.edgeV0[e] !== deepest && s.edgeV1[e] !== deepest) continue;
+    if (s.edgeV0[e] !== v && s.edgeV1[e] !== v) continue;
     const f0 = s.edgeF0[e]!;
     const f1 = s.edgeF1[e]!;
     const d0 = lx * ip[4 * f0]! + ly * ip[4 * f0 + 1]! + lz * ip[4 * f0 + 2]!;
     const d1 = lx * ip[4 * f1]! + ly * ip[4 * f1 + 1]! + lz * ip[4 * f1 + 2]!;
     if (d0 < lo) {
       lo = d0;
-      incFace = f0;
+      face = f0;
     }
     if (d1 < lo) {
       lo = d1;
-      incFace = f1;
+      face = f1;
     }
   }
-  return incFace;
+  return face;
 }
 
 /**
@@ -305,12 +315,11 @@ export function clipFaceContact3d(R: Hull3D, refFace: number, I: Hull3D, incFace
 /**
  * Last resort of a face contact whose clipping left nothing: the deepest vertex of I along -n,
  * projected midway to the reference plane. When the hulls are apart along n (separation > 0) and
- * the vertex does not project into the reference face, the vertex faces the face's boundary
- * instead: the contact joins the vertex and the closest point of the boundary (normal along that
- * line, one point within the margin), so a speculative point never floats beside the face; or,
- * when closer, the closest features of the reference face and incident face `incFace`.
+ * the vertex does not project into the reference face, the closest features lie elsewhere (two
+ * corners, a vertex beside an edge): returns true, and the hulls' closest points make the contact
+ * (collideHulls3d), so a speculative point never floats beside the face.
  */
-export function vertexContact3d(R: Hull3D, refFace: number, I: Hull3D, incFace: number, refIsA: boolean, margin: number, scale: number): void {
+export function vertexContact3d(R: Hull3D, refFace: number, I: Hull3D, refIsA: boolean, margin: number): boolean {
   planeW3d(R, refFace);
   const nx = planeW[0]!, ny = planeW[1]!, nz = planeW[2]!, nd = planeW[3]!;
   const bi = deepestVertex3d(I, nx, ny, nz);
@@ -322,64 +331,16 @@ export function vertexContact3d(R: Hull3D, refFace: number, I: Hull3D, incFace: 
   const y = ir[3]! * x0 + ir[4]! * y0 + ir[5]! * z0 + it[1]!;
   const z = ir[6]! * x0 + ir[7]! * y0 + ir[8]! * z0 + it[2]!;
   const s = nx * x + ny * y + nz * z - nd;
-  if (s > margin) return;
+  if (s > margin) return false;
+  if (s > 0 && !overFace3d(faceR, faceW3d(R, refFace, faceR), nx, ny, nz, x, y, z)) return true;
   const v = FEATURE_VERTEX_3D + bi;
-  if (s > 0) {
-    const size = faceW3d(R, refFace, faceR);
-    if (!overFace3d(faceR, size, nx, ny, nz, x, y, z)) {
-      // The vertex faces the face's boundary: its closest point there.
-      let best = Infinity;
-      let qx = 0, qy = 0, qz = 0;
-      let bestJ = 0;
-      let bestT = 0;
-      for (let j = 0; j < size; j++) {
-        const k = j + 1 === size ? 0 : j + 1;
-        const ax = faceR[3 * j]!, ay = faceR[3 * j + 1]!, az = faceR[3 * j + 2]!;
-        const ex = faceR[3 * k]! - ax, ey = faceR[3 * k + 1]! - ay, ez = faceR[3 * k + 2]! - az;
-        const t = Math.min(Math.max(((x - ax) * ex + (y - ay) * ey + (z - az) * ez) / (ex * ex + ey * ey + ez * ez), 0), 1);
-        const px = ax + t * ex, py = ay + t * ey, pz = az + t * ez;
-        const d2 = (x - px) * (x - px) + (y - py) * (y - py) + (z - pz) * (z - pz);
-        if (d2 < best) {
-          best = d2;
-          qx = px;
-          qy = py;
-          qz = pz;
-          bestJ = j;
-          bestT = t;
-        }
-      }
-      // The vertex alone may miss the closest features (two corners: the deepest vertex is the
-      // first of a face's tied ones): the two faces' closest features, if closer, win.
-      let fr = loopFeature3d(R, refFace, bestJ, bestT);
-      let fi = v;
-      let cx = x, cy = y, cz = z;
-      if (closestFaces3d(R, refFace, I, incFace) < best) {
-        best = closest.d2;
-        qx = closest.p[0]!;
-        qy = closest.p[1]!;
-        qz = closest.p[2]!;
-        cx = closest.q[0]!;
-        cy = closest.q[1]!;
-        cz = closest.q[2]!;
-        fr = closest.featureR;
-        fi = closest.featureI;
-      }
-      const dist = Math.sqrt(best);
-      if (dist > margin) return;
-      const sign = refIsA ? 1 : -1;
-      lm.kind = CONTACT_KIND_3D.closest;
-      setJoinNormal3d(sign * (cx - qx), sign * (cy - qy), sign * (cz - qz), dist, sign * nx, sign * ny, sign * nz, scale);
-      pushPoint3d(0.5 * (cx + qx), 0.5 * (cy + qy), 0.5 * (cz + qz), dist, refIsA ? makeId3d(fr, fi) : makeId3d(fi, fr));
-      return;
-    }
-  }
   const f = FEATURE_FACE_3D + refFace;
   pushPoint3d(x - 0.5 * s * nx, y - 0.5 * s * ny, z - 0.5 * s * nz, s, refIsA ? makeId3d(f, v) : makeId3d(v, f));
+  return false;
 }
 
-/** Faces of two hulls in the working frame, for closestFaces3d: x, y, z per loop vertex. */
+/** The reference face in the working frame, for overFace3d: x, y, z per loop vertex. */
 const faceR = new Float64Array(3 * MAX_FACE_VERTICES);
-const faceI = new Float64Array(3 * MAX_FACE_VERTICES);
 
 /** Writes face f of hull h into `out` (working frame, loop order); returns its vertex count. */
 function faceW3d(h: Hull3D, f: number, out: Float64Array): number {
@@ -399,33 +360,6 @@ function faceW3d(h: Hull3D, f: number, out: Float64Array): number {
   return size;
 }
 
-/** Feature of the point at parameter s along loop segment k of face f of h: its vertices at the ends, else its edge. */
-function loopFeature3d(h: Hull3D, f: number, k: number, s: number): number {
-  const sh = h.shape;
-  const first = sh.faceFirst[f]!;
-  const size = sh.faceSize[f]!;
-  if (s <= 0) return FEATURE_VERTEX_3D + sh.faceVertices[first + k]!;
-  if (s >= 1) return FEATURE_VERTEX_3D + sh.faceVertices[first + (k + 1 === size ? 0 : k + 1)]!;
-  return FEATURE_EDGE_3D + sh.faceEdges[first + k]!;
-}
-
-/** Result of closestFaces3d: squared distance, the point on R (p) and on I (q), their features. */
-const closest = { d2: Infinity, p: new Float64Array(3), q: new Float64Array(3), featureR: 0, featureI: 0 };
-
-/** Keeps a candidate of closestFaces3d when strictly closer (so the first of equals stays). */
-function takeClosest3d(d2: number, px: number, py: number, pz: number, qx: number, qy: number, qz: number, fr: number, fi: number): void {
-  if (!(d2 < closest.d2)) return;
-  closest.d2 = d2;
-  closest.p[0] = px;
-  closest.p[1] = py;
-  closest.p[2] = pz;
-  closest.q[0] = qx;
-  closest.q[1] = qy;
-  closest.q[2] = qz;
-  closest.featureR = fr;
-  closest.featureI = fi;
-}
-
 /**
  * Whether point x lies over the interior of the face loop `poly` (size points) of outward normal n:
  * on the inner side of every side plane (edge × n).
@@ -438,47 +372,4 @@ function overFace3d(poly: Float64Array, size: number, nx: number, ny: number, nz
     if ((ey * nz - ez * ny) * (x - poly[a]!) + (ez * nx - ex * nz) * (y - poly[a + 1]!) + (ex * ny - ey * nx) * (z - poly[a + 2]!) > 0) return false;
   }
   return true;
-}
-
-/**
- * The closest features of reference face refFace of R and face incFace of I, hulls apart (Ericson
- * 5.1: of two convex polygons that do not meet, the closest points are a vertex over the other's
- * interior or a point on each boundary): each vertex of I's face over R's face, each vertex of R's
- * face over I's face (each at its plane distance), then every pair of their edges. Fills `closest`
- * (first of equals) and returns its squared distance.
- */
-export function closestFaces3d(R: Hull3D, refFace: number, I: Hull3D, incFace: number): number {
-  const nr = faceW3d(R, refFace, faceR);
-  const ni = faceW3d(I, incFace, faceI);
-  planeW3d(I, incFace);
-  const mx = planeW[0]!, my = planeW[1]!, mz = planeW[2]!, md = planeW[3]!;
-  planeW3d(R, refFace);
-  const nx = planeW[0]!, ny = planeW[1]!, nz = planeW[2]!, nd = planeW[3]!;
-  closest.d2 = Infinity;
-  for (let k = 0; k < ni; k++) {
-    const x = faceI[3 * k]!, y = faceI[3 * k + 1]!, z = faceI[3 * k + 2]!;
-    const d = nx * x + ny * y + nz * z - nd;
-    if (d >= 0 && overFace3d(faceR, nr, nx, ny, nz, x, y, z)) {
-      takeClosest3d(d * d, x - d * nx, y - d * ny, z - d * nz, x, y, z, FEATURE_FACE_3D + refFace, loopFeature3d(I, incFace, k, 0));
-    }
-  }
-  for (let k = 0; k < nr; k++) {
-    const x = faceR[3 * k]!, y = faceR[3 * k + 1]!, z = faceR[3 * k + 2]!;
-    const d = mx * x + my * y + mz * z - md;
-    if (d >= 0 && overFace3d(faceI, ni, mx, my, mz, x, y, z)) {
-      takeClosest3d(d * d, x, y, z, x - d * mx, y - d * my, z - d * mz, loopFeature3d(R, refFace, k, 0), FEATURE_FACE_3D + incFace);
-    }
-  }
-  for (let j = 0; j < nr; j++) {
-    const a = 3 * j;
-    const b = 3 * (j + 1 === nr ? 0 : j + 1);
-    for (let k = 0; k < ni; k++) {
-      const c = 3 * k;
-      const e = 3 * (k + 1 === ni ? 0 : k + 1);
-      closestSegments3d(faceR[a]!, faceR[a + 1]!, faceR[a + 2]!, faceR[b]!, faceR[b + 1]!, faceR[b + 2]!, faceI[c]!, faceI[c + 1]!, faceI[c + 2]!, faceI[e]!, faceI[e + 1]!, faceI[e + 2]!);
-      const dx = cp[5]! - cp[2]!, dy = cp[6]! - cp[3]!, dz = cp[7]! - cp[4]!;
-      takeClosest3d(dx * dx + dy * dy + dz * dz, cp[2]!, cp[3]!, cp[4]!, cp[5]!, cp[6]!, cp[7]!, loopFeature3d(R, refFace, j, cp[0]!), loopFeature3d(I, incFace, k, cp[1]!));
-    }
-  }
-  return closest.d2;
 }

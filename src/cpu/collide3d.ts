@@ -8,6 +8,8 @@
 //     anti-parallel face of the other hull, Sutherland–Hodgman clip against the reference face's
 //     side planes, keep points below the reference plane + margin, reduce to 4
 //     (src/cpu/reduce3d.ts). Edge contact: one point from the closest points of the two edges.
+//     Hulls apart: their closest points by GJK (src/cpu/gjk3d.ts), the contact when no SAT
+//     feature pair holds them, and the fallback of a face or edge contact that finds nothing.
 //   hull–sphere / hull–capsule and sphere/capsule pairs: src/cpu/round3d.ts.
 //
 // Frames: every pair is solved in the shape frame of its first (most complex) shape, whose origin
@@ -18,12 +20,14 @@ import { CONTACT_KIND_3D, CORE_DISTANCE_3D, EDGE_HYSTERESIS_3D, FACE_HYSTERESIS_
 import type { Shape3D } from '../shapes3d.ts';
 import { clipFaceContact3d, incidentFace3d, planeW, planeW3d, vertexContact3d } from './clip3d.ts';
 import { closestSegments3d, cp } from './distance3d.ts';
+import { closestContact3d, closestHulls3d, hc } from './gjk3d.ts';
 import {
   emptyHull3D,
   lm,
   edgeFeature3d,
   makeId3d,
   manifoldToWorld3d,
+  minSeparation3d,
   pushPoint3d,
   relativePose3d,
   resetLocalManifold3d,
@@ -43,18 +47,22 @@ export { emptyManifold3D, manifold3DToJson, type Manifold3D, type Manifold3DJson
 const hullX = emptyHull3D(null as unknown as Shape3D);
 const hullY = emptyHull3D(null as unknown as Shape3D);
 
+/** What edgeContact3d did (WGSL: the same constants). */
+export const EDGE_FAILED = 0;
+export const EDGE_MADE = 1;
+/** Hulls apart whose edges' closest points lie off the edges: the hulls' closest points make the contact. */
+export const EDGE_NEEDS_CLOSEST = 2;
+
 /**
  * Edge contact from the edge query's best pair (qe): one point midway between the closest points
- * of the two edges, with the SAT separation. When those closest points lie off either edge: for
- * hulls apart along the axis, or clamped points that touch, the clamped closest points (see
- * below); else it fails (false).
- * `faceFallback`: a face axis is as good as the edge axis (within the hysteresis), so when the
- * clamped points are beyond the margin the face fallbacks may still find closer features.
+ * of the two edges, with the SAT separation (EDGE_MADE). When those closest points lie off either
+ * edge: for hulls apart along the axis, EDGE_NEEDS_CLOSEST; for clamped points that touch, those
+ * (see below); else EDGE_FAILED.
  */
-export function edgeContact3d(A: Hull3D, B: Hull3D, margin: number, scale: number, faceFallback: boolean): boolean {
+export function edgeContact3d(A: Hull3D, B: Hull3D, scale: number): number {
   const ea = qe[1]!;
   const eb = qe[2]!;
-  if (ea < 0) return false;
+  if (ea < 0) return EDGE_FAILED;
   const sa = A.shape;
   const sb = B.shape;
   const av = sa.vertices;
@@ -80,26 +88,24 @@ export function edgeContact3d(A: Hull3D, B: Hull3D, margin: number, scale: numbe
   const t = cp[1]!;
   if (!(s > 0 && s < 1 && t > 0 && t < 1)) {
     // Clamped parameters: the lines' closest points lie off the edges. Hulls apart along the axis:
-    // the edges' closest points are the speculative contact (normal along their join, one point
-    // within the margin). Farther apart than the margin, other features may still be closer (two
-    // corners: the SAT's edge pair need not hold them): with a face axis as good, the face
-    // fallbacks decide. Overlapping hulls: no edge contact (a rounding at a Gauss-map arc end),
-    // unless the clamped points touch (an end of each edge on the other, e.g. vertex on vertex):
-    // then they are the contact, along the SAT axis, and a face axis would be far worse.
+    // the SAT's edge pair need not hold the closest features (two corners), so the speculative
+    // contact is the hulls' closest points. Overlapping hulls: no edge contact (a rounding at a
+    // Gauss-map arc end), unless the clamped points touch (an end of each edge on the other,
+    // e.g. vertex on vertex): then they are the contact, along the SAT axis, and a face axis would
+    // be far worse.
+    if (qe[0]! > 0) return EDGE_NEEDS_CLOSEST;
     const dx = cp[5]! - cp[2]!, dy = cp[6]! - cp[3]!, dz = cp[7]! - cp[4]!;
     const dist = Math.sqrt(dx * dx + dy * dy + dz * dz);
-    const apart = qe[0]! > 0;
-    if (!apart && !(dist <= CORE_DISTANCE_3D * scale)) return false;
-    if (dist > margin) return !faceFallback;
+    if (!(dist <= CORE_DISTANCE_3D * scale)) return EDGE_FAILED;
     lm.kind = CONTACT_KIND_3D.closest;
     setJoinNormal3d(dx, dy, dz, dist, qe[3]!, qe[4]!, qe[5]!, scale);
-    pushPoint3d(0.5 * (cp[2]! + cp[5]!), 0.5 * (cp[3]! + cp[6]!), 0.5 * (cp[4]! + cp[7]!), apart ? dist : qe[0]!, makeId3d(edgeFeature3d(sa, ea, s), edgeFeature3d(sb, eb, t)));
-    return true;
+    pushPoint3d(0.5 * (cp[2]! + cp[5]!), 0.5 * (cp[3]! + cp[6]!), 0.5 * (cp[4]! + cp[7]!), qe[0]!, makeId3d(edgeFeature3d(sa, ea, s), edgeFeature3d(sb, eb, t)));
+    return EDGE_MADE;
   }
   lm.kind = CONTACT_KIND_3D.edge;
   setNormal3d(qe[3]!, qe[4]!, qe[5]!);
   pushPoint3d(0.5 * (cp[2]! + cp[5]!), 0.5 * (cp[3]! + cp[6]!), 0.5 * (cp[4]! + cp[7]!), qe[0]!, makeId3d(FEATURE_EDGE_3D + ea, FEATURE_EDGE_3D + eb));
-  return true;
+  return EDGE_MADE;
 }
 
 /** Hull–hull (boxes included), A the working frame's own hull. Writes the local manifold. */
@@ -117,25 +123,71 @@ export function collideHulls3d(A: Hull3D, B: Hull3D, margin: number, scale: numb
   else queryEdgeDirections3d(A, B, margin, Math.max(sepA, sepB) - EDGE_HYSTERESIS_3D * scale, scale);
   const sepE = qe[0]!;
   if (sepE > margin) return;
+  const sep = Math.max(sepA, sepB, sepE);
   const edgeFirst = sepE > Math.max(sepA, sepB) + EDGE_HYSTERESIS_3D * scale;
-  if (edgeFirst && edgeContact3d(A, B, margin, scale, false)) return;
-  const flip = sepB > sepA + FACE_HYSTERESIS_3D * scale;
-  // Reference hull R and incident hull I.
-  const R = flip ? B : A;
-  const I = flip ? A : B;
-  const refFace = flip ? faceB : faceA;
-  // The reference normal in the working frame.
-  planeW3d(R, refFace);
-  const nx = planeW[0]!, ny = planeW[1]!, nz = planeW[2]!;
-  const inc = incidentFace3d(I, nx, ny, nz, false);
-  if (clipFaceContact3d(R, refFace, I, inc, !flip, margin, scale) > 0) return;
-  // Nothing of that face lies over the reference face. An edge axis within the hysteresis of the
-  // face axis is the contact then; else retry with a face at the deepest vertex, then take that
-  // vertex alone (keeps the SAT normal and depth).
-  if (!edgeFirst && sepE > Math.max(sepA, sepB) - EDGE_HYSTERESIS_3D * scale && edgeContact3d(A, B, margin, scale, true)) return;
-  const inc2 = incidentFace3d(I, nx, ny, nz, true);
-  if (inc2 !== inc && clipFaceContact3d(R, refFace, I, inc2, !flip, margin, scale) > 0) return;
-  vertexContact3d(R, refFace, I, inc, !flip, margin, scale);
+  let edge = edgeFirst ? edgeContact3d(A, B, scale) : EDGE_FAILED;
+  // Whether the hulls' closest points may make the contact instead (hulls apart only).
+  let closest = edge === EDGE_NEEDS_CLOSEST;
+  if (edge !== EDGE_MADE && !closest) {
+    const flip = sepB > sepA + FACE_HYSTERESIS_3D * scale;
+    // Reference hull R and incident hull I.
+    const R = flip ? B : A;
+    const I = flip ? A : B;
+    const refFace = flip ? faceB : faceA;
+    // The reference normal in the working frame.
+    planeW3d(R, refFace);
+    const nx = planeW[0]!, ny = planeW[1]!, nz = planeW[2]!;
+    const inc = incidentFace3d(I, nx, ny, nz, false);
+    let count = clipFaceContact3d(R, refFace, I, inc, !flip, margin, scale);
+    // Nothing of that face lies over the reference face. An edge axis within the hysteresis of
+    // the face axis is the contact then; else retry with a face at the deepest vertex, then take
+    // that vertex alone (keeps the SAT normal and depth), or for hulls apart their closest points.
+    if (count === 0 && !edgeFirst && sepE > Math.max(sepA, sepB) - EDGE_HYSTERESIS_3D * scale) {
+      edge = edgeContact3d(A, B, scale);
+      closest = edge === EDGE_NEEDS_CLOSEST;
+    }
+    if (count === 0 && edge !== EDGE_MADE && !closest) {
+      const inc2 = incidentFace3d(I, nx, ny, nz, true);
+      if (inc2 !== inc) count = clipFaceContact3d(R, refFace, I, inc2, !flip, margin, scale);
+      if (count === 0) closest = vertexContact3d(R, refFace, I, !flip, margin);
+    }
+    // Hulls apart whose face contact lies farther than the SAT's separation (by more than the
+    // hysteresis) everywhere: no incident point over the face is a closest point, so the closest
+    // features may be others.
+    if (count > 0 && sep > 0 && minSeparation3d() > sep + EDGE_HYSTERESIS_3D * scale) closest = true;
+  }
+  if (closest) closestPointsContact3d(A, B, sep, sepA, sepB, faceA, faceB, margin, scale);
+}
+
+/**
+ * Hulls apart whose SAT features need not hold their closest points: those (GJK). Farther apart
+ * than the margin, no contact; farther apart than the SAT's best separation `sep` by more than
+ * the edge hysteresis, no face or edge pair of the SAT holds them (two corners, a vertex beside an
+ * edge), and the contact is those points alone, replacing what the local manifold holds; else
+ * the SAT's contact stays (a face contact: a point over the face within the hysteresis). The
+ * result does not depend on which path asked: where the SAT's features hold the closest points,
+ * the distance is the SAT's separation.
+ */
+function closestPointsContact3d(A: Hull3D, B: Hull3D, sep: number, sepA: number, sepB: number, faceA: number, faceB: number, margin: number, scale: number): void {
+  // The SAT's best axis (A to B), which names the features if the closest points touch.
+  let ax = qe[3]!, ay = qe[4]!, az = qe[5]!;
+  if (qe[0]! < Math.max(sepA, sepB)) {
+    const alongA = sepA >= sepB;
+    planeW3d(alongA ? A : B, alongA ? faceA : faceB);
+    const sign = alongA ? 1 : -1;
+    ax = sign * planeW[0]!;
+    ay = sign * planeW[1]!;
+    az = sign * planeW[2]!;
+  }
+  closestHulls3d(A, B, ax, ay, az, scale);
+  if (hc.distance > margin) {
+    resetLocalManifold3d();
+    return;
+  }
+  if (lm.count === 0 || hc.distance > sep + EDGE_HYSTERESIS_3D * scale) {
+    resetLocalManifold3d();
+    closestContact3d(ax, ay, az, scale);
+  }
 }
 
 export function isHull3d(s: Shape3D): boolean {

@@ -93,6 +93,13 @@ export function setJoinNormal3d(dx: number, dy: number, dz: number, dist: number
   else setNormal3d(fx, fy, fz);
 }
 
+/** The smallest separation of the local manifold's points (Infinity when it has none). */
+export function minSeparation3d(): number {
+  let lo = Infinity;
+  for (let k = 0; k < lm.count; k++) lo = Math.min(lo, lm.separations[k]!);
+  return lo;
+}
+
 /** Appends a point (working frame) with its separation and feature id. */
 export function pushPoint3d(x: number, y: number, z: number, sep: number, id: number): void {
   const i = lm.count++;

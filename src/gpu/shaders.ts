@@ -25,4 +25,4 @@ export function assembleWgsl3D(files: readonly string[]): string {
 }
 
 /** The 3D narrowphase kernel's files, in dependency order. */
-export const NARROWPHASE_3D_FILES = ['layout3d', 'manifold3d', 'distance3d', 'sat3d', 'reduce3d', 'clip3d', 'round3d', 'collide3d', 'narrowphase3d'] as const;
+export const NARROWPHASE_3D_FILES = ['layout3d', 'manifold3d', 'distance3d', 'gjk3d', 'sat3d', 'reduce3d', 'clip3d', 'round3d', 'collide3d', 'narrowphase3d'] as const;

@@ -1,0 +1,278 @@
+// Closest points of two hulls that are apart (GPU mirror of src/cpu/gjk3d.ts, function for
+// function; see there for the method): GJK on the Minkowski difference Q − P, the witness points
+// the simplex's barycentric mix of its P and Q vertices, the features read off the vertices the
+// final simplex uses on each hull. A rare path (hulls apart whose SAT features need not hold their
+// closest points, collideHulls3d); the simplex lives in function-scope arrays.
+
+struct HullClosest3D {
+  distance: f32,
+  p: vec3f,                                            // on P, working frame
+  q: vec3f,                                            // on Q
+  featureP: u32,
+  featureQ: u32,
+}
+
+// The simplex: per point its P and Q vertices (working frame) and their indices (P | Q << 8).
+struct Simplex3D {
+  p: array<vec3f, 4>,
+  q: array<vec3f, 4>,
+  ids: array<u32, 4>,
+  l: array<f32, 4>,                                    // weights of the nearest point
+}
+
+// Weights of the point of segment a–b nearest the origin (x, y) and its squared distance (z).
+fn gjkSegment3d(a: vec3f, b: vec3f) -> vec3f {
+  let e = b - a;
+  let ee = dot(e, e);
+  var t = 0.0;
+  if (ee > 0.0) { t = clamp(-dot(a, e) / ee, 0.0, 1.0); }
+  let x = a + t * e;
+  return vec3f(1.0 - t, t, dot(x, x));
+}
+
+// Weights of the point of triangle a, b, c nearest the origin (xyz) and its squared distance (w).
+// An edge of zero length (two support pairs can give the same point) takes its first end.
+fn gjkTriangle3d(a: vec3f, b: vec3f, c: vec3f) -> vec4f {
+  let ab = b - a;
+  let ac = c - a;
+  let d1 = -dot(ab, a);
+  let d2 = -dot(ac, a);
+  let d3 = -dot(ab, b);
+  let d4 = -dot(ac, b);
+  let d5 = -dot(ab, c);
+  let d6 = -dot(ac, c);
+  let va = d3 * d6 - d5 * d4;
+  let vb = d5 * d2 - d1 * d6;
+  let vc = d1 * d4 - d3 * d2;
+  var l = vec3f(0.0);
+  if (d1 <= 0.0 && d2 <= 0.0) {
+    l.x = 1.0;
+  } else if (d3 >= 0.0 && d4 <= d3) {
+    l.y = 1.0;
+  } else if (d6 >= 0.0 && d5 <= d6) {
+    l.z = 1.0;
+  } else if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) {
+    l.y = select(0.0, d1 / (d1 - d3), d1 - d3 > 0.0);
+    l.x = 1.0 - l.y;
+  } else if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) {
+    l.z = select(0.0, d2 / (d2 - d6), d2 - d6 > 0.0);
+    l.x = 1.0 - l.z;
+  } else if (va <= 0.0 && d4 - d3 >= 0.0 && d5 - d6 >= 0.0) {
+    l.z = select(0.0, (d4 - d3) / (d4 - d3 + (d5 - d6)), d4 - d3 + (d5 - d6) > 0.0);
+    l.y = 1.0 - l.z;
+  } else if (va > 0.0 && vb > 0.0 && vc > 0.0) {
+    let inv = 1.0 / (va + vb + vc);
+    l.y = vb * inv;
+    l.z = vc * inv;
+    l.x = 1.0 - l.y - l.z;
+  } else {
+    // No region holds the origin consistently (a sliver): the nearest edge.
+    let sAB = gjkSegment3d(a, b);
+    l = vec3f(sAB.xy, 0.0);
+    var best = sAB.z;
+    let sAC = gjkSegment3d(a, c);
+    if (sAC.z < best) {
+      best = sAC.z;
+      l = vec3f(sAC.x, 0.0, sAC.y);
+    }
+    let sBC = gjkSegment3d(b, c);
+    if (sBC.z < best) {
+      l = vec3f(0.0, sBC.x, sBC.y);
+    }
+  }
+  let x = l.x * a + l.y * b + l.z * c;
+  return vec4f(l, dot(x, x));
+}
+
+// The simplex's nearest point to the origin: weights into s.l (unused points 0), the unused points
+// dropped. Returns the new point count; 0 when a tetrahedron holds the origin (weights those of
+// the origin).
+fn solveSimplex3d(s: ptr<function, Simplex3D>, n: u32) -> u32 {
+  var w: array<vec3f, 4>;
+  for (var k = 0u; k < 4u; k++) {
+    w[k] = (*s).q[k] - (*s).p[k];
+    (*s).l[k] = 0.0;
+  }
+  if (n == 1u) {
+    (*s).l[0] = 1.0;
+  } else if (n == 2u) {
+    let r = gjkSegment3d(w[0], w[1]);
+    (*s).l[0] = r.x;
+    (*s).l[1] = r.y;
+  } else if (n == 3u) {
+    let r = gjkTriangle3d(w[0], w[1], w[2]);
+    (*s).l[0] = r.x;
+    (*s).l[1] = r.y;
+    (*s).l[2] = r.z;
+  } else {
+    // The origin strictly inside (beyond no face plane): the hulls touch. Else the nearest of
+    // the faces' nearest points: all four are tried, as a face's side test is rounding where the
+    // origin lies nearly in its plane (the face holding the last estimate, often).
+    var best = F32_MAX_3D;
+    var inside = true;
+    var bestL = vec4f(0.0);
+    for (var t = 0u; t < 4u; t++) {
+      let omit = 3u - t;
+      let i = select(0u, 1u, omit == 0u);
+      let j = select(1u, 2u, omit <= 1u);
+      let k = select(2u, 3u, omit <= 2u);
+      let a = w[i];
+      let nrm = cross(w[j] - a, w[k] - a);
+      if (!(-dot(nrm, a) * dot(nrm, w[omit] - a) > 0.0)) { inside = false; }
+      let r = gjkTriangle3d(a, w[j], w[k]);
+      if (r.w < best) {
+        best = r.w;
+        bestL = vec4f(0.0);
+        bestL[i] = r.x;
+        bestL[j] = r.y;
+        bestL[k] = r.z;
+      }
+    }
+    if (inside) {
+      let l = originWeights3d(w);
+      for (var k = 0u; k < 4u; k++) {
+        (*s).l[k] = l[k];
+      }
+      return 0u;
+    }
+    for (var k = 0u; k < 4u; k++) {
+      (*s).l[k] = bestL[k];
+    }
+  }
+  // The points in use moved to the front, in order.
+  var m = 0u;
+  for (var k = 0u; k < 4u; k++) {
+    if (k >= n) { break; }
+    let l = (*s).l[k];
+    if (!(l > 0.0)) { continue; }
+    (*s).p[m] = (*s).p[k];
+    (*s).q[m] = (*s).q[k];
+    (*s).ids[m] = (*s).ids[k];
+    (*s).l[m] = l;
+    m++;
+  }
+  return m;
+}
+
+// Weights of the origin in the tetrahedron w (it lies inside): ratios of volumes about w[3].
+fn originWeights3d(w: array<vec3f, 4>) -> vec4f {
+  let d = w[3];
+  let a = w[0] - d;
+  let b = w[1] - d;
+  let c = w[2] - d;
+  let vol = dot(a, cross(b, c));
+  let l0 = dot(-d, cross(b, c)) / vol;
+  let l1 = dot(a, cross(-d, c)) / vol;
+  let l2 = dot(a, cross(b, -d)) / vol;
+  return vec4f(l0, l1, l2, 1.0 - l0 - l1 - l2);
+}
+
+// Feature of hull h holding the simplex's points on it: `count` distinct vertices, the first two
+// i0, i1. One: that vertex; two joined by an edge: the edge; else the face around i0 that faces
+// direction dir (working frame) the most.
+fn simplexFeature3d(h: Hull3D, i0: u32, i1: u32, count: u32, dir: vec3f) -> u32 {
+  if (count == 1u) { return FEATURE_VERTEX_3D + i0; }
+  if (count == 2u) {
+    for (var e = 0u; e < MAX_HULL_EDGES; e++) {
+      if (e >= h.edgeCount) { break; }
+      let edge = hullEdge(h, e);
+      if ((edge.x == i0 && edge.y == i1) || (edge.x == i1 && edge.y == i0)) { return FEATURE_EDGE_3D + e; }
+    }
+  }
+  return FEATURE_FACE_3D + faceAroundVertex3d(h, i0, -dir);
+}
+
+// Distinct vertices among the first n simplex ids of one hull (byte `shift` of each): count
+// (at most 4), first, second.
+fn distinctVertices3d(ids: array<u32, 4>, n: u32, shift: u32) -> vec3u {
+  var c = 0u;
+  var a = 0xffffffffu;
+  var b = 0xffffffffu;
+  for (var k = 0u; k < 4u; k++) {
+    if (k >= n) { break; }
+    let i = (ids[k] >> shift) & 0xffu;
+    if (i == a || i == b) { continue; }
+    if (c == 0u) {
+      a = i;
+    } else if (c == 1u) {
+      b = i;
+    }
+    c++;
+  }
+  return vec3u(c, a, b);
+}
+
+// Closest points of hulls P and Q (working frame), which are apart. `axis` (unit, from P towards
+// Q: the SAT's) names the faces when the points touch (closer than CORE_DISTANCE_3D × scale).
+fn closestHulls3d(P: Hull3D, Q: Hull3D, axis: vec3f, scale: f32) -> HullClosest3D {
+  let touch = CORE_DISTANCE_3D * scale * (CORE_DISTANCE_3D * scale);
+  var s: Simplex3D;
+  // v starts as the centres' join (a point of Q − P); the simplex is empty.
+  var v = Q.pos - P.pos;
+  var n = 0u;
+  for (var it = 0u; it < GJK_MAX_ITERATIONS_3D; it++) {
+    let vv = dot(v, v);
+    if (n > 0u && vv <= touch) { break; }
+    // Support of Q − P against v: P's vertex farthest along v, Q's farthest against it.
+    let ip = deepestVertex3d(P, -v);
+    let iq = deepestVertex3d(Q, v);
+    let a = hullVertexW(P, ip);
+    let b = hullVertexW(Q, iq);
+    // Converged: the new support point brings v no nearer than the tolerance; or it is in the simplex.
+    if (n > 0u && vv - dot(v, b - a) <= GJK_TOLERANCE_3D * vv) { break; }
+    let id = ip | (iq << 8u);
+    var repeated = false;
+    for (var k = 0u; k < 4u; k++) {
+      if (k < n && s.ids[k] == id) { repeated = true; }
+    }
+    if (repeated) { break; }
+    let before = s;
+    let m = n;
+    s.p[n] = a;
+    s.q[n] = b;
+    s.ids[n] = id;
+    n = solveSimplex3d(&s, n + 1u);
+    if (n == 0u) {
+      // A tetrahedron holds the origin: the hulls touch (by rounding); its four points are the mix.
+      n = 4u;
+      break;
+    }
+    var next = vec3f(0.0);
+    for (var k = 0u; k < 4u; k++) {
+      if (k < n) { next += s.l[k] * (s.q[k] - s.p[k]); }
+    }
+    // No nearer than before (rounding): the previous simplex is the answer.
+    if (m > 0u && dot(next, next) >= vv) {
+      s = before;
+      n = m;
+      break;
+    }
+    v = next;
+  }
+  // Witness points: the simplex's weights applied to its P and Q vertices.
+  var p = vec3f(0.0);
+  var q = vec3f(0.0);
+  for (var k = 0u; k < 4u; k++) {
+    if (k < n) {
+      p += s.l[k] * s.p[k];
+      q += s.l[k] * s.q[k];
+    }
+  }
+  let d = q - p;
+  let dist = sqrt(dot(d, d));
+  // The direction from P to Q: the join, or the SAT axis where the points touch.
+  var u = axis;
+  if (dist > CORE_DISTANCE_3D * scale) { u = d / dist; }
+  let dp = distinctVertices3d(s.ids, n, 0u);
+  let dq = distinctVertices3d(s.ids, n, 8u);
+  return HullClosest3D(dist, p, q, simplexFeature3d(P, dp.y, dp.z, dp.x, u), simplexFeature3d(Q, dq.y, dq.z, dq.x, -u));
+}
+
+// The contact of closestHulls3d's result c for hulls A (P) and B (Q) within the margin: one point
+// midway between the closest points, the distance as its separation, the normal along their join,
+// or along `axis`, from A towards B, where they touch.
+fn closestContact3d(c: HullClosest3D, axis: vec3f, scale: f32) {
+  lm.kind = CONTACT_CLOSEST_3D;
+  setJoinNormal3d(c.q - c.p, c.distance, axis, scale);
+  pushPoint3d(0.5 * (c.p + c.q), c.distance, makeId3d(c.featureP, c.featureQ));
+}
