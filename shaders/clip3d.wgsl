@@ -39,21 +39,19 @@ fn deepestVertex3d(I: Hull3D, n: vec3f) -> u32 {
 // Incident face of hull I for reference normal n (working frame): the most anti-parallel face, or
 // with `aroundDeepest` the most anti-parallel of the faces around I's deepest vertex along -n.
 fn incidentFace3d(I: Hull3D, n: vec3f, aroundDeepest: bool) -> u32 {
+  if (aroundDeepest) { return faceAroundVertex3d(I, deepestVertex3d(I, n), n); }
   let l = transpose(I.rot) * n;
   var incFace = 0u;
   var lo = F32_MAX_3D;
-  if (!aroundDeepest) {
-    for (var f = 0u; f < MAX_HULL_FACES; f++) {
-      if (f >= I.faceCount) { break; }
-      let d = dot(l, hullPlane(I, f).xyz);
-      if (d < lo) {
-        lo = d;
-        incFace = f;
-      }
+  for (var f = 0u; f < MAX_HULL_FACES; f++) {
+    if (f >= I.faceCount) { break; }
+    let d = dot(l, hullPlane(I, f).xyz);
+    if (d < lo) {
+      lo = d;
+      incFace = f;
     }
-    return incFace;
   }
-  return faceAroundVertex3d(I, deepestVertex3d(I, n), n);
+  return incFace;
 }
 
 // The face of hull h around vertex v most anti-parallel to n (working frame); first of equals.

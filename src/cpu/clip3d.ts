@@ -59,25 +59,22 @@ export function deepestVertex3d(I: Hull3D, nx: number, ny: number, nz: number): 
  * (the retry when the first clips to nothing: it always holds the deepest point).
  */
 export function incidentFace3d(I: Hull3D, nx: number, ny: number, nz: number, aroundDeepest: boolean): number {
+  if (aroundDeepest) return faceAroundVertex3d(I, deepestVertex3d(I, nx, ny, nz), nx, ny, nz);
   const r = I.rot;
   const lx = r[0]! * nx + r[3]! * ny + r[6]! * nz;
   const ly = r[1]! * nx + r[4]! * ny + r[7]! * nz;
   const lz = r[2]! * nx + r[5]! * ny + r[8]! * nz;
-  const s = I.shape;
-  const ip = s.planes;
+  const ip = I.shape.planes;
   let incFace = 0;
   let lo = Infinity;
-  if (!aroundDeepest) {
-    for (let f = 0, c = s.faceCount; f < c; f++) {
-      const d = lx * ip[4 * f]! + ly * ip[4 * f + 1]! + lz * ip[4 * f + 2]!;
-      if (d < lo) {
-        lo = d;
-        incFace = f;
-      }
+  for (let f = 0, c = I.shape.faceCount; f < c; f++) {
+    const d = lx * ip[4 * f]! + ly * ip[4 * f + 1]! + lz * ip[4 * f + 2]!;
+    if (d < lo) {
+      lo = d;
+      incFace = f;
     }
-    return incFace;
   }
-  return faceAroundVertex3d(I, deepestVertex3d(I, nx, ny, nz), nx, ny, nz);
+  return incFace;
 }
 
 /** The face of hull h around vertex v most anti-parallel to n (working frame); first of equals. */
