@@ -107,9 +107,11 @@ fn collideHulls3d(A: Hull3D, B: Hull3D, margin: f32, scale: f32) {
   }
 }
 
-// Hulls apart whose SAT features need not hold their closest points: those (gjk3d.wgsl). Farther
-// apart than the margin, no contact; farther apart than the SAT's best separation `sep` by more
-// than the edge hysteresis, the contact is those points alone; else the SAT's contact stays.
+// Hulls apart whose SAT features need not hold their closest points: those (gjk3d.wgsl; see the
+// CPU file). Farther apart than the margin, no contact. The contact is those points alone when
+// they are farther apart than the SAT's best separation `sep` by more than the edge hysteresis, or
+// when the face contact's nearest point is farther than they are by more than it; else the SAT's
+// contact stays.
 fn closestPointsContact3d(A: Hull3D, B: Hull3D, sep: f32, queryA: FaceQuery3D, queryB: FaceQuery3D, queryE: EdgeQuery3D, margin: f32, scale: f32) {
   // The SAT's best axis (A to B), which names the features if the closest points touch.
   var axis = queryE.axis;
@@ -121,7 +123,8 @@ fn closestPointsContact3d(A: Hull3D, B: Hull3D, sep: f32, queryA: FaceQuery3D, q
     resetLocalManifold3d();
     return;
   }
-  if (lm.count == 0u || c.distance > sep + EDGE_HYSTERESIS_3D * scale) {
+  let hysteresis = EDGE_HYSTERESIS_3D * scale;
+  if (lm.count == 0u || c.distance > sep + hysteresis || minSeparation3d() > c.distance + hysteresis) {
     resetLocalManifold3d();
     closestContact3d(c, axis, scale);
   }

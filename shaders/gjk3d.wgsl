@@ -265,7 +265,51 @@ fn closestHulls3d(P: Hull3D, Q: Hull3D, axis: vec3f, scale: f32) -> HullClosest3
   if (dist > CORE_DISTANCE_3D * scale) { u = d / dist; }
   let dp = distinctVertices3d(s.ids, n, 0u);
   let dq = distinctVertices3d(s.ids, n, 8u);
-  return HullClosest3D(dist, p, q, simplexFeature3d(P, dp.y, dp.z, dp.x, u), simplexFeature3d(Q, dq.y, dq.z, dq.x, -u));
+  return polishClosest3d(P, Q, HullClosest3D(dist, p, q, simplexFeature3d(P, dp.y, dp.z, dp.x, u), simplexFeature3d(Q, dq.y, dq.z, dq.x, -u)));
+}
+
+// End points of feature f of hull h (working frame) as a segment: a vertex twice, an edge's ends.
+fn featureSegment3d(h: Hull3D, f: u32) -> array<vec3f, 2> {
+  var v0 = f;
+  var v1 = f;
+  if (f >= FEATURE_EDGE_3D) {
+    let edge = hullEdge(h, f - FEATURE_EDGE_3D);
+    v0 = edge.x;
+    v1 = edge.y;
+  }
+  return array<vec3f, 2>(hullVertexW(h, v0), hullVertexW(h, v1));
+}
+
+// The witness points again, in closed form from the named features (see the CPU file): a face on
+// either side, the other point moved onto its plane; else the closest points of the two features
+// as segments.
+fn polishClosest3d(P: Hull3D, Q: Hull3D, c: HullClosest3D) -> HullClosest3D {
+  var r = c;
+  if (c.featureP >= FEATURE_FACE_3D || c.featureQ >= FEATURE_FACE_3D) {
+    let onP = c.featureP >= FEATURE_FACE_3D;
+    var h = Q;
+    var f = c.featureQ;
+    var x = c.p;
+    if (onP) {
+      h = P;
+      f = c.featureP;
+      x = c.q;
+    }
+    let plane = planeW3d(h, f - FEATURE_FACE_3D);
+    let d = dot(plane.xyz, x) - plane.w;
+    let y = x - d * plane.xyz;
+    r.p = select(c.p, y, onP);
+    r.q = select(y, c.q, onP);
+    r.distance = max(d, 0.0);
+    return r;
+  }
+  let a = featureSegment3d(P, c.featureP);
+  let b = featureSegment3d(Q, c.featureQ);
+  let cs = closestSegments3d(a[0], a[1], b[0], b[1]);
+  r.p = cs.c1;
+  r.q = cs.c2;
+  r.distance = length(cs.c2 - cs.c1);
+  return r;
 }
 
 // The contact of closestHulls3d's result c for hulls A (P) and B (Q) within the margin: one point

@@ -1,4 +1,5 @@
-// Agreement of the 3D CPU reference with two engines on random overlapping pairs:
+// Agreement of the 3D CPU reference with two engines on random overlapping pairs (and, for
+// rapier3d, pairs apart within the margin: speculative contacts against parry's closest points):
 //   rapier3d (box–box and hull–hull, its contact manifolds after one world step), and
 //   cannon-es (box–box, its narrowphase contact equations).
 // Per pair: (1) the normal is within 0.01 rad of the engine's, or our axis is a near-tie (its
@@ -19,7 +20,8 @@ import { makeShape3D, type Quat, type Shape3D, type Vec3 } from '../src/shapes3d
 import { collide3D } from '../src/cpu/collide3d.ts';
 import { emptyManifold3D, type Manifold3D } from '../src/cpu/manifold3d.ts';
 import { checkManifold3D } from '../src/cpu/verify3d.ts';
-import { COPLANAR_RELATIVE_3D, EDGE_HYSTERESIS_3D } from '../src/constants3d.ts';
+import { placeShape3D, surfaceDistance3D } from '../src/validity3d.ts';
+import { COPLANAR_RELATIVE_3D, EDGE_HYSTERESIS_3D, FACE_HYSTERESIS_3D } from '../src/constants3d.ts';
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
@@ -60,8 +62,11 @@ interface Pair {
   qb: Quat;
 }
 
-/** Random pairs touching along a random direction, then pushed in by up to 10% of the scale. */
-function makePairs(kind: 'box' | 'hull', count: number, seed: number): Pair[] {
+/**
+ * Random pairs touching along a random direction, then pushed in by up to 10% of the scale; or,
+ * with `apartBy` (a fraction of the scale), pulled apart along it by up to that much instead.
+ */
+function makePairs(kind: 'box' | 'hull', count: number, seed: number, apartBy = 0): Pair[] {
   const r = rng(seed);
   const m = emptyManifold3D();
   const pairs: Pair[] = [];
@@ -86,7 +91,7 @@ function makePairs(kind: 'box' | 'hull', count: number, seed: number): Pair[] {
       if (m.count > 0) lo = mid;
       else hi = mid;
     }
-    const dist = lo - 0.1 * r() * Math.min(a.extent, b.extent);
+    const dist = apartBy > 0 ? lo + apartBy * (0.02 + 0.98 * r()) * Math.min(a.extent, b.extent) : lo - 0.1 * r() * Math.min(a.extent, b.extent);
     const pb: Vec3 = [d[0]! / l * dist, d[1]! / l * dist, d[2]! / l * dist];
     pairs.push({ a, b, pa: [0, 0, 0], qa, pb, qb });
   }
@@ -298,6 +303,74 @@ describe('agreement with rapier3d and cannon-es', () => {
     ours(pairs, t, await rapierRun(pairs), COPLANAR_RELATIVE_3D);
     report('rapier3d hull–hull', t);
   }, 60000);
+
+  for (const kind of ['box', 'hull'] as const) {
+    it(`rapier3d, random ${kind}–${kind} pairs apart within the margin: the same distance and normal`, async () => {
+      // Speculative contacts against parry's closest points (Collider.contactCollider with the
+      // margin as its prediction distance; f32, its distances within ~4e-5 of the scale) and an
+      // exact f64 brute force over features (src/validity3d.ts), which must agree with parry
+      // within 1e-4 of the scale. Both report a contact or neither (pairs within 1e-4 of the scale
+      // of the margin left out). Ours, as a distance: minus the deepest depth, never below the
+      // exact distance (1e-5 of the scale) and above it by at most the edge hysteresis (a face
+      // contact kept, its nearest point that close to the closest points); the separation along
+      // our normal is within the face and edge hystereses of the distance (our axis is as good as
+      // the best). Equal distances with normals within 0.01 rad of parry's are counted apart.
+      const pairs = makePairs(kind, 1000, kind === 'box' ? 21 : 22, 0.1);
+      await RAPIER.init();
+      const world = new RAPIER.World({ x: 0, y: 0, z: 0 });
+      const collider = (s: Shape3D, p: Vec3, q: Quat): RAPIER.Collider => {
+        const pts = new Float32Array(3 * s.vertexCount);
+        for (let k = 0; k < s.vertexCount; k++) for (let c = 0; c < 3; c++) pts[3 * k + c] = s.vertices[3 * k + c]! + s.center[c]!;
+        const col = world.createCollider(RAPIER.ColliderDesc.convexHull(pts)!);
+        col.setTranslation({ x: p[0], y: p[1], z: p[2] });
+        col.setRotation({ x: q[0], y: q[1], z: q[2], w: q[3] });
+        return col;
+      };
+      const m = emptyManifold3D();
+      let compared = 0;
+      let exact = 0;
+      let faceKept = 0;
+      const fails: string[] = [];
+      for (const p of pairs) {
+        const scale = Math.min(p.a.extent, p.b.extent);
+        const margin = 0.1 * scale;
+        const tol = 1e-5 * scale;
+        const ca = collider(p.a, p.pa, p.qa);
+        const cb = collider(p.b, p.pb, p.qb);
+        const c = ca.contactCollider(cb, margin);
+        world.removeCollider(ca, false);
+        world.removeCollider(cb, false);
+        collide3D(p.a, { position: p.pa, rotation: p.qa }, p.b, { position: p.pb, rotation: p.qb }, margin, m);
+        const theirs = c && c.distance <= margin ? c.distance : null;
+        if (theirs !== null && theirs <= 0) continue; // touching by rounding: not a speculative pair
+        if (c && Math.abs(c.distance - margin) <= 1e-4 * scale) continue;
+        compared++;
+        if (theirs === null || m.count === 0) {
+          if (theirs !== null || m.count !== 0) fails.push(`contact: ours ${m.count} points, parry distance ${c?.distance}`);
+          else exact++;
+          continue;
+        }
+        let deepest = -Infinity;
+        for (let k = 0; k < m.count; k++) deepest = Math.max(deepest, m.depths[k]!);
+        const ours = -deepest;
+        const exactDistance = surfaceDistance3D(placeShape3D(p.a, p.pa, p.qa), placeShape3D(p.b, p.pb, p.qb));
+        const A = worldVertices(p.a, p.pa, p.qa);
+        const B = worldVertices(p.b, p.pb, p.qb);
+        const alongOurs = Math.min(...B.map((v) => dot(v, m.normal))) - Math.max(...A.map((v) => dot(v, m.normal)));
+        const angle = Math.acos(Math.min(1, dot([c!.normal1.x, c!.normal1.y, c!.normal1.z], m.normal)));
+        const what = `ours ${ours}, exact ${exactDistance}, parry ${theirs} (scale ${scale})`;
+        if (!(Math.abs(exactDistance - theirs) <= 1e-4 * scale)) fails.push(`parry and the brute force disagree: ${what}`);
+        else if (!(ours >= exactDistance - tol && ours <= exactDistance + EDGE_HYSTERESIS_3D * scale + tol)) fails.push(`distance: ${what}`);
+        else if (!(alongOurs >= exactDistance - (FACE_HYSTERESIS_3D + EDGE_HYSTERESIS_3D) * scale - tol)) fails.push(`our normal separates by ${alongOurs}: ${what}`);
+        else if (Math.abs(ours - exactDistance) <= tol && angle <= 0.01) exact++;
+        else faceKept++;
+      }
+      world.free();
+      console.log(`rapier3d ${kind}–${kind} apart: ${compared} pairs, ${exact} equal (distance and normal), ${faceKept} within the hysteresis (a face contact kept), ${fails.length} disagreements${fails.length ? `, e.g. ${fails.slice(0, 3).join(' | ')}` : ''}`);
+      expect(compared).toBeGreaterThan(900);
+      expect(fails.length, fails.slice(0, 5).join('\n')).toBe(0);
+    }, 60000);
+  }
 
   it('cannon-es, random overlapping box–box pairs: >= 99% agree', () => {
     const pairs = makePairs('box', 1000, 13);

@@ -161,12 +161,14 @@ export function collideHulls3d(A: Hull3D, B: Hull3D, margin: number, scale: numb
 
 /**
  * Hulls apart whose SAT features need not hold their closest points: those (GJK). Farther apart
- * than the margin, no contact; farther apart than the SAT's best separation `sep` by more than
- * the edge hysteresis, no face or edge pair of the SAT holds them (two corners, a vertex beside an
- * edge), and the contact is those points alone, replacing what the local manifold holds; else
- * the SAT's contact stays (a face contact: a point over the face within the hysteresis). The
- * result does not depend on which path asked: where the SAT's features hold the closest points,
- * the distance is the SAT's separation.
+ * than the margin, no contact. The contact is those points alone, replacing what the local
+ * manifold holds, when no face or edge pair of the SAT holds them (the distance exceeds the SAT's
+ * best separation `sep` by more than the edge hysteresis: two corners, a vertex beside an edge),
+ * or when the face contact's nearest point lies farther than the distance by more than the
+ * hysteresis (the closest points lie beyond the reference face's sides: a speculative contact
+ * there would let the hulls close the gap unseen). Else the SAT's contact stays. The result does
+ * not depend on which path asked: where the SAT's features hold the closest points, the distance
+ * is the SAT's separation.
  */
 function closestPointsContact3d(A: Hull3D, B: Hull3D, sep: number, sepA: number, sepB: number, faceA: number, faceB: number, margin: number, scale: number): void {
   // The SAT's best axis (A to B), which names the features if the closest points touch.
@@ -184,7 +186,8 @@ function closestPointsContact3d(A: Hull3D, B: Hull3D, sep: number, sepA: number,
     resetLocalManifold3d();
     return;
   }
-  if (lm.count === 0 || hc.distance > sep + EDGE_HYSTERESIS_3D * scale) {
+  const hysteresis = EDGE_HYSTERESIS_3D * scale;
+  if (lm.count === 0 || hc.distance > sep + hysteresis || minSeparation3d() > hc.distance + hysteresis) {
     resetLocalManifold3d();
     closestContact3d(ax, ay, az, scale);
   }

@@ -20,7 +20,8 @@
 // Everything in the working frame; nothing is allocated.
 
 import { CORE_DISTANCE_3D, FEATURE_EDGE_3D, FEATURE_FACE_3D, FEATURE_VERTEX_3D, GJK_MAX_ITERATIONS_3D, GJK_TOLERANCE_3D } from '../constants3d.ts';
-import { deepestVertex3d, faceAroundVertex3d } from './clip3d.ts';
+import { deepestVertex3d, faceAroundVertex3d, planeW, planeW3d } from './clip3d.ts';
+import { closestSegments3d, cp } from './distance3d.ts';
 import { CONTACT_KIND_3D, lm, makeId3d, pushPoint3d, setJoinNormal3d, type Hull3D } from './manifold3d.ts';
 
 /** Result of closestHulls3d (WGSL: `struct HullClosest3D`): the distance, the point on P and on Q, their features. */
@@ -348,6 +349,48 @@ export function closestHulls3d(P: Hull3D, Q: Hull3D, ax: number, ay: number, az:
   hc.featureP = simplexFeature3d(P, distinct[1]!, distinct[2]!, distinct[0]!, ux, uy, uz);
   distinctVertices3d(sim.iq, n);
   hc.featureQ = simplexFeature3d(Q, distinct[1]!, distinct[2]!, distinct[0]!, -ux, -uy, -uz);
+  polishClosest3d(P, Q);
+}
+
+/** End points of feature f of hull h (working frame) as a segment into seg[o..o+5]: a vertex twice, an edge's two ends. */
+const seg = new Float64Array(12);
+function featureSegment3d(h: Hull3D, f: number, o: number): void {
+  const s = h.shape;
+  const e = f - FEATURE_EDGE_3D;
+  vertexW3d(h, f < FEATURE_EDGE_3D ? f : s.edgeV0[e]!, seg, o);
+  vertexW3d(h, f < FEATURE_EDGE_3D ? f : s.edgeV1[e]!, seg, o + 3);
+}
+
+/**
+ * The witness points again, in closed form from the named features: the simplex's barycentric mix
+ * loses digits where the Minkowski difference's closest feature is a sliver (two edges nearly
+ * parallel; f32 turned such a normal by 2e-3 rad, enough to miss the best axis by a hull's
+ * size times that). A face on either side: the other point moved onto its plane (the normal is
+ * the face's); else the closest points of the two features as segments (a vertex is one of length
+ * zero).
+ */
+function polishClosest3d(P: Hull3D, Q: Hull3D): void {
+  const fp = hc.featureP;
+  const fq = hc.featureQ;
+  if (fp >= FEATURE_FACE_3D || fq >= FEATURE_FACE_3D) {
+    const onP = fp >= FEATURE_FACE_3D;
+    planeW3d(onP ? P : Q, (onP ? fp : fq) - FEATURE_FACE_3D);
+    const nx = planeW[0]!, ny = planeW[1]!, nz = planeW[2]!;
+    const x = onP ? hc.q : hc.p;
+    const d = nx * x[0]! + ny * x[1]! + nz * x[2]! - planeW[3]!;
+    const y = onP ? hc.p : hc.q;
+    y[0] = x[0]! - d * nx;
+    y[1] = x[1]! - d * ny;
+    y[2] = x[2]! - d * nz;
+    hc.distance = Math.max(d, 0);
+    return;
+  }
+  featureSegment3d(P, fp, 0);
+  featureSegment3d(Q, fq, 6);
+  closestSegments3d(seg[0]!, seg[1]!, seg[2]!, seg[3]!, seg[4]!, seg[5]!, seg[6]!, seg[7]!, seg[8]!, seg[9]!, seg[10]!, seg[11]!);
+  hc.p.set(cp.subarray(2, 5));
+  hc.q.set(cp.subarray(5, 8));
+  hc.distance = Math.hypot(cp[5]! - cp[2]!, cp[6]! - cp[3]!, cp[7]! - cp[4]!);
 }
 
 /**
