@@ -3,14 +3,14 @@
 // GJK (Gilbert, Johnson, Keerthi 1988; van den Bergen's stopping rule): the point v of the
 // Minkowski difference Q − P nearest the origin, found on a simplex of at most 4 support points
 // w = q − p, each a vertex of Q and a vertex of P. Closest regions of a segment and a triangle
-// as in Ericson, Real-Time Collision Detection, 5.1.2 and 5.1.5. The witness points are the same
-// barycentric mix of the simplex's P and Q vertices; the features are read off the vertices the
-// final simplex uses on each hull (one: that vertex; two neighbours: their edge; more: the face
-// through them, which faces the other hull).
+// as in Ericson, Real-Time Collision Detection, 5.1.2 and 5.1.5. The features are read off the
+// vertices the final simplex uses on each hull (one: that vertex; two neighbours: their edge;
+// more: the face through them, which faces the other hull), and the witness points computed from
+// those features in closed form (polishClosest3d), not as the simplex's barycentric mix.
 //
 // Used where the SAT's features need not hold the closest points of hulls apart (collideHulls3d in
-// src/cpu/collide3d.ts: a face contact that lies farther than the SAT's separation everywhere,
-// or leaves nothing, an edge pair whose closest points are off its edges). The SAT axis separates
+// src/cpu/collide3d.ts: a face contact that lies farther than the SAT's separation plus the
+// hysteresis everywhere, or leaves nothing, an edge pair whose closest points are off its edges). The SAT axis separates
 // the hulls, so the distance is positive and GJK ends in a few steps; the rare touching pair
 // (distance within CORE_DISTANCE_3D × scale) stops early with points that touch. f32 (the WGSL)
 // needs two guards: a tetrahedron's faces are all tried (a face's side test is rounding when the
