@@ -19,7 +19,7 @@
 // disagrees is a failure, printed in full (shapes, transforms, both manifolds, SAT separations).
 
 import { describe, expect, it } from 'vitest';
-import { AXIS_HYSTERESIS } from '../src/constants.ts';
+import { AXIS_HYSTERESIS, INCIDENT_EDGE_BIAS } from '../src/constants.ts';
 import { collidePacked2D, prepareCpu2D } from '../src/cpu/narrowphase2d.ts';
 import { LAYOUT_2D } from '../src/layout2d.ts';
 import { packScene2D, unpackManifolds2D, unpackShapes2D, type ManifoldJson } from '../src/pack2d.ts';
@@ -228,14 +228,17 @@ function analyse(inp: PairInput, ours: ManifoldJson, planck: PeerManifold2D): An
   const flip = b1 > a1 + hyst;
   if (!flip && a1 - a2 < tol) reasons.push(`two faces of A: ${a1.toExponential(4)} vs ${a2.toExponential(4)}`);
   if (flip && b1 - b2 < tol) reasons.push(`two faces of B: ${b1.toExponential(4)} vs ${b2.toExponential(4)}`);
-  // Incident edge: two edges of the incident polygon nearly as anti-parallel to the reference normal.
+  // Incident edge: two edges of the incident polygon nearly as anti-parallel to the reference
+  // normal: within TIE, or within our INCIDENT_EDGE_BIAS, by which we keep the edge leaving the
+  // deepest vertex (stable ids for a corner resting on a face) where planck takes the most
+  // anti-parallel one.
   const ref = flip ? B : A;
   const inc = flip ? A : B;
   const seps = flip ? sepB : sepA;
   for (let e = 0; e < ref.n; e++) {
     if (seps[e]! < (flip ? b1 : a1) - tol) continue;
     const dots = inc.nx.map((nx, i) => nx * ref.nx[e]! + inc.ny[i]! * ref.ny[e]!).sort((x, y) => x - y);
-    if (dots.length > 1 && dots[1]! - dots[0]! < TIE) reasons.push(`two incident edges for reference face ${e}: dots ${dots[0]!.toFixed(6)}, ${dots[1]!.toFixed(6)}`);
+    if (dots.length > 1 && dots[1]! - dots[0]! < TIE + INCIDENT_EDGE_BIAS) reasons.push(`two incident edges for reference face ${e}: dots ${dots[0]!.toFixed(6)}, ${dots[1]!.toFixed(6)}`);
   }
   // A point at zero depth may be kept by one and dropped by the other.
   for (const p of ours.points) if (Math.abs(p.depth) < tol) reasons.push(`our point at depth ${p.depth.toExponential(2)}`);
