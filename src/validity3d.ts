@@ -167,7 +167,7 @@ function insidePolygon(p: V3, loop: V3[], n: V3, tol: number): boolean {
 }
 
 /** Distance of point p to a hull's surface (> 0 outside, < 0 inside: minus the distance to the nearest plane). */
-function hullSignedDistance(s: PlacedShape3D, p: V3): number {
+export function hullSignedDistance(s: PlacedShape3D, p: V3): number {
   let maxSep = -Infinity;
   for (let f = 0; f < s.n.length; f++) maxSep = Math.max(maxSep, dot(s.n[f]!, p) - s.d[f]!);
   if (maxSep <= 0) return maxSep;
@@ -310,7 +310,7 @@ export function pairTolerance3D(a: PlacedShape3D, b: PlacedShape3D, relative = 4
 }
 
 /** Why feature byte f of shape s does not hold its point x (on the surface, or the core for round shapes), or null. */
-function featureProblem(s: PlacedShape3D, f: number, x: V3, tol: number): string | null {
+export function featureProblem(s: PlacedShape3D, f: number, x: V3, tol: number): string | null {
   if (!s.hull) {
     if (f === FEATURE_EDGE_3D) return s.v.length === 2 ? null : 'a sphere has no edge';
     if (f < s.v.length) return len(sub(x, s.v[f]!)) <= tol ? null : `core end ${f} is ${len(sub(x, s.v[f]!)).toPrecision(4)} from the point`;

@@ -207,6 +207,13 @@ function report(name: string, t: Tally): void {
   expect(rate).toBeGreaterThanOrEqual(0.99);
 }
 
+/** A rapier convex hull of the shape's vertices in its body frame (our shape centre added back). */
+function hullDesc(s: Shape3D): RAPIER.ColliderDesc {
+  const pts = new Float32Array(3 * s.vertexCount);
+  for (let k = 0; k < s.vertexCount; k++) for (let c = 0; c < 3; c++) pts[3 * k + c] = s.vertices[3 * k + c]! + s.center[c]!;
+  return RAPIER.ColliderDesc.convexHull(pts)!;
+}
+
 async function rapierRun(pairs: Pair[]): Promise<(EngineContact | null)[]> {
   await RAPIER.init();
   const world = new RAPIER.World({ x: 0, y: 0, z: 0 });
@@ -215,9 +222,7 @@ async function rapierRun(pairs: Pair[]): Promise<(EngineContact | null)[]> {
     // B is dynamic (rapier skips fixed–fixed pairs) but locked, so the step cannot move it.
     const desc = dynamic ? RAPIER.RigidBodyDesc.dynamic().lockTranslations().lockRotations() : RAPIER.RigidBodyDesc.fixed();
     const body = world.createRigidBody(desc.setTranslation(p[0] + dx, p[1], p[2]).setRotation({ x: q[0], y: q[1], z: q[2], w: q[3] }));
-    const pts = new Float32Array(3 * s.vertexCount);
-    for (let k = 0; k < s.vertexCount; k++) for (let c = 0; c < 3; c++) pts[3 * k + c] = s.vertices[3 * k + c]! + s.center[c]!;
-    return world.createCollider(RAPIER.ColliderDesc.convexHull(pts)!, body);
+    return world.createCollider(hullDesc(s), body);
   };
   pairs.forEach((p, i) => colliders.push([add(p.a, p.pa, p.qa, 100 * i, false), add(p.b, p.pb, p.qb, 100 * i, true)]));
   world.step();
@@ -319,9 +324,7 @@ describe('agreement with rapier3d and cannon-es', () => {
       await RAPIER.init();
       const world = new RAPIER.World({ x: 0, y: 0, z: 0 });
       const collider = (s: Shape3D, p: Vec3, q: Quat): RAPIER.Collider => {
-        const pts = new Float32Array(3 * s.vertexCount);
-        for (let k = 0; k < s.vertexCount; k++) for (let c = 0; c < 3; c++) pts[3 * k + c] = s.vertices[3 * k + c]! + s.center[c]!;
-        const col = world.createCollider(RAPIER.ColliderDesc.convexHull(pts)!);
+        const col = world.createCollider(hullDesc(s));
         col.setTranslation({ x: p[0], y: p[1], z: p[2] });
         col.setRotation({ x: q[0], y: q[1], z: q[2], w: q[3] });
         return col;

@@ -2,7 +2,7 @@
 // the GPU side runs in test/gpu-vs-cpu3d.test.ts's sets of hulls apart). Seeded random hulls and
 // boxes in random poses, apart by 1e-3 to 1 of their size or more: the distance must equal an
 // independent brute force over features (src/validity3d.ts), the witness points must lie on the
-// two surfaces that distance apart, and the feature ids must hold them. A coverage guard asserts
+// two surfaces that distance apart, and the feature ids must hold them (validity3d's own checks). A coverage guard asserts
 // that every kind of closest-feature pair came up.
 
 import { describe, expect, it } from 'vitest';
@@ -10,41 +10,13 @@ import { FEATURE_EDGE_3D, FEATURE_FACE_3D } from '../src/constants3d.ts';
 import { closestHulls3d, hc } from '../src/cpu/gjk3d.ts';
 import { emptyHull3D, quatToMatrix3d } from '../src/cpu/manifold3d.ts';
 import { makeShape3D, type Shape3D } from '../src/shapes3d.ts';
-import { placeShape3D, surfaceDistance3D, type PlacedShape3D } from '../src/validity3d.ts';
+import { featureProblem, hullSignedDistance, placeShape3D, surfaceDistance3D, type PlacedShape3D } from '../src/validity3d.ts';
 import { mulberry32, randomBox3D, randomHull3D, randomQuat, uniform, type Rng } from './helpers/random3d.ts';
 
 type V3 = [number, number, number];
 const dot = (a: ArrayLike<number>, b: ArrayLike<number>): number => a[0]! * b[0]! + a[1]! * b[1]! + a[2]! * b[2]!;
 const sub = (a: ArrayLike<number>, b: ArrayLike<number>): V3 => [a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!];
 const len = (a: ArrayLike<number>): number => Math.sqrt(dot(a, a));
-
-/** Distance of point x from segment a–b. */
-function segmentDistance(x: V3, a: V3, b: V3): number {
-  const e = sub(b, a);
-  const t = Math.min(Math.max(dot(sub(x, a), e) / dot(e, e), 0), 1);
-  return len(sub(x, [a[0] + t * e[0], a[1] + t * e[1], a[2] + t * e[2]]));
-}
-
-/** Why feature f of placed hull s does not hold point x (within tol), or null. */
-function featureProblem(s: PlacedShape3D, f: number, x: V3, tol: number): string | null {
-  const sh = s.shape;
-  if (f < FEATURE_EDGE_3D) return len(sub(x, s.v[f]!)) <= tol ? null : `vertex ${f} is ${len(sub(x, s.v[f]!))} away`;
-  if (f < FEATURE_FACE_3D) {
-    const e = f - FEATURE_EDGE_3D;
-    const d = segmentDistance(x, s.v[sh.edgeV0[e]!]!, s.v[sh.edgeV1[e]!]!);
-    return d <= tol ? null : `edge ${e} is ${d} away`;
-  }
-  const face = f - FEATURE_FACE_3D;
-  const off = dot(s.n[face]!, x) - s.d[face]!;
-  return Math.abs(off) <= tol ? null : `face ${face}'s plane is ${off} away`;
-}
-
-/** Largest signed distance of x outside the placed hull's face planes (0 on its surface). */
-function planeOffset(s: PlacedShape3D, x: V3): number {
-  let hi = -Infinity;
-  for (let f = 0; f < s.n.length; f++) hi = Math.max(hi, dot(s.n[f]!, x) - s.d[f]!);
-  return hi;
-}
 
 function randomShape(rng: Rng, index: number): Shape3D {
   const size = uniform(rng, 0.5, 2);
@@ -96,8 +68,8 @@ describe('GJK: closest points of two hulls apart', () => {
       const p = applyM(mP, hc.p);
       const q = applyM(mP, hc.q);
       if (!(Math.abs(len(sub(q, p)) - hc.distance) <= tol)) problems.push(`pair ${k}: witness points ${len(sub(q, p))} apart, distance ${hc.distance}`);
-      const onP = planeOffset(pp, p);
-      const onQ = planeOffset(pq, q);
+      const onP = hullSignedDistance(pp, p);
+      const onQ = hullSignedDistance(pq, q);
       if (!(Math.abs(onP) <= 1e-6 * extent && Math.abs(onQ) <= 1e-6 * extent)) problems.push(`pair ${k}: witness points off the surfaces by ${onP}, ${onQ}`);
       const fp = featureProblem(pp, hc.featureP, p, 1e-6 * extent);
       const fq = featureProblem(pq, hc.featureQ, q, 1e-6 * extent);
