@@ -61,6 +61,14 @@ export const MIN_EXTENT = 1e-6;
 export const MAX_COORDINATE = 1e7;
 
 /**
+ * How far the numbers of a shape built by hand (src/checkshapes.ts) may stray from what they must
+ * be, relative to the shape's extent (unit normals: absolute): its stored extent, normals, plane
+ * offsets, box corners, and how far a vertex may lie above a face plane. Our builders are exact to
+ * ~1e-15; f32 data read back (unpackShapes2D/3D) is exact to ~1e-7.
+ */
+export const SHAPE_CHECK_RELATIVE = 1e-6;
+
+/**
  * Broadphase AABB pads. Each body's AABB grows by its radius, the margin, AABB_RELATIVE_PAD × its
  * extent, and AABB_F32_STEPS f32 steps (2^-23 relative) of |x| + |y| + extent: the narrowphase sees
  * f32-rounded positions, which far from the origin move a body by up to half a step. Host

@@ -1,8 +1,9 @@
 // Convex hull building for 3D shapes: a point cloud in, a polyhedron with polygonal faces out.
 //
 // quickhull3d triangulates the hull; triangles that lie in one plane (within COPLANAR_RELATIVE_3D
-// of the hull's extent) are merged into one polygonal face, vertices that end up in the middle of
-// a straight edge are dropped, and the unique edges are paired from the faces' half-edges. The
+// of the hull's extent) are merged into one convex polygonal face, vertices that end up in the
+// middle of a straight edge are dropped, and the unique edges are paired from the faces'
+// half-edges. Every face passes src/checkshapes.ts, the check packShapes3D applies. The
 // result is centred on the mean of its vertices (so f32 keeps its digits near the shape) and
 // checked against the limits of src/constants3d.ts. Every failure is an InputError naming the
 // shape and the reason; nothing degenerate reaches either backend.
@@ -181,18 +182,28 @@ export function buildHull3D(path: string, points: readonly P3[]): HullData3D {
     const f = tris[t]!;
     for (let i = 0; i < 3; i++) halfEdge.set(f[i]! * N + f[(i + 1) % 3]!, t);
   }
-  // Region growing from the largest triangles: a neighbour joins when all its vertices lie within
-  // `tol` of the seed's plane and its normal is within COPLANAR_RELATIVE_3D (as a sine) of the
-  // seed's. Distance alone would merge a sliver whose short edge tilts far out of the plane (a
-  // vertex 1e-4 off it over an edge of 1e-3): the merged face's normal would then not be
-  // perpendicular to that edge, the Gauss map the SAT's edge query reads (an edge between the
-  // normals of its two faces) would misplace the edge, and an edge pair could claim a separation
-  // the hulls do not have (0.058 where they were 0.036 apart, found by the speculative-contact
-  // tests). A triangle left on its own is a face whose plane holds all its edges.
+  // Faces: regions of triangles grown from the largest. A neighbour joins when all its vertices
+  // lie within `tol` of the seed's plane and each of its edges lies in that plane as a direction
+  // (within COPLANAR_RELATIVE_3D, as a sine). The edge rule keeps the Gauss map the SAT's edge
+  // query reads (an edge between the normals of its two faces) true: a sliver merged by distance
+  // alone, its 1e-3-long edge 1e-4 off the plane, put that edge 0.09 rad out of its face's plane,
+  // and an edge pair claimed a separation of 0.058 where the hulls were 0.036 apart (found by the
+  // speculative-contact tests). It leaves out short edges only: a long sliver of noisy coplanar
+  // points joins, whose normal (the noise over its tiny height) is anything.
   const region = new Int32Array(T).fill(-1);
   const order = Array.from({ length: T }, (_, t) => t).sort((a, b) => area[b]! - area[a]! || a - b);
   const regionNormal: P3[] = [];
   let regions = 0;
+  const joins = (u: number, sn: P3, sd: number): boolean => {
+    if (dot(tn[u]!, sn) <= 0) return false;
+    const g = tris[u]!;
+    for (let k = 0; k < 3; k++) {
+      const p = cloud[g[k]!]!;
+      const e = sub(cloud[g[(k + 1) % 3]!]!, p);
+      if (Math.abs(dot(sn, p) - sd) > tol || Math.abs(dot(sn, e)) > COPLANAR_RELATIVE_3D * len(e)) return false;
+    }
+    return true;
+  };
   for (const seed of order) {
     if (region[seed] !== -1) continue;
     const r = regions++;
@@ -201,56 +212,139 @@ export function buildHull3D(path: string, points: readonly P3[]): HullData3D {
     region[seed] = r;
     const stack = [seed];
     while (stack.length > 0) {
-      const t = stack.pop()!;
-      const f = tris[t]!;
+      const f = tris[stack.pop()!]!;
       for (let i = 0; i < 3; i++) {
         const u = halfEdge.get(f[(i + 1) % 3]! * N + f[i]!);
-        if (u === undefined || region[u] !== -1) continue;
-        const g = tris[u]!;
-        if (dot(tn[u]!, sn) <= 0 || len(cross(tn[u]!, sn)) > COPLANAR_RELATIVE_3D) continue;
-        let flat = true;
-        for (let k = 0; k < 3; k++) if (Math.abs(dot(sn, cloud[g[k]!]!) - sd) > tol) flat = false;
-        if (!flat) continue;
+        if (u === undefined || region[u] !== -1 || !joins(u, sn, sd)) continue;
         region[u] = r;
         stack.push(u);
       }
     }
     regionNormal.push(sn);
   }
-  // Boundary loop of each region: half-edges whose twin lies in another region.
-  const next = new Map<number, number>(); // per region: vertex -> next vertex along the boundary
-  const loops: number[][] = [];
-  for (let r = 0; r < regions; r++) {
-    next.clear();
-    let start = -1;
-    for (let t = 0; t < T; t++) {
-      if (region[t] !== r) continue;
-      const f = tris[t]!;
-      for (let i = 0; i < 3; i++) {
-        const a = f[i]!;
-        const b = f[(i + 1) % 3]!;
-        const twin = halfEdge.get(b * N + a);
-        if (twin !== undefined && region[twin] === r) continue;
-        if (next.has(a)) throw new InputError(path, 'hull building failed: a merged face is not a simple polygon (nearly coplanar points); perturb or remove them');
-        next.set(a, b);
-        if (start < 0 || a < start) start = a;
+  // Whether corner v between p and q (counter-clockwise around n) lies outside the chord p -> q,
+  // or within `tol` of it.
+  const convexAt = (p: number, v: number, q: number, n: P3): boolean => {
+    const pq = sub(cloud[q]!, cloud[p]!);
+    return dot(cross(pq, sub(cloud[v]!, cloud[p]!)), n) <= tol * len(pq);
+  };
+  // Boundary loop of each region (half-edges whose twin lies in another region), or null where it
+  // is not one convex simple polygon.
+  const regionLoops = (): (number[] | null)[] => {
+    const loops: (number[] | null)[] = [];
+    const next = new Map<number, number>();
+    for (let r = 0; r < regions; r++) {
+      next.clear();
+      let start = -1;
+      let simple = true;
+      for (let t = 0; t < T; t++) {
+        if (region[t] !== r) continue;
+        const f = tris[t]!;
+        for (let i = 0; i < 3; i++) {
+          const a = f[i]!;
+          const b = f[(i + 1) % 3]!;
+          const twin = halfEdge.get(b * N + a);
+          if (twin !== undefined && region[twin] === r) continue;
+          if (next.has(a)) simple = false;
+          next.set(a, b);
+          if (start < 0 || a < start) start = a;
+        }
+      }
+      const loop: number[] = [];
+      for (let v = start; simple; ) {
+        loop.push(v);
+        const w = next.get(v);
+        if (w === undefined || loop.length > next.size) simple = false;
+        else if ((v = w) === start) break;
+      }
+      const n = loop.length;
+      const convex = simple && n === next.size && loop.every((v, i) => convexAt(loop[(i + n - 1) % n]!, v, loop[(i + 1) % n]!, regionNormal[r]!));
+      loops.push(convex ? loop : null);
+    }
+    return loops;
+  };
+  // Grows a region from `seed` (as above) one triangle at a time, tracking its boundary loop so
+  // that every corner stays convex, and retrying the refused triangles after each pass (a later
+  // one can fill the notch an earlier one would have made).
+  function growConvex(seed: number): void {
+    const r = regions++;
+    const sn = tn[seed]!;
+    const sd = td[seed]!;
+    region[seed] = r;
+    regionNormal.push(sn);
+    const nextB = new Map<number, number>();
+    const prevB = new Map<number, number>();
+    const f0 = tris[seed]!;
+    for (let i = 0; i < 3; i++) {
+      nextB.set(f0[i]!, f0[(i + 1) % 3]!);
+      prevB.set(f0[(i + 1) % 3]!, f0[i]!);
+    }
+    const link = (a: number, b: number): void => {
+      nextB.set(a, b);
+      prevB.set(b, a);
+    };
+    for (let grown = true; grown; ) {
+      grown = false;
+      for (const [a, b] of [...nextB]) {
+        if (nextB.get(a) !== b) continue; // no longer a boundary edge after this pass's merges
+        const u = halfEdge.get(b * N + a);
+        if (u === undefined || region[u] !== -1 || !joins(u, sn, sd)) continue;
+        // u = (b, a, x): the loop's a -> b becomes a -> x -> b, or loses b (u also holds b -> x)
+        // or a (u also holds x -> a).
+        const g = tris[u]!;
+        const x = g[0]! + g[1]! + g[2]! - a - b;
+        const pa = prevB.get(a)!;
+        const nb = nextB.get(b)!;
+        if (nb === x && pa === x) continue;
+        if (nb === x) {
+          if (!convexAt(pa, a, x, sn) || !convexAt(a, x, nextB.get(x)!, sn)) continue;
+          nextB.delete(b);
+          prevB.delete(b);
+          link(a, x);
+        } else if (pa === x) {
+          if (!convexAt(prevB.get(x)!, x, b, sn) || !convexAt(x, b, nb, sn)) continue;
+          nextB.delete(a);
+          prevB.delete(a);
+          link(x, b);
+        } else {
+          // x elsewhere on the loop would pinch the region into a non-simple polygon.
+          if (nextB.has(x) || !convexAt(pa, a, x, sn) || !convexAt(a, x, b, sn) || !convexAt(x, b, nb, sn)) continue;
+          link(a, x);
+          link(x, b);
+        }
+        region[u] = r;
+        grown = true;
       }
     }
-    const loop: number[] = [];
-    let v = start;
-    do {
-      loop.push(v);
-      const w = next.get(v);
-      if (w === undefined || loop.length > next.size) {
-        throw new InputError(path, 'hull building failed: a merged face has no closed boundary (nearly coplanar points)');
-      }
-      v = w;
-    } while (v !== start);
-    if (loop.length !== next.size) {
-      throw new InputError(path, 'hull building failed: a merged face has a hole (nearly coplanar points)');
-    }
-    loops.push(loop);
   }
+
+  // A region that grew around triangles it could not take (a bump of points off the plane by more
+  // than `tol`) is not convex: a reflex corner's side plane would cut the face in clipping (old
+  // builds had notches up to 0.48 of the size deep on such clouds). Its triangles grow again,
+  // each step keeping the region's loop convex; they make more, smaller faces.
+  let grown = regionLoops();
+  const redo = new Set(grown.flatMap((l, r) => (l === null ? [r] : [])));
+  if (redo.size > 0) {
+    for (let t = 0; t < T; t++) if (redo.has(region[t]!)) region[t] = -1;
+    for (const seed of order) if (region[seed] === -1) growConvex(seed);
+    // Renumber the regions without the emptied ones.
+    const id = new Int32Array(regions).fill(-1);
+    for (let t = 0; t < T; t++) id[region[t]!] = 0;
+    let kept = 0;
+    for (let r = 0; r < regions; r++) {
+      if (id[r] === -1) continue;
+      regionNormal[kept] = regionNormal[r]!;
+      id[r] = kept++;
+    }
+    for (let t = 0; t < T; t++) region[t] = id[region[t]!]!;
+    regions = kept;
+    regionNormal.length = kept;
+    grown = regionLoops();
+  }
+  const loops = grown.map((l) => {
+    if (l === null) throw new InputError(path, 'hull building failed: a merged face is not a convex simple polygon (nearly coplanar points); perturb or remove them');
+    return l;
+  });
 
   // Drop vertices that lie on a straight edge in every face that holds them (a point in the middle
   // of an edge); a vertex that is a corner in any face stays, which keeps the half-edges paired.
@@ -272,7 +366,18 @@ export function buildHull3D(path: string, points: readonly P3[]): HullData3D {
       else if (!isCorner.has(v)) isCorner.set(v, false);
     }
   }
-  const faces = loops.map((loop) => loop.filter((v) => isCorner.get(v) === true));
+  // A sliver region along an edge of its neighbours (its third vertex within `tol` of the line
+  // through the other two) keeps 2 corners once that vertex is dropped: nothing of it is left but
+  // the edge its neighbours now share, so it is no face (the closure and Euler checks below hold
+  // the rest to account).
+  const faces: number[][] = [];
+  const faceNormal: P3[] = [];
+  loops.forEach((loop, r) => {
+    const corners = loop.filter((v) => isCorner.get(v) === true);
+    if (corners.length === 2) return;
+    faces.push(corners);
+    faceNormal.push(regionNormal[r]!);
+  });
 
   // Vertex numbering: used vertices in input order.
   const used = Array.from(new Set(faces.flat())).sort((a, b) => a - b);
@@ -331,9 +436,17 @@ export function buildHull3D(path: string, points: readonly P3[]): HullData3D {
     nx /= l;
     ny /= l;
     nz /= l;
-    if (nx * regionNormal[f]![0] + ny * regionNormal[f]![1] + nz * regionNormal[f]![2] <= 0) {
+    if (nx * faceNormal[f]![0] + ny * faceNormal[f]![1] + nz * faceNormal[f]![2] <= 0) {
       throw new InputError(path, `hull face ${f} is wound inward (nearly coplanar points)`);
     }
+    // Where an edge of the loop leaves that plane by more than twice the merge angle (points off a
+    // plane by nearly `tol`), the seed triangle's normal instead: the merge rule holds every edge
+    // of the region within COPLANAR_RELATIVE_3D of it, and the Gauss map needs the edges in the plane.
+    const tilted = loop.some((v, i) => {
+      const e = sub(vert(loop[(i + 1) % loop.length]!), vert(v));
+      return Math.abs(nx * e[0] + ny * e[1] + nz * e[2]) > 2 * COPLANAR_RELATIVE_3D * len(e);
+    });
+    if (tilted) [nx, ny, nz] = faceNormal[f]!;
     let d = -Infinity;
     for (let i = 0; i < V; i++) d = Math.max(d, nx * vertices[3 * i]! + ny * vertices[3 * i + 1]! + nz * vertices[3 * i + 2]!);
     planes[4 * f] = nx;

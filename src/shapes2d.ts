@@ -91,7 +91,11 @@ function nonNegative(path: string, what: string, x: unknown, fallback: number): 
 }
 
 /** Checks a counter-clockwise convex polygon and fills `out` (vertices, normals, extent). */
-function setPolygon(path: string, pts: Vec2[], radius: number, kind: number, out: Shape2D): void {
+/**
+ * The polygon rules of every 2D shape (counter-clockwise, strictly convex, no duplicate or
+ * collinear vertices, not too small), then its vertices, edge normals and extent into `out`.
+ */
+export function setPolygon(path: string, pts: Vec2[], radius: number, kind: number, out: Shape2D): void {
   const n = pts.length;
   let cx = 0;
   let cy = 0;

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { makeBody3D, makeShape3D, type Shape3D, type Shape3DInput, type Vec3 } from '../src/shapes3d.ts';
 import { InputError } from '../src/errors.ts';
-import { constants3dWgsl, COPLANAR_RELATIVE_3D, MAX_FACE_VERTICES, MAX_HULL_FACES, MAX_HULL_VERTICES } from '../src/constants3d.ts';
+import { checkShape3D } from '../src/checkshapes.ts';
+import { constants3dWgsl, MAX_FACE_VERTICES } from '../src/constants3d.ts';
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
@@ -29,45 +30,19 @@ function spherePoints(n: number, seed: number): Vec3[] {
   return out;
 }
 
-/** Topology and geometry invariants every built hull must satisfy. */
+/**
+ * Invariants every built hull must satisfy: what packShapes3D demands of any shape
+ * (src/checkshapes.ts: topology, planar convex counter-clockwise faces, the Gauss map, the limits),
+ * and our builder's own exactness: unit normals and every vertex on or below every plane to ~1e-9.
+ */
 function checkHull(h: Shape3D): void {
-  const V = h.vertexCount;
-  const F = h.faceCount;
-  const E = h.edgeCount;
-  expect(V - E + F).toBe(2);
+  checkShape3D(h, 0);
   const tol = 1e-9 * h.extent;
-  const v = (i: number): number[] => [h.vertices[3 * i]!, h.vertices[3 * i + 1]!, h.vertices[3 * i + 2]!];
-  for (let f = 0; f < F; f++) {
-    const n = [h.planes[4 * f]!, h.planes[4 * f + 1]!, h.planes[4 * f + 2]!];
-    expect(Math.hypot(n[0]!, n[1]!, n[2]!)).toBeCloseTo(1, 12);
-    // Every vertex on or below the plane; the face's own vertices on it (within the merge tolerance).
-    for (let i = 0; i < V; i++) expect(n[0]! * v(i)[0]! + n[1]! * v(i)[1]! + n[2]! * v(i)[2]! - h.planes[4 * f + 3]!).toBeLessThanOrEqual(tol);
-    const first = h.faceFirst[f]!;
-    const size = h.faceSize[f]!;
-    expect(size).toBeGreaterThanOrEqual(3);
-    for (let k = 0; k < size; k++) {
-      const a = h.faceVertices[first + k]!;
-      const b = h.faceVertices[first + ((k + 1) % size)]!;
-      const p = v(a);
-      expect(Math.abs(n[0]! * p[0]! + n[1]! * p[1]! + n[2]! * p[2]! - h.planes[4 * f + 3]!)).toBeLessThan(1e-4 * h.extent);
-      // Counter-clockwise around n: (b - a) × (c - b) · n > 0.
-      const c = h.faceVertices[first + ((k + 2) % size)]!;
-      const e1 = v(b).map((x, i) => x - v(a)[i]!);
-      const e2 = v(c).map((x, i) => x - v(b)[i]!);
-      const cr = [e1[1]! * e2[2]! - e1[2]! * e2[1]!, e1[2]! * e2[0]! - e1[0]! * e2[2]!, e1[0]! * e2[1]! - e1[1]! * e2[0]!];
-      expect(cr[0]! * n[0]! + cr[1]! * n[1]! + cr[2]! * n[2]!).toBeGreaterThan(0);
-      // The face's edge entry joins a and b, and this face is one of its two faces.
-      const e = h.faceEdges[first + k]!;
-      const fwd = h.edgeV0[e] === a && h.edgeV1[e] === b && h.edgeF0[e] === f;
-      const back = h.edgeV0[e] === b && h.edgeV1[e] === a && h.edgeF1[e] === f;
-      expect(fwd || back).toBe(true);
-      // The edge lies in the face's plane as a direction (within the merge angle, twice): the
-      // Gauss map the SAT reads puts the edge between its faces' normals.
-      expect(Math.abs(e1[0]! * n[0]! + e1[1]! * n[1]! + e1[2]! * n[2]!) / Math.hypot(e1[0]!, e1[1]!, e1[2]!)).toBeLessThanOrEqual(2 * COPLANAR_RELATIVE_3D);
-    }
+  for (let f = 0; f < h.faceCount; f++) {
+    const [nx, ny, nz, d] = h.planes.subarray(4 * f, 4 * f + 4) as unknown as [number, number, number, number];
+    expect(Math.hypot(nx, ny, nz)).toBeCloseTo(1, 12);
+    for (let i = 0; i < h.vertexCount; i++) expect(nx * h.vertices[3 * i]! + ny * h.vertices[3 * i + 1]! + nz * h.vertices[3 * i + 2]! - d).toBeLessThanOrEqual(tol);
   }
-  expect(V).toBeLessThanOrEqual(MAX_HULL_VERTICES);
-  expect(F).toBeLessThanOrEqual(MAX_HULL_FACES);
 }
 
 describe('hull building', () => {
@@ -147,6 +122,36 @@ describe('hull building', () => {
       [0.17690525949001312, -0.25443410873413086, 0.6632129549980164],
     ] }, 0);
     checkHull(h);
+  });
+
+  it('noisy coplanar points (a box sampled on its faces) build convex faces, none refused', () => {
+    // Points on a box's faces, each off its face by up to `noise` of the size (f32 rounding of a
+    // moved mesh is ~1e-7; a scan, more), plus the corners. Before, a face grew around triangles
+    // its normal rule left out (long slivers, whose normals are the noise over their tiny
+    // heights) and got notches up to 0.48 of the size deep, whose side planes cut the face in
+    // clipping (6506 of 12000 such hulls); a sliver left with 2 vertices was refused as a
+    // "degenerated" face (21). Up to the merge tolerance (1e-4) the box's 6 faces come back.
+    let boxes = 0;
+    let withinTolerance = 0;
+    for (const noise of [0, 1e-7, 1e-5, 1e-4, 3e-4]) {
+      const r = rng(7 + noise * 1e7);
+      for (let i = 0; i < 200; i++) {
+        const size = 10 ** (-2 + 4 * r());
+        const pts: Vec3[] = [];
+        for (let k = 0; k < 8 + Math.floor(r() * 40); k++) {
+          const p: Vec3 = [2 * r() - 1, 2 * r() - 1, 2 * r() - 1];
+          p[Math.floor(r() * 3)] = (r() < 0.5 ? -1 : 1) * (1 + noise * (2 * r() - 1));
+          pts.push(p.map((x) => x * size) as Vec3);
+        }
+        for (let k = 0; k < 8; k++) pts.push([k & 1 ? size : -size, k & 2 ? size : -size, k & 4 ? size : -size]);
+        const h = makeShape3D({ type: 'hull', vertices: pts }, i);
+        checkHull(h);
+        if (noise > 1e-5) continue;
+        withinTolerance++;
+        if (h.faceCount === 6 && Array.from(h.faceSize).every((n) => n === 4)) boxes++;
+      }
+    }
+    expect(boxes).toBeGreaterThan(0.99 * withinTolerance);
   });
 
   it('enforces the limits: 64 vertices, 64 faces, 32 vertices per face', () => {
