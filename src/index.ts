@@ -4,6 +4,7 @@
 export { createNarrowphase, type Backend, type CollideResult, type CollideStats, type Narrowphase, type NarrowphaseOptions } from './narrowphase.ts';
 export { parseScene, parseScene2D, parseScene3D, type Scene, type Scene2D, type SceneJson2D, type Body2DInput, type Scene3D, type SceneJson3D, type Body3DInput } from './scene.ts';
 export { makeShape2D, type Shape2D, type Shape2DInput, type Vec2 } from './shapes2d.ts';
+export { checkShape2D, checkShape3D } from './checkshapes.ts';
 export { DEFAULT_CATEGORY_BITS, DEFAULT_MASK_BITS, shouldCollide, type ShapeFilterInput } from './filter.ts';
 export { InputError, CapacityError, DeviceLostError } from './errors.ts';
 export { packScene2D, packShapes2D, packBodies2D, unpackManifolds2D, manifoldBytes2D, type Packed2D, type ManifoldJson, type ContactPointJson } from './pack2d.ts';

@@ -2,6 +2,7 @@
 // reflected from the WGSL) and reads manifold slots back. The CPU reference consumes the very same
 // packed, f32-rounded data as the GPU, so the two backends see identical input.
 
+import { checkShape2D } from './checkshapes.ts';
 import { LAYOUT_2D } from './layout2d.ts';
 import { emptyShape2D, type Shape2D } from './shapes2d.ts';
 import { checkPairs, type Scene2D } from './scene.ts';
@@ -19,7 +20,9 @@ export interface Packed2D {
 
 const L = LAYOUT_2D;
 
+/** Packs the shapes, each checked first (src/checkshapes.ts: a shape built by hand must be sound). */
 export function packShapes2D(shapes: readonly Shape2D[]): ArrayBuffer {
+  shapes.forEach(checkShape2D);
   const buf = new ArrayBuffer(Math.max(1, shapes.length) * L.shape.words * 4);
   const f = new Float32Array(buf);
   const u = new Uint32Array(buf);

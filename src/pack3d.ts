@@ -10,6 +10,7 @@
 //                 v0 | v1 << 8 | f0 << 16 | f1 << 24
 // Each Shape3D holds its offsets into them; indices inside a hull are local to it.
 
+import { checkShape3D } from './checkshapes.ts';
 import { LAYOUT_3D } from './layout3d.ts';
 import { unpackManifolds, type ManifoldJson } from './pack2d.ts';
 import { checkPairs, type Scene3D } from './scene.ts';
@@ -39,7 +40,9 @@ const L = LAYOUT_3D;
 const VW = L.hullVertexWords;
 const PW = L.hullPlaneWords;
 
+/** Packs the shapes, each checked first (src/checkshapes.ts: a shape built by hand must be sound). */
 export function packShapes3D(shapes: readonly Shape3D[]): PackedShapes3D {
+  shapes.forEach(checkShape3D);
   let vertices = 0;
   let faces = 0;
   let indices = 0;
