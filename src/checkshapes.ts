@@ -16,9 +16,10 @@
 //          hull building) of 3 to MAX_FACE_VERTICES vertices lying in its plane (unit outward
 //          normal) with every vertex of the hull on or below that plane; each edge the shared
 //          side of its two faces, once in each direction, and lying in both planes as a
-//          direction (the Gauss map the edge query reads); V − E + F = 2; 0 < inradius <=
-//          every plane's offset (the SAT's pruning bound). Boxes must be the one box topology of
-//          src/box3d.ts, since the GPU derives a box's features from its half extents.
+//          direction (the Gauss map the edge query reads), and at least MIN_EDGE_RELATIVE_3D of
+//          the extent long; V − E + F = 2; 0 < inradius <= every plane's offset (the SAT's
+//          pruning bound). Boxes must be the one box topology of src/box3d.ts, since the GPU
+//          derives a box's features from its half extents.
 // Numbers are compared within SHAPE_CHECK_RELATIVE of the extent (and the coplanarity tolerance of
 // hull building where faces are concerned), not exactly: hand-built data need not round as ours.
 
@@ -217,8 +218,9 @@ function checkHull3D(where: string, s: Shape3D, extent: number): void {
       const backwards = edgeV0[e] === b && edgeV1[e] === a && edgeF1[e] === f;
       if (!forwards && !backwards) fail(where, `face ${f}: edge ${e} (faceEdges[${first + k}]) does not join its vertices ${a} -> ${b} with this face on that side`);
       uses[2 * e + (forwards ? 0 : 1)]++;
-      // The edge lies in the plane as a direction, within the merge angle (twice): the Gauss map.
       const l = Math.sqrt(e1x * e1x + e1y * e1y + e1z * e1z);
+      if (!(l > MIN_EDGE_RELATIVE_3D * reach)) fail(where, `face ${f}: edge ${e} is ${l} long; edges shorter than ${MIN_EDGE_RELATIVE_3D} of the size are degenerate`);
+      // The edge lies in the plane as a direction, within the merge angle (twice): the Gauss map.
       if (!(Math.abs(e1x * nx + e1y * ny + e1z * nz) <= 2 * COPLANAR_RELATIVE_3D * l)) fail(where, `face ${f}: edge ${e} leaves its plane by ${Math.abs(e1x * nx + e1y * ny + e1z * nz) / l} rad, more than ${2 * COPLANAR_RELATIVE_3D}`);
     }
     if (!(Math.abs(turning - 2 * Math.PI) < 1e-6)) fail(where, `face ${f}: its loop turns ${turning / (2 * Math.PI)} times around its normal, not once counter-clockwise`);

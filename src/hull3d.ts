@@ -102,8 +102,11 @@ export function buildHull3D(path: string, points: readonly P3[]): HullData3D {
   }
   const local: P3[] = points.map((p) => [p[0] - cx, p[1] - cy, p[2] - cz]);
 
-  // Weld points closer than the minimum edge length (keep the first of each cluster).
-  const weld = MIN_EDGE_RELATIVE_3D * reach;
+  // Weld points closer than the minimum edge length (keep the first of each cluster), relative to
+  // the hull's extent: its vertices lie within `reach` of the cloud's mean, and so within 2 reach
+  // of their own mean, the shape's centre. Every edge then passes the limit (welding by `reach`
+  // alone refused a box with jittered twin corners, its edges 1.9e-4 long and its extent 1.96).
+  const weld = MIN_EDGE_RELATIVE_3D * 2 * reach;
   const kept: number[] = [];
   for (let i = 0; i < n; i++) {
     const p = local[i]!;
@@ -493,12 +496,6 @@ export function buildHull3D(path: string, points: readonly P3[]): HullData3D {
   if (ef1.some((f) => f < 0)) throw new InputError(path, 'hull building failed: the faces do not close (nearly coplanar points)');
   if (E > MAX_HULL_EDGES || V - E + F !== 2) {
     throw new InputError(path, `hull building failed: ${V} vertices, ${E} edges, ${F} faces is not a closed polyhedron`);
-  }
-  for (let e = 0; e < E; e++) {
-    const l = len(sub(vert(e0[e]!), vert(e1[e]!)));
-    if (!(l > MIN_EDGE_RELATIVE_3D * extent)) {
-      throw new InputError(path, `hull edge ${e} is ${l} long; edges shorter than ${MIN_EDGE_RELATIVE_3D} of the size are degenerate`);
-    }
   }
   return {
     center: [cx + mx, cy + my, cz + mz],

@@ -144,6 +144,13 @@ describe('hand-built 3D shapes are refused, naming the shape and the reason', ()
     ['an unknown kind', () => { const s = copy3D(hull); s.kind = 7; return s; }, /shapes\[1\] \(unknown kind\): kind must be an integer from 0 to 3, got 7/],
     ['filter bits beyond 32', () => { const s = copy3D(hull); s.maskBits = 2 ** 33; return s; }, /filter\.maskBits must be an integer from 0 to 0xffffffff/],
     ['a loop that does not start where the last ended', () => { const s = copy3D(cube); s.faceFirst[1] = 5; return s; }, /faceFirst\[1\] is 5; .* must be 4/],
+    ['an edge shorter than 1e-4 of the size', () => {
+      // The cube's top face squeezed to a strip 2e-5 wide (planes refitted: a valid wedge else).
+      const s = copy3D(cube);
+      for (let i = 0; i < 8; i++) if (s.vertices[3 * i + 2]! > 0) s.vertices[3 * i] = 1e-5 * s.vertices[3 * i]!;
+      refitPlanes(s);
+      return s;
+    }, /edge \d+ is [\d.e-]+ long; edges shorter than 0\.0001 of the size are degenerate/],
     ['a box-numbered frustum (a valid hull, not a box)', () => {
       // The top face (z > 0) shrunk to half: planes refitted, so only the box check can refuse it.
       const s = copy3D(box);
