@@ -77,6 +77,37 @@ fn faceAroundVertex3d(h: Hull3D, v: u32, n: vec3f) -> u32 {
   return face;
 }
 
+// Face f of hull h, or where point x (working frame) lies outside it the face across the side x
+// is farthest outside of, when that face's normal is within NEAR_COPLANAR_SINE_3D of f's (see the
+// CPU file).
+fn faceOverPoint3d(h: Hull3D, f: u32, x: vec3f) -> u32 {
+  let n = planeW3d(h, f).xyz;
+  let sides = hullFace(h, f);
+  var worst = 0.0;
+  var worstSide = 0u;
+  // Side j runs from loop vertex j to j + 1: each vertex is read once, the end of one side
+  // carried to the next.
+  let first = faceVertexW3d(h, f, 0u);
+  var a = first;
+  for (var j = 0u; j < MAX_FACE_VERTICES; j++) {
+    if (j >= sides.y) { break; }
+    var b = first;
+    if (j + 1u < sides.y) { b = faceVertexW3d(h, f, j + 1u); }
+    let side = cross(b - a, n);
+    let outside = dot(side, x - a) / sqrt(dot(side, side));
+    if (outside > worst) {
+      worst = outside;
+      worstSide = j;
+    }
+    a = b;
+  }
+  if (!(worst > 0.0)) { return f; }
+  let edge = hullEdge(h, faceEntry(h, sides.x + worstSide).y);
+  let across = select(edge.z, edge.w, edge.z == f);
+  let c = cross(hullPlane(h, across).xyz, hullPlane(h, f).xyz);
+  return select(f, across, dot(c, c) <= NEAR_COPLANAR_SINE_3D * NEAR_COPLANAR_SINE_3D);
+}
+
 // The feature word of the point where a clipped segment crosses side plane j of the reference
 // face (refFirst, refSize), from the word `feat` of the segment's first point. An incident edge
 // crossing reference edge j: (edge j, that incident edge); a run along side `side` meeting side j:

@@ -169,8 +169,9 @@ fn originWeights3d(w: array<vec3f, 4>) -> vec4f {
 
 // Feature of hull h holding the simplex's points on it: `count` distinct vertices, the first two
 // i0, i1. One: that vertex; two joined by an edge: the edge; else the face around i0 that faces
-// direction dir (working frame) the most.
-fn simplexFeature3d(h: Hull3D, i0: u32, i1: u32, count: u32, dir: vec3f) -> u32 {
+// direction dir (working frame) the most, or the nearly coplanar neighbour h's closest point x
+// lies over (faceOverPoint3d).
+fn simplexFeature3d(h: Hull3D, i0: u32, i1: u32, count: u32, dir: vec3f, x: vec3f) -> u32 {
   if (count == 1u) { return FEATURE_VERTEX_3D + i0; }
   if (count == 2u) {
     for (var e = 0u; e < MAX_HULL_EDGES; e++) {
@@ -179,7 +180,7 @@ fn simplexFeature3d(h: Hull3D, i0: u32, i1: u32, count: u32, dir: vec3f) -> u32 
       if ((edge.x == i0 && edge.y == i1) || (edge.x == i1 && edge.y == i0)) { return FEATURE_EDGE_3D + e; }
     }
   }
-  return FEATURE_FACE_3D + faceAroundVertex3d(h, i0, -dir);
+  return FEATURE_FACE_3D + faceOverPoint3d(h, faceAroundVertex3d(h, i0, -dir), x);
 }
 
 // Distinct vertices among the first n simplex ids of one hull (byte `shift` of each): count
@@ -265,7 +266,7 @@ fn closestHulls3d(P: Hull3D, Q: Hull3D, axis: vec3f, scale: f32) -> HullClosest3
   if (dist > CORE_DISTANCE_3D * scale) { u = d / dist; }
   let dp = distinctVertices3d(s.ids, n, 0u);
   let dq = distinctVertices3d(s.ids, n, 8u);
-  return polishClosest3d(P, Q, HullClosest3D(dist, p, q, simplexFeature3d(P, dp.y, dp.z, dp.x, u), simplexFeature3d(Q, dq.y, dq.z, dq.x, -u)));
+  return polishClosest3d(P, Q, HullClosest3D(dist, p, q, simplexFeature3d(P, dp.y, dp.z, dp.x, u, p), simplexFeature3d(Q, dq.y, dq.z, dq.x, -u, q)));
 }
 
 // End points of feature f of hull h (working frame) as a segment: a vertex twice, an edge's ends.

@@ -164,11 +164,19 @@ export const MIN_EDGE_RELATIVE_3D = 1e-4;
 
 /**
  * Coplanarity tolerance of hull building, relative to the hull's extent: adjacent triangles whose
- * vertices lie within this distance of a face's plane (and whose normals agree within the same
- * angle) are merged into one polygonal face. Also the thickness below which a point cloud is
+ * vertices lie within this distance of a face's plane (and whose edges lie within the same angle,
+ * as a sine, of it) are merged into one convex polygonal face. Also the thickness below which a point cloud is
  * rejected as flat (coplanar) or a line (collinear).
  */
 export const COPLANAR_RELATIVE_3D = 1e-4;
+
+/**
+ * Adjacent faces whose normals are within this sine of each other are one plane for naming the
+ * closest points' face (faceOverPoint3d): a hull built from noisy coplanar points can keep
+ * adjacent faces whose normals differ by about the merge angle (COPLANAR_RELATIVE_3D), and the
+ * most anti-parallel of them need not be the one the point lies over. Twice the merge angle.
+ */
+export const NEAR_COPLANAR_SINE_3D = 2 * COPLANAR_RELATIVE_3D;
 
 /** Smallest accepted extent (size) of any shape, absolute length. Below it f32 cannot resolve contacts. */
 export const MIN_EXTENT_3D = 1e-6;
@@ -222,6 +230,7 @@ export function constants3dWgsl(): string {
     r('REDUCTION_DEPTH_TOLERANCE_3D', REDUCTION_DEPTH_TOLERANCE_3D),
     r('CLIP_SIDE_SLOP_3D', CLIP_SIDE_SLOP_3D),
     r('CORE_DISTANCE_3D', CORE_DISTANCE_3D),
+    r('NEAR_COPLANAR_SINE_3D', NEAR_COPLANAR_SINE_3D),
     u('GJK_MAX_ITERATIONS_3D', GJK_MAX_ITERATIONS_3D),
     r('GJK_TOLERANCE_3D', GJK_TOLERANCE_3D),
     u('SHAPE_KIND_HULL', SHAPE_KIND_3D.hull),

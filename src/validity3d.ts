@@ -166,7 +166,13 @@ function insidePolygon(p: V3, loop: V3[], n: V3, tol: number): boolean {
   return true;
 }
 
-/** Distance of point p to a hull's surface (> 0 outside, < 0 inside: minus the distance to the nearest plane). */
+/**
+ * Distance of point p to a hull's surface (> 0 outside, < 0 inside: minus the distance to the
+ * nearest plane). Outside: the distance to the nearest face polygon, over every face (not only
+ * those whose plane p is above: a face merged from nearly coplanar points holds its vertices
+ * within the merge tolerance of its plane, so its plane can pass a hair above a neighbour's
+ * polygon, and a point on that polygon lies outside the plane).
+ */
 export function hullSignedDistance(s: PlacedShape3D, p: V3): number {
   let maxSep = -Infinity;
   for (let f = 0; f < s.n.length; f++) maxSep = Math.max(maxSep, dot(s.n[f]!, p) - s.d[f]!);
@@ -174,9 +180,8 @@ export function hullSignedDistance(s: PlacedShape3D, p: V3): number {
   let best = Infinity;
   for (let f = 0; f < s.n.length; f++) {
     const sep = dot(s.n[f]!, p) - s.d[f]!;
-    if (sep <= 0) continue;
     const loop = faceLoop(s, f);
-    if (insidePolygon(p, loop, s.n[f]!, 0)) best = Math.min(best, sep);
+    if (insidePolygon(p, loop, s.n[f]!, 0)) best = Math.min(best, Math.abs(sep));
     for (let k = 0; k < loop.length; k++) best = Math.min(best, pointSegment(p, loop[k]!, loop[(k + 1) % loop.length]!));
   }
   return best;

@@ -14,9 +14,10 @@
 // Adversarial sets: parallel and anti-parallel faces, coplanar touching (margin 0: every pair must
 // have points of depth exactly 0), a box balanced on an edge, features exactly on features (vertex
 // on vertex, on an edge's midpoint, beside it; hulls, spheres and capsules on hulls, spheres and
-// capsules on each other), deep penetration, scales 1e-3 and
-// 1e3, rotations within 1e-7..1e-3 rad of 90°. Determinism: a seeded GPU run hashes identically
-// on every run, also after other data went through the pooled buffers and on a fresh instance.
+// capsules on each other), deep penetration, scales 1e-3 and 1e3, rotations within 1e-7..1e-3
+// rad of 90°, hulls built from noisy coplanar points and thin plates and needles. Determinism: a
+// seeded GPU run hashes identically on every run, also after other data went through the pooled
+// buffers and on a fresh instance.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
@@ -35,6 +36,7 @@ import {
   featureOnFeatureScene3D,
   roundOnRoundScene3D,
   nearRightAnglesScene3D,
+  noisyAndThinScene3D,
   parallelFacesScene3D,
   scaledScene3D,
   sweepScene3D,
@@ -215,6 +217,13 @@ describe('3D narrowphase: GPU vs CPU, adversarial sets', () => {
       expect(r.touching).toBeGreaterThan(0.3 * r.pairs);
     });
   }
+
+  it('noisy merged faces (vertices up to the merge tolerance off their planes) and thin plates and needles', async () => {
+    const r = await runSet('noisy-and-thin', noisyAndThinScene3D(0x7e1a, ADVERSARIAL_GEOMETRIES, 0.05), 'all');
+    // Coverage: thousands of contacts (a third of the pairs), of every kind.
+    expect(r.touching).toBeGreaterThan(0.6 * ADVERSARIAL_GEOMETRIES);
+    for (const kind of ['faceA', 'faceB', 'edge', 'closest']) expect(r.kinds[kind] ?? 0).toBeGreaterThan(40);
+  });
 
   it('rotations within 1e-7..1e-3 rad of 90°', async () => {
     const r = await runSet('near-right-angles', nearRightAnglesScene3D(0x90de9, ADVERSARIAL_GEOMETRIES, 0.05), 'all');

@@ -20,7 +20,7 @@
 // Everything in the working frame; nothing is allocated.
 
 import { CORE_DISTANCE_3D, FEATURE_EDGE_3D, FEATURE_FACE_3D, FEATURE_VERTEX_3D, GJK_MAX_ITERATIONS_3D, GJK_TOLERANCE_3D } from '../constants3d.ts';
-import { deepestVertex3d, faceAroundVertex3d, planeW, planeW3d } from './clip3d.ts';
+import { deepestVertex3d, faceAroundVertex3d, faceOverPoint3d, planeW, planeW3d } from './clip3d.ts';
 import { closestSegments3d, cp } from './distance3d.ts';
 import { CONTACT_KIND_3D, lm, makeId3d, pushPoint3d, setJoinNormal3d, type Hull3D } from './manifold3d.ts';
 
@@ -232,10 +232,11 @@ function originWeights3d(): void {
 /**
  * Feature of hull h holding the simplex's points on it: `count` distinct vertices, the first two
  * i0, i1. One: that vertex; two joined by an edge: the edge; else the face around i0 that faces
- * direction (dx, dy, dz) the most (working frame): the closest points lie on a face whose normal is
- * that direction.
+ * direction (dx, dy, dz) the most (working frame), or the nearly coplanar neighbour h's closest
+ * point x lies over (faceOverPoint3d): the closest points lie on a face whose normal is that
+ * direction.
  */
-export function simplexFeature3d(h: Hull3D, i0: number, i1: number, count: number, dx: number, dy: number, dz: number): number {
+export function simplexFeature3d(h: Hull3D, i0: number, i1: number, count: number, dx: number, dy: number, dz: number, x: Float64Array): number {
   if (count === 1) return FEATURE_VERTEX_3D + i0;
   const s = h.shape;
   if (count === 2) {
@@ -244,7 +245,7 @@ export function simplexFeature3d(h: Hull3D, i0: number, i1: number, count: numbe
       if ((a === i0 && b === i1) || (a === i1 && b === i0)) return FEATURE_EDGE_3D + e;
     }
   }
-  return FEATURE_FACE_3D + faceAroundVertex3d(h, i0, -dx, -dy, -dz);
+  return FEATURE_FACE_3D + faceOverPoint3d(h, faceAroundVertex3d(h, i0, -dx, -dy, -dz), x[0]!, x[1]!, x[2]!);
 }
 
 /** Distinct values among the first n of `idx` (at most 3 counted): [count, first, second] into `distinct`. */
@@ -346,9 +347,9 @@ export function closestHulls3d(P: Hull3D, Q: Hull3D, ax: number, ay: number, az:
     uz = dz / dist;
   }
   distinctVertices3d(sim.ip, n);
-  hc.featureP = simplexFeature3d(P, distinct[1]!, distinct[2]!, distinct[0]!, ux, uy, uz);
+  hc.featureP = simplexFeature3d(P, distinct[1]!, distinct[2]!, distinct[0]!, ux, uy, uz, hc.p);
   distinctVertices3d(sim.iq, n);
-  hc.featureQ = simplexFeature3d(Q, distinct[1]!, distinct[2]!, distinct[0]!, -ux, -uy, -uz);
+  hc.featureQ = simplexFeature3d(Q, distinct[1]!, distinct[2]!, distinct[0]!, -ux, -uy, -uz, hc.q);
   polishClosest3d(P, Q);
 }
 

@@ -559,3 +559,59 @@ export function nearRightAnglesScene3D(seed: number, geometries: number, margin:
   }
   return out;
 }
+
+/**
+ * A hull of points sampled on the faces of a box of half extents h, each off its face by up to
+ * `noise` of the box's size, plus the corners: merged faces whose vertices lie up to the merge
+ * tolerance off their planes.
+ */
+function noisyBoxHull3D(rng: Rng, h: Vec3, noise: number): Shape3DInput {
+  const size = Math.max(...h);
+  const vertices: Vec3[] = [];
+  for (let k = 0; k < randInt(rng, 8, 40); k++) {
+    const p: Vec3 = [uniform(rng, -1, 1), uniform(rng, -1, 1), uniform(rng, -1, 1)];
+    const axis = randInt(rng, 0, 2);
+    p[axis] = rng() < 0.5 ? -1 : 1;
+    vertices.push(p.map((x, i) => fr(x * h[i]! + (i === axis ? noise * size * uniform(rng, -1, 1) : 0))) as Vec3);
+  }
+  for (let k = 0; k < 8; k++) vertices.push([k & 1 ? h[0] : -h[0], k & 2 ? h[1] : -h[1], k & 4 ? h[2] : -h[2]].map(fr) as Vec3);
+  return { type: 'hull', vertices };
+}
+
+/**
+ * Noisy merged faces and thin shapes: hulls sampled on a box's faces with noise up to the merge
+ * tolerance (1e-7..1e-4 of the size), plates (thickness 2e-4..1e-2 of the size) and needles as
+ * boxes and as hulls, against each other and against boxes and hulls; nearly aligned or random,
+ * touching along a random or axis direction, sunk by up to half the thinner size or apart by up
+ * to the margin, 30% slid sideways by up to 0.05.
+ */
+export function noisyAndThinScene3D(seed: number, geometries: number, margin: number): SceneBuilder3D {
+  const rng = mulberry32(seed);
+  const out = new SceneBuilder3D(margin);
+  const shape = (size: number): { s: Shape3DInput; thin: number; name: string } => {
+    const k = randInt(rng, 0, 5);
+    const t = logUniform(rng, 2e-4, 1e-2) * size;
+    const h: Vec3 = [size * uniform(rng, 0.5, 1), size * uniform(rng, 0.5, 1), size * uniform(rng, 0.5, 1)];
+    if (k === 0) return { s: noisyBoxHull3D(rng, h, logUniform(rng, 1e-7, 1e-4)), thin: Math.min(...h), name: 'noisy box hull' };
+    if (k === 1) return { s: { type: 'box', halfExtents: [h[0], h[1], t].map(fr) as Vec3 }, thin: t, name: 'plate box' };
+    if (k === 2) return { s: { type: 'box', halfExtents: [h[0], t, t].map(fr) as Vec3 }, thin: t, name: 'needle box' };
+    if (k === 3) return { s: noisyBoxHull3D(rng, [h[0], h[1], t], 0), thin: t, name: 'plate hull' };
+    if (k === 4) return { s: randomBox3D(rng, size), thin: size / 2, name: 'box' };
+    return { s: randomHull3D(rng, size), thin: size / 2, name: 'hull' };
+  };
+  for (let g = 0; g < geometries; g++) {
+    const a = shape(1);
+    const b = shape(uniform(rng, 0.3, 1.2));
+    const aligned = rng() < 0.5;
+    const qa = aligned ? nearlyAlignedQuat(rng) : randomQuat(rng);
+    const qb = aligned ? nearlyAlignedQuat(rng) : randomQuat(rng);
+    const u = aligned && rng() < 0.7 ? AXES[randInt(rng, 0, 5)]! : randomAxis(rng);
+    const gap = rng() < 0.5 ? uniform(rng, -0.5 * Math.min(a.thin, b.thin), 0) : uniform(rng, 0, margin);
+    const rel = touchingOffset(a.s, qa, b.s, qb, u, gap);
+    const pa: Vec3 = [uniform(rng, -5, 5), uniform(rng, -5, 5), uniform(rng, -5, 5)];
+    const slide = rng() < 0.7 ? 0 : 0.05;
+    const pb: Vec3 = [0, 1, 2].map((i) => pa[i]! + rel[i]! + uniform(rng, -slide, slide)) as Vec3;
+    out.add(a.s, pa, qa, b.s, pb, qb, { set: 'noisy-and-thin', note: `${a.name}-${b.name}, gap ${gap.toExponential(1)}` }, true);
+  }
+  return out;
+}
