@@ -581,15 +581,15 @@ function noisyBoxHull3D(rng: Rng, h: Vec3, noise: number): Shape3DInput {
 /**
  * Noisy merged faces and thin shapes: hulls sampled on a box's faces with noise up to the merge
  * tolerance (1e-7..1e-4 of the size), plates (thickness 2e-4..1e-2 of the size) and needles as
- * boxes and as hulls, against each other and against boxes and hulls; nearly aligned or random,
- * touching along a random or axis direction, sunk by up to half the thinner size or apart by up
- * to the margin, 30% slid sideways by up to 0.05.
+ * boxes and as hulls, against each other and against boxes, hulls, spheres and capsules; nearly
+ * aligned or random, touching along a random or axis direction, sunk by up to half the thinner
+ * size or apart by up to the margin, 30% slid sideways by up to 0.05.
  */
 export function noisyAndThinScene3D(seed: number, geometries: number, margin: number): SceneBuilder3D {
   const rng = mulberry32(seed);
   const out = new SceneBuilder3D(margin);
   const shape = (size: number): { s: Shape3DInput; thin: number; name: string } => {
-    const k = randInt(rng, 0, 5);
+    const k = randInt(rng, 0, 7);
     const t = logUniform(rng, 2e-4, 1e-2) * size;
     const h: Vec3 = [size * uniform(rng, 0.5, 1), size * uniform(rng, 0.5, 1), size * uniform(rng, 0.5, 1)];
     if (k === 0) return { s: noisyBoxHull3D(rng, h, logUniform(rng, 1e-7, 1e-4)), thin: Math.min(...h), name: 'noisy box hull' };
@@ -597,7 +597,9 @@ export function noisyAndThinScene3D(seed: number, geometries: number, margin: nu
     if (k === 2) return { s: { type: 'box', halfExtents: [h[0], t, t].map(fr) as Vec3 }, thin: t, name: 'needle box' };
     if (k === 3) return { s: noisyBoxHull3D(rng, [h[0], h[1], t], 0), thin: t, name: 'plate hull' };
     if (k === 4) return { s: randomBox3D(rng, size), thin: size / 2, name: 'box' };
-    return { s: randomHull3D(rng, size), thin: size / 2, name: 'hull' };
+    if (k === 5) return { s: randomHull3D(rng, size), thin: size / 2, name: 'hull' };
+    if (k === 6) return { s: randomSphere3D(rng, size), thin: size / 2, name: 'sphere' };
+    return { s: randomCapsule3D(rng, size), thin: size / 4, name: 'capsule' };
   };
   for (let g = 0; g < geometries; g++) {
     const a = shape(1);
