@@ -165,8 +165,8 @@ export const MIN_EDGE_RELATIVE_3D = 1e-4;
 /**
  * Coplanarity tolerance of hull building, relative to the hull's extent: adjacent triangles whose
  * vertices lie within this distance of a face's plane (and whose edges lie within the same angle,
- * as a sine, of it) are merged into one convex polygonal face. Also the thickness below which a point cloud is
- * rejected as flat (coplanar) or a line (collinear).
+ * as a sine, of it) are merged into one convex polygonal face. Also the thickness below which a
+ * point cloud is rejected as flat (coplanar) or a line (collinear).
  */
 export const COPLANAR_RELATIVE_3D = 1e-4;
 

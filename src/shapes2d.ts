@@ -90,10 +90,10 @@ function nonNegative(path: string, what: string, x: unknown, fallback: number): 
   return v;
 }
 
-/** Checks a counter-clockwise convex polygon and fills `out` (vertices, normals, extent). */
 /**
- * The polygon rules of every 2D shape (counter-clockwise, strictly convex, no duplicate or
- * collinear vertices, not too small), then its vertices, edge normals and extent into `out`.
+ * Checks the polygon rules of every 2D shape (counter-clockwise, strictly convex, no duplicate or
+ * collinear vertices, not too small) and fills `out` (vertices, normals, extent). Also the check of
+ * a hand-built Shape2D (src/checkshapes.ts).
  */
 export function setPolygon(path: string, pts: Vec2[], radius: number, kind: number, out: Shape2D): void {
   const n = pts.length;

@@ -111,7 +111,7 @@ export function faceAroundVertex3d(h: Hull3D, v: number, nx: number, ny: number,
  * points of hulls apart name their face so: on a hull built from noisy coplanar points the most
  * anti-parallel of adjacent nearly coplanar faces can be one the point is not over. (One pass over
  * f's sides, each vertex read once on the GPU: a search of the faces around a vertex with a
- * polygon test for each made the lavapipe kernel's first compile 8 s longer, this one 3.5 s.)
+ * polygon test for each made the lavapipe kernel's first compile 8 s longer, this one 4 s.)
  */
 export function faceOverPoint3d(h: Hull3D, f: number, x: number, y: number, z: number): number {
   planeW3d(h, f);
