@@ -369,18 +369,7 @@ export function buildHull3D(path: string, points: readonly P3[]): HullData3D {
       else if (!isCorner.has(v)) isCorner.set(v, false);
     }
   }
-  // A sliver region along an edge of its neighbours (its third vertex within `tol` of the line
-  // through the other two) keeps 2 corners once that vertex is dropped: nothing of it is left but
-  // the edge its neighbours now share, so it is no face (the closure and Euler checks below hold
-  // the rest to account).
-  const faces: number[][] = [];
-  const faceNormal: P3[] = [];
-  loops.forEach((loop, r) => {
-    const corners = loop.filter((v) => isCorner.get(v) === true);
-    if (corners.length === 2) return;
-    faces.push(corners);
-    faceNormal.push(regionNormal[r]!);
-  });
+  const faces = loops.map((loop) => loop.filter((v) => isCorner.get(v) === true));
 
   // Vertex numbering: used vertices in input order.
   const used = Array.from(new Set(faces.flat())).sort((a, b) => a - b);
@@ -439,7 +428,7 @@ export function buildHull3D(path: string, points: readonly P3[]): HullData3D {
     nx /= l;
     ny /= l;
     nz /= l;
-    if (nx * faceNormal[f]![0] + ny * faceNormal[f]![1] + nz * faceNormal[f]![2] <= 0) {
+    if (nx * regionNormal[f]![0] + ny * regionNormal[f]![1] + nz * regionNormal[f]![2] <= 0) {
       throw new InputError(path, `hull face ${f} is wound inward (nearly coplanar points)`);
     }
     // Where an edge of the loop leaves that plane by more than twice the merge angle (points off a
@@ -449,7 +438,7 @@ export function buildHull3D(path: string, points: readonly P3[]): HullData3D {
       const e = sub(vert(loop[(i + 1) % loop.length]!), vert(v));
       return Math.abs(nx * e[0] + ny * e[1] + nz * e[2]) > 2 * COPLANAR_RELATIVE_3D * len(e);
     });
-    if (tilted) [nx, ny, nz] = faceNormal[f]!;
+    if (tilted) [nx, ny, nz] = regionNormal[f]!;
     let d = -Infinity;
     for (let i = 0; i < V; i++) d = Math.max(d, nx * vertices[3 * i]! + ny * vertices[3 * i + 1]! + nz * vertices[3 * i + 2]!);
     planes[4 * f] = nx;
