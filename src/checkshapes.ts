@@ -29,7 +29,7 @@ import {
   MIN_EDGE_RELATIVE_3D, MIN_EXTENT_3D, SHAPE_KIND_3D,
 } from './constants3d.ts';
 import { boxHull3D } from './box3d.ts';
-import { InputError, shown } from './errors.ts';
+import { InputError, finiteNumber, shown } from './errors.ts';
 import { readFilter } from './filter.ts';
 import { emptyShape2D, setPolygon, SHAPE_KIND_2D, type Shape2D, type Vec2 } from './shapes2d.ts';
 import type { Shape3D } from './shapes3d.ts';
@@ -43,12 +43,6 @@ function fail(where: string, reason: string): never {
   throw new InputError(where, reason);
 }
 
-function finite(where: string, what: string, x: unknown, limit: number): number {
-  if (typeof x !== 'number' || !Number.isFinite(x)) fail(where, `${what} must be a finite number, got ${shown(x)}`);
-  if (Math.abs(x) > limit) fail(where, `${what} is ${x}; magnitudes above ${limit} lose all precision in f32`);
-  return x;
-}
-
 function count(where: string, what: string, x: unknown, lo: number, hi: number): number {
   if (typeof x !== 'number' || !Number.isInteger(x) || x < lo || x > hi) fail(where, `${what} must be an integer from ${lo} to ${hi}, got ${shown(x)}`);
   return x;
@@ -58,7 +52,7 @@ function count(where: string, what: string, x: unknown, lo: number, hi: number):
 // these run once per number of every shape packed).
 function finiteAt(where: string, name: string, a: ArrayLike<number>, i: number, limit: number): number {
   const x = a[i];
-  return typeof x === 'number' && Number.isFinite(x) && Math.abs(x) <= limit ? x : finite(where, `${name}[${i}]`, x, limit);
+  return typeof x === 'number' && Number.isFinite(x) && Math.abs(x) <= limit ? x : finiteNumber(where, `${name}[${i}]`, x, limit);
 }
 
 function countAt(where: string, name: string, a: ArrayLike<number>, i: number, lo: number, hi: number): number {
@@ -89,7 +83,7 @@ export function checkShape2D(s: Shape2D, index: number): void {
   const [lo, hi] = kind === SHAPE_KIND_2D.circle ? [1, 1] : kind === SHAPE_KIND_2D.capsule ? [2, 2] : kind === SHAPE_KIND_2D.box ? [4, 4] : [3, MAX_POLYGON_VERTICES];
   const n = count(where, 'count (core vertices)', s.count, lo, hi);
   readFilter(where, { categoryBits: s.categoryBits, maskBits: s.maskBits });
-  const radius = finite(where, 'radius', s.radius, MAX_COORDINATE);
+  const radius = finiteNumber(where, 'radius', s.radius, MAX_COORDINATE);
   if (radius < 0 || (n < 3 && !(radius > 0))) fail(where, `radius must be ${n < 3 ? '> 0' : '>= 0'}, got ${radius}`);
   const v = entries(where, 'vertices', s.vertices, 2 * n);
   const normals = entries(where, 'normals', s.normals, 2 * n);
@@ -98,7 +92,7 @@ export function checkShape2D(s: Shape2D, index: number): void {
   // The polygon rules of JSON input, and the normals and extent they give.
   const ref = emptyShape2D();
   setPolygon(where, pts, radius, kind, ref);
-  if (!near(finite(where, 'extent', s.extent, MAX_COORDINATE), ref.extent, ref.extent)) fail(where, `extent is ${s.extent}; its vertices and radius give ${ref.extent}`);
+  if (!near(finiteNumber(where, 'extent', s.extent, MAX_COORDINATE), ref.extent, ref.extent)) fail(where, `extent is ${s.extent}; its vertices and radius give ${ref.extent}`);
   if (n < 2) return;
   for (let i = 0; i < n; i++) {
     const nx = normals[2 * i]!;
@@ -116,8 +110,8 @@ export function checkShape3D(s: Shape3D, index: number): void {
   readFilter(where, { categoryBits: s.categoryBits, maskBits: s.maskBits });
   const center = entries(where, 'center', s.center, 3);
   for (let k = 0; k < 3; k++) finiteAt(where, 'center', center, k, MAX_COORDINATE_3D);
-  const radius = finite(where, 'radius', s.radius, MAX_COORDINATE_3D);
-  const extent = finite(where, 'extent', s.extent, MAX_COORDINATE_3D);
+  const radius = finiteNumber(where, 'radius', s.radius, MAX_COORDINATE_3D);
+  const extent = finiteNumber(where, 'extent', s.extent, MAX_COORDINATE_3D);
   if (kind === SHAPE_KIND_3D.sphere || kind === SHAPE_KIND_3D.capsule) {
     checkRound3D(where, s, kind === SHAPE_KIND_3D.capsule ? 2 : 1, radius, extent);
     return;

@@ -10,6 +10,20 @@ export function shown(x: unknown): string {
   return JSON.stringify(x);
 }
 
+/**
+ * x as a finite number of magnitude at most `limit` (f32 keeps ~7 digits, so above that it
+ * resolves nothing), else an InputError at `path` naming `what`.
+ */
+export function finiteNumber(path: string, what: string, x: unknown, limit: number): number {
+  if (typeof x !== 'number' || !Number.isFinite(x)) {
+    throw new InputError(path, `${what} must be a finite number, got ${shown(x)}`);
+  }
+  if (Math.abs(x) > limit) {
+    throw new InputError(path, `${what} is ${x}; magnitudes above ${limit} lose all precision in f32`);
+  }
+  return x;
+}
+
 export class InputError extends Error {
   override name = 'InputError';
   /** JSON path of the offending item, e.g. "shapes[3]" or "pairs[12]". */

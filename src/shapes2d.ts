@@ -13,7 +13,7 @@ import {
   MIN_EXTENT,
   MIN_TURN_SINE,
 } from './constants.ts';
-import { InputError, shown } from './errors.ts';
+import { InputError, finiteNumber } from './errors.ts';
 import { DEFAULT_CATEGORY_BITS, DEFAULT_MASK_BITS, readFilter, type ShapeFilterInput } from './filter.ts';
 import { checkKeys, type KeySet } from './keys.ts';
 
@@ -62,30 +62,20 @@ export function emptyShape2D(): Shape2D {
   };
 }
 
-function finiteNumber(path: string, what: string, x: unknown): number {
-  if (typeof x !== 'number' || !Number.isFinite(x)) {
-    throw new InputError(path, `${what} must be a finite number, got ${shown(x)}`);
-  }
-  if (Math.abs(x) > MAX_COORDINATE) {
-    throw new InputError(path, `${what} is ${x}; magnitudes above ${MAX_COORDINATE} lose all precision in f32`);
-  }
-  return x;
-}
-
 export function readVec2(path: string, what: string, v: unknown): Vec2 {
   if (!Array.isArray(v) || v.length !== 2) throw new InputError(path, `${what} must be [x, y], got ${JSON.stringify(v)}`);
-  return [finiteNumber(path, `${what}[0]`, v[0]), finiteNumber(path, `${what}[1]`, v[1])];
+  return [finiteNumber(path, `${what}[0]`, v[0], MAX_COORDINATE), finiteNumber(path, `${what}[1]`, v[1], MAX_COORDINATE)];
 }
 
 function positive(path: string, what: string, x: unknown): number {
-  const v = finiteNumber(path, what, x);
+  const v = finiteNumber(path, what, x, MAX_COORDINATE);
   if (!(v > 0)) throw new InputError(path, `${what} must be > 0, got ${v}`);
   return v;
 }
 
 function nonNegative(path: string, what: string, x: unknown, fallback: number): number {
   if (x === undefined) return fallback;
-  const v = finiteNumber(path, what, x);
+  const v = finiteNumber(path, what, x, MAX_COORDINATE);
   if (v < 0) throw new InputError(path, `${what} must be >= 0, got ${v}`);
   return v;
 }

@@ -17,7 +17,7 @@ import {
   SHAPE_KIND_3D,
 } from './constants3d.ts';
 import { boxHull3D } from './box3d.ts';
-import { InputError, shown } from './errors.ts';
+import { InputError, finiteNumber, shown } from './errors.ts';
 import { readFilter, type ShapeFilterInput } from './filter.ts';
 import { buildHull3D, type HullData3D } from './hull3d.ts';
 import { checkKeys, type KeySet } from './keys.ts';
@@ -83,32 +83,22 @@ export interface Body3D {
   rotation: Quat;
 }
 
-function finiteNumber(path: string, what: string, x: unknown): number {
-  if (typeof x !== 'number' || !Number.isFinite(x)) {
-    throw new InputError(path, `${what} must be a finite number, got ${shown(x)}`);
-  }
-  if (Math.abs(x) > MAX_COORDINATE_3D) {
-    throw new InputError(path, `${what} is ${x}; magnitudes above ${MAX_COORDINATE_3D} lose all precision in f32`);
-  }
-  return x;
-}
-
 export function readVec3(path: string, what: string, v: unknown): Vec3 {
   if (!Array.isArray(v) || v.length !== 3) throw new InputError(path, `${what} must be [x, y, z], got ${JSON.stringify(v)}`);
-  return [finiteNumber(path, `${what}[0]`, v[0]), finiteNumber(path, `${what}[1]`, v[1]), finiteNumber(path, `${what}[2]`, v[2])];
+  return [0, 1, 2].map((i) => finiteNumber(path, `${what}[${i}]`, v[i], MAX_COORDINATE_3D)) as Vec3;
 }
 
 /** Reads a rotation quaternion [x, y, z, w]; it must be unit length within 1e-3 and is renormalised. */
 export function readQuat(path: string, what: string, v: unknown): Quat {
   if (!Array.isArray(v) || v.length !== 4) throw new InputError(path, `${what} must be a quaternion [x, y, z, w], got ${JSON.stringify(v)}`);
-  const q = [0, 1, 2, 3].map((i) => finiteNumber(path, `${what}[${i}]`, v[i])) as Quat;
+  const q = [0, 1, 2, 3].map((i) => finiteNumber(path, `${what}[${i}]`, v[i], MAX_COORDINATE_3D)) as Quat;
   const l = Math.hypot(q[0], q[1], q[2], q[3]);
   if (!(Math.abs(l - 1) <= 1e-3)) throw new InputError(path, `${what} must be a unit quaternion, its length is ${l}`);
   return [q[0] / l, q[1] / l, q[2] / l, q[3] / l];
 }
 
 function positive(path: string, what: string, x: unknown): number {
-  const v = finiteNumber(path, what, x);
+  const v = finiteNumber(path, what, x, MAX_COORDINATE_3D);
   if (!(v >= MIN_EXTENT_3D)) throw new InputError(path, `${what} must be >= ${MIN_EXTENT_3D} (zero-size shapes have no contacts), got ${v}`);
   return v;
 }
