@@ -81,28 +81,9 @@ fn faceAroundVertex3d(h: Hull3D, v: u32, n: vec3f) -> u32 {
 // is farthest outside of, when that face's normal is within NEAR_COPLANAR_SINE_3D of f's (see the
 // CPU file).
 fn faceOverPoint3d(h: Hull3D, f: u32, x: vec3f) -> u32 {
-  let n = planeW3d(h, f).xyz;
-  let sides = hullFace(h, f);
-  var worst = 0.0;
-  var worstSide = 0u;
-  // Side j runs from loop vertex j to j + 1: each vertex is read once, the end of one side
-  // carried to the next.
-  let first = faceVertexW3d(h, f, 0u);
-  var a = first;
-  for (var j = 0u; j < MAX_FACE_VERTICES; j++) {
-    if (j >= sides.y) { break; }
-    var b = first;
-    if (j + 1u < sides.y) { b = faceVertexW3d(h, f, j + 1u); }
-    let side = cross(b - a, n);
-    let outside = dot(side, x - a) / sqrt(dot(side, side));
-    if (outside > worst) {
-      worst = outside;
-      worstSide = j;
-    }
-    a = b;
-  }
-  if (!(worst > 0.0)) { return f; }
-  let edge = hullEdge(h, faceEntry(h, sides.x + worstSide).y);
+  let side = farthestOutsideSide3d(h, f, planeW3d(h, f).xyz, x);
+  if (side < 0) { return f; }
+  let edge = hullEdge(h, faceEntry(h, hullFace(h, f).x + u32(side)).y);
   let across = select(edge.z, edge.w, edge.z == f);
   let c = cross(hullPlane(h, across).xyz, hullPlane(h, f).xyz);
   return select(f, across, dot(c, c) <= NEAR_COPLANAR_SINE_3D * NEAR_COPLANAR_SINE_3D);
@@ -359,7 +340,7 @@ fn vertexContact3d(R: Hull3D, refFace: u32, I: Hull3D, refIsA: bool, margin: f32
   let x = hullVertexW(I, bi);
   let s = dot(n, x) - plane.w;
   if (s > margin) { return false; }
-  if (s > 0.0 && !overFace3d(R, refFace, n, x)) { return true; }
+  if (s > 0.0 && farthestOutsideSide3d(R, refFace, n, x) >= 0) { return true; }
   let v = FEATURE_VERTEX_3D + bi;
   let f = FEATURE_FACE_3D + refFace;
   pushPoint3d(x - 0.5 * s * n, s, select(makeId3d(v, f), makeId3d(f, v), refIsA));
@@ -371,15 +352,26 @@ fn faceVertexW3d(h: Hull3D, f: u32, k: u32) -> vec3f {
   return hullVertexW(h, faceEntry(h, hullFace(h, f).x + k).x);
 }
 
-// Whether point x lies over the interior of face f of h (outward normal n): on the inner side of
-// every side plane (edge × n).
-fn overFace3d(h: Hull3D, f: u32, n: vec3f, x: vec3f) -> bool {
+// The side of face f of h (outward normal n) that point x lies farthest outside of (its distance
+// to the side plane, edge × n), or -1 when x lies over the face (see the CPU file). Side j runs
+// from loop vertex j to j + 1: each vertex is read once, the end of one side carried to the next.
+fn farthestOutsideSide3d(h: Hull3D, f: u32, n: vec3f, x: vec3f) -> i32 {
   let size = hullFace(h, f).y;
+  var worst = 0.0;
+  var side = -1;
+  let first = faceVertexW3d(h, f, 0u);
+  var a = first;
   for (var j = 0u; j < MAX_FACE_VERTICES; j++) {
     if (j >= size) { break; }
-    let a = faceVertexW3d(h, f, j);
-    let b = faceVertexW3d(h, f, select(j + 1u, 0u, j + 1u == size));
-    if (dot(cross(b - a, n), x - a) > 0.0) { return false; }
+    var b = first;
+    if (j + 1u < size) { b = faceVertexW3d(h, f, j + 1u); }
+    let s = cross(b - a, n);
+    let outside = dot(s, x - a) / sqrt(dot(s, s));
+    if (outside > worst) {
+      worst = outside;
+      side = i32(j);
+    }
+    a = b;
   }
-  return true;
+  return side;
 }

@@ -110,30 +110,15 @@ export function faceAroundVertex3d(h: Hull3D, v: number, nx: number, ny: number,
  * farthest outside of, when that face's normal is within NEAR_COPLANAR_SINE_3D of f's. The closest
  * points of hulls apart name their face so: on a hull built from noisy coplanar points the most
  * anti-parallel of adjacent nearly coplanar faces can be one the point is not over. (One pass over
- * f's sides, each vertex read once on the GPU: a search of the faces around a vertex with a
- * polygon test for each made the lavapipe kernel's first compile 8 s longer, this one 4 s.)
+ * f's sides: a search of the faces around a vertex with a polygon test for each made the lavapipe
+ * kernel's first compile 8 s longer, this one 4 s.)
  */
 export function faceOverPoint3d(h: Hull3D, f: number, x: number, y: number, z: number): number {
   planeW3d(h, f);
-  const nx = planeW[0]!, ny = planeW[1]!, nz = planeW[2]!;
+  const side = farthestOutsideSide3d(faceR, faceW3d(h, f, faceR), planeW[0]!, planeW[1]!, planeW[2]!, x, y, z);
+  if (side < 0) return f;
   const s = h.shape;
-  const size = faceW3d(h, f, faceR);
-  const first = s.faceFirst[f]!;
-  let worst = 0;
-  let worstSide = 0;
-  for (let j = 0; j < size; j++) {
-    const a = 3 * j;
-    const b = 3 * (j + 1 === size ? 0 : j + 1);
-    const ex = faceR[b]! - faceR[a]!, ey = faceR[b + 1]! - faceR[a + 1]!, ez = faceR[b + 2]! - faceR[a + 2]!;
-    const sx = ey * nz - ez * ny, sy = ez * nx - ex * nz, sz = ex * ny - ey * nx;
-    const outside = (sx * (x - faceR[a]!) + sy * (y - faceR[a + 1]!) + sz * (z - faceR[a + 2]!)) / Math.sqrt(sx * sx + sy * sy + sz * sz);
-    if (outside > worst) {
-      worst = outside;
-      worstSide = j;
-    }
-  }
-  if (!(worst > 0)) return f;
-  const e = s.faceEdges[first + worstSide]!;
+  const e = s.faceEdges[s.faceFirst[f]! + side]!;
   const across = s.edgeF0[e] === f ? s.edgeF1[e]! : s.edgeF0[e]!;
   const ip = s.planes;
   const ax = ip[4 * across]!, ay = ip[4 * across + 1]!, az = ip[4 * across + 2]!;
@@ -366,14 +351,14 @@ export function vertexContact3d(R: Hull3D, refFace: number, I: Hull3D, refIsA: b
   const z = ir[6]! * x0 + ir[7]! * y0 + ir[8]! * z0 + it[2]!;
   const s = nx * x + ny * y + nz * z - nd;
   if (s > margin) return false;
-  if (s > 0 && !overFace3d(faceR, faceW3d(R, refFace, faceR), nx, ny, nz, x, y, z)) return true;
+  if (s > 0 && farthestOutsideSide3d(faceR, faceW3d(R, refFace, faceR), nx, ny, nz, x, y, z) >= 0) return true;
   const v = FEATURE_VERTEX_3D + bi;
   const f = FEATURE_FACE_3D + refFace;
   pushPoint3d(x - 0.5 * s * nx, y - 0.5 * s * ny, z - 0.5 * s * nz, s, refIsA ? makeId3d(f, v) : makeId3d(v, f));
   return false;
 }
 
-/** The reference face in the working frame, for overFace3d: x, y, z per loop vertex. */
+/** A face in the working frame, for farthestOutsideSide3d: x, y, z per loop vertex. */
 const faceR = new Float64Array(3 * MAX_FACE_VERTICES);
 
 /** Writes face f of hull h into `out` (working frame, loop order); returns its vertex count. */
@@ -395,15 +380,23 @@ function faceW3d(h: Hull3D, f: number, out: Float64Array): number {
 }
 
 /**
- * Whether point x lies over the interior of the face loop `poly` (size points) of outward normal n:
- * on the inner side of every side plane (edge × n).
+ * The side of the face loop `poly` (size points, outward normal n) that point x lies farthest
+ * outside of (its distance to the side plane, edge × n), or -1 when x lies over the face: on the
+ * inner side of every side plane.
  */
-function overFace3d(poly: Float64Array, size: number, nx: number, ny: number, nz: number, x: number, y: number, z: number): boolean {
+function farthestOutsideSide3d(poly: Float64Array, size: number, nx: number, ny: number, nz: number, x: number, y: number, z: number): number {
+  let worst = 0;
+  let side = -1;
   for (let j = 0; j < size; j++) {
     const a = 3 * j;
     const b = 3 * (j + 1 === size ? 0 : j + 1);
     const ex = poly[b]! - poly[a]!, ey = poly[b + 1]! - poly[a + 1]!, ez = poly[b + 2]! - poly[a + 2]!;
-    if ((ey * nz - ez * ny) * (x - poly[a]!) + (ez * nx - ex * nz) * (y - poly[a + 1]!) + (ex * ny - ey * nx) * (z - poly[a + 2]!) > 0) return false;
+    const sx = ey * nz - ez * ny, sy = ez * nx - ex * nz, sz = ex * ny - ey * nx;
+    const outside = (sx * (x - poly[a]!) + sy * (y - poly[a + 1]!) + sz * (z - poly[a + 2]!)) / Math.sqrt(sx * sx + sy * sy + sz * sz);
+    if (outside > worst) {
+      worst = outside;
+      side = j;
+    }
   }
-  return true;
+  return side;
 }
