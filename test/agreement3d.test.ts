@@ -22,6 +22,7 @@ import { emptyManifold3D, type Manifold3D } from '../src/cpu/manifold3d.ts';
 import { checkManifold3D } from '../src/cpu/verify3d.ts';
 import { placeShape3D, surfaceDistance3D } from '../src/validity3d.ts';
 import { COPLANAR_RELATIVE_3D, EDGE_HYSTERESIS_3D, FACE_HYSTERESIS_3D } from '../src/constants3d.ts';
+import { rotate } from './helpers/random3d.ts';
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
@@ -37,11 +38,6 @@ function randQuat(r: () => number): Quat {
   const u1 = r(), u2 = r(), u3 = r();
   const a = Math.sqrt(1 - u1), b = Math.sqrt(u1);
   return [a * Math.sin(2 * Math.PI * u2), a * Math.cos(2 * Math.PI * u2), b * Math.sin(2 * Math.PI * u3), b * Math.cos(2 * Math.PI * u3)];
-}
-function rotate(q: Quat, v: number[]): number[] {
-  const [x, y, z, w] = q;
-  const t = [2 * (y * v[2]! - z * v[1]!), 2 * (z * v[0]! - x * v[2]!), 2 * (x * v[1]! - y * v[0]!)];
-  return [v[0]! + w * t[0]! + y * t[2]! - z * t[1]!, v[1]! + w * t[1]! + z * t[0]! - x * t[2]!, v[2]! + w * t[2]! + x * t[1]! - y * t[0]!];
 }
 function worldVertices(s: Shape3D, p: Vec3, q: Quat): number[][] {
   const out: number[][] = [];

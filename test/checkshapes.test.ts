@@ -13,20 +13,13 @@ import { randomShape, rng } from '../src/random2d.ts';
 import { randomHullPoints3D, randomRotation3D, randomShape3D } from '../src/random3d.ts';
 import { makeShape2D, type Shape2D } from '../src/shapes2d.ts';
 import { makeShape3D, type Shape3D, type Vec3 } from '../src/shapes3d.ts';
+import { rotate } from './helpers/random3d.ts';
 
 /** A deep copy (typed arrays copied), so a test can break one field. */
 function copy3D(s: Shape3D): Shape3D {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(s)) out[k] = ArrayBuffer.isView(v) ? (v as Float64Array).slice() : Array.isArray(v) ? [...v] : v;
   return out as unknown as Shape3D;
-}
-
-/** p rotated by the unit quaternion q = [x, y, z, w]. */
-function rotate3D(q: readonly number[], p: Vec3): Vec3 {
-  const [x, y, z, w] = q as [number, number, number, number];
-  // t = 2 q.xyz × p; p' = p + w t + q.xyz × t
-  const tx = 2 * (y * p[2] - z * p[1]), ty = 2 * (z * p[0] - x * p[2]), tz = 2 * (x * p[1] - y * p[0]);
-  return [p[0] + w * tx + (y * tz - z * ty), p[1] + w * ty + (z * tx - x * tz), p[2] + w * tz + (x * ty - y * tx)];
 }
 
 /** Planes, inradius and extent recomputed from the vertices and face loops. */
@@ -93,7 +86,7 @@ describe('shapes our builders make pass', () => {
         const pts: Vec3[] = [];
         for (let j = 0; j < 2 * k; j++) {
           const t = (Math.floor(j / 2) / k) * 2 * Math.PI;
-          pts.push(rotate3D(q, [size * Math.cos(t), size * Math.sin(t), j % 2 ? size : -size]));
+          pts.push(rotate(q, [size * Math.cos(t), size * Math.sin(t), j % 2 ? size : -size]));
         }
         shapes.push(makeShape3D({ type: 'hull', vertices: pts }, i));
       } else {

@@ -91,10 +91,11 @@ export function f32Quat(q: Quat): Quat {
   return [fr(q[0] / l), fr(q[1] / l), fr(q[2] / l), fr(q[3] / l)];
 }
 
-function rotate(q: Quat, v: Vec3): Vec3 {
-  const [x, y, z, w] = q;
-  const t = [2 * (y * v[2] - z * v[1]), 2 * (z * v[0] - x * v[2]), 2 * (x * v[1] - y * v[0])] as Vec3;
-  return [v[0] + w * t[0] + y * t[2] - z * t[1], v[1] + w * t[1] + z * t[0] - x * t[2], v[2] + w * t[2] + x * t[1] - y * t[0]];
+/** v rotated by the unit quaternion q = [x, y, z, w]. */
+export function rotate(q: ArrayLike<number>, v: ArrayLike<number>): Vec3 {
+  const x = q[0]!, y = q[1]!, z = q[2]!, w = q[3]!;
+  const t = [2 * (y * v[2]! - z * v[1]!), 2 * (z * v[0]! - x * v[2]!), 2 * (x * v[1]! - y * v[0]!)] as Vec3;
+  return [v[0]! + w * t[0] + y * t[2] - z * t[1], v[1]! + w * t[1] + z * t[0] - x * t[2], v[2]! + w * t[2] + x * t[1] - y * t[0]];
 }
 
 // ---- shapes --------------------------------------------------------------------------------------
