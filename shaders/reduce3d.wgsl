@@ -10,23 +10,40 @@ var<private> chosen: array<u32, MAX_MANIFOLD_POINTS_3D>;
 
 // Reduces candidates (n > 4) to 4 in `chosen`: the deepest point, the one farthest from it, the
 // one making the largest triangle with both, the one adding the largest area outside that
-// triangle. Each pick takes the first candidate within REDUCTION_HYSTERESIS_3D of the best score,
-// so equal-merit points are chosen in a stable order. Returns the number chosen.
+// triangle. Each pick takes, of the candidates within REDUCTION_HYSTERESIS_3D of the best score,
+// the one first in feature id order (firstById3d): points of nearly equal merit are chosen by who
+// they are, not by where the clip loop started, so the same points are kept when the reference
+// face moves from A to B (ids are in A, B order either way) and when A and B are exchanged. The
+// first pick is, of the points within REDUCTION_DEPTH_TOLERANCE_3D of the deepest, one farthest
+// from the candidates' centroid: a resting pair's depths follow its wobble, its corners do not.
+// Returns the number chosen.
 fn reduceManifold3d(n: u32, normal: vec3f, scale: f32) -> u32 {
-  // 1. Deepest (smallest separation), first within the depth tolerance.
+  // 1. Deepest (smallest separation), within the depth tolerance.
   var lo = F32_MAX_3D;
   for (var i = 0u; i < MAX_CLIP_POINTS_3D; i++) {
     if (i >= n) { break; }
     lo = min(lo, cand[i].w);
   }
-  var i0 = 0u;
   let tolDepth = lo + REDUCTION_DEPTH_TOLERANCE_3D * scale;
+  // Of those, the one farthest out from the candidates' centroid (a corner of the region).
+  var g = vec3f(0.0);
   for (var i = 0u; i < MAX_CLIP_POINTS_3D; i++) {
     if (i >= n) { break; }
-    if (cand[i].w <= tolDepth) {
-      i0 = i;
-      break;
-    }
+    g += cand[i].xyz;
+  }
+  g /= f32(n);
+  var far = 0.0;
+  for (var i = 0u; i < MAX_CLIP_POINTS_3D; i++) {
+    if (i >= n) { break; }
+    if (cand[i].w > tolDepth) { continue; }
+    let d = cand[i].xyz - g;
+    far = max(far, dot(d, d));
+  }
+  var i0 = NO_PICK_3D;
+  for (var i = 0u; i < MAX_CLIP_POINTS_3D; i++) {
+    if (i >= n) { break; }
+    let d = cand[i].xyz - g;
+    if (cand[i].w <= tolDepth && dot(d, d) >= REDUCTION_HYSTERESIS_3D * far && firstById3d(i, i0)) { i0 = i; }
   }
   let a = cand[i0].xyz;
   // 2. Farthest from it.
@@ -38,14 +55,11 @@ fn reduceManifold3d(n: u32, normal: vec3f, scale: f32) -> u32 {
   }
   chosen[0] = i0;
   if (!(hi > 0.0)) { return 1u; }
-  var i1 = 0u;
+  var i1 = NO_PICK_3D;
   for (var i = 0u; i < MAX_CLIP_POINTS_3D; i++) {
     if (i >= n) { break; }
     let d = cand[i].xyz - a;
-    if (dot(d, d) >= REDUCTION_HYSTERESIS_3D * hi) {
-      i1 = i;
-      break;
-    }
+    if (dot(d, d) >= REDUCTION_HYSTERESIS_3D * hi && firstById3d(i, i1)) { i1 = i; }
   }
   chosen[1] = i1;
   let b = cand[i1].xyz;
@@ -57,20 +71,19 @@ fn reduceManifold3d(n: u32, normal: vec3f, scale: f32) -> u32 {
     hi = max(hi, abs(dot(normal, cross(ab, cand[i].xyz - a))));
   }
   if (!(hi > 0.0)) { return 2u; }
-  var i2 = 0u;
+  var i2 = NO_PICK_3D;
   var sign = 1.0;
   for (var i = 0u; i < MAX_CLIP_POINTS_3D; i++) {
     if (i >= n) { break; }
     let area = dot(normal, cross(ab, cand[i].xyz - a));
-    if (abs(area) >= REDUCTION_HYSTERESIS_3D * hi) {
+    if (abs(area) >= REDUCTION_HYSTERESIS_3D * hi && firstById3d(i, i2)) {
       i2 = i;
       sign = select(-1.0, 1.0, area > 0.0);
-      break;
     }
   }
   chosen[2] = i2;
-  // 4. Largest area added outside triangle (a, b, c) (wound by `sign` around the normal): first
-  // the best score, then the first candidate within the hysteresis of it.
+  // 4. Largest area added outside triangle (a, b, c) (wound by `sign` around the normal): the
+  // best score, then the candidate within the hysteresis of it first in id order.
   let c = cand[i2].xyz;
   hi = 0.0;
   for (var i = 0u; i < MAX_CLIP_POINTS_3D; i++) {
@@ -79,18 +92,25 @@ fn reduceManifold3d(n: u32, normal: vec3f, scale: f32) -> u32 {
     hi = max(hi, addedArea3d(i, a, b, c, normal, sign));
   }
   if (!(hi > 0.0)) { return 3u; }
-  var found = false;
+  var i3 = NO_PICK_3D;
   for (var i = 0u; i < MAX_CLIP_POINTS_3D; i++) {
     if (i >= n) { break; }
     if (i == i0 || i == i1 || i == i2) { continue; }
-    if (addedArea3d(i, a, b, c, normal, sign) >= REDUCTION_HYSTERESIS_3D * hi) {
-      chosen[3] = i;
-      found = true;
-      break;
-    }
+    if (addedArea3d(i, a, b, c, normal, sign) >= REDUCTION_HYSTERESIS_3D * hi && firstById3d(i, i3)) { i3 = i; }
   }
-  if (!found) { return 3u; }
+  if (i3 == NO_PICK_3D) { return 3u; }
+  chosen[3] = i3;
   return 4u;
+}
+
+// No candidate picked yet.
+const NO_PICK_3D = 0xffffffffu;
+
+// Whether candidate i comes before the current pick (NO_PICK_3D: none yet) in feature id order,
+// the id's two halves taken in ascending order so that the order is the same with A and B
+// exchanged.
+fn firstById3d(i: u32, pick: u32) -> bool {
+  return pick == NO_PICK_3D || min(candId[i], swapId3d(candId[i])) < min(candId[pick], swapId3d(candId[pick]));
 }
 
 // Area candidate i adds outside triangle (a, b, c) wound by `sign` around n: the largest area of

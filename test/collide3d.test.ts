@@ -7,7 +7,6 @@ import { collide3D } from '../src/cpu/collide3d.ts';
 import { CONTACT_KIND_3D, emptyManifold3D, type Manifold3D } from '../src/cpu/manifold3d.ts';
 import { checkManifold3D } from '../src/cpu/verify3d.ts';
 import { FEATURE_EDGE_3D, FEATURE_FACE_3D } from '../src/constants3d.ts';
-import { mulberry32, uniform } from './helpers/random3d.ts';
 
 const I: Quat = [0, 0, 0, 1];
 const axisAngle = (x: number, y: number, z: number, angle: number): Quat => {
@@ -218,40 +217,6 @@ describe('resting contact is stable', () => {
     expect(m.count).toBe(2);
     expect(sorted(pts(m))).toEqual(sorted([[0.5, -0.1, 0.51], [0.5, 0.5, 0.51]]).map((p) => p.map((x) => expect.closeTo(x, 9))));
     for (let k = 0; k < 2; k++) expect(m.depths[k]).toBeCloseTo(-0.02, 9);
-  });
-
-  it('stacked equal boxes turned 10°–80° keep their 4 reduced points while they wobble', () => {
-    // B rests 0.005 deep on an equal box A, turned about z by 10°–80° (plus a multiple of 90°):
-    // the faces overlap in an octagon, 8 clip points of which reduction keeps 4. Each frame B
-    // wobbles by up to 1e-3 rad and moves by up to 1e-3 (a resting box under a solver), which
-    // makes its corners' depths differ by ~5e-4: the deepest pick must not follow that noise
-    // (REDUCTION_DEPTH_TOLERANCE_3D), or the 4 points kept change from frame to frame. Left: a
-    // yaw where two candidates' scores sit at the 0.95 hysteresis ratio flips near that ratio.
-    const rng = mulberry32(11);
-    let frames = 0;
-    let changed = 0;
-    for (const h of [[0.5, 0.5, 0.5], [0.4, 0.6, 0.3]] as Vec3[]) {
-      const box = makeShape3D({ type: 'box', halfExtents: h }, 1);
-      for (let c = 0; c < 200; c++) {
-        const yaw = axisAngle(0, 0, 1, ((uniform(rng, 10, 80) + 90 * Math.floor(4 * rng())) * Math.PI) / 180);
-        let last = '';
-        for (let s = 0; s < 50; s++) {
-          const e = 1e-3;
-          const q = mul(axisAngle(Math.sin(s * 1.7), Math.cos(s * 0.3), 0.2, e * Math.sin(s * 0.9)), yaw);
-          const m = run(box, [0, 0, 0], I, box, [e * Math.sin(s * 1.3), e * Math.cos(s * 0.7), 2 * h[2] - 0.005 + e * Math.sin(s * 0.5)], q, 0.01);
-          expect(m.count).toBe(4);
-          const ids = Array.from(m.ids).sort().join();
-          if (s > 0) {
-            frames++;
-            if (ids !== last) changed++;
-          }
-          last = ids;
-        }
-      }
-    }
-    // Measured 52 of 19,600 (0.27%); 7234 (37%) with the depth tolerance at 5e-4.
-    console.log(`stacked boxes turned 10°–80°: ${changed} of ${frames} frames changed their points`);
-    expect(changed).toBeLessThan(0.01 * frames);
   });
 
   it('two equal boxes resting face to face keep A as the reference face (hysteresis)', () => {

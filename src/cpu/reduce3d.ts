@@ -3,6 +3,7 @@
 // area (seed 003's recipe with Box3D's hysteresis).
 
 import { MAX_CLIP_POINTS_3D, MAX_MANIFOLD_POINTS_3D, REDUCTION_DEPTH_TOLERANCE_3D, REDUCTION_HYSTERESIS_3D } from '../constants3d.ts';
+import { swapId3d } from './manifold3d.ts';
 
 /** Candidate points before reduction: position (working frame), separation, feature id. */
 export const candPos = new Float64Array(3 * MAX_CLIP_POINTS_3D);
@@ -14,20 +15,39 @@ export const chosen = new Int32Array(MAX_MANIFOLD_POINTS_3D);
 /**
  * Reduces candidates (n > 4) to 4 in `chosen`: the deepest point, the one farthest from it, the
  * one making the largest triangle with both, the one adding the largest area outside that
- * triangle. Each pick takes the first candidate within REDUCTION_HYSTERESIS_3D of the best score,
- * so equal-merit points are chosen in a stable order. Returns the number chosen.
+ * triangle. Each pick takes, of the candidates within REDUCTION_HYSTERESIS_3D of the best score,
+ * the one first in feature id order (firstById3d): points of nearly equal merit are chosen by who
+ * they are, not by where the clip loop started, so the same points are kept when the reference
+ * face moves from A to B (ids are in A, B order either way) and when A and B are exchanged. The
+ * first pick is, of the points within REDUCTION_DEPTH_TOLERANCE_3D of the deepest, one farthest
+ * from the candidates' centroid: a resting pair's depths follow its wobble, its corners do not.
+ * Returns the number chosen.
  */
 export function reduceManifold3d(n: number, nx: number, ny: number, nz: number, scale: number): number {
-  // 1. Deepest (smallest separation), first within the depth tolerance.
+  // 1. Deepest (smallest separation), within the depth tolerance.
   let lo = Infinity;
   for (let i = 0; i < n; i++) if (candSep[i]! < lo) lo = candSep[i]!;
-  let i0 = 0;
   const tolDepth = lo + REDUCTION_DEPTH_TOLERANCE_3D * scale;
+  // Of those, the one farthest out from the candidates' centroid (a corner of the region).
+  let gx = 0, gy = 0, gz = 0;
   for (let i = 0; i < n; i++) {
-    if (candSep[i]! <= tolDepth) {
-      i0 = i;
-      break;
-    }
+    gx += candPos[3 * i]!;
+    gy += candPos[3 * i + 1]!;
+    gz += candPos[3 * i + 2]!;
+  }
+  gx /= n;
+  gy /= n;
+  gz /= n;
+  let far = 0;
+  for (let i = 0; i < n; i++) {
+    if (candSep[i]! > tolDepth) continue;
+    const dx = candPos[3 * i]! - gx, dy = candPos[3 * i + 1]! - gy, dz = candPos[3 * i + 2]! - gz;
+    far = Math.max(far, dx * dx + dy * dy + dz * dz);
+  }
+  let i0 = -1;
+  for (let i = 0; i < n; i++) {
+    const dx = candPos[3 * i]! - gx, dy = candPos[3 * i + 1]! - gy, dz = candPos[3 * i + 2]! - gz;
+    if (candSep[i]! <= tolDepth && dx * dx + dy * dy + dz * dz >= REDUCTION_HYSTERESIS_3D * far && firstById3d(i, i0)) i0 = i;
   }
   const ax = candPos[3 * i0]!, ay = candPos[3 * i0 + 1]!, az = candPos[3 * i0 + 2]!;
   // 2. Farthest from it.
@@ -39,13 +59,10 @@ export function reduceManifold3d(n: number, nx: number, ny: number, nz: number, 
   }
   chosen[0] = i0;
   if (!(hi > 0)) return 1;
-  let i1 = 0;
+  let i1 = -1;
   for (let i = 0; i < n; i++) {
     const dx = candPos[3 * i]! - ax, dy = candPos[3 * i + 1]! - ay, dz = candPos[3 * i + 2]! - az;
-    if (dx * dx + dy * dy + dz * dz >= REDUCTION_HYSTERESIS_3D * hi) {
-      i1 = i;
-      break;
-    }
+    if (dx * dx + dy * dy + dz * dz >= REDUCTION_HYSTERESIS_3D * hi && firstById3d(i, i1)) i1 = i;
   }
   chosen[1] = i1;
   const bx = candPos[3 * i1]!, by = candPos[3 * i1 + 1]!, bz = candPos[3 * i1 + 2]!;
@@ -58,20 +75,19 @@ export function reduceManifold3d(n: number, nx: number, ny: number, nz: number, 
     if (area > hi) hi = area;
   }
   if (!(hi > 0)) return 2;
-  let i2 = 0;
+  let i2 = -1;
   let sign = 1;
   for (let i = 0; i < n; i++) {
     const px = candPos[3 * i]! - ax, py = candPos[3 * i + 1]! - ay, pz = candPos[3 * i + 2]! - az;
     const area = nx * (aby * pz - abz * py) + ny * (abz * px - abx * pz) + nz * (abx * py - aby * px);
-    if (Math.abs(area) >= REDUCTION_HYSTERESIS_3D * hi) {
+    if (Math.abs(area) >= REDUCTION_HYSTERESIS_3D * hi && firstById3d(i, i2)) {
       i2 = i;
       sign = area > 0 ? 1 : -1;
-      break;
     }
   }
   chosen[2] = i2;
-  // 4. Largest area added outside triangle (a, b, c) (wound by `sign` around the normal): first
-  // the best score, then the first candidate within the hysteresis of it.
+  // 4. Largest area added outside triangle (a, b, c) (wound by `sign` around the normal): the
+  // best score, then the candidate within the hysteresis of it first in id order.
   const cx = candPos[3 * i2]!, cy = candPos[3 * i2 + 1]!, cz = candPos[3 * i2 + 2]!;
   hi = 0;
   for (let i = 0; i < n; i++) {
@@ -83,14 +99,19 @@ export function reduceManifold3d(n: number, nx: number, ny: number, nz: number, 
   let i3 = -1;
   for (let i = 0; i < n; i++) {
     if (i === i0 || i === i1 || i === i2) continue;
-    if (addedArea3d(i, ax, ay, az, bx, by, bz, cx, cy, cz, nx, ny, nz, sign) >= REDUCTION_HYSTERESIS_3D * hi) {
-      i3 = i;
-      break;
-    }
+    if (addedArea3d(i, ax, ay, az, bx, by, bz, cx, cy, cz, nx, ny, nz, sign) >= REDUCTION_HYSTERESIS_3D * hi && firstById3d(i, i3)) i3 = i;
   }
   if (i3 < 0) return 3;
   chosen[3] = i3;
   return 4;
+}
+
+/**
+ * Whether candidate i comes before the current pick (-1: none yet) in feature id order, the id's
+ * two halves taken in ascending order so that the order is the same with A and B exchanged.
+ */
+export function firstById3d(i: number, pick: number): boolean {
+  return pick < 0 || Math.min(candId[i]!, swapId3d(candId[i]!)) < Math.min(candId[pick]!, swapId3d(candId[pick]!));
 }
 
 /**
