@@ -110,9 +110,9 @@ export const PARALLEL_EDGE_SINE_3D = 1e-4;
 export const SEGMENT_PARALLEL_SINE_3D = 5e-3;
 
 /**
- * Contact reduction hysteresis (Box3D's 0.95): a later candidate replaces the current pick only
- * when its score (distance², area) beats the current one by more than 1/0.95, so points of nearly
- * equal merit are chosen in a stable order and a resting manifold does not flicker.
+ * Contact reduction hysteresis (Box3D's 0.95): each pick takes, of the candidates whose score
+ * (distance², area) is within this factor of the best, the first in feature id order, so points
+ * of nearly equal merit are chosen by who they are and a resting manifold does not flicker.
  */
 export const REDUCTION_HYSTERESIS_3D = 0.95;
 
