@@ -189,9 +189,11 @@ fn collideHullRound3d(H: Hull3D, R: Hull3D, margin: f32, scale: f32) {
     let c = closestHullCore3d(H, p, q, isSegment);
     let dist = c.distance;
     if (dist > reach) { return; }
-    if (isSegment && sepF >= sepE && sepF >= dist - EDGE_HYSTERESIS_3D * scale) {
-      // The capsule is closest to face F's interior: clip it to the face; each end within the
-      // margin is a point (a capsule lying on F gets two).
+    // Face F's axis realises the distance (within the hysteresis): the capsule is closest to F,
+    // at its interior or its boundary. Clip it to the face; each end within the margin is a point
+    // (a capsule lying on F gets two). An edge axis does not veto it: a capsule lying across F's
+    // edges ties F's axis with those edges' (both realise the distance).
+    if (isSegment && sepF >= dist - EDGE_HYSTERESIS_3D * scale) {
       lm.kind = CONTACT_FACE_A_3D;
       setNormal3d(hullPlane(H, faceF).xyz);
       if (clipSegmentToFace3d(H, faceF, p, q, r, margin, scale) > 0u) { return; }

@@ -268,9 +268,12 @@ export function collideHullRound3d(Hh: Hull3D, Rh: Hull3D, margin: number, scale
     const dist = hc[0]!;
     if (dist > reach) return;
     const fnx = hp[4 * faceF]!, fny = hp[4 * faceF + 1]!, fnz = hp[4 * faceF + 2]!;
-    if (isSegment && sepF >= sepE && sepF >= dist - EDGE_HYSTERESIS_3D * scale) {
-      // The capsule is closest to face F's interior (the face axis realises the distance): clip
-      // it to the face; each end within the margin is a point (a capsule lying on F gets two).
+    // Face F's axis realises the distance (within the hysteresis): the capsule is closest to F,
+    // at its interior or its boundary. Clip it to the face; each end within the margin is a point
+    // (a capsule lying on F gets two). An edge axis does not veto it: a capsule lying across F's
+    // edges ties F's axis with those edges' (both realise the distance), and letting the edge win
+    // the tie made it flicker between 2 points and 1 as it wobbled.
+    if (isSegment && sepF >= dist - EDGE_HYSTERESIS_3D * scale) {
       lm.kind = CONTACT_KIND_3D.faceA;
       setNormal3d(fnx, fny, fnz);
       if (clipSegmentToFace3d(Hh, faceF, px, py, pz, qx, qy, qz, r, margin, scale) > 0) return;
