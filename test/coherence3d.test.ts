@@ -22,7 +22,7 @@ const FRAMES = 100;
 interface Family {
   /** A on the ground (its top face up), B on it, B's xy offset. */
   pose(rng: Rng): { a: Shape3DInput; b: Shape3DInput; offset: [number, number] };
-  /** Most frames changed, as a fraction (about twice what was measured). */
+  /** Most frames changed, as a fraction (1.4–2.6 times the highest rate measured). */
   bound: number;
   /** Coverage: most frames must have at least this many points (a face resting on a face). */
   points?: number;
