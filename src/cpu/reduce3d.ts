@@ -1,6 +1,6 @@
 // Contact reduction (mirror of shaders/reduce3d.wgsl): the clipped candidate points of a face
-// contact reduced to at most MAX_MANIFOLD_POINTS_3D that keep the deepest point and the largest
-// area (seed 003's recipe with Box3D's hysteresis).
+// contact reduced to at most MAX_MANIFOLD_POINTS_3D that keep the deepest point (to within the
+// linear slop) and the largest area (seed 003's recipe with Box3D's hysteresis).
 
 import { MAX_CLIP_POINTS_3D, MAX_MANIFOLD_POINTS_3D, REDUCTION_DEPTH_TOLERANCE_3D, REDUCTION_HYSTERESIS_3D } from '../constants3d.ts';
 import { swapId3d } from './manifold3d.ts';
