@@ -1,8 +1,8 @@
 // Closest points of two hulls that are apart (GPU mirror of src/cpu/gjk3d.ts, function for
 // function; see there for the method): GJK on the Minkowski difference Q − P, the features read
 // off the vertices the final simplex uses on each hull, the witness points from those features in
-// closed form. A rare path (hulls apart whose SAT features need not hold their
-// closest points, collideHulls3d); the simplex lives in function-scope arrays.
+// closed form. A rare path (hulls apart whose SAT features need not hold their closest points,
+// collideHulls3d); the simplex lives in function-scope arrays.
 
 struct HullClosest3D {
   distance: f32,

@@ -325,8 +325,8 @@ export function buildHull3D(path: string, points: readonly P3[]): HullData3D {
   // than `tol`) is not convex: a reflex corner's side plane would cut the face in clipping (old
   // builds had notches up to 0.48 of the size deep on such clouds). Its triangles grow again,
   // each step keeping the region's loop convex; they make more, smaller faces.
-  let grown = regionLoops();
-  const redo = new Set(grown.flatMap((l, r) => (l === null ? [r] : [])));
+  let faceLoops = regionLoops();
+  const redo = new Set(faceLoops.flatMap((l, r) => (l === null ? [r] : [])));
   if (redo.size > 0) {
     for (let t = 0; t < T; t++) if (redo.has(region[t]!)) region[t] = -1;
     for (const seed of order) if (region[seed] === -1) growConvex(seed);
@@ -342,9 +342,9 @@ export function buildHull3D(path: string, points: readonly P3[]): HullData3D {
     for (let t = 0; t < T; t++) region[t] = id[region[t]!]!;
     regions = kept;
     regionNormal.length = kept;
-    grown = regionLoops();
+    faceLoops = regionLoops();
   }
-  const loops = grown.map((l) => {
+  const loops = faceLoops.map((l) => {
     if (l === null) throw new InputError(path, 'hull building failed: a merged face is not a convex simple polygon (nearly coplanar points); perturb or remove them');
     return l;
   });

@@ -2,8 +2,8 @@
 // the GPU side runs in test/gpu-vs-cpu3d.test.ts's sets of hulls apart). Seeded random hulls and
 // boxes in random poses, apart by 1e-3 to 1 of their size or more: the distance must equal an
 // independent brute force over features (src/validity3d.ts), the witness points must lie on the
-// two surfaces that distance apart, and the feature ids must hold them (validity3d's own checks). A coverage guard asserts
-// that every kind of closest-feature pair came up.
+// two surfaces that distance apart, and the feature ids must hold them (validity3d's own checks).
+// A coverage guard asserts that every kind of closest-feature pair came up.
 
 import { describe, expect, it } from 'vitest';
 import { FEATURE_EDGE_3D, FEATURE_FACE_3D } from '../src/constants3d.ts';

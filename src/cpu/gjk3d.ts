@@ -10,8 +10,8 @@
 //
 // Used where the SAT's features need not hold the closest points of hulls apart (collideHulls3d in
 // src/cpu/collide3d.ts: a face contact that lies farther than the SAT's separation plus the
-// hysteresis everywhere, or leaves nothing, an edge pair whose closest points are off its edges). The SAT axis separates
-// the hulls, so the distance is positive and GJK ends in a few steps; the rare touching pair
+// hysteresis everywhere, or leaves nothing, an edge pair whose closest points are off its edges).
+// The SAT axis separates the hulls, so the distance is positive and GJK ends in a few steps; the rare touching pair
 // (distance within CORE_DISTANCE_3D × scale) stops early with points that touch. f32 (the WGSL)
 // needs two guards: a tetrahedron's faces are all tried (a face's side test is rounding when the
 // origin lies nearly in its plane), and a step that brings the estimate no nearer keeps the
@@ -353,8 +353,10 @@ export function closestHulls3d(P: Hull3D, Q: Hull3D, ax: number, ay: number, az:
   polishClosest3d(P, Q);
 }
 
-/** End points of feature f of hull h (working frame) as a segment into seg[o..o+5]: a vertex twice, an edge's two ends. */
+/** Two segments for polishClosest3d: x, y, z of each end, P's feature then Q's. */
 const seg = new Float64Array(12);
+
+/** End points of feature f of hull h (working frame) as a segment into seg[o..o+5]: a vertex twice, an edge's two ends. */
 function featureSegment3d(h: Hull3D, f: number, o: number): void {
   const s = h.shape;
   const e = f - FEATURE_EDGE_3D;
