@@ -12,12 +12,11 @@
 
 const BP_NARROWPHASE_WORKGROUP: u32 = WORKGROUP_SIZE_2D;
 
-// Whether this dimension has a narrowphase kernel for some shape kinds alone (BroadphaseBatch).
-const BP_SPECIAL_KERNEL: bool = false;
+// Fat boxes grow in x and y only: 2D boxes stay at z = 0.
+const BP_AXES = vec3f(1.0, 1.0, 0.0);
 
-// 2D has one narrowphase kernel: no shape is left to a specialized one.
-fn bpSpecialShape(i: u32) -> bool {
-  return false;
+fn bpBodyExtent(i: u32) -> f32 {
+  return bpShapes[bpBodies[i].shape].extent;
 }
 
 // The box of body i, grown by radius + grow + the pads.
@@ -42,5 +41,6 @@ fn bpBodyBox(i: u32, grow: f32) -> BroadphaseBox {
   let extent = (*shape).extent;
   let f32Steps = AABB_F32_STEPS * 0x1p-23f * (abs(position.x) + abs(position.y) + extent);
   let r = (*shape).radius + grow + AABB_RELATIVE_PAD * extent + f32Steps;
-  return BroadphaseBox(vec3f(lo - vec2f(r), 0.0), (*shape).categoryBits, vec3f(hi + vec2f(r), 0.0), (*shape).maskBits, vec3f(position, 0.0));
+  return BroadphaseBox(vec3f(lo - vec2f(r), 0.0), (*shape).categoryBits, vec3f(hi + vec2f(r), 0.0), (*shape).maskBits,
+                       vec3f(position, 0.0), body.shape);
 }

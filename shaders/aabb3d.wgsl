@@ -14,12 +14,10 @@
 
 const BP_NARROWPHASE_WORKGROUP: u32 = WORKGROUP_SIZE_3D;
 
-// Whether this dimension has a narrowphase kernel for some shape kinds alone (BroadphaseBatch).
-const BP_SPECIAL_KERNEL: bool = true;
+const BP_AXES = vec3f(1.0);
 
-// Whether body i's shape is one the specialized narrowphase kernel handles: boxes (BOXES_ONLY_3D).
-fn bpSpecialShape(i: u32) -> bool {
-  return bpShapes[bpBodies[i].shape].kind == SHAPE_KIND_BOX;
+fn bpBodyExtent(i: u32) -> f32 {
+  return bpShapes[bpBodies[i].shape].extent;
 }
 
 // The rotation matrix of quaternion q = [x, y, z, w] (columns), as the host's bodyAabbs3D builds it.
@@ -52,5 +50,5 @@ fn bpBodyBox(i: u32, grow: f32) -> BroadphaseBox {
   let extent = shape.extent;
   let f32Steps = AABB_F32_STEPS * 0x1p-23f * (abs(p.x) + abs(p.y) + abs(p.z) + length(shape.center) + extent);
   let r = shape.radius + grow + AABB_RELATIVE_PAD * extent + f32Steps;
-  return BroadphaseBox(lo - vec3f(r), shape.categoryBits, hi + vec3f(r), shape.maskBits, p);
+  return BroadphaseBox(lo - vec3f(r), shape.categoryBits, hi + vec3f(r), shape.maskBits, p, body.shape);
 }

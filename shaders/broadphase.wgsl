@@ -1,71 +1,93 @@
 // The GPU broadphase (src/gpu/broadphase.ts), one implementation for 2D and 3D. A per-dimension
 // file before it (aabb2d.wgsl, aabb3d.wgsl) binds the shapes and bodies and defines
 //   fn bpBodyBox(i: u32, grow: f32) -> BroadphaseBox   the grown box of body i
+//   fn bpBodyExtent(i: u32) -> f32                      its shape's size, for the fat margin
+//   const BP_AXES: vec3f                                 1 on the dimension's axes (2D: z 0)
 //   const BP_NARROWPHASE_WORKGROUP: u32                 the narrowphase's workgroup size
-// Boxes are 3D; a 2D box has z = 0 everywhere, so every comparison in z holds and the kernels
-// give the 2D sweep. The stages:
-//   bpAabb:     per body: its box, conservative world bounds, the sort key of its bounds' minimum
-//               x, the identity order the sort starts from, and (atomic maxima: order-free) the
-//               extremes bpBands needs;
-//   bpBands:    rows: bands along y and z, each taller than any box (so overlapping boxes lie in the
-//               same or neighbouring bands of both);
-//   (a stable radix sort of (x key, body index), then bpBandKeys and a stable sort by row: the
-//    bodies by (row, lo.x), ties in index order);
-//   bpGather:   bpSorted[i], bpSortedBounds[i] = box and bounds of the body at sorted position i;
-//   bpCount:    for each sorted position i, how many boxes overlap i's (bpSweep: the x-sweep in i's
-//               row from i on, and in the neighbouring rows after it from a binary search on): bounds overlapping
-//               in y and z, then the exact comparison (bpOverlap) and the shapes' collision filters
-//               (bpShouldCollide); the first bpParams.pairCache
-//               (<= BROADPHASE_PAIR_CACHE) of those pairs are kept, so bpWrite need not sweep
-//               again; bpPairCounts[bodyCount] = 0 closes the array;
-//   (an exclusive scan of the bodyCount + 1 counts: offsets, and the total at [bodyCount]);
-//   bpWrite:    the pairs (min(a, b), max(a, b)) of position i at its offset, those below capacity
-//               (copied from the cache, or found by sweeping again where there were more);
-//   bpFinalize: the counts (the real total even when it exceeds the capacity), the narrowphase's
-//               params (Params2D / Params3D: the same layout) over the written pairs, and its
-//               indirect dispatch arguments;
-//   bpBatch:    the same per batch of bpParams.batchPairs pairs, for a narrowphase in batches, the
-//               workgroups going to the general or the specialized narrowphase kernel (BroadphaseBatch).
-// Pairs come out in sweep order (by sorted position i, then j), identical from run to run.
+// Boxes are 3D; a 2D box has z = 0 everywhere, so every comparison in z holds and the kernels give
+// the 2D sweep.
 //
-// Precision. A box is kept as the body's position plus its extents relative to that position, and
-// two boxes are compared through the difference of their positions (bpOverlap): positions within a
-// factor of 2 of each other subtract exactly in f32 (others with an error below an f32 step of
-// their distance), so the comparison is as precise as the f32 inputs (about 1e-7 of the shapes'
-// size), however far from the origin the bodies are. Comparing world coordinates instead would
-// round every box by an f32 step of its coordinates (0.008 at 1e5) and disagree with the host's f64
-// boxes on every pair that close to touching. World bounds are kept too, for the sort, the end of
-// the sweep and a quick rejection only, made conservative by a margin above their rounding (each
-// bound lies outside the exact box), so they never reject a pair the exact comparison accepts.
+// Fat boxes, as Box2D's enlarged AABBs: each body keeps a box grown by bpParams.fatMargin × its
+// shape's extent beyond its tight box (which the speculative margin and pads already grow). While
+// the tight box stays inside the fat one, the body's pairs stand; the pairs are those of
+// overlapping fat boxes. A frame runs in one of two modes, chosen on the GPU (bpPlan):
+//   update   few bodies left their fat boxes: last frame's pairs between bodies that did not move
+//            are kept as they are, and each moved body finds its pairs again: against the sorted
+//            structure of the last rebuild (its bodies that have not moved since: "fresh"), and
+//            against the short list of bodies that have ("stale"), by brute force. A frame where no
+//            body moved copies last frame's list;
+//   rebuild  the first frame, or too many stale bodies: every body sorted by (row, lo.x) as the
+//            host's sweep and prune does, and a sweep finds every pair once.
+// Either way the pairs come out grouped by their first body (a < b) with per-body offsets from a
+// scan of per-body counts (placed with atomics, then each group sorted by b): the list is in
+// (bodyA, bodyB) order by construction, so no later stage sorts it, and it is identical from run
+// to run. Each pair also finds its slot in last frame's list (bpPrevSlot: a bisection of last
+// frame's group of its first body), which later stages use to carry data between frames.
 //
-// Needs BROADPHASE_WORKGROUP_SIZE and BROADPHASE_PAIR_CACHE (src/gpu/broadphase.ts).
+// The kernels, in order (those of the other mode get 0 workgroups through indirect dispatches):
+//   bpAabb:        per body: its tight box; whether it left its fat box (then a new fat box, the
+//                  body marked moved and stale, and listed); extremes of the fat bounds (for rows);
+//   bpPlan:        the mode and the indirect dispatch arguments of the kernels below;
+//   rebuild:       bpSortKeys, a radix sort by lo.x, bpBands, bpClearReach, bpBandKeys, a sort by
+//                  row, bpGather: the structure (bodies by (row, lo.x), with their boxes);
+//   bpKeptCounts:  per body a, update: last frame's partners b > a kept (neither moved); rebuild: 0;
+//   bpSweepCount / bpMovedCount: the new pairs, each counted in its first body's group
+//                  (atomicAdd: the count is order-free) and cached per finder;
+//   (an exclusive scan of the bodyCount + 1 counts: the groups' offsets, the total at [bodyCount]);
+//   bpWriteKept, bpSweepWrite / bpMovedWrite: the pairs into their groups (kept ones first, in
+//                  order; new ones at atomic positions within their group);
+//   bpSortGroups:  per body, its group sorted by b (insertion sort, heapsort for long groups);
+//   bpFinalize:    the counts, the narrowphase's params and indirect dispatch;
+//   bpPrevSlots:   per pair, its slot in last frame's list, or BP_NONE; bpCommit: the lasting state;
+//   bpBatch:       per batch of bpParams.batchPairs pairs: the narrowphase's params and dispatch.
+//
+// Precision. A box is kept as a position plus extents relative to it, and two boxes are compared
+// through the difference of their positions (bpOverlap): positions within a factor of 2 of each
+// other subtract exactly in f32 (others with an error below an f32 step of their distance), so
+// the comparison is as precise as the f32 inputs, however far from the origin the bodies are.
+// World bounds are kept too, for the sort, the end of the sweep and a quick rejection only, made
+// conservative by a margin above their rounding, so they never reject a pair the exact comparison
+// accepts.
+//
+// Needs BROADPHASE_WORKGROUP_SIZE, BROADPHASE_PAIR_CACHE and BP_MAX_BANDS (src/gpu/broadphase.ts).
 
 struct BroadphaseParams {
   bodyCount: u32,
   capacity: u32,                                       // pairs the pairs buffer holds
   margin: f32,                                         // boxes grow by this (speculative distance)
-  pairCache: u32,                                      // pairs per body the counting sweep keeps, <= BROADPHASE_PAIR_CACHE
+  pairCache: u32,                                      // pairs per finder the counting pass keeps, <= BROADPHASE_PAIR_CACHE
   batchPairs: u32,                                     // pairs per narrowphase batch (a multiple of 256), for bpBatches
   batchCount: u32,                                     // batches: ceil(capacity / batchPairs)
-  _pad0: u32,
-  _pad1: u32,
+  fatMargin: f32,                                      // fat boxes grow by this × the shape's extent
+  staleCapacity: u32,                                  // stale bodies an update may carry; more: rebuild
+  refit: u32,                                          // 1: every body takes a new fat box (first frame, bodies replaced): rebuild
+  rebuild: u32,                                        // 1: rebuild whatever moved (new body count, retry after an overflow)
+  prevBodyCount: u32,                                  // bodies of last frame's list (0: none to read)
+  fatBodyCount: u32,                                   // bodies whose fat boxes are kept (0: refit all)
 }
 
 // A grown box: position + lo .. position + hi is the world box; with its shape's collision filter
-// (in what would be padding), which the sort carries along.
+// and index (in what would be padding), which the sort carries along.
 struct BroadphaseBox {
   lo: vec3f,                                           // grown extents relative to position: minima
   categoryBits: u32,                                   // the shape's filter (src/filter.ts)
   hi: vec3f,                                           // maxima
   maskBits: u32,
-  position: vec3f,                                     // the body's position, as given (f32)
+  position: vec3f,                                     // the body's position when the box was made (f32)
+  shape: u32,                                          // the body's shape then (another shape: a new fat box)
 }
 
 // Conservative world bounds of a box.
 struct BroadphaseBounds {
   lo: vec3f,
-  band: u32,                                           // bpBand(lo): the row, set in the sorted copies (bpGather)
+  tag: u32,                                            // per body: BP_MOVED | BP_STALE; sorted copies: the row
   hi: vec3f,
+}
+
+// A body's fat box and its bounds (per body, lasting), or a sorted copy (bpSorted).
+struct BroadphaseFat {
+  box: BroadphaseBox,
+  bounds: BroadphaseBounds,
 }
 
 // The narrowphase's params over the written pairs: the layout of Params2D and Params3D (the host
@@ -83,37 +105,20 @@ struct BroadphaseCounts {
   overflow: u32,                                       // 1 when total > capacity: grow the buffer and rerun
   bodyCount: u32,
   narrowphase: BroadphaseNarrowphaseParams,            // the narrowphase's params over the written pairs
+  mode: u32,                                           // BP_MODE_UPDATE or BP_MODE_REBUILD
+  moved: u32,                                          // bodies that left their fat boxes this frame
+  stale: u32,                                          // bodies moved since the last rebuild (after this frame)
+  _pad: u32,
 }
 
 // The narrowphase over one batch of consecutive pairs (first = b × batchPairs): its params (the
-// pairs it holds of the written ones) and the indirect dispatch arguments of two kernels, the
-// dimension's general narrowphase and (3D) the one compiled for boxes alone (BOXES_ONLY_3D, about
-// 30% faster on lavapipe). Exactly one of them gets the workgroups: the specialized one when every
-// body's shape is of its kinds (bpSpecialShape; BroadphaseExtremes.general = 0), else the general.
+// pairs it holds of the written ones) and its indirect dispatch arguments.
 struct BroadphaseBatch {
   narrowphase: BroadphaseNarrowphaseParams,
-  x: u32,                                              // the general kernel's dispatchWorkgroupsIndirect
+  x: u32,                                              // dispatchWorkgroupsIndirect over the batch's pairs
   y: u32,
   z: u32,
   _pad: u32,
-  specialX: u32,                                       // the specialized kernel's (all 0 when the general runs)
-  specialY: u32,
-  specialZ: u32,
-  _pad2: u32,
-}
-
-// Extremes of the bodies' bounds, reduced with atomics while the boxes are made (order-free, so
-// deterministic): u32 keys whose unsigned order is the order of the f32s (sortKeyF32; minima as
-// their complement, so every field is a maximum and starts at 0).
-struct BroadphaseExtremes {
-  minLoY: atomic<u32>,                                 // ~sortKeyF32(min lo.y)
-  maxLoY: atomic<u32>,                                 // sortKeyF32(max lo.y)
-  extentY: atomic<u32>,                                // bits of max (hi.y - lo.y) (>= 0)
-  extentX: atomic<u32>,                                // bits of max (hi.x - lo.x)
-  minLoZ: atomic<u32>,                                 // as y
-  maxLoZ: atomic<u32>,
-  extentZ: atomic<u32>,
-  general: atomic<u32>,                                // 1 when some body's shape needs the general narrowphase
 }
 
 // Rows (bpBands): bands along y and along z, each taller than any box, so overlapping boxes lie in
@@ -128,39 +133,88 @@ struct BroadphaseBands {
   countY: u32,                                         // y bands
   countZ: u32,                                         // z bands (1 in 2D)
   count: u32,                                          // rows: countY × countZ <= BP_MAX_BANDS
-  reach: f32,                                          // >= every box's x extent (bpBandReach has it per row)
+  reach: f32,                                          // >= every box's x extent (BroadphaseState.reach has it per row)
 }
 
-// Arguments of dispatchWorkgroupsIndirect: the narrowphase over the written pairs,
-// BP_NARROWPHASE_WORKGROUP invocations per workgroup, rows of at most 65535 workgroups.
+// Arguments of dispatchWorkgroupsIndirect.
 struct DispatchIndirect {
   x: u32,
   y: u32,
   z: u32,
 }
 
+// The broadphase's own indirect dispatches, written by bpPlan (bpBands: clearReach; bpFinalize:
+// prevSlots): the kernels of the mode that does not run get 0 workgroups.
+struct BroadphaseDispatches {
+  rebuild: DispatchIndirect,                           // per body, rebuild only
+  update: DispatchIndirect,                            // per body, update only
+  moved: DispatchIndirect,                             // per moved body, update only
+  clearReach: DispatchIndirect,                        // per row, rebuild only
+  prevSlots: DispatchIndirect,                         // per written pair
+}
+
+// What lasts from frame to frame, this frame's tallies, and the rows. The host clears `moved` to
+// `extentZ` before each frame. Extremes of the fat bounds are reduced with atomics (order-free, so
+// deterministic) as u32 keys whose unsigned order is that of the f32s (sortKeyF32; minima as their
+// complement, so every field is a maximum and starts at 0).
+struct BroadphaseState {
+  moved: atomic<u32>,                                  // bodies listed in the moved list this frame
+  minLoY: atomic<u32>,                                 // ~sortKeyF32(min lo.y)
+  maxLoY: atomic<u32>,                                 // sortKeyF32(max lo.y)
+  extentY: atomic<u32>,                                // bits of max (hi.y - lo.y) (>= 0)
+  extentX: atomic<u32>,                                // bits of max (hi.x - lo.x)
+  minLoZ: atomic<u32>,                                 // as y
+  maxLoZ: atomic<u32>,
+  extentZ: atomic<u32>,
+  stale: atomic<u32>,                                  // bodies in the stale list since the last rebuild
+  mode: u32,
+  sortCount: u32,                                      // bodies the rebuild's radix sorts sort: bodyCount, or 0
+  prevWritten: u32,                                    // pairs of last frame's list
+  prevOverflow: u32,                                   // last frame's list was cut short: rebuild
+  _pad0: u32,
+  _pad1: u32,
+  _pad2: u32,
+  bands: BroadphaseBands,                              // the rows of the last rebuild
+  // Per row: bits of the largest x extent of its boxes (f32 >= 0), so that one wide box (a
+  // ground) widens the search of its own row only.
+  reach: array<atomic<u32>>,
+}
+
+const BP_MODE_UPDATE: u32 = 0u;
+const BP_MODE_REBUILD: u32 = 1u;
+const BP_NONE: u32 = 0xffffffffu;
+// BroadphaseBounds.tag of a body: left its fat box this frame; left it since the last rebuild
+// (its entry in the sorted structure is out of date).
+const BP_MOVED: u32 = 1u;
+const BP_STALE: u32 = 2u;
+
+// Every kernel binds at most 8 storage buffers (WebGPU's default limit): lasting per-body data
+// is one struct array, the state one struct, the moved and stale lists one array, group counts and
+// fill counts one array, and each finder's count and cached pairs one array.
 @group(0) @binding(0) var<uniform> bpParams: BroadphaseParams;
-@group(0) @binding(3) var<storage, read_write> bpBoxes: array<BroadphaseBox>;      // per body
-@group(0) @binding(4) var<storage, read_write> bpKeys: array<u32>;                 // per body: sortKeyF32(bpBounds[i].lo.x)
-@group(0) @binding(5) var<storage, read_write> bpOrder: array<u32>;                // body indices; sorted by key after the sort
-@group(0) @binding(6) var<storage, read_write> bpSorted: array<BroadphaseBox>;
-@group(0) @binding(7) var<storage, read_write> bpPairCounts: array<u32>;
-@group(0) @binding(8) var<storage, read_write> bpPairs: array<vec2u>;
+@group(0) @binding(3) var<storage, read_write> bpFat: array<BroadphaseFat>;         // per body, lasting
+@group(0) @binding(4) var<storage, read_write> bpKeys: array<u32>;                 // sort keys (rebuild)
+@group(0) @binding(5) var<storage, read_write> bpOrder: array<u32>;                // sorted position -> body (lasting)
+@group(0) @binding(6) var<storage, read_write> bpSorted: array<BroadphaseFat>;     // by sorted position (lasting)
+// Per body + 1: counts, then (scanned) offsets of the groups; then per body the pairs placed.
+@group(0) @binding(7) var<storage, read_write> bpGroups: array<atomic<u32>>;
+@group(0) @binding(8) var<storage, read_write> bpPairs: array<vec2u>;              // this frame's list
 @group(0) @binding(9) var<storage, read_write> bpCounts: BroadphaseCounts;
 @group(0) @binding(10) var<storage, read_write> bpIndirect: DispatchIndirect;
-@group(0) @binding(11) var<storage, read_write> bpBounds: array<BroadphaseBounds>; // per body
-@group(0) @binding(12) var<storage, read_write> bpSortedBounds: array<BroadphaseBounds>;
-@group(0) @binding(13) var<storage, read_write> bpPairCache: array<vec2u>;         // bpParams.pairCache per sorted position
+// Per finder (a sorted position, or an entry of the moved list): x its pair count; then
+// bpParams.pairCache cached pairs per finder.
+@group(0) @binding(13) var<storage, read_write> bpFinders: array<vec2u>;
 @group(0) @binding(15) var<storage, read_write> bpBatches: array<BroadphaseBatch>;  // bpParams.batchCount
-
-@group(0) @binding(16) var<storage, read_write> bpExtremes: BroadphaseExtremes;
-@group(0) @binding(17) var<storage, read_write> bpBandParams: BroadphaseBands;
-// Per band: bits of the largest x extent of its boxes (f32 >= 0), so that one wide box (a ground)
-// widens the search of the band below it only.
-@group(0) @binding(18) var<storage, read_write> bpBandReach: array<atomic<u32>>;
+@group(0) @binding(19) var<storage, read_write> bpState: BroadphaseState;          // lasting
+// The moved list (this frame), then the stale list (lasting): staleCapacity each.
+@group(0) @binding(21) var<storage, read_write> bpLists: array<u32>;
+@group(0) @binding(24) var<storage, read> bpPrevPairs: array<vec2u>;              // last frame's list
+@group(0) @binding(25) var<storage, read> bpPrevGroups: array<u32>;               // its groups' offsets
+@group(0) @binding(26) var<storage, read_write> bpPrevSlot: array<u32>;           // per pair: its slot last frame
+// Apart from the state: a buffer may not be an indirect argument and writable storage in one dispatch.
+@group(0) @binding(27) var<storage, read_write> bpDispatch: BroadphaseDispatches;
 
 const BP_MAX_GROUPS_PER_DIMENSION: u32 = 65535u;
-
 
 // The u32 whose unsigned order is the order of x: flip the sign bit of non-negatives, all bits of
 // negatives. -0 is first made +0, so the two zeros tie (and keep index order), as on the host.
@@ -185,25 +239,48 @@ fn bpInvocation(wid: vec3u, nwg: vec3u, lid: u32) -> u32 {
   return (wid.x + wid.y * nwg.x) * BROADPHASE_WORKGROUP_SIZE + lid;
 }
 
-// The extremes of one workgroup's bodies (BroadphaseExtremes' fields in order), reduced in
-// workgroup memory first so that a workgroup makes 8 global atomics, not 8 per body: on a GPU,
-// atomics at one address from every invocation run one after another.
-var<workgroup> bpGroupExtremes: array<atomic<u32>, 8>;
+// Whether `inner` (a box at another position) lies inside `outer`, through the difference of
+// their positions as bpOverlap compares.
+fn bpContains(outer: BroadphaseBox, inner: BroadphaseBox) -> bool {
+  let d = inner.position - outer.position;
+  return all(outer.lo <= d + inner.lo) && all(d + inner.hi <= outer.hi);
+}
 
-// One invocation per body: its box, its bounds, its sort key, and the identity order.
+// The extremes of one workgroup's fat bounds (BroadphaseExtremes' fields in order) and its moved
+// bodies, reduced in workgroup memory first: on a GPU, atomics at one address from every
+// invocation run one after another.
+var<workgroup> bpGroupExtremes: array<atomic<u32>, 7>;
+
+// One invocation per body: its tight box against its fat box; a new fat box when it left it (or
+// its shape changed, or bpParams.refit), the body then marked moved and stale and listed.
 @compute @workgroup_size(BROADPHASE_WORKGROUP_SIZE)
 fn bpAabb(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
           @builtin(local_invocation_index) lid: u32) {
-  if (lid < 8u) { atomicStore(&bpGroupExtremes[lid], 0u); }
+  if (lid < 7u) { atomicStore(&bpGroupExtremes[lid], 0u); }
   workgroupBarrier();
   let i = bpInvocation(wid, nwg, lid);
   if (i < bpParams.bodyCount) {
-    let box = bpBodyBox(i, bpParams.margin);
-    let bounds = conservativeBounds(box);
-    bpBoxes[i] = box;
-    bpBounds[i] = bounds;
-    bpKeys[i] = sortKeyF32(bounds.lo.x);
-    bpOrder[i] = i;
+    let tight = bpBodyBox(i, bpParams.margin);
+    var fat = bpFat[i].box;
+    // A body new to the frame (or every body, on a refit) has no fat box yet.
+    let fresh = i >= bpParams.fatBodyCount;
+    var flags = select(bpFat[i].bounds.tag & BP_STALE, 0u, fresh);
+    if (fresh || fat.shape != tight.shape || !bpContains(fat, tight)) {
+      let grow = bpParams.fatMargin * bpBodyExtent(i) * BP_AXES;
+      fat = tight;
+      fat.lo -= grow;
+      fat.hi += grow;
+      bpFat[i] = BroadphaseFat(fat, conservativeBounds(fat));
+            let m = atomicAdd(&bpState.moved, 1u);
+      if (m < bpParams.staleCapacity) { bpLists[m] = i; }
+      if ((flags & BP_STALE) == 0u) {
+        let s = atomicAdd(&bpState.stale, 1u);
+        if (s < bpParams.staleCapacity) { bpLists[bpParams.staleCapacity + s] = i; }
+      }
+      flags = BP_MOVED | BP_STALE;
+    }
+    bpFat[i].bounds.tag = flags;
+    let bounds = bpFat[i].bounds;
     atomicMax(&bpGroupExtremes[0], ~sortKeyF32(bounds.lo.y));
     atomicMax(&bpGroupExtremes[1], sortKeyF32(bounds.lo.y));
     atomicMax(&bpGroupExtremes[2], bitcast<u32>(max(bounds.hi.y - bounds.lo.y, 0.0)));
@@ -211,20 +288,65 @@ fn bpAabb(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u
     atomicMax(&bpGroupExtremes[4], ~sortKeyF32(bounds.lo.z));
     atomicMax(&bpGroupExtremes[5], sortKeyF32(bounds.lo.z));
     atomicMax(&bpGroupExtremes[6], bitcast<u32>(max(bounds.hi.z - bounds.lo.z, 0.0)));
-    if (BP_SPECIAL_KERNEL && !bpSpecialShape(i)) { atomicOr(&bpGroupExtremes[7], 1u); }
   }
   workgroupBarrier();
   if (lid == 0u) {
     // Every field is a maximum starting at 0 (minima as complements), so 0 changes nothing.
-    atomicMax(&bpExtremes.minLoY, atomicLoad(&bpGroupExtremes[0]));
-    atomicMax(&bpExtremes.maxLoY, atomicLoad(&bpGroupExtremes[1]));
-    atomicMax(&bpExtremes.extentY, atomicLoad(&bpGroupExtremes[2]));
-    atomicMax(&bpExtremes.extentX, atomicLoad(&bpGroupExtremes[3]));
-    atomicMax(&bpExtremes.minLoZ, atomicLoad(&bpGroupExtremes[4]));
-    atomicMax(&bpExtremes.maxLoZ, atomicLoad(&bpGroupExtremes[5]));
-    atomicMax(&bpExtremes.extentZ, atomicLoad(&bpGroupExtremes[6]));
-    atomicMax(&bpExtremes.general, atomicLoad(&bpGroupExtremes[7]));
+    atomicMax(&bpState.minLoY, atomicLoad(&bpGroupExtremes[0]));
+    atomicMax(&bpState.maxLoY, atomicLoad(&bpGroupExtremes[1]));
+    atomicMax(&bpState.extentY, atomicLoad(&bpGroupExtremes[2]));
+    atomicMax(&bpState.extentX, atomicLoad(&bpGroupExtremes[3]));
+    atomicMax(&bpState.minLoZ, atomicLoad(&bpGroupExtremes[4]));
+    atomicMax(&bpState.maxLoZ, atomicLoad(&bpGroupExtremes[5]));
+    atomicMax(&bpState.extentZ, atomicLoad(&bpGroupExtremes[6]));
   }
+}
+
+// Workgroups for `count` invocations of BROADPHASE_WORKGROUP_SIZE, as rows (dispatchRows).
+fn bpRows(count: u32) -> DispatchIndirect {
+  let groups = (count + BROADPHASE_WORKGROUP_SIZE - 1u) / BROADPHASE_WORKGROUP_SIZE;
+  let x = min(groups, BP_MAX_GROUPS_PER_DIMENSION);
+  var y = 0u;
+  if (x > 0u) { y = (groups + x - 1u) / x; }
+  return DispatchIndirect(x, y, 1u);
+}
+
+// One invocation: the mode, and the dispatches of each mode's kernels.
+@compute @workgroup_size(1)
+fn bpPlan() {
+  let n = bpParams.bodyCount;
+  let moved = atomicLoad(&bpState.moved);
+  let stale = atomicLoad(&bpState.stale);
+  let rebuild = bpParams.rebuild != 0u || bpParams.refit != 0u || bpState.prevOverflow != 0u ||
+                moved > bpParams.staleCapacity || stale > bpParams.staleCapacity;
+  let none = DispatchIndirect(0u, 0u, 1u);
+  if (rebuild) {
+    bpState.mode = BP_MODE_REBUILD;
+    bpState.sortCount = n;
+    atomicStore(&bpState.stale, 0u);
+    bpDispatch.rebuild = bpRows(n);
+    bpDispatch.update = none;
+    bpDispatch.moved = none;
+  } else {
+    bpState.mode = BP_MODE_UPDATE;
+    bpState.sortCount = 0u;
+    bpDispatch.rebuild = none;
+    bpDispatch.update = bpRows(n);
+    bpDispatch.moved = bpRows(moved);
+  }
+  bpDispatch.clearReach = none;
+}
+
+// Rebuild, per body: the x sort's key and the identity order it starts from; no body is stale
+// once the structure is rebuilt.
+@compute @workgroup_size(BROADPHASE_WORKGROUP_SIZE)
+fn bpSortKeys(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+              @builtin(local_invocation_index) lid: u32) {
+  let i = bpInvocation(wid, nwg, lid);
+  if (i >= bpParams.bodyCount) { return; }
+  bpKeys[i] = sortKeyF32(bpFat[i].bounds.lo.x);
+  bpOrder[i] = i;
+  bpFat[i].bounds.tag &= ~BP_STALE;
 }
 
 // The f32 of a sortKeyF32 key.
@@ -243,15 +365,16 @@ fn bpBandHeight(origin: f32, top: f32, extent: f32, bands: u32) -> f32 {
 // Bands along z: at most this many (so at least BP_MAX_BANDS / BP_MAX_Z_BANDS along y).
 const BP_MAX_Z_BANDS: u32 = 250u;
 
-// One invocation, after bpAabb: the rows. 2D boxes (z extent 0, all at z 0) get one z band.
+// One invocation, rebuild only: the rows. 2D boxes (z extent 0, all at z 0) get one z band.
 @compute @workgroup_size(1)
 fn bpBands() {
-  let origin = sortKeyF32Inverse(~atomicLoad(&bpExtremes.minLoY));
-  let top = sortKeyF32Inverse(atomicLoad(&bpExtremes.maxLoY));
-  let originZ = sortKeyF32Inverse(~atomicLoad(&bpExtremes.minLoZ));
-  let topZ = sortKeyF32Inverse(atomicLoad(&bpExtremes.maxLoZ));
-  let extentX = bitcast<f32>(atomicLoad(&bpExtremes.extentX));
-  let extentZ = bitcast<f32>(atomicLoad(&bpExtremes.extentZ));
+  if (bpState.mode != BP_MODE_REBUILD) { return; }
+  let origin = sortKeyF32Inverse(~atomicLoad(&bpState.minLoY));
+  let top = sortKeyF32Inverse(atomicLoad(&bpState.maxLoY));
+  let originZ = sortKeyF32Inverse(~atomicLoad(&bpState.minLoZ));
+  let topZ = sortKeyF32Inverse(atomicLoad(&bpState.maxLoZ));
+  let extentX = bitcast<f32>(atomicLoad(&bpState.extentX));
+  let extentZ = bitcast<f32>(atomicLoad(&bpState.extentZ));
   var countZ = 1u;
   var heightZ = 1.0;
   if (extentZ > 0.0 || topZ > originZ) {
@@ -259,21 +382,29 @@ fn bpBands() {
     countZ = min(u32(floor(max(topZ - originZ, 0.0) / heightZ)) + 2u, BP_MAX_Z_BANDS);
   }
   let maxY = BP_MAX_BANDS / countZ;
-  let height = bpBandHeight(origin, top, bitcast<f32>(atomicLoad(&bpExtremes.extentY)), maxY);
+  let height = bpBandHeight(origin, top, bitcast<f32>(atomicLoad(&bpState.extentY)), maxY);
   let countY = min(u32(floor(max(top - origin, 0.0) / height)) + 2u, maxY);
-  bpBandParams = BroadphaseBands(origin, height, originZ, heightZ, countY, countZ, countY * countZ, extentX * (1.0 + 0x1p-6f));
+  bpState.bands = BroadphaseBands(origin, height, originZ, heightZ, countY, countZ, countY * countZ, extentX * (1.0 + 0x1p-6f));
+  bpDispatch.clearReach = bpRows(countY * countZ);
 }
 
-// After the sort by lo.x: the key of sorted position j becomes its band, for the stable sort by band.
+@compute @workgroup_size(BROADPHASE_WORKGROUP_SIZE)
+fn bpClearReach(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+                @builtin(local_invocation_index) lid: u32) {
+  let r = bpInvocation(wid, nwg, lid);
+  if (r < bpState.bands.count) { atomicStore(&bpState.reach[r], 0u); }
+}
+
+// After the sort by lo.x: the key of sorted position j becomes its row, for the stable sort by row.
 @compute @workgroup_size(BROADPHASE_WORKGROUP_SIZE)
 fn bpBandKeys(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
               @builtin(local_invocation_index) lid: u32) {
   let j = bpInvocation(wid, nwg, lid);
   if (j >= bpParams.bodyCount) { return; }
-  let bounds = bpBounds[bpOrder[j]];
+  let bounds = bpFat[bpOrder[j]].bounds;
   let band = bpBand(bounds.lo);
   bpKeys[j] = band;
-  atomicMax(&bpBandReach[band], bitcast<u32>(max(bounds.hi.x - bounds.lo.x, 0.0)));
+  atomicMax(&bpState.reach[band], bitcast<u32>(max(bounds.hi.x - bounds.lo.x, 0.0)));
 }
 
 @compute @workgroup_size(BROADPHASE_WORKGROUP_SIZE)
@@ -282,10 +413,9 @@ fn bpGather(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec
   let i = bpInvocation(wid, nwg, lid);
   if (i >= bpParams.bodyCount) { return; }
   let body = bpOrder[i];
-  bpSorted[i] = bpBoxes[body];
-  var bounds = bpBounds[body];
-  bounds.band = bpBand(bounds.lo);
-  bpSortedBounds[i] = bounds;
+  var sorted = bpFat[body];
+  sorted.bounds.tag = bpBand(sorted.bounds.lo);
+  bpSorted[i] = sorted;
 }
 
 // Whether the boxes overlap (closed intervals: touching boxes overlap, as on the host), compared
@@ -301,139 +431,339 @@ fn bpShouldCollide(a: BroadphaseBox, b: BroadphaseBox) -> bool {
   return (a.categoryBits & b.maskBits) != 0u && (b.categoryBits & a.maskBits) != 0u;
 }
 
-// A quick rejection: conservative bounds apart in y or z (in x, the sweep order and its end take
-// care: b's bounds start after a's start and before a's end).
+// A quick rejection: conservative bounds apart in y or z.
 fn bpBoundsOverlapYZ(a: BroadphaseBounds, b: BroadphaseBounds) -> bool {
   return all(b.lo.yz <= a.hi.yz) && all(a.lo.yz <= b.hi.yz);
 }
 
-// The row of bounds starting at lo: its y band and z band (bands of the heights from the origins,
-// clamped to the counts: monotone, so overlapping boxes stay at most one band apart in each).
-fn bpBand(lo: vec3f) -> u32 {
-  let y = min(u32(max(floor((lo.y - bpBandParams.origin) / bpBandParams.height), 0.0)), bpBandParams.countY - 1u);
-  let z = min(u32(max(floor((lo.z - bpBandParams.originZ) / bpBandParams.heightZ), 0.0)), bpBandParams.countZ - 1u);
-  return y * bpBandParams.countZ + z;
+// The y and z bands of a point (bands of the heights from the origins, clamped to the counts:
+// monotone, so overlapping boxes stay at most one band apart in each).
+fn bpBandYZ(lo: vec3f) -> vec2u {
+  let y = min(u32(max(floor((lo.y - bpState.bands.origin) / bpState.bands.height), 0.0)), bpState.bands.countY - 1u);
+  let z = min(u32(max(floor((lo.z - bpState.bands.originZ) / bpState.bands.heightZ), 0.0)), bpState.bands.countZ - 1u);
+  return vec2u(y, z);
 }
 
-// The first sorted position after i in `row` whose bounds may reach a box starting at x = loX
-// (those of the row start at or after loX less the row's widest box, less its rounding), or the
-// first position of a later row.
-fn bpRowStart(i: u32, row: u32, loX: f32) -> u32 {
-  let reach = bitcast<f32>(atomicLoad(&bpBandReach[row])) * (1.0 + 0x1p-6f);
+// The row of bounds starting at lo.
+fn bpBand(lo: vec3f) -> u32 {
+  let b = bpBandYZ(lo);
+  return b.x * bpState.bands.countZ + b.y;
+}
+
+// The first sorted position from `start` on in `row` whose bounds may reach a box starting at
+// x = loX (those of the row start at or after loX less the row's widest box, less its rounding),
+// or the first position of a later row.
+fn bpRowStart(start: u32, row: u32, loX: f32) -> u32 {
+  let reach = bitcast<f32>(atomicLoad(&bpState.reach[row])) * (1.0 + 0x1p-6f);
   let t = (loX - reach) - 0x1p-20f * (abs(loX) + reach);
-  var lo = i + 1u;
+  var lo = start;
   var hi = bpParams.bodyCount;
   for (var s = 0u; s < 32u; s++) {
     if (lo >= hi) { break; }
     let mid = lo + (hi - lo) / 2u;
-    let m = bpSortedBounds[mid];
-    if (m.band < row || (m.band == row && m.lo.x < t)) { lo = mid + 1u; } else { hi = mid; }
+    let m = bpSorted[mid].bounds;
+    if (m.tag < row || (m.tag == row && m.lo.x < t)) { lo = mid + 1u; } else { hi = mid; }
   }
   return lo;
 }
 
-// Visits the pairs of sorted position i: in its own row the later positions up to the first whose
-// bounds start past the end of i's in x (the x-sweep within a row), then in each neighbouring row
-// after it the positions from the first whose bounds may reach i's in x (bpRowStart) to the first
-// starting past its end. mode 0 counts them and caches the first bpParams.pairCache (bpCount); mode
-// 1 writes them from pair index `at` on, below the capacity (bpWrite). Returns the count (mode 0)
-// or the next pair index (mode 1). Each pair is visited from one side only: in one row from the
-// earlier position, in neighbouring rows from the earlier row (the neighbours of a row that come
-// after it, in (y, z) order, are exactly the four visited).
-fn bpSweep(i: u32, mode: u32, at0: u32) -> u32 {
+// A pair found by finder f (a sorted position, or an entry of the moved list): counted in its
+// group (mode 0, with the first bpParams.pairCache cached) or placed in it (mode 1). Returns the
+// finder's running count.
+fn bpFound(f: u32, pair: vec2u, mode: u32, count: u32) -> u32 {
+  if (mode == 0u) {
+    atomicAdd(&bpGroups[pair.x], 1u);
+    if (count < bpParams.pairCache) { bpFinders[bpCacheSlot(f, count)] = pair; }
+  } else {
+    bpPlace(pair);
+  }
+  return count + 1u;
+}
+
+// Where bpGroups keeps the count of pairs placed in body a's group.
+fn bpFillSlot(a: u32) -> u32 {
+  return bpParams.bodyCount + 1u + a;
+}
+
+// Where bpFinders keeps finder f's k-th cached pair: after one count per finder.
+fn bpCacheSlot(f: u32, k: u32) -> u32 {
+  return max(bpParams.bodyCount, bpParams.staleCapacity) + f * bpParams.pairCache + k;
+}
+
+// Writes a new pair at the next free place of its group (below the capacity).
+fn bpPlace(pair: vec2u) {
+  let slot = atomicLoad(&bpGroups[pair.x]) + atomicAdd(&bpGroups[bpFillSlot(pair.x)], 1u);
+  if (slot < bpParams.capacity) { bpPairs[slot] = pair; }
+}
+
+// Rebuild: visits the pairs of sorted position i: in its own row the later positions up to the
+// first whose bounds start past the end of i's in x, then in each neighbouring row after it the
+// positions from the first whose bounds may reach i's (bpRowStart) to the first starting past its
+// end. Each pair is visited from one side only: in one row from the earlier position, in
+// neighbouring rows from the earlier row (the neighbours of a row that come after it, in (y, z)
+// order, are exactly the four visited).
+fn bpSweep(i: u32, mode: u32) -> u32 {
   let n = bpParams.bodyCount;
-  let capacity = bpParams.capacity;
-  let cache = bpParams.pairCache;
-  let a = bpSorted[i];
-  let boundsA = bpSortedBounds[i];
+  let a = bpSorted[i].box;
+  let boundsA = bpSorted[i].bounds;
   let bodyA = bpOrder[i];
-  let row = boundsA.band;
-  let countZ = bpBandParams.countZ;
+  let row = boundsA.tag;
+  let countZ = bpState.bands.countZ;
   let y = row / countZ;
   let z = row % countZ;
   var count = 0u;
-  var at = at0;
-  // Its own row, then the neighbouring rows after it: (y, z + 1), (y + 1, z - 1), (y + 1, z),
-  // (y + 1, z + 1), where they exist.
+  // Its own row, then (y, z + 1), (y + 1, z - 1), (y + 1, z), (y + 1, z + 1), where they exist.
   for (var side = 0u; side < 5u; side++) {
     var j = i + 1u;
     var inRow = row;
     if (side > 0u) {
       let dy = select(1u, 0u, side == 1u);
       let zz = select(z + side - 3u, z + 1u, side == 1u);    // side 2, 3, 4: z - 1, z, z + 1
-      if (y + dy >= bpBandParams.countY || zz >= countZ || (side == 2u && z == 0u)) { continue; }
+      if (y + dy >= bpState.bands.countY || zz >= countZ || (side == 2u && z == 0u)) { continue; }
       inRow = (y + dy) * countZ + zz;
-      j = bpRowStart(i, inRow, boundsA.lo.x);
+      j = bpRowStart(i + 1u, inRow, boundsA.lo.x);
     }
     for (; j < n; j++) {
-      let boundsB = bpSortedBounds[j];
-      if (boundsB.lo.x > boundsA.hi.x || boundsB.band != inRow) { break; }
-      if (mode == 1u && at >= capacity) { break; }
+      let boundsB = bpSorted[j].bounds;
+      if (boundsB.lo.x > boundsA.hi.x || boundsB.tag != inRow) { break; }
       if (!bpBoundsOverlapYZ(boundsA, boundsB)) { continue; }
-      let b = bpSorted[j];
+      let b = bpSorted[j].box;
       if (bpOverlap(a, b) && bpShouldCollide(a, b)) {
         let bodyB = bpOrder[j];
-        let pair = vec2u(min(bodyA, bodyB), max(bodyA, bodyB));
-        if (mode == 0u) {
-          if (count < cache) { bpPairCache[i * cache + count] = pair; }
-          count++;
-        } else {
-          bpPairs[at] = pair;
-          at++;
+        count = bpFound(i, vec2u(min(bodyA, bodyB), max(bodyA, bodyB)), mode, count);
+      }
+    }
+  }
+  return count;
+}
+
+// Update: the pairs of moved body m (the t-th of the moved list): with fresh bodies through the
+// structure (every row its fat box may reach: its box may be taller than the rows, which are
+// taller than every fresh box), and with stale bodies by brute force; a pair of two moved bodies
+// once, from the first of them.
+fn bpMovedSweep(t: u32, mode: u32) -> u32 {
+  let m = bpLists[t];
+  let a = bpFat[m].box;
+  let boundsA = bpFat[m].bounds;
+  let n = bpParams.bodyCount;
+  var count = 0u;
+  let lo = bpBandYZ(boundsA.lo);
+  let hi = bpBandYZ(boundsA.hi);
+  let countZ = bpState.bands.countZ;
+  for (var y = max(lo.x, 1u) - 1u; y <= hi.x; y++) {
+    for (var z = max(lo.y, 1u) - 1u; z <= hi.y; z++) {
+      let row = y * countZ + z;
+      for (var j = bpRowStart(0u, row, boundsA.lo.x); j < n; j++) {
+        let boundsB = bpSorted[j].bounds;
+        if (boundsB.lo.x > boundsA.hi.x || boundsB.tag != row) { break; }
+        let body = bpOrder[j];
+        if ((bpFat[body].bounds.tag & BP_STALE) != 0u || !bpBoundsOverlapYZ(boundsA, boundsB)) { continue; }
+        let b = bpSorted[j].box;
+        if (bpOverlap(a, b) && bpShouldCollide(a, b)) {
+          count = bpFound(t, vec2u(min(m, body), max(m, body)), mode, count);
         }
       }
     }
   }
-  return select(count, at, mode == 1u);
-}
-
-@compute @workgroup_size(BROADPHASE_WORKGROUP_SIZE)
-fn bpCount(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
-           @builtin(local_invocation_index) lid: u32) {
-  let i = bpInvocation(wid, nwg, lid);
-  let n = bpParams.bodyCount;
-  if (i > n) { return; }
-  if (i == n) {
-    bpPairCounts[n] = 0u;
-    return;
+  let stale = min(atomicLoad(&bpState.stale), bpParams.staleCapacity);
+  for (var s = 0u; s < stale; s++) {
+    let body = bpLists[bpParams.staleCapacity + s];
+    if (body == m || ((bpFat[body].bounds.tag & BP_MOVED) != 0u && body < m)) { continue; }
+    let b = bpFat[body].box;
+    if (bpOverlap(a, b) && bpShouldCollide(a, b)) {
+      count = bpFound(t, vec2u(min(m, body), max(m, body)), mode, count);
+    }
   }
-  bpPairCounts[i] = bpSweep(i, 0u, 0u);
+  return count;
+}
+
+// Per body a (and a = bodyCount, which closes the array): the pairs of its group kept from last
+// frame (update: partners that did not move, when a did not; rebuild: none).
+@compute @workgroup_size(BROADPHASE_WORKGROUP_SIZE)
+fn bpKeptCounts(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+                @builtin(local_invocation_index) lid: u32) {
+  let a = bpInvocation(wid, nwg, lid);
+  let n = bpParams.bodyCount;
+  if (a > n) { return; }
+  var kept = 0u;
+  if (a < n && bpState.mode == BP_MODE_UPDATE && (bpFat[a].bounds.tag & BP_MOVED) == 0u) {
+    let range = bpPrevGroup(a);
+    for (var k = range.x; k < range.y; k++) {
+      if ((bpFat[bpPrevPairs[k].y].bounds.tag & BP_MOVED) == 0u) { kept++; }
+    }
+  }
+  atomicStore(&bpGroups[a], kept);
+  if (a < n) { atomicStore(&bpGroups[bpFillSlot(a)], kept); }
+}
+
+// Last frame's pairs of body a: slots range.x .. range.y (empty for a body it did not have).
+fn bpPrevGroup(a: u32) -> vec2u {
+  if (a >= bpParams.prevBodyCount) { return vec2u(0u); }
+  let end = bpState.prevWritten;
+  return vec2u(min(bpPrevGroups[a], end), min(bpPrevGroups[a + 1u], end));
 }
 
 @compute @workgroup_size(BROADPHASE_WORKGROUP_SIZE)
-fn bpWrite(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
-           @builtin(local_invocation_index) lid: u32) {
+fn bpSweepCount(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+                @builtin(local_invocation_index) lid: u32) {
   let i = bpInvocation(wid, nwg, lid);
-  let n = bpParams.bodyCount;
-  let capacity = bpParams.capacity;
-  if (i >= n) { return; }
-  var at = bpPairCounts[i];
-  let end = bpPairCounts[i + 1u];
-  if (at >= capacity || at == end) { return; }
-  // Few pairs (the usual case): bpCount kept them; copy. (A saturated total makes no difference:
-  // then end - at may be wrong, but at >= capacity from there on.)
-  let cache = bpParams.pairCache;
-  if (end - at <= cache) {
+  if (i >= bpParams.bodyCount) { return; }
+  bpFinders[i].x = bpSweep(i, 0u);
+}
+
+@compute @workgroup_size(BROADPHASE_WORKGROUP_SIZE)
+fn bpMovedCount(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+                @builtin(local_invocation_index) lid: u32) {
+  let t = bpInvocation(wid, nwg, lid);
+  if (t >= atomicLoad(&bpState.moved)) { return; }
+  bpFinders[t].x = bpMovedSweep(t, 0u);
+}
+
+// Update, per body a: its kept pairs, in last frame's order, at the front of its group.
+@compute @workgroup_size(BROADPHASE_WORKGROUP_SIZE)
+fn bpWriteKept(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+               @builtin(local_invocation_index) lid: u32) {
+  let a = bpInvocation(wid, nwg, lid);
+  if (a >= bpParams.bodyCount || (bpFat[a].bounds.tag & BP_MOVED) != 0u) { return; }
+  var slot = atomicLoad(&bpGroups[a]);
+  let range = bpPrevGroup(a);
+  for (var k = range.x; k < range.y; k++) {
+    let pair = bpPrevPairs[k];
+    if ((bpFat[pair.y].bounds.tag & BP_MOVED) != 0u) { continue; }
+    if (slot >= bpParams.capacity) { break; }
+    bpPairs[slot] = pair;
+    slot++;
+  }
+}
+
+// The pairs a finder counted: from its cache when they all fit, else found again.
+fn bpWriteFound(f: u32, count: u32, moved: bool) {
+  if (count <= bpParams.pairCache) {
     for (var k = 0u; k < BROADPHASE_PAIR_CACHE; k++) {
-      if (at >= min(end, capacity)) { break; }
-      bpPairs[at] = bpPairCache[i * cache + k];
-      at++;
+      if (k >= count) { break; }
+      bpPlace(bpFinders[bpCacheSlot(f, k)]);
+    }
+  } else if (moved) {
+    bpMovedSweep(f, 1u);
+  } else {
+    bpSweep(f, 1u);
+  }
+}
+
+@compute @workgroup_size(BROADPHASE_WORKGROUP_SIZE)
+fn bpSweepWrite(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+                @builtin(local_invocation_index) lid: u32) {
+  let i = bpInvocation(wid, nwg, lid);
+  if (i >= bpParams.bodyCount) { return; }
+  bpWriteFound(i, bpFinders[i].x, false);
+}
+
+@compute @workgroup_size(BROADPHASE_WORKGROUP_SIZE)
+fn bpMovedWrite(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+                @builtin(local_invocation_index) lid: u32) {
+  let t = bpInvocation(wid, nwg, lid);
+  if (t >= atomicLoad(&bpState.moved)) { return; }
+  bpWriteFound(t, bpFinders[t].x, true);
+}
+
+// Swaps the partners at slots i and j.
+fn bpSwapPairs(i: u32, j: u32) {
+  let t = bpPairs[i];
+  bpPairs[i] = bpPairs[j];
+  bpPairs[j] = t;
+}
+
+// Sifts the partner at heap position root (slots first + root) down a max-heap of `size`.
+fn bpSiftDown(first: u32, root0: u32, size: u32) {
+  var root = root0;
+  for (var s = 0u; s < 32u; s++) {
+    var child = 2u * root + 1u;
+    if (child >= size) { break; }
+    if (child + 1u < size && bpPairs[first + child + 1u].y > bpPairs[first + child].y) { child++; }
+    if (bpPairs[first + root].y >= bpPairs[first + child].y) { break; }
+    bpSwapPairs(first + root, first + child);
+    root = child;
+  }
+}
+
+// Groups this long or longer are heap-sorted (k log k steps); shorter ones, and the nearly sorted
+// groups of an update, by insertion.
+const BP_HEAPSORT_MIN: u32 = 64u;
+
+// Per body: its group sorted by partner. Partners are distinct, so the order is total and the
+// result does not depend on the atomic placement that came before.
+@compute @workgroup_size(BROADPHASE_WORKGROUP_SIZE)
+fn bpSortGroups(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+                @builtin(local_invocation_index) lid: u32) {
+  let a = bpInvocation(wid, nwg, lid);
+  if (a >= bpParams.bodyCount) { return; }
+  let first = min(atomicLoad(&bpGroups[a]), bpParams.capacity);
+  let end = min(atomicLoad(&bpGroups[a + 1u]), bpParams.capacity);
+  let size = end - first;
+  if (size < 2u) { return; }
+  let shuffled = bpState.mode == BP_MODE_REBUILD || (bpFat[a].bounds.tag & BP_MOVED) != 0u;
+  if (shuffled && size >= BP_HEAPSORT_MIN) {
+    for (var root = size / 2u; root > 0u; root--) { bpSiftDown(first, root - 1u, size); }
+    for (var last = size - 1u; last > 0u; last--) {
+      bpSwapPairs(first, first + last);
+      bpSiftDown(first, 0u, last);
     }
     return;
   }
-  // More: sweep again.
-  bpSweep(i, 1u, at);
+  for (var k = first + 1u; k < end; k++) {
+    let pair = bpPairs[k];
+    var j = k;
+    for (; j > first; j--) {
+      let before = bpPairs[j - 1u];
+      if (before.y <= pair.y) { break; }
+      bpPairs[j] = before;
+    }
+    bpPairs[j] = pair;
+  }
 }
 
 @compute @workgroup_size(1)
 fn bpFinalize() {
   let n = bpParams.bodyCount;
-  let total = bpPairCounts[n];
+  let total = atomicLoad(&bpGroups[n]);
   let written = min(total, bpParams.capacity);
   let grid = bpGrid(written);
-  bpCounts = BroadphaseCounts(total, written, select(0u, 1u, total > bpParams.capacity), n,
-                              BroadphaseNarrowphaseParams(written, bpParams.margin, grid.w, 0u));
+  let overflow = select(0u, 1u, total > bpParams.capacity);
+  bpCounts = BroadphaseCounts(total, written, overflow, n,
+                              BroadphaseNarrowphaseParams(written, bpParams.margin, grid.w, 0u),
+                              bpState.mode, atomicLoad(&bpState.moved), atomicLoad(&bpState.stale), 0u);
   bpIndirect = DispatchIndirect(grid.x, grid.y, 1u);
+  bpDispatch.prevSlots = bpRows(written);
+}
+
+// One invocation, after bpPrevSlots: what the next frame needs of this one.
+@compute @workgroup_size(1)
+fn bpCommit() {
+  bpState.prevWritten = bpCounts.written;
+  bpState.prevOverflow = bpCounts.overflow;
+}
+
+// Per pair of the list: its slot in last frame's list (a bisection of its first body's group
+// there), or BP_NONE.
+@compute @workgroup_size(BROADPHASE_WORKGROUP_SIZE)
+fn bpPrevSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+               @builtin(local_invocation_index) lid: u32) {
+  let k = bpInvocation(wid, nwg, lid);
+  if (k >= bpCounts.written) { return; }
+  let pair = bpPairs[k];
+  var slot = BP_NONE;
+  if (pair.y < bpParams.prevBodyCount) {
+    let range = bpPrevGroup(pair.x);
+    var lo = range.x;
+    var hi = range.y;
+    for (var s = 0u; s < 32u; s++) {
+      if (lo >= hi) { break; }
+      let mid = lo + (hi - lo) / 2u;
+      if (bpPrevPairs[mid].y < pair.y) { lo = mid + 1u; } else { hi = mid; }
+    }
+    if (lo < range.y && bpPrevPairs[lo].y == pair.y) { slot = lo; }
+  }
+  bpPrevSlot[k] = slot;
 }
 
 // The narrowphase's workgroup grid for `count` pairs: x, y workgroups (rows of at most 65535) and
@@ -458,7 +788,5 @@ fn bpBatch(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3
   var count = 0u;
   if (written > first) { count = min(written - first, bpParams.batchPairs); }
   let grid = bpGrid(count);
-  let g = select(grid.xy, vec2u(0u), BP_SPECIAL_KERNEL && atomicLoad(&bpExtremes.general) == 0u);
-  let s = grid.xy - g;
-  bpBatches[b] = BroadphaseBatch(BroadphaseNarrowphaseParams(count, bpParams.margin, grid.w, 0u), g.x, g.y, 1u, 0u, s.x, s.y, 1u, 0u);
+  bpBatches[b] = BroadphaseBatch(BroadphaseNarrowphaseParams(count, bpParams.margin, grid.w, 0u), grid.x, grid.y, 1u, 0u);
 }

@@ -77,6 +77,20 @@ export const SHAPE_CHECK_RELATIVE = 1e-6;
 export const AABB_RELATIVE_PAD = 1e-6;
 export const AABB_F32_STEPS = 4;
 
+/**
+ * Fat boxes (as Box2D's AABB margin, 0.1 m for 1 m shapes): each body's broadphase box is grown by
+ * this × its shape's extent, and its pairs stand while its tight box stays inside. Larger keeps
+ * pair lists longer between rebuilds but lists more pairs that do not touch.
+ */
+export const FAT_AABB_MARGIN = 0.1;
+
+/**
+ * Bodies (at least, or 1/16 of them) that may have left their fat boxes since the broadphase last
+ * rebuilt its sorted structure: each moved body is tested against all of them, so more rebuild.
+ */
+export const BROADPHASE_STALE_MIN = 256;
+export const BROADPHASE_STALE_FRACTION = 1 / 16;
+
 /** Invocations per workgroup of the per-body broadphase kernels. */
 export const BROADPHASE_WORKGROUP_SIZE = 64;
 

@@ -1,45 +1,41 @@
-// The GPU broadphase, one implementation for 2D and 3D: the pairs of the host's sweep and prune
-// (sweepAndPrune2D, sweepAndPrune3D), found by WGSL kernels (shaders/broadphase.wgsl after a
-// per-dimension shaders/aabb2d.wgsl or aabb3d.wgsl, with radixsort.wgsl and scan.wgsl):
+// The GPU broadphase, one implementation for 2D and 3D: the pairs of overlapping fat boxes, found
+// by WGSL kernels (shaders/broadphase.wgsl after a per-dimension shaders/aabb2d.wgsl or
+// aabb3d.wgsl, with radixsort.wgsl and scan.wgsl), kept from frame to frame:
 //
-//   aabb   the box of each body, grown as the host grows it (radius + margin + pads against f32
-//          rounding), kept as position + relative extents, and an order-preserving u32 key of a
-//          lower bound of its minimum x;
-//   sort   stable LSD radix sort of (key, body index), then by band: bands along y taller than any
-//          box, so bodies come in (band, lo.x) order, ties in index order;
-//   count  the sweep, per sorted position: how many boxes overlap it, swept along x in its band and
-//          the next (compared through the difference of the positions, as precise as the f32
-//          inputs; see broadphase.wgsl). Square and cubic piles sweep O(1) and O(n^1/3) neighbours
-//          a body instead of the O(n^1/2) and O(n^2/3) of an x-sweep;
-//   scan   exclusive prefix sums of the counts: each position's output offset, and the total;
-//   write  the pairs (a < b) at those offsets, in sweep order; then the counts, the narrowphase's
-//          params and its indirect dispatch arguments.
+//   aabb     each body's tight box (grown as the host grows it: radius + margin + pads against f32
+//            rounding), against the fat box it keeps (grown by fatMargin × its extent, as Box2D's
+//            AABB margin): a body whose tight box left it takes a new one and is "moved";
+//   plan     update (few moved: last frame's pairs between bodies that did not move stand, moved
+//            bodies find theirs again) or rebuild (sort every body by (row, lo.x) and sweep);
+//   count    the pairs, counted in the group of their first body (a < b);
+//   scan     exclusive prefix sums of the groups' counts: each group's offset, and the total;
+//   write    the pairs into their groups, each group sorted by b: the list comes out in (a, b)
+//            order by construction; then per pair its slot in last frame's list (prevSlot), the
+//            counts, the narrowphase's params and its indirect dispatch arguments.
 //
-// Boxes are 3D; 2D boxes have z = 0, so one sort, scan and sweep serve both. src/gpu/broadphase2d.ts
-// and src/gpu/broadphase3d.ts give the per-dimension inputs (GpuBroadphase2D, GpuBroadphase3D).
+// With fatMargin 0 (the default) the pairs are exactly those of the host's sweep and prune
+// (sweepAndPrune2D, sweepAndPrune3D). src/gpu/broadphase2d.ts and broadphase3d.ts give the
+// per-dimension inputs (GpuBroadphase2D, GpuBroadphase3D).
 //
-// Deterministic: atomics only for order-free maxima (the bands), and the pairs buffer is
-// byte-identical from run to run. Never drops pairs silently: when the total exceeds the pairs
-// buffer's capacity, only what fits is written, `counts.total` still holds the real total and
-// `counts.overflow` is 1; run() then grows the buffer and runs again.
+// Deterministic: atomics only for order-free counts and maxima, and for placements within a group
+// that its sort then orders; the pairs buffer is byte-identical from run to run. Never drops pairs
+// silently: when the total exceeds the pairs buffer's capacity, only what fits is written,
+// `counts.total` still holds the real total and `counts.overflow` is 1; encode the frame again
+// with `retry` and a larger capacity (run() and the frames do).
 //
-// Bands: one box taller than the others (a huge body) or far from the origin (bands are at least
-// 2^-8 of the largest |y| tall, for f32's sake) makes the bands tall, and the sweep an x-sweep.
+// Lasting state: the fat boxes, the sorted structure and last frame's list live in the instance,
+// so one instance serves one sequence of frames (one world). Each encode() reads the list the
+// last one wrote (double-buffered): submit each encoded frame before the next encode().
 //
-// f32: the kernels see the packed (f32) bodies and shapes, the host the scene's f64 numbers; the two
-// pair sets can differ only in pairs whose boxes touch to within that rounding: about 1e-7 of the
-// shapes' size, plus half an f32 step of the coordinates where the positions are not f32 numbers.
-//
-// Memory: about 300 bytes per body of scratch (boxes and bounds, sorted copies, keys, the sort's
-// ping-pong buffers, offsets, and up to BROADPHASE_PAIR_CACHE cached pairs), plus 8 per pair.
-//
-// encode() records everything into the caller's command encoder (the bodies can stay in the
-// caller's GPU buffer; a later stage can dispatchWorkgroupsIndirect over the pairs with no
-// readback). It writes its parameters with queue.writeBuffer and reuses its scratch buffers, so
-// submit each encoded command buffer before the next encode() on the same instance.
+// Memory: about 400 bytes per body (fat boxes and bounds, the structure, keys, the sort's
+// ping-pong buffers, group offsets twice, up to BROADPHASE_PAIR_CACHE cached pairs), plus 20 per
+// pair (the list twice, prevSlot).
 
 import { CapacityError } from '../errors.ts';
-import { AABB_RELATIVE_PAD, AABB_F32_STEPS, BROADPHASE_WORKGROUP_SIZE, BROADPHASE_PAIR_CACHE, BROADPHASE_MAX_BANDS } from '../constants.ts';
+import {
+  AABB_RELATIVE_PAD, AABB_F32_STEPS, BROADPHASE_WORKGROUP_SIZE, BROADPHASE_PAIR_CACHE, BROADPHASE_MAX_BANDS,
+  BROADPHASE_STALE_FRACTION, BROADPHASE_STALE_MIN,
+} from '../constants.ts';
 import { structLookup, word } from '../layout.ts';
 import { WGSL_SOURCES } from './shaders.generated.ts';
 import { GpuRadixSort, type RadixSortPlan } from './radixsort.ts';
@@ -63,16 +59,22 @@ export function broadphaseConstantsWgsl(): string {
 
 const { struct } = structLookup(WGSL_SOURCES['broadphase'] ?? '', 'shaders/broadphase.wgsl');
 const paramsStruct = struct('BroadphaseParams');
-const BOX_BYTES = struct('BroadphaseBox').size;
-const BOUNDS_BYTES = struct('BroadphaseBounds').size;
+const boxStruct = struct('BroadphaseBox');
+const FAT_BOX = {
+  lo: word(boxStruct, 'lo'),
+  hi: word(boxStruct, 'hi'),
+  position: word(boxStruct, 'position'),
+  categoryBits: word(boxStruct, 'categoryBits'),
+  maskBits: word(boxStruct, 'maskBits'),
+};
+const FAT_BYTES = struct('BroadphaseFat').size;
 const countsStruct = struct('BroadphaseCounts');
 const indirectStruct = struct('DispatchIndirect');
 const narrowParams = struct('BroadphaseNarrowphaseParams');
 const batchStruct = struct('BroadphaseBatch');
-const EXTREMES_BYTES = struct('BroadphaseExtremes').size;
 const bandsStruct = struct('BroadphaseBands');
-const BANDS_BYTES = bandsStruct.size;
-const BANDS = { origin: word(bandsStruct, 'origin'), height: word(bandsStruct, 'height'), reach: word(bandsStruct, 'reach'), count: word(bandsStruct, 'count') };
+const stateStruct = struct('BroadphaseState');
+const dispatchStruct = struct('BroadphaseDispatches');
 
 /** Word offsets of the broadphase's GPU structs (reflected from the WGSL); the same for 2D and 3D. */
 export const BROADPHASE_LAYOUT = {
@@ -84,16 +86,18 @@ export const BROADPHASE_LAYOUT = {
     pairCache: word(paramsStruct, 'pairCache'),
     batchPairs: word(paramsStruct, 'batchPairs'),
     batchCount: word(paramsStruct, 'batchCount'),
+    fatMargin: word(paramsStruct, 'fatMargin'),
+    staleCapacity: word(paramsStruct, 'staleCapacity'),
+    refit: word(paramsStruct, 'refit'),
+    rebuild: word(paramsStruct, 'rebuild'),
+    prevBodyCount: word(paramsStruct, 'prevBodyCount'),
+    fatBodyCount: word(paramsStruct, 'fatBodyCount'),
   },
-  /**
-   * The `batches` buffer: one BroadphaseBatch per batch: narrowphase params, then x, y, z for
-   * dispatchWorkgroupsIndirect of the general kernel, and at specialX those of the specialized one.
-   */
+  /** The `batches` buffer: one BroadphaseBatch per batch: narrowphase params, then x, y, z for dispatchWorkgroupsIndirect. */
   batch: {
     bytes: batchStruct.size,
     narrowphase: word(batchStruct, 'narrowphase'),
     x: word(batchStruct, 'x'),
-    specialX: word(batchStruct, 'specialX'),
   },
   /** The `counts` buffer (BroadphaseCounts). */
   counts: {
@@ -105,6 +109,12 @@ export const BROADPHASE_LAYOUT = {
     /** Start of the narrowphase's params (Params2D / Params3D) over the written pairs (copy it into its uniform). */
     narrowphase: word(countsStruct, 'narrowphase'),
     narrowphaseBytes: narrowParams.size,
+    /** BROADPHASE_MODE: what the frame did. */
+    mode: word(countsStruct, 'mode'),
+    /** Bodies that left their fat boxes this frame. */
+    moved: word(countsStruct, 'moved'),
+    /** Bodies moved since the last rebuild. */
+    stale: word(countsStruct, 'stale'),
   },
   /** The `indirect` buffer: x, y, z workgroups for dispatchWorkgroupsIndirect. */
   indirect: {
@@ -114,6 +124,33 @@ export const BROADPHASE_LAYOUT = {
     z: word(indirectStruct, 'z'),
   },
 } as const;
+
+/** counts.mode: last frame's pairs kept and moved bodies' found again, or every pair found anew. */
+export const BROADPHASE_MODE = { update: 0, rebuild: 1 } as const;
+
+/** prevSlot of a pair that was not in last frame's list. */
+export const PREV_SLOT_NONE = 0xffffffff;
+
+const bandsAt = word(stateStruct, 'bands');
+/** BroadphaseState: the words the host clears each frame (moved, the extremes), and where its parts lie. */
+const STATE = {
+  /** Bytes before the per-row reach array. */
+  bytes: word(stateStruct, 'reach') * 4,
+  moved: word(stateStruct, 'moved'),
+  /** The last word the host clears (the extremes end there). */
+  extentZ: word(stateStruct, 'extentZ'),
+  sortCount: word(stateStruct, 'sortCount'),
+  bands: { origin: bandsAt + word(bandsStruct, 'origin'), height: bandsAt + word(bandsStruct, 'height'), reach: bandsAt + word(bandsStruct, 'reach'), count: bandsAt + word(bandsStruct, 'count') },
+};
+/** BroadphaseDispatches: where each record lies. */
+const DISPATCH = {
+  bytes: dispatchStruct.size,
+  rebuild: word(dispatchStruct, 'rebuild'),
+  update: word(dispatchStruct, 'update'),
+  moved: word(dispatchStruct, 'moved'),
+  clearReach: word(dispatchStruct, 'clearReach'),
+  prevSlots: word(dispatchStruct, 'prevSlots'),
+};
 
 /** Stages timed with timestamp queries, in order. */
 export const BROADPHASE_STAGES = ['aabb', 'sort', 'count', 'scan', 'write'] as const;
@@ -156,18 +193,34 @@ export interface BroadphaseInputs {
   bodyCount: number;
   /** Boxes grow by this much (the narrowphase's speculative margin). */
   margin: number;
+  /**
+   * Fat boxes grow by this × the shape's extent beyond the tight box (default 0: the tight boxes'
+   * pairs, those of the host's sweep and prune; the frames give FAT_AABB_MARGIN).
+   */
+  fatMargin?: number;
   /** Pairs the output buffer holds; default: the instance's capacity (setCapacity), or 4 per body (at least 1024). */
   capacity?: number;
   /** Pairs per narrowphase batch (outputs.batches), a multiple of 256; default: the capacity (one batch). */
   batchPairs?: number;
+  /**
+   * Record this frame again after an overflow: reads the same last frame (and rebuilds, since the
+   * fat boxes moved on in the first recording).
+   */
+  retry?: boolean;
+  /** Forget every fat box (bodies replaced or renumbered): new ones for all, and a rebuild. */
+  refit?: boolean;
 }
 
 export interface BroadphaseOutputs {
   /**
-   * array<vec2u>: pairs (a < b) in sweep order; after the GPU work, the first
+   * array<vec2u>: pairs (a < b) in (a, b) order; after the GPU work, the first
    * min(total, capacity) slots hold pairs (counts.written).
    */
   pairs: GPUBuffer;
+  /** array<u32>, one per pair: the pair's slot in last frame's `pairs`, or PREV_SLOT_NONE. */
+  prevSlot: GPUBuffer;
+  /** array<u32>, bodyCount + 1: offsets of each body's group (its pairs as first body) in `pairs`. */
+  groups: GPUBuffer;
   capacity: number;
   /** BroadphaseCounts (offsets in BROADPHASE_LAYOUT.counts). */
   counts: GPUBuffer;
@@ -183,7 +236,7 @@ export interface GpuBroadphaseResult {
   /** Pairs a0, b0, a1, b1, …, a < b, sorted by a then b (as the host's sweep and prune returns them). */
   pairs: Uint32Array;
   pairCount: number;
-  /** The pairs as the GPU wrote them (sweep order), for determinism checks. */
+  /** The pairs as the GPU wrote them, for determinism checks. */
   gpuPairs: Uint32Array;
   /** Runs it took: 1, or 2 when the pairs buffer had to grow. */
   runs: number;
@@ -202,20 +255,19 @@ export interface BroadphaseUploads {
   hullVertices?: ArrayBufferView;
 }
 
+/** The sorts and scans of one body count and one set of buffers. */
 interface Plan {
   n: number;
+  buffers: GPUBuffer[];
   sort: RadixSortPlan;
   sortBands: RadixSortPlan;
-  scan: ScanPlan;
-  /** Buffers the plans were made for (a grown buffer needs new plans). */
-  keys: GPUBuffer;
-  order: GPUBuffer;
-  keysTmp: GPUBuffer;
-  orderTmp: GPUBuffer;
-  pairCounts: GPUBuffer;
+  scans: [ScanPlan, ScanPlan];
 }
 
-const KERNEL_NAMES = ['bpAabb', 'bpBands', 'bpBandKeys', 'bpGather', 'bpCount', 'bpWrite', 'bpFinalize', 'bpBatch'] as const;
+const KERNEL_NAMES = [
+  'bpAabb', 'bpPlan', 'bpSortKeys', 'bpBands', 'bpClearReach', 'bpBandKeys', 'bpGather', 'bpKeptCounts', 'bpSweepCount',
+  'bpMovedCount', 'bpWriteKept', 'bpSweepWrite', 'bpMovedWrite', 'bpSortGroups', 'bpFinalize', 'bpPrevSlots', 'bpCommit', 'bpBatch',
+] as const;
 /** Bits of the band sort's keys (BROADPHASE_MAX_BANDS < 2^16). */
 const BAND_KEY_BITS = 16;
 
@@ -234,31 +286,32 @@ export interface BroadphaseParts {
 // A function: in Node, GPUBufferUsage exists only once Dawn is loaded.
 const storageUsage = (): number => GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
 
+/** What the next frame must know of the last one the instance recorded. */
+interface LastFrame {
+  bodyCount: number;
+  margin: number;
+  fatMargin: number;
+  /** The buffers of its fat boxes and structure: a replaced one (grown) holds nothing. */
+  fat: GPUBuffer[];
+  /** Its pair list and group offsets. */
+  list: GPUBuffer[];
+}
+
 export class GpuBroadphase {
   /** Default pairs capacity; 0: 4 per body, at least 1024. */
   private capacity = 0;
   private readonly params: GPUBuffer;
-  private readonly boxes: GrowingBuffer;
-  private readonly keys: GrowingBuffer;
-  private readonly order: GrowingBuffer;
-  private readonly keysTmp: GrowingBuffer;
-  private readonly orderTmp: GrowingBuffer;
-  private readonly sorted: GrowingBuffer;
-  private readonly bounds: GrowingBuffer;
-  private readonly sortedBounds: GrowingBuffer;
-  private readonly pairCache: GrowingBuffer;
-  private readonly pairCounts: GrowingBuffer;
-  private readonly pairs: GrowingBuffer;
+  private readonly grown: Record<string, GrowingBuffer> = {};
   private readonly counts: GPUBuffer;
   private readonly indirect: GPUBuffer;
-  private readonly extremes: GPUBuffer;
-  private readonly bands: GPUBuffer;
-  private readonly bandReach: GPUBuffer;
-  private readonly batches: GrowingBuffer;
-  private readonly inputShapes: GrowingBuffer;
-  private readonly inputBodies: GrowingBuffer;
-  private readonly inputHullVertices: GrowingBuffer;
+  private readonly state: GPUBuffer;
+  private readonly dispatch: GPUBuffer;
   private plan: Plan | null = null;
+  /** Which of the two pair lists (and group offsets) this frame writes. */
+  private parity = 0;
+  private last: LastFrame | null = null;
+  /** The frame before `last`: what a retry of `last` reads. */
+  private beforeLast: LastFrame | null = null;
   private readonly timer: PassTimer | null;
   private readonly kernels: Record<KernelName, Kernel>;
   private readonly bindings: Record<KernelName, number[]>;
@@ -274,29 +327,20 @@ export class GpuBroadphase {
     ({ kernels: this.kernels, bindings: this.bindings, sorter: this.sorter, scanner: this.scanner } = parts);
     const STORAGE = storageUsage();
     const label = dimension.label;
-    const grow = (name: string): GrowingBuffer => new GrowingBuffer(device, STORAGE, `${label}-${name}`);
     this.params = createUniformSlots(device, `${label}-params`, 1);
-    this.boxes = grow('boxes');
-    this.keys = grow('keys');
-    this.order = grow('order');
-    this.keysTmp = grow('keys-tmp');
-    this.orderTmp = grow('order-tmp');
-    this.sorted = grow('sorted-boxes');
-    this.bounds = grow('bounds');
-    this.sortedBounds = grow('sorted-bounds');
-    this.pairCache = grow('pair-cache');
-    this.pairCounts = grow('pair-offsets');
-    this.pairs = grow('pairs');
-    this.inputShapes = grow('shapes');
-    this.inputBodies = grow('bodies');
-    this.inputHullVertices = grow('hull-vertices');
-    this.batches = new GrowingBuffer(device, STORAGE | GPUBufferUsage.INDIRECT, `${label}-batches`);
-    this.counts = device.createBuffer({ label: `${label}-counts`, size: Math.max(16, BROADPHASE_LAYOUT.counts.bytes), usage: STORAGE });
-    this.indirect = device.createBuffer({ label: `${label}-indirect`, size: 16, usage: STORAGE | GPUBufferUsage.INDIRECT });
-    this.extremes = device.createBuffer({ label: `${label}-extremes`, size: Math.max(16, EXTREMES_BYTES), usage: STORAGE });
-    this.bands = device.createBuffer({ label: `${label}-bands`, size: Math.max(16, BANDS_BYTES), usage: STORAGE });
-    this.bandReach = device.createBuffer({ label: `${label}-band-reach`, size: 4 * BROADPHASE_MAX_BANDS, usage: STORAGE });
+    const fixed = (name: string, bytes: number, usage = STORAGE): GPUBuffer => device.createBuffer({ label: `${label}-${name}`, size: Math.max(16, bytes), usage });
+    this.counts = fixed('counts', BROADPHASE_LAYOUT.counts.bytes);
+    this.indirect = fixed('indirect', 16, STORAGE | GPUBufferUsage.INDIRECT);
+    this.state = fixed('state', STATE.bytes + 4 * BROADPHASE_MAX_BANDS);
+    this.dispatch = fixed('dispatch', DISPATCH.bytes, STORAGE | GPUBufferUsage.INDIRECT);
     this.timer = timestamps ? new PassTimer(device, BROADPHASE_STAGES) : null;
+  }
+
+  /** A pooled buffer by name (grown on demand: contents lost when it grows). */
+  private buffer(name: string, bytes: number, usage = storageUsage()): GPUBuffer {
+    let g = this.grown[name];
+    if (!g) this.grown[name] = g = new GrowingBuffer(this.device, usage, `${this.dimension.label}-${name}`);
+    return g.ensure(bytes);
   }
 
   /** Compiles the kernels of `dimension` for `device` (cached per device). */
@@ -330,42 +374,44 @@ export class GpuBroadphase {
   checkBodyCount(bodyCount: number): void {
     const limit = this.device.limits.maxStorageBufferBindingSize;
     if (!Number.isInteger(bodyCount) || bodyCount < 0) throw new RangeError(`bodyCount must be an integer >= 0, got ${bodyCount}`);
-    if (BOX_BYTES * bodyCount > limit || bodyCount >= 0xffffffff) {
+    if (FAT_BYTES * bodyCount > limit || bodyCount >= 0xffffffff) {
       throw new CapacityError(
-        `broadphase: ${bodyCount} bodies need ${BOX_BYTES * bodyCount} bytes of boxes; this device binds at most ${limit} bytes per buffer.`,
+        `broadphase: ${bodyCount} bodies need ${FAT_BYTES * bodyCount} bytes of boxes; this device binds at most ${limit} bytes per buffer.`,
       );
     }
   }
 
-  /** Pairs per body the counting sweep keeps for `n` bodies: BROADPHASE_PAIR_CACHE, or what fits in one binding. */
+  /** Pairs per finder the counting pass keeps for `n` finders: BROADPHASE_PAIR_CACHE, or what fits in one binding. */
   private pairCacheSlots(n: number): number {
     const limit = Math.min(this.device.limits.maxStorageBufferBindingSize, this.device.limits.maxBufferSize);
     return Math.min(BROADPHASE_PAIR_CACHE, Math.floor(limit / (8 * Math.max(1, n))));
   }
 
+  /** Stale bodies an update carries for `n` bodies. */
+  private staleCapacity(n: number): number {
+    return Math.max(1, Math.min(n, Math.max(BROADPHASE_STALE_MIN, Math.ceil(n * BROADPHASE_STALE_FRACTION))));
+  }
+
   private ensurePlan(n: number): Plan {
-    const keys = this.keys.ensure(4 * n);
-    const order = this.order.ensure(4 * n);
-    const pairCounts = this.pairCounts.ensure(4 * (n + 1));
-    const keysTmp = this.keysTmp.ensure(4 * n);
-    const orderTmp = this.orderTmp.ensure(4 * n);
+    const keys = this.buffer('keys', 4 * n);
+    const order = this.buffer('order', 4 * n);
+    const keysTmp = this.buffer('keys-tmp', 4 * n);
+    const orderTmp = this.buffer('order-tmp', 4 * n);
+    // Group offsets (n + 1), then per body its placed pairs (n).
+    const groups = [this.buffer('groups0', 4 * (2 * n + 1)), this.buffer('groups1', 4 * (2 * n + 1))] as const;
+    const buffers = [keys, order, keysTmp, orderTmp, ...groups];
     const p = this.plan;
-    if (p && p.n === n && p.keys === keys && p.order === order && p.keysTmp === keysTmp && p.orderTmp === orderTmp && p.pairCounts === pairCounts) {
-      return p;
-    }
+    if (p && p.n === n && p.buffers.every((b, i) => b === buffers[i])) return p;
     p?.sort.destroy();
     p?.sortBands.destroy();
-    p?.scan.destroy();
+    p?.scans.forEach((s) => s.destroy());
+    const count = { buffer: this.state, word: STATE.sortCount };
     this.plan = {
       n,
-      keys,
-      order,
-      keysTmp,
-      orderTmp,
-      pairCounts,
-      sort: this.sorter.plan(keys, order, n, 32, { keys: keysTmp, values: orderTmp }),
-      sortBands: this.sorter.plan(keys, order, n, BAND_KEY_BITS, { keys: keysTmp, values: orderTmp }),
-      scan: this.scanner.plan(pairCounts, n + 1),
+      buffers,
+      sort: this.sorter.plan(keys, order, n, 32, { keys: keysTmp, values: orderTmp }, count),
+      sortBands: this.sorter.plan(keys, order, n, BAND_KEY_BITS, { keys: keysTmp, values: orderTmp }, count),
+      scans: [this.scanner.plan(groups[0], n + 1), this.scanner.plan(groups[1], n + 1)],
     };
     return this.plan;
   }
@@ -385,55 +431,83 @@ export class GpuBroadphase {
     }
     if (this.dimension.hullVertices && !inputs.hullVertices) throw new RangeError(`${label}: inputs.hullVertices is required (the shapes' hull vertices)`);
     if (!(inputs.margin >= 0) || !Number.isFinite(inputs.margin)) throw new RangeError(`margin must be finite and >= 0, got ${inputs.margin}`);
+    const fatMargin = inputs.fatMargin ?? 0;
+    if (!(fatMargin >= 0) || !Number.isFinite(fatMargin)) throw new RangeError(`fatMargin must be finite and >= 0, got ${fatMargin}`);
     const capacity = Math.max(1, inputs.capacity ?? this.defaultCapacity(n));
     if (!Number.isInteger(capacity)) throw new RangeError(`capacity must be an integer, got ${capacity}`);
     if (capacity > this.maxCapacity()) {
       throw new CapacityError(`broadphase: ${capacity} pairs need ${8 * capacity} bytes; this device binds at most ${8 * this.maxCapacity()} bytes per buffer.`);
     }
-
-    const boxes = this.boxes.ensure(BOX_BYTES * Math.max(1, n));
-    const sorted = this.sorted.ensure(BOX_BYTES * Math.max(1, n));
-    const bounds = this.bounds.ensure(BOUNDS_BYTES * n);
-    const sortedBounds = this.sortedBounds.ensure(BOUNDS_BYTES * n);
-    const cacheSlots = this.pairCacheSlots(n);
-    const pairCache = this.pairCache.ensure(8 * cacheSlots * n);
-    const pairs = this.pairs.ensure(8 * capacity);
     const batchPairs = inputs.batchPairs ?? Math.ceil(capacity / BATCH_ALIGN) * BATCH_ALIGN;
     if (!Number.isInteger(batchPairs) || batchPairs < 1 || batchPairs % BATCH_ALIGN !== 0) {
       throw new RangeError(`batchPairs must be a positive multiple of ${BATCH_ALIGN}, got ${batchPairs}`);
     }
     const batchCount = Math.ceil(capacity / batchPairs);
-    const batches = this.batches.ensure(BROADPHASE_LAYOUT.batch.bytes * batchCount);
+
+    // A retry writes the same list again, from the same last frame.
+    const retry = inputs.retry === true && this.last !== null;
+    const last = retry ? this.beforeLast : this.last;
+    if (!retry && this.last) this.parity ^= 1;
+    const cur = this.parity;
+    const prev = cur ^ 1;
+    const staleCapacity = this.staleCapacity(n);
+    const finders = Math.max(n, staleCapacity);
+    const cacheSlots = this.pairCacheSlots(finders);
     const plan = this.ensurePlan(n);
+    const fat = [
+      this.buffer('fat', FAT_BYTES * Math.max(1, n)),
+      this.buffer('sorted', FAT_BYTES * Math.max(1, n)),
+      this.buffer('lists', 8 * staleCapacity),
+      plan.buffers[1]!,
+    ];
+    const prevList = [this.buffer(`pairs${prev}`, 8), plan.buffers[4 + prev]!];
+    const pairs = this.buffer(`pairs${cur}`, 8 * capacity);
+    const groups = plan.buffers[4 + cur]!;
+    const same = (a: GPUBuffer[], b: GPUBuffer[]): boolean => a.every((x, i) => x === b[i]);
+    const listKept = last !== null && same(last.list, prevList);
+    const refit = inputs.refit === true || last === null || !same(last.fat, fat) || last.fatMargin !== fatMargin || last.margin !== inputs.margin;
+    const rebuild = refit || retry || last.bodyCount !== n;
+    const batches = this.buffer('batches', BROADPHASE_LAYOUT.batch.bytes * batchCount, storageUsage() | GPUBufferUsage.INDIRECT);
+
     const L = BROADPHASE_LAYOUT.params;
     const words = new ArrayBuffer(L.bytes);
-    new Uint32Array(words)[L.bodyCount] = n;
-    new Uint32Array(words)[L.capacity] = capacity;
-    new Float32Array(words)[L.margin] = inputs.margin;
-    new Uint32Array(words)[L.pairCache] = cacheSlots;
-    new Uint32Array(words)[L.batchPairs] = batchPairs;
-    new Uint32Array(words)[L.batchCount] = batchCount;
+    const u = new Uint32Array(words);
+    const f = new Float32Array(words);
+    u[L.bodyCount] = n;
+    u[L.capacity] = capacity;
+    f[L.margin] = inputs.margin;
+    u[L.pairCache] = cacheSlots;
+    u[L.batchPairs] = batchPairs;
+    u[L.batchCount] = batchCount;
+    f[L.fatMargin] = fatMargin;
+    u[L.staleCapacity] = staleCapacity;
+    u[L.refit] = refit ? 1 : 0;
+    u[L.rebuild] = rebuild ? 1 : 0;
+    u[L.prevBodyCount] = listKept ? last.bodyCount : 0;
+    u[L.fatBodyCount] = refit ? 0 : Math.min(n, last.bodyCount);
     device.queue.writeBuffer(this.params, 0, words);
 
+    const prevSlot = this.buffer('prev-slot', 4 * capacity);
     const buffers: Record<number, GPUBufferBinding> = {
       0: { buffer: this.params, offset: 0, size: L.bytes },
       1: { buffer: inputs.shapes },
       2: { buffer: inputs.bodies },
-      3: { buffer: boxes },
-      4: { buffer: plan.keys },
-      5: { buffer: plan.order },
-      6: { buffer: sorted },
-      7: { buffer: plan.pairCounts },
+      3: { buffer: fat[0]! },
+      4: { buffer: plan.buffers[0]! },
+      5: { buffer: plan.buffers[1]! },
+      6: { buffer: fat[1]! },
+      7: { buffer: groups },
       8: { buffer: pairs },
       9: { buffer: this.counts },
       10: { buffer: this.indirect },
-      11: { buffer: bounds },
-      12: { buffer: sortedBounds },
-      13: { buffer: pairCache },
+      13: { buffer: this.buffer('finders', 8 * (1 + cacheSlots) * finders) },
       15: { buffer: batches },
-      16: { buffer: this.extremes },
-      17: { buffer: this.bands },
-      18: { buffer: this.bandReach },
+      19: { buffer: this.state },
+      21: { buffer: fat[2]! },
+      24: { buffer: prevList[0]! },
+      25: { buffer: prevList[1]! },
+      26: { buffer: prevSlot },
+      27: { buffer: this.dispatch },
     };
     if (inputs.hullVertices) buffers[14] = { buffer: inputs.hullVertices };
     const bind = (name: KernelName): GPUBindGroup =>
@@ -442,50 +516,99 @@ export class GpuBroadphase {
         layout: this.kernels[name].layout,
         entries: this.bindings[name].map((b) => ({ binding: b, resource: buffers[b]! })),
       });
-    const groups = Math.ceil(n / BROADPHASE_WORKGROUP_SIZE);
-    const run = (pass: GPUComputePassEncoder, name: KernelName, count: number): void => {
-      if (count <= 0) return;
+    const use = (pass: GPUComputePassEncoder, name: KernelName): void => {
       pass.setPipeline(this.kernels[name].pipeline);
       pass.setBindGroup(0, bind(name));
-      if (name === 'bpFinalize' || name === 'bpBands') pass.dispatchWorkgroups(1);
-      else dispatchRows(pass, count);
+    };
+    const run = (pass: GPUComputePassEncoder, name: KernelName, groups: number): void => {
+      if (groups <= 0) return;
+      use(pass, name);
+      dispatchRows(pass, groups);
+    };
+    const once = (pass: GPUComputePassEncoder, name: KernelName): void => {
+      use(pass, name);
+      pass.dispatchWorkgroups(1);
+    };
+    const indirect = (pass: GPUComputePassEncoder, name: KernelName, record: number): void => {
+      use(pass, name);
+      pass.dispatchWorkgroupsIndirect(this.dispatch, 4 * record);
     };
     const begin = (stage: BroadphaseStage): GPUComputePassEncoder =>
       encoder.beginComputePass(this.timer ? this.timer.passDescriptor(stage, `${label}.${stage}`) : { label: `${label}.${stage}` });
+    const bodies = Math.ceil(n / BROADPHASE_WORKGROUP_SIZE);
 
-    encoder.clearBuffer(this.extremes);
-    encoder.clearBuffer(this.bandReach);
+    encoder.clearBuffer(this.state, 4 * STATE.moved, 4 * (STATE.extentZ + 1 - STATE.moved));
     let pass = begin('aabb');
-    run(pass, 'bpAabb', groups);
+    run(pass, 'bpAabb', bodies);
+    once(pass, 'bpPlan');
     pass.end();
     pass = begin('sort');
+    indirect(pass, 'bpSortKeys', DISPATCH.rebuild);
     this.sorter.encode(pass, plan.sort);
-    run(pass, 'bpBands', 1);
-    run(pass, 'bpBandKeys', groups);
+    once(pass, 'bpBands');
+    indirect(pass, 'bpClearReach', DISPATCH.clearReach);
+    indirect(pass, 'bpBandKeys', DISPATCH.rebuild);
     this.sorter.encode(pass, plan.sortBands);
+    indirect(pass, 'bpGather', DISPATCH.rebuild);
     pass.end();
     pass = begin('count');
-    run(pass, 'bpGather', groups);
-    run(pass, 'bpCount', Math.ceil((n + 1) / BROADPHASE_WORKGROUP_SIZE));
+    run(pass, 'bpKeptCounts', Math.ceil((n + 1) / BROADPHASE_WORKGROUP_SIZE));
+    indirect(pass, 'bpSweepCount', DISPATCH.rebuild);
+    indirect(pass, 'bpMovedCount', DISPATCH.moved);
     pass.end();
     pass = begin('scan');
-    this.scanner.encode(pass, plan.scan);
+    this.scanner.encode(pass, plan.scans[cur as 0 | 1]);
     pass.end();
     pass = begin('write');
-    run(pass, 'bpWrite', groups);
-    run(pass, 'bpFinalize', 1);
+    indirect(pass, 'bpWriteKept', DISPATCH.update);
+    indirect(pass, 'bpSweepWrite', DISPATCH.rebuild);
+    indirect(pass, 'bpMovedWrite', DISPATCH.moved);
+    run(pass, 'bpSortGroups', bodies);
+    once(pass, 'bpFinalize');
+    indirect(pass, 'bpPrevSlots', DISPATCH.prevSlots);
+    once(pass, 'bpCommit');
     run(pass, 'bpBatch', Math.ceil(batchCount / BROADPHASE_WORKGROUP_SIZE));
     pass.end();
     this.timer?.resolve(encoder);
-    return { pairs, capacity, counts: this.counts, indirect: this.indirect, batches, batchPairs, batchCount };
+    if (!retry) this.beforeLast = this.last;
+    this.last = { bodyCount: n, margin: inputs.margin, fatMargin, fat, list: [pairs, groups] };
+    return { pairs, prevSlot, groups, capacity, counts: this.counts, indirect: this.indirect, batches, batchPairs, batchCount };
   }
 
-  /** The bands of the last submitted run (a readback; for tests and tools). */
+  /** The bands of the last rebuild (a readback; for tests and tools). */
   async readBands(): Promise<{ origin: number; height: number; reach: number; count: number }> {
-    const b = await readBuffer(this.device, this.bands, BANDS_BYTES);
+    const b = await readBuffer(this.device, this.state, STATE.bytes);
     const f = new Float32Array(b);
     const u = new Uint32Array(b);
-    return { origin: f[BANDS.origin]!, height: f[BANDS.height]!, reach: f[BANDS.reach]!, count: u[BANDS.count]! };
+    const B = STATE.bands;
+    return { origin: f[B.origin]!, height: f[B.height]!, reach: f[B.reach]!, count: u[B.count]! };
+  }
+
+  /**
+   * The fat boxes of the last frame's `bodyCount` bodies, world space: lo x, y, z, hi x, y, z per
+   * body (a readback, in f64 from the f32 position and extents; for tests and tools).
+   */
+  async readFatBoxes(bodyCount: number): Promise<{ boxes: Float64Array; categoryBits: Uint32Array; maskBits: Uint32Array }> {
+    const fat = this.grown['fat']?.buffer;
+    if (!fat || bodyCount === 0) return { boxes: new Float64Array(0), categoryBits: new Uint32Array(0), maskBits: new Uint32Array(0) };
+    const data = await readBuffer(this.device, fat, FAT_BYTES * bodyCount);
+    const f = new Float32Array(data);
+    const u = new Uint32Array(data);
+    const B = FAT_BOX;
+    const boxes = new Float64Array(6 * bodyCount);
+    const categoryBits = new Uint32Array(bodyCount);
+    const maskBits = new Uint32Array(bodyCount);
+    const stride = FAT_BYTES / 4;
+    for (let i = 0; i < bodyCount; i++) {
+      const o = i * stride;
+      for (let c = 0; c < 3; c++) {
+        boxes[6 * i + c] = f[o + B.position + c]! + f[o + B.lo + c]!;
+        boxes[6 * i + 3 + c] = f[o + B.position + c]! + f[o + B.hi + c]!;
+      }
+      categoryBits[i] = u[o + B.categoryBits]!;
+      maskBits[i] = u[o + B.maskBits]!;
+    }
+    return { boxes, categoryBits, maskBits };
   }
 
   /** GPU time per stage of the last encoded run (after its submit), or null without timestamps. */
@@ -501,28 +624,34 @@ export class GpuBroadphase {
   }
 
   /**
-   * Convenience for tests and tools: uploads packed shapes and bodies, runs the broadphase, grows
-   * the pairs buffer and runs again when the pairs did not fit, and reads the pairs back, sorted
-   * by (a, b). `capacity` sets the first run's pairs capacity (default: as encode()).
+   * Convenience for tests and tools: uploads packed shapes and bodies, runs the broadphase as a
+   * first frame (every fat box new; `fatMargin` as encode()'s), grows the
+   * pairs buffer and runs again when the pairs did not fit, and reads the pairs back.
+   * `capacity` sets the first run's pairs capacity (default: as encode()).
    */
-  protected async runUploads(data: BroadphaseUploads, bodyCount: number, margin: number, options: { capacity?: number } = {}): Promise<GpuBroadphaseResult> {
+  protected async runUploads(
+    data: BroadphaseUploads, bodyCount: number, margin: number, options: { capacity?: number; fatMargin?: number } = {},
+  ): Promise<GpuBroadphaseResult> {
     const start = performance.now();
     const device = this.device;
     this.checkBodyCount(bodyCount);
-    const shapeBuf = this.inputShapes.ensure(data.shapes.byteLength);
-    const bodyBuf = this.inputBodies.ensure(data.bodies.byteLength);
+    const shapeBuf = this.buffer('input-shapes', data.shapes.byteLength);
+    const bodyBuf = this.buffer('input-bodies', data.bodies.byteLength);
     upload(device, shapeBuf, data.shapes);
     upload(device, bodyBuf, data.bodies);
     let hullVertices: GPUBuffer | undefined;
     if (data.hullVertices) {
-      hullVertices = this.inputHullVertices.ensure(data.hullVertices.byteLength);
+      hullVertices = this.buffer('input-hull-vertices', data.hullVertices.byteLength);
       upload(device, hullVertices, data.hullVertices);
     }
     let capacity = options.capacity ?? this.defaultCapacity(bodyCount);
     const C = BROADPHASE_LAYOUT.counts;
     for (let runs = 1; ; runs++) {
       const encoder = device.createCommandEncoder({ label: this.dimension.label });
-      const out = this.encode(encoder, { shapes: shapeBuf, bodies: bodyBuf, ...(hullVertices ? { hullVertices } : {}), bodyCount, margin, capacity });
+      const out = this.encode(encoder, {
+        shapes: shapeBuf, bodies: bodyBuf, ...(hullVertices ? { hullVertices } : {}), bodyCount, margin, capacity,
+        ...(options.fatMargin !== undefined ? { fatMargin: options.fatMargin } : {}), refit: runs === 1, retry: runs > 1,
+      });
       device.queue.submit([encoder.finish()]);
       const counts = new Uint32Array(await readBuffer(device, out.counts, C.bytes));
       const timings = await this.readTimings();
@@ -541,35 +670,17 @@ export class GpuBroadphase {
         continue;
       }
       const gpuPairs = new Uint32Array(await readBuffer(device, out.pairs, 8 * total));
-      return {
-        pairs: sortPairs(gpuPairs, bodyCount),
-        pairCount: total,
-        gpuPairs,
-        runs,
-        capacity: out.capacity,
-        timings,
-        wallMs: performance.now() - start,
-      };
+      return { pairs: gpuPairs, pairCount: total, gpuPairs, runs, capacity: out.capacity, timings, wallMs: performance.now() - start };
     }
   }
 
   destroy(): void {
     this.plan?.sort.destroy();
     this.plan?.sortBands.destroy();
-    this.plan?.scan.destroy();
+    this.plan?.scans.forEach((s) => s.destroy());
     this.plan = null;
-    for (const b of [
-      this.boxes, this.bounds, this.sortedBounds, this.pairCache, this.keys, this.order, this.keysTmp, this.orderTmp,
-      this.sorted, this.pairCounts, this.pairs, this.inputShapes, this.inputBodies, this.inputHullVertices, this.batches,
-    ]) {
-      b.destroy();
-    }
-    this.params.destroy();
-    this.counts.destroy();
-    this.indirect.destroy();
-    this.extremes.destroy();
-    this.bands.destroy();
-    this.bandReach.destroy();
+    for (const b of Object.values(this.grown)) b.destroy();
+    for (const b of [this.params, this.counts, this.indirect, this.state, this.dispatch]) b.destroy();
     this.timer?.destroy();
   }
 }

@@ -48,7 +48,7 @@ export class GpuBroadphase2D extends GpuBroadphase {
    * pairs back, sorted by (a, b). `capacity` sets the first run's pairs capacity (default: as
    * encode()).
    */
-  run(shapes: ArrayBuffer, bodies: ArrayBuffer, bodyCount: number, margin: number, options: { capacity?: number } = {}): Promise<GpuBroadphaseResult2D> {
+  run(shapes: ArrayBuffer, bodies: ArrayBuffer, bodyCount: number, margin: number, options: { capacity?: number; fatMargin?: number } = {}): Promise<GpuBroadphaseResult2D> {
     return this.runUploads({ shapes, bodies }, bodyCount, margin, options);
   }
 }

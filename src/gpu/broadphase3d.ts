@@ -45,7 +45,7 @@ export class GpuBroadphase3D extends GpuBroadphase {
    * (packBodies3D), runs the broadphase, grows the pairs buffer and runs again when the pairs did
    * not fit, and reads the pairs back, sorted by (a, b).
    */
-  run(shapes: PackedShapes3D, bodies: ArrayBuffer, bodyCount: number, margin: number, options: { capacity?: number } = {}): Promise<GpuBroadphaseResult3D> {
+  run(shapes: PackedShapes3D, bodies: ArrayBuffer, bodyCount: number, margin: number, options: { capacity?: number; fatMargin?: number } = {}): Promise<GpuBroadphaseResult3D> {
     return this.runUploads({ shapes: shapes.shapes, bodies, hullVertices: shapes.hullVertices }, bodyCount, margin, options);
   }
 }

@@ -103,12 +103,6 @@ export class GpuFrame<I extends FrameInputsBase> {
     readonly contacts: GpuContacts,
     private readonly kernel: KernelPipeline,
     private readonly timestamps: boolean,
-    /**
-     * A narrowphase kernel for some shape kinds alone (3D: boxes), with `kernel`'s bind-group
-     * layout. The broadphase's batch records give it the workgroups when every body's shape is of
-     * those kinds, else the general kernel.
-     */
-    private readonly specialKernel: KernelPipeline | null = null,
   ) {
     this.manifolds = new GrowingBuffer(device, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC, `${dimension.label}-manifolds`);
     this.spanTimer = timestamps ? new PassTimer(device, ['frame']) : null;
@@ -184,15 +178,9 @@ export class GpuFrame<I extends FrameInputsBase> {
         this.params,
       );
       const pass = encoder.beginComputePass(timer ? timer.passDescriptor(`kernel${b}`, `${label}.narrowphase`) : { label: `${label}.narrowphase` });
-      // Both kernels are recorded; the batch record gives one of them 0 workgroups. They share
-      // one bind-group layout (narrowphase3DPipeline), so one bind group serves both.
       pass.setBindGroup(0, this.device.createBindGroup({ layout: this.kernel.layout, entries }));
-      const kernels: [KernelPipeline, number][] = [[this.kernel, B.x]];
-      if (this.specialKernel) kernels.push([this.specialKernel, B.specialX]);
-      for (const [kernel, x] of kernels) {
-        pass.setPipeline(kernel.pipeline);
-        pass.dispatchWorkgroupsIndirect(bp.batches, b * B.bytes + 4 * x);
-      }
+      pass.setPipeline(this.kernel.pipeline);
+      pass.dispatchWorkgroupsIndirect(bp.batches, b * B.bytes + 4 * B.x);
       pass.end();
       this.contacts.compactBatch(
         { manifolds, pairs: bp.pairs, pairsOffset: 8 * first, first, slots },

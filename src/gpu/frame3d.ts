@@ -69,13 +69,12 @@ export class GpuFrame3D extends GpuFrame<FrameInputs3D> {
   declare readonly contacts: GpuContacts3D;
 
   static async create(device: GPUDevice, timestamps = device.features.has('timestamp-query')): Promise<GpuFrame3D> {
-    const [broadphase, contacts, kernel, boxes] = await Promise.all([
+    const [broadphase, contacts, kernel] = await Promise.all([
       GpuBroadphase3D.create(device, timestamps),
       GpuContacts3D.create(device, timestamps),
       narrowphase3DPipeline(device),
-      narrowphase3DPipeline(device, true),
     ]);
-    return new GpuFrame3D(device, FRAME_DIMENSION_3D, broadphase, contacts, kernel, timestamps, boxes);
+    return new GpuFrame3D(device, FRAME_DIMENSION_3D, broadphase, contacts, kernel, timestamps);
   }
 
   override encode(encoder: GPUCommandEncoder, inputs: FrameInputs3D, retry = false): FrameOutputs3D {
