@@ -43,9 +43,9 @@ function stageTimes(scene: DemoScene, report: FrameReport, spans: Record<string,
   const out: Record<string, number> = { ...report.gpuMs };
   if (spans) {
     const solver = scene.motion === 'solver';
-    const { broadphase, 'order+persist': ordered } = report.gpuMs ?? {};
-    if (broadphase !== undefined && ordered !== undefined) {
-      out[solver ? 'narrowphase+compaction+solver' : 'narrowphase+compaction'] = Math.max(0, spans.step! - broadphase - ordered);
+    const { broadphase, 'compact+persist': listed } = report.gpuMs ?? {};
+    if (broadphase !== undefined && listed !== undefined) {
+      out[solver ? 'narrowphase+solver' : 'narrowphase'] = Math.max(0, spans.step! - broadphase - listed);
     }
     out[solver ? 'step total' : 'collide total'] = spans.step!;
     out.render = spans.render!;

@@ -9,6 +9,10 @@ struct ContactCounts {
   written: u32,                                        // entries in the dense list: min(total, capacity)
   overflow: u32,                                       // 1 when total > capacity: grow the list and run the frame again
   pairCount: u32,                                      // pairs this frame read (from pairCountSource, clamped to the slots)
+  began: u32,                                          // contact events: pairs touching now that did not last frame
+  ended: u32,                                          // pairs that touched last frame and do not now
+  _pad0: u32,
+  _pad1: u32,
 }
 
 // Per-batch parameters (a uniform, written by the host). A frame's pairs are compacted in batches
@@ -16,10 +20,10 @@ struct ContactCounts {
 struct ContactParams {
   pairSlots: u32,                                      // pair slots of the whole frame (pairCount is clamped to it)
   capacity: u32,                                       // entries the dense list holds this frame
-  keyShift: u32,                                       // sort key bodyA << keyShift | bodyB; bodyB < 2^keyShift (1..32)
+  prevValid: u32,                                      // 1: last frame's list and slots may be read (0 after a reset)
   first: u32,                                          // this batch: the frame's pair index of its slot 0
   slots: u32,                                          // this batch: its pair slots (the manifold and pair bindings hold them)
-  pageEntries: u32,                                    // entries per page of the touching and dense lists (bindings)
-  _pad1: u32,
-  _pad2: u32,
+  pageEntries: u32,                                    // entries per page of the dense list (bindings)
+  prevCapacity: u32,                                   // entries last frame's list held (its event flags)
+  _pad: u32,
 }

@@ -2,10 +2,9 @@
 // one definition. The host reads every offset, size and stride from here through wgsl_reflect;
 // nothing is copied by hand. Needs layout2d.wgsl (Manifold2D) and contacts-layout.wgsl before it.
 //
-// The dense list holds the touching manifolds (count > 0) of one frame, ordered by (bodyA, bodyB)
-// of their pairs as given (the broadphases give bodyA < bodyB). It does not depend on the order in
-// which the broadphase listed the pairs: the same bodies and shapes give byte-identical lists.
-// Pairs listed twice keep their input order among themselves (their manifolds are equal).
+// The dense list holds the touching manifolds (count > 0) of one frame in the order of their pairs:
+// the frames' broadphase lists pairs in (bodyA, bodyB) order (bodyA < bodyB), so the list is
+// ordered by (bodyA, bodyB) with no sort.
 
 // One entry of the dense list.
 struct ContactManifold2D {

@@ -1,14 +1,16 @@
 // The dense contact list (src/gpu/contacts2d.ts, shaders/contacts.wgsl) against its CPU reference
-// (src/cpu/contacts2d.ts) and against a plain filter-and-sort, on manifolds from the real
-// narrowphase (collidePacked2D) of random scenes: disjoint random pairs, and piles whose bodies have
-// several neighbours (pairs from sweepAndPrune2D), listed in shuffled order.
-//   - the list: the touching slots, each with its pair's bodies and manifold, by (bodyA, bodyB);
-//     GPU and CPU byte for byte, with every sort plan (one sort of bodyA << keyShift | bodyB, or
-//     one by its low 32 bits and one by the rest, of 8 to 32 bits);
-//   - determinism: byte-identical lists run after run, and for any order of the pairs;
-//   - persistence over 3 frames of a slowly moving pile: the user values written for frame f are
-//     carried to frame f + 1 for the points whose pair and feature id match, 0 for the others;
-//     `previous` and `matched` say so; a guard that many were carried and some were new;
+// (src/cpu/contacts2d.ts) and against a plain filter, on manifolds from the real narrowphase
+// (collidePacked2D) of random scenes: disjoint random pairs, and piles whose bodies have several
+// neighbours (pairs from sweepAndPrune2D), listed in (a, b) order or shuffled.
+//   - the list: the touching slots in pair order, each with its pair's bodies and manifold; GPU
+//     and CPU byte for byte;
+//   - determinism: byte-identical lists run after run;
+//   - persistence over 3 frames of a slowly moving pile, its pairs listed in a new order each
+//     frame: the user values written for frame f are carried to frame f + 1 for the points whose
+//     pair and feature id match, 0 for the others; `previous` and `matched` say so; a guard that
+//     many were carried and some were new;
+//   - contact events: the pairs that began and stopped touching, as set differences of the
+//     frames' touching pairs, in list order (GPU and CPU);
 //   - capacity: a list too small reports the real total and overflow; run() grows it and runs the
 //     frame again, with the same result as an unconstrained run (also mid-sequence, persistence
 //     included);
@@ -20,7 +22,6 @@ import {
   CONTACT_NONE,
   CONTACTS_LAYOUT_2D,
   CpuContacts2D,
-  sortKeyPlan2D,
   unpackContacts2D,
   type ContactsResult2D,
   type ContactsRunOptions2D,
@@ -84,10 +85,10 @@ function collide(scene: Scene2D, pairs: Uint32Array): Frame {
   return { manifolds: collidePacked2D(prepareCpu2D(packed, scene.shapes.length), packed), pairs, bodyCount: scene.bodyShape.length };
 }
 
-/** randomPairScene's disjoint pairs, shuffled. */
+/** randomPairScene's disjoint pairs, shuffled (a negative shuffleSeed: as listed). */
 function pairFrame(seed: number, n: number, shuffleSeed = seed + 1): Frame {
   const scene = parseScene(randomPairScene(seed, n, 'mixed')) as Scene2D;
-  return collide(scene, shuffledPairs(scene.pairs!, shuffleSeed));
+  return collide(scene, shuffleSeed < 0 ? scene.pairs! : shuffledPairs(scene.pairs!, shuffleSeed));
 }
 
 interface Pile {
@@ -111,7 +112,7 @@ function pile(seed: number, n: number): Pile {
   return { json: { dim: 2, margin: 0.02, shapes, bodies }, velocity, spin };
 }
 
-/** Frame `f` of a moving pile: bodies moved f steps; pairs from the broadphase, shuffled. */
+/** Frame `f` of a moving pile: bodies moved f steps; pairs from the broadphase, shuffled (a negative seed: in (a, b) order). */
 function pileFrame(p: Pile, f: number, shuffleSeed: number): Frame {
   const json: SceneJson2D = {
     ...p.json,
@@ -122,7 +123,8 @@ function pileFrame(p: Pile, f: number, shuffleSeed: number): Frame {
     })),
   };
   const scene = parseScene(json) as Scene2D;
-  return collide(scene, shuffledPairs(sweepAndPrune2D(scene), shuffleSeed));
+  const pairs = sweepAndPrune2D(scene);
+  return collide(scene, shuffleSeed < 0 ? pairs : shuffledPairs(pairs, shuffleSeed));
 }
 
 // ---- expectations ---------------------------------------------------------------------------
@@ -153,18 +155,19 @@ function expectSameResult(gpuResult: ContactsResult2D, cpuResult: ContactsResult
   expect(gpuResult.total).toBe(cpuResult.total);
   expect(bytesEqual(gpuResult.dense, cpuResult.dense), firstDifference(gpuResult.dense, cpuResult.dense)).toBe(true);
   expect(bytesEqual(gpuResult.userValues, cpuResult.userValues)).toBe(true);
+  expect(Array.from(gpuResult.began)).toEqual(Array.from(cpuResult.began));
+  expect(Array.from(gpuResult.ended)).toEqual(Array.from(cpuResult.ended));
 }
 
 /**
- * The list from first principles: the touching slots, sorted by (bodyA, bodyB) with ties in pair
- * order, each its pair's bodies and manifold words (previous and matched are not checked here).
+ * The list from first principles: the touching slots in pair order, each its pair's bodies and
+ * manifold words (previous and matched are not checked here).
  */
 function expectList(frame: Frame, result: ContactsResult2D): void {
   const mu = new Uint32Array(frame.manifolds);
   const touching: number[] = [];
   for (let k = 0; k < frame.pairs.length / 2; k++) if (mu[k * M.words + M.count]! > 0) touching.push(k);
   const p = frame.pairs;
-  touching.sort((x, y) => p[2 * x]! - p[2 * y]! || p[2 * x + 1]! - p[2 * y + 1]! || x - y);
   expect(result.total).toBe(touching.length);
   const d = new Uint32Array(result.dense);
   for (let j = 0; j < touching.length; j++) {
@@ -195,48 +198,31 @@ describe('contact list layouts', () => {
     expect(C.manifold + M.words).toBe(C.words);
     expect(U.bytes).toBe(16);
     expect(U.pointStride).toBe(2);
-    expect(K.bytes).toBe(16);
-  });
-
-  it('sort plans: one sort when bodyA << keyShift | bodyB fits in 32 bits, else two', () => {
-    expect(sortKeyPlan2D(undefined)).toEqual({ keyShift: 32, lowBits: 32, highBits: 32 });
-    expect(sortKeyPlan2D(0)).toEqual({ keyShift: 1, lowBits: 4, highBits: 0 });
-    expect(sortKeyPlan2D(1)).toEqual({ keyShift: 1, lowBits: 4, highBits: 0 });
-    expect(sortKeyPlan2D(16)).toEqual({ keyShift: 4, lowBits: 8, highBits: 0 });
-    expect(sortKeyPlan2D(17)).toEqual({ keyShift: 5, lowBits: 12, highBits: 0 });
-    expect(sortKeyPlan2D(10_000)).toEqual({ keyShift: 14, lowBits: 28, highBits: 0 });
-    expect(sortKeyPlan2D(65536)).toEqual({ keyShift: 16, lowBits: 32, highBits: 0 });
-    expect(sortKeyPlan2D(65537)).toEqual({ keyShift: 17, lowBits: 32, highBits: 4 });
-    expect(sortKeyPlan2D(1 << 20)).toEqual({ keyShift: 20, lowBits: 32, highBits: 8 });
-    expect(sortKeyPlan2D((1 << 20) + 1)).toEqual({ keyShift: 21, lowBits: 32, highBits: 12 });
-    expect(sortKeyPlan2D(0xffffffff)).toEqual({ keyShift: 32, lowBits: 32, highBits: 32 });
+    expect(K.bytes).toBe(32);
   });
 });
 
 describe('dense contact list: GPU against CPU and first principles', () => {
-  it('random pairs (shuffled), sort plans of 8 + 2, 8 + 4, 8 + 8 passes, byte for byte', async () => {
-    const frame = pairFrame(11, 30_000);
-    let first: ContactsResult2D | null = null;
-    for (const bodyCount of [undefined, frame.bodyCount, 1 << 20, (1 << 20) + 1, (1 << 28) + 1, 0xffffffff]) {
-      const options = bodyCount === undefined ? {} : { bodyCount };
+  it('random pairs, shuffled and not: the list in pair order, byte for byte', async () => {
+    for (const frame of [pairFrame(11, 30_000), pairFrame(12, 20_000, -1)]) {
       const cpu = new CpuContacts2D();
       contacts.reset();
-      const r = await both(cpu, frame, options);
+      const r = await both(cpu, frame, { bodyCount: frame.bodyCount });
       expectList(frame, r);
       expect(r.runs).toBe(1);
-      // Every sort plan gives the same list.
-      if (first) expect(bytesEqual(r.dense, first.dense)).toBe(true);
-      first ??= r;
+      // The first frame: every touching pair begins, none ends.
+      expect(r.began.length / 2).toBe(r.total);
+      expect(r.ended.length).toBe(0);
+      // Most of randomPairScene's pairs touch; not all.
+      expect(r.total).toBeGreaterThan(0.3 * (frame.pairs.length / 2));
+      expect(r.total).toBeLessThan(frame.pairs.length / 2);
     }
-    // Most of randomPairScene's pairs touch; not all.
-    expect(first!.total).toBeGreaterThan(0.3 * 30_000);
-    expect(first!.total).toBeLessThan(30_000);
   });
 
-  it('a pile (several neighbours per body, broadphase pairs shuffled), one sort (6 passes) and two (8 + 8)', async () => {
+  it('a pile (several neighbours per body), broadphase pairs shuffled and in (a, b) order', async () => {
     const p = pile(5, 4000);
-    const frame = pileFrame(p, 0, 99);
-    for (const options of [{ bodyCount: frame.bodyCount }, {}]) {
+    for (const frame of [pileFrame(p, 0, 99), pileFrame(p, 0, -1)]) {
+      const options = { bodyCount: frame.bodyCount };
       contacts.reset();
       const r = await both(new CpuContacts2D(), frame, options);
       expectList(frame, r);
@@ -281,25 +267,23 @@ describe('dense contact list: GPU against CPU and first principles', () => {
 });
 
 describe('determinism', () => {
-  it('byte-identical lists in 3 runs, and for 3 orders of the same pairs (GPU and CPU)', async () => {
+  it('byte-identical lists in 3 runs (GPU and CPU), in the order of the pairs given', async () => {
     const p = pile(21, 3000);
     const base = pileFrame(p, 0, 1);
     const lists: ArrayBuffer[] = [];
     for (let run = 0; run < 3; run++) {
       contacts.reset();
       lists.push((await contacts.run(base.manifolds, base.pairs, { bodyCount: base.bodyCount })).dense);
-    }
-    for (const seed of [2, 3, 4]) {
-      const frame = pileFrame(p, 0, seed);
-      expect(bytesEqual(frame.pairs, base.pairs)).toBe(false);
-      contacts.reset();
-      lists.push((await contacts.run(frame.manifolds, frame.pairs, { bodyCount: frame.bodyCount })).dense);
-      lists.push(new CpuContacts2D().run(frame.manifolds, frame.pairs).dense);
-      contacts.reset();
-      lists.push((await contacts.run(frame.manifolds, frame.pairs)).dense);
+      lists.push(new CpuContacts2D().run(base.manifolds, base.pairs).dense);
     }
     expect(new Uint32Array(lists[0]!).length).toBeGreaterThan(1000 * C.words);
     for (const l of lists) expect(bytesEqual(l, lists[0]!), firstDifference(l, lists[0]!)).toBe(true);
+    // Another order of the same pairs: the same entries, in that order.
+    const other = pileFrame(p, 0, 2);
+    contacts.reset();
+    const r = await contacts.run(other.manifolds, other.pairs);
+    expectList(other, r);
+    expect(r.total * C.words).toBe(new Uint32Array(lists[0]!).length);
   });
 });
 
@@ -357,6 +341,20 @@ function expectCarried(prev: ContactsResult2D, written: Float32Array, cur: Conta
   return { carried, fresh };
 }
 
+/** Contact events from first principles: began = pairs of `cur` not in `prev`, ended = the reverse, each in its list's order. */
+function expectEvents(prev: ContactsResult2D, cur: ContactsResult2D): { began: number; ended: number } {
+  const key = (e: { bodyA: number; bodyB: number }): string => `${e.bodyA},${e.bodyB}`;
+  const before = unpackContacts2D(prev.dense);
+  const now = unpackContacts2D(cur.dense);
+  const had = new Set(before.map(key));
+  const has = new Set(now.map(key));
+  const began = now.filter((e) => !had.has(key(e))).flatMap((e) => [e.bodyA, e.bodyB]);
+  const ended = before.filter((e) => !has.has(key(e))).flatMap((e) => [e.bodyA, e.bodyB]);
+  expect(Array.from(cur.began)).toEqual(began);
+  expect(Array.from(cur.ended)).toEqual(ended);
+  return { began: began.length / 2, ended: ended.length / 2 };
+}
+
 describe('persistent contacts', () => {
   it('3 frames of a slowly moving pile: user values follow pair and feature id; GPU equals CPU', async () => {
     const p = pile(31, 3000);
@@ -369,8 +367,12 @@ describe('persistent contacts', () => {
       const frame = pileFrame(p, f, 100 + f);
       const r = await both(cpu, frame, { bodyCount: frame.bodyCount });
       expectList(frame, r);
-      if (prev && values) stats.push(expectCarried(prev, values, r));
-      else expect(unpackContacts2D(r.dense).every((e) => e.previous === CONTACT_NONE)).toBe(true);
+      if (prev && values) {
+        stats.push(expectCarried(prev, values, r));
+        const events = expectEvents(prev, r);
+        expect(events.began).toBeGreaterThan(0);
+        expect(events.ended).toBeGreaterThan(0);
+      } else expect(unpackContacts2D(r.dense).every((e) => e.previous === CONTACT_NONE)).toBe(true);
       // The solver's values for this frame, for the next to carry.
       values = solverValues(r.total, f + 1);
       contacts.setUserValues(values);

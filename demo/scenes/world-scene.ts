@@ -21,12 +21,12 @@ export interface SteppingWorld<O> {
   destroy(): void;
 }
 
-/** GPU ms of the frame's own timed stages: broadphase, and ordering + persistence of the list. */
+/** GPU ms of the frame's own timed stages: broadphase, and compaction + persistence of the list. */
 async function frameTimings(frame: unknown): Promise<Record<string, number> | null> {
   if (!(frame instanceof GpuFrame)) return null;
   const [bp, ct] = await Promise.all([frame.broadphase.readTimings(), frame.contacts.readTimings()]);
   if (!bp || !ct) return null;
-  return { broadphase: bp.total, 'order+persist': ct.order + ct.persist };
+  return { broadphase: bp.total, 'compact+persist': ct.compact + ct.persist };
 }
 
 export abstract class WorldScene<O, W extends SteppingWorld<O>> {

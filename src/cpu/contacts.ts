@@ -5,25 +5,21 @@
 //
 //   compaction   per batch of consecutive pairs (one batch unless the caller asks for more), the
 //                touching manifold slots (count > 0) via flags, an exclusive prefix sum, a scatter
-//                of their manifolds, pairs and sort keys into the touching list (in pair order) and
-//                a running total (contactFlags, exclusiveScanSaturating, contactScatter,
-//                contactScatterManifolds, contactAccumulate), then the counts (contactFinalize);
-//   ordering     a stable sort of the touching entries by (bodyA, bodyB), the pair's bodies as given
-//                (the broadphases give bodyA < bodyB), that is by K = bodyA << keyShift | bodyB: in
-//                one sort when K fits in 32 bits, else by its low 32 bits and then by the rest
-//                (stableSortByKey, contactKeysHigh), and a gather of the manifolds as entries, with
-//                their ids and keys (contactGather, contactGatherKeys). The list does not depend on the order of the pairs, nor on the
-//                batches; pairs listed twice keep their input order (their manifolds are equal);
-//   persistence  each entry finds last frame's entry of the same pair by a search of last frame's
-//                sorted keys (galloping from a guess, then bisection), and each of its points takes
+//                of their entries into the list (in pair order) and of each slot's entry into
+//                denseOf, and a running total (contactFlags, exclusiveScanSaturating,
+//                contactScatter, contactAccumulate), then the counts (contactFinalize);
+//   persistence  each entry finds last frame's entry of the same pair through its pair's slot last
+//                frame (prevSlot) and that slot's entry then (denseOf), and each of its points takes
 //                the user value of last frame's point with the same feature id, else 0
-//                (contactPersist, contactPatch). The lists are double-buffered: each frame writes one slot and
-//                reads the other.
+//                (contactPersist, contactPatch). The lists are double-buffered: each frame writes
+//                one slot and reads the other;
+//   events       the pairs that began touching and those that stopped (contactEventFlags, scans,
+//                contactEvents).
 //
 // Capacity: the list holds `capacity` entries; the counts always give the real total, and
 // `overflow` is 1 when it did not fit; run() then grows the list and runs the frame again.
 
-import { CONTACTS_GROWTH, RADIX_BITS } from '../constants.ts';
+import { CONTACTS_GROWTH } from '../constants.ts';
 import { member, structLookup, word } from '../layout.ts';
 import { WGSL_SOURCES } from '../gpu/shaders.generated.ts';
 
@@ -53,6 +49,8 @@ export const CONTACT_COUNTS_LAYOUT = {
   written: word(countsStruct, 'written'),
   overflow: word(countsStruct, 'overflow'),
   pairCount: word(countsStruct, 'pairCount'),
+  began: word(countsStruct, 'began'),
+  ended: word(countsStruct, 'ended'),
 } as const;
 
 /** ContactParams (the kernels' uniform), the same in 2D and 3D. */
@@ -60,10 +58,11 @@ export const CONTACT_PARAMS_LAYOUT = {
   bytes: paramsStruct.size,
   pairSlots: word(paramsStruct, 'pairSlots'),
   capacity: word(paramsStruct, 'capacity'),
-  keyShift: word(paramsStruct, 'keyShift'),
+  prevValid: word(paramsStruct, 'prevValid'),
   first: word(paramsStruct, 'first'),
   slots: word(paramsStruct, 'slots'),
   pageEntries: word(paramsStruct, 'pageEntries'),
+  prevCapacity: word(paramsStruct, 'prevCapacity'),
 } as const;
 
 /**
@@ -108,8 +107,8 @@ export function contactsLayout(wgsl: string, source: string, contactName: string
     params: CONTACT_PARAMS_LAYOUT,
     /** The narrowphase's manifold slot. */
     manifold: M,
-    /** CtEntryIds (shaders/contacts.wgsl), per entry: bodyA, bodyB, count, then the point ids. */
-    ids: { words: 3 + member(userStruct, 'points').count, bodyA: 0, bodyB: 1, count: 2, ids: 3 },
+    /** CtEntryIds (shaders/contacts.wgsl), per entry: bodyA, bodyB, its pair slot, count, then the point ids. */
+    ids: { words: 4 + member(userStruct, 'points').count, bodyA: 0, bodyB: 1, slot: 2, count: 3, ids: 4 },
   } as const;
   // The entries are copied word for word: an entry must end with its manifold (no trailing
   // padding whose bytes the backends could fill differently).
@@ -119,37 +118,6 @@ export function contactsLayout(wgsl: string, source: string, contactName: string
 
 export type ContactsLayout = ReturnType<typeof contactsLayout>;
 
-
-// ---- the sort's keys ------------------------------------------------------------------------
-
-export interface SortKeyPlan {
-  /**
-   * The sort key is K = bodyA << keyShift | bodyB, of 2 × keyShift bits (every index below
-   * 2^keyShift; 32 when the body count is unknown).
-   */
-  keyShift: number;
-  /** Bits of the first sort: of K's low 32 bits (a multiple of RADIX_BITS, 4 to 32). */
-  lowBits: number;
-  /** Bits of the second sort, of K >> 32 (a multiple of RADIX_BITS, 4 to 32), or 0: K fits in 32 bits, one sort. */
-  highBits: number;
-}
-
-/**
- * The sorts for pairs whose body indices are below `bodyCount` (unknown: 32-bit indices). Every
- * plan gives the same order, by (bodyA, bodyB); fewer bits only take fewer radix passes (4 bits
- * each): up to 65536 bodies one sort of at most 8 passes (7 for 10k bodies), up to 2^18 bodies
- * 8 + 1 passes.
- */
-export function sortKeyPlan(bodyCount?: number): SortKeyPlan {
-  if (bodyCount !== undefined && (!Number.isInteger(bodyCount) || bodyCount < 0 || bodyCount > 0xffffffff)) {
-    throw new RangeError(`bodyCount must be an integer in 0..2^32-1, got ${bodyCount}`);
-  }
-  const keyShift = bodyCount === undefined ? 32 : Math.max(1, 32 - Math.clz32(Math.max(0, bodyCount - 1)));
-  // Whole radix digits (RADIX_BITS): one pass each.
-  const round = (b: number): number => Math.ceil(b / RADIX_BITS) * RADIX_BITS;
-  const bits = 2 * keyShift;
-  return bits <= 32 ? { keyShift, lowBits: round(bits), highBits: 0 } : { keyShift, lowBits: 32, highBits: round(bits - 32) };
-}
 
 // ---- the kernels, on the host ---------------------------------------------------------------
 
@@ -181,49 +149,40 @@ export function exclusiveScanSaturating(data: Uint32Array, n: number): void {
   }
 }
 
-/** The low 32 bits of pair (a, b)'s sort key a << keyShift | b (ctSortKeyLow): the first sort's key. */
-export function contactSortKeyLow(a: number, b: number, keyShift: number): number {
-  return keyShift >= 32 ? b : ((a << keyShift) | b) >>> 0;
-}
-
-/** The bits from 32 on of pair (a, b)'s sort key (ctSortKeyHigh): the second sort's key. */
-export function contactSortKeyHigh(a: number, keyShift: number): number {
-  return keyShift >= 32 ? a : a >>> (32 - keyShift);
-}
-
 /** ctTouches: slot k touches where the scanned flags step up after it (see contacts.wgsl). */
 export function contactTouches(offsets: Uint32Array, k: number): boolean {
   return offsets[k + 1] !== offsets[k];
 }
 
 /**
- * ctScatter: the batch's touching slot k goes to entry i = total + offsets[k] (below capacity): its
- * pair and k into the touching list, its sort key and i into the sort's buffers.
+ * ctScatter: the batch's touching slot k (frame slot first + k) goes to entry i = total + offsets[k]
+ * (below capacity): its entry, not yet matched, and its ids; denseOf[first + k] = i, or
+ * CONTACT_NONE for a slot that does not touch or does not fit.
  */
 export function contactScatter(
-  pairs: Uint32Array, batchPairs: number, offsets: Uint32Array, total: number, capacity: number,
-  keyShift: number, touchingPairs: Uint32Array, touchingSlots: Uint32Array, keys: Uint32Array, values: Uint32Array,
+  L: ContactsLayout, manifolds: Uint32Array, pairs: Uint32Array, batchPairs: number, first: number, offsets: Uint32Array, total: number, capacity: number,
+  contacts: Uint32Array, ids: Uint32Array, denseOf: Uint32Array,
 ): void {
-  for (let k = 0; k < batchPairs; k++) {
-    const i = Math.min(0xffffffff, total + offsets[k]!);
-    if (!contactTouches(offsets, k) || i >= capacity) continue;
-    touchingPairs[2 * i] = pairs[2 * k]!;
-    touchingPairs[2 * i + 1] = pairs[2 * k + 1]!;
-    touchingSlots[i] = k;
-    keys[i] = contactSortKeyLow(pairs[2 * k]!, pairs[2 * k + 1]!, keyShift);
-    values[i] = i;
-  }
-}
-
-/** ctScatterManifolds: the same entries' manifolds into the touching list. */
-export function contactScatterManifolds(
-  L: ContactsLayout, manifolds: Uint32Array, batchPairs: number, offsets: Uint32Array, total: number, capacity: number, touchingManifolds: Uint32Array,
-): void {
+  const C = L.contact;
   const M = L.manifold;
+  const I = L.ids;
   for (let k = 0; k < batchPairs; k++) {
     const i = Math.min(0xffffffff, total + offsets[k]!);
-    if (!contactTouches(offsets, k) || i >= capacity) continue;
-    touchingManifolds.set(manifolds.subarray(k * M.words, (k + 1) * M.words), i * M.words);
+    if (!contactTouches(offsets, k) || i >= capacity) {
+      denseOf[first + k] = CONTACT_NONE;
+      continue;
+    }
+    denseOf[first + k] = i;
+    const o = i * C.words;
+    const e = i * I.words;
+    contacts[o + C.bodyA] = ids[e + I.bodyA] = pairs[2 * k]!;
+    contacts[o + C.bodyB] = ids[e + I.bodyB] = pairs[2 * k + 1]!;
+    contacts[o + C.previous] = CONTACT_NONE;
+    contacts[o + C.matched] = 0;
+    contacts.set(manifolds.subarray(k * M.words, (k + 1) * M.words), o + C.manifold);
+    ids[e + I.slot] = first + k;
+    ids[e + I.count] = contacts[o + C.count]!;
+    for (let p = 0; p < I.words - I.ids; p++) ids[e + I.ids + p] = contacts[o + C.points + p * C.pointStride + C.pointId]!;
   }
 }
 
@@ -240,174 +199,50 @@ export function contactFinalize(capacity: number, counts: Uint32Array): void {
   counts[N.overflow] = total > capacity ? 1 : 0;
 }
 
-/** ctKeysHigh: between the two sorts, the key of sorted position j < written becomes its pair's high key bits. */
-export function contactKeysHigh(touchingPairs: Uint32Array, written: number, keyShift: number, keys: Uint32Array, values: Uint32Array): void {
-  for (let j = 0; j < written; j++) keys[j] = contactSortKeyHigh(touchingPairs[2 * values[j]!]!, keyShift);
+/** Last frame's data a frame reads (persistence and events), or null after a reset. */
+export interface PrevFrame {
+  /** Per pair slot of this frame: its slot last frame, or CONTACT_NONE. */
+  prevSlot: Uint32Array;
+  /** Last frame's per-slot entries. */
+  denseOf: Uint32Array;
+  ids: Uint32Array;
+  userValues: Uint32Array;
+  written: number;
+}
+
+/** ctPrevious: last frame's entry of entry j's pair, or CONTACT_NONE. */
+export function contactPrevious(L: ContactsLayout, ids: Uint32Array, j: number, prev: PrevFrame | null): number {
+  if (!prev) return CONTACT_NONE;
+  const prevSlot = prev.prevSlot[ids[j * L.ids.words + L.ids.slot]!]!;
+  return prevSlot === CONTACT_NONE ? CONTACT_NONE : prev.denseOf[prevSlot]!;
 }
 
 /**
- * A stable sort of the first `n` (key, value) pairs by the low `keyBits` bits of the keys, in
- * place (LSD, 8 bits a pass; any stable sort gives the GPU radix sort's order).
+ * ctPersist: for each entry j < written, last frame's entry of the same pair (contactPrevious);
+ * each point takes last frame's value of the point with the same feature id, else 0; `previous`
+ * and `matched` into `matches`. `userValues` as u32 words (bit-exact copies).
  */
-export function stableSortByKey(keys: Uint32Array, values: Uint32Array, n: number, keyBits: number): void {
-  let k0: Uint32Array = keys.subarray(0, n);
-  let v0: Uint32Array = values.subarray(0, n);
-  let k1: Uint32Array = new Uint32Array(n);
-  let v1: Uint32Array = new Uint32Array(n);
-  const count = new Uint32Array(257);
-  for (let shift = 0; shift < keyBits; shift += 8) {
-    // By the low keyBits bits only, as the GPU's passes.
-    const mask = keyBits - shift >= 8 ? 0xff : (1 << (keyBits - shift)) - 1;
-    count.fill(0);
-    for (let i = 0; i < n; i++) count[((k0[i]! >>> shift) & mask) + 1]!++;
-    for (let d = 0; d < 256; d++) count[d + 1]! += count[d]!;
-    for (let i = 0; i < n; i++) {
-      const d = (k0[i]! >>> shift) & mask;
-      const at = count[d]!++;
-      k1[at] = k0[i]!;
-      v1[at] = v0[i]!;
-    }
-    [k0, k1] = [k1, k0];
-    [v0, v1] = [v1, v0];
-  }
-  if (k0.buffer !== keys.buffer || k0.byteOffset !== keys.byteOffset) {
-    keys.set(k0);
-    values.set(v0);
-  }
-}
-
-/** ctGather: contacts[j] = touching entry values[j] with its bodies, and its ids, for j < written. */
-export function contactGather(
-  L: ContactsLayout, touchingManifolds: Uint32Array, touchingPairs: Uint32Array, values: Uint32Array, written: number, contacts: Uint32Array, ids: Uint32Array,
-): void {
-  const C = L.contact;
-  const M = L.manifold;
-  const I = L.ids;
-  for (let j = 0; j < written; j++) {
-    const i = values[j]!;
-    const o = j * C.words;
-    const e = j * I.words;
-    contacts[o + C.bodyA] = ids[e + I.bodyA] = touchingPairs[2 * i]!;
-    contacts[o + C.bodyB] = ids[e + I.bodyB] = touchingPairs[2 * i + 1]!;
-    contacts[o + C.previous] = CONTACT_NONE;
-    contacts[o + C.matched] = 0;
-    contacts.set(touchingManifolds.subarray(i * M.words, (i + 1) * M.words), o + C.manifold);
-    ids[e + I.count] = contacts[o + C.count]!;
-    for (let p = 0; p < I.words - I.ids; p++) ids[e + I.ids + p] = contacts[o + C.points + p * C.pointStride + C.pointId]!;
-  }
-}
-
-/** ctGatherSlots: ctGather for a frame in one batch, the manifolds straight from its slots. */
-export function contactGatherSlots(
-  L: ContactsLayout, manifolds: Uint32Array, touchingSlots: Uint32Array, touchingPairs: Uint32Array, values: Uint32Array, written: number,
-  contacts: Uint32Array, ids: Uint32Array,
-): void {
-  const M = L.manifold;
-  // The touching list ctGather would read: entry i is slot touchingSlots[i].
-  let entries = 0;
-  for (let j = 0; j < written; j++) entries = Math.max(entries, values[j]! + 1);
-  const touching = new Uint32Array(entries * M.words);
-  for (let j = 0; j < written; j++) {
-    const i = values[j]!;
-    const k = touchingSlots[i]!;
-    touching.set(manifolds.subarray(k * M.words, (k + 1) * M.words), i * M.words);
-  }
-  contactGather(L, touching, touchingPairs, values, written, contacts, ids);
-}
-
-/** ctGatherKeys: keys[j] = the pair of touching entry values[j], for j < written. */
-export function contactGatherKeys(touchingPairs: Uint32Array, values: Uint32Array, written: number, keys: Uint32Array): void {
-  for (let j = 0; j < written; j++) {
-    const i = values[j]!;
-    keys[2 * j] = touchingPairs[2 * i]!;
-    keys[2 * j + 1] = touchingPairs[2 * i + 1]!;
-  }
-}
-
-/** ctGuess: where entry j of `written` would be among last frame's n entries if the lists were alike. */
-export function contactGuess(j: number, written: number, n: number): number {
-  if (n === 0) return 0;
-  return Math.min(Math.trunc(Math.fround(Math.fround(j) * Math.fround(Math.fround(n) / Math.fround(written)))), n - 1);
-}
-
-/**
- * ctLowerBound: the first of the n sorted keys (pairs of u32) that is not below (a, b), n when none
- * is: galloping from `guess`, then bisection. The result does not depend on the guess.
- */
-export function lowerBound(keys: Uint32Array, n: number, a: number, b: number, guess = 0): number {
-  const less = (i: number): boolean => keys[2 * i]! < a || (keys[2 * i] === a && keys[2 * i + 1]! < b);
-  let lo = 0;
-  let hi = n;
-  if (n > 0) {
-    const g = guess;
-    let step = 1;
-    if (less(g)) {
-      lo = g + 1;
-      for (let s = 0; s < 32 && step < n - g; s++) {
-        const p = g + step;
-        if (less(p)) {
-          lo = p + 1;
-          step *= 2;
-        } else {
-          hi = p;
-          break;
-        }
-      }
-    } else {
-      hi = g;
-      for (let s = 0; s < 32 && step <= g; s++) {
-        const p = g - step;
-        if (less(p)) {
-          lo = p + 1;
-          break;
-        } else {
-          hi = p;
-          step *= 2;
-        }
-      }
-    }
-  }
-  for (let s = 0; s < 32 && lo < hi; s++) {
-    const mid = lo + ((hi - lo) >>> 1);
-    if (less(mid)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/**
- * ctPersist: each entry's last-frame entry (a search of prevKeys), and its points' user values:
- * last frame's value of the point with the same feature id (last frame's ids), else 0; `previous`
- * and `matched` into `matches`. `userValues` and `prevUserValues` as u32 words (bit-exact copies).
- */
-export function contactPersist(
-  L: ContactsLayout, ids: Uint32Array, written: number, userValues: Uint32Array, matches: Uint32Array,
-  prevIds: Uint32Array, prevKeys: Uint32Array, prevWritten: number, prevUserValues: Uint32Array,
-): void {
+export function contactPersist(L: ContactsLayout, ids: Uint32Array, written: number, userValues: Uint32Array, matches: Uint32Array, prev: PrevFrame | null): void {
   const I = L.ids;
   const U = L.userValues;
   const P = U.pointCount;
   for (let j = 0; j < written; j++) {
     const e = j * I.words;
-    const a = ids[e + I.bodyA]!;
-    const b = ids[e + I.bodyB]!;
     const count = ids[e + I.count]!;
-    const lo = lowerBound(prevKeys, prevWritten, a, b, contactGuess(j, written, prevWritten));
-    let previous = CONTACT_NONE;
+    const previous = contactPrevious(L, ids, j, prev);
     let matched = 0;
     const u = j * U.words;
     userValues.fill(0, u, u + U.words);
-    if (lo < prevWritten && prevKeys[2 * lo] === a && prevKeys[2 * lo + 1] === b) {
-      previous = lo;
-      const p = lo * I.words;
-      const pu = lo * U.words;
-      const prevCount = prevIds[p + I.count]!;
+    if (prev && previous !== CONTACT_NONE) {
+      const p = previous * I.words;
+      const pu = previous * U.words;
+      const prevCount = prev.ids[p + I.count]!;
       for (let i = 0; i < P && i < count; i++) {
         const id = ids[e + I.ids + i]!;
         for (let q = 0; q < P; q++) {
-          if (q < prevCount && prevIds[p + I.ids + q] === id) {
+          if (q < prevCount && prev.ids[p + I.ids + q] === id) {
             const src = pu + U.points + q * U.pointStride;
-            userValues.set(prevUserValues.subarray(src, src + U.pointStride), u + U.points + i * U.pointStride);
+            userValues.set(prev.userValues.subarray(src, src + U.pointStride), u + U.points + i * U.pointStride);
             matched |= 1 << i;
             break;
           }
@@ -419,13 +254,62 @@ export function contactPersist(
   }
 }
 
-/** ctPatch: each entry's `previous` and `matched` from `matches`. */
-export function contactPatch(L: ContactsLayout, matches: Uint32Array, written: number, contacts: Uint32Array): void {
+/** ctPatch: each entry's `previous` and `matched` from `matches`, its pair into `keys`; last frame's entries that continue marked. */
+export function contactPatch(L: ContactsLayout, matches: Uint32Array, written: number, contacts: Uint32Array, ids: Uint32Array, keys: Uint32Array, continued: Uint32Array): void {
   const C = L.contact;
+  const I = L.ids;
   for (let j = 0; j < written; j++) {
     contacts[j * C.words + C.previous] = matches[2 * j]!;
     contacts[j * C.words + C.matched] = matches[2 * j + 1]!;
+    keys[2 * j] = ids[j * I.words + I.bodyA]!;
+    keys[2 * j + 1] = ids[j * I.words + I.bodyB]!;
+    if (matches[2 * j] !== CONTACT_NONE) continued[matches[2 * j]!] = 1;
   }
+}
+
+/**
+ * ctEventFlags: began[j] = 1 for entries j < written with no previous (j up to capacity); ended[j]
+ * = 1 for last frame's entries j < prevWritten that none continues (j up to prevCapacity).
+ */
+export function contactEventFlags(
+  matches: Uint32Array, written: number, capacity: number, continued: Uint32Array, prevWritten: number, prevCapacity: number,
+  began: Uint32Array, ended: Uint32Array,
+): void {
+  for (let j = 0; j <= capacity; j++) began[j] = j < written && matches[2 * j] === CONTACT_NONE ? 1 : 0;
+  for (let j = 0; j <= prevCapacity; j++) ended[j] = j < prevWritten && continued[j] === 0 ? 1 : 0;
+}
+
+/** ctEvents: after the scans of both flags, the began and ended pairs at their offsets, and their counts. */
+export function contactEvents(
+  L: ContactsLayout, beganFlags: Uint32Array, endedFlags: Uint32Array, capacity: number, prevCapacity: number, ids: Uint32Array, prevIds: Uint32Array,
+  counts: Uint32Array, began: Uint32Array, ended: Uint32Array,
+): void {
+  const I = L.ids;
+  counts[CONTACT_COUNTS_LAYOUT.began] = beganFlags[capacity]!;
+  counts[CONTACT_COUNTS_LAYOUT.ended] = endedFlags[prevCapacity]!;
+  for (let j = 0; j < capacity; j++) {
+    if (beganFlags[j + 1] === beganFlags[j]) continue;
+    began[2 * beganFlags[j]!] = ids[j * I.words + I.bodyA]!;
+    began[2 * beganFlags[j]! + 1] = ids[j * I.words + I.bodyB]!;
+  }
+  for (let j = 0; j < prevCapacity; j++) {
+    if (endedFlags[j + 1] === endedFlags[j]) continue;
+    ended[2 * endedFlags[j]!] = prevIds[j * I.words + I.bodyA]!;
+    ended[2 * endedFlags[j]! + 1] = prevIds[j * I.words + I.bodyB]!;
+  }
+}
+
+/**
+ * Per pair of `pairs`: its index in `last` (last run's pairs), or CONTACT_NONE: what the frames'
+ * broadphase gives as prevSlot, found on the host for run() (a pair listed twice: its first).
+ */
+export function prevSlotsOf(pairs: Uint32Array, last: Uint32Array | null): Uint32Array {
+  const out = new Uint32Array(pairs.length / 2).fill(CONTACT_NONE);
+  if (!last) return out;
+  const where = new Map<string, number>();
+  for (let k = last.length / 2 - 1; k >= 0; k--) where.set(`${last[2 * k]},${last[2 * k + 1]}`, k);
+  for (let k = 0; k < out.length; k++) out[k] = where.get(`${pairs[2 * k]},${pairs[2 * k + 1]}`) ?? CONTACT_NONE;
+  return out;
 }
 
 // ---- the stage ------------------------------------------------------------------------------
@@ -433,7 +317,7 @@ export function contactPatch(L: ContactsLayout, matches: Uint32Array, written: n
 export interface ContactsRunOptions {
   /** Entries the dense list holds in the first run (default: the instance's capacity, or the pair count). */
   capacity?: number;
-  /** Every body index in the pairs is below it: shorter sort keys. Default: unknown. */
+  /** Every body index in the pairs is below it (checked). Default: unknown. */
   bodyCount?: number;
   /** Pairs per compaction batch (default: all in one); the result does not depend on it. */
   batchPairs?: number;
@@ -442,21 +326,23 @@ export interface ContactsRunOptions {
 export interface ContactsTimings {
   /** Flags, scan, counts and scatter (ms). */
   compact: number;
-  /** Sort keys, radix sort(s) and gather (ms). */
-  order: number;
-  /** Binary search of last frame's list and the user values (ms). */
+  /** Last frame's entries and user values, and the events (ms). */
   persist: number;
   total: number;
 }
 
 /** One frame of the stage, read back (both backends). */
 export interface ContactsResult {
-  /** Entries (the layout's contact), `total` of them, ordered by (bodyA, bodyB). */
+  /** Entries (the layout's contact), `total` of them, in pair order. */
   dense: ArrayBuffer;
   /** Touching manifolds: the entries of `dense`. */
   total: number;
   /** User values per entry (the layout's userValues): carried from last frame, 0 for new points. */
   userValues: Float32Array;
+  /** Pairs a0, b0, … that began touching this frame (no entry last frame), in list order. */
+  began: Uint32Array;
+  /** Pairs that touched last frame and do not now, in last frame's order. */
+  ended: Uint32Array;
   /** Runs it took: 1, or 2 when the list had to grow. */
   runs: number;
   /** The dense list's capacity in the last run. */
@@ -472,11 +358,14 @@ interface CpuSlot {
   ids: Uint32Array;
   keys: Uint32Array;
   userValues: Uint32Array;
+  denseOf: Uint32Array;
   counts: Uint32Array;
+  capacity: number;
 }
 
 function emptySlot(): CpuSlot {
-  return { contacts: new Uint32Array(0), ids: new Uint32Array(0), keys: new Uint32Array(0), userValues: new Uint32Array(0), counts: new Uint32Array(CONTACT_COUNTS_LAYOUT.bytes / 4) };
+  const empty = new Uint32Array(0);
+  return { contacts: empty, ids: empty, keys: empty, userValues: empty, denseOf: empty, counts: new Uint32Array(CONTACT_COUNTS_LAYOUT.bytes / 4), capacity: 0 };
 }
 
 /** The contact stage on the host, with last frame's list (the same API as the GPU stage's run()). */
@@ -485,6 +374,10 @@ export class CpuContacts {
   private readonly slots: [CpuSlot, CpuSlot] = [emptySlot(), emptySlot()];
   /** The slot the last frame wrote. */
   private cur = 1;
+  /** reset() was called: the next frame reads nothing of the last. */
+  private forget = true;
+  /** run(): last run's pairs, for the next run's prevSlot. */
+  private runPairs: Uint32Array | null = null;
 
   constructor(readonly layout: ContactsLayout) {}
 
@@ -494,9 +387,10 @@ export class CpuContacts {
     this.capacity = entries;
   }
 
-  /** Forgets last frame: the next frame carries nothing. */
+  /** Forgets last frame: the next frame carries nothing (and every pair of it begins touching). */
   reset(): void {
-    for (const s of this.slots) s.counts.fill(0);
+    this.forget = true;
+    this.runPairs = null;
   }
 
   /**
@@ -511,15 +405,22 @@ export class CpuContacts {
     s.userValues.set(new Uint32Array(values.buffer, values.byteOffset, values.length), at);
   }
 
-  /** One frame (kernel by kernel, as the GPU runs it): slot `cur` written, the other read. */
-  private frame(manifolds: Uint32Array, pairs: Uint32Array, pairCount: number, capacity: number, plan: SortKeyPlan, batchSize: number): CpuSlot {
+  /**
+   * One frame (kernel by kernel, as the GPU runs it): slot `cur` written, the other read (when
+   * `prevSlot` is given). Returns it with its event lists.
+   */
+  frame(
+    manifolds: Uint32Array, pairs: Uint32Array, pairCount: number, capacity: number, batchSize: number, prevSlot: Uint32Array | null,
+  ): { slot: CpuSlot; began: Uint32Array; ended: Uint32Array } {
     const L = this.layout;
     const C = L.contact;
     const U = L.userValues;
     const M = L.manifold;
     const N = L.counts;
     const cur = this.slots[this.cur];
-    const prev = this.slots[this.cur ^ 1];
+    const prevSlotOf = this.slots[this.cur ^ 1];
+    const prev: PrevFrame | null = prevSlot ? { prevSlot, denseOf: prevSlotOf.denseOf, ids: prevSlotOf.ids, userValues: prevSlotOf.userValues, written: prevSlotOf.counts[N.written]! } : null;
+    const prevCapacity = prev ? prevSlotOf.capacity : 0;
     const pairSlots = pairCount;
     if (cur.contacts.length < capacity * C.words) {
       cur.contacts = new Uint32Array(capacity * C.words);
@@ -527,14 +428,10 @@ export class CpuContacts {
       cur.keys = new Uint32Array(2 * capacity);
       cur.userValues = new Uint32Array(capacity * U.words);
     }
+    if (cur.denseOf.length < pairSlots) cur.denseOf = new Uint32Array(pairSlots);
+    cur.capacity = capacity;
     cur.counts.fill(0);
     cur.counts[N.pairCount] = pairCount;
-    const keys = new Uint32Array(capacity);
-    const values = new Uint32Array(capacity);
-    const touchingManifolds = new Uint32Array(capacity * M.words);
-    const touchingPairs = new Uint32Array(2 * capacity);
-    const touchingSlots = new Uint32Array(capacity);
-    const single = batchSize >= pairSlots;
     for (let first = 0; first === 0 || first < pairSlots; first += batchSize) {
       const batch = { first, slots: Math.min(batchSize, Math.max(0, pairSlots - first)) };
       const n = contactBatchPairs(pairCount, pairSlots, batch);
@@ -543,42 +440,53 @@ export class CpuContacts {
       const p = pairs.subarray(2 * first, 2 * (first + batch.slots));
       contactFlags(L, m, n, batch.slots, offsets);
       exclusiveScanSaturating(offsets, batch.slots + 1);
-      contactScatter(p, n, offsets, cur.counts[N.total]!, capacity, plan.keyShift, touchingPairs, touchingSlots, keys, values);
-      if (!single) contactScatterManifolds(L, m, n, offsets, cur.counts[N.total]!, capacity, touchingManifolds);
+      contactScatter(L, m, p, n, first, offsets, cur.counts[N.total]!, capacity, cur.contacts, cur.ids, cur.denseOf);
       contactAccumulate(offsets, batch.slots, cur.counts);
     }
     contactFinalize(capacity, cur.counts);
     const written = cur.counts[N.written]!;
-    // The GPU's sorts take their element count from the counts: the written entries only.
-    stableSortByKey(keys, values, written, plan.lowBits);
-    if (plan.highBits > 0) {
-      contactKeysHigh(touchingPairs, written, plan.keyShift, keys, values);
-      stableSortByKey(keys, values, written, plan.highBits);
-    }
-    if (single) contactGatherSlots(L, manifolds, touchingSlots, touchingPairs, values, written, cur.contacts, cur.ids);
-    else contactGather(L, touchingManifolds, touchingPairs, values, written, cur.contacts, cur.ids);
-    contactGatherKeys(touchingPairs, values, written, cur.keys);
-    const matches = new Uint32Array(2 * written);
-    contactPersist(L, cur.ids, written, cur.userValues, matches, prev.ids, prev.keys, prev.counts[N.written]!, prev.userValues);
-    contactPatch(L, matches, written, cur.contacts);
-    return cur;
+    const matches = new Uint32Array(2 * capacity);
+    contactPersist(L, cur.ids, written, cur.userValues, matches, prev);
+    const continued = new Uint32Array(Math.max(1, prevCapacity));
+    contactPatch(L, matches, written, cur.contacts, cur.ids, cur.keys, continued);
+    const beganFlags = new Uint32Array(capacity + 1);
+    const endedFlags = new Uint32Array(prevCapacity + 1);
+    contactEventFlags(matches, written, capacity, continued, prev ? prev.written : 0, prevCapacity, beganFlags, endedFlags);
+    exclusiveScanSaturating(beganFlags, capacity + 1);
+    exclusiveScanSaturating(endedFlags, prevCapacity + 1);
+    const began = new Uint32Array(2 * capacity);
+    const ended = new Uint32Array(2 * prevCapacity);
+    contactEvents(L, beganFlags, endedFlags, capacity, prevCapacity, cur.ids, prevSlotOf.ids, cur.counts, began, ended);
+    return { slot: cur, began: began.slice(0, 2 * cur.counts[N.began]!), ended: ended.slice(0, 2 * cur.counts[N.ended]!) };
   }
 
   /**
    * One frame: the dense list of `manifolds` (one manifold slot per pair of `pairs`), carrying
-   * last frame's user values. Grows the list and runs the frame again when it did not fit.
+   * last frame's user values by pair (its slot last run found on the host, as run() on the GPU
+   * does) and feature id. Grows the list and runs the frame again when it did not fit.
    */
   run(manifolds: ArrayBuffer, pairs: Uint32Array, options: ContactsRunOptions = {}): ContactsResult {
+    const start = performance.now();
+    const prevSlot = prevSlotsOf(pairs.subarray(0, pairs.length - (pairs.length % 2)), this.runPairs);
+    const result = this.runFrame(manifolds, pairs, prevSlot, options);
+    this.runPairs = pairs.slice();
+    return { ...result, wallMs: performance.now() - start };
+  }
+
+  /** run() with the pairs' slots last frame given (a frame's broadphase's prevSlot). */
+  runFrame(manifolds: ArrayBuffer, pairs: Uint32Array, prevSlot: Uint32Array, options: ContactsRunOptions = {}): ContactsResult {
     const L = this.layout;
     const start = performance.now();
     const pairCount = checkRunInputs(L, manifolds, pairs, options.bodyCount);
-    const plan = sortKeyPlan(options.bodyCount);
+    if (prevSlot.length < pairCount) throw new RangeError(`prevSlot holds ${prevSlot.length} slots, not ${pairCount}`);
     const m = new Uint32Array(manifolds, 0, pairCount * L.manifold.words);
     const batchSize = checkBatchPairs(options.batchPairs, pairCount);
     let capacity = Math.max(1, options.capacity ?? (this.capacity || pairCount));
     this.cur ^= 1;
+    const readsLast = !this.forget && this.slots[this.cur ^ 1].capacity > 0;
+    this.forget = false;
     for (let runs = 1; ; runs++) {
-      const s = this.frame(m, pairs, pairCount, capacity, plan, batchSize);
+      const { slot: s, began, ended } = this.frame(m, pairs, pairCount, capacity, batchSize, readsLast ? prevSlot : null);
       const total = s.counts[L.counts.total]!;
       if (s.counts[L.counts.overflow] === 1) {
         if (runs > 1) throw new Error(`contacts: ${total} manifolds overflowed a list grown to ${capacity}`);
@@ -590,6 +498,8 @@ export class CpuContacts {
         dense: s.contacts.slice(0, total * L.contact.words).buffer,
         total,
         userValues: new Float32Array(s.userValues.slice(0, total * L.userValues.words).buffer),
+        began,
+        ended,
         runs,
         capacity,
         timings: null,
@@ -615,7 +525,7 @@ export function checkRunInputs(L: ContactsLayout, manifolds: ArrayBuffer, pairs:
     throw new RangeError(`manifolds holds ${Math.floor(manifolds.byteLength / (M.words * 4))} slots for ${pairCount} pairs`);
   }
   if (bodyCount !== undefined) {
-    sortKeyPlan(bodyCount);
+    if (!Number.isInteger(bodyCount) || bodyCount < 0 || bodyCount > 0xffffffff) throw new RangeError(`bodyCount must be an integer in 0..2^32-1, got ${bodyCount}`);
     for (let i = 0; i < pairs.length; i++) {
       if (pairs[i]! >= bodyCount) throw new RangeError(`pair ${i >> 1} names body ${pairs[i]}, not below bodyCount ${bodyCount}`);
     }

@@ -6,17 +6,13 @@
 import { constantsWgsl } from '../constants.ts';
 import { LAYOUT_2D } from '../layout2d.ts';
 import { WGSL_SOURCES } from '../gpu/shaders.generated.ts';
-import {
-  CONTACT_NONE, CpuContacts, checkRunInputs, contactsLayout, sortKeyPlan,
-  type ContactsResult, type ContactsRunOptions, type ContactsTimings, type SortKeyPlan,
-} from './contacts.ts';
+import { CONTACT_NONE, CpuContacts, checkRunInputs, contactsLayout, type ContactsResult, type ContactsRunOptions, type ContactsTimings } from './contacts.ts';
 
 export { CONTACT_NONE };
 export type ContactsRunOptions2D = ContactsRunOptions;
 export type ContactsTimings2D = ContactsTimings;
 /** One frame of the stage, read back: ContactManifold2D entries and ContactUserValues2D. */
 export type ContactsResult2D = ContactsResult;
-export type SortKeyPlan2D = SortKeyPlan;
 
 /** Word (4-byte) offsets of the 2D contact list's structs (shaders/contacts2d-layout.wgsl, contacts-layout.wgsl). */
 export const CONTACTS_LAYOUT_2D = contactsLayout(
@@ -26,9 +22,6 @@ export const CONTACTS_LAYOUT_2D = contactsLayout(
   'ContactUserValues2D',
   LAYOUT_2D.manifold,
 );
-
-/** See sortKeyPlan (src/cpu/contacts.ts). */
-export const sortKeyPlan2D = sortKeyPlan;
 
 /** Validates run()'s inputs (both backends); returns the pair count. */
 export function checkRunInputs2D(manifolds: ArrayBuffer, pairs: Uint32Array, bodyCount?: number): number {

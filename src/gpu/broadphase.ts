@@ -354,6 +354,12 @@ export class GpuBroadphase {
     return { ...entryPoints, sorter, scanner };
   }
 
+  /** Forgets the frames before: the next encode() takes new fat boxes and rebuilds. */
+  reset(): void {
+    this.last = null;
+    this.beforeLast = null;
+  }
+
   /** The capacity of the pairs buffer in encode() calls that give none (0: 4 per body, at least 1024). */
   setCapacity(pairs: number): void {
     if (!Number.isInteger(pairs) || pairs < 0) throw new RangeError(`capacity must be an integer >= 0, got ${pairs}`);

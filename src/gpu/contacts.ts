@@ -1,36 +1,35 @@
 // The dense contact list on the GPU, one implementation for 2D and 3D (shaders/contacts.wgsl after
-// the per-dimension contacts2d.wgsl or contacts3d.wgsl, with scan.wgsl and radixsort.wgsl): from
-// one manifold slot per pair (the narrowphase's output), the touching manifolds as a dense list
-// ordered by (bodyA, bodyB), each point carrying last frame's user value of the point with the same
-// pair and feature id. src/cpu/contacts.ts is the same stage on the host, kernel for kernel, byte
-// for byte; src/gpu/contacts2d.ts and contacts3d.ts give the per-dimension classes.
+// the per-dimension contacts2d.wgsl or contacts3d.wgsl, with scan.wgsl): from one manifold slot per
+// pair (the narrowphase's output), the touching manifolds as a dense list in pair order, each
+// point carrying last frame's user value of the point with the same pair and feature id, and the
+// frame's contact events. src/cpu/contacts.ts is the same stage on the host, kernel for kernel,
+// byte for byte; src/gpu/contacts2d.ts and contacts3d.ts give the per-dimension classes.
 //
 //   compact  per batch of consecutive pairs: flags (count > 0) of its slots, an exclusive scan
-//            (GpuScan), and a scatter of the touching slots' manifolds, pairs and sort keys into the
-//            touching list at the running total's offset (so the list is in pair order, batches or
-//            not), then the running total; once all batches are in, the counts;
-//   order    a stable radix sort (GpuRadixSort) of the touching entries by K = bodyA << keyShift |
-//            bodyB (keyShift: the bits of the largest body index, when the caller gives bodyCount;
-//            else 32): one sort when K fits in 32 bits, else one by its low 32 bits and one by the
-//            rest; then a gather of the manifolds into this frame's list and keys;
-//   persist  per entry, a search of last frame's keys (galloping from where the entry would be if
-//            the lists were alike, then bisection; at most 2 × 32 steps); per point, last frame's
-//            user value of the point with the same feature id, else 0.
+//            (GpuScan), and a scatter of the touching slots' entries into the list at the running
+//            total's offset (so the list is in pair order, batches or not), then the running
+//            total; once all batches are in, the counts. The frames' pairs come in (bodyA, bodyB)
+//            order by construction (src/gpu/broadphase.ts), so their lists are in that order with
+//            no sort;
+//   persist  per entry, last frame's entry of the same pair: the pair's slot in last frame's pair
+//            list (prevSlot, which the frames' broadphase gives), and the entry that slot had
+//            (kept per slot, denseOf); per point, that entry's user value of the point with the
+//            same feature id, else 0;
+//   events   the pairs that began touching (no previous entry) and those that stopped (last
+//            frame's entries no entry continues), as two short lists in list order, with counts.
 //
 // Batches: a frame whose manifold slots do not fit in one binding (maxStorageBufferBindingSize) is
 // compacted batch by batch: begin(), then per batch the narrowphase into a batch-sized manifold
 // buffer and compactBatch() over it, then finish(). The list does not depend on the batches.
-// Pages: the touching manifolds and the dense list are bound as two pages of pageEntries()
-// entries each, so a list may be up to twice a binding (outputs.pageEntries tells a reader where
-// to split it); the other per-entry buffers (keys, user values, ids) must fit one binding.
+// Pages: the dense list is bound as two pages of pageEntries() entries each, so a list may be up
+// to twice a binding (outputs.pageEntries tells a reader where to split it); the other per-entry
+// buffers (user values, ids, keys) must fit one binding.
 //
-// Deterministic: no atomics; the list is byte-identical from run to run, and does not depend on
-// the order in which the pairs are listed (the pair's bodies as given decide it; the broadphases
-// give bodyA < bodyB). Pairs listed twice keep their input order (their manifolds are equal).
+// Deterministic: no atomics; the list is byte-identical from run to run.
 //
-// Double-buffered: each frame writes one slot (list, keys, user values, counts) and reads the
-// other, last frame's. A solver writes this frame's user values into `outputs.userValues` on the
-// GPU, or with setUserValues() from the host, after the frame and before the next encode(); the
+// Double-buffered: each frame writes one slot (list, ids, user values, counts, denseOf) and reads
+// the other, last frame's. A solver writes this frame's user values into `outputs.userValues` on
+// the GPU, or with setUserValues() from the host, after the frame and before the next encode(); the
 // next frame carries them. A grown capacity replaces a slot's buffers: take them from each
 // encode()'s outputs.
 //
@@ -49,13 +48,12 @@ import {
   CONTACT_NONE,
   checkBatchPairs,
   checkRunInputs,
-  sortKeyPlan,
+  prevSlotsOf,
   type ContactsLayout,
   type ContactsResult,
   type ContactsRunOptions,
   type ContactsTimings,
 } from '../cpu/contacts.ts';
-import { GpuRadixSort, type RadixSortPlan } from './radixsort.ts';
 import { GpuScan, type ScanPlan } from './scan.ts';
 import { GrowingBuffer, PassTimer, UNIFORM_SLOT_BYTES, createUniformSlots, dispatchRows, readBuffer } from './buffers.ts';
 import { compileEntryPoints, type Kernel } from './pipelines.ts';
@@ -66,7 +64,7 @@ export function contactsConstantsWgsl(): string {
 }
 
 /** Stages timed with timestamp queries, in order. */
-export const CONTACTS_STAGES = ['compact', 'order', 'persist'] as const;
+export const CONTACTS_STAGES = ['compact', 'persist'] as const;
 
 /** What differs between the dimensions: the module and the layouts. */
 export interface ContactsDimension {
@@ -95,10 +93,10 @@ export interface ContactsInputs {
    */
   pairSlots?: number;
   /**
-   * Every body index in the pairs is below it: shorter sort keys (fewer radix passes). Not checked
-   * on the GPU (run() checks it): a larger index gives a wrong order. Default: unknown (32 bits).
+   * array<u32>, one per pair slot: the pair's slot in last frame's pairs, or CONTACT_NONE (the
+   * frames' broadphase gives it). Without it nothing carries from last frame.
    */
-  bodyCount?: number;
+  prevSlot?: GPUBuffer;
   /** Entries the dense list holds; default: setCapacity's, or pairSlots (which cannot overflow). */
   capacity?: number;
   /** Record the frame again (after an overflow): reads the same last frame, rewrites this one. */
@@ -121,14 +119,20 @@ export interface ContactsBatch {
 }
 
 export interface ContactsOutputs {
-  /** The dense list: counts.written entries, ordered by (bodyA, bodyB). */
+  /** The dense list: counts.written entries, in pair order (the frames': by (bodyA, bodyB)). */
   contacts: GPUBuffer;
-  /** array<vec2u>: (bodyA, bodyB) of each entry (what the next frame searches). */
+  /** array<vec2u>: (bodyA, bodyB) of each entry. */
   keys: GPUBuffer;
   /** User values per entry: carried from last frame; the solver overwrites them for the next. */
   userValues: GPUBuffer;
-  /** ContactCounts (the layout's counts), COPY_SRC. */
+  /** ContactCounts (the layout's counts), COPY_SRC: the list's counts and the events' (began, ended). */
   counts: GPUBuffer;
+  /** array<vec2u>: the pairs that began touching this frame (counts.began of them), in list order. */
+  began: GPUBuffer;
+  /** array<vec2u>: the pairs that touched last frame and do not now (counts.ended), in last frame's order. */
+  ended: GPUBuffer;
+  /** array<u32>, one per pair slot: the slot's entry in the list, or CONTACT_NONE (what the next frame reads). */
+  denseOf: GPUBuffer;
   capacity: number;
   /**
    * Entries per binding-sized page of `contacts`: a list longer than one binding
@@ -137,24 +141,26 @@ export interface ContactsOutputs {
   pageEntries: number;
 }
 
-const KERNEL_NAMES = [
-  'ctFlags', 'ctScatter', 'ctScatterManifolds', 'ctAccumulate', 'ctFinalize', 'ctKeysHigh', 'ctGather', 'ctGatherSlots', 'ctGatherKeys', 'ctPersist', 'ctPatch',
-] as const;
+const KERNEL_NAMES = ['ctFlags', 'ctScatter', 'ctAccumulate', 'ctFinalize', 'ctPersist', 'ctPatch', 'ctEventFlags', 'ctEvents'] as const;
 type KernelName = (typeof KERNEL_NAMES)[number];
+/** Kernels of one invocation. */
+const SINGLE: readonly KernelName[] = ['ctFinalize', 'ctAccumulate'];
 
 interface Slot {
   contacts: GrowingBuffer;
   ids: GrowingBuffer;
   keys: GrowingBuffer;
   userValues: GrowingBuffer;
+  denseOf: GrowingBuffer;
   counts: GPUBuffer;
+  /** The capacity of the frame it holds. */
+  capacity: number;
 }
 
-/** The kernels, sort and scan of one dimension, compiled for a device. */
+/** The kernels and scan of one dimension, compiled for a device. */
 export interface ContactsParts {
   kernels: Record<KernelName, Kernel>;
   bindings: Record<KernelName, number[]>;
-  sorter: GpuRadixSort;
   scanner: GpuScan;
 }
 
@@ -163,14 +169,11 @@ interface OpenFrame {
   encoder: GPUCommandEncoder;
   pairSlots: number;
   capacity: number;
-  keyShift: number;
-  lowBits: number;
-  highBits: number;
+  prevCapacity: number;
+  prevValid: boolean;
   batches: number;
   pageEntries: number;
   buffers: Record<number, GPUBufferBinding>;
-  /** A frame of one batch: that batch's bindings (its manifold slots for ctGatherSlots). */
-  single?: Record<number, GPUBufferBinding>;
 }
 
 // A function: in Node, GPUBufferUsage exists only once Dawn is loaded.
@@ -184,38 +187,33 @@ export class GpuContacts {
   /** Uniform slots: one per batch, then the frame's. */
   private params: GPUBuffer;
   private paramSlots = 0;
-  private readonly offsets: GrowingBuffer;
-  private readonly sortKeys: GrowingBuffer;
-  private readonly sortValues: GrowingBuffer;
-  private readonly sortKeysTmp: GrowingBuffer;
-  private readonly sortValuesTmp: GrowingBuffer;
-  private readonly touchingManifolds: GrowingBuffer;
-  private readonly touchingPairs: GrowingBuffer;
-  private readonly matches: GrowingBuffer;
-  private readonly touchingSlots: GrowingBuffer;
-  private readonly spareContact: GrowingBuffer;
-  private readonly spareTouching: GrowingBuffer;
-  /** Entries per page of the touching and dense lists (0: as many as one binding holds). */
+  private readonly scratch: Record<string, GrowingBuffer> = {};
+  /** Entries per page of the dense list (0: as many as one binding holds). */
   private pageLimit = 0;
-  private readonly inputManifolds: GrowingBuffer;
-  private readonly inputPairs: GrowingBuffer;
   private readonly slots: [Slot, Slot];
   /** The slot the last encode() wrote. */
   private cur = 1;
-  private scanPlans: { plan: ScanPlan; data: GPUBuffer; n: number }[] = [];
-  private sortPlans: { plan: RadixSortPlan; keys: GPUBuffer; values: GPUBuffer; buffers: GPUBuffer[]; n: number; keyBits: number; swapped: boolean; counts: GPUBuffer }[] = [];
+  /** reset() was called: the next frame reads nothing of the last. */
+  private forget = true;
+  /** Whether the frame being recorded (and its retries) reads the last one. */
+  private readsLast = false;
+  private scanPlans: { plan: ScanPlan; data: GPUBuffer; n: number; frame: number }[] = [];
+  /** Frames begun: a scan plan used in the open frame must outlive it. */
+  private frameCount = 0;
   private readonly timer: PassTimer | null;
   private readonly kernels: Record<KernelName, Kernel>;
   private readonly bindings: Record<KernelName, number[]>;
-  private readonly sorter: GpuRadixSort;
   private readonly scanner: GpuScan;
   private open: OpenFrame | null = null;
+  private batchIndex = 0;
+  /** run(): last run's pairs, for the next run's prevSlot. */
+  private runPairs: Uint32Array | null = null;
   private readonly CB: number;
   private readonly UB: number;
   private readonly MB: number;
 
   protected constructor(readonly device: GPUDevice, readonly dimension: ContactsDimension, parts: ContactsParts, timestamps: boolean) {
-    ({ kernels: this.kernels, bindings: this.bindings, sorter: this.sorter, scanner: this.scanner } = parts);
+    ({ kernels: this.kernels, bindings: this.bindings, scanner: this.scanner } = parts);
     const L = dimension.layout;
     this.CB = L.contact.bytes;
     this.UB = L.userValues.bytes;
@@ -225,38 +223,30 @@ export class GpuContacts {
     const grow = (name: string): GrowingBuffer => new GrowingBuffer(device, S, `${label}-${name}`);
     this.params = createUniformSlots(device, `${label}-params`, 2);
     this.paramSlots = 2;
-    this.offsets = grow('offsets');
-    this.sortKeys = grow('sort-keys');
-    this.sortValues = grow('sort-values');
-    this.sortKeysTmp = grow('sort-keys-tmp');
-    this.sortValuesTmp = grow('sort-values-tmp');
-    this.touchingManifolds = grow('touching-manifolds');
-    this.touchingPairs = grow('touching-pairs');
-    this.matches = grow('matches');
-    this.touchingSlots = grow('touching-slots');
-    this.spareContact = grow('spare-contact');
-    this.spareTouching = grow('spare-touching');
-    this.inputManifolds = grow('input-manifolds');
-    this.inputPairs = grow('input-pairs');
     const slot = (k: number): Slot => ({
       contacts: grow(`contacts-${k}`),
       ids: grow(`ids-${k}`),
       keys: grow(`keys-${k}`),
       userValues: grow(`user-values-${k}`),
+      denseOf: grow(`dense-of-${k}`),
       counts: device.createBuffer({ label: `${label}-counts-${k}`, size: Math.max(16, L.counts.bytes), usage: S }),
+      capacity: 0,
     });
     this.slots = [slot(0), slot(1)];
     this.timer = timestamps ? new PassTimer(device, CONTACTS_STAGES) : null;
   }
 
+  /** A scratch buffer by name, at least `bytes` (grown on demand: contents lost when it grows). */
+  private buffer(name: string, bytes: number): GPUBuffer {
+    let g = this.scratch[name];
+    if (!g) this.scratch[name] = g = new GrowingBuffer(this.device, storageUsage(), `${this.dimension.label}-${name}`);
+    return g.ensure(bytes);
+  }
+
   /** Compiles the kernels of `dimension` for `device` (cached per device). */
   protected static async compile(device: GPUDevice, dimension: ContactsDimension): Promise<ContactsParts> {
-    const [entryPoints, sorter, scanner] = await Promise.all([
-      compileEntryPoints(device, dimension.label, KERNEL_NAMES, dimension.wgsl),
-      GpuRadixSort.create(device),
-      GpuScan.create(device),
-    ]);
-    return { ...entryPoints, sorter, scanner };
+    const [entryPoints, scanner] = await Promise.all([compileEntryPoints(device, dimension.label, KERNEL_NAMES, dimension.wgsl), GpuScan.create(device)]);
+    return { ...entryPoints, scanner };
   }
 
   /** The dense list's capacity in frames that give none (0: as many as pair slots). */
@@ -265,9 +255,9 @@ export class GpuContacts {
     this.capacity = entries;
   }
 
-  /** Entries per page of the touching and dense lists: a multiple of 256 (any entry size then meets the offset alignment). */
+  /** Entries per page of the dense list: a multiple of 256 (any entry size then meets the offset alignment). */
   pageEntries(): number {
-    const byLimit = Math.floor(this.device.limits.maxStorageBufferBindingSize / Math.max(this.CB, this.MB) / 256) * 256;
+    const byLimit = Math.floor(this.device.limits.maxStorageBufferBindingSize / this.CB / 256) * 256;
     return this.pageLimit > 0 ? Math.min(byLimit, this.pageLimit) : byLimit;
   }
 
@@ -278,13 +268,13 @@ export class GpuContacts {
   }
 
   /**
-   * The most entries one list can hold on this device: two pages of entries and touching
-   * manifolds, and the unpaged per-entry buffers (user values, ids, keys) each in one binding.
+   * The most entries one list can hold on this device: two pages of entries, and the unpaged
+   * per-entry buffers (user values, ids, keys) each in one binding.
    */
   maxCapacity(): number {
     const limit = this.device.limits.maxStorageBufferBindingSize;
     const idsBytes = 4 * this.dimension.layout.ids.words;
-    const byBuffer = Math.floor(this.device.limits.maxBufferSize / Math.max(this.CB, this.MB));
+    const byBuffer = Math.floor(this.device.limits.maxBufferSize / this.CB);
     return Math.min(2 * this.pageEntries(), byBuffer, Math.floor(limit / Math.max(this.UB, idsBytes, 8)));
   }
 
@@ -293,14 +283,14 @@ export class GpuContacts {
     return Math.max(1, this.capacity || Math.min(pairSlots, this.maxCapacity()));
   }
 
-  /** Forgets last frame (queued with writeBuffer): the next frame carries nothing. */
+  /** Forgets last frame: the next frame carries nothing (and every pair of it begins touching). */
   reset(): void {
-    const zero = new Uint32Array(this.dimension.layout.counts.bytes / 4);
-    for (const s of this.slots) this.device.queue.writeBuffer(s.counts, 0, zero);
+    this.forget = true;
+    this.runPairs = null;
   }
 
   /** The last frame's outputs (what the next frame reads), or null before the first frame. */
-  lastOutputs(): Omit<ContactsOutputs, 'capacity' | 'pageEntries'> | null {
+  lastOutputs(): Pick<ContactsOutputs, 'contacts' | 'keys' | 'userValues' | 'counts'> | null {
     const s = this.slots[this.cur];
     if (!s.contacts.buffer || !s.keys.buffer || !s.userValues.buffer) return null;
     return { contacts: s.contacts.buffer, keys: s.keys.buffer, userValues: s.userValues.buffer, counts: s.counts };
@@ -319,53 +309,34 @@ export class GpuContacts {
     this.device.queue.writeBuffer(buffer, at, values.buffer, values.byteOffset, values.byteLength);
   }
 
-  private ensureScanPlan(data: GPUBuffer, n: number): ScanPlan {
-    if (this.scanPlans.length > 0 && this.scanPlans[0]!.data !== data) {
-      for (const p of this.scanPlans) p.plan.destroy();
-      this.scanPlans = [];
-    }
-    let p = this.scanPlans.find((q) => q.n === n);
+  /** An exclusive scan of `n` u32 of `data` (plans kept for a few sizes and buffers). */
+  private scanPlan(data: GPUBuffer, n: number): ScanPlan {
+    let p = this.scanPlans.find((q) => q.n === n && q.data === data);
     if (!p) {
-      // A frame scans at most two sizes (full batches and the last); keep the plans of a few.
-      if (this.scanPlans.length >= 4) this.scanPlans.shift()!.plan.destroy();
-      p = { plan: this.scanner.plan(data, n), data, n };
+      // A frame scans a few sizes (full batches, the last, the event flags); keep the plans of
+      // some, dropping the oldest not used in the frame being recorded.
+      const stale = this.scanPlans.findIndex((q) => q.frame !== this.frameCount);
+      if (this.scanPlans.length >= 8 && stale >= 0) this.scanPlans.splice(stale, 1)[0]!.plan.destroy();
+      p = { plan: this.scanner.plan(data, n), data, n, frame: this.frameCount };
       this.scanPlans.push(p);
     }
+    p.frame = this.frameCount;
     return p.plan;
   }
 
-  /** The sort of `n` keys by `keyBits` bits, on the instance's sort buffers (plans cached by bit count). */
-  // `swapped`: the sort starts from the scratch pair (where an odd number of passes left the last
-  // sort). It sorts the first `written` of `counts` (a slot's) of its n elements.
-  private ensureSortPlan(n: number, keyBits: number, counts: GPUBuffer, swapped = false): { plan: RadixSortPlan; keys: GPUBuffer; values: GPUBuffer } {
-    const buffers = [this.sortKeys, this.sortValues, this.sortKeysTmp, this.sortValuesTmp].map((b) => b.ensure(4 * n));
-    if (!(this.sortPlans.length > 0 && this.sortPlans[0]!.n === n && this.sortPlans[0]!.buffers.every((b, i) => b === buffers[i]))) {
-      for (const p of this.sortPlans) p.plan.destroy();
-      this.sortPlans = [];
-    }
-    let p = this.sortPlans.find((q) => q.keyBits === keyBits && q.swapped === swapped && q.counts === counts);
-    if (!p) {
-      const [keys, values, keysTmp, valuesTmp] = (swapped ? [buffers[2], buffers[3], buffers[0], buffers[1]] : buffers) as [GPUBuffer, GPUBuffer, GPUBuffer, GPUBuffer];
-      const count = { buffer: counts, word: this.dimension.layout.counts.written };
-      p = { plan: this.sorter.plan(keys, values, n, keyBits, { keys: keysTmp, values: valuesTmp }, count), keys, values, buffers, n, keyBits, swapped, counts };
-      this.sortPlans.push(p);
-    }
-    return p;
-  }
-
-  /** Uniform slot `slot` (256 bytes each), growing the buffer (before any is bound in a frame). */
+  /** Uniform slot `slot` (256 bytes each). */
   private paramSlot(slot: number): GPUBufferBinding {
     return { buffer: this.params, offset: slot * UNIFORM_SLOT_BYTES, size: this.dimension.layout.params.bytes };
   }
 
   /**
-   * Two page bindings of the first `capacity` entries of `entryBytes` in `buffer`; when one page
-   * holds them all, the second is a spare one-entry buffer (writable bindings must not alias).
+   * Two page bindings of the first `capacity` entries in `buffer`; when one page holds them all,
+   * the second is a spare one-entry buffer (writable bindings must not alias).
    */
-  private pages(buffer: GPUBuffer, entryBytes: number, capacity: number, pageEntries: number): [GPUBufferBinding, GPUBufferBinding] {
-    const first = { buffer, offset: 0, size: Math.min(capacity, pageEntries) * entryBytes };
-    if (capacity <= pageEntries) return [first, { buffer: (entryBytes === this.CB ? this.spareContact : this.spareTouching).ensure(entryBytes), size: entryBytes }];
-    return [first, { buffer, offset: pageEntries * entryBytes, size: (capacity - pageEntries) * entryBytes }];
+  private pages(buffer: GPUBuffer, capacity: number, pageEntries: number): [GPUBufferBinding, GPUBufferBinding] {
+    const first = { buffer, offset: 0, size: Math.min(capacity, pageEntries) * this.CB };
+    if (capacity <= pageEntries) return [first, { buffer: this.buffer('spare-contact', this.CB), size: this.CB }];
+    return [first, { buffer, offset: pageEntries * this.CB, size: (capacity - pageEntries) * this.CB }];
   }
 
   private writeParams(slot: number, first: number, slots: number): void {
@@ -374,10 +345,11 @@ export class GpuContacts {
     const words = new Uint32Array(P.bytes / 4);
     words[P.pairSlots] = o.pairSlots;
     words[P.capacity] = o.capacity;
-    words[P.keyShift] = o.keyShift;
+    words[P.prevValid] = o.prevValid ? 1 : 0;
     words[P.first] = first;
     words[P.slots] = slots;
     words[P.pageEntries] = o.pageEntries;
+    words[P.prevCapacity] = o.prevCapacity;
     this.device.queue.writeBuffer(this.params, slot * UNIFORM_SLOT_BYTES, words);
   }
 
@@ -392,7 +364,7 @@ export class GpuContacts {
         entries: this.bindings[name].map((b) => ({ binding: b, resource: buffers[b]! })),
       }),
     );
-    if (name === 'ctFinalize' || name === 'ctAccumulate') pass.dispatchWorkgroups(1);
+    if (SINGLE.includes(name)) pass.dispatchWorkgroups(1);
     else dispatchRows(pass, Math.ceil(invocations / CONTACTS_WORKGROUP_SIZE));
   }
 
@@ -411,57 +383,65 @@ export class GpuContacts {
       throw new RangeError(`pairCount must be an integer in 0..${pairSlots} (the pair slots), got ${inputs.pairCount}`);
     }
     if (inputs.pairCountSource && inputs.pairCountSource.offset % 4 !== 0) throw new RangeError(`pairCountSource.offset must be a multiple of 4, got ${inputs.pairCountSource.offset}`);
+    if (inputs.prevSlot && inputs.prevSlot.size < 4 * pairSlots) throw new RangeError(`prevSlot holds ${Math.floor(inputs.prevSlot.size / 4)} slots, not ${pairSlots}`);
     const capacity = Math.max(1, inputs.capacity ?? this.defaultCapacity(pairSlots));
     if (!Number.isInteger(capacity)) throw new RangeError(`capacity must be an integer, got ${capacity}`);
     if (capacity > this.maxCapacity()) {
-      const bytes = Math.max(this.CB, this.MB) * capacity;
+      const bytes = this.CB * capacity;
       throw new CapacityError(`contacts: ${capacity} entries need ${bytes} bytes per buffer; this device binds at most ${device.limits.maxStorageBufferBindingSize} bytes per buffer.`);
     }
-    const keyPlan = sortKeyPlan(inputs.bodyCount);
     if (batches + 1 > this.paramSlots) {
       this.params.destroy();
       this.paramSlots = batches + 1;
       this.params = createUniformSlots(device, `${this.dimension.label}-params`, this.paramSlots);
     }
 
-    if (!inputs.retry) this.cur ^= 1;
+    // A retry reads what the first recording read; the first frame after reset() reads nothing.
+    if (!inputs.retry) {
+      this.cur ^= 1;
+      this.readsLast = !this.forget && this.slots[this.cur ^ 1].capacity > 0;
+      this.forget = false;
+    }
     const cur = this.slots[this.cur];
     const prev = this.slots[this.cur ^ 1];
+    const prevValid = this.readsLast;
+    const prevCapacity = prevValid ? prev.capacity : 0;
+    cur.capacity = capacity;
     const idsBytes = 4 * L.ids.words;
     const pageEntries = this.pageEntries();
-    const [touching0, touching1] = this.pages(this.touchingManifolds.ensure(this.MB * capacity), this.MB, capacity, pageEntries);
-    const [contacts0, contacts1] = this.pages(cur.contacts.ensure(this.CB * capacity), this.CB, capacity, pageEntries);
+    const [contacts0, contacts1] = this.pages(cur.contacts.ensure(this.CB * capacity), capacity, pageEntries);
+    const noSlots = this.buffer('no-prev-slot', 4);
     const buffers: Record<number, GPUBufferBinding> = {
       4: { buffer: cur.counts },
-      5: touching0,
+      5: { buffer: cur.denseOf.ensure(4 * Math.max(1, pairSlots)) },
+      6: { buffer: prevValid && inputs.prevSlot ? inputs.prevSlot : noSlots },
+      7: { buffer: prev.denseOf.ensure(4) },
       8: contacts0,
-      9: { buffer: cur.keys.ensure(8 * capacity) },
+      9: { buffer: this.buffer('continued', 4 * Math.max(1, prevCapacity)) },
       10: { buffer: cur.userValues.ensure(this.UB * capacity) },
       11: { buffer: prev.ids.ensure(idsBytes) },
-      12: { buffer: prev.keys.ensure(8) },
+      12: { buffer: this.buffer('began-flags', 4 * (capacity + 1)) },
       13: { buffer: prev.userValues.ensure(this.UB) },
       14: { buffer: prev.counts },
-      15: { buffer: this.touchingPairs.ensure(8 * capacity) },
-      16: touching1,
+      15: { buffer: this.buffer('ended-flags', 4 * (prevCapacity + 1)) },
+      16: { buffer: this.buffer(`began-${this.cur}`, 8 * capacity) },
       17: contacts1,
       18: { buffer: cur.ids.ensure(idsBytes * capacity) },
-      19: { buffer: this.matches.ensure(8 * capacity) },
-      20: { buffer: this.touchingSlots.ensure(4 * capacity) },
+      19: { buffer: this.buffer('matches', 8 * capacity) },
+      20: { buffer: this.buffer(`ended-${this.cur}`, 8 * Math.max(1, prevCapacity)) },
+      21: { buffer: cur.keys.ensure(8 * capacity) },
     };
-    // The low sort's input (ctScatter writes it).
-    buffers[6] = { buffer: this.sortKeys.ensure(4 * capacity) };
-    buffers[7] = { buffer: this.sortValues.ensure(4 * capacity) };
-    this.open = { encoder, pairSlots, capacity, keyShift: keyPlan.keyShift, lowBits: keyPlan.lowBits, highBits: keyPlan.highBits, batches, pageEntries, buffers };
+    this.open = { encoder, pairSlots, capacity, prevCapacity, prevValid: prevValid && inputs.prevSlot !== undefined, batches, pageEntries, buffers };
     // The running total starts at 0; the pair count comes from the host or the GPU.
     const counts = new Uint32Array(L.counts.bytes / 4);
     counts[L.counts.pairCount] = inputs.pairCount ?? 0;
     device.queue.writeBuffer(cur.counts, 0, counts);
     if (inputs.pairCountSource) encoder.copyBufferToBuffer(inputs.pairCountSource.buffer, inputs.pairCountSource.offset, cur.counts, 4 * L.counts.pairCount, 4);
+    encoder.clearBuffer(buffers[9]!.buffer, 0, 4 * Math.max(1, prevCapacity));
     this.writeParams(batches, 0, pairSlots);
     this.batchIndex = 0;
+    this.frameCount++;
   }
-
-  private batchIndex = 0;
 
   /**
    * Compacts one batch of the frame begin() opened, in its own compute pass: timed as part of the
@@ -478,9 +458,8 @@ export class GpuContacts {
     }
     if (batch.manifolds.size < slots * this.MB) throw new RangeError(`batch manifolds hold ${Math.floor(batch.manifolds.size / this.MB)} slots, not ${slots}`);
     if (batch.pairs.size < batch.pairsOffset + slots * 8) throw new RangeError(`batch pairs hold fewer than ${slots} pairs from byte ${batch.pairsOffset}`);
-    const offsets = this.offsets.ensure(4 * (slots + 1));
+    const offsets = this.buffer('offsets', 4 * (slots + 1));
     if (offsets.size > this.device.limits.maxStorageBufferBindingSize) throw new CapacityError(`contacts: ${slots} pair slots need ${4 * (slots + 1)} bytes of offsets`);
-    const scanPlan = this.ensureScanPlan(offsets, slots + 1);
     this.writeParams(b, first, slots);
     const buffers: Record<number, GPUBufferBinding> = {
       ...o.buffers,
@@ -493,54 +472,39 @@ export class GpuContacts {
     const label = `${this.dimension.label}.compact`;
     const pass = o.encoder.beginComputePass(descriptor ?? (this.timer ? this.timer.passDescriptor('compact', label, writes) : { label }));
     this.dispatch(pass, 'ctFlags', slots + 1, buffers);
-    this.scanner.encode(pass, scanPlan);
+    this.scanner.encode(pass, this.scanPlan(offsets, slots + 1));
     this.dispatch(pass, 'ctScatter', slots, buffers);
-    // One batch: finish() gathers from its slots (which must then stay as they are until it).
-    if (o.batches > 1) this.dispatch(pass, 'ctScatterManifolds', slots, buffers);
-    else o.single = { ...buffers };
     this.dispatch(pass, 'ctAccumulate', 1, buffers);
     pass.end();
   }
 
-  /** Orders and persists the frame begin() opened, after its batches (2 compute passes). */
+  /** Persists the frame begin() opened and lists its events, after its batches (1 compute pass). */
   finish(): ContactsOutputs {
     const o = this.open;
     if (!o) throw new Error('contacts: finish() without begin()');
     if (this.batchIndex !== o.batches) throw new Error(`contacts: finish() after ${this.batchIndex} of ${o.batches} batches`);
     this.open = null;
     const buffers: Record<number, GPUBufferBinding> = { ...o.buffers, 0: this.paramSlot(o.batches) };
-    const counts = this.slots[this.cur].counts;
-    const sort = this.ensureSortPlan(o.capacity, o.lowBits, counts);
-    // An odd number of passes leaves a sort's result in the scratch pair: the next sort starts
-    // there, and the kernels after the sorts read the last one's output.
-    const sortHigh = o.highBits > 0 ? this.ensureSortPlan(o.capacity, o.highBits, counts, sort.plan.output.keys !== sort.keys) : null;
-    const sorted = (plan: RadixSortPlan): Record<number, GPUBufferBinding> => ({ 6: { buffer: plan.output.keys }, 7: { buffer: plan.output.values } });
-    const begin = (stage: (typeof CONTACTS_STAGES)[number]): GPUComputePassEncoder =>
-      o.encoder.beginComputePass(this.timer ? this.timer.passDescriptor(stage, `${this.dimension.label}.${stage}`) : { label: `${this.dimension.label}.${stage}` });
-    let pass = begin('order');
+    const label = `${this.dimension.label}.persist`;
+    const pass = o.encoder.beginComputePass(this.timer ? this.timer.passDescriptor('persist', label) : { label });
     this.dispatch(pass, 'ctFinalize', 1, buffers);
-    this.sorter.encode(pass, sort.plan);
-    let order = sorted(sort.plan);
-    if (sortHigh) {
-      this.dispatch(pass, 'ctKeysHigh', o.capacity, { ...buffers, ...order });
-      this.sorter.encode(pass, sortHigh.plan);
-      order = sorted(sortHigh.plan);
-    }
-    if (o.single) this.dispatch(pass, 'ctGatherSlots', o.capacity, { ...o.single, 0: buffers[0]!, ...order });
-    else this.dispatch(pass, 'ctGather', o.capacity, { ...buffers, ...order });
-    this.dispatch(pass, 'ctGatherKeys', o.capacity, { ...buffers, ...order });
-    pass.end();
-    pass = begin('persist');
     this.dispatch(pass, 'ctPersist', o.capacity, buffers);
     this.dispatch(pass, 'ctPatch', o.capacity, buffers);
+    this.dispatch(pass, 'ctEventFlags', Math.max(o.capacity, o.prevCapacity) + 1, buffers);
+    this.scanner.encode(pass, this.scanPlan(buffers[12]!.buffer, o.capacity + 1));
+    this.scanner.encode(pass, this.scanPlan(buffers[15]!.buffer, o.prevCapacity + 1));
+    this.dispatch(pass, 'ctEvents', Math.max(o.capacity, o.prevCapacity, 1), buffers);
     pass.end();
     this.timer?.resolve(o.encoder);
     const cur = this.slots[this.cur];
-    return { contacts: o.buffers[8]!.buffer, keys: o.buffers[9]!.buffer, userValues: o.buffers[10]!.buffer, counts: cur.counts, capacity: o.capacity, pageEntries: o.pageEntries };
+    return {
+      contacts: buffers[8]!.buffer, keys: buffers[21]!.buffer, userValues: buffers[10]!.buffer, counts: cur.counts,
+      began: buffers[16]!.buffer, ended: buffers[20]!.buffer, denseOf: buffers[5]!.buffer, capacity: o.capacity, pageEntries: o.pageEntries,
+    };
   }
 
   /**
-   * Records one frame into `encoder` in one batch (3 compute passes, timed when the instance has
+   * Records one frame into `encoder` in one batch (2 compute passes, timed when the instance has
    * timestamps; read them with readTimings() after the submit). The outputs are filled when it has run.
    */
   encode(encoder: GPUCommandEncoder, inputs: ContactsInputs): ContactsOutputs {
@@ -559,14 +523,15 @@ export class GpuContacts {
   async readTimings(): Promise<ContactsTimings | null> {
     if (!this.timer) return null;
     const t = await this.timer.read();
-    return { compact: t['compact']!, order: t['order']!, persist: t['persist']!, total: t['compact']! + t['order']! + t['persist']! };
+    return { compact: t['compact']!, persist: t['persist']!, total: t['compact']! + t['persist']! };
   }
 
   /**
    * Convenience for tests and tools, one frame: uploads `manifolds` (one manifold slot per pair
    * of `pairs`), runs the stage (in batches of `options.batchPairs` pairs, rounded up to a multiple
    * of 256, when given), grows the list and runs the frame again when it did not fit, and reads
-   * back the list and its user values.
+   * back the list, its user values and events. The pairs' slots last run (prevSlot) are found on
+   * the host, so a run carries user values from the last by pair and feature id.
    */
   async run(manifolds: ArrayBuffer, pairs: Uint32Array, options: ContactsRunOptions = {}): Promise<ContactsResult> {
     const start = performance.now();
@@ -574,18 +539,21 @@ export class GpuContacts {
     const L = this.dimension.layout;
     const pairCount = checkRunInputs(L, manifolds, pairs, options.bodyCount);
     const batchPairs = Math.ceil(checkBatchPairs(options.batchPairs, pairCount) / CONTACTS_BATCH_ALIGN) * CONTACTS_BATCH_ALIGN;
-    const manifoldBuf = this.inputManifolds.ensure(Math.max(this.MB, pairCount * this.MB));
-    const pairBuf = this.inputPairs.ensure(Math.max(8, 8 * pairCount));
+    const manifoldBuf = this.buffer('input-manifolds', Math.max(this.MB, pairCount * this.MB));
+    const pairBuf = this.buffer('input-pairs', Math.max(8, 8 * pairCount));
+    const prevSlotBuf = this.buffer('input-prev-slot', Math.max(4, 4 * pairCount));
+    const prevSlot = prevSlotsOf(pairs.subarray(0, 2 * pairCount), this.runPairs);
     if (pairCount > 0) {
       device.queue.writeBuffer(manifoldBuf, 0, manifolds, 0, pairCount * this.MB);
       device.queue.writeBuffer(pairBuf, 0, pairs.buffer, pairs.byteOffset, 8 * pairCount);
+      device.queue.writeBuffer(prevSlotBuf, 0, prevSlot);
     }
     const batches = Math.max(1, Math.ceil(pairCount / batchPairs));
     let capacity = Math.max(1, options.capacity ?? this.defaultCapacity(pairCount));
     for (let runs = 1; ; runs++) {
       const encoder = device.createCommandEncoder({ label: this.dimension.label });
       const batchBuffers: GPUBuffer[] = [];
-      this.begin(encoder, { pairCount, pairSlots: pairCount, ...(options.bodyCount !== undefined ? { bodyCount: options.bodyCount } : {}), capacity, retry: runs > 1 }, batches);
+      this.begin(encoder, { pairCount, pairSlots: pairCount, prevSlot: prevSlotBuf, capacity, retry: runs > 1 }, batches);
       for (let b = 0; b < batches; b++) {
         const first = b * batchPairs;
         const slots = Math.min(batchPairs, pairCount - first);
@@ -610,22 +578,32 @@ export class GpuContacts {
         if (options.capacity === undefined && this.capacity > 0) this.capacity = capacity;
         continue;
       }
-      const [dense, user] = await Promise.all([readBuffer(device, out.contacts, this.CB * total), readBuffer(device, out.userValues, this.UB * total)]);
-      return { dense, total, userValues: new Float32Array(user), runs, capacity, timings, wallMs: performance.now() - start };
+      this.runPairs = pairs.slice(0, 2 * pairCount);
+      const began = counts[L.counts.began]!;
+      const ended = counts[L.counts.ended]!;
+      const [dense, user, beganPairs, endedPairs] = await Promise.all([
+        readBuffer(device, out.contacts, this.CB * total),
+        readBuffer(device, out.userValues, this.UB * total),
+        readBuffer(device, out.began, 8 * began),
+        readBuffer(device, out.ended, 8 * ended),
+      ]);
+      return {
+        dense, total, userValues: new Float32Array(user), began: new Uint32Array(beganPairs), ended: new Uint32Array(endedPairs),
+        runs, capacity, timings, wallMs: performance.now() - start,
+      };
     }
   }
 
   destroy(): void {
     for (const p of this.scanPlans) p.plan.destroy();
-    for (const p of this.sortPlans) p.plan.destroy();
     this.scanPlans = [];
-    this.sortPlans = [];
-    for (const b of [this.offsets, this.sortKeys, this.sortValues, this.sortKeysTmp, this.sortValuesTmp, this.touchingManifolds, this.touchingPairs, this.matches, this.touchingSlots, this.spareContact, this.spareTouching, this.inputManifolds, this.inputPairs]) b.destroy();
+    for (const b of Object.values(this.scratch)) b.destroy();
     for (const s of this.slots) {
       s.contacts.destroy();
       s.ids.destroy();
       s.keys.destroy();
       s.userValues.destroy();
+      s.denseOf.destroy();
       s.counts.destroy();
     }
     this.params.destroy();

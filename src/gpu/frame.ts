@@ -18,8 +18,8 @@
 // can call readCounts() a frame late and grow then.
 
 import { CapacityError } from '../errors.ts';
-import { BATCH_ALIGN, BROADPHASE_LAYOUT, type BroadphaseInputs, type BroadphaseOutputs, type GpuBroadphase } from './broadphase.ts';
-import { CONTACTS_GROWTH } from '../constants.ts';
+import { BATCH_ALIGN, BROADPHASE_LAYOUT, BROADPHASE_MODE, type BroadphaseInputs, type BroadphaseOutputs, type GpuBroadphase } from './broadphase.ts';
+import { CONTACTS_GROWTH, FAT_AABB_MARGIN } from '../constants.ts';
 import type { ContactsOutputs, GpuContacts } from './contacts.ts';
 import { GrowingBuffer, PassTimer, readBuffer } from './buffers.ts';
 import type { KernelPipeline } from './pipelines.ts';
@@ -41,6 +41,11 @@ export interface FrameInputsBase {
   bodyCount: number;
   /** Speculative distance, scene units. */
   margin: number;
+  /**
+   * Fat boxes: each body's broadphase box grows by this × its shape's extent, and its pairs stand
+   * while it stays inside (default FAT_AABB_MARGIN).
+   */
+  fatMargin?: number;
 }
 
 export interface FrameOutputs {
@@ -57,13 +62,19 @@ export interface FrameCounts {
   pairsOverflow: boolean;
   contacts: number;
   contactsOverflow: boolean;
+  /** Contact events: pairs that began touching this frame, and pairs that stopped. */
+  began: number;
+  ended: number;
+  /** Broadphase: bodies that left their fat boxes this frame, and whether it rebuilt its pairs. */
+  moved: number;
+  rebuilt: boolean;
 }
 
 export interface FrameTimings {
   broadphase: number;
   /** The narrowphase kernel, summed over the batches. */
   narrowphase: number;
-  /** Compaction (summed over the batches) and ordering. */
+  /** Compaction, summed over the batches. */
   compaction: number;
   persistence: number;
   /** The sum of the stages' passes. */
@@ -78,6 +89,9 @@ export interface FrameResult {
   contacts: ArrayBuffer;
   /** User values per entry, carried from last frame by pair and feature id. */
   userValues: ArrayBuffer;
+  /** Contact events: pairs a0, b0, … that began touching (in list order), and that stopped (in last frame's order). */
+  began: Uint32Array;
+  ended: Uint32Array;
   /** Times the frame was recorded (more than 1 after a buffer grew). */
   runs: number;
   /** Batches of the last run. */
@@ -148,7 +162,9 @@ export class GpuFrame<I extends FrameInputsBase> {
     const capacity = this.broadphase.defaultCapacity(inputs.bodyCount);
     const batchPairs = this.batchPairs(capacity);
     if (this.spanTimer) encoder.beginComputePass(this.spanTimer.passDescriptor('frame', `${label}.start`, 'begin')).end();
-    const bp = this.broadphase.encode(encoder, { ...this.dimension.broadphaseInputs(inputs), capacity, batchPairs });
+    const bp = this.broadphase.encode(encoder, {
+      ...this.dimension.broadphaseInputs(inputs), capacity, batchPairs, retry, fatMargin: inputs.fatMargin ?? FAT_AABB_MARGIN,
+    });
     const batches = bp.batchCount;
     const manifolds = this.manifolds.ensure(batchPairs * this.dimension.manifoldBytes);
     const timer = this.frameTimer(batches);
@@ -157,7 +173,7 @@ export class GpuFrame<I extends FrameInputsBase> {
       {
         pairCountSource: { buffer: bp.counts, offset: 4 * BROADPHASE_LAYOUT.counts.written },
         pairSlots: bp.capacity,
-        bodyCount: inputs.bodyCount,
+        prevSlot: bp.prevSlot,
         capacity: this.contacts.defaultCapacity(bp.capacity),
         retry,
       },
@@ -197,6 +213,15 @@ export class GpuFrame<I extends FrameInputsBase> {
     return this.last;
   }
 
+  /**
+   * Forgets every frame before: the next one finds its pairs anew (new fat boxes), carries no user
+   * values and reports every touching pair as begun. For a world whose bodies were replaced.
+   */
+  reset(): void {
+    this.broadphase.reset();
+    this.contacts.reset();
+  }
+
   /** The counts of the last submitted frame (a readback). */
   async readCounts(): Promise<FrameCounts> {
     if (!this.last) throw new Error('readCounts() before any encode()');
@@ -209,6 +234,10 @@ export class GpuFrame<I extends FrameInputsBase> {
       pairsOverflow: bp[C.overflow]! !== 0,
       contacts: ct[K.total]!,
       contactsOverflow: ct[K.overflow]! !== 0,
+      began: ct[K.began]!,
+      ended: ct[K.ended]!,
+      moved: bp[C.moved]!,
+      rebuilt: bp[C.mode]! === BROADPHASE_MODE.rebuild,
     };
   }
 
@@ -250,6 +279,8 @@ export class GpuFrame<I extends FrameInputsBase> {
     const entries = counts.contacts;
     const contacts = await readBuffer(this.device, out.contacts.contacts, Math.max(4, entries * L.contact.bytes));
     const userValues = await readBuffer(this.device, out.contacts.userValues, Math.max(4, entries * L.userValues.bytes));
+    const began = new Uint32Array(await readBuffer(this.device, out.contacts.began, 8 * counts.began));
+    const ended = new Uint32Array(await readBuffer(this.device, out.contacts.ended, 8 * counts.ended));
     let timings: FrameTimings | null = null;
     const bt = await this.broadphase.readTimings();
     const ctt = await this.contacts.readTimings();
@@ -263,10 +294,10 @@ export class GpuFrame<I extends FrameInputsBase> {
         compact += t[`compact${b}`]!;
       }
       const broadphase = bt.total;
-      const compaction = compact + ctt.order;
+      const compaction = compact;
       timings = { broadphase, narrowphase, compaction, persistence: ctt.persist, total: broadphase + narrowphase + compaction + ctt.persist, span };
     }
-    return { counts, contacts, userValues, runs, batches: out.batches, timings, wallMs: performance.now() - start };
+    return { counts, contacts, userValues, began, ended, runs, batches: out.batches, timings, wallMs: performance.now() - start };
   }
 
   destroy(): void {
