@@ -407,14 +407,15 @@ fn bpBandKeys(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
   atomicMax(&bpState.reach[band], bitcast<u32>(max(bounds.hi.x - bounds.lo.x, 0.0)));
 }
 
+// After the sort by row: the structure, each entry's row read back from its sort key (computed
+// once, in bpBandKeys: the sweep's rows and the sort's order cannot disagree).
 @compute @workgroup_size(BROADPHASE_WORKGROUP_SIZE)
 fn bpGather(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
             @builtin(local_invocation_index) lid: u32) {
   let i = bpInvocation(wid, nwg, lid);
   if (i >= bpParams.bodyCount) { return; }
-  let body = bpOrder[i];
-  var sorted = bpFat[body];
-  sorted.bounds.tag = bpBand(sorted.bounds.lo);
+  var sorted = bpFat[bpOrder[i]];
+  sorted.bounds.tag = bpKeys[i];
   bpSorted[i] = sorted;
 }
 

@@ -419,6 +419,8 @@ export class GpuBroadphase {
       sortBands: this.sorter.plan(keys, order, n, BAND_KEY_BITS, { keys: keysTmp, values: orderTmp }, count),
       scans: [this.scanner.plan(groups[0], n + 1), this.scanner.plan(groups[1], n + 1)],
     };
+    // bpGather reads each body's row from the sorted keys: both sorts must end in keys and order.
+    if (this.plan.sort.output.keys !== keys || this.plan.sortBands.output.keys !== keys) throw new Error('broadphase: a sort ended in its scratch buffers');
     return this.plan;
   }
 
