@@ -64,6 +64,10 @@ struct BroadphaseParams {
   rebuild: u32,                                        // 1: rebuild whatever moved (new body count, retry after an overflow)
   prevBodyCount: u32,                                  // bodies of last frame's list (0: none to read)
   fatBodyCount: u32,                                   // bodies whose fat boxes are kept (0: refit all)
+  remapped: u32,                                       // 1: bodies were renumbered since last frame (bpRemap)
+  _pad0: u32,
+  _pad1: u32,
+  _pad2: u32,
 }
 
 // A grown box: position + lo .. position + hi is the world box; with its shape's collision filter
@@ -211,6 +215,8 @@ const BP_STALE: u32 = 2u;
 @group(0) @binding(24) var<storage, read> bpPrevPairs: array<vec2u>;              // last frame's list
 @group(0) @binding(25) var<storage, read> bpPrevGroups: array<u32>;               // its groups' offsets
 @group(0) @binding(26) var<storage, read_write> bpPrevSlot: array<u32>;           // per pair: its slot last frame
+// Per body: its index in last frame's list when bodies were renumbered (bpParams.remapped), or BP_NONE.
+@group(0) @binding(28) var<storage, read> bpRemap: array<u32>;
 // Apart from the state: a buffer may not be an indirect argument and writable storage in one dispatch.
 @group(0) @binding(27) var<storage, read_write> bpDispatch: BroadphaseDispatches;
 
@@ -745,14 +751,20 @@ fn bpCommit() {
 }
 
 // Per pair of the list: its slot in last frame's list (a bisection of its first body's group
-// there), or BP_NONE.
+// there, through bpRemap when bodies were renumbered), or BP_NONE.
 @compute @workgroup_size(BROADPHASE_WORKGROUP_SIZE)
 fn bpPrevSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
                @builtin(local_invocation_index) lid: u32) {
   let k = bpInvocation(wid, nwg, lid);
   if (k >= bpCounts.written) { return; }
-  let pair = bpPairs[k];
+  var pair = bpPairs[k];
   var slot = BP_NONE;
+  // Renumbered bodies: the pair's bodies last frame, in the same order (a pair whose bodies swapped
+  // order has its normal and feature ids the other way round: it starts anew).
+  if (bpParams.remapped != 0u) {
+    pair = vec2u(bpRemap[pair.x], bpRemap[pair.y]);
+    if (pair.x >= pair.y) { pair = vec2u(BP_NONE); }
+  }
   if (pair.y < bpParams.prevBodyCount) {
     let range = bpPrevGroup(pair.x);
     var lo = range.x;

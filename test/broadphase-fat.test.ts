@@ -229,6 +229,56 @@ describe('GPU broadphase with fat boxes, frame to frame', () => {
     again.destroy();
   });
 
+  it('renumbered bodies (some removed, some added): prevSlot follows them through the remap', async () => {
+    const n = 600;
+    const bp = await GpuBroadphase3D.create(device);
+    const scene = scene3D(21, n);
+    const frames = await runFrames(bp, scene, 2, 9, () => 3);
+    const last = frames[1]!;
+    // Remove every 7th body, append 20 copies of others moved a little: the new numbering.
+    const keep = Array.from({ length: n }, (_, i) => i).filter((i) => i % 7 !== 3);
+    const added = Array.from({ length: 20 }, (_, k) => (13 * k) % n);
+    const json: SceneJson3D = {
+      dim: 3, margin: scene.margin, shapes: [],
+      bodies: [...keep, ...added].map((i, j) => ({
+        shape: scene.bodyShape[i]!,
+        position: [scene.bodyPosition[3 * i]! + (j >= keep.length ? 0.05 : 0), scene.bodyPosition[3 * i + 1]!, scene.bodyPosition[3 * i + 2]!],
+        rotation: Array.from(scene.bodyRotation.subarray(4 * i, 4 * i + 4)) as [number, number, number, number],
+      })),
+    };
+    const renumbered: Scene3D = { ...scene, bodyShape: new Uint32Array(json.bodies.map((b) => b.shape)), bodyPosition: Float64Array.from(json.bodies.flatMap((b) => b.position)), bodyRotation: Float64Array.from(json.bodies.flatMap((b) => b.rotation!)) };
+    const remap = Uint32Array.from([...keep, ...added.map(() => PREV_SLOT_NONE)]);
+    const m = renumbered.bodyShape.length;
+    const packed = packShapes3D(renumbered.shapes);
+    const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
+    const make = (data: ArrayBuffer | ArrayBufferView): GPUBuffer => {
+      const b = device.createBuffer({ size: Math.max(16, data.byteLength), usage: S });
+      device.queue.writeBuffer(b, 0, ArrayBuffer.isView(data) ? data : new Uint8Array(data));
+      return b;
+    };
+    const [shapes, hullVertices, bodies] = [make(packed.shapes), make(packed.hullVertices), make(packBodies3D(renumbered))];
+    const encoder = device.createCommandEncoder();
+    const o = bp.encode(encoder, { shapes, bodies, hullVertices, bodyCount: m, margin: renumbered.margin, fatMargin: FAT, capacity: 16 * m, remap });
+    device.queue.submit([encoder.finish()]);
+    const C = BROADPHASE_LAYOUT.counts;
+    const written = new Uint32Array(await readBuffer(device, o.counts, C.bytes))[C.written]!;
+    const pairs = new Uint32Array(await readBuffer(device, o.pairs, 8 * written));
+    const prevSlot = new Uint32Array(await readBuffer(device, o.prevSlot, 4 * written));
+    expect(Array.from(pairs)).toEqual(Array.from(bruteForce(await bp.readFatBoxes(m), m)));
+    let found = 0;
+    for (let k = 0; k < written; k++) {
+      const [a, b] = [remap[pairs[2 * k]!]!, remap[pairs[2 * k + 1]!]!];
+      const where = a === PREV_SLOT_NONE || b === PREV_SLOT_NONE ? -1 : findPair(last.pairs, a, b);
+      expect(prevSlot[k], `pair ${k}`).toBe(where < 0 ? PREV_SLOT_NONE : where);
+      if (where >= 0) found++;
+    }
+    // Coverage: most pairs were there last frame under their old numbers.
+    expect(found).toBeGreaterThan(0.8 * written);
+    expect(found).toBeLessThan(written);
+    for (const b of [shapes, hullVertices, bodies]) b.destroy();
+    bp.destroy();
+  });
+
   it('2D: the same', async () => {
     const n = 900;
     const bp = await GpuBroadphase2D.create(device);

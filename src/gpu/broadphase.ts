@@ -92,6 +92,7 @@ export const BROADPHASE_LAYOUT = {
     rebuild: word(paramsStruct, 'rebuild'),
     prevBodyCount: word(paramsStruct, 'prevBodyCount'),
     fatBodyCount: word(paramsStruct, 'fatBodyCount'),
+    remapped: word(paramsStruct, 'remapped'),
   },
   /** The `batches` buffer: one BroadphaseBatch per batch: narrowphase params, then x, y, z for dispatchWorkgroupsIndirect. */
   batch: {
@@ -209,6 +210,12 @@ export interface BroadphaseInputs {
   retry?: boolean;
   /** Forget every fat box (bodies replaced or renumbered): new ones for all, and a rebuild. */
   refit?: boolean;
+  /**
+   * Bodies renumbered since last frame (removed, added, reordered): per body of this frame its
+   * index last frame, or PREV_SLOT_NONE for a new one. The pairs' prevSlot then follow the bodies,
+   * so contacts persist; every fat box is made anew. Ignored on a retry (the first recording had it).
+   */
+  remap?: Uint32Array;
 }
 
 export interface BroadphaseOutputs {
@@ -312,6 +319,8 @@ export class GpuBroadphase {
   private last: LastFrame | null = null;
   /** The frame before `last`: what a retry of `last` reads. */
   private beforeLast: LastFrame | null = null;
+  /** The remap `last` was recorded with (a retry of it uses it again). */
+  private lastRemap: Uint32Array | null = null;
   private readonly timer: PassTimer | null;
   private readonly kernels: Record<KernelName, Kernel>;
   private readonly bindings: Record<KernelName, number[]>;
@@ -473,8 +482,18 @@ export class GpuBroadphase {
     const groups = plan.buffers[4 + cur]!;
     const same = (a: GPUBuffer[], b: GPUBuffer[]): boolean => a.every((x, i) => x === b[i]);
     const listKept = last !== null && same(last.list, prevList);
-    const refit = inputs.refit === true || last === null || !same(last.fat, fat) || last.fatMargin !== fatMargin || last.margin !== inputs.margin;
+    const remap = inputs.remap ?? (retry ? this.lastRemap : null);
+    if (remap && remap.length !== n) throw new RangeError(`remap holds ${remap.length} bodies, not ${n}`);
+    if (remap && last) {
+      for (let i = 0; i < n; i++) {
+        if (remap[i] !== PREV_SLOT_NONE && remap[i]! >= last.bodyCount) throw new RangeError(`remap[${i}] = ${remap[i]}: last frame had ${last.bodyCount} bodies`);
+      }
+    }
+    this.lastRemap = remap;
+    const refit = inputs.refit === true || remap !== null || last === null || !same(last.fat, fat) || last.fatMargin !== fatMargin || last.margin !== inputs.margin;
     const rebuild = refit || retry || last.bodyCount !== n;
+    const remapBuffer = this.buffer('remap', 4 * Math.max(1, remap ? n : 1));
+    if (remap && n > 0) device.queue.writeBuffer(remapBuffer, 0, remap.buffer, remap.byteOffset, 4 * n);
     const batches = this.buffer('batches', BROADPHASE_LAYOUT.batch.bytes * batchCount, storageUsage() | GPUBufferUsage.INDIRECT);
 
     const L = BROADPHASE_LAYOUT.params;
@@ -493,6 +512,7 @@ export class GpuBroadphase {
     u[L.rebuild] = rebuild ? 1 : 0;
     u[L.prevBodyCount] = listKept ? last.bodyCount : 0;
     u[L.fatBodyCount] = refit ? 0 : Math.min(n, last.bodyCount);
+    u[L.remapped] = remap && listKept ? 1 : 0;
     device.queue.writeBuffer(this.params, 0, words);
 
     const prevSlot = this.buffer('prev-slot', 4 * capacity);
@@ -516,6 +536,7 @@ export class GpuBroadphase {
       25: { buffer: prevList[1]! },
       26: { buffer: prevSlot },
       27: { buffer: this.dispatch },
+      28: { buffer: remapBuffer },
     };
     if (inputs.hullVertices) buffers[14] = { buffer: inputs.hullVertices };
     const bind = (name: KernelName): GPUBindGroup =>

@@ -46,6 +46,12 @@ export interface FrameInputsBase {
    * while it stays inside (default FAT_AABB_MARGIN).
    */
   fatMargin?: number;
+  /**
+   * Bodies renumbered since last frame (an engine removed, added or reordered bodies): per body of
+   * this frame its index last frame, or 0xffffffff for a new one. Contacts persist through it (a
+   * pair whose two bodies swapped order starts anew); the broadphase makes every fat box anew.
+   */
+  remap?: Uint32Array;
 }
 
 export interface FrameOutputs {
@@ -164,6 +170,7 @@ export class GpuFrame<I extends FrameInputsBase> {
     if (this.spanTimer) encoder.beginComputePass(this.spanTimer.passDescriptor('frame', `${label}.start`, 'begin')).end();
     const bp = this.broadphase.encode(encoder, {
       ...this.dimension.broadphaseInputs(inputs), capacity, batchPairs, retry, fatMargin: inputs.fatMargin ?? FAT_AABB_MARGIN,
+      ...(inputs.remap ? { remap: inputs.remap } : {}),
     });
     const batches = bp.batchCount;
     const manifolds = this.manifolds.ensure(batchPairs * this.dimension.manifoldBytes);
