@@ -19,6 +19,7 @@
 // Capacity: the list holds `capacity` entries; the counts always give the real total, and
 // `overflow` is 1 when it did not fit; run() then grows the list and runs the frame again.
 
+import { prevSlots } from '../broadphase-fat.ts';
 import { CONTACTS_GROWTH } from '../constants.ts';
 import { member, structLookup, word } from '../layout.ts';
 import { WGSL_SOURCES } from '../gpu/shaders.generated.ts';
@@ -299,19 +300,6 @@ export function contactEvents(
   }
 }
 
-/**
- * Per pair of `pairs`: its index in `last` (last run's pairs), or CONTACT_NONE: what the frames'
- * broadphase gives as prevSlot, found on the host for run() (a pair listed twice: its first).
- */
-export function prevSlotsOf(pairs: Uint32Array, last: Uint32Array | null): Uint32Array {
-  const out = new Uint32Array(pairs.length / 2).fill(CONTACT_NONE);
-  if (!last) return out;
-  const where = new Map<string, number>();
-  for (let k = last.length / 2 - 1; k >= 0; k--) where.set(`${last[2 * k]},${last[2 * k + 1]}`, k);
-  for (let k = 0; k < out.length; k++) out[k] = where.get(`${pairs[2 * k]},${pairs[2 * k + 1]}`) ?? CONTACT_NONE;
-  return out;
-}
-
 // ---- the stage ------------------------------------------------------------------------------
 
 export interface ContactsRunOptions {
@@ -467,7 +455,7 @@ export class CpuContacts {
    */
   run(manifolds: ArrayBuffer, pairs: Uint32Array, options: ContactsRunOptions = {}): ContactsResult {
     const start = performance.now();
-    const prevSlot = prevSlotsOf(pairs.subarray(0, pairs.length - (pairs.length % 2)), this.runPairs);
+    const prevSlot = prevSlots(pairs.subarray(0, pairs.length - (pairs.length % 2)), this.runPairs);
     const result = this.runFrame(manifolds, pairs, prevSlot, options);
     this.runPairs = pairs.slice();
     return { ...result, wallMs: performance.now() - start };

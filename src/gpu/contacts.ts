@@ -42,13 +42,13 @@
 // queue.writeBuffer and reuses its scratch buffers: submit each encoded frame before the next
 // encode() on the same instance.
 
+import { prevSlots } from '../broadphase-fat.ts';
 import { CapacityError } from '../errors.ts';
 import { CONTACTS_GROWTH, CONTACTS_WORKGROUP_SIZE } from '../constants.ts';
 import {
   CONTACT_NONE,
   checkBatchPairs,
   checkRunInputs,
-  prevSlotsOf,
   type ContactsLayout,
   type ContactsResult,
   type ContactsRunOptions,
@@ -542,7 +542,7 @@ export class GpuContacts {
     const manifoldBuf = this.buffer('input-manifolds', Math.max(this.MB, pairCount * this.MB));
     const pairBuf = this.buffer('input-pairs', Math.max(8, 8 * pairCount));
     const prevSlotBuf = this.buffer('input-prev-slot', Math.max(4, 4 * pairCount));
-    const prevSlot = prevSlotsOf(pairs.subarray(0, 2 * pairCount), this.runPairs);
+    const prevSlot = prevSlots(pairs.subarray(0, 2 * pairCount), this.runPairs);
     if (pairCount > 0) {
       device.queue.writeBuffer(manifoldBuf, 0, manifolds, 0, pairCount * this.MB);
       device.queue.writeBuffer(pairBuf, 0, pairs.buffer, pairs.byteOffset, 8 * pairCount);

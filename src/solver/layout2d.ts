@@ -5,6 +5,7 @@ import { constantsWgsl } from '../constants.ts';
 import { structLookup, word } from '../layout.ts';
 import { WGSL_SOURCES } from '../gpu/shaders.generated.ts';
 import { solverConstantsWgsl } from './constants.ts';
+import { commandLayout } from './commands.ts';
 import { solverParamsWords } from './layout.ts';
 
 const { struct } = structLookup(
@@ -15,6 +16,11 @@ const state = struct('BodyState2D');
 const constraint = struct('ContactConstraint2D');
 const params = struct('SolverParams2D');
 const pass = struct('SolverPass2D');
+const command = commandLayout(
+  constantsWgsl() + solverConstantsWgsl() + (WGSL_SOURCES['layout2d'] ?? '') + (WGSL_SOURCES['solver2d-layout'] ?? '') + (WGSL_SOURCES['commands2d'] ?? ''),
+  'shaders/commands2d.wgsl',
+  'BodyCommand2D',
+);
 
 export const SOLVER_LAYOUT_2D = {
   state: {
@@ -32,4 +38,6 @@ export const SOLVER_LAYOUT_2D = {
   constraint: { bytes: constraint.size },
   params: solverParamsWords(params),
   pass: { bytes: pass.size, color: word(pass, 'color') },
+  /** BodyCommand2D (shaders/commands2d.wgsl): a body's impulses since the last step. */
+  command,
 } as const;

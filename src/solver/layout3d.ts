@@ -5,6 +5,7 @@ import { constants3dWgsl } from '../constants3d.ts';
 import { member, structLookup, word } from '../layout.ts';
 import { WGSL_SOURCES } from '../gpu/shaders.generated.ts';
 import { solverConstantsWgsl } from './constants.ts';
+import { commandLayout } from './commands.ts';
 import { solverParamsWords } from './layout.ts';
 
 const { struct } = structLookup(
@@ -15,6 +16,11 @@ const state = struct('BodyState3D');
 const constraint = struct('ContactConstraint3D');
 const params = struct('SolverParams3D');
 const pass = struct('SolverPass3D');
+const command = commandLayout(
+  constants3dWgsl() + solverConstantsWgsl() + (WGSL_SOURCES['layout3d'] ?? '') + (WGSL_SOURCES['solver3d-layout'] ?? '') + (WGSL_SOURCES['commands3d'] ?? ''),
+  'shaders/commands3d.wgsl',
+  'BodyCommand3D',
+);
 /** A mat3x3f's column stride in words (vec3f columns are padded to 16 bytes). */
 const COLUMN = member(state, 'invInertiaLocal').size / 12;
 
@@ -35,4 +41,6 @@ export const SOLVER_LAYOUT_3D = {
   constraint: { bytes: constraint.size },
   params: solverParamsWords(params),
   pass: { bytes: pass.size, color: word(pass, 'color') },
+  /** BodyCommand3D (shaders/commands3d.wgsl): a body's impulses since the last step. */
+  command,
 } as const;

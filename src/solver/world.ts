@@ -7,6 +7,8 @@ import { checkKeys, type KeySet } from '../keys.ts';
 import { createUniformSlots, dispatchRows, GrowingBuffer, PassTimer, readBuffer, UNIFORM_SLOT_BYTES } from '../gpu/buffers.ts';
 import { CONTACTS_GROWTH } from '../constants.ts';
 import { compileEntryPoints, type Kernel } from '../gpu/pipelines.ts';
+import { BodyStore, BODY_NONE, composeRemaps } from './body-store.ts';
+import { BodyCommands, type CommandLayout } from './commands.ts';
 import { GpuColoring } from './coloring.ts';
 import type { SolverParamsWords } from './layout.ts';
 import {
@@ -96,7 +98,7 @@ export function stepParamsBytes(P: SolverParamsWords, dt: number, substeps: numb
 }
 
 /** The kernels of one dimension's soft step, in shaders/solver2d.wgsl's order. */
-export const SOLVER_STAGES = ['begin', 'prepare', 'integrateVelocities', 'warmStart', 'solve', 'integratePositions', 'relax', 'store'] as const;
+export const SOLVER_STAGES = ['begin', 'prepare', 'integrateVelocities', 'warmStart', 'solve', 'integratePositions', 'relax', 'store', 'commands'] as const;
 export type SolverStage = (typeof SOLVER_STAGES)[number];
 
 export interface SolverKernels {
@@ -130,23 +132,21 @@ export interface FrameLike<I, O extends { contacts: ContactsOutputsLike }, C ext
 }
 
 // Bindings of shaders/solver2d.wgsl and solver3d.wgsl (the same in both).
-const B = { params: 0, pass: 1, bodies: 2, states: 3, contacts: 4, userValues: 5, constraints: 6, order: 8, prevContacts: 9, prevUserValues: 10 } as const;
+const B = { params: 0, pass: 1, bodies: 2, states: 3, contacts: 4, userValues: 5, constraints: 6, order: 8, prevContacts: 9, prevUserValues: 10, commands: 11 } as const;
 
 /** Bound as last frame's list before there is one (never read then: no entry has a previous). */
 const PLACEHOLDER_BYTES = 4096;
 
 export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }, C extends FrameCountsLike> {
-  readonly bodies: GPUBuffer;
-  readonly states: GPUBuffer;
-  protected readonly dynamicBodies: GPUBuffer;
+  protected readonly store: BodyStore;
+  protected readonly commands: BodyCommands;
   protected readonly params: GPUBuffer;
   private readonly passes: GPUBuffer;
   private readonly constraints: GrowingBuffer;
-  private readonly bodiesBackup: GPUBuffer;
-  /** Bytes of the bodies and their states (the buffers are padded to 16). */
-  private readonly bodyBytes: number;
-  private readonly stateBytes: number;
-  private readonly statesBackup: GPUBuffer;
+  /** This step's body commands (impulses and forces), written with queue.writeBuffer. */
+  private readonly commandList: GrowingBuffer;
+  /** Bodies renumbered since the last step (added, removed): what the next frame's remap says. */
+  private remap: Uint32Array | null = null;
   private last: O | null = null;
   /** The last step's per-constraint colours (for readColorStats). */
   private lastColors: GPUBuffer | null = null;
@@ -178,24 +178,20 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
     readonly frame: FrameLike<I, O, C>,
     private readonly coloring: GpuColoring,
     private readonly solver: SolverKernels,
-    readonly bodyCount: number,
     readonly substeps: number,
-    private readonly layout: { constraintBytes: number; paramsBytes: number; passBytes: number; passColor: number; countWord: number; label: string },
+    private readonly layout: {
+      constraintBytes: number; paramsBytes: number; passBytes: number; passColor: number; countWord: number; label: string;
+      bodyBytes: number; stateBytes: number; command: CommandLayout; dim: 2 | 3;
+    },
     bodies: ArrayBuffer,
     states: ArrayBuffer,
     dynamic: Uint32Array,
   ) {
     const STORAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
-    this.bodyBytes = bodies.byteLength;
-    this.stateBytes = states.byteLength;
-    this.bodies = this.upload('bodies', bodies, STORAGE | GPUBufferUsage.VERTEX);
-    this.states = this.upload('states', states, STORAGE);
-    this.dynamicBodies = this.upload('dynamic', dynamic, STORAGE);
-    const backup = (name: string, of: GPUBuffer): GPUBuffer =>
-      device.createBuffer({ label: `${layout.label}-${name}`, size: of.size, usage: GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
-    this.bodiesBackup = backup('bodies-backup', this.bodies);
-    this.statesBackup = backup('states-backup', this.states);
+    this.store = new BodyStore(device, layout.label, layout.bodyBytes, layout.stateBytes, bodies, states, dynamic);
+    this.commands = new BodyCommands(layout.dim, layout.command);
     this.constraints = new GrowingBuffer(device, STORAGE, `${layout.label}-constraints`);
+    this.commandList = new GrowingBuffer(device, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST, `${layout.label}-commands`);
     this.colorReadbacks = Array.from({ length: 3 }, (_, i) => ({
       buffer: device.createBuffer({ label: `${layout.label}-color-readback-${i}`, size: 4 * COLOR_COUNT, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST }),
       state: 'free' as const,
@@ -207,6 +203,20 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
     const words = new Uint32Array(((2 * COLOR_COUNT + 1) * UNIFORM_SLOT_BYTES) / 4);
     for (let k = 0; k <= 2 * COLOR_COUNT; k++) words[(k * UNIFORM_SLOT_BYTES) / 4 + layout.passColor] = k;
     device.queue.writeBuffer(this.passes, 0, words);
+  }
+
+  /** array<Body2D> / array<Body3D>: the bodies the solver moves in place (replaced when addBodies() grows it). */
+  get bodies(): GPUBuffer {
+    return this.store.bodies;
+  }
+
+  /** The solver's per-body states (velocities, masses; replaced with the bodies). */
+  get states(): GPUBuffer {
+    return this.store.states;
+  }
+
+  get bodyCount(): number {
+    return this.store.count;
   }
 
   /** A buffer holding `data` (at least 16 bytes). */
@@ -233,7 +243,10 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
     const device = this.device;
     // A rerun reads the same last frame as the first run did.
     if (!retry) this.previous = this.frame.contacts.lastOutputs();
-    const out = this.frame.encode(encoder, this.frameInputs(), retry);
+    this.encodeCommands(encoder, dt);
+    const inputs = this.frameInputs();
+    const out = this.frame.encode(encoder, this.remap && !retry ? { ...inputs, remap: this.remap } : inputs, retry);
+    if (!retry) this.remap = null;
     this.last = out;
     const capacity = out.contacts.capacity;
     const limit = device.limits.maxStorageBufferBindingSize;
@@ -251,7 +264,7 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
       counts: out.contacts.counts,
       countWord: this.layout.countWord,
       capacity,
-      dynamicBodies: this.dynamicBodies,
+      dynamicBodies: this.store.dynamicBodies,
       bodyCount: this.bodyCount,
     }, this.timer?.passDescriptor('coloring', `${this.layout.label}.coloring`));
     this.lastColors = colors;
@@ -367,12 +380,92 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
 
   /** The raw body bytes (array<Body2D> or array<Body3D>; for determinism checks). */
   readBodyBytes(): Promise<ArrayBuffer> {
-    return readBuffer(this.device, this.bodies, this.bodyBytes);
+    return readBuffer(this.device, this.bodies, this.bodyCount * this.layout.bodyBytes);
   }
 
-  /** The raw body-state bytes (array<BodyState2D> or array<BodyState3D>). */
+  /** The raw body-state bytes (array<BodyState2D> or array<BodyState3D>); impulses given since the last step applied first. */
   readStateBytes(): Promise<ArrayBuffer> {
-    return readBuffer(this.device, this.states, this.stateBytes);
+    if (this.commands.pending) {
+      const encoder = this.device.createCommandEncoder({ label: `${this.layout.label}.commands` });
+      this.encodeCommands(encoder, 0);
+      this.device.queue.submit([encoder.finish()]);
+    }
+    return readBuffer(this.device, this.states, this.bodyCount * this.layout.stateBytes);
+  }
+
+  /** A body index of this world, or an InputError naming `what`. */
+  protected checkBody(what: string, index: number, dynamicOnly = false): void {
+    if (!Number.isInteger(index) || index < 0 || index >= this.bodyCount) throw new InputError(what, `must be a body index in 0..${this.bodyCount - 1}, got ${shown(index)}`);
+    if (dynamicOnly && this.store.dynamic[index] === 0) throw new InputError(what, `body ${index} is static (density 0): it never moves`);
+  }
+
+  /** A vector of the world's dimension (finite numbers), or an InputError naming `what`. */
+  protected checkVector(what: string, v: unknown): number[] {
+    const d = this.layout.dim;
+    if (!Array.isArray(v) || v.length !== d || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+      throw new InputError(what, `must be ${d} finite numbers, got ${shown(v)}`);
+    }
+    return v as number[];
+  }
+
+  /**
+   * An impulse (mass × scene units / s) on a dynamic body at `point` (world; default its centre
+   * of mass), applied at the start of the next step (and before readVelocities()).
+   */
+  applyImpulse(index: number, impulse: readonly number[], point?: readonly number[]): void {
+    this.checkBody('applyImpulse', index, true);
+    this.commands.impulse(index, this.checkVector('applyImpulse: impulse', impulse), point === undefined ? undefined : this.checkVector('applyImpulse: point', point));
+  }
+
+  /** A force on a dynamic body at `point` (world; default its centre of mass), over the next step only. */
+  applyForce(index: number, force: readonly number[], point?: readonly number[]): void {
+    this.checkBody('applyForce', index, true);
+    this.commands.force(index, this.checkVector('applyForce: force', force), point === undefined ? undefined : this.checkVector('applyForce: point', point));
+  }
+
+  /** The impulses and forces given since the last step, applied (a step of `dt` for the forces). */
+  private encodeCommands(encoder: GPUCommandEncoder, dt: number): void {
+    const bytes = this.commands.take(dt);
+    if (!bytes) return;
+    const list = this.commandList.ensure(bytes.byteLength);
+    this.device.queue.writeBuffer(list, 0, bytes);
+    const { kernels, bindings } = this.solver;
+    const resources: Record<number, GPUBufferBinding> = { [B.bodies]: { buffer: this.bodies }, [B.states]: { buffer: this.states }, [B.commands]: { buffer: list, size: bytes.byteLength } };
+    const pass = encoder.beginComputePass({ label: `${this.layout.label}.commands` });
+    pass.setPipeline(kernels.commands.pipeline);
+    pass.setBindGroup(0, this.device.createBindGroup({ layout: kernels.commands.layout, entries: bindings.commands.map((b) => ({ binding: b, resource: resources[b]! })) }));
+    pass.dispatchWorkgroups(Math.ceil(bytes.byteLength / this.layout.command.bytes / SOLVER_WORKGROUP_SIZE));
+    pass.end();
+  }
+
+  /**
+   * Removes bodies (distinct indices); the others keep their order and take indices 0, 1, …
+   * Contacts between the bodies that stay persist (the next frame gets the renumbering). The
+   * body and state buffers stay the same.
+   */
+  removeBodies(indices: readonly number[]): void {
+    const seen = new Set<number>();
+    indices.forEach((i, k) => {
+      this.checkBody(`removeBodies[${k}]`, i);
+      if (seen.has(i)) throw new InputError(`removeBodies[${k}]`, `body ${i} is listed twice`);
+      seen.add(i);
+    });
+    if (seen.size === this.bodyCount) throw new InputError('removeBodies', 'would remove every body; a world keeps at least one');
+    const remap = this.store.remove(indices);
+    this.commands.renumber(remap);
+    this.remap = composeRemaps(this.remap, remap);
+  }
+
+  /** Appends packed bodies (the subclass's addBodies packs them); returns their indices. */
+  protected appendBodies(bodies: ArrayBuffer, states: ArrayBuffer, dynamic: Uint32Array): number[] {
+    const first = this.bodyCount;
+    this.remap = composeRemaps(this.remap, this.store.append(bodies, states, dynamic));
+    return Array.from({ length: dynamic.length }, (_, k) => first + k);
+  }
+
+  /** Whether a body index names a body that was there at the last step (not one added since). */
+  protected existedAtLastStep(index: number): boolean {
+    return !this.remap || this.remap[index] !== BODY_NONE;
   }
 
   /** Grows the frame's buffers after a step whose counts overflowed (from readCounts()). */
@@ -388,10 +481,13 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
   async step(dt: number): Promise<C> {
     for (let runs = 0; ; runs++) {
       const encoder = this.device.createCommandEncoder({ label: `${this.layout.label}.step` });
+      // Impulses before the backup, so that a rerun keeps them.
+      if (runs === 0) this.encodeCommands(encoder, dt);
       // The first run keeps the bodies; a rerun starts from them again.
+      const st = this.store;
       const copies: [GPUBuffer, GPUBuffer][] = runs === 0
-        ? [[this.bodies, this.bodiesBackup], [this.states, this.statesBackup]]
-        : [[this.bodiesBackup, this.bodies], [this.statesBackup, this.states]];
+        ? [[st.bodies, st.bodiesBackup], [st.states, st.statesBackup]]
+        : [[st.bodiesBackup, st.bodies], [st.statesBackup, st.states]];
       for (const [src, dst] of copies) encoder.copyBufferToBuffer(src, 0, dst, 0, src.size);
       this.encodeStep(encoder, dt, runs > 0);
       this.device.queue.submit([encoder.finish()]);
@@ -444,10 +540,12 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
   }
 
   destroy(): void {
-    for (const b of [this.bodies, this.states, this.dynamicBodies, this.bodiesBackup, this.statesBackup, this.params, this.passes, this.placeholder]) b.destroy();
+    this.store.destroy();
+    for (const b of [this.params, this.passes, this.placeholder]) b.destroy();
     this.timer?.destroy();
     for (const r of this.colorReadbacks) r.buffer.destroy();
     this.constraints.destroy();
+    this.commandList.destroy();
     this.coloring.destroy();
     this.frame.destroy();
   }

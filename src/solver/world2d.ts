@@ -22,7 +22,8 @@ import { makeShape2D, readVec2, type Shape2D, type Shape2DInput, type Vec2 } fro
 import { GpuColoring } from './coloring.ts';
 import { solverConstantsWgsl } from './constants.ts';
 import { SOLVER_LAYOUT_2D } from './layout2d.ts';
-import { shapeMass2D } from './mass2d.ts';
+import { shapeMass2D, type MassProperties2D } from './mass2d.ts';
+import { InputError } from '../errors.ts';
 import { checkBodyShape, checkNumber, checkWorldArrays, checkWorldBody, readBodyMaterial, readWorldOptions, SolverWorld, solverKernels, stepParamsBytes, WORLD_BODY_KEYS_2D, type SolverStage } from './world.ts';
 
 export interface WorldBody2D {
@@ -46,7 +47,7 @@ export interface WorldOptions2D {
   substeps?: number;
 }
 
-const solverWgsl = (): string => solverConstantsWgsl() + contactsConstantsWgsl() + assembleWgsl(['layout2d', 'contacts-layout', 'contacts2d-layout', 'solver2d-layout', 'solver2d']);
+const solverWgsl = (): string => solverConstantsWgsl() + contactsConstantsWgsl() + assembleWgsl(['layout2d', 'contacts-layout', 'contacts2d-layout', 'solver2d-layout', 'solver2d', 'commands2d']);
 
 const ENTRY_POINTS: Record<SolverStage, string> = {
   prepare: 'solverPrepare2D',
@@ -57,9 +58,50 @@ const ENTRY_POINTS: Record<SolverStage, string> = {
   integratePositions: 'solverIntegratePositions2D',
   relax: 'solverRelax2D',
   store: 'solverStore2D',
+  commands: 'solverCommands2D',
 };
 
 const S = SOLVER_LAYOUT_2D;
+
+/** World bodies packed for the GPU: Body2D, BodyState2D and dynamic flags; InputErrors name `path[i]`. */
+function packWorldBodies2D(bodies: WorldBody2D[], mass: MassProperties2D[], path: string): { bodies: ArrayBuffer; states: ArrayBuffer; dynamic: Uint32Array } {
+  const n = bodies.length;
+  const bodyShape = new Uint32Array(n);
+  const bodyPosition = new Float64Array(2 * n);
+  const bodyAngle = new Float64Array(n);
+  const states = new ArrayBuffer(n * S.state.bytes);
+  const f = new Float32Array(states);
+  const dynamic = new Uint32Array(n);
+  bodies.forEach((b, i) => {
+    const where = `${path}[${i}]`;
+    checkWorldBody(where, b, WORLD_BODY_KEYS_2D);
+    checkBodyShape(where, b.shape, mass.length);
+    const p = readVec2(where, 'position', b.position);
+    const angle = checkNumber(where, 'angle', b.angle);
+    const v = b.velocity === undefined ? ([0, 0] as Vec2) : readVec2(where, 'velocity', b.velocity);
+    const w = b.angularVelocity === undefined ? 0 : checkNumber(where, 'angularVelocity', b.angularVelocity);
+    const { density, friction } = readBodyMaterial(where, b);
+    const m = mass[b.shape]!;
+    bodyShape[i] = b.shape;
+    bodyPosition[2 * i] = p[0];
+    bodyPosition[2 * i + 1] = p[1];
+    bodyAngle[i] = angle;
+    const o = i * S.state.words;
+    const isDynamic = density > 0;
+    dynamic[i] = isDynamic ? 1 : 0;
+    // Static bodies keep zero velocity: they never move, whatever was given.
+    f[o + S.state.linearVelocity] = isDynamic ? v[0] : 0;
+    f[o + S.state.linearVelocity + 1] = isDynamic ? v[1] : 0;
+    f[o + S.state.angularVelocity] = isDynamic ? w : 0;
+    f[o + S.state.invMass] = isDynamic ? 1 / (density * m.area) : 0;
+    f[o + S.state.invInertia] = isDynamic ? 1 / (density * m.inertia) : 0;
+    f[o + S.state.localCenter] = m.center[0];
+    f[o + S.state.localCenter + 1] = m.center[1];
+    f[o + S.state.friction] = friction;
+    f[o + S.state.deltaRotation] = 1;
+  });
+  return { bodies: packBodies2D({ bodyShape, bodyPosition, bodyAngle }), states, dynamic };
+}
 
 export class GpuWorld2D extends SolverWorld<FrameInputs2D, FrameOutputs2D, FrameCounts2D> {
   /** array<Shape2D>. */
@@ -69,15 +111,19 @@ export class GpuWorld2D extends SolverWorld<FrameInputs2D, FrameOutputs2D, Frame
 
   private constructor(
     device: GPUDevice, frame: GpuFrame2D, coloring: GpuColoring, kernels: Awaited<ReturnType<typeof solverKernels>>,
-    shapes: ArrayBuffer, bodies: ArrayBuffer, states: ArrayBuffer, dynamic: Uint32Array, options: Required<WorldOptions2D>,
+    shapes: ArrayBuffer, private readonly mass: MassProperties2D[], bodies: ArrayBuffer, states: ArrayBuffer, dynamic: Uint32Array, options: Required<WorldOptions2D>,
   ) {
-    super(device, frame, coloring, kernels, dynamic.length, options.substeps, {
+    super(device, frame, coloring, kernels, options.substeps, {
       constraintBytes: S.constraint.bytes,
       paramsBytes: S.params.bytes,
       passBytes: S.pass.bytes,
       passColor: S.pass.color,
       countWord: CONTACTS_LAYOUT_2D.counts.written,
       label: 'world2d',
+      bodyBytes: LAYOUT_2D.body.words * 4,
+      stateBytes: S.state.bytes,
+      command: S.command,
+      dim: 2,
     }, bodies, states, dynamic);
     this.shapes = this.upload('shapes', shapes, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
     this.gravity = options.gravity;
@@ -90,48 +136,41 @@ export class GpuWorld2D extends SolverWorld<FrameInputs2D, FrameOutputs2D, Frame
     const { margin, substeps } = readWorldOptions(options);
     const internal: Shape2D[] = shapes.map((s, i) => makeShape2D(s, i));
     const mass = internal.map(shapeMass2D);
-    const n = bodies.length;
-    const bodyShape = new Uint32Array(n);
-    const bodyPosition = new Float64Array(2 * n);
-    const bodyAngle = new Float64Array(n);
-    const states = new ArrayBuffer(n * S.state.bytes);
-    const f = new Float32Array(states);
-    const dynamic = new Uint32Array(n);
-    bodies.forEach((b, i) => {
-      const path = `bodies[${i}]`;
-      checkWorldBody(path, b, WORLD_BODY_KEYS_2D);
-      checkBodyShape(path, b.shape, shapes.length);
-      const p = readVec2(path, 'position', b.position);
-      const angle = checkNumber(path, 'angle', b.angle);
-      const v = b.velocity === undefined ? ([0, 0] as Vec2) : readVec2(path, 'velocity', b.velocity);
-      const w = b.angularVelocity === undefined ? 0 : checkNumber(path, 'angularVelocity', b.angularVelocity);
-      const { density, friction } = readBodyMaterial(path, b);
-      const m = mass[b.shape]!;
-      bodyShape[i] = b.shape;
-      bodyPosition[2 * i] = p[0];
-      bodyPosition[2 * i + 1] = p[1];
-      bodyAngle[i] = angle;
-      const o = i * S.state.words;
-      const isDynamic = density > 0;
-      dynamic[i] = isDynamic ? 1 : 0;
-      // Static bodies keep zero velocity: they never move, whatever was given.
-      f[o + S.state.linearVelocity] = isDynamic ? v[0] : 0;
-      f[o + S.state.linearVelocity + 1] = isDynamic ? v[1] : 0;
-      f[o + S.state.angularVelocity] = isDynamic ? w : 0;
-      f[o + S.state.invMass] = isDynamic ? 1 / (density * m.area) : 0;
-      f[o + S.state.invInertia] = isDynamic ? 1 / (density * m.inertia) : 0;
-      f[o + S.state.localCenter] = m.center[0];
-      f[o + S.state.localCenter + 1] = m.center[1];
-      f[o + S.state.friction] = friction;
-      f[o + S.state.deltaRotation] = 1;
-    });
+    const packed = packWorldBodies2D(bodies, mass, 'bodies');
     const [frame, coloring, kernels] = await Promise.all([
       GpuFrame2D.create(device),
       GpuColoring.create(device),
       solverKernels(device, 'solver2d', ENTRY_POINTS, solverWgsl),
     ]);
-    const packedBodies = packBodies2D({ bodyShape, bodyPosition, bodyAngle });
-    return new GpuWorld2D(device, frame, coloring, kernels, packShapes2D(internal), packedBodies, states, dynamic, { gravity, margin, substeps });
+    return new GpuWorld2D(device, frame, coloring, kernels, packShapes2D(internal), mass, packed.bodies, packed.states, packed.dynamic, { gravity, margin, substeps });
+  }
+
+  /** Adds bodies (as create() takes them) after the others; returns their indices. */
+  addBodies(bodies: WorldBody2D[]): number[] {
+    if (!Array.isArray(bodies)) throw new InputError('addBodies', `must be an array of bodies, got ${typeof bodies}`);
+    const packed = packWorldBodies2D(bodies, this.mass, 'addBodies');
+    return this.appendBodies(packed.bodies, packed.states, packed.dynamic);
+  }
+
+  /** Sets a dynamic body's velocity (scene units / s) and angular velocity (rad / s), dropping impulses given to it since the last step. */
+  setVelocity(index: number, velocity: Vec2, angularVelocity: number): void {
+    this.checkBody('setVelocity', index, true);
+    const v = this.checkVector('setVelocity: velocity', velocity);
+    const w = checkNumber('setVelocity', 'angularVelocity', angularVelocity);
+    this.commands.clear(index);
+    const words = new Float32Array([v[0]!, v[1]!, w]);
+    // linearVelocity and angularVelocity are the state's first three words.
+    if (S.state.angularVelocity !== S.state.linearVelocity + 2) throw new Error('BodyState2D: velocities must be adjacent');
+    this.device.queue.writeBuffer(this.states, index * S.state.bytes + 4 * S.state.linearVelocity, words);
+  }
+
+  /** Every body's velocity and angular velocity (a readback, after the impulses given since the last step). */
+  async readVelocities(): Promise<{ velocity: Vec2; angularVelocity: number }[]> {
+    const f = new Float32Array(await this.readStateBytes());
+    return Array.from({ length: this.bodyCount }, (_, i) => {
+      const o = i * S.state.words;
+      return { velocity: [f[o + S.state.linearVelocity]!, f[o + S.state.linearVelocity + 1]!] as Vec2, angularVelocity: f[o + S.state.angularVelocity]! };
+    });
   }
 
   frameInputs(): FrameInputs2D {

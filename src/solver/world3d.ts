@@ -17,7 +17,8 @@ import { makeShape3D, readQuat, readVec3, type Quat, type Shape3D, type Shape3DI
 import { GpuColoring } from './coloring.ts';
 import { solverConstantsWgsl } from './constants.ts';
 import { SOLVER_LAYOUT_3D } from './layout3d.ts';
-import { invertMat3, shapeMass3D } from './mass3d.ts';
+import { invertMat3, shapeMass3D, type MassProperties3D } from './mass3d.ts';
+import { InputError } from '../errors.ts';
 import { checkBodyShape, checkWorldArrays, checkWorldBody, readBodyMaterial, readWorldOptions, SolverWorld, solverKernels, stepParamsBytes, WORLD_BODY_KEYS_3D, type SolverStage } from './world.ts';
 
 export interface WorldBody3D {
@@ -44,7 +45,7 @@ export interface WorldOptions3D {
 }
 
 const solverWgsl = (): string =>
-  solverConstantsWgsl() + contactsConstantsWgsl() + assembleWgsl3D(['layout3d', 'contacts-layout', 'contacts3d-layout', 'solver3d-layout', 'solver3d']);
+  solverConstantsWgsl() + contactsConstantsWgsl() + assembleWgsl3D(['layout3d', 'contacts-layout', 'contacts3d-layout', 'solver3d-layout', 'solver3d', 'commands3d']);
 
 const ENTRY_POINTS: Record<SolverStage, string> = {
   prepare: 'solverPrepare3D',
@@ -55,9 +56,50 @@ const ENTRY_POINTS: Record<SolverStage, string> = {
   integratePositions: 'solverIntegratePositions3D',
   relax: 'solverRelax3D',
   store: 'solverStore3D',
+  commands: 'solverCommands3D',
 };
 
 const S = SOLVER_LAYOUT_3D;
+
+/** World bodies packed for the GPU: Body3D, BodyState3D and dynamic flags; InputErrors name `path[i]`. */
+function packWorldBodies3D(bodies: WorldBody3D[], mass: MassProperties3D[], path: string): { bodies: ArrayBuffer; states: ArrayBuffer; dynamic: Uint32Array } {
+  const n = bodies.length;
+  const bodyShape = new Uint32Array(n);
+  const bodyPosition = new Float64Array(3 * n);
+  const bodyRotation = new Float64Array(4 * n);
+  const states = new ArrayBuffer(n * S.state.bytes);
+  const f = new Float32Array(states);
+  const dynamic = new Uint32Array(n);
+  bodies.forEach((b, i) => {
+    const where = `${path}[${i}]`;
+    checkWorldBody(where, b, WORLD_BODY_KEYS_3D);
+    checkBodyShape(where, b.shape, mass.length);
+    const p = readVec3(where, 'position', b.position);
+    const q = b.rotation === undefined ? ([0, 0, 0, 1] as Quat) : readQuat(where, 'rotation', b.rotation);
+    const v = b.velocity === undefined ? ([0, 0, 0] as Vec3) : readVec3(where, 'velocity', b.velocity);
+    const w = b.angularVelocity === undefined ? ([0, 0, 0] as Vec3) : readVec3(where, 'angularVelocity', b.angularVelocity);
+    const { density, friction } = readBodyMaterial(where, b);
+    const m = mass[b.shape]!;
+    bodyShape[i] = b.shape;
+    bodyPosition.set(p, 3 * i);
+    bodyRotation.set(q, 4 * i);
+    const o = i * S.state.words;
+    const isDynamic = density > 0;
+    dynamic[i] = isDynamic ? 1 : 0;
+    if (isDynamic) {
+      f.set(v, o + S.state.linearVelocity);
+      f.set(w, o + S.state.angularVelocity);
+      f[o + S.state.invMass] = 1 / (density * m.volume);
+      const inv = invertMat3(m.inertia.map((x) => density * x) as typeof m.inertia);
+      // Column c of the mat3x3f (symmetric, so rows and columns agree).
+      for (let c = 0; c < 3; c++) f.set([inv[3 * c]!, inv[3 * c + 1]!, inv[3 * c + 2]!], o + S.state.invInertiaLocal + c * S.state.matrixColumn);
+    }
+    f.set(m.center, o + S.state.localCenter);
+    f[o + S.state.friction] = friction;
+    f[o + S.state.deltaRotation + 3] = 1;
+  });
+  return { bodies: packBodies3D({ bodyShape, bodyPosition, bodyRotation }), states, dynamic };
+}
 
 export class GpuWorld3D extends SolverWorld<FrameInputs3D, FrameOutputs3D, FrameCounts3D> {
   /** array<Shape3D>. */
@@ -72,15 +114,19 @@ export class GpuWorld3D extends SolverWorld<FrameInputs3D, FrameOutputs3D, Frame
 
   private constructor(
     device: GPUDevice, frame: GpuFrame3D, coloring: GpuColoring, kernels: Awaited<ReturnType<typeof solverKernels>>,
-    shapes: PackedShapes3D, bodies: ArrayBuffer, states: ArrayBuffer, dynamic: Uint32Array, options: Required<WorldOptions3D>,
+    shapes: PackedShapes3D, private readonly mass: MassProperties3D[], bodies: ArrayBuffer, states: ArrayBuffer, dynamic: Uint32Array, options: Required<WorldOptions3D>,
   ) {
-    super(device, frame, coloring, kernels, dynamic.length, options.substeps, {
+    super(device, frame, coloring, kernels, options.substeps, {
       constraintBytes: S.constraint.bytes,
       paramsBytes: S.params.bytes,
       passBytes: S.pass.bytes,
       passColor: S.pass.color,
       countWord: CONTACTS_LAYOUT_3D.counts.written,
       label: 'world3d',
+      bodyBytes: LAYOUT_3D.body.words * 4,
+      stateBytes: S.state.bytes,
+      command: S.command,
+      dim: 3,
     }, bodies, states, dynamic);
     const STORAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC;
     this.shapes = this.upload('shapes', shapes.shapes, STORAGE);
@@ -98,48 +144,41 @@ export class GpuWorld3D extends SolverWorld<FrameInputs3D, FrameOutputs3D, Frame
     const { margin, substeps } = readWorldOptions(options);
     const internal: Shape3D[] = shapes.map((s, i) => makeShape3D(s, i));
     const mass = internal.map(shapeMass3D);
-    const n = bodies.length;
-    const bodyShape = new Uint32Array(n);
-    const bodyPosition = new Float64Array(3 * n);
-    const bodyRotation = new Float64Array(4 * n);
-    const states = new ArrayBuffer(n * S.state.bytes);
-    const f = new Float32Array(states);
-    const dynamic = new Uint32Array(n);
-    bodies.forEach((b, i) => {
-      const path = `bodies[${i}]`;
-      checkWorldBody(path, b, WORLD_BODY_KEYS_3D);
-      checkBodyShape(path, b.shape, shapes.length);
-      const p = readVec3(path, 'position', b.position);
-      const q = b.rotation === undefined ? ([0, 0, 0, 1] as Quat) : readQuat(path, 'rotation', b.rotation);
-      const v = b.velocity === undefined ? ([0, 0, 0] as Vec3) : readVec3(path, 'velocity', b.velocity);
-      const w = b.angularVelocity === undefined ? ([0, 0, 0] as Vec3) : readVec3(path, 'angularVelocity', b.angularVelocity);
-      const { density, friction } = readBodyMaterial(path, b);
-      const m = mass[b.shape]!;
-      bodyShape[i] = b.shape;
-      bodyPosition.set(p, 3 * i);
-      bodyRotation.set(q, 4 * i);
-      const o = i * S.state.words;
-      const isDynamic = density > 0;
-      dynamic[i] = isDynamic ? 1 : 0;
-      if (isDynamic) {
-        f.set(v, o + S.state.linearVelocity);
-        f.set(w, o + S.state.angularVelocity);
-        f[o + S.state.invMass] = 1 / (density * m.volume);
-        const inv = invertMat3(m.inertia.map((x) => density * x) as typeof m.inertia);
-        // Column c of the mat3x3f (symmetric, so rows and columns agree).
-        for (let c = 0; c < 3; c++) f.set([inv[3 * c]!, inv[3 * c + 1]!, inv[3 * c + 2]!], o + S.state.invInertiaLocal + c * S.state.matrixColumn);
-      }
-      f.set(m.center, o + S.state.localCenter);
-      f[o + S.state.friction] = friction;
-      f[o + S.state.deltaRotation + 3] = 1;
-    });
+    const packed = packWorldBodies3D(bodies, mass, 'bodies');
     const [frame, coloring, kernels] = await Promise.all([
       GpuFrame3D.create(device),
       GpuColoring.create(device),
       solverKernels(device, 'solver3d', ENTRY_POINTS, solverWgsl),
     ]);
-    const packedBodies = packBodies3D({ bodyShape, bodyPosition, bodyRotation });
-    return new GpuWorld3D(device, frame, coloring, kernels, packShapes3D(internal), packedBodies, states, dynamic, { gravity, margin, substeps });
+    return new GpuWorld3D(device, frame, coloring, kernels, packShapes3D(internal), mass, packed.bodies, packed.states, packed.dynamic, { gravity, margin, substeps });
+  }
+
+  /** Adds bodies (as create() takes them) after the others; returns their indices. */
+  addBodies(bodies: WorldBody3D[]): number[] {
+    if (!Array.isArray(bodies)) throw new InputError('addBodies', `must be an array of bodies, got ${typeof bodies}`);
+    const packed = packWorldBodies3D(bodies, this.mass, 'addBodies');
+    return this.appendBodies(packed.bodies, packed.states, packed.dynamic);
+  }
+
+  /** Sets a dynamic body's velocity (scene units / s) and angular velocity (rad / s, world axes), dropping impulses given to it since the last step. */
+  setVelocity(index: number, velocity: Vec3, angularVelocity: Vec3): void {
+    this.checkBody('setVelocity', index, true);
+    const v = this.checkVector('setVelocity: velocity', velocity);
+    const w = this.checkVector('setVelocity: angularVelocity', angularVelocity);
+    this.commands.clear(index);
+    const at = index * S.state.bytes;
+    this.device.queue.writeBuffer(this.states, at + 4 * S.state.linearVelocity, new Float32Array(v));
+    this.device.queue.writeBuffer(this.states, at + 4 * S.state.angularVelocity, new Float32Array(w));
+  }
+
+  /** Every body's velocity and angular velocity (a readback, after the impulses given since the last step). */
+  async readVelocities(): Promise<{ velocity: Vec3; angularVelocity: Vec3 }[]> {
+    const f = new Float32Array(await this.readStateBytes());
+    const vec = (o: number): Vec3 => [f[o]!, f[o + 1]!, f[o + 2]!];
+    return Array.from({ length: this.bodyCount }, (_, i) => {
+      const o = i * S.state.words;
+      return { velocity: vec(o + S.state.linearVelocity), angularVelocity: vec(o + S.state.angularVelocity) };
+    });
   }
 
   frameInputs(): FrameInputs3D {
