@@ -25,8 +25,8 @@ import { anchorSlots2D, emptyAnchor2D, loadAnchor2D, reuseSlots2D } from '../../
 import { anchorSlots3D, emptyAnchor3D, loadAnchor3D, reuseSlots3D } from '../../src/cpu/reuse3d.ts';
 import { REUSE_ROTATION } from '../../src/constants.ts';
 import { CONTACT_KIND_3D, REUSE_ROTATION_3D } from '../../src/constants3d.ts';
-import { packBodies2D, packScene2D, unpackShapes2D } from '../../src/pack2d.ts';
-import { packBodies3D, packScene3D, unpackShapes3D } from '../../src/pack3d.ts';
+import { packBodies2D, packScene2D, unpackShapes2D, type Packed2D } from '../../src/pack2d.ts';
+import { packBodies3D, packScene3D, unpackShapes3D, type Packed3D } from '../../src/pack3d.ts';
 import { rng, randomPolygon } from '../../src/random2d.ts';
 import type { Scene2D, Scene3D } from '../../src/scene.ts';
 import { makeShape2D, type Shape2D, type Shape2DInput } from '../../src/shapes2d.ts';
@@ -63,6 +63,8 @@ export interface ReuseWorld {
   kinds: string[];
   anchorBytes: number;
   manifoldBytes: number;
+  /** The packed scene (rest bodies): shapes, hull buffers, pairs, margin for the GPU. */
+  packed: Packed2D | Packed3D;
   /** The packed bodies of frame f (frame 0: the rest pose). */
   bodiesAt(frame: number): ArrayBuffer;
   fresh(bodies: ArrayBuffer): ArrayBuffer;
@@ -79,7 +81,7 @@ export interface ReuseWorld {
 
 const KIND_2D = ['polygon', 'box', 'circle', 'capsule'];
 
-function world2D(name: string, scene: Scene2D, pairs: Uint32Array, bodyMotion: (frame: number, positions: Float64Array, angles: Float64Array) => void): ReuseWorld {
+export function world2D(name: string, scene: Scene2D, pairs: Uint32Array, bodyMotion: (frame: number, positions: Float64Array, angles: Float64Array) => void): ReuseWorld {
   const packed = packScene2D(scene, pairs);
   const prepared = prepareCpu2D(packed, scene.shapes.length);
   const shapes = unpackShapes2D(packed.shapes, scene.shapes.length);
@@ -101,7 +103,7 @@ function world2D(name: string, scene: Scene2D, pairs: Uint32Array, bodyMotion: (
   };
   const M = LAYOUT_2D.manifold;
   return {
-    name, dim: 2, margin: scene.margin, pairs, pairCount, scale, kinds,
+    name, dim: 2, margin: scene.margin, pairs, pairCount, scale, kinds, packed,
     anchorBytes: Math.max(1, pairCount) * LAYOUT_2D.anchor.words * 4,
     manifoldBytes: Math.max(1, pairCount) * M.words * 4,
     bodiesAt(frame) {
@@ -194,7 +196,7 @@ export function pile2D(side: number, mixed: boolean, seed = 0x2d17): ReuseWorld 
 
 const KIND_3D = ['hull', 'box', 'sphere', 'capsule'];
 
-function world3D(name: string, scene: Scene3D, pairs: Uint32Array, bodyMotion: (frame: number, positions: Float64Array, rotations: Float64Array) => void): ReuseWorld {
+export function world3D(name: string, scene: Scene3D, pairs: Uint32Array, bodyMotion: (frame: number, positions: Float64Array, rotations: Float64Array) => void): ReuseWorld {
   const packed = packScene3D(scene, pairs);
   const prepared = prepareCpu3D(packed);
   const shapes = unpackShapes3D(packed);
@@ -216,7 +218,7 @@ function world3D(name: string, scene: Scene3D, pairs: Uint32Array, bodyMotion: (
   };
   const M = LAYOUT_3D.manifold;
   return {
-    name, dim: 3, margin: scene.margin, pairs, pairCount, scale, kinds,
+    name, dim: 3, margin: scene.margin, pairs, pairCount, scale, kinds, packed,
     anchorBytes: Math.max(1, pairCount) * LAYOUT_3D.anchor.words * 4,
     manifoldBytes: Math.max(1, pairCount) * M.words * 4,
     bodiesAt(frame) {
@@ -545,4 +547,44 @@ export async function measureReuse(world: ReuseWorld, frames: number): Promise<R
     }
   });
   return cost;
+}
+
+// ---- fixtures: explicit poses frame by frame ------------------------------------------------------
+
+export interface Pose2D {
+  position: [number, number];
+  angle: number;
+}
+
+/** A world of the given shapes and bodies whose frame f has the poses frames[f] (the last one after). */
+export function framesWorld2D(name: string, inputs: Shape2DInput[], bodyShape: number[], frames: Pose2D[][], pairs: [number, number][], margin: number): ReuseWorld {
+  const shapes = inputs.map((s, i) => makeShape2D(s, i));
+  const at = (f: number) => frames[Math.min(f, frames.length - 1)]!;
+  const scene: Scene2D = {
+    dim: 2, margin, shapes, bodyShape: Uint32Array.from(bodyShape),
+    bodyPosition: Float64Array.from(at(0).flatMap((p) => p.position)), bodyAngle: Float64Array.from(at(0).map((p) => p.angle)), pairs: null,
+  };
+  return world2D(name, scene, Uint32Array.from(pairs.flat()), (frame, positions, angles) => {
+    positions.set(at(frame).flatMap((p) => p.position));
+    angles.set(at(frame).map((p) => p.angle));
+  });
+}
+
+export interface Pose3D {
+  position: Vec3;
+  rotation: Quat;
+}
+
+/** framesWorld2D in 3D. */
+export function framesWorld3D(name: string, inputs: Shape3DInput[], bodyShape: number[], frames: Pose3D[][], pairs: [number, number][], margin: number): ReuseWorld {
+  const shapes = inputs.map((s, i) => makeShape3D(s, i));
+  const at = (f: number) => frames[Math.min(f, frames.length - 1)]!;
+  const scene: Scene3D = {
+    dim: 3, margin, shapes, bodyShape: Uint32Array.from(bodyShape),
+    bodyPosition: Float64Array.from(at(0).flatMap((p) => p.position)), bodyRotation: Float64Array.from(at(0).flatMap((p) => p.rotation)), pairs: null,
+  };
+  return world3D(name, scene, Uint32Array.from(pairs.flat()), (frame, positions, rotations) => {
+    positions.set(at(frame).flatMap((p) => p.position));
+    rotations.set(at(frame).flatMap((p) => p.rotation));
+  });
 }
