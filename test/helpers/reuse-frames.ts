@@ -67,7 +67,7 @@ export interface ReuseWorld {
   packed: Packed2D | Packed3D;
   /** The packed bodies of frame f (frame 0: the rest pose). */
   bodiesAt(frame: number): ArrayBuffer;
-  fresh(bodies: ArrayBuffer): ArrayBuffer;
+  fresh(bodies: ArrayBuffer, margin: number): ArrayBuffer;
   reuse(bodies: ArrayBuffer, anchorsPrev: ArrayBuffer | null, anchorsCur: ArrayBuffer, manifolds: ArrayBuffer, flags: Uint32Array, margin: number): ReuseCounts;
   anchors(bodies: ArrayBuffer, manifolds: ArrayBuffer, flags: Uint32Array, anchorsCur: ArrayBuffer, margin: number): void;
   slot(manifolds: ArrayBuffer, k: number): SlotView;
@@ -112,9 +112,9 @@ export function world2D(name: string, scene: Scene2D, pairs: Uint32Array, bodyMo
       if (frame > 0) bodyMotion(frame, positions, angles);
       return packBodies2D({ bodyShape: scene.bodyShape, bodyPosition: positions, bodyAngle: angles });
     },
-    fresh(bodies) {
+    fresh(bodies, margin) {
       cpu(bodies);
-      return collidePacked2D(prepared, { ...packed, bodies });
+      return collidePacked2D(prepared, { ...packed, bodies, margin });
     },
     reuse: (bodies, prev, cur, manifolds, flags, margin) => reuseSlots2D(cpu(bodies), pairs, pairCount, null, 0, prev, cur, manifolds, flags, margin),
     anchors: (bodies, manifolds, flags, cur, margin) => anchorSlots2D(cpu(bodies), pairs, pairCount, manifolds, flags, cur, margin),
@@ -227,9 +227,9 @@ export function world3D(name: string, scene: Scene3D, pairs: Uint32Array, bodyMo
       if (frame > 0) bodyMotion(frame, positions, rotations);
       return packBodies3D({ bodyShape: scene.bodyShape, bodyPosition: positions, bodyRotation: rotations });
     },
-    fresh(bodies) {
+    fresh(bodies, margin) {
       cpu(bodies);
-      return collidePacked3D(prepared, { ...packed, bodies });
+      return collidePacked3D(prepared, { ...packed, bodies, margin });
     },
     reuse: (bodies, prev, cur, manifolds, flags, margin) => reuseSlots3D(cpu(bodies), pairs, pairCount, null, 0, prev, cur, manifolds, flags, margin),
     anchors: (bodies, manifolds, flags, cur, margin) => anchorSlots3D(cpu(bodies), pairs, pairCount, manifolds, flags, cur, margin),
@@ -514,7 +514,7 @@ export async function runFrames(
   let anchorsPrev: ArrayBuffer | null = null;
   for (let frame = 0; frame < frames; frame++) {
     const bodies = world.bodiesAt(frame);
-    const fresh = world.fresh(bodies);
+    const fresh = world.fresh(bodies, margin(frame));
     const manifolds = fresh.slice(0);
     const flags = new Uint32Array(world.pairCount);
     const anchors = new ArrayBuffer(world.anchorBytes);
