@@ -151,14 +151,14 @@ export function world2D(name: string, scene: Scene2D, pairs: Uint32Array, bodyMo
   };
 }
 
-/** Moves every body by the bench's wobble around its rest pose (seeded by frame). */
-function wobble2D(seed: number, size: Float64Array) {
+/** Moves every body by `wobble` around its rest pose (seeded by frame). */
+function wobble2D(seed: number, size: Float64Array, wobble: number) {
   return (frame: number, positions: Float64Array, angles: Float64Array): void => {
     const random = rng(seed + 7919 * frame);
     for (let i = 0; i < angles.length; i++) {
-      positions[2 * i] += WOBBLE * size[i]! * (2 * random() - 1);
-      positions[2 * i + 1] += WOBBLE * size[i]! * (2 * random() - 1);
-      angles[i] += WOBBLE * (2 * random() - 1);
+      positions[2 * i] += wobble * size[i]! * (2 * random() - 1);
+      positions[2 * i + 1] += wobble * size[i]! * (2 * random() - 1);
+      angles[i] += wobble * (2 * random() - 1);
     }
   };
 }
@@ -166,8 +166,9 @@ function wobble2D(seed: number, size: Float64Array) {
 /**
  * A side × side block of 2D bodies, spacing a little under their size, jittered and turned a few
  * degrees (the bench's 2D pile); `mixed`: a third of them polygons, circles and capsules.
+ * `wobble`: the motion each frame (default the bench's).
  */
-export function pile2D(side: number, mixed: boolean, seed = 0x2d17): ReuseWorld {
+export function pile2D(side: number, mixed: boolean, seed = 0x2d17, wobble = WOBBLE): ReuseWorld {
   const random = rng(seed);
   const inputs: Shape2DInput[] = Array.from({ length: 8 }, () => ({ type: 'box', halfExtents: [0.47 + 0.04 * random(), 0.47 + 0.04 * random()] }));
   if (mixed) {
@@ -189,7 +190,7 @@ export function pile2D(side: number, mixed: boolean, seed = 0x2d17): ReuseWorld 
     size[i] = shapes[bodyShape[i]!]!.extent;
   }
   const scene: Scene2D = { dim: 2, margin: PILE_MARGIN, shapes, bodyShape, bodyPosition, bodyAngle, pairs: null };
-  return world2D(mixed ? '2D mixed pile' : '2D box pile', scene, sweepAndPrune2D(scene), wobble2D(seed, size));
+  return world2D(mixed ? '2D mixed pile' : '2D box pile', scene, sweepAndPrune2D(scene), wobble2D(seed, size, wobble));
 }
 
 // ---- 3D --------------------------------------------------------------------------------------------
@@ -269,12 +270,12 @@ function smallTurn(random: Rng, angle: number): Quat {
   return axisAngle([s * Math.cos(t), s * Math.sin(t), z], angle * (2 * random() - 1));
 }
 
-function wobble3D(seed: number, size: Float64Array) {
+function wobble3D(seed: number, size: Float64Array, wobble: number) {
   return (frame: number, positions: Float64Array, rotations: Float64Array): void => {
     const random = rng(seed + 7919 * frame);
     for (let i = 0; i < size.length; i++) {
-      for (let c = 0; c < 3; c++) positions[3 * i + c] += WOBBLE * size[i]! * (2 * random() - 1);
-      const q = quatMul(smallTurn(random, WOBBLE), Array.from(rotations.subarray(4 * i, 4 * i + 4)) as Quat);
+      for (let c = 0; c < 3; c++) positions[3 * i + c] += wobble * size[i]! * (2 * random() - 1);
+      const q = quatMul(smallTurn(random, wobble), Array.from(rotations.subarray(4 * i, 4 * i + 4)) as Quat);
       rotations.set(q, 4 * i);
     }
   };
@@ -286,9 +287,9 @@ export type Pile3DLayout = 'bricks' | 'block' | 'mixed';
  * side³ bodies in layers along y, turned up to 0.04 rad about random axes (the bench's 3D piles):
  * `bricks`, every other layer shifted half a spacing and side neighbours apart (each box rests on
  * 4 below); `block`, a cubic block pressing on every neighbour; `mixed`, the block with a third
- * of the boxes replaced by hulls, spheres and capsules.
+ * of the boxes replaced by hulls, spheres and capsules. `wobble`: the motion each frame.
  */
-export function pile3D(side: number, layout: Pile3DLayout, seed = 0x3d17): ReuseWorld {
+export function pile3D(side: number, layout: Pile3DLayout, seed = 0x3d17, wobble = WOBBLE): ReuseWorld {
   const random = rng(seed);
   const inputs: Shape3DInput[] = Array.from({ length: 8 }, () => ({
     type: 'box', halfExtents: [0.47 + 0.04 * random(), 0.47 + 0.04 * random(), 0.47 + 0.04 * random()] as Vec3,
@@ -316,7 +317,7 @@ export function pile3D(side: number, layout: Pile3DLayout, seed = 0x3d17): Reuse
     size[i] = shapes[bodyShape[i]!]!.extent;
   }
   const scene: Scene3D = { dim: 3, margin: PILE_MARGIN, shapes, bodyShape, bodyPosition, bodyRotation, pairs: null };
-  return world3D(`3D ${layout} pile`, scene, sweepAndPrune3D(scene), wobble3D(seed, size));
+  return world3D(`3D ${layout} pile`, scene, sweepAndPrune3D(scene), wobble3D(seed, size, wobble));
 }
 
 /** The coherence families of test/coherence3d.test.ts: A on the ground, B on it (its xy offset). */

@@ -212,6 +212,9 @@ function gap3D(world: ReuseWorld, bodies: ArrayBuffer, anchors: ArrayBuffer, k: 
   return Math.min(...gaps);
 }
 
+/** f32 steps of a world coordinate that the kernels' arithmetic may lose on the way. */
+const WORLD_ULPS = 8;
+
 /** A decision this near a threshold (relative) may go either way between f32 and f64. */
 export const NEAR_TIE_GAP = 2e-5;
 
@@ -221,7 +224,10 @@ export interface FrameComparison {
   sameFlags: number;
   nearTies: number;
   unexplained: string[];
-  /** Largest differences of reused manifolds (both kept): normal, depth / scale, position / (scale + |world|·1e-3). */
+  /**
+   * Largest differences of reused manifolds (both kept): normal, depth / scale, position / scale
+   * beyond WORLD_ULPS f32 steps of its world coordinate (f32 world positions resolve no finer).
+   */
   normal: number;
   depth: number;
   position: number;
@@ -311,7 +317,7 @@ function compareSlots(world: ReuseWorld, k: number, G: ReturnType<ReuseWorld['sl
   for (let i = 0; i < G.count; i++) {
     for (let c = 0; c < world.dim; c++) {
       const o = k * M.words + M.points + i * M.pointStride + M.pointPosition + c;
-      out.position = Math.max(out.position, Math.abs(fg[o]! - fc[o]!) / (scale + 1e-3 * Math.abs(fc[o]!)));
+      out.position = Math.max(out.position, Math.max(0, Math.abs(fg[o]! - fc[o]!) - WORLD_ULPS * 2 ** -23 * Math.abs(fc[o]!)) / scale);
     }
   }
 }
