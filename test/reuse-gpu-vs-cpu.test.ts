@@ -15,8 +15,11 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REUSE_STATUS } from '../src/cpu/reuse.ts';
 import { acquireDevice } from '../src/gpu/device.ts';
-import { COHERENCE_FAMILIES, coherenceFamily, pile2D, pile3D, type ReuseFrame, type ReuseWorld } from './helpers/reuse-frames.ts';
-import { GpuReuseRunner, compareFrame, emptyComparison, type FrameComparison } from './helpers/reuse-gpu.ts';
+import { REUSE_TRANSLATION } from '../src/constants.ts';
+import {
+  COHERENCE_FAMILIES, coherenceFamily, framesWorld2D, pile2D, pile3D, runFrames, type Pose2D, type ReuseFrame, type ReuseWorld,
+} from './helpers/reuse-frames.ts';
+import { GpuReuseRunner, NEAR_TIE_GAP, compareFrame, decisionGap, emptyComparison, type FrameComparison } from './helpers/reuse-gpu.ts';
 
 let device: GPUDevice;
 
@@ -135,31 +138,24 @@ describe('manifold reuse, GPU against CPU on wobble sequences', () => {
   const worlds2D = [pile2D(10, true, 0x2d17), pile2D(10, true, 0x2d18, 4e-3)];
   const worlds3D = [pile3D(4, 'mixed', 0x3d17), pile3D(4, 'mixed', 0x3d18, 4e-3), pile3D(4, 'bricks', 0x3d19, 4e-3)];
 
+  /** A pile's sequence, and its coverage: every status, drops, every pair kind it touched reused. */
+  async function checkPile(world: ReuseWorld, shapeKinds: string[]): Promise<void> {
+    const r = await sequence(world);
+    report(world, r);
+    expectAgreement(world, r);
+    expect(r.statuses[REUSE_STATUS.kept]).toBeGreaterThan(0.2 * world.pairCount * FRAMES);
+    expect(r.statuses[REUSE_STATUS.collide]).toBeGreaterThan(world.pairCount);
+    expect(r.statuses[REUSE_STATUS.apart]).toBeGreaterThan(0);
+    expectKindsReused(world, r, shapeKinds);
+    expect(r.dropped, `${world.name}: no reused manifold dropped a point`).toBeGreaterThan(0);
+  }
+
   it('2D piles (polygons, boxes, circles, capsules): flags equal but for counted near-ties, every kind reused', async () => {
-    for (const world of worlds2D) {
-      const r = await sequence(world);
-      report(world, r);
-      expectAgreement(world, r);
-      // Coverage: every status, drops, and reuse of every kind pair the pile has (coverage of kinds).
-      expect(r.statuses[REUSE_STATUS.kept]).toBeGreaterThan(0.2 * world.pairCount * FRAMES);
-      expect(r.statuses[REUSE_STATUS.collide]).toBeGreaterThan(world.pairCount);
-      expect(r.statuses[REUSE_STATUS.apart]).toBeGreaterThan(0);
-      expectKindsReused(world, r, ['polygon', 'box', 'circle', 'capsule']);
-      expect(r.dropped, `${world.name}: no reused manifold dropped a point`).toBeGreaterThan(0);
-    }
+    for (const world of worlds2D) await checkPile(world, ['polygon', 'box', 'circle', 'capsule']);
   });
 
   it('3D piles (boxes, hulls, spheres, capsules): flags equal but for counted near-ties, every kind reused', async () => {
-    for (const world of worlds3D) {
-      const r = await sequence(world);
-      report(world, r);
-      expectAgreement(world, r);
-      expect(r.statuses[REUSE_STATUS.kept]).toBeGreaterThan(0.2 * world.pairCount * FRAMES);
-      expect(r.statuses[REUSE_STATUS.collide]).toBeGreaterThan(world.pairCount);
-      expect(r.statuses[REUSE_STATUS.apart]).toBeGreaterThan(0);
-      expectKindsReused(world, r, world.name.includes('mixed') ? ['box', 'hull', 'sphere', 'capsule'] : ['box']);
-      expect(r.dropped, `${world.name}: no reused manifold dropped a point`).toBeGreaterThan(0);
-    }
+    for (const world of worlds3D) await checkPile(world, world.name.includes('mixed') ? ['box', 'hull', 'sphere', 'capsule'] : ['box']);
   });
 
   it('the coherence families: flags equal, reuse keeps the point sets steadier than fresh collides', async () => {
@@ -170,6 +166,21 @@ describe('manifold reuse, GPU against CPU on wobble sequences', () => {
       expectAgreement(world, r);
       expect(r.idChanges.reused).toBeLessThanOrEqual(r.idChanges.fresh + 2);
     }
+  });
+
+  it('the near-tie measure sees a decision on its threshold (and not one far from it)', async () => {
+    // A unit box resting on a wide box (depth 0.01) moved sideways by exactly REUSE_TRANSLATION ×
+    // its scale (√0.5), then by half that.
+    const box = (hx: number, hy: number) => ({ type: 'box' as const, halfExtents: [hx, hy] as [number, number] });
+    const at = (x: number): Pose2D[] => [{ position: [0, 0], angle: 0 }, { position: [x, 0.99], angle: 0 }];
+    const edge = REUSE_TRANSLATION * Math.SQRT1_2;
+    const world = framesWorld2D('threshold', [box(2, 0.5), box(0.5, 0.5)], [0, 1], [at(0), at(edge), at(edge / 2)], [[0, 1]], 0.02);
+    const gaps: number[] = [];
+    await runFrames(world, 3, (_frame, frame, anchorsPrev) => {
+      if (anchorsPrev) gaps.push(decisionGap(world, frame.bodies, anchorsPrev, 0, world.margin));
+    });
+    expect(gaps[0]).toBeLessThan(NEAR_TIE_GAP);
+    expect(gaps[1]).toBeGreaterThan(NEAR_TIE_GAP);
   });
 
   it('reruns are byte-identical, and a pair count on the GPU gives the same bytes as the host count', async () => {

@@ -30,7 +30,7 @@ import type { Shape3D } from '../shapes3d.ts';
 import { deepestVertex3d } from './clip3d.ts';
 import { isHull3d } from './collide3d.ts';
 import { emptyHull3D, emptyManifold3D, quatToMatrix3d, relativePose3d, type Hull3D, type Manifold3D, type Transform3D } from './manifold3d.ts';
-import { REUSE_NO_SLOT, REUSE_STATUS, previousSlot, type ReuseCounts } from './reuse.ts';
+import { REUSE_STATUS, type ReusePairs } from './reuse.ts';
 import { qf, queryFaceDirections3d } from './sat3d.ts';
 
 /** The largest finite f32: the WGSL's "no bound" (F32_MAX_3D). */
@@ -362,7 +362,7 @@ export function reuseJoin3D(a: Anchor3D, rot: Float64Array, t: Float64Array, xfA
   return REUSE_STATUS.kept;
 }
 
-// ---- the kernels' loops (shaders/reuse.wgsl: reuseSlots, anchorSlots) ----------------------------
+// ---- the kernels' per-pair calls (src/cpu/reuse.ts runs their loops: reuseSlots, anchorSlots) -----
 
 const L = LAYOUT_3D;
 const anchor = emptyAnchor3D();
@@ -471,56 +471,25 @@ function bodyShape(bodies: Float32Array, index: number): number {
   return new Uint32Array(bodies.buffer, bodies.byteOffset)[index * L.body.words + L.body.shape]!;
 }
 
-/**
- * The reuse kernel's loop: per slot k < pairCount, last frame's anchor (previousSlot) reused into
- * manifold slot k (kept or apart) and carried into anchorsCur[k], or the slot flagged for the full
- * collide. flags[k] gets the REUSE_STATUS. anchorsPrev null: no last frame (every pair collides).
- */
-export function reuseSlots3D(
-  scene: ReuseScene3D, pairs: Uint32Array, pairCount: number, prevSlot: Uint32Array | null, firstSlot: number,
-  anchorsPrev: ArrayBuffer | null, anchorsCur: ArrayBuffer, manifolds: ArrayBuffer, flags: Uint32Array, margin: number,
-): ReuseCounts {
-  const counts: ReuseCounts = { kept: 0, apart: 0, collide: 0 };
-  const m32 = Math.fround(margin);
-  const prevAnchors = anchorsPrev ? anchorsPrev.byteLength / (4 * L.anchor.words) : 0;
-  const src = new Uint32Array(anchorsPrev ?? new ArrayBuffer(0));
-  const dst = new Uint32Array(anchorsCur);
-  for (let k = 0; k < pairCount; k++) {
-    const prev = previousSlot(prevSlot, firstSlot, k, prevAnchors);
-    let status: number = REUSE_STATUS.collide;
-    if (prev !== REUSE_NO_SLOT) {
-      const a = pairs[2 * k]!;
-      const b = pairs[2 * k + 1]!;
-      loadAnchor3D(anchorsPrev!, prev, anchor);
-      loadTransform(scene.bodies, a, xfA);
-      loadTransform(scene.bodies, b, xfB);
-      status = reuseManifold3D(anchor, bodyShape(scene.bodies, a), xfA, bodyShape(scene.bodies, b), xfB, m32, manifold);
-      if (status !== REUSE_STATUS.collide) {
-        storeManifold3D(manifold, manifolds, k);
-        dst.set(src.subarray(prev * L.anchor.words, (prev + 1) * L.anchor.words), k * L.anchor.words);
-      }
-    }
-    flags[k] = status;
-    if (status === REUSE_STATUS.kept) counts.kept++;
-    else if (status === REUSE_STATUS.apart) counts.apart++;
-    else counts.collide++;
-  }
-  return counts;
-}
-
-/** The anchor kernel's loop: the anchor of every slot the reuse flagged for the full collide, from its new manifold. */
-export function anchorSlots3D(
-  scene: ReuseScene3D, pairs: Uint32Array, pairCount: number, manifolds: ArrayBuffer, flags: Uint32Array, anchorsCur: ArrayBuffer, margin: number,
-): void {
-  const m32 = Math.fround(margin);
-  for (let k = 0; k < pairCount; k++) {
-    if (flags[k] !== REUSE_STATUS.collide) continue;
-    const a = pairs[2 * k]!;
-    const b = pairs[2 * k + 1]!;
-    loadTransform(scene.bodies, a, xfA);
-    loadTransform(scene.bodies, b, xfB);
-    loadManifold3D(manifolds, k, manifold);
-    anchorFromManifold3D(scene.shapes, bodyShape(scene.bodies, a), xfA, bodyShape(scene.bodies, b), xfB, manifold, m32, anchor);
-    storeAnchor3D(anchor, anchorsCur, k);
-  }
+/** The loops' per-pair calls on `scene` (the WGSL's ruReuse and ruAnchor). */
+export function reusePairs3D(scene: ReuseScene3D): ReusePairs {
+  const { shapes, bodies } = scene;
+  return {
+    anchorWords: L.anchor.words,
+    reuse(anchors, prev, a, b, margin, manifolds, k) {
+      loadAnchor3D(anchors, prev, anchor);
+      loadTransform(bodies, a, xfA);
+      loadTransform(bodies, b, xfB);
+      const status = reuseManifold3D(anchor, bodyShape(bodies, a), xfA, bodyShape(bodies, b), xfB, margin, manifold);
+      if (status !== REUSE_STATUS.collide) storeManifold3D(manifold, manifolds, k);
+      return status;
+    },
+    anchor(a, b, manifolds, k, margin, anchors) {
+      loadTransform(bodies, a, xfA);
+      loadTransform(bodies, b, xfB);
+      loadManifold3D(manifolds, k, manifold);
+      anchorFromManifold3D(shapes, bodyShape(bodies, a), xfA, bodyShape(bodies, b), xfB, manifold, margin, anchor);
+      storeAnchor3D(anchor, anchors, k);
+    },
+  };
 }

@@ -20,9 +20,9 @@ import { LAYOUT_2D } from '../../src/layout2d.ts';
 import { LAYOUT_3D } from '../../src/layout3d.ts';
 import { collidePacked2D, prepareCpu2D } from '../../src/cpu/narrowphase2d.ts';
 import { collidePacked3D, prepareCpu3D } from '../../src/cpu/narrowphase3d.ts';
-import { REUSE_STATUS, type ReuseCounts } from '../../src/cpu/reuse.ts';
-import { anchorSlots2D, emptyAnchor2D, loadAnchor2D, reuseSlots2D } from '../../src/cpu/reuse2d.ts';
-import { anchorSlots3D, emptyAnchor3D, loadAnchor3D, reuseSlots3D } from '../../src/cpu/reuse3d.ts';
+import { REUSE_STATUS, anchorSlots, reuseSlots, type ReuseCounts } from '../../src/cpu/reuse.ts';
+import { emptyAnchor2D, loadAnchor2D, reusePairs2D } from '../../src/cpu/reuse2d.ts';
+import { emptyAnchor3D, loadAnchor3D, reusePairs3D } from '../../src/cpu/reuse3d.ts';
 import { REUSE_ROTATION } from '../../src/constants.ts';
 import { CONTACT_KIND_3D, REUSE_ROTATION_3D } from '../../src/constants3d.ts';
 import { packBodies2D, packScene2D, unpackShapes2D, type Packed2D } from '../../src/pack2d.ts';
@@ -77,6 +77,33 @@ export interface ReuseWorld {
   carried(bodies: ArrayBuffer, anchors: ArrayBuffer, k: number): CarriedNormal;
 }
 
+/** Manifold slot k of `buf` (layout M of either dimension). */
+function readSlot(M: typeof LAYOUT_2D.manifold | typeof LAYOUT_3D.manifold, dim: number, buf: ArrayBuffer, k: number): SlotView {
+  const f = new Float32Array(buf);
+  const u = new Uint32Array(buf);
+  const o = k * M.words;
+  const count = u[o + M.count]!;
+  const view: SlotView = { count, normal: Array.from(f.subarray(o + M.normal, o + M.normal + dim)), depths: [], ids: [] };
+  for (let i = 0; i < count; i++) {
+    view.depths.push(f[o + M.points + i * M.pointStride + M.pointDepth]!);
+    view.ids.push(u[o + M.points + i * M.pointStride + M.pointId]!);
+  }
+  return view;
+}
+
+/** Per pair: its length scale and its kinds' names (coverage). */
+function pairKinds(shapes: readonly { extent: number; kind: number }[], bodyShape: Uint32Array, pairs: Uint32Array, names: readonly string[]): { scale: Float64Array; kinds: string[] } {
+  const scale = new Float64Array(pairs.length / 2);
+  const kinds: string[] = [];
+  for (let k = 0; k < scale.length; k++) {
+    const a = shapes[bodyShape[pairs[2 * k]!]!]!;
+    const b = shapes[bodyShape[pairs[2 * k + 1]!]!]!;
+    scale[k] = Math.min(a.extent, b.extent);
+    kinds.push(`${names[a.kind]}-${names[b.kind]}`);
+  }
+  return { scale, kinds };
+}
+
 // ---- 2D --------------------------------------------------------------------------------------------
 
 const KIND_2D = ['polygon', 'box', 'circle', 'capsule'];
@@ -87,14 +114,7 @@ export function world2D(name: string, scene: Scene2D, pairs: Uint32Array, bodyMo
   const shapes = unpackShapes2D(packed.shapes, scene.shapes.length);
   const n = scene.bodyShape.length;
   const pairCount = pairs.length / 2;
-  const scale = new Float64Array(pairCount);
-  const kinds: string[] = [];
-  for (let k = 0; k < pairCount; k++) {
-    const a = shapes[scene.bodyShape[pairs[2 * k]!]!]!;
-    const b = shapes[scene.bodyShape[pairs[2 * k + 1]!]!]!;
-    scale[k] = Math.min(a.extent, b.extent);
-    kinds.push(`${KIND_2D[a.kind]}-${KIND_2D[b.kind]}`);
-  }
+  const { scale, kinds } = pairKinds(shapes, scene.bodyShape, pairs, KIND_2D);
   const positions = new Float64Array(2 * n);
   const angles = new Float64Array(n);
   const cpu = (bodies: ArrayBuffer) => {
@@ -116,20 +136,9 @@ export function world2D(name: string, scene: Scene2D, pairs: Uint32Array, bodyMo
       cpu(bodies);
       return collidePacked2D(prepared, { ...packed, bodies, margin });
     },
-    reuse: (bodies, prev, cur, manifolds, flags, margin) => reuseSlots2D(cpu(bodies), pairs, pairCount, null, 0, prev, cur, manifolds, flags, margin),
-    anchors: (bodies, manifolds, flags, cur, margin) => anchorSlots2D(cpu(bodies), pairs, pairCount, manifolds, flags, cur, margin),
-    slot(buf, k) {
-      const f = new Float32Array(buf);
-      const u = new Uint32Array(buf);
-      const o = k * M.words;
-      const count = u[o + M.count]!;
-      const view: SlotView = { count, normal: [f[o + M.normal]!, f[o + M.normal + 1]!], depths: [], ids: [] };
-      for (let i = 0; i < count; i++) {
-        view.depths.push(f[o + M.points + i * M.pointStride + M.pointDepth]!);
-        view.ids.push(u[o + M.points + i * M.pointStride + M.pointId]!);
-      }
-      return view;
-    },
+    reuse: (bodies, prev, cur, manifolds, flags, margin) => reuseSlots(reusePairs2D(cpu(bodies)), pairs, pairCount, null, 0, prev, cur, manifolds, flags, margin),
+    anchors: (bodies, manifolds, flags, cur, margin) => anchorSlots(reusePairs2D(cpu(bodies)), pairs, pairCount, manifolds, flags, cur, margin),
+    slot: (buf, k) => readSlot(M, 2, buf, k),
     anchorCount: (buf, k) => new Uint32Array(buf)[k * LAYOUT_2D.anchor.words + LAYOUT_2D.anchor.countJoin]! & 0xff,
     carried(bodies, anchors, k) {
       loadAnchor2D(anchors, k, anchor2D);
@@ -203,14 +212,7 @@ export function world3D(name: string, scene: Scene3D, pairs: Uint32Array, bodyMo
   const shapes = unpackShapes3D(packed);
   const n = scene.bodyShape.length;
   const pairCount = pairs.length / 2;
-  const scale = new Float64Array(pairCount);
-  const kinds: string[] = [];
-  for (let k = 0; k < pairCount; k++) {
-    const a = shapes[scene.bodyShape[pairs[2 * k]!]!]!;
-    const b = shapes[scene.bodyShape[pairs[2 * k + 1]!]!]!;
-    scale[k] = Math.min(a.extent, b.extent);
-    kinds.push(`${KIND_3D[a.kind]}-${KIND_3D[b.kind]}`);
-  }
+  const { scale, kinds } = pairKinds(shapes, scene.bodyShape, pairs, KIND_3D);
   const positions = new Float64Array(3 * n);
   const rotations = new Float64Array(4 * n);
   const cpu = (bodies: ArrayBuffer) => {
@@ -232,20 +234,9 @@ export function world3D(name: string, scene: Scene3D, pairs: Uint32Array, bodyMo
       cpu(bodies);
       return collidePacked3D(prepared, { ...packed, bodies, margin });
     },
-    reuse: (bodies, prev, cur, manifolds, flags, margin) => reuseSlots3D(cpu(bodies), pairs, pairCount, null, 0, prev, cur, manifolds, flags, margin),
-    anchors: (bodies, manifolds, flags, cur, margin) => anchorSlots3D(cpu(bodies), pairs, pairCount, manifolds, flags, cur, margin),
-    slot(buf, k) {
-      const f = new Float32Array(buf);
-      const u = new Uint32Array(buf);
-      const o = k * M.words;
-      const count = u[o + M.count]!;
-      const view: SlotView = { count, normal: [f[o + M.normal]!, f[o + M.normal + 1]!, f[o + M.normal + 2]!], depths: [], ids: [] };
-      for (let i = 0; i < count; i++) {
-        view.depths.push(f[o + M.points + i * M.pointStride + M.pointDepth]!);
-        view.ids.push(u[o + M.points + i * M.pointStride + M.pointId]!);
-      }
-      return view;
-    },
+    reuse: (bodies, prev, cur, manifolds, flags, margin) => reuseSlots(reusePairs3D(cpu(bodies)), pairs, pairCount, null, 0, prev, cur, manifolds, flags, margin),
+    anchors: (bodies, manifolds, flags, cur, margin) => anchorSlots(reusePairs3D(cpu(bodies)), pairs, pairCount, manifolds, flags, cur, margin),
+    slot: (buf, k) => readSlot(M, 3, buf, k),
     anchorCount: (buf, k) => new Uint32Array(buf)[k * LAYOUT_3D.anchor.words + LAYOUT_3D.anchor.countKind]! & 0xff,
     carried(bodies, anchors, k) {
       loadAnchor3D(anchors, k, anchor3D);
