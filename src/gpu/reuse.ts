@@ -198,7 +198,7 @@ export class GpuReuse {
 
   /** Writes the window's parameters; a GPU pair count is copied over them (an encoder only). */
   private writeParams(target: GPUCommandEncoder | GPUComputePassEncoder, slot: number, pairCount: PairCount, margin: number, slots: number, prevMode: number, firstSlot: number): number {
-    if (!(slot >= 0 && slot < 2 * this.windows)) throw new RangeError(`${this.dimension.label}: window must be an integer in 0..${this.windows - 1}`);
+    if (!(Number.isInteger(slot) && slot >= 0 && slot < 2 * this.windows)) throw new RangeError(`${this.dimension.label}: window must be an integer in 0..${this.windows - 1}`);
     if (!(Number.isFinite(margin) && margin >= 0)) throw new RangeError(`${this.dimension.label}: margin must be a finite number >= 0, got ${margin}`);
     if (typeof pairCount === 'number') {
       if (!Number.isInteger(pairCount) || pairCount < 0 || pairCount > slots) {
