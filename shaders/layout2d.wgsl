@@ -39,6 +39,33 @@ struct Manifold2D {
   points: array<ManifoldPoint2D, MAX_MANIFOLD_POINTS_2D>, // the first `count` are used
 }
 
+// One point of an anchor: B's surface point in B's body frame and the depth when the anchor was
+// built (A's surface point is then that point, in A's frame at the build pose, + normal × depth).
+// A join contact (one point whose normal joins a core vertex of A to one of B: vertex–vertex,
+// circles, capsule ends) keeps its two core vertices instead: point 0 B's (B's frame) with B's
+// radius as depth, point 1 A's (A's frame) with A's radius.
+struct AnchorPoint2D {
+  local: vec2f,                                        // B's body frame
+  depth: f32,                                          // depth when built
+  id: u32,                                             // feature id, as the manifold's
+}
+
+// What the next frames need to reuse a pair's manifold (src/cpu/reuse2d.ts, shaders/reuse2d.wgsl):
+// one per pair slot, written after a full collide and carried unchanged while the pair is reused.
+// Frames are the bodies' own (origin at Body2D.position).
+struct Anchor2D {
+  translation: vec2f,                                  // B's origin in A's body frame when built
+  rotation: vec2f,                                     // B's rotation relative to A's, (cos, sin), when built
+  normal: vec2f,                                       // A's frame: the normal (count > 0) or a separating axis (count 0)
+  bound: f32,                                          // count > 0: the margin built with; count 0: a lower bound of the separation along `normal`
+  countJoin: u32,                                      // points (0..MAX_MANIFOLD_POINTS_2D) | ANCHOR_JOIN for a join contact
+  points: array<AnchorPoint2D, MAX_MANIFOLD_POINTS_2D>, // the first `count` are used (a join contact: both)
+  shapeA: u32,                                         // the bodies' shapes when built (a changed shape never reuses)
+  shapeB: u32,
+  scale: f32,                                          // the pair's length scale, min(extent A, extent B)
+  reach: f32,                                          // B's farthest core vertex from its origin (the lever of its turns)
+}
+
 struct Params2D {
   pairCount: u32,
   margin: f32,                                         // speculative distance, scene units

@@ -52,6 +52,33 @@ struct Manifold3D {
   points: array<ManifoldPoint3D, MAX_MANIFOLD_POINTS_3D>, // the first `count` are used
 }
 
+// One point of an anchor: B's surface point in B's body frame and the depth when the anchor was
+// built (A's surface point is then that point, in A's frame at the build pose, + normal × depth).
+// A join contact (kind CONTACT_CLOSEST_3D: one point whose normal joins the closest core points)
+// keeps its two core points instead: point 0 B's (B's frame) with B's radius as depth, point 1
+// A's (A's frame) with A's radius.
+struct AnchorPoint3D {
+  local: vec3f,                                        // B's body frame
+  depth: f32,                                          // depth when built
+}
+
+// What the next frames need to reuse a pair's manifold (src/cpu/reuse3d.ts, shaders/reuse3d.wgsl):
+// one per pair slot, written after a full collide and carried unchanged while the pair is reused.
+// Frames are the bodies' own (origin at Body3D.position).
+struct Anchor3D {
+  rotation: vec4f,                                     // B's rotation relative to A's, conj(qA) qB, when built
+  translation: vec3f,                                  // B's origin in A's body frame when built
+  bound: f32,                                          // count > 0: the margin built with; count 0: a lower bound of the separation along `normal`
+  normal: vec3f,                                       // A's frame: the normal (count > 0) or a separating axis (count 0)
+  countKind: u32,                                      // count | kind << 8 (kind: CONTACT_KIND_3D)
+  points: array<AnchorPoint3D, MAX_MANIFOLD_POINTS_3D>, // the first `count` are used (a join contact: 2)
+  ids: array<u32, MAX_MANIFOLD_POINTS_3D>,             // their feature ids, as the manifold's
+  shapeA: u32,                                         // the bodies' shapes when built (a changed shape never reuses)
+  shapeB: u32,
+  scale: f32,                                          // the pair's length scale, min(extent A, extent B)
+  reach: f32,                                          // B's farthest core point from its origin (the lever of its turns)
+}
+
 struct Params3D {
   pairCount: u32,
   margin: f32,                                         // speculative distance, scene units

@@ -123,6 +123,44 @@ export const RADIX_ITEMS = 32;
 /** Workgroup size of the 2D narrowphase kernel (invocations, one per pair). */
 export const WORKGROUP_SIZE_2D = 64;
 
+// ---- manifold reuse between frames (src/cpu/reuse2d.ts, shaders/reuse2d.wgsl, src/gpu/reuse.ts) ----
+// A pair keeps last frame's manifold (features, normal in A's frame, points in each body's frame,
+// depths recomputed) while B's pose in A's frame stays within these of the pose the manifold was
+// built at; docs/manifold-reuse.md has the measurements behind the values.
+
+/**
+ * Most translation of B's origin in A's frame since the anchor, relative to the pair's length
+ * scale: a wobbling settled pile moves by a few 1e-3 of its size; further, the clip features may
+ * have changed.
+ */
+export const REUSE_TRANSLATION = 1e-2;
+
+/**
+ * Most rotation of B relative to A since the anchor, radians (compared as the chord 2 sin(θ/2)):
+ * the reused normal (fixed in A's frame) is off by at most this, and a point the clip did not
+ * keep may have come nearer by this × its distance.
+ */
+export const REUSE_ROTATION = 5e-3;
+
+/**
+ * Most tangential slide of a reused point (its two body points apart across the normal), relative
+ * to the pair's length scale: a point that slid further is dropped (it may have left its feature).
+ */
+export const REUSE_SLIDE = 1e-2;
+
+/**
+ * Slack of the proof that a pair without contact is still apart, relative to the sum of the two
+ * extents: the stored separation is lowered by it so that f32 rounding of the separation and of
+ * the poses (~1e-6 of those lengths) never makes the proof claim what a fresh collide would deny.
+ */
+export const REUSE_APART_SLACK = 1e-5;
+
+/**
+ * Invocations per workgroup of the reuse and anchor kernels of both dimensions (one per pair
+ * slot; src/gpu/reuse.ts prepends it to their modules).
+ */
+export const REUSE_WORKGROUP_SIZE = 64;
+
 /** The constants above as WGSL `const` declarations (the one place the shaders get them from). */
 export function constantsWgsl(): string {
   const f = (x: number): string => {
@@ -137,6 +175,10 @@ export function constantsWgsl(): string {
     `const CORE_SEPARATION: f32 = ${f(CORE_SEPARATION)};`,
     `const INCIDENT_EDGE_BIAS: f32 = ${f(INCIDENT_EDGE_BIAS)};`,
     `const WORKGROUP_SIZE_2D: u32 = ${WORKGROUP_SIZE_2D}u;`,
+    `const REUSE_TRANSLATION: f32 = ${f(REUSE_TRANSLATION)};`,
+    `const REUSE_ROTATION: f32 = ${f(REUSE_ROTATION)};`,
+    `const REUSE_SLIDE: f32 = ${f(REUSE_SLIDE)};`,
+    `const REUSE_APART_SLACK: f32 = ${f(REUSE_APART_SLACK)};`,
     'const F32_MAX: f32 = 0x1.fffffep+127f;',
     '',
   ].join('\n');

@@ -192,6 +192,39 @@ export const MAX_COORDINATE_3D = 1e7;
 /** Workgroup size of the 3D narrowphase kernel (invocations, one per pair). */
 export const WORKGROUP_SIZE_3D = 64;
 
+// ---------------------------------------------------------------------------------------------
+// Manifold reuse between frames (src/cpu/reuse3d.ts, shaders/reuse3d.wgsl, src/gpu/reuse.ts). A
+// pair keeps last frame's manifold (features, normal in A's frame, points in each body's frame,
+// depths recomputed) while B's pose in A's frame stays within these of the pose the manifold was
+// built at; docs/manifold-reuse.md has the measurements behind the values.
+
+/**
+ * Most translation of B's origin in A's frame since the anchor, relative to the pair's length
+ * scale: a wobbling settled pile moves by a few 1e-3 of its size; further, the clip features may
+ * have changed.
+ */
+export const REUSE_TRANSLATION_3D = 1e-2;
+
+/**
+ * Most rotation of B relative to A since the anchor, radians (compared as the chord 2 sin(θ/2)):
+ * the reused normal (fixed in A's frame) is off by at most this, and a point the clip or the
+ * reduction did not keep may have come nearer by this × its distance.
+ */
+export const REUSE_ROTATION_3D = 5e-3;
+
+/**
+ * Most tangential slide of a reused point (its two body points apart across the normal), relative
+ * to the pair's length scale: a point that slid further is dropped (it may have left its feature).
+ */
+export const REUSE_SLIDE_3D = 1e-2;
+
+/**
+ * Slack of the proof that a pair without contact is still apart, relative to the sum of the two
+ * extents: the stored separation is lowered by it so that f32 rounding of the separation and of
+ * the poses (~1e-6 of those lengths) never makes the proof claim what a fresh collide would deny.
+ */
+export const REUSE_APART_SLACK_3D = 1e-5;
+
 /** Shape kinds (Shape3D.kind), shared with WGSL. */
 export const SHAPE_KIND_3D = { hull: 0, box: 1, sphere: 2, capsule: 3 } as const;
 
@@ -249,6 +282,10 @@ export function constants3dWgsl(): string {
     u('CONTACT_CLOSEST_3D', CONTACT_KIND_3D.closest),
     u('CONTACT_PARALLEL_3D', CONTACT_KIND_3D.parallel),
     u('WORKGROUP_SIZE_3D', WORKGROUP_SIZE_3D),
+    r('REUSE_TRANSLATION_3D', REUSE_TRANSLATION_3D),
+    r('REUSE_ROTATION_3D', REUSE_ROTATION_3D),
+    r('REUSE_SLIDE_3D', REUSE_SLIDE_3D),
+    r('REUSE_APART_SLACK_3D', REUSE_APART_SLACK_3D),
     'const F32_MAX_3D: f32 = 0x1.fffffep+127f;',
     '// The box topology (src/box3d.ts), packed: face entries (vertex | edge << 4, a byte each), edges (v0 | v1 << 4 | f0 << 8 | f1 << 12, a half-word each), edge by axis and vertex mask (a nibble each).',
     ...boxTopologyWords3D().faceEntries.map((w, i) => u(`BOX_FACE_ENTRIES_${i}`, w)),

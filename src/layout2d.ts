@@ -13,6 +13,8 @@ const body = struct('Body2D');
 const point = struct('ManifoldPoint2D');
 const manifold = struct('Manifold2D');
 const params = struct('Params2D');
+const anchor = struct('Anchor2D');
+const anchorPoint = struct('AnchorPoint2D');
 
 /** Word (4-byte) offsets and strides of every field the host touches. */
 export const LAYOUT_2D = {
@@ -45,6 +47,24 @@ export const LAYOUT_2D = {
     pointPosition: word(point, 'position'),
     pointDepth: word(point, 'depth'),
     pointId: word(point, 'id'),
+  },
+  /** Anchor2D: a manifold's anchor for reuse in later frames (src/cpu/reuse2d.ts). */
+  anchor: {
+    words: anchor.size / 4,
+    translation: word(anchor, 'translation'),
+    rotation: word(anchor, 'rotation'),
+    normal: word(anchor, 'normal'),
+    bound: word(anchor, 'bound'),
+    countJoin: word(anchor, 'countJoin'),
+    points: word(anchor, 'points'),
+    pointStride: member(anchor, 'points').stride / 4,
+    pointLocal: word(anchorPoint, 'local'),
+    pointDepth: word(anchorPoint, 'depth'),
+    pointId: word(anchorPoint, 'id'),
+    shapeA: word(anchor, 'shapeA'),
+    shapeB: word(anchor, 'shapeB'),
+    scale: word(anchor, 'scale'),
+    reach: word(anchor, 'reach'),
   },
   params: {
     bytes: params.size,

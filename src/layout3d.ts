@@ -14,6 +14,8 @@ const body = struct('Body3D');
 const point = struct('ManifoldPoint3D');
 const manifold = struct('Manifold3D');
 const params = struct('Params3D');
+const anchor = struct('Anchor3D');
+const anchorPoint = struct('AnchorPoint3D');
 
 /** Word (4-byte) offsets and strides of every field the host touches. */
 export const LAYOUT_3D = {
@@ -51,6 +53,24 @@ export const LAYOUT_3D = {
     pointPosition: word(point, 'position'),
     pointDepth: word(point, 'depth'),
     pointId: word(point, 'id'),
+  },
+  /** Anchor3D: a manifold's anchor for reuse in later frames (src/cpu/reuse3d.ts). */
+  anchor: {
+    words: anchor.size / 4,
+    rotation: word(anchor, 'rotation'),
+    translation: word(anchor, 'translation'),
+    bound: word(anchor, 'bound'),
+    normal: word(anchor, 'normal'),
+    countKind: word(anchor, 'countKind'),
+    points: word(anchor, 'points'),
+    pointStride: member(anchor, 'points').stride / 4,
+    pointLocal: word(anchorPoint, 'local'),
+    pointDepth: word(anchorPoint, 'depth'),
+    ids: word(anchor, 'ids'),
+    shapeA: word(anchor, 'shapeA'),
+    shapeB: word(anchor, 'shapeB'),
+    scale: word(anchor, 'scale'),
+    reach: word(anchor, 'reach'),
   },
   params: {
     bytes: params.size,

@@ -343,8 +343,8 @@ function parseStructs(src: string): { name: string; members: { name: string; typ
 describe('LAYOUT_2D against WGSL alignment rules', () => {
   const decls = parseStructs(wgslFile('layout2d'));
 
-  it('layout2d.wgsl declares the five 2D structs', () => {
-    expect(decls.map((d) => d.name).sort()).toEqual(['Body2D', 'Manifold2D', 'ManifoldPoint2D', 'Params2D', 'Shape2D']);
+  it('layout2d.wgsl declares the seven 2D structs', () => {
+    expect(decls.map((d) => d.name).sort()).toEqual(['Anchor2D', 'AnchorPoint2D', 'Body2D', 'Manifold2D', 'ManifoldPoint2D', 'Params2D', 'Shape2D']);
   });
 
   it('every member offset, size and array stride reflected by wgsl_reflect follows the rules', () => {

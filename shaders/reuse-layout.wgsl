@@ -1,0 +1,13 @@
+// The reuse stage's parameters (src/gpu/reuse.ts reflects them from here; shaders/reuse.wgsl
+// reads them). One uniform slot per window and pass.
+
+struct ReuseParams {
+  pairCount: u32,                                      // pairs this frame (a GPU count is copied here)
+  margin: f32,
+  firstSlot: u32,                                      // REUSE_PREV_IDENTITY: the window's slot 0 was last frame's slot firstSlot
+  prevMode: u32,                                       // REUSE_PREV_NONE, REUSE_PREV_IDENTITY or REUSE_PREV_SLOTS
+  rowPitch: u32,                                       // invocations per dispatch row
+  slots: u32,                                          // slots of the window (a larger pair count is clamped to it)
+  _pad0: u32,
+  _pad1: u32,
+}

@@ -1,0 +1,218 @@
+// Manifold reuse between frames, 3D (GPU mirror of src/cpu/reuse3d.ts, function for function; the
+// method is told in src/cpu/reuse2d.ts). reuse.wgsl follows with the kernels and uses the names
+// this file gives: RuBody, RuAnchor, RuManifold, ruReuse and ruAnchor. Needs the 3D narrowphase
+// files before it, up to collide3d.wgsl (hull access, the face query, deepestVertex3d, isHull3d;
+// the kernels call no collide function, so their code is not compiled in). The hull
+// buffers are declared for manifold3d.wgsl's accessors; the anchor kernel reads shapes,
+// hullVertices and hullPlanes only.
+
+@group(0) @binding(9) var<storage, read> shapes: array<Shape3D>;
+@group(0) @binding(10) var<storage, read> hullVertices: array<vec4f>;
+@group(0) @binding(11) var<storage, read> hullPlanes: array<vec4f>;
+@group(0) @binding(12) var<storage, read> hullFaces: array<u32>;
+@group(0) @binding(13) var<storage, read> hullIndices: array<u32>;
+
+alias RuBody = Body3D;
+alias RuAnchor = Anchor3D;
+alias RuManifold = Manifold3D;
+
+// B's pose in A's body frame: rotation conj(qA) qB, translation R_Aᵀ (pB − pA); and R_A.
+struct BodyPose3D {
+  rotation: vec4f,
+  translation: vec3f,
+  rotA: mat3x3f,
+}
+
+// a ⊗ b for quaternions [x, y, z, w].
+fn quatMul3d(a: vec4f, b: vec4f) -> vec4f {
+  return vec4f(a.w * b.xyz + b.w * a.xyz + cross(a.xyz, b.xyz), a.w * b.w - dot(a.xyz, b.xyz));
+}
+
+fn bodyPose3d(xfA: Transform3D, xfB: Transform3D) -> BodyPose3D {
+  let rA = quatToMatrix3d(xfA.rotation);
+  let q = quatMul3d(vec4f(-xfA.rotation.xyz, xfA.rotation.w), xfB.rotation);
+  return BodyPose3D(q, transpose(rA) * (xfB.position - xfA.position), rA);
+}
+
+// B's farthest core point from B's origin (at most): |centre| + extent.
+fn reach3D(index: u32) -> f32 {
+  let c = shapes[index].center;
+  return sqrt(dot(c, c)) + shapes[index].extent;
+}
+
+// Largest projection on unit u (working frame) of hull h's rounded surface.
+fn supportAlong3d(h: Hull3D, u: vec3f) -> f32 {
+  return dot(u, hullVertexW(h, deepestVertex3d(h, -u))) + h.radius;
+}
+
+// A separating axis of shapes A at xfA and B at xfB (A's frame) and the separation of the rounded
+// shapes along it (w): the best of A's face normals, B's face normals (the narrowphase's face
+// query) and the line of the shape centres, each exact along its axis.
+fn separatingAxis3D(shapeA: u32, xfA: Transform3D, shapeB: u32, xfB: Transform3D, scale: f32) -> vec4f {
+  let kindA = shapes[shapeA].kind;
+  let kindB = shapes[shapeB].kind;
+  let hA = makeHull3D(shapeA, kindA);
+  var hB = makeHull3D(shapeB, kindB);
+  let pose = relativePose3d(shapes[shapeA].center, xfA, shapes[shapeB].center, xfB);
+  hB.rot = pose.rot;
+  hB.pos = pose.pos;
+  let radius = hA.radius + hB.radius;
+  var best = -F32_MAX_3D;
+  var axis = vec3f(0.0);
+  if (isHull3d(kindA)) {
+    let q = queryFaceDirections3d(hA, hB, F32_MAX_3D, scale);
+    if (q.separation - radius > best) {
+      best = q.separation - radius;
+      axis = hullPlane(hA, q.face).xyz;
+    }
+  }
+  if (isHull3d(kindB)) {
+    let q = queryFaceDirections3d(hB, hA, F32_MAX_3D, scale);
+    if (q.separation - radius > best) {
+      best = q.separation - radius;
+      axis = -(hB.rot * hullPlane(hB, q.face).xyz);
+    }
+  }
+  let len = sqrt(dot(hB.pos, hB.pos));
+  if (len > 0.0) {
+    let u = hB.pos / len;
+    // Radii are in the supports.
+    let s = -supportAlong3d(hB, -u) - supportAlong3d(hA, u);
+    if (s > best) {
+      best = s;
+      axis = u;
+    }
+  }
+  return vec4f(axis, best);
+}
+
+// The anchor of manifold m (world space, as the narrowphase wrote it for shapes[shapeA] at xfA and
+// shapes[shapeB] at xfB with `margin`).
+fn anchorFromManifold3D(shapeA: u32, xfA: Transform3D, shapeB: u32, xfB: Transform3D, m: Manifold3D, margin: f32) -> Anchor3D {
+  let pose = bodyPose3d(xfA, xfB);
+  let extentA = shapes[shapeA].extent;
+  let extentB = shapes[shapeB].extent;
+  var a: Anchor3D;
+  a.rotation = pose.rotation;
+  a.translation = pose.translation;
+  a.shapeA = shapeA;
+  a.shapeB = shapeB;
+  a.scale = min(extentA, extentB);
+  a.reach = reach3D(shapeB);
+  a.countKind = m.count | (m.kind << 8u);
+  if (m.count == 0u) {
+    let w = separatingAxis3D(shapeA, xfA, shapeB, xfB, a.scale);
+    a.normal = w.xyz;
+    a.bound = w.w - REUSE_APART_SLACK_3D * (extentA + extentB);
+    return a;
+  }
+  a.bound = margin;
+  let rT = transpose(pose.rotA);
+  let n = rT * m.normal;
+  a.normal = n;
+  let r0 = quatToMatrix3d(pose.rotation);
+  let r0T = transpose(r0);
+  for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
+    if (i < m.count) {
+      let p = m.points[i];
+      // B's surface point, A's frame (world offsets first: they are the large numbers).
+      let x = rT * ((p.position - xfA.position) - 0.5 * p.depth * m.normal) - pose.translation;
+      a.points[i] = AnchorPoint3D(r0T * x, p.depth);
+      a.ids[i] = p.id;
+    }
+  }
+  if (m.kind == CONTACT_CLOSEST_3D) {
+    // The core points: B's surface point + rB n (B's frame), A's surface point − rA n (A's frame).
+    let rA = shapes[shapeA].radius;
+    let rB = shapes[shapeB].radius;
+    let l = a.points[0].local;
+    a.points[1] = AnchorPoint3D(r0 * l + pose.translation + (m.points[0].depth - rA) * n, rA);
+    a.points[0] = AnchorPoint3D(l + rB * (r0T * n), rB);
+  }
+  return a;
+}
+
+// A join contact at the current pose (B's rotation and origin in A's frame: rot, t).
+fn reuseJoin3D(a: Anchor3D, rot: mat3x3f, t: vec3f, rotA: mat3x3f, xfA: Transform3D, margin: f32, out: ptr<function, Manifold3D>) -> u32 {
+  let d = rot * a.points[0].local + t - a.points[1].local;
+  let dist = sqrt(dot(d, d));
+  if (!(dist > CORE_DISTANCE_3D * a.scale)) { return REUSE_COLLIDE; }
+  let n = d / dist;
+  let rB = a.points[0].depth;
+  let rA = a.points[1].depth;
+  let depth = rA + rB - dist;
+  let e = n - a.normal;
+  if (sqrt(dot(e, e)) > REUSE_ROTATION_3D || depth < -margin) { return REUSE_COLLIDE; }
+  let k = 0.5 * (rA - rB + dist);
+  let p = a.points[1].local + k * n;
+  var m: Manifold3D;
+  m.count = 1u;
+  m.kind = CONTACT_CLOSEST_3D;
+  m.normal = rotA * n;
+  m.points[0] = ManifoldPoint3D(xfA.position + rotA * p, depth, a.ids[0]);
+  *out = m;
+  return REUSE_KEPT;
+}
+
+// Reuses anchor a at the current poses: writes the manifold into out (world space) and returns
+// REUSE_KEPT, or REUSE_APART (out empty), or REUSE_COLLIDE (out untouched).
+fn reuseManifold3D(a: Anchor3D, shapeA: u32, xfA: Transform3D, shapeB: u32, xfB: Transform3D, margin: f32, out: ptr<function, Manifold3D>) -> u32 {
+  if (shapeA != a.shapeA || shapeB != a.shapeB) { return REUSE_COLLIDE; }
+  let pose = bodyPose3d(xfA, xfB);
+  let dt = pose.translation - a.translation;
+  let moved = sqrt(dot(dt, dt));
+  // The turn since the build: q1 conj(q0), whose vector part is sin(θ/2) long.
+  let dq = quatMul3d(pose.rotation, vec4f(-a.rotation.xyz, a.rotation.w));
+  let turned = 2.0 * sqrt(dot(dq.xyz, dq.xyz));
+  let count = a.countKind & 0xffu;
+  let kind = a.countKind >> 8u;
+  if (count == 0u) {
+    if (a.bound - (moved + turned * a.reach) > margin) {
+      *out = Manifold3D();
+      return REUSE_APART;
+    }
+    return REUSE_COLLIDE;
+  }
+  if (a.bound != margin || moved > REUSE_TRANSLATION_3D * a.scale || turned > REUSE_ROTATION_3D) { return REUSE_COLLIDE; }
+  let r1 = quatToMatrix3d(pose.rotation);
+  if (kind == CONTACT_CLOSEST_3D) { return reuseJoin3D(a, r1, pose.translation, pose.rotA, xfA, margin, out); }
+  let r0 = quatToMatrix3d(a.rotation);
+  let dr = r1 - r0;
+  let n = a.normal;
+  var m: Manifold3D;
+  var kept = 0u;
+  for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
+    let p = a.points[i];
+    // How far B's point moved, A's frame.
+    let delta = dr * p.local + dt;
+    let dn = dot(delta, n);
+    let depth = p.depth - dn;
+    let s = delta - dn * n;
+    let slide = sqrt(dot(s, s));
+    if (i < count && depth >= -margin && slide <= REUSE_SLIDE_3D * a.scale) {
+      // Midway between A's surface point (built pose + normal × depth) and B's moved one.
+      let mid = r0 * p.local + a.translation + 0.5 * (n * p.depth + delta);
+      let point = ManifoldPoint3D(xfA.position + pose.rotA * mid, depth, a.ids[i]);
+      // Constant indices (registers, not a per-lane scatter).
+      for (var j = 0u; j < MAX_MANIFOLD_POINTS_3D; j++) {
+        if (j == kept) { m.points[j] = point; }
+      }
+      kept++;
+    }
+  }
+  if (kept == 0u) { return REUSE_COLLIDE; }
+  m.count = kept;
+  m.kind = kind;
+  m.normal = pose.rotA * n;
+  *out = m;
+  return REUSE_KEPT;
+}
+
+// The kernels' calls (reuse.wgsl).
+fn ruReuse(a: Anchor3D, bodyA: Body3D, bodyB: Body3D, margin: f32, out: ptr<function, Manifold3D>) -> u32 {
+  return reuseManifold3D(a, bodyA.shape, Transform3D(bodyA.position, bodyA.rotation), bodyB.shape, Transform3D(bodyB.position, bodyB.rotation), margin, out);
+}
+
+fn ruAnchor(bodyA: Body3D, bodyB: Body3D, m: Manifold3D, margin: f32) -> Anchor3D {
+  return anchorFromManifold3D(bodyA.shape, Transform3D(bodyA.position, bodyA.rotation), bodyB.shape, Transform3D(bodyB.position, bodyB.rotation), m, margin);
+}

@@ -1,0 +1,302 @@
+// Manifold reuse between frames on the GPU, one implementation for 2D and 3D (shaders/reuse.wgsl
+// after the per-dimension reuse2d.wgsl or reuse3d.wgsl; the method is told in src/cpu/reuse2d.ts,
+// which with src/cpu/reuse3d.ts is the same stage on the host, loop for loop).
+//
+// A frame, per window of its pair slots (one window unless the slots do not fit one binding):
+//   encodeReuse    per slot k, last frame's anchor of the slot's pair (prevSlot[k], or with no
+//                  prevSlot the same slot) reused at the current poses. flags[k] =
+//                    REUSE_STATUS.kept    (0) manifold slot k written, anchor carried into anchorsCur[k];
+//                    REUSE_STATUS.collide (1) needs the full collide (manifold and anchor slot untouched);
+//                    REUSE_STATUS.apart   (2) no contact, provably: the empty manifold written, anchor carried;
+//                  counts (u32 kept, collide, apart, 0) += the window's slots per status;
+//   (the narrowphase: the full collide of the slots flagged 1, into their manifold slots;)
+//   encodeAnchors  per slot flagged 1, its anchor from its new manifold and the current poses.
+// Buffers per pair slot: manifold (Manifold2D 48 bytes, Manifold3D 160), anchor (Anchor2D 80
+// bytes, Anchor3D 144, in two lists: last frame's and this frame's, swapped each frame), flag
+// (4 bytes), prevSlot (4 bytes, optional). Pairs are (bodyA, bodyB), 8 bytes.
+//
+// Deterministic: no atomics except the counts (sums); reruns are byte-identical. Both calls
+// record one compute pass into an encoder, or their dispatches into the caller's pass; they write
+// their parameters with queue.writeBuffer into the uniform slot of their `window` (each window of
+// one frame its own; submit each frame before encoding the next on the same instance).
+
+import { REUSE_WORKGROUP_SIZE } from '../constants.ts';
+import { ANCHOR_JOIN, REUSE_NO_SLOT, REUSE_STATUS } from '../cpu/reuse.ts';
+import { structLookup, word } from '../layout.ts';
+import { LAYOUT_2D } from '../layout2d.ts';
+import { LAYOUT_3D } from '../layout3d.ts';
+import { createUniformSlots, dispatchGrid, UNIFORM_SLOT_BYTES } from './buffers.ts';
+import { compileEntryPoints, type Kernel } from './pipelines.ts';
+import { assembleWgsl, assembleWgsl3D, NARROWPHASE_2D_FILES, NARROWPHASE_3D_FILES, wgslFile } from './shaders.ts';
+
+export { REUSE_STATUS };
+
+/** How reuseSlots finds last frame's slot (ReuseParams.prevMode). */
+const PREV_MODE = { none: 0, identity: 1, slots: 2 } as const;
+
+/** The stage's constants as WGSL (defined once, in src/constants.ts and src/cpu/reuse.ts). */
+export function reuseConstantsWgsl(): string {
+  return [
+    `const REUSE_WORKGROUP_SIZE: u32 = ${REUSE_WORKGROUP_SIZE}u;`,
+    `const REUSE_KEPT: u32 = ${REUSE_STATUS.kept}u;`,
+    `const REUSE_COLLIDE: u32 = ${REUSE_STATUS.collide}u;`,
+    `const REUSE_APART: u32 = ${REUSE_STATUS.apart}u;`,
+    `const REUSE_NO_SLOT: u32 = ${REUSE_NO_SLOT}u;`,
+    `const ANCHOR_JOIN: u32 = ${ANCHOR_JOIN}u;`,
+    `const REUSE_PREV_NONE: u32 = ${PREV_MODE.none}u;`,
+    `const REUSE_PREV_IDENTITY: u32 = ${PREV_MODE.identity}u;`,
+    `const REUSE_PREV_SLOTS: u32 = ${PREV_MODE.slots}u;`,
+    '',
+  ].join('\n');
+}
+
+/** What differs between the dimensions: the module and the per-slot sizes. */
+export interface ReuseDimension {
+  label: 'reuse2d' | 'reuse3d';
+  wgsl: () => string;
+  anchorBytes: number;
+  manifoldBytes: number;
+}
+
+export const REUSE_DIMENSION_2D: ReuseDimension = {
+  label: 'reuse2d',
+  wgsl: () => reuseConstantsWgsl() + assembleWgsl([...NARROWPHASE_2D_FILES.filter((f) => f !== 'narrowphase2d'), 'reuse2d', 'reuse-layout', 'reuse']),
+  anchorBytes: 4 * LAYOUT_2D.anchor.words,
+  manifoldBytes: 4 * LAYOUT_2D.manifold.words,
+};
+
+export const REUSE_DIMENSION_3D: ReuseDimension = {
+  label: 'reuse3d',
+  wgsl: () => reuseConstantsWgsl() + assembleWgsl3D([...NARROWPHASE_3D_FILES.filter((f) => f !== 'narrowphase3d'), 'reuse3d', 'reuse-layout', 'reuse']),
+  anchorBytes: 4 * LAYOUT_3D.anchor.words,
+  manifoldBytes: 4 * LAYOUT_3D.manifold.words,
+};
+
+/** ReuseParams (shaders/reuse-layout.wgsl), reflected. */
+const PARAMS = (() => {
+  const p = structLookup(wgslFile('reuse-layout'), 'shaders/reuse-layout.wgsl').struct('ReuseParams');
+  return {
+    bytes: p.size,
+    pairCount: word(p, 'pairCount'),
+    margin: word(p, 'margin'),
+    firstSlot: word(p, 'firstSlot'),
+    prevMode: word(p, 'prevMode'),
+    rowPitch: word(p, 'rowPitch'),
+    slots: word(p, 'slots'),
+  };
+})();
+
+/** Bytes of the counts a reuse pass adds to: u32 kept, collide, apart (REUSE_STATUS order), and one spare. */
+export const REUSE_COUNTS_BYTES = 16;
+
+/** The pair count: a number from the host, or a u32 at `offset` (a multiple of 4) of a GPU buffer with COPY_SRC usage. */
+export type PairCount = number | { buffer: GPUBuffer; offset: number };
+
+export interface ReuseInputs {
+  /** Body2D / Body3D array (the frame's poses and shapes). */
+  bodies: GPUBufferBinding;
+  /** array<vec2u>: the window's pairs (bodyA, bodyB); element k is slot k of the window. */
+  pairs: GPUBufferBinding;
+  /**
+   * The window's pairs this frame. A GPU count larger than the window's slots (the smallest of
+   * the window bindings) is clamped to them; a host count must fit.
+   */
+  pairCount: PairCount;
+  /**
+   * u32 per slot of the window: the pair's slot in last frame's list, or REUSE_NO_SLOT (0xffffffff)
+   * for a new pair. null: the identity (slot k was last frame's slot firstSlot + k; the pair list
+   * must be last frame's, slot for slot).
+   */
+  prevSlot: GPUBufferBinding | null;
+  /** The window's first slot in the frame (the identity's offset); default 0. */
+  firstSlot?: number;
+  /** Last frame's anchors, the whole list (prevSlot indexes it). null: no last frame (every slot collides). */
+  anchorsPrev: GPUBufferBinding | null;
+  /** This frame's anchors of the window's slots (reused slots get theirs carried; encodeAnchors writes the rest). */
+  anchorsCur: GPUBufferBinding;
+  /** The window's manifold slots (reused slots written). */
+  manifolds: GPUBufferBinding;
+  /** u32 per slot of the window: the REUSE_STATUS. */
+  flags: GPUBufferBinding;
+  /** REUSE_COUNTS_BYTES: the pass adds its slots per status. */
+  counts: GPUBufferBinding;
+  /** Zero the counts first (an encoder only; the buffer needs COPY_DST). Default true. */
+  clearCounts?: boolean;
+  margin: number;
+  /** Uniform slot: each window of one frame its own (default 0; below the instance's `windows`). */
+  window?: number;
+}
+
+export interface AnchorInputs {
+  /** Shape2D / Shape3D array. */
+  shapes: GPUBufferBinding;
+  /** 3D: the flat hull vertex and plane buffers (hullVertices, hullPlanes of pack3d). */
+  hullVertices?: GPUBufferBinding;
+  hullPlanes?: GPUBufferBinding;
+  bodies: GPUBufferBinding;
+  pairs: GPUBufferBinding;
+  pairCount: PairCount;
+  /** The window's manifold slots, after the narrowphase filled the slots flagged collide. */
+  manifolds: GPUBufferBinding;
+  /** encodeReuse's flags of the window. */
+  flags: GPUBufferBinding;
+  anchorsCur: GPUBufferBinding;
+  margin: number;
+  window?: number;
+}
+
+export interface GpuReuseOptions {
+  /** Windows per frame (uniform slots); default 1. */
+  windows?: number;
+}
+
+const KERNELS = ['reuseSlots', 'anchorSlots'] as const;
+type KernelName = (typeof KERNELS)[number];
+
+function bindingBytes(b: GPUBufferBinding): number {
+  return b.size ?? b.buffer.size - (b.offset ?? 0);
+}
+
+export class GpuReuse {
+  private readonly params: GPUBuffer;
+  private readonly noSlots: GPUBuffer;
+  private readonly noAnchors: GPUBuffer;
+  readonly windows: number;
+
+  private constructor(
+    readonly device: GPUDevice,
+    readonly dimension: ReuseDimension,
+    private readonly kernels: Record<KernelName, Kernel>,
+    private readonly bindings: Record<KernelName, number[]>,
+    options: GpuReuseOptions,
+  ) {
+    this.windows = options.windows ?? 1;
+    if (!Number.isInteger(this.windows) || this.windows < 1) throw new RangeError(`windows must be an integer >= 1, got ${this.windows}`);
+    this.params = createUniformSlots(device, `${dimension.label}-params`, 2 * this.windows);
+    const S = GPUBufferUsage.STORAGE;
+    this.noSlots = device.createBuffer({ label: `${dimension.label}-no-prev-slots`, size: 16, usage: S });
+    this.noAnchors = device.createBuffer({ label: `${dimension.label}-no-prev-anchors`, size: dimension.anchorBytes, usage: S });
+  }
+
+  /** Compiles both kernels of `dimension` (REUSE_DIMENSION_2D or _3D) for `device`. */
+  static async create(device: GPUDevice, dimension: ReuseDimension, options: GpuReuseOptions = {}): Promise<GpuReuse> {
+    const { kernels, bindings } = await compileEntryPoints(device, dimension.label, KERNELS, dimension.wgsl);
+    return new GpuReuse(device, dimension, kernels, bindings, options);
+  }
+
+  /** Slots of a window: the smallest of its per-slot bindings. */
+  private windowSlots(perSlot: [GPUBufferBinding | null, number, string][]): number {
+    let slots = Infinity;
+    for (const [b, bytes, name] of perSlot) {
+      if (!b) continue;
+      const size = bindingBytes(b);
+      if (size % bytes !== 0) throw new RangeError(`${this.dimension.label}: ${name} is ${size} bytes, not a whole number of ${bytes}-byte slots`);
+      slots = Math.min(slots, size / bytes);
+    }
+    return slots;
+  }
+
+  /** Writes the window's parameters; a GPU pair count is copied over them (an encoder only). */
+  private writeParams(target: GPUCommandEncoder | GPUComputePassEncoder, slot: number, pairCount: PairCount, margin: number, slots: number, prevMode: number, firstSlot: number): number {
+    if (!(Number.isInteger(slot) && slot >= 0 && slot < 2 * this.windows)) throw new RangeError(`${this.dimension.label}: window must be an integer in 0..${this.windows - 1}`);
+    if (!(Number.isFinite(margin) && margin >= 0)) throw new RangeError(`${this.dimension.label}: margin must be a finite number >= 0, got ${margin}`);
+    if (typeof pairCount === 'number') {
+      if (!Number.isInteger(pairCount) || pairCount < 0 || pairCount > slots) {
+        throw new RangeError(`${this.dimension.label}: pairCount must be an integer in 0..${slots} (the window's slots), got ${pairCount}`);
+      }
+    } else if (pairCount.offset % 4 !== 0) {
+      throw new RangeError(`${this.dimension.label}: pairCount.offset must be a multiple of 4, got ${pairCount.offset}`);
+    } else if (!('copyBufferToBuffer' in target)) {
+      throw new Error(`${this.dimension.label}: a pair count on the GPU is copied before the pass: give an encoder, not a pass`);
+    }
+    const grid = dispatchGrid(slots, REUSE_WORKGROUP_SIZE);
+    const words = new ArrayBuffer(PARAMS.bytes);
+    const u = new Uint32Array(words);
+    u[PARAMS.pairCount] = typeof pairCount === 'number' ? pairCount : 0;
+    new Float32Array(words)[PARAMS.margin] = margin;
+    u[PARAMS.firstSlot] = firstSlot;
+    u[PARAMS.prevMode] = prevMode;
+    u[PARAMS.rowPitch] = grid.rowPitch;
+    u[PARAMS.slots] = slots;
+    this.device.queue.writeBuffer(this.params, slot * UNIFORM_SLOT_BYTES, words);
+    if (typeof pairCount !== 'number') {
+      (target as GPUCommandEncoder).copyBufferToBuffer(pairCount.buffer, pairCount.offset, this.params, slot * UNIFORM_SLOT_BYTES + 4 * PARAMS.pairCount, 4);
+    }
+    return slots;
+  }
+
+  private dispatch(target: GPUCommandEncoder | GPUComputePassEncoder, name: KernelName, slot: number, slots: number, buffers: Record<number, GPUBufferBinding>): void {
+    if (slots <= 0) return;
+    const ownPass = 'beginComputePass' in target;
+    const pass = ownPass ? target.beginComputePass({ label: `${this.dimension.label}.${name}` }) : target;
+    buffers[0] = { buffer: this.params, offset: slot * UNIFORM_SLOT_BYTES, size: PARAMS.bytes };
+    pass.setPipeline(this.kernels[name].pipeline);
+    pass.setBindGroup(0, this.device.createBindGroup({
+      label: `${this.dimension.label}.${name}`,
+      layout: this.kernels[name].layout,
+      entries: this.bindings[name].map((b) => ({ binding: b, resource: buffers[b]! })),
+    }));
+    const grid = dispatchGrid(slots, REUSE_WORKGROUP_SIZE);
+    pass.dispatchWorkgroups(grid.x, grid.y);
+    if (ownPass) pass.end();
+  }
+
+  /**
+   * Records the reuse pass of one window: reused manifolds into their slots, anchors carried,
+   * flags and counts (see the header). With a pass, the counts are not cleared and the pair count
+   * must come from the host.
+   */
+  encodeReuse(target: GPUCommandEncoder | GPUComputePassEncoder, inputs: ReuseInputs): void {
+    const d = this.dimension;
+    const slots = this.windowSlots([
+      [inputs.pairs, 8, 'pairs'], [inputs.prevSlot, 4, 'prevSlot'], [inputs.anchorsCur, d.anchorBytes, 'anchorsCur'],
+      [inputs.manifolds, d.manifoldBytes, 'manifolds'], [inputs.flags, 4, 'flags'],
+    ]);
+    if (bindingBytes(inputs.counts) < REUSE_COUNTS_BYTES) throw new RangeError(`${d.label}: counts must hold ${REUSE_COUNTS_BYTES} bytes`);
+    if (inputs.anchorsPrev && bindingBytes(inputs.anchorsPrev) % d.anchorBytes !== 0) {
+      throw new RangeError(`${d.label}: anchorsPrev is not a whole number of ${d.anchorBytes}-byte anchors`);
+    }
+    const firstSlot = inputs.firstSlot ?? 0;
+    if (!Number.isInteger(firstSlot) || firstSlot < 0) throw new RangeError(`${d.label}: firstSlot must be an integer >= 0, got ${firstSlot}`);
+    const mode = !inputs.anchorsPrev ? PREV_MODE.none : inputs.prevSlot ? PREV_MODE.slots : PREV_MODE.identity;
+    const slot = 2 * (inputs.window ?? 0);
+    this.writeParams(target, slot, inputs.pairCount, inputs.margin, slots, mode, firstSlot);
+    if (inputs.clearCounts ?? true) {
+      if (!('clearBuffer' in target)) throw new Error(`${d.label}: counts are cleared before the pass: give an encoder, or clearCounts: false`);
+      target.clearBuffer(inputs.counts.buffer, inputs.counts.offset ?? 0, REUSE_COUNTS_BYTES);
+    }
+    this.dispatch(target, 'reuseSlots', slot, slots, {
+      1: inputs.bodies,
+      2: inputs.pairs,
+      3: inputs.prevSlot ?? { buffer: this.noSlots },
+      4: inputs.anchorsPrev ?? { buffer: this.noAnchors },
+      5: inputs.anchorsCur,
+      6: inputs.manifolds,
+      7: inputs.flags,
+      8: { buffer: inputs.counts.buffer, offset: inputs.counts.offset ?? 0, size: REUSE_COUNTS_BYTES },
+    });
+  }
+
+  /** Records the anchor pass of one window: the anchors of the slots flagged collide, from their new manifolds. */
+  encodeAnchors(target: GPUCommandEncoder | GPUComputePassEncoder, inputs: AnchorInputs): void {
+    const d = this.dimension;
+    if (d.label === 'reuse3d' && !(inputs.hullVertices && inputs.hullPlanes)) throw new Error('reuse3d: encodeAnchors needs hullVertices and hullPlanes');
+    const slots = this.windowSlots([
+      [inputs.pairs, 8, 'pairs'], [inputs.anchorsCur, d.anchorBytes, 'anchorsCur'], [inputs.manifolds, d.manifoldBytes, 'manifolds'], [inputs.flags, 4, 'flags'],
+    ]);
+    const slot = 2 * (inputs.window ?? 0) + 1;
+    this.writeParams(target, slot, inputs.pairCount, inputs.margin, slots, PREV_MODE.none, 0);
+    const buffers: Record<number, GPUBufferBinding> = {
+      1: inputs.bodies, 2: inputs.pairs, 5: inputs.anchorsCur, 6: inputs.manifolds, 7: inputs.flags, 9: inputs.shapes,
+    };
+    if (inputs.hullVertices) buffers[10] = inputs.hullVertices;
+    if (inputs.hullPlanes) buffers[11] = inputs.hullPlanes;
+    this.dispatch(target, 'anchorSlots', slot, slots, buffers);
+  }
+
+  destroy(): void {
+    this.params.destroy();
+    this.noSlots.destroy();
+    this.noAnchors.destroy();
+  }
+}
