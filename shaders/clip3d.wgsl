@@ -6,11 +6,12 @@
 // frame. A clip point carries one feature word: ref | inc << 8 | side << 16 | seg << 24 (see the
 // CPU file for the ids).
 
-// Clip buffers (ping-pong), sized by the limit: each of the reference face's <= 32 side planes
-// adds at most one vertex to the clipped incident face (<= 32 vertices). A clip point is one vec4u:
-// its position's bits in xyz (bitcast, exact), its feature word in w; one private access per point.
-var<private> clip0: array<vec4u, MAX_CLIP_POINTS_3D>;
-var<private> clip1: array<vec4u, MAX_CLIP_POINTS_3D>;
+// Clip buffers: two halves of CLASS_CLIP_POINTS_3D points, ping-ponged (one array, so that the
+// clip step has one call site). Sized by the pair class: for hulls MAX_CLIP_POINTS_3D, as each of
+// the reference face's <= 32 side planes adds at most one vertex to the clipped incident face
+// (<= 32 vertices); for two boxes BOX_CLIP_FALLBACK_POINTS_3D. A clip point is one vec4u: its
+// position's bits in xyz (bitcast, exact), its feature word in w; one private access per point.
+var<private> clipBuffer: array<vec4u, 2 * CLASS_CLIP_POINTS_3D>;
 
 fn clipPoint3d(p: vec3f, feature: u32) -> vec4u {
   return vec4u(bitcast<vec3u>(p), feature);
@@ -116,34 +117,34 @@ fn crossingFeature3d(R: Hull3D, refFirst: u32, refSize: u32, j: u32, incFace: u3
   return select(clipFeature3d(refF, incF, side, seg), clipFeature3d(refF, incF, j, 0u), leaving);
 }
 
-// One Sutherland–Hodgman step: keeps the part of polygon src (m points) where dot(s, p) <= off,
+// One Sutherland–Hodgman step: keeps the part of polygon src (m points of clipBuffer from src on,
+// into dst on) where dot(s, p) <= off,
 // the side plane of reference side j; a point within the slack (sideSlack3d) of the plane, on
 // either side, counts as on it: it is kept (clamped onto the plane from outside), and no crossing
 // is made next to it (crossesSide3d). Crossings lie on the true plane.
 // Writes dst and returns its size. Each point is read once:
 // the edge k -> k + 1 carries point k + 1 (and its plane distance) to the next step.
 fn clipPolygonToPlane3d(
-  src: ptr<private, array<vec4u, MAX_CLIP_POINTS_3D>>, dst: ptr<private, array<vec4u, MAX_CLIP_POINTS_3D>>,
-  m: u32, s: vec3f, off: f32, slack: f32, R: Hull3D, refFirst: u32, refSize: u32, j: u32, incFace: u32,
+  src: u32, dst: u32, m: u32, s: vec3f, off: f32, slack: f32, R: Hull3D, refFirst: u32, refSize: u32, j: u32, incFace: u32,
 ) -> u32 {
   var o = 0u;
-  var cur = (*src)[0];
+  var cur = clipBuffer[src];
   var p0 = bitcast<vec3f>(cur.xyz);
   var dp = dot(s, p0) - off;
-  for (var k = 0u; k < MAX_CLIP_POINTS_3D; k++) {
+  for (var k = 0u; k < CLASS_CLIP_POINTS_3D; k++) {
     if (k >= m) { break; }
-    let next = (*src)[select(k + 1u, 0u, k + 1u == m)];
+    let next = clipBuffer[src + select(k + 1u, 0u, k + 1u == m)];
     let q0 = bitcast<vec3f>(next.xyz);
     let dq = dot(s, q0) - off;
     let feat = cur.w;
     if (dp <= slack) {
-      (*dst)[o] = clipPoint3d(sideClamp3d(p0, s, dp), bandFeature3d(feat, dp, dq, slack, j));
+      clipBuffer[dst + o] = clipPoint3d(sideClamp3d(p0, s, dp), bandFeature3d(feat, dp, dq, slack, j));
       o++;
     }
     // A 2-point polygon (a segment) has one edge: its closing edge is the same segment back.
     if (crossesSide3d(dp, dq, slack) && (m > 2u || k == 0u)) {
       let t = dp / (dp - dq);
-      (*dst)[o] = clipPoint3d(p0 + t * (q0 - p0), crossingFeature3d(R, refFirst, refSize, j, incFace, feat, dp < 0.0));
+      clipBuffer[dst + o] = clipPoint3d(p0 + t * (q0 - p0), crossingFeature3d(R, refFirst, refSize, j, incFace, feat, dp < 0.0));
       o++;
     }
     cur = next;
@@ -185,7 +186,7 @@ fn sideClamp3d(p: vec3f, s: vec3f, d: f32) -> vec3f {
 // polygon held in registers. A box face is a quad clipped by 4 side planes, so BOX_CLIP_POINTS_3D
 // (8) points suffice; loops of fixed bound and writes through a select per slot keep every index
 // constant (a per-lane index into a private array is a per-lane scatter or gather on SIMD backends
-// such as lavapipe). Leaves the polygon in clip0 (constant indices) and returns its size, or
+// such as lavapipe). Leaves the polygon in clipBuffer's first half (constant indices) and returns its size, or
 // returns BOX_CLIP_POINTS_3D + 1 when rounding made a step emit more points than that (the
 // caller then clips the general way).
 fn clipBoxPolygon3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, n: vec3f, scale: f32) -> u32 {
@@ -239,7 +240,7 @@ fn clipBoxPolygon3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, n: vec3f, 
     m = o;
   }
   for (var k = 0u; k < BOX_CLIP_POINTS_3D; k++) {
-    clip0[k] = poly[k];
+    clipBuffer[k] = poly[k];
   }
   return m;
 }
@@ -259,20 +260,21 @@ fn clipFaceContact3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, refIsA: b
   let n = plane.xyz;
   let nd = plane.w;
   var m = BOX_CLIP_POINTS_3D + 1u;
-  var inFirst = true;
-  if (BOXES_ONLY_3D || (R.isBox && I.isBox)) {
+  // The polygon's half of clipBuffer: first (0) or second (CLASS_CLIP_POINTS_3D).
+  var at = 0u;
+  if (CLASS_BOXES_ONLY_3D || (CLASS_BOX_PAIRS_3D && R.isBox && I.isBox)) {
     m = clipBoxPolygon3d(R, refFace, I, incFace, n, scale);
   }
   if (m > BOX_CLIP_POINTS_3D) {
-    // Incident polygon (working frame) into clip buffer 0.
+    // Incident polygon (working frame) into the first half.
     let inc = hullFace(I, incFace);
     m = inc.y;
     for (var k = 0u; k < MAX_FACE_VERTICES; k++) {
       if (k >= m) { break; }
       let entry = faceEntry(I, inc.x + k);
-      clip0[k] = clipPoint3d(hullVertexW(I, entry.x), clipFeature3d(FEATURE_FACE_3D + refFace, FEATURE_VERTEX_3D + entry.x, NO_SIDE_3D, FEATURE_EDGE_3D + entry.y));
+      clipBuffer[k] = clipPoint3d(hullVertexW(I, entry.x), clipFeature3d(FEATURE_FACE_3D + refFace, FEATURE_VERTEX_3D + entry.x, NO_SIDE_3D, FEATURE_EDGE_3D + entry.y));
     }
-    // Sutherland–Hodgman against each side plane of the reference face, ping-ponging the buffers.
+    // Sutherland–Hodgman against each side plane of the reference face, ping-ponging the halves.
     let refLoop = hullFace(R, refFace);
     let rFirst = refLoop.x;
     let rSize = refLoop.y;
@@ -284,22 +286,16 @@ fn clipFaceContact3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, refIsA: b
       let s = cross(b - a, n);
       let off = dot(s, a);
       let slack = sideSlack3d(s, scale);
-      if (inFirst) {
-        m = clipPolygonToPlane3d(&clip0, &clip1, m, s, off, slack, R, rFirst, rSize, j, incFace);
-      } else {
-        m = clipPolygonToPlane3d(&clip1, &clip0, m, s, off, slack, R, rFirst, rSize, j, incFace);
-      }
-      inFirst = !inFirst;
+      let next = CLASS_CLIP_POINTS_3D - at;
+      m = clipPolygonToPlane3d(at, next, m, s, off, slack, R, rFirst, rSize, j, incFace);
+      at = next;
     }
   }
   // Keep points below the reference plane + margin, moved midway to it.
   var count = 0u;
-  for (var k = 0u; k < MAX_CLIP_POINTS_3D; k++) {
+  for (var k = 0u; k < CLASS_CLIP_POINTS_3D; k++) {
     if (k >= m) { break; }
-    var c = clip1[k];
-    if (inFirst) {
-      c = clip0[k];
-    }
+    let c = clipBuffer[at + k];
     let p = bitcast<vec3f>(c.xyz);
     let feat = c.w;
     let sep = dot(n, p) - nd;
@@ -315,16 +311,19 @@ fn clipFaceContact3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, refIsA: b
   if (count == 0u) { return 0u; }
   if (count <= MAX_MANIFOLD_POINTS_3D) {
     for (var k = 0u; k < MAX_MANIFOLD_POINTS_3D; k++) {
-      if (k >= count) { break; }
-      pushPoint3d(cand[k].xyz, cand[k].w, candId[k]);
+      if (k < count) {
+        pushPoint3d(cand[k].xyz, cand[k].w, candId[k]);
+      }
     }
     return count;
   }
   let c = reduceManifold3d(count, n, scale);
+  // Fixed trip count, no break: unrolled, `chosen` read at constant indices (registers).
   for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
-    if (i >= c) { break; }
-    let k = chosen[i];
-    pushPoint3d(cand[k].xyz, cand[k].w, candId[k]);
+    if (i < c) {
+      let k = chosen[i];
+      pushPoint3d(cand[k].xyz, cand[k].w, candId[k]);
+    }
   }
   return c;
 }

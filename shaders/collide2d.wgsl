@@ -166,13 +166,15 @@ fn collideShapes2D(shapeA: u32, xfA: Transform2D, shapeB: u32, xfB: Transform2D,
   let xfRel = relativeTransform(xfFirst, origin, xfSecond);
   transformShape(first, IDENTITY_2D, origin, &localA);
   transformShape(second, xfRel, vec2f(0.0), &localB);
-  if (localB.count == 1u) {
+  // A class pipeline holds its class's path alone (CLASS_*_2D, src/gpu/pair-classes2d.ts); the
+  // general one picks by the vertex counts (the second shape is a circle whenever the first is).
+  if (CLASS_CIRCLES_2D && (!CLASS_GENERAL_2D || localB.count == 1u)) {
     if (localA.count == 1u) {
       collideCircles(&localA, &localB, margin, m);
     } else {
       collidePolygonAndCircle(&localA, &localB, margin, m);
     }
-  } else {
+  } else if (CLASS_POLYGONS_2D) {
     collidePolygons(&localA, &localB, margin, m);
   }
   manifoldToWorld(m, xfFirst, origin, swap);

@@ -42,16 +42,30 @@ fn edgeContact3d(A: Hull3D, B: Hull3D, query: EdgeQuery3D, scale: f32) -> u32 {
 }
 
 // Hull–hull (boxes included), A the working frame's own hull.
+//
+// The CPU's sequence of attempts (edge contact first where the edge axis is clearly best; the face
+// contact; the edge contact where the face clipped to nothing; the face again around the deepest
+// vertex; that vertex alone) runs here as one loop over its steps, so that each large function has
+// one call site: the compiler inlines every call site, and a second copy of the clip, the
+// reduction or the SAT doubles what the driver compiles (lavapipe: seconds per copy).
 fn collideHulls3d(A: Hull3D, B: Hull3D, margin: f32, scale: f32) {
-  let queryA = queryFaceDirections3d(A, B, margin, scale);
-  if (queryA.separation > margin) { return; }
-  let queryB = queryFaceDirections3d(B, A, margin, scale);
-  if (queryB.separation > margin) { return; }
+  // Face axes of A against B, then of B against A.
+  var queryA: FaceQuery3D;
+  var queryB: FaceQuery3D;
+  for (var side = 0u; side < 2u; side++) {
+    let q = queryFaceDirections3d(pickHull3d(side == 0u, A, B), pickHull3d(side == 0u, B, A), margin, scale);
+    if (q.separation > margin) { return; }
+    if (side == 0u) {
+      queryA = q;
+    } else {
+      queryB = q;
+    }
+  }
   let sepA = queryA.separation;
   let sepB = queryB.separation;
   // Edge axes matter only above the best face axis less the hysteresis: the query skips the rest.
   var queryE: EdgeQuery3D;
-  if (BOXES_ONLY_3D || (A.isBox && B.isBox)) {
+  if (CLASS_BOXES_ONLY_3D || (CLASS_BOX_PAIRS_3D && A.isBox && B.isBox)) {
     queryE = queryBoxEdges3d(A, B, margin);
   } else {
     queryE = queryEdgeDirections3d(A, B, margin, max(sepA, sepB) - EDGE_HYSTERESIS_3D * scale, scale);
@@ -60,41 +74,41 @@ fn collideHulls3d(A: Hull3D, B: Hull3D, margin: f32, scale: f32) {
   let sepE = queryE.separation;
   let sep = max(max(sepA, sepB), sepE);
   let edgeFirst = sepE > max(sepA, sepB) + EDGE_HYSTERESIS_3D * scale;
+  // Reference hull R and incident hull I of a face contact.
+  let flip = sepB > sepA + FACE_HYSTERESIS_3D * scale;
+  let R = pickHull3d(!flip, A, B);
+  let I = pickHull3d(!flip, B, A);
+  let refFace = select(queryA.face, queryB.face, flip);
+  let n = planeW3d(R, refFace).xyz;
   var edge = EDGE_FAILED;
-  if (edgeFirst) {
-    edge = edgeContact3d(A, B, queryE, scale);
-  }
   // Whether the hulls' closest points may make the contact instead (hulls apart only).
-  var closest = edge == EDGE_NEEDS_CLOSEST;
-  if (edge != EDGE_MADE && !closest) {
-    let flip = sepB > sepA + FACE_HYSTERESIS_3D * scale;
-    // Reference hull R and incident hull I (WGSL picks structs, not pointers).
-    var R = A;
-    var I = B;
-    var refFace = queryA.face;
-    if (flip) {
-      R = B;
-      I = A;
-      refFace = queryB.face;
+  var closest = false;
+  var count = 0u;
+  var clips = 0u;                                      // face contacts tried
+  var inc = 0u;
+  var tryEdge = edgeFirst;
+  loop {
+    if (tryEdge) {
+      edge = edgeContact3d(A, B, queryE, scale);
+      closest = edge == EDGE_NEEDS_CLOSEST;
+      if (edge == EDGE_MADE || closest) { break; }
+      tryEdge = false;
     }
-    let n = planeW3d(R, refFace).xyz;
-    let inc = incidentFace3d(I, n, false);
-    var count = clipFaceContact3d(R, refFace, I, inc, !flip, margin, scale);
+    // The incident face; the second time, the one around I's deepest vertex (when it differs).
+    let face = incidentFace3d(I, n, clips > 0u);
+    if (clips > 0u && face == inc) { break; }
+    inc = face;
+    count = clipFaceContact3d(R, refFace, I, inc, !flip, margin, scale);
+    clips++;
+    if (count > 0u || clips == 2u) { break; }
     // Nothing of that face lies over the reference face. An edge axis within the hysteresis of
     // the face axis is the contact then; else retry with a face at the deepest vertex, then take
     // that vertex alone (keeps the SAT normal and depth), or for hulls apart their closest points.
-    if (count == 0u && !edgeFirst && sepE > max(sepA, sepB) - EDGE_HYSTERESIS_3D * scale) {
-      edge = edgeContact3d(A, B, queryE, scale);
-      closest = edge == EDGE_NEEDS_CLOSEST;
-    }
-    if (count == 0u && edge != EDGE_MADE && !closest) {
-      let inc2 = incidentFace3d(I, n, true);
-      if (inc2 != inc) {
-        count = clipFaceContact3d(R, refFace, I, inc2, !flip, margin, scale);
-      }
-      if (count == 0u) {
-        closest = vertexContact3d(R, refFace, I, !flip, margin);
-      }
+    tryEdge = !edgeFirst && sepE > max(sepA, sepB) - EDGE_HYSTERESIS_3D * scale;
+  }
+  if (edge != EDGE_MADE && !closest) {
+    if (count == 0u) {
+      closest = vertexContact3d(R, refFace, I, !flip, margin);
     }
     // Hulls apart whose face contact lies farther than the SAT's separation (by more than the
     // hysteresis) everywhere: the closest features may be others.
@@ -131,7 +145,7 @@ fn closestPointsContact3d(A: Hull3D, B: Hull3D, sep: f32, queryA: FaceQuery3D, q
 }
 
 fn isHull3d(kind: u32) -> bool {
-  return BOXES_ONLY_3D || kind == SHAPE_KIND_HULL || kind == SHAPE_KIND_BOX;
+  return CLASS_BOXES_ONLY_3D || kind == SHAPE_KIND_HULL || kind == SHAPE_KIND_BOX;
 }
 
 // The manifold of shapes[shapeA] at xfA against shapes[shapeB] at xfB, in world space, computed
@@ -158,13 +172,13 @@ fn collide3D(shapeA: u32, xfA: Transform3D, shapeB: u32, xfB: Transform3D, margi
   hullY.pos = pose.pos;
   let scale = min(shapes[x].extent, shapes[y].extent);
   resetLocalManifold3d();
-  if (isHull3d(kindX)) {
-    if (BOXES_ONLY_3D || isHull3d(kindY)) {
-      collideHulls3d(hullX, hullY, margin, scale);
-    } else {
-      collideHullRound3d(hullX, hullY, margin, scale);
-    }
-  } else {
+  // A class pipeline holds its class's path alone; the general one picks by the kinds (X is a hull
+  // whenever Y is).
+  if (CLASS_HULL_PAIRS_3D && (!CLASS_GENERAL_3D || (isHull3d(kindX) && isHull3d(kindY)))) {
+    collideHulls3d(hullX, hullY, margin, scale);
+  } else if (CLASS_ROUND_HULL_3D && (!CLASS_GENERAL_3D || isHull3d(kindX))) {
+    collideHullRound3d(hullX, hullY, margin, scale);
+  } else if (CLASS_ROUNDS_3D) {
     collideRounds3d(hullX, hullY, margin, scale);
   }
   return manifoldToWorld3d(out, swap);

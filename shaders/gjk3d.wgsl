@@ -2,7 +2,9 @@
 // function; see there for the method): GJK on the Minkowski difference Q − P, the features read
 // off the vertices the final simplex uses on each hull, the witness points from those features in
 // closed form. A rare path (hulls apart whose SAT features need not hold their closest points,
-// collideHulls3d); the simplex lives in function-scope arrays.
+// collideHulls3d); the simplex lives in function-scope arrays, every one indexed by constants (a
+// select per slot, as pushPoint3d does), so that it stays in registers: an index known only at
+// run time puts an array in memory, per lane, on SIMD backends and real GPUs alike.
 
 struct HullClosest3D {
   distance: f32,
@@ -99,28 +101,30 @@ fn solveSimplex3d(s: ptr<function, Simplex3D>, n: u32) -> u32 {
     let r = gjkSegment3d(w[0], w[1]);
     (*s).l[0] = r.x;
     (*s).l[1] = r.y;
-  } else if (n == 3u) {
-    let r = gjkTriangle3d(w[0], w[1], w[2]);
-    (*s).l[0] = r.x;
-    (*s).l[1] = r.y;
-    (*s).l[2] = r.z;
   } else {
-    // The origin strictly inside (beyond no face plane): the hulls touch. Else the nearest of
-    // the faces' nearest points: all four are tried, as a face's side test is rounding where the
-    // origin lies nearly in its plane (the face holding the last estimate, often).
+    // A triangle: its nearest point. A tetrahedron: the origin strictly inside (beyond no face
+    // plane): the hulls touch; else the nearest of the faces' nearest points: all four are tried,
+    // as a face's side test is rounding where the origin lies nearly in its plane (the face
+    // holding the last estimate, often). One loop over the faces (the triangle is face 0 of it),
+    // so gjkTriangle3d has one call site.
     var best = F32_MAX_3D;
     var inside = true;
     var bestL = vec4f(0.0);
-    for (var t = 0u; t < 4u; t++) {
+    let faces = select(1u, 4u, n == 4u);
+    for (var t = 0u; t < faces; t++) {
       let omit = 3u - t;
       let i = select(0u, 1u, omit == 0u);
       let j = select(1u, 2u, omit <= 1u);
       let k = select(2u, 3u, omit <= 2u);
-      let a = w[i];
-      let nrm = cross(w[j] - a, w[k] - a);
-      if (!(-dot(nrm, a) * dot(nrm, w[omit] - a) > 0.0)) { inside = false; }
-      let r = gjkTriangle3d(a, w[j], w[k]);
-      if (r.w < best) {
+      // w[i], w[j], w[k], w[omit], picked by selects.
+      let a = select(w[0], w[1], omit == 0u);
+      let b = select(w[1], w[2], omit <= 1u);
+      let c = select(w[2], w[3], omit <= 2u);
+      let o = select(select(w[3], w[2], omit == 2u), select(w[1], w[0], omit == 0u), omit <= 1u);
+      let nrm = cross(b - a, c - a);
+      if (!(-dot(nrm, a) * dot(nrm, o - a) > 0.0)) { inside = false; }
+      let r = gjkTriangle3d(a, b, c);
+      if (r.w < best || n == 3u) {
         best = r.w;
         bestL = vec4f(0.0);
         bestL[i] = r.x;
@@ -128,7 +132,7 @@ fn solveSimplex3d(s: ptr<function, Simplex3D>, n: u32) -> u32 {
         bestL[k] = r.z;
       }
     }
-    if (inside) {
+    if (n == 4u && inside) {
       let l = originWeights3d(w);
       for (var k = 0u; k < 4u; k++) {
         (*s).l[k] = l[k];
@@ -139,17 +143,24 @@ fn solveSimplex3d(s: ptr<function, Simplex3D>, n: u32) -> u32 {
       (*s).l[k] = bestL[k];
     }
   }
-  // The points in use moved to the front, in order.
+  // The points in use moved to the front, in order (slot m written by a select per slot).
   var m = 0u;
   for (var k = 0u; k < 4u; k++) {
-    if (k >= n) { break; }
     let l = (*s).l[k];
-    if (!(l > 0.0)) { continue; }
-    (*s).p[m] = (*s).p[k];
-    (*s).q[m] = (*s).q[k];
-    (*s).ids[m] = (*s).ids[k];
-    (*s).l[m] = l;
-    m++;
+    if (k < n && l > 0.0) {
+      let p = (*s).p[k];
+      let q = (*s).q[k];
+      let id = (*s).ids[k];
+      for (var t = 0u; t < 4u; t++) {
+        if (t == m) {
+          (*s).p[t] = p;
+          (*s).q[t] = q;
+          (*s).ids[t] = id;
+          (*s).l[t] = l;
+        }
+      }
+      m++;
+    }
   }
   return m;
 }
@@ -189,10 +200,10 @@ fn distinctVertices3d(ids: array<u32, 4>, n: u32, shift: u32) -> vec3u {
   var c = 0u;
   var a = 0xffffffffu;
   var b = 0xffffffffu;
+  // No break: a loop of fixed trip count is unrolled, and ids indexed by constants.
   for (var k = 0u; k < 4u; k++) {
-    if (k >= n) { break; }
     let i = (ids[k] >> shift) & 0xffu;
-    if (i == a || i == b) { continue; }
+    if (k >= n || i == a || i == b) { continue; }
     if (c == 0u) {
       a = i;
     } else if (c == 1u) {
@@ -214,9 +225,14 @@ fn closestHulls3d(P: Hull3D, Q: Hull3D, axis: vec3f, scale: f32) -> HullClosest3
   for (var it = 0u; it < GJK_MAX_ITERATIONS_3D; it++) {
     let vv = dot(v, v);
     if (n > 0u && vv <= touch) { break; }
-    // Support of Q − P against v: P's vertex farthest along v, Q's farthest against it.
-    let ip = deepestVertex3d(P, -v);
-    let iq = deepestVertex3d(Q, v);
+    // Support of Q − P against v: P's vertex farthest along v, Q's farthest against it (a loop
+    // over the two hulls: one call site).
+    var support = vec2u(0u);
+    for (var side = 0u; side < 2u; side++) {
+      support[side] = deepestVertex3d(pickHull3d(side == 0u, P, Q), select(v, -v, side == 0u));
+    }
+    let ip = support.x;
+    let iq = support.y;
     let a = hullVertexW(P, ip);
     let b = hullVertexW(Q, iq);
     // Converged: the new support point brings v no nearer than the tolerance; or it is in the simplex.
@@ -229,9 +245,13 @@ fn closestHulls3d(P: Hull3D, Q: Hull3D, axis: vec3f, scale: f32) -> HullClosest3
     if (repeated) { break; }
     let before = s;
     let m = n;
-    s.p[n] = a;
-    s.q[n] = b;
-    s.ids[n] = id;
+    for (var k = 0u; k < 4u; k++) {
+      if (k == n) {
+        s.p[k] = a;
+        s.q[k] = b;
+        s.ids[k] = id;
+      }
+    }
     n = solveSimplex3d(&s, n + 1u);
     if (n == 0u) {
       // A tetrahedron holds the origin: the hulls touch (by rounding); its four points are the mix.
@@ -264,9 +284,13 @@ fn closestHulls3d(P: Hull3D, Q: Hull3D, axis: vec3f, scale: f32) -> HullClosest3
   // The direction from P to Q: the join, or the SAT axis where the points touch.
   var u = axis;
   if (dist > CORE_DISTANCE_3D * scale) { u = d / dist; }
-  let dp = distinctVertices3d(s.ids, n, 0u);
-  let dq = distinctVertices3d(s.ids, n, 8u);
-  return polishClosest3d(P, Q, HullClosest3D(dist, p, q, simplexFeature3d(P, dp.y, dp.z, dp.x, u, p), simplexFeature3d(Q, dq.y, dq.z, dq.x, -u, q)));
+  // The features on P (facing u) and on Q (facing -u), in a loop: one call site.
+  var features = vec2u(0u);
+  for (var side = 0u; side < 2u; side++) {
+    let d = distinctVertices3d(s.ids, n, 8u * side);
+    features[side] = simplexFeature3d(pickHull3d(side == 0u, P, Q), d.y, d.z, d.x, select(-u, u, side == 0u), select(q, p, side == 0u));
+  }
+  return polishClosest3d(P, Q, HullClosest3D(dist, p, q, features.x, features.y));
 }
 
 // End points of feature f of hull h (working frame) as a segment: a vertex twice, an edge's ends.
@@ -288,14 +312,9 @@ fn polishClosest3d(P: Hull3D, Q: Hull3D, c: HullClosest3D) -> HullClosest3D {
   var r = c;
   if (c.featureP >= FEATURE_FACE_3D || c.featureQ >= FEATURE_FACE_3D) {
     let onP = c.featureP >= FEATURE_FACE_3D;
-    var h = Q;
-    var f = c.featureQ;
-    var x = c.p;
-    if (onP) {
-      h = P;
-      f = c.featureP;
-      x = c.q;
-    }
+    let h = pickHull3d(onP, P, Q);
+    let f = select(c.featureQ, c.featureP, onP);
+    let x = select(c.p, c.q, onP);
     let plane = planeW3d(h, f - FEATURE_FACE_3D);
     let d = dot(plane.xyz, x) - plane.w;
     let y = x - d * plane.xyz;

@@ -83,5 +83,5 @@ struct Params3D {
   pairCount: u32,
   margin: f32,                                         // speculative distance, scene units
   rowPitch: u32,                                       // invocations per dispatch row (2D dispatch for > 65535 groups)
-  _pad: u32,
+  first: u32,                                          // class kernels: the class's first entry of classPairs
 }

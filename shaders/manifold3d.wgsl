@@ -58,27 +58,34 @@ struct WorkingFrame3D {
 
 var<private> workingFrame: WorkingFrame3D;
 
-// Pipelines compiled for scenes of boxes alone set this: every hull is a box, so the compiler
-// drops the general hull and round-shape paths (the host picks the pipeline; no CPU counterpart).
-override BOXES_ONLY_3D: bool = false;
+// The pair class a pipeline is compiled for: the CLASS_*_3D constants, prepended by the host
+// (src/gpu/pair-classes3d.ts; no CPU counterpart). Conditions on them are constant, so the
+// compiler drops the paths and private arrays a class never reaches: the box–box class knows every
+// hull is a box (CLASS_BOXES_ONLY_3D), the hull–hull class that no pair is two boxes.
 
 // ---- hull access (packed layout: shaders/layout3d.wgsl) -------------------------------------
 //
 // Every box has the one topology of src/box3d.ts: its vertices, planes, face loops and edges are
-// computed from its half extents (bit-identical to the packed data) instead of read from memory.
+// computed from its half extents (bit-identical to the packed data) instead of read from memory,
+// in the kernels where boxes meet boxes (CLASS_BOX_FEATURES_3D). The other classes read a box's
+// features from memory like a hull's (the same bits): every access site then holds one path,
+// which is what the driver compiles.
 
 fn makeHull3D(index: u32, kind: u32) -> Hull3D {
   // Only the fields a shape uses are read (each storage read at a per-lane address is costly on
-  // SIMD backends): a box's counts are its topology's and its features come from `half`.
-  let isBox = BOXES_ONLY_3D || kind == SHAPE_KIND_BOX;
+  // SIMD backends): a box's counts are its topology's and its features come from `half`, where the
+  // class computes box features; elsewhere a box is read as a hull and keeps `half` and isBox for
+  // its support function (faceSeparation3d).
+  let isBox = CLASS_BOXES_ONLY_3D || kind == SHAPE_KIND_BOX;
   let vertexOffset = shapes[index].vertexOffset;
   var h = Hull3D(mat3x3f(vec3f(1.0, 0.0, 0.0), vec3f(0.0, 1.0, 0.0), vec3f(0.0, 0.0, 1.0)), vec3f(0.0), index,
     vertexOffset, 0u, 0u, 0u, BOX_VERTEX_COUNT_3D, BOX_FACE_COUNT_3D, BOX_EDGE_COUNT_3D, 0.0, true, vec3f(0.0), 0.0);
   if (isBox) {
     h.half = hullVertices[vertexOffset + 7u].xyz;
     h.inradius = shapes[index].inradius;
-  } else {
-    h.isBox = false;
+  }
+  if (!isBox || !CLASS_BOX_FEATURES_3D) {
+    h.isBox = isBox;
     h.faceOffset = shapes[index].faceOffset;
     h.indexOffset = shapes[index].indexOffset;
     h.edgeOffset = shapes[index].edgeOffset;
@@ -91,9 +98,16 @@ fn makeHull3D(index: u32, kind: u32) -> Hull3D {
   return h;
 }
 
+// `a` when `first`, else `b`: the CPU's `first ? a : b` (WGSL's select takes no structs). A value,
+// not a variable: nothing to hold in memory.
+fn pickHull3d(first: bool, a: Hull3D, b: Hull3D) -> Hull3D {
+  if (first) { return a; }
+  return b;
+}
+
 // Vertex i in the shape frame.
 fn hullVertex(h: Hull3D, i: u32) -> vec3f {
-  if (h.isBox) {
+  if (CLASS_BOX_FEATURES_3D && h.isBox) {
     return select(-h.half, h.half, vec3<bool>((i & 1u) != 0u, (i & 2u) != 0u, (i & 4u) != 0u));
   }
   return hullVertices[h.vertexOffset + i].xyz;
@@ -106,7 +120,7 @@ fn hullVertexW(h: Hull3D, i: u32) -> vec3f {
 
 // Face plane f in the shape frame: outward unit normal xyz, offset w.
 fn hullPlane(h: Hull3D, f: u32) -> vec4f {
-  if (h.isBox) {
+  if (CLASS_BOX_FEATURES_3D && h.isBox) {
     let axis = f >> 1u;
     let s = select(-1.0, 1.0, (f & 1u) != 0u);
     let n = vec3f(select(0.0, s, axis == 0u), select(0.0, s, axis == 1u), select(0.0, s, axis == 2u));
@@ -117,7 +131,7 @@ fn hullPlane(h: Hull3D, f: u32) -> vec4f {
 
 // Face f: (first entry in the face-vertex list, vertex count).
 fn hullFace(h: Hull3D, f: u32) -> vec2u {
-  if (h.isBox) {
+  if (CLASS_BOX_FEATURES_3D && h.isBox) {
     return vec2u(4u * f, 4u);
   }
   let w = hullFaces[h.faceOffset + f];
@@ -131,7 +145,7 @@ fn boxWord3d(c0: u32, c1: u32, c2: u32, c3: u32, c4: u32, c5: u32, i: u32) -> u3
 
 // Entry k of the face-vertex list: (vertex, edge from it to the next face vertex).
 fn faceEntry(h: Hull3D, k: u32) -> vec2u {
-  if (h.isBox) {
+  if (CLASS_BOX_FEATURES_3D && h.isBox) {
     let w = boxWord3d(BOX_FACE_ENTRIES_0, BOX_FACE_ENTRIES_1, BOX_FACE_ENTRIES_2, BOX_FACE_ENTRIES_3, BOX_FACE_ENTRIES_4, BOX_FACE_ENTRIES_5, k >> 2u);
     let b = (w >> (8u * (k & 3u))) & 0xffu;
     return vec2u(b & 0xfu, b >> 4u);
@@ -142,7 +156,7 @@ fn faceEntry(h: Hull3D, k: u32) -> vec2u {
 
 // Unique edge e: (v0, v1, f0, f1).
 fn hullEdge(h: Hull3D, e: u32) -> vec4u {
-  if (h.isBox) {
+  if (CLASS_BOX_FEATURES_3D && h.isBox) {
     let w = boxWord3d(BOX_EDGES_0, BOX_EDGES_1, BOX_EDGES_2, BOX_EDGES_3, BOX_EDGES_4, BOX_EDGES_5, e >> 1u);
     let b = (w >> (16u * (e & 1u))) & 0xffffu;
     return vec4u(b & 0xfu, (b >> 4u) & 0xfu, (b >> 8u) & 0xfu, b >> 12u);

@@ -1,20 +1,21 @@
-// The 2D narrowphase kernel: one invocation per pair, one fixed manifold slot per pair (no lost or
+// The 2D narrowphase kernels: one invocation per pair, one fixed manifold slot per pair (no lost or
 // reordered results). Mirrors the loop of src/cpu/narrowphase2d.ts.
+//   narrowphase2d       pair k of `pairs` into slot k (the general kernel: every class's path)
+//   narrowphaseClass2d  one pair class's list (src/gpu/pair-classes.ts), each pair into its slot;
+//                       compiled once per class with that class's constants (pair-classes2d.ts)
 
 @group(0) @binding(0) var<storage, read> shapes: array<Shape2D>;
 @group(0) @binding(1) var<storage, read> bodies: array<Body2D>;
 @group(0) @binding(2) var<storage, read> pairs: array<vec2u>;
+// The class kernel's list at binding 2 instead: (slot, body A, body B, unused) per pair.
+@group(0) @binding(2) var<storage, read> classPairs: array<vec4u>;
 @group(0) @binding(3) var<storage, read_write> manifolds: array<Manifold2D>;
 @group(0) @binding(4) var<uniform> params: Params2D;
 
-@compute @workgroup_size(WORKGROUP_SIZE_2D)
-fn narrowphase2d(@builtin(global_invocation_id) gid: vec3u) {
-  // Large runs dispatch rows of workgroups (at most 65535 per dimension).
-  let k = gid.x + gid.y * params.rowPitch;
-  if (k >= params.pairCount) { return; }
-  let pair = pairs[k];
-  let bodyA = bodies[pair.x];
-  let bodyB = bodies[pair.y];
+// The manifold of bodies a and b.
+fn collidePair2d(a: u32, b: u32) -> Manifold2D {
+  let bodyA = bodies[a];
+  let bodyB = bodies[b];
   var m: Manifold2D;
   collideShapes2D(bodyA.shape, Transform2D(bodyA.position, bodyA.rotation),
                   bodyB.shape, Transform2D(bodyB.position, bodyB.rotation), params.margin, &m);
@@ -28,5 +29,22 @@ fn narrowphase2d(@builtin(global_invocation_id) gid: vec3u) {
     }
   }
   m.flags = 0u;
-  manifolds[k] = m;
+  return m;
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE_2D)
+fn narrowphase2d(@builtin(global_invocation_id) gid: vec3u) {
+  // Large runs dispatch rows of workgroups (at most 65535 per dimension).
+  let k = gid.x + gid.y * params.rowPitch;
+  if (k >= params.pairCount) { return; }
+  let pair = pairs[k];
+  manifolds[k] = collidePair2d(pair.x, pair.y);
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE_2D)
+fn narrowphaseClass2d(@builtin(global_invocation_id) gid: vec3u) {
+  let k = gid.x + gid.y * params.rowPitch;
+  if (k >= params.pairCount) { return; }
+  let e = classPairs[params.first + k];
+  manifolds[e.x] = collidePair2d(e.y, e.z);
 }

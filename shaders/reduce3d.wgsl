@@ -2,9 +2,10 @@
 // contact reduced to at most MAX_MANIFOLD_POINTS_3D that keep the deepest point (to within the
 // linear slop) and the largest area (seed 003's recipe with Box3D's hysteresis).
 
-// Candidate points before reduction: position (working frame) and separation in one vec4f, feature id.
-var<private> cand: array<vec4f, MAX_CLIP_POINTS_3D>;
-var<private> candId: array<u32, MAX_CLIP_POINTS_3D>;
+// Candidate points before reduction: position (working frame) and separation in one vec4f, feature
+// id. As many as the clip buffers hold (CLASS_CLIP_POINTS_3D).
+var<private> cand: array<vec4f, CLASS_CLIP_POINTS_3D>;
+var<private> candId: array<u32, CLASS_CLIP_POINTS_3D>;
 // Indices of the kept candidates, written by reduceManifold3d.
 var<private> chosen: array<u32, MAX_MANIFOLD_POINTS_3D>;
 
@@ -20,27 +21,27 @@ var<private> chosen: array<u32, MAX_MANIFOLD_POINTS_3D>;
 fn reduceManifold3d(n: u32, normal: vec3f, scale: f32) -> u32 {
   // 1. Deepest (smallest separation), within the depth tolerance.
   var lo = F32_MAX_3D;
-  for (var i = 0u; i < MAX_CLIP_POINTS_3D; i++) {
+  for (var i = 0u; i < CLASS_CLIP_POINTS_3D; i++) {
     if (i >= n) { break; }
     lo = min(lo, cand[i].w);
   }
   let tolDepth = lo + REDUCTION_DEPTH_TOLERANCE_3D * scale;
   // Of those, the one farthest out from the candidates' centroid (a corner of the region).
   var g = vec3f(0.0);
-  for (var i = 0u; i < MAX_CLIP_POINTS_3D; i++) {
+  for (var i = 0u; i < CLASS_CLIP_POINTS_3D; i++) {
     if (i >= n) { break; }
     g += cand[i].xyz;
   }
   g /= f32(n);
   var far = 0.0;
-  for (var i = 0u; i < MAX_CLIP_POINTS_3D; i++) {
+  for (var i = 0u; i < CLASS_CLIP_POINTS_3D; i++) {
     if (i >= n) { break; }
     if (cand[i].w > tolDepth) { continue; }
     let d = cand[i].xyz - g;
     far = max(far, dot(d, d));
   }
   var i0 = NO_PICK_3D;
-  for (var i = 0u; i < MAX_CLIP_POINTS_3D; i++) {
+  for (var i = 0u; i < CLASS_CLIP_POINTS_3D; i++) {
     if (i >= n) { break; }
     let d = cand[i].xyz - g;
     if (cand[i].w <= tolDepth && dot(d, d) >= REDUCTION_HYSTERESIS_3D * far && firstById3d(i, i0)) { i0 = i; }
@@ -48,7 +49,7 @@ fn reduceManifold3d(n: u32, normal: vec3f, scale: f32) -> u32 {
   let a = cand[i0].xyz;
   // 2. Farthest from it.
   var hi = 0.0;
-  for (var i = 0u; i < MAX_CLIP_POINTS_3D; i++) {
+  for (var i = 0u; i < CLASS_CLIP_POINTS_3D; i++) {
     if (i >= n) { break; }
     let d = cand[i].xyz - a;
     hi = max(hi, dot(d, d));
@@ -56,7 +57,7 @@ fn reduceManifold3d(n: u32, normal: vec3f, scale: f32) -> u32 {
   chosen[0] = i0;
   if (!(hi > 0.0)) { return 1u; }
   var i1 = NO_PICK_3D;
-  for (var i = 0u; i < MAX_CLIP_POINTS_3D; i++) {
+  for (var i = 0u; i < CLASS_CLIP_POINTS_3D; i++) {
     if (i >= n) { break; }
     let d = cand[i].xyz - a;
     if (dot(d, d) >= REDUCTION_HYSTERESIS_3D * hi && firstById3d(i, i1)) { i1 = i; }
@@ -66,14 +67,14 @@ fn reduceManifold3d(n: u32, normal: vec3f, scale: f32) -> u32 {
   // 3. Largest |signed area| of (a, b, p) around the normal.
   let ab = b - a;
   hi = 0.0;
-  for (var i = 0u; i < MAX_CLIP_POINTS_3D; i++) {
+  for (var i = 0u; i < CLASS_CLIP_POINTS_3D; i++) {
     if (i >= n) { break; }
     hi = max(hi, abs(dot(normal, cross(ab, cand[i].xyz - a))));
   }
   if (!(hi > 0.0)) { return 2u; }
   var i2 = NO_PICK_3D;
   var sign = 1.0;
-  for (var i = 0u; i < MAX_CLIP_POINTS_3D; i++) {
+  for (var i = 0u; i < CLASS_CLIP_POINTS_3D; i++) {
     if (i >= n) { break; }
     let area = dot(normal, cross(ab, cand[i].xyz - a));
     if (abs(area) >= REDUCTION_HYSTERESIS_3D * hi && firstById3d(i, i2)) {
@@ -86,14 +87,14 @@ fn reduceManifold3d(n: u32, normal: vec3f, scale: f32) -> u32 {
   // best score, then the candidate within the hysteresis of it first in id order.
   let c = cand[i2].xyz;
   hi = 0.0;
-  for (var i = 0u; i < MAX_CLIP_POINTS_3D; i++) {
+  for (var i = 0u; i < CLASS_CLIP_POINTS_3D; i++) {
     if (i >= n) { break; }
     if (i == i0 || i == i1 || i == i2) { continue; }
     hi = max(hi, addedArea3d(i, a, b, c, normal, sign));
   }
   if (!(hi > 0.0)) { return 3u; }
   var i3 = NO_PICK_3D;
-  for (var i = 0u; i < MAX_CLIP_POINTS_3D; i++) {
+  for (var i = 0u; i < CLASS_CLIP_POINTS_3D; i++) {
     if (i >= n) { break; }
     if (i == i0 || i == i1 || i == i2) { continue; }
     if (addedArea3d(i, a, b, c, normal, sign) >= REDUCTION_HYSTERESIS_3D * hi && firstById3d(i, i3)) { i3 = i; }

@@ -10,10 +10,11 @@
 // survivors only (lanes of a SIMD backend run a loop as long as any of them needs it). Boxes:
 // support −Σ h_k |n_k| in face queries, and queryBoxEdges3d for two boxes.
 
-// B's edges that survive the edge query's pruning: index and face normals (B's frame).
-var<private> candEdgeB: array<u32, MAX_HULL_EDGES>;
-var<private> candNormal0B: array<vec3f, MAX_HULL_EDGES>;
-var<private> candNormal1B: array<vec3f, MAX_HULL_EDGES>;
+// B's edges that survive the edge query's pruning: index and face normals (B's frame). Sized by
+// the pair class (CLASS_EDGE_CANDIDATES_3D: a hull's edges where hull–hull pairs occur).
+var<private> candEdgeB: array<u32, CLASS_EDGE_CANDIDATES_3D>;
+var<private> candNormal0B: array<vec3f, CLASS_EDGE_CANDIDATES_3D>;
+var<private> candNormal1B: array<vec3f, CLASS_EDGE_CANDIDATES_3D>;
 
 struct FaceQuery3D {
   separation: f32,
@@ -68,7 +69,7 @@ fn faceSeparation3d(R: Hull3D, f: u32, xf: RigidTransform3D, I: Hull3D) -> f32 {
   let pl = hullPlane(R, f);
   let n = xf.rot * pl.xyz;
   let d = pl.w + dot(n, xf.pos);
-  if (BOXES_ONLY_3D || I.isBox) {
+  if (CLASS_BOXES_ONLY_3D || I.isBox) {
     // A box's lowest point along n: its support −Σ h_k |n_k|.
     return -dot(I.half, abs(n)) - d;
   }
@@ -240,9 +241,11 @@ fn queryBoxEdges3d(A: Hull3D, B: Hull3D, limit: f32) -> EdgeQuery3D {
   var bestB = 0u;
   var axis = vec3f(0.0);
   var done = false;
+  // Fixed trip counts, no break (`done` skips the rest): the loops unroll and xf.rot[b] is a
+  // column picked by a constant (a run-time index would put the matrix in memory).
   for (var a = 0u; a < 3u; a++) {
-    if (done) { break; }
     for (var b = 0u; b < 3u; b++) {
+      if (done) { continue; }
       // B's axis b in A's frame, and L = e_a × it.
       let e = xf.rot[b];
       var n = vec3f(select(select(-e.y, e.z, a == 1u), 0.0, a == 0u), select(select(e.x, 0.0, a == 1u), -e.z, a == 0u), select(select(0.0, -e.x, a == 1u), e.y, a == 0u));
@@ -264,7 +267,6 @@ fn queryBoxEdges3d(A: Hull3D, B: Hull3D, limit: f32) -> EdgeQuery3D {
         axis = n;
         if (s > limit) {
           done = true;
-          break;
         }
       }
     }

@@ -49,6 +49,15 @@ export const MAX_CLIP_POINTS_3D = 2 * MAX_FACE_VERTICES;
  */
 export const BOX_CLIP_POINTS_3D = 8;
 
+/**
+ * Clip-buffer capacity of the box–box pair class (src/gpu/pair-classes3d.ts): its general clip runs
+ * only where rounding made the register-held clip overflow BOX_CLIP_POINTS_3D. One
+ * Sutherland–Hodgman step keeps the points inside the plane and adds one per edge that crosses it,
+ * at most ⌊3m/2⌋ of m points, convex or not, so a quad through 4 side planes holds at most
+ * 4 → 6 → 9 → 13 → 19.
+ */
+export const BOX_CLIP_FALLBACK_POINTS_3D = 19;
+
 // ---------------------------------------------------------------------------------------------
 // Feature codes (one byte each). A contact id is (feature of A) << 8 | (feature of B), so the id
 // does not depend on which hull supplied the reference face.

@@ -71,6 +71,7 @@ export const LAYOUT_2D = {
     pairCount: word(params, 'pairCount'),
     margin: word(params, 'margin'),
     rowPitch: word(params, 'rowPitch'),
+    first: word(params, 'first'),
   },
 } as const;
 

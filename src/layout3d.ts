@@ -77,6 +77,7 @@ export const LAYOUT_3D = {
     pairCount: word(params, 'pairCount'),
     margin: word(params, 'margin'),
     rowPitch: word(params, 'rowPitch'),
+    first: word(params, 'first'),
   },
   /** Words per element of the flat hull buffers (vec4f vertices and planes; u32 faces and indices). */
   hullVertexWords: 4,

@@ -46,6 +46,12 @@ export interface CollideStats {
   computeMs: number | null;
   /** Including packing, upload and readback. */
   wallMs: number;
+  /**
+   * GPU: milliseconds each pair class's pipeline took to compile (src/gpu/pair-classes.ts), for the
+   * classes of this dimension compiled so far (a call compiles the classes its pairs need, on first
+   * use); empty on the CPU.
+   */
+  compileMs: Record<string, number>;
 }
 
 export interface CollideResult {
@@ -133,7 +139,7 @@ export async function createNarrowphase(options: NarrowphaseOptions = {}): Promi
     return gpu;
   }
 
-  async function collide2D(scene: Scene2D): Promise<{ manifolds: ManifoldJson[]; pairs: number; computeMs: number | null }> {
+  async function collide2D(scene: Scene2D): Promise<{ manifolds: ManifoldJson[]; pairs: number; computeMs: number | null; compileMs: Record<string, number> }> {
     const touchingOnly = scene.pairs === null;
     const pairs = scene.pairs ?? sweepAndPrune2D(scene);
     const packed = packScene2D(scene, pairs);
@@ -153,10 +159,11 @@ export async function createNarrowphase(options: NarrowphaseOptions = {}): Promi
       buffer = collidePacked2D(prepared, packed);
       computeMs = performance.now() - t0;
     }
-    return { manifolds: unpackManifolds2D(buffer, pairs, touchingOnly), pairs: packed.pairCount, computeMs };
+    const compileMs = { ...(gpu?.gpu2d?.compileMs ?? {}) };
+    return { manifolds: unpackManifolds2D(buffer, pairs, touchingOnly), pairs: packed.pairCount, computeMs, compileMs };
   }
 
-  async function collide3D(scene: Scene3D): Promise<{ manifolds: ManifoldJson[]; pairs: number; computeMs: number | null }> {
+  async function collide3D(scene: Scene3D): Promise<{ manifolds: ManifoldJson[]; pairs: number; computeMs: number | null; compileMs: Record<string, number> }> {
     const touchingOnly = scene.pairs === null;
     const pairs = scene.pairs ?? sweepAndPrune3D(scene);
     const packed = packScene3D(scene, pairs);
@@ -184,7 +191,8 @@ export async function createNarrowphase(options: NarrowphaseOptions = {}): Promi
       buffer = collidePacked3D(prepared, packed);
       computeMs = performance.now() - t0;
     }
-    return { manifolds: unpackManifolds3D(buffer, pairs, touchingOnly), pairs: packed.pairCount, computeMs };
+    const compileMs = { ...(gpu?.gpu3d?.compileMs ?? {}) };
+    return { manifolds: unpackManifolds3D(buffer, pairs, touchingOnly), pairs: packed.pairCount, computeMs, compileMs };
   }
 
   return {
@@ -202,7 +210,7 @@ export async function createNarrowphase(options: NarrowphaseOptions = {}): Promi
       const start = performance.now();
       const scene = isParsed(sceneIn) ? sceneIn : parseScene(sceneIn);
       const r = scene.dim === 3 ? await collide3D(scene) : await collide2D(scene);
-      return { manifolds: r.manifolds, stats: { backend, adapter: gpu?.adapter ?? 'cpu', pairs: r.pairs, computeMs: r.computeMs, wallMs: performance.now() - start } };
+      return { manifolds: r.manifolds, stats: { backend, adapter: gpu?.adapter ?? 'cpu', pairs: r.pairs, computeMs: r.computeMs, wallMs: performance.now() - start, compileMs: r.compileMs } };
     },
     async rebuild(device?: GPUDevice): Promise<void> {
       if (backend === 'cpu') return;

@@ -9,14 +9,19 @@
 //   - byte-identical from run to run; in batches (tiny, forced) equal to one batch; after overflows
 //     (tiny capacities) equal to an unconstrained run;
 //   - user values (vec4f per point) carried to the next frame by pair and feature id;
-//   - a pile of boxes alone runs the box-only kernel (the mixed pile the general one), same results.
+//   - the narrowphase's pair classes: the GPU's split equals the host's classes of the pairs; a
+//     frame compiled for boxes alone runs a box pile, and refuses a scene needing other classes
+//     (on the host, from the kinds given; on the GPU's count, when the kinds given were wrong).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepAndPrune3D } from '../src/broadphase3d.ts';
 import { CpuContacts3D, CONTACTS_LAYOUT_3D, unpackContacts3D, type ContactJson3D } from '../src/cpu/contacts3d.ts';
 import { collidePacked3D, prepareCpu3D } from '../src/cpu/narrowphase3d.ts';
+import { readBuffer } from '../src/gpu/buffers.ts';
 import { acquireDevice } from '../src/gpu/device.ts';
 import { GpuFrame3D, type FrameInputs3D } from '../src/gpu/frame3d.ts';
 import { GpuNarrowphase3D } from '../src/gpu/narrowphase3d.ts';
+import { MissingPairClassError } from '../src/gpu/pair-classes.ts';
+import { PAIR_CLASSES_3D, pairClass3D } from '../src/gpu/pair-classes3d.ts';
 import { packScene3D, packShapes3D } from '../src/pack3d.ts';
 import { rng } from '../src/random2d.ts';
 import { randomRotation3D, randomShape3D, type ShapeMix3D } from '../src/random3d.ts';
@@ -127,25 +132,62 @@ describe('GPU collision frame (3D)', () => {
     inputs.destroy();
   });
 
-  it('gives a pile of boxes alone the host path\'s list, byte for byte', async () => {
+  it('splits the pairs into classes on the GPU; a frame compiled for some classes refuses scenes that need others', async () => {
+    // The classifier's counts (the table of the last batch: the whole frame in one batch) are the
+    // host's classes of the broadphase's pairs (read back: fat boxes list more than the host's sweep).
+    const framePairs = async (): Promise<Uint32Array> => {
+      const counts = await frame.readCounts();
+      return new Uint32Array(await readBuffer(device, frame.lastOutputs()!.broadphase.pairs, 8 * counts.pairs));
+    };
+    const hostClasses = (pile: Scene3D, pairs: Uint32Array): Record<string, number> => {
+      const out: Record<string, number> = {};
+      for (let k = 0; k < pairs.length; k += 2) {
+        const c = pairClass3D(pile.shapes[pile.bodyShape[pairs[k]!]!]!.kind, pile.shapes[pile.bodyShape[pairs[k + 1]!]!]!.kind);
+        out[c] = (out[c] ?? 0) + 1;
+      }
+      return out;
+    };
+    const gpuClasses = async (): Promise<Record<string, number>> =>
+      Object.fromEntries(Object.entries(await frame.classes.readTable()).filter(([, r]) => r.pairCount > 0).map(([c, r]) => [c, r.pairCount]));
     const boxPile = pile3D(32, 2000, 0, 'box3d');
-    // The box-only kernel's list: the host path's byte for byte (its kernel run takes the box-only
-    // kernel too), and the CPU narrowphase's within f32, over face and edge contacts.
-    const inputs = upload(boxPile);
-    frame.contacts.reset();
-    const gpu = await frame.step(inputs);
-    inputs.destroy();
-    const n = gpu.counts.contacts;
-    expect(n).toBeGreaterThan(2000);
-    expect(kernel.kernelFor(packScene3D(boxPile, new Uint32Array(0)))).toBe('boxes');
-    expect(kernel.kernelFor(packScene3D(scene, new Uint32Array(0)))).toBe('general');
-    expect(bytes(gpu.contacts, n * CB).equals(Buffer.from((await hostFrame(boxPile, 'gpu')).dense))).toBe(true);
-    const got = unpackContacts3D(gpu.contacts.slice(0, n * CB));
-    const cpu = (await hostFrame(boxPile, 'cpu')).list;
-    expect(got.map((c) => `${c.bodyA},${c.bodyB}`)).toEqual(cpu.map((c) => `${c.bodyA},${c.bodyB}`));
-    const differing = got.filter((g, j) => g.points.length !== cpu[j]!.points.length || g.points.some((p, i) => p.id !== cpu[j]!.points[i]!.id || Math.abs(p.depth - cpu[j]!.points[i]!.depth) > 1e-4)).length;
-    expect(new Set(got.map((c) => c.kind)).size).toBeGreaterThanOrEqual(2); // face and edge contacts
-    expect(differing).toBeLessThan(got.length / 100);
+    for (const pile of [scene, boxPile]) {
+      const inputs = upload(pile);
+      frame.contacts.reset();
+      await frame.step(inputs);
+      inputs.destroy();
+      expect(await gpuClasses()).toEqual(hostClasses(pile, await framePairs()));
+    }
+    expect(Object.keys(hostClasses(scene, sweepAndPrune3D(scene))).sort(), 'the mixed pile forms every class').toEqual([...PAIR_CLASSES_3D].sort());
+    expect(Object.keys(hostClasses(boxPile, sweepAndPrune3D(boxPile)))).toEqual(['boxBox']);
+    expect(Object.keys(frame.compileMs).sort()).toEqual([...PAIR_CLASSES_3D].sort());
+
+    // A frame for boxes alone compiles the box–box class only, runs a box pile as the host path
+    // does (byte for byte), and refuses the mixed pile, naming the class it lacks.
+    const boxes = await GpuFrame3D.create(device, undefined, { kinds: ['box'] });
+    try {
+      expect(boxes.classes.compiled).toEqual(['boxBox']);
+      const inputs = upload(boxPile);
+      const gpu = await boxes.step({ ...inputs, kinds: ['box'] });
+      expect(() => boxes.encode(device.createCommandEncoder(), inputs)).toThrow(MissingPairClassError);
+      inputs.destroy();
+      const n = gpu.counts.contacts;
+      expect(n).toBeGreaterThan(2000);
+      expect(gpu.counts.uncollided).toBe(0);
+      expect(bytes(gpu.contacts, n * CB).equals(Buffer.from((await hostFrame(boxPile, 'gpu')).dense))).toBe(true);
+      const mixed = upload(scene);
+      expect(() => boxes.encode(device.createCommandEncoder(), { ...mixed, kinds: ['box', 'hull', 'sphere'] })).toThrow(/hullHull.*roundHull.*roundRound/s);
+      // Kinds that lie: the GPU counts the pairs no pipeline took, and step() refuses the frame.
+      await expect(boxes.step({ ...mixed, kinds: ['box'] })).rejects.toThrow(MissingPairClassError);
+      // prepare() adds the missing classes; then the mixed pile runs.
+      await boxes.prepare(['box', 'hull', 'sphere', 'capsule']);
+      boxes.contacts.reset();
+      const all = await boxes.step({ ...mixed, kinds: ['box', 'hull', 'sphere', 'capsule'] });
+      mixed.destroy();
+      expect(all.counts.uncollided).toBe(0);
+      expect(bytes(all.contacts, all.counts.contacts * CB).equals(Buffer.from((await hostFrame(scene, 'gpu')).dense))).toBe(true);
+    } finally {
+      boxes.destroy();
+    }
   });
 
   it('is byte-identical from run to run, in forced tiny batches, and after overflows', async () => {

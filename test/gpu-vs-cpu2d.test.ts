@@ -8,6 +8,9 @@
 // differs in count, ids or normal is a near-tie that f32 broke differently from f64 only if BOTH
 // manifolds pass the validity check; anything else is unexplained and fails the test, printing
 // the pair as a self-contained scene JSON with both outputs.
+//
+// Pair classes (src/gpu/pair-classes.ts): every set runs through the class pipelines and, on the
+// same packed data, through the general kernel that holds every path; the bytes must be equal.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collidePacked2D, prepareCpu2D } from '../src/cpu/narrowphase2d.ts';
 import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
@@ -67,6 +70,8 @@ interface Case {
 
 interface SetResult {
   name: string;
+  /** Whether the general kernel (every path in one) wrote the same bytes as the pair classes. */
+  sameAsGeneral: boolean;
   pairs: number;
   touching: number;
   onePoint: number;
@@ -102,6 +107,7 @@ interface SetResult {
 
 let acquired: AcquiredDevice;
 let gpu: GpuNarrowphase2D;
+let general: GpuNarrowphase2D;
 
 function describeCase(c: Case): string {
   return [
@@ -172,13 +178,14 @@ async function compareSet(name: string, builder: SceneBuilder, validate: number 
   const t1 = performance.now();
   const gpuBuf = (await gpu.run(packed)).manifolds;
   const gpuMs = performance.now() - t1;
+  const sameAsGeneral = Buffer.from((await general.run(packed)).manifolds).equals(Buffer.from(gpuBuf));
   const cpu = { f: new Float32Array(cpuBuf), u: new Uint32Array(cpuBuf) };
   const gpuOut = { f: new Float32Array(gpuBuf), u: new Uint32Array(gpuBuf) };
   const margin = parsed.margin;
   const n = packed.pairCount;
 
   const r: SetResult = {
-    name, pairs: n, touching: 0, onePoint: 0, twoPoint: 0, negativeDepthPoints: 0, zeroDepthPoints: 0, vertexFeatureIds: 0,
+    name, sameAsGeneral, pairs: n, touching: 0, onePoint: 0, twoPoint: 0, negativeDepthPoints: 0, zeroDepthPoints: 0, vertexFeatureIds: 0,
     normalFrom: { 'A-face': 0, 'B-face': 0, other: 0 },
     nearTies: { total: 0, count: 0, ids: 0, normal: 0 }, unexplained: [], unexplainedCases: [], nearTieCases: [],
     cpuChecked: 0, cpuInvalid: [], cpuInvalidCases: [], unexplainedKinds: new Map(), cpuInvalidKinds: new Map(),
@@ -275,6 +282,7 @@ function report(r: SetResult): void {
 
 /** The checks every set must pass: no unexplained mismatch, a valid reference. */
 function expectAgreement(r: SetResult): void {
+  expect(r.sameAsGeneral, `${r.name}: the pair classes' manifolds equal the general kernel's, byte for byte`).toBe(true);
   expect(r.unexplained.length, casesText(`${r.name}: unexplained GPU/CPU mismatches`, r.unexplained.length, r.unexplainedCases)).toBe(0);
   expect(r.cpuInvalid.length, casesText(`${r.name}: invalid CPU manifolds`, r.cpuInvalid.length, r.cpuInvalidCases)).toBe(0);
 }
@@ -282,10 +290,12 @@ function expectAgreement(r: SetResult): void {
 beforeAll(async () => {
   acquired = await acquireDevice();
   gpu = await GpuNarrowphase2D.create(acquired.device, acquired.timestamps);
+  general = await GpuNarrowphase2D.create(acquired.device, acquired.timestamps, { kernel: 'general' });
 });
 
 afterAll(() => {
   gpu?.destroy();
+  general?.destroy();
   acquired?.device.destroy();
 });
 

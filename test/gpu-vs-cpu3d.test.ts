@@ -18,10 +18,16 @@
 // rad of 90°, hulls built from noisy coplanar points and thin plates and needles. Determinism: a
 // seeded GPU run hashes identically on every run, also after other data went through the pooled
 // buffers and on a fresh instance.
+//
+// Pair classes (src/gpu/pair-classes.ts): every set runs through the class pipelines and, on the
+// same packed data, through the general kernel that holds every path; the bytes must be equal, and
+// each sweep's pairs must all fall in the class of its pair type.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
 import { GpuNarrowphase3D } from '../src/gpu/narrowphase3d.ts';
+import { pairClass3D } from '../src/gpu/pair-classes3d.ts';
+import { SHAPE_KIND_3D } from '../src/constants3d.ts';
 import { collidePacked3D, prepareCpu3D } from '../src/cpu/narrowphase3d.ts';
 import { manifoldBytes3D, packScene3D } from '../src/pack3d.ts';
 import { parseScene3D } from '../src/scene.ts';
@@ -53,14 +59,17 @@ const SHOW_CASES = 4;
 
 let acquired: AcquiredDevice;
 let gpu: GpuNarrowphase3D;
+let general: GpuNarrowphase3D;
 
 beforeAll(async () => {
   acquired = await acquireDevice();
   gpu = await GpuNarrowphase3D.create(acquired.device, acquired.timestamps);
+  general = await GpuNarrowphase3D.create(acquired.device, acquired.timestamps, { kernel: 'general' });
 });
 
 afterAll(() => {
   gpu?.destroy();
+  general?.destroy();
   acquired?.device.destroy();
 });
 
@@ -74,14 +83,15 @@ function show(r: SetResult3D): void {
   if (text) console.log(text);
 }
 
-/** The checks every set must pass: no unexplained mismatch, a valid reference. */
+/** The checks every set must pass: no unexplained mismatch, a valid reference, the general kernel's bytes. */
 function expectAgreement(r: SetResult3D): void {
+  expect(r.sameAsGeneral, `${r.name}: the pair classes' manifolds equal the general kernel's, byte for byte`).toBe(true);
   expect(r.unexplained.length, casesText3D(`${r.name}: unexplained GPU/CPU mismatches`, r.unexplained, SHOW_CASES)).toBe(0);
   expect(r.cpuInvalid.length, casesText3D(`${r.name}: invalid CPU manifolds`, r.cpuInvalid, SHOW_CASES)).toBe(0);
 }
 
 async function runSet(name: string, builder: SceneBuilder3D, validate: number | 'all'): Promise<SetResult3D> {
-  const r = await compareSet3D(name, builder, gpu, validate, SHOW_CASES);
+  const r = await compareSet3D(name, builder, gpu, validate, SHOW_CASES, general);
   show(r);
   expectAgreement(r);
   return r;
@@ -93,7 +103,7 @@ describe('3D narrowphase: GPU (WGSL) vs CPU reference, random sweeps', () => {
     it(`${type}: ${2 * SWEEP_GEOMETRIES} pairs (${SWEEP_GEOMETRIES} random pairs in both orders)`, async () => {
       const r = await runSet(type, sweepScene3D(type, 0x3d5eed00 + t, { geometries: SWEEP_GEOMETRIES, margin: 0.05 }), VALIDITY_SAMPLE);
       expect(r.pairs).toBeGreaterThanOrEqual(100_000);
-      expect(r.kernel, 'boxes alone run the box-only kernel').toBe(type === 'box-box' ? 'boxes' : 'general');
+      expect(r.classes, 'every pair in its type\'s class').toEqual({ [pairClass3D(SHAPE_KIND_3D[SWEEP_TYPES_3D[type][0]], SHAPE_KIND_3D[SWEEP_TYPES_3D[type][1]])]: r.pairs });
       // Coverage: the sweep produced what it was meant to test.
       expect(r.touching, 'many pairs touch or are within the margin').toBeGreaterThan(0.35 * r.pairs);
       expect(r.touching, 'some pairs are apart').toBeLessThan(0.95 * r.pairs);
@@ -269,6 +279,7 @@ describe('3D determinism', () => {
     }
     console.log(`3D GPU hash of ${packed.pairCount} pairs: ${hashes[0]}`);
     expect(new Set(hashes).size, `GPU hashes: ${hashes.join(', ')}`).toBe(1);
+    expect(sha256((await general.run(packed)).manifolds), 'the general kernel: the same bytes').toBe(hashes[0]);
     // Dispatched in chunks of 768 pairs (as runs beyond the binding limit are): the same bytes.
     const chunked = await GpuNarrowphase3D.create(acquired.device, acquired.timestamps, { maxPairsPerDispatch: 1000 });
     try {

@@ -5,55 +5,14 @@
 // capsules) was produced many times, so the sweep cannot pass by exercising one path only.
 
 import { describe, expect, it } from 'vitest';
-import { makeShape3D, type Quat, type Shape3D, type Vec3 } from '../src/shapes3d.ts';
 import { collide3D } from '../src/cpu/collide3d.ts';
 import { CONTACT_KIND_3D, emptyManifold3D } from '../src/cpu/manifold3d.ts';
 import { checkManifold3D } from '../src/cpu/verify3d.ts';
 import { COPLANAR_RELATIVE_3D } from '../src/constants3d.ts';
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function randQuat(r: () => number): Quat {
-  // Half random, half within ~0.01 rad of a multiple of 90° about a random axis (face-face cases).
-  if (r() < 0.5) {
-    const u1 = r(), u2 = r(), u3 = r();
-    const a = Math.sqrt(1 - u1), b = Math.sqrt(u1);
-    return [a * Math.sin(2 * Math.PI * u2), a * Math.cos(2 * Math.PI * u2), b * Math.sin(2 * Math.PI * u3), b * Math.cos(2 * Math.PI * u3)];
-  }
-  const k = Math.floor(r() * 4) * (Math.PI / 2) + 0.01 * (r() - 0.5);
-  const axis = Math.floor(r() * 3);
-  const s = Math.sin(k / 2);
-  return [axis === 0 ? s : 0, axis === 1 ? s : 0, axis === 2 ? s : 0, Math.cos(k / 2)];
-}
-
-function randomShape(r: () => number, type: string, i: number): Shape3D {
-  const s = 0.3 + r();
-  switch (type) {
-    case 'box':
-      return makeShape3D({ type: 'box', halfExtents: [s, 0.3 + r(), 0.3 + r()] }, i);
-    case 'hull':
-      return makeShape3D({ type: 'hull', vertices: Array.from({ length: 6 + Math.floor(r() * 20) }, () => [s * (2 * r() - 1), 2 * r() - 1, 2 * r() - 1] as Vec3) }, i);
-    case 'sphere':
-      return makeShape3D({ type: 'sphere', radius: 0.2 + r() }, i);
-    default:
-      return makeShape3D({ type: 'capsule', a: [-s, 0, 0], b: [s, 0, 0], radius: 0.1 + 0.5 * r() }, i);
-  }
-}
-
-const TYPES = ['box', 'hull', 'sphere', 'capsule'];
+import { SWEEP_KINDS_3D as TYPES, sweepPairs3D } from './helpers/sweep3d.ts';
 
 describe('random sweeps', () => {
   it('every pair type: valid manifolds, A/B symmetry, and every contact type many times', () => {
-    const r = rng(2024);
     const m = emptyManifold3D();
     const w = emptyManifold3D();
     const kinds = new Map<string, number>();
@@ -63,21 +22,9 @@ describe('random sweeps', () => {
     // projects the deepest vertex on the reference plane, which can lie just beside the face.
     const offSurface: string[] = [];
     let contacts = 0;
-    for (let i = 0; i < 12000; i++) {
-      const ta = TYPES[i % 4]!;
-      const tb = TYPES[Math.floor(i / 4) % 4]!;
-      const a = randomShape(r, ta, 0);
-      const b = randomShape(r, tb, 1);
-      const qa = randQuat(r);
-      const qb = randQuat(r);
-      const d = (a.extent + b.extent) * 0.8 * r();
-      const dir = [2 * r() - 1, 2 * r() - 1, 2 * r() - 1];
-      const l = Math.hypot(dir[0]!, dir[1]!, dir[2]!);
-      const pa: Vec3 = [10 * r(), -5 * r(), 3];
-      const pb: Vec3 = [pa[0] + (dir[0]! / l) * d, pa[1] + (dir[1]! / l) * d, pa[2] + (dir[2]! / l) * d];
-      const margin = r() < 0.5 ? 0 : 0.05 * Math.min(a.extent, b.extent);
-      const xa = { position: pa, rotation: qa };
-      const xb = { position: pb, rotation: qb };
+    let i = -1;
+    for (const { ta, tb, a, b, xa, xb, margin } of sweepPairs3D(2024, 12000)) {
+      i++;
       collide3D(a, xa, b, xb, margin, m);
       if (m.count === 0) continue;
       contacts++;

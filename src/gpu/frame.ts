@@ -1,13 +1,19 @@
 // A whole collision frame on the GPU, one implementation for 2D and 3D (src/gpu/frame2d.ts,
-// frame3d.ts give the narrowphase kernels and inputs): broadphase (src/gpu/broadphase.ts) → the
-// narrowphase over the pairs it found, dispatched indirectly (no readback between stages) → dense,
-// canonically ordered contact list with persistent user values (src/gpu/contacts.ts).
+// frame3d.ts give the narrowphase classes and inputs): broadphase (src/gpu/broadphase.ts) → the
+// narrowphase over the pairs it found, as pair classes (src/gpu/pair-classes.ts: split on the GPU,
+// one pipeline per class, dispatched indirectly; no readback between stages) → dense, canonically
+// ordered contact list with persistent user values (src/gpu/contacts.ts).
+//
+// Pair classes: a frame compiles the pipelines of the classes its shape kinds can form (create's
+// `kinds`, or prepare(kinds) later). encode() refuses a scene whose kinds (inputs.kinds) form a
+// class it has no pipeline for, naming the class; without inputs.kinds only a frame that compiled
+// every class encodes. step() also checks on the GPU's count that no pair was left uncollided.
 //
 // Batches: the narrowphase writes one manifold slot per pair, and a device binds at most
 // maxStorageBufferBindingSize bytes of them at once (128 MiB on lavapipe: 2.8M 2D or 0.8M 3D
 // pairs). Larger frames run in batches of consecutive pairs: per batch, the narrowphase over its
-// pairs (bound at an offset of the pairs buffer; params and indirect dispatch arguments written by
-// the broadphase on the GPU) into one batch-sized manifold buffer, then the contact stage's
+// pairs (bound at an offset of the pairs buffer; its pair count written by the broadphase on the
+// GPU) into one batch-sized manifold buffer, then the contact stage's
 // compaction of that batch, which appends the touching manifolds to the touching list in pair
 // order. The dense list is therefore byte-identical to an unbatched run's (test/frame*.test.ts
 // force tiny batches). The touching and dense lists may span two bindings each (pages, see
@@ -22,22 +28,20 @@ import { BATCH_ALIGN, BROADPHASE_LAYOUT, BROADPHASE_MODE, type BroadphaseInputs,
 import { CONTACTS_GROWTH, FAT_AABB_MARGIN } from '../constants.ts';
 import type { ContactsOutputs, GpuContacts } from './contacts.ts';
 import { GrowingBuffer, PassTimer, readBuffer } from './buffers.ts';
-import type { KernelPipeline } from './pipelines.ts';
+import { MissingPairClassError, type GpuPairClasses } from './pair-classes.ts';
 
-/** What differs between the dimensions: the narrowphase kernel, its slot size and its bindings. */
-export interface FrameDimension<I> {
+/** What differs between the dimensions: the narrowphase's slot size, classes and inputs. */
+export interface FrameDimension<I, C extends string, K extends string> {
   label: string;
   /** Bytes of one manifold slot. */
   manifoldBytes: number;
-  /** Bytes of the narrowphase's Params2D / Params3D uniform. */
-  paramsBytes: number;
-  /** The narrowphase's bind group entries: the inputs', then the pairs, manifolds and params given. */
-  bindings(inputs: I, pairs: GPUBufferBinding, manifolds: GPUBufferBinding, params: GPUBuffer): GPUBindGroupEntry[];
+  /** The classes shapes of these kinds can form. */
+  classesOfKinds(kinds: readonly K[]): C[];
   /** The broadphase's view of the inputs. */
   broadphaseInputs(inputs: I): BroadphaseInputs;
 }
 
-export interface FrameInputsBase {
+export interface FrameInputsBase<K extends string = string> {
   bodyCount: number;
   /** Speculative distance, scene units. */
   margin: number;
@@ -52,6 +56,12 @@ export interface FrameInputsBase {
    * pair whose two bodies swapped order starts anew); the broadphase makes every fat box anew.
    */
   remap?: Uint32Array;
+  /**
+   * The kinds of the shapes in the shapes buffer: encode() refuses them when they form a pair
+   * class the frame has not compiled. Needed unless the frame compiled every class (create()
+   * without `kinds`).
+   */
+  kinds?: readonly K[];
 }
 
 export interface FrameOutputs {
@@ -74,11 +84,13 @@ export interface FrameCounts {
   /** Broadphase: bodies that left their fat boxes this frame, and whether it rebuilt its pairs. */
   moved: number;
   rebuilt: boolean;
+  /** Pairs whose class had no pipeline (not collided: their slots are stale); 0 unless the kinds given were wrong. */
+  uncollided: number;
 }
 
 export interface FrameTimings {
   broadphase: number;
-  /** The narrowphase kernel, summed over the batches. */
+  /** The narrowphase (classification and class kernels), summed over the batches. */
   narrowphase: number;
   /** Compaction, summed over the batches. */
   compaction: number;
@@ -106,9 +118,8 @@ export interface FrameResult {
   wallMs: number;
 }
 
-export class GpuFrame<I extends FrameInputsBase> {
+export class GpuFrame<I extends FrameInputsBase<K>, C extends string = string, K extends string = string> {
   private readonly manifolds: GrowingBuffer;
-  private readonly params: GPUBuffer;
   private timer: PassTimer | null = null;
   /** Timestamps in empty passes before the broadphase and after the contact stage: the frame's span. */
   private readonly spanTimer: PassTimer | null;
@@ -118,15 +129,25 @@ export class GpuFrame<I extends FrameInputsBase> {
 
   protected constructor(
     readonly device: GPUDevice,
-    readonly dimension: FrameDimension<I>,
+    readonly dimension: FrameDimension<I, C, K>,
     readonly broadphase: GpuBroadphase,
     readonly contacts: GpuContacts,
-    private readonly kernel: KernelPipeline,
+    /** The narrowphase: the pair classes' pipelines and their classifier. */
+    readonly classes: GpuPairClasses<C, I>,
     private readonly timestamps: boolean,
   ) {
     this.manifolds = new GrowingBuffer(device, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC, `${dimension.label}-manifolds`);
     this.spanTimer = timestamps ? new PassTimer(device, ['frame']) : null;
-    this.params = device.createBuffer({ label: `${dimension.label}-params`, size: Math.max(16, dimension.paramsBytes), usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+  }
+
+  /** Compiles the pipelines of the classes shapes of `kinds` can form (those missing), in parallel. */
+  prepare(kinds: readonly K[]): Promise<void> {
+    return this.classes.prepare(this.dimension.classesOfKinds(kinds));
+  }
+
+  /** Milliseconds each class's pipeline took to compile (first dispatch included). */
+  get compileMs(): Partial<Record<C, number>> {
+    return this.classes.compileMs;
   }
 
   /** The most pairs one batch's manifold slots can hold on this device (a multiple of 256). */
@@ -165,6 +186,14 @@ export class GpuFrame<I extends FrameInputsBase> {
    */
   encode(encoder: GPUCommandEncoder, inputs: I, retry = false): FrameOutputs {
     const label = this.dimension.label;
+    if (inputs.kinds) {
+      this.classes.require(this.dimension.classesOfKinds(inputs.kinds), `${label}.encode`);
+    } else if (this.classes.compiled.length < this.classes.dimension.classes.length) {
+      throw new MissingPairClassError(
+        `${label}.encode: this frame compiled the pair classes ${this.classes.compiled.join(', ') || '(none)'} only; ` +
+          'give inputs.kinds (the shape kinds in the shapes buffer) so that it can check the scene needs no other',
+      );
+    }
     const capacity = this.broadphase.defaultCapacity(inputs.bodyCount);
     const batchPairs = this.batchPairs(capacity);
     if (this.spanTimer) encoder.beginComputePass(this.spanTimer.passDescriptor('frame', `${label}.start`, 'begin')).end();
@@ -190,21 +219,24 @@ export class GpuFrame<I extends FrameInputsBase> {
     for (let b = 0; b < batches; b++) {
       const first = b * batchPairs;
       const slots = Math.min(batchPairs, bp.capacity - first);
-      // The broadphase wrote this batch's Params (pair count, margin, row pitch) and dispatch size
-      // on the GPU: copy the one, dispatch by the other. (Commands run in order, so one params
-      // buffer serves every batch.)
-      encoder.copyBufferToBuffer(bp.batches, b * B.bytes + 4 * B.narrowphase, this.params, 0, this.dimension.paramsBytes);
-      const entries = this.dimension.bindings(
-        inputs,
-        { buffer: bp.pairs, offset: 8 * first, size: 8 * slots },
-        { buffer: manifolds, offset: 0, size: slots * this.dimension.manifoldBytes },
-        this.params,
+      // The broadphase wrote this batch's pair count on the GPU (its narrowphase params): the
+      // classifier reads it there.
+      this.classes.encode(
+        encoder,
+        {
+          inputs,
+          pairs: { buffer: bp.pairs, offset: 8 * first, size: 8 * slots },
+          manifolds: { buffer: manifolds, offset: 0, size: slots * this.dimension.manifoldBytes },
+          slots,
+          count: { buffer: bp.batches, offset: b * B.bytes + 4 * (B.narrowphase + this.classes.dimension.params.pairCount) },
+          margin: inputs.margin,
+        },
+        b,
+        {
+          classify: timer ? timer.passDescriptor(`kernel${b}`, `${label}.classify`, 'begin') : { label: `${label}.classify` },
+          collide: timer ? timer.passDescriptor(`kernel${b}`, `${label}.narrowphase`, 'end') : { label: `${label}.narrowphase` },
+        },
       );
-      const pass = encoder.beginComputePass(timer ? timer.passDescriptor(`kernel${b}`, `${label}.narrowphase`) : { label: `${label}.narrowphase` });
-      pass.setBindGroup(0, this.device.createBindGroup({ layout: this.kernel.layout, entries }));
-      pass.setPipeline(this.kernel.pipeline);
-      pass.dispatchWorkgroupsIndirect(bp.batches, b * B.bytes + 4 * B.x);
-      pass.end();
       this.contacts.compactBatch(
         { manifolds, pairs: bp.pairs, pairsOffset: 8 * first, first, slots },
         timer ? timer.passDescriptor(`compact${b}`, `${label}.compact`) : undefined,
@@ -229,6 +261,11 @@ export class GpuFrame<I extends FrameInputsBase> {
     this.contacts.reset();
   }
 
+  /** The outputs of the last encode() (its buffers: valid until the next encode()), or null. */
+  lastOutputs(): FrameOutputs | null {
+    return this.last;
+  }
+
   /** The counts of the last submitted frame (a readback). */
   async readCounts(): Promise<FrameCounts> {
     if (!this.last) throw new Error('readCounts() before any encode()');
@@ -236,6 +273,7 @@ export class GpuFrame<I extends FrameInputsBase> {
     const K = this.contacts.dimension.layout.counts;
     const bp = new Uint32Array(await readBuffer(this.device, this.last.broadphase.counts, C.bytes));
     const ct = new Uint32Array(await readBuffer(this.device, this.last.contacts.counts, K.bytes));
+    const skipped = await this.classes.readSkipped();
     return {
       pairs: bp[C.total]!,
       pairsOverflow: bp[C.overflow]! !== 0,
@@ -245,6 +283,7 @@ export class GpuFrame<I extends FrameInputsBase> {
       ended: ct[K.ended]!,
       moved: bp[C.moved]!,
       rebuilt: bp[C.mode]! === BROADPHASE_MODE.rebuild,
+      uncollided: Object.values<number>(skipped).reduce((a, n) => a + n, 0),
     };
   }
 
@@ -262,6 +301,11 @@ export class GpuFrame<I extends FrameInputsBase> {
       this.device.queue.submit([encoder.finish()]);
       runs++;
       counts = await this.readCounts();
+      if (counts.uncollided > 0) {
+        const skipped = await this.classes.readSkipped();
+        const missing = Object.entries<number>(skipped).filter(([, n]) => n > 0).map(([c, n]) => `${c}: ${n}`).join(', ');
+        throw new MissingPairClassError(`${this.dimension.label}: ${counts.uncollided} pairs of classes without a pipeline were not collided (${missing}); the shapes' kinds form classes beyond those compiled (${this.classes.compiled.join(', ')})`);
+      }
       if (!counts.pairsOverflow && !counts.contactsOverflow) break;
       if (runs > 2) throw new Error(`${this.dimension.label}: still overflowing after ${runs} runs (pairs ${counts.pairs}, contacts ${counts.contacts})`);
       if (counts.pairsOverflow) {
@@ -309,7 +353,7 @@ export class GpuFrame<I extends FrameInputsBase> {
 
   destroy(): void {
     this.manifolds.destroy();
-    this.params.destroy();
+    this.classes.destroy();
     this.timer?.destroy();
     this.spanTimer?.destroy();
     this.broadphase.destroy();

@@ -1,20 +1,25 @@
-// A whole 2D collision frame on the GPU, for engines: broadphase → narrowphase over the pairs it
-// found, dispatched indirectly (no readback between stages) → dense, canonically ordered contact
-// list with persistent user values. The frame itself is the shared src/gpu/frame.ts (batches
-// included); this file gives the 2D narrowphase kernel and inputs.
+// A whole 2D collision frame on the GPU, for engines: broadphase → narrowphase as pair classes
+// (src/gpu/pair-classes2d.ts: polygons, circles) over the pairs it found, dispatched indirectly (no
+// readback between stages) → dense, canonically ordered contact list with persistent user values.
+// The frame itself is the shared src/gpu/frame.ts (batches included); this file gives the 2D
+// classes and inputs.
 //
 //   const frame = await GpuFrame2D.create(device);
 //   const out = frame.encode(encoder, { shapes, bodies, bodyCount, margin }); // your buffers, your encoder
 //   device.queue.submit([encoder.finish()]);
 //   // out.contacts.contacts / .userValues / .counts stay on the GPU; frame.readCounts() when you want them.
+//
+// create(device, timestamps, { kinds }) compiles only the classes those kinds form; encode() then
+// needs inputs.kinds.
 
 import { LAYOUT_2D } from '../layout2d.ts';
 import { GpuBroadphase2D, type BroadphaseOutputs2D } from './broadphase2d.ts';
 import { GpuContacts2D, type ContactsOutputs2D } from './contacts2d.ts';
-import { GpuFrame, type FrameCounts, type FrameDimension, type FrameResult, type FrameTimings } from './frame.ts';
-import { narrowphase2DPipeline } from './pipelines.ts';
+import { GpuFrame, type FrameCounts, type FrameDimension, type FrameInputsBase, type FrameResult, type FrameTimings } from './frame.ts';
+import { GpuPairClasses } from './pair-classes.ts';
+import { classesOfKinds2D, NARROWPHASE_DIMENSION_2D, PAIR_CLASSES_2D, type NarrowphaseInputs2D, type PairClass2D, type ShapeKindName2D } from './pair-classes2d.ts';
 
-export interface FrameInputs2D {
+export interface FrameInputs2D extends NarrowphaseInputs2D, FrameInputsBase<ShapeKindName2D> {
   /** array<Shape2D> (shaders/layout2d.wgsl), STORAGE usage. */
   shapes: GPUBuffer;
   /** array<Body2D>, STORAGE usage: may be the engine's own buffer in this layout. */
@@ -32,36 +37,35 @@ export interface FrameOutputs2D {
   contacts: ContactsOutputs2D;
 }
 
+export interface GpuFrame2DOptions {
+  /** Shape kinds the scenes will hold: only the pair classes they can form are compiled. Default: every kind. */
+  kinds?: readonly ShapeKindName2D[];
+}
+
 export type FrameCounts2D = FrameCounts;
 export type FrameTimings2D = FrameTimings;
 /** contacts: ContactManifold2D entries (CONTACTS_LAYOUT_2D); userValues: ContactUserValues2D. */
 export type FrameResult2D = FrameResult;
 
-export const FRAME_DIMENSION_2D: FrameDimension<FrameInputs2D> = {
+export const FRAME_DIMENSION_2D: FrameDimension<FrameInputs2D, PairClass2D, ShapeKindName2D> = {
   label: 'frame2d',
   manifoldBytes: LAYOUT_2D.manifold.words * 4,
-  paramsBytes: LAYOUT_2D.params.bytes,
-  bindings: (inputs, pairs, manifolds, params) => [
-    { binding: 0, resource: { buffer: inputs.shapes } },
-    { binding: 1, resource: { buffer: inputs.bodies } },
-    { binding: 2, resource: pairs },
-    { binding: 3, resource: manifolds },
-    { binding: 4, resource: { buffer: params } },
-  ],
+  classesOfKinds: classesOfKinds2D,
   broadphaseInputs: (inputs) => ({ shapes: inputs.shapes, bodies: inputs.bodies, bodyCount: inputs.bodyCount, margin: inputs.margin }),
 };
 
-export class GpuFrame2D extends GpuFrame<FrameInputs2D> {
+export class GpuFrame2D extends GpuFrame<FrameInputs2D, PairClass2D, ShapeKindName2D> {
   declare readonly broadphase: GpuBroadphase2D;
   declare readonly contacts: GpuContacts2D;
 
-  static async create(device: GPUDevice, timestamps = device.features.has('timestamp-query')): Promise<GpuFrame2D> {
-    const [broadphase, contacts, kernel] = await Promise.all([
+  static async create(device: GPUDevice, timestamps = device.features.has('timestamp-query'), options: GpuFrame2DOptions = {}): Promise<GpuFrame2D> {
+    const classes = options.kinds ? classesOfKinds2D(options.kinds) : PAIR_CLASSES_2D;
+    const [broadphase, contacts, pairClasses] = await Promise.all([
       GpuBroadphase2D.create(device, timestamps),
       GpuContacts2D.create(device, timestamps),
-      narrowphase2DPipeline(device),
+      GpuPairClasses.create<PairClass2D, FrameInputs2D>(device, NARROWPHASE_DIMENSION_2D, classes),
     ]);
-    return new GpuFrame2D(device, FRAME_DIMENSION_2D, broadphase, contacts, kernel, timestamps);
+    return new GpuFrame2D(device, FRAME_DIMENSION_2D, broadphase, contacts, pairClasses, timestamps);
   }
 
   override encode(encoder: GPUCommandEncoder, inputs: FrameInputs2D, retry = false): FrameOutputs2D {

@@ -1,23 +1,26 @@
 // A whole 3D collision frame on the GPU, for engines: broadphase (shaders/aabb3d.wgsl boxes, the
-// shared sort and sweep) → the 3D narrowphase kernel over the pairs it found, dispatched indirectly
-// (no readback between stages) → dense ContactManifold3D list ordered by (bodyA, bodyB), with
-// persistent ContactUserValues3D (a vec4f per point: x normal impulse, y/z tangent impulses, w
-// free). The frame itself is the shared src/gpu/frame.ts (batches included); this file gives the
-// 3D narrowphase kernels and inputs: the general one, and the one compiled for boxes alone, which
-// runs instead when every body is a box (the broadphase decides on the GPU: no readback).
+// shared sort and sweep) → the 3D narrowphase as pair classes (src/gpu/pair-classes3d.ts: box–box,
+// hull–hull, round–hull, round–round, each its own pipeline) over the pairs it found, dispatched
+// indirectly (no readback between stages) → dense ContactManifold3D list ordered by (bodyA, bodyB),
+// with persistent ContactUserValues3D (a vec4f per point: x normal impulse, y/z tangent impulses,
+// w free). The frame itself is the shared src/gpu/frame.ts (batches included); this file gives the
+// 3D classes and inputs.
 //
-//   const frame = await GpuFrame3D.create(device);
-//   const out = frame.encode(encoder, { shapes, hullVertices, hullPlanes, hullFaces, hullIndices, bodies, bodyCount, margin });
+//   const frame = await GpuFrame3D.create(device, undefined, { kinds: ['box', 'capsule'] });
+//   const out = frame.encode(encoder, { shapes, hullVertices, hullPlanes, hullFaces, hullIndices, bodies, bodyCount, margin, kinds: ['box', 'capsule'] });
 //   device.queue.submit([encoder.finish()]);
+//
+// Without `kinds`, create() compiles every class and encode() accepts any shapes.
 
 import { LAYOUT_3D } from '../layout3d.ts';
 import { GpuBroadphase3D, type BroadphaseOutputs3D } from './broadphase3d.ts';
 import { GpuContacts3D, type ContactsOutputs3D } from './contacts3d.ts';
-import { GpuFrame, type FrameCounts, type FrameDimension, type FrameResult, type FrameTimings } from './frame.ts';
-import { narrowphase3DPipeline } from './pipelines.ts';
+import { GpuFrame, type FrameCounts, type FrameDimension, type FrameInputsBase, type FrameResult, type FrameTimings } from './frame.ts';
+import { GpuPairClasses } from './pair-classes.ts';
+import { classesOfKinds3D, NARROWPHASE_DIMENSION_3D, PAIR_CLASSES_3D, type NarrowphaseInputs3D, type PairClass3D, type ShapeKindName3D } from './pair-classes3d.ts';
 
 /** The packed shapes (packShapes3D) and bodies on the GPU, all with STORAGE usage. */
-export interface FrameInputs3D {
+export interface FrameInputs3D extends NarrowphaseInputs3D, FrameInputsBase<ShapeKindName3D> {
   /** array<Shape3D> (shaders/layout3d.wgsl). */
   shapes: GPUBuffer;
   /** The four flat hull buffers the shapes index (see layout3d.wgsl). */
@@ -40,41 +43,35 @@ export interface FrameOutputs3D {
   contacts: ContactsOutputs3D;
 }
 
+export interface GpuFrame3DOptions {
+  /** Shape kinds the scenes will hold: only the pair classes they can form are compiled. Default: every kind. */
+  kinds?: readonly ShapeKindName3D[];
+}
+
 export type FrameCounts3D = FrameCounts;
 export type FrameTimings3D = FrameTimings;
 /** contacts: ContactManifold3D entries (CONTACTS_LAYOUT_3D); userValues: ContactUserValues3D. */
 export type FrameResult3D = FrameResult;
 
-// The narrowphase kernel's bindings (shaders/narrowphase3d.wgsl).
-export const FRAME_DIMENSION_3D: FrameDimension<FrameInputs3D> = {
+export const FRAME_DIMENSION_3D: FrameDimension<FrameInputs3D, PairClass3D, ShapeKindName3D> = {
   label: 'frame3d',
   manifoldBytes: LAYOUT_3D.manifold.words * 4,
-  paramsBytes: LAYOUT_3D.params.bytes,
-  bindings: (inputs, pairs, manifolds, params) => [
-    { binding: 0, resource: { buffer: inputs.shapes } },
-    { binding: 1, resource: { buffer: inputs.hullVertices } },
-    { binding: 2, resource: { buffer: inputs.hullPlanes } },
-    { binding: 3, resource: { buffer: inputs.hullFaces } },
-    { binding: 4, resource: { buffer: inputs.hullIndices } },
-    { binding: 5, resource: { buffer: inputs.bodies } },
-    { binding: 6, resource: pairs },
-    { binding: 7, resource: manifolds },
-    { binding: 8, resource: { buffer: params } },
-  ],
+  classesOfKinds: classesOfKinds3D,
   broadphaseInputs: (inputs) => ({ shapes: inputs.shapes, hullVertices: inputs.hullVertices, bodies: inputs.bodies, bodyCount: inputs.bodyCount, margin: inputs.margin }),
 };
 
-export class GpuFrame3D extends GpuFrame<FrameInputs3D> {
+export class GpuFrame3D extends GpuFrame<FrameInputs3D, PairClass3D, ShapeKindName3D> {
   declare readonly broadphase: GpuBroadphase3D;
   declare readonly contacts: GpuContacts3D;
 
-  static async create(device: GPUDevice, timestamps = device.features.has('timestamp-query')): Promise<GpuFrame3D> {
-    const [broadphase, contacts, kernel] = await Promise.all([
+  static async create(device: GPUDevice, timestamps = device.features.has('timestamp-query'), options: GpuFrame3DOptions = {}): Promise<GpuFrame3D> {
+    const classes = options.kinds ? classesOfKinds3D(options.kinds) : PAIR_CLASSES_3D;
+    const [broadphase, contacts, pairClasses] = await Promise.all([
       GpuBroadphase3D.create(device, timestamps),
       GpuContacts3D.create(device, timestamps),
-      narrowphase3DPipeline(device),
+      GpuPairClasses.create<PairClass3D, FrameInputs3D>(device, NARROWPHASE_DIMENSION_3D, classes),
     ]);
-    return new GpuFrame3D(device, FRAME_DIMENSION_3D, broadphase, contacts, kernel, timestamps);
+    return new GpuFrame3D(device, FRAME_DIMENSION_3D, broadphase, contacts, pairClasses, timestamps);
   }
 
   override encode(encoder: GPUCommandEncoder, inputs: FrameInputs3D, retry = false): FrameOutputs3D {

@@ -2,7 +2,6 @@
 // WGSL compiler's messages (a broken shader must never look like "no contacts").
 
 import { ResourceType, WgslReflect } from 'wgsl_reflect/wgsl_reflect.module.js';
-import { assembleWgsl, assembleWgsl3D, NARROWPHASE_2D_FILES, NARROWPHASE_3D_FILES } from './shaders.ts';
 
 export interface Kernel {
   pipeline: GPUComputePipeline;
@@ -69,13 +68,6 @@ export async function compileEntryPoints<N extends string>(device: GPUDevice, la
   };
 }
 
-/** A compiled entry point and its bind-group layout (the narrowphase runners' name for Kernel). */
-export type KernelPipeline = Kernel;
-
-export function narrowphase2DPipeline(device: GPUDevice): Promise<KernelPipeline> {
-  return cachedKernel(device, 'narrowphase2d', 'narrowphase2d', () => assembleWgsl(NARROWPHASE_2D_FILES));
-}
-
 /**
  * The bind-group layout of an entry point's buffers, from the WGSL (storage read-only or not,
  * uniform). Pipelines given it share it, where 'auto' layouts belong to one pipeline each.
@@ -93,23 +85,4 @@ export function reflectedBufferLayout(device: GPUDevice, label: string, code: st
       return { binding: r.binding, visibility: GPUShaderStage.COMPUTE, buffer: { type } };
     }),
   });
-}
-
-const narrowphase3DLayouts = new WeakMap<GPUDevice, GPUBindGroupLayout>();
-
-/**
- * The 3D narrowphase kernel; `boxesOnly` compiles it for pairs of boxes alone (the WGSL override
- * BOXES_ONLY_3D: the general hull and round-shape paths compiled out; same manifolds, about 30%
- * faster on lavapipe). Give it no other shape. Both have the one bind-group layout reflected from
- * the WGSL (an 'auto' layout of the box kernel could leave out the hull buffers it no longer
- * reads), so one bind group serves either.
- */
-export function narrowphase3DPipeline(device: GPUDevice, boxesOnly = false): Promise<KernelPipeline> {
-  const code = (): string => assembleWgsl3D(NARROWPHASE_3D_FILES);
-  const layout = async (): Promise<GPUBindGroupLayout> => {
-    let l = narrowphase3DLayouts.get(device);
-    if (!l) narrowphase3DLayouts.set(device, (l = reflectedBufferLayout(device, 'narrowphase3d', code(), 'narrowphase3d')));
-    return l;
-  };
-  return cachedKernel(device, 'narrowphase3d', 'narrowphase3d', code, boxesOnly ? { BOXES_ONLY_3D: 1 } : undefined, layout);
 }

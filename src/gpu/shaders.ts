@@ -12,16 +12,17 @@ export function wgslFile(name: string): string {
   return src;
 }
 
-export function assembleWgsl(files: readonly string[]): string {
-  return [constantsWgsl(), ...files.map((f) => `// ---- shaders/${f}.wgsl ----\n${wgslFile(f)}`)].join('\n');
+/** A 2D (or shared) module: the constants (src/constants.ts), `prefix` (more constants), then the files. */
+export function assembleWgsl(files: readonly string[], prefix = ''): string {
+  return [constantsWgsl(), prefix, ...files.map((f) => `// ---- shaders/${f}.wgsl ----\n${wgslFile(f)}`)].join('\n');
 }
 
 /** The 2D narrowphase kernel's files, in dependency order. */
 export const NARROWPHASE_2D_FILES = ['layout2d', 'manifold2d', 'sat2d', 'distance2d', 'clip2d', 'collide2d', 'narrowphase2d'] as const;
 
-/** A 3D module: the 3D constants (src/constants3d.ts) followed by the files. */
-export function assembleWgsl3D(files: readonly string[]): string {
-  return [constants3dWgsl(), ...files.map((f) => `// ---- shaders/${f}.wgsl ----\n${wgslFile(f)}`)].join('\n');
+/** A 3D module: the 3D constants (src/constants3d.ts), `prefix` (more constants), then the files. */
+export function assembleWgsl3D(files: readonly string[], prefix = ''): string {
+  return [constants3dWgsl(), prefix, ...files.map((f) => `// ---- shaders/${f}.wgsl ----\n${wgslFile(f)}`)].join('\n');
 }
 
 /** The 3D narrowphase kernel's files, in dependency order. */

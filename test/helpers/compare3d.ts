@@ -72,8 +72,10 @@ export interface Case3D {
 
 export interface SetResult3D {
   name: string;
-  /** The GPU kernel that ran: the box-only one (every shape a box) or the general one. */
-  kernel: 'boxes' | 'general';
+  /** The pair classes that ran (src/gpu/pair-classes3d.ts), with their pair counts (the classifier's, read back). */
+  classes: Record<string, number>;
+  /** Whether the general kernel (every path in one) wrote the same bytes as the classes; null when not run. */
+  sameAsGeneral: boolean | null;
   pairs: number;
   touching: number;
   pointHistogram: number[];
@@ -139,8 +141,14 @@ function slotDiff(c: Slot3D, g: Slot3D, tol: number, scale: number, acc: { norma
   return 'same';
 }
 
-/** Runs both backends on a scene and compares every slot; validates a sample of the CPU output. */
-export async function compareSet3D(name: string, builder: SceneBuilder3D, gpu: GpuNarrowphase3D, validate: number | 'all', showCases = 4): Promise<SetResult3D> {
+/**
+ * Runs both backends on a scene and compares every slot; validates a sample of the CPU output.
+ * With `general` (a GpuNarrowphase3D of kernel 'general'), also runs the general kernel on the same
+ * packed data and compares its bytes with the pair classes' (sameAsGeneral).
+ */
+export async function compareSet3D(
+  name: string, builder: SceneBuilder3D, gpu: GpuNarrowphase3D, validate: number | 'all', showCases = 4, general?: GpuNarrowphase3D,
+): Promise<SetResult3D> {
   const scene = builder.scene();
   const parsed = parseScene3D(scene);
   const packed = packScene3D(parsed, parsed.pairs!);
@@ -151,12 +159,15 @@ export async function compareSet3D(name: string, builder: SceneBuilder3D, gpu: G
   const t1 = performance.now();
   const run = await gpu.run(packed);
   const gpuMs = performance.now() - t1;
+  const table = await gpu.classes.readTable();
+  const classes = Object.fromEntries(Object.entries(table).filter(([, row]) => row.pairCount > 0).map(([c, row]) => [c, row.pairCount]));
+  const sameAsGeneral = general ? Buffer.from((await general.run(packed)).manifolds).equals(Buffer.from(run.manifolds)) : null;
   const cpu = { f: new Float32Array(cpuBuf), u: new Uint32Array(cpuBuf) };
   const gpuOut = { f: new Float32Array(run.manifolds), u: new Uint32Array(run.manifolds) };
   const margin = Math.fround(parsed.margin);
   const n = packed.pairCount;
   const r: SetResult3D = {
-    name, kernel: gpu.kernelFor(packed), pairs: n, touching: 0, pointHistogram: [0, 0, 0, 0, 0], kinds: {}, faceOnePoint: 0, negativeDepthPoints: 0,
+    name, classes, sameAsGeneral, pairs: n, touching: 0, pointHistogram: [0, 0, 0, 0, 0], kinds: {}, faceOnePoint: 0, negativeDepthPoints: 0,
     nearTies: { total: 0, count: 0, ids: 0, normal: 0, numeric: 0 }, unexplained: [], nearTieCases: [], cpuChecked: 0, cpuInvalid: [],
     maxNormalDiff: 0, maxPositionDiffRel: 0, maxDepthDiffRel: 0, cpuMs, gpuMs, gpuKernelMs: run.kernelMs, checkMs: 0, cpu, gpu: gpuOut,
   };
@@ -223,7 +234,7 @@ export function casesText3D(title: string, cases: Case3D[], show = 4): string {
 export function report3D(r: SetResult3D): string {
   const pct = (x: number): string => `${((100 * x) / Math.max(1, r.pairs)).toFixed(1)}%`;
   return (
-    `[${r.name}] ${r.kernel} kernel, pairs ${r.pairs}, touching ${r.touching} (${pct(r.touching)}; points ${r.pointHistogram.map((c, i) => `${i}:${c}`).join(' ')}), ` +
+    `[${r.name}] classes ${JSON.stringify(r.classes)}${r.sameAsGeneral === null ? '' : r.sameAsGeneral ? ', bytes = general kernel' : ', bytes DIFFER from the general kernel'}, pairs ${r.pairs}, touching ${r.touching} (${pct(r.touching)}; points ${r.pointHistogram.map((c, i) => `${i}:${c}`).join(' ')}), ` +
     `kinds ${JSON.stringify(r.kinds)}, 1-point face contacts ${r.faceOnePoint}, points with depth < 0: ${r.negativeDepthPoints}\n` +
     `    near-ties (both valid) ${r.nearTies.total} (count ${r.nearTies.count}, ids/kind ${r.nearTies.ids}, normal ${r.nearTies.normal}, values ${r.nearTies.numeric}), ` +
     `unexplained ${r.unexplained.length}; CPU validity checked ${r.cpuChecked}, invalid ${r.cpuInvalid.length}; ` +

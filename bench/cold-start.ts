@@ -1,0 +1,151 @@
+// How long a fresh process waits for its first result, with the driver's shader cache off
+// (MESA_SHADER_CACHE_DISABLE=true: every pipeline compiled from nothing, as on a first visit):
+//
+//   npx tsx bench/cold-start.ts                 # every scene, each in a fresh child process
+//   npx tsx bench/cold-start.ts --classes       # also each pair class's compile alone
+//
+// Scenes, through the public API (createNarrowphase().collide(scene), then GpuFrame3D for the
+// boxes): a box-only 3D scene; a 3D scene with a hull, a box and a capsule; a 2D scene of
+// polygons and circles. Per scene: the wall time from the start of the process's work (device
+// acquisition included) to the first manifolds, and the compile time of each pair class the
+// narrowphase reported. Lavapipe compiles a pipeline's machine code at its first dispatch; the
+// narrowphase dispatches each new pipeline once on an empty batch as it compiles it, so the
+// times per class include that.
+
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { loadavg } from 'node:os';
+import { createNarrowphase } from '../src/narrowphase.ts';
+import { acquireDevice } from '../src/gpu/device.ts';
+import { GpuFrame3D } from '../src/gpu/frame3d.ts';
+import { classKernel, narrowphaseResources } from '../src/gpu/pair-classes.ts';
+import { NARROWPHASE_DIMENSION_3D, PAIR_CLASSES_3D } from '../src/gpu/pair-classes3d.ts';
+import { NARROWPHASE_DIMENSION_2D, PAIR_CLASSES_2D } from '../src/gpu/pair-classes2d.ts';
+import { packShapes3D, packBodies3D } from '../src/pack3d.ts';
+import { parseScene, type Scene3D } from '../src/scene.ts';
+import { assertShadersEmbedded } from './fresh-shaders.ts';
+
+const BOXES = {
+  dim: 3, margin: 0.02,
+  shapes: [{ type: 'box', halfExtents: [0.5, 0.5, 0.5] }],
+  bodies: [
+    { shape: 0, position: [0, 0, 0] },
+    { shape: 0, position: [0, 0.98, 0], rotation: [0, 0.2, 0, 0.98] },
+    { shape: 0, position: [0.9, 0.3, 0.1] },
+  ],
+};
+const HULL_BOX_CAPSULE = {
+  dim: 3, margin: 0.02,
+  shapes: [
+    { type: 'hull', vertices: [[0, 0, 0.6], [0.5, 0, -0.3], [-0.5, 0.2, -0.3], [0, -0.6, -0.2], [0.1, 0.5, 0.2], [-0.3, -0.3, 0.4]] },
+    { type: 'box', halfExtents: [0.4, 0.3, 0.5] },
+    { type: 'capsule', a: [-0.4, 0, 0], b: [0.4, 0, 0], radius: 0.2 },
+  ],
+  bodies: [
+    { shape: 0, position: [0, 0, 0] },
+    { shape: 1, position: [0.8, 0.1, 0] },
+    { shape: 2, position: [0.1, 0.7, 0.1] },
+  ],
+};
+const POLYGONS_AND_CIRCLES = {
+  dim: 2, margin: 0.02,
+  shapes: [
+    { type: 'box', halfExtents: [0.5, 0.5] },
+    { type: 'circle', center: [0, 0], radius: 0.4 },
+    { type: 'polygon', vertices: [[0, 0], [1, 0], [0.5, 0.8]] },
+  ],
+  bodies: [
+    { shape: 0, position: [0, 0] },
+    { shape: 1, position: [0.8, 0.1] },
+    { shape: 2, position: [0.2, 0.8] },
+  ],
+};
+const SCENES = { 'boxes (3D)': BOXES, 'hull + box + capsule (3D)': HULL_BOX_CAPSULE, 'polygons + circles (2D)': POLYGONS_AND_CIRCLES } as const;
+type SceneName = keyof typeof SCENES;
+
+interface Measured {
+  what: string;
+  ms: number;
+  compileMs: Record<string, number>;
+  detail: string;
+}
+
+/** In this process: the first result of `name` through collide(), or through the 3D frame. */
+async function measure(what: string): Promise<Measured> {
+  const start = performance.now();
+  if (what.startsWith('frame:')) {
+    const scene = parseScene(BOXES) as Scene3D;
+    const { device } = await acquireDevice();
+    const frame = await GpuFrame3D.create(device, false, { kinds: ['box'] });
+    const packed = packShapes3D(scene.shapes);
+    const make = (data: ArrayBuffer | ArrayBufferView): GPUBuffer => {
+      const b = device.createBuffer({ size: Math.max(16, Math.ceil(data.byteLength / 16) * 16), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+      if (ArrayBuffer.isView(data)) device.queue.writeBuffer(b, 0, data.buffer, data.byteOffset, data.byteLength);
+      else device.queue.writeBuffer(b, 0, data);
+      return b;
+    };
+    const r = await frame.step({
+      shapes: make(packed.shapes), hullVertices: make(packed.hullVertices), hullPlanes: make(packed.hullPlanes), hullFaces: make(packed.hullFaces),
+      hullIndices: make(packed.hullIndices), bodies: make(packBodies3D(scene)), bodyCount: scene.bodyShape.length, margin: scene.margin, kinds: ['box'],
+    });
+    return { what, ms: performance.now() - start, compileMs: frame.compileMs as Record<string, number>, detail: `${r.counts.contacts} touching pairs` };
+  }
+  if (what.startsWith('class:')) {
+    const [, dim, kernel] = what.split(':') as [string, string, string];
+    const { device } = await acquireDevice();
+    const t = performance.now();
+    const d = dim === '3d' ? NARROWPHASE_DIMENSION_3D : NARROWPHASE_DIMENSION_2D;
+    const k = await classKernel(device, d as never, kernel as never);
+    const compiled = performance.now() - t;
+    // Its first dispatch (an empty batch): lavapipe's machine code.
+    const encoder = device.createCommandEncoder();
+    const pass = encoder.beginComputePass();
+    pass.setPipeline(k.pipeline);
+    const entries = narrowphaseResources(d as never).map((r) => ({
+      binding: r.binding,
+      resource: { buffer: device.createBuffer({ size: 256, usage: r.uniform ? GPUBufferUsage.UNIFORM : GPUBufferUsage.STORAGE }) },
+    }));
+    pass.setBindGroup(0, device.createBindGroup({ layout: k.layout, entries }));
+    pass.dispatchWorkgroups(1);
+    pass.end();
+    device.queue.submit([encoder.finish()]);
+    await device.queue.onSubmittedWorkDone();
+    return { what, ms: performance.now() - t, compileMs: {}, detail: `pipeline ${compiled.toFixed(0)} ms, then its first dispatch` };
+  }
+  const np = await createNarrowphase({ backend: 'gpu' });
+  const r = await np.collide(SCENES[what as SceneName]);
+  const ms = performance.now() - start;
+  np.destroy();
+  return { what, ms, compileMs: r.stats.compileMs ?? {}, detail: `${r.manifolds.length} manifolds on ${r.stats.adapter}` };
+}
+
+/** Runs `what` in a fresh child process with the shader cache off; returns its measurement. */
+function child(what: string): Measured {
+  const out = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--child', what], {
+    env: { ...process.env, MESA_SHADER_CACHE_DISABLE: 'true' },
+    encoding: 'utf8',
+  });
+  const line = out.stdout.split('\n').find((l) => l.startsWith('{'));
+  if (!line) throw new Error(`${what}: the child process gave no result (exit ${out.status}):\n${out.stderr.slice(-2000)}`);
+  return JSON.parse(line) as Measured;
+}
+
+const i = process.argv.indexOf('--child');
+if (i >= 0) {
+  const m = await measure(process.argv[i + 1]!);
+  process.stdout.write(`${JSON.stringify(m)}\n`);
+  process.exit(0);
+} else {
+  assertShadersEmbedded();
+  const whats: string[] = [...Object.keys(SCENES), 'frame: boxes (3D), GpuFrame3D.create({ kinds: [box] }) + step'];
+  if (process.argv.includes('--classes')) {
+    whats.push(...PAIR_CLASSES_3D.map((c) => `class:3d:${c}`), 'class:3d:general', ...PAIR_CLASSES_2D.map((c) => `class:2d:${c}`), 'class:2d:general');
+  }
+  console.log(`cold start, shader cache off, one fresh process each (load average ${loadavg()[0]!.toFixed(1)})`);
+  for (const what of whats) {
+    const m = child(what);
+    const classes = Object.entries(m.compileMs).map(([c, ms]) => `${c} ${ms.toFixed(0)}`).join(', ');
+    console.log(`${what.padEnd(44)} ${(m.ms / 1000).toFixed(2).padStart(7)} s   ${m.detail}${classes ? `; compiled (ms): ${classes}` : ''}`);
+  }
+  console.log(`load average after: ${loadavg()[0]!.toFixed(1)}`);
+}

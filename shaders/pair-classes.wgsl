@@ -1,0 +1,184 @@
+// The pair classifier, one implementation for 2D and 3D (src/gpu/pair-classes.ts drives it): the
+// items of a batch (its pairs 0..count-1, or the slots of a work list) split into one list per
+// pair class, each in item order, with its class kernel's params and indirect dispatch arguments.
+// Deterministic, no atomics:
+//   pcCount    per block of PC_BLOCK items, per bucket, how many items fall in it
+//   (scan)     the counts, bucket-major (bucket × blocks + block), scanned exclusively
+//              (src/gpu/scan.ts): each block's first position in its bucket's list, the lists
+//              one after the other
+//   pcScatter  each item to its position: the block's start plus the items before it in the
+//              block (a workgroup scan); (slot, body A, body B, 0) into classPairs
+//   pcFinish   per bucket: its count, first position and dispatch grid into classTable; and the
+//              pairs no kernel will collide added to pcControl (see there)
+// Buckets are the classes (PC_CLASS_COUNT), then PC_REJECTED: work-list entries naming a slot at
+// or above params.slots, listed and counted there, never collided.
+//
+// A per-dimension file before it (pair-classes2d.wgsl, pair-classes3d.wgsl) binds the shapes and
+// bodies (bindings 0, 1) and defines
+//   fn pcPairClass(pair: vec2u) -> u32           the class of a pair of body indices
+//   const PC_NARROWPHASE_WORKGROUP: u32          the class kernels' workgroup size
+// The host prepends PC_CLASS_COUNT (<= 7, with the rejected bucket 8 counters fit a vec4u),
+// PC_WORKGROUP_SIZE (= PC_RAKE²), PC_RAKE and PC_ITEMS (items per invocation).
+
+// The class kernels' params (Params2D / Params3D: the same layout, checked by the host).
+struct PairClassKernelParams {
+  pairCount: u32,
+  margin: f32,
+  rowPitch: u32,
+  first: u32,                                          // the class's first entry of classPairs
+}
+
+// One bucket's class kernel: its params, then x, y, z for dispatchWorkgroupsIndirect.
+struct PairClassDispatch {
+  params: PairClassKernelParams,
+  x: u32,
+  y: u32,
+  z: u32,
+  _pad: u32,
+}
+
+struct PairClassParams {
+  blocks: u32,                                         // blocks of PC_BLOCK items the count covers
+  slots: u32,                                          // the batch's slots: pairs and manifold slots bound
+  useWorkList: u32,                                    // 1: the items are workList's entries; 0: slots 0..count-1
+  margin: f32,                                         // for the class kernels' params
+  compiled: u32,                                       // bit c: class c has a pipeline (its pairs are collided)
+}
+
+@group(0) @binding(2) var<storage, read> pcPairs: array<vec2u>;
+@group(0) @binding(3) var<storage, read> pcWorkList: array<u32>;
+// [0]: the number of items (copied in by the host's encoder); [1 + b]: items of bucket b that no
+// kernel collided (a class without a pipeline, or rejected), summed since the host cleared them.
+@group(0) @binding(4) var<storage, read_write> pcControl: array<u32>;
+@group(0) @binding(5) var<storage, read_write> pcBlockCounts: array<u32>;
+@group(0) @binding(6) var<storage, read_write> classPairs: array<vec4u>;
+@group(0) @binding(7) var<storage, read_write> classTable: array<PairClassDispatch>;
+@group(0) @binding(8) var<uniform> pcParams: PairClassParams;
+
+const PC_BUCKETS: u32 = PC_CLASS_COUNT + 1u;
+const PC_REJECTED: u32 = PC_CLASS_COUNT;
+const PC_NONE: u32 = 0xffffffffu;                      // an item past the count
+const PC_BLOCK: u32 = PC_WORKGROUP_SIZE * PC_ITEMS;
+const PC_MAX_GROUPS_PER_DIMENSION: u32 = 65535u;
+
+var<workgroup> pcShared: array<vec4u, PC_WORKGROUP_SIZE>;
+var<workgroup> pcRakeShared: array<vec4u, PC_RAKE>;
+var<workgroup> pcTotalShared: vec4u;
+
+// Item `item` of the batch: (bucket, slot), bucket PC_NONE past the count.
+fn pcItem(item: u32) -> vec2u {
+  if (item >= pcControl[0]) { return vec2u(PC_NONE, 0u); }
+  var slot = item;
+  if (pcParams.useWorkList != 0u) { slot = pcWorkList[item]; }
+  if (slot >= pcParams.slots) { return vec2u(PC_REJECTED, slot); }
+  return vec2u(pcPairClass(pcPairs[slot]), slot);
+}
+
+// Per-bucket counters, 16 bits each (a block counts at most PC_BLOCK <= 65535 items), in a vec4u:
+// bucket b in component b / 2, bits 16 (b % 2) on. Counters add as vectors.
+fn pcOneHot(bucket: u32) -> vec4u {
+  if (bucket >= PC_BUCKETS) { return vec4u(0u); }
+  let bit = 1u << (16u * (bucket & 1u));
+  return vec4u(select(0u, bit, bucket >> 1u == 0u), select(0u, bit, bucket >> 1u == 1u), select(0u, bit, bucket >> 1u == 2u), select(0u, bit, bucket >> 1u == 3u));
+}
+
+fn pcCounter(v: vec4u, bucket: u32) -> u32 {
+  return (v[bucket >> 1u] >> (16u * (bucket & 1u))) & 0xffffu;
+}
+
+// Raking exclusive scan of one counter vector per invocation, as scanWorkgroupExclusive in
+// scan.wgsl (3 barriers): returns this invocation's exclusive prefix; the total is left in
+// pcTotalShared. Every invocation of the workgroup must call it.
+fn pcScanExclusive(lid: u32, value: vec4u) -> vec4u {
+  pcShared[lid] = value;
+  workgroupBarrier();
+  if (lid < PC_RAKE) {
+    var sum = vec4u(0u);
+    for (var k = 0u; k < PC_RAKE; k++) {
+      let i = lid * PC_RAKE + k;
+      let v = pcShared[i];
+      pcShared[i] = sum;
+      sum += v;
+    }
+    pcRakeShared[lid] = sum;
+  }
+  workgroupBarrier();
+  if (lid == 0u) {
+    var sum = vec4u(0u);
+    for (var k = 0u; k < PC_RAKE; k++) {
+      let v = pcRakeShared[k];
+      pcRakeShared[k] = sum;
+      sum += v;
+    }
+    pcTotalShared = sum;
+  }
+  workgroupBarrier();
+  return pcShared[lid] + pcRakeShared[lid / PC_RAKE];
+}
+
+// The block a workgroup handles (rows of workgroups for large batches). Named blockIndex: wgsl_reflect
+// does not parse `block` as a name.
+fn pcBlock(wid: vec3u, nwg: vec3u) -> u32 {
+  return wid.x + wid.y * nwg.x;
+}
+
+@compute @workgroup_size(PC_WORKGROUP_SIZE)
+fn pcCount(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let blockIndex = pcBlock(wid, nwg);
+  if (blockIndex >= pcParams.blocks) { return; }
+  var mine = vec4u(0u);
+  for (var i = 0u; i < PC_ITEMS; i++) {
+    mine += pcOneHot(pcItem(blockIndex * PC_BLOCK + lid * PC_ITEMS + i).x);
+  }
+  pcScanExclusive(lid, mine);
+  if (lid < PC_BUCKETS) {
+    pcBlockCounts[lid * pcParams.blocks + blockIndex] = pcCounter(pcTotalShared, lid);
+  }
+  // After the last bucket's counts: 0, so that the scan leaves the grand total there.
+  if (blockIndex == 0u && lid == 0u) {
+    pcBlockCounts[PC_BUCKETS * pcParams.blocks] = 0u;
+  }
+}
+
+@compute @workgroup_size(PC_WORKGROUP_SIZE)
+fn pcScatter(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let blockIndex = pcBlock(wid, nwg);
+  if (blockIndex >= pcParams.blocks) { return; }
+  var items: array<vec2u, PC_ITEMS>;
+  var mine = vec4u(0u);
+  for (var i = 0u; i < PC_ITEMS; i++) {
+    items[i] = pcItem(blockIndex * PC_BLOCK + lid * PC_ITEMS + i);
+    mine += pcOneHot(items[i].x);
+  }
+  var before = pcScanExclusive(lid, mine);
+  for (var i = 0u; i < PC_ITEMS; i++) {
+    let bucket = items[i].x;
+    if (bucket == PC_NONE) { continue; }
+    let slot = items[i].y;
+    let at = pcBlockCounts[bucket * pcParams.blocks + blockIndex] + pcCounter(before, bucket);
+    before += pcOneHot(bucket);
+    var pair = vec2u(0u);
+    if (bucket != PC_REJECTED) { pair = pcPairs[slot]; }
+    classPairs[at] = vec4u(slot, pair.x, pair.y, 0u);
+  }
+}
+
+@compute @workgroup_size(8)
+fn pcFinish(@builtin(local_invocation_index) bucket: u32) {
+  if (bucket >= PC_BUCKETS) { return; }
+  let first = pcBlockCounts[bucket * pcParams.blocks];
+  let count = pcBlockCounts[(bucket + 1u) * pcParams.blocks] - first;
+  // The grid of dispatchGrid (src/gpu/buffers.ts): rows of at most 65535 workgroups; none for an
+  // empty class.
+  let groups = max(1u, (count + PC_NARROWPHASE_WORKGROUP - 1u) / PC_NARROWPHASE_WORKGROUP);
+  let x = min(groups, PC_MAX_GROUPS_PER_DIMENSION);
+  let y = (groups + x - 1u) / x;
+  let live = count > 0u && (pcParams.compiled & (1u << bucket)) != 0u;
+  if (count > 0u && !live) {
+    pcControl[1u + bucket] += count;
+  }
+  classTable[bucket] = PairClassDispatch(
+    PairClassKernelParams(count, pcParams.margin, x * PC_NARROWPHASE_WORKGROUP, first),
+    select(0u, x, live), select(0u, y, live), select(0u, 1u, live), 0u,
+  );
+}

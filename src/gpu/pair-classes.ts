@@ -1,0 +1,439 @@
+// Pair classes: the narrowphase of a batch of pairs as one pipeline per class of shape kinds
+// (src/gpu/pair-classes2d.ts, pair-classes3d.ts name the classes), each holding only its class's
+// paths and private arrays. Used by the GPU frame (src/gpu/frame.ts, per batch) and by collide()
+// (src/gpu/narrowphase2d.ts, narrowphase3d.ts, per chunk).
+//
+// Interface
+//
+//   const pc = await GpuPairClasses.create(device, NARROWPHASE_DIMENSION_3D, classesOfKinds3D(['box', 'hull']));
+//   await pc.prepare(['roundHull']);            // more classes later (compiled in parallel)
+//   pc.require(classes, 'frame3d');             // throws MissingPairClassError naming what is not compiled
+//   pc.encode(encoder, {
+//     inputs,                                   // the narrowphase's buffers (shapes, bodies, 3D: hull buffers)
+//     pairs,                                    // binding of the batch's pairs: vec2u body indices, slot s at 8 s
+//     manifolds,                                // binding of the batch's manifold slots, slot s at s × slot bytes
+//     slots,                                    // slots both bindings hold
+//     count: { buffer, offset },                // a u32 on the GPU (offset a multiple of 4): how many items
+//     workList,                                 // optional: { buffer, offset, capacity } of u32 slot indices
+//     margin,
+//   }, index);
+//
+// Items: without a work list, slots 0..count-1 (count ≤ slots: every pair of the batch); with one,
+// its first `count` entries (count ≤ capacity), each a slot of the batch: only those pairs are
+// classified and collided, every other slot is left untouched (manifold reuse). Entries at or
+// above `slots` are counted as rejected (readTable) and never collided. Each pair's manifold lands
+// in its own slot, byte for byte what the general kernel writes there.
+//
+// On the GPU (shaders/pair-classes.wgsl), no atomics and no readback: count per block and class,
+// scan (src/gpu/scan.ts), scatter into per-class lists in item order, one row per class of
+// params and indirect dispatch arguments (classTable); then, per class, its params copied into its
+// uniform and its pipeline dispatched indirectly. Batches recorded into one submit pass distinct
+// `index` values (their classifier parameters are written ahead of the submit); the scratch
+// buffers are shared, commands running in order.
+//
+// Pipelines: createComputePipelineAsync, in parallel, only for the classes asked for; each is
+// then run once on an empty batch, because lavapipe compiles a pipeline's machine code at its
+// first dispatch, and a compile time that leaves that out would mislead. compileMs has the time
+// per class. A class without a pipeline is never run: encode() callers check require() first,
+// and the classifier counts such pairs on the GPU (readSkipped) for a check after the submit.
+
+import { ResourceType, WgslReflect } from 'wgsl_reflect/wgsl_reflect.module.js';
+import { dispatchRows, GrowingBuffer, readBuffer, UNIFORM_SLOT_BYTES } from './buffers.ts';
+import { cachedKernel, compileEntryPoints, reflectedBufferLayout, type EntryPoints, type Kernel } from './pipelines.ts';
+import { GpuScan, type ScanPlan } from './scan.ts';
+import { structLookup, word } from '../layout.ts';
+import { WGSL_SOURCES } from './shaders.generated.ts';
+
+/** What a dimension gives: its classes, kernels and bindings. */
+export interface NarrowphaseDimension<C extends string, I> {
+  label: string;
+  /** Class names in id order (the WGSL's PAIR_CLASS_* ids). */
+  classes: readonly C[];
+  /** Names for messages. */
+  classLabel: Record<C, string>;
+  /** The narrowphase module compiled for one class, or for every path ('general'). */
+  kernelWgsl(kernel: C | 'general'): string;
+  /** The classifier's module (the dimension's pair-classesNd.wgsl, then pair-classes.wgsl). */
+  classifierWgsl(): string;
+  /** Entry points: the general kernel (pairs k into slots k) and the class kernel (a class list). */
+  generalEntry: string;
+  classEntry: string;
+  /** Invocations per workgroup of the narrowphase kernels. */
+  workgroupSize: number;
+  /** Bytes of one manifold slot. */
+  manifoldBytes: number;
+  /** Params2D / Params3D word offsets (must be PairClassKernelParams's layout). */
+  params: { bytes: number; pairCount: number; margin: number; rowPitch: number; first: number };
+  /** The narrowphase's bind group: the inputs', then the pairs (or class list), manifolds, params. */
+  bindings(inputs: I, pairs: GPUBufferBinding, manifolds: GPUBufferBinding, params: GPUBuffer): GPUBindGroupEntry[];
+  /** The classifier's view of the inputs. */
+  classifierInputs(inputs: I): { shapes: GPUBuffer; bodies: GPUBuffer };
+}
+
+/** A scene needs a pair class whose pipeline was not compiled: its pairs would not be collided. */
+export class MissingPairClassError extends Error {
+  override name = 'MissingPairClassError';
+}
+
+/** A u32 on the GPU. */
+export interface GpuCount {
+  buffer: GPUBuffer;
+  /** Bytes; a multiple of 4. */
+  offset: number;
+}
+
+export interface WorkList {
+  /** u32 slot indices. */
+  buffer: GPUBuffer;
+  /** Bytes; a multiple of the device's minStorageBufferOffsetAlignment (256). Default 0. */
+  offset?: number;
+  /** Most entries the list holds (sizes the class lists); the count on the GPU must not exceed it. */
+  capacity: number;
+}
+
+export interface PairClassBatch<I> {
+  inputs: I;
+  pairs: GPUBufferBinding;
+  manifolds: GPUBufferBinding;
+  slots: number;
+  count: GpuCount;
+  workList?: WorkList;
+  margin: number;
+}
+
+/** Optional pass descriptors (labels, timestamp writes): the classification pass, then the kernels'. */
+export interface PairClassPasses {
+  classify?: GPUComputePassDescriptor;
+  collide?: GPUComputePassDescriptor;
+}
+
+/** One classTable row as read back (readTable). */
+export interface PairClassRow {
+  pairCount: number;
+  first: number;
+}
+
+/** The classifier's workgroup: PC_RAKE² invocations, PC_ITEMS items each. */
+const PC_RAKE = 16;
+const PC_ITEMS = 4;
+const PC_WORKGROUP_SIZE = PC_RAKE * PC_RAKE;
+/** Items per classifier workgroup. */
+export const PAIR_CLASS_BLOCK = PC_WORKGROUP_SIZE * PC_ITEMS;
+
+/** The classifier's constants as WGSL (prepended; defined once, here). */
+function classifierConstantsWgsl(): string {
+  return [`const PC_RAKE: u32 = ${PC_RAKE}u;`, `const PC_WORKGROUP_SIZE: u32 = ${PC_WORKGROUP_SIZE}u;`, `const PC_ITEMS: u32 = ${PC_ITEMS}u;`, ''].join('\n');
+}
+
+// The structs' layout does not depend on the dimension: reflected with a stand-in class count.
+const { struct } = structLookup(`${classifierConstantsWgsl()}const PC_CLASS_COUNT: u32 = 1u;\n${WGSL_SOURCES['pair-classes'] ?? ''}`, 'shaders/pair-classes.wgsl');
+const dispatchStruct = struct('PairClassDispatch');
+const kernelParams = struct('PairClassKernelParams');
+const classifierParams = struct('PairClassParams');
+const TABLE = {
+  bytes: dispatchStruct.size,
+  params: word(dispatchStruct, 'params'),
+  x: word(dispatchStruct, 'x'),
+  pairCount: word(kernelParams, 'pairCount'),
+  first: word(kernelParams, 'first'),
+};
+const CP = {
+  bytes: classifierParams.size,
+  blocks: word(classifierParams, 'blocks'),
+  slots: word(classifierParams, 'slots'),
+  useWorkList: word(classifierParams, 'useWorkList'),
+  margin: word(classifierParams, 'margin'),
+  compiled: word(classifierParams, 'compiled'),
+};
+/** Bytes of one classPairs entry (vec4u: slot, body A, body B, 0). */
+const ENTRY_BYTES = 16;
+
+const CLASSIFIER_ENTRIES = ['pcCount', 'pcScatter', 'pcFinish'] as const;
+type ClassifierEntry = (typeof CLASSIFIER_ENTRIES)[number];
+
+function checkParamsLayout(label: string, p: NarrowphaseDimension<string, unknown>['params']): void {
+  for (const name of ['pairCount', 'margin', 'rowPitch', 'first'] as const) {
+    if (p[name] !== word(kernelParams, name) || p.bytes !== kernelParams.size) {
+      throw new Error(`${label}: the narrowphase's params must have PairClassKernelParams's layout (shaders/pair-classes.wgsl): ${name} differs`);
+    }
+  }
+}
+
+export class GpuPairClasses<C extends string, I> {
+  private readonly kernels = new Map<C, Kernel>();
+  private readonly pending = new Map<C, Promise<void>>();
+  /** Milliseconds from the start of the prepare() that compiled a class to its first dispatch done. */
+  readonly compileMs: Partial<Record<C, number>> = {};
+  private readonly blockCounts: GrowingBuffer;
+  private readonly list: GrowingBuffer;
+  private readonly table: GPUBuffer;
+  /** pcControl: the item count, then per bucket the pairs not collided since the last index-0 batch. */
+  private readonly control: GPUBuffer;
+  private readonly noWorkList: GPUBuffer;
+  private readonly classParams: GPUBuffer[];
+  private classifierParams: GPUBuffer | null = null;
+  private readonly plans = new Map<number, ScanPlan>();
+  private plansFor: GPUBuffer | null = null;
+
+  private constructor(
+    readonly device: GPUDevice,
+    readonly dimension: NarrowphaseDimension<C, I>,
+    private readonly layout: GPUBindGroupLayout,
+    private readonly classifier: EntryPoints<ClassifierEntry>,
+    private readonly scan: GpuScan,
+  ) {
+    const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+    const label = dimension.label;
+    this.blockCounts = new GrowingBuffer(device, S, `${label}-class-block-counts`);
+    this.list = new GrowingBuffer(device, S, `${label}-class-pairs`);
+    this.table = device.createBuffer({ label: `${label}-class-table`, size: TABLE.bytes * (dimension.classes.length + 1), usage: S | GPUBufferUsage.INDIRECT });
+    this.control = device.createBuffer({ label: `${label}-class-control`, size: 4 * (dimension.classes.length + 2), usage: S });
+    this.noWorkList = device.createBuffer({ label: `${label}-no-work-list`, size: 16, usage: GPUBufferUsage.STORAGE });
+    this.classParams = dimension.classes.map((c) => device.createBuffer({ label: `${label}-${c}-params`, size: dimension.params.bytes, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST }));
+  }
+
+  /** The classifier, and the pipelines of `classes` (compiled in parallel, see prepare()). */
+  static async create<C extends string, I>(device: GPUDevice, dimension: NarrowphaseDimension<C, I>, classes: Iterable<C>): Promise<GpuPairClasses<C, I>> {
+    checkParamsLayout(dimension.label, dimension.params);
+    const [layout, classifier, scan] = await Promise.all([
+      narrowphaseLayout(device, dimension),
+      compileEntryPoints(device, `${dimension.label}-classify`, CLASSIFIER_ENTRIES, () => classifierModule(dimension)),
+      GpuScan.create(device),
+    ]);
+    const pc = new GpuPairClasses(device, dimension, layout, classifier, scan);
+    await pc.prepare(classes);
+    return pc;
+  }
+
+  /** Classes whose pipelines are ready. */
+  get compiled(): C[] {
+    return this.dimension.classes.filter((c) => this.kernels.has(c));
+  }
+
+  /** Compiles the pipelines of `classes` not compiled yet, in parallel; resolves when all are ready. */
+  async prepare(classes: Iterable<C>): Promise<void> {
+    const start = performance.now();
+    const jobs: Promise<void>[] = [];
+    for (const c of new Set(classes)) {
+      if (!this.dimension.classes.includes(c)) throw new Error(`${this.dimension.label}: no pair class '${c}' (one of ${this.dimension.classes.join(', ')})`);
+      if (this.kernels.has(c)) continue;
+      let job = this.pending.get(c);
+      if (!job) {
+        job = classKernel(this.device, this.dimension, c, this.layout)
+          .then((k) => this.warmUp(k))
+          .then((k) => {
+            this.kernels.set(c, k);
+            this.compileMs[c] = performance.now() - start;
+          })
+          .finally(() => this.pending.delete(c));
+        this.pending.set(c, job);
+      }
+      jobs.push(job);
+    }
+    await Promise.all(jobs);
+  }
+
+  /** Throws MissingPairClassError when a class of `classes` has no pipeline (`what` names the caller). */
+  require(classes: Iterable<C>, what: string): void {
+    const missing = [...new Set(classes)].filter((c) => !this.kernels.has(c));
+    if (missing.length > 0) {
+      const names = missing.map((c) => `${c}: ${this.dimension.classLabel[c]}`).join('; ');
+      throw new MissingPairClassError(
+        `${what}: the scene's shapes form pair class${missing.length > 1 ? 'es' : ''} with no compiled pipeline (${names}); ` +
+          `compiled: ${this.compiled.join(', ') || 'none'}. Declare the shape kinds when creating it, or await prepare() with them.`,
+      );
+    }
+  }
+
+  /**
+   * Records the classification and the class kernels of one batch into `encoder` (see the file's
+   * header). `index` distinguishes the batches of one submit.
+   */
+  encode(encoder: GPUCommandEncoder, batch: PairClassBatch<I>, index = 0, passes: PairClassPasses = {}): void {
+    const device = this.device;
+    const d = this.dimension;
+    const label = d.label;
+    const capacity = batch.workList ? batch.workList.capacity : batch.slots;
+    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`${label}: the batch's item capacity must be an integer >= 1, got ${capacity}`);
+    const blocks = Math.ceil(capacity / PAIR_CLASS_BLOCK);
+    const buckets = d.classes.length + 1;
+    const countWords = buckets * blocks + 1;
+    const blockCounts = this.blockCounts.ensure(4 * countWords);
+    const list = this.list.ensure(ENTRY_BYTES * capacity);
+    const plan = this.scanPlan(blockCounts, countWords);
+    const params = this.paramsSlot(index);
+    const words = new ArrayBuffer(CP.bytes);
+    const u = new Uint32Array(words);
+    u[CP.blocks] = blocks;
+    u[CP.slots] = batch.slots;
+    u[CP.useWorkList] = batch.workList ? 1 : 0;
+    u[CP.compiled] = d.classes.reduce((m, c, i) => (this.kernels.has(c) ? m | (1 << i) : m), 0);
+    new Float32Array(words)[CP.margin] = batch.margin;
+    device.queue.writeBuffer(params, index * UNIFORM_SLOT_BYTES, words);
+
+    if (index === 0) encoder.clearBuffer(this.control);
+    encoder.copyBufferToBuffer(batch.count.buffer, batch.count.offset, this.control, 0, 4);
+    const { shapes, bodies } = d.classifierInputs(batch.inputs);
+    const resources: Record<number, GPUBindingResource> = {
+      0: { buffer: shapes },
+      1: { buffer: bodies },
+      2: batch.pairs,
+      3: batch.workList ? { buffer: batch.workList.buffer, offset: batch.workList.offset ?? 0, size: 4 * batch.workList.capacity } : { buffer: this.noWorkList },
+      4: { buffer: this.control },
+      5: { buffer: blockCounts, size: 4 * countWords },
+      6: { buffer: list, size: ENTRY_BYTES * capacity },
+      7: { buffer: this.table },
+      8: { buffer: params, offset: index * UNIFORM_SLOT_BYTES, size: CP.bytes },
+    };
+    const groupFor = (e: ClassifierEntry): GPUBindGroup =>
+      device.createBindGroup({
+        label: `${label}.${e}`,
+        layout: this.classifier.kernels[e].layout,
+        entries: this.classifier.bindings[e].map((binding) => ({ binding, resource: resources[binding]! })),
+      });
+    const classify = encoder.beginComputePass(passes.classify ?? { label: `${label}.classify` });
+    classify.setPipeline(this.classifier.kernels.pcCount.pipeline);
+    classify.setBindGroup(0, groupFor('pcCount'));
+    dispatchRows(classify, blocks);
+    this.scan.encode(classify, plan);
+    classify.setPipeline(this.classifier.kernels.pcScatter.pipeline);
+    classify.setBindGroup(0, groupFor('pcScatter'));
+    dispatchRows(classify, blocks);
+    classify.setPipeline(this.classifier.kernels.pcFinish.pipeline);
+    classify.setBindGroup(0, groupFor('pcFinish'));
+    classify.dispatchWorkgroups(1);
+    classify.end();
+
+    // Every class's params, then one pass of the class kernels (an empty class dispatches 0 groups).
+    const live = d.classes.map((c, i) => [this.kernels.get(c), i] as const).filter((e): e is readonly [Kernel, number] => e[0] !== undefined);
+    for (const [, i] of live) encoder.copyBufferToBuffer(this.table, i * TABLE.bytes + 4 * TABLE.params, this.classParams[i]!, 0, d.params.bytes);
+    const pass = encoder.beginComputePass(passes.collide ?? { label: `${label}.classes` });
+    for (const [kernel, i] of live) {
+      pass.setPipeline(kernel.pipeline);
+      pass.setBindGroup(0, device.createBindGroup({
+        label: `${label}.${d.classes[i]}`,
+        layout: this.layout,
+        entries: d.bindings(batch.inputs, { buffer: list, size: ENTRY_BYTES * capacity }, batch.manifolds, this.classParams[i]!),
+      }));
+      pass.dispatchWorkgroupsIndirect(this.table, i * TABLE.bytes + 4 * TABLE.x);
+    }
+    pass.end();
+  }
+
+  /** The classTable of the last submitted batch: per class (then 'rejected') its pair count and first entry. */
+  async readTable(): Promise<Record<C | 'rejected', PairClassRow>> {
+    const u = new Uint32Array(await readBuffer(this.device, this.table, this.table.size));
+    const row = (i: number): PairClassRow => ({ pairCount: u[(i * TABLE.bytes) / 4 + TABLE.params + TABLE.pairCount]!, first: u[(i * TABLE.bytes) / 4 + TABLE.params + TABLE.first]! });
+    const out = Object.fromEntries(this.dimension.classes.map((c, i) => [c, row(i)])) as Record<C | 'rejected', PairClassRow>;
+    out.rejected = row(this.dimension.classes.length);
+    return out;
+  }
+
+  /**
+   * Pairs the last submit's batches left uncollided, per class without a pipeline (then
+   * 'rejected': work-list entries past the slots); all 0 when every pair was collided.
+   */
+  async readSkipped(): Promise<Record<C | 'rejected', number>> {
+    const u = new Uint32Array(await readBuffer(this.device, this.control, this.control.size));
+    const out = Object.fromEntries(this.dimension.classes.map((c, i) => [c, u[1 + i]!])) as Record<C | 'rejected', number>;
+    out.rejected = u[1 + this.dimension.classes.length]!;
+    return out;
+  }
+
+  private scanPlan(data: GPUBuffer, n: number): ScanPlan {
+    if (this.plansFor !== data) {
+      for (const p of this.plans.values()) p.destroy();
+      this.plans.clear();
+      this.plansFor = data;
+    }
+    let plan = this.plans.get(n);
+    if (!plan) this.plans.set(n, (plan = this.scan.plan(data, n)));
+    return plan;
+  }
+
+  /** The classifier params buffer, with a 256-byte slot for batch `index`. */
+  private paramsSlot(index: number): GPUBuffer {
+    const need = (index + 1) * UNIFORM_SLOT_BYTES;
+    if (!this.classifierParams || this.classifierParams.size < need) {
+      this.classifierParams?.destroy();
+      this.classifierParams = this.device.createBuffer({ label: `${this.dimension.label}-classifier-params`, size: Math.max(need, 4 * UNIFORM_SLOT_BYTES), usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    }
+    return this.classifierParams;
+  }
+
+  /** One dispatch of a new pipeline on an empty batch (its params say 0 pairs): lavapipe compiles it then. */
+  private async warmUp(kernel: Kernel): Promise<Kernel> {
+    const device = this.device;
+    const empty = (usage: number): GPUBuffer => device.createBuffer({ size: 256, usage });
+    const params = empty(GPUBufferUsage.UNIFORM);
+    const owned = [params];
+    const entries = narrowphaseResources(this.dimension).map((r) => {
+      if (r.uniform) return { binding: r.binding, resource: { buffer: params } };
+      const b = empty(GPUBufferUsage.STORAGE);
+      owned.push(b);
+      return { binding: r.binding, resource: { buffer: b } };
+    });
+    const encoder = device.createCommandEncoder({ label: `${this.dimension.label}.warm-up` });
+    const pass = encoder.beginComputePass();
+    pass.setPipeline(kernel.pipeline);
+    pass.setBindGroup(0, device.createBindGroup({ layout: this.layout, entries }));
+    pass.dispatchWorkgroups(1);
+    pass.end();
+    device.queue.submit([encoder.finish()]);
+    await device.queue.onSubmittedWorkDone();
+    for (const b of owned) b.destroy();
+    return kernel;
+  }
+
+  destroy(): void {
+    this.blockCounts.destroy();
+    this.list.destroy();
+    this.table.destroy();
+    this.control.destroy();
+    this.noWorkList.destroy();
+    for (const b of this.classParams) b.destroy();
+    this.classifierParams?.destroy();
+    for (const p of this.plans.values()) p.destroy();
+    this.plans.clear();
+  }
+}
+
+/** The classifier's WGSL: its constants, then the dimension's module. */
+function classifierModule(dimension: NarrowphaseDimension<string, unknown>): string {
+  return classifierConstantsWgsl() + dimension.classifierWgsl();
+}
+
+/** The class kernel's buffers (reflected from the WGSL): binding numbers, and which is the uniform. */
+export function narrowphaseResources(dimension: NarrowphaseDimension<string, unknown>): { binding: number; uniform: boolean }[] {
+  let r = resourceCache.get(dimension);
+  if (!r) {
+    const entry = new WgslReflect(dimension.kernelWgsl('general')).entry.compute.find((e) => e.name === dimension.classEntry);
+    if (!entry) throw new Error(`${dimension.label}: the WGSL has no entry point ${dimension.classEntry}`);
+    r = entry.resources.map((res) => ({ binding: res.binding, uniform: res.resourceType === ResourceType.Uniform }));
+    resourceCache.set(dimension, r);
+  }
+  return r;
+}
+const resourceCache = new WeakMap<object, { binding: number; uniform: boolean }[]>();
+
+const layouts = new WeakMap<GPUDevice, Map<string, GPUBindGroupLayout>>();
+
+/**
+ * The one bind-group layout of a dimension's narrowphase kernels, general and per class,
+ * reflected from the WGSL (an 'auto' layout belongs to one pipeline, and a class kernel's could
+ * leave out buffers it no longer reads), so one bind group serves any of them.
+ */
+export async function narrowphaseLayout(device: GPUDevice, dimension: NarrowphaseDimension<string, unknown>): Promise<GPUBindGroupLayout> {
+  let perDevice = layouts.get(device);
+  if (!perDevice) layouts.set(device, (perDevice = new Map()));
+  let l = perDevice.get(dimension.label);
+  if (!l) perDevice.set(dimension.label, (l = reflectedBufferLayout(device, dimension.label, dimension.kernelWgsl('general'), dimension.classEntry)));
+  return l;
+}
+
+/** The pipeline of one class (or of the general kernel), cached per device. */
+export async function classKernel<C extends string>(device: GPUDevice, dimension: NarrowphaseDimension<C, unknown>, kernel: C | 'general', layout?: GPUBindGroupLayout): Promise<Kernel> {
+  const l = layout ?? (await narrowphaseLayout(device, dimension));
+  const entry = kernel === 'general' ? dimension.generalEntry : dimension.classEntry;
+  return cachedKernel(device, `${dimension.label}-${kernel}`, entry, () => dimension.kernelWgsl(kernel), undefined, async () => l);
+}

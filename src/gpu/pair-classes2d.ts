@@ -1,0 +1,114 @@
+// The 2D pair classes (src/gpu/pair-classes.ts runs them). collide2d.wgsl has three paths, picked
+// by the core vertex counts: collidePolygons (SAT, clipping) for anything without a circle, capsules
+// included (a capsule is a 2-gon with a radius), collidePolygonAndCircle and collideCircles for a
+// circle with anything. The split follows the code, not the shape names: a class of the round
+// shapes would hold capsule–capsule pairs and with them the whole polygon path.
+//
+//   polygons  polygons, boxes and capsules with each other: collidePolygons
+//   circles   a circle with anything: collidePolygonAndCircle, collideCircles (no SAT, no clip)
+//
+// Every class kernel is the one narrowphase2d.wgsl module with CLASS_*_2D constants prepended;
+// the general kernel ('general', every path) stays for the tests.
+
+import { WORKGROUP_SIZE_2D } from '../constants.ts';
+import { LAYOUT_2D } from '../layout2d.ts';
+import { SHAPE_KIND_2D } from '../shapes2d.ts';
+import type { Packed2D } from '../pack2d.ts';
+import type { NarrowphaseDimension } from './pair-classes.ts';
+import { assembleWgsl, NARROWPHASE_2D_FILES } from './shaders.ts';
+
+export const PAIR_CLASSES_2D = ['polygons', 'circles'] as const;
+export type PairClass2D = (typeof PAIR_CLASSES_2D)[number];
+export type ShapeKindName2D = keyof typeof SHAPE_KIND_2D;
+
+export const PAIR_CLASS_LABEL_2D: Record<PairClass2D, string> = {
+  polygons: 'polygons (polygons, boxes and capsules with each other)',
+  circles: 'circles (a circle with any shape)',
+};
+
+/** The class of a pair of shape kinds (SHAPE_KIND_2D values); pcPairClass in pair-classes2d.wgsl. */
+export function pairClass2D(kindA: number, kindB: number): PairClass2D {
+  return kindA === SHAPE_KIND_2D.circle || kindB === SHAPE_KIND_2D.circle ? 'circles' : 'polygons';
+}
+
+/** The classes shapes of these kinds can form (two bodies may share a shape, so a kind pairs with itself). */
+export function classesOfKinds2D(kinds: Iterable<ShapeKindName2D | number>): PairClass2D[] {
+  const ks = [...new Set([...kinds].map((k) => (typeof k === 'number' ? k : kindNumber2D(k))))];
+  const found = new Set<PairClass2D>();
+  for (const a of ks) for (const b of ks) found.add(pairClass2D(a, b));
+  return PAIR_CLASSES_2D.filter((c) => found.has(c));
+}
+
+function kindNumber2D(name: ShapeKindName2D): number {
+  const k = SHAPE_KIND_2D[name];
+  if (k === undefined) throw new Error(`unknown 2D shape kind '${String(name)}' (one of ${Object.keys(SHAPE_KIND_2D).join(', ')})`);
+  return k;
+}
+
+/** The kinds of packed shapes (Shape2D.kind of each). */
+export function packedKinds2D(shapes: ArrayBuffer): number[] {
+  const u = new Uint32Array(shapes);
+  const kinds = new Set<number>();
+  for (let i = 0; i + LAYOUT_2D.shape.words <= u.length; i += LAYOUT_2D.shape.words) kinds.add(u[i + LAYOUT_2D.shape.kind]!);
+  return [...kinds];
+}
+
+/** The classes the pairs of a packed scene fall in (the host knows them: collide() compiles those alone). */
+export function classesOfPairs2D(p: Packed2D): PairClass2D[] {
+  const shapes = new Uint32Array(p.shapes);
+  const bodies = new Uint32Array(p.bodies);
+  const S = LAYOUT_2D.shape;
+  const B = LAYOUT_2D.body;
+  const kind = (body: number): number => shapes[bodies[body * B.words + B.shape]! * S.words + S.kind]!;
+  const found = new Set<PairClass2D>();
+  for (let k = 0; k < p.pairCount && found.size < PAIR_CLASSES_2D.length; k++) found.add(pairClass2D(kind(p.pairs[2 * k]!), kind(p.pairs[2 * k + 1]!)));
+  return PAIR_CLASSES_2D.filter((c) => found.has(c));
+}
+
+/** The CLASS_*_2D constants of one kernel (prepended to the narrowphase module). */
+export function classConstantsWgsl2D(kernel: PairClass2D | 'general'): string {
+  const b = (name: string, v: boolean): string => `const ${name}: bool = ${v};`;
+  return [
+    `// Pair class '${kernel}' (src/gpu/pair-classes2d.ts).`,
+    b('CLASS_GENERAL_2D', kernel === 'general'),
+    b('CLASS_POLYGONS_2D', kernel !== 'circles'),
+    b('CLASS_CIRCLES_2D', kernel !== 'polygons'),
+    '',
+  ].join('\n');
+}
+
+export function narrowphaseWgsl2D(kernel: PairClass2D | 'general'): string {
+  return assembleWgsl(NARROWPHASE_2D_FILES, classConstantsWgsl2D(kernel));
+}
+
+export function classifierWgsl2D(): string {
+  const ids = PAIR_CLASSES_2D.map((c, i) => `const PAIR_CLASS_${c.toUpperCase()}_2D: u32 = ${i}u;`);
+  return assembleWgsl(['layout2d', 'pair-classes2d', 'pair-classes'], [...ids, `const PC_CLASS_COUNT: u32 = ${PAIR_CLASSES_2D.length}u;`, ''].join('\n'));
+}
+
+/** The narrowphase's buffers (FrameInputs2D has them too). */
+export interface NarrowphaseInputs2D {
+  shapes: GPUBuffer;
+  bodies: GPUBuffer;
+}
+
+export const NARROWPHASE_DIMENSION_2D: NarrowphaseDimension<PairClass2D, NarrowphaseInputs2D> = {
+  label: 'narrowphase2d',
+  classes: PAIR_CLASSES_2D,
+  classLabel: PAIR_CLASS_LABEL_2D,
+  kernelWgsl: narrowphaseWgsl2D,
+  classifierWgsl: classifierWgsl2D,
+  generalEntry: 'narrowphase2d',
+  classEntry: 'narrowphaseClass2d',
+  workgroupSize: WORKGROUP_SIZE_2D,
+  manifoldBytes: LAYOUT_2D.manifold.words * 4,
+  params: LAYOUT_2D.params,
+  bindings: (inputs, pairs, manifolds, params) => [
+    { binding: 0, resource: { buffer: inputs.shapes } },
+    { binding: 1, resource: { buffer: inputs.bodies } },
+    { binding: 2, resource: pairs },
+    { binding: 3, resource: manifolds },
+    { binding: 4, resource: { buffer: params } },
+  ],
+  classifierInputs: (inputs) => ({ shapes: inputs.shapes, bodies: inputs.bodies }),
+};

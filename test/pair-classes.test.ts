@@ -1,0 +1,230 @@
+// Pair classes (src/gpu/pair-classes.ts): the narrowphase as one pipeline per class of shape
+// kinds must write, for every pair, the very bytes of the general kernel (every path in one
+// kernel, the narrowphase before classes), on the same packed data in the same run:
+//   - the bench scenes (bench/scenes3d.ts, bench/scenes2d.ts) and a scene of every pair type;
+//   - the pairs of test/sweep3d.test.ts and the resting frames of test/coherence3d.test.ts
+//     (test/helpers/sweep3d.ts, coherence3d.ts; gpu-vs-cpu2d/3d compare their own sets);
+// and the classifier: the pairs of each class are the host's (pairClass3D), a work list collides
+// its slots alone (the others keep their bytes) and counts entries past the slots as rejected,
+// the run in chunks equals the run in one, and an empty run is no error.
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
+import { GrowingBuffer } from '../src/gpu/buffers.ts';
+import { GpuNarrowphase2D } from '../src/gpu/narrowphase2d.ts';
+import { GpuNarrowphase3D } from '../src/gpu/narrowphase3d.ts';
+import { GpuPairClasses } from '../src/gpu/pair-classes.ts';
+import { NARROWPHASE_DIMENSION_3D, PAIR_CLASSES_3D, pairClass3D } from '../src/gpu/pair-classes3d.ts';
+import { PAIR_CLASSES_2D } from '../src/gpu/pair-classes2d.ts';
+import { LAYOUT_3D } from '../src/layout3d.ts';
+import { manifoldBytes3D, packScene3D, type Packed3D } from '../src/pack3d.ts';
+import { packScene2D, type Packed2D } from '../src/pack2d.ts';
+import { parseScene2D, parseScene3D } from '../src/scene.ts';
+import { makeScene3D, SCENARIOS_3D } from '../bench/scenes3d.ts';
+import { makeScene2D, SCENARIOS } from '../bench/scenes2d.ts';
+import { FAMILIES, restingFrames3D } from './helpers/coherence3d.ts';
+import { mixedScene } from './helpers/random2d.ts';
+import { SceneBuilder3D, SWEEP_TYPES_3D, sweepScene3D, type SweepType3D } from './helpers/random3d.ts';
+import { sweepPairs3D } from './helpers/sweep3d.ts';
+
+const BENCH_PAIRS = 20_000;
+
+let acquired: AcquiredDevice;
+let classes3d: GpuNarrowphase3D;
+let general3d: GpuNarrowphase3D;
+let classes2d: GpuNarrowphase2D;
+let general2d: GpuNarrowphase2D;
+
+beforeAll(async () => {
+  acquired = await acquireDevice();
+  const { device, timestamps } = acquired;
+  [classes3d, general3d, classes2d, general2d] = await Promise.all([
+    GpuNarrowphase3D.create(device, timestamps),
+    GpuNarrowphase3D.create(device, timestamps, { kernel: 'general' }),
+    GpuNarrowphase2D.create(device, timestamps),
+    GpuNarrowphase2D.create(device, timestamps, { kernel: 'general' }),
+  ]);
+});
+
+afterAll(() => {
+  for (const np of [classes3d, general3d, classes2d, general2d]) np?.destroy();
+  acquired?.device.destroy();
+});
+
+const sha256 = (b: ArrayBuffer): string => createHash('sha256').update(new Uint8Array(b)).digest('hex');
+
+function packed3D(builder: SceneBuilder3D): Packed3D {
+  const parsed = parseScene3D(builder.scene());
+  return packScene3D(parsed, parsed.pairs!);
+}
+
+/** The class pipelines' bytes against the general kernel's; returns the classes that ran. */
+async function expectSame3D(name: string, packed: Packed3D): Promise<string[]> {
+  const got = (await classes3d.run(packed)).manifolds;
+  const want = (await general3d.run(packed)).manifolds;
+  const ran = classes3d.classesFor(packed);
+  console.log(`${name}: ${packed.pairCount} pairs, classes ${ran.join(', ')}, sha256 ${sha256(got).slice(0, 16)}`);
+  expect(sha256(got), `${name}: the class pipelines' bytes equal the general kernel's`).toBe(sha256(want));
+  return ran;
+}
+
+async function expectSame2D(name: string, packed: Packed2D): Promise<string[]> {
+  const got = (await classes2d.run(packed)).manifolds;
+  const want = (await general2d.run(packed)).manifolds;
+  const ran = classes2d.classesFor(packed);
+  console.log(`${name}: ${packed.pairCount} pairs, classes ${ran.join(', ')}, sha256 ${sha256(got).slice(0, 16)}`);
+  expect(sha256(got), `${name}: the class pipelines' bytes equal the general kernel's`).toBe(sha256(want));
+  return ran;
+}
+
+/** One scene of every 3D pair type (the sweeps of gpu-vs-cpu3d, smaller). */
+function everyPairType3D(seed: number, geometries: number): SceneBuilder3D {
+  const out = new SceneBuilder3D(0.05);
+  (Object.keys(SWEEP_TYPES_3D) as SweepType3D[]).forEach((t, i) => out.append(sweepScene3D(t, seed + i, { geometries, margin: 0.05 })));
+  return out;
+}
+
+describe('3D pair classes write the general kernel\'s bytes', () => {
+  for (const scenario of SCENARIOS_3D) {
+    it(`bench scene ${scenario} (${BENCH_PAIRS} pairs)`, async () => {
+      await expectSame3D(scenario, makeScene3D(scenario, BENCH_PAIRS).packed);
+    });
+  }
+
+  it('a scene of every pair type, mixed in one run: every class', async () => {
+    const ran = await expectSame3D('every pair type', packed3D(everyPairType3D(0xc1a55, 2_000)));
+    expect(ran).toEqual([...PAIR_CLASSES_3D]);
+  });
+
+  it('the random sweep of sweep3d.test.ts (12,000 pairs of every type, one margin)', async () => {
+    const out = new SceneBuilder3D(0.05);
+    for (const p of sweepPairs3D(2024, 12_000)) {
+      out.add(p.inputA, p.xa.position, p.xa.rotation, p.inputB, p.xb.position, p.xb.rotation, { set: `${p.ta}-${p.tb}` });
+    }
+    const ran = await expectSame3D('sweep3d', packed3D(out));
+    expect(ran).toEqual([...PAIR_CLASSES_3D]);
+  });
+
+  it('the resting frames of coherence3d.test.ts (every family, 30 poses of 100 frames)', async () => {
+    const out = new SceneBuilder3D(0.01);
+    for (const [name, family] of Object.entries(FAMILIES)) {
+      for (const f of restingFrames3D(family, 1, 30)) out.add(f.inputA, f.xa.position, f.xa.rotation, f.inputB, f.xb.position, f.xb.rotation, { set: name });
+    }
+    const ran = await expectSame3D('coherence3d', packed3D(out));
+    expect(ran).toEqual(['boxBox', 'hullHull', 'roundHull']);
+  });
+});
+
+describe('2D pair classes write the general kernel\'s bytes', () => {
+  for (const scenario of SCENARIOS) {
+    it(`bench scene ${scenario} (${BENCH_PAIRS} pairs)`, async () => {
+      await expectSame2D(scenario, makeScene2D(scenario, BENCH_PAIRS).packed);
+    });
+  }
+
+  it('a mixed scene of every pair type: both classes', async () => {
+    const parsed = parseScene2D(mixedScene(0xc1a55, 20_000, 0.05, true).scene());
+    const ran = await expectSame2D('mixed', packScene2D(parsed, parsed.pairs!));
+    expect(ran).toEqual([...PAIR_CLASSES_2D]);
+  });
+});
+
+describe('the classifier', () => {
+  it('puts every pair in its class, in chunks as in one run; an empty run is no error', async () => {
+    const packed = packed3D(everyPairType3D(0xc1a56, 1_500));
+    const shapes = new Uint32Array(packed.shapes);
+    const bodies = new Uint32Array(packed.bodies);
+    const kind = (b: number): number => shapes[bodies[b * LAYOUT_3D.body.words + LAYOUT_3D.body.shape]! * LAYOUT_3D.shape.words + LAYOUT_3D.shape.kind]!;
+    const host: Record<string, number> = {};
+    for (let k = 0; k < packed.pairCount; k++) {
+      const c = pairClass3D(kind(packed.pairs[2 * k]!), kind(packed.pairs[2 * k + 1]!));
+      host[c] = (host[c] ?? 0) + 1;
+    }
+    const whole = (await classes3d.run(packed)).manifolds;
+    const table = await classes3d.classes.readTable();
+    expect(Object.fromEntries(PAIR_CLASSES_3D.map((c) => [c, table[c].pairCount]))).toEqual(host);
+    // The lists lie one after the other, in class order.
+    let first = 0;
+    for (const c of PAIR_CLASSES_3D) {
+      expect(table[c].first).toBe(first);
+      first += table[c].pairCount;
+    }
+    expect(table.rejected.pairCount).toBe(0);
+    const chunked = await GpuNarrowphase3D.create(acquired.device, acquired.timestamps, { maxPairsPerDispatch: 1000 });
+    try {
+      expect(sha256((await chunked.run(packed)).manifolds)).toBe(sha256(whole));
+      const empty = { ...packed, pairs: new Uint32Array(0), pairCount: 0 };
+      expect((await chunked.run(empty)).manifolds.byteLength).toBe(manifoldBytes3D(0));
+    } finally {
+      chunked.destroy();
+    }
+  });
+
+  it('with a work list: collides the listed slots alone, leaves every other slot as it was, rejects entries past the slots', async () => {
+    const device = acquired.device;
+    const packed = packed3D(everyPairType3D(0xc1a57, 1_000));
+    const n = packed.pairCount;
+    const want = new Uint32Array((await general3d.run(packed)).manifolds);
+    // Every third slot, in a shuffled order, and two entries past the slots.
+    const listed = Array.from({ length: n }, (_, k) => k).filter((k) => k % 3 === 1);
+    for (let i = listed.length - 1; i > 0; i--) {
+      const j = (i * 7919) % (i + 1);
+      [listed[i], listed[j]] = [listed[j]!, listed[i]!];
+    }
+    const list = new Uint32Array([...listed.slice(0, 10), n, ...listed.slice(10), n + 5]);
+    const pc = await GpuPairClasses.create(device, NARROWPHASE_DIMENSION_3D, PAIR_CLASSES_3D);
+    const made: GPUBuffer[] = [];
+    const upload = (data: ArrayBuffer | ArrayBufferView, usage = GPUBufferUsage.STORAGE): GPUBuffer => {
+      const b = device.createBuffer({ size: Math.max(16, Math.ceil(data.byteLength / 16) * 16), usage: usage | GPUBufferUsage.COPY_DST });
+      if (ArrayBuffer.isView(data)) device.queue.writeBuffer(b, 0, data.buffer, data.byteOffset, data.byteLength);
+      else device.queue.writeBuffer(b, 0, data);
+      made.push(b);
+      return b;
+    };
+    try {
+      const slotBytes = LAYOUT_3D.manifold.words * 4;
+      const sentinel = new Uint32Array((n * slotBytes) / 4).fill(0xdeadbeef);
+      const manifolds = upload(sentinel, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
+      const inputs = {
+        shapes: upload(packed.shapes), hullVertices: upload(packed.hullVertices), hullPlanes: upload(packed.hullPlanes),
+        hullFaces: upload(packed.hullFaces), hullIndices: upload(packed.hullIndices), bodies: upload(packed.bodies),
+      };
+      const count = upload(new Uint32Array([list.length]));
+      const encoder = device.createCommandEncoder();
+      pc.encode(encoder, {
+        inputs,
+        pairs: { buffer: upload(packed.pairs) },
+        manifolds: { buffer: manifolds },
+        slots: n,
+        count: { buffer: count, offset: 0 },
+        workList: { buffer: upload(list), capacity: list.length },
+        margin: packed.margin,
+      });
+      const read = new GrowingBuffer(device, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST, 'read').ensure(n * slotBytes);
+      made.push(read);
+      encoder.copyBufferToBuffer(manifolds, 0, read, 0, n * slotBytes);
+      device.queue.submit([encoder.finish()]);
+      await read.mapAsync(GPUMapMode.READ);
+      const got = new Uint32Array(read.getMappedRange().slice(0));
+      read.unmap();
+      const words = slotBytes / 4;
+      let listedSame = 0;
+      let untouched = 0;
+      for (let k = 0; k < n; k++) {
+        const slot = got.subarray(k * words, (k + 1) * words);
+        if (k % 3 === 1) {
+          if (slot.every((w, i) => w === want[k * words + i])) listedSame++;
+        } else if (slot.every((w) => w === 0xdeadbeef)) untouched++;
+      }
+      expect(listedSame, 'listed slots: the general kernel\'s bytes').toBe(listed.length);
+      expect(untouched, 'slots not listed: untouched').toBe(n - listed.length);
+      const table = await pc.readTable();
+      expect(PAIR_CLASSES_3D.reduce((a, c) => a + table[c].pairCount, 0)).toBe(listed.length);
+      expect(table.rejected.pairCount).toBe(2);
+      expect((await pc.readSkipped()).rejected).toBe(2);
+    } finally {
+      pc.destroy();
+      for (const b of made) b.destroy();
+    }
+  });
+});
