@@ -11,8 +11,15 @@ import { CpuContacts2D, unpackContacts2D, type ContactJson2D } from '../src/cpu/
 import { collidePacked2D, prepareCpu2D } from '../src/cpu/narrowphase2d.ts';
 import { acquireDevice } from '../src/gpu/device.ts';
 import { GpuFrame2D, type FrameInputs2D } from '../src/gpu/frame2d.ts';
+import type { FrameCounts } from '../src/gpu/frame.ts';
 import { packScene2D, type ManifoldJson } from '../src/pack2d.ts';
 import { rng, randomShape } from '../src/random2d.ts';
+
+/** What a frame's list says, whatever the broadphase did to find it (moved bodies, rebuilds differ on a retry). */
+function listCounts(c: FrameCounts): Omit<FrameCounts, 'moved' | 'rebuilt'> {
+  const { moved: _moved, rebuilt: _rebuilt, ...rest } = c;
+  return rest;
+}
 import { parseScene, type Scene2D, type SceneJson2D } from '../src/scene.ts';
 
 /** A loose pile: `n` mixed shapes on a jittered grid tight enough that most have neighbours. */
@@ -65,7 +72,7 @@ describe('GPU collision frame (2D)', () => {
   it('finds the touching pairs, points and ids of the host path, in (bodyA, bodyB) order', async () => {
     const scene = parseScene(pile(11, 3000));
     const inputs = upload(scene);
-    frame.contacts.reset();
+    frame.reset();
     const gpu = await frame.step(inputs);
     const cpu = hostFrame(scene, new CpuContacts2D());
     const got = unpackContacts2D(gpu.contacts.slice(0, gpu.counts.contacts * 64));
@@ -82,14 +89,14 @@ describe('GPU collision frame (2D)', () => {
   it('gives the same result when its pair and contact buffers start too small', async () => {
     const scene = parseScene(pile(12, 2000));
     const inputs = upload(scene);
-    frame.contacts.reset();
+    frame.reset();
     const roomy = await frame.step(inputs);
-    frame.contacts.reset();
+    frame.reset();
     frame.broadphase.setCapacity(16);
     frame.contacts.setCapacity(8);
     const tight = await frame.step(inputs);
     expect(tight.runs).toBeGreaterThan(1);
-    expect(tight.counts).toEqual(roomy.counts);
+    expect(listCounts(tight.counts)).toEqual(listCounts(roomy.counts));
     expect(new Uint8Array(tight.contacts.slice(0, roomy.counts.contacts * 64))).toEqual(new Uint8Array(roomy.contacts.slice(0, roomy.counts.contacts * 64)));
     frame.broadphase.setCapacity(0);
     inputs.destroy();
@@ -98,9 +105,9 @@ describe('GPU collision frame (2D)', () => {
   it('gives byte-identical lists when forced into tiny batches of pairs and binding pages', async () => {
     const scene = parseScene(pile(14, 3000));
     const inputs = upload(scene);
-    frame.contacts.reset();
+    frame.reset();
     const whole = await frame.step(inputs);
-    frame.contacts.reset();
+    frame.reset();
     frame.setBatchPairs(300); // rounded down to 256 pairs a batch
     frame.contacts.setPageEntries(768); // and the dense list in two binding pages
     const batched = await frame.step(inputs);
@@ -109,7 +116,7 @@ describe('GPU collision frame (2D)', () => {
     expect(whole.counts.contacts).toBeGreaterThan(768);
     expect(whole.batches).toBe(1);
     expect(batched.batches).toBe(Math.ceil(frame.broadphase.defaultCapacity(3000) / 256));
-    expect(batched.counts).toEqual(whole.counts);
+    expect(listCounts(batched.counts)).toEqual(listCounts(whole.counts));
     const n = whole.counts.contacts * 64;
     expect(Buffer.from(batched.contacts.slice(0, n)).equals(Buffer.from(whole.contacts.slice(0, n)))).toBe(true);
     expect(Buffer.from(batched.userValues.slice(0, whole.counts.contacts * 16)).equals(Buffer.from(whole.userValues.slice(0, whole.counts.contacts * 16)))).toBe(true);
@@ -119,7 +126,7 @@ describe('GPU collision frame (2D)', () => {
   it('carries user values to the next frame by pair and feature id', async () => {
     const scene0 = parseScene(pile(13, 2000));
     const scene1 = parseScene(pile(13, 2000, 1e-4)); // everything moved a hair: the same features touch
-    frame.contacts.reset();
+    frame.reset();
     const in0 = upload(scene0);
     const f0 = await frame.step(in0);
     const n0 = f0.counts.contacts;

@@ -216,6 +216,7 @@ export class GpuFrame<I extends FrameInputsBase<K>, C extends string = string, K
       batches,
     );
     const B = BROADPHASE_LAYOUT.batch;
+    this.classes.reserve(batches);
     for (let b = 0; b < batches; b++) {
       const first = b * batchPairs;
       const slots = Math.min(batchPairs, bp.capacity - first);

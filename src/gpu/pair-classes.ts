@@ -352,6 +352,14 @@ export class GpuPairClasses<C extends string, I> {
   }
 
   /** The classifier params buffer, with a 256-byte slot for batch `index`. */
+  /**
+   * Room for `batches` batches' classifier parameters: call it before recording them (growing the
+   * buffer while a recorded batch uses it would destroy what that batch binds).
+   */
+  reserve(batches: number): void {
+    this.paramsSlot(Math.max(0, batches - 1));
+  }
+
   private paramsSlot(index: number): GPUBuffer {
     const need = (index + 1) * UNIFORM_SLOT_BYTES;
     if (!this.classifierParams || this.classifierParams.size < need) {
