@@ -457,6 +457,7 @@ function medianTimings(list: (FrameTimings2D | null)[]): FrameTimings2D | null {
   const ts = list as FrameTimings2D[];
   return {
     broadphase: median(ts.map((t) => t.broadphase)),
+    reuse: median(ts.map((t) => t.reuse)),
     narrowphase: median(ts.map((t) => t.narrowphase)),
     compaction: median(ts.map((t) => t.compaction)),
     persistence: median(ts.map((t) => t.persistence)),

@@ -73,7 +73,7 @@ function storage(data: ArrayBuffer | ArrayBufferView): GPUBuffer {
   return b;
 }
 
-async function profile<I extends { bodyCount: number; margin: number }>(frame: GpuFrame<I>, inputs: I): Promise<void> {
+async function profile<I extends { bodies: GPUBuffer; bodyCount: number; margin: number }>(frame: GpuFrame<I>, inputs: I): Promise<void> {
   // Two normal frames first: buffers grown to fit, last frame's list in place.
   for (let i = 0; i < 2; i++) await frame.step(inputs);
   const samples = new Map<string, number[]>();

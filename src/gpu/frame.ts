@@ -29,6 +29,11 @@ import { CONTACTS_GROWTH, FAT_AABB_MARGIN } from '../constants.ts';
 import type { ContactsOutputs, GpuContacts } from './contacts.ts';
 import { GrowingBuffer, PassTimer, readBuffer } from './buffers.ts';
 import { MissingPairClassError, type GpuPairClasses } from './pair-classes.ts';
+import { REUSE_COUNTS_BYTES, REUSE_STATUS, type GpuReuse, type ReuseDimension } from './reuse.ts';
+import type { GpuWorkList } from './work-list.ts';
+
+/** Batches one frame may have: each its own uniform slots in the reuse stage. */
+export const FRAME_REUSE_WINDOWS = 256;
 
 /** What differs between the dimensions: the narrowphase's slot size, classes and inputs. */
 export interface FrameDimension<I, C extends string, K extends string> {
@@ -39,9 +44,14 @@ export interface FrameDimension<I, C extends string, K extends string> {
   classesOfKinds(kinds: readonly K[]): C[];
   /** The broadphase's view of the inputs. */
   broadphaseInputs(inputs: I): BroadphaseInputs;
+  /** Manifold reuse: the dimension's anchors, and the buffers its anchor kernel reads. */
+  reuse: ReuseDimension;
+  anchorInputs(inputs: I): { shapes: GPUBufferBinding; hullVertices?: GPUBufferBinding; hullPlanes?: GPUBufferBinding };
 }
 
 export interface FrameInputsBase<K extends string = string> {
+  /** array<Body2D> / array<Body3D>: may be the engine's own buffer in this layout. */
+  bodies: GPUBuffer;
   bodyCount: number;
   /** Speculative distance, scene units. */
   margin: number;
@@ -56,6 +66,11 @@ export interface FrameInputsBase<K extends string = string> {
    * pair whose two bodies swapped order starts anew); the broadphase makes every fat box anew.
    */
   remap?: Uint32Array;
+  /**
+   * false: collide every pair anew this frame (no manifold reuse; the next frame can reuse this
+   * one's). Default true.
+   */
+  reuse?: boolean;
   /**
    * The kinds of the shapes in the shapes buffer: encode() refuses them when they form a pair
    * class the frame has not compiled. Needed unless the frame compiled every class (create()
@@ -86,10 +101,19 @@ export interface FrameCounts {
   rebuilt: boolean;
   /** Pairs whose class had no pipeline (not collided: their slots are stale); 0 unless the kinds given were wrong. */
   uncollided: number;
+  /**
+   * Manifold reuse: pairs that kept last frame's manifold (depths recomputed), pairs proven still
+   * apart, and pairs collided anew.
+   */
+  reused: number;
+  apart: number;
+  collided: number;
 }
 
 export interface FrameTimings {
   broadphase: number;
+  /** Manifold reuse (reused pairs, the list of the others, their anchors), summed over the batches. */
+  reuse: number;
   /** The narrowphase (classification and class kernels), summed over the batches. */
   narrowphase: number;
   /** Compaction, summed over the batches. */
@@ -126,6 +150,15 @@ export class GpuFrame<I extends FrameInputsBase<K>, C extends string = string, K
   private timerBatches = 0;
   private batchLimit = 0;
   private last: FrameOutputs | null = null;
+  /** Per pair slot: the reuse status (REUSE_STATUS). */
+  private readonly reuseFlags: GrowingBuffer;
+  /** Anchors of the last frame and this one (alternating). */
+  private readonly anchors: [GrowingBuffer, GrowingBuffer];
+  private anchorParity = 0;
+  /** Whether the anchors of the last frame recorded (and of a retry's first recording) can be read. */
+  private anchorsValid = false;
+  private readsAnchors = false;
+  private readonly reuseCounts: GPUBuffer;
 
   protected constructor(
     readonly device: GPUDevice,
@@ -134,9 +167,16 @@ export class GpuFrame<I extends FrameInputsBase<K>, C extends string = string, K
     readonly contacts: GpuContacts,
     /** The narrowphase: the pair classes' pipelines and their classifier. */
     readonly classes: GpuPairClasses<C, I>,
+    /** Manifold reuse between frames, and the list of the pairs it leaves to the classes. */
+    readonly reuse: GpuReuse,
+    private readonly workList: GpuWorkList,
     private readonly timestamps: boolean,
   ) {
+    const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
     this.manifolds = new GrowingBuffer(device, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC, `${dimension.label}-manifolds`);
+    this.reuseFlags = new GrowingBuffer(device, S, `${dimension.label}-reuse-flags`);
+    this.anchors = [new GrowingBuffer(device, S, `${dimension.label}-anchors-0`), new GrowingBuffer(device, S, `${dimension.label}-anchors-1`)];
+    this.reuseCounts = device.createBuffer({ label: `${dimension.label}-reuse-counts`, size: REUSE_COUNTS_BYTES, usage: S });
     this.spanTimer = timestamps ? new PassTimer(device, ['frame']) : null;
   }
 
@@ -174,7 +214,7 @@ export class GpuFrame<I extends FrameInputsBase<K>, C extends string = string, K
     if (!this.timestamps) return null;
     if (!this.timer || this.timerBatches !== batches) {
       this.timer?.destroy();
-      this.timer = new PassTimer(this.device, Array.from({ length: batches }, (_, b) => [`kernel${b}`, `compact${b}`]).flat());
+      this.timer = new PassTimer(this.device, Array.from({ length: batches }, (_, b) => [`reuse${b}`, `kernel${b}`, `anchors${b}`, `compact${b}`]).flat());
       this.timerBatches = batches;
     }
     return this.timer;
@@ -217,27 +257,55 @@ export class GpuFrame<I extends FrameInputsBase<K>, C extends string = string, K
     );
     const B = BROADPHASE_LAYOUT.batch;
     this.classes.reserve(batches);
+    this.workList.reserve(batches);
+    // Manifold reuse: last frame's anchors, whole (prevSlot indexes them), and this frame's.
+    const anchorBytes = this.dimension.reuse.anchorBytes;
+    const reuse = inputs.reuse !== false && bp.capacity * anchorBytes <= this.device.limits.maxStorageBufferBindingSize;
+    if (!retry) {
+      this.anchorParity ^= 1;
+      this.readsAnchors = this.anchorsValid;
+    }
+    const anchorsCur = this.anchors[this.anchorParity]!.ensure(anchorBytes * bp.capacity);
+    const anchorsPrev = reuse && this.readsAnchors ? this.anchors[this.anchorParity ^ 1]!.buffer : null;
+    this.anchorsValid = reuse;
+    const flags = this.reuseFlags.ensure(4 * bp.capacity);
+    const anchorInputs = this.dimension.anchorInputs(inputs);
+    const mark = (stage: string, writes: 'begin' | 'end'): void => {
+      if (timer) encoder.beginComputePass(timer.passDescriptor(stage, `${label}.${stage}`, writes)).end();
+    };
     for (let b = 0; b < batches; b++) {
       const first = b * batchPairs;
       const slots = Math.min(batchPairs, bp.capacity - first);
       // The broadphase wrote this batch's pair count on the GPU (its narrowphase params): the
-      // classifier reads it there.
+      // reuse stage and the classifier read it there.
+      const count = { buffer: bp.batches, offset: b * B.bytes + 4 * (B.narrowphase + this.classes.dimension.params.pairCount) };
+      const pairs = { buffer: bp.pairs, offset: 8 * first, size: 8 * slots };
+      const slotManifolds = { buffer: manifolds, offset: 0, size: slots * this.dimension.manifoldBytes };
+      const slotFlags = { buffer: flags, offset: 4 * first, size: 4 * slots };
+      const slotAnchors = { buffer: anchorsCur, offset: anchorBytes * first, size: anchorBytes * slots };
+      mark(`reuse${b}`, 'begin');
+      this.reuse.encodeReuse(encoder, {
+        bodies: { buffer: inputs.bodies }, pairs, pairCount: count, prevSlot: { buffer: bp.prevSlot, offset: 4 * first, size: 4 * slots },
+        firstSlot: first, anchorsPrev: anchorsPrev ? { buffer: anchorsPrev } : null, anchorsCur: slotAnchors, manifolds: slotManifolds,
+        flags: slotFlags, counts: { buffer: this.reuseCounts }, clearCounts: b === 0, margin: inputs.margin, window: b,
+      });
+      const work = this.workList.encode(encoder, slotFlags, slots, count, b);
+      mark(`reuse${b}`, 'end');
       this.classes.encode(
         encoder,
-        {
-          inputs,
-          pairs: { buffer: bp.pairs, offset: 8 * first, size: 8 * slots },
-          manifolds: { buffer: manifolds, offset: 0, size: slots * this.dimension.manifoldBytes },
-          slots,
-          count: { buffer: bp.batches, offset: b * B.bytes + 4 * (B.narrowphase + this.classes.dimension.params.pairCount) },
-          margin: inputs.margin,
-        },
+        { inputs, pairs, manifolds: slotManifolds, slots, count: work.count, workList: work.list, margin: inputs.margin },
         b,
         {
           classify: timer ? timer.passDescriptor(`kernel${b}`, `${label}.classify`, 'begin') : { label: `${label}.classify` },
           collide: timer ? timer.passDescriptor(`kernel${b}`, `${label}.narrowphase`, 'end') : { label: `${label}.narrowphase` },
         },
       );
+      mark(`anchors${b}`, 'begin');
+      this.reuse.encodeAnchors(encoder, {
+        ...anchorInputs, bodies: { buffer: inputs.bodies }, pairs, pairCount: count, manifolds: slotManifolds, flags: slotFlags,
+        anchorsCur: slotAnchors, margin: inputs.margin, window: b,
+      });
+      mark(`anchors${b}`, 'end');
       this.contacts.compactBatch(
         { manifolds, pairs: bp.pairs, pairsOffset: 8 * first, first, slots },
         timer ? timer.passDescriptor(`compact${b}`, `${label}.compact`) : undefined,
@@ -260,6 +328,7 @@ export class GpuFrame<I extends FrameInputsBase<K>, C extends string = string, K
   reset(): void {
     this.broadphase.reset();
     this.contacts.reset();
+    this.anchorsValid = false;
   }
 
   /** The outputs of the last encode() (its buffers: valid until the next encode()), or null. */
@@ -275,6 +344,7 @@ export class GpuFrame<I extends FrameInputsBase<K>, C extends string = string, K
     const bp = new Uint32Array(await readBuffer(this.device, this.last.broadphase.counts, C.bytes));
     const ct = new Uint32Array(await readBuffer(this.device, this.last.contacts.counts, K.bytes));
     const skipped = await this.classes.readSkipped();
+    const reused = new Uint32Array(await readBuffer(this.device, this.reuseCounts, REUSE_COUNTS_BYTES));
     return {
       pairs: bp[C.total]!,
       pairsOverflow: bp[C.overflow]! !== 0,
@@ -285,6 +355,9 @@ export class GpuFrame<I extends FrameInputsBase<K>, C extends string = string, K
       moved: bp[C.moved]!,
       rebuilt: bp[C.mode]! === BROADPHASE_MODE.rebuild,
       uncollided: Object.values<number>(skipped).reduce((a, n) => a + n, 0),
+      reused: reused[REUSE_STATUS.kept]!,
+      apart: reused[REUSE_STATUS.apart]!,
+      collided: reused[REUSE_STATUS.collide]!,
     };
   }
 
@@ -339,21 +412,28 @@ export class GpuFrame<I extends FrameInputsBase<K>, C extends string = string, K
     if (this.timer && this.spanTimer && bt && ctt) {
       const t = await this.timer.read();
       const span = (await this.spanTimer.read())['frame']!;
+      let reuse = 0;
       let narrowphase = 0;
-      let compact = 0;
+      let compaction = 0;
       for (let b = 0; b < out.batches; b++) {
+        reuse += t[`reuse${b}`]! + t[`anchors${b}`]!;
         narrowphase += t[`kernel${b}`]!;
-        compact += t[`compact${b}`]!;
+        compaction += t[`compact${b}`]!;
       }
       const broadphase = bt.total;
-      const compaction = compact;
-      timings = { broadphase, narrowphase, compaction, persistence: ctt.persist, total: broadphase + narrowphase + compaction + ctt.persist, span };
+      const total = broadphase + reuse + narrowphase + compaction + ctt.persist;
+      timings = { broadphase, reuse, narrowphase, compaction, persistence: ctt.persist, total, span };
     }
     return { counts, contacts, userValues, began, ended, runs, batches: out.batches, timings, wallMs: performance.now() - start };
   }
 
   destroy(): void {
     this.manifolds.destroy();
+    this.reuseFlags.destroy();
+    for (const a of this.anchors) a.destroy();
+    this.reuseCounts.destroy();
+    this.reuse.destroy();
+    this.workList.destroy();
     this.classes.destroy();
     this.timer?.destroy();
     this.spanTimer?.destroy();

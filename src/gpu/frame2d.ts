@@ -15,8 +15,10 @@
 import { LAYOUT_2D } from '../layout2d.ts';
 import { GpuBroadphase2D, type BroadphaseOutputs2D } from './broadphase2d.ts';
 import { GpuContacts2D, type ContactsOutputs2D } from './contacts2d.ts';
-import { GpuFrame, type FrameCounts, type FrameDimension, type FrameInputsBase, type FrameResult, type FrameTimings } from './frame.ts';
+import { FRAME_REUSE_WINDOWS, GpuFrame, type FrameCounts, type FrameDimension, type FrameInputsBase, type FrameResult, type FrameTimings } from './frame.ts';
 import { GpuPairClasses } from './pair-classes.ts';
+import { GpuReuse, REUSE_DIMENSION_2D } from './reuse.ts';
+import { GpuWorkList } from './work-list.ts';
 import { classesOfKinds2D, NARROWPHASE_DIMENSION_2D, PAIR_CLASSES_2D, type NarrowphaseInputs2D, type PairClass2D, type ShapeKindName2D } from './pair-classes2d.ts';
 
 export interface FrameInputs2D extends NarrowphaseInputs2D, FrameInputsBase<ShapeKindName2D> {
@@ -52,6 +54,8 @@ export const FRAME_DIMENSION_2D: FrameDimension<FrameInputs2D, PairClass2D, Shap
   manifoldBytes: LAYOUT_2D.manifold.words * 4,
   classesOfKinds: classesOfKinds2D,
   broadphaseInputs: (inputs) => ({ shapes: inputs.shapes, bodies: inputs.bodies, bodyCount: inputs.bodyCount, margin: inputs.margin }),
+  reuse: REUSE_DIMENSION_2D,
+  anchorInputs: (inputs) => ({ shapes: { buffer: inputs.shapes } }),
 };
 
 export class GpuFrame2D extends GpuFrame<FrameInputs2D, PairClass2D, ShapeKindName2D> {
@@ -60,12 +64,14 @@ export class GpuFrame2D extends GpuFrame<FrameInputs2D, PairClass2D, ShapeKindNa
 
   static async create(device: GPUDevice, timestamps = device.features.has('timestamp-query'), options: GpuFrame2DOptions = {}): Promise<GpuFrame2D> {
     const classes = options.kinds ? classesOfKinds2D(options.kinds) : PAIR_CLASSES_2D;
-    const [broadphase, contacts, pairClasses] = await Promise.all([
+    const [broadphase, contacts, pairClasses, reuse, workList] = await Promise.all([
       GpuBroadphase2D.create(device, timestamps),
       GpuContacts2D.create(device, timestamps),
       GpuPairClasses.create<PairClass2D, FrameInputs2D>(device, NARROWPHASE_DIMENSION_2D, classes),
+      GpuReuse.create(device, REUSE_DIMENSION_2D, { windows: FRAME_REUSE_WINDOWS }),
+      GpuWorkList.create(device),
     ]);
-    return new GpuFrame2D(device, FRAME_DIMENSION_2D, broadphase, contacts, pairClasses, timestamps);
+    return new GpuFrame2D(device, FRAME_DIMENSION_2D, broadphase, contacts, pairClasses, reuse, workList, timestamps);
   }
 
   override encode(encoder: GPUCommandEncoder, inputs: FrameInputs2D, retry = false): FrameOutputs2D {

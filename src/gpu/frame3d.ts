@@ -15,8 +15,10 @@
 import { LAYOUT_3D } from '../layout3d.ts';
 import { GpuBroadphase3D, type BroadphaseOutputs3D } from './broadphase3d.ts';
 import { GpuContacts3D, type ContactsOutputs3D } from './contacts3d.ts';
-import { GpuFrame, type FrameCounts, type FrameDimension, type FrameInputsBase, type FrameResult, type FrameTimings } from './frame.ts';
+import { FRAME_REUSE_WINDOWS, GpuFrame, type FrameCounts, type FrameDimension, type FrameInputsBase, type FrameResult, type FrameTimings } from './frame.ts';
 import { GpuPairClasses } from './pair-classes.ts';
+import { GpuReuse, REUSE_DIMENSION_3D } from './reuse.ts';
+import { GpuWorkList } from './work-list.ts';
 import { classesOfKinds3D, NARROWPHASE_DIMENSION_3D, PAIR_CLASSES_3D, type NarrowphaseInputs3D, type PairClass3D, type ShapeKindName3D } from './pair-classes3d.ts';
 
 /** The packed shapes (packShapes3D) and bodies on the GPU, all with STORAGE usage. */
@@ -58,6 +60,8 @@ export const FRAME_DIMENSION_3D: FrameDimension<FrameInputs3D, PairClass3D, Shap
   manifoldBytes: LAYOUT_3D.manifold.words * 4,
   classesOfKinds: classesOfKinds3D,
   broadphaseInputs: (inputs) => ({ shapes: inputs.shapes, hullVertices: inputs.hullVertices, bodies: inputs.bodies, bodyCount: inputs.bodyCount, margin: inputs.margin }),
+  reuse: REUSE_DIMENSION_3D,
+  anchorInputs: (inputs) => ({ shapes: { buffer: inputs.shapes }, hullVertices: { buffer: inputs.hullVertices }, hullPlanes: { buffer: inputs.hullPlanes } }),
 };
 
 export class GpuFrame3D extends GpuFrame<FrameInputs3D, PairClass3D, ShapeKindName3D> {
@@ -66,12 +70,14 @@ export class GpuFrame3D extends GpuFrame<FrameInputs3D, PairClass3D, ShapeKindNa
 
   static async create(device: GPUDevice, timestamps = device.features.has('timestamp-query'), options: GpuFrame3DOptions = {}): Promise<GpuFrame3D> {
     const classes = options.kinds ? classesOfKinds3D(options.kinds) : PAIR_CLASSES_3D;
-    const [broadphase, contacts, pairClasses] = await Promise.all([
+    const [broadphase, contacts, pairClasses, reuse, workList] = await Promise.all([
       GpuBroadphase3D.create(device, timestamps),
       GpuContacts3D.create(device, timestamps),
       GpuPairClasses.create<PairClass3D, FrameInputs3D>(device, NARROWPHASE_DIMENSION_3D, classes),
+      GpuReuse.create(device, REUSE_DIMENSION_3D, { windows: FRAME_REUSE_WINDOWS }),
+      GpuWorkList.create(device),
     ]);
-    return new GpuFrame3D(device, FRAME_DIMENSION_3D, broadphase, contacts, pairClasses, timestamps);
+    return new GpuFrame3D(device, FRAME_DIMENSION_3D, broadphase, contacts, pairClasses, reuse, workList, timestamps);
   }
 
   override encode(encoder: GPUCommandEncoder, inputs: FrameInputs3D, retry = false): FrameOutputs3D {

@@ -26,6 +26,8 @@ import { structLookup, word } from '../layout.ts';
 import { LAYOUT_2D } from '../layout2d.ts';
 import { LAYOUT_3D } from '../layout3d.ts';
 import { createUniformSlots, dispatchGrid, UNIFORM_SLOT_BYTES } from './buffers.ts';
+import { classConstantsWgsl2D } from './pair-classes2d.ts';
+import { classConstantsWgsl3D } from './pair-classes3d.ts';
 import { compileEntryPoints, type Kernel } from './pipelines.ts';
 import { assembleWgsl, assembleWgsl3D, NARROWPHASE_2D_FILES, NARROWPHASE_3D_FILES, wgslFile } from './shaders.ts';
 
@@ -60,14 +62,14 @@ export interface ReuseDimension {
 
 export const REUSE_DIMENSION_2D: ReuseDimension = {
   label: 'reuse2d',
-  wgsl: () => reuseConstantsWgsl() + assembleWgsl([...NARROWPHASE_2D_FILES.filter((f) => f !== 'narrowphase2d'), 'reuse2d', 'reuse-layout', 'reuse']),
+  wgsl: () => reuseConstantsWgsl() + assembleWgsl([...NARROWPHASE_2D_FILES.filter((f) => f !== 'narrowphase2d'), 'reuse2d', 'reuse-layout', 'reuse'], classConstantsWgsl2D('general')),
   anchorBytes: 4 * LAYOUT_2D.anchor.words,
   manifoldBytes: 4 * LAYOUT_2D.manifold.words,
 };
 
 export const REUSE_DIMENSION_3D: ReuseDimension = {
   label: 'reuse3d',
-  wgsl: () => reuseConstantsWgsl() + assembleWgsl3D([...NARROWPHASE_3D_FILES.filter((f) => f !== 'narrowphase3d'), 'reuse3d', 'reuse-layout', 'reuse']),
+  wgsl: () => reuseConstantsWgsl() + assembleWgsl3D([...NARROWPHASE_3D_FILES.filter((f) => f !== 'narrowphase3d'), 'reuse3d', 'reuse-layout', 'reuse'], classConstantsWgsl3D('general')),
   anchorBytes: 4 * LAYOUT_3D.anchor.words,
   manifoldBytes: 4 * LAYOUT_3D.manifold.words,
 };
