@@ -260,14 +260,15 @@ export class GpuFrame<I extends FrameInputsBase<K>, C extends string = string, K
     this.workList.reserve(batches);
     // Manifold reuse: last frame's anchors, whole (prevSlot indexes them), and this frame's.
     const anchorBytes = this.dimension.reuse.anchorBytes;
-    const reuse = inputs.reuse !== false && bp.capacity * anchorBytes <= this.device.limits.maxStorageBufferBindingSize;
+    // Anchors longer than one binding: no reuse this frame, nor the next (it reads them whole).
+    const fits = bp.capacity * anchorBytes <= this.device.limits.maxStorageBufferBindingSize;
     if (!retry) {
       this.anchorParity ^= 1;
       this.readsAnchors = this.anchorsValid;
     }
     const anchorsCur = this.anchors[this.anchorParity]!.ensure(anchorBytes * bp.capacity);
-    const anchorsPrev = reuse && this.readsAnchors ? this.anchors[this.anchorParity ^ 1]!.buffer : null;
-    this.anchorsValid = reuse;
+    const anchorsPrev = fits && inputs.reuse !== false && this.readsAnchors ? this.anchors[this.anchorParity ^ 1]!.buffer : null;
+    this.anchorsValid = fits;
     const flags = this.reuseFlags.ensure(4 * bp.capacity);
     const anchorInputs = this.dimension.anchorInputs(inputs);
     const mark = (stage: string, writes: 'begin' | 'end'): void => {
