@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
-const PAGES = ['index', 'bench', 'validation'];
+const PAGES = ['index', 'bench', 'validation', 'three'];
 
 export default defineConfig({
   root: here('./demo'),

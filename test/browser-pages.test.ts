@@ -16,6 +16,7 @@ import type { BenchRow } from '../demo/bench.ts';
 import type { ValidationRow } from '../demo/validation.ts';
 import { BROWSERS, type TestBrowser } from './helpers/browsers.ts';
 import { root, startDemoServer } from './helpers/chromium.ts';
+import { inkOf } from './helpers/browsers.ts';
 import { SWEEP_TYPES } from './helpers/random2d.ts';
 import { PAIR_CLASSES_3D } from './helpers/random3d.ts';
 import { launchBrowser } from './helpers/browsers.ts';
@@ -32,6 +33,16 @@ interface ValidationState {
   firstGpuRunMs: Record<string, number>;
 }
 
+interface ThreeState {
+  error: string | null;
+  adapter: string | null;
+  bodies: number;
+  frames: number;
+  contacts: number;
+  frameMs: number | null;
+  firstFrameMs: number | null;
+}
+
 interface BenchState {
   done: boolean;
   error: string | null;
@@ -45,6 +56,7 @@ declare global {
   interface Window {
     __validation: ValidationState;
     __bench: BenchState;
+    __three: ThreeState;
   }
 }
 
@@ -103,8 +115,8 @@ for (const name of BROWSERS) {
       await page.waitFor(() => window.__bench.done || window.__bench.error !== null, undefined, PAGE_TIMEOUT[name]);
       const s = await page.evaluate(() => window.__bench);
       const record = JSON.parse(await page.text('#record')) as { adapter: string; browser: string; rows: BenchRow[] };
-      const table = await page.text('#results');
-      console.log(`${name} bench.html?quick=1 in ${((performance.now() - t0) / 1000).toFixed(0)} s\n${table}\nwarnings: ${s.warnings.join('; ') || 'none'}`);
+      const table = record.rows.map((r) => `  ${r.scenario} ${r.size} ${r.contender}: ${r.ms?.toFixed(2)} ms (${r.timing}), touching ${r.touching}`).join('\n');
+      console.log(`${name} bench.html?quick=1 in ${((performance.now() - t0) / 1000).toFixed(0)} s; ${record.adapter}\n${table}\nwarnings: ${s.warnings.join('; ') || 'none'}`);
       expect(s.error).toBeNull();
       expect(record.adapter).toBe(s.adapter);
       expect(record.browser).toMatch(name === 'chromium' ? /Chrome\// : /Firefox\//);
@@ -119,6 +131,25 @@ for (const name of BROWSERS) {
       }
       expect(new Set(record.rows.map((r) => r.contender))).toEqual(new Set(['webgpu-narrowphase', 'rapier2d', 'rapier3d']));
       await page.screenshot('body', join(SHOTS, `${name}-bench.png`));
+      expect(page.problems).toEqual([]);
+      await page.close();
+    }, PAGE_TIMEOUT[name] + 120_000);
+
+    test('three.html: three.js WebGPURenderer and GpuWorld3D on one device, bodies drawn from the body buffer', async () => {
+      const page = await browser.open(new URL('three.html?bodies=120', baseUrl).href);
+      await page.waitFor(() => window.__three.frames >= 90 || window.__three.error !== null, undefined, PAGE_TIMEOUT[name]);
+      const s = await page.evaluate(() => window.__three);
+      const stats = await page.text('#stats');
+      console.log(`${name} three.html: first frame after ${((s.firstFrameMs ?? 0) / 1000).toFixed(1)} s; ${stats}`);
+      expect(s.error).toBeNull();
+      expect(s.bodies).toBe(125);
+      expect(s.contacts).toBeGreaterThan(100);
+      expect(stats).toMatch(/bodies 125 · contacts \d+ · frame \d+ · frame [\d.]+ ms/);
+      expect(stats).toMatch(/contacts [1-9]\d*/);
+      const png = await page.screenshot('#view', join(SHOTS, `${name}-three.png`));
+      const ink = await inkOf(page, png, [15, 17, 21]);
+      expect(ink.fraction).toBeGreaterThan(0.05);
+      expect(ink.colours).toBeGreaterThanOrEqual(8);
       expect(page.problems).toEqual([]);
       await page.close();
     }, PAGE_TIMEOUT[name] + 120_000);
