@@ -4,7 +4,7 @@
 // import from '../src/solver/index.ts' written as 'webgpu-narrowphase/solver'); test/readme-three
 // checks they agree, and test/browser-pages.test.ts runs it (three.html) in Chromium and Firefox.
 import * as THREE from 'three/webgpu';
-import { cross, instanceIndex, positionLocal, storage, uint } from 'three/tsl';
+import { cross, instanceIndex, positionGeometry, storage, uint } from 'three/tsl';
 import { ConvexGeometry } from 'three/addons/geometries/ConvexGeometry.js';
 import { GpuWorld3D, type WorldBody3D } from '../src/solver/index.ts';
 import type { Shape3DInput } from '../src/index.ts';
@@ -39,8 +39,8 @@ export async function createThreeWorld(canvas: HTMLCanvasElement, device: GPUDev
   sun.position.set(4, 10, 6);
   scene.add(sun);
   const camera = new THREE.PerspectiveCamera(45, canvas.clientWidth / canvas.clientHeight, 0.1, 200);
-  camera.position.set(9, 9, 14);
-  camera.lookAt(0, 1.5, 0);
+  camera.position.set(7, 13, 12);
+  camera.lookAt(0, 0.5, 0);
 
   // One mesh per shape, instanced over that shape's bodies (first = index of its first body).
   shapes.forEach((shape, s) => {
@@ -53,7 +53,7 @@ export async function createThreeWorld(canvas: HTMLCanvasElement, device: GPUDev
     const material = new THREE.MeshStandardNodeMaterial({ color: bodies[first]!.density === 0 ? 0x566074 : new THREE.Color().setHSL(s / shapes.length, 0.55, 0.55), flatShading: true });
     const i = instanceIndex.add(uint(first)).mul(2);
     const q = body.element(i.add(1));
-    const p = positionLocal;
+    const p = positionGeometry; // the mesh's own vertex (positionLocal is what this node defines)
     // The body's rotation (a unit quaternion) applied to the vertex, then its position added.
     const t = cross(q.xyz, p).mul(2);
     material.positionNode = p.add(t.mul(q.w)).add(cross(q.xyz, t)).add(body.element(i).xyz);

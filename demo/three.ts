@@ -13,6 +13,7 @@ import { createThreeWorld } from './three-world.ts';
 const state = pageState('__three', { bodies: 0, frames: 0, contacts: 0, frameMs: null as number | null, firstFrameMs: null as number | null });
 const DT = 1 / 60;
 const HALF = 4; // container half width
+const WALL = 1.2; // container wall half height
 const SHAPE_KINDS = 6; // 3 boxes and 3 hulls
 
 /** The container (static floor and walls, shape 0 and 1), then `n` bodies over the box and hull shapes above it. */
@@ -20,17 +21,17 @@ function sceneOf(n: number, seed: number): { shapes: Shape3DInput[]; bodies: Wor
   const random = rng(seed);
   const shapes: Shape3DInput[] = [
     { type: 'box', halfExtents: [HALF + 0.5, 0.5, HALF + 0.5] },
-    { type: 'box', halfExtents: [0.25, 2.5, HALF + 0.5] },
-    { type: 'box', halfExtents: [HALF + 0.5, 2.5, 0.25] },
+    { type: 'box', halfExtents: [0.25, WALL, HALF + 0.5] },
+    { type: 'box', halfExtents: [HALF + 0.5, WALL, 0.25] },
   ];
   for (let k = 0; k < SHAPE_KINDS / 2; k++) shapes.push({ type: 'box', halfExtents: [0.2 + 0.15 * random(), 0.2 + 0.15 * random(), 0.2 + 0.15 * random()] });
   for (let k = 0; k < SHAPE_KINDS / 2; k++) shapes.push({ type: 'hull', vertices: randomHullPoints3D(random, 12, 0.35) });
   const bodies: WorldBody3D[] = [
     { shape: 0, position: [0, -0.5, 0], density: 0 },
-    { shape: 1, position: [-HALF - 0.25, 2, 0], density: 0 },
-    { shape: 1, position: [HALF + 0.25, 2, 0], density: 0 },
-    { shape: 2, position: [0, 2, -HALF - 0.25], density: 0 },
-    { shape: 2, position: [0, 2, HALF + 0.25], density: 0 },
+    { shape: 1, position: [-HALF - 0.25, WALL, 0], density: 0 },
+    { shape: 1, position: [HALF + 0.25, WALL, 0], density: 0 },
+    { shape: 2, position: [0, WALL, -HALF - 0.25], density: 0 },
+    { shape: 2, position: [0, WALL, HALF + 0.25], density: 0 },
   ];
   const side = Math.max(1, Math.floor(2 * HALF - 1));
   for (let i = 0; i < n; i++) {

@@ -149,6 +149,8 @@ for (const name of BROWSERS) {
       const png = await page.screenshot('#view', join(SHOTS, `${name}-three.png`));
       const ink = await inkOf(page, png, [15, 17, 21]);
       expect(ink.fraction).toBeGreaterThan(0.05);
+      // The moving bodies are coloured (the container grey): they are drawn where the world put them.
+      expect(ink.coloured, 'coloured (moving) bodies on screen').toBeGreaterThan(0.005);
       expect(ink.colours).toBeGreaterThanOrEqual(8);
       expect(page.problems).toEqual([]);
       await page.close();

@@ -144,9 +144,10 @@ export function launchBrowser(name: BrowserName): Promise<TestBrowser> {
 
 /**
  * How much of a PNG is drawn: the fraction of pixels that differ from `background` (r, g, b) by
- * more than a little, and the number of distinct colours (4 bits per channel). Decoded in the page.
+ * more than a little, the fraction of clearly coloured (not grey) pixels, and the number of
+ * distinct colours (4 bits per channel). Decoded in the page.
  */
-export async function inkOf(page: TestPage, png: Buffer, background: [number, number, number]): Promise<{ fraction: number; colours: number }> {
+export async function inkOf(page: TestPage, png: Buffer, background: [number, number, number]): Promise<{ fraction: number; coloured: number; colours: number }> {
   return page.evaluate(
     async ({ b64, bg }) => {
       const img = new Image();
@@ -159,14 +160,16 @@ export async function inkOf(page: TestPage, png: Buffer, background: [number, nu
       g.drawImage(img, 0, 0);
       const d = g.getImageData(0, 0, c.width, c.height).data;
       let ink = 0;
+      let coloured = 0;
       let total = 0;
       const colours = new Set<number>();
       for (let i = 0; i < d.length; i += 4 * 5) {
         total++;
         if (Math.abs(d[i]! - bg[0]) + Math.abs(d[i + 1]! - bg[1]) + Math.abs(d[i + 2]! - bg[2]) > 24) ink++;
+        if (Math.max(d[i]!, d[i + 1]!, d[i + 2]!) - Math.min(d[i]!, d[i + 1]!, d[i + 2]!) > 60) coloured++;
         colours.add((d[i]! >> 4) * 256 + (d[i + 1]! >> 4) * 16 + (d[i + 2]! >> 4));
       }
-      return { fraction: ink / total, colours: colours.size };
+      return { fraction: ink / total, coloured: coloured / total, colours: colours.size };
     },
     { b64: png.toString('base64'), bg: background },
   );
