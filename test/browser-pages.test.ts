@@ -8,20 +8,14 @@
 //                    a picture that is not blank.
 // No console error on any page. A missing browser fails these tests; they never skip.
 
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ViteDevServer } from 'vite';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { BenchRow } from '../demo/bench.ts';
 import type { ValidationRow } from '../demo/validation.ts';
-import { BROWSERS, type TestBrowser } from './helpers/browsers.ts';
-import { root, startDemoServer } from './helpers/chromium.ts';
-import { inkOf } from './helpers/browsers.ts';
+import { browserFor, BROWSERS, inkOf, servePages, SHOTS } from './helpers/browsers.ts';
 import { SWEEP_TYPES } from './helpers/random2d.ts';
 import { PAIR_CLASSES_3D } from './helpers/random3d.ts';
-import { launchBrowser } from './helpers/browsers.ts';
 
-const SHOTS = join(root, 'test-results', 'browser');
 /** Firefox compiles the 3D kernels through naga and lavapipe: minutes on a cold cache. */
 const PAGE_TIMEOUT = { chromium: 900_000, firefox: 1_500_000 } as const;
 
@@ -60,33 +54,15 @@ declare global {
   }
 }
 
-let server: ViteDevServer;
-let baseUrl: string;
-
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  ({ server, url: baseUrl } = await startDemoServer());
-});
-
-afterAll(async () => {
-  await server?.close();
-});
+const pages = servePages();
 
 for (const name of BROWSERS) {
   describe(`pages in ${name}`, () => {
-    let browser: TestBrowser;
-
-    beforeAll(async () => {
-      browser = await launchBrowser(name);
-    });
-
-    afterAll(async () => {
-      await browser?.close();
-    });
+    const launched = browserFor(name);
 
     test('validation.html: GPU against the CPU reference, 10k random pairs of every 2D and 3D pair class', async () => {
       const t0 = performance.now();
-      const page = await browser.open(new URL('validation.html', baseUrl).href);
+      const page = await launched.browser.open(new URL('validation.html', pages.url).href);
       await page.waitFor(() => window.__validation.done || window.__validation.error !== null, undefined, PAGE_TIMEOUT[name]);
       const s = await page.evaluate(() => window.__validation);
       const cases = await page.text('#cases');
@@ -111,7 +87,7 @@ for (const name of BROWSERS) {
 
     test('bench.html?quick=1: every scenario, size and contender, with the record as JSON', async () => {
       const t0 = performance.now();
-      const page = await browser.open(new URL('bench.html?quick=1', baseUrl).href);
+      const page = await launched.browser.open(new URL('bench.html?quick=1', pages.url).href);
       await page.waitFor(() => window.__bench.done || window.__bench.error !== null, undefined, PAGE_TIMEOUT[name]);
       const s = await page.evaluate(() => window.__bench);
       const record = JSON.parse(await page.text('#record')) as { adapter: string; browser: string; rows: BenchRow[] };
@@ -136,7 +112,7 @@ for (const name of BROWSERS) {
     }, PAGE_TIMEOUT[name] + 120_000);
 
     test('three.html: three.js WebGPURenderer and GpuWorld3D on one device, bodies drawn from the body buffer', async () => {
-      const page = await browser.open(new URL('three.html?bodies=120', baseUrl).href);
+      const page = await launched.browser.open(new URL('three.html?bodies=120', pages.url).href);
       await page.waitFor(() => window.__three.frames >= 90 || window.__three.error !== null, undefined, PAGE_TIMEOUT[name]);
       const s = await page.evaluate(() => window.__three);
       const stats = await page.text('#stats');

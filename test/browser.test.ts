@@ -9,15 +9,13 @@
 // runs the CPU reference. The bundle `vite build` makes runs too (Chromium). A missing browser
 // fails these tests; they never skip.
 
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { build, preview, type ViteDevServer } from 'vite';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { build, preview } from 'vite';
+import { describe, expect, test } from 'vitest';
 import type { DemoState } from '../demo/state.ts';
-import { BROWSERS, inkOf, launchBrowser, type BrowserName, type TestBrowser } from './helpers/browsers.ts';
-import { root, startDemoServer } from './helpers/chromium.ts';
+import { browserFor, BROWSERS, inkOf, servePages, SHOTS, type BrowserName } from './helpers/browsers.ts';
+import { root } from './helpers/chromium.ts';
 
-const SHOTS = join(root, 'test-results', 'browser');
 /** The page's background (demo/scenes/scene.ts CLEAR_COLOUR, demo/style.css). */
 const BACKGROUND: [number, number, number] = [15, 17, 21];
 const FRAMES = 120;
@@ -47,35 +45,16 @@ const ADAPTER_LINE: Record<BrowserName, RegExp> = {
  */
 const SCENE_TIMEOUT: Record<BrowserName, number> = { chromium: 240_000, firefox: 900_000 };
 
-let server: ViteDevServer;
-let baseUrl: string;
-
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  ({ server, url: baseUrl } = await startDemoServer());
-});
-
-afterAll(async () => {
-  await server?.close();
-});
+const pages = servePages();
 
 for (const name of BROWSERS) {
   describe(`demo in ${name}`, () => {
-    let browser: TestBrowser;
-
-    beforeAll(async () => {
-      browser = await launchBrowser(name);
-      console.log(`${name}: ${browser.version}`);
-    });
-
-    afterAll(async () => {
-      await browser?.close();
-    });
+    const launched = browserFor(name);
 
     for (const scene of SCENES) {
       test(`${scene.name}: ${FRAMES} frames, contacts, 0 mismatches, no console error, adapter line, not blank`, async () => {
         const t0 = performance.now();
-        const page = await browser.open(`${baseUrl}?${scene.query}&contacts=1`);
+        const page = await launched.browser.open(`${pages.url}?${scene.query}&contacts=1`);
         const state = (): Promise<DemoState> => page.evaluate(() => ({ ...window.__demo }));
         await page.waitFor(() => window.__demo.frames >= 1 || window.__demo.error !== null, undefined, SCENE_TIMEOUT[name]);
         const firstFrame = performance.now() - t0;
@@ -114,7 +93,7 @@ for (const name of BROWSERS) {
     }
 
     test('pause stops the frames, step advances exactly one, validate checks the paused frame', async () => {
-      const page = await browser.open(`${baseUrl}?scene=pyramid&bodies=15&motion=kinematic`);
+      const page = await launched.browser.open(`${pages.url}?scene=pyramid&bodies=15&motion=kinematic`);
       await page.waitFor(() => window.__demo.frames >= 3 || window.__demo.error !== null, undefined, SCENE_TIMEOUT[name]);
       expect(await page.evaluate(() => window.__demo.error)).toBeNull();
       await page.check('#pause');
@@ -138,7 +117,7 @@ for (const name of BROWSERS) {
     }, SCENE_TIMEOUT[name] + 120_000);
 
     test('without WebGPU the page says so and runs the CPU reference', async () => {
-      const page = await browser.open(`${baseUrl}?scene=2d`, { hideWebGpu: true });
+      const page = await launched.browser.open(`${pages.url}?scene=2d`, { hideWebGpu: true });
       await page.waitFor(() => window.__demo.frames > 3 || window.__demo.error !== null, undefined, 60_000);
       const s = await page.evaluate(() => ({ ...window.__demo }));
       expect(s.error).toBeNull();
@@ -161,7 +140,7 @@ for (const name of BROWSERS) {
         try {
           const url = server.resolvedUrls?.local?.[0];
           expect(url).toBeTruthy();
-          const page = await browser.open(`${url}?scene=pyramid&bodies=15&motion=kinematic`);
+          const page = await launched.browser.open(`${url}?scene=pyramid&bodies=15&motion=kinematic`);
           await page.waitFor(() => window.__demo.frames >= 5 || window.__demo.error !== null, undefined, 60_000);
           const s = await page.evaluate(() => ({ ...window.__demo }));
           expect(s.error).toBeNull();

@@ -3,10 +3,17 @@
 // (./firefox.ts), both Debian's packages. A test names the browser and drives a TestPage; every
 // page records console errors, uncaught exceptions, failed requests and HTTP errors in `problems`.
 
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser as PlaywrightBrowser, Page as PlaywrightPage } from 'playwright-core';
 import type { Browser as PuppeteerBrowser, Page as PuppeteerPage } from 'puppeteer-core';
-import { launchChromium } from './chromium.ts';
+import type { ViteDevServer } from 'vite';
+import { afterAll, beforeAll } from 'vitest';
+import { launchChromium, root, startDemoServer } from './chromium.ts';
 import { launchFirefox } from './firefox.ts';
+
+/** Where the browser tests leave their screenshots. */
+export const SHOTS = join(root, 'test-results', 'browser');
 
 export type BrowserName = 'chromium' | 'firefox';
 export const BROWSERS: readonly BrowserName[] = ['chromium', 'firefox'];
@@ -140,6 +147,42 @@ async function firefoxBrowser(): Promise<TestBrowser> {
 
 export function launchBrowser(name: BrowserName): Promise<TestBrowser> {
   return name === 'chromium' ? chromiumBrowser() : firefoxBrowser();
+}
+
+/** Vite's dev server on the pages for the file's tests (started before them, closed after): its URL. */
+export function servePages(): { readonly url: string } {
+  let server: ViteDevServer | undefined;
+  let url = '';
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    ({ server, url } = await startDemoServer());
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  return {
+    get url() {
+      return url;
+    },
+  };
+}
+
+/** `name` launched for the enclosing describe block (closed after it): the browser. */
+export function browserFor(name: BrowserName): { readonly browser: TestBrowser } {
+  let browser: TestBrowser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser(name);
+    console.log(`${name}: ${browser.version}`);
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return {
+    get browser() {
+      if (!browser) throw new Error(`${name} did not start`);
+      return browser;
+    },
+  };
 }
 
 /**

@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
+import { missingBrowser } from './missing-browser.ts';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -29,13 +30,7 @@ export const CHROMIUM_ARGS = [
 ];
 
 export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(
-      `Chromium is missing at ${CHROMIUM_PATH}: the browser tests need it. On Debian 12 run ` +
-        '`node scripts/ensure-chromium.mjs` as root (it runs `apt-get install -y chromium`; `npm test` does this ' +
-        'itself as root), or point $CHROMIUM at a Chromium binary.',
-    );
-  }
+  if (!existsSync(CHROMIUM_PATH)) throw missingBrowser('Chromium', CHROMIUM_PATH, 'chromium', 'CHROMIUM');
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
 }
 

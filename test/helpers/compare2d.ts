@@ -79,7 +79,8 @@ export interface SetResult2D {
   gpu: { f: Float32Array; u: Uint32Array };
 }
 
-export function describeCase2D(c: Case2D): string {
+/** A case in words: the pair as a self-contained scene and both manifolds (2D or 3D). */
+export function describeCase2D(c: Omit<Case2D, 'scene'> & { scene: object }): string {
   return [
     `  [${c.kind}] pair ${c.k} (${c.note})`,
     `    scene: ${JSON.stringify(c.scene)}`,

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
+import { missingBrowser } from './missing-browser.ts';
 
 /** The browser: $FIREFOX, else Debian's package. */
 export const FIREFOX_PATH = process.env.FIREFOX ?? '/usr/bin/firefox-esr';
@@ -25,13 +26,7 @@ export const FIREFOX_PREFS = {
 export const FIREFOX_MESA_CACHE = join(homedir(), '.cache', 'webgpu-narrowphase-firefox-mesa');
 
 export async function launchFirefox(): Promise<Browser> {
-  if (!existsSync(FIREFOX_PATH)) {
-    throw new Error(
-      `Firefox is missing at ${FIREFOX_PATH}: the browser tests need it. On Debian 12 run ` +
-        '`node scripts/ensure-firefox.mjs` as root (it runs `apt-get install -y firefox-esr`; `npm test` does this ' +
-        'itself as root), or point $FIREFOX at a Firefox binary.',
-    );
-  }
+  if (!existsSync(FIREFOX_PATH)) throw missingBrowser('Firefox', FIREFOX_PATH, 'firefox-esr', 'FIREFOX');
   mkdirSync(FIREFOX_MESA_CACHE, { recursive: true });
   return puppeteer.launch({
     browser: 'firefox',
