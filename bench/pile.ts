@@ -35,6 +35,10 @@
 // Cross-check: touching pairs of the GPU, the CPU path and rapier2d (rapier: manifolds with a
 // point within its prediction distance, 0.02 like our margin) must agree within a few percent.
 //
+// The scenes (./pile-scenes.ts) and the GPU frame and rapier contenders with their timing
+// (./pile-contenders.ts) are shared with bench.html; the CPU path, cannon-es, the tables and the
+// command line are here.
+//
 // Output: tables on stdout, the record as JSON (--out, default bench/results/pile.json), the
 // tables as text and a log–log plot of time against body count (pile.txt, pile.svg beside it).
 //
@@ -77,7 +81,6 @@ const DEFAULT_OUT = 'bench/results/pile.json';
 
 /** Touching-pair counts of ours and rapier's may differ by this fraction (grazing pairs, f32). */
 const TOUCHING_TOLERANCE = 0.03;
-
 
 export { makePile2D, makePile3D, PILE_3D_LAYOUTS, type Pile2D, type Pile3D, type Pile3DLayout };
 
