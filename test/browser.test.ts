@@ -33,8 +33,8 @@ const SCENES = [
 
 /** What each browser's adapter line must say (demo/adapter.ts). */
 const ADAPTER_LINE: Record<BrowserName, RegExp> = {
-  // Chromium exposes GPUAdapterInfo: SwiftShader's description, vendor and architecture.
-  chromium: /swiftshader.*\(vendor .+, architecture .+\)/i,
+  // Chromium exposes GPUAdapterInfo's vendor and architecture (SwiftShader's), no description.
+  chromium: /^vendor google · architecture swiftshader · description .+ · software$/,
   // Firefox 153 returns empty strings for every GPUAdapterInfo field.
   firefox: /^adapter hidden by the browser/,
 };
