@@ -18,10 +18,8 @@ import type { AcquiredDevice } from '../src/gpu/device.ts';
 import { GpuNarrowphase3D } from '../src/gpu/narrowphase3d.ts';
 import { LAYOUT_3D } from '../src/layout3d.ts';
 import { manifoldBytes3D, type Packed3D } from '../src/pack3d.ts';
-import { cannonVersion, createCannonPeer3D } from './peers/cannon3d.ts';
-import { createJoltPeer3D, joltVersion } from './peers/jolt3d.ts';
+import type { Shape3D } from '../src/shapes3d.ts';
 import type { Peer3D } from './peers/peer3d.ts';
-import { createRapierPeer3D, rapierVersion, type RapierMode3D } from './peers/rapier3d.ts';
 import {
   computeRatios3D, CONTENDER_3D_LABEL, CONTENDERS_3D, NOT_RUN,
   type Contender3DId, type ContenderResult, type ScenarioResult3D,
@@ -73,10 +71,6 @@ export function plan3D(scenarios: readonly Scenario3DName[], sizes: number[] | n
   }));
 }
 
-export function versions3D(): Record<string, string> {
-  return { rapier3d: rapierVersion, 'jolt-physics': joltVersion, 'cannon-es': cannonVersion };
-}
-
 export interface Gpu3D {
   np: GpuNarrowphase3D;
   pipelineMs: number;
@@ -114,12 +108,19 @@ function countManifolds3D(manifolds: ArrayBuffer, pairs: number): { touching: nu
   return { touching, points };
 }
 
+export type Peer3DId = 'rapier3d' | 'jolt' | 'cannon';
+export const PEERS_3D: readonly Peer3DId[] = ['rapier3d', 'jolt', 'cannon'];
+
+/** How a peer is built: from the scene's shapes (as our backends see them) and its margin. */
+export type Peer3DFactory = (shapes: readonly Shape3D[], margin: number, warn: (message: string) => void) => Peer3D | Promise<Peer3D>;
+
 export interface Options3D {
   noCaps: boolean;
-  rapierMode: RapierMode3D;
+  /** Whether the CPU reference runs (a contender of its own). */
+  cpuRef: boolean;
+  /** The peers to run (Node: rapier3d, Jolt, cannon-es; a browser: rapier3d); the others are marked not run. */
+  peers: Partial<Record<Peer3DId, Peer3DFactory>>;
 }
-
-type PeerId = 'rapier3d' | 'jolt' | 'cannon';
 
 /** Times every contender on one 3D scene (as the 2D part's benchScene does). */
 export async function benchScene3D(
@@ -137,7 +138,8 @@ export async function benchScene3D(
   const add = (ids: Contender3DId[], pass: Pass, finish: () => void): Promise<void> => timing.add(ids, pass, finish);
 
   progress(`${name}: set-up and warm-up`);
-  try {
+  if (!options.cpuRef) contenders.cpuRef = { skipped: NOT_RUN };
+  else try {
     const prepared = prepareCpu3D(s.packed);
     const out = new ArrayBuffer(manifoldBytes3D(n));
     await add(['cpuRef'], () => {
@@ -183,21 +185,18 @@ export async function benchScene3D(
   }
 
   const cannonCap = options.noCaps ? Infinity : CANNON_MAX_3D[s.scenario];
-  const peers: [PeerId, () => Peer3D | Promise<Peer3D>][] = [
-    ['rapier3d', () => createRapierPeer3D(s.peerShapes, { mode: options.rapierMode })],
-    ['jolt', async () => {
-      const jolt = await createJoltPeer3D(s.peerShapes, { margin: s.scene.margin });
-      if (!jolt.direct) warnings.push(`${name}: jolt: the memory-layout probe failed, so poses and hits go through the binding's getters and setters (slower)`);
-      return jolt;
-    }],
-    ['cannon', () => createCannonPeer3D(s.peerShapes)],
-  ];
-  for (const [id, create] of peers) {
+  for (const id of PEERS_3D) {
+    const create = options.peers[id];
+    if (!create) {
+      contenders[id] = { skipped: NOT_RUN };
+      continue;
+    }
     if (id === 'cannon' && n > cannonCap) {
       contenders.cannon = { skipped: cannonCap > 0 ? `${NOT_RUN} above ${cannonCap} pairs (cap; --no-caps lifts it)` : `${NOT_RUN} on ${s.scenario} (too slow; --no-caps runs it)` };
       continue;
     }
-    await timing.addPeer(id, create, (peer) => peer.collideBatch(s.peerBodies, s.pairs), (t) => (touching[id] = t));
+    const warn = (message: string): void => void warnings.push(`${name}: ${CONTENDER_3D_LABEL[id]}: ${message}`);
+    await timing.addPeer(id, () => create(s.peerShapes, s.scene.margin, warn), (peer) => peer.collideBatch(s.peerBodies, s.pairs), (t) => (touching[id] = t));
   }
 
   await timing.run(n, progress);

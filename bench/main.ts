@@ -2,10 +2,12 @@
 //   - the CPU reference (src/cpu, collidePacked2D on the packed scene),
 //   - the WGSL kernel (GpuNarrowphase2D): kernel time from timestamp queries, and wall time
 //     including upload and readback,
-//   - planck (Box2D v2's algorithm in JS) and box2d-wasm (Box2D v2.4 in WebAssembly),
+//   - planck (Box2D v2's algorithm in JS), box2d-wasm (Box2D v2.4 in WebAssembly) and rapier2d
+//     (parry in WebAssembly, its single-contact query),
 // all on the same pairs (bench/scenes2d.ts), for box–box and random 8-gon pairs at 1k … 1M pairs;
 // then the 3D part (./bench3d.ts): CPU reference, 3D kernel, rapier3d, Jolt and cannon-es on
-// box–box, hull–hull (8 to 64 points) and sphere–hull pairs (bench/scenes3d.ts).
+// box–box, hull–hull (8 to 64 points) and sphere–hull pairs (bench/scenes3d.ts). One scene's
+// contenders are timed by ./bench2d.ts and ./bench3d.ts, which bench.html (the browsers) runs too.
 // Prints the tables, how the hull–hull cost scales with the vertex count, and the issue's speed
 // goals, and writes the whole record as JSON.
 //
@@ -29,33 +31,51 @@ import { createRequire } from 'node:module';
 import { arch, cpus, loadavg, platform, release } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
-import { collidePacked2D, prepareCpu2D } from '../src/cpu/narrowphase2d.ts';
 import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
 import { GpuNarrowphase2D } from '../src/gpu/narrowphase2d.ts';
-import { LAYOUT_2D } from '../src/layout2d.ts';
-import { manifoldBytes2D } from '../src/pack2d.ts';
+import { benchScene2D, type Options2D } from './bench2d.ts';
 import { assertShadersEmbedded } from './fresh-shaders.ts';
-import { CANNON_MAX_3D, DEFAULT_MAX_3D, plan3D, runBench3D, setUpGpu3D, versions3D, type Plan3D } from './bench3d.ts';
-import type { RapierMode3D } from './peers/rapier3d.ts';
+import { CANNON_MAX_3D, DEFAULT_MAX_3D, plan3D, runBench3D, setUpGpu3D, type Options3D, type Plan3D } from './bench3d.ts';
+import { cannonVersion, createCannonPeer3D } from './peers/cannon3d.ts';
+import { createJoltPeer3D, joltVersion } from './peers/jolt3d.ts';
+import { createRapierPeer3D, rapierVersion, type RapierMode3D } from './peers/rapier3d.ts';
 import { createBox2dWasmPeer } from './peers/box2dwasm2d.ts';
 import { createPlanckPeer } from './peers/planck2d.ts';
-import type { Peer2D } from './peers/peer2d.ts';
+import { createRapierPeer2D, rapier2dVersion } from './peers/rapier2d.ts';
 import {
-  computeRatios, CONTENDER_LABEL, CONTENDERS, evaluateGoals, evaluateGoals3D, formatCount, renderGoals, renderHeader,
-  renderScaling3D, renderTable, renderTable3D,
-  type BenchMeta, type BenchReport, type ContenderId, type ContenderResult, type Goal, type ScenarioResult, type ScenarioResult3D,
+  evaluateGoals, evaluateGoals3D, formatCount, renderGoals, renderHeader, renderScaling3D, renderTable, renderTable3D,
+  type BenchMeta, type BenchReport, type Goal, type ScenarioResult, type ScenarioResult3D,
 } from './report.ts';
 import { SCENARIOS_3D, type Scenario3DName } from './scenes3d.ts';
-import { errorText, ScenarioTiming, type Pass, type TimingPolicy } from './timing.ts';
+import { errorText, type TimingPolicy } from './timing.ts';
 // Versions of the peers as bundled (their package.json files are read at build time; planck's
 // "exports" hides its package.json from a bare specifier, hence the relative paths).
 import box2dWasmPackage from '../node_modules/box2d-wasm/package.json' with { type: 'json' };
 import planckPackage from '../node_modules/planck/package.json' with { type: 'json' };
-import { makeScene2D, SCENARIO_LABEL, SCENARIOS, type BenchScene2D, type ScenarioName } from './scenes2d.ts';
+import { makeScene2D, SCENARIOS, type ScenarioName } from './scenes2d.ts';
 
 const DEFAULT_SIZES = [1_000, 10_000, 100_000, 1_000_000];
 const QUICK_SIZES = [1_000, 10_000];
 const DEFAULT_OUT = 'bench/results/bench.json';
+/** Node runs every 3D contender. */
+function nodeOptions3D(opts: Options): Options3D {
+  return {
+    noCaps: !opts.caps,
+    cpuRef: true,
+    peers: {
+      rapier3d: (shapes) => createRapierPeer3D(shapes, { mode: opts.rapier }),
+      jolt: async (shapes, margin, warn) => {
+        const jolt = await createJoltPeer3D(shapes, { margin });
+        if (!jolt.direct) warn('the memory-layout probe failed, so poses and hits go through the binding\'s getters and setters (slower)');
+        return jolt;
+      },
+      cannon: createCannonPeer3D,
+    },
+  };
+}
+
+/** Node runs every 2D contender. */
+const NODE_OPTIONS_2D: Options2D = { cpuRef: true, peers: { planck: createPlanckPeer, box2dWasm: createBox2dWasmPeer, rapier2d: createRapierPeer2D } };
 
 interface Options {
   sizes?: number[];
@@ -131,19 +151,11 @@ function parseOptions(argv: string[]): Options {
   return program.opts<Options>();
 }
 
-function countTouching(manifolds: ArrayBuffer, pairs: number): number {
-  const u = new Uint32Array(manifolds);
-  const M = LAYOUT_2D.manifold;
-  let n = 0;
-  for (let k = 0; k < pairs; k++) if (u[k * M.words + M.count]! > 0) n++;
-  return n;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Environment
 
 function packageVersions(): Record<string, string> {
-  const out: Record<string, string> = { planck: planckPackage.version, 'box2d-wasm': box2dWasmPackage.version };
+  const out: Record<string, string> = { planck: planckPackage.version, 'box2d-wasm': box2dWasmPackage.version, rapier2d: rapier2dVersion };
   try {
     // Dawn's binding is not bundled: the one this run loads.
     const req = createRequire(import.meta.url);
@@ -188,100 +200,6 @@ async function setUpGpu(acquired: AcquiredDevice | null, notes: string[]): Promi
     notes.push(`GPU kernel unusable on ${acquired.adapter.name}: ${errorText(e)}`);
     return null;
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// One scene, every contender
-
-type Progress = (step: string) => void;
-
-/**
- * Times every contender on one scene. All are set up and warmed up first; then the timed samples
- * are taken in rounds, one sample of each contender per round, so that other processes on the
- * machine slow all of them alike rather than whichever happened to run at the time.
- */
-async function benchScene(
-  s: BenchScene2D, gpu: Gpu | null, policy: TimingPolicy, progress: Progress, warnings: string[],
-): Promise<ScenarioResult> {
-  const n = s.pairCount;
-  const name = `${s.scenario} ${formatCount(n)}`;
-  const touching: ScenarioResult['touching'] = {};
-  const timing = new ScenarioTiming<ContenderId>(name, CONTENDER_LABEL, policy, warnings);
-  const { contenders } = timing;
-  const fail = (ids: ContenderId[], e: unknown): void => timing.fail(ids, e);
-  const add = (ids: ContenderId[], pass: Pass, finish: () => void): Promise<void> => timing.add(ids, pass, finish);
-
-  progress(`${name}: set-up and warm-up`);
-  // CPU reference: the packed scene, prepared once (as the GPU uploads shapes once), output reused.
-  try {
-    const prepared = prepareCpu2D(s.packed, s.shapes.length);
-    const out = new ArrayBuffer(manifoldBytes2D(n));
-    await add(['cpuRef'], () => {
-      const t0 = performance.now();
-      collidePacked2D(prepared, s.packed, out);
-      return [performance.now() - t0];
-    }, () => {
-      touching.cpuRef = countTouching(out, n);
-    });
-  } catch (e) {
-    fail(['cpuRef'], e);
-  }
-
-  if (!gpu) {
-    contenders.gpuWall = { skipped: 'no GPU adapter' };
-    contenders.gpuKernel = { skipped: 'no GPU adapter' };
-  } else {
-    try {
-      gpu.np.checkCapacity(s.packed);
-      let last: ArrayBuffer | null = null;
-      await add(['gpuWall', 'gpuKernel'], async () => {
-        const r = await gpu.np.run(s.packed);
-        last = r.manifolds;
-        return [r.wallMs, r.kernelMs ?? NaN];
-      }, () => {
-        if (last) touching.gpu = countTouching(last, n);
-      });
-    } catch (e) {
-      fail(['gpuWall', 'gpuKernel'], e);
-    }
-  }
-
-  // The peers: one pass is collideBatch over the same bodies and pairs.
-  const peers: [id: 'planck' | 'box2dWasm', create: () => Peer2D | Promise<Peer2D>][] = [
-    ['planck', () => createPlanckPeer(s.shapes)],
-    ['box2dWasm', () => createBox2dWasmPeer(s.shapes)], // disposed with the cleanups
-  ];
-  for (const [id, create] of peers) {
-    await timing.addPeer(id, create, (peer) => peer.collideBatch(s.peerBodies, s.pairs), (t) => (touching[id] = t));
-  }
-
-  await timing.run(n, progress);
-
-  // Cross-check: everyone found (nearly) the same touching pairs. Pairs that just graze may
-  // differ: the GPU rounds differently (fused multiply-add), planck is f64, box2d-wasm is f32 with
-  // its own arithmetic. More than a few in 100k (GPU) or 10k (peers) means different work.
-  const ref = touching.cpuRef;
-  if (ref !== undefined) {
-    if (touching.gpu !== undefined && Math.abs(touching.gpu - ref) > Math.max(2, 1e-5 * n)) {
-      warnings.push(`${name}: GPU found ${touching.gpu} touching pairs, the CPU reference ${ref}`);
-    }
-    for (const [id, t] of [['planck', touching.planck], ['box2d-wasm', touching.box2dWasm]] as const) {
-      if (t !== undefined && Math.abs(t - ref) > Math.max(2, 1e-4 * n)) {
-        warnings.push(`${name}: ${id} found ${t} touching pairs, the CPU reference ${ref} (different work?)`);
-      }
-    }
-  }
-
-  return {
-    scenario: s.scenario,
-    label: SCENARIO_LABEL[s.scenario],
-    pairs: n,
-    bodies: s.scene.bodyShape.length,
-    touching,
-    packMs: s.packMs,
-    contenders: Object.fromEntries(CONTENDERS.map((id) => [id, contenders[id]])) as Record<ContenderId, ContenderResult>,
-    ratios: computeRatios(contenders),
-  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -347,7 +265,7 @@ async function main(): Promise<number> {
     loadAverage: loadavg(),
     platform: `${platform()} ${release()} ${arch()}`,
     date: new Date().toISOString(),
-    versions: { ...packageVersions(), ...(plan3d.length > 0 ? versions3D() : {}) },
+    versions: { ...packageVersions(), ...(plan3d.length > 0 ? { rapier3d: rapierVersion, 'jolt-physics': joltVersion, 'cannon-es': cannonVersion } : {}) },
     options: {
       sizes: scenarios.length > 0 ? sizes : [], scenarios: [...scenarios, ...plan3d.map((p) => p.scenario)],
       repeat: policy.repeat, quick: opts.quick, minSampleMs: policy.minSampleMs, dims,
@@ -377,7 +295,7 @@ async function main(): Promise<number> {
     : null;
   bar?.start(steps, 0, { step: 'starting' });
   let done = 0;
-  const progress: Progress = (step) => {
+  const progress = (step: string): void => {
     done++;
     if (bar) bar.update(done - 1, { step });
     else if (step.endsWith('warm-up')) process.stderr.write(`[${done}/${steps}] ${step}\n`); // one line per scene
@@ -389,11 +307,11 @@ async function main(): Promise<number> {
     for (const scenario of scenarios) {
       for (const size of sizes) {
         const scene = makeScene2D(scenario, size);
-        results.push(await benchScene(scene, gpu, policy, progress, warnings));
+        results.push(await benchScene2D(scene, gpu, policy, NODE_OPTIONS_2D, progress, warnings));
       }
     }
     if (plan3d.length > 0) {
-      results3d = await runBench3D(plan3d, gpu3d, gpu3dNote, policy, { noCaps: !opts.caps, rapierMode: opts.rapier }, progress, warnings);
+      results3d = await runBench3D(plan3d, gpu3d, gpu3dNote, policy, nodeOptions3D(opts), progress, warnings);
     }
   } finally {
     if (bar) {

@@ -35,6 +35,10 @@
 // Cross-check: touching pairs of the GPU, the CPU path and rapier2d (rapier: manifolds with a
 // point within its prediction distance, 0.02 like our margin) must agree within a few percent.
 //
+// The scenes (./pile-scenes.ts) and the GPU frame and rapier contenders with their timing
+// (./pile-contenders.ts) are shared with bench.html; the CPU path, cannon-es, the tables and the
+// command line are here.
+//
 // Output: tables on stdout, the record as JSON (--out, default bench/results/pile.json), the
 // tables as text and a log–log plot of time against body count (pile.txt, pile.svg beside it).
 //
@@ -58,17 +62,12 @@ import { runInNewContext } from 'node:vm';
 import { sweepAndPrune2D } from '../src/broadphase2d.ts';
 import { CpuContacts2D } from '../src/cpu/contacts2d.ts';
 import { collidePacked2D, prepareCpu2D, type CpuNarrowphase2D } from '../src/cpu/narrowphase2d.ts';
-import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
-import { GpuFrame2D, type FrameInputs2D, type FrameTimings2D } from '../src/gpu/frame2d.ts';
-import { GpuFrame3D, type FrameInputs3D } from '../src/gpu/frame3d.ts';
-import type { FrameInputsBase, FrameResult, GpuFrame } from '../src/gpu/frame.ts';
-import { packScene3D, type Packed3D } from '../src/pack3d.ts';
-import type { Scene3D } from '../src/scene.ts';
-import { makeShape3D } from '../src/shapes3d.ts';
-import { packScene2D, type Packed2D } from '../src/pack2d.ts';
-import { rng } from '../src/random2d.ts';
-import type { Scene2D } from '../src/scene.ts';
-import { makeShape2D, type Shape2DInput, type Vec2 } from '../src/shapes2d.ts';
+import {
+  LONG_FRAME_MS, loadRapier, median, PILE_CAPS, rapier2dWorld, rapier3dWorld, reserveRapier, runEngine, runGpuFrame, setGarbageCollector, setUpPileGpu,
+  SHORT_FRAME_FACTOR, SHORT_FRAME_MS, timeFrames, uploadInputs, uploadInputs3D,
+  type EngineResult, type EngineWorld, type FramePolicy, type GpuFrameResult, type Skipped,
+} from './pile-contenders.ts';
+import { makePile2D, makePile3D, PILE_3D_LAYOUTS, type Pile2D, type Pile3D, type Pile3DLayout } from './pile-scenes.ts';
 import { cannonVersion } from './peers/cannon3d.ts';
 import { rapierVersion as rapier3dVersion } from './peers/rapier3d.ts';
 import { renderSvgPlot, type Panel, type Series } from './plot.ts';
@@ -80,199 +79,19 @@ export const PILE_SIZES = [1_000, 10_000, 100_000, 1_000_000];
 export const PILE_QUICK_SIZES = [1_000, 10_000];
 const DEFAULT_OUT = 'bench/results/pile.json';
 
-/**
- * Largest body count each peer runs unless --no-caps (gpu3d: our own 3D frame, capped on a software
- * adapter only). Measured here (2 cores): rapier2d's first step on a 1M-body pile did not finish
- * in 3.5 minutes; rapier3d at 100k took a minute in all and came within a few hundred MB of WASM's
- * 4 GB (1.15M touching pairs), failing outright with the default solver settings; cannon-es's
- * single-axis sweep and JS narrowphase take seconds a step past 10k; the 1M-body 3D pile needs
- * larger bindings than lavapipe's (README, "A whole frame on the GPU").
- */
-export const PILE_CAPS = { rapier2d: 100_000, rapier3d: 10_000, cannon: 10_000, gpu3d: 100_000 } as const;
-/** Frames longer than these get 2 timed warm frames, or 1. */
-const LONG_FRAME_MS = 2000;
-const VERY_LONG_FRAME_MS = 8000;
-/** Frames shorter than this (cold) get SHORT_FRAME_FACTOR × --repeat timed frames: their medians wander most here. */
-const SHORT_FRAME_MS = 500;
-const SHORT_FRAME_FACTOR = 3;
-/** Short frames: warm-up frames until this much time was spent (V8 tier-up, GPU buffers). */
-const WARMUP_MS = 150;
 /** Touching-pair counts of ours and rapier's may differ by this fraction (grazing pairs, f32). */
 const TOUCHING_TOLERANCE = 0.03;
 
-// ---------------------------------------------------------------------------------------------
-// Scenes
+export { makePile2D, makePile3D, PILE_3D_LAYOUTS, type Pile2D, type Pile3D, type Pile3DLayout };
 
-const SPACING = 0.96;
-/** Bricks layout: centre spacing within a layer (boxes are 0.94–1.02 wide: side gaps of 0.04 or more, over the margin). */
-const BRICK_SPACING = 1.06;
-const JITTER = 0.01;
-const TURN = 0.04; // radians, either way
-const MARGIN = 0.02;
-const MIXED_FRACTION = 0.05;
-
-export interface Pile2D {
-  bodies: number;
-  /** Shape pool: 16 boxes, then (with `mixed`) 4 circles and 4 hexagons. */
-  shapes: Shape2DInput[];
-  scene: Scene2D;
-  /** Shapes and bodies packed once (the GPU uploads them once; the CPU path reads them). */
-  packed: Packed2D;
-}
-
-function hexagon(random: () => number): Vec2[] {
-  const r = 0.5 + 0.03 * random();
-  const phase = (Math.PI / 3) * random();
-  return Array.from({ length: 6 }, (_, k) => [r * Math.cos(phase + (k * Math.PI) / 3), r * Math.sin(phase + (k * Math.PI) / 3)] as Vec2);
-}
-
-/** `n` bodies on a ⌈√n⌉-wide block, row by row. */
-export function makePile2D(n: number, mixed = false, seed = 0x9117): Pile2D {
-  const random = rng(seed);
-  const shapes: Shape2DInput[] = Array.from({ length: 16 }, () => ({
-    type: 'box', halfExtents: [0.47 + 0.04 * random(), 0.47 + 0.04 * random()] as Vec2,
-  }));
-  if (mixed) {
-    for (let k = 0; k < 4; k++) shapes.push({ type: 'circle', radius: 0.47 + 0.03 * random() });
-    for (let k = 0; k < 4; k++) shapes.push({ type: 'polygon', vertices: hexagon(random) });
-  }
-  const parsed = shapes.map((s, i) => makeShape2D(s, i));
-  const w = Math.ceil(Math.sqrt(n));
-  const bodyShape = new Uint32Array(n);
-  const bodyPosition = new Float64Array(2 * n);
-  const bodyAngle = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    bodyShape[i] = mixed && random() < MIXED_FRACTION ? 16 + Math.floor(8 * random()) : Math.floor(16 * random());
-    bodyPosition[2 * i] = SPACING * (i % w) + JITTER * (2 * random() - 1);
-    bodyPosition[2 * i + 1] = SPACING * Math.floor(i / w) + JITTER * (2 * random() - 1);
-    bodyAngle[i] = TURN * (2 * random() - 1);
-  }
-  const scene: Scene2D = { dim: 2, margin: MARGIN, shapes: parsed, bodyShape, bodyPosition, bodyAngle, pairs: null };
-  return { bodies: n, shapes, scene, packed: packScene2D(scene, new Uint32Array(0)) };
-}
-
-export interface Pile3D {
-  bodies: number;
-  layout: Pile3DLayout;
-  /** Half extents per shape (16 boxes). */
-  halfExtents: [number, number, number][];
-  bodyShape: Uint32Array;
-  /** x, y, z per body. */
-  position: Float64Array;
-  /** x, y, z, w per body (unit). */
-  rotation: Float64Array;
-  /** The same bodies as our scene, packed once (the GPU uploads them once). */
-  scene: Scene3D;
-  packed: Packed3D;
-}
-
-export type Pile3DLayout = 'bricks' | 'block';
-export const PILE_3D_LAYOUTS: readonly Pile3DLayout[] = ['bricks', 'block'];
-
-/**
- * `n` boxes (⌈∛n⌉ wide and deep, layer by layer along y), turned a little about random axes:
- * `bricks`, every other layer shifted half a spacing in x and z and side neighbours apart, so each
- * box rests on the 4 below; `block`, a cubic block with every neighbour pressing (see the header).
- */
-export function makePile3D(n: number, layout: Pile3DLayout = 'bricks', seed = 0x3117): Pile3D {
-  const random = rng(seed);
-  const halfExtents = Array.from({ length: 16 }, () =>
-    [0.47 + 0.04 * random(), 0.47 + 0.04 * random(), 0.47 + 0.04 * random()] as [number, number, number]);
-  const w = Math.ceil(Math.cbrt(n));
-  const bodyShape = new Uint32Array(n);
-  const position = new Float64Array(3 * n);
-  const rotation = new Float64Array(4 * n);
-  for (let i = 0; i < n; i++) {
-    bodyShape[i] = Math.floor(16 * random());
-    const level = Math.floor(i / (w * w));
-    const h = layout === 'bricks' ? BRICK_SPACING : SPACING;
-    const shift = layout === 'bricks' && level % 2 === 1 ? h / 2 : 0;
-    position[3 * i] = h * (i % w) + shift + JITTER * (2 * random() - 1);
-    position[3 * i + 1] = SPACING * level + JITTER * (2 * random() - 1); // layers along y (up)
-    position[3 * i + 2] = h * (Math.floor(i / w) % w) + shift + JITTER * (2 * random() - 1);
-    // Axis uniform on the sphere, angle within ±TURN.
-    const z = 2 * random() - 1;
-    const t = 2 * Math.PI * random();
-    const s = Math.sqrt(1 - z * z);
-    const half = (TURN * (2 * random() - 1)) / 2;
-    const sh = Math.sin(half);
-    rotation.set([s * Math.cos(t) * sh, s * Math.sin(t) * sh, z * sh, Math.cos(half)], 4 * i);
-  }
-  const shapes = halfExtents.map((h, i) => makeShape3D({ type: 'box', halfExtents: h }, i));
-  const scene: Scene3D = { dim: 3, margin: MARGIN, shapes, bodyShape, bodyPosition: position, bodyRotation: rotation, pairs: null };
-  return { bodies: n, layout, halfExtents, bodyShape, position, rotation, scene, packed: packScene3D(scene, new Uint32Array(0)) };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Timing
-
-export interface FramePolicy {
-  /** Timed warm frames (short frames). */
-  repeat: number;
-}
-
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length === 0 ? NaN : s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
-
-// A full collection before each contender's frames, so none pays for the garbage of the one
-// before it (cannon-es's worlds, rapier's builds). V8 exposes gc() once the flag is set.
-let gc: (() => void) | null = null;
-function collectGarbage(): void {
-  if (!gc) {
-    setFlagsFromString('--expose-gc');
-    gc = runInNewContext('gc') as () => void;
-  }
-  gc();
-}
-
-/** Timed warm frames after a cold one of `coldMs`. */
-function warmFrames(coldMs: number, policy: FramePolicy): number {
-  if (coldMs > VERY_LONG_FRAME_MS) return 1;
-  if (coldMs > LONG_FRAME_MS) return Math.min(2, policy.repeat);
-  return coldMs < SHORT_FRAME_MS ? SHORT_FRAME_FACTOR * policy.repeat : policy.repeat;
-}
-
-/**
- * Runs `frame` cold once, warms up (short frames), then times warm frames; `ms` picks the time
- * that decides how long a frame is. Returns the cold frame and the timed warm ones.
- */
-async function timeFrames<T>(frame: () => T | Promise<T>, ms: (t: T) => number, policy: FramePolicy, tick: (what: string) => void): Promise<{ cold: T; warm: T[] }> {
-  collectGarbage();
-  tick('cold frame');
-  const cold = await frame();
-  const coldMs = ms(cold);
-  if (coldMs < 1000) {
-    let spent = 0;
-    for (let i = 0; i < 1000 && (i < 1 || spent < WARMUP_MS); i++) spent += ms(await frame());
-  }
-  const n = warmFrames(coldMs, policy);
-  const warm: T[] = [];
-  for (let i = 0; i < n; i++) {
-    tick(`warm frame ${i + 1}/${n}`);
-    warm.push(await frame());
-  }
-  return { cold, warm };
-}
+// Node collects garbage between contenders on demand (V8 exposes gc() once the flag is set).
+setGarbageCollector(() => {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+});
 
 // ---------------------------------------------------------------------------------------------
 // Results
-
-export interface Skipped {
-  skipped: string;
-}
-
-export interface GpuFrameResult {
-  pairs: number;
-  touching: number;
-  /** Batches the narrowphase and compaction ran in (more than 1 past one binding of manifold slots). */
-  batches: number;
-  cold: { wallMs: number; runs: number; timings: FrameTimings2D | null };
-  /** Medians over the warm frames, stage by stage (total: median of the per-frame sums). */
-  warm: { wallMs: number; timings: FrameTimings2D | null; frames: number; wallSamplesMs: number[]; totalSamplesMs: number[] };
-}
 
 export interface CpuStages {
   broadphase: number;
@@ -287,29 +106,6 @@ export interface CpuFrameResult {
   touching: number;
   cold: CpuStages;
   warm: CpuStages & { frames: number; totalSamplesMs: number[] };
-}
-
-export interface EngineStep {
-  broadphase: number;
-  narrowphase: number;
-  /** Broadphase + narrowphase (the engine's collision detection). */
-  collision: number;
-  /** The whole step, solver included (1 solver iteration; for scale, not compared). */
-  stepMs: number;
-}
-
-export interface EngineResult {
-  /** World set-up (bodies and colliders created), not timed as a frame. */
-  buildMs: number;
-  /** Pairs with contact points (see the engine's `touching` note). */
-  touching: number | null;
-  /**
-   * Collision time of the throwaway world's first step: the first step at this size in the
-   * process, where rapier also grows its WASM heap (not reported as cold).
-   */
-  primerCollisionMs: number;
-  cold: EngineStep;
-  warm: EngineStep & { frames: number; collisionSamplesMs: number[] };
 }
 
 export interface PileResult2D {
@@ -362,135 +158,9 @@ function ok<T extends object>(r: T | Skipped): T | null {
   return 'skipped' in r ? null : r;
 }
 
+
 // ---------------------------------------------------------------------------------------------
-// 2D contenders
-
-interface Gpu {
-  acquired: AcquiredDevice;
-  frame: GpuFrame2D;
-  frame3d: GpuFrame3D;
-  setupMs: number;
-}
-
-function uploadInputs3D(device: GPUDevice, pile: Pile3D): FrameInputs3D & { destroy(): void } {
-  const made: GPUBuffer[] = [];
-  const make = (data: ArrayBuffer | ArrayBufferView, label: string): GPUBuffer => {
-    const b = device.createBuffer({ label, size: Math.max(16, Math.ceil(data.byteLength / 16) * 16), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-    if (ArrayBuffer.isView(data)) device.queue.writeBuffer(b, 0, data.buffer, data.byteOffset, data.byteLength);
-    else device.queue.writeBuffer(b, 0, data);
-    made.push(b);
-    return b;
-  };
-  const p = pile.packed;
-  return {
-    shapes: make(p.shapes, 'pile3d-shapes'),
-    hullVertices: make(p.hullVertices, 'pile3d-hull-vertices'),
-    hullPlanes: make(p.hullPlanes, 'pile3d-hull-planes'),
-    hullFaces: make(p.hullFaces, 'pile3d-hull-faces'),
-    hullIndices: make(p.hullIndices, 'pile3d-hull-indices'),
-    bodies: make(p.bodies, 'pile3d-bodies'),
-    bodyCount: pile.bodies,
-    margin: MARGIN,
-    destroy: () => made.forEach((b) => b.destroy()),
-  };
-}
-
-function uploadInputs(device: GPUDevice, pile: Pile2D): FrameInputs2D & { destroy(): void } {
-  const make = (data: ArrayBuffer, label: string): GPUBuffer => {
-    const b = device.createBuffer({ label, size: data.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-    device.queue.writeBuffer(b, 0, data);
-    return b;
-  };
-  const shapes = make(pile.packed.shapes, 'pile-shapes');
-  const bodies = make(pile.packed.bodies, 'pile-bodies');
-  return { shapes, bodies, bodyCount: pile.bodies, margin: pile.scene.margin, destroy: () => (shapes.destroy(), bodies.destroy()) };
-}
-
-async function setUpGpu(notes: string[]): Promise<Gpu | null> {
-  let acquired: AcquiredDevice;
-  try {
-    acquired = await acquireDevice();
-  } catch (e) {
-    notes.push(`no GPU: ${errorText(e)}`);
-    return null;
-  }
-  try {
-    const t0 = performance.now();
-    const [frame, frame3d] = await Promise.all([GpuFrame2D.create(acquired.device, acquired.timestamps), GpuFrame3D.create(acquired.device, acquired.timestamps)]);
-    // A first tiny frame: lavapipe compiles every kernel to machine code on its first dispatch.
-    const tiny = uploadInputs(acquired.device, makePile2D(64));
-    await frame.step(tiny);
-    tiny.destroy();
-    const tiny3d = uploadInputs3D(acquired.device, makePile3D(64));
-    await frame3d.step(tiny3d);
-    tiny3d.destroy();
-    return { acquired, frame, frame3d, setupMs: performance.now() - t0 };
-  } catch (e) {
-    notes.push(`GPU frame unusable on ${acquired.adapter.name}: ${errorText(e)}`);
-    acquired.device.destroy();
-    return null;
-  }
-}
-
-/** One GPU frame inside a validation error scope: a failure says what the device refused. */
-async function gpuStep<I extends FrameInputsBase>(device: GPUDevice, frame: GpuFrame<I>, inputs: I): Promise<FrameResult> {
-  device.pushErrorScope('validation');
-  let result: FrameResult | undefined;
-  let thrown: unknown;
-  try {
-    result = await frame.step(inputs);
-  } catch (e) {
-    thrown = e;
-  }
-  const validation = await device.popErrorScope();
-  const said = validation ? `device: ${validation.message.split('\n')[0]}` : null;
-  if (thrown !== undefined) {
-    if (said && thrown instanceof Error) thrown.message += ` (${said})`;
-    throw thrown;
-  }
-  if (said) throw new Error(said);
-  return result!;
-}
-
-function medianTimings(list: (FrameTimings2D | null)[]): FrameTimings2D | null {
-  if (list.length === 0 || list.some((t) => t === null)) return null;
-  const ts = list as FrameTimings2D[];
-  return {
-    broadphase: median(ts.map((t) => t.broadphase)),
-    reuse: median(ts.map((t) => t.reuse)),
-    narrowphase: median(ts.map((t) => t.narrowphase)),
-    compaction: median(ts.map((t) => t.compaction)),
-    persistence: median(ts.map((t) => t.persistence)),
-    total: median(ts.map((t) => t.total)),
-    span: median(ts.map((t) => t.span)),
-  };
-}
-
-/** Times a GPU frame (either dimension) on uploaded inputs; destroys them after. */
-async function runGpuFrame<I extends FrameInputsBase>(
-  device: GPUDevice, frame: GpuFrame<I>, inputs: I & { destroy(): void }, policy: FramePolicy, tick: (what: string) => void,
-): Promise<GpuFrameResult> {
-  try {
-    frame.contacts.reset(); // last frame was another scene: nothing to carry
-    const { cold, warm } = await timeFrames(() => gpuStep(device, frame, inputs), (r) => r.wallMs, policy, tick);
-    const last = warm[warm.length - 1] ?? cold;
-    return {
-      pairs: last.counts.pairs,
-      touching: last.counts.contacts,
-      batches: last.batches,
-      cold: { wallMs: cold.wallMs, runs: cold.runs, timings: cold.timings },
-      warm: {
-        wallMs: median(warm.map((r) => r.wallMs)),
-        timings: medianTimings(warm.map((r) => r.timings)),
-        frames: warm.length,
-        wallSamplesMs: warm.map((r) => r.wallMs),
-        totalSamplesMs: warm.map((r) => r.timings?.total ?? NaN),
-      },
-    };
-  } finally {
-    inputs.destroy();
-  }
-}
+// The CPU path, cannon-es
 
 async function runCpu2D(pile: Pile2D, policy: FramePolicy, tick: (what: string) => void): Promise<CpuFrameResult> {
   const prepared: CpuNarrowphase2D = prepareCpu2D(pile.packed, pile.scene.shapes.length);
@@ -522,142 +192,6 @@ async function runCpu2D(pile: Pile2D, policy: FramePolicy, tick: (what: string) 
       frames: warm.length,
       totalSamplesMs: warm.map((s) => s.total),
     },
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Engines: rapier2d, rapier3d, cannon-es
-
-interface EngineWorld {
-  /** One step; the engine's own stage times (ms). */
-  step(): EngineStep;
-  /** Every body back to its pose, at rest. */
-  reset(): void;
-  /** Pairs with contact points after the last step. */
-  touching(): number;
-  free(): void;
-}
-
-let rapierReady: Promise<void> | undefined;
-/** Both rapier modules' WASM, with room reserved for the largest world (see reserveRapier). */
-function loadRapier(): Promise<void> {
-  rapierReady ??= Promise.all([RAPIER2D.init(), RAPIER3D.init()]).then(() => undefined);
-  return rapierReady;
-}
-
-/**
- * Grows rapier's WASM heap up front. Without it, the first step of a large world spends most of
- * its time growing the heap (measured here: a 100k-body world's first step 30 s, against 1.3 s
- * with the heap reserved), which is an artefact of the WASM build, not of collision detection.
- */
-function reserveRapier(module: { reserveMemory(bytes: number): void }, bodies: number, bytesPerBody: number): void {
-  module.reserveMemory(Math.min(1.5e9, Math.max(64e6, bodies * bytesPerBody)));
-}
-
-function rapierStep(world: { step(): void; timingBroadPhase(): number; timingNarrowPhase(): number; timingCollisionDetection(): number; timingStep(): number }): EngineStep {
-  world.step();
-  return {
-    broadphase: world.timingBroadPhase(),
-    narrowphase: world.timingNarrowPhase(),
-    collision: world.timingCollisionDetection(),
-    stepMs: world.timingStep(),
-  };
-}
-
-/** Touching pairs of a rapier world: manifolds with at least one point (within the prediction distance). */
-function rapierTouching<C extends { handle: number }, M extends { numContacts(): number }>(
-  colliders: readonly C[],
-  pairsWith: (c: C, f: (o: C) => void) => void,
-  pair: (a: C, b: C, f: (m: M) => void) => void,
-): number {
-  let touching = 0;
-  for (const c of colliders) {
-    pairsWith(c, (o) => {
-      if (o.handle <= c.handle) return;
-      let any = false;
-      pair(c, o, (m) => {
-        if (m.numContacts() > 0) any = true;
-      });
-      if (any) touching++;
-    });
-  }
-  return touching;
-}
-
-function rapier2dWorld(pile: Pile2D): EngineWorld {
-  const R = RAPIER2D;
-  const world = new R.World({ x: 0, y: 0 });
-  world.profilerEnabled = true;
-  // The prediction distance (default 0.02 m, lengthUnit 1) equals our margin: the same pairs count as touching.
-  world.integrationParameters.normalizedPredictionDistance = MARGIN;
-  world.integrationParameters.numSolverIterations = 1; // the solver is not timed: keep it short
-  const { bodyShape, bodyPosition, bodyAngle } = pile.scene;
-  const descs = pile.shapes.map((s, i): RAPIER2D.ColliderDesc => {
-    if (s.type === 'box') return R.ColliderDesc.cuboid(s.halfExtents[0], s.halfExtents[1]);
-    if (s.type === 'circle') return R.ColliderDesc.ball(s.radius);
-    if (s.type === 'polygon') {
-      const d = R.ColliderDesc.convexHull(Float32Array.from(s.vertices.flat()));
-      if (!d) throw new Error(`shapes[${i}]: rapier2d could not build the hull`);
-      return d;
-    }
-    throw new Error(`shapes[${i}]: ${s.type} not in the pile`);
-  });
-  const bodies: RAPIER2D.RigidBody[] = [];
-  const colliders: RAPIER2D.Collider[] = [];
-  for (let i = 0; i < pile.bodies; i++) {
-    const b = world.createRigidBody(R.RigidBodyDesc.dynamic()
-      .setTranslation(bodyPosition[2 * i]!, bodyPosition[2 * i + 1]!).setRotation(bodyAngle[i]!));
-    bodies.push(b);
-    colliders.push(world.createCollider(descs[bodyShape[i]!]!, b));
-  }
-  const zero = { x: 0, y: 0 };
-  return {
-    step: () => rapierStep(world),
-    reset: () => {
-      for (let i = 0; i < bodies.length; i++) {
-        const b = bodies[i]!;
-        b.setTranslation({ x: bodyPosition[2 * i]!, y: bodyPosition[2 * i + 1]! }, true);
-        b.setRotation(bodyAngle[i]!, true);
-        b.setLinvel(zero, true);
-        b.setAngvel(0, true);
-      }
-    },
-    touching: () => rapierTouching(colliders, (c, f) => world.contactPairsWith(c, f), (a, b, f) => world.contactPair(a, b, f)),
-    free: () => world.free(),
-  };
-}
-
-function rapier3dWorld(pile: Pile3D): EngineWorld {
-  const R = RAPIER3D;
-  const world = new R.World({ x: 0, y: 0, z: 0 });
-  world.profilerEnabled = true;
-  world.integrationParameters.normalizedPredictionDistance = MARGIN;
-  world.integrationParameters.numSolverIterations = 1;
-  const descs = pile.halfExtents.map(([x, y, z]) => R.ColliderDesc.cuboid(x, y, z));
-  const { position: p, rotation: q, bodyShape } = pile;
-  const bodies: RAPIER3D.RigidBody[] = [];
-  const colliders: RAPIER3D.Collider[] = [];
-  for (let i = 0; i < pile.bodies; i++) {
-    const b = world.createRigidBody(R.RigidBodyDesc.dynamic()
-      .setTranslation(p[3 * i]!, p[3 * i + 1]!, p[3 * i + 2]!)
-      .setRotation({ x: q[4 * i]!, y: q[4 * i + 1]!, z: q[4 * i + 2]!, w: q[4 * i + 3]! }));
-    bodies.push(b);
-    colliders.push(world.createCollider(descs[bodyShape[i]!]!, b));
-  }
-  const zero = { x: 0, y: 0, z: 0 };
-  return {
-    step: () => rapierStep(world),
-    reset: () => {
-      for (let i = 0; i < bodies.length; i++) {
-        const b = bodies[i]!;
-        b.setTranslation({ x: p[3 * i]!, y: p[3 * i + 1]!, z: p[3 * i + 2]! }, true);
-        b.setRotation({ x: q[4 * i]!, y: q[4 * i + 1]!, z: q[4 * i + 2]!, w: q[4 * i + 3]! }, true);
-        b.setLinvel(zero, true);
-        b.setAngvel(zero, true);
-      }
-    },
-    touching: () => rapierTouching(colliders, (c, f) => world.contactPairsWith(c, f), (a, b, f) => world.contactPair(a, b, f)),
-    free: () => world.free(),
   };
 }
 
@@ -733,51 +267,6 @@ function cannonWorld(pile: Pile3D): EngineWorld {
     },
     free: () => {},
   };
-}
-
-/**
- * Times an engine's world: a throwaway world of the same size first (built and stepped once, so
- * that rapier's WASM heap has grown and been touched, and V8 has compiled cannon's code), then the
- * measured world: its first step is the cold frame, later ones (bodies put back first) warm.
- */
-async function runEngine(build: () => EngineWorld, policy: FramePolicy, countTouching: boolean, tick: (what: string) => void): Promise<EngineResult> {
-  tick('throwaway world (heap, JIT)');
-  const primer = build();
-  let primerCollisionMs: number;
-  try {
-    primerCollisionMs = primer.step().collision;
-  } finally {
-    primer.free();
-  }
-  tick('building the world');
-  const t0 = performance.now();
-  const world = build();
-  const buildMs = performance.now() - t0;
-  try {
-    let first = true;
-    const { cold, warm } = await timeFrames(() => {
-      if (!first) world.reset();
-      first = false;
-      return world.step();
-    }, (s) => s.stepMs, policy, tick);
-    const touching = countTouching ? world.touching() : null;
-    return {
-      buildMs,
-      touching,
-      primerCollisionMs,
-      cold,
-      warm: {
-        broadphase: median(warm.map((s) => s.broadphase)),
-        narrowphase: median(warm.map((s) => s.narrowphase)),
-        collision: median(warm.map((s) => s.collision)),
-        stepMs: median(warm.map((s) => s.stepMs)),
-        frames: warm.length,
-        collisionSamplesMs: warm.map((s) => s.collision),
-      },
-    };
-  } finally {
-    world.free();
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1086,7 +575,7 @@ export async function pileMain(argv: string[]): Promise<number> {
   const dims = opts.dim === 'both' ? [2, 3] : [Number(opts.dim)];
   const notes: string[] = [];
   const warnings: string[] = [];
-  const gpu = await setUpGpu(notes);
+  const gpu = await setUpPileGpu(notes);
   // Our 3D frame's cap is for software adapters (lavapipe); on a GPU it runs every size, the
   // issue's 1M-body pile included, while the CPU peers keep theirs.
   const onGpu = gpu !== null && !gpu.acquired.adapter.software;

@@ -1,8 +1,8 @@
 // Benchmark results: the record written as JSON, the table, and the issue's speed goals.
 
-export type ContenderId = 'cpuRef' | 'gpuKernel' | 'gpuWall' | 'planck' | 'box2dWasm';
+export type ContenderId = 'cpuRef' | 'gpuKernel' | 'gpuWall' | 'planck' | 'box2dWasm' | 'rapier2d';
 
-export const CONTENDERS: readonly ContenderId[] = ['cpuRef', 'gpuKernel', 'gpuWall', 'planck', 'box2dWasm'];
+export const CONTENDERS: readonly ContenderId[] = ['cpuRef', 'gpuKernel', 'gpuWall', 'planck', 'box2dWasm', 'rapier2d'];
 
 export const CONTENDER_LABEL: Record<ContenderId, string> = {
   cpuRef: 'CPU ref',
@@ -10,6 +10,7 @@ export const CONTENDER_LABEL: Record<ContenderId, string> = {
   gpuWall: 'GPU wall',
   planck: 'planck',
   box2dWasm: 'box2d-wasm',
+  rapier2d: 'rapier2d',
 };
 
 export interface Measurement {
@@ -55,7 +56,7 @@ export interface ScenarioResult {
   pairs: number;
   bodies: number;
   /** Pairs with at least one contact point, per contender (a cross-check that all did the same work). */
-  touching: Partial<Record<'cpuRef' | 'gpu' | 'planck' | 'box2dWasm', number>>;
+  touching: Partial<Record<'cpuRef' | 'gpu' | 'planck' | 'box2dWasm' | 'rapier2d', number>>;
   /** Host time to pack the scene into the WGSL layouts (not part of any contender's time). */
   packMs: number;
   contenders: Record<ContenderId, ContenderResult>;
@@ -186,7 +187,7 @@ export function renderHeader(meta: BenchMeta): string {
 
 export function renderTable(results: readonly ScenarioResult[]): string {
   const header = [
-    'scenario', 'pairs', 'touch', 'CPU ref', 'GPU kernel', 'GPU wall', 'planck', 'box2d-wasm',
+    'scenario', 'pairs', 'touch', 'CPU ref', 'GPU kernel', 'GPU wall', 'planck', 'box2d-wasm', 'rapier2d',
     'GPUk/b2d', 'GPUk/CPU', 'CPU/planck', 'CPU/b2d',
   ];
   const rows = results.map((r) => {
@@ -200,6 +201,7 @@ export function renderTable(results: readonly ScenarioResult[]): string {
       cell(r.contenders.gpuWall),
       cell(r.contenders.planck),
       cell(r.contenders.box2dWasm),
+      cell(r.contenders.rapier2d),
       formatRatio(r.ratios.gpuKernelOverBox2dWasm),
       formatRatio(r.ratios.gpuKernelOverCpuRef),
       formatRatio(r.ratios.cpuRefOverPlanck),
@@ -209,7 +211,8 @@ export function renderTable(results: readonly ScenarioResult[]): string {
   const notes = [
     'pairs/s per contender; ratios are pairs/s over pairs/s. touch: pairs with a contact (the rest are near misses).',
     'GPU kernel: timestamp queries around the compute pass; GPU wall: upload + dispatch + readback on the host.',
-    'CPU ref: src/cpu collidePacked2D on the packed scene (single thread); peers: one collide + world manifold per pair.',
+    'CPU ref: src/cpu collidePacked2D on the packed scene (single thread); peers: one collide + world manifold per pair' +
+      ' (rapier2d: Collider.contactCollider, the deepest point only).',
     `~: noisy, the samples spread over more than ${100 * NOISY_SPREAD}% of the median (other processes on the machine?);` +
       ' the JSON has every sample and the best.',
   ];

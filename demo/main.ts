@@ -9,6 +9,7 @@
 // (demo/state.ts) exposes the state for the browser tests (test/browser.test.ts).
 
 import { acquireDevice, NoAdapterError } from '../src/gpu/device.ts';
+import { adapterLine } from './adapter.ts';
 import { startFallback } from './fallback.ts';
 import { GpuTimer } from './gpu-timer.ts';
 import { SCENES } from './scenes/registry.ts';
@@ -96,7 +97,7 @@ async function start(): Promise<void> {
   }
   const { device, adapter } = acquired;
   demo.webgpu = true;
-  demo.adapter = adapter.name + (adapter.software ? ' (software)' : '');
+  demo.adapter = adapterLine(adapter);
   let stopped = false;
   device.addEventListener('uncapturederror', (ev) => {
     const err = (ev as GPUUncapturedErrorEvent).error;

@@ -2,9 +2,11 @@
 //
 //   1. node scripts/ensure-webgpu.mjs   finds a WebGPU adapter, installing Mesa lavapipe where it
 //                                       may (root on Debian 12); prints `WebGPU adapter: <name>`
-//   1b. node scripts/ensure-chromium.mjs Debian's Chromium for the browser tests (installed with apt
-//                                       where it may: root on Debian 12); when missing, the run goes
-//                                       on and test/browser.test.ts fails, saying what to install
+//   1b. node scripts/ensure-chromium.mjs and scripts/ensure-firefox.mjs
+//                                       Debian's chromium and firefox-esr for the browser tests
+//                                       (installed with apt where it may: root on Debian 12); when
+//                                       one is missing, the run goes on and the browser tests fail
+//                                       in it, saying what to install
 //   2. node scripts/embed-shaders.mjs   shaders/*.wgsl -> src/gpu/shaders.generated.ts
 //   3. tsc -p .                         type-check; a failure counts as one failed check
 //   4. vitest run                       default reporter, plus JSON to a temp file for the count
@@ -51,9 +53,11 @@ if (run(process.execPath, [join(root, 'scripts/ensure-webgpu.mjs')]).status !== 
   stop('no WebGPU adapter; the GPU tests cannot run (see above for the commands to run).');
 }
 
-// 1b. Chromium for the browser tests (their failure says what is missing; no stop here).
+// 1b. Browsers for the browser tests (their failure says what is missing; no stop here).
 step('Chromium for the browser tests (scripts/ensure-chromium.mjs)');
 run(process.execPath, [join(root, 'scripts/ensure-chromium.mjs')]);
+step('Firefox for the browser tests (scripts/ensure-firefox.mjs)');
+run(process.execPath, [join(root, 'scripts/ensure-firefox.mjs')]);
 
 // 2. Shaders.
 step('Embedding shaders (scripts/embed-shaders.mjs)');

@@ -15,6 +15,7 @@ import { LAYOUT_3D } from '../../src/layout3d.ts';
 import { packScene3D, type Packed3D } from '../../src/pack3d.ts';
 import { parseScene3D, type SceneJson3D } from '../../src/scene.ts';
 import { checkManifoldValidity3D, placeShape3D, type PlacedShape3D, type Validity3D } from '../../src/validity3d.ts';
+import { describeCase2D } from './compare2d.ts';
 import { pairScene } from './random2d.ts';
 import type { SceneBuilder3D } from './random3d.ts';
 
@@ -217,14 +218,8 @@ export async function compareSet3D(
   return r;
 }
 
-export function describeCase3D(c: Case3D): string {
-  return [
-    `  [${c.kind}] pair ${c.k} (${c.note})`,
-    `    scene: ${JSON.stringify(c.scene)}`,
-    `    cpu:   ${JSON.stringify(c.cpu)}${c.cpuProblems.length ? `\n      cpu invalid: ${c.cpuProblems.join('; ')}` : ''}`,
-    `    gpu:   ${JSON.stringify(c.gpu)}${c.gpuProblems.length ? `\n      gpu invalid: ${c.gpuProblems.join('; ')}` : ''}`,
-  ].join('\n');
-}
+/** A case in words (the same shape as 2D's). */
+export const describeCase3D = (c: Case3D): string => describeCase2D(c);
 
 export function casesText3D(title: string, cases: Case3D[], show = 4): string {
   if (cases.length === 0) return '';

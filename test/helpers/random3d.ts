@@ -223,6 +223,18 @@ export const SWEEP_TYPES_3D = {
 } as const satisfies Record<string, readonly [ShapeKind3D, ShapeKind3D]>;
 export type SweepType3D = keyof typeof SWEEP_TYPES_3D;
 
+/**
+ * Every pair class the 3D narrowphase dispatches, for the browsers' validation page: the sweep
+ * types plus boxes against hulls and round shapes (a box is a hull with its own fast paths).
+ */
+export const PAIR_CLASSES_3D = {
+  ...SWEEP_TYPES_3D,
+  'box-hull': ['box', 'hull'],
+  'sphere-box': ['sphere', 'box'],
+  'capsule-box': ['capsule', 'box'],
+} as const satisfies Record<string, readonly [ShapeKind3D, ShapeKind3D]>;
+export type PairClass3D = keyof typeof PAIR_CLASSES_3D;
+
 export interface SweepOptions3D {
   /** Random geometries; each is listed in both orders. */
   geometries: number;
@@ -239,12 +251,12 @@ export interface SweepOptions3D {
  * then moves by a gap between -0.3 and +0.1 of the size plus the margin (deep, touching,
  * speculative and separated pairs).
  */
-export function sweepScene3D(type: SweepType3D, seed: number, opts: SweepOptions3D): SceneBuilder3D {
+export function sweepScene3D(type: PairClass3D, seed: number, opts: SweepOptions3D): SceneBuilder3D {
   const rng = mulberry32(seed);
   const size = opts.size ?? 1;
   const offset = opts.offset ?? 10;
   const out = new SceneBuilder3D(opts.margin);
-  const [ka, kb] = SWEEP_TYPES_3D[type];
+  const [ka, kb] = PAIR_CLASSES_3D[type];
   for (let g = 0; g < opts.geometries; g++) {
     const a = randomShape3D(rng, ka, size);
     const b = randomShape3D(rng, kb, size);

@@ -1,0 +1,437 @@
+// The pile benchmark's contenders and their timing, shared by bench/pile.ts (Node) and bench.html
+// (the browsers): our GPU collision frame (GpuFrame2D / GpuFrame3D) on uploaded piles, and rapier2d
+// and rapier3d worlds of the same bodies; one cold frame, warm-up, timed warm frames, medians. See
+// bench/pile.ts's header for what each contender's time covers.
+
+import RAPIER2D from '@dimforge/rapier2d-compat';
+import RAPIER3D from '@dimforge/rapier3d-compat';
+
+import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
+import { GpuFrame2D, type FrameInputs2D, type FrameTimings2D } from '../src/gpu/frame2d.ts';
+import { GpuFrame3D, type FrameInputs3D } from '../src/gpu/frame3d.ts';
+import type { FrameInputsBase, FrameResult, GpuFrame } from '../src/gpu/frame.ts';
+import { makePile2D, makePile3D, PILE_MARGIN, type Pile2D, type Pile3D } from './pile-scenes.ts';
+import { errorText } from './timing.ts';
+
+/**
+ * Largest body count each peer runs unless --no-caps (gpu3d: our own 3D frame, capped on a software
+ * adapter only). Measured here (2 cores): rapier2d's first step on a 1M-body pile did not finish
+ * in 3.5 minutes; rapier3d at 100k took a minute in all and came within a few hundred MB of WASM's
+ * 4 GB (1.15M touching pairs), failing outright with the default solver settings; cannon-es's
+ * single-axis sweep and JS narrowphase take seconds a step past 10k; the 1M-body 3D pile needs
+ * larger bindings than lavapipe's (README, "A whole frame on the GPU").
+ */
+export const PILE_CAPS = { rapier2d: 100_000, rapier3d: 10_000, cannon: 10_000, gpu3d: 100_000 } as const;
+/** Frames longer than these get 2 timed warm frames, or 1. */
+export const LONG_FRAME_MS = 2000;
+const VERY_LONG_FRAME_MS = 8000;
+/** Frames shorter than this (cold) get SHORT_FRAME_FACTOR × --repeat timed frames: their medians wander most here. */
+export const SHORT_FRAME_MS = 500;
+export const SHORT_FRAME_FACTOR = 3;
+/** Short frames: warm-up frames until this much time was spent (V8 tier-up, GPU buffers). */
+const WARMUP_MS = 150;
+
+// ---------------------------------------------------------------------------------------------
+// Timing
+
+export interface FramePolicy {
+  /** Timed warm frames (short frames). */
+  repeat: number;
+}
+
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length === 0 ? NaN : s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+// A full collection before each contender's frames, so none pays for the garbage of the one
+// before it (cannon-es's worlds, rapier's builds). Node sets it (bench/pile.ts); a browser page
+// cannot collect on demand and leaves it a no-op.
+let collectGarbage: () => void = () => {};
+export function setGarbageCollector(gc: () => void): void {
+  collectGarbage = gc;
+}
+
+/** Timed warm frames after a cold one of `coldMs`. */
+function warmFrames(coldMs: number, policy: FramePolicy): number {
+  if (coldMs > VERY_LONG_FRAME_MS) return 1;
+  if (coldMs > LONG_FRAME_MS) return Math.min(2, policy.repeat);
+  return coldMs < SHORT_FRAME_MS ? SHORT_FRAME_FACTOR * policy.repeat : policy.repeat;
+}
+
+/**
+ * Runs `frame` cold once, warms up (short frames), then times warm frames; `ms` picks the time
+ * that decides how long a frame is. Returns the cold frame and the timed warm ones.
+ */
+export async function timeFrames<T>(frame: () => T | Promise<T>, ms: (t: T) => number, policy: FramePolicy, tick: (what: string) => void): Promise<{ cold: T; warm: T[] }> {
+  collectGarbage();
+  tick('cold frame');
+  const cold = await frame();
+  const coldMs = ms(cold);
+  if (coldMs < 1000) {
+    let spent = 0;
+    for (let i = 0; i < 1000 && (i < 1 || spent < WARMUP_MS); i++) spent += ms(await frame());
+  }
+  const n = warmFrames(coldMs, policy);
+  const warm: T[] = [];
+  for (let i = 0; i < n; i++) {
+    tick(`warm frame ${i + 1}/${n}`);
+    warm.push(await frame());
+  }
+  return { cold, warm };
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// Results
+
+export interface Skipped {
+  skipped: string;
+}
+
+export interface GpuFrameResult {
+  pairs: number;
+  touching: number;
+  /** Batches the narrowphase and compaction ran in (more than 1 past one binding of manifold slots). */
+  batches: number;
+  cold: { wallMs: number; runs: number; timings: FrameTimings2D | null };
+  /** Medians over the warm frames, stage by stage (total: median of the per-frame sums). */
+  warm: { wallMs: number; timings: FrameTimings2D | null; frames: number; wallSamplesMs: number[]; totalSamplesMs: number[] };
+}
+
+export interface EngineStep {
+  broadphase: number;
+  narrowphase: number;
+  /** Broadphase + narrowphase (the engine's collision detection). */
+  collision: number;
+  /** The whole step, solver included (1 solver iteration; for scale, not compared). */
+  stepMs: number;
+}
+
+export interface EngineResult {
+  /** World set-up (bodies and colliders created), not timed as a frame. */
+  buildMs: number;
+  /** Pairs with contact points (see the engine's `touching` note). */
+  touching: number | null;
+  /**
+   * Collision time of the throwaway world's first step: the first step at this size in the
+   * process, where rapier also grows its WASM heap (not reported as cold).
+   */
+  primerCollisionMs: number;
+  cold: EngineStep;
+  warm: EngineStep & { frames: number; collisionSamplesMs: number[] };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Our GPU frame
+
+export interface PileGpu {
+  acquired: AcquiredDevice;
+  frame: GpuFrame2D;
+  frame3d: GpuFrame3D;
+  setupMs: number;
+}
+
+export function uploadInputs3D(device: GPUDevice, pile: Pile3D): FrameInputs3D & { destroy(): void } {
+  const made: GPUBuffer[] = [];
+  const make = (data: ArrayBuffer | ArrayBufferView, label: string): GPUBuffer => {
+    const b = device.createBuffer({ label, size: Math.max(16, Math.ceil(data.byteLength / 16) * 16), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    if (ArrayBuffer.isView(data)) device.queue.writeBuffer(b, 0, data.buffer, data.byteOffset, data.byteLength);
+    else device.queue.writeBuffer(b, 0, data);
+    made.push(b);
+    return b;
+  };
+  const p = pile.packed;
+  return {
+    shapes: make(p.shapes, 'pile3d-shapes'),
+    hullVertices: make(p.hullVertices, 'pile3d-hull-vertices'),
+    hullPlanes: make(p.hullPlanes, 'pile3d-hull-planes'),
+    hullFaces: make(p.hullFaces, 'pile3d-hull-faces'),
+    hullIndices: make(p.hullIndices, 'pile3d-hull-indices'),
+    bodies: make(p.bodies, 'pile3d-bodies'),
+    bodyCount: pile.bodies,
+    margin: PILE_MARGIN,
+    destroy: () => made.forEach((b) => b.destroy()),
+  };
+}
+
+export function uploadInputs(device: GPUDevice, pile: Pile2D): FrameInputs2D & { destroy(): void } {
+  const make = (data: ArrayBuffer, label: string): GPUBuffer => {
+    const b = device.createBuffer({ label, size: data.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    device.queue.writeBuffer(b, 0, data);
+    return b;
+  };
+  const shapes = make(pile.packed.shapes, 'pile-shapes');
+  const bodies = make(pile.packed.bodies, 'pile-bodies');
+  return { shapes, bodies, bodyCount: pile.bodies, margin: pile.scene.margin, destroy: () => (shapes.destroy(), bodies.destroy()) };
+}
+
+/** Our 2D and 3D frames on `given` (else a device of our own), compiled and run once; null with a note when unusable. */
+export async function setUpPileGpu(notes: string[], given?: AcquiredDevice): Promise<PileGpu | null> {
+  let acquired: AcquiredDevice;
+  try {
+    acquired = given ?? (await acquireDevice());
+  } catch (e) {
+    notes.push(`no GPU: ${errorText(e)}`);
+    return null;
+  }
+  try {
+    const t0 = performance.now();
+    const [frame, frame3d] = await Promise.all([GpuFrame2D.create(acquired.device, acquired.timestamps), GpuFrame3D.create(acquired.device, acquired.timestamps)]);
+    // A first tiny frame: lavapipe compiles every kernel to machine code on its first dispatch.
+    const tiny = uploadInputs(acquired.device, makePile2D(64));
+    await frame.step(tiny);
+    tiny.destroy();
+    const tiny3d = uploadInputs3D(acquired.device, makePile3D(64));
+    await frame3d.step(tiny3d);
+    tiny3d.destroy();
+    return { acquired, frame, frame3d, setupMs: performance.now() - t0 };
+  } catch (e) {
+    notes.push(`GPU frame unusable on ${acquired.adapter.name}: ${errorText(e)}`);
+    if (!given) acquired.device.destroy();
+    return null;
+  }
+}
+
+/** One GPU frame inside a validation error scope: a failure says what the device refused. */
+export async function gpuStep<I extends FrameInputsBase>(device: GPUDevice, frame: GpuFrame<I>, inputs: I): Promise<FrameResult> {
+  device.pushErrorScope('validation');
+  let result: FrameResult | undefined;
+  let thrown: unknown;
+  try {
+    result = await frame.step(inputs);
+  } catch (e) {
+    thrown = e;
+  }
+  const validation = await device.popErrorScope();
+  const said = validation ? `device: ${validation.message.split('\n')[0]}` : null;
+  if (thrown !== undefined) {
+    if (said && thrown instanceof Error) thrown.message += ` (${said})`;
+    throw thrown;
+  }
+  if (said) throw new Error(said);
+  return result!;
+}
+
+export function medianTimings(list: (FrameTimings2D | null)[]): FrameTimings2D | null {
+  if (list.length === 0 || list.some((t) => t === null)) return null;
+  const ts = list as FrameTimings2D[];
+  return {
+    broadphase: median(ts.map((t) => t.broadphase)),
+    reuse: median(ts.map((t) => t.reuse)),
+    narrowphase: median(ts.map((t) => t.narrowphase)),
+    compaction: median(ts.map((t) => t.compaction)),
+    persistence: median(ts.map((t) => t.persistence)),
+    total: median(ts.map((t) => t.total)),
+    span: median(ts.map((t) => t.span)),
+  };
+}
+
+/** Times a GPU frame (either dimension) on uploaded inputs; destroys them after. */
+export async function runGpuFrame<I extends FrameInputsBase>(
+  device: GPUDevice, frame: GpuFrame<I>, inputs: I & { destroy(): void }, policy: FramePolicy, tick: (what: string) => void,
+): Promise<GpuFrameResult> {
+  try {
+    frame.contacts.reset(); // last frame was another scene: nothing to carry
+    const { cold, warm } = await timeFrames(() => gpuStep(device, frame, inputs), (r) => r.wallMs, policy, tick);
+    const last = warm[warm.length - 1] ?? cold;
+    return {
+      pairs: last.counts.pairs,
+      touching: last.counts.contacts,
+      batches: last.batches,
+      cold: { wallMs: cold.wallMs, runs: cold.runs, timings: cold.timings },
+      warm: {
+        wallMs: median(warm.map((r) => r.wallMs)),
+        timings: medianTimings(warm.map((r) => r.timings)),
+        frames: warm.length,
+        wallSamplesMs: warm.map((r) => r.wallMs),
+        totalSamplesMs: warm.map((r) => r.timings?.total ?? NaN),
+      },
+    };
+  } finally {
+    inputs.destroy();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// rapier2d, rapier3d
+
+export interface EngineWorld {
+  /** One step; the engine's own stage times (ms). */
+  step(): EngineStep;
+  /** Every body back to its pose, at rest. */
+  reset(): void;
+  /** Pairs with contact points after the last step. */
+  touching(): number;
+  free(): void;
+}
+
+let rapierReady: Promise<void> | undefined;
+/** Both rapier modules' WASM, with room reserved for the largest world (see reserveRapier). */
+export function loadRapier(): Promise<void> {
+  rapierReady ??= Promise.all([RAPIER2D.init(), RAPIER3D.init()]).then(() => undefined);
+  return rapierReady;
+}
+
+/**
+ * Grows rapier's WASM heap up front. Without it, the first step of a large world spends most of
+ * its time growing the heap (measured here: a 100k-body world's first step 30 s, against 1.3 s
+ * with the heap reserved), which is an artefact of the WASM build, not of collision detection.
+ */
+export function reserveRapier(module: { reserveMemory(bytes: number): void }, bodies: number, bytesPerBody: number): void {
+  module.reserveMemory(Math.min(1.5e9, Math.max(64e6, bodies * bytesPerBody)));
+}
+
+function rapierStep(world: { step(): void; timingBroadPhase(): number; timingNarrowPhase(): number; timingCollisionDetection(): number; timingStep(): number }): EngineStep {
+  world.step();
+  return {
+    broadphase: world.timingBroadPhase(),
+    narrowphase: world.timingNarrowPhase(),
+    collision: world.timingCollisionDetection(),
+    stepMs: world.timingStep(),
+  };
+}
+
+/** Touching pairs of a rapier world: manifolds with at least one point (within the prediction distance). */
+function rapierTouching<C extends { handle: number }, M extends { numContacts(): number }>(
+  colliders: readonly C[],
+  pairsWith: (c: C, f: (o: C) => void) => void,
+  pair: (a: C, b: C, f: (m: M) => void) => void,
+): number {
+  let touching = 0;
+  for (const c of colliders) {
+    pairsWith(c, (o) => {
+      if (o.handle <= c.handle) return;
+      let any = false;
+      pair(c, o, (m) => {
+        if (m.numContacts() > 0) any = true;
+      });
+      if (any) touching++;
+    });
+  }
+  return touching;
+}
+
+export function rapier2dWorld(pile: Pile2D): EngineWorld {
+  const R = RAPIER2D;
+  const world = new R.World({ x: 0, y: 0 });
+  world.profilerEnabled = true;
+  // The prediction distance (default 0.02 m, lengthUnit 1) equals our margin: the same pairs count as touching.
+  world.integrationParameters.normalizedPredictionDistance = PILE_MARGIN;
+  world.integrationParameters.numSolverIterations = 1; // the solver is not timed: keep it short
+  const { bodyShape, bodyPosition, bodyAngle } = pile.scene;
+  const descs = pile.shapes.map((s, i): RAPIER2D.ColliderDesc => {
+    if (s.type === 'box') return R.ColliderDesc.cuboid(s.halfExtents[0], s.halfExtents[1]);
+    if (s.type === 'circle') return R.ColliderDesc.ball(s.radius);
+    if (s.type === 'polygon') {
+      const d = R.ColliderDesc.convexHull(Float32Array.from(s.vertices.flat()));
+      if (!d) throw new Error(`shapes[${i}]: rapier2d could not build the hull`);
+      return d;
+    }
+    throw new Error(`shapes[${i}]: ${s.type} not in the pile`);
+  });
+  const bodies: RAPIER2D.RigidBody[] = [];
+  const colliders: RAPIER2D.Collider[] = [];
+  for (let i = 0; i < pile.bodies; i++) {
+    const b = world.createRigidBody(R.RigidBodyDesc.dynamic()
+      .setTranslation(bodyPosition[2 * i]!, bodyPosition[2 * i + 1]!).setRotation(bodyAngle[i]!));
+    bodies.push(b);
+    colliders.push(world.createCollider(descs[bodyShape[i]!]!, b));
+  }
+  const zero = { x: 0, y: 0 };
+  return {
+    step: () => rapierStep(world),
+    reset: () => {
+      for (let i = 0; i < bodies.length; i++) {
+        const b = bodies[i]!;
+        b.setTranslation({ x: bodyPosition[2 * i]!, y: bodyPosition[2 * i + 1]! }, true);
+        b.setRotation(bodyAngle[i]!, true);
+        b.setLinvel(zero, true);
+        b.setAngvel(0, true);
+      }
+    },
+    touching: () => rapierTouching(colliders, (c, f) => world.contactPairsWith(c, f), (a, b, f) => world.contactPair(a, b, f)),
+    free: () => world.free(),
+  };
+}
+
+export function rapier3dWorld(pile: Pile3D): EngineWorld {
+  const R = RAPIER3D;
+  const world = new R.World({ x: 0, y: 0, z: 0 });
+  world.profilerEnabled = true;
+  world.integrationParameters.normalizedPredictionDistance = PILE_MARGIN;
+  world.integrationParameters.numSolverIterations = 1;
+  const descs = pile.halfExtents.map(([x, y, z]) => R.ColliderDesc.cuboid(x, y, z));
+  const { position: p, rotation: q, bodyShape } = pile;
+  const bodies: RAPIER3D.RigidBody[] = [];
+  const colliders: RAPIER3D.Collider[] = [];
+  for (let i = 0; i < pile.bodies; i++) {
+    const b = world.createRigidBody(R.RigidBodyDesc.dynamic()
+      .setTranslation(p[3 * i]!, p[3 * i + 1]!, p[3 * i + 2]!)
+      .setRotation({ x: q[4 * i]!, y: q[4 * i + 1]!, z: q[4 * i + 2]!, w: q[4 * i + 3]! }));
+    bodies.push(b);
+    colliders.push(world.createCollider(descs[bodyShape[i]!]!, b));
+  }
+  const zero = { x: 0, y: 0, z: 0 };
+  return {
+    step: () => rapierStep(world),
+    reset: () => {
+      for (let i = 0; i < bodies.length; i++) {
+        const b = bodies[i]!;
+        b.setTranslation({ x: p[3 * i]!, y: p[3 * i + 1]!, z: p[3 * i + 2]! }, true);
+        b.setRotation({ x: q[4 * i]!, y: q[4 * i + 1]!, z: q[4 * i + 2]!, w: q[4 * i + 3]! }, true);
+        b.setLinvel(zero, true);
+        b.setAngvel(zero, true);
+      }
+    },
+    touching: () => rapierTouching(colliders, (c, f) => world.contactPairsWith(c, f), (a, b, f) => world.contactPair(a, b, f)),
+    free: () => world.free(),
+  };
+}
+
+/**
+ * Times an engine's world: a throwaway world of the same size first (built and stepped once, so
+ * that rapier's WASM heap has grown and been touched, and V8 has compiled cannon's code), then the
+ * measured world: its first step is the cold frame, later ones (bodies put back first) warm.
+ */
+export async function runEngine(build: () => EngineWorld, policy: FramePolicy, countTouching: boolean, tick: (what: string) => void): Promise<EngineResult> {
+  tick('throwaway world (heap, JIT)');
+  const primer = build();
+  let primerCollisionMs: number;
+  try {
+    primerCollisionMs = primer.step().collision;
+  } finally {
+    primer.free();
+  }
+  tick('building the world');
+  const t0 = performance.now();
+  const world = build();
+  const buildMs = performance.now() - t0;
+  try {
+    let first = true;
+    const { cold, warm } = await timeFrames(() => {
+      if (!first) world.reset();
+      first = false;
+      return world.step();
+    }, (s) => s.stepMs, policy, tick);
+    const touching = countTouching ? world.touching() : null;
+    return {
+      buildMs,
+      touching,
+      primerCollisionMs,
+      cold,
+      warm: {
+        broadphase: median(warm.map((s) => s.broadphase)),
+        narrowphase: median(warm.map((s) => s.narrowphase)),
+        collision: median(warm.map((s) => s.collision)),
+        stepMs: median(warm.map((s) => s.stepMs)),
+        frames: warm.length,
+        collisionSamplesMs: warm.map((s) => s.collision),
+      },
+    };
+  } finally {
+    world.free();
+  }
+}
+
