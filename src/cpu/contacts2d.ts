@@ -10,6 +10,7 @@ import {
   CONTACT_NONE, CpuContacts, checkRunInputs, contactsLayout, sortKeyPlan,
   type ContactsResult, type ContactsRunOptions, type ContactsTimings, type SortKeyPlan,
 } from './contacts.ts';
+import { InputError, wholeEntries } from '../errors.ts';
 
 export { CONTACT_NONE };
 export type ContactsRunOptions2D = ContactsRunOptions;
@@ -61,7 +62,8 @@ export function unpackContacts2D(dense: ArrayBuffer, userValues?: Float32Array):
   const u = new Uint32Array(dense);
   const f = new Float32Array(dense);
   const out: ContactJson2D[] = [];
-  const n = u.length / C.words;
+  const n = wholeEntries('dense', dense.byteLength, C.words * 4, 'ContactManifold2D');
+  if (userValues && userValues.length < n * U.words) throw new InputError('userValues', `holds ${userValues.length} numbers; ${n} entries need ${n * U.words}`);
   for (let j = 0; j < n; j++) {
     const o = j * C.words;
     const count = u[o + C.count]!;
