@@ -1,8 +1,10 @@
 // Compute pipelines, compiled once per device and reused. Compilation errors are raised with the
 // WGSL compiler's messages (a broken shader must never look like "no contacts").
 
-import { ResourceType, WgslReflect } from 'wgsl_reflect/wgsl_reflect.module.js';
-import { assembleWgsl, assembleWgsl3D, NARROWPHASE_2D_FILES, NARROWPHASE_3D_FILES } from './shaders.ts';
+import { WgslReflect } from 'wgsl_reflect/wgsl_reflect.module.js';
+import { reflectBindings, type BufferBindingLayout } from '../layout.ts';
+import { BINDINGS_NARROWPHASE_3D } from '../reflection.generated.ts';
+import { narrowphase2DWgsl, narrowphase3DWgsl } from './shaders.ts';
 
 export interface Kernel {
   pipeline: GPUComputePipeline;
@@ -73,7 +75,15 @@ export async function compileEntryPoints<N extends string>(device: GPUDevice, la
 export type KernelPipeline = Kernel;
 
 export function narrowphase2DPipeline(device: GPUDevice): Promise<KernelPipeline> {
-  return cachedKernel(device, 'narrowphase2d', 'narrowphase2d', () => assembleWgsl(NARROWPHASE_2D_FILES));
+  return cachedKernel(device, 'narrowphase2d', 'narrowphase2d', narrowphase2DWgsl);
+}
+
+/** A bind-group layout of compute buffers (bindings of group 0, as reflectBindings gives them). */
+export function bufferLayout(device: GPUDevice, label: string, bindings: readonly BufferBindingLayout[]): GPUBindGroupLayout {
+  return device.createBindGroupLayout({
+    label,
+    entries: bindings.map(({ binding, type }) => ({ binding, visibility: GPUShaderStage.COMPUTE, buffer: { type } })),
+  });
 }
 
 /**
@@ -81,18 +91,7 @@ export function narrowphase2DPipeline(device: GPUDevice): Promise<KernelPipeline
  * uniform). Pipelines given it share it, where 'auto' layouts belong to one pipeline each.
  */
 export function reflectedBufferLayout(device: GPUDevice, label: string, code: string, entryPoint: string): GPUBindGroupLayout {
-  const entry = new WgslReflect(code).entry.compute.find((e) => e.name === entryPoint);
-  if (!entry) throw new Error(`${label}: the WGSL has no entry point ${entryPoint}`);
-  return device.createBindGroupLayout({
-    label: `${label}.${entryPoint}`,
-    entries: entry.resources.map((r) => {
-      if (r.group !== 0 || (r.resourceType !== ResourceType.Uniform && r.resourceType !== ResourceType.Storage)) {
-        throw new Error(`${label}: binding ${r.name} is not a buffer of group 0`);
-      }
-      const type: GPUBufferBindingType = r.resourceType === ResourceType.Uniform ? 'uniform' : r.access === 'read' ? 'read-only-storage' : 'storage';
-      return { binding: r.binding, visibility: GPUShaderStage.COMPUTE, buffer: { type } };
-    }),
-  });
+  return bufferLayout(device, `${label}.${entryPoint}`, reflectBindings(code, entryPoint, label));
 }
 
 const narrowphase3DLayouts = new WeakMap<GPUDevice, GPUBindGroupLayout>();
@@ -100,16 +99,15 @@ const narrowphase3DLayouts = new WeakMap<GPUDevice, GPUBindGroupLayout>();
 /**
  * The 3D narrowphase kernel; `boxesOnly` compiles it for pairs of boxes alone (the WGSL override
  * BOXES_ONLY_3D: the general hull and round-shape paths compiled out; same manifolds, about 30%
- * faster on lavapipe). Give it no other shape. Both have the one bind-group layout reflected from
- * the WGSL (an 'auto' layout of the box kernel could leave out the hull buffers it no longer
- * reads), so one bind group serves either.
+ * faster on lavapipe). Give it no other shape. Both have the one bind-group layout of the WGSL's
+ * bindings (reflected at build time; an 'auto' layout of the box kernel could leave out the hull
+ * buffers it no longer reads), so one bind group serves either.
  */
 export function narrowphase3DPipeline(device: GPUDevice, boxesOnly = false): Promise<KernelPipeline> {
-  const code = (): string => assembleWgsl3D(NARROWPHASE_3D_FILES);
   const layout = async (): Promise<GPUBindGroupLayout> => {
     let l = narrowphase3DLayouts.get(device);
-    if (!l) narrowphase3DLayouts.set(device, (l = reflectedBufferLayout(device, 'narrowphase3d', code(), 'narrowphase3d')));
+    if (!l) narrowphase3DLayouts.set(device, (l = bufferLayout(device, 'narrowphase3d.narrowphase3d', BINDINGS_NARROWPHASE_3D)));
     return l;
   };
-  return cachedKernel(device, 'narrowphase3d', 'narrowphase3d', code, boxesOnly ? { BOXES_ONLY_3D: 1 } : undefined, layout);
+  return cachedKernel(device, 'narrowphase3d', 'narrowphase3d', narrowphase3DWgsl, boxesOnly ? { BOXES_ONLY_3D: 1 } : undefined, layout);
 }

@@ -1,10 +1,16 @@
 // Assembles WGSL modules: WGSL has no imports, so a kernel is the generated constants followed by
 // the files it needs, in dependency order. The files are embedded at build time
 // (scripts/embed-shaders.mjs), so this works in browsers and in Node without a .wgsl loader.
+// The narrowphase kernels take their files by named import (narrowphase2DWgsl, narrowphase3DWgsl),
+// so a bundle of the narrowphase alone carries no other kernel's WGSL; wgslFile and assembleWgsl
+// look files up by name in WGSL_SOURCES, which holds them all.
 
 import { constantsWgsl } from '../constants.ts';
 import { constants3dWgsl } from '../constants3d.ts';
-import { WGSL_SOURCES } from './shaders.generated.ts';
+import {
+  WGSL_clip2d, WGSL_clip3d, WGSL_collide2d, WGSL_collide3d, WGSL_distance2d, WGSL_distance3d, WGSL_gjk3d, WGSL_layout2d, WGSL_layout3d,
+  WGSL_manifold2d, WGSL_manifold3d, WGSL_narrowphase2d, WGSL_narrowphase3d, WGSL_reduce3d, WGSL_round3d, WGSL_sat2d, WGSL_sat3d, WGSL_SOURCES,
+} from './shaders.generated.ts';
 
 export function wgslFile(name: string): string {
   const src = WGSL_SOURCES[name];
@@ -12,17 +18,45 @@ export function wgslFile(name: string): string {
   return src;
 }
 
-export function assembleWgsl(files: readonly string[]): string {
-  return [constantsWgsl(), ...files.map((f) => `// ---- shaders/${f}.wgsl ----\n${wgslFile(f)}`)].join('\n');
+/** Files by name, in dependency order, with their text. */
+type WgslFiles = Readonly<Record<string, string>>;
+
+/** `constants` followed by the files, each under a comment naming it. */
+function assemble(constants: string, files: WgslFiles): string {
+  return [constants, ...Object.entries(files).map(([f, text]) => `// ---- shaders/${f}.wgsl ----\n${text}`)].join('\n');
 }
 
-/** The 2D narrowphase kernel's files, in dependency order. */
-export const NARROWPHASE_2D_FILES = ['layout2d', 'manifold2d', 'sat2d', 'distance2d', 'clip2d', 'collide2d', 'narrowphase2d'] as const;
+const byName = (files: readonly string[]): WgslFiles => Object.fromEntries(files.map((f) => [f, wgslFile(f)]));
+
+export function assembleWgsl(files: readonly string[]): string {
+  return assemble(constantsWgsl(), byName(files));
+}
 
 /** A 3D module: the 3D constants (src/constants3d.ts) followed by the files. */
 export function assembleWgsl3D(files: readonly string[]): string {
-  return [constants3dWgsl(), ...files.map((f) => `// ---- shaders/${f}.wgsl ----\n${wgslFile(f)}`)].join('\n');
+  return assemble(constants3dWgsl(), byName(files));
+}
+
+/** The 2D narrowphase kernel's files, in dependency order. */
+const NARROWPHASE_2D: WgslFiles = {
+  layout2d: WGSL_layout2d, manifold2d: WGSL_manifold2d, sat2d: WGSL_sat2d, distance2d: WGSL_distance2d, clip2d: WGSL_clip2d,
+  collide2d: WGSL_collide2d, narrowphase2d: WGSL_narrowphase2d,
+};
+export const NARROWPHASE_2D_FILES: readonly string[] = /* @__PURE__ */ Object.keys(NARROWPHASE_2D);
+
+/** The 2D narrowphase kernel, assembled (what assembleWgsl(NARROWPHASE_2D_FILES) gives). */
+export function narrowphase2DWgsl(): string {
+  return assemble(constantsWgsl(), NARROWPHASE_2D);
 }
 
 /** The 3D narrowphase kernel's files, in dependency order. */
-export const NARROWPHASE_3D_FILES = ['layout3d', 'manifold3d', 'distance3d', 'gjk3d', 'sat3d', 'reduce3d', 'clip3d', 'round3d', 'collide3d', 'narrowphase3d'] as const;
+const NARROWPHASE_3D: WgslFiles = {
+  layout3d: WGSL_layout3d, manifold3d: WGSL_manifold3d, distance3d: WGSL_distance3d, gjk3d: WGSL_gjk3d, sat3d: WGSL_sat3d,
+  reduce3d: WGSL_reduce3d, clip3d: WGSL_clip3d, round3d: WGSL_round3d, collide3d: WGSL_collide3d, narrowphase3d: WGSL_narrowphase3d,
+};
+export const NARROWPHASE_3D_FILES: readonly string[] = /* @__PURE__ */ Object.keys(NARROWPHASE_3D);
+
+/** The 3D narrowphase kernel, assembled (what assembleWgsl3D(NARROWPHASE_3D_FILES) gives). */
+export function narrowphase3DWgsl(): string {
+  return assemble(constants3dWgsl(), NARROWPHASE_3D);
+}
