@@ -30,7 +30,7 @@ import { LAYOUT_2D } from './layout2d.ts';
 import { LAYOUT_3D } from './layout3d.ts';
 import { countManifolds, eachManifold, packScene2D, type ManifoldJson, type ManifoldWords } from './pack2d.ts';
 import { packScene3D } from './pack3d.ts';
-import { rebaseFarPairs2D, rebaseFarPairs3D } from './precision.ts';
+import { rebaseFarPairs } from './precision.ts';
 import { parseScene, type Scene, type Scene2D, type Scene3D } from './scene.ts';
 
 export type Backend = 'cpu' | 'gpu';
@@ -226,7 +226,7 @@ export async function createNarrowphase(options: NarrowphaseOptions = {}): Promi
   async function run2D(st: GpuState | null, scene: Scene2D): Promise<Slots> {
     const touchingOnly = scene.pairs === null;
     const pairs = scene.pairs ?? sweepAndPrune2D(scene);
-    const rebased = rebaseFarPairs2D(scene, pairs);
+    const rebased = rebaseFarPairs(scene, pairs);
     const packed = packScene2D(rebased.scene, rebased.pairs);
     let buffer: ArrayBuffer;
     let computeMs: number | null;
@@ -246,7 +246,7 @@ export async function createNarrowphase(options: NarrowphaseOptions = {}): Promi
   async function run3D(st: GpuState | null, scene: Scene3D): Promise<Slots> {
     const touchingOnly = scene.pairs === null;
     const pairs = scene.pairs ?? sweepAndPrune3D(scene);
-    const rebased = rebaseFarPairs3D(scene, pairs);
+    const rebased = rebaseFarPairs(scene, pairs);
     const packed = packScene3D(rebased.scene, rebased.pairs);
     let buffer: ArrayBuffer;
     let computeMs: number | null;

@@ -6,7 +6,7 @@
 // within the range are packed as they are, so scenes near the origin cost nothing more.
 
 import { F32_WORLD_RANGE } from './constants.ts';
-import { checkPairs, type Scene2D, type Scene3D } from './scene.ts';
+import { checkPairs, type Scene } from './scene.ts';
 
 /** A scene's bodies and pairs as packed, with per-pair origins where a pair was moved. */
 export interface Rebased<S> {
@@ -69,20 +69,14 @@ function rebase(
   return { bodyShape: shape, bodyPosition: position, turn: rotation, pairs: moved, origins };
 }
 
-/** Rebases the far pairs of a 2D scene (see the header); `pairs` is checked first, as packScene2D checks it. */
-export function rebaseFarPairs2D(scene: Scene2D, pairs: Uint32Array): Rebased<Scene2D> {
+/** Rebases the far pairs of a scene of either dimension (see the header); `pairs` is checked first, as the packers check it. */
+export function rebaseFarPairs<S extends Scene>(scene: S, pairs: Uint32Array): Rebased<S> {
   checkPairs(pairs, scene.bodyShape.length);
-  const far = farPairs(2, scene.bodyShape, scene.bodyPosition, scene.shapes.map((s) => s.extent), pairs);
+  const extents = (scene.shapes as readonly { extent: number }[]).map((s) => s.extent);
+  const far = farPairs(scene.dim, scene.bodyShape, scene.bodyPosition, extents, pairs);
   if (far.length === 0) return { scene, pairs, origins: null, moved: 0 };
-  const r = rebase(2, scene.bodyShape, scene.bodyPosition, scene.bodyAngle, 1, pairs, far);
-  return { scene: { ...scene, bodyShape: r.bodyShape, bodyPosition: r.bodyPosition, bodyAngle: r.turn }, pairs: r.pairs, origins: r.origins, moved: far.length };
-}
-
-/** Rebases the far pairs of a 3D scene (see the header). */
-export function rebaseFarPairs3D(scene: Scene3D, pairs: Uint32Array): Rebased<Scene3D> {
-  checkPairs(pairs, scene.bodyShape.length);
-  const far = farPairs(3, scene.bodyShape, scene.bodyPosition, scene.shapes.map((s) => s.extent), pairs);
-  if (far.length === 0) return { scene, pairs, origins: null, moved: 0 };
-  const r = rebase(3, scene.bodyShape, scene.bodyPosition, scene.bodyRotation, 4, pairs, far);
-  return { scene: { ...scene, bodyShape: r.bodyShape, bodyPosition: r.bodyPosition, bodyRotation: r.turn }, pairs: r.pairs, origins: r.origins, moved: far.length };
+  // What turns a body: a 2D angle, or a 3D quaternion.
+  const turn = scene.dim === 2 ? { key: 'bodyAngle', values: scene.bodyAngle, stride: 1 } : { key: 'bodyRotation', values: scene.bodyRotation, stride: 4 };
+  const r = rebase(scene.dim, scene.bodyShape, scene.bodyPosition, turn.values, turn.stride, pairs, far);
+  return { scene: { ...scene, bodyShape: r.bodyShape, bodyPosition: r.bodyPosition, [turn.key]: r.turn }, pairs: r.pairs, origins: r.origins, moved: far.length };
 }

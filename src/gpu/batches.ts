@@ -32,6 +32,23 @@ export interface PairBatch {
  */
 export type RecordBatch = (pass: GPUComputePassEncoder, batch: PairBatch, pairs: GPUBufferBinding, slots: GPUBufferBinding, params: GPUBuffer) => void;
 
+/** Word offsets of a narrowphase kernel's params uniform (LAYOUT_2D.params, LAYOUT_3D.params). */
+export interface ParamsWords {
+  bytes: number;
+  pairCount: number;
+  margin: number;
+  rowPitch: number;
+}
+
+/** Writes a batch's params: its pair count, the margin, and the row pitch of its dispatch grid. */
+export function writeBatchParams(device: GPUDevice, buffer: GPUBuffer, P: ParamsWords, pairCount: number, margin: number, rowPitch: number): void {
+  const bytes = new ArrayBuffer(P.bytes);
+  new Uint32Array(bytes)[P.pairCount] = pairCount;
+  new Float32Array(bytes)[P.margin] = margin;
+  new Uint32Array(bytes)[P.rowPitch] = rowPitch;
+  device.queue.writeBuffer(buffer, 0, bytes);
+}
+
 /** A byte count as the limit messages give it: "134217728 bytes (128 MiB)". */
 export function bytesText(bytes: number): string {
   return `${bytes} bytes (${(bytes / 2 ** 20).toFixed(bytes < 2 ** 20 ? 3 : 0)} MiB)`;

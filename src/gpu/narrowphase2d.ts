@@ -6,7 +6,7 @@
 import { LAYOUT_2D } from '../layout2d.ts';
 import type { Packed2D } from '../pack2d.ts';
 import { WORKGROUP_SIZE_2D } from '../constants.ts';
-import { checkInputBytes, PairBatcher, type PairBatch } from './batches.ts';
+import { checkInputBytes, PairBatcher, writeBatchParams, type PairBatch } from './batches.ts';
 import { dispatchGrid, GrowingBuffer, upload, type GpuRunResult } from './buffers.ts';
 import { guardDeviceLoss } from './device.ts';
 import { narrowphase2DPipeline, type KernelPipeline } from './pipelines.ts';
@@ -61,12 +61,7 @@ export class GpuNarrowphase2D {
       upload(this.device, shapes, packed.shapes);
       upload(this.device, bodies, packed.bodies);
       return this.batcher.run(packed.pairs, (pass, batch, pairs, manifolds, params) => {
-        const grid = dispatchGrid2D(batch.count);
-        const p = new ArrayBuffer(LAYOUT_2D.params.bytes);
-        new Uint32Array(p)[LAYOUT_2D.params.pairCount] = batch.count;
-        new Float32Array(p)[LAYOUT_2D.params.margin] = packed.margin;
-        new Uint32Array(p)[LAYOUT_2D.params.rowPitch] = grid.rowPitch;
-        this.device.queue.writeBuffer(params, 0, p);
+        writeBatchParams(this.device, params, LAYOUT_2D.params, batch.count, packed.margin, dispatchGrid2D(batch.count).rowPitch);
         const bindGroup = this.device.createBindGroup({
           layout: this.kernel.layout,
           entries: [

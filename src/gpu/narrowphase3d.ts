@@ -9,7 +9,7 @@
 import { WORKGROUP_SIZE_3D } from '../constants3d.ts';
 import { LAYOUT_3D } from '../layout3d.ts';
 import { boxesOnly3D, type Packed3D } from '../pack3d.ts';
-import { checkInputBytes, PairBatcher, type PairBatch } from './batches.ts';
+import { checkInputBytes, PairBatcher, writeBatchParams, type PairBatch } from './batches.ts';
 import { dispatchGrid, GrowingBuffer, upload } from './buffers.ts';
 import type { GpuRunResult } from './buffers.ts';
 import { guardDeviceLoss } from './device.ts';
@@ -87,12 +87,7 @@ export class GpuNarrowphase3D {
       ];
       [packed.shapes, packed.hullVertices, packed.hullPlanes, packed.hullFaces, packed.hullIndices, packed.bodies].forEach((data, i) => upload(device, inputs[i]!, data));
       return this.batcher.run(packed.pairs, (pass, batch, pairs, manifolds, params) => {
-        const grid = dispatchGrid3D(batch.count);
-        const p = new ArrayBuffer(LAYOUT_3D.params.bytes);
-        new Uint32Array(p)[LAYOUT_3D.params.pairCount] = batch.count;
-        new Float32Array(p)[LAYOUT_3D.params.margin] = packed.margin;
-        new Uint32Array(p)[LAYOUT_3D.params.rowPitch] = grid.rowPitch;
-        device.queue.writeBuffer(params, 0, p);
+        writeBatchParams(device, params, LAYOUT_3D.params, batch.count, packed.margin, dispatchGrid3D(batch.count).rowPitch);
         const bindGroup = device.createBindGroup({
           layout: kernel.layout,
           entries: [
