@@ -144,7 +144,7 @@ export class PairBatcher {
     }
     this.timer.resolve(encoder);
     device.queue.submit([encoder.finish()]);
-    const out = new Uint8Array(batches.reduce((n, _, i) => n + sizes[i]!, 0));
+    const out = new Uint8Array(sizes.reduce((n, bytes) => n + bytes, 0));
     await Promise.all(batches.map(async (batch) => {
       const readback = this.readbacks[batch.index]!.buffer!;
       await readback.mapAsync(GPUMapMode.READ, 0, sizes[batch.index]!);
