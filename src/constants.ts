@@ -61,6 +61,16 @@ export const MIN_EXTENT = 1e-6;
 export const MAX_COORDINATE = 1e7;
 
 /**
+ * The world range where f32 positions hold contacts to the linear slop (0.005 × size), in units of
+ * the smaller shape's extent of a pair: a body at |x| carries a rounding of up to 2^-24 |x| into
+ * every relative position, and depths of random pairs erred by up to 1.7e-7 |x| (docs/precision.md),
+ * so 4096 × size keeps the error below 7e-4 × size. collide() runs pairs lying farther out relative
+ * to an origin of their own (src/precision.ts); the packed API and the GPU frames hold to the slop
+ * only within it.
+ */
+export const F32_WORLD_RANGE = 4096;
+
+/**
  * How far the numbers of a shape built by hand (src/checkshapes.ts) may stray from what they must
  * be, relative to the shape's extent (unit normals: absolute): its stored extent, normals, plane
  * offsets, box corners, and how far a vertex may lie above a face plane. Our builders are exact to

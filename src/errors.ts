@@ -24,6 +24,17 @@ export function finiteNumber(path: string, what: string, x: unknown, limit: numb
   return x;
 }
 
+/**
+ * How many entries of `entryBytes` a buffer of `bytes` holds, refusing a buffer that is not a
+ * whole number of them (read back short, or padded): its tail would read as a phantom entry.
+ */
+export function wholeEntries(path: string, bytes: number, entryBytes: number, entry: string): number {
+  if (bytes % entryBytes !== 0) {
+    throw new InputError(path, `holds ${bytes} bytes, not a whole number of ${entryBytes}-byte ${entry} entries (read back exactly count × ${entryBytes} bytes)`);
+  }
+  return bytes / entryBytes;
+}
+
 export class InputError extends Error {
   override name = 'InputError';
   /** JSON path of the offending item, e.g. "shapes[3]" or "pairs[12]". */

@@ -1,7 +1,10 @@
 // Buffer layouts read from the WGSL struct definitions with wgsl_reflect: the shaders define each
 // layout once and the host packs and unpacks through these offsets, never through copied numbers.
+// The narrowphase's layouts are reflected at build time (scripts/reflect-layouts.ts writes
+// src/reflection.generated.ts, read through structTable), so wgsl_reflect itself need not travel
+// in a bundle; structLookup reflects at run time.
 
-import { WgslReflect, type ArrayInfo } from 'wgsl_reflect/wgsl_reflect.module.js';
+import { ResourceType, WgslReflect, type ArrayInfo } from 'wgsl_reflect/wgsl_reflect.module.js';
 
 export interface MemberLayout {
   /** Byte offset within the struct. */
@@ -35,20 +38,47 @@ export function reflectStructs(wgsl: string): Readonly<Record<string, StructLayo
   return out;
 }
 
-/**
- * A lookup of the structs declared in `wgsl` that throws, naming `source` (the WGSL files), when a
- * struct the host needs is missing: a layout and the host disagree.
- */
-export function structLookup(
-  wgsl: string, source: string,
-): { structs: Readonly<Record<string, StructLayout>>; struct: (name: string) => StructLayout } {
-  const structs = reflectStructs(wgsl);
+/** Structs by name, and a lookup that throws naming `source` when one the host needs is missing. */
+export interface StructTable {
+  structs: Readonly<Record<string, StructLayout>>;
+  struct: (name: string) => StructLayout;
+}
+
+/** A lookup of already reflected structs (src/reflection.generated.ts) that names `source` (the WGSL files) in its errors. */
+export function structTable(structs: Readonly<Record<string, StructLayout>>, source: string): StructTable {
   const struct = (name: string): StructLayout => {
     const s = structs[name];
     if (!s) throw new Error(`${source} declares no struct ${name} (run \`npm run prepare\`?)`);
     return s;
   };
   return { structs, struct };
+}
+
+/**
+ * A lookup of the structs declared in `wgsl` that throws, naming `source` (the WGSL files), when a
+ * struct the host needs is missing: a layout and the host disagree.
+ */
+export function structLookup(wgsl: string, source: string): StructTable {
+  return structTable(reflectStructs(wgsl), source);
+}
+
+/** A buffer binding of group 0, as a bind-group layout entry needs it. */
+export interface BufferBindingLayout {
+  binding: number;
+  type: GPUBufferBindingType;
+}
+
+/** The group-0 buffer bindings an entry point of `wgsl` uses (storage read-only or not, uniform), by binding. */
+export function reflectBindings(wgsl: string, entryPoint: string, label: string): BufferBindingLayout[] {
+  const entry = new WgslReflect(wgsl).entry.compute.find((e) => e.name === entryPoint);
+  if (!entry) throw new Error(`${label}: the WGSL has no entry point ${entryPoint}`);
+  return entry.resources.map((r) => {
+    if (r.group !== 0 || (r.resourceType !== ResourceType.Uniform && r.resourceType !== ResourceType.Storage)) {
+      throw new Error(`${label}: binding ${r.name} is not a buffer of group 0`);
+    }
+    const type: GPUBufferBindingType = r.resourceType === ResourceType.Uniform ? 'uniform' : r.access === 'read' ? 'read-only-storage' : 'storage';
+    return { binding: r.binding, type };
+  }).sort((a, b) => a.binding - b.binding);
 }
 
 /** A struct's member, or an error naming what the WGSL lacks (a layout and the host disagree). */

@@ -1,11 +1,11 @@
 // The 2D buffer layouts (shaders/layout2d.wgsl) as word offsets for the host's packers: shapes,
 // bodies, pairs in; one manifold slot per pair out. Both backends read and write these layouts.
 
-import { constantsWgsl } from './constants.ts';
-import { WGSL_SOURCES } from './gpu/shaders.generated.ts';
-import { structLookup, word, member } from './layout.ts';
+import { structTable, word, member } from './layout.ts';
+import { STRUCTS_LAYOUT_2D } from './reflection.generated.ts';
 
-const { structs, struct } = structLookup(constantsWgsl() + WGSL_SOURCES['layout2d'], 'shaders/layout2d.wgsl');
+// Reflected at build time (scripts/reflect-layouts.ts), with the constants of src/constants.ts.
+const { structs, struct } = structTable(STRUCTS_LAYOUT_2D, 'shaders/layout2d.wgsl');
 
 
 const shape = struct('Shape2D');

@@ -1,12 +1,12 @@
 // The 3D buffer layouts (shaders/layout3d.wgsl) as word offsets for the host's packers: shapes and
 // the flat hull buffers, bodies, pairs in; one manifold slot per pair out. Reflected from the
-// WGSL with wgsl_reflect; nothing is copied by hand.
+// WGSL with wgsl_reflect at build time; nothing is copied by hand.
 
-import { constants3dWgsl } from './constants3d.ts';
-import { WGSL_SOURCES } from './gpu/shaders.generated.ts';
-import { member, structLookup, word } from './layout.ts';
+import { member, structTable, word } from './layout.ts';
+import { STRUCTS_LAYOUT_3D } from './reflection.generated.ts';
 
-const { struct } = structLookup(constants3dWgsl() + WGSL_SOURCES['layout3d'], 'shaders/layout3d.wgsl');
+// Reflected at build time (scripts/reflect-layouts.ts), with the constants of src/constants3d.ts.
+const { struct } = structTable(STRUCTS_LAYOUT_3D, 'shaders/layout3d.wgsl');
 
 
 const shape = struct('Shape3D');

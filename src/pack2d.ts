@@ -129,14 +129,17 @@ export interface ManifoldWords {
 }
 
 /**
- * Manifold slots (`dim`-vectors, layout `M`) to JSON. With `touchingOnly` (broadphase scenes) slots
+ * Manifold slots (`dim`-vectors, layout `M`) to JSON, one at a time as iterated (a run of millions
+ * of pairs need not hold them all as objects). With `touchingOnly` (broadphase scenes) slots
  * without points are left out; otherwise there is exactly one manifold per pair, in pair order.
+ * `origins` (`dim` numbers per pair, src/precision.ts) are added to the points' positions in f64.
  */
-export function unpackManifolds(buf: ArrayBuffer, pairs: Uint32Array, touchingOnly: boolean, M: ManifoldWords, dim: 2 | 3): ManifoldJson[] {
+export function* eachManifold(
+  buf: ArrayBuffer, pairs: Uint32Array, touchingOnly: boolean, M: ManifoldWords, dim: 2 | 3, origins: Float64Array | null = null,
+): Generator<ManifoldJson, void, undefined> {
   const f = new Float32Array(buf);
   const u = new Uint32Array(buf);
   const vec = (o: number): number[] => Array.from(f.subarray(o, o + dim));
-  const out: ManifoldJson[] = [];
   for (let k = 0; k < pairs.length / 2; k++) {
     const o = k * M.words;
     const count = u[o + M.count]!;
@@ -144,14 +147,31 @@ export function unpackManifolds(buf: ArrayBuffer, pairs: Uint32Array, touchingOn
     const points: ContactPointJson[] = [];
     for (let i = 0; i < count; i++) {
       const p = o + M.points + i * M.pointStride;
-      points.push({ position: vec(p + M.pointPosition), depth: f[p + M.pointDepth]!, id: u[p + M.pointId]! });
+      const position = vec(p + M.pointPosition);
+      if (origins) for (let c = 0; c < dim; c++) position[c] = position[c]! + origins[dim * k + c]!;
+      points.push({ position, depth: f[p + M.pointDepth]!, id: u[p + M.pointId]! });
     }
-    out.push({ pair: [pairs[2 * k]!, pairs[2 * k + 1]!], normal: count > 0 ? vec(o + M.normal) : new Array<number>(dim).fill(0), points });
+    yield { pair: [pairs[2 * k]!, pairs[2 * k + 1]!], normal: count > 0 ? vec(o + M.normal) : new Array<number>(dim).fill(0), points };
   }
-  return out;
+}
+
+/** How many manifolds eachManifold gives for these slots: every pair's, or the touching ones'. */
+export function countManifolds(buf: ArrayBuffer, pairCount: number, touchingOnly: boolean, M: ManifoldWords): number {
+  if (!touchingOnly) return pairCount;
+  const u = new Uint32Array(buf);
+  let n = 0;
+  for (let k = 0; k < pairCount; k++) if (u[k * M.words + M.count] !== 0) n++;
+  return n;
+}
+
+/** Manifold slots to JSON, all at once (see eachManifold). */
+export function unpackManifolds(
+  buf: ArrayBuffer, pairs: Uint32Array, touchingOnly: boolean, M: ManifoldWords, dim: 2 | 3, origins: Float64Array | null = null,
+): ManifoldJson[] {
+  return Array.from(eachManifold(buf, pairs, touchingOnly, M, dim, origins));
 }
 
 /** 2D manifold slots to JSON (see unpackManifolds). */
-export function unpackManifolds2D(buf: ArrayBuffer, pairs: Uint32Array, touchingOnly: boolean): ManifoldJson[] {
-  return unpackManifolds(buf, pairs, touchingOnly, L.manifold, 2);
+export function unpackManifolds2D(buf: ArrayBuffer, pairs: Uint32Array, touchingOnly: boolean, origins: Float64Array | null = null): ManifoldJson[] {
+  return unpackManifolds(buf, pairs, touchingOnly, L.manifold, 2, origins);
 }

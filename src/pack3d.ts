@@ -203,6 +203,6 @@ export function manifoldBytes3D(pairCount: number): number {
 }
 
 /** 3D manifold slots to JSON (see unpackManifolds in src/pack2d.ts). */
-export function unpackManifolds3D(buf: ArrayBuffer, pairs: Uint32Array, touchingOnly: boolean): ManifoldJson[] {
-  return unpackManifolds(buf, pairs, touchingOnly, L.manifold, 3);
+export function unpackManifolds3D(buf: ArrayBuffer, pairs: Uint32Array, touchingOnly: boolean, origins: Float64Array | null = null): ManifoldJson[] {
+  return unpackManifolds(buf, pairs, touchingOnly, L.manifold, 3, origins);
 }

@@ -1,7 +1,8 @@
 // The scene JSON (README, "Scene and manifold JSON"): parsing and validation. Every error names the
 // offending item by its JSON path and says why, before anything reaches either backend.
 
-import { InputError, shown } from './errors.ts';
+import { MAX_COORDINATE } from './constants.ts';
+import { finiteNumber, InputError, shown } from './errors.ts';
 import { checkKeys, type KeySet } from './keys.ts';
 import { makeShape2D, readVec2, type Shape2D, type Shape2DInput, type Vec2 } from './shapes2d.ts';
 import { makeBody3D, makeShape3D, type Quat, type Shape3D, type Shape3DInput, type Vec3 } from './shapes3d.ts';
@@ -51,7 +52,8 @@ export function parseMargin(margin: unknown): number {
   if (typeof margin !== 'number' || !Number.isFinite(margin) || margin < 0) {
     throw new InputError('margin', `must be a finite number >= 0, got ${shown(margin)}`);
   }
-  return margin;
+  // A margin is a distance in the scene, so it has the coordinates' bound (1e39 is not even an f32).
+  return finiteNumber('margin', 'the margin', margin, MAX_COORDINATE);
 }
 
 /** Validates bodies: shape index in range, finite position and angle. */
@@ -99,6 +101,9 @@ export function parsePairs(pairs: unknown, bodyCount: number): Uint32Array | nul
 
 /** Why [a, b] is not a pair of two bodies of a scene of `bodyCount`, or null when it is one. */
 function pairProblem(a: unknown, b: unknown, bodyCount: number): string | null {
+  if (![a, b].every((x) => typeof x === 'number' && Number.isInteger(x))) {
+    return `${JSON.stringify([a, b])} must hold two body indices (integers)`;
+  }
   if (!isIndex(a, bodyCount) || !isIndex(b, bodyCount)) {
     return `${JSON.stringify([a, b])} names a body that does not exist (the scene has ${bodyCount} bodies)`;
   }
@@ -120,9 +125,17 @@ export function checkPairs(pairs: Uint32Array, bodyCount: number): void {
   }
 }
 
+/** A scene is a JSON object (not an array, not null), of known keys. */
+function checkSceneObject(json: unknown): asserts json is object {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    throw new InputError('scene', `must be a JSON object { dim, shapes, bodies, pairs? }, got ${Array.isArray(json) ? 'an array' : shown(json)}`);
+  }
+  checkKeys('scene', json, SCENE_KEYS);
+}
+
 export function parseScene2D(json: unknown): Scene2D {
+  checkSceneObject(json);
   const s = json as Partial<SceneJson2D>;
-  if (typeof json === 'object' && json !== null) checkKeys('scene', json, SCENE_KEYS);
   if (!Array.isArray(s.shapes)) throw new InputError('shapes', 'must be an array');
   const shapes = s.shapes.map((shape, i) => makeShape2D(shape, i));
   const bodies = parseBodies2D(s.bodies, shapes.length);
@@ -161,8 +174,8 @@ export interface Scene3D {
 export type Scene = Scene2D | Scene3D;
 
 export function parseScene3D(json: unknown): Scene3D {
+  checkSceneObject(json);
   const s = json as Partial<SceneJson3D>;
-  if (typeof json === 'object' && json !== null) checkKeys('scene', json, SCENE_KEYS);
   if (!Array.isArray(s.shapes)) throw new InputError('shapes', 'must be an array');
   const shapes = s.shapes.map((shape, i) => makeShape3D(shape, i));
   if (!Array.isArray(s.bodies)) throw new InputError('bodies', 'must be an array');
@@ -184,7 +197,7 @@ export function parseScene(json: SceneJson2D): Scene2D;
 export function parseScene(json: SceneJson3D): Scene3D;
 export function parseScene(json: unknown): Scene;
 export function parseScene(json: unknown): Scene {
-  if (typeof json !== 'object' || json === null) throw new InputError('scene', 'must be a JSON object');
+  checkSceneObject(json);
   const dim = (json as { dim?: unknown }).dim;
   if (dim === 2) return parseScene2D(json);
   if (dim === 3) return parseScene3D(json);

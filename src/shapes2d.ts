@@ -100,8 +100,13 @@ export function setPolygon(path: string, pts: Vec2[], radius: number, kind: numb
   const minEdge = MIN_EDGE_RELATIVE * reach;
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
-      if (Math.hypot(pts[i]![0] - pts[j]![0], pts[i]![1] - pts[j]![1]) <= minEdge) {
-        throw new InputError(path, `vertices ${i} and ${j} coincide (duplicate vertex)`);
+      const d = Math.hypot(pts[i]![0] - pts[j]![0], pts[i]![1] - pts[j]![1]);
+      if (d === 0) throw new InputError(path, `vertices ${i} and ${j} coincide (duplicate vertex)`);
+      if (d <= minEdge) {
+        throw new InputError(
+          path,
+          `vertices ${i} and ${j} are ${d} apart in a shape of size ${reach}: an aspect ratio of ${(reach / d).toPrecision(3)}, above the ${1 / MIN_EDGE_RELATIVE} that f32 resolves (the short side would be rounding noise); make it thicker or split it`,
+        );
       }
     }
   }

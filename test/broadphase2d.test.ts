@@ -10,7 +10,8 @@
 import { describe, expect, it } from 'vitest';
 import { bodyAabbs2D, sweepAndPrune2D } from '../src/broadphase2d.ts';
 import type { Backend } from '../src/narrowphase.ts';
-import type { ManifoldJson } from '../src/pack2d.ts';
+import { collidePacked2D, prepareCpu2D } from '../src/cpu/narrowphase2d.ts';
+import { packScene2D, unpackManifolds2D, type ManifoldJson } from '../src/pack2d.ts';
 import { rng } from '../src/random2d.ts';
 import { parseScene2D as parseScene, type Scene2D } from '../src/scene.ts';
 import { BACKENDS, useNarrowphases, type Json, type V } from './helpers/collide2d.ts';
@@ -205,21 +206,27 @@ describe('sweepAndPrune2D', () => {
     expect(pairList(sweepAndPrune2D(scene))).toEqual([[0, 1], [0, 5], [2, 3]]);
   });
 
-  it('far from the origin, finds the pairs the narrowphase sees touching after f32 rounding', async () => {
+  it('far from the origin, finds the pairs the f32-packed narrowphase sees touching', async () => {
     // Circles r = 1 at x = 1000000.04 and r = 1.01 at x = 1000002.08: 0.03 apart in f64, but the
-    // packed f32 positions are 1000000.0625 and 1000002.0625 (f32 spacing there is 0.0625), so both
-    // backends collide them 0.01 deep. The broadphase pads by 1e-6 of the shapes' extent, not by
-    // the f32 spacing at the bodies' positions, and so drops a pair that is touching.
+    // packed f32 positions are 1000000.0625 and 1000002.0625 (f32 spacing there is 0.0625), so the
+    // packed path (the packed API, the GPU frames) collides them 0.01 deep. The broadphase pads by
+    // the f32 spacing at the bodies' positions, so it keeps the pair. collide() computes such far
+    // pairs relative to body A's position in f64 (src/precision.ts) and finds them 0.03 apart.
     const json = {
       dim: 2,
       shapes: [{ type: 'circle', radius: 1 }, { type: 'circle', radius: 1.01 }],
       bodies: [{ shape: 0, position: [1000000.04, 0] }, { shape: 1, position: [1000002.08, 0] }],
     };
-    const explicit = (await np.cpu.collide({ ...json, pairs: [[0, 1]] })).manifolds;
-    expect(explicit[0]!.points.length).toBe(1);
-    expect(explicit[0]!.points[0]!.depth).toBeCloseTo(0.01, 5);
-    expect(pairList(sweepAndPrune2D(parseScene(json)))).toEqual([[0, 1]]);
-    expect((await np.cpu.collide(json)).manifolds).toEqual(explicit);
+    const scene = parseScene(json);
+    expect(pairList(sweepAndPrune2D(scene))).toEqual([[0, 1]]);
+    const pairs = new Uint32Array([0, 1]);
+    const packed = packScene2D(scene, pairs);
+    const f32 = unpackManifolds2D(collidePacked2D(prepareCpu2D(packed, scene.shapes.length), packed), pairs, false);
+    expect(f32[0]!.points[0]!.depth).toBeCloseTo(0.01, 5);
+    const explicit = await np.cpu.collide({ ...json, pairs: [[0, 1]] });
+    expect(explicit.manifolds[0]!.points).toEqual([]);
+    expect(explicit.stats.rebasedPairs).toBe(1);
+    expect((await np.cpu.collide(json)).manifolds).toEqual([]);
   });
 });
 

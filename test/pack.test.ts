@@ -1,25 +1,30 @@
 // The published package, as a user gets it (scripts/pack-install.mjs): `npm pack` of a clean copy
 // of the project (so no stale build output can slip in), installed from the tarball into an empty
-// project without network (`npm install --offline`, from npm's cache), then
+// project without network and with an empty npm cache (dependencies from `file:` paths of the
+// project's node_modules), then
 //   - Node (ESM, no loader, no tsx): the README's Node example runs on the installed package and
-//     prints what the README shows;
+//     prints what the README shows; the CLI runs as the package's bin (`npx webgpu-narrowphase`);
 //   - browser: the README's browser example is bundled by esbuild for the browser from the
-//     installed package; the bundle has no .wgsl import and no trace of Dawn's native module;
+//     installed package; the bundle has no .wgsl import and no trace of Dawn's native module, and
+//     its minified size is measured: no wgsl_reflect (layouts are reflected at build time) and no
+//     WGSL but the narrowphase kernels';
+//   - source maps carry their sources;
 //   - TypeScript: a consumer type-checks against the package's declarations.
 // (scripts/check-browser-example.mjs runs that browser bundle in Chromium with WebGPU.)
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packAndInstall } from '../scripts/pack-install.mjs';
+import { installTarball, packAndInstall } from '../scripts/pack-install.mjs';
 import { fencedBlock, readme, ROOT } from './helpers/readme.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'pack-test-'));
 let consumer = '';
 let tarball = '';
+let cache = '';
 let packedFiles: string[] = [];
 
 beforeAll(() => {
@@ -27,7 +32,8 @@ beforeAll(() => {
   packedFiles = r.files;
   consumer = r.consumer;
   tarball = r.tarball;
-}, 120_000);
+  cache = r.cache;
+}, 300_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('npm pack', () => {
@@ -35,11 +41,15 @@ describe('npm pack', () => {
     expect(packedFiles).toContain('dist/index.js');
     expect(packedFiles).toContain('dist/index.d.ts');
     expect(packedFiles).toContain('dist/gpu/shaders.generated.js');
+    expect(packedFiles).toContain('dist/reflection.generated.js');
+    expect(packedFiles).toContain('dist/cli.js');
     expect(packedFiles).toContain('package.json');
     expect(packedFiles).toContain('README.md');
     const unexpected = packedFiles.filter((f) => !/^(dist\/.*\.(js|d\.ts|js\.map)|shaders\/\w[\w-]*\.wgsl|package\.json|README\.md)$/.test(f));
     expect(unexpected).toEqual([]);
-    expect(packedFiles.filter((f) => /^(src|test|bench|demo)\/|cli\.js$/.test(f))).toEqual([]);
+    expect(packedFiles.filter((f) => /^(src|test|bench|demo)\//.test(f))).toEqual([]);
+    // The CLI's declarations are not part of the API.
+    expect(packedFiles.filter((f) => /^dist\/cli.*\.d\.ts$/.test(f))).toEqual([]);
     // Every module was compiled from the current src/ (no .ts specifier left for Node to trip on).
     const index = readFileSync(join(consumer, 'node_modules/webgpu-narrowphase/dist/index.js'), 'utf8');
     expect(index).not.toMatch(/from '[^']+\.ts'/);
@@ -57,13 +67,40 @@ describe('npm pack', () => {
     expect(r.stdout.trim()).toBe(fencedBlock(readme(), 'output:node').trim());
   });
 
+  it('runs the CLI as the package\'s bin: npx webgpu-narrowphase collide scene.json', () => {
+    const scene = { dim: 2, shapes: [{ type: 'box', halfExtents: [0.5, 0.5] }, { type: 'circle', radius: 0.5 }], bodies: [{ shape: 0, position: [0, 0] }, { shape: 1, position: [0, 0.9] }], pairs: [[0, 1]] };
+    writeFileSync(join(consumer, 'scene.json'), JSON.stringify(scene));
+    const env = { ...process.env, npm_config_cache: cache };
+    const r = spawnSync('npx', ['--offline', 'webgpu-narrowphase', 'collide', '--stats', 'scene.json'], { cwd: consumer, encoding: 'utf8', timeout: 120_000, env });
+    expect(r.status, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { manifolds: { pair: number[]; points: { depth: number }[] }[] };
+    expect(out.manifolds[0]!.pair).toEqual([0, 1]);
+    expect(out.manifolds[0]!.points[0]!.depth).toBeCloseTo(0.1, 5);
+    expect(r.stderr).toMatch(/^\{"backend":"gpu",/m);
+    const missing = spawnSync('npx', ['--offline', 'webgpu-narrowphase', 'collide', 'missing.json'], { cwd: consumer, encoding: 'utf8', timeout: 120_000, env });
+    expect(missing.status).toBe(2);
+    expect(missing.stderr.trim().split('\n').pop()).toBe('error: missing.json: no such file');
+  });
+
+  it('source maps carry the TypeScript they map to', () => {
+    const dist = join(consumer, 'node_modules/webgpu-narrowphase/dist');
+    const maps = packedFiles.filter((f) => f.endsWith('.js.map'));
+    expect(maps.length).toBeGreaterThan(50);
+    for (const f of maps) {
+      const map = JSON.parse(readFileSync(join(consumer, 'node_modules/webgpu-narrowphase', f), 'utf8')) as { sources: string[]; sourcesContent?: (string | null)[] };
+      expect(map.sourcesContent?.length, f).toBe(map.sources.length);
+      map.sources.forEach((source, i) => {
+        // The map's own folder in the package mirrors dist/ in the project, two levels below src/.
+        const original = resolve(ROOT, dirname(f), source);
+        if (!original.endsWith('.generated.ts')) expect(map.sourcesContent![i], `${f}: ${source}`).toBe(readFileSync(original, 'utf8'));
+      });
+    }
+    expect(existsSync(join(dist, 'index.js.map'))).toBe(true);
+  });
+
   it('without Dawn installed, Node says how to get it', () => {
     // A project that installed the package alone (as a browser project does).
-    const bare = join(work, 'bare');
-    mkdirSync(bare);
-    writeFileSync(join(bare, 'package.json'), JSON.stringify({ name: 'bare', version: '1.0.0', private: true, type: 'module' }));
-    const install = spawnSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: bare, encoding: 'utf8' });
-    expect(install.status, install.stderr).toBe(0);
+    const bare = installTarball(ROOT, join(work, 'bare'), tarball, cache, { dawn: false });
     expect(existsSync(join(bare, 'node_modules/webgpu'))).toBe(false);
     writeFileSync(join(bare, 'try.mjs'), [
       "import { createNarrowphase, NoAdapterError } from 'webgpu-narrowphase';",
@@ -87,6 +124,7 @@ describe('npm pack', () => {
       write: false,
       logLevel: 'silent',
       metafile: true,
+      minify: true,
     });
     expect(result.errors).toEqual([]);
     expect(result.warnings.map((w) => w.text)).toEqual([]);
@@ -96,8 +134,18 @@ describe('npm pack', () => {
     expect(inputs.filter((p) => /\.wgsl$|node_modules\/webgpu\//.test(p))).toEqual([]);
     expect(code).not.toMatch(/import\s*\(?\s*["'][^"']*\.wgsl["']/);
     expect(code).not.toMatch(/dawn\.node|\.node["']/);
-    // The kernels travel as strings inside the bundle.
-    expect(code).toContain('@compute');
+    // The kernels travel as strings inside the bundle: the narrowphase's, no other.
+    expect(code).toContain('fn narrowphase2d(');
+    expect(code).toContain('fn narrowphase3d(');
+    expect(code).not.toMatch(/fn solver\w*\(|fn bp\w*\(|BroadphaseCounts|ContactManifold2D/);
+    // Bytes per input in the minified bundle (layouts reflected at build time: no wgsl_reflect).
+    const bytes = (match: RegExp): number => Object.entries(result.metafile.outputs).reduce(
+      (n, [, o]) => n + Object.entries(o.inputs).filter(([p]) => match.test(p)).reduce((m, [, i]) => m + i.bytesInOutput, 0), 0);
+    const shaders = bytes(/shaders\.generated\.js$/);
+    console.log(`README browser example, minified: ${code.length} bytes (shaders ${shaders}, wgsl_reflect ${bytes(/wgsl_reflect/)})`);
+    expect(bytes(/wgsl_reflect/)).toBe(0); // imported by modules the bundle does not use, tree-shaken
+    expect(shaders).toBeLessThan(110_000);
+    expect(code.length).toBeLessThan(260_000);
   });
 
   it('type-checks a TypeScript consumer against the declarations', () => {

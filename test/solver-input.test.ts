@@ -40,7 +40,7 @@ const cases2: Case<Shape2DInput, WorldBody2D, Record<string, unknown>>[] = [
   ['a mass instead of a density', shapes2, [ground2, { ...box2, mass: 2 } as WorldBody2D], {}, 'bodies[1]', 'unknown key "mass" (a body\'s mass comes from its shape and "density"'],
   ["a 3D body's rotation", shapes2, [ground2, { ...box2, rotation: [0, 0, 0, 1] } as WorldBody2D], {}, 'bodies[1]', 'unknown key "rotation" (a 2D body turns by "angle"'],
   ['a body that is not an object', shapes2, [ground2, null as unknown as WorldBody2D], {}, 'bodies[1]', 'must be an object, got null'],
-  ['a misspelt option', shapes2, [ground2, box2], { subSteps: 8 }, 'options', 'unknown key "subSteps"; a world\'s options takes gravity, margin, substeps'],
+  ['a misspelt option', shapes2, [ground2, box2], { subSteps: 8 }, 'options', 'unknown key "subSteps"; a world\'s options takes gravity, margin, substeps, maxRotation'],
   ['clockwise polygon', [shapes2[0]!, { type: 'polygon', vertices: [[0, 0], [0, 1], [1, 0]] }], [ground2, box2], {}, 'shapes[1] (polygon)', 'clockwise'],
 ];
 

@@ -7,6 +7,7 @@ import { constantsWgsl } from '../constants.ts';
 import { LAYOUT_2D } from '../layout2d.ts';
 import { WGSL_SOURCES } from '../gpu/shaders.generated.ts';
 import { CONTACT_NONE, CpuContacts, checkRunInputs, contactsLayout, type ContactsResult, type ContactsRunOptions, type ContactsTimings } from './contacts.ts';
+import { InputError, wholeEntries } from '../errors.ts';
 
 export { CONTACT_NONE };
 export type ContactsRunOptions2D = ContactsRunOptions;
@@ -54,7 +55,8 @@ export function unpackContacts2D(dense: ArrayBuffer, userValues?: Float32Array):
   const u = new Uint32Array(dense);
   const f = new Float32Array(dense);
   const out: ContactJson2D[] = [];
-  const n = u.length / C.words;
+  const n = wholeEntries('dense', dense.byteLength, C.words * 4, 'ContactManifold2D');
+  if (userValues && userValues.length < n * U.words) throw new InputError('userValues', `holds ${userValues.length} numbers; ${n} entries need ${n * U.words}`);
   for (let j = 0; j < n; j++) {
     const o = j * C.words;
     const count = u[o + C.count]!;

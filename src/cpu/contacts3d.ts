@@ -8,6 +8,7 @@ import { constants3dWgsl } from '../constants3d.ts';
 import { LAYOUT_3D } from '../layout3d.ts';
 import { WGSL_SOURCES } from '../gpu/shaders.generated.ts';
 import { CpuContacts, checkRunInputs, contactsLayout } from './contacts.ts';
+import { InputError, wholeEntries } from '../errors.ts';
 
 /** Word (4-byte) offsets of the 3D contact list's structs (shaders/contacts3d-layout.wgsl, contacts-layout.wgsl). */
 export const CONTACTS_LAYOUT_3D = contactsLayout(
@@ -52,7 +53,8 @@ export function unpackContacts3D(dense: ArrayBuffer, userValues?: Float32Array):
   const u = new Uint32Array(dense);
   const f = new Float32Array(dense);
   const out: ContactJson3D[] = [];
-  const n = u.length / C.words;
+  const n = wholeEntries('dense', dense.byteLength, C.words * 4, 'ContactManifold3D');
+  if (userValues && userValues.length < n * U.words) throw new InputError('userValues', `holds ${userValues.length} numbers; ${n} entries need ${n * U.words}`);
   const kind = C.manifold + LAYOUT_3D.manifold.kind;
   for (let j = 0; j < n; j++) {
     const o = j * C.words;

@@ -123,23 +123,6 @@ export interface GpuRunResult {
 }
 
 /**
- * The common end of a narrowphase run: resolves the pass timer, copies the manifold slots into the
- * pooled `readback` buffer, submits, maps, and reads the kernel time.
- */
-export async function submitAndReadManifolds(
-  device: GPUDevice, encoder: GPUCommandEncoder, timer: PassTimer, manifolds: GPUBuffer, readback: GPUBuffer, bytes: number, start: number,
-): Promise<GpuRunResult> {
-  timer.resolve(encoder);
-  encoder.copyBufferToBuffer(manifolds, 0, readback, 0, bytes);
-  device.queue.submit([encoder.finish()]);
-  await readback.mapAsync(GPUMapMode.READ, 0, bytes);
-  const out = readback.getMappedRange(0, bytes).slice(0);
-  readback.unmap();
-  const wallMs = performance.now() - start;
-  return { manifolds: out, kernelMs: await timer.readMs(), wallMs };
-}
-
-/**
  * Dispatches `groups` workgroups as rows of at most 65535 (x) by as many rows as needed (y);
  * kernels take workgroup_id.x + workgroup_id.y * num_workgroups.x as their linear index and
  * return when it is past the end. Nothing is dispatched for 0 groups.

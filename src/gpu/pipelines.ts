@@ -1,7 +1,8 @@
 // Compute pipelines, compiled once per device and reused. Compilation errors are raised with the
 // WGSL compiler's messages (a broken shader must never look like "no contacts").
 
-import { ResourceType, WgslReflect } from 'wgsl_reflect/wgsl_reflect.module.js';
+import { WgslReflect } from 'wgsl_reflect/wgsl_reflect.module.js';
+import { reflectBindings, type BufferBindingLayout } from '../layout.ts';
 
 export interface Kernel {
   pipeline: GPUComputePipeline;
@@ -68,21 +69,18 @@ export async function compileEntryPoints<N extends string>(device: GPUDevice, la
   };
 }
 
+/** A bind-group layout of compute buffers (bindings of group 0, as reflectBindings gives them). */
+export function bufferLayout(device: GPUDevice, label: string, bindings: readonly BufferBindingLayout[]): GPUBindGroupLayout {
+  return device.createBindGroupLayout({
+    label,
+    entries: bindings.map(({ binding, type }) => ({ binding, visibility: GPUShaderStage.COMPUTE, buffer: { type } })),
+  });
+}
+
 /**
  * The bind-group layout of an entry point's buffers, from the WGSL (storage read-only or not,
  * uniform). Pipelines given it share it, where 'auto' layouts belong to one pipeline each.
  */
 export function reflectedBufferLayout(device: GPUDevice, label: string, code: string, entryPoint: string): GPUBindGroupLayout {
-  const entry = new WgslReflect(code).entry.compute.find((e) => e.name === entryPoint);
-  if (!entry) throw new Error(`${label}: the WGSL has no entry point ${entryPoint}`);
-  return device.createBindGroupLayout({
-    label: `${label}.${entryPoint}`,
-    entries: entry.resources.map((r) => {
-      if (r.group !== 0 || (r.resourceType !== ResourceType.Uniform && r.resourceType !== ResourceType.Storage)) {
-        throw new Error(`${label}: binding ${r.name} is not a buffer of group 0`);
-      }
-      const type: GPUBufferBindingType = r.resourceType === ResourceType.Uniform ? 'uniform' : r.access === 'read' ? 'read-only-storage' : 'storage';
-      return { binding: r.binding, visibility: GPUShaderStage.COMPUTE, buffer: { type } };
-    }),
-  });
+  return bufferLayout(device, `${label}.${entryPoint}`, reflectBindings(code, entryPoint, label));
 }

@@ -1,10 +1,16 @@
 // Assembles WGSL modules: WGSL has no imports, so a kernel is the generated constants followed by
 // the files it needs, in dependency order. The files are embedded at build time
 // (scripts/embed-shaders.mjs), so this works in browsers and in Node without a .wgsl loader.
+// The narrowphase kernels take their files by named import (narrowphase2DWgsl, narrowphase3DWgsl),
+// so a bundle of the narrowphase alone carries no other kernel's WGSL; wgslFile and assembleWgsl
+// look files up by name in WGSL_SOURCES, which holds them all.
 
 import { constantsWgsl } from '../constants.ts';
 import { constants3dWgsl } from '../constants3d.ts';
-import { WGSL_SOURCES } from './shaders.generated.ts';
+import {
+  WGSL_clip2d, WGSL_clip3d, WGSL_collide2d, WGSL_collide3d, WGSL_distance2d, WGSL_distance3d, WGSL_gjk3d, WGSL_layout2d, WGSL_layout3d,
+  WGSL_manifold2d, WGSL_manifold3d, WGSL_narrowphase2d, WGSL_narrowphase3d, WGSL_reduce3d, WGSL_round3d, WGSL_sat2d, WGSL_sat3d, WGSL_SOURCES,
+} from './shaders.generated.ts';
 
 export function wgslFile(name: string): string {
   const src = WGSL_SOURCES[name];
@@ -12,18 +18,46 @@ export function wgslFile(name: string): string {
   return src;
 }
 
-/** A 2D (or shared) module: the constants (src/constants.ts), `prefix` (more constants), then the files. */
+/** Files by name, in dependency order, with their text. */
+type WgslFiles = Readonly<Record<string, string>>;
+
+/** `constants`, `prefix` (more constants), then the files, each under a comment naming it. */
+function assemble(constants: string, prefix: string, files: WgslFiles): string {
+  return [constants, prefix, ...Object.entries(files).map(([f, text]) => `// ---- shaders/${f}.wgsl ----\n${text}`)].join('\n');
+}
+
+const byName = (files: readonly string[]): WgslFiles => Object.fromEntries(files.map((f) => [f, wgslFile(f)]));
+
+/** A 2D (or shared) module: the constants (src/constants.ts), `prefix`, then the files. */
 export function assembleWgsl(files: readonly string[], prefix = ''): string {
-  return [constantsWgsl(), prefix, ...files.map((f) => `// ---- shaders/${f}.wgsl ----\n${wgslFile(f)}`)].join('\n');
+  return assemble(constantsWgsl(), prefix, byName(files));
+}
+
+/** A 3D module: the 3D constants (src/constants3d.ts), `prefix`, then the files. */
+export function assembleWgsl3D(files: readonly string[], prefix = ''): string {
+  return assemble(constants3dWgsl(), prefix, byName(files));
 }
 
 /** The 2D narrowphase kernel's files, in dependency order. */
-export const NARROWPHASE_2D_FILES = ['layout2d', 'manifold2d', 'sat2d', 'distance2d', 'clip2d', 'collide2d', 'narrowphase2d'] as const;
+const NARROWPHASE_2D: WgslFiles = {
+  layout2d: WGSL_layout2d, manifold2d: WGSL_manifold2d, sat2d: WGSL_sat2d, distance2d: WGSL_distance2d, clip2d: WGSL_clip2d,
+  collide2d: WGSL_collide2d, narrowphase2d: WGSL_narrowphase2d,
+};
+export const NARROWPHASE_2D_FILES: readonly string[] = /* @__PURE__ */ Object.keys(NARROWPHASE_2D);
 
-/** A 3D module: the 3D constants (src/constants3d.ts), `prefix` (more constants), then the files. */
-export function assembleWgsl3D(files: readonly string[], prefix = ''): string {
-  return [constants3dWgsl(), prefix, ...files.map((f) => `// ---- shaders/${f}.wgsl ----\n${wgslFile(f)}`)].join('\n');
+/** The 2D narrowphase kernel, assembled after `prefix` (what assembleWgsl(NARROWPHASE_2D_FILES, prefix) gives). */
+export function narrowphase2DWgsl(prefix = ''): string {
+  return assemble(constantsWgsl(), prefix, NARROWPHASE_2D);
 }
 
 /** The 3D narrowphase kernel's files, in dependency order. */
-export const NARROWPHASE_3D_FILES = ['layout3d', 'manifold3d', 'distance3d', 'gjk3d', 'sat3d', 'reduce3d', 'clip3d', 'round3d', 'collide3d', 'narrowphase3d'] as const;
+const NARROWPHASE_3D: WgslFiles = {
+  layout3d: WGSL_layout3d, manifold3d: WGSL_manifold3d, distance3d: WGSL_distance3d, gjk3d: WGSL_gjk3d, sat3d: WGSL_sat3d,
+  reduce3d: WGSL_reduce3d, clip3d: WGSL_clip3d, round3d: WGSL_round3d, collide3d: WGSL_collide3d, narrowphase3d: WGSL_narrowphase3d,
+};
+export const NARROWPHASE_3D_FILES: readonly string[] = /* @__PURE__ */ Object.keys(NARROWPHASE_3D);
+
+/** The 3D narrowphase kernel, assembled after `prefix` (what assembleWgsl3D(NARROWPHASE_3D_FILES, prefix) gives). */
+export function narrowphase3DWgsl(prefix = ''): string {
+  return assemble(constants3dWgsl(), prefix, NARROWPHASE_3D);
+}

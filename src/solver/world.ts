@@ -13,7 +13,7 @@ import { GpuColoring } from './coloring.ts';
 import type { SolverParamsWords } from './layout.ts';
 import {
   COLOR_COUNT, COLOR_PASS_HISTORY, COLOR_ROUNDS, COLOR_PASS_SLACK, CONTACT_DAMPING_RATIO, CONTACT_HERTZ, DEFAULT_DENSITY, DEFAULT_FRICTION, DEFAULT_MARGIN,
-  makeSoftness, SOLVER_WORKGROUP_SIZE, STATIC_HERTZ_SCALE, SUBSTEPS,
+  makeSoftness, MAX_ROTATION, MAX_ROTATION_LIMIT, MAX_TIME_STEP, SOLVER_WORKGROUP_SIZE, STATIC_HERTZ_SCALE, SUBSTEPS,
 } from './constants.ts';
 
 /** A finite number >= min, or an InputError naming `path`. */
@@ -48,13 +48,43 @@ export function checkWorldBody(path: string, b: unknown, keys: KeySet): void {
   checkKeys(path, b, keys);
 }
 
-/** The margin and substep count of a world's options (whose keys are checked), with their defaults. */
-export function readWorldOptions(options: { margin?: number; substeps?: number }): { margin: number; substeps: number } {
-  checkKeys('options', options, { what: 'a world\'s options', keys: ['gravity', 'margin', 'substeps'] });
+/** The options both worlds take besides gravity. */
+export interface WorldOptions {
+  /** Speculative margin of the collision frame (scene units); default DEFAULT_MARGIN. */
+  margin?: number;
+  /** Default SUBSTEPS. */
+  substeps?: number;
+  /**
+   * Largest rotation of a body in one substep (radians, > 0 and at most MAX_ROTATION_LIMIT, π/2);
+   * default MAX_ROTATION (π/4). Angular speeds are clamped to maxRotation × substeps / dt.
+   */
+  maxRotation?: number;
+}
+
+/** The margin, substep count and rotation clamp of a world's options (whose keys are checked), with their defaults. */
+export function readWorldOptions(options: WorldOptions): Required<WorldOptions> {
+  checkKeys('options', options, { what: 'a world\'s options', keys: ['gravity', 'margin', 'substeps', 'maxRotation'] });
   const margin = options.margin === undefined ? DEFAULT_MARGIN : checkNumber('options', 'margin', options.margin, 0);
   const substeps = options.substeps ?? SUBSTEPS;
   if (!Number.isInteger(substeps) || substeps < 1) throw new InputError('options', `substeps must be an integer >= 1, got ${substeps}`);
-  return { margin, substeps };
+  const maxRotation = options.maxRotation ?? MAX_ROTATION;
+  if (!(typeof maxRotation === 'number' && maxRotation > 0 && maxRotation <= MAX_ROTATION_LIMIT)) {
+    throw new InputError('options', `maxRotation must be a number of radians per substep > 0 and at most ${MAX_ROTATION_LIMIT} (π/2), got ${shown(maxRotation)}`);
+  }
+  return { margin, substeps, maxRotation };
+}
+
+/** The label of a world's solver kernels: the WGSL differs with the rotation clamp, so the compiled kernels do too. */
+export function solverLabel(base: string, maxRotation: number): string {
+  return maxRotation === MAX_ROTATION ? base : `${base}.maxRotation=${maxRotation}`;
+}
+
+/** A time step a world takes, else a RangeError naming the bound (the limits: README, docs/solver-limits.md). */
+export function checkTimeStep(dt: number): void {
+  if (!(dt > 0) || !Number.isFinite(dt)) throw new RangeError(`dt must be a finite number > 0, got ${dt}`);
+  if (dt > MAX_TIME_STEP) {
+    throw new RangeError(`dt is ${dt} s; a step is at most MAX_TIME_STEP = ${MAX_TIME_STEP} s (20 Hz): longer steps soften every contact until stacks collapse. Step several times instead.`);
+  }
 }
 
 /** A body's shape index (into `shapeCount` shapes), or an InputError naming the body. */
@@ -239,7 +269,7 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
    * frame late (readCounts()) and grow(counts).
    */
   encodeStep(encoder: GPUCommandEncoder, dt: number, retry = false): O {
-    if (!(dt > 0) || !Number.isFinite(dt)) throw new RangeError(`dt must be a finite number > 0, got ${dt}`);
+    checkTimeStep(dt);
     const device = this.device;
     // A rerun reads the same last frame as the first run did.
     if (!retry) this.previous = this.frame.contacts.lastOutputs();

@@ -24,7 +24,7 @@ import { solverConstantsWgsl } from './constants.ts';
 import { SOLVER_LAYOUT_2D } from './layout2d.ts';
 import { shapeMass2D, type MassProperties2D } from './mass2d.ts';
 import { InputError } from '../errors.ts';
-import { checkBodyShape, checkNumber, checkWorldArrays, checkWorldBody, readBodyMaterial, readWorldOptions, SolverWorld, solverKernels, stepParamsBytes, WORLD_BODY_KEYS_2D, type SolverStage } from './world.ts';
+import { checkBodyShape, checkNumber, checkWorldArrays, checkWorldBody, readBodyMaterial, readWorldOptions, SolverWorld, solverKernels, solverLabel, stepParamsBytes, WORLD_BODY_KEYS_2D, type SolverStage, type WorldOptions } from './world.ts';
 
 export interface WorldBody2D {
   shape: number;
@@ -38,16 +38,12 @@ export interface WorldBody2D {
   friction?: number;
 }
 
-export interface WorldOptions2D {
+export interface WorldOptions2D extends WorldOptions {
   /** Default [0, -10]. */
   gravity?: Vec2;
-  /** Speculative margin of the collision frame (scene units); default DEFAULT_MARGIN. */
-  margin?: number;
-  /** Default SUBSTEPS. */
-  substeps?: number;
 }
 
-const solverWgsl = (): string => solverConstantsWgsl() + contactsConstantsWgsl() + assembleWgsl(['layout2d', 'contacts-layout', 'contacts2d-layout', 'solver2d-layout', 'solver2d', 'commands2d']);
+const solverWgsl = (maxRotation: number) => (): string => solverConstantsWgsl(maxRotation) + contactsConstantsWgsl() + assembleWgsl(['layout2d', 'contacts-layout', 'contacts2d-layout', 'solver2d-layout', 'solver2d', 'commands2d']);
 
 const ENTRY_POINTS: Record<SolverStage, string> = {
   prepare: 'solverPrepare2D',
@@ -108,6 +104,8 @@ export class GpuWorld2D extends SolverWorld<FrameInputs2D, FrameOutputs2D, Frame
   readonly shapes: GPUBuffer;
   readonly gravity: Vec2;
   readonly margin: number;
+  /** Largest rotation of a body in one substep (radians): angular speeds are clamped to maxRotation × substeps / dt. */
+  readonly maxRotation: number;
 
   private constructor(
     device: GPUDevice, frame: GpuFrame2D, coloring: GpuColoring, kernels: Awaited<ReturnType<typeof solverKernels>>,
@@ -128,21 +126,22 @@ export class GpuWorld2D extends SolverWorld<FrameInputs2D, FrameOutputs2D, Frame
     this.shapes = this.upload('shapes', shapes, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
     this.gravity = options.gravity;
     this.margin = options.margin;
+    this.maxRotation = options.maxRotation;
   }
 
   static async create(device: GPUDevice, shapes: Shape2DInput[], bodies: WorldBody2D[], options: WorldOptions2D = {}): Promise<GpuWorld2D> {
     checkWorldArrays(shapes, bodies);
     const gravity = options.gravity === undefined ? ([0, -10] as Vec2) : readVec2('options', 'gravity', options.gravity);
-    const { margin, substeps } = readWorldOptions(options);
+    const { margin, substeps, maxRotation } = readWorldOptions(options);
     const internal: Shape2D[] = shapes.map((s, i) => makeShape2D(s, i));
     const mass = internal.map(shapeMass2D);
     const packed = packWorldBodies2D(bodies, mass, 'bodies');
     const [frame, coloring, kernels] = await Promise.all([
       GpuFrame2D.create(device),
       GpuColoring.create(device),
-      solverKernels(device, 'solver2d', ENTRY_POINTS, solverWgsl),
+      solverKernels(device, solverLabel('solver2d', maxRotation), ENTRY_POINTS, solverWgsl(maxRotation)),
     ]);
-    return new GpuWorld2D(device, frame, coloring, kernels, packShapes2D(internal), mass, packed.bodies, packed.states, packed.dynamic, { gravity, margin, substeps });
+    return new GpuWorld2D(device, frame, coloring, kernels, packShapes2D(internal), mass, packed.bodies, packed.states, packed.dynamic, { gravity, margin, substeps, maxRotation });
   }
 
   /** Adds bodies (as create() takes them) after the others; returns their indices. */

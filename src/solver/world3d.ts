@@ -19,7 +19,7 @@ import { solverConstantsWgsl } from './constants.ts';
 import { SOLVER_LAYOUT_3D } from './layout3d.ts';
 import { invertMat3, shapeMass3D, type MassProperties3D } from './mass3d.ts';
 import { InputError } from '../errors.ts';
-import { checkBodyShape, checkWorldArrays, checkWorldBody, readBodyMaterial, readWorldOptions, SolverWorld, solverKernels, stepParamsBytes, WORLD_BODY_KEYS_3D, type SolverStage } from './world.ts';
+import { checkBodyShape, checkWorldArrays, checkWorldBody, readBodyMaterial, readWorldOptions, SolverWorld, solverKernels, solverLabel, stepParamsBytes, WORLD_BODY_KEYS_3D, type SolverStage, type WorldOptions } from './world.ts';
 
 export interface WorldBody3D {
   shape: number;
@@ -35,17 +35,13 @@ export interface WorldBody3D {
   friction?: number;
 }
 
-export interface WorldOptions3D {
+export interface WorldOptions3D extends WorldOptions {
   /** Default [0, -10, 0]. */
   gravity?: Vec3;
-  /** Speculative margin of the collision frame (scene units); default DEFAULT_MARGIN. */
-  margin?: number;
-  /** Default SUBSTEPS. */
-  substeps?: number;
 }
 
-const solverWgsl = (): string =>
-  solverConstantsWgsl() + contactsConstantsWgsl() + assembleWgsl3D(['layout3d', 'contacts-layout', 'contacts3d-layout', 'solver3d-layout', 'solver3d', 'commands3d']);
+const solverWgsl = (maxRotation: number) => (): string =>
+  solverConstantsWgsl(maxRotation) + contactsConstantsWgsl() + assembleWgsl3D(['layout3d', 'contacts-layout', 'contacts3d-layout', 'solver3d-layout', 'solver3d', 'commands3d']);
 
 const ENTRY_POINTS: Record<SolverStage, string> = {
   prepare: 'solverPrepare3D',
@@ -111,6 +107,8 @@ export class GpuWorld3D extends SolverWorld<FrameInputs3D, FrameOutputs3D, Frame
   readonly hullIndices: GPUBuffer;
   readonly gravity: Vec3;
   readonly margin: number;
+  /** Largest rotation of a body in one substep (radians): angular speeds are clamped to maxRotation × substeps / dt. */
+  readonly maxRotation: number;
 
   private constructor(
     device: GPUDevice, frame: GpuFrame3D, coloring: GpuColoring, kernels: Awaited<ReturnType<typeof solverKernels>>,
@@ -136,21 +134,22 @@ export class GpuWorld3D extends SolverWorld<FrameInputs3D, FrameOutputs3D, Frame
     this.hullIndices = this.upload('hull-indices', shapes.hullIndices, STORAGE);
     this.gravity = options.gravity;
     this.margin = options.margin;
+    this.maxRotation = options.maxRotation;
   }
 
   static async create(device: GPUDevice, shapes: Shape3DInput[], bodies: WorldBody3D[], options: WorldOptions3D = {}): Promise<GpuWorld3D> {
     checkWorldArrays(shapes, bodies);
     const gravity = options.gravity === undefined ? ([0, -10, 0] as Vec3) : readVec3('options', 'gravity', options.gravity);
-    const { margin, substeps } = readWorldOptions(options);
+    const { margin, substeps, maxRotation } = readWorldOptions(options);
     const internal: Shape3D[] = shapes.map((s, i) => makeShape3D(s, i));
     const mass = internal.map(shapeMass3D);
     const packed = packWorldBodies3D(bodies, mass, 'bodies');
     const [frame, coloring, kernels] = await Promise.all([
       GpuFrame3D.create(device),
       GpuColoring.create(device),
-      solverKernels(device, 'solver3d', ENTRY_POINTS, solverWgsl),
+      solverKernels(device, solverLabel('solver3d', maxRotation), ENTRY_POINTS, solverWgsl(maxRotation)),
     ]);
-    return new GpuWorld3D(device, frame, coloring, kernels, packShapes3D(internal), mass, packed.bodies, packed.states, packed.dynamic, { gravity, margin, substeps });
+    return new GpuWorld3D(device, frame, coloring, kernels, packShapes3D(internal), mass, packed.bodies, packed.states, packed.dynamic, { gravity, margin, substeps, maxRotation });
   }
 
   /** Adds bodies (as create() takes them) after the others; returns their indices. */

@@ -1,0 +1,21 @@
+// What scripts/reflect-layouts.ts reflects at build time into src/reflection.generated.ts: the
+// WGSL (constants and files, as the kernels assemble it) whose structs the host packs through,
+// and the kernels whose bind-group layouts are made from their declared bindings. Build-time only:
+// no module the package runs imports this one (it holds every shader), and adding an entry here
+// adds an export there.
+
+import { constantsWgsl } from './constants.ts';
+import { constants3dWgsl } from './constants3d.ts';
+import { WGSL_SOURCES } from './gpu/shaders.generated.ts';
+import { narrowphase3DWgsl } from './gpu/shaders.ts';
+
+/** Struct tables, by export name: the WGSL and the files it names in errors. */
+export const STRUCT_SOURCES: Readonly<Record<string, { source: string; wgsl: () => string }>> = {
+  STRUCTS_LAYOUT_2D: { source: 'shaders/layout2d.wgsl', wgsl: () => constantsWgsl() + WGSL_SOURCES['layout2d'] },
+  STRUCTS_LAYOUT_3D: { source: 'shaders/layout3d.wgsl', wgsl: () => constants3dWgsl() + WGSL_SOURCES['layout3d'] },
+};
+
+/** Bindings of group 0 per kernel entry point, by export name. */
+export const BINDING_SOURCES: Readonly<Record<string, { wgsl: () => string; entryPoint: string }>> = {
+  BINDINGS_NARROWPHASE_3D: { wgsl: narrowphase3DWgsl, entryPoint: 'narrowphase3d' },
+};
