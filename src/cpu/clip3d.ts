@@ -72,7 +72,6 @@ const e = vec3.create();
 const s = vec3.create();
 const x = vec3.create();
 const toX = vec3.create();
-const clamped = vec3.create();
 
 export function clipFeature3d(ref: number, inc: number, side: number, seg: number): number {
   return (ref | (inc << 8) | (side << 16) | (seg << 24)) >>> 0;
@@ -138,7 +137,7 @@ export function faceAroundVertex3d(h: Hull3D, v: number, n: Vec3Like): number {
 }
 
 /**
- * Face f of hull h, or where point x (working frame) lies outside it the face across the side x is
+ * Face f of hull h, or where point p (working frame) lies outside it the face across the side p is
  * farthest outside of, when that face's normal is within NEAR_COPLANAR_SINE_3D of f's. The closest
  * points of hulls apart name their face so: on a hull built from noisy coplanar points the most
  * anti-parallel of adjacent nearly coplanar faces can be one the point is not over. (One pass over
@@ -180,7 +179,7 @@ export function crossingFeature3d(R: Hull3D, refFirst: number, refSize: number, 
 
 /**
  * One Sutherland–Hodgman step: keeps the part of polygon `src` (m points) where
- * s · p <= off, the side plane of reference side j; a point within the slack (sideSlack3d) of the
+ * side · p <= off, the side plane of reference side j; a point within the slack (sideSlack3d) of the
  * plane, on either side, counts as on it: it is kept (clamped onto the plane from outside), and no
  * crossing is made next to it (crossesSide3d). Crossings lie on the true plane. Writes `dst` and
  * returns its size. `refFirst`/`refSize` locate the reference face's vertex loop of R, `incFace`
@@ -205,7 +204,7 @@ export function clipPolygonToPlane3d(
     const nextFeat = src.feat[next];
     const dq = sx * qx + sy * qy + sz * qz - off;
     if (dp <= slack) {
-      vec3.store(sideClamp3d(vec3.set(px, py, pz, clamped), side, dp, clamped), dpos, 3 * o);
+      sideClamp3d(dpos, o, px, py, pz, sx, sy, sz, dp);
       dst.feat[o] = bandFeature3d(feat, dp, dq, slack, j);
       o++;
     }
@@ -258,11 +257,15 @@ export function bandFeature3d(feat: number, dp: number, dq: number, slack: numbe
   return dp >= -slack && dq > slack ? clipFeature3d(feat & 0xff, (feat >>> 8) & 0xff, j, 0) : feat;
 }
 
-/** p moved onto the side plane (normal `side`) when it is outside by d = side · p − off > 0, into dst. */
-export function sideClamp3d(p: Vec3Like, side: Vec3Like, d: number, dst: Vec3): Vec3 {
-  const sx = side[0], sy = side[1], sz = side[2];
+/**
+ * Writes p moved onto the side plane s (a clip buffer's slot o, x, y, z at 3 o), when it is outside
+ * by d = s · p − off > 0. (Scalars: the clip loop's points are.)
+ */
+export function sideClamp3d(dst: Float64Array, o: number, px: number, py: number, pz: number, sx: number, sy: number, sz: number, d: number): void {
   const f = Math.max(d, 0) / (sx * sx + sy * sy + sz * sz);
-  return vec3.set(p[0] - f * sx, p[1] - f * sy, p[2] - f * sz, dst);
+  dst[3 * o] = px - f * sx;
+  dst[3 * o + 1] = py - f * sy;
+  dst[3 * o + 2] = pz - f * sz;
 }
 
 /** The plane of face f of hull R in the working frame into dst: normal xyz, offset [3] (WGSL: vec4f). */
@@ -277,17 +280,6 @@ export function planeW3d(R: Hull3D, f: number, dst: Float64Array): Float64Array 
 const refPlane = new Float64Array(4);
 const refLoop: HullFace3D = { first: 0, size: 0 };
 
-/** Face f of I (working frame) into clip buffer 0 with its feature words (reference face refFace); returns its size. */
-function incidentPolygon3d(I: Hull3D, incFace: number, refFace: number): number {
-  const inc = hullFace(I, incFace, face);
-  for (let k = 0; k < inc.size; k++) {
-    faceEntry(I, inc.first + k, entry);
-    vec3.store(hullVertexW(I, entry.vertex, x), clip0.pos, 3 * k);
-    clip0.feat[k] = clipFeature3d(FEATURE_FACE_3D + refFace, FEATURE_VERTEX_3D + entry.vertex, NO_SIDE_3D, FEATURE_EDGE_3D + entry.edge);
-  }
-  return inc.size;
-}
-
 /**
  * Face contact: clips face `incFace` of hull I against the side planes of reference face
  * `refFace` of hull R, keeps points below the reference plane + margin and reduces them to 4.
@@ -296,16 +288,25 @@ function incidentPolygon3d(I: Hull3D, incFace: number, refFace: number): number 
 export function clipFaceContact3d(R: Hull3D, refFace: number, I: Hull3D, incFace: number, refIsA: boolean, margin: number, scale: number, lm: LocalManifold3D): number {
   const n = planeW3d(R, refFace, refPlane);
   const nd = n[3];
-  let m = incidentPolygon3d(I, incFace, refFace);
+  // Incident polygon (working frame) into clip buffer 0.
+  const inc = hullFace(I, incFace, face);
+  let m = inc.size;
+  for (let k = 0; k < m; k++) {
+    faceEntry(I, inc.first + k, entry);
+    vec3.store(hullVertexW(I, entry.vertex, x), clip0.pos, 3 * k);
+    clip0.feat[k] = clipFeature3d(FEATURE_FACE_3D + refFace, FEATURE_VERTEX_3D + entry.vertex, NO_SIDE_3D, FEATURE_EDGE_3D + entry.edge);
+  }
   // Sutherland–Hodgman against each side plane of the reference face, ping-ponging the buffers.
   const ref = hullFace(R, refFace, refLoop);
   let inFirst = true;
+  const nx0 = n[0], ny0 = n[1], nz0 = n[2];
   for (let j = 0; j < ref.size && m > 0; j++) {
     hullVertexW(R, faceEntry(R, ref.first + j, entry).vertex, a);
     hullVertexW(R, faceEntry(R, ref.first + (j + 1 === ref.size ? 0 : j + 1), entry).vertex, b);
+    const ex = b[0] - a[0], ey = b[1] - a[1], ez = b[2] - a[2];
     // Outward side normal: edge × n (counter-clockwise face).
-    const side = vec3.cross(vec3.sub(b, a, e), n, s);
-    const off = vec3.dot(side, a);
+    const side = vec3.set(ey * nz0 - ez * ny0, ez * nx0 - ex * nz0, ex * ny0 - ey * nx0, s);
+    const off = side[0] * a[0] + side[1] * a[1] + side[2] * a[2];
     const slack = sideSlack3d(side, scale);
     m = inFirst
       ? clipPolygonToPlane3d(clip0, clip1, m, side, off, slack, R, ref.first, ref.size, j, incFace)
@@ -375,7 +376,7 @@ export function faceVertexW3d(h: Hull3D, f: number, k: number, dst: Vec3): Vec3 
  * of every side plane. Side j runs from loop vertex j to j + 1.
  */
 export function farthestOutsideSide3d(h: Hull3D, f: number, n: Vec3Like, p: Vec3Like): number {
-  const size = h.shape.faceSize[f];
+  const size = hullFace(h, f, face).size;
   let worst = 0;
   let side = -1;
   for (let j = 0; j < size; j++) {

@@ -261,11 +261,19 @@ export function coreFeature3d(isSegment: boolean, s: number): number {
 /** Row-major rotation matrix of unit quaternion q = [x, y, z, w] into m (the ops' mat3.fromQuat). */
 export const quatToMatrix3d: (q: ArrayLike<number>, m: Mat3) => Mat3 = mat3.fromQuat;
 
+/** out = the rotation bᵀ a and the translation bᵀ (dx, dy, dz): a frame's pose seen from frame b. */
+function transposeTimes3d(b: Mat3, a: Mat3, dx: number, dy: number, dz: number, out: RigidTransform3D): RigidTransform3D {
+  const o = out.rot;
+  for (let r = 0; r < 3; r++) {
+    for (let c = 0; c < 3; c++) o[3 * r + c] = b[r] * a[c] + b[3 + r] * a[3 + c] + b[6 + r] * a[6 + c];
+    out.pos[r] = b[r] * dx + b[3 + r] * dy + b[6 + r] * dz;
+  }
+  return out;
+}
+
 /** The transform taking `src`'s shape frame into `dst`'s shape frame: dst.rotᵀ src.rot, dst.rotᵀ (src.pos − dst.pos). */
 export function relativeTransform3d(src: Hull3D, dst: Hull3D, out: RigidTransform3D): RigidTransform3D {
-  mat3.transposeMul(dst.rot, src.rot, out.rot);
-  mat3.transposeMulVec(dst.rot, vec3.sub(src.pos, dst.pos, out.pos), out.pos);
-  return out;
+  return transposeTimes3d(dst.rot, src.rot, src.pos[0] - dst.pos[0], src.pos[1] - dst.pos[1], src.pos[2] - dst.pos[2], out);
 }
 
 const rotY = mat3.create();
@@ -274,32 +282,24 @@ const rotY = mat3.create();
  * Places shape Y (at xfY) in the working frame of shape X (at xfX): writes `frame` (X's rotation
  * and centre in world space) and Y's `hull.rot` / `hull.pos`. The centre offsets are rotated
  * before the body positions are subtracted, so nearby bodies far from the origin keep their
- * digits in f32. (Scalars: it runs once per pair, and the vector ops cost 3% of a box–box pair.)
+ * digits in f32. (Scalars: it runs once per pair, and vector ops cost 3% of a box–box pair.)
  */
 export function relativePose3d(X: Shape3D, xfX: Transform3D, Y: Shape3D, xfY: Transform3D, frame: WorkingFrame3D, hull: Hull3D): void {
   const rX = quatToMatrix3d(xfX.rotation, frame.rot);
-  quatToMatrix3d(xfY.rotation, rotY);
+  const rY = quatToMatrix3d(xfY.rotation, rotY);
   const xc = X.center;
   const yc = Y.center;
   const xp = xfX.position;
   const yp = xfY.position;
+  // World offsets of the centres from the body positions: rX xc and rY yc.
   const cxx = rX[0] * xc[0] + rX[1] * xc[1] + rX[2] * xc[2];
   const cxy = rX[3] * xc[0] + rX[4] * xc[1] + rX[5] * xc[2];
   const cxz = rX[6] * xc[0] + rX[7] * xc[1] + rX[8] * xc[2];
-  const cyx = rotY[0] * yc[0] + rotY[1] * yc[1] + rotY[2] * yc[2];
-  const cyy = rotY[3] * yc[0] + rotY[4] * yc[1] + rotY[5] * yc[2];
-  const cyz = rotY[6] * yc[0] + rotY[7] * yc[1] + rotY[8] * yc[2];
-  frame.origin[0] = xp[0] + cxx;
-  frame.origin[1] = xp[1] + cxy;
-  frame.origin[2] = xp[2] + cxz;
-  const dx = yp[0] - xp[0] + (cyx - cxx);
-  const dy = yp[1] - xp[1] + (cyy - cxy);
-  const dz = yp[2] - xp[2] + (cyz - cxz);
-  const rot = hull.rot;
-  for (let r = 0; r < 3; r++) {
-    for (let c = 0; c < 3; c++) rot[3 * r + c] = rX[r] * rotY[c] + rX[3 + r] * rotY[3 + c] + rX[6 + r] * rotY[6 + c];
-    hull.pos[r] = rX[r] * dx + rX[3 + r] * dy + rX[6 + r] * dz;
-  }
+  const cyx = rY[0] * yc[0] + rY[1] * yc[1] + rY[2] * yc[2];
+  const cyy = rY[3] * yc[0] + rY[4] * yc[1] + rY[5] * yc[2];
+  const cyz = rY[6] * yc[0] + rY[7] * yc[1] + rY[8] * yc[2];
+  vec3.set(xp[0] + cxx, xp[1] + cxy, xp[2] + cxz, frame.origin);
+  transposeTimes3d(rX, rY, yp[0] - xp[0] + (cyx - cxx), yp[1] - xp[1] + (cyy - cxy), yp[2] - xp[2] + (cyz - cxz), hull);
 }
 
 /**

@@ -243,12 +243,16 @@ export function collideHullRound3d(H: Hull3D, R: Hull3D, margin: number, scale: 
   const reach = r + margin;
   const { p, q } = roundCore3d(R, core);
   vec3.sub(q, p, u);
-  // Face axes: the core's support along -n is its lower end point.
+  // Face axes: the core's support along -n is its lower end point. (Scalars: every face of the
+  // hull, every pair.)
+  const px = p[0], py = p[1], pz = p[2];
+  const qx = q[0], qy = q[1], qz = q[2];
+  const hp = H.shape.planes;
   let sepF = -Infinity;
   let faceF = 0;
   for (let f = 0, c = H.shape.faceCount; f < c; f++) {
-    const pl = hullPlane(H, f, plane);
-    const sep = Math.min(vec3.dot(pl, p), vec3.dot(pl, q)) - pl[3];
+    const nx = hp[4 * f], ny = hp[4 * f + 1], nz = hp[4 * f + 2];
+    const sep = Math.min(nx * px + ny * py + nz * pz, nx * qx + ny * qy + nz * qz) - hp[4 * f + 3];
     if (sep > sepF) {
       sepF = sep;
       faceF = f;

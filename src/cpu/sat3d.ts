@@ -24,6 +24,10 @@
 // −Σ h_k |n_k| rather than the minimum over 8 vertices, and two boxes take queryBoxEdges3d: the 9
 // cross products of their axes (Gottschalk's OBB test), each oriented towards B, with the support
 // edges read from the box topology.
+//
+// The loops over faces, vertices and edge pairs keep their vectors in locals (x, y, z): V8 holds
+// those in registers, where the ops of ./vec3.ts store and reload each vector through scratch
+// (which made these queries 2–3× slower); they read the hull arrays the accessors read.
 
 import { BOX_EDGE_BY_AXIS } from '../box3d.ts';
 import { MAX_HULL_EDGES, MAX_HULL_FACES, PARALLEL_EDGE_SINE_3D, SAT_PRUNE_SLACK_3D, SHAPE_KIND_3D } from '../constants3d.ts';
@@ -69,7 +73,6 @@ const v = vec3.create();
 const r0 = vec3.create();
 const e1 = vec3.create();
 const e2 = vec3.create();
-const t0 = vec3.create();
 const axis = vec3.create();
 
 /**
@@ -79,18 +82,24 @@ const axis = vec3.create();
  * edge–edge axes here and the hull edge × capsule segment axes of round3d.ts.
  */
 export function edgeAxis3d(d1: Vec3Like, d2: Vec3Like, toward: Vec3Like, dst: Vec3): boolean {
-  const c = vec3.cross(d1, d2, dst);
-  const l2 = vec3.dot(c, c);
-  if (l2 < PARALLEL_EDGE_SINE_3D * PARALLEL_EDGE_SINE_3D * (vec3.dot(d1, d1) * vec3.dot(d2, d2))) return false;
+  const d1x = d1[0], d1y = d1[1], d1z = d1[2];
+  const d2x = d2[0], d2y = d2[1], d2z = d2[2];
+  const nx = d1y * d2z - d1z * d2y;
+  const ny = d1z * d2x - d1x * d2z;
+  const nz = d1x * d2y - d1y * d2x;
+  const l2 = nx * nx + ny * ny + nz * nz;
+  if (l2 < PARALLEL_EDGE_SINE_3D * PARALLEL_EDGE_SINE_3D * ((d1x * d1x + d1y * d1y + d1z * d1z) * (d2x * d2x + d2y * d2y + d2z * d2z))) return false;
   const inv = 1 / Math.sqrt(l2);
-  vec3.scale(c, vec3.dot(vec3.scale(c, inv, t0), toward) < 0 ? -inv : inv, dst);
+  const sg = (nx * inv) * toward[0] + (ny * inv) * toward[1] + (nz * inv) * toward[2] < 0 ? -inv : inv;
+  dst[0] = nx * sg;
+  dst[1] = ny * sg;
+  dst[2] = nz * sg;
   return true;
 }
 
 /**
  * Largest value of m · w over unit m on the shorter great arc from unit u to unit v: the
  * projection of w on the arc's plane where its direction lies on the arc, else the better end.
- * (Scalars: it runs for every edge of both hulls in each edge query.)
  */
 export function arcMax3d(
   ux: number, uy: number, uz: number, vx: number, vy: number, vz: number, wx: number, wy: number, wz: number,

@@ -7,6 +7,10 @@
 // A vector is x, y, z at indices 0..2 (a Float64Array in the reference's scratch; callers may pass
 // any array of numbers); a matrix is row-major, m[3 r + c]; a quaternion is [x, y, z, w]. dst may
 // be an argument: every op reads all of its inputs before it writes.
+//
+// The reference's hot loops (over every face, vertex, edge pair or clip point of a pair) keep
+// their vectors in locals instead: V8 holds those in registers, where an op stores and reloads
+// each vector through its scratch (2–3× slower there, measured).
 
 /** A 3-vector the reference writes (scratch). */
 export type Vec3 = Float64Array;
@@ -88,16 +92,6 @@ function divScalar(a: Vec3Like, s: number, dst: Vec3): Vec3 {
   return dst;
 }
 
-function abs(a: Vec3Like, dst: Vec3): Vec3 {
-  const x = Math.abs(a[0]);
-  const y = Math.abs(a[1]);
-  const z = Math.abs(a[2]);
-  dst[0] = x;
-  dst[1] = y;
-  dst[2] = z;
-  return dst;
-}
-
 function negate(a: Vec3Like, dst: Vec3): Vec3 {
   const x = -a[0];
   const y = -a[1];
@@ -155,10 +149,6 @@ function cross(a: Vec3Like, b: Vec3Like, dst: Vec3): Vec3 {
   return dst;
 }
 
-function lengthSq(a: Vec3Like): number {
-  return dot(a, a);
-}
-
 /** √(a · a), WGSL's length. */
 function length(a: Vec3Like): number {
   return Math.sqrt(dot(a, a));
@@ -169,7 +159,7 @@ function hypot(a: Vec3Like): number {
   return Math.hypot(a[0], a[1], a[2]);
 }
 
-export const vec3 = { create, set, copy, load, store, add, sub, scale, divScalar, abs, negate, addScaled, lerp, midpoint, dot, cross, lengthSq, length, hypot };
+export const vec3 = { create, set, copy, load, store, add, sub, scale, divScalar, negate, addScaled, lerp, midpoint, dot, cross, length, hypot };
 
 function createMat3(): Mat3 {
   return Float64Array.of(1, 0, 0, 0, 1, 0, 0, 0, 1);
@@ -191,36 +181,6 @@ function transposeMulVec(m: Mat3, v: Vec3Like, dst: Vec3): Vec3 {
   const x = m[0] * v[0] + m[3] * v[1] + m[6] * v[2];
   const y = m[1] * v[0] + m[4] * v[1] + m[7] * v[2];
   const z = m[2] * v[0] + m[5] * v[1] + m[8] * v[2];
-  dst[0] = x;
-  dst[1] = y;
-  dst[2] = z;
-  return dst;
-}
-
-/** m v + t: the point v moved by the rigid transform (m, t). */
-function transformPoint(m: Mat3, t: Vec3Like, v: Vec3Like, dst: Vec3): Vec3 {
-  const x = m[0] * v[0] + m[1] * v[1] + m[2] * v[2] + t[0];
-  const y = m[3] * v[0] + m[4] * v[1] + m[5] * v[2] + t[1];
-  const z = m[6] * v[0] + m[7] * v[1] + m[8] * v[2] + t[2];
-  dst[0] = x;
-  dst[1] = y;
-  dst[2] = z;
-  return dst;
-}
-
-/** aᵀ b (dst must not be a or b). */
-function transposeMul(a: Mat3, b: Mat3, dst: Mat3): Mat3 {
-  for (let r = 0; r < 3; r++) {
-    for (let c = 0; c < 3; c++) dst[3 * r + c] = a[r] * b[c] + a[3 + r] * b[3 + c] + a[6 + r] * b[6 + c];
-  }
-  return dst;
-}
-
-/** Column c of m (WGSL: m[c]). */
-function column(m: Mat3, c: number, dst: Vec3): Vec3 {
-  const x = m[c];
-  const y = m[3 + c];
-  const z = m[6 + c];
   dst[0] = x;
   dst[1] = y;
   dst[2] = z;
@@ -254,7 +214,7 @@ function fromQuat(q: ArrayLike<number>, dst: Mat3): Mat3 {
   return dst;
 }
 
-export const mat3 = { create: createMat3, mulVec, transposeMulVec, transformPoint, transposeMul, column, fromQuat };
+export const mat3 = { create: createMat3, mulVec, transposeMulVec, fromQuat };
 
 const qt = vec3.create();
 const qu = vec3.create();
