@@ -7,7 +7,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { FEATURE_EDGE_3D, FEATURE_FACE_3D } from '../src/constants3d.ts';
-import { closestHulls3d, hc } from '../src/cpu/gjk3d.ts';
+import { closestHulls3d, emptyHullClosest3D } from '../src/cpu/gjk3d.ts';
 import { emptyHull3D, quatToMatrix3d } from '../src/cpu/manifold3d.ts';
 import { makeShape3D, type Shape3D } from '../src/shapes3d.ts';
 import { featureProblem, hullSignedDistance, placeShape3D, surfaceDistance3D, type PlacedShape3D } from '../src/validity3d.ts';
@@ -60,7 +60,7 @@ describe('GJK: closest points of two hulls apart', () => {
       for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) B.rot[3 * r + c] = mP[r]! * mQ[c]! + mP[3 + r]! * mQ[3 + c]! + mP[6 + r]! * mQ[6 + c]!;
       const cQ: V3 = [u[0] * t, u[1] * t, u[2] * t];
       for (let r = 0; r < 3; r++) B.pos[r] = mP[r]! * cQ[0] + mP[3 + r]! * cQ[1] + mP[6 + r]! * cQ[2];
-      closestHulls3d(A, B, u[0], u[1], u[2], Math.min(P.extent, Q.extent));
+      const hc = closestHulls3d(A, B, u, Math.min(P.extent, Q.extent), emptyHullClosest3D());
       checked++;
       const tol = 1e-9 * extent;
       if (!(Math.abs(hc.distance - expected) <= 1e-5 * expected + tol)) problems.push(`pair ${k}: distance ${hc.distance}, brute force ${expected}`);
@@ -94,7 +94,7 @@ describe('GJK: closest points of two hulls apart', () => {
     const A = emptyHull3D(cube);
     const B = emptyHull3D(cube);
     B.pos.set([s, s, s]);
-    closestHulls3d(A, B, 1, 0, 0, 1);
+    const hc = closestHulls3d(A, B, [1, 0, 0], 1, emptyHullClosest3D());
     expect(hc.distance).toBeCloseTo(0.05, 9);
     expect(Array.from(hc.p)).toEqual([0.5, 0.5, 0.5].map((x) => expect.closeTo(x, 9)));
     expect(Array.from(hc.q)).toEqual([s - 0.5, s - 0.5, s - 0.5].map((x) => expect.closeTo(x, 9)));

@@ -19,32 +19,71 @@
 // per-lane memory traffic); its result is bit-identical to this general clip, so there is no CPU
 // twin of it.
 
-import { CLIP_SIDE_SLOP_3D, CONTACT_KIND_3D, FEATURE_EDGE_3D, FEATURE_FACE_3D, FEATURE_VERTEX_3D, MAX_CLIP_POINTS_3D, MAX_FACE_VERTICES, MAX_MANIFOLD_POINTS_3D, NEAR_COPLANAR_SINE_3D, NO_SIDE_3D } from '../constants3d.ts';
-import { makeId3d, lm, pushPoint3d, setNormal3d, type Hull3D } from './manifold3d.ts';
-import { candId, candPos, candSep, chosen, reduceManifold3d } from './reduce3d.ts';
+import { CLIP_SIDE_SLOP_3D, CONTACT_KIND_3D, FEATURE_EDGE_3D, FEATURE_FACE_3D, FEATURE_VERTEX_3D, MAX_CLIP_POINTS_3D, MAX_MANIFOLD_POINTS_3D, NEAR_COPLANAR_SINE_3D, NO_SIDE_3D } from '../constants3d.ts';
+import {
+  emptyHullEdge3D,
+  faceEntry,
+  hullEdge,
+  hullFace,
+  hullNormal,
+  hullPlane,
+  hullVertex,
+  hullVertexW,
+  makeId3d,
+  pushPoint3d,
+  setNormal3d,
+  type FaceEntry3D,
+  type Hull3D,
+  type HullFace3D,
+  type LocalManifold3D,
+} from './manifold3d.ts';
+import { emptyCandidates3D, reduceManifold3d } from './reduce3d.ts';
+import { mat3, vec3, type Vec3, type Vec3Like } from './vec3.ts';
 
-/** Clip buffers (ping-pong): positions in the working frame and feature words. */
-const clipPos0 = new Float64Array(3 * MAX_CLIP_POINTS_3D);
-const clipPos1 = new Float64Array(3 * MAX_CLIP_POINTS_3D);
-const clipFeat0 = new Uint32Array(MAX_CLIP_POINTS_3D);
-const clipFeat1 = new Uint32Array(MAX_CLIP_POINTS_3D);
+/**
+ * A clipped polygon: per point its position (working frame: x, y, z at 3 k) and feature word
+ * (WGSL: a vec4u per point). Flat: the clip loop reads each point once per side plane.
+ */
+interface ClipPolygon3D {
+  pos: Float64Array;
+  feat: Uint32Array;
+}
+
+function emptyClipPolygon3D(): ClipPolygon3D {
+  return { pos: new Float64Array(3 * MAX_CLIP_POINTS_3D), feat: new Uint32Array(MAX_CLIP_POINTS_3D) };
+}
+
+/** Clip buffers (ping-pong), the candidates kept and the reduction's picks. */
+const clip0 = emptyClipPolygon3D();
+const clip1 = emptyClipPolygon3D();
+const cand = emptyCandidates3D();
+const chosen = new Int32Array(MAX_MANIFOLD_POINTS_3D);
+
+const face: HullFace3D = { first: 0, size: 0 };
+const entry: FaceEntry3D = { vertex: 0, edge: 0 };
+const edge = emptyHullEdge3D();
+const plane = new Float64Array(4);
+const local = vec3.create();
+const normal = vec3.create();
+const normalB = vec3.create();
+const a = vec3.create();
+const b = vec3.create();
+const e = vec3.create();
+const s = vec3.create();
+const x = vec3.create();
+const toX = vec3.create();
 
 export function clipFeature3d(ref: number, inc: number, side: number, seg: number): number {
   return (ref | (inc << 8) | (side << 16) | (seg << 24)) >>> 0;
 }
 
 /** Index of the vertex of hull I deepest along -n (n in the working frame); first of equals. */
-export function deepestVertex3d(I: Hull3D, nx: number, ny: number, nz: number): number {
-  const r = I.rot;
-  // n in I's frame.
-  const lx = r[0]! * nx + r[3]! * ny + r[6]! * nz;
-  const ly = r[1]! * nx + r[4]! * ny + r[7]! * nz;
-  const lz = r[2]! * nx + r[5]! * ny + r[8]! * nz;
-  const iv = I.shape.vertices;
+export function deepestVertex3d(I: Hull3D, n: Vec3Like): number {
+  const l = mat3.transposeMulVec(I.rot, n, local); // n in I's frame
   let lo = Infinity;
   let deepest = 0;
   for (let i = 0, c = I.shape.vertexCount; i < c; i++) {
-    const d = lx * iv[3 * i]! + ly * iv[3 * i + 1]! + lz * iv[3 * i + 2]!;
+    const d = vec3.dot(l, hullVertex(I, i, x));
     if (d < lo) {
       lo = d;
       deepest = i;
@@ -58,17 +97,15 @@ export function deepestVertex3d(I: Hull3D, nx: number, ny: number, nz: number): 
  * or with `aroundDeepest` the most anti-parallel of the faces around I's deepest vertex along -n
  * (the retry when the first clips to nothing: it always holds the deepest point).
  */
-export function incidentFace3d(I: Hull3D, nx: number, ny: number, nz: number, aroundDeepest: boolean): number {
-  if (aroundDeepest) return faceAroundVertex3d(I, deepestVertex3d(I, nx, ny, nz), nx, ny, nz);
-  const r = I.rot;
-  const lx = r[0]! * nx + r[3]! * ny + r[6]! * nz;
-  const ly = r[1]! * nx + r[4]! * ny + r[7]! * nz;
-  const lz = r[2]! * nx + r[5]! * ny + r[8]! * nz;
+export function incidentFace3d(I: Hull3D, n: Vec3Like, aroundDeepest: boolean): number {
+  if (aroundDeepest) return faceAroundVertex3d(I, deepestVertex3d(I, n), n);
+  const l = mat3.transposeMulVec(I.rot, n, local);
+  const lx = l[0], ly = l[1], lz = l[2];
   const ip = I.shape.planes;
   let incFace = 0;
   let lo = Infinity;
   for (let f = 0, c = I.shape.faceCount; f < c; f++) {
-    const d = lx * ip[4 * f]! + ly * ip[4 * f + 1]! + lz * ip[4 * f + 2]!;
+    const d = lx * ip[4 * f] + ly * ip[4 * f + 1] + lz * ip[4 * f + 2];
     if (d < lo) {
       lo = d;
       incFace = f;
@@ -78,53 +115,42 @@ export function incidentFace3d(I: Hull3D, nx: number, ny: number, nz: number, ar
 }
 
 /** The face of hull h around vertex v most anti-parallel to n (working frame); first of equals. */
-export function faceAroundVertex3d(h: Hull3D, v: number, nx: number, ny: number, nz: number): number {
-  const r = h.rot;
-  const lx = r[0]! * nx + r[3]! * ny + r[6]! * nz;
-  const ly = r[1]! * nx + r[4]! * ny + r[7]! * nz;
-  const lz = r[2]! * nx + r[5]! * ny + r[8]! * nz;
-  const s = h.shape;
-  const ip = s.planes;
-  let face = 0;
+export function faceAroundVertex3d(h: Hull3D, v: number, n: Vec3Like): number {
+  const l = mat3.transposeMulVec(h.rot, n, local);
+  let best = 0;
   let lo = Infinity;
-  for (let e = 0, c = s.edgeCount; e < c; e++) {
-    if (s.edgeV0[e] !== v && s.edgeV1[e] !== v) continue;
-    const f0 = s.edgeF0[e]!;
-    const f1 = s.edgeF1[e]!;
-    const d0 = lx * ip[4 * f0]! + ly * ip[4 * f0 + 1]! + lz * ip[4 * f0 + 2]!;
-    const d1 = lx * ip[4 * f1]! + ly * ip[4 * f1 + 1]! + lz * ip[4 * f1 + 2]!;
+  for (let k = 0, c = h.shape.edgeCount; k < c; k++) {
+    hullEdge(h, k, edge);
+    if (edge.v0 !== v && edge.v1 !== v) continue;
+    const d0 = vec3.dot(l, hullNormal(h, edge.f0, normal));
+    const d1 = vec3.dot(l, hullNormal(h, edge.f1, normal));
     if (d0 < lo) {
       lo = d0;
-      face = f0;
+      best = edge.f0;
     }
     if (d1 < lo) {
       lo = d1;
-      face = f1;
+      best = edge.f1;
     }
   }
-  return face;
+  return best;
 }
 
 /**
- * Face f of hull h, or where point x (working frame) lies outside it the face across the side x is
+ * Face f of hull h, or where point p (working frame) lies outside it the face across the side p is
  * farthest outside of, when that face's normal is within NEAR_COPLANAR_SINE_3D of f's. The closest
  * points of hulls apart name their face so: on a hull built from noisy coplanar points the most
  * anti-parallel of adjacent nearly coplanar faces can be one the point is not over. (One pass over
  * f's sides: a search of the faces around a vertex with a polygon test for each made the lavapipe
  * kernel's first compile 8 s longer, this one 4 s.)
  */
-export function faceOverPoint3d(h: Hull3D, f: number, x: number, y: number, z: number): number {
-  planeW3d(h, f);
-  const side = farthestOutsideSide3d(faceR, faceW3d(h, f, faceR), planeW[0]!, planeW[1]!, planeW[2]!, x, y, z);
+export function faceOverPoint3d(h: Hull3D, f: number, p: Vec3Like): number {
+  const side = farthestOutsideSide3d(h, f, planeW3d(h, f, plane), p);
   if (side < 0) return f;
-  const s = h.shape;
-  const e = s.faceEdges[s.faceFirst[f]! + side]!;
-  const across = s.edgeF0[e] === f ? s.edgeF1[e]! : s.edgeF0[e]!;
-  const ip = s.planes;
-  const ax = ip[4 * across]!, ay = ip[4 * across + 1]!, az = ip[4 * across + 2]!;
-  const mx = ip[4 * f]!, my = ip[4 * f + 1]!, mz = ip[4 * f + 2]!;
-  const cx = ay * mz - az * my, cy = az * mx - ax * mz, cz = ax * my - ay * mx;
-  return cx * cx + cy * cy + cz * cz <= NEAR_COPLANAR_SINE_3D * NEAR_COPLANAR_SINE_3D ? across : f;
+  hullEdge(h, faceEntry(h, hullFace(h, f, face).first + side, entry).edge, edge);
+  const across = edge.f0 === f ? edge.f1 : edge.f0;
+  const c = vec3.cross(hullNormal(h, across, normal), hullNormal(h, f, normalB), normal);
+  return vec3.dot(c, c) <= NEAR_COPLANAR_SINE_3D * NEAR_COPLANAR_SINE_3D ? across : f;
 }
 
 /**
@@ -140,12 +166,12 @@ export function crossingFeature3d(R: Hull3D, refFirst: number, refSize: number, 
   let ref: number;
   let inc: number;
   if (side === NO_SIDE_3D) {
-    ref = FEATURE_EDGE_3D + R.shape.faceEdges[refFirst + j]!;
+    ref = FEATURE_EDGE_3D + faceEntry(R, refFirst + j, entry).edge;
     inc = seg;
   } else {
     const last = refSize - 1;
     const corner = side + 1 === j || (side === last && j === 0) ? j : j + 1 === side || (j === last && side === 0) ? side : j;
-    ref = FEATURE_VERTEX_3D + R.shape.faceVertices[refFirst + corner]!;
+    ref = FEATURE_VERTEX_3D + faceEntry(R, refFirst + corner, entry).vertex;
     inc = FEATURE_FACE_3D + incFace;
   }
   return leaving ? clipFeature3d(ref, inc, j, 0) : clipFeature3d(ref, inc, side, seg);
@@ -153,30 +179,33 @@ export function crossingFeature3d(R: Hull3D, refFirst: number, refSize: number, 
 
 /**
  * One Sutherland–Hodgman step: keeps the part of polygon `src` (m points) where
- * s · p <= off, the side plane of reference side j; a point within the slack (sideSlack3d) of the
+ * side · p <= off, the side plane of reference side j; a point within the slack (sideSlack3d) of the
  * plane, on either side, counts as on it: it is kept (clamped onto the plane from outside), and no
  * crossing is made next to it (crossesSide3d). Crossings lie on the true plane. Writes `dst` and
- * returns its size (the WGSL keeps a point's position bits and feature word in one vec4u).
- * `refFirst`/`refSize` locate the reference face's vertex loop of R, `incFace` the incident face.
+ * returns its size. `refFirst`/`refSize` locate the reference face's vertex loop of R, `incFace`
+ * the incident face.
  */
 export function clipPolygonToPlane3d(
-  srcPos: Float64Array, srcFeat: Uint32Array, dstPos: Float64Array, dstFeat: Uint32Array, m: number,
-  sx: number, sy: number, sz: number, off: number, slack: number,
+  src: ClipPolygon3D, dst: ClipPolygon3D, m: number, side: Vec3Like, off: number, slack: number,
   R: Hull3D, refFirst: number, refSize: number, j: number, incFace: number,
 ): number {
   let o = 0;
-  // Each point is read once: the edge k -> k + 1 carries point k + 1 to the next step.
-  let px = srcPos[0]!, py = srcPos[1]!, pz = srcPos[2]!;
-  let feat = srcFeat[0]!;
+  // Each point is read once: the edge k -> k + 1 carries point k + 1 to the next step. (Scalars
+  // here: this loop runs for every clip point against every side plane.)
+  const sx = side[0], sy = side[1], sz = side[2];
+  const sp = src.pos;
+  const dpos = dst.pos;
+  let px = sp[0], py = sp[1], pz = sp[2];
+  let feat = src.feat[0];
   let dp = sx * px + sy * py + sz * pz - off;
   for (let k = 0; k < m; k++) {
-    const q = k + 1 === m ? 0 : k + 1;
-    const qx = srcPos[3 * q]!, qy = srcPos[3 * q + 1]!, qz = srcPos[3 * q + 2]!;
-    const nextFeat = srcFeat[q]!;
+    const next = k + 1 === m ? 0 : k + 1;
+    const qx = sp[3 * next], qy = sp[3 * next + 1], qz = sp[3 * next + 2];
+    const nextFeat = src.feat[next];
     const dq = sx * qx + sy * qy + sz * qz - off;
     if (dp <= slack) {
-      sideClamp3d(dstPos, o, px, py, pz, sx, sy, sz, dp);
-      dstFeat[o] = bandFeature3d(feat, dp, dq, slack, j);
+      sideClamp3d(dpos, o, px, py, pz, sx, sy, sz, dp);
+      dst.feat[o] = bandFeature3d(feat, dp, dq, slack, j);
       o++;
     }
     // A 2-point polygon (a segment, where only an edge of the incident face lies on the
@@ -184,10 +213,10 @@ export function clipPolygonToPlane3d(
     // would repeat the first under another id.
     if (crossesSide3d(dp, dq, slack) && (m > 2 || k === 0)) {
       const t = dp / (dp - dq);
-      dstPos[3 * o] = px + t * (qx - px);
-      dstPos[3 * o + 1] = py + t * (qy - py);
-      dstPos[3 * o + 2] = pz + t * (qz - pz);
-      dstFeat[o] = crossingFeature3d(R, refFirst, refSize, j, incFace, feat, dp < 0);
+      dpos[3 * o] = px + t * (qx - px);
+      dpos[3 * o + 1] = py + t * (qy - py);
+      dpos[3 * o + 2] = pz + t * (qz - pz);
+      dst.feat[o] = crossingFeature3d(R, refFirst, refSize, j, incFace, feat, dp < 0);
       o++;
     }
     px = qx;
@@ -205,8 +234,8 @@ export function clipPolygonToPlane3d(
  * on the side plane is kept whatever its f32 noise and its id holds frame to frame; sideClamp3d
  * moves such a point onto the plane, so every point stays on the reference face.
  */
-export function sideSlack3d(sx: number, sy: number, sz: number, scale: number): number {
-  return CLIP_SIDE_SLOP_3D * scale * Math.hypot(sx, sy, sz);
+export function sideSlack3d(side: Vec3Like, scale: number): number {
+  return CLIP_SIDE_SLOP_3D * scale * vec3.hypot(side);
 }
 
 /**
@@ -228,7 +257,10 @@ export function bandFeature3d(feat: number, dp: number, dq: number, slack: numbe
   return dp >= -slack && dq > slack ? clipFeature3d(feat & 0xff, (feat >>> 8) & 0xff, j, 0) : feat;
 }
 
-/** Writes p moved onto the side plane, when it is outside by d = s · p - off > 0, to dst[3o..]. */
+/**
+ * Writes p moved onto the side plane s (a clip buffer's slot o, x, y, z at 3 o), when it is outside
+ * by d = s · p − off > 0. (Scalars: the clip loop's points are.)
+ */
 export function sideClamp3d(dst: Float64Array, o: number, px: number, py: number, pz: number, sx: number, sy: number, sz: number, d: number): void {
   const f = Math.max(d, 0) / (sx * sx + sy * sy + sz * sz);
   dst[3 * o] = px - f * sx;
@@ -236,97 +268,79 @@ export function sideClamp3d(dst: Float64Array, o: number, px: number, py: number
   dst[3 * o + 2] = pz - f * sz;
 }
 
-/** The plane of a face in the working frame, written by planeW3d: normal xyz, offset. */
-export const planeW = new Float64Array(4);
-
-/** Writes `planeW`: the plane of face f of hull R in the working frame. */
-export function planeW3d(R: Hull3D, f: number): void {
-  const r = R.rot;
-  const t = R.pos;
-  const rp = R.shape.planes;
-  const x = rp[4 * f]!, y = rp[4 * f + 1]!, z = rp[4 * f + 2]!;
-  const nx = r[0]! * x + r[1]! * y + r[2]! * z;
-  const ny = r[3]! * x + r[4]! * y + r[5]! * z;
-  const nz = r[6]! * x + r[7]! * y + r[8]! * z;
-  planeW[0] = nx;
-  planeW[1] = ny;
-  planeW[2] = nz;
-  planeW[3] = rp[4 * f + 3]! + (nx * t[0]! + ny * t[1]! + nz * t[2]!);
+/** The plane of face f of hull R in the working frame into dst: normal xyz, offset [3] (WGSL: vec4f). */
+export function planeW3d(R: Hull3D, f: number, dst: Float64Array): Float64Array {
+  const pl = hullPlane(R, f, dst);
+  const w = pl[3];
+  mat3.mulVec(R.rot, pl, pl);
+  pl[3] = w + vec3.dot(pl, R.pos);
+  return pl;
 }
+
+const refPlane = new Float64Array(4);
+const refLoop: HullFace3D = { first: 0, size: 0 };
 
 /**
  * Face contact: clips face `incFace` of hull I against the side planes of reference face
  * `refFace` of hull R, keeps points below the reference plane + margin and reduces them to 4.
  * `refIsA` says whether R is body A (ids and normal). Returns the number of points written.
  */
-export function clipFaceContact3d(R: Hull3D, refFace: number, I: Hull3D, incFace: number, refIsA: boolean, margin: number, scale: number): number {
-  const rr = R.rot;
-  const rt = R.pos;
-  const rs = R.shape;
-  // Reference plane in the working frame.
-  planeW3d(R, refFace);
-  const nx = planeW[0]!, ny = planeW[1]!, nz = planeW[2]!, nd = planeW[3]!;
+export function clipFaceContact3d(R: Hull3D, refFace: number, I: Hull3D, incFace: number, refIsA: boolean, margin: number, scale: number, lm: LocalManifold3D): number {
+  const n = planeW3d(R, refFace, refPlane);
+  const nd = n[3];
   // Incident polygon (working frame) into clip buffer 0.
-  const is = I.shape;
-  let m = faceW3d(I, incFace, clipPos0);
-  const iFirst = is.faceFirst[incFace]!;
+  const inc = hullFace(I, incFace, face);
+  let m = inc.size;
   for (let k = 0; k < m; k++) {
-    clipFeat0[k] = clipFeature3d(FEATURE_FACE_3D + refFace, FEATURE_VERTEX_3D + is.faceVertices[iFirst + k]!, NO_SIDE_3D, FEATURE_EDGE_3D + is.faceEdges[iFirst + k]!);
+    faceEntry(I, inc.first + k, entry);
+    vec3.store(hullVertexW(I, entry.vertex, x), clip0.pos, 3 * k);
+    clip0.feat[k] = clipFeature3d(FEATURE_FACE_3D + refFace, FEATURE_VERTEX_3D + entry.vertex, NO_SIDE_3D, FEATURE_EDGE_3D + entry.edge);
   }
   // Sutherland–Hodgman against each side plane of the reference face, ping-ponging the buffers.
-  const rv = rs.vertices;
-  const rFirst = rs.faceFirst[refFace]!;
-  const rSize = rs.faceSize[refFace]!;
+  const ref = hullFace(R, refFace, refLoop);
   let inFirst = true;
-  for (let j = 0; j < rSize && m > 0; j++) {
-    const a = 3 * rs.faceVertices[rFirst + j]!;
-    const b = 3 * rs.faceVertices[rFirst + (j + 1 === rSize ? 0 : j + 1)]!;
-    const ax = rr[0]! * rv[a]! + rr[1]! * rv[a + 1]! + rr[2]! * rv[a + 2]! + rt[0]!;
-    const ay = rr[3]! * rv[a]! + rr[4]! * rv[a + 1]! + rr[5]! * rv[a + 2]! + rt[1]!;
-    const az = rr[6]! * rv[a]! + rr[7]! * rv[a + 1]! + rr[8]! * rv[a + 2]! + rt[2]!;
-    const ex = rr[0]! * rv[b]! + rr[1]! * rv[b + 1]! + rr[2]! * rv[b + 2]! + rt[0]! - ax;
-    const ey = rr[3]! * rv[b]! + rr[4]! * rv[b + 1]! + rr[5]! * rv[b + 2]! + rt[1]! - ay;
-    const ez = rr[6]! * rv[b]! + rr[7]! * rv[b + 1]! + rr[8]! * rv[b + 2]! + rt[2]! - az;
+  const nx0 = n[0], ny0 = n[1], nz0 = n[2];
+  for (let j = 0; j < ref.size && m > 0; j++) {
+    hullVertexW(R, faceEntry(R, ref.first + j, entry).vertex, a);
+    hullVertexW(R, faceEntry(R, ref.first + (j + 1 === ref.size ? 0 : j + 1), entry).vertex, b);
+    const ex = b[0] - a[0], ey = b[1] - a[1], ez = b[2] - a[2];
     // Outward side normal: edge × n (counter-clockwise face).
-    const sx = ey * nz - ez * ny;
-    const sy = ez * nx - ex * nz;
-    const sz = ex * ny - ey * nx;
-    const off = sx * ax + sy * ay + sz * az;
-    const slack = sideSlack3d(sx, sy, sz, scale);
+    const side = vec3.set(ey * nz0 - ez * ny0, ez * nx0 - ex * nz0, ex * ny0 - ey * nx0, s);
+    const off = side[0] * a[0] + side[1] * a[1] + side[2] * a[2];
+    const slack = sideSlack3d(side, scale);
     m = inFirst
-      ? clipPolygonToPlane3d(clipPos0, clipFeat0, clipPos1, clipFeat1, m, sx, sy, sz, off, slack, R, rFirst, rSize, j, incFace)
-      : clipPolygonToPlane3d(clipPos1, clipFeat1, clipPos0, clipFeat0, m, sx, sy, sz, off, slack, R, rFirst, rSize, j, incFace);
+      ? clipPolygonToPlane3d(clip0, clip1, m, side, off, slack, R, ref.first, ref.size, j, incFace)
+      : clipPolygonToPlane3d(clip1, clip0, m, side, off, slack, R, ref.first, ref.size, j, incFace);
     inFirst = !inFirst;
   }
   // Keep points below the reference plane + margin, moved midway to it.
-  const pos = inFirst ? clipPos0 : clipPos1;
-  const feat = inFirst ? clipFeat0 : clipFeat1;
-  let n = 0;
+  const clipped = inFirst ? clip0 : clip1;
+  const nx = n[0], ny = n[1], nz = n[2];
+  let count = 0;
   for (let k = 0; k < m; k++) {
-    const px = pos[3 * k]!, py = pos[3 * k + 1]!, pz = pos[3 * k + 2]!;
-    const s = nx * px + ny * py + nz * pz - nd;
-    if (s > margin) continue;
-    candPos[3 * n] = px - 0.5 * s * nx;
-    candPos[3 * n + 1] = py - 0.5 * s * ny;
-    candPos[3 * n + 2] = pz - 0.5 * s * nz;
-    candSep[n] = s;
-    const ref = feat[k]! & 0xff;
-    const inc = (feat[k]! >>> 8) & 0xff;
-    candId[n] = refIsA ? makeId3d(ref, inc) : makeId3d(inc, ref);
-    n++;
+    const px = clipped.pos[3 * k], py = clipped.pos[3 * k + 1], pz = clipped.pos[3 * k + 2];
+    const sep = nx * px + ny * py + nz * pz - nd;
+    if (sep > margin) continue;
+    cand.pos[3 * count] = px - 0.5 * sep * nx;
+    cand.pos[3 * count + 1] = py - 0.5 * sep * ny;
+    cand.pos[3 * count + 2] = pz - 0.5 * sep * nz;
+    cand.sep[count] = sep;
+    const rf = clipped.feat[k] & 0xff;
+    const inf = (clipped.feat[k] >>> 8) & 0xff;
+    cand.id[count] = refIsA ? makeId3d(rf, inf) : makeId3d(inf, rf);
+    count++;
   }
   lm.kind = refIsA ? CONTACT_KIND_3D.faceA : CONTACT_KIND_3D.faceB;
-  if (refIsA) setNormal3d(nx, ny, nz);
-  else setNormal3d(-nx, -ny, -nz);
-  if (n === 0) return 0;
-  if (n <= MAX_MANIFOLD_POINTS_3D) {
-    for (let k = 0; k < n; k++) pushPoint3d(candPos[3 * k]!, candPos[3 * k + 1]!, candPos[3 * k + 2]!, candSep[k]!, candId[k]!);
-    return n;
+  setNormal3d(lm, refIsA ? n : vec3.negate(n, normal));
+  if (count === 0) return 0;
+  if (count <= MAX_MANIFOLD_POINTS_3D) {
+    for (let k = 0; k < count; k++) pushPoint3d(lm, vec3.load(cand.pos, 3 * k, x), cand.sep[k], cand.id[k]);
+    return count;
   }
-  const c = reduceManifold3d(n, nx, ny, nz, scale);
+  const c = reduceManifold3d(cand, count, n, scale, chosen);
   for (let i = 0; i < c; i++) {
-    const k = chosen[i]!;
-    pushPoint3d(candPos[3 * k]!, candPos[3 * k + 1]!, candPos[3 * k + 2]!, candSep[k]!, candId[k]!);
+    const k = chosen[i];
+    pushPoint3d(lm, vec3.load(cand.pos, 3 * k, x), cand.sep[k], cand.id[k]);
   }
   return c;
 }
@@ -338,61 +352,38 @@ export function clipFaceContact3d(R: Hull3D, refFace: number, I: Hull3D, incFace
  * corners, a vertex beside an edge): returns true, and the hulls' closest points make the contact
  * (collideHulls3d), so a speculative point never floats beside the face.
  */
-export function vertexContact3d(R: Hull3D, refFace: number, I: Hull3D, refIsA: boolean, margin: number): boolean {
-  planeW3d(R, refFace);
-  const nx = planeW[0]!, ny = planeW[1]!, nz = planeW[2]!, nd = planeW[3]!;
-  const bi = deepestVertex3d(I, nx, ny, nz);
-  const ir = I.rot;
-  const it = I.pos;
-  const iv = I.shape.vertices;
-  const x0 = iv[3 * bi]!, y0 = iv[3 * bi + 1]!, z0 = iv[3 * bi + 2]!;
-  const x = ir[0]! * x0 + ir[1]! * y0 + ir[2]! * z0 + it[0]!;
-  const y = ir[3]! * x0 + ir[4]! * y0 + ir[5]! * z0 + it[1]!;
-  const z = ir[6]! * x0 + ir[7]! * y0 + ir[8]! * z0 + it[2]!;
-  const s = nx * x + ny * y + nz * z - nd;
-  if (s > margin) return false;
-  if (s > 0 && farthestOutsideSide3d(faceR, faceW3d(R, refFace, faceR), nx, ny, nz, x, y, z) >= 0) return true;
+export function vertexContact3d(R: Hull3D, refFace: number, I: Hull3D, refIsA: boolean, margin: number, lm: LocalManifold3D): boolean {
+  const n = planeW3d(R, refFace, refPlane);
+  const bi = deepestVertex3d(I, n);
+  const p = hullVertexW(I, bi, x);
+  const sep = vec3.dot(n, p) - n[3];
+  if (sep > margin) return false;
+  if (sep > 0 && farthestOutsideSide3d(R, refFace, n, p) >= 0) return true;
   const v = FEATURE_VERTEX_3D + bi;
   const f = FEATURE_FACE_3D + refFace;
-  pushPoint3d(x - 0.5 * s * nx, y - 0.5 * s * ny, z - 0.5 * s * nz, s, refIsA ? makeId3d(f, v) : makeId3d(v, f));
+  pushPoint3d(lm, vec3.addScaled(p, n, -(0.5 * sep), p), sep, refIsA ? makeId3d(f, v) : makeId3d(v, f));
   return false;
 }
 
-/** A face in the working frame, for farthestOutsideSide3d: x, y, z per loop vertex. */
-const faceR = new Float64Array(3 * MAX_FACE_VERTICES);
-
-/** Writes face f of hull h into `out` (working frame, loop order); returns its vertex count. */
-function faceW3d(h: Hull3D, f: number, out: Float64Array): number {
-  const s = h.shape;
-  const m = h.rot;
-  const t = h.pos;
-  const v = s.vertices;
-  const first = s.faceFirst[f]!;
-  const size = s.faceSize[f]!;
-  for (let k = 0; k < size; k++) {
-    const i = s.faceVertices[first + k]!;
-    const x = v[3 * i]!, y = v[3 * i + 1]!, z = v[3 * i + 2]!;
-    out[3 * k] = m[0]! * x + m[1]! * y + m[2]! * z + t[0]!;
-    out[3 * k + 1] = m[3]! * x + m[4]! * y + m[5]! * z + t[1]!;
-    out[3 * k + 2] = m[6]! * x + m[7]! * y + m[8]! * z + t[2]!;
-  }
-  return size;
+/** Loop vertex k of face f of h, in the working frame. */
+export function faceVertexW3d(h: Hull3D, f: number, k: number, dst: Vec3): Vec3 {
+  return hullVertexW(h, faceEntry(h, hullFace(h, f, face).first + k, entry).vertex, dst);
 }
 
 /**
- * The side of the face loop `poly` (size points, outward normal n) that point x lies farthest
- * outside of (its distance to the side plane, edge × n), or -1 when x lies over the face: on the
- * inner side of every side plane.
+ * The side of face f of h (outward normal n, working frame) that point p lies farthest outside of
+ * (its distance to the side plane, edge × n), or -1 when p lies over the face: on the inner side
+ * of every side plane. Side j runs from loop vertex j to j + 1.
  */
-function farthestOutsideSide3d(poly: Float64Array, size: number, nx: number, ny: number, nz: number, x: number, y: number, z: number): number {
+export function farthestOutsideSide3d(h: Hull3D, f: number, n: Vec3Like, p: Vec3Like): number {
+  const size = hullFace(h, f, face).size;
   let worst = 0;
   let side = -1;
   for (let j = 0; j < size; j++) {
-    const a = 3 * j;
-    const b = 3 * (j + 1 === size ? 0 : j + 1);
-    const ex = poly[b]! - poly[a]!, ey = poly[b + 1]! - poly[a + 1]!, ez = poly[b + 2]! - poly[a + 2]!;
-    const sx = ey * nz - ez * ny, sy = ez * nx - ex * nz, sz = ex * ny - ey * nx;
-    const outside = (sx * (x - poly[a]!) + sy * (y - poly[a + 1]!) + sz * (z - poly[a + 2]!)) / Math.sqrt(sx * sx + sy * sy + sz * sz);
+    const va = faceVertexW3d(h, f, j, a);
+    const vb = faceVertexW3d(h, f, j + 1 === size ? 0 : j + 1, b);
+    const sn = vec3.cross(vec3.sub(vb, va, e), n, s);
+    const outside = vec3.dot(sn, vec3.sub(p, va, toX)) / vec3.length(sn);
     if (outside > worst) {
       worst = outside;
       side = j;

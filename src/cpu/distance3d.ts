@@ -1,22 +1,36 @@
 // Closest points of two segments in 3D (mirror of shaders/distance3d.wgsl).
 
-/** Result of closestSegments3d: s, t, c1 xyz, c2 xyz (WGSL: `struct SegmentClosest3D`). */
-export const cp = new Float64Array(8);
+import { vec3, type Vec3, type Vec3Like } from './vec3.ts';
+
+/** Result of closestSegments3d (WGSL: `struct SegmentClosest3D`). */
+export interface SegmentClosest3D {
+  /** Parameter on segment 1. */
+  s: number;
+  /** Parameter on segment 2. */
+  t: number;
+  /** p1 + s (q1 − p1). */
+  c1: Vec3;
+  /** p2 + t (q2 − p2). */
+  c2: Vec3;
+}
+
+export function emptySegmentClosest3D(): SegmentClosest3D {
+  return { s: 0, t: 0, c1: vec3.create(), c2: vec3.create() };
+}
 
 /**
- * Closest points of segments p1–q1 and p2–q2 (Ericson 5.1.9); writes cp = [s, t, c1, c2] with
- * c1 = p1 + s (q1 − p1) and c2 = p2 + t (q2 − p2). Handles segments that are points.
+ * Closest points of segments p1–q1 and p2–q2 (Ericson 5.1.9) into `out`. Handles segments that
+ * are points. (Scalars inside: it runs for every hull edge a round core may be closest to.)
  */
-export function closestSegments3d(
-  p1x: number, p1y: number, p1z: number, q1x: number, q1y: number, q1z: number,
-  p2x: number, p2y: number, p2z: number, q2x: number, q2y: number, q2z: number,
-): void {
-  const d1x = q1x - p1x;
-  const d1y = q1y - p1y;
-  const d1z = q1z - p1z;
-  const d2x = q2x - p2x;
-  const d2y = q2y - p2y;
-  const d2z = q2z - p2z;
+export function closestSegments3d(p1: Vec3Like, q1: Vec3Like, p2: Vec3Like, q2: Vec3Like, out: SegmentClosest3D): SegmentClosest3D {
+  const p1x = p1[0], p1y = p1[1], p1z = p1[2];
+  const p2x = p2[0], p2y = p2[1], p2z = p2[2];
+  const d1x = q1[0] - p1x;
+  const d1y = q1[1] - p1y;
+  const d1z = q1[2] - p1z;
+  const d2x = q2[0] - p2x;
+  const d2y = q2[1] - p2y;
+  const d2z = q2[2] - p2z;
   const rx = p1x - p2x;
   const ry = p1y - p2y;
   const rz = p1z - p2z;
@@ -58,12 +72,9 @@ export function closestSegments3d(
       }
     }
   }
-  cp[0] = s;
-  cp[1] = t;
-  cp[2] = p1x + d1x * s;
-  cp[3] = p1y + d1y * s;
-  cp[4] = p1z + d1z * s;
-  cp[5] = p2x + d2x * t;
-  cp[6] = p2y + d2y * t;
-  cp[7] = p2z + d2z * t;
+  out.s = s;
+  out.t = t;
+  vec3.set(p1x + d1x * s, p1y + d1y * s, p1z + d1z * s, out.c1);
+  vec3.set(p2x + d2x * t, p2y + d2y * t, p2z + d2z * t, out.c2);
+  return out;
 }

@@ -1,16 +1,19 @@
-// The local manifold, transforms, quaternions and feature ids of the 3D narrowphase (mirror of
+// The local manifold, transforms, hull access and feature ids of the 3D narrowphase (mirror of
 // shaders/manifold3d.wgsl, function for function, same names).
 //
 // Frames. A pair is solved in the shape frame of its first (most complex) shape X: the origin is
 // X's centre (body position + R_X · centre), the axes X's. Each shape of the pair is a `Hull3D`:
 // the shape and the rigid transform of its shape frame into that working frame (identity for X,
-// the relative pose for Y). The local manifold (`lm`) is built in the working frame and moved to
-// world space at the end by `manifoldToWorld3d`.
+// the relative pose for Y). The local manifold (LocalManifold3D, the WGSL's `var<private> lm`) is
+// built in the working frame and moved to world space at the end by `manifoldToWorld3d`.
 //
-// Nothing is allocated per pair: the scratch below is module-level and reused.
+// Nothing is allocated per pair: results go into scratch the caller owns (the local manifold, the
+// working frame, the small result structs below); a module keeps private scratch for its own
+// intermediate values only.
 
 import { CONTACT_KIND_3D, CORE_DISTANCE_3D, FEATURE_EDGE_3D, FEATURE_VERTEX_3D, MAX_MANIFOLD_POINTS_3D } from '../constants3d.ts';
 import type { Shape3D } from '../shapes3d.ts';
+import { mat3, vec3, type Mat3, type Vec3, type Vec3Like } from './vec3.ts';
 
 export { CONTACT_KIND_3D };
 
@@ -45,70 +48,188 @@ export function emptyManifold3D(): Manifold3D {
   };
 }
 
-/** A shape of the pair placed in the working frame (WGSL: `struct Hull3D`). */
-export interface Hull3D {
+/** A rigid transform p' = rot p + pos (WGSL: `struct RigidTransform3D`). */
+export interface RigidTransform3D {
+  rot: Mat3;
+  pos: Vec3;
+}
+
+export function emptyRigidTransform3D(): RigidTransform3D {
+  return { rot: mat3.create(), pos: vec3.create() };
+}
+
+/** A shape of the pair placed in the working frame (WGSL: `struct Hull3D`): rot, pos take its shape frame there. */
+export interface Hull3D extends RigidTransform3D {
   shape: Shape3D;
-  /** Rotation of the shape frame into the working frame, row-major 3×3 (m[3 r + c]). */
-  rot: Float64Array;
-  /** Origin of the shape frame in the working frame. */
-  pos: Float64Array;
 }
 
 export function emptyHull3D(shape: Shape3D): Hull3D {
-  return { shape, rot: Float64Array.of(1, 0, 0, 0, 1, 0, 0, 0, 1), pos: new Float64Array(3) };
+  return { shape, ...emptyRigidTransform3D() };
 }
 
 /**
- * The local manifold, in the working frame (WGSL: `var<private> lm: LocalManifold3D`). Points are
- * midway between the surfaces; `separations` are negated depths.
+ * The local manifold, in the working frame (WGSL: `struct LocalManifold3D`). Points are midway
+ * between the surfaces; `separations` are negated depths.
  */
-export const lm = {
-  normal: new Float64Array(3),
-  count: 0,
-  kind: 0,
-  positions: new Float64Array(3 * MAX_MANIFOLD_POINTS_3D),
-  separations: new Float64Array(MAX_MANIFOLD_POINTS_3D),
-  ids: new Uint32Array(MAX_MANIFOLD_POINTS_3D),
-};
+export interface LocalManifold3D {
+  normal: Vec3;
+  count: number;
+  kind: number;
+  /** x, y, z per point. */
+  positions: Float64Array;
+  separations: Float64Array;
+  ids: Uint32Array;
+}
+
+export function emptyLocalManifold3D(): LocalManifold3D {
+  return {
+    normal: vec3.create(),
+    count: 0,
+    kind: 0,
+    positions: new Float64Array(3 * MAX_MANIFOLD_POINTS_3D),
+    separations: new Float64Array(MAX_MANIFOLD_POINTS_3D),
+    ids: new Uint32Array(MAX_MANIFOLD_POINTS_3D),
+  };
+}
+
+/** X's rotation and centre in world space, set by relativePose3d (WGSL: `struct WorkingFrame3D`). */
+export interface WorkingFrame3D {
+  rot: Mat3;
+  origin: Vec3;
+}
+
+export function emptyWorkingFrame3D(): WorkingFrame3D {
+  return { rot: mat3.create(), origin: vec3.create() };
+}
+
+// ---- hull access (the WGSL reads the packed buffers here; the CPU reads the Shape3D arrays) ----
+
+// The accessors write their components directly (no nested vector ops): they run in every loop
+// over a hull's features, and V8 inlines a leaf this small wherever it is called.
+
+/** Vertex i in the shape frame. */
+export function hullVertex(h: Hull3D, i: number, dst: Vec3): Vec3 {
+  const v = h.shape.vertices;
+  dst[0] = v[3 * i];
+  dst[1] = v[3 * i + 1];
+  dst[2] = v[3 * i + 2];
+  return dst;
+}
+
+/** Vertex i in the working frame: rot v + pos. */
+export function hullVertexW(h: Hull3D, i: number, dst: Vec3): Vec3 {
+  const v = h.shape.vertices;
+  const m = h.rot;
+  const t = h.pos;
+  const x = v[3 * i], y = v[3 * i + 1], z = v[3 * i + 2];
+  dst[0] = m[0] * x + m[1] * y + m[2] * z + t[0];
+  dst[1] = m[3] * x + m[4] * y + m[5] * z + t[1];
+  dst[2] = m[6] * x + m[7] * y + m[8] * z + t[2];
+  return dst;
+}
+
+/** Face plane f in the shape frame: outward unit normal xyz, offset [3] (WGSL: vec4f). */
+export function hullPlane(h: Hull3D, f: number, dst: Float64Array): Float64Array {
+  const p = h.shape.planes;
+  dst[0] = p[4 * f];
+  dst[1] = p[4 * f + 1];
+  dst[2] = p[4 * f + 2];
+  dst[3] = p[4 * f + 3];
+  return dst;
+}
+
+/** Face f's normal alone (hullPlane(h, f).xyz). */
+export function hullNormal(h: Hull3D, f: number, dst: Vec3): Vec3 {
+  const p = h.shape.planes;
+  dst[0] = p[4 * f];
+  dst[1] = p[4 * f + 1];
+  dst[2] = p[4 * f + 2];
+  return dst;
+}
+
+/** Face f's loop: its first entry in the face-vertex list and its vertex count (WGSL: vec2u). */
+export interface HullFace3D {
+  first: number;
+  size: number;
+}
+
+export function hullFace(h: Hull3D, f: number, out: HullFace3D): HullFace3D {
+  out.first = h.shape.faceFirst[f];
+  out.size = h.shape.faceSize[f];
+  return out;
+}
+
+/** Entry k of the face-vertex list: a loop vertex and the edge from it to the next loop vertex (WGSL: vec2u). */
+export interface FaceEntry3D {
+  vertex: number;
+  edge: number;
+}
+
+export function faceEntry(h: Hull3D, k: number, out: FaceEntry3D): FaceEntry3D {
+  out.vertex = h.shape.faceVertices[k];
+  out.edge = h.shape.faceEdges[k];
+  return out;
+}
+
+/** Unique edge e: vertices v0 -> v1, the face f0 that holds the half-edge v0 -> v1 and its neighbour f1 (WGSL: vec4u). */
+export interface HullEdge3D {
+  v0: number;
+  v1: number;
+  f0: number;
+  f1: number;
+}
+
+export function emptyHullEdge3D(): HullEdge3D {
+  return { v0: 0, v1: 0, f0: 0, f1: 0 };
+}
+
+export function hullEdge(h: Hull3D, e: number, out: HullEdge3D): HullEdge3D {
+  const s = h.shape;
+  out.v0 = s.edgeV0[e];
+  out.v1 = s.edgeV1[e];
+  out.f0 = s.edgeF0[e];
+  out.f1 = s.edgeF1[e];
+  return out;
+}
+
+// ---- local manifold ------------------------------------------------------------------------------
 
 /** Empties the local manifold. */
-export function resetLocalManifold3d(): void {
+export function resetLocalManifold3d(lm: LocalManifold3D): void {
   lm.count = 0;
   lm.kind = CONTACT_KIND_3D.none;
 }
 
-export function setNormal3d(nx: number, ny: number, nz: number): void {
-  lm.normal[0] = nx;
-  lm.normal[1] = ny;
-  lm.normal[2] = nz;
+export function setNormal3d(lm: LocalManifold3D, n: Vec3Like): void {
+  vec3.copy(n, lm.normal);
 }
 
 /**
- * Sets the normal along the join (dx, dy, dz), of length dist, of two closest points; closer than
- * CORE_DISTANCE_3D × scale, along the SAT axis (fx, fy, fz) instead: the join of two points that
- * (nearly) touch points anywhere, its direction the rounding of their coordinates.
+ * Sets the normal along the join d, of length dist, of two closest points; closer than
+ * CORE_DISTANCE_3D × scale, along the SAT axis f instead: the join of two points that (nearly)
+ * touch points anywhere, its direction the rounding of their coordinates.
  */
-export function setJoinNormal3d(dx: number, dy: number, dz: number, dist: number, fx: number, fy: number, fz: number, scale: number): void {
-  if (dist > CORE_DISTANCE_3D * scale) setNormal3d(dx / dist, dy / dist, dz / dist);
-  else setNormal3d(fx, fy, fz);
+export function setJoinNormal3d(lm: LocalManifold3D, d: Vec3Like, dist: number, f: Vec3Like, scale: number): void {
+  if (dist > CORE_DISTANCE_3D * scale) vec3.set(d[0] / dist, d[1] / dist, d[2] / dist, lm.normal);
+  else setNormal3d(lm, f);
 }
 
 /** The smallest separation of the local manifold's points (Infinity when it has none). */
-export function minSeparation3d(): number {
+export function minSeparation3d(lm: LocalManifold3D): number {
   let lo = Infinity;
-  for (let k = 0; k < lm.count; k++) lo = Math.min(lo, lm.separations[k]!);
+  for (let k = 0; k < lm.count; k++) lo = Math.min(lo, lm.separations[k]);
   return lo;
 }
 
 /** Appends a point (working frame) with its separation and feature id. */
-export function pushPoint3d(x: number, y: number, z: number, sep: number, id: number): void {
+export function pushPoint3d(lm: LocalManifold3D, p: Vec3Like, sep: number, id: number): void {
   const i = lm.count++;
-  lm.positions[3 * i] = x;
-  lm.positions[3 * i + 1] = y;
-  lm.positions[3 * i + 2] = z;
+  vec3.store(p, lm.positions, 3 * i);
   lm.separations[i] = sep;
   lm.ids[i] = id;
 }
+
+// ---- ids -----------------------------------------------------------------------------------------
 
 /** Feature id of a point made by feature a of body A and feature b of body B. */
 export function makeId3d(a: number, b: number): number {
@@ -122,8 +243,8 @@ export function swapId3d(id: number): number {
 
 /** Feature code of a point at parameter s along edge e (v0 -> v1) of a hull. */
 export function edgeFeature3d(h: Shape3D, e: number, s: number): number {
-  if (s <= 0) return FEATURE_VERTEX_3D + h.edgeV0[e]!;
-  if (s >= 1) return FEATURE_VERTEX_3D + h.edgeV1[e]!;
+  if (s <= 0) return FEATURE_VERTEX_3D + h.edgeV0[e];
+  if (s >= 1) return FEATURE_VERTEX_3D + h.edgeV1[e];
   return FEATURE_EDGE_3D + e;
 }
 
@@ -135,92 +256,57 @@ export function coreFeature3d(isSegment: boolean, s: number): number {
   return FEATURE_EDGE_3D;
 }
 
-/** Row-major rotation matrix of unit quaternion q into m. */
-export function quatToMatrix3d(q: ArrayLike<number>, m: Float64Array): void {
-  const x = q[0]!;
-  const y = q[1]!;
-  const z = q[2]!;
-  const w = q[3]!;
-  const xx = x * x;
-  const yy = y * y;
-  const zz = z * z;
-  const xy = x * y;
-  const xz = x * z;
-  const yz = y * z;
-  const wx = w * x;
-  const wy = w * y;
-  const wz = w * z;
-  m[0] = 1 - 2 * (yy + zz);
-  m[1] = 2 * (xy - wz);
-  m[2] = 2 * (xz + wy);
-  m[3] = 2 * (xy + wz);
-  m[4] = 1 - 2 * (xx + zz);
-  m[5] = 2 * (yz - wx);
-  m[6] = 2 * (xz - wy);
-  m[7] = 2 * (yz + wx);
-  m[8] = 1 - 2 * (xx + yy);
-}
+// ---- transforms ----------------------------------------------------------------------------------
 
-/**
- * The transform taking `from`'s shape frame into `to`'s shape frame (both placed in the working
- * frame): rotation to.rotᵀ · from.rot (row-major, out[0..8]) and translation
- * to.rotᵀ · (from.pos − to.pos) (out[9..11]).
- */
-export function relativeTransform3d(src: Hull3D, dst: Hull3D, out: Float64Array): void {
-  const a = src.rot;
-  const b = dst.rot;
+/** Row-major rotation matrix of unit quaternion q = [x, y, z, w] into m (the ops' mat3.fromQuat). */
+export const quatToMatrix3d: (q: ArrayLike<number>, m: Mat3) => Mat3 = mat3.fromQuat;
+
+/** out = the rotation bᵀ a and the translation bᵀ (dx, dy, dz): a frame's pose seen from frame b. */
+function transposeTimes3d(b: Mat3, a: Mat3, dx: number, dy: number, dz: number, out: RigidTransform3D): RigidTransform3D {
+  const o = out.rot;
   for (let r = 0; r < 3; r++) {
-    for (let c = 0; c < 3; c++) out[3 * r + c] = b[r]! * a[c]! + b[3 + r]! * a[3 + c]! + b[6 + r]! * a[6 + c]!;
+    for (let c = 0; c < 3; c++) o[3 * r + c] = b[r] * a[c] + b[3 + r] * a[3 + c] + b[6 + r] * a[6 + c];
+    out.pos[r] = b[r] * dx + b[3 + r] * dy + b[6 + r] * dz;
   }
-  const dx = src.pos[0]! - dst.pos[0]!;
-  const dy = src.pos[1]! - dst.pos[1]!;
-  const dz = src.pos[2]! - dst.pos[2]!;
-  for (let r = 0; r < 3; r++) out[9 + r] = b[r]! * dx + b[3 + r]! * dy + b[6 + r]! * dz;
+  return out;
 }
 
-/** Rotation of the working frame in world space (row-major) and its origin, world. */
-export const workingFrame = { rot: new Float64Array(9), origin: new Float64Array(3) };
-const rotY = new Float64Array(9);
+/** The transform taking `src`'s shape frame into `dst`'s shape frame: dst.rotᵀ src.rot, dst.rotᵀ (src.pos − dst.pos). */
+export function relativeTransform3d(src: Hull3D, dst: Hull3D, out: RigidTransform3D): RigidTransform3D {
+  return transposeTimes3d(dst.rot, src.rot, src.pos[0] - dst.pos[0], src.pos[1] - dst.pos[1], src.pos[2] - dst.pos[2], out);
+}
+
+const rotY = mat3.create();
 
 /**
- * Places shape Y (at xfY) in the working frame of shape X (at xfX): writes `workingFrame` (X's
- * rotation and centre in world space) and Y's `hull.rot` / `hull.pos`. The centre offsets are
- * rotated before the body positions are subtracted, so nearby bodies far from the origin keep
- * their digits in f32.
+ * Places shape Y (at xfY) in the working frame of shape X (at xfX): writes `frame` (X's rotation
+ * and centre in world space) and Y's `hull.rot` / `hull.pos`. The centre offsets are rotated
+ * before the body positions are subtracted, so nearby bodies far from the origin keep their
+ * digits in f32. (Scalars: it runs once per pair, and vector ops cost 3% of a box–box pair.)
  */
-export function relativePose3d(X: Shape3D, xfX: Transform3D, Y: Shape3D, xfY: Transform3D, hull: Hull3D): void {
-  const rX = workingFrame.rot;
-  quatToMatrix3d(xfX.rotation, rX);
-  quatToMatrix3d(xfY.rotation, rotY);
+export function relativePose3d(X: Shape3D, xfX: Transform3D, Y: Shape3D, xfY: Transform3D, frame: WorkingFrame3D, hull: Hull3D): void {
+  const rX = quatToMatrix3d(xfX.rotation, frame.rot);
+  const rY = quatToMatrix3d(xfY.rotation, rotY);
   const xc = X.center;
   const yc = Y.center;
   const xp = xfX.position;
   const yp = xfY.position;
-  // World offsets of the centres from the body positions.
-  const cxx = rX[0]! * xc[0] + rX[1]! * xc[1] + rX[2]! * xc[2];
-  const cxy = rX[3]! * xc[0] + rX[4]! * xc[1] + rX[5]! * xc[2];
-  const cxz = rX[6]! * xc[0] + rX[7]! * xc[1] + rX[8]! * xc[2];
-  const cyx = rotY[0]! * yc[0] + rotY[1]! * yc[1] + rotY[2]! * yc[2];
-  const cyy = rotY[3]! * yc[0] + rotY[4]! * yc[1] + rotY[5]! * yc[2];
-  const cyz = rotY[6]! * yc[0] + rotY[7]! * yc[1] + rotY[8]! * yc[2];
-  workingFrame.origin[0] = xp[0]! + cxx;
-  workingFrame.origin[1] = xp[1]! + cxy;
-  workingFrame.origin[2] = xp[2]! + cxz;
-  const dx = yp[0]! - xp[0]! + (cyx - cxx);
-  const dy = yp[1]! - xp[1]! + (cyy - cxy);
-  const dz = yp[2]! - xp[2]! + (cyz - cxz);
-  const rot = hull.rot;
-  for (let r = 0; r < 3; r++) {
-    for (let c = 0; c < 3; c++) rot[3 * r + c] = rX[r]! * rotY[c]! + rX[3 + r]! * rotY[3 + c]! + rX[6 + r]! * rotY[6 + c]!;
-    hull.pos[r] = rX[r]! * dx + rX[3 + r]! * dy + rX[6 + r]! * dz;
-  }
+  // World offsets of the centres from the body positions: rX xc and rY yc.
+  const cxx = rX[0] * xc[0] + rX[1] * xc[1] + rX[2] * xc[2];
+  const cxy = rX[3] * xc[0] + rX[4] * xc[1] + rX[5] * xc[2];
+  const cxz = rX[6] * xc[0] + rX[7] * xc[1] + rX[8] * xc[2];
+  const cyx = rY[0] * yc[0] + rY[1] * yc[1] + rY[2] * yc[2];
+  const cyy = rY[3] * yc[0] + rY[4] * yc[1] + rY[5] * yc[2];
+  const cyz = rY[6] * yc[0] + rY[7] * yc[1] + rY[8] * yc[2];
+  vec3.set(xp[0] + cxx, xp[1] + cxy, xp[2] + cxz, frame.origin);
+  transposeTimes3d(rX, rY, yp[0] - xp[0] + (cyx - cxx), yp[1] - xp[1] + (cyy - cxy), yp[2] - xp[2] + (cyz - cxz), hull);
 }
 
 /**
  * Moves the local manifold into `out`, world space. `swap`: the pair was solved with the shapes
  * exchanged; negate the normal, exchange the A/B face kinds and the id halves.
  */
-export function manifoldToWorld3d(out: Manifold3D, swap: boolean): number {
+export function manifoldToWorld3d(lm: LocalManifold3D, frame: WorkingFrame3D, out: Manifold3D, swap: boolean): number {
   const n = lm.count;
   const kind = lm.kind;
   out.count = n;
@@ -229,16 +315,14 @@ export function manifoldToWorld3d(out: Manifold3D, swap: boolean): number {
     : swap && kind === CONTACT_KIND_3D.faceB ? CONTACT_KIND_3D.faceA
     : kind;
   if (n === 0) return 0;
-  const r = workingFrame.rot;
-  const o = workingFrame.origin;
-  const sg = swap ? -1 : 1;
-  const nx = lm.normal[0]!, ny = lm.normal[1]!, nz = lm.normal[2]!;
-  for (let i = 0; i < 3; i++) out.normal[i] = sg * (r[3 * i]! * nx + r[3 * i + 1]! * ny + r[3 * i + 2]! * nz);
+  vec3.scale(mat3.mulVec(frame.rot, lm.normal, out.normal), swap ? -1 : 1, out.normal);
+  const r = frame.rot;
+  const o = frame.origin;
   for (let k = 0; k < n; k++) {
-    const x = lm.positions[3 * k]!, y = lm.positions[3 * k + 1]!, z = lm.positions[3 * k + 2]!;
-    for (let i = 0; i < 3; i++) out.positions[3 * k + i] = o[i]! + (r[3 * i]! * x + r[3 * i + 1]! * y + r[3 * i + 2]! * z);
-    out.depths[k] = -lm.separations[k]!;
-    const id = lm.ids[k]!;
+    const x = lm.positions[3 * k], y = lm.positions[3 * k + 1], z = lm.positions[3 * k + 2];
+    for (let i = 0; i < 3; i++) out.positions[3 * k + i] = o[i] + (r[3 * i] * x + r[3 * i + 1] * y + r[3 * i + 2] * z);
+    out.depths[k] = -lm.separations[k];
+    const id = lm.ids[k];
     out.ids[k] = swap ? swapId3d(id) : id;
   }
   return n;
@@ -255,10 +339,10 @@ export function manifold3DToJson(m: Manifold3D, pair: [number, number]): Manifol
   const points = [];
   for (let k = 0; k < m.count; k++) {
     points.push({
-      position: [m.positions[3 * k]!, m.positions[3 * k + 1]!, m.positions[3 * k + 2]!] as [number, number, number],
-      depth: m.depths[k]!,
-      id: m.ids[k]!,
+      position: [m.positions[3 * k], m.positions[3 * k + 1], m.positions[3 * k + 2]] as [number, number, number],
+      depth: m.depths[k],
+      id: m.ids[k],
     });
   }
-  return { pair, normal: [m.normal[0]!, m.normal[1]!, m.normal[2]!], points };
+  return { pair, normal: [m.normal[0], m.normal[1], m.normal[2]], points };
 }

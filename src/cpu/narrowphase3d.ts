@@ -18,13 +18,13 @@ function loadTransform(bodies: Float32Array, index: number, xf: Transform3D): vo
   const o = index * L.body.words;
   const p = xf.position as Float64Array;
   const q = xf.rotation as Float64Array;
-  p[0] = bodies[o + L.body.position]!;
-  p[1] = bodies[o + L.body.position + 1]!;
-  p[2] = bodies[o + L.body.position + 2]!;
-  q[0] = bodies[o + L.body.rotation]!;
-  q[1] = bodies[o + L.body.rotation + 1]!;
-  q[2] = bodies[o + L.body.rotation + 2]!;
-  q[3] = bodies[o + L.body.rotation + 3]!;
+  p[0] = bodies[o + L.body.position];
+  p[1] = bodies[o + L.body.position + 1];
+  p[2] = bodies[o + L.body.position + 2];
+  q[0] = bodies[o + L.body.rotation];
+  q[1] = bodies[o + L.body.rotation + 1];
+  q[2] = bodies[o + L.body.rotation + 2];
+  q[3] = bodies[o + L.body.rotation + 3];
 }
 
 /** Mirrors the kernel's store: writes the manifold into slot k (every word of the slot). */
@@ -34,14 +34,14 @@ function storeManifold(out: Float32Array, outU: Uint32Array, k: number): void {
   for (let w = 0; w < M.words; w++) outU[o + w] = 0;
   outU[o + M.count] = m.count;
   outU[o + M.kind] = m.kind;
-  for (let i = 0; i < 3; i++) out[o + M.normal + i] = m.count > 0 ? m.normal[i]! : 0;
+  for (let i = 0; i < 3; i++) out[o + M.normal + i] = m.count > 0 ? m.normal[i] : 0;
   for (let i = 0; i < m.count; i++) {
     const p = o + M.points + i * M.pointStride;
-    out[p + M.pointPosition] = m.positions[3 * i]!;
-    out[p + M.pointPosition + 1] = m.positions[3 * i + 1]!;
-    out[p + M.pointPosition + 2] = m.positions[3 * i + 2]!;
-    out[p + M.pointDepth] = m.depths[i]!;
-    outU[p + M.pointId] = m.ids[i]!;
+    out[p + M.pointPosition] = m.positions[3 * i];
+    out[p + M.pointPosition + 1] = m.positions[3 * i + 1];
+    out[p + M.pointPosition + 2] = m.positions[3 * i + 2];
+    out[p + M.pointDepth] = m.depths[i];
+    outU[p + M.pointId] = m.ids[i];
   }
 }
 
@@ -57,7 +57,7 @@ export function prepareCpu3D(packed: PackedShapes3D & Pick<Packed3D, 'bodies'>):
   const u = new Uint32Array(packed.bodies);
   const n = bodies.length / L.body.words;
   const bodyShape = new Uint32Array(n);
-  for (let i = 0; i < n; i++) bodyShape[i] = u[i * L.body.words + L.body.shape]!;
+  for (let i = 0; i < n; i++) bodyShape[i] = u[i * L.body.words + L.body.shape];
   return { shapes: unpackShapes3D(packed), bodies, bodyShape };
 }
 
@@ -72,11 +72,11 @@ export function collidePacked3D(
   // The kernel reads the margin as f32.
   const margin = Math.fround(packed.margin);
   for (let k = 0; k < packed.pairCount; k++) {
-    const a = pairs[2 * k]!;
-    const b = pairs[2 * k + 1]!;
+    const a = pairs[2 * k];
+    const b = pairs[2 * k + 1];
     loadTransform(bodies, a, xfA);
     loadTransform(bodies, b, xfB);
-    collide3D(shapes[bodyShape[a]!]!, xfA, shapes[bodyShape[b]!]!, xfB, margin, m);
+    collide3D(shapes[bodyShape[a]], xfA, shapes[bodyShape[b]], xfB, margin, m);
     storeManifold(f, u, k);
   }
   return out;

@@ -1,19 +1,25 @@
 // Contact reduction (mirror of shaders/reduce3d.wgsl): the clipped candidate points of a face
 // contact reduced to at most MAX_MANIFOLD_POINTS_3D that keep the deepest point (to within the
-// linear slop) and the largest area (seed 003's recipe with Box3D's hysteresis).
+// linear slop) and the largest area (seed 003's recipe with Box3D's hysteresis). Scalars inside
+// (flat candidates): it runs on most face contacts of resting boxes.
 
-import { MAX_CLIP_POINTS_3D, MAX_MANIFOLD_POINTS_3D, REDUCTION_DEPTH_TOLERANCE_3D, REDUCTION_HYSTERESIS_3D } from '../constants3d.ts';
+import { MAX_CLIP_POINTS_3D, REDUCTION_DEPTH_TOLERANCE_3D, REDUCTION_HYSTERESIS_3D } from '../constants3d.ts';
 import { swapId3d } from './manifold3d.ts';
+import type { Vec3Like } from './vec3.ts';
 
-/** Candidate points before reduction: position (working frame), separation, feature id. */
-export const candPos = new Float64Array(3 * MAX_CLIP_POINTS_3D);
-export const candSep = new Float64Array(MAX_CLIP_POINTS_3D);
-export const candId = new Uint32Array(MAX_CLIP_POINTS_3D);
-/** Indices of the kept candidates, written by reduceManifold3d. */
-export const chosen = new Int32Array(MAX_MANIFOLD_POINTS_3D);
+/** Candidate points before reduction: position (working frame, x, y, z at 3 i), separation, feature id (WGSL: cand, candId). */
+export interface Candidates3D {
+  pos: Float64Array;
+  sep: Float64Array;
+  id: Uint32Array;
+}
+
+export function emptyCandidates3D(): Candidates3D {
+  return { pos: new Float64Array(3 * MAX_CLIP_POINTS_3D), sep: new Float64Array(MAX_CLIP_POINTS_3D), id: new Uint32Array(MAX_CLIP_POINTS_3D) };
+}
 
 /**
- * Reduces candidates (n > 4) to 4 in `chosen`: the deepest point, the one farthest from it, the
+ * Reduces the n > 4 candidates to 4 in `chosen`: the deepest point, the one farthest from it, the
  * one making the largest triangle with both, the one adding the largest area outside that
  * triangle. Each pick takes, of the candidates within REDUCTION_HYSTERESIS_3D of the best score,
  * the one first in feature id order (firstById3d): points of nearly equal merit are chosen by who
@@ -23,37 +29,40 @@ export const chosen = new Int32Array(MAX_MANIFOLD_POINTS_3D);
  * from the candidates' centroid: a resting pair's depths follow its wobble, its corners do not.
  * Returns the number chosen.
  */
-export function reduceManifold3d(n: number, nx: number, ny: number, nz: number, scale: number): number {
+export function reduceManifold3d(cand: Candidates3D, n: number, normal: Vec3Like, scale: number, chosen: Int32Array): number {
+  const candPos = cand.pos;
+  const candSep = cand.sep;
+  const nx = normal[0], ny = normal[1], nz = normal[2];
   // 1. Deepest (smallest separation), within the depth tolerance.
   let lo = Infinity;
-  for (let i = 0; i < n; i++) if (candSep[i]! < lo) lo = candSep[i]!;
+  for (let i = 0; i < n; i++) if (candSep[i] < lo) lo = candSep[i];
   const tolDepth = lo + REDUCTION_DEPTH_TOLERANCE_3D * scale;
   // Of those, the one farthest out from the candidates' centroid (a corner of the region).
   let gx = 0, gy = 0, gz = 0;
   for (let i = 0; i < n; i++) {
-    gx += candPos[3 * i]!;
-    gy += candPos[3 * i + 1]!;
-    gz += candPos[3 * i + 2]!;
+    gx += candPos[3 * i];
+    gy += candPos[3 * i + 1];
+    gz += candPos[3 * i + 2];
   }
   gx /= n;
   gy /= n;
   gz /= n;
   let far = 0;
   for (let i = 0; i < n; i++) {
-    if (candSep[i]! > tolDepth) continue;
-    const dx = candPos[3 * i]! - gx, dy = candPos[3 * i + 1]! - gy, dz = candPos[3 * i + 2]! - gz;
+    if (candSep[i] > tolDepth) continue;
+    const dx = candPos[3 * i] - gx, dy = candPos[3 * i + 1] - gy, dz = candPos[3 * i + 2] - gz;
     far = Math.max(far, dx * dx + dy * dy + dz * dz);
   }
   let i0 = -1;
   for (let i = 0; i < n; i++) {
-    const dx = candPos[3 * i]! - gx, dy = candPos[3 * i + 1]! - gy, dz = candPos[3 * i + 2]! - gz;
-    if (candSep[i]! <= tolDepth && dx * dx + dy * dy + dz * dz >= REDUCTION_HYSTERESIS_3D * far && firstById3d(i, i0)) i0 = i;
+    const dx = candPos[3 * i] - gx, dy = candPos[3 * i + 1] - gy, dz = candPos[3 * i + 2] - gz;
+    if (candSep[i] <= tolDepth && dx * dx + dy * dy + dz * dz >= REDUCTION_HYSTERESIS_3D * far && firstById3d(cand, i, i0)) i0 = i;
   }
-  const ax = candPos[3 * i0]!, ay = candPos[3 * i0 + 1]!, az = candPos[3 * i0 + 2]!;
+  const ax = candPos[3 * i0], ay = candPos[3 * i0 + 1], az = candPos[3 * i0 + 2];
   // 2. Farthest from it.
   let hi = 0;
   for (let i = 0; i < n; i++) {
-    const dx = candPos[3 * i]! - ax, dy = candPos[3 * i + 1]! - ay, dz = candPos[3 * i + 2]! - az;
+    const dx = candPos[3 * i] - ax, dy = candPos[3 * i + 1] - ay, dz = candPos[3 * i + 2] - az;
     const d = dx * dx + dy * dy + dz * dz;
     if (d > hi) hi = d;
   }
@@ -61,16 +70,16 @@ export function reduceManifold3d(n: number, nx: number, ny: number, nz: number, 
   if (!(hi > 0)) return 1;
   let i1 = -1;
   for (let i = 0; i < n; i++) {
-    const dx = candPos[3 * i]! - ax, dy = candPos[3 * i + 1]! - ay, dz = candPos[3 * i + 2]! - az;
-    if (dx * dx + dy * dy + dz * dz >= REDUCTION_HYSTERESIS_3D * hi && firstById3d(i, i1)) i1 = i;
+    const dx = candPos[3 * i] - ax, dy = candPos[3 * i + 1] - ay, dz = candPos[3 * i + 2] - az;
+    if (dx * dx + dy * dy + dz * dz >= REDUCTION_HYSTERESIS_3D * hi && firstById3d(cand, i, i1)) i1 = i;
   }
   chosen[1] = i1;
-  const bx = candPos[3 * i1]!, by = candPos[3 * i1 + 1]!, bz = candPos[3 * i1 + 2]!;
+  const bx = candPos[3 * i1], by = candPos[3 * i1 + 1], bz = candPos[3 * i1 + 2];
   // 3. Largest |signed area| of (a, b, p) around the normal.
   const abx = bx - ax, aby = by - ay, abz = bz - az;
   hi = 0;
   for (let i = 0; i < n; i++) {
-    const px = candPos[3 * i]! - ax, py = candPos[3 * i + 1]! - ay, pz = candPos[3 * i + 2]! - az;
+    const px = candPos[3 * i] - ax, py = candPos[3 * i + 1] - ay, pz = candPos[3 * i + 2] - az;
     const area = Math.abs(nx * (aby * pz - abz * py) + ny * (abz * px - abx * pz) + nz * (abx * py - aby * px));
     if (area > hi) hi = area;
   }
@@ -78,9 +87,9 @@ export function reduceManifold3d(n: number, nx: number, ny: number, nz: number, 
   let i2 = -1;
   let sign = 1;
   for (let i = 0; i < n; i++) {
-    const px = candPos[3 * i]! - ax, py = candPos[3 * i + 1]! - ay, pz = candPos[3 * i + 2]! - az;
+    const px = candPos[3 * i] - ax, py = candPos[3 * i + 1] - ay, pz = candPos[3 * i + 2] - az;
     const area = nx * (aby * pz - abz * py) + ny * (abz * px - abx * pz) + nz * (abx * py - aby * px);
-    if (Math.abs(area) >= REDUCTION_HYSTERESIS_3D * hi && firstById3d(i, i2)) {
+    if (Math.abs(area) >= REDUCTION_HYSTERESIS_3D * hi && firstById3d(cand, i, i2)) {
       i2 = i;
       sign = area > 0 ? 1 : -1;
     }
@@ -88,18 +97,18 @@ export function reduceManifold3d(n: number, nx: number, ny: number, nz: number, 
   chosen[2] = i2;
   // 4. Largest area added outside triangle (a, b, c) (wound by `sign` around the normal): the
   // best score, then the candidate within the hysteresis of it first in id order.
-  const cx = candPos[3 * i2]!, cy = candPos[3 * i2 + 1]!, cz = candPos[3 * i2 + 2]!;
+  const cx = candPos[3 * i2], cy = candPos[3 * i2 + 1], cz = candPos[3 * i2 + 2];
   hi = 0;
   for (let i = 0; i < n; i++) {
     if (i === i0 || i === i1 || i === i2) continue;
-    const added = addedArea3d(i, ax, ay, az, bx, by, bz, cx, cy, cz, nx, ny, nz, sign);
+    const added = addedArea3d(cand, i, ax, ay, az, bx, by, bz, cx, cy, cz, nx, ny, nz, sign);
     if (added > hi) hi = added;
   }
   if (!(hi > 0)) return 3;
   let i3 = -1;
   for (let i = 0; i < n; i++) {
     if (i === i0 || i === i1 || i === i2) continue;
-    if (addedArea3d(i, ax, ay, az, bx, by, bz, cx, cy, cz, nx, ny, nz, sign) >= REDUCTION_HYSTERESIS_3D * hi && firstById3d(i, i3)) i3 = i;
+    if (addedArea3d(cand, i, ax, ay, az, bx, by, bz, cx, cy, cz, nx, ny, nz, sign) >= REDUCTION_HYSTERESIS_3D * hi && firstById3d(cand, i, i3)) i3 = i;
   }
   if (i3 < 0) return 3;
   chosen[3] = i3;
@@ -110,8 +119,9 @@ export function reduceManifold3d(n: number, nx: number, ny: number, nz: number, 
  * Whether candidate i comes before the current pick (-1: none yet) in feature id order, the id's
  * two halves taken in ascending order so that the order is the same with A and B exchanged.
  */
-export function firstById3d(i: number, pick: number): boolean {
-  return pick < 0 || Math.min(candId[i]!, swapId3d(candId[i]!)) < Math.min(candId[pick]!, swapId3d(candId[pick]!));
+export function firstById3d(cand: Candidates3D, i: number, pick: number): boolean {
+  const id = cand.id;
+  return pick < 0 || Math.min(id[i], swapId3d(id[i])) < Math.min(id[pick], swapId3d(id[pick]));
 }
 
 /**
@@ -119,11 +129,13 @@ export function firstById3d(i: number, pick: number): boolean {
  * the triangles it makes with the edges it lies outside of (0 inside).
  */
 export function addedArea3d(
+  cand: Candidates3D,
   i: number,
   ax: number, ay: number, az: number, bx: number, by: number, bz: number, cx: number, cy: number, cz: number,
   nx: number, ny: number, nz: number, sign: number,
 ): number {
-  const px = candPos[3 * i]!, py = candPos[3 * i + 1]!, pz = candPos[3 * i + 2]!;
+  const candPos = cand.pos;
+  const px = candPos[3 * i], py = candPos[3 * i + 1], pz = candPos[3 * i + 2];
   let added = 0;
   for (let k = 0; k < 3; k++) {
     const ux = k === 0 ? ax : k === 1 ? bx : cx;

@@ -20,28 +20,72 @@ import {
   PARALLEL_EDGE_SINE_3D,
   SEGMENT_PARALLEL_SINE_3D,
 } from '../constants3d.ts';
-import { closestSegments3d, cp } from './distance3d.ts';
-import { coreFeature3d, edgeFeature3d, lm, makeId3d, pushPoint3d, setNormal3d, type Hull3D } from './manifold3d.ts';
-import { edgeAxis, edgeAxis3d } from './sat3d.ts';
+import { closestSegments3d, emptySegmentClosest3D } from './distance3d.ts';
+import {
+  coreFeature3d,
+  edgeFeature3d,
+  emptyHullEdge3D,
+  faceEntry,
+  hullEdge,
+  hullFace,
+  hullNormal,
+  hullPlane,
+  hullVertex,
+  hullVertexW,
+  makeId3d,
+  pushPoint3d,
+  setNormal3d,
+  type FaceEntry3D,
+  type Hull3D,
+  type HullFace3D,
+  type LocalManifold3D,
+} from './manifold3d.ts';
+import { edgeAxis3d } from './sat3d.ts';
+import { vec3, type Vec3, type Vec3Like } from './vec3.ts';
 
-/** Closest point of a hull to a core: distance, hull point xyz, core point xyz, hull feature, core param. */
-export const hc = new Float64Array(9);
+/** The core end points of a round shape in the working frame (WGSL: `struct CoreEnds3D`; q = p for a sphere). */
+export interface CoreEnds3D {
+  p: Vec3;
+  q: Vec3;
+}
 
-/** The core end points of round shape R in the working frame: p xyz, q xyz (q = p for a sphere). */
-export const coreEnds = new Float64Array(6);
+export function emptyCoreEnds3D(): CoreEnds3D {
+  return { p: vec3.create(), q: vec3.create() };
+}
 
-/** Writes `coreEnds` from R's 1 or 2 core vertices placed by R's transform. */
-export function roundCore3d(R: Hull3D): void {
-  const rv = R.shape.vertices;
-  const r = R.rot;
-  const t = R.pos;
-  const k = R.shape.vertexCount === 2 ? 3 : 0;
-  coreEnds[0] = r[0]! * rv[0]! + r[1]! * rv[1]! + r[2]! * rv[2]! + t[0]!;
-  coreEnds[1] = r[3]! * rv[0]! + r[4]! * rv[1]! + r[5]! * rv[2]! + t[1]!;
-  coreEnds[2] = r[6]! * rv[0]! + r[7]! * rv[1]! + r[8]! * rv[2]! + t[2]!;
-  coreEnds[3] = r[0]! * rv[k]! + r[1]! * rv[k + 1]! + r[2]! * rv[k + 2]! + t[0]!;
-  coreEnds[4] = r[3]! * rv[k]! + r[4]! * rv[k + 1]! + r[5]! * rv[k + 2]! + t[1]!;
-  coreEnds[5] = r[6]! * rv[k]! + r[7]! * rv[k + 1]! + r[8]! * rv[k + 2]! + t[2]!;
+/** Closest points of a hull and a core (WGSL: `struct HullCoreClosest3D`). */
+export interface HullCoreClosest3D {
+  distance: number;
+  hullPoint: Vec3;
+  corePoint: Vec3;
+  /** Hull feature code. */
+  feature: number;
+  /** Core parameter (0 for a sphere). */
+  param: number;
+}
+
+export function emptyHullCoreClosest3D(): HullCoreClosest3D {
+  return { distance: 0, hullPoint: vec3.create(), corePoint: vec3.create(), feature: 0, param: 0 };
+}
+
+const seg = emptySegmentClosest3D();
+const edge = emptyHullEdge3D();
+const face: HullFace3D = { first: 0, size: 0 };
+const entry: FaceEntry3D = { vertex: 0, edge: 0 };
+const plane = new Float64Array(4);
+const va = vec3.create();
+const vb = vec3.create();
+const e = vec3.create();
+const s = vec3.create();
+const d = vec3.create();
+const toX = vec3.create();
+const x = vec3.create();
+
+/** R's 1 or 2 core vertices placed by R's transform, into `out`. */
+export function roundCore3d(R: Hull3D, out: CoreEnds3D): CoreEnds3D {
+  hullVertexW(R, 0, out.p);
+  hullVertexW(R, R.shape.vertexCount === 2 ? 1 : 0, out.q);
+  return out;
 }
 
 /** Per face of the hull in closestHullCore3d: planeGap3d of the core. */
@@ -59,84 +103,73 @@ function planeGap3d(nx: number, ny: number, nz: number, nd: number, px: number, 
 
 /**
  * Exact closest points between hull H (own frame) and the segment p–q (a point when p = q), for a
- * core that lies outside H. Writes hc = [distance, hull point xyz, core point xyz, hull feature, s].
+ * core that lies outside H, into `out`. (Scalars in the loops over faces: this is the hot path of
+ * hull–round pairs.)
  */
-export function closestHullCore3d(
-  Hh: Hull3D,
-  px: number, py: number, pz: number, qx: number, qy: number, qz: number,
-  isSegment: boolean,
-): void {
-  const H = Hh.shape;
+export function closestHullCore3d(H: Hull3D, p: Vec3Like, q: Vec3Like, isSegment: boolean, out: HullCoreClosest3D): HullCoreClosest3D {
+  const px = p[0], py = p[1], pz = p[2];
+  const qx = q[0], qy = q[1], qz = q[2];
+  const hv = H.shape.vertices;
+  const hp = H.shape.planes;
   let best = Infinity;
-  const hv = H.vertices;
-  const hp = H.planes;
-  for (let f = 0, n = H.faceCount; f < n; f++) {
-    faceGap[f] = planeGap3d(hp[4 * f]!, hp[4 * f + 1]!, hp[4 * f + 2]!, hp[4 * f + 3]!, px, py, pz, qx, qy, qz);
+  for (let f = 0, n = H.shape.faceCount; f < n; f++) {
+    faceGap[f] = planeGap3d(hp[4 * f], hp[4 * f + 1], hp[4 * f + 2], hp[4 * f + 3], px, py, pz, qx, qy, qz);
   }
   // Hull edges against the core. An edge lies in the planes of its two faces, so it is no closer
   // to the core than the core is to either plane: edges that cannot beat the best are skipped
   // (the answer is the same; 1.17× on sphere–hull16 pairs). The WGSL loop does not skip: see there.
-  for (let e = 0, n = H.edgeCount; e < n; e++) {
-    const gap = Math.max(faceGap[H.edgeF0[e]!]!, faceGap[H.edgeF1[e]!]!);
+  for (let k = 0, n = H.shape.edgeCount; k < n; k++) {
+    hullEdge(H, k, edge);
+    const gap = Math.max(faceGap[edge.f0], faceGap[edge.f1]);
     if (gap * gap >= best) continue;
-    const a = 3 * H.edgeV0[e]!;
-    const b = 3 * H.edgeV1[e]!;
-    closestSegments3d(hv[a]!, hv[a + 1]!, hv[a + 2]!, hv[b]!, hv[b + 1]!, hv[b + 2]!, px, py, pz, qx, qy, qz);
-    const dx = cp[5]! - cp[2]!, dy = cp[6]! - cp[3]!, dz = cp[7]! - cp[4]!;
+    const c = closestSegments3d(hullVertex(H, edge.v0, va), hullVertex(H, edge.v1, vb), p, q, seg);
+    const dx = c.c2[0] - c.c1[0], dy = c.c2[1] - c.c1[1], dz = c.c2[2] - c.c1[2];
     const d2 = dx * dx + dy * dy + dz * dz;
     if (d2 < best) {
       best = d2;
-      hc[1] = cp[2]!;
-      hc[2] = cp[3]!;
-      hc[3] = cp[4]!;
-      hc[4] = cp[5]!;
-      hc[5] = cp[6]!;
-      hc[6] = cp[7]!;
-      hc[7] = edgeFeature3d(H, e, cp[0]!);
-      hc[8] = isSegment ? cp[1]! : 0;
+      vec3.copy(c.c1, out.hullPoint);
+      vec3.copy(c.c2, out.corePoint);
+      out.feature = edgeFeature3d(H.shape, k, c.s);
+      out.param = isSegment ? c.t : 0;
     }
   }
   // Core end points over a face's interior.
   const ends = isSegment ? 2 : 1;
-  for (let f = 0, n = H.faceCount; f < n; f++) {
+  for (let f = 0, n = H.shape.faceCount; f < n; f++) {
     // No end point is closer to the plane than its gap.
-    const gap = faceGap[f]!;
+    const gap = faceGap[f];
     if (gap * gap >= best) continue;
-    const nx = hp[4 * f]!, ny = hp[4 * f + 1]!, nz = hp[4 * f + 2]!, nd = hp[4 * f + 3]!;
+    const nx = hp[4 * f], ny = hp[4 * f + 1], nz = hp[4 * f + 2], nd = hp[4 * f + 3];
     for (let k = 0; k < ends; k++) {
       const x = k === 0 ? px : qx;
       const y = k === 0 ? py : qy;
       const z = k === 0 ? pz : qz;
       const s = nx * x + ny * y + nz * z - nd;
       if (s <= 0 || s * s >= best) continue;
-      const first = H.faceFirst[f]!;
-      const size = H.faceSize[f]!;
+      const loop = hullFace(H, f, face);
       let inside = true;
-      for (let j = 0; j < size; j++) {
-        const va = 3 * H.faceVertices[first + j]!;
-        const vb = 3 * H.faceVertices[first + (j + 1 === size ? 0 : j + 1)]!;
-        const ex = hv[vb]! - hv[va]!, ey = hv[vb + 1]! - hv[va + 1]!, ez = hv[vb + 2]! - hv[va + 2]!;
+      for (let j = 0; j < loop.size; j++) {
+        const a = 3 * faceEntry(H, loop.first + j, entry).vertex;
+        const b = 3 * faceEntry(H, loop.first + (j + 1 === loop.size ? 0 : j + 1), entry).vertex;
+        const ex = hv[b] - hv[a], ey = hv[b + 1] - hv[a + 1], ez = hv[b + 2] - hv[a + 2];
         const sx = ey * nz - ez * ny;
         const sy = ez * nx - ex * nz;
         const sz = ex * ny - ey * nx;
-        if (sx * (x - hv[va]!) + sy * (y - hv[va + 1]!) + sz * (z - hv[va + 2]!) > 0) {
+        if (sx * (x - hv[a]) + sy * (y - hv[a + 1]) + sz * (z - hv[a + 2]) > 0) {
           inside = false;
           break;
         }
       }
       if (!inside) continue;
       best = s * s;
-      hc[1] = x - s * nx;
-      hc[2] = y - s * ny;
-      hc[3] = z - s * nz;
-      hc[4] = x;
-      hc[5] = y;
-      hc[6] = z;
-      hc[7] = FEATURE_FACE_3D + f;
-      hc[8] = k;
+      vec3.set(x - s * nx, y - s * ny, z - s * nz, out.hullPoint);
+      vec3.set(x, y, z, out.corePoint);
+      out.feature = FEATURE_FACE_3D + f;
+      out.param = k;
     }
   }
-  hc[0] = Math.sqrt(best);
+  out.distance = Math.sqrt(best);
+  return out;
 }
 
 /**
@@ -145,30 +178,21 @@ export function closestHullCore3d(
  * face's boundary) is one point, not the same point twice. Returns the number of points written.
  */
 export function clipSegmentToFace3d(
-  Hh: Hull3D, f: number,
-  px: number, py: number, pz: number, qx: number, qy: number, qz: number,
-  radius: number, margin: number, scale: number,
+  H: Hull3D, f: number, p: Vec3Like, q: Vec3Like, radius: number, margin: number, scale: number, lm: LocalManifold3D,
 ): number {
-  const H = Hh.shape;
-  const hv = H.vertices;
-  const hp = H.planes;
-  const nx = hp[4 * f]!, ny = hp[4 * f + 1]!, nz = hp[4 * f + 2]!, nd = hp[4 * f + 3]!;
-  const first = H.faceFirst[f]!;
-  const size = H.faceSize[f]!;
+  const pl = hullPlane(H, f, plane);
+  const loop = hullFace(H, f, face);
   let t0 = 0;
   let t1 = 1;
   let side0 = -1;
   let side1 = -1;
-  for (let j = 0; j < size; j++) {
-    const va = 3 * H.faceVertices[first + j]!;
-    const vb = 3 * H.faceVertices[first + (j + 1 === size ? 0 : j + 1)]!;
-    const ex = hv[vb]! - hv[va]!, ey = hv[vb + 1]! - hv[va + 1]!, ez = hv[vb + 2]! - hv[va + 2]!;
-    const sx = ey * nz - ez * ny;
-    const sy = ez * nx - ex * nz;
-    const sz = ex * ny - ey * nx;
-    const off = sx * hv[va]! + sy * hv[va + 1]! + sz * hv[va + 2]!;
-    const d0 = sx * px + sy * py + sz * pz - off;
-    const d1 = sx * qx + sy * qy + sz * qz - off;
+  for (let j = 0; j < loop.size; j++) {
+    const a = hullVertex(H, faceEntry(H, loop.first + j, entry).vertex, va);
+    const b = hullVertex(H, faceEntry(H, loop.first + (j + 1 === loop.size ? 0 : j + 1), entry).vertex, vb);
+    const sn = vec3.cross(vec3.sub(b, a, e), pl, s);
+    const off = vec3.dot(sn, a);
+    const d0 = vec3.dot(sn, p) - off;
+    const d1 = vec3.dot(sn, q) - off;
     if (d0 > 0 && d1 > 0) return 0;
     if (d0 > 0) {
       const t = d0 / (d0 - d1);
@@ -185,50 +209,52 @@ export function clipSegmentToFace3d(
     }
   }
   if (t0 > t1) return 0;
-  const ends = (t1 - t0) * Math.hypot(qx - px, qy - py, qz - pz) > CORE_DISTANCE_3D * scale ? 2 : 1;
+  const ends = (t1 - t0) * vec3.hypot(vec3.sub(q, p, d)) > CORE_DISTANCE_3D * scale ? 2 : 1;
   let written = 0;
   for (let k = 0; k < ends; k++) {
-    const t = k === 0 ? t0 : t1;
     const side = k === 0 ? side0 : side1;
-    const x = px + t * (qx - px);
-    const y = py + t * (qy - py);
-    const z = pz + t * (qz - pz);
-    const s = nx * x + ny * y + nz * z - nd - radius;
-    if (s > margin) continue;
-    const fa = side < 0 ? FEATURE_FACE_3D + f : FEATURE_EDGE_3D + H.faceEdges[first + side]!;
+    const at = vec3.lerp(p, q, k === 0 ? t0 : t1, x);
+    const sep = vec3.dot(pl, at) - pl[3] - radius;
+    if (sep > margin) continue;
+    const fa = side < 0 ? FEATURE_FACE_3D + f : FEATURE_EDGE_3D + faceEntry(H, loop.first + side, entry).edge;
     const fb = side < 0 ? FEATURE_VERTEX_3D + k : FEATURE_EDGE_3D;
     // Midway between the face (x - (s + r) n) and the round surface (x - r n).
-    const h = radius + 0.5 * s;
-    pushPoint3d(x - h * nx, y - h * ny, z - h * nz, s, makeId3d(fa, fb));
+    pushPoint3d(lm, vec3.addScaled(at, pl, -(radius + 0.5 * sep), at), sep, makeId3d(fa, fb));
     written++;
   }
   return written;
 }
 
+const core = emptyCoreEnds3D();
+const hullCore = emptyHullCoreClosest3D();
+const u = vec3.create();
+const n = vec3.create();
+const axisE = vec3.create();
+const vertex = vec3.create();
+const facePlane = new Float64Array(4);
+
 /**
  * Hull H (the working frame's own shape) against a sphere or capsule R placed by its transform.
  * Writes the local manifold.
  */
-export function collideHullRound3d(Hh: Hull3D, Rh: Hull3D, margin: number, scale: number): void {
-  const H = Hh.shape;
-  const R = Rh.shape;
-  const isSegment = R.vertexCount === 2;
-  const r = R.radius;
+export function collideHullRound3d(H: Hull3D, R: Hull3D, margin: number, scale: number, lm: LocalManifold3D): void {
+  const isSegment = R.shape.vertexCount === 2;
+  const r = R.shape.radius;
   const reach = r + margin;
-  roundCore3d(Rh);
-  const px = coreEnds[0]!, py = coreEnds[1]!, pz = coreEnds[2]!;
-  const qx = coreEnds[3]!, qy = coreEnds[4]!, qz = coreEnds[5]!;
-  const ux = qx - px, uy = qy - py, uz = qz - pz;
-  const hv = H.vertices;
-  const hp = H.planes;
-  // Face axes: the core's support along -n is its lower end point.
+  const { p, q } = roundCore3d(R, core);
+  vec3.sub(q, p, u);
+  // Face axes: the core's support along -n is its lower end point. (Scalars: every face of the
+  // hull, every pair.)
+  const px = p[0], py = p[1], pz = p[2];
+  const qx = q[0], qy = q[1], qz = q[2];
+  const hp = H.shape.planes;
   let sepF = -Infinity;
   let faceF = 0;
-  for (let f = 0, n = H.faceCount; f < n; f++) {
-    const nx = hp[4 * f]!, ny = hp[4 * f + 1]!, nz = hp[4 * f + 2]!;
-    const s = Math.min(nx * px + ny * py + nz * pz, nx * qx + ny * qy + nz * qz) - hp[4 * f + 3]!;
-    if (s > sepF) {
-      sepF = s;
+  for (let f = 0, c = H.shape.faceCount; f < c; f++) {
+    const nx = hp[4 * f], ny = hp[4 * f + 1], nz = hp[4 * f + 2];
+    const sep = Math.min(nx * px + ny * py + nz * pz, nx * qx + ny * qy + nz * qz) - hp[4 * f + 3];
+    if (sep > sepF) {
+      sepF = sep;
       faceF = f;
     }
   }
@@ -236,38 +262,29 @@ export function collideHullRound3d(Hh: Hull3D, Rh: Hull3D, margin: number, scale
   // Edge axes (capsules): hull edge × segment where the edge's arc crosses the segment's great circle.
   let sepE = -Infinity;
   let edgeE = 0;
-  let ex = 0, ey = 0, ez = 0;
+  vec3.set(0, 0, 0, axisE);
   if (isSegment) {
-    for (let e = 0, n = H.edgeCount; e < n; e++) {
-      const fa = 4 * H.edgeF0[e]!;
-      const fb = 4 * H.edgeF1[e]!;
-      const au = hp[fa]! * ux + hp[fa + 1]! * uy + hp[fa + 2]! * uz;
-      const bu = hp[fb]! * ux + hp[fb + 1]! * uy + hp[fb + 2]! * uz;
+    for (let k = 0, c = H.shape.edgeCount; k < c; k++) {
+      hullEdge(H, k, edge);
+      const au = vec3.dot(hullNormal(H, edge.f0, n), u);
+      const bu = vec3.dot(hullNormal(H, edge.f1, n), u);
       if (!((au < 0 && bu > 0) || (au > 0 && bu < 0))) continue;
-      const a = 3 * H.edgeV0[e]!;
-      const b = 3 * H.edgeV1[e]!;
-      const vx = hv[a]!, vy = hv[a + 1]!, vz = hv[a + 2]!;
-      const dx = hv[b]! - vx, dy = hv[b + 1]! - vy, dz = hv[b + 2]! - vz;
-      if (!edgeAxis3d(dx, dy, dz, ux, uy, uz, vx, vy, vz)) continue;
-      const nx = edgeAxis[0]!, ny = edgeAxis[1]!, nz = edgeAxis[2]!;
-      const s = nx * (px - vx) + ny * (py - vy) + nz * (pz - vz);
-      if (s > sepE) {
-        sepE = s;
-        edgeE = e;
-        ex = nx;
-        ey = ny;
-        ez = nz;
+      const v = hullVertex(H, edge.v0, vertex);
+      if (!edgeAxis3d(vec3.sub(hullVertex(H, edge.v1, e), v, e), u, v, n)) continue;
+      const sep = vec3.dot(n, vec3.sub(p, v, d));
+      if (sep > sepE) {
+        sepE = sep;
+        edgeE = k;
+        vec3.copy(n, axisE);
       }
     }
     if (sepE > reach) return;
   }
-  const core = CORE_DISTANCE_3D * scale;
-  if (Math.max(sepF, sepE) > core) {
+  if (Math.max(sepF, sepE) > CORE_DISTANCE_3D * scale) {
     // Separated cores: exact closest points.
-    closestHullCore3d(Hh, px, py, pz, qx, qy, qz, isSegment);
-    const dist = hc[0]!;
+    const c = closestHullCore3d(H, p, q, isSegment, hullCore);
+    const dist = c.distance;
     if (dist > reach) return;
-    const fnx = hp[4 * faceF]!, fny = hp[4 * faceF + 1]!, fnz = hp[4 * faceF + 2]!;
     // Face F's axis realises the distance (within the hysteresis): the capsule is closest to F,
     // at its interior or its boundary. Clip it to the face; each end within the margin is a point
     // (a capsule lying on F gets two). An edge axis does not veto it: a capsule lying across F's
@@ -275,148 +292,113 @@ export function collideHullRound3d(Hh: Hull3D, Rh: Hull3D, margin: number, scale
     // the tie made it flicker between 2 points and 1 as it wobbled.
     if (isSegment && sepF >= dist - EDGE_HYSTERESIS_3D * scale) {
       lm.kind = CONTACT_KIND_3D.faceA;
-      setNormal3d(fnx, fny, fnz);
-      if (clipSegmentToFace3d(Hh, faceF, px, py, pz, qx, qy, qz, r, margin, scale) > 0) return;
+      setNormal3d(lm, hullNormal(H, faceF, n));
+      if (clipSegmentToFace3d(H, faceF, p, q, r, margin, scale, lm) > 0) return;
     }
     lm.count = 0;
     lm.kind = CONTACT_KIND_3D.closest;
-    const inv = 1 / dist;
-    const nx = (hc[4]! - hc[1]!) * inv, ny = (hc[5]! - hc[2]!) * inv, nz = (hc[6]! - hc[3]!) * inv;
-    setNormal3d(nx, ny, nz);
-    const s = dist - r;
-    const h = 0.5 * s;
-    pushPoint3d(hc[1]! + h * nx, hc[2]! + h * ny, hc[3]! + h * nz, s, makeId3d(hc[7]!, coreFeature3d(isSegment, hc[8]!)));
+    const normal = vec3.scale(vec3.sub(c.corePoint, c.hullPoint, n), 1 / dist, n);
+    setNormal3d(lm, normal);
+    const sep = dist - r;
+    pushPoint3d(lm, vec3.addScaled(c.hullPoint, normal, 0.5 * sep, x), sep, makeId3d(c.feature, coreFeature3d(isSegment, c.param)));
     return;
   }
   // Overlapping cores: SAT.
   if (isSegment && sepE > sepF + EDGE_HYSTERESIS_3D * scale) {
-    const a = 3 * H.edgeV0[edgeE]!;
-    const b = 3 * H.edgeV1[edgeE]!;
-    closestSegments3d(hv[a]!, hv[a + 1]!, hv[a + 2]!, hv[b]!, hv[b + 1]!, hv[b + 2]!, px, py, pz, qx, qy, qz);
+    hullEdge(H, edgeE, edge);
+    const c = closestSegments3d(hullVertex(H, edge.v0, va), hullVertex(H, edge.v1, vb), p, q, seg);
     lm.kind = CONTACT_KIND_3D.edge;
-    setNormal3d(ex, ey, ez);
-    const s = sepE - r;
+    setNormal3d(lm, axisE);
+    const sep = sepE - r;
     // Midway between the hull edge point and the round surface (core point - r n).
-    const h = 0.5 * s;
-    pushPoint3d(cp[2]! + h * ex, cp[3]! + h * ey, cp[4]! + h * ez, s,
-      makeId3d(edgeFeature3d(H, edgeE, cp[0]!), coreFeature3d(true, cp[1]!)));
+    pushPoint3d(lm, vec3.addScaled(c.c1, axisE, 0.5 * sep, x), sep, makeId3d(edgeFeature3d(H.shape, edgeE, c.s), coreFeature3d(true, c.t)));
     return;
   }
-  const nx = hp[4 * faceF]!, ny = hp[4 * faceF + 1]!, nz = hp[4 * faceF + 2]!, nd = hp[4 * faceF + 3]!;
+  const pl = hullPlane(H, faceF, facePlane);
   lm.kind = CONTACT_KIND_3D.faceA;
-  setNormal3d(nx, ny, nz);
-  if (isSegment && clipSegmentToFace3d(Hh, faceF, px, py, pz, qx, qy, qz, r, margin, scale) > 0) return;
+  setNormal3d(lm, pl);
+  if (isSegment && clipSegmentToFace3d(H, faceF, p, q, r, margin, scale, lm) > 0) return;
   // A sphere centre (or a segment that clips away) inside the hull: its deepest end point.
-  const sp = nx * px + ny * py + nz * pz - nd;
-  const sq = nx * qx + ny * qy + nz * qz - nd;
+  const sp = vec3.dot(pl, p) - pl[3];
+  const sq = vec3.dot(pl, q) - pl[3];
   const useQ = isSegment && sq < sp;
-  const x = useQ ? qx : px, y = useQ ? qy : py, z = useQ ? qz : pz;
-  const s = (useQ ? sq : sp) - r;
-  if (s > margin) return;
-  const h = r + 0.5 * s;
-  pushPoint3d(x - h * nx, y - h * ny, z - h * nz, s, makeId3d(FEATURE_FACE_3D + faceF, FEATURE_VERTEX_3D + (useQ ? 1 : 0)));
+  const sep = (useQ ? sq : sp) - r;
+  if (sep > margin) return;
+  pushPoint3d(lm, vec3.addScaled(useQ ? q : p, pl, -(r + 0.5 * sep), x), sep, makeId3d(FEATURE_FACE_3D + faceF, FEATURE_VERTEX_3D + (useQ ? 1 : 0)));
 }
 
 // ---------------------------------------------------------------------------------------------
 // Round shapes (spheres and capsules) against each other.
 
+const p1 = vec3.create();
+const q1 = vec3.create();
+const d1 = vec3.create();
+const d2 = vec3.create();
+const cr = vec3.create();
+const mid = vec3.create();
+const bp = vec3.create();
+
 /** Two cores (point or segment) with radii: A the working frame's own shape, B placed by its transform. */
-export function collideRounds3d(Ah: Hull3D, Bh: Hull3D, margin: number, scale: number): void {
-  const A = Ah.shape;
-  const B = Bh.shape;
-  const segA = A.vertexCount === 2;
-  const segB = B.vertexCount === 2;
-  const av = A.vertices;
-  const ka = segA ? 3 : 0;
-  const p1x = av[0]!, p1y = av[1]!, p1z = av[2]!;
-  const q1x = av[ka]!, q1y = av[ka + 1]!, q1z = av[ka + 2]!;
-  roundCore3d(Bh);
-  const p2x = coreEnds[0]!, p2y = coreEnds[1]!, p2z = coreEnds[2]!;
-  const q2x = coreEnds[3]!, q2y = coreEnds[4]!, q2z = coreEnds[5]!;
-  const ra = A.radius;
-  const rb = B.radius;
-  closestSegments3d(p1x, p1y, p1z, q1x, q1y, q1z, p2x, p2y, p2z, q2x, q2y, q2z);
-  let nx = cp[5]! - cp[2]!, ny = cp[6]! - cp[3]!, nz = cp[7]! - cp[4]!;
-  const dist = Math.sqrt(nx * nx + ny * ny + nz * nz);
+export function collideRounds3d(A: Hull3D, B: Hull3D, margin: number, scale: number, lm: LocalManifold3D): void {
+  const segA = A.shape.vertexCount === 2;
+  const segB = B.shape.vertexCount === 2;
+  hullVertex(A, 0, p1);
+  hullVertex(A, segA ? 1 : 0, q1);
+  const { p: p2, q: q2 } = roundCore3d(B, core);
+  const ra = A.shape.radius;
+  const rb = B.shape.radius;
+  const c = closestSegments3d(p1, q1, p2, q2, seg);
+  const dist = vec3.length(vec3.sub(c.c2, c.c1, n));
   if (dist > ra + rb + margin) return;
-  const d1x = q1x - p1x, d1y = q1y - p1y, d1z = q1z - p1z;
-  const d2x = q2x - p2x, d2y = q2y - p2y, d2z = q2z - p2z;
-  const l1 = Math.sqrt(d1x * d1x + d1y * d1y + d1z * d1z);
-  const l2 = Math.sqrt(d2x * d2x + d2y * d2y + d2z * d2z);
-  let cx = d1y * d2z - d1z * d2y;
-  let cy = d1z * d2x - d1x * d2z;
-  let cz = d1x * d2y - d1y * d2x;
-  const cl = Math.sqrt(cx * cx + cy * cy + cz * cz);
+  const l1 = vec3.length(vec3.sub(q1, p1, d1));
+  const l2 = vec3.length(vec3.sub(q2, p2, d2));
+  const cl = vec3.length(vec3.cross(d1, d2, cr));
   if (dist > CORE_DISTANCE_3D * scale) {
-    const inv = 1 / dist;
-    nx *= inv;
-    ny *= inv;
-    nz *= inv;
+    vec3.scale(n, 1 / dist, n);
   } else if (segA && segB && cl > PARALLEL_EDGE_SINE_3D * l1 * l2) {
-    // Crossing segments: the common perpendicular, pointing away from A's centre... towards B.
-    cx /= cl;
-    cy /= cl;
-    cz /= cl;
-    const side = cx * (0.5 * (p2x + q2x)) + cy * (0.5 * (p2y + q2y)) + cz * (0.5 * (p2z + q2z));
-    nx = side < 0 ? -cx : cx;
-    ny = side < 0 ? -cy : cy;
-    nz = side < 0 ? -cz : cz;
-  } else {
+    // Crossing segments: the common perpendicular, pointing towards B.
+    vec3.divScalar(cr, cl, cr);
+    const side = vec3.dot(cr, vec3.midpoint(p2, q2, mid));
+    if (side < 0) vec3.negate(cr, n);
+    else vec3.copy(cr, n);
+  } else if (!segA && !segB) {
     // Coincident cores: any direction perpendicular to A's segment (or +z for spheres).
-    const ux = segA ? d1x / l1 : segB ? d2x / l2 : 0;
-    const uy = segA ? d1y / l1 : segB ? d2y / l2 : 0;
-    const uz = segA ? d1z / l1 : segB ? d2z / l2 : 1;
+    vec3.set(0, 0, 1, n);
+  } else {
+    const dir = segA ? vec3.divScalar(d1, l1, mid) : vec3.divScalar(d2, l2, mid);
     // Perpendicular: cross with the axis least aligned.
-    const ax = Math.abs(ux) < 0.6 ? 1 : 0;
-    const ay = ax === 0 && Math.abs(uy) < 0.6 ? 1 : 0;
+    const ax = Math.abs(dir[0]) < 0.6 ? 1 : 0;
+    const ay = ax === 0 && Math.abs(dir[1]) < 0.6 ? 1 : 0;
     const az = ax === 0 && ay === 0 ? 1 : 0;
-    if (!segA && !segB) {
-      nx = 0;
-      ny = 0;
-      nz = 1;
-    } else {
-      nx = uy * az - uz * ay;
-      ny = uz * ax - ux * az;
-      nz = ux * ay - uy * ax;
-      const l = Math.sqrt(nx * nx + ny * ny + nz * nz);
-      nx /= l;
-      ny /= l;
-      nz /= l;
-    }
+    vec3.cross(dir, vec3.set(ax, ay, az, bp), n);
+    vec3.divScalar(n, vec3.length(n), n);
   }
-  setNormal3d(nx, ny, nz);
+  setNormal3d(lm, n);
   if (segA && segB && cl <= SEGMENT_PARALLEL_SINE_3D * l1 * l2) {
     // Parallel capsules: clip B's segment to A's extent along A's axis; up to 2 points.
-    const ux = d1x / l1, uy = d1y / l1, uz = d1z / l1;
-    const s0 = (ux * (p2x - p1x) + uy * (p2y - p1y) + uz * (p2z - p1z)) / l1;
-    const s1 = (ux * (q2x - p1x) + uy * (q2y - p1y) + uz * (q2z - p1z)) / l1;
-    const lo = Math.min(s0, s1);
-    const hi = Math.max(s0, s1);
-    const a = Math.max(lo, 0);
-    const b = Math.min(hi, 1);
+    const dir = vec3.divScalar(d1, l1, mid);
+    const s0 = vec3.dot(dir, vec3.sub(p2, p1, e)) / l1;
+    const s1 = vec3.dot(dir, vec3.sub(q2, p1, e)) / l1;
+    const a = Math.max(Math.min(s0, s1), 0);
+    const b = Math.min(Math.max(s0, s1), 1);
     if (b - a > CORE_DISTANCE_3D * scale / l1) {
       lm.kind = CONTACT_KIND_3D.parallel;
       for (let k = 0; k < 2; k++) {
         const s = k === 0 ? a : b;
-        const x = p1x + s * d1x, y = p1y + s * d1y, z = p1z + s * d1z;
+        const at = vec3.addScaled(p1, d1, s, x);
         // B's point at the same place along the axis.
         const tb = (s - s0) / (s1 - s0);
         const t = Math.min(Math.max(tb, 0), 1);
-        const bx = p2x + t * d2x, by = p2y + t * d2y, bz = p2z + t * d2z;
-        const sep = nx * (bx - x) + ny * (by - y) + nz * (bz - z) - ra - rb;
+        const sep = vec3.dot(n, vec3.sub(vec3.addScaled(p2, d2, t, bp), at, toX)) - ra - rb;
         if (sep > margin) continue;
-        const h = ra + 0.5 * sep;
         const fa = s <= 0 ? FEATURE_VERTEX_3D : s >= 1 ? FEATURE_VERTEX_3D + 1 : FEATURE_EDGE_3D;
         const fb = tb <= 0 ? FEATURE_VERTEX_3D : tb >= 1 ? FEATURE_VERTEX_3D + 1 : FEATURE_EDGE_3D;
-        pushPoint3d(x + h * nx, y + h * ny, z + h * nz, sep, makeId3d(fa, fb));
+        pushPoint3d(lm, vec3.addScaled(at, n, ra + 0.5 * sep, at), sep, makeId3d(fa, fb));
       }
       if (lm.count > 0) return;
     }
   }
   lm.kind = CONTACT_KIND_3D.closest;
   const sep = dist - ra - rb;
-  const h = ra + 0.5 * sep;
-  pushPoint3d(cp[2]! + h * nx, cp[3]! + h * ny, cp[4]! + h * nz, sep,
-    makeId3d(coreFeature3d(segA, cp[0]!), coreFeature3d(segB, cp[1]!)));
+  pushPoint3d(lm, vec3.addScaled(c.c1, n, ra + 0.5 * sep, x), sep, makeId3d(coreFeature3d(segA, c.s), coreFeature3d(segB, c.t)));
 }
-

@@ -24,46 +24,76 @@
 // −Σ h_k |n_k| rather than the minimum over 8 vertices, and two boxes take queryBoxEdges3d: the 9
 // cross products of their axes (Gottschalk's OBB test), each oriented towards B, with the support
 // edges read from the box topology.
+//
+// The loops over faces, vertices and edge pairs keep their vectors in locals (x, y, z): V8 holds
+// those in registers, where the ops of ./vec3.ts store and reload each vector through scratch
+// (which made these queries 2–3× slower); they read the hull arrays the accessors read.
 
 import { BOX_EDGE_BY_AXIS } from '../box3d.ts';
 import { MAX_HULL_EDGES, MAX_HULL_FACES, PARALLEL_EDGE_SINE_3D, SAT_PRUNE_SLACK_3D, SHAPE_KIND_3D } from '../constants3d.ts';
-import { relativeTransform3d, type Hull3D } from './manifold3d.ts';
+import { emptyRigidTransform3D, hullVertex, relativeTransform3d, type Hull3D, type RigidTransform3D } from './manifold3d.ts';
+import { mat3, vec3, type Mat3, type Vec3, type Vec3Like } from './vec3.ts';
 
-/** Face query result: separation, face (WGSL: `struct FaceQuery3D`). */
-export const qf = new Float64Array(2);
-/** Edge query result: separation, edge of A (-1: none), edge of B, axis xyz in the working frame. */
-export const qe = new Float64Array(6);
+/** Result of queryFaceDirections3d (WGSL: `struct FaceQuery3D`). */
+export interface FaceQuery3D {
+  separation: number;
+  face: number;
+}
 
-const xf = new Float64Array(12);
-const xfBA = new Float64Array(12);
-/** B's and A's edges that survive the pruning, ascending (the WGSL's candidate lists). */
-const candidatesB = new Uint8Array(MAX_HULL_EDGES);
-const candidatesA = new Uint8Array(MAX_HULL_EDGES);
-/** R's faces that survive the face query's pruning, ascending (the WGSL's face mask). */
-const candidateFaces = new Uint8Array(MAX_HULL_FACES);
+export function emptyFaceQuery3D(): FaceQuery3D {
+  return { separation: 0, face: 0 };
+}
 
-/** The axis of the last edgeAxis3d call (WGSL: its result's xyz). */
-export const edgeAxis = new Float64Array(3);
+/** Result of the edge queries (WGSL: `struct EdgeQuery3D`). */
+export interface EdgeQuery3D {
+  separation: number;
+  /** -1: no edge pair. */
+  edgeA: number;
+  edgeB: number;
+  /** Working frame, pointing away from A's centre. */
+  axis: Vec3;
+}
+
+export function emptyEdgeQuery3D(): EdgeQuery3D {
+  return { separation: 0, edgeA: -1, edgeB: -1, axis: vec3.create() };
+}
+
+/** B's edges that survive the edge query's pruning, ascending (the WGSL lists them with their face normals). */
+const candEdgeB = new Uint8Array(MAX_HULL_EDGES);
+/** A's edges that survive it, ascending (the WGSL's 128-bit mask). */
+const candEdgeA = new Uint8Array(MAX_HULL_EDGES);
+/** R's faces that survive the face query's pruning, ascending (the WGSL's 64-bit face mask). */
+const candFaces = new Uint8Array(MAX_HULL_FACES);
+
+const xf = emptyRigidTransform3D();
+const xfBA = emptyRigidTransform3D();
+const n = vec3.create();
+const u = vec3.create();
+const v = vec3.create();
+const r0 = vec3.create();
+const e1 = vec3.create();
+const e2 = vec3.create();
+const axis = vec3.create();
 
 /**
- * The unit axis d1 × d2 of two edge directions, turned so that axis · toward >= 0, into
- * `edgeAxis`; false (WGSL: w = 0) when the edges are parallel, |d1 × d2| < PARALLEL_EDGE_SINE_3D
- * |d1| |d2| (too short to normalise in f32; parallel edges are covered by the face axes). Shared
- * by the edge–edge axes here and the hull edge × capsule segment axes of round3d.ts.
+ * The unit axis d1 × d2 of two edge directions, turned so that axis · toward >= 0, into `dst`;
+ * false (WGSL: w = 0) when the edges are parallel, |d1 × d2| < PARALLEL_EDGE_SINE_3D |d1| |d2|
+ * (too short to normalise in f32; parallel edges are covered by the face axes). Shared by the
+ * edge–edge axes here and the hull edge × capsule segment axes of round3d.ts.
  */
-export function edgeAxis3d(
-  d1x: number, d1y: number, d1z: number, d2x: number, d2y: number, d2z: number, tx: number, ty: number, tz: number,
-): boolean {
+export function edgeAxis3d(d1: Vec3Like, d2: Vec3Like, toward: Vec3Like, dst: Vec3): boolean {
+  const d1x = d1[0], d1y = d1[1], d1z = d1[2];
+  const d2x = d2[0], d2y = d2[1], d2z = d2[2];
   const nx = d1y * d2z - d1z * d2y;
   const ny = d1z * d2x - d1x * d2z;
   const nz = d1x * d2y - d1y * d2x;
   const l2 = nx * nx + ny * ny + nz * nz;
   if (l2 < PARALLEL_EDGE_SINE_3D * PARALLEL_EDGE_SINE_3D * ((d1x * d1x + d1y * d1y + d1z * d1z) * (d2x * d2x + d2y * d2y + d2z * d2z))) return false;
   const inv = 1 / Math.sqrt(l2);
-  const sg = (nx * inv) * tx + (ny * inv) * ty + (nz * inv) * tz < 0 ? -inv : inv;
-  edgeAxis[0] = nx * sg;
-  edgeAxis[1] = ny * sg;
-  edgeAxis[2] = nz * sg;
+  const sg = (nx * inv) * toward[0] + (ny * inv) * toward[1] + (nz * inv) * toward[2] < 0 ? -inv : inv;
+  dst[0] = nx * sg;
+  dst[1] = ny * sg;
+  dst[2] = nz * sg;
   return true;
 }
 
@@ -90,97 +120,94 @@ export function arcMax3d(
   return best;
 }
 
-/**
- * Largest separation over the face normals of hull R against the vertices of hull I; writes
- * qf = [separation, face]. A result above `limit` only says the hulls are apart by more than it.
- * `scale`: the pair's length scale (for the pruning slack).
- */
-export function queryFaceDirections3d(R: Hull3D, I: Hull3D, limit: number, scale: number): void {
-  relativeTransform3d(R, I, xf); // R's frame -> I's frame
-  const m0 = xf[0]!, m1 = xf[1]!, m2 = xf[2]!, m3 = xf[3]!, m4 = xf[4]!, m5 = xf[5]!;
-  const m6 = xf[6]!, m7 = xf[7]!, m8 = xf[8]!, tx = xf[9]!, ty = xf[10]!, tz = xf[11]!;
+/** Separation of I's vertices from face f of R, the plane moved into I's frame by xf. */
+export function faceSeparation3d(R: Hull3D, f: number, xf: RigidTransform3D, I: Hull3D): number {
+  const m = xf.rot;
+  const t = xf.pos;
   const rp = R.shape.planes;
+  const x = rp[4 * f], y = rp[4 * f + 1], z = rp[4 * f + 2];
+  const nx = m[0] * x + m[1] * y + m[2] * z;
+  const ny = m[3] * x + m[4] * y + m[5] * z;
+  const nz = m[6] * x + m[7] * y + m[8] * z;
+  const d = rp[4 * f + 3] + (nx * t[0] + ny * t[1] + nz * t[2]);
   const iv = I.shape.vertices;
-  const ic = I.shape.vertexCount;
-  const fc = R.shape.faceCount;
-  const rho = I.shape.inradius;
-  // Pass 1: the face with the highest bound −d − ρ, and its separation.
-  let top = 0;
-  let topBound = -Infinity;
-  for (let f = 0; f < fc; f++) {
-    const x = rp[4 * f]!, y = rp[4 * f + 1]!, z = rp[4 * f + 2]!;
-    const d = rp[4 * f + 3]! + ((m0 * x + m1 * y + m2 * z) * tx + (m3 * x + m4 * y + m5 * z) * ty + (m6 * x + m7 * y + m8 * z) * tz);
-    const bound = -d - rho;
-    if (bound > topBound) {
-      topBound = bound;
-      top = f;
-    }
-  }
-  const floor = faceSeparation3d(rp, top, m0, m1, m2, m3, m4, m5, m6, m7, m8, tx, ty, tz, iv, ic, I);
-  if (floor > limit) {
-    qf[0] = floor;
-    qf[1] = top;
-    return;
-  }
-  // Pass 2: the faces whose bound reaches that separation (less the slack: the bound assumes a
-  // unit normal, the f32 rotation is unit to ~1e-7), listed (the WGSL's 64-bit face mask).
-  const cut = floor - SAT_PRUNE_SLACK_3D * scale;
-  let nf = 0;
-  for (let f = 0; f < fc; f++) {
-    const x = rp[4 * f]!, y = rp[4 * f + 1]!, z = rp[4 * f + 2]!;
-    const d = rp[4 * f + 3]! + ((m0 * x + m1 * y + m2 * z) * tx + (m3 * x + m4 * y + m5 * z) * ty + (m6 * x + m7 * y + m8 * z) * tz);
-    if (-d - rho >= cut) candidateFaces[nf++] = f;
-  }
-  // Pass 3, in face order: their separations.
-  let best = -Infinity;
-  let bestFace = 0;
-  for (let k = 0; k < nf; k++) {
-    const f = candidateFaces[k]!;
-    const s = faceSeparation3d(rp, f, m0, m1, m2, m3, m4, m5, m6, m7, m8, tx, ty, tz, iv, ic, I);
-    if (s > best) {
-      best = s;
-      bestFace = f;
-      if (s > limit) break;
-    }
-  }
-  qf[0] = best;
-  qf[1] = bestFace;
-}
-
-/** Separation of I's vertices (iv, ic) from face f of R (planes rp), the plane moved by (m, t). */
-export function faceSeparation3d(
-  rp: Float64Array, f: number,
-  m0: number, m1: number, m2: number, m3: number, m4: number, m5: number, m6: number, m7: number, m8: number,
-  tx: number, ty: number, tz: number, iv: Float64Array, ic: number, I: Hull3D,
-): number {
-  const x = rp[4 * f]!, y = rp[4 * f + 1]!, z = rp[4 * f + 2]!;
-  const nx = m0 * x + m1 * y + m2 * z;
-  const ny = m3 * x + m4 * y + m5 * z;
-  const nz = m6 * x + m7 * y + m8 * z;
-  const d = rp[4 * f + 3]! + (nx * tx + ny * ty + nz * tz);
   if (I.shape.kind === SHAPE_KIND_3D.box) {
     // A box's lowest point along n: its support −Σ h_k |n_k| (h = vertex 7).
-    return -(iv[21]! * Math.abs(nx) + iv[22]! * Math.abs(ny) + iv[23]! * Math.abs(nz)) - d;
+    return -(iv[21] * Math.abs(nx) + iv[22] * Math.abs(ny) + iv[23] * Math.abs(nz)) - d;
   }
   let lo = Infinity;
-  for (let i = 0; i < ic; i++) {
-    const v = nx * iv[3 * i]! + ny * iv[3 * i + 1]! + nz * iv[3 * i + 2]!;
+  for (let i = 0, c = I.shape.vertexCount; i < c; i++) {
+    const v = nx * iv[3 * i] + ny * iv[3 * i + 1] + nz * iv[3 * i + 2];
     if (v < lo) lo = v;
   }
   return lo - d;
 }
 
 /**
+ * Largest separation over the face normals of hull R against the vertices of hull I into `out`.
+ * A result above `limit` only says the hulls are apart by more than it. `scale`: the pair's
+ * length scale (for the pruning slack).
+ */
+export function queryFaceDirections3d(R: Hull3D, I: Hull3D, limit: number, scale: number, out: FaceQuery3D): FaceQuery3D {
+  relativeTransform3d(R, I, xf); // R's frame -> I's frame
+  const m = xf.rot;
+  const m0 = m[0], m1 = m[1], m2 = m[2], m3 = m[3], m4 = m[4], m5 = m[5], m6 = m[6], m7 = m[7], m8 = m[8];
+  const tx = xf.pos[0], ty = xf.pos[1], tz = xf.pos[2];
+  const rp = R.shape.planes;
+  const fc = R.shape.faceCount;
+  const rho = I.shape.inradius;
+  // Pass 1: the face with the highest bound −d − ρ (d: the plane's offset in I's frame), and its separation.
+  let top = 0;
+  let topBound = -Infinity;
+  for (let f = 0; f < fc; f++) {
+    const x = rp[4 * f], y = rp[4 * f + 1], z = rp[4 * f + 2];
+    const d = rp[4 * f + 3] + ((m0 * x + m1 * y + m2 * z) * tx + (m3 * x + m4 * y + m5 * z) * ty + (m6 * x + m7 * y + m8 * z) * tz);
+    const bound = -d - rho;
+    if (bound > topBound) {
+      topBound = bound;
+      top = f;
+    }
+  }
+  const floor = faceSeparation3d(R, top, xf, I);
+  out.separation = floor;
+  out.face = top;
+  if (floor > limit) return out;
+  // Pass 2: the faces whose bound reaches that separation (less the slack: the bound assumes a
+  // unit normal, the f32 rotation is unit to ~1e-7), listed (the WGSL's 64-bit face mask).
+  const cut = floor - SAT_PRUNE_SLACK_3D * scale;
+  let nf = 0;
+  for (let f = 0; f < fc; f++) {
+    const x = rp[4 * f], y = rp[4 * f + 1], z = rp[4 * f + 2];
+    const d = rp[4 * f + 3] + ((m0 * x + m1 * y + m2 * z) * tx + (m3 * x + m4 * y + m5 * z) * ty + (m6 * x + m7 * y + m8 * z) * tz);
+    if (-d - rho >= cut) candFaces[nf++] = f;
+  }
+  // Pass 3, in face order: their separations.
+  out.separation = -Infinity;
+  out.face = 0;
+  for (let k = 0; k < nf; k++) {
+    const f = candFaces[k];
+    const s = faceSeparation3d(R, f, xf, I);
+    if (s > out.separation) {
+      out.separation = s;
+      out.face = f;
+      if (s > limit) break;
+    }
+  }
+  return out;
+}
+
+/**
  * Largest separation over the edge–edge axes of hulls A and B, for edge pairs whose Gauss-map
- * arcs cross; writes qe (axis pointing away from A's centre, in the working frame). Edge pairs
+ * arcs cross, into `out` (axis pointing away from A's centre, in the working frame). Edge pairs
  * that cannot separate by `threshold` are skipped (their result is never used); a result above
  * `limit` only says the hulls are apart by more than it.
  */
-export function queryEdgeDirections3d(A: Hull3D, B: Hull3D, limit: number, threshold: number, scale: number): void {
+export function queryEdgeDirections3d(A: Hull3D, B: Hull3D, limit: number, threshold: number, scale: number, out: EdgeQuery3D): EdgeQuery3D {
   relativeTransform3d(A, B, xf); // A's frame -> B's frame
   relativeTransform3d(B, A, xfBA); // B's frame -> A's frame
-  const m0 = xf[0]!, m1 = xf[1]!, m2 = xf[2]!, m3 = xf[3]!, m4 = xf[4]!, m5 = xf[5]!;
-  const m6 = xf[6]!, m7 = xf[7]!, m8 = xf[8]!, tx = xf[9]!, ty = xf[10]!, tz = xf[11]!;
+  const m = xf.rot;
+  const m0 = m[0], m1 = m[1], m2 = m[2], m3 = m[3], m4 = m[4], m5 = m[5], m6 = m[6], m7 = m[7], m8 = m[8];
+  const tx = xf.pos[0], ty = xf.pos[1], tz = xf.pos[2];
   const sa = A.shape;
   const sb = B.shape;
   const av = sa.vertices;
@@ -188,61 +215,63 @@ export function queryEdgeDirections3d(A: Hull3D, B: Hull3D, limit: number, thres
   const bv = sb.vertices;
   const bp = sb.planes;
   const cut = threshold - SAT_PRUNE_SLACK_3D * scale;
-  // B's edges that can face A: bound max over the arc of m · (c_A − q) − ρ_A, c_A = (tx, ty, tz).
+  // B's edges that can face A: bound max over the arc of m · (c_A − q) − ρ_A, c_A = xf.pos.
   let nb = 0;
   for (let j = 0, eb = sb.edgeCount; j < eb; j++) {
-    const c0 = 4 * sb.edgeF0[j]!;
-    const c1 = 4 * sb.edgeF1[j]!;
-    const q = 3 * sb.edgeV0[j]!;
-    const bound = arcMax3d(bp[c0]!, bp[c0 + 1]!, bp[c0 + 2]!, bp[c1]!, bp[c1 + 1]!, bp[c1 + 2]!, tx - bv[q]!, ty - bv[q + 1]!, tz - bv[q + 2]!) - sa.inradius;
-    if (bound >= cut) candidatesB[nb++] = j;
+    const c0 = 4 * sb.edgeF0[j];
+    const c1 = 4 * sb.edgeF1[j];
+    const q = 3 * sb.edgeV0[j];
+    const bound = arcMax3d(bp[c0], bp[c0 + 1], bp[c0 + 2], bp[c1], bp[c1 + 1], bp[c1 + 2], tx - bv[q], ty - bv[q + 1], tz - bv[q + 2]) - sa.inradius;
+    if (bound >= cut) candEdgeB[nb++] = j;
   }
   // A's edges that can face B: bound max over the arc of n · (c_B − p) − ρ_B, in A's frame.
   // Listed first, like B's (the WGSL keeps B's normals in private arrays and loops over each
   // lane's own surviving A edges).
   let na = 0;
-  const cbx = xfBA[9]!, cby = xfBA[10]!, cbz = xfBA[11]!;
+  const cbx = xfBA.pos[0], cby = xfBA.pos[1], cbz = xfBA.pos[2];
   for (let i = 0, ea = nb > 0 ? sa.edgeCount : 0; i < ea; i++) {
-    const fa = 4 * sa.edgeF0[i]!;
-    const fb = 4 * sa.edgeF1[i]!;
-    const i0 = 3 * sa.edgeV0[i]!;
-    const bound = arcMax3d(ap[fa]!, ap[fa + 1]!, ap[fa + 2]!, ap[fb]!, ap[fb + 1]!, ap[fb + 2]!, cbx - av[i0]!, cby - av[i0 + 1]!, cbz - av[i0 + 2]!) - sb.inradius;
-    if (bound >= cut) candidatesA[na++] = i;
+    const fa = 4 * sa.edgeF0[i];
+    const fb = 4 * sa.edgeF1[i];
+    const i0 = 3 * sa.edgeV0[i];
+    const bound = arcMax3d(ap[fa], ap[fa + 1], ap[fa + 2], ap[fb], ap[fb + 1], ap[fb + 2], cbx - av[i0], cby - av[i0 + 1], cbz - av[i0 + 2]) - sb.inradius;
+    if (bound >= cut) candEdgeA[na++] = i;
   }
   let best = -Infinity;
   let bestA = -1;
   let bestB = -1;
-  let ax = 0, ay = 0, az = 0;
+  vec3.set(0, 0, 0, axis);
   outer: for (let t = 0; t < na; t++) {
-    const i = candidatesA[t]!;
-    const fa = 4 * sa.edgeF0[i]!;
-    const fb = 4 * sa.edgeF1[i]!;
-    const i0 = 3 * sa.edgeV0[i]!;
-    const i1 = 3 * sa.edgeV1[i]!;
+    const i = candEdgeA[t];
+    const fa = 4 * sa.edgeF0[i];
+    const fb = 4 * sa.edgeF1[i];
+    const i0 = 3 * sa.edgeV0[i];
+    const i1 = 3 * sa.edgeV1[i];
     // A's edge in B's frame: its face normals u, v, its end points relative to A's centre.
-    const ux = m0 * ap[fa]! + m1 * ap[fa + 1]! + m2 * ap[fa + 2]!;
-    const uy = m3 * ap[fa]! + m4 * ap[fa + 1]! + m5 * ap[fa + 2]!;
-    const uz = m6 * ap[fa]! + m7 * ap[fa + 1]! + m8 * ap[fa + 2]!;
-    const vx = m0 * ap[fb]! + m1 * ap[fb + 1]! + m2 * ap[fb + 2]!;
-    const vy = m3 * ap[fb]! + m4 * ap[fb + 1]! + m5 * ap[fb + 2]!;
-    const vz = m6 * ap[fb]! + m7 * ap[fb + 1]! + m8 * ap[fb + 2]!;
+    const ux = m0 * ap[fa] + m1 * ap[fa + 1] + m2 * ap[fa + 2];
+    const uy = m3 * ap[fa] + m4 * ap[fa + 1] + m5 * ap[fa + 2];
+    const uz = m6 * ap[fa] + m7 * ap[fa + 1] + m8 * ap[fa + 2];
+    const vx = m0 * ap[fb] + m1 * ap[fb + 1] + m2 * ap[fb + 2];
+    const vy = m3 * ap[fb] + m4 * ap[fb + 1] + m5 * ap[fb + 2];
+    const vz = m6 * ap[fb] + m7 * ap[fb + 1] + m8 * ap[fb + 2];
     // b × a: the normal of the plane of A's arc.
     const bax = vy * uz - vz * uy;
     const bay = vz * ux - vx * uz;
     const baz = vx * uy - vy * ux;
-    const rx0 = m0 * av[i0]! + m1 * av[i0 + 1]! + m2 * av[i0 + 2]!;
-    const ry0 = m3 * av[i0]! + m4 * av[i0 + 1]! + m5 * av[i0 + 2]!;
-    const rz0 = m6 * av[i0]! + m7 * av[i0 + 1]! + m8 * av[i0 + 2]!;
-    const e1x = m0 * av[i1]! + m1 * av[i1 + 1]! + m2 * av[i1 + 2]! - rx0;
-    const e1y = m3 * av[i1]! + m4 * av[i1 + 1]! + m5 * av[i1 + 2]! - ry0;
-    const e1z = m6 * av[i1]! + m7 * av[i1 + 1]! + m8 * av[i1 + 2]! - rz0;
+    const rx0 = m0 * av[i0] + m1 * av[i0 + 1] + m2 * av[i0 + 2];
+    const ry0 = m3 * av[i0] + m4 * av[i0 + 1] + m5 * av[i0 + 2];
+    const rz0 = m6 * av[i0] + m7 * av[i0 + 1] + m8 * av[i0 + 2];
+    const e1x = m0 * av[i1] + m1 * av[i1 + 1] + m2 * av[i1 + 2] - rx0;
+    const e1y = m3 * av[i1] + m4 * av[i1 + 1] + m5 * av[i1 + 2] - ry0;
+    const e1z = m6 * av[i1] + m7 * av[i1 + 1] + m8 * av[i1 + 2] - rz0;
     const px = rx0 + tx, py = ry0 + ty, pz = rz0 + tz;
+    vec3.set(e1x, e1y, e1z, e1);
+    vec3.set(rx0, ry0, rz0, r0);
     for (let k = 0; k < nb; k++) {
-      const j = candidatesB[k]!;
-      const c0 = 4 * sb.edgeF0[j]!;
-      const c1 = 4 * sb.edgeF1[j]!;
-      const nax = bp[c0]!, nay = bp[c0 + 1]!, naz = bp[c0 + 2]!;
-      const nbx = bp[c1]!, nby = bp[c1 + 1]!, nbz = bp[c1 + 2]!;
+      const j = candEdgeB[k];
+      const c0 = 4 * sb.edgeF0[j];
+      const c1 = 4 * sb.edgeF1[j];
+      const nax = bp[c0], nay = bp[c0 + 1], naz = bp[c0 + 2];
+      const nbx = bp[c1], nby = bp[c1 + 1], nbz = bp[c1 + 2];
       // c = -n(f0), d = -n(f1). The arcs cross where c and d lie on opposite sides of A's arc
       // plane, a and b on opposite sides of B's, and c, b on the same hemisphere (sign tests,
       // not products: f32 products of tiny dots underflow).
@@ -258,50 +287,61 @@ export function queryEdgeDirections3d(A: Hull3D, B: Hull3D, limit: number, thres
       if (!((adc < 0 && bdc > 0) || (adc > 0 && bdc < 0))) continue;
       if (!((cba < 0 && bdc < 0) || (cba > 0 && bdc > 0))) continue;
       // A face of the Minkowski difference: axis e1 × e2, pointing away from A's centre.
-      const j0 = 3 * sb.edgeV0[j]!;
-      const j1 = 3 * sb.edgeV1[j]!;
-      const qx = bv[j0]!, qy = bv[j0 + 1]!, qz = bv[j0 + 2]!;
-      const e2x = bv[j1]! - qx, e2y = bv[j1 + 1]! - qy, e2z = bv[j1 + 2]! - qz;
-      if (!edgeAxis3d(e1x, e1y, e1z, e2x, e2y, e2z, rx0, ry0, rz0)) continue;
-      const nx = edgeAxis[0]!, ny = edgeAxis[1]!, nz = edgeAxis[2]!;
-      const s = nx * (qx - px) + ny * (qy - py) + nz * (qz - pz);
+      const j0 = 3 * sb.edgeV0[j];
+      const j1 = 3 * sb.edgeV1[j];
+      const qx = bv[j0], qy = bv[j0 + 1], qz = bv[j0 + 2];
+      if (!edgeAxis3d(e1, vec3.set(bv[j1] - qx, bv[j1 + 1] - qy, bv[j1 + 2] - qz, e2), r0, n)) continue;
+      const s = n[0] * (qx - px) + n[1] * (qy - py) + n[2] * (qz - pz);
       if (s > best) {
         best = s;
         bestA = i;
         bestB = j;
-        ax = nx;
-        ay = ny;
-        az = nz;
+        vec3.copy(n, axis);
         if (s > limit) break outer;
       }
     }
   }
   // The axis back into the working frame.
-  setEdgeQuery3d(best, bestA, bestB, B.rot, ax, ay, az);
+  return setEdgeQuery3d(best, bestA, bestB, B.rot, axis, out);
+}
+
+/** Writes an edge query result with its axis turned by rot (WGSL: `EdgeQuery3D(best, edgeA, edgeB, rot * axis)`). */
+function setEdgeQuery3d(best: number, edgeA: number, edgeB: number, rot: Mat3, a: Vec3Like, out: EdgeQuery3D): EdgeQuery3D {
+  out.separation = best;
+  out.edgeA = edgeA;
+  out.edgeB = edgeB;
+  mat3.mulVec(rot, a, out.axis);
+  return out;
+}
+
+/** Box topology: the edge along axis a whose other coordinates have the signs of vertex mask m. */
+export function boxEdgeByAxis3d(a: number, m: number): number {
+  return BOX_EDGE_BY_AXIS[8 * a + m];
 }
 
 /**
  * The edge–edge axes of two boxes: the 9 cross products of A's and B's axes (skipping nearly
  * parallel ones as the general query does), each oriented towards B's centre, whose separation is
- * |L · t| − r_A − r_B; writes qe like queryEdgeDirections3d, the support edges of A along the
+ * |L · t| − r_A − r_B; writes `out` like queryEdgeDirections3d, the support edges of A along the
  * axis and of B against it read from the box topology. A result above `limit` only says the
  * boxes are apart by more than it.
  */
-export function queryBoxEdges3d(A: Hull3D, B: Hull3D, limit: number): void {
-  relativeTransform3d(B, A, xfBA); // B's frame -> A's frame
-  const ha = A.shape.vertices;
-  const hb = B.shape.vertices;
-  const hax = ha[21]!, hay = ha[22]!, haz = ha[23]!;
-  const hbx = hb[21]!, hby = hb[22]!, hbz = hb[23]!;
-  const tx = xfBA[9]!, ty = xfBA[10]!, tz = xfBA[11]!;
+export function queryBoxEdges3d(A: Hull3D, B: Hull3D, limit: number, out: EdgeQuery3D): EdgeQuery3D {
+  const m = relativeTransform3d(B, A, xfBA).rot; // B's frame -> A's frame
+  // The half extents: vertex 7 of a box.
+  const ha = hullVertex(A, 7, u);
+  const hb = hullVertex(B, 7, v);
+  const hax = ha[0], hay = ha[1], haz = ha[2];
+  const hbx = hb[0], hby = hb[1], hbz = hb[2];
+  const tx = xfBA.pos[0], ty = xfBA.pos[1], tz = xfBA.pos[2];
   let best = -Infinity;
   let bestA = -1;
   let bestB = -1;
-  let ax = 0, ay = 0, az = 0;
+  vec3.set(0, 0, 0, axis);
   outer: for (let a = 0; a < 3; a++) {
     for (let b = 0; b < 3; b++) {
       // B's axis b in A's frame (column b), and L = e_a × it.
-      const ex = xfBA[b]!, ey = xfBA[3 + b]!, ez = xfBA[6 + b]!;
+      const ex = m[b], ey = m[3 + b], ez = m[6 + b];
       let nx = a === 0 ? 0 : a === 1 ? ez : -ey;
       let ny = a === 0 ? -ez : a === 1 ? 0 : ex;
       let nz = a === 0 ? ey : a === 1 ? -ex : 0;
@@ -317,34 +357,22 @@ export function queryBoxEdges3d(A: Hull3D, B: Hull3D, limit: number): void {
         nz = -nz;
       }
       // n in B's frame.
-      const bx = xfBA[0]! * nx + xfBA[3]! * ny + xfBA[6]! * nz;
-      const by = xfBA[1]! * nx + xfBA[4]! * ny + xfBA[7]! * nz;
-      const bz = xfBA[2]! * nx + xfBA[5]! * ny + xfBA[8]! * nz;
+      const bx = m[0] * nx + m[3] * ny + m[6] * nz;
+      const by = m[1] * nx + m[4] * ny + m[7] * nz;
+      const bz = m[2] * nx + m[5] * ny + m[8] * nz;
       const s = nx * tx + ny * ty + nz * tz - (hax * Math.abs(nx) + hay * Math.abs(ny) + haz * Math.abs(nz)) - (hbx * Math.abs(bx) + hby * Math.abs(by) + hbz * Math.abs(bz));
       if (s > best) {
         best = s;
         // A's support edge along n: along axis a, the other coordinates on n's side; B's against n.
         const maskA = (a !== 0 && nx > 0 ? 1 : 0) | (a !== 1 && ny > 0 ? 2 : 0) | (a !== 2 && nz > 0 ? 4 : 0);
         const maskB = (b !== 0 && bx < 0 ? 1 : 0) | (b !== 1 && by < 0 ? 2 : 0) | (b !== 2 && bz < 0 ? 4 : 0);
-        bestA = BOX_EDGE_BY_AXIS[8 * a + maskA]!;
-        bestB = BOX_EDGE_BY_AXIS[8 * b + maskB]!;
-        ax = nx;
-        ay = ny;
-        az = nz;
+        bestA = boxEdgeByAxis3d(a, maskA);
+        bestB = boxEdgeByAxis3d(b, maskB);
+        vec3.set(nx, ny, nz, axis);
         if (s > limit) break outer;
       }
     }
   }
   // The axis back into the working frame.
-  setEdgeQuery3d(best, bestA, bestB, A.rot, ax, ay, az);
-}
-
-/** Writes the edge query result (WGSL: `EdgeQuery3D(best, edgeA, edgeB, rot * axis)`). */
-function setEdgeQuery3d(best: number, edgeA: number, edgeB: number, r: Float64Array, ax: number, ay: number, az: number): void {
-  qe[0] = best;
-  qe[1] = edgeA;
-  qe[2] = edgeB;
-  qe[3] = r[0]! * ax + r[1]! * ay + r[2]! * az;
-  qe[4] = r[3]! * ax + r[4]! * ay + r[5]! * az;
-  qe[5] = r[6]! * ax + r[7]! * ay + r[8]! * az;
+  return setEdgeQuery3d(best, bestA, bestB, A.rot, axis, out);
 }
