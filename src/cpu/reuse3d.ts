@@ -29,9 +29,9 @@ import { LAYOUT_3D } from '../layout3d.ts';
 import type { Shape3D } from '../shapes3d.ts';
 import { deepestVertex3d } from './clip3d.ts';
 import { isHull3d } from './collide3d.ts';
-import { emptyHull3D, emptyManifold3D, quatToMatrix3d, relativePose3d, type Hull3D, type Manifold3D, type Transform3D } from './manifold3d.ts';
+import { emptyHull3D, emptyManifold3D, emptyWorkingFrame3D, quatToMatrix3d, relativePose3d, type Hull3D, type Manifold3D, type Transform3D } from './manifold3d.ts';
 import { REUSE_STATUS, type ReusePairs } from './reuse.ts';
-import { qf, queryFaceDirections3d } from './sat3d.ts';
+import { emptyFaceQuery3D, queryFaceDirections3d } from './sat3d.ts';
 
 /** The largest finite f32: the WGSL's "no bound" (F32_MAX_3D). */
 const F32_MAX = 3.4028234663852886e38;
@@ -123,10 +123,16 @@ export function reach3D(shape: Shape3D): number {
 
 const hullA = emptyHull3D(null as unknown as Shape3D);
 const hullB = emptyHull3D(null as unknown as Shape3D);
+const frameA = emptyWorkingFrame3D();
+const faces = emptyFaceQuery3D();
+const along = new Float64Array(3);
 
 /** Largest projection on unit u (working frame) of hull h's rounded surface. */
 function supportAlong3d(h: Hull3D, ux: number, uy: number, uz: number): number {
-  const i = deepestVertex3d(h, -ux, -uy, -uz);
+  along[0] = -ux;
+  along[1] = -uy;
+  along[2] = -uz;
+  const i = deepestVertex3d(h, along);
   const v = h.shape.vertices;
   const r = h.rot;
   const x = v[3 * i]!, y = v[3 * i + 1]!, z = v[3 * i + 2]!;
@@ -145,25 +151,25 @@ function supportAlong3d(h: Hull3D, ux: number, uy: number, uz: number): number {
 export function separatingAxis3D(shapeA: Shape3D, xfA: Transform3D, shapeB: Shape3D, xfB: Transform3D, scale: number): void {
   hullA.shape = shapeA;
   hullB.shape = shapeB;
-  relativePose3d(shapeA, xfA, shapeB, xfB, hullB);
+  relativePose3d(shapeA, xfA, shapeB, xfB, frameA, hullB);
   const radius = shapeA.radius + shapeB.radius;
   let best = -F32_MAX;
   let ax = 0, ay = 0, az = 0;
   if (isHull3d(shapeA)) {
-    queryFaceDirections3d(hullA, hullB, F32_MAX, scale);
-    if (qf[0]! - radius > best) {
-      best = qf[0]! - radius;
-      const f = qf[1]!;
+    queryFaceDirections3d(hullA, hullB, F32_MAX, scale, faces);
+    if (faces.separation - radius > best) {
+      best = faces.separation - radius;
+      const f = faces.face;
       ax = shapeA.planes[4 * f]!;
       ay = shapeA.planes[4 * f + 1]!;
       az = shapeA.planes[4 * f + 2]!;
     }
   }
   if (isHull3d(shapeB)) {
-    queryFaceDirections3d(hullB, hullA, F32_MAX, scale);
-    if (qf[0]! - radius > best) {
-      best = qf[0]! - radius;
-      const f = qf[1]!;
+    queryFaceDirections3d(hullB, hullA, F32_MAX, scale, faces);
+    if (faces.separation - radius > best) {
+      best = faces.separation - radius;
+      const f = faces.face;
       const nx = shapeB.planes[4 * f]!, ny = shapeB.planes[4 * f + 1]!, nz = shapeB.planes[4 * f + 2]!;
       const r = hullB.rot;
       ax = -(r[0]! * nx + r[1]! * ny + r[2]! * nz);
