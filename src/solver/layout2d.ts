@@ -31,5 +31,5 @@ export const SOLVER_LAYOUT_2D = {
   },
   constraint: { bytes: constraint.size },
   params: solverParamsWords(params),
-  pass: { bytes: pass.size, color: word(pass, 'color') },
+  pass: { bytes: pass.size, color: word(pass, 'color'), mode: word(pass, 'mode') },
 } as const;
