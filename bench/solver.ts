@@ -9,7 +9,7 @@
 // world.step() (submit, wait, read the counts), of the collision frame alone on the same bodies
 // (GpuFrame.encode + submit + read counts), their difference (≈ colouring + solver), the GPU
 // timestamps of the colouring and solver passes (median; when the device has them), and the last
-// step's colouring: constraints, colours used, leftovers (solved one after the other).
+// step's colouring: constraints, colours used, overflow (uncoloured: solved by mass splitting).
 //
 //   npm run bench -- --scene solver                    # 2D 20k and 3D 10k
 //   npm run bench -- --scene solver --dim 2 --bodies2d 5000 --steps 3
@@ -87,7 +87,7 @@ function boxPile3D(count: number, seed: number): { shapes: Shape3DInput[]; bodie
 
 interface World {
   step(dt: number): Promise<unknown>;
-  readColorStats(): Promise<{ constraints: number; colors: number; leftovers: number; sizes: number[]; rounds?: number }>;
+  readColorStats(): Promise<{ constraints: number; colors: number; overflow: number; sizes: number[]; rounds?: number }>;
   readCounts(): Promise<unknown>;
   enablePassTimes(): void;
   readPassTimes(): Promise<{ coloring: number; solver: number } | null>;
@@ -119,7 +119,7 @@ async function timeWorld(label: string, timestamps: boolean, world: World, frame
   const f = median(frameMs);
   console.log(
     `${label}: step ${s.toFixed(1)} ms (median of ${steps}), frame alone ${f.toFixed(1)} ms, colouring+solver ≈ ${(s - f).toFixed(1)} ms; ` +
-      `${stats.constraints} constraints, ${stats.colors} colours [${stats.sizes.join(' ')}], ${stats.leftovers} leftovers` + (stats.rounds !== undefined ? `, ${stats.rounds} colouring rounds` : '') +
+      `${stats.constraints} constraints, ${stats.colors} colours [${stats.sizes.join(' ')}], ${stats.overflow} overflow` + (stats.rounds !== undefined ? `, ${stats.rounds} colouring rounds` : '') +
       (coloringMs.length ? `; GPU: colouring ${median(coloringMs).toFixed(1)} ms, solver ${median(solverMs).toFixed(1)} ms` : '; no GPU timestamps'),
   );
 }

@@ -22,23 +22,31 @@
 // order-independent atomic max/or/add of this round's claims, so the colours do not depend on the
 // order in which invocations run: deterministic. Most constraints commit in the first rounds
 // (at most about max-degree / 2 + 1 colours); the maxima guarantee the rest progress.
-// The priority is (r + 1) << COLOR_INDEX_BITS | a bijective hash of the constraint's index, so
-// priorities are unique, grow from round to round (the slots are cleared once per step). Static
-// bodies never conflict. colorNext sizes the next round's indirect dispatch: none once a round
+// The priority is (r + 1) << (COLOR_INDEX_BITS + 1) | grounded << COLOR_INDEX_BITS | a bijective
+// hash of the constraint's index, so priorities are unique, grow from round to round (the slots
+// are cleared once per step), and within a round a constraint with a static body (grounded) wins
+// its body over those between two dynamic bodies: at a body with more constraints than colours,
+// those that carry the weight to the ground are coloured first, and the overflow's mass splitting
+// (overflow.wgsl), which converges slowest against a static body, gets the others. Static bodies
+// never conflict. colorNext sizes the next round's indirect dispatch: none once a round
 // left nothing uncoloured.
 //
-// Then the constraints are ordered by colour for the solver (colorOrder, see colorPlan): each
-// winner took a rank within its colour (atomicAdd; the order inside a colour does not change the
-// result), colorPlan turns the colour sizes into offsets and indirect dispatch arguments, and
-// colorScatter writes each constraint at its colour's offset + rank. What is uncoloured after the
-// last round (COLOR_NONE or COLOR_FULL) follows in index order (colorFlags + an exclusive scan,
-// scan.wgsl): the solver runs those one after the other.
+// Then the constraints are ordered by colour for the solver (colorOrder): a counting sort by
+// bucket (the colours, then the overflow: COLOR_NONE and COLOR_FULL), stable, so each bucket
+// holds its constraints in increasing index order and the list is the same on every run whatever
+// order the invocations ran in. colorRank takes each constraint's rank within its workgroup's share
+// of its bucket (bit masks in workgroup memory) and writes the shares per bucket and workgroup,
+// bucket-major; an exclusive scan of those (scan.wgsl) gives each workgroup's start in each
+// bucket; colorPlan reads the buckets' offsets and sizes from it and writes the indirect dispatch
+// arguments; colorScatter writes each constraint at its workgroup's start + its rank.
+// colorRank also counts each body's overflow constraints (colorSplits): the solver splits a
+// body's mass among them (solver2d.wgsl).
 
 struct ColorParams {
   round: u32,                                          // this dispatch's round
   countWord: u32,                                      // where the constraint count is in `counts` (u32 index)
   capacity: u32,                                       // constraint slots (the dispatches cover them)
-  _pad0: u32,
+  bodyCount: u32,
 }
 
 @group(0) @binding(0) var<uniform> colorParams: ColorParams;
@@ -47,23 +55,24 @@ struct ColorParams {
 @group(0) @binding(3) var<storage, read> dynamicBodies: array<u32>;    // 1: dynamic, 0: static
 @group(0) @binding(4) var<storage, read_write> colors: array<u32>;
 @group(0) @binding(5) var<storage, read_write> colorSlots: array<atomic<u32>>; // per body COLOR_BODY_WORDS: priority slot, committed mask, seen/twice × 2 (cleared per step)
-@group(0) @binding(6) var<storage, read_write> colorOffsets: array<u32>;       // capacity + 1: leftover flags, then their exclusive scan
-@group(0) @binding(7) var<storage, read_write> colorOrder: array<u32>;         // COLOR_ORDER_HEADER offsets, then constraints by colour
-@group(0) @binding(8) var<storage, read_write> colorRanks: array<u32>;         // per constraint: its tentative colour, then its place within its colour
+@group(0) @binding(6) var<storage, read_write> colorOffsets: array<u32>;       // COLOR_BUCKETS × workgroups + 1: shares per bucket and workgroup, then their exclusive scan
+@group(0) @binding(7) var<storage, read_write> colorOrder: array<u32>;         // COLOR_ORDER_HEADER offsets, then constraints by bucket
+@group(0) @binding(8) var<storage, read_write> colorRanks: array<u32>;         // per constraint: its tentative colour, then its rank within its workgroup's share of its bucket
 @group(0) @binding(9) var<storage, read_write> colorSizes: array<atomic<u32>>; // COLOR_COUNT: constraints per colour, then per round: 1 if some stayed uncoloured (cleared per step)
-@group(0) @binding(10) var<storage, read_write> colorDispatch: array<u32>;     // 3 per colour: indirect dispatch arguments
+@group(0) @binding(10) var<storage, read_write> colorDispatch: array<u32>;     // 3 × COLOR_DISPATCHES: indirect dispatch arguments (colours, overflow, its bodies)
 @group(0) @binding(11) var<storage, read_write> colorRoundArgs: array<u32>;    // 3 per round: its indirect dispatch arguments
+@group(0) @binding(12) var<storage, read_write> colorSplits: array<atomic<u32>>; // per body: its overflow constraints (cleared per step)
 
 // A bijection of [0, 2^COLOR_INDEX_BITS) that differs from round to round (xor, odd multiply and
 // xorshift each keep it one-to-one).
-fn colorPriority(c: u32, round: u32) -> u32 {
+fn colorPriority(c: u32, round: u32, grounded: bool) -> u32 {
   let mask = (1u << COLOR_INDEX_BITS) - 1u;
   var x = (c ^ (round * 0x2545f491u)) & mask;
   x = (x * 0x9e3779b1u) & mask;
   x = x ^ (x >> 13u);
   x = (x * 0x85ebca6bu) & mask;
   x = x ^ (x >> 11u);
-  return ((round + 1u) << COLOR_INDEX_BITS) | x;
+  return ((round + 1u) << (COLOR_INDEX_BITS + 1u)) | (select(0u, 1u, grounded) << COLOR_INDEX_BITS) | x;
 }
 
 fn colorIndex(gid: vec3u, groups: vec3u) -> u32 {
@@ -110,13 +119,15 @@ fn colorCount(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
     return;
   }
   let pair = colorPairs[c];
-  let p = colorPriority(c, colorParams.round);
+  let dynA = dynamicBodies[pair.x] != 0u;
+  let dynB = dynamicBodies[pair.y] != 0u;
+  let p = colorPriority(c, colorParams.round, !(dynA && dynB));
   let half = roundHalf(colorParams.round);
-  if (dynamicBodies[pair.x] != 0u) {
+  if (dynA) {
     atomicMax(&colorSlots[COLOR_BODY_WORDS * pair.x + SLOT_PRIORITY], p);
     atomicAdd(&colorSlots[COLOR_BODY_WORDS * pair.x + SLOT_DEGREE + half], 1u);
   }
-  if (dynamicBodies[pair.y] != 0u) {
+  if (dynB) {
     atomicMax(&colorSlots[COLOR_BODY_WORDS * pair.y + SLOT_PRIORITY], p);
     atomicAdd(&colorSlots[COLOR_BODY_WORDS * pair.y + SLOT_DEGREE + half], 1u);
   }
@@ -144,7 +155,7 @@ fn colorClaim(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
   if (dynA) { d += atomicLoad(&colorSlots[COLOR_BODY_WORDS * pair.x + SLOT_DEGREE + half]) - 1u; }
   if (dynB) { d += atomicLoad(&colorSlots[COLOR_BODY_WORDS * pair.y + SLOT_DEGREE + half]) - 1u; }
   // The j-th free colour, j uniform in [0, min(d / 2 + 1, free colours)).
-  let j = (colorPriority(c, colorParams.round) & 0xffffu) % min(d / 2u + 1u, countOneBits(free));
+  let j = (colorPriority(c, colorParams.round, false) & 0xffffu) % min(d / 2u + 1u, countOneBits(free));
   var k = 0u;
   var seen = 0u;
   for (var bit = 0u; bit < 32u; bit++) {
@@ -177,7 +188,7 @@ fn colorCheck(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
   let k = colorRanks[c];
   let bit = 1u << k;
   let half = roundHalf(colorParams.round);
-  let p = colorPriority(c, colorParams.round);
+  let p = colorPriority(c, colorParams.round, !(dynA && dynB));
   if (!(bodyAllows(pair.x, dynA, bit, half, p) && bodyAllows(pair.y, dynB, bit, half, p))) {
     // Still uncoloured: clear the other half of its bodies' seen/twice/degree words for the next
     // round (no one reads that half in this round).
@@ -192,7 +203,6 @@ fn colorCheck(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
   if (dynA) { atomicOr(&colorSlots[COLOR_BODY_WORDS * pair.x + SLOT_MASK], bit); }
   if (dynB) { atomicOr(&colorSlots[COLOR_BODY_WORDS * pair.y + SLOT_MASK], bit); }
   colors[c] = k;
-  colorRanks[c] = atomicAdd(&colorSizes[k], 1u);
 }
 
 // One invocation, after round r's colorCheck: round r + 1 covers the constraints when some stayed
@@ -208,41 +218,100 @@ fn colorNext() {
   colorRoundArgs[3u * (r + 1u) + 2u] = 1u;
 }
 
-// One invocation: the colours' offsets (colorOrder's header; entry COLOR_COUNT is where the
-// leftovers start, COLOR_COUNT + 1 the constraint count) and their indirect dispatch arguments (rows of at most 65535 workgroups, as
+// Buckets of the order list: the colours, then the overflow.
+const COLOR_BUCKETS: u32 = COLOR_COUNT + 1u;
+// Words of a bit mask over one workgroup's invocations.
+const RANK_WORDS: u32 = (SOLVER_WORKGROUP_SIZE + 31u) / 32u;
+// Per bucket, which of this workgroup's invocations hold a constraint of it.
+var<workgroup> bucketBits: array<atomic<u32>, COLOR_BUCKETS * RANK_WORDS>;
+
+// Workgroups covering the capacity: the stride of colorOffsets' buckets.
+fn rankGroups() -> u32 {
+  return (colorParams.capacity + SOLVER_WORKGROUP_SIZE - 1u) / SOLVER_WORKGROUP_SIZE;
+}
+
+// After the rounds, per workgroup: each constraint's rank among the workgroup's constraints of its
+// bucket (those of lower index: bits below its own), and the workgroup's share of each bucket.
+// Overflow constraints count themselves at their dynamic bodies.
+@compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
+fn colorRank(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  for (var w = lid; w < COLOR_BUCKETS * RANK_WORDS; w += SOLVER_WORKGROUP_SIZE) {
+    atomicStore(&bucketBits[w], 0u);
+  }
+  workgroupBarrier();
+  let g = wid.x + wid.y * groups.x;
+  let c = g * SOLVER_WORKGROUP_SIZE + lid;
+  let word = lid / 32u;
+  let bit = 1u << (lid % 32u);
+  var bucket = COLOR_BUCKETS;                          // none: past the count
+  if (c < colorCounts[colorParams.countWord]) {
+    bucket = min(colors[c], COLOR_COUNT);
+    atomicOr(&bucketBits[bucket * RANK_WORDS + word], bit);
+  }
+  workgroupBarrier();
+  if (bucket < COLOR_BUCKETS) {
+    var rank = countOneBits(atomicLoad(&bucketBits[bucket * RANK_WORDS + word]) & (bit - 1u));
+    for (var w = 0u; w < word; w++) {
+      rank += countOneBits(atomicLoad(&bucketBits[bucket * RANK_WORDS + w]));
+    }
+    colorRanks[c] = rank;
+    if (bucket == COLOR_COUNT) {
+      let pair = colorPairs[c];
+      if (dynamicBodies[pair.x] != 0u) { atomicAdd(&colorSplits[pair.x], 1u); }
+      if (dynamicBodies[pair.y] != 0u) { atomicAdd(&colorSplits[pair.y], 1u); }
+    }
+  }
+  let stride = rankGroups();
+  if (g >= stride) { return; }
+  for (var k = lid; k < COLOR_BUCKETS; k += SOLVER_WORKGROUP_SIZE) {
+    var share = 0u;
+    for (var w = 0u; w < RANK_WORDS; w++) {
+      share += countOneBits(atomicLoad(&bucketBits[k * RANK_WORDS + w]));
+    }
+    colorOffsets[k * stride + g] = share;
+  }
+  // The slot past the shares, where the scan leaves the total.
+  if (g == 0u && lid == 0u) { colorOffsets[COLOR_BUCKETS * stride] = 0u; }
+}
+
+// Indirect dispatch arguments for n invocations (rows of at most 65535 workgroups, as
 // dispatchRows lays them out).
+fn writeDispatch(entry: u32, n: u32) {
+  let g = (n + SOLVER_WORKGROUP_SIZE - 1u) / SOLVER_WORKGROUP_SIZE;
+  let rows = (g + 65534u) / 65535u;
+  colorDispatch[3u * entry] = select(g, 65535u, rows > 1u);
+  colorDispatch[3u * entry + 1u] = rows;
+  colorDispatch[3u * entry + 2u] = 1u;
+}
+
+// One invocation, after the scan: the buckets' offsets (colorOrder's header: entry COLOR_COUNT is
+// where the overflow starts, COLOR_COUNT + 1 the constraint count), the colours' sizes (for the
+// host's readback) and the indirect dispatch arguments: one per colour, the overflow's
+// constraints, and all bodies when there is an overflow (none otherwise).
 @compute @workgroup_size(1)
 fn colorPlan() {
-  var offset = 0u;
-  for (var k = 0u; k < COLOR_COUNT; k++) {
-    let n = atomicLoad(&colorSizes[k]);
-    colorOrder[k] = offset;
-    offset += n;
-    let g = (n + SOLVER_WORKGROUP_SIZE - 1u) / SOLVER_WORKGROUP_SIZE;
-    let rows = (g + 65534u) / 65535u;
-    colorDispatch[3u * k] = select(g, 65535u, rows > 1u);
-    colorDispatch[3u * k + 1u] = rows;
-    colorDispatch[3u * k + 2u] = 1u;
+  let stride = rankGroups();
+  let count = colorCounts[colorParams.countWord];
+  for (var k = 0u; k < COLOR_BUCKETS; k++) {
+    colorOrder[k] = colorOffsets[k * stride];
   }
-  colorOrder[COLOR_COUNT] = offset;
-  // The constraint count, for the solver (which then needs no `counts` binding).
-  colorOrder[COLOR_COUNT + 1u] = colorCounts[colorParams.countWord];
+  colorOrder[COLOR_COUNT + 1u] = count;
+  for (var k = 0u; k < COLOR_COUNT; k++) {
+    let n = colorOrder[k + 1u] - colorOrder[k];
+    atomicStore(&colorSizes[k], n);
+    writeDispatch(k, n);
+  }
+  let overflow = count - colorOrder[COLOR_COUNT];
+  writeDispatch(COLOR_COUNT, overflow);
+  writeDispatch(COLOR_COUNT + 1u, select(0u, colorParams.bodyCount, overflow > 0u));
 }
 
-// 1 per uncoloured constraint, for capacity + 1 slots (the last stays 0: the scan's total lands there).
+// After the scan: each constraint writes its index at its workgroup's start in its bucket + its rank.
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
-fn colorFlags(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let c = colorIndex(gid, groups);
-  if (c > colorParams.capacity) { return; }
-  colorOffsets[c] = select(0u, 1u, c < colorCounts[colorParams.countWord] && colors[c] >= COLOR_COUNT);
-}
-
-// After the scan: each constraint writes its index at its place in colorOrder.
-@compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
-fn colorScatter(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
+fn colorScatter(@builtin(global_invocation_id) gid: vec3u, @builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) groups: vec3u) {
   let c = colorIndex(gid, groups);
   if (c >= colorCounts[colorParams.countWord]) { return; }
-  let k = colors[c];
-  let at = select(colorOrder[COLOR_COUNT] + colorOffsets[c], colorOrder[min(k, COLOR_COUNT)] + colorRanks[c], k < COLOR_COUNT);
+  let bucket = min(colors[c], COLOR_COUNT);
+  let at = colorOffsets[bucket * rankGroups() + wid.x + wid.y * groups.x] + colorRanks[c];
   colorOrder[COLOR_ORDER_HEADER + at] = c;
 }

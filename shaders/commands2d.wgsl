@@ -12,7 +12,7 @@ struct BodyCommand2D {
   body: u32,
 }
 
-@group(0) @binding(11) var<storage, read> commands: array<BodyCommand2D>;
+@group(0) @binding(12) var<storage, read> commands: array<BodyCommand2D>;
 
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
 fn solverCommands2D(@builtin(global_invocation_id) gid: vec3u) {

@@ -12,7 +12,7 @@ struct BodyCommand3D {
   _pad1: u32,
 }
 
-@group(0) @binding(11) var<storage, read> commands: array<BodyCommand3D>;
+@group(0) @binding(12) var<storage, read> commands: array<BodyCommand3D>;
 
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
 fn solverCommands3D(@builtin(global_invocation_id) gid: vec3u) {

@@ -58,10 +58,12 @@ struct SolverParams2D {
   staticImpulseScale: f32,
 }
 
-// Which colour one dispatch solves (uniform slots, one per colour); COLOR_COUNT + p: serially, colours p and up, then the leftovers.
+// What one dispatch of a solver pass runs (uniform slots): colour `color` (< COLOR_COUNT), or
+// (COLOR_COUNT + p) colours p and up in one workgroup; `mode` for the kernels that serve all three
+// passes (the tail and the overflow): 0 warm start, 1 solve, 2 relax.
 struct SolverPass2D {
   color: u32,
-  _pad0: u32,
+  mode: u32,
   _pad1: u32,
   _pad2: u32,
 }

@@ -7,10 +7,10 @@
 //                          by feature id, else from the nearest unclaimed point of the same pair)
 //   per substep:
 //     solverIntegrateVelocities2D   gravity
-//     solverWarmStart2D    per colour: apply the accumulated impulses
-//     solverSolve2D        per colour: soft contact with position bias (push-out capped)
+//     solverWarmStart      per colour: apply the accumulated impulses
+//     solverSolve          per colour: soft contact with position bias (push-out capped)
 //     solverIntegratePositions2D    move Body2D in place; accumulate the deltas
-//     solverRelax2D        per colour: rigid contact without bias (removes the bias's energy)
+//     solverRelax          per colour: rigid contact without bias (removes the bias's energy)
 //   solverStore2D          per contact: this step's impulses into the frame's user values, which
 //                          the next frame carries to the points with the same feature ids
 //
@@ -18,9 +18,12 @@
 // narrowphase runs once per step while the substeps still see the contact open and close.
 // Colours share no dynamic body (shaders/coloring.wgsl): a dispatch solves one colour in parallel
 // and the result is Gauss–Seidel's, independent of thread order (deterministic). Constraints are
-// stored in colour order (colorOrder), each colour's dispatch sized to it on the GPU. The
-// constraints left uncoloured (and colours the host did not dispatch) are solved by one
-// invocation, one after the other (solverPass.color >= COLOR_COUNT).
+// stored in colour order (colorOrder), each colour's dispatch sized to it on the GPU. Each colour
+// pass (warm start, solve, relax) runs the colours the host dispatches one by one, then the rest
+// of the colours in one workgroup, colour after colour (solverTail, only when the host dispatched
+// fewer than COLOR_COUNT), then the overflow (the uncoloured) in parallel by mass splitting
+// (solverOverflow and solverOverflowApply2D; shaders/overflow.wgsl). Those kernels are shared with
+// 3D (shaders/solver-passes.wgsl) and call runConstraint, splitState and overflowAddState here.
 
 @group(0) @binding(0) var<uniform> params: SolverParams2D;
 @group(0) @binding(1) var<uniform> solverPass: SolverPass2D;
@@ -32,10 +35,6 @@
 @group(0) @binding(8) var<storage, read> colorOrder: array<u32>;              // colour offsets, then the constraints by colour (coloring.wgsl)
 @group(0) @binding(9) var<storage, read> prevContacts: array<ContactManifold2D>;     // last frame's list
 @group(0) @binding(10) var<storage, read> prevUserValues: array<ContactUserValues2D>; // and the impulses stored for it
-
-fn linearIndex(gid: vec3u, groups: vec3u) -> u32 {
-  return gid.x + gid.y * groups.x * SOLVER_WORKGROUP_SIZE;
-}
 
 fn rotate2(q: vec2f, v: vec2f) -> vec2f {
   return vec2f(q.x * v.x - q.y * v.y, q.y * v.x + q.x * v.y);
@@ -59,11 +58,6 @@ fn integrateRotation2(q: vec2f, angle: f32) -> vec2f {
 
 fn centerOfMass2(b: Body2D, s: BodyState2D) -> vec2f {
   return b.position + rotate2(b.rotation, s.localCenter);
-}
-
-// The contact count, as the colouring copied it (so the kernels need not bind `counts` too).
-fn contactCount() -> u32 {
-  return colorOrder[COLOR_COUNT + 1u];
 }
 
 // The impulses of last frame's point of the same pair nearest to `position` (within
@@ -93,7 +87,7 @@ fn nearestWarmStart2D(e: ContactManifold2D, position: vec2f) -> vec2f {
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
 fn solverPrepare2D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
   // Constraints are stored in colour order: slot i holds the contact colorOrder lists there.
-  let slot = linearIndex(gid, groups);
+  let slot = solverIndex(gid, groups);
   if (slot >= contactCount()) { return; }
   let ci = colorOrder[COLOR_ORDER_HEADER + slot];
   let e = contacts[ci];
@@ -102,18 +96,13 @@ fn solverPrepare2D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workg
   let cA = centerOfMass2(bodies[e.bodyA], sA);
   let cB = centerOfMass2(bodies[e.bodyB], sB);
   let n = e.manifold.normal;
-  let t = vec2f(n.y, -n.x);
-  let mA = sA.invMass;
-  let mB = sB.invMass;
-  let iA = sA.invInertia;
-  let iB = sB.invInertia;
   var c: ContactConstraint2D;
   c.bodyA = e.bodyA;
   c.bodyB = e.bodyB;
   c.normal = n;
   c.count = e.manifold.count;
   c.friction = sqrt(sA.friction * sB.friction);
-  let isStatic = mA == 0.0 || mB == 0.0;
+  let isStatic = sA.invMass == 0.0 || sB.invMass == 0.0;
   c.biasRate = select(params.contactBiasRate, params.staticBiasRate, isStatic);
   c.massScale = select(params.contactMassScale, params.staticMassScale, isStatic);
   c.impulseScale = select(params.contactImpulseScale, params.staticImpulseScale, isStatic);
@@ -126,14 +115,6 @@ fn solverPrepare2D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workg
       p.anchorA = mp.position - cA;
       p.anchorB = mp.position - cB;
       p.baseSeparation = -mp.depth - dot(p.anchorB - p.anchorA, n);
-      let rnA = cross2(p.anchorA, n);
-      let rnB = cross2(p.anchorB, n);
-      let kN = mA + mB + iA * rnA * rnA + iB * rnB * rnB;
-      p.normalMass = select(0.0, 1.0 / kN, kN > 0.0);
-      let rtA = cross2(p.anchorA, t);
-      let rtB = cross2(p.anchorB, t);
-      let kT = mA + mB + iA * rtA * rtA + iB * rtB * rtB;
-      p.tangentMass = select(0.0, 1.0 / kT, kT > 0.0);
       var carried = warm.points[i];
       if ((e.matched & (1u << i)) == 0u && e.previous != CONTACT_NONE) {
         carried = nearestWarmStart2D(e, mp.position);
@@ -145,12 +126,36 @@ fn solverPrepare2D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workg
     }
     c.points[i] = p;
   }
+  constraintMasses2D(&c, sA, sB);
   constraints[slot] = c;
+}
+
+// The effective masses of c's points along its normal and tangent, for bodies sA and sB.
+fn constraintMasses2D(c: ptr<function, ContactConstraint2D>, sA: BodyState2D, sB: BodyState2D) {
+  let n = (*c).normal;
+  let t = vec2f(n.y, -n.x);
+  let mA = sA.invMass;
+  let mB = sB.invMass;
+  let iA = sA.invInertia;
+  let iB = sB.invInertia;
+  for (var i = 0u; i < MAX_MANIFOLD_POINTS_2D; i++) {
+    if (i < (*c).count) {
+      let p = (*c).points[i];
+      let rnA = cross2(p.anchorA, n);
+      let rnB = cross2(p.anchorB, n);
+      let kN = mA + mB + iA * rnA * rnA + iB * rnB * rnB;
+      (*c).points[i].normalMass = select(0.0, 1.0 / kN, kN > 0.0);
+      let rtA = cross2(p.anchorA, t);
+      let rtB = cross2(p.anchorB, t);
+      let kT = mA + mB + iA * rtA * rtA + iB * rtB * rtB;
+      (*c).points[i].tangentMass = select(0.0, 1.0 / kT, kT > 0.0);
+    }
+  }
 }
 
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
 fn solverBegin2D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let i = linearIndex(gid, groups);
+  let i = solverIndex(gid, groups);
   if (i >= params.bodyCount) { return; }
   states[i].deltaPosition = vec2f(0.0);
   states[i].deltaRotation = vec2f(1.0, 0.0);
@@ -158,7 +163,7 @@ fn solverBegin2D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgro
 
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
 fn solverIntegrateVelocities2D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let i = linearIndex(gid, groups);
+  let i = solverIndex(gid, groups);
   if (i >= params.bodyCount) { return; }
   if (states[i].invMass == 0.0) { return; }
   states[i].linearVelocity += params.h * params.gravity;
@@ -170,7 +175,7 @@ fn solverIntegrateVelocities2D(@builtin(global_invocation_id) gid: vec3u, @built
 
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
 fn solverIntegratePositions2D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let i = linearIndex(gid, groups);
+  let i = solverIndex(gid, groups);
   if (i >= params.bodyCount) { return; }
   var s = states[i];
   if (s.invMass == 0.0) { return; }
@@ -185,43 +190,34 @@ fn solverIntegratePositions2D(@builtin(global_invocation_id) gid: vec3u, @builti
   states[i] = s;
 }
 
-// Applies the accumulated impulses of constraint ci to its bodies.
-fn warmStartContact2D(ci: u32) {
-  let c = constraints[ci];
-  var sA = states[c.bodyA];
-  var sB = states[c.bodyB];
+// Applies constraint c's accumulated impulses to its bodies' states sA and sB.
+fn warmStartConstraint2D(c: ContactConstraint2D, sA: ptr<function, BodyState2D>, sB: ptr<function, BodyState2D>) {
   let t = vec2f(c.normal.y, -c.normal.x);
   for (var i = 0u; i < MAX_MANIFOLD_POINTS_2D; i++) {
     if (i < c.count) {
       let p = c.points[i];
       let P = p.normalImpulse * c.normal + p.tangentImpulse * t;
-      sA.linearVelocity -= sA.invMass * P;
-      sA.angularVelocity -= sA.invInertia * cross2(p.anchorA, P);
-      sB.linearVelocity += sB.invMass * P;
-      sB.angularVelocity += sB.invInertia * cross2(p.anchorB, P);
+      (*sA).linearVelocity -= (*sA).invMass * P;
+      (*sA).angularVelocity -= (*sA).invInertia * cross2(p.anchorA, P);
+      (*sB).linearVelocity += (*sB).invMass * P;
+      (*sB).angularVelocity += (*sB).invInertia * cross2(p.anchorB, P);
     }
   }
-  // Static bodies are shared by a colour's constraints: never written.
-  if (sA.invMass > 0.0) { states[c.bodyA] = sA; }
-  if (sB.invMass > 0.0) { states[c.bodyB] = sB; }
 }
 
-// One Gauss–Seidel pass over constraint ci: normal impulses (soft with position bias when useBias,
-// rigid otherwise; speculative points only keep the gap from closing within the substep), then
-// friction bounded by the normal impulses.
-fn solveContact2D(ci: u32, useBias: bool) {
-  var c = constraints[ci];
-  var sA = states[c.bodyA];
-  var sB = states[c.bodyB];
-  let n = c.normal;
+// One Gauss–Seidel pass over constraint c with its bodies' states sA and sB: normal impulses (soft
+// with position bias when useBias, rigid otherwise; speculative points only keep the gap from
+// closing within the substep), then friction bounded by the normal impulses.
+fn solveConstraint2D(c: ptr<function, ContactConstraint2D>, sA: ptr<function, BodyState2D>, sB: ptr<function, BodyState2D>, useBias: bool) {
+  let n = (*c).normal;
   let t = vec2f(n.y, -n.x);
-  let dp = sB.deltaPosition - sA.deltaPosition;
+  let dp = (*sB).deltaPosition - (*sA).deltaPosition;
   for (var i = 0u; i < MAX_MANIFOLD_POINTS_2D; i++) {
-    if (i < c.count) {
-      let p = c.points[i];
+    if (i < (*c).count) {
+      let p = (*c).points[i];
       let rA = p.anchorA;
       let rB = p.anchorB;
-      let d = dp + rotate2(sB.deltaRotation, rB) - rotate2(sA.deltaRotation, rA);
+      let d = dp + rotate2((*sB).deltaRotation, rB) - rotate2((*sA).deltaRotation, rA);
       let s = dot(d, n) + p.baseSeparation;
       var bias = 0.0;
       var massScale = 1.0;
@@ -229,91 +225,89 @@ fn solveContact2D(ci: u32, useBias: bool) {
       if (s > 0.0) {
         bias = s * params.invH;
       } else if (useBias) {
-        bias = max(c.biasRate * min(s + LINEAR_SLOP, 0.0), -MAX_PUSH_VELOCITY);
-        massScale = c.massScale;
-        impulseScale = c.impulseScale;
+        bias = max((*c).biasRate * min(s + LINEAR_SLOP, 0.0), -MAX_PUSH_VELOCITY);
+        massScale = (*c).massScale;
+        impulseScale = (*c).impulseScale;
       }
-      let dv = sB.linearVelocity + crossSV(sB.angularVelocity, rB) - sA.linearVelocity - crossSV(sA.angularVelocity, rA);
+      let dv = (*sB).linearVelocity + crossSV((*sB).angularVelocity, rB) - (*sA).linearVelocity - crossSV((*sA).angularVelocity, rA);
       let vn = dot(dv, n);
       let impulse = -p.normalMass * massScale * (vn + bias) - impulseScale * p.normalImpulse;
       let total = max(p.normalImpulse + impulse, 0.0);
       let applied = total - p.normalImpulse;
-      c.points[i].normalImpulse = total;
+      (*c).points[i].normalImpulse = total;
       let P = applied * n;
-      sA.linearVelocity -= sA.invMass * P;
-      sA.angularVelocity -= sA.invInertia * cross2(rA, P);
-      sB.linearVelocity += sB.invMass * P;
-      sB.angularVelocity += sB.invInertia * cross2(rB, P);
+      (*sA).linearVelocity -= (*sA).invMass * P;
+      (*sA).angularVelocity -= (*sA).invInertia * cross2(rA, P);
+      (*sB).linearVelocity += (*sB).invMass * P;
+      (*sB).angularVelocity += (*sB).invInertia * cross2(rB, P);
     }
   }
   for (var i = 0u; i < MAX_MANIFOLD_POINTS_2D; i++) {
-    if (i < c.count) {
-      let p = c.points[i];
+    if (i < (*c).count) {
+      let p = (*c).points[i];
       let rA = p.anchorA;
       let rB = p.anchorB;
-      let dv = sB.linearVelocity + crossSV(sB.angularVelocity, rB) - sA.linearVelocity - crossSV(sA.angularVelocity, rA);
+      let dv = (*sB).linearVelocity + crossSV((*sB).angularVelocity, rB) - (*sA).linearVelocity - crossSV((*sA).angularVelocity, rA);
       let vt = dot(dv, t);
-      let maxFriction = c.friction * p.normalImpulse;
+      let maxFriction = (*c).friction * p.normalImpulse;
       let total = clamp(p.tangentImpulse - p.tangentMass * vt, -maxFriction, maxFriction);
       let applied = total - p.tangentImpulse;
-      c.points[i].tangentImpulse = total;
+      (*c).points[i].tangentImpulse = total;
       let P = applied * t;
-      sA.linearVelocity -= sA.invMass * P;
-      sA.angularVelocity -= sA.invInertia * cross2(rA, P);
-      sB.linearVelocity += sB.invMass * P;
-      sB.angularVelocity += sB.invInertia * cross2(rB, P);
+      (*sA).linearVelocity -= (*sA).invMass * P;
+      (*sA).angularVelocity -= (*sA).invInertia * cross2(rA, P);
+      (*sB).linearVelocity += (*sB).invMass * P;
+      (*sB).angularVelocity += (*sB).invInertia * cross2(rB, P);
     }
   }
+}
+
+// Runs pass `mode` (0: warm start, 1: solve with bias, 2: relax) of the constraint in slot ci on
+// states sA and sB, and stores its impulses. `split`: sA and sB are copies of split bodies
+// (overflow.wgsl), whose effective masses differ from those prepare stored.
+fn runConstraint(ci: u32, sA: ptr<function, BodyState2D>, sB: ptr<function, BodyState2D>, mode: u32, split: bool) {
+  var c = constraints[ci];
+  if (mode == 0u) {
+    warmStartConstraint2D(c, sA, sB);
+    return;
+  }
+  if (split) { constraintMasses2D(&c, *sA, *sB); }
+  solveConstraint2D(&c, sA, sB, mode == 1u);
   for (var i = 0u; i < MAX_MANIFOLD_POINTS_2D; i++) {
     constraints[ci].points[i].normalImpulse = c.points[i].normalImpulse;
     constraints[ci].points[i].tangentImpulse = c.points[i].tangentImpulse;
   }
-  if (sA.invMass > 0.0) { states[c.bodyA] = sA; }
-  if (sB.invMass > 0.0) { states[c.bodyB] = sB; }
 }
 
-// mode 0: warm start, 1: solve with bias, 2: relax. The constraints are stored in colour order
-// (prepare wrote slot i for the contact colorOrder lists at i), so invocation i takes slot
-// colorOrder[k] + i of this dispatch's colour k (the dispatch is sized to it on the GPU), or (solverPass.color ==
-// COLOR_COUNT + p) invocation 0 runs the constraints of colours p and up, then the uncoloured, one
-// after the other (the host dispatches colours 0..p-1 only; a colour's constraints share no
-// dynamic body, so running them in any order gives the same result as in parallel).
-fn solveColor2D(i: u32, mode: u32) {
-  let k = solverPass.color;
-  if (k >= COLOR_COUNT) {
-    if (i != 0u) { return; }
-    for (var j = colorOrder[k - COLOR_COUNT]; j < contactCount(); j++) {
-      runContact2D(j, mode);
-    }
-    return;
-  }
-  let start = colorOrder[k];
-  if (i >= colorOrder[k + 1u] - start) { return; }
-  runContact2D(start + i, mode);
+// The state a body's copy starts from when it is split into n (overflow.wgsl).
+fn splitState(s: BodyState2D, n: f32) -> BodyState2D {
+  var out = s;
+  out.invMass *= n;
+  out.invInertia *= n;
+  return out;
 }
 
-fn runContact2D(ci: u32, mode: u32) {
-  if (mode == 0u) { warmStartContact2D(ci); } else { solveContact2D(ci, mode == 1u); }
+// A body's overflow sums (OVERFLOW_WORDS_2D): linear velocity x, y, then angular velocity.
+fn overflowAddState(body: u32, dv: vec2f, dw: f32) {
+  let w = OVERFLOW_WORDS_2D * body;
+  overflowAdd(w, dv.x);
+  overflowAdd(w + 2u, dv.y);
+  overflowAdd(w + 4u, dw);
 }
 
+// Per body with overflow constraints: its velocity moves by the sums (the copies' mean).
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
-fn solverWarmStart2D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  solveColor2D(linearIndex(gid, groups), 0u);
-}
-
-@compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
-fn solverSolve2D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  solveColor2D(linearIndex(gid, groups), 1u);
-}
-
-@compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
-fn solverRelax2D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  solveColor2D(linearIndex(gid, groups), 2u);
+fn solverOverflowApply2D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  let i = solverIndex(gid, groups);
+  if (i >= params.bodyCount || splits[i] == 0u) { return; }
+  let w = OVERFLOW_WORDS_2D * i;
+  states[i].linearVelocity += vec2f(overflowTake(w), overflowTake(w + 2u));
+  states[i].angularVelocity += overflowTake(w + 4u);
 }
 
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
 fn solverStore2D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let slot = linearIndex(gid, groups);
+  let slot = solverIndex(gid, groups);
   if (slot >= contactCount()) { return; }
   let ci = colorOrder[COLOR_ORDER_HEADER + slot];
   var u: ContactUserValues2D;

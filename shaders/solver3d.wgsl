@@ -3,7 +3,8 @@
 // inverse inertia tensor per body (taken at the step's start), up to MAX_MANIFOLD_POINTS_3D points
 // per contact, friction per manifold (two tangent impulses at the centroid within the friction
 // cone, and a twist impulse; see ContactConstraint3D), and a warm-start fallback by position for
-// points whose feature id changed (nearestNormalImpulse3D).
+// points whose feature id changed (nearestNormalImpulse3D). The overflow splits the world inverse
+// inertia too (overflow.wgsl).
 
 @group(0) @binding(0) var<uniform> params: SolverParams3D;
 @group(0) @binding(1) var<uniform> solverPass: SolverPass3D;
@@ -15,10 +16,6 @@
 @group(0) @binding(8) var<storage, read> colorOrder: array<u32>;              // colour offsets, then the constraints by colour (coloring.wgsl)
 @group(0) @binding(9) var<storage, read> prevContacts: array<ContactManifold3D>;     // last frame's list
 @group(0) @binding(10) var<storage, read> prevUserValues: array<ContactUserValues3D>; // and the impulses stored for it
-
-fn linearIndex3D(gid: vec3u, groups: vec3u) -> u32 {
-  return gid.x + gid.y * groups.x * SOLVER_WORKGROUP_SIZE;
-}
 
 fn quatRotate3D(q: vec4f, v: vec3f) -> vec3f {
   let t = 2.0 * cross(q.xyz, v);
@@ -51,11 +48,6 @@ fn solverTangents3D(n: vec3f) -> mat2x3f {
     t1 = normalize(vec3f(0.0, n.z, -n.y));
   }
   return mat2x3f(t1, cross(n, t1));
-}
-
-// The contact count, as the colouring copied it (so the kernels need not bind `counts` too).
-fn contactCount3D() -> u32 {
-  return colorOrder[COLOR_COUNT + 1u];
 }
 
 fn effectiveMass3D(sA: BodyState3D, sB: BodyState3D, rA: vec3f, rB: vec3f, dir: vec3f) -> f32 {
@@ -92,8 +84,8 @@ fn nearestNormalImpulse3D(e: ContactManifold3D, position: vec3f) -> f32 {
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
 fn solverPrepare3D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
   // Constraints are stored in colour order: slot i holds the contact colorOrder lists there.
-  let slot = linearIndex3D(gid, groups);
-  if (slot >= contactCount3D()) { return; }
+  let slot = solverIndex(gid, groups);
+  if (slot >= contactCount()) { return; }
   let ci = colorOrder[COLOR_ORDER_HEADER + slot];
   let e = contacts[ci];
   let sA = states[e.bodyA];
@@ -124,7 +116,6 @@ fn solverPrepare3D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workg
       p.anchorA = mp.position - cA;
       p.anchorB = mp.position - cB;
       p.baseSeparation = -mp.depth - dot(p.anchorB - p.anchorA, n);
-      p.normalMass = effectiveMass3D(sA, sB, p.anchorA, p.anchorB, n);
       var carried = warm.points[i].x;
       if ((e.matched & (1u << i)) == 0u && e.previous != CONTACT_NONE) {
         carried = nearestNormalImpulse3D(e, mp.position);
@@ -139,10 +130,8 @@ fn solverPrepare3D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workg
   }
   c.frictionAnchorA = centroid - cA;
   c.frictionAnchorB = centroid - cB;
-  c.tangentMass = vec2f(effectiveMass3D(sA, sB, c.frictionAnchorA, c.frictionAnchorB, c.tangent1), effectiveMass3D(sA, sB, c.frictionAnchorA, c.frictionAnchorB, c.tangent2));
-  let kTwist = dot(n, sA.invInertiaWorld * n) + dot(n, sB.invInertiaWorld * n);
-  c.twistMass = select(0.0, 1.0 / kTwist, kTwist > 0.0);
   c.twistArm = arm;
+  constraintMasses3D(&c, sA, sB);
   // Friction is the pair's: warm started from last frame's entry of the same pair.
   var friction = vec3f(0.0);
   if (e.previous != CONTACT_NONE) { friction = prevUserValues[e.previous].points[0].yzw; }
@@ -151,9 +140,25 @@ fn solverPrepare3D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workg
   constraints[slot] = c;
 }
 
+// The effective masses of c's points along its normal, of its friction along the tangents and of
+// its twist, for bodies sA and sB.
+fn constraintMasses3D(c: ptr<function, ContactConstraint3D>, sA: BodyState3D, sB: BodyState3D) {
+  let n = (*c).normal;
+  for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
+    if (i < (*c).count) {
+      (*c).points[i].normalMass = effectiveMass3D(sA, sB, (*c).points[i].anchorA, (*c).points[i].anchorB, n);
+    }
+  }
+  let fA = (*c).frictionAnchorA;
+  let fB = (*c).frictionAnchorB;
+  (*c).tangentMass = vec2f(effectiveMass3D(sA, sB, fA, fB, (*c).tangent1), effectiveMass3D(sA, sB, fA, fB, (*c).tangent2));
+  let kTwist = dot(n, sA.invInertiaWorld * n) + dot(n, sB.invInertiaWorld * n);
+  (*c).twistMass = select(0.0, 1.0 / kTwist, kTwist > 0.0);
+}
+
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
 fn solverBegin3D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let i = linearIndex3D(gid, groups);
+  let i = solverIndex(gid, groups);
   if (i >= params.bodyCount) { return; }
   let r = quatMatrix3D(bodies[i].rotation);
   states[i].invInertiaWorld = r * states[i].invInertiaLocal * transpose(r);
@@ -163,7 +168,7 @@ fn solverBegin3D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgro
 
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
 fn solverIntegrateVelocities3D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let i = linearIndex3D(gid, groups);
+  let i = solverIndex(gid, groups);
   if (i >= params.bodyCount) { return; }
   if (states[i].invMass == 0.0) { return; }
   states[i].linearVelocity += params.h * params.gravity;
@@ -176,7 +181,7 @@ fn solverIntegrateVelocities3D(@builtin(global_invocation_id) gid: vec3u, @built
 
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
 fn solverIntegratePositions3D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let i = linearIndex3D(gid, groups);
+  let i = solverIndex(gid, groups);
   if (i >= params.bodyCount) { return; }
   var s = states[i];
   if (s.invMass == 0.0) { return; }
@@ -207,33 +212,27 @@ fn relativeVelocity3D(sA: BodyState3D, sB: BodyState3D, rA: vec3f, rB: vec3f) ->
   return sB.linearVelocity + cross(sB.angularVelocity, rB) - sA.linearVelocity - cross(sA.angularVelocity, rA);
 }
 
-fn warmStartContact3D(ci: u32) {
-  let c = constraints[ci];
-  var sA = states[c.bodyA];
-  var sB = states[c.bodyB];
+// Applies constraint c's accumulated impulses to its bodies' states sA and sB.
+fn warmStartConstraint3D(c: ContactConstraint3D, sA: ptr<function, BodyState3D>, sB: ptr<function, BodyState3D>) {
   for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
     if (i < c.count) {
       let p = c.points[i];
-      applyImpulse3D(&sA, &sB, p.anchorA, p.anchorB, p.normalImpulse * c.normal);
+      applyImpulse3D(sA, sB, p.anchorA, p.anchorB, p.normalImpulse * c.normal);
     }
   }
-  applyImpulse3D(&sA, &sB, c.frictionAnchorA, c.frictionAnchorB, c.tangentImpulse.x * c.tangent1 + c.tangentImpulse.y * c.tangent2);
-  applyTwist3D(&sA, &sB, c.twistImpulse * c.normal);
-  // Static bodies are shared by a colour's constraints: never written.
-  if (sA.invMass > 0.0) { states[c.bodyA] = sA; }
-  if (sB.invMass > 0.0) { states[c.bodyB] = sB; }
+  applyImpulse3D(sA, sB, c.frictionAnchorA, c.frictionAnchorB, c.tangentImpulse.x * c.tangent1 + c.tangentImpulse.y * c.tangent2);
+  applyTwist3D(sA, sB, c.twistImpulse * c.normal);
 }
 
-fn solveContact3D(ci: u32, useBias: bool) {
-  var c = constraints[ci];
-  var sA = states[c.bodyA];
-  var sB = states[c.bodyB];
-  let n = c.normal;
-  let dp = sB.deltaPosition - sA.deltaPosition;
+// One Gauss–Seidel pass over constraint c with its bodies' states sA and sB (solver2d.wgsl's
+// solveConstraint2D, with friction and twist per manifold).
+fn solveConstraint3D(c: ptr<function, ContactConstraint3D>, sA: ptr<function, BodyState3D>, sB: ptr<function, BodyState3D>, useBias: bool) {
+  let n = (*c).normal;
+  let dp = (*sB).deltaPosition - (*sA).deltaPosition;
   for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
-    if (i < c.count) {
-      let p = c.points[i];
-      let d = dp + quatRotate3D(sB.deltaRotation, p.anchorB) - quatRotate3D(sA.deltaRotation, p.anchorA);
+    if (i < (*c).count) {
+      let p = (*c).points[i];
+      let d = dp + quatRotate3D((*sB).deltaRotation, p.anchorB) - quatRotate3D((*sA).deltaRotation, p.anchorA);
       let s = dot(d, n) + p.baseSeparation;
       var bias = 0.0;
       var massScale = 1.0;
@@ -241,85 +240,86 @@ fn solveContact3D(ci: u32, useBias: bool) {
       if (s > 0.0) {
         bias = s * params.invH;
       } else if (useBias) {
-        bias = max(c.biasRate * min(s + LINEAR_SLOP, 0.0), -MAX_PUSH_VELOCITY);
-        massScale = c.massScale;
-        impulseScale = c.impulseScale;
+        bias = max((*c).biasRate * min(s + LINEAR_SLOP, 0.0), -MAX_PUSH_VELOCITY);
+        massScale = (*c).massScale;
+        impulseScale = (*c).impulseScale;
       }
-      let vn = dot(relativeVelocity3D(sA, sB, p.anchorA, p.anchorB), n);
+      let vn = dot(relativeVelocity3D(*sA, *sB, p.anchorA, p.anchorB), n);
       let impulse = -p.normalMass * massScale * (vn + bias) - impulseScale * p.normalImpulse;
       let total = max(p.normalImpulse + impulse, 0.0);
-      c.points[i].normalImpulse = total;
-      applyImpulse3D(&sA, &sB, p.anchorA, p.anchorB, (total - p.normalImpulse) * n);
+      (*c).points[i].normalImpulse = total;
+      applyImpulse3D(sA, sB, p.anchorA, p.anchorB, (total - p.normalImpulse) * n);
     }
   }
   var totalNormal = 0.0;
   for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
-    if (i < c.count) { totalNormal += c.points[i].normalImpulse; }
+    if (i < (*c).count) { totalNormal += (*c).points[i].normalImpulse; }
   }
   // Friction at the centroid, bounded by the friction cone of the total normal impulse.
-  let dv = relativeVelocity3D(sA, sB, c.frictionAnchorA, c.frictionAnchorB);
-  var tangent = c.tangentImpulse - c.tangentMass * vec2f(dot(dv, c.tangent1), dot(dv, c.tangent2));
-  let maxFriction = c.friction * totalNormal;
+  let dv = relativeVelocity3D(*sA, *sB, (*c).frictionAnchorA, (*c).frictionAnchorB);
+  var tangent = (*c).tangentImpulse - (*c).tangentMass * vec2f(dot(dv, (*c).tangent1), dot(dv, (*c).tangent2));
+  let maxFriction = (*c).friction * totalNormal;
   let len = length(tangent);
   if (len > maxFriction) { tangent *= maxFriction / len; }
-  let applied = tangent - c.tangentImpulse;
-  applyImpulse3D(&sA, &sB, c.frictionAnchorA, c.frictionAnchorB, applied.x * c.tangent1 + applied.y * c.tangent2);
+  let applied = tangent - (*c).tangentImpulse;
+  applyImpulse3D(sA, sB, (*c).frictionAnchorA, (*c).frictionAnchorB, applied.x * (*c).tangent1 + applied.y * (*c).tangent2);
   // Twist about the normal, bounded as if the friction acted at the points' mean distance.
-  let maxTwist = c.twistArm * maxFriction;
-  let twist = clamp(c.twistImpulse - c.twistMass * dot(sB.angularVelocity - sA.angularVelocity, n), -maxTwist, maxTwist);
-  applyTwist3D(&sA, &sB, (twist - c.twistImpulse) * n);
-  constraints[ci].tangentImpulse = tangent;
-  constraints[ci].twistImpulse = twist;
+  let maxTwist = (*c).twistArm * maxFriction;
+  let twist = clamp((*c).twistImpulse - (*c).twistMass * dot((*sB).angularVelocity - (*sA).angularVelocity, n), -maxTwist, maxTwist);
+  applyTwist3D(sA, sB, (twist - (*c).twistImpulse) * n);
+  (*c).tangentImpulse = tangent;
+  (*c).twistImpulse = twist;
+}
+
+// Runs pass `mode` (0: warm start, 1: solve with bias, 2: relax) of the constraint in slot ci on
+// states sA and sB, and stores its impulses. `split`: sA and sB are copies of split bodies
+// (overflow.wgsl), whose effective masses differ from those prepare stored.
+fn runConstraint(ci: u32, sA: ptr<function, BodyState3D>, sB: ptr<function, BodyState3D>, mode: u32, split: bool) {
+  var c = constraints[ci];
+  if (mode == 0u) {
+    warmStartConstraint3D(c, sA, sB);
+    return;
+  }
+  if (split) { constraintMasses3D(&c, *sA, *sB); }
+  solveConstraint3D(&c, sA, sB, mode == 1u);
+  constraints[ci].tangentImpulse = c.tangentImpulse;
+  constraints[ci].twistImpulse = c.twistImpulse;
   for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
     constraints[ci].points[i].normalImpulse = c.points[i].normalImpulse;
   }
-  if (sA.invMass > 0.0) { states[c.bodyA] = sA; }
-  if (sB.invMass > 0.0) { states[c.bodyB] = sB; }
 }
 
-fn runContact3D(ci: u32, mode: u32) {
-  if (mode == 0u) { warmStartContact3D(ci); } else { solveContact3D(ci, mode == 1u); }
+// The state a body's copy starts from when it is split into n (overflow.wgsl).
+fn splitState(s: BodyState3D, n: f32) -> BodyState3D {
+  var out = s;
+  out.invMass *= n;
+  out.invInertiaWorld *= n;
+  return out;
 }
 
-// mode 0: warm start, 1: solve with bias, 2: relax. The constraints are stored in colour order
-// (prepare wrote slot i for the contact colorOrder lists at i), so invocation i takes slot
-// colorOrder[k] + i of this dispatch's colour k (the dispatch is sized to it on the GPU), or (solverPass.color ==
-// COLOR_COUNT + p) invocation 0 runs the constraints of colours p and up, then the uncoloured, one
-// after the other (the host dispatches colours 0..p-1 only; a colour's constraints share no
-// dynamic body, so running them in any order gives the same result as in parallel).
-fn solveColor3D(i: u32, mode: u32) {
-  let k = solverPass.color;
-  if (k >= COLOR_COUNT) {
-    if (i != 0u) { return; }
-    for (var j = colorOrder[k - COLOR_COUNT]; j < contactCount3D(); j++) {
-      runContact3D(j, mode);
-    }
-    return;
+// A body's overflow sums (OVERFLOW_WORDS_3D): linear velocity x, y, z, then angular x, y, z.
+fn overflowAddState(body: u32, dv: vec3f, dw: vec3f) {
+  let w = OVERFLOW_WORDS_3D * body;
+  for (var k = 0u; k < 3u; k++) {
+    overflowAdd(w + 2u * k, dv[k]);
+    overflowAdd(w + 6u + 2u * k, dw[k]);
   }
-  let start = colorOrder[k];
-  if (i >= colorOrder[k + 1u] - start) { return; }
-  runContact3D(start + i, mode);
 }
 
+// Per body with overflow constraints: its velocities move by the sums (the copies' mean).
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
-fn solverWarmStart3D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  solveColor3D(linearIndex3D(gid, groups), 0u);
-}
-
-@compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
-fn solverSolve3D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  solveColor3D(linearIndex3D(gid, groups), 1u);
-}
-
-@compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
-fn solverRelax3D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  solveColor3D(linearIndex3D(gid, groups), 2u);
+fn solverOverflowApply3D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  let i = solverIndex(gid, groups);
+  if (i >= params.bodyCount || splits[i] == 0u) { return; }
+  let w = OVERFLOW_WORDS_3D * i;
+  states[i].linearVelocity += vec3f(overflowTake(w), overflowTake(w + 2u), overflowTake(w + 4u));
+  states[i].angularVelocity += vec3f(overflowTake(w + 6u), overflowTake(w + 8u), overflowTake(w + 10u));
 }
 
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
 fn solverStore3D(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  let slot = linearIndex3D(gid, groups);
-  if (slot >= contactCount3D()) { return; }
+  let slot = solverIndex(gid, groups);
+  if (slot >= contactCount()) { return; }
   let ci = colorOrder[COLOR_ORDER_HEADER + slot];
   var u: ContactUserValues3D;
   let c = constraints[slot];

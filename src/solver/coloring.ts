@@ -2,9 +2,10 @@
 // 3D solvers: from the body pair of each constraint (a dense contact list's keys) and which bodies
 // are dynamic, a colour per constraint such that no two constraints of one colour share a dynamic
 // body (speculative random palettes with a Jones–Plassmann tie-break); COLOR_NONE / COLOR_FULL for the few left after
-// COLOR_ROUNDS rounds. Also the constraints ordered by colour (colour offsets, then the list; the
-// uncoloured last, in index order, for the solver's serial pass) and one indirect dispatch per
-// colour sized to it. Deterministic (see the WGSL).
+// COLOR_ROUNDS rounds (the overflow). Also the constraints ordered by colour, each colour and then
+// the overflow in increasing index order (a counting sort), an indirect dispatch per colour sized
+// to it, and per body its overflow constraints. Deterministic: colours, order and counts are the
+// same on every run, whatever order the GPU runs the invocations in (see the WGSL).
 // Recorded into the caller's encoder with no readback: the constraint count is read on the GPU.
 
 import { WgslReflect } from 'wgsl_reflect/wgsl_reflect.module.js';
@@ -13,9 +14,12 @@ import { createUniformSlots, dispatchRows, GrowingBuffer, UNIFORM_SLOT_BYTES } f
 import { cachedKernel, type Kernel } from '../gpu/pipelines.ts';
 import { wgslFile } from '../gpu/shaders.ts';
 import { GpuScan, type ScanPlan } from '../gpu/scan.ts';
-import { COLOR_COUNT, COLOR_FULL, COLOR_INDEX_BITS, COLOR_NONE, COLOR_ORDER_HEADER, COLOR_ROUNDS, SOLVER_WORKGROUP_SIZE, solverConstantsWgsl } from './constants.ts';
+import { COLOR_COUNT, COLOR_DISPATCHES, COLOR_FULL, COLOR_INDEX_BITS, COLOR_NONE, COLOR_ORDER_HEADER, COLOR_ROUNDS, SOLVER_WORKGROUP_SIZE, solverConstantsWgsl } from './constants.ts';
 
-export { COLOR_COUNT, COLOR_FULL, COLOR_NONE, COLOR_ORDER_HEADER, COLOR_ROUNDS };
+export { COLOR_COUNT, COLOR_DISPATCHES, COLOR_FULL, COLOR_NONE, COLOR_ORDER_HEADER, COLOR_ROUNDS };
+
+/** Buckets of the order list: the colours, then the overflow. */
+const COLOR_BUCKETS = COLOR_COUNT + 1;
 
 const coloringWgsl = (): string => solverConstantsWgsl() + wgslFile('coloring');
 
@@ -48,18 +52,24 @@ export interface ColoringOutputs {
   colors: GPUBuffer;
   /**
    * array<u32>: COLOR_ORDER_HEADER words (colour k's constraints start at entry [k] of the list;
-   * [COLOR_COUNT] is where the uncoloured start, running to the constraint count, which is
-   * [COLOR_COUNT + 1]), then the list:
-   * the constraints by colour (any order within one), then the uncoloured in increasing order.
+   * [COLOR_COUNT] is where the overflow starts, running to the constraint count, which is
+   * [COLOR_COUNT + 1]), then the list: the constraints by colour, then the overflow (the
+   * uncoloured), each in increasing index order.
    */
   order: GPUBuffer;
-  /** array<u32>: per colour its indirect dispatch arguments (x, y, 1) at byte 12k (SOLVER_WORKGROUP_SIZE per group). */
+  /**
+   * array<u32>: indirect dispatch arguments (x, y, 1; SOLVER_WORKGROUP_SIZE per group) at byte
+   * 12k: colour k's constraints for k < COLOR_COUNT, the overflow's at k = COLOR_COUNT, and at
+   * COLOR_COUNT + 1 the bodies when there is an overflow (no workgroup otherwise).
+   */
   dispatch: GPUBuffer;
+  /** array<u32> per body: how many overflow constraints it has (dynamic bodies only). */
+  splits: GPUBuffer;
   /** array<u32>: the first COLOR_COUNT words hold the constraints per colour (COPY_SRC, for a readback). */
   sizes: GPUBuffer;
 }
 
-const KERNELS = ['colorCount', 'colorClaim', 'colorCheck', 'colorNext', 'colorPlan', 'colorFlags', 'colorScatter'] as const;
+const KERNELS = ['colorCount', 'colorClaim', 'colorCheck', 'colorNext', 'colorRank', 'colorPlan', 'colorScatter'] as const;
 type KernelName = (typeof KERNELS)[number];
 
 export class GpuColoring {
@@ -68,6 +78,7 @@ export class GpuColoring {
   private readonly offsets: GrowingBuffer;
   private readonly order: GrowingBuffer;
   private readonly ranks: GrowingBuffer;
+  private readonly splits: GrowingBuffer;
   private readonly sizes: GPUBuffer;
   private readonly dispatch: GPUBuffer;
   private readonly roundArgs: GPUBuffer;
@@ -83,10 +94,11 @@ export class GpuColoring {
     this.offsets = new GrowingBuffer(device, S, 'coloring-offsets');
     this.order = new GrowingBuffer(device, S, 'coloring-order');
     this.ranks = new GrowingBuffer(device, S, 'coloring-ranks');
+    this.splits = new GrowingBuffer(device, S, 'coloring-splits');
     // Colour sizes, then a flag per round.
     this.sizes = device.createBuffer({ label: 'coloring-sizes', size: 4 * (COLOR_COUNT + COLOR_ROUNDS), usage: S });
     this.roundArgs = device.createBuffer({ label: 'coloring-round-args', size: 12 * COLOR_ROUNDS, usage: S | GPUBufferUsage.INDIRECT });
-    this.dispatch = device.createBuffer({ label: 'coloring-dispatch', size: 12 * COLOR_COUNT, usage: S | GPUBufferUsage.INDIRECT });
+    this.dispatch = device.createBuffer({ label: 'coloring-dispatch', size: 12 * COLOR_DISPATCHES, usage: S | GPUBufferUsage.INDIRECT });
     this.params = createUniformSlots(device, 'coloring-params', COLOR_ROUNDS);
   }
 
@@ -109,7 +121,7 @@ export class GpuColoring {
     return this.scanPlan;
   }
 
-  /** Records the colouring and the list of the constraints it left uncoloured. */
+  /** Records the colouring and the order list. */
   encode(encoder: GPUCommandEncoder, inputs: ColoringInputs, passDescriptor: GPUComputePassDescriptor = { label: 'coloring' }): ColoringOutputs {
     if (inputs.capacity >= 2 ** COLOR_INDEX_BITS) {
       throw new CapacityError(`coloring: ${inputs.capacity} constraints; at most ${2 ** COLOR_INDEX_BITS - 1} per step`);
@@ -118,18 +130,22 @@ export class GpuColoring {
     // Per body COLOR_BODY_WORDS (coloring.wgsl): priority slot, colour mask, two halves of tried
     // colours and degree.
     const slots = this.slots.ensure(32 * Math.max(1, inputs.bodyCount));
-    const scan = this.plan(inputs.capacity + 1);
+    // The shares per bucket and workgroup, then the slot where the scan leaves the total.
+    const scan = this.plan(COLOR_BUCKETS * Math.ceil(inputs.capacity / SOLVER_WORKGROUP_SIZE) + 1);
     const offsets = this.offsets.buffer!;
     const order = this.order.ensure(4 * (COLOR_ORDER_HEADER + inputs.capacity));
     const ranks = this.ranks.ensure(4 * Math.max(1, inputs.capacity));
+    const splits = this.splits.ensure(4 * Math.max(1, inputs.bodyCount));
     const words = new Uint32Array((COLOR_ROUNDS * UNIFORM_SLOT_BYTES) / 4);
     for (let r = 0; r < COLOR_ROUNDS; r++) {
       words[(r * UNIFORM_SLOT_BYTES) / 4] = r;
       words[(r * UNIFORM_SLOT_BYTES) / 4 + 1] = inputs.countWord;
       words[(r * UNIFORM_SLOT_BYTES) / 4 + 2] = inputs.capacity;
+      words[(r * UNIFORM_SLOT_BYTES) / 4 + 3] = inputs.bodyCount;
     }
     this.device.queue.writeBuffer(this.params, 0, words);
     encoder.clearBuffer(slots);
+    encoder.clearBuffer(splits);
     encoder.clearBuffer(this.sizes);
     const groups = Math.ceil(inputs.capacity / SOLVER_WORKGROUP_SIZE);
     const resources: GPUBufferBinding[] = [
@@ -139,14 +155,15 @@ export class GpuColoring {
       { buffer: inputs.dynamicBodies },
       { buffer: colors },
       { buffer: slots },
-      { buffer: offsets, size: 4 * (inputs.capacity + 1) },
+      { buffer: offsets, size: 4 * scan.n },
       { buffer: order },
       { buffer: ranks },
       { buffer: this.sizes },
       { buffer: this.dispatch },
       { buffer: this.roundArgs },
+      { buffer: splits },
     ];
-    const key: unknown[] = [inputs.pairs, inputs.counts, inputs.dynamicBodies, colors, slots, offsets, order, ranks, inputs.capacity];
+    const key: unknown[] = [inputs.pairs, inputs.counts, inputs.dynamicBodies, colors, slots, offsets, order, ranks, splits, inputs.capacity];
     if (!this.groupCache || key.some((k, i) => k !== this.groupCache!.key[i])) this.groupCache = { key, groups: new Map() };
     const cache = this.groupCache.groups;
     const bindGroup = (name: KernelName, round: number): GPUBindGroup => {
@@ -176,17 +193,17 @@ export class GpuColoring {
       run('colorCheck', r, r === 0 ? groups : -1);
       if (r + 1 < COLOR_ROUNDS) run('colorNext', r, 1);
     }
-    run('colorPlan', 0, 1);
-    run('colorFlags', 0, Math.ceil((inputs.capacity + 1) / SOLVER_WORKGROUP_SIZE));
+    run('colorRank', 0, groups);
     this.scanner.encode(pass, scan);
+    run('colorPlan', 0, 1);
     run('colorScatter', 0, groups);
     pass.end();
-    return { colors, order, dispatch: this.dispatch, sizes: this.sizes };
+    return { colors, order, dispatch: this.dispatch, sizes: this.sizes, splits };
   }
 
   destroy(): void {
     this.scanPlan?.destroy();
-    for (const b of [this.colors, this.slots, this.offsets, this.order, this.ranks]) b.destroy();
+    for (const b of [this.colors, this.slots, this.offsets, this.order, this.ranks, this.splits]) b.destroy();
     for (const b of [this.params, this.sizes, this.dispatch, this.roundArgs]) b.destroy();
   }
 }

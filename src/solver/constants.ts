@@ -87,26 +87,29 @@ export const DEFAULT_MARGIN = 0.1;
 /**
  * Graph-colouring rounds per step (shaders/coloring.wgsl). Each round, the uncoloured constraints
  * try a random colour of their palette and keep it where no neighbour tried the same (or they
- * hold the highest priority at their bodies); what is uncoloured after the last round is solved
- * one constraint after the other by a single invocation (correct, but serial). A round is four
- * dispatches, once per step (not per substep), sized on the GPU: once a round leaves nothing
- * uncoloured the later ones dispatch no workgroup (each still costs its dispatch overhead: 64
- * rounds made a 10-box tower's step 4× slower on lavapipe). Measured (bench --scene solver): a
- * 20k-body 2D mixed pile and a 10k-cube 3D pile are fully coloured in 7 and 8 rounds.
+ * hold the highest priority at their bodies); what is uncoloured after the last round joins the
+ * overflow (see COLOR_COUNT). A round is four dispatches, once per step (not per substep), sized on
+ * the GPU: once a round leaves nothing uncoloured the later ones dispatch no workgroup (each still
+ * costs its dispatch overhead: 64 rounds made a 10-box tower's step 4× slower on lavapipe).
+ * Measured (bench --scene solver): a 20k-body 2D mixed pile and a 10k-cube 3D pile are fully
+ * coloured in 7 and 8 rounds.
  */
 export const COLOR_ROUNDS = 16;
 
 /**
  * Colours (bits of a body's colour mask). Each colour is one indirect dispatch per solver pass
  * (warm start, solve, relax) per substep, sized on the GPU (empty colours dispatch nothing). A
- * constraint whose bodies hold all COLOR_COUNT colours already is left to the serial pass.
+ * constraint whose bodies hold all COLOR_COUNT colours already (a body with more contacts than
+ * that) goes to the overflow, solved in parallel by mass splitting (solver2d.wgsl), as are the few
+ * left uncoloured after COLOR_ROUNDS rounds.
  */
 export const COLOR_COUNT = 32;
 
 /**
- * Colours the solver dispatches in parallel beyond the most a recent step used (read back a step
- * late; the rest run serially, with the same result): a pile that grows a colour or two costs
- * nothing, and a small scene skips most of COLOR_COUNT empty indirect dispatches.
+ * Colours the solver dispatches one by one beyond the most a recent step used (read back a step
+ * late): a pile that grows a colour or two costs nothing, and a small scene skips most of
+ * COLOR_COUNT empty indirect dispatches. The colours above are solved by one workgroup, colour
+ * after colour (the same result, in parallel within each colour).
  */
 export const COLOR_PASS_SLACK = 2;
 
@@ -114,20 +117,37 @@ export const COLOR_PASS_SLACK = 2;
 export const COLOR_PASS_HISTORY = 8;
 
 /**
- * Bits of the colouring priority that hold the constraint's hashed index (the round number + 1
- * takes the bits above, so priorities only grow and the per-body slots need clearing once per
- * step: COLOR_ROUNDS < 2^(32 - COLOR_INDEX_BITS)). Caps the constraints per step at 2^COLOR_INDEX_BITS.
+ * Bits of the colouring priority that hold the constraint's hashed index (a grounded flag takes
+ * the bit above and the round number + 1 the bits above that, so priorities only grow and the
+ * per-body slots need clearing once per step: COLOR_ROUNDS < 2^(31 - COLOR_INDEX_BITS)). Caps the
+ * constraints per step at 2^COLOR_INDEX_BITS.
  */
 export const COLOR_INDEX_BITS = 25;
 
-/** A constraint's colour before it has one (and after COLOR_ROUNDS rounds without one). */
+/** A constraint's colour before it has one (and after COLOR_ROUNDS rounds without one: overflow). */
 export const COLOR_NONE = 0xffffffff;
 
-/** A constraint that won a round but found no free colour (left to the serial pass). */
+/** A constraint that won a round but found no free colour (overflow). */
 export const COLOR_FULL = 0xfffffffe;
 
-/** Words before the constraints in the colouring's order list: the COLOR_COUNT + 1 colour offsets and the constraint count. */
+/**
+ * Words before the constraints in the colouring's order list: the COLOR_COUNT + 1 bucket offsets
+ * (the colours, then the overflow) and the constraint count.
+ */
 export const COLOR_ORDER_HEADER = COLOR_COUNT + 2;
+
+/**
+ * Entries of the colouring's indirect dispatch arguments (3 words each): one per colour, the
+ * overflow's constraints, and the bodies that take the overflow's impulses.
+ */
+export const COLOR_DISPATCHES = COLOR_COUNT + 2;
+
+/**
+ * Words per body of the overflow's velocity sums (shaders/overflow.wgsl): a (low, high) pair per
+ * velocity component, 2 linear + 1 angular in 2D, 3 + 3 in 3D.
+ */
+export const OVERFLOW_WORDS_2D = 2 * 3;
+export const OVERFLOW_WORDS_3D = 2 * 6;
 
 /** Invocations per workgroup of the solver and colouring kernels. */
 export const SOLVER_WORKGROUP_SIZE = 64;
@@ -148,6 +168,9 @@ export function solverConstantsWgsl(maxRotation = MAX_ROTATION): string {
     `const COLOR_FULL: u32 = ${COLOR_FULL}u;`,
     `const COLOR_COUNT: u32 = ${COLOR_COUNT}u;`,
     `const COLOR_ORDER_HEADER: u32 = ${COLOR_ORDER_HEADER}u;`,
+    `const COLOR_DISPATCHES: u32 = ${COLOR_DISPATCHES}u;`,
+    `const OVERFLOW_WORDS_2D: u32 = ${OVERFLOW_WORDS_2D}u;`,
+    `const OVERFLOW_WORDS_3D: u32 = ${OVERFLOW_WORDS_3D}u;`,
     `const SOLVER_WORKGROUP_SIZE: u32 = ${SOLVER_WORKGROUP_SIZE}u;`,
     '',
   ].join('\n');

@@ -37,7 +37,7 @@ export const SOLVER_LAYOUT_2D = {
   },
   constraint: { bytes: constraint.size },
   params: solverParamsWords(params),
-  pass: { bytes: pass.size, color: word(pass, 'color') },
+  pass: { bytes: pass.size, color: word(pass, 'color'), mode: word(pass, 'mode') },
   /** BodyCommand2D (shaders/commands2d.wgsl): a body's impulses since the last step. */
   command,
 } as const;

@@ -40,7 +40,7 @@ export const SOLVER_LAYOUT_3D = {
   },
   constraint: { bytes: constraint.size },
   params: solverParamsWords(params),
-  pass: { bytes: pass.size, color: word(pass, 'color') },
+  pass: { bytes: pass.size, color: word(pass, 'color'), mode: word(pass, 'mode') },
   /** BodyCommand3D (shaders/commands3d.wgsl): a body's impulses since the last step. */
   command,
 } as const;

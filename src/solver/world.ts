@@ -127,8 +127,12 @@ export function stepParamsBytes(P: SolverParamsWords, dt: number, substeps: numb
   return buf;
 }
 
-/** The kernels of one dimension's soft step, in shaders/solver2d.wgsl's order. */
-export const SOLVER_STAGES = ['begin', 'prepare', 'integrateVelocities', 'warmStart', 'solve', 'integratePositions', 'relax', 'store', 'commands'] as const;
+/**
+ * The kernels of one dimension's soft step, in shaders/solver2d.wgsl's order; tail, overflow and
+ * overflowApply run after the colours of each of warm start, solve and relax; commands (impulses
+ * and forces the host gave) before the step.
+ */
+export const SOLVER_STAGES = ['begin', 'prepare', 'integrateVelocities', 'warmStart', 'solve', 'integratePositions', 'relax', 'store', 'tail', 'overflow', 'overflowApply', 'commands'] as const;
 export type SolverStage = (typeof SOLVER_STAGES)[number];
 
 export interface SolverKernels {
@@ -161,8 +165,16 @@ export interface FrameLike<I, O extends { contacts: ContactsOutputsLike }, C ext
   destroy(): void;
 }
 
-// Bindings of shaders/solver2d.wgsl and solver3d.wgsl (the same in both).
-const B = { params: 0, pass: 1, bodies: 2, states: 3, contacts: 4, userValues: 5, constraints: 6, order: 8, prevContacts: 9, prevUserValues: 10, commands: 11 } as const;
+// Bindings of shaders/solver2d.wgsl and solver3d.wgsl (the same in both; 7 and 11 in overflow.wgsl, 12 in commands2d/3d.wgsl).
+const B = { params: 0, pass: 1, bodies: 2, states: 3, contacts: 4, userValues: 5, constraints: 6, splits: 7, order: 8, prevContacts: 9, prevUserValues: 10, overflowSums: 11, commands: 12 } as const;
+
+/** Modes of the kernels that serve the three colour passes (SolverPass2D.mode). */
+const PASS_MODES = { warmStart: 0, solve: 1, relax: 2 } as const;
+
+/** The uniform slot of SolverPass { color, mode }: 2 × COLOR_COUNT colour values per mode. */
+function passSlot(color: number, mode: number): number {
+  return mode * 2 * COLOR_COUNT + color;
+}
 
 /** Bound as last frame's list before there is one (never read then: no entry has a previous). */
 const PLACEHOLDER_BYTES = 4096;
@@ -177,6 +189,8 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
   private readonly commandList: GrowingBuffer;
   /** Bodies renumbered since the last step (added, removed): what the next frame's remap says. */
   private remap: Uint32Array | null = null;
+  /** The overflow's per-body velocity sums (shaders/overflow.wgsl; zero between passes; grows with the bodies). */
+  private readonly overflowSums: GrowingBuffer;
   private last: O | null = null;
   /** The last step's per-constraint colours (for readColorStats). */
   private lastColors: GPUBuffer | null = null;
@@ -193,13 +207,15 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
    */
   private groupCaches: { key: GPUBuffer[]; groups: Map<string, GPUBindGroup> }[] = [];
   /**
-   * Colours dispatched in parallel per solver pass; the rest (and the uncoloured) go to the serial
-   * pass, which gives the same result (a colour's constraints share no dynamic body), only slower.
-   * Starts at COLOR_COUNT; then the most colours of the last few steps read back (a step late, from
-   * colourSizeReadbacks) plus COLOR_PASS_SLACK, so a small scene does not pay COLOR_COUNT empty
-   * indirect dispatches per pass and substep.
+   * Colours dispatched one by one per solver pass; the rest go to the tail, one workgroup colour
+   * after colour, which gives the same result (a colour's constraints share no dynamic body), with
+   * less parallelism. Starts at COLOR_COUNT; then the most colours of the last few steps read back
+   * (a step late, from colorReadbacks) plus COLOR_PASS_SLACK, so a small scene does not pay
+   * COLOR_COUNT empty indirect dispatches per pass and substep.
    */
   private colorPasses = COLOR_COUNT;
+  /** colorPasses fixed by pinColorPasses (tests, benches), or null to follow the readbacks. */
+  private pinnedColorPasses: number | null = null;
   private readonly colorReadbacks: { buffer: GPUBuffer; state: 'free' | 'encoded' | 'mapping' }[];
   private recentColors: number[] = [];
 
@@ -210,7 +226,7 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
     private readonly solver: SolverKernels,
     readonly substeps: number,
     private readonly layout: {
-      constraintBytes: number; paramsBytes: number; passBytes: number; passColor: number; countWord: number; label: string;
+      constraintBytes: number; paramsBytes: number; passBytes: number; passColor: number; passMode: number; overflowWords: number; countWord: number; label: string;
       bodyBytes: number; stateBytes: number; command: CommandLayout; dim: 2 | 3;
     },
     bodies: ArrayBuffer,
@@ -222,16 +238,23 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
     this.commands = new BodyCommands(layout.dim, layout.command);
     this.constraints = new GrowingBuffer(device, STORAGE, `${layout.label}-constraints`);
     this.commandList = new GrowingBuffer(device, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST, `${layout.label}-commands`);
+    this.overflowSums = new GrowingBuffer(device, STORAGE, `${layout.label}-overflow-sums`);
     this.colorReadbacks = Array.from({ length: 3 }, (_, i) => ({
       buffer: device.createBuffer({ label: `${layout.label}-color-readback-${i}`, size: 4 * COLOR_COUNT, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST }),
       state: 'free' as const,
     }));
     this.placeholder = device.createBuffer({ label: `${layout.label}-placeholder`, size: PLACEHOLDER_BYTES, usage: GPUBufferUsage.STORAGE });
     this.params = createUniformSlots(device, `${layout.label}-params`, 1);
-    // Slot k < COLOR_COUNT: colour k; COLOR_COUNT + p: the serial pass from colour p on.
-    this.passes = createUniformSlots(device, `${layout.label}-passes`, 2 * COLOR_COUNT + 1);
-    const words = new Uint32Array(((2 * COLOR_COUNT + 1) * UNIFORM_SLOT_BYTES) / 4);
-    for (let k = 0; k <= 2 * COLOR_COUNT; k++) words[(k * UNIFORM_SLOT_BYTES) / 4 + layout.passColor] = k;
+    // Per mode, colour k < COLOR_COUNT: colour k; COLOR_COUNT + p: the tail from colour p on.
+    const slots = passSlot(0, Object.keys(PASS_MODES).length);
+    this.passes = createUniformSlots(device, `${layout.label}-passes`, slots);
+    const words = new Uint32Array((slots * UNIFORM_SLOT_BYTES) / 4);
+    for (const mode of Object.values(PASS_MODES)) {
+      for (let k = 0; k < 2 * COLOR_COUNT; k++) {
+        words[(passSlot(k, mode) * UNIFORM_SLOT_BYTES) / 4 + layout.passColor] = k;
+        words[(passSlot(k, mode) * UNIFORM_SLOT_BYTES) / 4 + layout.passMode] = mode;
+      }
+    }
     device.queue.writeBuffer(this.passes, 0, words);
   }
 
@@ -289,7 +312,7 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
     const constraints = this.constraints.ensure(capacity * this.layout.constraintBytes);
     device.queue.writeBuffer(this.params, 0, this.stepParams(dt));
     this.mapColorReadbacks();
-    const { colors, order, dispatch, sizes } = this.coloring.encode(encoder, {
+    const { colors, order, dispatch, sizes, splits } = this.coloring.encode(encoder, {
       pairs: out.contacts.keys,
       counts: out.contacts.counts,
       countWord: this.layout.countWord,
@@ -304,7 +327,7 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
       encoder.copyBufferToBuffer(sizes, 0, readback.buffer, 0, 4 * COLOR_COUNT);
       readback.state = 'encoded';
     }
-    const passes = this.colorPasses;
+    const passes = this.pinnedColorPasses ?? this.colorPasses;
     const resources: Record<number, GPUBufferBinding> = {
       [B.params]: { buffer: this.params, offset: 0, size: this.layout.paramsBytes },
       [B.bodies]: { buffer: this.bodies },
@@ -312,9 +335,11 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
       [B.contacts]: { buffer: out.contacts.contacts },
       [B.userValues]: { buffer: out.contacts.userValues },
       [B.constraints]: { buffer: constraints },
+      [B.splits]: { buffer: splits },
       [B.order]: { buffer: order },
       [B.prevContacts]: { buffer: this.previous?.contacts ?? this.placeholder },
       [B.prevUserValues]: { buffer: this.previous?.userValues ?? this.placeholder },
+      [B.overflowSums]: { buffer: this.overflowSums.ensure(4 * this.layout.overflowWords * this.bodyCount) },
     };
     const { kernels, bindings } = this.solver;
     const key = Object.values(resources).map((r) => r.buffer);
@@ -324,8 +349,9 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
       this.groupCaches = [cache, ...this.groupCaches.slice(0, 3)];
     }
     const groupsOf = cache.groups;
-    const bindGroup = (stage: SolverStage, color = 0): GPUBindGroup => {
-      const id = `${stage}:${color}`;
+    // `slot`: the SolverPass uniform slot (passSlot) the stage reads.
+    const bindGroup = (stage: SolverStage, slot = 0): GPUBindGroup => {
+      const id = `${stage}:${slot}`;
       let group = groupsOf.get(id);
       if (!group) {
         group = device.createBindGroup({
@@ -333,7 +359,7 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
           layout: kernels[stage].layout,
           entries: bindings[stage].map((b) => ({
             binding: b,
-            resource: b === B.pass ? { buffer: this.passes, offset: color * UNIFORM_SLOT_BYTES, size: this.layout.passBytes } : resources[b]!,
+            resource: b === B.pass ? { buffer: this.passes, offset: slot * UNIFORM_SLOT_BYTES, size: this.layout.passBytes } : resources[b]!,
           })),
         });
         groupsOf.set(id, group);
@@ -349,17 +375,28 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
       dispatchRows(pass, groups);
     };
     // One colour per dispatch, sized on the GPU to that colour's constraints (an empty colour
-    // dispatches no workgroup), then colours `passes` and up and the uncoloured by a single invocation.
+    // dispatches no workgroup); colours `passes` and up in one workgroup (the tail); then the
+    // overflow and its bodies, sized on the GPU (nothing when there is no overflow).
+    const indirect = (stage: SolverStage, group: GPUBindGroup, entry: number): void => {
+      pass.setPipeline(kernels[stage].pipeline);
+      pass.setBindGroup(0, group);
+      pass.dispatchWorkgroupsIndirect(dispatch, 12 * entry);
+    };
     const colored = (stage: 'warmStart' | 'solve' | 'relax'): (() => void) => {
+      const mode = PASS_MODES[stage];
       const groups = Array.from({ length: passes }, (_, c) => bindGroup(stage, c));
-      const serial = bindGroup(stage, COLOR_COUNT + passes);
+      const tail = passes < COLOR_COUNT ? bindGroup('tail', passSlot(COLOR_COUNT + passes, mode)) : null;
+      const overflow = bindGroup('overflow', passSlot(0, mode));
+      const apply = bindGroup('overflowApply');
       return () => {
         pass.setPipeline(kernels[stage].pipeline);
         for (let c = 0; c < passes; c++) {
           pass.setBindGroup(0, groups[c]!);
           pass.dispatchWorkgroupsIndirect(dispatch, 12 * c);
         }
-        run(stage, 1, serial);
+        if (tail) run('tail', 1, tail);
+        indirect('overflow', overflow, COLOR_COUNT);
+        indirect('overflowApply', apply, COLOR_COUNT + 1);
       };
     };
     const [warmStart, solve, relax] = [colored('warmStart'), colored('solve'), colored('relax')];
@@ -401,6 +438,18 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
         // Destroyed or device lost: keep dispatching every colour.
       });
     }
+  }
+
+  /**
+   * Fixes how many colours later steps dispatch one by one (0 to COLOR_COUNT; the tail solves the
+   * rest), or null to follow the colours recent steps used. For tests and benches: the bodies do
+   * not depend on it.
+   */
+  pinColorPasses(passes: number | null): void {
+    if (passes !== null && !(Number.isInteger(passes) && passes >= 0 && passes <= COLOR_COUNT)) {
+      throw new RangeError(`colour passes must be an integer in [0, ${COLOR_COUNT}] or null, got ${passes}`);
+    }
+    this.pinnedColorPasses = passes;
   }
 
   /** The counts of the last submitted step's collision frame (a readback). */
@@ -545,23 +594,23 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
 
   /**
    * The last submitted step's colouring (a readback, for benches and tests): constraints, colours
-   * used (and constraints per colour), how many were left uncoloured (solved serially), and the
-   * colouring rounds that had work.
+   * used (and constraints per colour), how many were left uncoloured (the overflow, solved by mass
+   * splitting), and the colouring rounds that had work.
    */
-  async readColorStats(): Promise<{ constraints: number; colors: number; leftovers: number; sizes: number[]; rounds: number }> {
+  async readColorStats(): Promise<{ constraints: number; colors: number; overflow: number; sizes: number[]; rounds: number }> {
     const counts = await this.readCounts();
     const n = Math.min(counts.contacts, this.last?.contacts.capacity ?? 0);
-    if (!this.lastColors || !this.lastColorSizes || n === 0) return { constraints: n, colors: 0, leftovers: 0, sizes: [], rounds: 0 };
+    if (!this.lastColors || !this.lastColorSizes || n === 0) return { constraints: n, colors: 0, overflow: 0, sizes: [], rounds: 0 };
     const flags = new Uint32Array(await readBuffer(this.device, this.lastColorSizes, 4 * COLOR_ROUNDS, 4 * COLOR_COUNT));
     const rounds = Math.min(COLOR_ROUNDS, 1 + flags.filter((f) => f !== 0).length);
     const colors = new Uint32Array(await readBuffer(this.device, this.lastColors, 4 * n));
     const sizes: number[] = [];
-    let leftovers = 0;
+    let overflow = 0;
     for (const c of colors) {
-      if (c >= COLOR_COUNT) leftovers++;
+      if (c >= COLOR_COUNT) overflow++;
       else sizes[c] = (sizes[c] ?? 0) + 1;
     }
-    return { constraints: n, colors: sizes.length, leftovers, sizes: Array.from(sizes, (x) => x ?? 0), rounds };
+    return { constraints: n, colors: sizes.length, overflow, sizes: Array.from(sizes, (x) => x ?? 0), rounds };
   }
 
   /** The last step's frame outputs (dense contacts, user values, counts on the GPU), or null. */
@@ -571,6 +620,7 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
 
   destroy(): void {
     this.store.destroy();
+    this.overflowSums.destroy();
     for (const b of [this.params, this.passes, this.placeholder]) b.destroy();
     this.timer?.destroy();
     for (const r of this.colorReadbacks) r.buffer.destroy();

@@ -20,7 +20,7 @@ import { LAYOUT_2D } from '../layout2d.ts';
 import { packBodies2D, packShapes2D } from '../pack2d.ts';
 import { makeShape2D, readVec2, type Shape2D, type Shape2DInput, type Vec2 } from '../shapes2d.ts';
 import { GpuColoring } from './coloring.ts';
-import { solverConstantsWgsl } from './constants.ts';
+import { OVERFLOW_WORDS_2D, solverConstantsWgsl } from './constants.ts';
 import { SOLVER_LAYOUT_2D } from './layout2d.ts';
 import { shapeMass2D, type MassProperties2D } from './mass2d.ts';
 import { InputError } from '../errors.ts';
@@ -43,17 +43,21 @@ export interface WorldOptions2D extends WorldOptions {
   gravity?: Vec2;
 }
 
-const solverWgsl = (maxRotation: number) => (): string => solverConstantsWgsl(maxRotation) + contactsConstantsWgsl() + assembleWgsl(['layout2d', 'contacts-layout', 'contacts2d-layout', 'solver2d-layout', 'solver2d', 'commands2d']);
+const solverWgsl = (maxRotation: number) => (): string =>
+  solverConstantsWgsl(maxRotation) + contactsConstantsWgsl() + assembleWgsl(['layout2d', 'contacts-layout', 'contacts2d-layout', 'solver2d-layout', 'overflow', 'solver-passes', 'solver2d', 'commands2d']);
 
 const ENTRY_POINTS: Record<SolverStage, string> = {
   prepare: 'solverPrepare2D',
   begin: 'solverBegin2D',
   integrateVelocities: 'solverIntegrateVelocities2D',
-  warmStart: 'solverWarmStart2D',
-  solve: 'solverSolve2D',
+  warmStart: 'solverWarmStart',
+  solve: 'solverSolve',
   integratePositions: 'solverIntegratePositions2D',
-  relax: 'solverRelax2D',
+  relax: 'solverRelax',
   store: 'solverStore2D',
+  tail: 'solverTail',
+  overflow: 'solverOverflow',
+  overflowApply: 'solverOverflowApply2D',
   commands: 'solverCommands2D',
 };
 
@@ -116,6 +120,8 @@ export class GpuWorld2D extends SolverWorld<FrameInputs2D, FrameOutputs2D, Frame
       paramsBytes: S.params.bytes,
       passBytes: S.pass.bytes,
       passColor: S.pass.color,
+      passMode: S.pass.mode,
+      overflowWords: OVERFLOW_WORDS_2D,
       countWord: CONTACTS_LAYOUT_2D.counts.written,
       label: 'world2d',
       bodyBytes: LAYOUT_2D.body.words * 4,

@@ -15,7 +15,7 @@ import { LAYOUT_3D } from '../layout3d.ts';
 import { packBodies3D, packShapes3D, type PackedShapes3D } from '../pack3d.ts';
 import { makeShape3D, readQuat, readVec3, type Quat, type Shape3D, type Shape3DInput, type Vec3 } from '../shapes3d.ts';
 import { GpuColoring } from './coloring.ts';
-import { solverConstantsWgsl } from './constants.ts';
+import { OVERFLOW_WORDS_3D, solverConstantsWgsl } from './constants.ts';
 import { SOLVER_LAYOUT_3D } from './layout3d.ts';
 import { invertMat3, shapeMass3D, type MassProperties3D } from './mass3d.ts';
 import { InputError } from '../errors.ts';
@@ -41,17 +41,20 @@ export interface WorldOptions3D extends WorldOptions {
 }
 
 const solverWgsl = (maxRotation: number) => (): string =>
-  solverConstantsWgsl(maxRotation) + contactsConstantsWgsl() + assembleWgsl3D(['layout3d', 'contacts-layout', 'contacts3d-layout', 'solver3d-layout', 'solver3d', 'commands3d']);
+  solverConstantsWgsl(maxRotation) + contactsConstantsWgsl() + assembleWgsl3D(['layout3d', 'contacts-layout', 'contacts3d-layout', 'solver3d-layout', 'overflow', 'solver-passes', 'solver3d', 'commands3d']);
 
 const ENTRY_POINTS: Record<SolverStage, string> = {
   prepare: 'solverPrepare3D',
   begin: 'solverBegin3D',
   integrateVelocities: 'solverIntegrateVelocities3D',
-  warmStart: 'solverWarmStart3D',
-  solve: 'solverSolve3D',
+  warmStart: 'solverWarmStart',
+  solve: 'solverSolve',
   integratePositions: 'solverIntegratePositions3D',
-  relax: 'solverRelax3D',
+  relax: 'solverRelax',
   store: 'solverStore3D',
+  tail: 'solverTail',
+  overflow: 'solverOverflow',
+  overflowApply: 'solverOverflowApply3D',
   commands: 'solverCommands3D',
 };
 
@@ -119,6 +122,8 @@ export class GpuWorld3D extends SolverWorld<FrameInputs3D, FrameOutputs3D, Frame
       paramsBytes: S.params.bytes,
       passBytes: S.pass.bytes,
       passColor: S.pass.color,
+      passMode: S.pass.mode,
+      overflowWords: OVERFLOW_WORDS_3D,
       countWord: CONTACTS_LAYOUT_3D.counts.written,
       label: 'world3d',
       bodyBytes: LAYOUT_3D.body.words * 4,
