@@ -15,6 +15,9 @@ export interface PageState {
   error: string | null;
 }
 
+/** Each page state's failure reporter (its error box). */
+const pageFailures = new WeakMap<object, (message: string) => void>();
+
 export function pageState<T extends object>(name: string, extra: T): PageState & T {
   const state: PageState & T = { adapter: null, browser: navigator.userAgent, done: false, error: null, ...extra };
   (window as unknown as Record<string, unknown>)[name] = state;
@@ -32,7 +35,6 @@ export function pageState<T extends object>(name: string, extra: T): PageState &
   return state;
 }
 
-const pageFailures = new WeakMap<object, (message: string) => void>();
 
 /** Shows `e` in the page's error box and records it in the state. */
 export function pageFailed(state: PageState, e: unknown): void {
