@@ -21,7 +21,7 @@ const f32 = Math.fround;
 
 // Per shape: count, kind (u32); radius, extent, then per vertex slot vertex.xy and normal.xy (f32).
 // Per body: shape, flags (u32); position.xy, rotation.xy (f32).
-// Params: pairCount, rowPitch, _pad (u32); margin (f32).
+// Params: pairCount, rowPitch, first (u32); margin (f32).
 const KERNEL = /* wgsl */ `
 @group(0) @binding(0) var<storage, read> shapes: array<Shape2D>;
 @group(0) @binding(1) var<storage, read> bodies: array<Body2D>;
@@ -40,7 +40,7 @@ fn main() {
   outU[2] = manifoldCount;
   outU[3] = params.pairCount;
   outU[4] = params.rowPitch;
-  outU[5] = params._pad;
+  outU[5] = params.first;
   outF[0] = params.margin;
   var fi = 1u;
   var ui = 6u;

@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WgslReflect } from 'wgsl_reflect/wgsl_reflect.module.js';
 import { constants3dWgsl, MAX_MANIFOLD_POINTS_3D } from '../src/constants3d.ts';
 import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
+import { classConstantsWgsl3D } from '../src/gpu/pair-classes3d.ts';
 import { assembleWgsl3D, NARROWPHASE_3D_FILES, wgslFile } from '../src/gpu/shaders.ts';
 import { LAYOUT_3D } from '../src/layout3d.ts';
 import { manifoldBytes3D, packBodies3D, packShapes3D, unpackManifolds3D, unpackShapes3D } from '../src/pack3d.ts';
@@ -68,10 +69,11 @@ describe('layout3d.wgsl (static)', () => {
     expect(LAYOUT_3D.params.bytes).toBe(struct('Params3D').size);
   });
 
-  it('the assembled kernel binds 8 storage buffers and 1 uniform, with the layout structs', () => {
-    const kernel = new WgslReflect(assembleWgsl3D(NARROWPHASE_3D_FILES));
-    expect(kernel.storage.length).toBeLessThanOrEqual(8);
-    expect(kernel.storage.map((v) => v.name).sort()).toEqual(['bodies', 'hullFaces', 'hullIndices', 'hullPlanes', 'hullVertices', 'manifolds', 'pairs', 'shapes']);
+  it('the assembled kernel binds 8 storage buffers and 1 uniform per entry point, with the layout structs', () => {
+    const kernel = new WgslReflect(assembleWgsl3D(NARROWPHASE_3D_FILES, classConstantsWgsl3D('general')));
+    // The general entry point reads the pairs, a class kernel its class list, at one binding.
+    for (const e of kernel.entry.compute) expect(e.resources.filter((r) => r.name !== 'params').length, e.name).toBeLessThanOrEqual(8);
+    expect(kernel.storage.map((v) => v.name).sort()).toEqual(['bodies', 'classPairs', 'hullFaces', 'hullIndices', 'hullPlanes', 'hullVertices', 'manifolds', 'pairs', 'shapes']);
     expect(kernel.uniforms.map((v) => v.name)).toEqual(['params']);
     for (const name of ['Shape3D', 'Body3D', 'Manifold3D', 'ManifoldPoint3D', 'Params3D']) {
       expect(kernel.structs.find((s) => s.name === name)?.size, name).toBe(struct(name).size);
@@ -123,7 +125,7 @@ fn main() {
   outWords[2] = manifoldCount;
   outWords[3] = params.pairCount;
   outWords[4] = params.rowPitch;
-  outWords[5] = params._pad;
+  outWords[5] = params.first;
   outWords[F_BASE] = bitcast<u32>(params.margin);
   for (var i = 0u; i < shapeCount; i++) {
     let s = shapes[i];
@@ -234,7 +236,7 @@ const packedShapes = packShapes3D(SHAPES);
 const seen = unpackShapes3D(packedShapes);
 
 async function runKernel(device: GPUDevice) {
-  const code = `${constants3dWgsl()}\n${wgslFile('layout3d')}\n${wgslFile('manifold3d')}\n${KERNEL}`;
+  const code = `${constants3dWgsl()}\n${classConstantsWgsl3D('general')}\n${wgslFile('layout3d')}\n${wgslFile('manifold3d')}\n${KERNEL}`;
   device.pushErrorScope('validation');
   const module = device.createShaderModule({ label: 'layout3d-test', code });
   const info = await module.getCompilationInfo();
