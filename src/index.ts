@@ -1,7 +1,8 @@
 // webgpu-narrowphase: contact manifolds for convex shape pairs on the GPU (WebGPU/WGSL), with a
 // CPU reference implementation of the same algorithms.
 
-export { createNarrowphase, type Backend, type CollideResult, type CollideStats, type Narrowphase, type NarrowphaseOptions } from './narrowphase.ts';
+export { createNarrowphase, type Backend, type CollideResult, type CollideStats, type LazyCollideResult, type LazyManifolds, type Narrowphase, type NarrowphaseOptions } from './narrowphase.ts';
+export { rebaseFarPairs, type Rebased } from './precision.ts';
 export { parseScene, parseScene2D, parseScene3D, type Scene, type Scene2D, type SceneJson2D, type Body2DInput, type Scene3D, type SceneJson3D, type Body3DInput } from './scene.ts';
 export { makeShape2D, type Shape2D, type Shape2DInput, type Vec2 } from './shapes2d.ts';
 export { checkShape2D, checkShape3D } from './checkshapes.ts';
