@@ -113,10 +113,13 @@ export function faceNormal(path: string, f: number, vertices: Float64Array, loop
   return tilted ? seedNormal : n;
 }
 
-/** Face planes and loop layout (the HullData3D fields of the same names). */
+/** A hull's face planes and the layout of its face loops (part of HullData3D). */
 export interface FacePlanes {
+  /** nx,ny,nz,d per face (outward unit normal; plane offset relative to the hull's centre). */
   planes: Float64Array;
+  /** First entry of face f in faceVertices/faceEdges. */
   faceFirst: Uint16Array;
+  /** Vertex count of face f. */
   faceSize: Uint8Array;
 }
 
@@ -143,10 +146,13 @@ export function facePlanes(path: string, faces: readonly number[][], vertices: F
   return { planes, faceFirst, faceSize };
 }
 
-/** Face loops as entries and the unique edges (the HullData3D fields of the same names). */
+/** A hull's face loops and unique edges (part of HullData3D; conventions in src/hull3d.ts). */
 export interface HullEdges {
+  /** Vertex indices of all faces, counter-clockwise around the outward normal. */
   faceVertices: Uint8Array;
+  /** faceEdges[faceFirst[f] + i] = unique edge joining face vertex i and i + 1. */
   faceEdges: Uint8Array;
+  /** Unique edges: endpoints v0 -> v1 and the two adjacent faces f0 (holding v0 -> v1) and f1. */
   edgeV0: Uint8Array;
   edgeV1: Uint8Array;
   edgeF0: Uint8Array;

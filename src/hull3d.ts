@@ -24,11 +24,14 @@ const quickhull = quickhullBundle as typeof quickhullTyped;
 import { COPLANAR_RELATIVE_3D, MIN_EDGE_RELATIVE_3D } from './constants3d.ts';
 import { InputError } from './errors.ts';
 import { centreCloud, checkPointCount, checkVolume, weldPoints, type P3 } from './hull3d-cloud.ts';
-import { centredVertices, checkHullSize, dropCollinear, facePlanes, pairEdges, renumberFaces, usedVertices } from './hull3d-faces.ts';
+import { centredVertices, checkHullSize, dropCollinear, facePlanes, pairEdges, renumberFaces, usedVertices, type FacePlanes, type HullEdges } from './hull3d-faces.ts';
 import { mergeRegions, regionLoops, regionOrder, regrowNonConvex, triangleMesh } from './hull3d-regions.ts';
 
-/** A built hull, in the arrays the collide functions read (field for field the packed GPU data). */
-export interface HullData3D {
+/**
+ * A built hull, in the arrays the collide functions read (field for field the packed GPU data):
+ * these, its face planes and loops (FacePlanes) and its edges (HullEdges).
+ */
+export interface HullData3D extends FacePlanes, HullEdges {
   /** Offset of the hull's local origin from the shape's frame: vertices are stored relative to it. */
   center: [number, number, number];
   /** Largest |vertex| (relative to `center`): the length scale of relative tolerances. */
@@ -38,21 +41,6 @@ export interface HullData3D {
   edgeCount: number;
   /** x,y,z per vertex, relative to `center`. */
   vertices: Float64Array;
-  /** nx,ny,nz,d per face (outward unit normal; plane offset relative to `center`). */
-  planes: Float64Array;
-  /** First entry of face f in faceVertices/faceEdges. */
-  faceFirst: Uint16Array;
-  /** Vertex count of face f. */
-  faceSize: Uint8Array;
-  /** Vertex indices of all faces, counter-clockwise around the outward normal. */
-  faceVertices: Uint8Array;
-  /** faceEdges[faceFirst[f] + i] = unique edge joining face vertex i and i + 1. */
-  faceEdges: Uint8Array;
-  /** Unique edges: endpoints and the two adjacent faces (see the header). */
-  edgeV0: Uint8Array;
-  edgeV1: Uint8Array;
-  edgeF0: Uint8Array;
-  edgeF1: Uint8Array;
 }
 
 /**

@@ -40,6 +40,7 @@ import {
   deepPenetrationScene3D,
   edgeOnFaceScene3D,
   featureOnFeatureScene3D,
+  mixedSweepScene3D,
   roundOnRoundScene3D,
   nearRightAnglesScene3D,
   noisyAndThinScene3D,
@@ -247,18 +248,7 @@ describe('3D determinism', () => {
   }
 
   function mixedPacked(seed: number, geometries: number) {
-    const builders = (Object.keys(SWEEP_TYPES_3D) as SweepType3D[]).map((t, i) => sweepScene3D(t, seed + i, { geometries, margin: 0.05 }));
-    // One scene of every pair type: concatenate the builders' pairs.
-    const scene = builders[0]!.scene();
-    for (const b of builders.slice(1)) {
-      const s = b.scene();
-      const shapeBase = scene.shapes.length;
-      const bodyBase = scene.bodies.length;
-      scene.shapes.push(...s.shapes);
-      scene.bodies.push(...s.bodies.map((x) => ({ ...x, shape: x.shape + shapeBase })));
-      scene.pairs!.push(...s.pairs!.map(([a, c]) => [a + bodyBase, c + bodyBase] as [number, number]));
-    }
-    const parsed = parseScene3D(scene);
+    const parsed = parseScene3D(mixedSweepScene3D(seed, geometries));
     return packScene3D(parsed, parsed.pairs!);
   }
 

@@ -36,6 +36,7 @@ import {
   deepPenetrationScene3D,
   edgeOnFaceScene3D,
   featureOnFeatureScene3D,
+  mixedSweepScene3D,
   nearRightAnglesScene3D,
   noisyAndThinScene3D,
   parallelFacesScene3D,
@@ -109,21 +110,6 @@ function hashSet(name: string, scene: SceneJson3D): void {
   record(`f64:${name}`, f64Hash(packed));
 }
 
-/** The determinism test's scene: every sweep type concatenated (test/gpu-vs-cpu3d.test.ts). */
-function mixedScene(seed: number, geometries: number): SceneJson3D {
-  const builders = (Object.keys(SWEEP_TYPES_3D) as SweepType3D[]).map((t, i) => sweepScene3D(t, seed + i, { geometries, margin: 0.05 }));
-  const scene = builders[0]!.scene();
-  for (const b of builders.slice(1)) {
-    const s = b.scene();
-    const shapeBase = scene.shapes.length;
-    const bodyBase = scene.bodies.length;
-    scene.shapes.push(...s.shapes);
-    scene.bodies.push(...s.bodies.map((x) => ({ ...x, shape: x.shape + shapeBase })));
-    scene.pairs!.push(...s.pairs!.map(([a, c]) => [a + bodyBase, c + bodyBase] as [number, number]));
-  }
-  return scene;
-}
-
 // The GPU-vs-CPU sets, with the test's seeds and sizes.
 const sweep = quick ? 5_000 : 50_000;
 const adversarial = quick ? 1_000 : 4_000;
@@ -141,7 +127,7 @@ hashSet('deep-penetration', deepPenetrationScene3D(0xdee9, adversarial, 0.05).sc
 for (const scale of [1e-3, 1e3]) hashSet(`scale ${scale}`, scaledScene3D(0x5ca1e + Math.round(Math.log10(scale)), adversarial, scale).scene());
 hashSet('noisy-and-thin', noisyAndThinScene3D(0x7e1a, adversarial, 0.05).scene());
 hashSet('near-right-angles', nearRightAnglesScene3D(0x90de9, adversarial, 0.05).scene());
-hashSet('determinism', mixedScene(0xd37e3, quick ? 1_000 : 5_000));
+hashSet('determinism', mixedSweepScene3D(0xd37e3, quick ? 1_000 : 5_000));
 
 // The bench scenes (bench/scenes3d.ts): their shape pools and manifolds.
 for (const scenario of SCENARIOS_3D) {

@@ -18,17 +18,17 @@ export function findBestEdge(poly: Shape2D, dx: number, dy: number): number {
   const n = poly.normals;
   const count = poly.count;
   let best = 0;
-  let maxProjection = v[0]! * dx + v[1]! * dy;
+  let maxProjection = v[0] * dx + v[1] * dy;
   for (let i = 1; i < count; i++) {
-    const p = v[2 * i]! * dx + v[2 * i + 1]! * dy;
+    const p = v[2 * i] * dx + v[2 * i + 1] * dy;
     if (p > maxProjection) {
       maxProjection = p;
       best = i;
     }
   }
   const prev = best === 0 ? count - 1 : best - 1;
-  const dotPrev = n[2 * prev]! * dx + n[2 * prev + 1]! * dy;
-  const dotNext = n[2 * best]! * dx + n[2 * best + 1]! * dy;
+  const dotPrev = n[2 * prev] * dx + n[2 * prev + 1] * dy;
+  const dotNext = n[2 * best] * dx + n[2 * best + 1] * dy;
   return dotPrev > dotNext + INCIDENT_EDGE_BIAS ? prev : best;
 }
 
@@ -95,19 +95,19 @@ export function clipPolygons(
   const i12 = nextVertex(edge1, poly1.count);
   const i21 = edge2;
   const i22 = nextVertex(edge2, poly2.count);
-  const v11x = v1[2 * i11]!;
-  const v11y = v1[2 * i11 + 1]!;
-  const v12x = v1[2 * i12]!;
-  const v12y = v1[2 * i12 + 1]!;
-  const nx = poly1.normals[2 * i11]!;
-  const ny = poly1.normals[2 * i11 + 1]!;
+  const v11x = v1[2 * i11];
+  const v11y = v1[2 * i11 + 1];
+  const v12x = v1[2 * i12];
+  const v12y = v1[2 * i12 + 1];
+  const nx = poly1.normals[2 * i11];
+  const ny = poly1.normals[2 * i11 + 1];
   // Edge direction of a counter-clockwise polygon: the left perpendicular of its outward normal.
   const tx = -ny;
   const ty = nx;
-  seg.ax = v2[2 * i21]!;
-  seg.ay = v2[2 * i21 + 1]!;
-  seg.bx = v2[2 * i22]!;
-  seg.by = v2[2 * i22 + 1]!;
+  seg.ax = v2[2 * i21];
+  seg.ay = v2[2 * i21 + 1];
+  seg.bx = v2[2 * i22];
+  seg.by = v2[2 * i22 + 1];
   m.count = 0;
   m.normalX = flip ? -nx : nx;
   m.normalY = flip ? -ny : ny;

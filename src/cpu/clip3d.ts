@@ -259,7 +259,7 @@ export function bandFeature3d(feat: number, dp: number, dq: number, slack: numbe
 
 /**
  * Writes p moved onto the side plane s (a clip buffer's slot o, x, y, z at 3 o), when it is outside
- * by d = s · p − off > 0. (Scalars: the clip loop's points are.)
+ * by d = s · p − off > 0. (Scalars: the clip loop holds its points in locals.)
  */
 export function sideClamp3d(dst: Float64Array, o: number, px: number, py: number, pz: number, sx: number, sy: number, sz: number, d: number): void {
   const f = Math.max(d, 0) / (sx * sx + sy * sy + sz * sz);

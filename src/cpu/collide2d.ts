@@ -28,12 +28,12 @@ export function transformShape(shape: Shape2D, xf: Transform2D, originX: number,
   out.extent = shape.extent;
   out.kind = shape.kind;
   for (let i = 0; i < shape.count; i++) {
-    const x = shape.vertices[2 * i]! - originX;
-    const y = shape.vertices[2 * i + 1]! - originY;
+    const x = shape.vertices[2 * i] - originX;
+    const y = shape.vertices[2 * i + 1] - originY;
     out.vertices[2 * i] = xf.c * x - xf.s * y + xf.px;
     out.vertices[2 * i + 1] = xf.s * x + xf.c * y + xf.py;
-    const nx = shape.normals[2 * i]!;
-    const ny = shape.normals[2 * i + 1]!;
+    const nx = shape.normals[2 * i];
+    const ny = shape.normals[2 * i + 1];
     out.normals[2 * i] = xf.c * nx - xf.s * ny;
     out.normals[2 * i + 1] = xf.s * nx + xf.c * ny;
   }
@@ -82,7 +82,7 @@ export function collidePolygons(polyA: Shape2D, polyB: Shape2D, margin: number, 
   const poly1 = flip ? polyB : polyA;
   const poly2 = flip ? polyA : polyB;
   const edge1 = flip ? queryB.edge : queryA.edge;
-  const edge2 = findBestEdge(poly2, -poly1.normals[2 * edge1]!, -poly1.normals[2 * edge1 + 1]!);
+  const edge2 = findBestEdge(poly2, -poly1.normals[2 * edge1], -poly1.normals[2 * edge1 + 1]);
   const separation = flip ? queryB.separation : queryA.separation;
   if (separation > CORE_SEPARATION * scale && closestEdgesContact(poly1, poly2, edge1, edge2, flip, margin, true, m)) return;
   clipPolygons(poly1, poly2, edge1, edge2, flip, margin, m);
@@ -108,14 +108,14 @@ function closestEdgesContact(
   const i12 = nextVertex(edge1, poly1.count);
   const i21 = edge2;
   const i22 = nextVertex(edge2, poly2.count);
-  const ax = v1[2 * i11]!;
-  const ay = v1[2 * i11 + 1]!;
-  const bx = v2[2 * i21]!;
-  const by = v2[2 * i21 + 1]!;
-  const e1x = v1[2 * i12]! - ax;
-  const e1y = v1[2 * i12 + 1]! - ay;
-  const e2x = v2[2 * i22]! - bx;
-  const e2y = v2[2 * i22 + 1]! - by;
+  const ax = v1[2 * i11];
+  const ay = v1[2 * i11 + 1];
+  const bx = v2[2 * i21];
+  const by = v2[2 * i21 + 1];
+  const e1x = v1[2 * i12] - ax;
+  const e1y = v1[2 * i12 + 1] - ay;
+  const e2x = v2[2 * i22] - bx;
+  const e2y = v2[2 * i22 + 1] - by;
   segmentDistance(ax, ay, ax + e1x, ay + e1y, bx, by, bx + e2x, by + e2y, distance);
   const f1 = distance.fraction1;
   const f2 = distance.fraction2;
@@ -139,8 +139,8 @@ function closestEdgesContact(
  */
 export function collidePolygonAndCircle(poly: Shape2D, circle: Shape2D, margin: number, m: LocalManifold2D): void {
   m.count = 0;
-  const cx = circle.vertices[0]!;
-  const cy = circle.vertices[1]!;
+  const cx = circle.vertices[0];
+  const cy = circle.vertices[1];
   const radius = poly.radius + circle.radius;
   const v = poly.vertices;
   const n = poly.normals;
@@ -148,7 +148,7 @@ export function collidePolygonAndCircle(poly: Shape2D, circle: Shape2D, margin: 
   let edge = 0;
   let separation = -Infinity;
   for (let i = 0; i < count; i++) {
-    const s = n[2 * i]! * (cx - v[2 * i]!) + n[2 * i + 1]! * (cy - v[2 * i + 1]!);
+    const s = n[2 * i] * (cx - v[2 * i]) + n[2 * i + 1] * (cy - v[2 * i + 1]);
     if (s > separation) {
       separation = s;
       edge = i;
@@ -156,10 +156,10 @@ export function collidePolygonAndCircle(poly: Shape2D, circle: Shape2D, margin: 
   }
   if (separation - radius > margin) return;
   const i2 = nextVertex(edge, count);
-  const v1x = v[2 * edge]!;
-  const v1y = v[2 * edge + 1]!;
-  const v2x = v[2 * i2]!;
-  const v2y = v[2 * i2 + 1]!;
+  const v1x = v[2 * edge];
+  const v1y = v[2 * edge + 1];
+  const v2x = v[2 * i2];
+  const v2y = v[2 * i2 + 1];
   const u1 = (cx - v1x) * (v2x - v1x) + (cy - v1y) * (v2y - v1y);
   const u2 = (cx - v2x) * (v1x - v2x) + (cy - v2y) * (v1y - v2y);
   if (separation >= 0 && (u1 < 0 || u2 < 0)) {
@@ -170,8 +170,8 @@ export function collidePolygonAndCircle(poly: Shape2D, circle: Shape2D, margin: 
     vertexContact(m, vx, vy, cx, cy, poly.radius, circle.radius, margin, false, makeId(VERTEX_FEATURE | (u1 < 0 ? edge : i2), 0));
     return;
   }
-  const nx = n[2 * edge]!;
-  const ny = n[2 * edge + 1]!;
+  const nx = n[2 * edge];
+  const ny = n[2 * edge + 1];
   // Face region: surface points c − (separation − rPoly) n on the polygon and c − rCircle n on the circle.
   const k = 0.5 * (poly.radius - circle.radius - separation);
   m.normalX = nx;
@@ -186,10 +186,10 @@ export function collidePolygonAndCircle(poly: Shape2D, circle: Shape2D, margin: 
 /** Circle against circle, both in A's frame: one point on the line of centers. */
 export function collideCircles(circleA: Shape2D, circleB: Shape2D, margin: number, m: LocalManifold2D): void {
   m.count = 0;
-  const ax = circleA.vertices[0]!;
-  const ay = circleA.vertices[1]!;
-  const bx = circleB.vertices[0]!;
-  const by = circleB.vertices[1]!;
+  const ax = circleA.vertices[0];
+  const ay = circleA.vertices[1];
+  const bx = circleB.vertices[0];
+  const by = circleB.vertices[1];
   const dx = bx - ax;
   const dy = by - ay;
   const dist = Math.sqrt(dx * dx + dy * dy);
@@ -221,8 +221,8 @@ export function collideShapes2D(
   const second = swap ? shapeA : shapeB;
   const xfFirst = swap ? xfB : xfA;
   const xfSecond = swap ? xfA : xfB;
-  const ox = first.vertices[0]!;
-  const oy = first.vertices[1]!;
+  const ox = first.vertices[0];
+  const oy = first.vertices[1];
   relativeTransform(xfFirst, ox, oy, xfSecond, xfRel);
   transformShape(first, IDENTITY, ox, oy, localA);
   transformShape(second, xfRel, 0, 0, localB);

@@ -77,10 +77,10 @@ export function manifoldToWorld(m: LocalManifold2D, xf: Transform2D, originX: nu
   m.normalX = sign * (xf.c * nx - xf.s * ny);
   m.normalY = sign * (xf.s * nx + xf.c * ny);
   for (let i = 0; i < m.count; i++) {
-    const x = m.pointX[i]! + originX;
-    const y = m.pointY[i]! + originY;
+    const x = m.pointX[i] + originX;
+    const y = m.pointY[i] + originY;
     m.pointX[i] = xf.px + xf.c * x - xf.s * y;
     m.pointY[i] = xf.py + xf.s * x + xf.c * y;
-    if (swap) m.id[i] = ((m.id[i]! & 0xff) << 8) | ((m.id[i]! >> 8) & 0xff);
+    if (swap) m.id[i] = ((m.id[i] & 0xff) << 8) | ((m.id[i] >> 8) & 0xff);
   }
 }

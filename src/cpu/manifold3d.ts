@@ -282,7 +282,7 @@ const rotY = mat3.create();
  * Places shape Y (at xfY) in the working frame of shape X (at xfX): writes `frame` (X's rotation
  * and centre in world space) and Y's `hull.rot` / `hull.pos`. The centre offsets are rotated
  * before the body positions are subtracted, so nearby bodies far from the origin keep their
- * digits in f32. (Scalars: it runs once per pair, and vector ops cost 3% of a box–box pair.)
+ * digits in f32. (Scalars: it runs for every pair.)
  */
 export function relativePose3d(X: Shape3D, xfX: Transform3D, Y: Shape3D, xfY: Transform3D, frame: WorkingFrame3D, hull: Hull3D): void {
   const rX = quatToMatrix3d(xfX.rotation, frame.rot);

@@ -15,10 +15,10 @@ const xfB: Transform2D = { px: 0, py: 0, c: 1, s: 0 };
 
 function loadTransform(bodies: Float32Array, index: number, xf: Transform2D): void {
   const o = index * L.body.words;
-  xf.px = bodies[o + L.body.position]!;
-  xf.py = bodies[o + L.body.position + 1]!;
-  xf.c = bodies[o + L.body.rotation]!;
-  xf.s = bodies[o + L.body.rotation + 1]!;
+  xf.px = bodies[o + L.body.position];
+  xf.py = bodies[o + L.body.position + 1];
+  xf.c = bodies[o + L.body.rotation];
+  xf.s = bodies[o + L.body.rotation + 1];
 }
 
 /** Mirrors the kernel's `storeManifold`: writes the local manifold into slot k. */
@@ -32,10 +32,10 @@ function storeManifold(out: Float32Array, outU: Uint32Array, k: number): void {
   for (let i = 0; i < 2; i++) {
     const p = o + M.points + i * M.pointStride;
     const used = i < m.count;
-    out[p + M.pointPosition] = used ? m.pointX[i]! : 0;
-    out[p + M.pointPosition + 1] = used ? m.pointY[i]! : 0;
-    out[p + M.pointDepth] = used ? m.depth[i]! : 0;
-    outU[p + M.pointId] = used ? m.id[i]! : 0;
+    out[p + M.pointPosition] = used ? m.pointX[i] : 0;
+    out[p + M.pointPosition + 1] = used ? m.pointY[i] : 0;
+    out[p + M.pointDepth] = used ? m.depth[i] : 0;
+    outU[p + M.pointId] = used ? m.id[i] : 0;
   }
 }
 
@@ -51,7 +51,7 @@ export function prepareCpu2D(packed: Packed2D, shapeCount: number): CpuNarrowpha
   const u = new Uint32Array(packed.bodies);
   const n = bodies.length / L.body.words;
   const bodyShape = new Uint32Array(n);
-  for (let i = 0; i < n; i++) bodyShape[i] = u[i * L.body.words + L.body.shape]!;
+  for (let i = 0; i < n; i++) bodyShape[i] = u[i * L.body.words + L.body.shape];
   return { shapes: unpackShapes2D(packed.shapes, shapeCount), bodies, bodyShape };
 }
 
@@ -64,11 +64,11 @@ export function collidePacked2D(
   const pairs = packed.pairs;
   const { shapes, bodies, bodyShape } = prepared;
   for (let k = 0; k < packed.pairCount; k++) {
-    const a = pairs[2 * k]!;
-    const b = pairs[2 * k + 1]!;
+    const a = pairs[2 * k];
+    const b = pairs[2 * k + 1];
     loadTransform(bodies, a, xfA);
     loadTransform(bodies, b, xfB);
-    collideShapes2D(shapes[bodyShape[a]!]!, xfA, shapes[bodyShape[b]!]!, xfB, packed.margin, m);
+    collideShapes2D(shapes[bodyShape[a]], xfA, shapes[bodyShape[b]], xfB, packed.margin, m);
     storeManifold(f, u, k);
   }
   return out;

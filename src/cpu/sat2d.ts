@@ -19,13 +19,13 @@ export function findMaxSeparation(poly1: Shape2D, poly2: Shape2D, out: FaceQuery
   let bestEdge = 0;
   let maxSeparation = -Infinity;
   for (let i = 0; i < poly1.count; i++) {
-    const nx = n1[2 * i]!;
-    const ny = n1[2 * i + 1]!;
-    const ox = v1[2 * i]!;
-    const oy = v1[2 * i + 1]!;
+    const nx = n1[2 * i];
+    const ny = n1[2 * i + 1];
+    const ox = v1[2 * i];
+    const oy = v1[2 * i + 1];
     let si = Infinity;
     for (let j = 0; j < count2; j++) {
-      const s = nx * (v2[2 * j]! - ox) + ny * (v2[2 * j + 1]! - oy);
+      const s = nx * (v2[2 * j] - ox) + ny * (v2[2 * j + 1] - oy);
       if (s < si) si = s;
     }
     if (si > maxSeparation) {

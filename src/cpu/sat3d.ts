@@ -26,8 +26,8 @@
 // edges read from the box topology.
 //
 // The loops over faces, vertices and edge pairs keep their vectors in locals (x, y, z): V8 holds
-// those in registers, where the ops of ./vec3.ts store and reload each vector through scratch
-// (which made these queries 2–3× slower); they read the hull arrays the accessors read.
+// those in registers, where the ops of ./vec3.ts store and reload each vector through scratch;
+// they read the hull arrays the accessors read.
 
 import { BOX_EDGE_BY_AXIS } from '../box3d.ts';
 import { MAX_HULL_EDGES, MAX_HULL_FACES, PARALLEL_EDGE_SINE_3D, SAT_PRUNE_SLACK_3D, SHAPE_KIND_3D } from '../constants3d.ts';

@@ -10,7 +10,7 @@
 //
 // The reference's hot loops (over every face, vertex, edge pair or clip point of a pair) keep
 // their vectors in locals instead: V8 holds those in registers, where an op stores and reloads
-// each vector through its scratch (2–3× slower there, measured).
+// each vector through its scratch.
 
 /** A 3-vector the reference writes (scratch). */
 export type Vec3 = Float64Array;

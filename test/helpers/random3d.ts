@@ -290,6 +290,24 @@ export function sweepScene3D(type: PairClass3D, seed: number, opts: SweepOptions
   return out;
 }
 
+/**
+ * One scene of every sweep type (seeds seed, seed + 1, ...; `geometries` each, margin 0.05): the
+ * builders' shapes, bodies and pairs concatenated (the 3D determinism test's scene).
+ */
+export function mixedSweepScene3D(seed: number, geometries: number): SceneJson3D {
+  const builders = (Object.keys(SWEEP_TYPES_3D) as SweepType3D[]).map((t, i) => sweepScene3D(t, seed + i, { geometries, margin: 0.05 }));
+  const scene = builders[0]!.scene();
+  for (const b of builders.slice(1)) {
+    const s = b.scene();
+    const shapeBase = scene.shapes.length;
+    const bodyBase = scene.bodies.length;
+    scene.shapes.push(...s.shapes);
+    scene.bodies.push(...s.bodies.map((x) => ({ ...x, shape: x.shape + shapeBase })));
+    scene.pairs!.push(...s.pairs!.map(([a, c]) => [a + bodyBase, c + bodyBase] as [number, number]));
+  }
+  return scene;
+}
+
 // ---- adversarial sets ----------------------------------------------------------------------------
 
 const AXES: Vec3[] = [[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]];
