@@ -59,7 +59,7 @@ describe('collide', () => {
       expect(JSON.parse(r.stdout).manifolds).toHaveLength(2);
       expect(r.ours).toHaveLength(1);
       const stats = JSON.parse(r.ours[0]!);
-      expect(Object.keys(stats)).toEqual(['backend', 'adapter', 'pairs', 'computeMs', 'wallMs', 'rebasedPairs']);
+      expect(Object.keys(stats)).toEqual(['backend', 'adapter', 'pairs', 'computeMs', 'wallMs', 'rebasedPairs', 'compileMs']);
       expect(stats.backend).toBe(backend);
     }
   });
