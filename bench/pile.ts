@@ -391,6 +391,7 @@ function uploadInputs3D(device: GPUDevice, pile: Pile3D): FrameInputs3D & { dest
     bodies: make(p.bodies, 'pile3d-bodies'),
     bodyCount: pile.bodies,
     margin: MARGIN,
+    kinds: ['box'],
     destroy: () => made.forEach((b) => b.destroy()),
   };
 }
@@ -416,7 +417,7 @@ async function setUpGpu(notes: string[]): Promise<Gpu | null> {
   }
   try {
     const t0 = performance.now();
-    const [frame, frame3d] = await Promise.all([GpuFrame2D.create(acquired.device, acquired.timestamps), GpuFrame3D.create(acquired.device, acquired.timestamps)]);
+    const [frame, frame3d] = await Promise.all([GpuFrame2D.create(acquired.device, acquired.timestamps), GpuFrame3D.create(acquired.device, acquired.timestamps, { kinds: ['box'] })]);
     // A first tiny frame: lavapipe compiles every kernel to machine code on its first dispatch.
     const tiny = uploadInputs(acquired.device, makePile2D(64));
     await frame.step(tiny);
