@@ -75,20 +75,27 @@ export interface Gpu3D {
   np: GpuNarrowphase3D;
   pipelineMs: number;
   firstDispatchMs: number;
+  /** Per pair class: its pipeline and first dispatch, ms (compiled in parallel); empty for the general kernel. */
+  compileMs: Record<string, number>;
+  kernel: 'classes' | 'general';
 }
 
-/** Compiles the 3D kernel and runs it once (lavapipe JIT-compiles it then); null with a note when unusable. */
-export async function setUpGpu3D(acquired: AcquiredDevice | null, notes: string[]): Promise<Gpu3D | null> {
+/**
+ * Compiles the 3D pair classes (or with kernel 'general' the one kernel holding every path, the
+ * narrowphase before classes: the A/B reference) and runs once (lavapipe JIT-compiles then); null
+ * with a note when unusable.
+ */
+export async function setUpGpu3D(acquired: AcquiredDevice | null, notes: string[], kernel: 'classes' | 'general' = 'classes'): Promise<Gpu3D | null> {
   if (!acquired) return null;
   try {
     const t0 = performance.now();
-    const np = await GpuNarrowphase3D.create(acquired.device, acquired.timestamps);
+    const np = await GpuNarrowphase3D.create(acquired.device, acquired.timestamps, { kernel, kinds: kernel === 'classes' ? ['box', 'hull', 'sphere', 'capsule'] : [] });
     const pipelineMs = performance.now() - t0;
     const tiny = makeScene3D('hull16', 64);
     const t1 = performance.now();
     await np.run(tiny.packed);
     const firstDispatchMs = performance.now() - t1;
-    return { np, pipelineMs, firstDispatchMs };
+    return { np, pipelineMs, firstDispatchMs, compileMs: { ...np.compileMs } as Record<string, number>, kernel };
   } catch (e) {
     notes.push(`3D GPU kernel unusable on ${acquired.adapter.name}: ${errorText(e)} (GPU columns n/a)`);
     return null;

@@ -88,6 +88,7 @@ interface Options {
   /** false with --no-caps: every contender at every size (cannon-es's 3D caps lifted). */
   caps: boolean;
   rapier: RapierMode3D;
+  kernel: 'classes' | 'general';
 }
 
 type Dim = '2' | '3' | 'both';
@@ -126,6 +127,11 @@ function parseScenarios(value: string): string[] {
   return [...new Set(list)];
 }
 
+function parseKernel(value: string): 'classes' | 'general' {
+  if (value !== 'classes' && value !== 'general') throw new InvalidArgumentError(`"${value}" is not classes or general`);
+  return value;
+}
+
 function parseRepeat(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`"${value}" is not a positive integer`);
@@ -145,6 +151,7 @@ function parseOptions(argv: string[]): Options {
     .option('--repeat <n>', 'timed samples per measurement, median reported (default 7; --quick 3)', parseRepeat)
     .option('--no-caps', `3D: run cannon-es at every size (capped by default: ${Object.entries(CANNON_MAX_3D).map(([k, v]) => `${k} ${v > 0 ? formatCount(v) : 'off'}`).join(', ')})`)
     .option('--rapier <mode>', '3D: rapier3d path, contact (Collider.contactCollider, one point) or manifold (world step per pair)', parseRapierMode, 'contact')
+    .option('--kernel <k>', 'GPU narrowphase: classes (one pipeline per pair class, the default) or general (one kernel with every path: the A/B reference)', parseKernel, 'classes')
     .option('--scene <name>', 'pile: whole collision frames on box piles, 1k to 1M bodies (bench/pile.ts; --scene pile --help)')
     .showHelpAfterError();
   program.parse(argv);
@@ -172,6 +179,7 @@ interface Gpu {
   np: GpuNarrowphase2D;
   pipelineMs: number;
   firstDispatchMs: number;
+  compileMs: Record<string, number>;
 }
 
 /** The WebGPU device both dimensions share; null (with a note) when there is none. */
@@ -184,18 +192,18 @@ async function acquireGpu(notes: string[]): Promise<AcquiredDevice | null> {
   }
 }
 
-async function setUpGpu(acquired: AcquiredDevice | null, notes: string[]): Promise<Gpu | null> {
+async function setUpGpu(acquired: AcquiredDevice | null, notes: string[], kernel: 'classes' | 'general'): Promise<Gpu | null> {
   if (!acquired) return null;
   try {
     const t0 = performance.now();
-    const np = await GpuNarrowphase2D.create(acquired.device, acquired.timestamps);
+    const np = await GpuNarrowphase2D.create(acquired.device, acquired.timestamps, { kernel, kinds: kernel === 'classes' ? ['polygon', 'circle'] : [] });
     const pipelineMs = performance.now() - t0;
     // The first dispatch (lavapipe compiles the kernel to machine code here): kept out of all timings.
     const tiny = makeScene2D('ngon', 64);
     const t1 = performance.now();
     await np.run(tiny.packed);
     const firstDispatchMs = performance.now() - t1;
-    return { acquired, np, pipelineMs, firstDispatchMs };
+    return { acquired, np, pipelineMs, firstDispatchMs, compileMs: { ...np.compileMs } as Record<string, number> };
   } catch (e) {
     notes.push(`GPU kernel unusable on ${acquired.adapter.name}: ${errorText(e)}`);
     return null;
@@ -246,8 +254,8 @@ async function main(): Promise<number> {
   const notes: string[] = [];
   const warnings: string[] = [];
   const acquired = await acquireGpu(notes);
-  const gpu = scenarios.length > 0 ? await setUpGpu(acquired, notes) : null;
-  const gpu3d = plan3d.length > 0 ? await setUpGpu3D(acquired, notes) : null;
+  const gpu = scenarios.length > 0 ? await setUpGpu(acquired, notes, opts.kernel) : null;
+  const gpu3d = plan3d.length > 0 ? await setUpGpu3D(acquired, notes, opts.kernel) : null;
   const gpu3dNote = acquired ? '3D GPU path unusable (see the notes)' : 'no GPU adapter';
   const cpuList = cpus();
   const meta: BenchMeta = {
@@ -258,6 +266,8 @@ async function main(): Promise<number> {
     timestampQueries: acquired?.timestamps ?? false,
     gpuPipelineMs: gpu?.pipelineMs ?? null,
     gpuFirstDispatchMs: gpu?.firstDispatchMs ?? null,
+    gpuCompileMs: gpu?.compileMs,
+    gpuKernel: opts.kernel,
     node: process.version,
     v8: process.versions.v8,
     cpu: cpuList[0]?.model.trim() ?? 'unknown',
@@ -273,7 +283,7 @@ async function main(): Promise<number> {
     notes,
     ...(plan3d.length > 0
       ? {
-        gpu3d: gpu3d ? { pipelineMs: gpu3d.pipelineMs, firstDispatchMs: gpu3d.firstDispatchMs } : null,
+        gpu3d: gpu3d ? { pipelineMs: gpu3d.pipelineMs, firstDispatchMs: gpu3d.firstDispatchMs, compileMs: gpu3d.compileMs, kernel: gpu3d.kernel } : null,
         options3d: {
           sizes: Object.fromEntries(plan3d.map((p) => [p.scenario, p.sizes])),
           scenarios: plan3d.map((p) => p.scenario),

@@ -72,6 +72,9 @@ export interface BenchMeta {
   /** Pipeline creation (WGSL compile) and the first dispatch, which on lavapipe includes the JIT. */
   gpuPipelineMs: number | null;
   gpuFirstDispatchMs: number | null;
+  /** 2D: compile time per pair class (pipeline and its first dispatch), ms; the kernels the GPU columns ran. */
+  gpuCompileMs?: Record<string, number>;
+  gpuKernel?: 'classes' | 'general';
   node: string;
   v8: string;
   cpu: string;
@@ -84,8 +87,15 @@ export interface BenchMeta {
   options: { sizes: number[]; scenarios: string[]; repeat: number; quick: boolean; minSampleMs: number; dims?: number[] };
   notes: string[];
   /** The 3D part (absent when only 2D ran): its kernel set-up and what ran at which size. */
-  gpu3d?: { pipelineMs: number; firstDispatchMs: number } | null;
+  gpu3d?: { pipelineMs: number; firstDispatchMs: number; compileMs?: Record<string, number>; kernel?: 'classes' | 'general' } | null;
   options3d?: { sizes: Record<string, number[]>; scenarios: string[]; caps: Record<string, Record<string, number>> };
+}
+
+/** The GPU kernels a run used: the pair classes with their compile times, or the general kernel. */
+function kernelsText(kernel: 'classes' | 'general' | undefined, compileMs: Record<string, number> | undefined): string {
+  if (kernel === 'general') return 'the general kernel (every path in one; --kernel general)';
+  const classes = Object.entries(compileMs ?? {}).map(([c, ms]) => `${c} ${(ms / 1000).toFixed(1)} s`).join(', ');
+  return `pair classes (compiled in parallel, each with its first dispatch: ${classes || 'none'})`;
 }
 
 export interface Goal {
@@ -172,10 +182,10 @@ export function renderHeader(meta: BenchMeta): string {
     `webgpu-narrowphase ${dims.map((d) => `${d}D`).join(' + ')} benchmark: contact manifolds, pairs per second (higher is better)`,
     `  adapter  ${adapter}`,
     ...(has2 && meta.gpuPipelineMs !== null && meta.gpuFirstDispatchMs !== null
-      ? [`  kernel   ${has3 ? '2D ' : ''}pipeline ${meta.gpuPipelineMs.toFixed(0)} ms, first dispatch ${meta.gpuFirstDispatchMs.toFixed(0)} ms (shader JIT on lavapipe; kept out of all timings)`]
+      ? [`  kernel   ${has3 ? '2D ' : ''}${kernelsText(meta.gpuKernel, meta.gpuCompileMs)}, pipelines ${meta.gpuPipelineMs.toFixed(0)} ms, first run ${meta.gpuFirstDispatchMs.toFixed(0)} ms (shader JIT on lavapipe; kept out of all timings)`]
       : []),
     ...(has3 && meta.gpu3d
-      ? [`  kernel   3D pipeline ${meta.gpu3d.pipelineMs.toFixed(0)} ms, first dispatch ${meta.gpu3d.firstDispatchMs.toFixed(0)} ms (kept out of all timings)`]
+      ? [`  kernel   3D ${kernelsText(meta.gpu3d.kernel, meta.gpu3d.compileMs)}, pipelines ${meta.gpu3d.pipelineMs.toFixed(0)} ms, first run ${meta.gpu3d.firstDispatchMs.toFixed(0)} ms (kept out of all timings)`]
       : []),
     `  node     ${meta.node} (V8 ${meta.v8}), ${meta.platform}`,
     `  cpu      ${meta.cpu} × ${meta.cpuCores}`,

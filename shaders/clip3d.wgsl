@@ -311,19 +311,17 @@ fn clipFaceContact3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, refIsA: b
   if (count == 0u) { return 0u; }
   if (count <= MAX_MANIFOLD_POINTS_3D) {
     for (var k = 0u; k < MAX_MANIFOLD_POINTS_3D; k++) {
-      if (k < count) {
-        pushPoint3d(cand[k].xyz, cand[k].w, candId[k]);
-      }
+      if (k >= count) { break; }
+      pushPoint3d(cand[k].xyz, cand[k].w, candId[k]);
     }
     return count;
   }
   let c = reduceManifold3d(count, n, scale);
-  // Fixed trip count, no break: unrolled, `chosen` read at constant indices (registers).
   for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
-    if (i < c) {
-      let k = chosen[i];
-      pushPoint3d(cand[k].xyz, cand[k].w, candId[k]);
-    }
+    if (i >= c) { break; }
+    // chosen[i] by selects: `chosen` stays in registers (written at constant indices).
+    let k = select(select(chosen[3], chosen[2], i == 2u), select(chosen[1], chosen[0], i == 0u), i <= 1u);
+    pushPoint3d(cand[k].xyz, cand[k].w, candId[k]);
   }
   return c;
 }

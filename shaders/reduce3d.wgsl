@@ -19,32 +19,39 @@ var<private> chosen: array<u32, MAX_MANIFOLD_POINTS_3D>;
 // from the candidates' centroid: a resting pair's depths follow its wobble, its corners do not.
 // Returns the number chosen.
 fn reduceManifold3d(n: u32, normal: vec3f, scale: f32) -> u32 {
-  // 1. Deepest (smallest separation), within the depth tolerance.
+  // Each pass reads cand[i] once, and a pick keeps its id's order key (firstById3d) instead of
+  // reading it again: every run-time-indexed read is a gather the driver compiles per site.
+  // 1. Deepest (smallest separation), within the depth tolerance; and the candidates' centroid.
   var lo = F32_MAX_3D;
-  for (var i = 0u; i < CLASS_CLIP_POINTS_3D; i++) {
-    if (i >= n) { break; }
-    lo = min(lo, cand[i].w);
-  }
-  let tolDepth = lo + REDUCTION_DEPTH_TOLERANCE_3D * scale;
-  // Of those, the one farthest out from the candidates' centroid (a corner of the region).
   var g = vec3f(0.0);
   for (var i = 0u; i < CLASS_CLIP_POINTS_3D; i++) {
     if (i >= n) { break; }
-    g += cand[i].xyz;
+    let p = cand[i];
+    lo = min(lo, p.w);
+    g += p.xyz;
   }
+  let tolDepth = lo + REDUCTION_DEPTH_TOLERANCE_3D * scale;
+  // Of those, the one farthest out from the centroid (a corner of the region).
   g /= f32(n);
   var far = 0.0;
   for (var i = 0u; i < CLASS_CLIP_POINTS_3D; i++) {
     if (i >= n) { break; }
-    if (cand[i].w > tolDepth) { continue; }
-    let d = cand[i].xyz - g;
+    let p = cand[i];
+    if (p.w > tolDepth) { continue; }
+    let d = p.xyz - g;
     far = max(far, dot(d, d));
   }
   var i0 = NO_PICK_3D;
+  var key = 0u;
   for (var i = 0u; i < CLASS_CLIP_POINTS_3D; i++) {
     if (i >= n) { break; }
-    let d = cand[i].xyz - g;
-    if (cand[i].w <= tolDepth && dot(d, d) >= REDUCTION_HYSTERESIS_3D * far && firstById3d(i, i0)) { i0 = i; }
+    let p = cand[i];
+    let d = p.xyz - g;
+    let k = idOrder3d(candId[i]);
+    if (p.w <= tolDepth && dot(d, d) >= REDUCTION_HYSTERESIS_3D * far && firstById3d(k, i0, key)) {
+      i0 = i;
+      key = k;
+    }
   }
   let a = cand[i0].xyz;
   // 2. Farthest from it.
@@ -60,7 +67,11 @@ fn reduceManifold3d(n: u32, normal: vec3f, scale: f32) -> u32 {
   for (var i = 0u; i < CLASS_CLIP_POINTS_3D; i++) {
     if (i >= n) { break; }
     let d = cand[i].xyz - a;
-    if (dot(d, d) >= REDUCTION_HYSTERESIS_3D * hi && firstById3d(i, i1)) { i1 = i; }
+    let k = idOrder3d(candId[i]);
+    if (dot(d, d) >= REDUCTION_HYSTERESIS_3D * hi && firstById3d(k, i1, key)) {
+      i1 = i;
+      key = k;
+    }
   }
   chosen[1] = i1;
   let b = cand[i1].xyz;
@@ -77,8 +88,10 @@ fn reduceManifold3d(n: u32, normal: vec3f, scale: f32) -> u32 {
   for (var i = 0u; i < CLASS_CLIP_POINTS_3D; i++) {
     if (i >= n) { break; }
     let area = dot(normal, cross(ab, cand[i].xyz - a));
-    if (abs(area) >= REDUCTION_HYSTERESIS_3D * hi && firstById3d(i, i2)) {
+    let k = idOrder3d(candId[i]);
+    if (abs(area) >= REDUCTION_HYSTERESIS_3D * hi && firstById3d(k, i2, key)) {
       i2 = i;
+      key = k;
       sign = select(-1.0, 1.0, area > 0.0);
     }
   }
@@ -90,14 +103,18 @@ fn reduceManifold3d(n: u32, normal: vec3f, scale: f32) -> u32 {
   for (var i = 0u; i < CLASS_CLIP_POINTS_3D; i++) {
     if (i >= n) { break; }
     if (i == i0 || i == i1 || i == i2) { continue; }
-    hi = max(hi, addedArea3d(i, a, b, c, normal, sign));
+    hi = max(hi, addedArea3d(cand[i].xyz, a, b, c, normal, sign));
   }
   if (!(hi > 0.0)) { return 3u; }
   var i3 = NO_PICK_3D;
   for (var i = 0u; i < CLASS_CLIP_POINTS_3D; i++) {
     if (i >= n) { break; }
     if (i == i0 || i == i1 || i == i2) { continue; }
-    if (addedArea3d(i, a, b, c, normal, sign) >= REDUCTION_HYSTERESIS_3D * hi && firstById3d(i, i3)) { i3 = i; }
+    let k = idOrder3d(candId[i]);
+    if (addedArea3d(cand[i].xyz, a, b, c, normal, sign) >= REDUCTION_HYSTERESIS_3D * hi && firstById3d(k, i3, key)) {
+      i3 = i;
+      key = k;
+    }
   }
   if (i3 == NO_PICK_3D) { return 3u; }
   chosen[3] = i3;
@@ -107,17 +124,21 @@ fn reduceManifold3d(n: u32, normal: vec3f, scale: f32) -> u32 {
 // No candidate picked yet.
 const NO_PICK_3D = 0xffffffffu;
 
-// Whether candidate i comes before the current pick (NO_PICK_3D: none yet) in feature id order,
-// the id's two halves taken in ascending order so that the order is the same with A and B
-// exchanged.
-fn firstById3d(i: u32, pick: u32) -> bool {
-  return pick == NO_PICK_3D || min(candId[i], swapId3d(candId[i])) < min(candId[pick], swapId3d(candId[pick]));
+// A feature id's place in id order: its two halves in ascending order, so that the order is the
+// same with A and B exchanged.
+fn idOrder3d(id: u32) -> u32 {
+  return min(id, swapId3d(id));
 }
 
-// Area candidate i adds outside triangle (a, b, c) wound by `sign` around n: the largest area of
-// the triangles it makes with the edges it lies outside of (0 inside).
-fn addedArea3d(i: u32, a: vec3f, b: vec3f, c: vec3f, normal: vec3f, sign: f32) -> f32 {
-  let p = cand[i].xyz;
+// Whether a candidate of order key `k` comes before the current pick (NO_PICK_3D: none yet; its
+// key `pickKey`) in feature id order.
+fn firstById3d(k: u32, pick: u32, pickKey: u32) -> bool {
+  return pick == NO_PICK_3D || k < pickKey;
+}
+
+// Area point p adds outside triangle (a, b, c) wound by `sign` around n: the largest area of the
+// triangles it makes with the edges it lies outside of (0 inside).
+fn addedArea3d(p: vec3f, a: vec3f, b: vec3f, c: vec3f, normal: vec3f, sign: f32) -> f32 {
   var added = 0.0;
   added = max(added, -sign * dot(normal, cross(b - a, p - a)));
   added = max(added, -sign * dot(normal, cross(c - b, p - b)));

@@ -183,47 +183,47 @@ fn collideHullRound3d(H: Hull3D, R: Hull3D, margin: f32, scale: f32) {
     }
     if (sepE > reach) { return; }
   }
-  let core = CORE_DISTANCE_3D * scale;
-  if (max(sepF, sepE) > core) {
-    // Separated cores: exact closest points.
-    let c = closestHullCore3d(H, p, q, isSegment);
-    let dist = c.distance;
-    if (dist > reach) { return; }
-    // Face F's axis realises the distance (within the hysteresis): the capsule is closest to F,
-    // at its interior or its boundary. Clip it to the face; each end within the margin is a point
-    // (a capsule lying on F gets two). An edge axis does not veto it: a capsule lying across F's
-    // edges ties F's axis with those edges' (both realise the distance).
-    if (isSegment && sepF >= dist - EDGE_HYSTERESIS_3D * scale) {
-      lm.kind = CONTACT_FACE_A_3D;
-      setNormal3d(hullPlane(H, faceF).xyz);
-      if (clipSegmentToFace3d(H, faceF, p, q, r, margin, scale) > 0u) { return; }
-    }
-    lm.count = 0u;
-    lm.kind = CONTACT_CLOSEST_3D;
-    let n = (c.corePoint - c.hullPoint) * (1.0 / dist);
-    setNormal3d(n);
-    let s = dist - r;
-    let h = 0.5 * s;
-    pushPoint3d(c.hullPoint + h * n, s, makeId3d(c.feature, coreFeature3d(isSegment, c.param)));
-    return;
-  }
-  // Overlapping cores: SAT.
-  if (isSegment && sepE > sepF + EDGE_HYSTERESIS_3D * scale) {
+  // Separated cores: exact closest points. Overlapping cores: SAT. Both may clip the capsule to
+  // face F, through one call site (the compiler inlines each).
+  let separated = max(sepF, sepE) > CORE_DISTANCE_3D * scale;
+  var c: HullCoreClosest3D;
+  if (separated) {
+    c = closestHullCore3d(H, p, q, isSegment);
+    if (c.distance > reach) { return; }
+  } else if (isSegment && sepE > sepF + EDGE_HYSTERESIS_3D * scale) {
     let edge = hullEdge(H, edgeE);
-    let c = closestSegments3d(hullVertex(H, edge.x), hullVertex(H, edge.y), p, q);
+    let e = closestSegments3d(hullVertex(H, edge.x), hullVertex(H, edge.y), p, q);
     lm.kind = CONTACT_EDGE_3D;
     setNormal3d(axisE);
     let s = sepE - r;
     // Midway between the hull edge point and the round surface (core point - r n).
     let h = 0.5 * s;
-    pushPoint3d(c.c1 + h * axisE, s, makeId3d(edgeFeature3d(H, edgeE, c.s), coreFeature3d(true, c.t)));
+    pushPoint3d(e.c1 + h * axisE, s, makeId3d(edgeFeature3d(H, edgeE, e.s), coreFeature3d(true, e.t)));
     return;
   }
+  // Separated: face F's axis realises the distance (within the hysteresis), so the capsule is
+  // closest to F, at its interior or its boundary. Clip it to the face; each end within the
+  // margin is a point (a capsule lying on F gets two). An edge axis does not veto it: a capsule
+  // lying across F's edges ties F's axis with those edges' (both realise the distance).
+  let clipToFace = isSegment && (!separated || sepF >= c.distance - EDGE_HYSTERESIS_3D * scale);
   let pl = hullPlane(H, faceF);
   let n = pl.xyz;
-  lm.kind = CONTACT_FACE_A_3D;
-  setNormal3d(n);
-  if (isSegment && clipSegmentToFace3d(H, faceF, p, q, r, margin, scale) > 0u) { return; }
+  if (clipToFace || !separated) {
+    lm.kind = CONTACT_FACE_A_3D;
+    setNormal3d(n);
+  }
+  if (clipToFace && clipSegmentToFace3d(H, faceF, p, q, r, margin, scale) > 0u) { return; }
+  if (separated) {
+    lm.count = 0u;
+    lm.kind = CONTACT_CLOSEST_3D;
+    let dist = c.distance;
+    let m = (c.corePoint - c.hullPoint) * (1.0 / dist);
+    setNormal3d(m);
+    let s = dist - r;
+    let h = 0.5 * s;
+    pushPoint3d(c.hullPoint + h * m, s, makeId3d(c.feature, coreFeature3d(isSegment, c.param)));
+    return;
+  }
   // A sphere centre (or a segment that clips away) inside the hull: its deepest end point.
   let sp = dot(n, p) - pl.w;
   let sq = dot(n, q) - pl.w;

@@ -99,35 +99,41 @@ fn queryFaceDirections3d(R: Hull3D, I: Hull3D, limit: f32, scale: f32) -> FaceQu
       top = f;
     }
   }
-  let floor = faceSeparation3d(R, top, xf, I);
-  if (floor > limit) { return FaceQuery3D(floor, top); }
-  // Pass 2: the faces whose bound reaches that separation (less the slack), as a 64-bit mask.
-  let cut = floor - SAT_PRUNE_SLACK_3D * scale;
+  // Step 0 of the loop below: that face's separation, the floor. Pass 2 (in step 0): the faces
+  // whose bound reaches the floor (less the slack), as a 64-bit mask. Pass 3 (steps 1 on), in face
+  // order: their separations (each lane loops over its own faces only). One loop for the floor
+  // and pass 3, so that faceSeparation3d has one call site.
+  var floor = 0.0;
   var mask = vec2u(0u);
-  for (var f = 0u; f < MAX_HULL_FACES; f++) {
-    if (f >= R.faceCount) { break; }
-    let pl = hullPlane(R, f);
-    let d = pl.w + dot(xf.rot * pl.xyz, xf.pos);
-    if (-d - rho >= cut) {
-      mask[f >> 5u] |= 1u << (f & 31u);
-    }
-  }
-  // Pass 3, in face order: their separations (each lane loops over its own faces only).
   var best = -F32_MAX_3D;
   var bestFace = 0u;
-  for (var t = 0u; t < MAX_HULL_FACES; t++) {
-    if (all(mask == vec2u(0u))) { break; }
-    let w = select(1u, 0u, mask.x != 0u);
-    let bits = mask[w];
-    mask[w] = bits & (bits - 1u);
-    let f = (w << 5u) + firstTrailingBit(bits);
+  var f = top;
+  for (var t = 0u; t <= MAX_HULL_FACES; t++) {
     let s = faceSeparation3d(R, f, xf, I);
-    if (s > best) {
+    if (t == 0u) {
+      floor = s;
+      if (floor > limit) { break; }
+      let cut = floor - SAT_PRUNE_SLACK_3D * scale;
+      for (var g = 0u; g < MAX_HULL_FACES; g++) {
+        if (g >= R.faceCount) { break; }
+        let pl = hullPlane(R, g);
+        let d = pl.w + dot(xf.rot * pl.xyz, xf.pos);
+        if (-d - rho >= cut) {
+          mask[g >> 5u] |= 1u << (g & 31u);
+        }
+      }
+    } else if (s > best) {
       best = s;
       bestFace = f;
       if (s > limit) { break; }
     }
+    if (all(mask == vec2u(0u))) { break; }
+    let w = select(1u, 0u, mask.x != 0u);
+    let bits = mask[w];
+    mask[w] = bits & (bits - 1u);
+    f = (w << 5u) + firstTrailingBit(bits);
   }
+  if (floor > limit) { return FaceQuery3D(floor, top); }
   return FaceQuery3D(best, bestFace);
 }
 

@@ -11,7 +11,7 @@ export { InputError, CapacityError, DeviceLostError } from './errors.ts';
 export { packScene2D, packShapes2D, packBodies2D, unpackManifolds2D, manifoldBytes2D, type Packed2D, type ManifoldJson, type ContactPointJson } from './pack2d.ts';
 export { collidePacked2D, prepareCpu2D } from './cpu/narrowphase2d.ts';
 export { collideShapes2D } from './cpu/collide2d.ts';
-export { GpuNarrowphase2D, type GpuRunResult } from './gpu/narrowphase2d.ts';
+export { GpuNarrowphase2D, type GpuNarrowphase2DOptions, type GpuRunResult } from './gpu/narrowphase2d.ts';
 export { acquireDevice, watchDeviceLoss, guardDeviceLoss, getGpu, NoAdapterError, type AcquiredDevice, type AdapterDescription } from './gpu/device.ts';
 export { sweepAndPrune2D } from './broadphase2d.ts';
 export { LAYOUT_2D } from './layout2d.ts';
@@ -22,17 +22,23 @@ export { packScene3D, packShapes3D, packBodies3D, unpackShapes3D, unpackManifold
 export { collidePacked3D, prepareCpu3D, type CpuNarrowphase3D } from './cpu/narrowphase3d.ts';
 export { collide3D } from './cpu/collide3d.ts';
 export { emptyManifold3D, manifold3DToJson, CONTACT_KIND_3D, type Manifold3D, type Manifold3DJson, type Transform3D } from './cpu/manifold3d.ts';
-export { GpuNarrowphase3D } from './gpu/narrowphase3d.ts';
+export { GpuNarrowphase3D, type GpuNarrowphase3DOptions } from './gpu/narrowphase3d.ts';
+export {
+  GpuPairClasses, MissingPairClassError, PAIR_CLASS_BLOCK,
+  type GpuCount, type NarrowphaseDimension, type PairClassBatch, type PairClassPasses, type PairClassRow, type WorkList,
+} from './gpu/pair-classes.ts';
+export { NARROWPHASE_DIMENSION_3D, PAIR_CLASSES_3D, PAIR_CLASS_LABEL_3D, classesOfKinds3D, pairClass3D, type PairClass3D, type ShapeKindName3D, type NarrowphaseInputs3D } from './gpu/pair-classes3d.ts';
+export { NARROWPHASE_DIMENSION_2D, PAIR_CLASSES_2D, PAIR_CLASS_LABEL_2D, classesOfKinds2D, pairClass2D, type PairClass2D, type ShapeKindName2D, type NarrowphaseInputs2D } from './gpu/pair-classes2d.ts';
 export { sweepAndPrune3D, bodyAabbs3D } from './broadphase3d.ts';
 export { checkManifoldValidity3D, placeShape3D, type PlacedShape3D, type Validity3D } from './validity3d.ts';
 export { compareManifolds2D, compareManifolds3D, type Mismatch } from './compare2d.ts';
 export { LAYOUT_3D } from './layout3d.ts';
 export * as constants3d from './constants3d.ts';
-export { GpuFrame2D, type FrameInputs2D, type FrameOutputs2D, type FrameCounts2D, type FrameResult2D, type FrameTimings2D } from './gpu/frame2d.ts';
+export { GpuFrame2D, type GpuFrame2DOptions, type FrameInputs2D, type FrameOutputs2D, type FrameCounts2D, type FrameResult2D, type FrameTimings2D } from './gpu/frame2d.ts';
 export { GpuBroadphase2D, BROADPHASE_LAYOUT_2D } from './gpu/broadphase2d.ts';
 export { GpuContacts2D, CONTACTS_LAYOUT_2D } from './gpu/contacts2d.ts';
 export { CpuContacts2D, unpackContacts2D, type ContactJson2D } from './cpu/contacts2d.ts';
-export { GpuFrame3D, type FrameInputs3D, type FrameOutputs3D, type FrameCounts3D, type FrameResult3D, type FrameTimings3D } from './gpu/frame3d.ts';
+export { GpuFrame3D, type GpuFrame3DOptions, type FrameInputs3D, type FrameOutputs3D, type FrameCounts3D, type FrameResult3D, type FrameTimings3D } from './gpu/frame3d.ts';
 export { GpuBroadphase3D, BROADPHASE_LAYOUT_3D } from './gpu/broadphase3d.ts';
 export { GpuContacts3D, CONTACTS_LAYOUT_3D } from './gpu/contacts3d.ts';
 export { CpuContacts3D, unpackContacts3D, type ContactJson3D } from './cpu/contacts3d.ts';

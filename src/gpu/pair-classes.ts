@@ -13,7 +13,7 @@
 //     pairs,                                    // binding of the batch's pairs: vec2u body indices, slot s at 8 s
 //     manifolds,                                // binding of the batch's manifold slots, slot s at s × slot bytes
 //     slots,                                    // slots both bindings hold
-//     count: { buffer, offset },                // a u32 on the GPU (offset a multiple of 4): how many items
+//     count: { buffer, offset },                // a u32 on the GPU (COPY_SRC; offset a multiple of 4): how many items
 //     workList,                                 // optional: { buffer, offset, capacity } of u32 slot indices
 //     margin,
 //   }, index);
@@ -38,7 +38,7 @@
 // and the classifier counts such pairs on the GPU (readSkipped) for a check after the submit.
 
 import { ResourceType, WgslReflect } from 'wgsl_reflect/wgsl_reflect.module.js';
-import { dispatchRows, GrowingBuffer, readBuffer, UNIFORM_SLOT_BYTES } from './buffers.ts';
+import { dispatchRows, readBuffer } from './buffers.ts';
 import { cachedKernel, compileEntryPoints, reflectedBufferLayout, type EntryPoints, type Kernel } from './pipelines.ts';
 import { GpuScan, type ScanPlan } from './scan.ts';
 import { structLookup, word } from '../layout.ts';
@@ -77,6 +77,7 @@ export class MissingPairClassError extends Error {
 
 /** A u32 on the GPU. */
 export interface GpuCount {
+  /** With COPY_SRC usage (the classifier copies the count). */
   buffer: GPUBuffer;
   /** Bytes; a multiple of 4. */
   offset: number;
@@ -164,14 +165,18 @@ export class GpuPairClasses<C extends string, I> {
   private readonly pending = new Map<C, Promise<void>>();
   /** Milliseconds from the start of the prepare() that compiled a class to its first dispatch done. */
   readonly compileMs: Partial<Record<C, number>> = {};
-  private readonly blockCounts: GrowingBuffer;
-  private readonly list: GrowingBuffer;
+  /** Scratch of the current size: block counts (scanned in place) and the class lists. */
+  private blockCounts: GPUBuffer | null = null;
+  private list: GPUBuffer | null = null;
+  /** Buffers and scan plans replaced by larger ones during this submit's batches (destroyed at the next index 0). */
+  private retired: { destroy(): void }[] = [];
   private readonly table: GPUBuffer;
   /** pcControl: the item count, then per bucket the pairs not collided since the last index-0 batch. */
   private readonly control: GPUBuffer;
   private readonly noWorkList: GPUBuffer;
   private readonly classParams: GPUBuffer[];
-  private classifierParams: GPUBuffer | null = null;
+  /** The classifier's params of each batch index (written ahead of the submit, so one buffer each). */
+  private readonly batchParams: GPUBuffer[] = [];
   private readonly plans = new Map<number, ScanPlan>();
   private plansFor: GPUBuffer | null = null;
 
@@ -184,8 +189,6 @@ export class GpuPairClasses<C extends string, I> {
   ) {
     const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
     const label = dimension.label;
-    this.blockCounts = new GrowingBuffer(device, S, `${label}-class-block-counts`);
-    this.list = new GrowingBuffer(device, S, `${label}-class-pairs`);
     this.table = device.createBuffer({ label: `${label}-class-table`, size: TABLE.bytes * (dimension.classes.length + 1), usage: S | GPUBufferUsage.INDIRECT });
     this.control = device.createBuffer({ label: `${label}-class-control`, size: 4 * (dimension.classes.length + 2), usage: S });
     this.noWorkList = device.createBuffer({ label: `${label}-no-work-list`, size: 16, usage: GPUBufferUsage.STORAGE });
@@ -255,13 +258,26 @@ export class GpuPairClasses<C extends string, I> {
     const label = d.label;
     const capacity = batch.workList ? batch.workList.capacity : batch.slots;
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`${label}: the batch's item capacity must be an integer >= 1, got ${capacity}`);
+    if ((batch.count.buffer.usage & GPUBufferUsage.COPY_SRC) === 0 || batch.count.offset % 4 !== 0) {
+      throw new Error(`${label}: the count buffer ${batch.count.buffer.label || '(unlabeled)'} needs COPY_SRC usage and an offset that is a multiple of 4 (got ${batch.count.offset}): the count is copied`);
+    }
+    if (batch.workList && (batch.workList.buffer.usage & GPUBufferUsage.STORAGE) === 0) {
+      throw new Error(`${label}: the work list ${batch.workList.buffer.label || '(unlabeled)'} needs STORAGE usage`);
+    }
     const blocks = Math.ceil(capacity / PAIR_CLASS_BLOCK);
     const buckets = d.classes.length + 1;
     const countWords = buckets * blocks + 1;
-    const blockCounts = this.blockCounts.ensure(4 * countWords);
-    const list = this.list.ensure(ENTRY_BYTES * capacity);
+    if (index === 0) {
+      for (const r of this.retired) r.destroy();
+      this.retired = [];
+    }
+    const blockCounts = (this.blockCounts = this.grown(this.blockCounts, 4 * countWords, 'class-block-counts'));
+    const list = (this.list = this.grown(this.list, ENTRY_BYTES * capacity, 'class-pairs'));
     const plan = this.scanPlan(blockCounts, countWords);
-    const params = this.paramsSlot(index);
+    while (this.batchParams.length <= index) {
+      this.batchParams.push(device.createBuffer({ label: `${label}-classifier-params-${this.batchParams.length}`, size: CP.bytes, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST }));
+    }
+    const params = this.batchParams[index]!;
     const words = new ArrayBuffer(CP.bytes);
     const u = new Uint32Array(words);
     u[CP.blocks] = blocks;
@@ -269,7 +285,7 @@ export class GpuPairClasses<C extends string, I> {
     u[CP.useWorkList] = batch.workList ? 1 : 0;
     u[CP.compiled] = d.classes.reduce((m, c, i) => (this.kernels.has(c) ? m | (1 << i) : m), 0);
     new Float32Array(words)[CP.margin] = batch.margin;
-    device.queue.writeBuffer(params, index * UNIFORM_SLOT_BYTES, words);
+    device.queue.writeBuffer(params, 0, words);
 
     if (index === 0) encoder.clearBuffer(this.control);
     encoder.copyBufferToBuffer(batch.count.buffer, batch.count.offset, this.control, 0, 4);
@@ -283,7 +299,7 @@ export class GpuPairClasses<C extends string, I> {
       5: { buffer: blockCounts, size: 4 * countWords },
       6: { buffer: list, size: ENTRY_BYTES * capacity },
       7: { buffer: this.table },
-      8: { buffer: params, offset: index * UNIFORM_SLOT_BYTES, size: CP.bytes },
+      8: { buffer: params },
     };
     const groupFor = (e: ClassifierEntry): GPUBindGroup =>
       device.createBindGroup({
@@ -340,9 +356,20 @@ export class GpuPairClasses<C extends string, I> {
     return out;
   }
 
+  /**
+   * `b`, or a larger buffer when `b` holds less than `bytes`; the old one stays alive until the next
+   * submit's first batch (earlier batches of this one still bind it).
+   */
+  private grown(b: GPUBuffer | null, bytes: number, name: string): GPUBuffer {
+    const size = Math.max(16, Math.ceil(bytes / 16) * 16);
+    if (b && b.size >= size) return b;
+    if (b) this.retired.push(b);
+    return this.device.createBuffer({ label: `${this.dimension.label}-${name}`, size, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+  }
+
   private scanPlan(data: GPUBuffer, n: number): ScanPlan {
     if (this.plansFor !== data) {
-      for (const p of this.plans.values()) p.destroy();
+      this.retired.push(...this.plans.values());
       this.plans.clear();
       this.plansFor = data;
     }
@@ -351,23 +378,8 @@ export class GpuPairClasses<C extends string, I> {
     return plan;
   }
 
-  /** The classifier params buffer, with a 256-byte slot for batch `index`. */
-  /**
-   * Room for `batches` batches' classifier parameters: call it before recording them (growing the
-   * buffer while a recorded batch uses it would destroy what that batch binds).
-   */
-  reserve(batches: number): void {
-    this.paramsSlot(Math.max(0, batches - 1));
-  }
-
-  private paramsSlot(index: number): GPUBuffer {
-    const need = (index + 1) * UNIFORM_SLOT_BYTES;
-    if (!this.classifierParams || this.classifierParams.size < need) {
-      this.classifierParams?.destroy();
-      this.classifierParams = this.device.createBuffer({ label: `${this.dimension.label}-classifier-params`, size: Math.max(need, 4 * UNIFORM_SLOT_BYTES), usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-    }
-    return this.classifierParams;
-  }
+  /** Kept for callers that record several batches: every batch has its own parameters now. */
+  reserve(_batches: number): void {}
 
   /** One dispatch of a new pipeline on an empty batch (its params say 0 pairs): lavapipe compiles it then. */
   private async warmUp(kernel: Kernel): Promise<Kernel> {
@@ -394,13 +406,14 @@ export class GpuPairClasses<C extends string, I> {
   }
 
   destroy(): void {
-    this.blockCounts.destroy();
-    this.list.destroy();
+    this.blockCounts?.destroy();
+    this.list?.destroy();
+    for (const r of this.retired) r.destroy();
     this.table.destroy();
     this.control.destroy();
     this.noWorkList.destroy();
     for (const b of this.classParams) b.destroy();
-    this.classifierParams?.destroy();
+    for (const b of this.batchParams) b.destroy();
     for (const p of this.plans.values()) p.destroy();
     this.plans.clear();
   }

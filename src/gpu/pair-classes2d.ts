@@ -45,14 +45,6 @@ function kindNumber2D(name: ShapeKindName2D): number {
   return k;
 }
 
-/** The kinds of packed shapes (Shape2D.kind of each). */
-export function packedKinds2D(shapes: ArrayBuffer): number[] {
-  const u = new Uint32Array(shapes);
-  const kinds = new Set<number>();
-  for (let i = 0; i + LAYOUT_2D.shape.words <= u.length; i += LAYOUT_2D.shape.words) kinds.add(u[i + LAYOUT_2D.shape.kind]!);
-  return [...kinds];
-}
-
 /** The classes the pairs of a packed scene fall in (the host knows them: collide() compiles those alone). */
 export function classesOfPairs2D(p: Packed2D): PairClass2D[] {
   const shapes = new Uint32Array(p.shapes);
