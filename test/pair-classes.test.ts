@@ -58,24 +58,23 @@ function packed3D(builder: SceneBuilder3D): Packed3D {
   return packScene3D(parsed, parsed.pairs!);
 }
 
+interface Runner<P> {
+  run(packed: P): Promise<{ manifolds: ArrayBuffer }>;
+  classesFor(packed: P): string[];
+}
+
 /** The class pipelines' bytes against the general kernel's; returns the classes that ran. */
-async function expectSame3D(name: string, packed: Packed3D): Promise<string[]> {
-  const got = (await classes3d.run(packed)).manifolds;
-  const want = (await general3d.run(packed)).manifolds;
-  const ran = classes3d.classesFor(packed);
+async function expectSame<P extends { pairCount: number }>(name: string, packed: P, classes: Runner<P>, general: Runner<P>): Promise<string[]> {
+  const got = (await classes.run(packed)).manifolds;
+  const want = (await general.run(packed)).manifolds;
+  const ran = classes.classesFor(packed);
   console.log(`${name}: ${packed.pairCount} pairs, classes ${ran.join(', ')}, sha256 ${sha256(got).slice(0, 16)}`);
   expect(sha256(got), `${name}: the class pipelines' bytes equal the general kernel's`).toBe(sha256(want));
   return ran;
 }
 
-async function expectSame2D(name: string, packed: Packed2D): Promise<string[]> {
-  const got = (await classes2d.run(packed)).manifolds;
-  const want = (await general2d.run(packed)).manifolds;
-  const ran = classes2d.classesFor(packed);
-  console.log(`${name}: ${packed.pairCount} pairs, classes ${ran.join(', ')}, sha256 ${sha256(got).slice(0, 16)}`);
-  expect(sha256(got), `${name}: the class pipelines' bytes equal the general kernel's`).toBe(sha256(want));
-  return ran;
-}
+const expectSame3D = (name: string, packed: Packed3D): Promise<string[]> => expectSame(name, packed, classes3d, general3d);
+const expectSame2D = (name: string, packed: Packed2D): Promise<string[]> => expectSame(name, packed, classes2d, general2d);
 
 /** One scene of every 3D pair type (the sweeps of gpu-vs-cpu3d, smaller). */
 function everyPairType3D(seed: number, geometries: number): SceneBuilder3D {

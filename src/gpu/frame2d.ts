@@ -21,15 +21,7 @@ import { GpuReuse, REUSE_DIMENSION_2D } from './reuse.ts';
 import { GpuWorkList } from './work-list.ts';
 import { classesOfKinds2D, NARROWPHASE_DIMENSION_2D, PAIR_CLASSES_2D, type NarrowphaseInputs2D, type PairClass2D, type ShapeKindName2D } from './pair-classes2d.ts';
 
-export interface FrameInputs2D extends NarrowphaseInputs2D, FrameInputsBase<ShapeKindName2D> {
-  /** array<Shape2D> (shaders/layout2d.wgsl), STORAGE usage. */
-  shapes: GPUBuffer;
-  /** array<Body2D>, STORAGE usage: may be the engine's own buffer in this layout. */
-  bodies: GPUBuffer;
-  bodyCount: number;
-  /** Speculative distance, scene units. */
-  margin: number;
-}
+export type FrameInputs2D = NarrowphaseInputs2D & FrameInputsBase<ShapeKindName2D>;
 
 export interface FrameOutputs2D {
   broadphase: BroadphaseOutputs2D;

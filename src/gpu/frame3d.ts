@@ -22,20 +22,7 @@ import { GpuWorkList } from './work-list.ts';
 import { classesOfKinds3D, NARROWPHASE_DIMENSION_3D, PAIR_CLASSES_3D, type NarrowphaseInputs3D, type PairClass3D, type ShapeKindName3D } from './pair-classes3d.ts';
 
 /** The packed shapes (packShapes3D) and bodies on the GPU, all with STORAGE usage. */
-export interface FrameInputs3D extends NarrowphaseInputs3D, FrameInputsBase<ShapeKindName3D> {
-  /** array<Shape3D> (shaders/layout3d.wgsl). */
-  shapes: GPUBuffer;
-  /** The four flat hull buffers the shapes index (see layout3d.wgsl). */
-  hullVertices: GPUBuffer;
-  hullPlanes: GPUBuffer;
-  hullFaces: GPUBuffer;
-  hullIndices: GPUBuffer;
-  /** array<Body3D>: may be the engine's own buffer in this layout. */
-  bodies: GPUBuffer;
-  bodyCount: number;
-  /** Speculative distance, scene units. */
-  margin: number;
-}
+export type FrameInputs3D = NarrowphaseInputs3D & FrameInputsBase<ShapeKindName3D>;
 
 export interface FrameOutputs3D {
   broadphase: BroadphaseOutputs3D;

@@ -70,6 +70,37 @@ export interface NarrowphaseDimension<C extends string, I> {
   classifierInputs(inputs: I): { shapes: GPUBuffer; bodies: GPUBuffer };
 }
 
+/** A dimension's rule: its classes in id order, the class of two shape kinds, the kinds by name. */
+export interface ClassRule<C extends string> {
+  dim: '2D' | '3D';
+  classes: readonly C[];
+  pairClass(kindA: number, kindB: number): C;
+  kinds: Readonly<Record<string, number>>;
+}
+
+/** The classes shapes of these kinds can form (two bodies may share a shape, so a kind pairs with itself). */
+export function classesOfKinds<C extends string>(rule: ClassRule<C>, kinds: Iterable<string | number>): C[] {
+  const numbers = [...new Set([...kinds].map((k) => {
+    if (typeof k === 'number') return k;
+    const n = rule.kinds[k];
+    if (n === undefined) throw new Error(`unknown ${rule.dim} shape kind '${k}' (one of ${Object.keys(rule.kinds).join(', ')})`);
+    return n;
+  }))];
+  const found = new Set<C>();
+  for (const a of numbers) for (const b of numbers) found.add(rule.pairClass(a, b));
+  return rule.classes.filter((c) => found.has(c));
+}
+
+/**
+ * The classes the pairs of a packed scene fall in (pairs a0, b0, a1, b1, … of body indices;
+ * `kindOf` a body's shape kind): the host knows them, so collide() compiles those alone.
+ */
+export function classesOfPairs<C extends string>(rule: ClassRule<C>, pairs: Uint32Array, pairCount: number, kindOf: (body: number) => number): C[] {
+  const found = new Set<C>();
+  for (let k = 0; k < pairCount && found.size < rule.classes.length; k++) found.add(rule.pairClass(kindOf(pairs[2 * k]!), kindOf(pairs[2 * k + 1]!)));
+  return rule.classes.filter((c) => found.has(c));
+}
+
 /** A scene needs a pair class whose pipeline was not compiled: its pairs would not be collided. */
 export class MissingPairClassError extends Error {
   override name = 'MissingPairClassError';

@@ -14,7 +14,7 @@ import { WORKGROUP_SIZE_2D } from '../constants.ts';
 import { LAYOUT_2D } from '../layout2d.ts';
 import { SHAPE_KIND_2D } from '../shapes2d.ts';
 import type { Packed2D } from '../pack2d.ts';
-import type { NarrowphaseDimension } from './pair-classes.ts';
+import { classesOfKinds, classesOfPairs, type ClassRule, type NarrowphaseDimension } from './pair-classes.ts';
 import { assembleWgsl, NARROWPHASE_2D_FILES } from './shaders.ts';
 
 export const PAIR_CLASSES_2D = ['polygons', 'circles'] as const;
@@ -31,30 +31,20 @@ export function pairClass2D(kindA: number, kindB: number): PairClass2D {
   return kindA === SHAPE_KIND_2D.circle || kindB === SHAPE_KIND_2D.circle ? 'circles' : 'polygons';
 }
 
+const RULE_2D: ClassRule<PairClass2D> = { dim: '2D', classes: PAIR_CLASSES_2D, pairClass: pairClass2D, kinds: SHAPE_KIND_2D };
+
 /** The classes shapes of these kinds can form (two bodies may share a shape, so a kind pairs with itself). */
 export function classesOfKinds2D(kinds: Iterable<ShapeKindName2D | number>): PairClass2D[] {
-  const ks = [...new Set([...kinds].map((k) => (typeof k === 'number' ? k : kindNumber2D(k))))];
-  const found = new Set<PairClass2D>();
-  for (const a of ks) for (const b of ks) found.add(pairClass2D(a, b));
-  return PAIR_CLASSES_2D.filter((c) => found.has(c));
+  return classesOfKinds(RULE_2D, kinds);
 }
 
-function kindNumber2D(name: ShapeKindName2D): number {
-  const k = SHAPE_KIND_2D[name];
-  if (k === undefined) throw new Error(`unknown 2D shape kind '${String(name)}' (one of ${Object.keys(SHAPE_KIND_2D).join(', ')})`);
-  return k;
-}
-
-/** The classes the pairs of a packed scene fall in (the host knows them: collide() compiles those alone). */
+/** The classes the pairs of a packed scene fall in (collide() compiles those alone). */
 export function classesOfPairs2D(p: Packed2D): PairClass2D[] {
   const shapes = new Uint32Array(p.shapes);
   const bodies = new Uint32Array(p.bodies);
   const S = LAYOUT_2D.shape;
   const B = LAYOUT_2D.body;
-  const kind = (body: number): number => shapes[bodies[body * B.words + B.shape]! * S.words + S.kind]!;
-  const found = new Set<PairClass2D>();
-  for (let k = 0; k < p.pairCount && found.size < PAIR_CLASSES_2D.length; k++) found.add(pairClass2D(kind(p.pairs[2 * k]!), kind(p.pairs[2 * k + 1]!)));
-  return PAIR_CLASSES_2D.filter((c) => found.has(c));
+  return classesOfPairs(RULE_2D, p.pairs, p.pairCount, (body) => shapes[bodies[body * B.words + B.shape]! * S.words + S.kind]!);
 }
 
 /** The CLASS_*_2D constants of one kernel (prepended to the narrowphase module). */
@@ -78,9 +68,11 @@ export function classifierWgsl2D(): string {
   return assembleWgsl(['layout2d', 'pair-classes2d', 'pair-classes'], [...ids, `const PC_CLASS_COUNT: u32 = ${PAIR_CLASSES_2D.length}u;`, ''].join('\n'));
 }
 
-/** The narrowphase's buffers (FrameInputs2D has them too). */
+/** The narrowphase's buffers, with STORAGE usage; FrameInputs2D has them too. */
 export interface NarrowphaseInputs2D {
+  /** array<Shape2D> (shaders/layout2d.wgsl). */
   shapes: GPUBuffer;
+  /** array<Body2D>: may be the engine's own buffer in this layout. */
   bodies: GPUBuffer;
 }
 

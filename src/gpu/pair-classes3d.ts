@@ -16,8 +16,8 @@ import {
   BOX_CLIP_FALLBACK_POINTS_3D, MAX_CLIP_POINTS_3D, MAX_HULL_EDGES, SHAPE_KIND_3D, WORKGROUP_SIZE_3D,
 } from '../constants3d.ts';
 import { LAYOUT_3D } from '../layout3d.ts';
-import type { Packed3D, PackedShapes3D } from '../pack3d.ts';
-import type { NarrowphaseDimension } from './pair-classes.ts';
+import type { Packed3D } from '../pack3d.ts';
+import { classesOfKinds, classesOfPairs, type ClassRule, type NarrowphaseDimension } from './pair-classes.ts';
 import { assembleWgsl3D, NARROWPHASE_3D_FILES } from './shaders.ts';
 
 export const PAIR_CLASSES_3D = ['boxBox', 'hullHull', 'roundHull', 'roundRound'] as const;
@@ -44,38 +44,20 @@ export function pairClass3D(kindA: number, kindB: number): PairClass3D {
   return 'roundRound';
 }
 
+const RULE_3D: ClassRule<PairClass3D> = { dim: '3D', classes: PAIR_CLASSES_3D, pairClass: pairClass3D, kinds: SHAPE_KIND_3D };
+
 /** The classes shapes of these kinds can form (two bodies may share a shape, so a kind pairs with itself). */
 export function classesOfKinds3D(kinds: Iterable<ShapeKindName3D | number>): PairClass3D[] {
-  const ks = [...new Set([...kinds].map((k) => (typeof k === 'number' ? k : kindNumber3D(k))))];
-  const found = new Set<PairClass3D>();
-  for (const a of ks) for (const b of ks) found.add(pairClass3D(a, b));
-  return PAIR_CLASSES_3D.filter((c) => found.has(c));
+  return classesOfKinds(RULE_3D, kinds);
 }
 
-function kindNumber3D(name: ShapeKindName3D): number {
-  const k = SHAPE_KIND_3D[name];
-  if (k === undefined) throw new Error(`unknown 3D shape kind '${String(name)}' (one of ${Object.keys(SHAPE_KIND_3D).join(', ')})`);
-  return k;
-}
-
-/** The kinds of packed shapes (Shape3D.kind of each). */
-export function packedKinds3D(p: PackedShapes3D): number[] {
-  const u = new Uint32Array(p.shapes);
-  const kinds = new Set<number>();
-  for (let i = 0; i < p.shapeCount; i++) kinds.add(u[i * LAYOUT_3D.shape.words + LAYOUT_3D.shape.kind]!);
-  return [...kinds];
-}
-
-/** The classes the pairs of a packed scene fall in (the host knows them: collide() compiles those alone). */
+/** The classes the pairs of a packed scene fall in (collide() compiles those alone). */
 export function classesOfPairs3D(p: Packed3D): PairClass3D[] {
   const shapes = new Uint32Array(p.shapes);
   const bodies = new Uint32Array(p.bodies);
   const S = LAYOUT_3D.shape;
   const B = LAYOUT_3D.body;
-  const kind = (body: number): number => shapes[bodies[body * B.words + B.shape]! * S.words + S.kind]!;
-  const found = new Set<PairClass3D>();
-  for (let k = 0; k < p.pairCount && found.size < PAIR_CLASSES_3D.length; k++) found.add(pairClass3D(kind(p.pairs[2 * k]!), kind(p.pairs[2 * k + 1]!)));
-  return PAIR_CLASSES_3D.filter((c) => found.has(c));
+  return classesOfPairs(RULE_3D, p.pairs, p.pairCount, (body) => shapes[bodies[body * B.words + B.shape]! * S.words + S.kind]!);
 }
 
 /** What a 3D kernel compiles: the paths it reaches and the sizes of its private arrays. */
@@ -137,13 +119,16 @@ export function classifierWgsl3D(): string {
   return assembleWgsl3D(['layout3d', 'pair-classes3d', 'pair-classes'], [...ids, `const PC_CLASS_COUNT: u32 = ${PAIR_CLASSES_3D.length}u;`, ''].join('\n'));
 }
 
-/** The narrowphase's buffers (FrameInputs3D has them too). */
+/** The narrowphase's buffers (packShapes3D, packBodies3D), all with STORAGE usage; FrameInputs3D has them too. */
 export interface NarrowphaseInputs3D {
+  /** array<Shape3D> (shaders/layout3d.wgsl). */
   shapes: GPUBuffer;
+  /** The four flat hull buffers the shapes index (see layout3d.wgsl). */
   hullVertices: GPUBuffer;
   hullPlanes: GPUBuffer;
   hullFaces: GPUBuffer;
   hullIndices: GPUBuffer;
+  /** array<Body3D>: may be the engine's own buffer in this layout. */
   bodies: GPUBuffer;
 }
 

@@ -3,6 +3,7 @@
 // and test/pair-classes.test.ts runs them through the GPU's pair classes and the general kernel.
 
 import { makeShape3D, type Quat, type Shape3D, type Shape3DInput, type Vec3 } from '../../src/shapes3d.ts';
+import type { PosedPair3D } from './sweep3d.ts';
 import { axisAngle, mulberry32, quatMul, randomBox3D, randomCapsule3D, randomHull3D, rotate, uniform, type Rng } from './random3d.ts';
 
 const I: Quat = [0, 0, 0, 1];
@@ -69,14 +70,7 @@ function reach(s: Shape3D, q: Quat, sign: number): number {
   return sign * (best + s.radius);
 }
 
-export interface RestingFrame3D {
-  inputA: Shape3DInput;
-  inputB: Shape3DInput;
-  a: Shape3D;
-  b: Shape3D;
-  xa: { position: Vec3; rotation: Quat };
-  xb: { position: Vec3; rotation: Quat };
-  margin: number;
+export interface RestingFrame3D extends PosedPair3D {
   /** Frame number within its pose (0 at each new pose). */
   frame: number;
 }

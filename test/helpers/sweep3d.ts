@@ -2,18 +2,8 @@
 // poses, overlapping to touching), as a generator: the sweep runs the CPU reference on them, and
 // test/pair-classes.test.ts runs them through the GPU's pair classes and the general kernel.
 
+import { rng } from '../../src/random2d.ts';
 import { makeShape3D, type Quat, type Shape3D, type Shape3DInput, type Vec3 } from '../../src/shapes3d.ts';
-
-export function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randQuat(r: () => number): Quat {
   // Half random, half within ~0.01 rad of a multiple of 90° about a random axis (face-face cases).
@@ -44,9 +34,8 @@ function randomShapeInput(r: () => number, type: string): Shape3DInput {
 
 export const SWEEP_KINDS_3D = ['box', 'hull', 'sphere', 'capsule'];
 
-export interface SweepPair3D {
-  ta: string;
-  tb: string;
+/** Two shapes (as given and as made) posed for collide3D, and the margin. */
+export interface PosedPair3D {
   inputA: Shape3DInput;
   inputB: Shape3DInput;
   a: Shape3D;
@@ -54,6 +43,11 @@ export interface SweepPair3D {
   xa: { position: Vec3; rotation: Quat };
   xb: { position: Vec3; rotation: Quat };
   margin: number;
+}
+
+export interface SweepPair3D extends PosedPair3D {
+  ta: string;
+  tb: string;
 }
 
 /** `count` pairs: pair i of types SWEEP_KINDS_3D[i % 4] and SWEEP_KINDS_3D[⌊i / 4⌋ % 4]. */
