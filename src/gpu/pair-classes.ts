@@ -42,7 +42,7 @@ import { dispatchRows, readBuffer } from './buffers.ts';
 import { cachedKernel, compileEntryPoints, reflectedBufferLayout, type EntryPoints, type Kernel } from './pipelines.ts';
 import { GpuScan, type ScanPlan } from './scan.ts';
 import { structLookup, word } from '../layout.ts';
-import { WGSL_SOURCES } from './shaders.generated.ts';
+import { WGSL_pair_classes } from './shaders.generated.ts';
 
 /** What a dimension gives: its classes, kernels and bindings. */
 export interface NarrowphaseDimension<C extends string, I> {
@@ -158,7 +158,7 @@ function classifierConstantsWgsl(): string {
 }
 
 // The structs' layout does not depend on the dimension: reflected with a stand-in class count.
-const { struct } = structLookup(`${classifierConstantsWgsl()}const PC_CLASS_COUNT: u32 = 1u;\n${WGSL_SOURCES['pair-classes'] ?? ''}`, 'shaders/pair-classes.wgsl');
+const { struct } = structLookup(`${classifierConstantsWgsl()}const PC_CLASS_COUNT: u32 = 1u;\n${WGSL_pair_classes}`, 'shaders/pair-classes.wgsl');
 const dispatchStruct = struct('PairClassDispatch');
 const kernelParams = struct('PairClassKernelParams');
 const classifierParams = struct('PairClassParams');

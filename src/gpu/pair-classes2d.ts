@@ -15,7 +15,7 @@ import { LAYOUT_2D } from '../layout2d.ts';
 import { SHAPE_KIND_2D } from '../shapes2d.ts';
 import type { Packed2D } from '../pack2d.ts';
 import { classesOfKinds, classesOfPairs, type ClassRule, type NarrowphaseDimension } from './pair-classes.ts';
-import { assembleWgsl, NARROWPHASE_2D_FILES } from './shaders.ts';
+import { classifier2DWgsl, narrowphase2DWgsl } from './shaders.ts';
 
 export const PAIR_CLASSES_2D = ['polygons', 'circles'] as const;
 export type PairClass2D = (typeof PAIR_CLASSES_2D)[number];
@@ -60,12 +60,12 @@ export function classConstantsWgsl2D(kernel: PairClass2D | 'general'): string {
 }
 
 export function narrowphaseWgsl2D(kernel: PairClass2D | 'general'): string {
-  return assembleWgsl(NARROWPHASE_2D_FILES, classConstantsWgsl2D(kernel));
+  return narrowphase2DWgsl(classConstantsWgsl2D(kernel));
 }
 
 export function classifierWgsl2D(): string {
   const ids = PAIR_CLASSES_2D.map((c, i) => `const PAIR_CLASS_${c.toUpperCase()}_2D: u32 = ${i}u;`);
-  return assembleWgsl(['layout2d', 'pair-classes2d', 'pair-classes'], [...ids, `const PC_CLASS_COUNT: u32 = ${PAIR_CLASSES_2D.length}u;`, ''].join('\n'));
+  return classifier2DWgsl([...ids, `const PC_CLASS_COUNT: u32 = ${PAIR_CLASSES_2D.length}u;`, ''].join('\n'));
 }
 
 /** The narrowphase's buffers, with STORAGE usage; FrameInputs2D has them too. */

@@ -18,7 +18,7 @@ import {
 import { LAYOUT_3D } from '../layout3d.ts';
 import type { Packed3D } from '../pack3d.ts';
 import { classesOfKinds, classesOfPairs, type ClassRule, type NarrowphaseDimension } from './pair-classes.ts';
-import { assembleWgsl3D, NARROWPHASE_3D_FILES } from './shaders.ts';
+import { classifier3DWgsl, narrowphase3DWgsl } from './shaders.ts';
 
 export const PAIR_CLASSES_3D = ['boxBox', 'hullHull', 'roundHull', 'roundRound'] as const;
 export type PairClass3D = (typeof PAIR_CLASSES_3D)[number];
@@ -110,13 +110,13 @@ export function classConstantsWgsl3D(kernel: PairClass3D | 'general'): string {
 
 /** The 3D narrowphase module of one kernel. */
 export function narrowphaseWgsl3D(kernel: PairClass3D | 'general'): string {
-  return assembleWgsl3D(NARROWPHASE_3D_FILES, classConstantsWgsl3D(kernel));
+  return narrowphase3DWgsl(classConstantsWgsl3D(kernel));
 }
 
 /** The classifier's module: class ids, the 3D layout and pcPairClass, then the shared kernels. */
 export function classifierWgsl3D(): string {
   const ids = PAIR_CLASSES_3D.map((c, i) => `const PAIR_CLASS_${c.replace(/[A-Z]/g, (x) => `_${x}`).toUpperCase()}_3D: u32 = ${i}u;`);
-  return assembleWgsl3D(['layout3d', 'pair-classes3d', 'pair-classes'], [...ids, `const PC_CLASS_COUNT: u32 = ${PAIR_CLASSES_3D.length}u;`, ''].join('\n'));
+  return classifier3DWgsl([...ids, `const PC_CLASS_COUNT: u32 = ${PAIR_CLASSES_3D.length}u;`, ''].join('\n'));
 }
 
 /** The narrowphase's buffers (packShapes3D, packBodies3D), all with STORAGE usage; FrameInputs3D has them too. */

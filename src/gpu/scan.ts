@@ -6,7 +6,8 @@
 import { SCAN_ITEMS, SCAN_RAKE } from '../constants.ts';
 import { createUniformSlots, dispatchRows, PassTimer, readBuffer, UNIFORM_SLOT_BYTES } from './buffers.ts';
 import { cachedKernel, type Kernel } from './pipelines.ts';
-import { assembleWgsl } from './shaders.ts';
+import { WGSL_scan } from './shaders.generated.ts';
+import { assembleWgslFiles } from './shaders.ts';
 
 export { SCAN_RAKE, SCAN_ITEMS };
 /** Invocations per scan workgroup. */
@@ -66,7 +67,7 @@ export class GpuScan {
   ) {}
 
   static async create(device: GPUDevice): Promise<GpuScan> {
-    const code = (): string => scanConstantsWgsl() + assembleWgsl(['scan']);
+    const code = (): string => scanConstantsWgsl() + assembleWgslFiles({ scan: WGSL_scan });
     const [blocks, add] = await Promise.all([
       cachedKernel(device, 'scan', 'scanBlocks', code),
       cachedKernel(device, 'scan', 'scanAdd', code),

@@ -1,7 +1,8 @@
 // Assembles WGSL modules: WGSL has no imports, so a kernel is the generated constants followed by
 // the files it needs, in dependency order. The files are embedded at build time
 // (scripts/embed-shaders.mjs), so this works in browsers and in Node without a .wgsl loader.
-// The narrowphase kernels take their files by named import (narrowphase2DWgsl, narrowphase3DWgsl),
+// The narrowphase kernels and the pair classifiers take their files by named import (narrowphase2DWgsl,
+// classifier2DWgsl, ...),
 // so a bundle of the narrowphase alone carries no other kernel's WGSL; wgslFile and assembleWgsl
 // look files up by name in WGSL_SOURCES, which holds them all.
 
@@ -9,7 +10,7 @@ import { constantsWgsl } from '../constants.ts';
 import { constants3dWgsl } from '../constants3d.ts';
 import {
   WGSL_clip2d, WGSL_clip3d, WGSL_collide2d, WGSL_collide3d, WGSL_distance2d, WGSL_distance3d, WGSL_gjk3d, WGSL_layout2d, WGSL_layout3d,
-  WGSL_manifold2d, WGSL_manifold3d, WGSL_narrowphase2d, WGSL_narrowphase3d, WGSL_reduce3d, WGSL_round3d, WGSL_sat2d, WGSL_sat3d, WGSL_SOURCES,
+  WGSL_manifold2d, WGSL_manifold3d, WGSL_narrowphase2d, WGSL_narrowphase3d, WGSL_pair_classes, WGSL_pair_classes2d, WGSL_pair_classes3d, WGSL_reduce3d, WGSL_round3d, WGSL_sat2d, WGSL_sat3d, WGSL_SOURCES,
 } from './shaders.generated.ts';
 
 export function wgslFile(name: string): string {
@@ -38,6 +39,11 @@ export function assembleWgsl3D(files: readonly string[], prefix = ''): string {
   return assemble(constants3dWgsl(), prefix, byName(files));
 }
 
+/** A 2D (or shared) module from files given by named import, so a bundle carries only those. */
+export function assembleWgslFiles(files: WgslFiles, prefix = ''): string {
+  return assemble(constantsWgsl(), prefix, files);
+}
+
 /** The 2D narrowphase kernel's files, in dependency order. */
 const NARROWPHASE_2D: WgslFiles = {
   layout2d: WGSL_layout2d, manifold2d: WGSL_manifold2d, sat2d: WGSL_sat2d, distance2d: WGSL_distance2d, clip2d: WGSL_clip2d,
@@ -48,6 +54,16 @@ export const NARROWPHASE_2D_FILES: readonly string[] = /* @__PURE__ */ Object.ke
 /** The 2D narrowphase kernel, assembled after `prefix` (what assembleWgsl(NARROWPHASE_2D_FILES, prefix) gives). */
 export function narrowphase2DWgsl(prefix = ''): string {
   return assemble(constantsWgsl(), prefix, NARROWPHASE_2D);
+}
+
+/** The 2D pair classifier, assembled after `prefix` (the class ids). */
+export function classifier2DWgsl(prefix = ''): string {
+  return assemble(constantsWgsl(), prefix, { layout2d: WGSL_layout2d, 'pair-classes2d': WGSL_pair_classes2d, 'pair-classes': WGSL_pair_classes });
+}
+
+/** The 3D pair classifier, assembled after `prefix` (the class ids). */
+export function classifier3DWgsl(prefix = ''): string {
+  return assemble(constants3dWgsl(), prefix, { layout3d: WGSL_layout3d, 'pair-classes3d': WGSL_pair_classes3d, 'pair-classes': WGSL_pair_classes });
 }
 
 /** The 3D narrowphase kernel's files, in dependency order. */
