@@ -300,13 +300,19 @@ export function clipFaceContact3d(R: Hull3D, refFace: number, I: Hull3D, incFace
   const ref = hullFace(R, refFace, refLoop);
   let inFirst = true;
   const nx0 = n[0], ny0 = n[1], nz0 = n[2];
+  // Side j runs from corner a to corner b; each corner is moved into the working frame once, b
+  // carried on as the next side's a.
+  let ca = a;
+  let cb = hullVertexW(R, faceEntry(R, ref.first, entry).vertex, b);
   for (let j = 0; j < ref.size && m > 0; j++) {
-    hullVertexW(R, faceEntry(R, ref.first + j, entry).vertex, a);
-    hullVertexW(R, faceEntry(R, ref.first + (j + 1 === ref.size ? 0 : j + 1), entry).vertex, b);
-    const ex = b[0] - a[0], ey = b[1] - a[1], ez = b[2] - a[2];
+    const t = ca;
+    ca = cb;
+    cb = t;
+    hullVertexW(R, faceEntry(R, ref.first + (j + 1 === ref.size ? 0 : j + 1), entry).vertex, cb);
+    const ex = cb[0] - ca[0], ey = cb[1] - ca[1], ez = cb[2] - ca[2];
     // Outward side normal: edge × n (counter-clockwise face).
     const side = vec3.set(ey * nz0 - ez * ny0, ez * nx0 - ex * nz0, ex * ny0 - ey * nx0, s);
-    const off = side[0] * a[0] + side[1] * a[1] + side[2] * a[2];
+    const off = side[0] * ca[0] + side[1] * ca[1] + side[2] * ca[2];
     const slack = sideSlack3d(side, scale);
     m = inFirst
       ? clipPolygonToPlane3d(clip0, clip1, m, side, off, slack, R, ref.first, ref.size, j, incFace)
