@@ -45,15 +45,27 @@ const candidateFaces = new Uint8Array(MAX_HULL_FACES);
 /** The axis of the last edgeAxis3d call (WGSL: its result's xyz). */
 export const edgeAxis = new Float64Array(3);
 
+/** The power of two scaling (x, y, z) to a largest component in [0.5, 1) (WGSL: frexp, ldexp). */
+function unitScale3d(x: number, y: number, z: number): number {
+  const m = Math.max(Math.abs(x), Math.abs(y), Math.abs(z));
+  return m > 0 ? 2 ** -(Math.floor(Math.log2(m)) + 1) : 1;
+}
+
 /**
  * The unit axis d1 × d2 of two edge directions, turned so that axis · toward >= 0, into
  * `edgeAxis`; false (WGSL: w = 0) when the edges are parallel, |d1 × d2| < PARALLEL_EDGE_SINE_3D
  * |d1| |d2| (too short to normalise in f32; parallel edges are covered by the face axes). Shared
- * by the edge–edge axes here and the hull edge × capsule segment axes of round3d.ts.
+ * by the edge–edge axes here and the hull edge × capsule segment axes of round3d.ts. Both
+ * directions are first scaled by powers of two to order 1 (exact): the WGSL must, as the test's
+ * |d1|² |d2|² falls below f32's normal range at the smallest edges; in f64 nothing changes.
  */
 export function edgeAxis3d(
-  d1x: number, d1y: number, d1z: number, d2x: number, d2y: number, d2z: number, tx: number, ty: number, tz: number,
+  e1x: number, e1y: number, e1z: number, e2x: number, e2y: number, e2z: number, tx: number, ty: number, tz: number,
 ): boolean {
+  const k1 = unitScale3d(e1x, e1y, e1z);
+  const k2 = unitScale3d(e2x, e2y, e2z);
+  const d1x = e1x * k1, d1y = e1y * k1, d1z = e1z * k1;
+  const d2x = e2x * k2, d2y = e2y * k2, d2z = e2z * k2;
   const nx = d1y * d2z - d1z * d2y;
   const ny = d1z * d2x - d1x * d2z;
   const nz = d1x * d2y - d1y * d2x;
