@@ -306,7 +306,7 @@ fn colorPlan() {
   writeDispatch(COLOR_COUNT + 1u, select(0u, colorParams.bodyCount, overflow > 0u));
 }
 
-// After the scan: each constraint writes its index at its workgroup's start in its bucket + its rank.
+// After the scan: each constraint writes its index at its workgroup's start in its bucket + rank.
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
 fn colorScatter(@builtin(global_invocation_id) gid: vec3u, @builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) groups: vec3u) {
   let c = colorIndex(gid, groups);

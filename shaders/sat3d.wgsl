@@ -37,11 +37,22 @@ fn takeLowestBit3d(mask: ptr<function, vec4u>) -> u32 {
   return (w << 5u) + firstTrailingBit(bits);
 }
 
+// v scaled by a power of two (exact) to a largest component in [0.5, 1).
+fn unitScale3d(v: vec3f) -> vec3f {
+  return ldexp(v, vec3i(-frexp(max(abs(v.x), max(abs(v.y), abs(v.z)))).exp));
+}
+
 // The unit axis d1 × d2 of two edge directions, turned so that dot(axis, toward) >= 0, in xyz;
 // w = 1, or all 0 when the edges are parallel (|d1 × d2| < PARALLEL_EDGE_SINE_3D |d1| |d2|: too
 // short to normalise in f32; parallel edges are covered by the face axes). Shared by the
-// edge–edge axes here and the hull edge × capsule segment axes of round3d.wgsl.
-fn edgeAxis3d(d1: vec3f, d2: vec3f, toward: vec3f) -> vec4f {
+// edge–edge axes here and the hull edge × capsule segment axes of round3d.wgsl. The test compares
+// quantities of order |d1|² |d2|²: the smallest edges accepted (MIN_EDGE_RELATIVE_3D of
+// MIN_EXTENT_3D) put them near 1e-40, below f32's normal range, where a GPU that flushes
+// subnormals reads 0. Scaled first by powers of two (exact, so the axis and the test are
+// unchanged wherever nothing was subnormal), both directions are of order 1.
+fn edgeAxis3d(e1: vec3f, e2: vec3f, toward: vec3f) -> vec4f {
+  let d1 = unitScale3d(e1);
+  let d2 = unitScale3d(e2);
   let n = cross(d1, d2);
   let l2 = dot(n, n);
   if (l2 < PARALLEL_EDGE_SINE_3D * PARALLEL_EDGE_SINE_3D * (dot(d1, d1) * dot(d2, d2))) { return vec4f(0.0); }

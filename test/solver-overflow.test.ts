@@ -27,7 +27,10 @@ beforeAll(async () => {
   device = (await acquireDevice()).device;
 });
 
-/** 2D: ground (top at y = 0), the plank on it, CARRIED boxes on the plank 0.6 apart (not touching), `lift` above their rest. */
+/**
+ * 2D: ground (top at y = 0), the plank on it, CARRIED boxes on the plank 0.6 apart (not
+ * touching), `lift` above their rest.
+ */
 function plank2D(lift: number): { shapes: Shape2DInput[]; bodies: WorldBody2D[] } {
   const shapes: Shape2DInput[] = [
     { type: 'box', halfExtents: [40, 0.5] },

@@ -32,9 +32,14 @@ export function segmentDistance(
   const f = d2x * rx + d2y * ry;
   const c = d1x * rx + d1y * ry;
   const b = d1x * d2x + d1y * d2y;
-  const denom = a * e - b * b;
+  // a e − b² = (d1 × d2)² and b f − c e = −(d1 × d2)(r × d2) (Lagrange's identity, as
+  // distance3d.ts): never negative, and it keeps its digits for nearly parallel segments, where
+  // a e − b² cancels (and a GPU that fuses it into one rounding can leave an ulp of either sign).
+  const n = d1x * d2y - d1y * d2x;
+  const m = rx * d2y - ry * d2x;
+  const denom = n * n;
   // Parallel segments (denom = 0): any s works; s = 0 then projects p1 onto segment 2.
-  let s = denom > 0 ? clamp01((b * f - c * e) / denom) : 0;
+  let s = denom > 0 ? clamp01(-(n * m) / denom) : 0;
   let t = (b * s + f) / e;
   if (t < 0) {
     t = 0;

@@ -75,15 +75,25 @@ const e1 = vec3.create();
 const e2 = vec3.create();
 const axis = vec3.create();
 
+/** The power of two scaling (x, y, z) to a largest component in [0.5, 1) (WGSL: frexp, ldexp). */
+function unitScale3d(x: number, y: number, z: number): number {
+  const m = Math.max(Math.abs(x), Math.abs(y), Math.abs(z));
+  return m > 0 ? 2 ** -(Math.floor(Math.log2(m)) + 1) : 1;
+}
+
 /**
  * The unit axis d1 × d2 of two edge directions, turned so that axis · toward >= 0, into `dst`;
  * false (WGSL: w = 0) when the edges are parallel, |d1 × d2| < PARALLEL_EDGE_SINE_3D |d1| |d2|
  * (too short to normalise in f32; parallel edges are covered by the face axes). Shared by the
- * edge–edge axes here and the hull edge × capsule segment axes of round3d.ts.
+ * edge–edge axes here and the hull edge × capsule segment axes of round3d.ts. Both directions
+ * are first scaled by powers of two to order 1 (exact): the WGSL must, as the test's |d1|² |d2|²
+ * falls below f32's normal range at the smallest edges; in f64 nothing changes.
  */
-export function edgeAxis3d(d1: Vec3Like, d2: Vec3Like, toward: Vec3Like, dst: Vec3): boolean {
-  const d1x = d1[0], d1y = d1[1], d1z = d1[2];
-  const d2x = d2[0], d2y = d2[1], d2z = d2[2];
+export function edgeAxis3d(e1: Vec3Like, e2: Vec3Like, toward: Vec3Like, dst: Vec3): boolean {
+  const k1 = unitScale3d(e1[0], e1[1], e1[2]);
+  const k2 = unitScale3d(e2[0], e2[1], e2[2]);
+  const d1x = e1[0] * k1, d1y = e1[1] * k1, d1z = e1[2] * k1;
+  const d2x = e2[0] * k2, d2y = e2[1] * k2, d2z = e2[2] * k2;
   const nx = d1y * d2z - d1z * d2y;
   const ny = d1z * d2x - d1x * d2z;
   const nz = d1x * d2y - d1y * d2x;

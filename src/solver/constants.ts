@@ -124,7 +124,7 @@ export const COLOR_PASS_HISTORY = 8;
  */
 export const COLOR_INDEX_BITS = 25;
 
-/** A constraint's colour before it has one (and after COLOR_ROUNDS rounds without one: overflow). */
+/** A constraint's colour before it has one (and after COLOR_ROUNDS rounds without: overflow). */
 export const COLOR_NONE = 0xffffffff;
 
 /** A constraint that won a round but found no free colour (overflow). */

@@ -165,7 +165,8 @@ export interface FrameLike<I, O extends { contacts: ContactsOutputsLike }, C ext
   destroy(): void;
 }
 
-// Bindings of shaders/solver2d.wgsl and solver3d.wgsl (the same in both; 7 and 11 in overflow.wgsl, 12 in commands2d/3d.wgsl).
+// Bindings of shaders/solver2d.wgsl and solver3d.wgsl (the same in both; 7, 11: overflow.wgsl;
+// 12: commands2d/3d.wgsl).
 const B = { params: 0, pass: 1, bodies: 2, states: 3, contacts: 4, userValues: 5, constraints: 6, splits: 7, order: 8, prevContacts: 9, prevUserValues: 10, overflowSums: 11, commands: 12 } as const;
 
 /** Modes of the kernels that serve the three colour passes (SolverPass2D.mode). */
