@@ -1,13 +1,14 @@
 // The pair classifier, one implementation for 2D and 3D (src/gpu/pair-classes.ts drives it): the
 // items of a batch (its pairs 0..count-1, or the slots of a work list) split into one list per
 // pair class, each in item order, with its class kernel's params and indirect dispatch arguments.
-// Deterministic, no atomics:
-//   pcCount    per block of PC_BLOCK items, per bucket, how many items fall in it
+// Deterministic, no atomics, no barriers (one invocation walks one block of PC_ITEMS consecutive
+// items: a workgroup scan would make the driver compile barriers, seconds on lavapipe):
+//   pcCount    per block, per bucket, how many of its items fall in it
 //   (scan)     the counts, bucket-major (bucket × blocks + block), scanned exclusively
 //              (src/gpu/scan.ts): each block's first position in its bucket's list, the lists
 //              one after the other
-//   pcScatter  each item to its position: the block's start plus the items before it in the
-//              block (a workgroup scan); (slot, body A, body B, 0) into classPairs
+//   pcScatter  each item to its position: the block's start in its bucket plus the block's
+//              items before it there; (slot, body A, body B, 0) into classPairs
 //   pcFinish   per bucket: its count, first position and dispatch grid into classTable; and the
 //              pairs no kernel will collide added to pcControl (see there)
 // Buckets are the classes (PC_CLASS_COUNT), then PC_REJECTED: work-list entries naming a slot at
@@ -18,7 +19,7 @@
 //   fn pcPairClass(pair: vec2u) -> u32           the class of a pair of body indices
 //   const PC_NARROWPHASE_WORKGROUP: u32          the class kernels' workgroup size
 // The host prepends PC_CLASS_COUNT (<= 7, with the rejected bucket 8 counters fit a vec4u),
-// PC_WORKGROUP_SIZE (= PC_RAKE²), PC_RAKE and PC_ITEMS (items per invocation).
+// PC_WORKGROUP_SIZE and PC_ITEMS (items per block, one block per invocation).
 
 // The class kernels' params (Params2D / Params3D: the same layout, checked by the host).
 struct PairClassKernelParams {
@@ -38,7 +39,7 @@ struct PairClassDispatch {
 }
 
 struct PairClassParams {
-  blocks: u32,                                         // blocks of PC_BLOCK items the count covers
+  blocks: u32,                                         // blocks of PC_ITEMS items the count covers
   slots: u32,                                          // the batch's slots: pairs and manifold slots bound
   useWorkList: u32,                                    // 1: the items are workList's entries; 0: slots 0..count-1
   margin: f32,                                         // for the class kernels' params
@@ -58,12 +59,7 @@ struct PairClassParams {
 const PC_BUCKETS: u32 = PC_CLASS_COUNT + 1u;
 const PC_REJECTED: u32 = PC_CLASS_COUNT;
 const PC_NONE: u32 = 0xffffffffu;                      // an item past the count
-const PC_BLOCK: u32 = PC_WORKGROUP_SIZE * PC_ITEMS;
 const PC_MAX_GROUPS_PER_DIMENSION: u32 = 65535u;
-
-var<workgroup> pcShared: array<vec4u, PC_WORKGROUP_SIZE>;
-var<workgroup> pcRakeShared: array<vec4u, PC_RAKE>;
-var<workgroup> pcTotalShared: vec4u;
 
 // Item `item` of the batch: (bucket, slot), bucket PC_NONE past the count.
 fn pcItem(item: u32) -> vec2u {
@@ -74,7 +70,7 @@ fn pcItem(item: u32) -> vec2u {
   return vec2u(pcPairClass(pcPairs[slot]), slot);
 }
 
-// Per-bucket counters, 16 bits each (a block counts at most PC_BLOCK <= 65535 items), in a vec4u:
+// Per-bucket counters, 16 bits each (a block counts at most PC_ITEMS <= 65535 items), in a vec4u:
 // bucket b in component b / 2, bits 16 (b % 2) on. Counters add as vectors.
 fn pcOneHot(bucket: u32) -> vec4u {
   if (bucket >= PC_BUCKETS) { return vec4u(0u); }
@@ -86,75 +82,43 @@ fn pcCounter(v: vec4u, bucket: u32) -> u32 {
   return (v[bucket >> 1u] >> (16u * (bucket & 1u))) & 0xffffu;
 }
 
-// Raking exclusive scan of one counter vector per invocation, as scanWorkgroupExclusive in
-// scan.wgsl (3 barriers): returns this invocation's exclusive prefix; the total is left in
-// pcTotalShared. Every invocation of the workgroup must call it.
-fn pcScanExclusive(lid: u32, value: vec4u) -> vec4u {
-  pcShared[lid] = value;
-  workgroupBarrier();
-  if (lid < PC_RAKE) {
-    var sum = vec4u(0u);
-    for (var k = 0u; k < PC_RAKE; k++) {
-      let i = lid * PC_RAKE + k;
-      let v = pcShared[i];
-      pcShared[i] = sum;
-      sum += v;
-    }
-    pcRakeShared[lid] = sum;
-  }
-  workgroupBarrier();
-  if (lid == 0u) {
-    var sum = vec4u(0u);
-    for (var k = 0u; k < PC_RAKE; k++) {
-      let v = pcRakeShared[k];
-      pcRakeShared[k] = sum;
-      sum += v;
-    }
-    pcTotalShared = sum;
-  }
-  workgroupBarrier();
-  return pcShared[lid] + pcRakeShared[lid / PC_RAKE];
-}
-
-// The block a workgroup handles (rows of workgroups for large batches). Named blockIndex: wgsl_reflect
-// does not parse `block` as a name.
-fn pcBlock(wid: vec3u, nwg: vec3u) -> u32 {
-  return wid.x + wid.y * nwg.x;
+// The block an invocation walks (rows of workgroups for large batches). Named blockIndex:
+// wgsl_reflect does not parse `block` as a name.
+fn pcBlock(gid: vec3u, nwg: vec3u) -> u32 {
+  return gid.x + gid.y * nwg.x * PC_WORKGROUP_SIZE;
 }
 
 @compute @workgroup_size(PC_WORKGROUP_SIZE)
-fn pcCount(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let blockIndex = pcBlock(wid, nwg);
+fn pcCount(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let blockIndex = pcBlock(gid, nwg);
   if (blockIndex >= pcParams.blocks) { return; }
-  var mine = vec4u(0u);
+  var counts = vec4u(0u);
   for (var i = 0u; i < PC_ITEMS; i++) {
-    mine += pcOneHot(pcItem(blockIndex * PC_BLOCK + lid * PC_ITEMS + i).x);
+    let bucket = pcItem(blockIndex * PC_ITEMS + i).x;
+    // Items past the count lie at the end of the range.
+    if (bucket == PC_NONE) { break; }
+    counts += pcOneHot(bucket);
   }
-  pcScanExclusive(lid, mine);
-  if (lid < PC_BUCKETS) {
-    pcBlockCounts[lid * pcParams.blocks + blockIndex] = pcCounter(pcTotalShared, lid);
+  for (var b = 0u; b < PC_BUCKETS; b++) {
+    pcBlockCounts[b * pcParams.blocks + blockIndex] = pcCounter(counts, b);
   }
   // After the last bucket's counts: 0, so that the scan leaves the grand total there.
-  if (blockIndex == 0u && lid == 0u) {
+  if (blockIndex == 0u) {
     pcBlockCounts[PC_BUCKETS * pcParams.blocks] = 0u;
   }
 }
 
 @compute @workgroup_size(PC_WORKGROUP_SIZE)
-fn pcScatter(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
-  let blockIndex = pcBlock(wid, nwg);
+fn pcScatter(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let blockIndex = pcBlock(gid, nwg);
   if (blockIndex >= pcParams.blocks) { return; }
-  var items: array<vec2u, PC_ITEMS>;
-  var mine = vec4u(0u);
+  // Per bucket, this block's items placed so far.
+  var before = vec4u(0u);
   for (var i = 0u; i < PC_ITEMS; i++) {
-    items[i] = pcItem(blockIndex * PC_BLOCK + lid * PC_ITEMS + i);
-    mine += pcOneHot(items[i].x);
-  }
-  var before = pcScanExclusive(lid, mine);
-  for (var i = 0u; i < PC_ITEMS; i++) {
-    let bucket = items[i].x;
-    if (bucket == PC_NONE) { continue; }
-    let slot = items[i].y;
+    let item = pcItem(blockIndex * PC_ITEMS + i);
+    let bucket = item.x;
+    if (bucket == PC_NONE) { break; }
+    let slot = item.y;
     let at = pcBlockCounts[bucket * pcParams.blocks + blockIndex] + pcCounter(before, bucket);
     before += pcOneHot(bucket);
     var pair = vec2u(0u);

@@ -24,10 +24,10 @@
 // above `slots` are counted as rejected (readTable) and never collided. Each pair's manifold lands
 // in its own slot, byte for byte what the general kernel writes there.
 //
-// On the GPU (shaders/pair-classes.wgsl), no atomics and no readback: count per block and class,
-// scan (src/gpu/scan.ts), scatter into per-class lists in item order, one row per class of
-// params and indirect dispatch arguments (classTable); then, per class, its params copied into its
-// uniform and its pipeline dispatched indirectly. Batches recorded into one submit pass distinct
+// On the GPU (shaders/pair-classes.wgsl), no atomics, no barriers and no readback: count per block
+// of 32 items and class, scan (src/gpu/scan.ts), scatter into per-class lists in item order, one
+// row per class of params and indirect dispatch arguments (classTable); then, per class, its
+// params copied into its uniform and its pipeline dispatched indirectly. Batches recorded into one submit pass distinct
 // `index` values (their classifier parameters are written ahead of the submit); the scratch
 // buffers are shared, commands running in order.
 //
@@ -145,16 +145,17 @@ export interface PairClassRow {
   first: number;
 }
 
-/** The classifier's workgroup: PC_RAKE² invocations, PC_ITEMS items each. */
-const PC_RAKE = 16;
-const PC_ITEMS = 4;
-const PC_WORKGROUP_SIZE = PC_RAKE * PC_RAKE;
-/** Items per classifier workgroup. */
-export const PAIR_CLASS_BLOCK = PC_WORKGROUP_SIZE * PC_ITEMS;
+/**
+ * Items per classifier block, one block per invocation, walked in order: short enough for one
+ * invocation, long enough that the block counts (× classes + 1) stay a small scan.
+ */
+export const PAIR_CLASS_BLOCK = 32;
+/** Invocations per classifier workgroup. */
+const PC_WORKGROUP_SIZE = 64;
 
 /** The classifier's constants as WGSL (prepended; defined once, here). */
 function classifierConstantsWgsl(): string {
-  return [`const PC_RAKE: u32 = ${PC_RAKE}u;`, `const PC_WORKGROUP_SIZE: u32 = ${PC_WORKGROUP_SIZE}u;`, `const PC_ITEMS: u32 = ${PC_ITEMS}u;`, ''].join('\n');
+  return [`const PC_WORKGROUP_SIZE: u32 = ${PC_WORKGROUP_SIZE}u;`, `const PC_ITEMS: u32 = ${PAIR_CLASS_BLOCK}u;`, ''].join('\n');
 }
 
 // The structs' layout does not depend on the dimension: reflected with a stand-in class count.
@@ -341,11 +342,11 @@ export class GpuPairClasses<C extends string, I> {
     const classify = encoder.beginComputePass(passes.classify ?? { label: `${label}.classify` });
     classify.setPipeline(this.classifier.kernels.pcCount.pipeline);
     classify.setBindGroup(0, groupFor('pcCount'));
-    dispatchRows(classify, blocks);
+    dispatchRows(classify, Math.ceil(blocks / PC_WORKGROUP_SIZE));
     this.scan.encode(classify, plan);
     classify.setPipeline(this.classifier.kernels.pcScatter.pipeline);
     classify.setBindGroup(0, groupFor('pcScatter'));
-    dispatchRows(classify, blocks);
+    dispatchRows(classify, Math.ceil(blocks / PC_WORKGROUP_SIZE));
     classify.setPipeline(this.classifier.kernels.pcFinish.pipeline);
     classify.setBindGroup(0, groupFor('pcFinish'));
     classify.dispatchWorkgroups(1);
