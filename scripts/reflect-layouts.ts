@@ -9,8 +9,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { reflectBindings, reflectStructs } from '../src/layout.ts';
-import { BINDING_SOURCES, STRUCT_SOURCES } from '../src/reflection-sources.ts';
+import { reflectBindings, reflectEntryPoints, reflectStructs } from '../src/layout.ts';
+import { BINDING_SOURCES, ENTRY_BINDING_SOURCES, STRUCT_SOURCES } from '../src/reflection-sources.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -26,6 +26,12 @@ export function reflectionModule(): string {
   for (const [name, { wgsl, entryPoint }] of Object.entries(BINDING_SOURCES)) {
     out += `/** The buffers entry point ${entryPoint} binds. */\n`;
     out += `export const ${name}: readonly BufferBindingLayout[] = ${JSON.stringify(reflectBindings(wgsl(), entryPoint, name))};\n\n`;
+  }
+  for (const [name, { wgsl }] of Object.entries(ENTRY_BINDING_SOURCES)) {
+    const code = wgsl();
+    out += '/** The buffers each compute entry point of the module binds. */\n';
+    const entries = reflectEntryPoints(code).map((e) => `  ${JSON.stringify(e)}: ${JSON.stringify(reflectBindings(code, e, name))},\n`);
+    out += `export const ${name}: Readonly<Record<string, readonly BufferBindingLayout[]>> = {\n${entries.join('')}};\n\n`;
   }
   return out;
 }

@@ -24,9 +24,10 @@ export { collide3D } from './cpu/collide3d.ts';
 export { emptyManifold3D, manifold3DToJson, CONTACT_KIND_3D, type Manifold3D, type Manifold3DJson, type Transform3D } from './cpu/manifold3d.ts';
 export { GpuNarrowphase3D, type GpuNarrowphase3DOptions } from './gpu/narrowphase3d.ts';
 export {
-  GpuPairClasses, MissingPairClassError, PAIR_CLASS_BLOCK,
+  GpuPairClasses, MissingPairClassError,
   type GpuCount, type NarrowphaseDimension, type PairClassBatch, type PairClassPasses, type PairClassRow, type WorkList,
 } from './gpu/pair-classes.ts';
+export { PAIR_CLASS_BLOCK } from './gpu/pair-class-wgsl.ts';
 export { NARROWPHASE_DIMENSION_3D, PAIR_CLASSES_3D, PAIR_CLASS_LABEL_3D, classesOfKinds3D, pairClass3D, type PairClass3D, type ShapeKindName3D, type NarrowphaseInputs3D } from './gpu/pair-classes3d.ts';
 export { NARROWPHASE_DIMENSION_2D, PAIR_CLASSES_2D, PAIR_CLASS_LABEL_2D, classesOfKinds2D, pairClass2D, type PairClass2D, type ShapeKindName2D, type NarrowphaseInputs2D } from './gpu/pair-classes2d.ts';
 export { sweepAndPrune3D, bodyAabbs3D } from './broadphase3d.ts';

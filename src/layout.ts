@@ -1,8 +1,8 @@
 // Buffer layouts read from the WGSL struct definitions with wgsl_reflect: the shaders define each
 // layout once and the host packs and unpacks through these offsets, never through copied numbers.
-// The narrowphase's layouts are reflected at build time (scripts/reflect-layouts.ts writes
-// src/reflection.generated.ts, read through structTable), so wgsl_reflect itself need not travel
-// in a bundle; structLookup reflects at run time.
+// The narrowphase's layouts and bindings are reflected at build time (scripts/reflect-layouts.ts
+// writes src/reflection.generated.ts, read through structTable), so wgsl_reflect itself need not
+// travel in its bundle; structLookup and reflectBindings reflect at run time.
 
 import { ResourceType, WgslReflect, type ArrayInfo } from 'wgsl_reflect/wgsl_reflect.module.js';
 
@@ -66,6 +66,11 @@ export function structLookup(wgsl: string, source: string): StructTable {
 export interface BufferBindingLayout {
   binding: number;
   type: GPUBufferBindingType;
+}
+
+/** The names of the compute entry points of `wgsl`, in declaration order. */
+export function reflectEntryPoints(wgsl: string): string[] {
+  return new WgslReflect(wgsl).entry.compute.map((e) => e.name);
 }
 
 /** The group-0 buffer bindings an entry point of `wgsl` uses (storage read-only or not, uniform), by binding. */

@@ -1,7 +1,7 @@
 // The layouts and bindings reflected at build time (scripts/reflect-layouts.ts ->
 // src/reflection.generated.ts, so that wgsl_reflect need not travel in a bundle) are those of the
 // WGSL as it is now: the generated file equals a fresh reflection, and the host's layouts and the
-// 3D kernel's bind-group layout come from it.
+// narrowphase and classifier kernels' bindings come from it.
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +12,10 @@ import { constants3dWgsl } from '../src/constants3d.ts';
 import { assembleWgsl, assembleWgsl3D, NARROWPHASE_2D_FILES, NARROWPHASE_3D_FILES, narrowphase2DWgsl, narrowphase3DWgsl, wgslFile } from '../src/gpu/shaders.ts';
 import { reflectBindings, reflectStructs } from '../src/layout.ts';
 import { STRUCTS_2D } from '../src/layout2d.ts';
-import { BINDINGS_NARROWPHASE_3D, STRUCTS_LAYOUT_3D } from '../src/reflection.generated.ts';
+import { classifierWgsl2D, classifierWgsl3D, narrowphaseWgsl2D, narrowphaseWgsl3D, pairClassStructsWgsl, PAIR_CLASSES_2D, PAIR_CLASSES_3D } from '../src/gpu/pair-class-wgsl.ts';
+import {
+  BINDINGS_NARROWPHASE_CLASS_2D, BINDINGS_NARROWPHASE_CLASS_3D, ENTRIES_PAIR_CLASSIFIER_2D, ENTRIES_PAIR_CLASSIFIER_3D, STRUCTS_LAYOUT_3D, STRUCTS_PAIR_CLASSES,
+} from '../src/reflection.generated.ts';
 import { ROOT } from './helpers/readme.ts';
 
 describe('build-time reflection', () => {
@@ -23,8 +26,27 @@ describe('build-time reflection', () => {
   it('the host reads the layouts and bindings it holds', () => {
     expect(STRUCTS_2D).toEqual(reflectStructs(constantsWgsl() + wgslFile('layout2d')));
     expect(STRUCTS_LAYOUT_3D).toEqual(reflectStructs(constants3dWgsl() + wgslFile('layout3d')));
-    expect(BINDINGS_NARROWPHASE_3D).toEqual(reflectBindings(assembleWgsl3D(NARROWPHASE_3D_FILES), 'narrowphase3d', '3d'));
-    expect(BINDINGS_NARROWPHASE_3D.map((b) => b.type)).toEqual([...Array(7).fill('read-only-storage'), 'storage', 'uniform']);
+    expect(STRUCTS_PAIR_CLASSES).toEqual(reflectStructs(pairClassStructsWgsl()));
+    expect(BINDINGS_NARROWPHASE_CLASS_3D.map((b) => b.type)).toEqual([...Array(7).fill('read-only-storage'), 'storage', 'uniform']);
+    expect(BINDINGS_NARROWPHASE_CLASS_2D.map((b) => b.type)).toEqual([...Array(3).fill('read-only-storage'), 'storage', 'uniform']);
+    expect(Object.keys(ENTRIES_PAIR_CLASSIFIER_2D)).toEqual(['pcCount', 'pcScatter', 'pcFinish']);
+    for (const e of ['pcCount', 'pcScatter', 'pcFinish']) {
+      expect(ENTRIES_PAIR_CLASSIFIER_2D[e]).toEqual(reflectBindings(classifierWgsl2D(), e, '2d'));
+      expect(ENTRIES_PAIR_CLASSIFIER_3D[e]).toEqual(reflectBindings(classifierWgsl3D(), e, '3d'));
+    }
+  });
+
+  it('one bind-group layout serves every class kernel and the general kernel', () => {
+    // Each class module must bind what the shared layout holds, no more: a class that stopped
+    // reading a buffer still declares it, and the general entry point binds the same buffers.
+    for (const c of [...PAIR_CLASSES_3D, 'general'] as const) {
+      expect(reflectBindings(narrowphaseWgsl3D(c), 'narrowphaseClass3d', c)).toEqual(BINDINGS_NARROWPHASE_CLASS_3D);
+    }
+    expect(reflectBindings(narrowphaseWgsl3D('general'), 'narrowphase3d', 'general')).toEqual(BINDINGS_NARROWPHASE_CLASS_3D);
+    for (const c of [...PAIR_CLASSES_2D, 'general'] as const) {
+      expect(reflectBindings(narrowphaseWgsl2D(c), 'narrowphaseClass2d', c)).toEqual(BINDINGS_NARROWPHASE_CLASS_2D);
+    }
+    expect(reflectBindings(narrowphaseWgsl2D('general'), 'narrowphase2d', 'general')).toEqual(BINDINGS_NARROWPHASE_CLASS_2D);
   });
 
   it('the narrowphase kernels assembled from named imports are the kernels assembled by name', () => {

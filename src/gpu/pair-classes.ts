@@ -37,12 +37,12 @@
 // per class. A class without a pipeline is never run: encode() callers check require() first,
 // and the classifier counts such pairs on the GPU (readSkipped) for a check after the submit.
 
-import { ResourceType, WgslReflect } from 'wgsl_reflect/wgsl_reflect.module.js';
 import { dispatchRows, readBuffer } from './buffers.ts';
-import { cachedKernel, compileEntryPoints, reflectedBufferLayout, type EntryPoints, type Kernel } from './pipelines.ts';
+import { bufferLayout, cachedKernel, compileKernels, type EntryPoints, type Kernel } from './pipelines.ts';
 import { GpuScan, type ScanPlan } from './scan.ts';
-import { structLookup, word } from '../layout.ts';
-import { WGSL_pair_classes } from './shaders.generated.ts';
+import { structTable, word, type BufferBindingLayout } from '../layout.ts';
+import { STRUCTS_PAIR_CLASSES } from '../reflection.generated.ts';
+import { PAIR_CLASS_BLOCK, PC_WORKGROUP_SIZE } from './pair-class-wgsl.ts';
 
 /** What a dimension gives: its classes, kernels and bindings. */
 export interface NarrowphaseDimension<C extends string, I> {
@@ -53,11 +53,14 @@ export interface NarrowphaseDimension<C extends string, I> {
   classLabel: Record<C, string>;
   /** The narrowphase module compiled for one class, or for every path ('general'). */
   kernelWgsl(kernel: C | 'general'): string;
-  /** The classifier's module (the dimension's pair-classesNd.wgsl, then pair-classes.wgsl). */
+  /** The classifier's module (its constants, the dimension's pair-classesNd.wgsl, then pair-classes.wgsl). */
   classifierWgsl(): string;
   /** Entry points: the general kernel (pairs k into slots k) and the class kernel (a class list). */
   generalEntry: string;
   classEntry: string;
+  /** The buffers the class kernel binds, and each classifier entry point (reflected at build time). */
+  classBindings: readonly BufferBindingLayout[];
+  classifierBindings: Readonly<Record<string, readonly BufferBindingLayout[]>>;
   /** Invocations per workgroup of the narrowphase kernels. */
   workgroupSize: number;
   /** Bytes of one manifold slot. */
@@ -145,21 +148,7 @@ export interface PairClassRow {
   first: number;
 }
 
-/**
- * Items per classifier block, one block per invocation, walked in order: short enough for one
- * invocation, long enough that the block counts (× classes + 1) stay a small scan.
- */
-export const PAIR_CLASS_BLOCK = 32;
-/** Invocations per classifier workgroup. */
-const PC_WORKGROUP_SIZE = 64;
-
-/** The classifier's constants as WGSL (prepended; defined once, here). */
-function classifierConstantsWgsl(): string {
-  return [`const PC_WORKGROUP_SIZE: u32 = ${PC_WORKGROUP_SIZE}u;`, `const PC_ITEMS: u32 = ${PAIR_CLASS_BLOCK}u;`, ''].join('\n');
-}
-
-// The structs' layout does not depend on the dimension: reflected with a stand-in class count.
-const { struct } = structLookup(`${classifierConstantsWgsl()}const PC_CLASS_COUNT: u32 = 1u;\n${WGSL_pair_classes}`, 'shaders/pair-classes.wgsl');
+const { struct } = structTable(STRUCTS_PAIR_CLASSES, 'shaders/pair-classes.wgsl');
 const dispatchStruct = struct('PairClassDispatch');
 const kernelParams = struct('PairClassKernelParams');
 const classifierParams = struct('PairClassParams');
@@ -232,7 +221,7 @@ export class GpuPairClasses<C extends string, I> {
     checkParamsLayout(dimension.label, dimension.params);
     const [layout, classifier, scan] = await Promise.all([
       narrowphaseLayout(device, dimension),
-      compileEntryPoints(device, `${dimension.label}-classify`, CLASSIFIER_ENTRIES, () => classifierModule(dimension)),
+      compileKernels(device, `${dimension.label}-classify`, classifierBindings(dimension), () => dimension.classifierWgsl()),
       GpuScan.create(device),
     ]);
     const pc = new GpuPairClasses(device, dimension, layout, classifier, scan);
@@ -451,23 +440,21 @@ export class GpuPairClasses<C extends string, I> {
   }
 }
 
-/** The classifier's WGSL: its constants, then the dimension's module. */
-function classifierModule(dimension: NarrowphaseDimension<string, unknown>): string {
-  return classifierConstantsWgsl() + dimension.classifierWgsl();
+/** The classifier's entry points and the buffers each binds; one the WGSL lacks is an error. */
+function classifierBindings(dimension: NarrowphaseDimension<string, unknown>): Record<ClassifierEntry, readonly BufferBindingLayout[]> {
+  const out = {} as Record<ClassifierEntry, readonly BufferBindingLayout[]>;
+  for (const e of CLASSIFIER_ENTRIES) {
+    const b = dimension.classifierBindings[e];
+    if (!b) throw new Error(`${dimension.label}: the classifier's WGSL has no entry point ${e} (run \`npm run prepare\`?)`);
+    out[e] = b;
+  }
+  return out;
 }
 
-/** The class kernel's buffers (reflected from the WGSL): binding numbers, and which is the uniform. */
+/** The class kernel's buffers (reflected from the WGSL at build time): binding numbers, and which is the uniform. */
 export function narrowphaseResources(dimension: NarrowphaseDimension<string, unknown>): { binding: number; uniform: boolean }[] {
-  let r = resourceCache.get(dimension);
-  if (!r) {
-    const entry = new WgslReflect(dimension.kernelWgsl('general')).entry.compute.find((e) => e.name === dimension.classEntry);
-    if (!entry) throw new Error(`${dimension.label}: the WGSL has no entry point ${dimension.classEntry}`);
-    r = entry.resources.map((res) => ({ binding: res.binding, uniform: res.resourceType === ResourceType.Uniform }));
-    resourceCache.set(dimension, r);
-  }
-  return r;
+  return dimension.classBindings.map((b) => ({ binding: b.binding, uniform: b.type === 'uniform' }));
 }
-const resourceCache = new WeakMap<object, { binding: number; uniform: boolean }[]>();
 
 const layouts = new WeakMap<GPUDevice, Map<string, GPUBindGroupLayout>>();
 
@@ -480,7 +467,7 @@ export async function narrowphaseLayout(device: GPUDevice, dimension: Narrowphas
   let perDevice = layouts.get(device);
   if (!perDevice) layouts.set(device, (perDevice = new Map()));
   let l = perDevice.get(dimension.label);
-  if (!l) perDevice.set(dimension.label, (l = reflectedBufferLayout(device, dimension.label, dimension.kernelWgsl('general'), dimension.classEntry)));
+  if (!l) perDevice.set(dimension.label, (l = bufferLayout(device, `${dimension.label}.${dimension.classEntry}`, dimension.classBindings)));
   return l;
 }
 

@@ -14,11 +14,11 @@ import { WORKGROUP_SIZE_2D } from '../constants.ts';
 import { LAYOUT_2D } from '../layout2d.ts';
 import { SHAPE_KIND_2D } from '../shapes2d.ts';
 import type { Packed2D } from '../pack2d.ts';
+import { BINDINGS_NARROWPHASE_CLASS_2D, ENTRIES_PAIR_CLASSIFIER_2D } from '../reflection.generated.ts';
+import { classifierWgsl2D, narrowphaseWgsl2D, PAIR_CLASSES_2D, type PairClass2D } from './pair-class-wgsl.ts';
 import { classesOfKinds, classesOfPairs, type ClassRule, type NarrowphaseDimension } from './pair-classes.ts';
-import { classifier2DWgsl, narrowphase2DWgsl } from './shaders.ts';
 
-export const PAIR_CLASSES_2D = ['polygons', 'circles'] as const;
-export type PairClass2D = (typeof PAIR_CLASSES_2D)[number];
+export { classConstantsWgsl2D, classifierWgsl2D, narrowphaseWgsl2D, PAIR_CLASSES_2D, type PairClass2D } from './pair-class-wgsl.ts';
 export type ShapeKindName2D = keyof typeof SHAPE_KIND_2D;
 
 export const PAIR_CLASS_LABEL_2D: Record<PairClass2D, string> = {
@@ -47,27 +47,6 @@ export function classesOfPairs2D(p: Packed2D): PairClass2D[] {
   return classesOfPairs(RULE_2D, p.pairs, p.pairCount, (body) => shapes[bodies[body * B.words + B.shape]! * S.words + S.kind]!);
 }
 
-/** The CLASS_*_2D constants of one kernel (prepended to the narrowphase module). */
-export function classConstantsWgsl2D(kernel: PairClass2D | 'general'): string {
-  const b = (name: string, v: boolean): string => `const ${name}: bool = ${v};`;
-  return [
-    `// Pair class '${kernel}' (src/gpu/pair-classes2d.ts).`,
-    b('CLASS_GENERAL_2D', kernel === 'general'),
-    b('CLASS_POLYGONS_2D', kernel !== 'circles'),
-    b('CLASS_CIRCLES_2D', kernel !== 'polygons'),
-    '',
-  ].join('\n');
-}
-
-export function narrowphaseWgsl2D(kernel: PairClass2D | 'general'): string {
-  return narrowphase2DWgsl(classConstantsWgsl2D(kernel));
-}
-
-export function classifierWgsl2D(): string {
-  const ids = PAIR_CLASSES_2D.map((c, i) => `const PAIR_CLASS_${c.toUpperCase()}_2D: u32 = ${i}u;`);
-  return classifier2DWgsl([...ids, `const PC_CLASS_COUNT: u32 = ${PAIR_CLASSES_2D.length}u;`, ''].join('\n'));
-}
-
 /** The narrowphase's buffers, with STORAGE usage; FrameInputs2D has them too. */
 export interface NarrowphaseInputs2D {
   /** array<Shape2D> (shaders/layout2d.wgsl). */
@@ -84,6 +63,8 @@ export const NARROWPHASE_DIMENSION_2D: NarrowphaseDimension<PairClass2D, Narrowp
   classifierWgsl: classifierWgsl2D,
   generalEntry: 'narrowphase2d',
   classEntry: 'narrowphaseClass2d',
+  classBindings: BINDINGS_NARROWPHASE_CLASS_2D,
+  classifierBindings: ENTRIES_PAIR_CLASSIFIER_2D,
   workgroupSize: WORKGROUP_SIZE_2D,
   manifoldBytes: LAYOUT_2D.manifold.words * 4,
   params: LAYOUT_2D.params,

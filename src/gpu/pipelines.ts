@@ -62,10 +62,26 @@ export async function compileEntryPoints<N extends string>(device: GPUDevice, la
   const reflected = new Map(new WgslReflect(code()).entry.compute.map((e) => [e.name, e.resources.map((r) => r.binding).sort((a, b) => a - b)]));
   const missing = names.filter((n) => !reflected.has(n));
   if (missing.length > 0) throw new Error(`${label}: the WGSL has no entry point ${missing.join(', ')}`);
+  return compileNamed(device, label, names, code, (n) => reflected.get(n)!);
+}
+
+/**
+ * compileEntryPoints with the bindings already reflected (src/reflection.generated.ts), so that
+ * wgsl_reflect need not run, nor travel in a bundle.
+ */
+export function compileKernels<N extends string>(
+  device: GPUDevice, label: string, bindings: Readonly<Record<N, readonly BufferBindingLayout[]>>, code: () => string,
+): Promise<EntryPoints<N>> {
+  return compileNamed(device, label, Object.keys(bindings) as N[], code, (n) => bindings[n].map((b) => b.binding).sort((a, b) => a - b));
+}
+
+async function compileNamed<N extends string>(
+  device: GPUDevice, label: string, names: readonly N[], code: () => string, bindingsOf: (name: N) => number[],
+): Promise<EntryPoints<N>> {
   const kernels = await Promise.all(names.map((n) => cachedKernel(device, label, n, code)));
   return {
     kernels: Object.fromEntries(names.map((n, i) => [n, kernels[i]!])) as Record<N, Kernel>,
-    bindings: Object.fromEntries(names.map((n) => [n, reflected.get(n)!])) as Record<N, number[]>,
+    bindings: Object.fromEntries(names.map((n) => [n, bindingsOf(n)])) as Record<N, number[]>,
   };
 }
 
