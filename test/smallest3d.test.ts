@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBuffer } from '../src/gpu/buffers.ts';
 import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
 import { GpuNarrowphase3D } from '../src/gpu/narrowphase3d.ts';
-import { narrowphase3DWgsl } from '../src/gpu/shaders.ts';
+import { narrowphaseWgsl3D } from '../src/gpu/pair-class-wgsl.ts';
 import { MIN_EDGE_RELATIVE_3D, MIN_EXTENT_3D, PARALLEL_EDGE_SINE_3D } from '../src/constants3d.ts';
 import { edgeAxis3d } from '../src/cpu/sat3d.ts';
 import type { Quat, Shape3DInput, Vec3 } from '../src/shapes3d.ts';
@@ -45,7 +45,7 @@ const I: Quat = [0, 0, 0, 1];
 
 /** The WGSL edgeAxis3d of pairs of directions and a `toward` (9 floats each): (axis, w) per pair. */
 async function edgeAxesGpu(device: GPUDevice, input: Float32Array): Promise<Float32Array> {
-  const code = `${narrowphase3DWgsl()}
+  const code = `${narrowphaseWgsl3D('general')}
 @group(0) @binding(30) var<storage, read> edgeIn: array<f32>;
 @group(0) @binding(31) var<storage, read_write> edgeOut: array<vec4f>;
 @compute @workgroup_size(64)
