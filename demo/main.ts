@@ -5,7 +5,8 @@
 //
 // A frame: the scene steps and records its collision frame and render pass into one encoder,
 // submits, then reads back the counts (and the timestamp queries); one frame at a time. The
-// validate button runs between frames, on what the last frame left on the GPU. `window.__demo`
+// validate button runs between frames, on what the last frame left on the GPU (a frame run for
+// it collides every pair anew). `window.__demo`
 // (demo/state.ts) exposes the state for the browser tests (test/browser.test.ts).
 
 import { acquireDevice, NoAdapterError } from '../src/gpu/device.ts';
@@ -131,6 +132,10 @@ async function start(): Promise<void> {
     if (canvas.width !== width) canvas.width = width;
     if (canvas.height !== height) canvas.height = height;
     const encoder = device.createCommandEncoder({ label: 'demo-frame' });
+    // The frame a validation checks collides every pair anew (no manifold reuse), and so does
+    // every step while paused, so that validate checks the paused frame as it is.
+    const afresh = controls.validateRequested || controls.paused;
+    if (afresh) scene.collideAfreshNext();
     timer.mark(encoder, 'step', 'start');
     scene.encode(encoder, DT);
     timer.mark(encoder, 'step', 'end');
@@ -143,19 +148,21 @@ async function start(): Promise<void> {
     demo.contacts = report.contacts;
     demo.gpuMs = stageTimes(scene, report, spans);
     lastOverflowed = report.overflowed;
+    lastAfresh = afresh;
     stats.update(report, performance.now() - t0, demo.gpuMs);
   }
 
   let busy = false;
   let lastOverflowed = false;
+  let lastAfresh = false;
   function tick(): void {
     if (stopped) return;
     requestAnimationFrame(tick);
     if (busy) return;
     let job: (() => Promise<void>) | null = null;
-    // Validation checks the last frame; one that overflowed its buffers (they grow) is followed
-    // by another frame first, paused or not.
-    if (controls.validateRequested && demo.frames > 0 && !lastOverflowed) job = () => validate(scene, controls);
+    // Validation checks the last frame when it collided every pair anew and fit its buffers;
+    // else such a frame runs first, paused or not.
+    if (controls.validateRequested && demo.frames > 0 && !lastOverflowed && lastAfresh) job = () => validate(scene, controls);
     else if (!controls.paused || controls.takeStep() || demo.frames === 0 || controls.validateRequested) job = frame;
     if (!job) return;
     busy = true;

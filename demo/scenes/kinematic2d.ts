@@ -137,11 +137,20 @@ export class KinematicWorld2D {
     this.device.queue.writeBuffer(this.bodies, 0, this.packed);
   }
 
+  private afresh = false;
+
+  /** The next frame collides every pair anew (no manifold reuse), as GpuWorld's. */
+  collideAfreshNext(): void {
+    this.afresh = true;
+  }
+
   /** Advances the bodies by dt and records the collision frame (no readback). */
   encodeStep(encoder: GPUCommandEncoder, dt: number): FrameOutputs2D {
     this.advance(dt);
     this.pack();
-    return this.frame.encode(encoder, { shapes: this.shapes, bodies: this.bodies, bodyCount: this.bodyCount, margin: this.margin });
+    const reuse = !this.afresh;
+    this.afresh = false;
+    return this.frame.encode(encoder, { shapes: this.shapes, bodies: this.bodies, bodyCount: this.bodyCount, margin: this.margin, reuse });
   }
 
   /** The last submitted frame's counts (a readback). */

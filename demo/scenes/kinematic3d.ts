@@ -134,12 +134,21 @@ export class KinematicWorld3D {
     this.device.queue.writeBuffer(this.bodies, 0, this.packed);
   }
 
+  private afresh = false;
+
+  /** The next frame collides every pair anew (no manifold reuse), as GpuWorld's. */
+  collideAfreshNext(): void {
+    this.afresh = true;
+  }
+
   /** Advances the bodies by dt and records the collision frame (no readback). */
   encodeStep(encoder: GPUCommandEncoder, dt: number): FrameOutputs3D {
     this.advance(dt);
     this.pack();
     const { shapes, hullVertices, hullPlanes, hullFaces, hullIndices, bodies, bodyCount, margin } = this;
-    return this.frame.encode(encoder, { shapes, hullVertices, hullPlanes, hullFaces, hullIndices, bodies, bodyCount, margin });
+    const reuse = !this.afresh;
+    this.afresh = false;
+    return this.frame.encode(encoder, { shapes, hullVertices, hullPlanes, hullFaces, hullIndices, bodies, bodyCount, margin, reuse });
   }
 
   readCounts(): Promise<FrameCounts3D> {

@@ -44,7 +44,12 @@ export interface DemoScene {
   finish(): Promise<FrameReport>;
   /** Records the scene's render pass into `target` (bodies; contacts when asked). */
   draw(encoder: GPUCommandEncoder, target: GPUTextureView, view: DrawView, timestampWrites?: GPURenderPassTimestampWrites): void;
-  /** The CPU reference on the last frame's pairs, compared with the GPU's manifolds. */
+  /**
+   * The next frame collides every pair anew: the frame reuses last frame's manifolds for pairs
+   * that barely moved, which the CPU reference, computing each pair afresh, would not give.
+   */
+  collideAfreshNext(): void;
+  /** The CPU reference on the last frame's pairs (collided afresh), compared with the GPU's manifolds. */
   validate(): Promise<ValidationReport>;
   destroy(): void;
 }

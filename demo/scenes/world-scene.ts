@@ -16,6 +16,7 @@ export interface SteppingWorld<O> {
   /** The collision frame (a GpuFrame gives stage timings). */
   readonly frame: unknown;
   encodeStep(encoder: GPUCommandEncoder, dt: number): O;
+  collideAfreshNext(): void;
   readCounts(): Promise<FrameCounts>;
   grow(counts: FrameCounts): void;
   destroy(): void;
@@ -46,6 +47,10 @@ export abstract class WorldScene<O, W extends SteppingWorld<O>> {
   encode(encoder: GPUCommandEncoder, dt: number): void {
     encoder.copyBufferToBuffer(this.world.bodies, 0, this.collided, 0, this.collided.size);
     this.outputs = this.world.encodeStep(encoder, dt);
+  }
+
+  collideAfreshNext(): void {
+    this.world.collideAfreshNext();
   }
 
   async finish(): Promise<FrameReport> {

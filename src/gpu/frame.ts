@@ -378,6 +378,8 @@ export class GpuFrame<I extends FrameInputsBase<K>, C extends string = string, K
       counts = await this.readCounts();
       if (counts.uncollided > 0) {
         const skipped = await this.classes.readSkipped();
+        // The uncollided pairs' slots hold nothing valid: no later frame may reuse or persist them.
+        this.reset();
         const missing = Object.entries<number>(skipped).filter(([, n]) => n > 0).map(([c, n]) => `${c}: ${n}`).join(', ');
         throw new MissingPairClassError(`${this.dimension.label}: ${counts.uncollided} pairs of classes without a pipeline were not collided (${missing}); the shapes' kinds form classes beyond those compiled (${this.classes.compiled.join(', ')})`);
       }

@@ -219,6 +219,9 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
   private pinnedColorPasses: number | null = null;
   private readonly colorReadbacks: { buffer: GPUBuffer; state: 'free' | 'encoded' | 'mapping' }[];
   private recentColors: number[] = [];
+  /** collideAfreshNext() was called; the step being recorded (and its reruns) collides anew. */
+  private afresh = false;
+  private stepAfresh = false;
 
   protected constructor(
     readonly device: GPUDevice,
@@ -287,6 +290,14 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
   protected abstract stepParams(dt: number): ArrayBuffer;
 
   /**
+   * The next step's collision frame collides every pair anew, reusing no manifold from the frame
+   * before (its reruns after an overflow too): what a check against the CPU reference compares.
+   */
+  collideAfreshNext(): void {
+    this.afresh = true;
+  }
+
+  /**
    * Records one step of `dt` seconds into `encoder`, with no readback: the collision frame on the
    * current bodies, the colouring, and the soft step. Submit it before the next encodeStep(). When
    * the frame's buffers overflowed, this step solved the contacts that fit: read the counts a
@@ -296,10 +307,16 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
     checkTimeStep(dt);
     const device = this.device;
     // A rerun reads the same last frame as the first run did.
-    if (!retry) this.previous = this.frame.contacts.lastOutputs();
+    if (!retry) {
+      this.previous = this.frame.contacts.lastOutputs();
+      this.stepAfresh = this.afresh;
+      this.afresh = false;
+    }
     this.encodeCommands(encoder, dt);
-    const inputs = this.frameInputs();
-    const out = this.frame.encode(encoder, this.remap && !retry ? { ...inputs, remap: this.remap } : inputs, retry);
+    let inputs = this.frameInputs();
+    if (this.remap && !retry) inputs = { ...inputs, remap: this.remap };
+    if (this.stepAfresh) inputs = { ...inputs, reuse: false };
+    const out = this.frame.encode(encoder, inputs, retry);
     if (!retry) this.remap = null;
     this.last = out;
     const capacity = out.contacts.capacity;
