@@ -10,7 +10,7 @@ import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
 import { GpuFrame2D, type FrameInputs2D, type FrameTimings2D } from '../src/gpu/frame2d.ts';
 import { GpuFrame3D, type FrameInputs3D } from '../src/gpu/frame3d.ts';
 import type { FrameInputsBase, FrameResult, GpuFrame } from '../src/gpu/frame.ts';
-import { makePile2D, makePile3D, PILE_MARGIN, type Pile2D, type Pile3D } from './pile-scenes.ts';
+import { makePile2D, makePile3D, PILE_MARGIN, pilePoses2D, pilePoses3D, type Pile2D, type Pile3D, type PileMotion } from './pile-scenes.ts';
 import { errorText } from './timing.ts';
 
 /**
@@ -98,6 +98,8 @@ export interface GpuFrameResult {
   cold: { wallMs: number; runs: number; timings: FrameTimings2D | null };
   /** Medians over the warm frames, stage by stage (total: median of the per-frame sums). */
   warm: { wallMs: number; timings: FrameTimings2D | null; frames: number; wallSamplesMs: number[]; totalSamplesMs: number[] };
+  /** Manifold reuse in the last warm frame: pairs that kept their manifold, proven still apart, collided anew. */
+  reuse: { reused: number; apart: number; collided: number };
 }
 
 export interface EngineStep {
@@ -228,18 +230,30 @@ export function medianTimings(list: (FrameTimings2D | null)[]): FrameTimings2D |
   };
 }
 
-/** Times a GPU frame (either dimension) on uploaded inputs; destroys them after. */
+/**
+ * Times a GPU frame (either dimension) on uploaded inputs; destroys them after. `bodiesAt(k)` gives
+ * the body bytes of warm frame k (1, 2, …), written before it (outside its wall time, inside its
+ * submit); without it every frame collides the uploaded bodies.
+ */
 export async function runGpuFrame<I extends FrameInputsBase>(
   device: GPUDevice, frame: GpuFrame<I>, inputs: I & { destroy(): void }, policy: FramePolicy, tick: (what: string) => void,
+  bodiesAt?: (frame: number) => ArrayBuffer,
 ): Promise<GpuFrameResult> {
   try {
-    frame.contacts.reset(); // last frame was another scene: nothing to carry
-    const { cold, warm } = await timeFrames(() => gpuStep(device, frame, inputs), (r) => r.wallMs, policy, tick);
+    frame.reset(); // last frame was another scene: nothing to carry
+    let k = 0;
+    const step = (): Promise<FrameResult> => {
+      if (k > 0 && bodiesAt) device.queue.writeBuffer(inputs.bodies, 0, bodiesAt(k));
+      k++;
+      return gpuStep(device, frame, inputs);
+    };
+    const { cold, warm } = await timeFrames(step, (r) => r.wallMs, policy, tick);
     const last = warm[warm.length - 1] ?? cold;
     return {
       pairs: last.counts.pairs,
       touching: last.counts.contacts,
       batches: last.batches,
+      reuse: { reused: last.counts.reused, apart: last.counts.apart, collided: last.counts.collided },
       cold: { wallMs: cold.wallMs, runs: cold.runs, timings: cold.timings },
       warm: {
         wallMs: median(warm.map((r) => r.wallMs)),
@@ -260,8 +274,8 @@ export async function runGpuFrame<I extends FrameInputsBase>(
 export interface EngineWorld {
   /** One step; the engine's own stage times (ms). */
   step(): EngineStep;
-  /** Every body back to its pose, at rest. */
-  reset(): void;
+  /** Every body to its pose in warm frame k (pilePoses2D/3D), at rest. */
+  moveTo(frame: number): void;
   /** Pairs with contact points after the last step. */
   touching(): number;
   free(): void;
@@ -313,7 +327,7 @@ function rapierTouching<C extends { handle: number }, M extends { numContacts():
   return touching;
 }
 
-export function rapier2dWorld(pile: Pile2D): EngineWorld {
+export function rapier2dWorld(pile: Pile2D, motion: PileMotion): EngineWorld {
   const R = RAPIER2D;
   const world = new R.World({ x: 0, y: 0 });
   world.profilerEnabled = true;
@@ -342,11 +356,12 @@ export function rapier2dWorld(pile: Pile2D): EngineWorld {
   const zero = { x: 0, y: 0 };
   return {
     step: () => rapierStep(world),
-    reset: () => {
+    moveTo: (frame) => {
+      const at = pilePoses2D(pile, frame, motion);
       for (let i = 0; i < bodies.length; i++) {
         const b = bodies[i]!;
-        b.setTranslation({ x: bodyPosition[2 * i]!, y: bodyPosition[2 * i + 1]! }, true);
-        b.setRotation(bodyAngle[i]!, true);
+        b.setTranslation({ x: at.bodyPosition[2 * i]!, y: at.bodyPosition[2 * i + 1]! }, true);
+        b.setRotation(at.bodyAngle[i]!, true);
         b.setLinvel(zero, true);
         b.setAngvel(0, true);
       }
@@ -356,7 +371,7 @@ export function rapier2dWorld(pile: Pile2D): EngineWorld {
   };
 }
 
-export function rapier3dWorld(pile: Pile3D): EngineWorld {
+export function rapier3dWorld(pile: Pile3D, motion: PileMotion): EngineWorld {
   const R = RAPIER3D;
   const world = new R.World({ x: 0, y: 0, z: 0 });
   world.profilerEnabled = true;
@@ -376,11 +391,12 @@ export function rapier3dWorld(pile: Pile3D): EngineWorld {
   const zero = { x: 0, y: 0, z: 0 };
   return {
     step: () => rapierStep(world),
-    reset: () => {
+    moveTo: (frame) => {
+      const { position: at, rotation: turn } = pilePoses3D(pile, frame, motion);
       for (let i = 0; i < bodies.length; i++) {
         const b = bodies[i]!;
-        b.setTranslation({ x: p[3 * i]!, y: p[3 * i + 1]!, z: p[3 * i + 2]! }, true);
-        b.setRotation({ x: q[4 * i]!, y: q[4 * i + 1]!, z: q[4 * i + 2]!, w: q[4 * i + 3]! }, true);
+        b.setTranslation({ x: at[3 * i]!, y: at[3 * i + 1]!, z: at[3 * i + 2]! }, true);
+        b.setRotation({ x: turn[4 * i]!, y: turn[4 * i + 1]!, z: turn[4 * i + 2]!, w: turn[4 * i + 3]! }, true);
         b.setLinvel(zero, true);
         b.setAngvel(zero, true);
       }
@@ -393,7 +409,8 @@ export function rapier3dWorld(pile: Pile3D): EngineWorld {
 /**
  * Times an engine's world: a throwaway world of the same size first (built and stepped once, so
  * that rapier's WASM heap has grown and been touched, and V8 has compiled cannon's code), then the
- * measured world: its first step is the cold frame, later ones (bodies put back first) warm.
+ * measured world: its first step is the cold frame, later ones (bodies moved to the warm frame's
+ * poses first) warm.
  */
 export async function runEngine(build: () => EngineWorld, policy: FramePolicy, countTouching: boolean, tick: (what: string) => void): Promise<EngineResult> {
   tick('throwaway world (heap, JIT)');
@@ -409,10 +426,10 @@ export async function runEngine(build: () => EngineWorld, policy: FramePolicy, c
   const world = build();
   const buildMs = performance.now() - t0;
   try {
-    let first = true;
+    let k = 0;
     const { cold, warm } = await timeFrames(() => {
-      if (!first) world.reset();
-      first = false;
+      if (k > 0) world.moveTo(k);
+      k++;
       return world.step();
     }, (s) => s.stepMs, policy, tick);
     const touching = countTouching ? world.touching() : null;

@@ -1,11 +1,12 @@
 // The pile benchmark's scenes (bench/pile.ts in Node, bench.html in the browsers): boxes on a
-// square block in 2D, boxes in layers in 3D (`bricks` or `block`); see bench/pile.ts's header.
+// square block in 2D, boxes in layers in 3D (`bricks` or `block`); see bench/pile.ts's header. And
+// how warm frames move them: a settled pile's wobble, the same poses for every contender.
 
-import { packScene3D, type Packed3D } from '../src/pack3d.ts';
+import { packBodies3D, packScene3D, type Packed3D } from '../src/pack3d.ts';
 import { rng } from '../src/random2d.ts';
 import type { Scene2D, Scene3D } from '../src/scene.ts';
 import { makeShape3D } from '../src/shapes3d.ts';
-import { packScene2D, type Packed2D } from '../src/pack2d.ts';
+import { packBodies2D, packScene2D, type Packed2D } from '../src/pack2d.ts';
 import { makeShape2D, type Shape2DInput, type Vec2 } from '../src/shapes2d.ts';
 
 const SPACING = 0.96;
@@ -109,3 +110,78 @@ export function makePile3D(n: number, layout: Pile3DLayout = 'bricks', seed = 0x
   return { bodies: n, layout, halfExtents, bodyShape, position, rotation, scene, packed: packScene3D(scene, new Uint32Array(0)) };
 }
 
+
+/**
+ * How warm frames move the bodies: `wobble`, each frame every body sits a little off where it was
+ * built (a settled pile's wobble: what a resting pile's frame sees); `still`, every body back where
+ * it was built (each frame the same scene).
+ */
+export type PileMotion = 'wobble' | 'still';
+/** Wobble: along each axis a body sits up to this far from its built position (m; 1e-3 of the ~1 m boxes). */
+export const WOBBLE_OFFSET = 1e-3;
+/** Wobble: and turned up to this far (rad) from its built orientation (2D: either way; 3D: about a random axis). */
+export const WOBBLE_ANGLE = 1e-3;
+/** Seeds of the wobble (frame k draws from rng(WOBBLE_SEED + k)). */
+const WOBBLE_SEED = 0x50b1e;
+
+/** The 2D pile's poses in frame `frame` (0: as built; warm frames 1, 2, …). */
+export function pilePoses2D(pile: Pile2D, frame: number, motion: PileMotion): Pick<Scene2D, 'bodyShape' | 'bodyPosition' | 'bodyAngle'> {
+  const { bodyShape, bodyPosition, bodyAngle } = pile.scene;
+  if (motion === 'still' || frame === 0) return { bodyShape, bodyPosition, bodyAngle };
+  const random = rng(WOBBLE_SEED + frame);
+  const position = new Float64Array(bodyPosition.length);
+  const angle = new Float64Array(bodyAngle.length);
+  for (let i = 0; i < pile.bodies; i++) {
+    position[2 * i] = bodyPosition[2 * i]! + WOBBLE_OFFSET * (2 * random() - 1);
+    position[2 * i + 1] = bodyPosition[2 * i + 1]! + WOBBLE_OFFSET * (2 * random() - 1);
+    angle[i] = bodyAngle[i]! + WOBBLE_ANGLE * (2 * random() - 1);
+  }
+  return { bodyShape, bodyPosition: position, bodyAngle: angle };
+}
+
+/** The 3D pile's poses in frame `frame` (0: as built; warm frames 1, 2, …): positions, unit quaternions (x, y, z, w). */
+export function pilePoses3D(pile: Pile3D, frame: number, motion: PileMotion): { position: Float64Array; rotation: Float64Array } {
+  if (motion === 'still' || frame === 0) return { position: pile.position, rotation: pile.rotation };
+  const random = rng(WOBBLE_SEED + frame);
+  const position = new Float64Array(pile.position.length);
+  const rotation = new Float64Array(pile.rotation.length);
+  const p = pile.position;
+  const q = pile.rotation;
+  for (let i = 0; i < pile.bodies; i++) {
+    for (let k = 0; k < 3; k++) position[3 * i + k] = p[3 * i + k]! + WOBBLE_OFFSET * (2 * random() - 1);
+    // A turn of up to WOBBLE_ANGLE about an axis uniform on the sphere, applied after the built one.
+    const z = 2 * random() - 1;
+    const t = 2 * Math.PI * random();
+    const r = Math.sqrt(1 - z * z);
+    const half = (WOBBLE_ANGLE * random()) / 2;
+    const sh = Math.sin(half);
+    const dx = r * Math.cos(t) * sh, dy = r * Math.sin(t) * sh, dz = z * sh, dw = Math.cos(half);
+    const qx = q[4 * i]!, qy = q[4 * i + 1]!, qz = q[4 * i + 2]!, qw = q[4 * i + 3]!;
+    rotation[4 * i] = dw * qx + dx * qw + dy * qz - dz * qy;
+    rotation[4 * i + 1] = dw * qy - dx * qz + dy * qw + dz * qx;
+    rotation[4 * i + 2] = dw * qz + dx * qy - dy * qx + dz * qw;
+    rotation[4 * i + 3] = dw * qw - dx * qx - dy * qy - dz * qz;
+  }
+  return { position, rotation };
+}
+
+/** The Body2D bytes of the pile in frame `frame`. */
+export function pileBodies2D(pile: Pile2D, frame: number, motion: PileMotion): ArrayBuffer {
+  return frame === 0 || motion === 'still' ? pile.packed.bodies : packBodies2D(pilePoses2D(pile, frame, motion));
+}
+
+/** The Body3D bytes of the pile in frame `frame`. */
+export function pileBodies3D(pile: Pile3D, frame: number, motion: PileMotion): ArrayBuffer {
+  if (frame === 0 || motion === 'still') return pile.packed.bodies;
+  const { position, rotation } = pilePoses3D(pile, frame, motion);
+  return packBodies3D({ bodyShape: pile.bodyShape, bodyPosition: position, bodyRotation: rotation });
+}
+
+/** What runGpuFrame writes before each warm frame: the pile's bodies (none when still: they stay). */
+export function bodiesAt2D(pile: Pile2D, motion: PileMotion): ((frame: number) => ArrayBuffer) | undefined {
+  return motion === 'still' ? undefined : (k) => pileBodies2D(pile, k, motion);
+}
+
+export function bodiesAt3D(pile: Pile3D, motion: PileMotion): ((frame: number) => ArrayBuffer) | undefined {
+  return motion === 'still' ? undefined : (k) => pileBodies3D(pile, k, motion);
+}

@@ -16,7 +16,7 @@ import {
   loadRapier, PILE_CAPS, rapier2dWorld, rapier3dWorld, reserveRapier, runEngine, runGpuFrame, setUpPileGpu, uploadInputs, uploadInputs3D,
   type EngineResult, type GpuFrameResult,
 } from '../bench/pile-contenders.ts';
-import { makePile2D, makePile3D } from '../bench/pile-scenes.ts';
+import { bodiesAt2D, bodiesAt3D, makePile2D, makePile3D, type Pile2D, type Pile3D } from '../bench/pile-scenes.ts';
 import { formatCount, measured, type ContenderResult } from '../bench/report.ts';
 import { makeScene2D, SCENARIO_LABEL, type ScenarioName } from '../bench/scenes2d.ts';
 import { SCENARIO_3D_LABEL, type Scenario3DName } from '../bench/scenes3d.ts';
@@ -180,6 +180,11 @@ async function run(): Promise<void> {
     for (const bodies of SIZES) {
       const name = `${dim}D pile ${formatCount(bodies)}`;
       const tick = (what: string): void => say(`${name}: ${what}`);
+      // Each pile made once, on first use; warm frames wobble it (bench/pile-scenes.ts).
+      let made2: Pile2D | undefined;
+      let made3: Pile3D | undefined;
+      const pile2 = (): Pile2D => (made2 ??= makePile2D(bodies));
+      const pile3 = (): Pile3D => (made3 ??= makePile3D(bodies));
       const gpuCap = dim === 3 ? pileCap('gpu3d') : Infinity;
       const rapierCap = pileCap(dim === 2 ? 'rapier2d' : 'rapier3d');
       const gpu = !pile
@@ -187,11 +192,11 @@ async function run(): Promise<void> {
         : bodies > gpuCap
           ? { skipped: `not run above ${formatCount(gpuCap)} bodies on a software adapter` }
           : await attempt(`${name} GPU`, () => (dim === 2
-            ? runGpuFrame(device, pile.frame, uploadInputs(device, makePile2D(bodies)), PILE_POLICY, tick)
-            : runGpuFrame(device, pile.frame3d, uploadInputs3D(device, makePile3D(bodies)), PILE_POLICY, tick)));
+            ? runGpuFrame(device, pile.frame, uploadInputs(device, pile2()), PILE_POLICY, tick, bodiesAt2D(pile2(), 'wobble'))
+            : runGpuFrame(device, pile.frame3d, uploadInputs3D(device, pile3()), PILE_POLICY, tick, bodiesAt3D(pile3(), 'wobble'))));
       const rapier = bodies > rapierCap
         ? { skipped: `not run above ${formatCount(rapierCap)} bodies (its first step takes minutes and near 4 GB of WebAssembly memory)` }
-        : await attempt(`${name} rapier`, () => runEngine(() => (dim === 2 ? rapier2dWorld(makePile2D(bodies)) : rapier3dWorld(makePile3D(bodies))), PILE_POLICY, true, tick));
+        : await attempt(`${name} rapier`, () => runEngine(() => (dim === 2 ? rapier2dWorld(pile2(), 'wobble') : rapier3dWorld(pile3(), 'wobble')), PILE_POLICY, true, tick));
       pileRows(dim, bodies, gpu, rapier);
       done();
     }
