@@ -2,7 +2,7 @@
 // WGSL compiler's messages (a broken shader must never look like "no contacts").
 
 import { WgslReflect } from 'wgsl_reflect/wgsl_reflect.module.js';
-import { reflectBindings, type BufferBindingLayout } from '../layout.ts';
+import type { BufferBindingLayout } from '../layout.ts';
 
 export interface Kernel {
   pipeline: GPUComputePipeline;
@@ -85,18 +85,13 @@ async function compileNamed<N extends string>(
   };
 }
 
-/** A bind-group layout of compute buffers (bindings of group 0, as reflectBindings gives them). */
+/**
+ * A bind-group layout of compute buffers (bindings of group 0, as reflectBindings gives them).
+ * Pipelines given it share it, where 'auto' layouts belong to one pipeline each.
+ */
 export function bufferLayout(device: GPUDevice, label: string, bindings: readonly BufferBindingLayout[]): GPUBindGroupLayout {
   return device.createBindGroupLayout({
     label,
     entries: bindings.map(({ binding, type }) => ({ binding, visibility: GPUShaderStage.COMPUTE, buffer: { type } })),
   });
-}
-
-/**
- * The bind-group layout of an entry point's buffers, from the WGSL (storage read-only or not,
- * uniform). Pipelines given it share it, where 'auto' layouts belong to one pipeline each.
- */
-export function reflectedBufferLayout(device: GPUDevice, label: string, code: string, entryPoint: string): GPUBindGroupLayout {
-  return bufferLayout(device, `${label}.${entryPoint}`, reflectBindings(code, entryPoint, label));
 }
