@@ -199,6 +199,9 @@ export function constantsWgsl(): string {
 /** Invocations per workgroup of the contact-list kernels (one invocation per pair slot or per entry). */
 export const CONTACTS_WORKGROUP_SIZE = 64;
 
+/** ContactManifold*.previous of an entry whose pair was not in last frame's list (no entry index). */
+export const CONTACT_NONE = 0xffffffff;
+
 /**
  * Headroom when the dense contact list overflowed (ratio, dimensionless): the host grows the list to
  * ceil(total × CONTACTS_GROWTH) entries and runs the frame again, so a slowly growing pile does not

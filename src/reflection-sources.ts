@@ -7,6 +7,7 @@
 import { constantsWgsl } from './constants.ts';
 import { constants3dWgsl } from './constants3d.ts';
 import { WGSL_SOURCES } from './gpu/shaders.generated.ts';
+import { broadphaseWgsl2D, broadphaseWgsl3D, contactsWgsl2D, contactsWgsl3D, reuseWgsl2D, reuseWgsl3D, workListModuleWgsl } from './gpu/frame-wgsl.ts';
 import { classifierWgsl2D, classifierWgsl3D, narrowphaseWgsl2D, narrowphaseWgsl3D, pairClassStructsWgsl } from './gpu/pair-class-wgsl.ts';
 
 /** Struct tables, by export name: the WGSL and the files it names in errors. */
@@ -14,6 +15,11 @@ export const STRUCT_SOURCES: Readonly<Record<string, { source: string; wgsl: () 
   STRUCTS_LAYOUT_2D: { source: 'shaders/layout2d.wgsl', wgsl: () => constantsWgsl() + WGSL_SOURCES['layout2d'] },
   STRUCTS_LAYOUT_3D: { source: 'shaders/layout3d.wgsl', wgsl: () => constants3dWgsl() + WGSL_SOURCES['layout3d'] },
   STRUCTS_PAIR_CLASSES: { source: 'shaders/pair-classes.wgsl', wgsl: pairClassStructsWgsl },
+  STRUCTS_BROADPHASE: { source: 'shaders/broadphase.wgsl', wgsl: () => WGSL_SOURCES['broadphase']! },
+  STRUCTS_REUSE_LAYOUT: { source: 'shaders/reuse-layout.wgsl', wgsl: () => WGSL_SOURCES['reuse-layout']! },
+  STRUCTS_CONTACTS_LAYOUT: { source: 'shaders/contacts-layout.wgsl', wgsl: () => WGSL_SOURCES['contacts-layout']! },
+  STRUCTS_CONTACTS_2D: { source: 'shaders/contacts2d-layout.wgsl', wgsl: () => constantsWgsl() + WGSL_SOURCES['layout2d'] + WGSL_SOURCES['contacts2d-layout'] },
+  STRUCTS_CONTACTS_3D: { source: 'shaders/contacts3d-layout.wgsl', wgsl: () => constants3dWgsl() + WGSL_SOURCES['layout3d'] + WGSL_SOURCES['contacts3d-layout'] },
 };
 
 /** Bindings of group 0 per kernel entry point, by export name. */
@@ -26,4 +32,11 @@ export const BINDING_SOURCES: Readonly<Record<string, { wgsl: () => string; entr
 export const ENTRY_BINDING_SOURCES: Readonly<Record<string, { wgsl: () => string }>> = {
   ENTRIES_PAIR_CLASSIFIER_2D: { wgsl: classifierWgsl2D },
   ENTRIES_PAIR_CLASSIFIER_3D: { wgsl: classifierWgsl3D },
+  ENTRIES_BROADPHASE_2D: { wgsl: broadphaseWgsl2D },
+  ENTRIES_BROADPHASE_3D: { wgsl: broadphaseWgsl3D },
+  ENTRIES_REUSE_2D: { wgsl: reuseWgsl2D },
+  ENTRIES_REUSE_3D: { wgsl: reuseWgsl3D },
+  ENTRIES_WORK_LIST: { wgsl: workListModuleWgsl },
+  ENTRIES_CONTACTS_2D: { wgsl: contactsWgsl2D },
+  ENTRIES_CONTACTS_3D: { wgsl: contactsWgsl3D },
 };

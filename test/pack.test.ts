@@ -7,7 +7,8 @@
 //   - browser: the README's browser example is bundled by esbuild for the browser from the
 //     installed package; the bundle has no .wgsl import and no trace of Dawn's native module, and
 //     its minified size is measured: no wgsl_reflect (layouts are reflected at build time) and no
-//     WGSL but the narrowphase kernels';
+//     WGSL but the narrowphase kernels'; the engine example (a GpuFrame2D) bundles without
+//     wgsl_reflect or the solver's WGSL;
 //   - source maps carry their sources;
 //   - TypeScript: a consumer type-checks against the package's declarations.
 // (scripts/check-browser-example.mjs runs that browser bundle in Chromium with WebGPU.)
@@ -36,6 +37,28 @@ beforeAll(() => {
   cache = r.cache;
 }, 300_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** The README's example `tag`, bundled by esbuild for the browser from the installed package (minified), and bytes per input. */
+async function bundleExample(tag: string): Promise<{ code: string; inputs: string[]; bytes: (match: RegExp) => number }> {
+  writeFileSync(join(consumer, `${tag}.js`), fencedBlock(readme(), `example:${tag}`));
+  const result = await build({
+    absWorkingDir: consumer,
+    entryPoints: [`${tag}.js`],
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    target: 'es2022',
+    write: false,
+    logLevel: 'silent',
+    metafile: true,
+    minify: true,
+  });
+  expect(result.errors).toEqual([]);
+  expect(result.warnings.map((w) => w.text)).toEqual([]);
+  const bytes = (match: RegExp): number => Object.entries(result.metafile.outputs).reduce(
+    (n, [, o]) => n + Object.entries(o.inputs).filter(([p]) => match.test(p)).reduce((m, [, i]) => m + i.bytesInOutput, 0), 0);
+  return { code: result.outputFiles[0]!.text, inputs: Object.keys(result.metafile.inputs), bytes };
+}
 
 describe('npm pack', () => {
   it('holds the built ESM with declarations and the shader sources, nothing of the development tree', () => {
@@ -114,23 +137,7 @@ describe('npm pack', () => {
   });
 
   it("bundles the README's browser example for the browser, without .wgsl imports or Dawn", async () => {
-    writeFileSync(join(consumer, 'main.js'), fencedBlock(readme(), 'example:browser'));
-    const result = await build({
-      absWorkingDir: consumer,
-      entryPoints: ['main.js'],
-      bundle: true,
-      platform: 'browser',
-      format: 'esm',
-      target: 'es2022',
-      write: false,
-      logLevel: 'silent',
-      metafile: true,
-      minify: true,
-    });
-    expect(result.errors).toEqual([]);
-    expect(result.warnings.map((w) => w.text)).toEqual([]);
-    const code = result.outputFiles[0]!.text;
-    const inputs = Object.keys(result.metafile.inputs);
+    const { code, bytes, inputs } = await bundleExample('browser');
     expect(inputs.some((p) => p.includes('node_modules/webgpu-narrowphase/dist/'))).toBe(true);
     expect(inputs.filter((p) => /\.wgsl$|node_modules\/webgpu\//.test(p))).toEqual([]);
     expect(code).not.toMatch(/import\s*\(?\s*["'][^"']*\.wgsl["']/);
@@ -139,15 +146,25 @@ describe('npm pack', () => {
     expect(code).toContain('fn narrowphase2d(');
     expect(code).toContain('fn narrowphase3d(');
     expect(code).not.toMatch(/fn solver\w*\(|fn bp\w*\(|BroadphaseCounts|ContactManifold2D/);
-    // Bytes per input in the minified bundle (layouts reflected at build time: no wgsl_reflect).
-    const bytes = (match: RegExp): number => Object.entries(result.metafile.outputs).reduce(
-      (n, [, o]) => n + Object.entries(o.inputs).filter(([p]) => match.test(p)).reduce((m, [, i]) => m + i.bytesInOutput, 0), 0);
     const shaders = bytes(/shaders\.generated\.js$/);
     console.log(`README browser example, minified: ${code.length} bytes (gzipped ${gzipSync(code).length}; shaders ${shaders}, wgsl_reflect ${bytes(/wgsl_reflect/)})`);
     expect(bytes(/wgsl_reflect/)).toBe(0); // imported by modules the bundle does not use, tree-shaken
     // The 2D and 3D narrowphase kernels (114 KB), the pair classifier and the scan (13 KB).
     expect(shaders).toBeLessThan(135_000);
     expect(code.length).toBeLessThan(290_000);
+  });
+
+  it("bundles the README's engine example (a GpuFrame2D) without wgsl_reflect or the solver's WGSL", async () => {
+    const { code, bytes } = await bundleExample('engine');
+    expect(code).toContain('fn narrowphaseClass2d(');
+    expect(code).toMatch(/fn bp\w*\(/);
+    expect(code).not.toMatch(/fn solver\w*\(|fn color\w*\(/);
+    const shaders = bytes(/shaders\.generated\.js$/);
+    console.log(`README engine example, minified: ${code.length} bytes (gzipped ${gzipSync(code).length}; shaders ${shaders}, wgsl_reflect ${bytes(/wgsl_reflect/)})`);
+    expect(bytes(/wgsl_reflect/)).toBe(0);
+    // The frame's stages with the narrowphase of both dimensions (the frame modules hold both).
+    expect(shaders).toBeLessThan(240_000);
+    expect(code.length).toBeLessThan(340_000);
   });
 
   it('type-checks a TypeScript consumer against the declarations', () => {

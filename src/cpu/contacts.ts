@@ -20,12 +20,11 @@
 // `overflow` is 1 when it did not fit; run() then grows the list and runs the frame again.
 
 import { prevSlots } from '../broadphase-fat.ts';
-import { CONTACTS_GROWTH } from '../constants.ts';
-import { member, structLookup, word } from '../layout.ts';
-import { WGSL_SOURCES } from '../gpu/shaders.generated.ts';
+import { CONTACT_NONE, CONTACTS_GROWTH } from '../constants.ts';
+import { member, structTable, word, type StructLayout } from '../layout.ts';
+import { STRUCTS_CONTACTS_LAYOUT } from '../reflection.generated.ts';
 
-/** ContactManifold*.previous of an entry whose pair was not in last frame's list. */
-export const CONTACT_NONE = 0xffffffff;
+export { CONTACT_NONE };
 
 /** The narrowphase's manifold layout, as LAYOUT_2D.manifold / LAYOUT_3D.manifold give it (words). */
 export interface ManifoldLayout {
@@ -39,7 +38,7 @@ export interface ManifoldLayout {
   pointId: number;
 }
 
-const shared = structLookup(WGSL_SOURCES['contacts-layout'] ?? '', 'shaders/contacts-layout.wgsl');
+const shared = structTable(STRUCTS_CONTACTS_LAYOUT, 'shaders/contacts-layout.wgsl');
 const countsStruct = shared.struct('ContactCounts');
 const paramsStruct = shared.struct('ContactParams');
 
@@ -67,12 +66,12 @@ export const CONTACT_PARAMS_LAYOUT = {
 } as const;
 
 /**
- * The word offsets of one dimension's contact list, reflected from its WGSL: `wgsl` declares the
- * entry struct `contactName` (bodyA, bodyB, previous, matched, manifold) and the user values
- * struct `userName` (points: one vector per point).
+ * The word offsets of one dimension's contact list, from its WGSL's structs (reflected at build
+ * time): the entry struct `contactName` (bodyA, bodyB, previous, matched, manifold) and the user
+ * values struct `userName` (points: one vector per point).
  */
-export function contactsLayout(wgsl: string, source: string, contactName: string, userName: string, M: ManifoldLayout) {
-  const { struct } = structLookup(wgsl, source);
+export function contactsLayout(structs: Readonly<Record<string, StructLayout>>, source: string, contactName: string, userName: string, M: ManifoldLayout) {
+  const { struct } = structTable(structs, source);
   const contactStruct = struct(contactName);
   const userStruct = struct(userName);
   const manifoldBase = word(contactStruct, 'manifold');

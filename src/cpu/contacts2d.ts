@@ -3,9 +3,8 @@
 // mirror of shaders/contacts.wgsl); this file gives the 2D layouts (shaders/contacts2d-layout.wgsl)
 // and reads entries back as objects.
 
-import { constantsWgsl } from '../constants.ts';
 import { LAYOUT_2D } from '../layout2d.ts';
-import { WGSL_SOURCES } from '../gpu/shaders.generated.ts';
+import { STRUCTS_CONTACTS_2D } from '../reflection.generated.ts';
 import { CONTACT_NONE, CpuContacts, checkRunInputs, contactsLayout, type ContactsResult, type ContactsRunOptions, type ContactsTimings } from './contacts.ts';
 import { InputError, wholeEntries } from '../errors.ts';
 
@@ -17,7 +16,7 @@ export type ContactsResult2D = ContactsResult;
 
 /** Word (4-byte) offsets of the 2D contact list's structs (shaders/contacts2d-layout.wgsl, contacts-layout.wgsl). */
 export const CONTACTS_LAYOUT_2D = contactsLayout(
-  constantsWgsl() + (WGSL_SOURCES['layout2d'] ?? '') + (WGSL_SOURCES['contacts2d-layout'] ?? ''),
+  STRUCTS_CONTACTS_2D,
   'shaders/contacts2d-layout.wgsl',
   'ContactManifold2D',
   'ContactUserValues2D',

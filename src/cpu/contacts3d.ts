@@ -4,15 +4,14 @@
 // ContactManifold3D entries of 176 bytes, ContactUserValues3D of a vec4f per point: x the normal
 // impulse, y and z the tangent impulses, w free) and reads entries back as objects.
 
-import { constants3dWgsl } from '../constants3d.ts';
 import { LAYOUT_3D } from '../layout3d.ts';
-import { WGSL_SOURCES } from '../gpu/shaders.generated.ts';
+import { STRUCTS_CONTACTS_3D } from '../reflection.generated.ts';
 import { CpuContacts, checkRunInputs, contactsLayout } from './contacts.ts';
 import { InputError, wholeEntries } from '../errors.ts';
 
 /** Word (4-byte) offsets of the 3D contact list's structs (shaders/contacts3d-layout.wgsl, contacts-layout.wgsl). */
 export const CONTACTS_LAYOUT_3D = contactsLayout(
-  constants3dWgsl() + (WGSL_SOURCES['layout3d'] ?? '') + (WGSL_SOURCES['contacts3d-layout'] ?? ''),
+  STRUCTS_CONTACTS_3D,
   'shaders/contacts3d-layout.wgsl',
   'ContactManifold3D',
   'ContactUserValues3D',

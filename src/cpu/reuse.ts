@@ -1,5 +1,5 @@
 // Manifold reuse between frames, what both dimensions share (src/cpu/reuse2d.ts, reuse3d.ts; the
-// WGSL gets the same numbers from reuseConstantsWgsl() in src/gpu/reuse.ts).
+// WGSL gets the same numbers from reuseConstantsWgsl() in src/gpu/frame-wgsl.ts).
 //
 // Per pair slot, the reuse stage writes a status into the slot's flag: the pair kept last
 // frame's manifold with its depths recomputed (KEPT), it had no contact and provably still has

@@ -36,28 +36,17 @@ import {
   AABB_RELATIVE_PAD, AABB_F32_STEPS, BROADPHASE_WORKGROUP_SIZE, BROADPHASE_PAIR_CACHE, BROADPHASE_MAX_BANDS,
   BROADPHASE_STALE_FRACTION, BROADPHASE_STALE_MIN,
 } from '../constants.ts';
-import { structLookup, word } from '../layout.ts';
-import { WGSL_SOURCES } from './shaders.generated.ts';
+import { structTable, word, type BufferBindingLayout } from '../layout.ts';
+import { STRUCTS_BROADPHASE } from '../reflection.generated.ts';
+import { broadphaseConstantsWgsl } from './frame-wgsl.ts';
 import { GpuRadixSort, type RadixSortPlan } from './radixsort.ts';
 import { GpuScan, type ScanPlan } from './scan.ts';
 import { GrowingBuffer, PassTimer, createUniformSlots, dispatchRows, readBuffer, upload } from './buffers.ts';
-import { compileEntryPoints, type Kernel } from './pipelines.ts';
+import { compileKernels, type Kernel } from './pipelines.ts';
 
-export { AABB_RELATIVE_PAD, AABB_F32_STEPS, BROADPHASE_WORKGROUP_SIZE, BROADPHASE_PAIR_CACHE };
+export { AABB_RELATIVE_PAD, AABB_F32_STEPS, BROADPHASE_WORKGROUP_SIZE, BROADPHASE_PAIR_CACHE, broadphaseConstantsWgsl };
 
-/** The broadphase's constants as WGSL (defined once, in src/constants.ts). */
-export function broadphaseConstantsWgsl(): string {
-  return [
-    `const AABB_RELATIVE_PAD: f32 = ${AABB_RELATIVE_PAD.toExponential()};`,
-    `const AABB_F32_STEPS: f32 = ${AABB_F32_STEPS.toFixed(1)};`,
-    `const BROADPHASE_WORKGROUP_SIZE: u32 = ${BROADPHASE_WORKGROUP_SIZE}u;`,
-    `const BROADPHASE_PAIR_CACHE: u32 = ${BROADPHASE_PAIR_CACHE}u;`,
-    `const BP_MAX_BANDS: u32 = ${BROADPHASE_MAX_BANDS}u;`,
-    '',
-  ].join('\n');
-}
-
-const { struct } = structLookup(WGSL_SOURCES['broadphase'] ?? '', 'shaders/broadphase.wgsl');
+const { struct } = structTable(STRUCTS_BROADPHASE, 'shaders/broadphase.wgsl');
 const paramsStruct = struct('BroadphaseParams');
 const boxStruct = struct('BroadphaseBox');
 const FAT_BOX = {
@@ -167,6 +156,8 @@ export interface BroadphaseDimension {
   label: string;
   /** The assembled module: constants, layout, aabbNd.wgsl, broadphase.wgsl. */
   wgsl: () => string;
+  /** The buffers each of its entry points binds (reflected at build time). */
+  entries: Readonly<Record<string, readonly BufferBindingLayout[]>>;
   /** Bytes of one Body2D / Body3D. */
   bodyBytes: number;
   /** Whether the boxes read the hull vertices (binding 14). */
@@ -356,7 +347,7 @@ export class GpuBroadphase {
   protected static async compile(device: GPUDevice, dimension: BroadphaseDimension): Promise<BroadphaseParts> {
     checkNarrowphaseParams(dimension.label, dimension.narrowphaseParams);
     const [entryPoints, sorter, scanner] = await Promise.all([
-      compileEntryPoints(device, dimension.label, KERNEL_NAMES, dimension.wgsl),
+      compileKernels(device, dimension.label, KERNEL_NAMES, dimension.entries, dimension.wgsl),
       GpuRadixSort.create(device),
       GpuScan.create(device),
     ]);

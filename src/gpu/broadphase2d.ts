@@ -4,7 +4,8 @@
 // bodyAabbs2D) and the 2D inputs.
 
 import { LAYOUT_2D } from '../layout2d.ts';
-import { assembleWgsl } from './shaders.ts';
+import { ENTRIES_BROADPHASE_2D } from '../reflection.generated.ts';
+import { broadphaseWgsl2D } from './frame-wgsl.ts';
 import {
   AABB_RELATIVE_PAD, AABB_F32_STEPS, BROADPHASE_WORKGROUP_SIZE, BROADPHASE_PAIR_CACHE, BROADPHASE_LAYOUT, BROADPHASE_STAGES,
   GpuBroadphase, PAIR_COUNT_SATURATED, broadphaseConstantsWgsl, sortPairs,
@@ -22,11 +23,11 @@ export type BroadphaseInputs2D = Omit<BroadphaseInputs, 'hullVertices'>;
 export type BroadphaseOutputs2D = BroadphaseOutputs;
 export type GpuBroadphaseResult2D = GpuBroadphaseResult;
 
-const FILES = ['layout2d', 'aabb2d', 'broadphase'] as const;
 
 export const BROADPHASE_DIMENSION_2D: BroadphaseDimension = {
   label: 'broadphase2d',
-  wgsl: () => broadphaseConstantsWgsl() + assembleWgsl(FILES),
+  wgsl: broadphaseWgsl2D,
+  entries: ENTRIES_BROADPHASE_2D,
   bodyBytes: LAYOUT_2D.body.words * 4,
   hullVertices: false,
   narrowphaseParams: LAYOUT_2D.params,

@@ -6,9 +6,10 @@
 
 import { LAYOUT_3D } from '../layout3d.ts';
 import type { PackedShapes3D } from '../pack3d.ts';
-import { assembleWgsl3D } from './shaders.ts';
+import { ENTRIES_BROADPHASE_3D } from '../reflection.generated.ts';
+import { broadphaseWgsl3D } from './frame-wgsl.ts';
 import {
-  BROADPHASE_LAYOUT, BROADPHASE_STAGES, GpuBroadphase, broadphaseConstantsWgsl,
+  BROADPHASE_LAYOUT, BROADPHASE_STAGES, GpuBroadphase,
   type BroadphaseDimension, type BroadphaseInputs, type BroadphaseOutputs, type BroadphaseTimings, type GpuBroadphaseResult,
 } from './broadphase.ts';
 
@@ -20,11 +21,11 @@ export type BroadphaseInputs3D = BroadphaseInputs & { hullVertices: GPUBuffer };
 export type BroadphaseOutputs3D = BroadphaseOutputs;
 export type GpuBroadphaseResult3D = GpuBroadphaseResult;
 
-const FILES = ['layout3d', 'aabb3d', 'broadphase'] as const;
 
 export const BROADPHASE_DIMENSION_3D: BroadphaseDimension = {
   label: 'broadphase3d',
-  wgsl: () => broadphaseConstantsWgsl() + assembleWgsl3D(FILES),
+  wgsl: broadphaseWgsl3D,
+  entries: ENTRIES_BROADPHASE_3D,
   bodyBytes: LAYOUT_3D.body.words * 4,
   hullVertices: true,
   narrowphaseParams: LAYOUT_3D.params,

@@ -46,7 +46,6 @@ import { prevSlots } from '../broadphase-fat.ts';
 import { CapacityError } from '../errors.ts';
 import { CONTACTS_GROWTH, CONTACTS_WORKGROUP_SIZE } from '../constants.ts';
 import {
-  CONTACT_NONE,
   checkBatchPairs,
   checkRunInputs,
   type ContactsLayout,
@@ -56,12 +55,9 @@ import {
 } from '../cpu/contacts.ts';
 import { GpuScan, type ScanPlan } from './scan.ts';
 import { GrowingBuffer, PassTimer, UNIFORM_SLOT_BYTES, createUniformSlots, dispatchRows, readBuffer } from './buffers.ts';
-import { compileEntryPoints, type Kernel } from './pipelines.ts';
-
-/** The stage's constants as WGSL (defined once, in src/constants.ts and src/cpu/contacts.ts). */
-export function contactsConstantsWgsl(): string {
-  return [`const CONTACTS_WORKGROUP_SIZE: u32 = ${CONTACTS_WORKGROUP_SIZE}u;`, `const CONTACT_NONE: u32 = ${CONTACT_NONE}u;`, ''].join('\n');
-}
+import { compileKernels, type Kernel } from './pipelines.ts';
+import type { BufferBindingLayout } from '../layout.ts';
+export { contactsConstantsWgsl } from './frame-wgsl.ts';
 
 /** Stages timed with timestamp queries, in order. */
 export const CONTACTS_STAGES = ['compact', 'persist'] as const;
@@ -72,6 +68,8 @@ export interface ContactsDimension {
   label: string;
   /** The assembled module: constants, layouts, contactsNd.wgsl, contacts.wgsl. */
   wgsl: () => string;
+  /** The buffers each of its entry points binds (reflected at build time). */
+  entries: Readonly<Record<string, readonly BufferBindingLayout[]>>;
   layout: ContactsLayout;
 }
 
@@ -245,7 +243,7 @@ export class GpuContacts {
 
   /** Compiles the kernels of `dimension` for `device` (cached per device). */
   protected static async compile(device: GPUDevice, dimension: ContactsDimension): Promise<ContactsParts> {
-    const [entryPoints, scanner] = await Promise.all([compileEntryPoints(device, dimension.label, KERNEL_NAMES, dimension.wgsl), GpuScan.create(device)]);
+    const [entryPoints, scanner] = await Promise.all([compileKernels(device, dimension.label, KERNEL_NAMES, dimension.entries, dimension.wgsl), GpuScan.create(device)]);
     return { ...entryPoints, scanner };
   }
 

@@ -5,7 +5,8 @@
 
 import { CONTACTS_GROWTH, CONTACTS_WORKGROUP_SIZE } from '../constants.ts';
 import { CONTACT_NONE, CONTACTS_LAYOUT_2D, type ContactsResult2D, type ContactsRunOptions2D, type ContactsTimings2D } from '../cpu/contacts2d.ts';
-import { assembleWgsl } from './shaders.ts';
+import { ENTRIES_CONTACTS_2D } from '../reflection.generated.ts';
+import { contactsWgsl2D } from './frame-wgsl.ts';
 import { CONTACTS_STAGES, GpuContacts, contactsConstantsWgsl, type ContactsDimension, type ContactsInputs, type ContactsOutputs } from './contacts.ts';
 
 export { CONTACT_NONE, CONTACTS_LAYOUT_2D, CONTACTS_WORKGROUP_SIZE, CONTACTS_GROWTH, contactsConstantsWgsl };
@@ -14,11 +15,11 @@ export const CONTACTS_STAGES_2D = CONTACTS_STAGES;
 export type ContactsInputs2D = ContactsInputs;
 export type ContactsOutputs2D = ContactsOutputs;
 
-const FILES = ['layout2d', 'contacts-layout', 'contacts2d-layout', 'contacts2d', 'contacts'] as const;
 
 export const CONTACTS_DIMENSION_2D: ContactsDimension = {
   label: 'contacts2d',
-  wgsl: () => contactsConstantsWgsl() + assembleWgsl(FILES),
+  wgsl: contactsWgsl2D,
+  entries: ENTRIES_CONTACTS_2D,
   layout: CONTACTS_LAYOUT_2D,
 };
 

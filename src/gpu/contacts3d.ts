@@ -4,19 +4,20 @@
 // src/cpu/contacts3d.ts is the same stage on the host, byte for byte.
 
 import { CONTACTS_LAYOUT_3D } from '../cpu/contacts3d.ts';
-import { assembleWgsl3D } from './shaders.ts';
-import { CONTACTS_STAGES, GpuContacts, contactsConstantsWgsl, type ContactsDimension, type ContactsInputs, type ContactsOutputs } from './contacts.ts';
+import { ENTRIES_CONTACTS_3D } from '../reflection.generated.ts';
+import { contactsWgsl3D } from './frame-wgsl.ts';
+import { CONTACTS_STAGES, GpuContacts, type ContactsDimension, type ContactsInputs, type ContactsOutputs } from './contacts.ts';
 
 export { CONTACTS_LAYOUT_3D };
 export const CONTACTS_STAGES_3D = CONTACTS_STAGES;
 export type ContactsInputs3D = ContactsInputs;
 export type ContactsOutputs3D = ContactsOutputs;
 
-const FILES = ['layout3d', 'contacts-layout', 'contacts3d-layout', 'contacts3d', 'contacts'] as const;
 
 export const CONTACTS_DIMENSION_3D: ContactsDimension = {
   label: 'contacts3d',
-  wgsl: () => contactsConstantsWgsl() + assembleWgsl3D(FILES),
+  wgsl: contactsWgsl3D,
+  entries: ENTRIES_CONTACTS_3D,
   layout: CONTACTS_LAYOUT_3D,
 };
 

@@ -221,7 +221,7 @@ export class GpuPairClasses<C extends string, I> {
     checkParamsLayout(dimension.label, dimension.params);
     const [layout, classifier, scan] = await Promise.all([
       narrowphaseLayout(device, dimension),
-      compileKernels(device, `${dimension.label}-classify`, classifierBindings(dimension), () => dimension.classifierWgsl()),
+      compileKernels(device, `${dimension.label}-classify`, CLASSIFIER_ENTRIES, dimension.classifierBindings, () => dimension.classifierWgsl()),
       GpuScan.create(device),
     ]);
     const pc = new GpuPairClasses(device, dimension, layout, classifier, scan);
@@ -438,17 +438,6 @@ export class GpuPairClasses<C extends string, I> {
     for (const p of this.plans.values()) p.destroy();
     this.plans.clear();
   }
-}
-
-/** The classifier's entry points and the buffers each binds; one the WGSL lacks is an error. */
-function classifierBindings(dimension: NarrowphaseDimension<string, unknown>): Record<ClassifierEntry, readonly BufferBindingLayout[]> {
-  const out = {} as Record<ClassifierEntry, readonly BufferBindingLayout[]>;
-  for (const e of CLASSIFIER_ENTRIES) {
-    const b = dimension.classifierBindings[e];
-    if (!b) throw new Error(`${dimension.label}: the classifier's WGSL has no entry point ${e} (run \`npm run prepare\`?)`);
-    out[e] = b;
-  }
-  return out;
 }
 
 /** The class kernel's buffers (reflected from the WGSL at build time): binding numbers, and which is the uniform. */

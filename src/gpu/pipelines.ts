@@ -66,13 +66,15 @@ export async function compileEntryPoints<N extends string>(device: GPUDevice, la
 }
 
 /**
- * compileEntryPoints with the bindings already reflected (src/reflection.generated.ts), so that
- * wgsl_reflect need not run, nor travel in a bundle.
+ * compileEntryPoints with the bindings of every entry point already reflected (`entries`, from
+ * src/reflection.generated.ts), so that wgsl_reflect need not run, nor travel in a bundle.
  */
 export function compileKernels<N extends string>(
-  device: GPUDevice, label: string, bindings: Readonly<Record<N, readonly BufferBindingLayout[]>>, code: () => string,
+  device: GPUDevice, label: string, names: readonly N[], entries: Readonly<Record<string, readonly BufferBindingLayout[]>>, code: () => string,
 ): Promise<EntryPoints<N>> {
-  return compileNamed(device, label, Object.keys(bindings) as N[], code, (n) => bindings[n].map((b) => b.binding).sort((a, b) => a - b));
+  const missing = names.filter((n) => !entries[n]);
+  if (missing.length > 0) throw new Error(`${label}: the WGSL has no entry point ${missing.join(', ')} (run \`npm run prepare\`?)`);
+  return compileNamed(device, label, names, code, (n) => entries[n]!.map((b) => b.binding).sort((a, b) => a - b));
 }
 
 async function compileNamed<N extends string>(

@@ -7,7 +7,7 @@
 // unsigned order is the float order, with -0 and +0 mapped to the same key.
 
 import { RADIX_BITS, RADIX_ITEMS, RADIX_RAKE } from '../constants.ts';
-import { assembleWgsl } from './shaders.ts';
+import { radixSortWgsl } from './shaders.ts';
 import { GpuScan, type ScanPlan } from './scan.ts';
 import { PassTimer, UNIFORM_SLOT_BYTES, createUniformSlots, dispatchRows, readBuffer } from './buffers.ts';
 import { cachedKernel, type Kernel } from './pipelines.ts';
@@ -83,7 +83,7 @@ export class GpuRadixSort {
   }
 
   static async create(device: GPUDevice): Promise<GpuRadixSort> {
-    const code = (): string => radixConstantsWgsl() + assembleWgsl(['radixsort']);
+    const code = (): string => radixSortWgsl(radixConstantsWgsl());
     const [histogram, scatter, scan] = await Promise.all([
       cachedKernel(device, 'radixsort', 'radixHistogram', code),
       cachedKernel(device, 'radixsort', 'radixScatter', code),

@@ -21,62 +21,48 @@
 // one frame its own; submit each frame before encoding the next on the same instance).
 
 import { REUSE_WORKGROUP_SIZE } from '../constants.ts';
-import { ANCHOR_JOIN, REUSE_NO_SLOT, REUSE_STATUS } from '../cpu/reuse.ts';
-import { structLookup, word } from '../layout.ts';
+import { REUSE_STATUS } from '../cpu/reuse.ts';
+import { structTable, word, type BufferBindingLayout } from '../layout.ts';
 import { LAYOUT_2D } from '../layout2d.ts';
 import { LAYOUT_3D } from '../layout3d.ts';
 import { createUniformSlots, dispatchGrid, UNIFORM_SLOT_BYTES } from './buffers.ts';
-import { classConstantsWgsl2D } from './pair-classes2d.ts';
-import { classConstantsWgsl3D } from './pair-classes3d.ts';
-import { compileEntryPoints, type Kernel } from './pipelines.ts';
-import { assembleWgsl, assembleWgsl3D, NARROWPHASE_2D_FILES, NARROWPHASE_3D_FILES, wgslFile } from './shaders.ts';
+import { ENTRIES_REUSE_2D, ENTRIES_REUSE_3D, STRUCTS_REUSE_LAYOUT } from '../reflection.generated.ts';
+import { REUSE_PREV_MODE as PREV_MODE, reuseWgsl2D, reuseWgsl3D } from './frame-wgsl.ts';
+
+export { reuseConstantsWgsl } from './frame-wgsl.ts';
+import { compileKernels, type Kernel } from './pipelines.ts';
 
 export { REUSE_STATUS };
-
-/** How reuseSlots finds last frame's slot (ReuseParams.prevMode). */
-const PREV_MODE = { none: 0, identity: 1, slots: 2 } as const;
-
-/** The stage's constants as WGSL (defined once, in src/constants.ts and src/cpu/reuse.ts). */
-export function reuseConstantsWgsl(): string {
-  return [
-    `const REUSE_WORKGROUP_SIZE: u32 = ${REUSE_WORKGROUP_SIZE}u;`,
-    `const REUSE_KEPT: u32 = ${REUSE_STATUS.kept}u;`,
-    `const REUSE_COLLIDE: u32 = ${REUSE_STATUS.collide}u;`,
-    `const REUSE_APART: u32 = ${REUSE_STATUS.apart}u;`,
-    `const REUSE_NO_SLOT: u32 = ${REUSE_NO_SLOT}u;`,
-    `const ANCHOR_JOIN: u32 = ${ANCHOR_JOIN}u;`,
-    `const REUSE_PREV_NONE: u32 = ${PREV_MODE.none}u;`,
-    `const REUSE_PREV_IDENTITY: u32 = ${PREV_MODE.identity}u;`,
-    `const REUSE_PREV_SLOTS: u32 = ${PREV_MODE.slots}u;`,
-    '',
-  ].join('\n');
-}
 
 /** What differs between the dimensions: the module and the per-slot sizes. */
 export interface ReuseDimension {
   label: 'reuse2d' | 'reuse3d';
   wgsl: () => string;
+  /** The buffers each of its entry points binds (reflected at build time). */
+  entries: Readonly<Record<string, readonly BufferBindingLayout[]>>;
   anchorBytes: number;
   manifoldBytes: number;
 }
 
 export const REUSE_DIMENSION_2D: ReuseDimension = {
   label: 'reuse2d',
-  wgsl: () => reuseConstantsWgsl() + assembleWgsl([...NARROWPHASE_2D_FILES.filter((f) => f !== 'narrowphase2d'), 'reuse2d', 'reuse-layout', 'reuse'], classConstantsWgsl2D('general')),
+  wgsl: reuseWgsl2D,
+  entries: ENTRIES_REUSE_2D,
   anchorBytes: 4 * LAYOUT_2D.anchor.words,
   manifoldBytes: 4 * LAYOUT_2D.manifold.words,
 };
 
 export const REUSE_DIMENSION_3D: ReuseDimension = {
   label: 'reuse3d',
-  wgsl: () => reuseConstantsWgsl() + assembleWgsl3D([...NARROWPHASE_3D_FILES.filter((f) => f !== 'narrowphase3d'), 'reuse3d', 'reuse-layout', 'reuse'], classConstantsWgsl3D('general')),
+  wgsl: reuseWgsl3D,
+  entries: ENTRIES_REUSE_3D,
   anchorBytes: 4 * LAYOUT_3D.anchor.words,
   manifoldBytes: 4 * LAYOUT_3D.manifold.words,
 };
 
 /** ReuseParams (shaders/reuse-layout.wgsl), reflected. */
 const PARAMS = (() => {
-  const p = structLookup(wgslFile('reuse-layout'), 'shaders/reuse-layout.wgsl').struct('ReuseParams');
+  const p = structTable(STRUCTS_REUSE_LAYOUT, 'shaders/reuse-layout.wgsl').struct('ReuseParams');
   return {
     bytes: p.size,
     pairCount: word(p, 'pairCount'),
@@ -182,7 +168,7 @@ export class GpuReuse {
 
   /** Compiles both kernels of `dimension` (REUSE_DIMENSION_2D or _3D) for `device`. */
   static async create(device: GPUDevice, dimension: ReuseDimension, options: GpuReuseOptions = {}): Promise<GpuReuse> {
-    const { kernels, bindings } = await compileEntryPoints(device, dimension.label, KERNELS, dimension.wgsl);
+    const { kernels, bindings } = await compileKernels(device, dimension.label, KERNELS, dimension.entries, dimension.wgsl);
     return new GpuReuse(device, dimension, kernels, bindings, options);
   }
 

@@ -1,16 +1,19 @@
 // Assembles WGSL modules: WGSL has no imports, so a kernel is the generated constants followed by
 // the files it needs, in dependency order. The files are embedded at build time
 // (scripts/embed-shaders.mjs), so this works in browsers and in Node without a .wgsl loader.
-// The narrowphase kernels and the pair classifiers take their files by named import (narrowphase2DWgsl,
-// classifier2DWgsl, ...),
-// so a bundle of the narrowphase alone carries no other kernel's WGSL; wgslFile and assembleWgsl
-// look files up by name in WGSL_SOURCES, which holds them all.
+// The kernels of the narrowphase, the pair classifiers and the frame's stages take their files by
+// named import (narrowphase2DWgsl, classifier2DWgsl, broadphase2DWgsl, ...), so a bundle carries
+// only the WGSL of the kernels it uses; wgslFile and assembleWgsl look files up by name in
+// WGSL_SOURCES, which holds them all (tests, tools, the solver).
 
 import { constantsWgsl } from '../constants.ts';
 import { constants3dWgsl } from '../constants3d.ts';
 import {
-  WGSL_clip2d, WGSL_clip3d, WGSL_collide2d, WGSL_collide3d, WGSL_distance2d, WGSL_distance3d, WGSL_gjk3d, WGSL_layout2d, WGSL_layout3d,
-  WGSL_manifold2d, WGSL_manifold3d, WGSL_narrowphase2d, WGSL_narrowphase3d, WGSL_pair_classes, WGSL_pair_classes2d, WGSL_pair_classes3d, WGSL_reduce3d, WGSL_round3d, WGSL_sat2d, WGSL_sat3d, WGSL_SOURCES,
+  WGSL_aabb2d, WGSL_aabb3d, WGSL_broadphase, WGSL_clip2d, WGSL_clip3d, WGSL_collide2d, WGSL_collide3d, WGSL_contacts, WGSL_contacts2d,
+  WGSL_contacts2d_layout, WGSL_contacts3d, WGSL_contacts3d_layout, WGSL_contacts_layout, WGSL_distance2d, WGSL_distance3d, WGSL_gjk3d,
+  WGSL_layout2d, WGSL_layout3d, WGSL_manifold2d, WGSL_manifold3d, WGSL_narrowphase2d, WGSL_narrowphase3d, WGSL_pair_classes,
+  WGSL_pair_classes2d, WGSL_pair_classes3d, WGSL_radixsort, WGSL_reduce3d, WGSL_reuse, WGSL_reuse2d, WGSL_reuse3d, WGSL_reuse_layout,
+  WGSL_round3d, WGSL_sat2d, WGSL_sat3d, WGSL_SOURCES, WGSL_work_list,
 } from './shaders.generated.ts';
 
 export function wgslFile(name: string): string {
@@ -77,3 +80,52 @@ export const NARROWPHASE_3D_FILES: readonly string[] = /* @__PURE__ */ Object.ke
 export function narrowphase3DWgsl(prefix = ''): string {
   return assemble(constants3dWgsl(), prefix, NARROWPHASE_3D);
 }
+
+// The frame's stages (src/gpu/frame-wgsl.ts prepends each stage's constants).
+
+/** The 2D broadphase: the 2D layout and boxes, then the shared sweep. */
+export function broadphase2DWgsl(prefix = ''): string {
+  return assemble(constantsWgsl(), prefix, { layout2d: WGSL_layout2d, aabb2d: WGSL_aabb2d, broadphase: WGSL_broadphase });
+}
+
+/** The 3D broadphase: the 3D layout and boxes, then the shared sweep. */
+export function broadphase3DWgsl(prefix = ''): string {
+  return assemble(constants3dWgsl(), prefix, { layout3d: WGSL_layout3d, aabb3d: WGSL_aabb3d, broadphase: WGSL_broadphase });
+}
+
+/** The 2D dense contact list. */
+export function contacts2DWgsl(prefix = ''): string {
+  return assemble(constantsWgsl(), prefix, {
+    layout2d: WGSL_layout2d, 'contacts-layout': WGSL_contacts_layout, 'contacts2d-layout': WGSL_contacts2d_layout, contacts2d: WGSL_contacts2d, contacts: WGSL_contacts,
+  });
+}
+
+/** The 3D dense contact list. */
+export function contacts3DWgsl(prefix = ''): string {
+  return assemble(constants3dWgsl(), prefix, {
+    layout3d: WGSL_layout3d, 'contacts-layout': WGSL_contacts_layout, 'contacts3d-layout': WGSL_contacts3d_layout, contacts3d: WGSL_contacts3d, contacts: WGSL_contacts,
+  });
+}
+
+/** 2D manifold reuse: the narrowphase's files but its kernel, then the reuse stage's. */
+export function reuse2DWgsl(prefix = ''): string {
+  const { narrowphase2d: _kernel, ...files } = NARROWPHASE_2D;
+  return assemble(constantsWgsl(), prefix, { ...files, reuse2d: WGSL_reuse2d, 'reuse-layout': WGSL_reuse_layout, reuse: WGSL_reuse });
+}
+
+/** 3D manifold reuse: the narrowphase's files but its kernel, then the reuse stage's. */
+export function reuse3DWgsl(prefix = ''): string {
+  const { narrowphase3d: _kernel, ...files } = NARROWPHASE_3D;
+  return assemble(constants3dWgsl(), prefix, { ...files, reuse3d: WGSL_reuse3d, 'reuse-layout': WGSL_reuse_layout, reuse: WGSL_reuse });
+}
+
+/** The work list of the slots the pair classes collide. */
+export function workListWgsl(prefix = ''): string {
+  return assemble(constantsWgsl(), prefix, { 'work-list': WGSL_work_list });
+}
+
+/** The radix sort. */
+export function radixSortWgsl(prefix = ''): string {
+  return assemble(constantsWgsl(), prefix, { radixsort: WGSL_radixsort });
+}
+

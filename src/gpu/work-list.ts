@@ -2,18 +2,14 @@
 // a list in slot order with its length on the GPU (shaders/work-list.wgsl: marks, a scan, a
 // scatter), for the pair classes (src/gpu/pair-classes.ts) to collide those slots alone.
 
-import { REUSE_STATUS } from '../cpu/reuse.ts';
 import { createUniformSlots, dispatchRows, GrowingBuffer, UNIFORM_SLOT_BYTES } from './buffers.ts';
-import { compileEntryPoints, type Kernel } from './pipelines.ts';
+import { ENTRIES_WORK_LIST } from '../reflection.generated.ts';
+import { WORK_LIST_WORKGROUP_SIZE as WORKGROUP, workListModuleWgsl } from './frame-wgsl.ts';
+import { compileKernels, type Kernel } from './pipelines.ts';
 import { GpuScan, type ScanPlan } from './scan.ts';
-import { assembleWgsl } from './shaders.ts';
 
-const WORKGROUP = 64;
 const KERNELS = ['wlFlags', 'wlScatter'] as const;
 type KernelName = (typeof KERNELS)[number];
-
-const wgsl = (): string =>
-  `const WORK_LIST_WORKGROUP_SIZE: u32 = ${WORKGROUP}u;\nconst REUSE_COLLIDE: u32 = ${REUSE_STATUS.collide}u;\n` + assembleWgsl(['work-list']);
 
 /** A batch's work list: the slots (u32 each) and, on the GPU, how many (a u32 at `count`). */
 export interface WorkList {
@@ -45,7 +41,7 @@ export class GpuWorkList {
   }
 
   static async create(device: GPUDevice): Promise<GpuWorkList> {
-    const [{ kernels, bindings }, scan] = await Promise.all([compileEntryPoints(device, 'work-list', KERNELS, wgsl), GpuScan.create(device)]);
+    const [{ kernels, bindings }, scan] = await Promise.all([compileKernels(device, 'work-list', KERNELS, ENTRIES_WORK_LIST, workListModuleWgsl), GpuScan.create(device)]);
     return new GpuWorkList(device, kernels, bindings, scan);
   }
 

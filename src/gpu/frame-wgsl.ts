@@ -1,0 +1,82 @@
+// The WGSL modules of the frame's stages (broadphase, manifold reuse, work list, contact list), as
+// their pipelines compile them: each stage's constants block, then its files (src/gpu/shaders.ts).
+// Nothing here imports a reflected layout, so the build-time reflection (src/reflection-sources.ts)
+// reads these modules for the stages' bindings.
+
+import {
+  AABB_F32_STEPS, AABB_RELATIVE_PAD, BROADPHASE_MAX_BANDS, BROADPHASE_PAIR_CACHE, BROADPHASE_WORKGROUP_SIZE, CONTACT_NONE,
+  CONTACTS_WORKGROUP_SIZE, REUSE_WORKGROUP_SIZE,
+} from '../constants.ts';
+import { ANCHOR_JOIN, REUSE_NO_SLOT, REUSE_STATUS } from '../cpu/reuse.ts';
+import { classConstantsWgsl2D, classConstantsWgsl3D } from './pair-class-wgsl.ts';
+import {
+  broadphase2DWgsl, broadphase3DWgsl, contacts2DWgsl, contacts3DWgsl, reuse2DWgsl, reuse3DWgsl, workListWgsl,
+} from './shaders.ts';
+
+/** The broadphase's constants as WGSL (defined once, in src/constants.ts). */
+export function broadphaseConstantsWgsl(): string {
+  return [
+    `const AABB_RELATIVE_PAD: f32 = ${AABB_RELATIVE_PAD.toExponential()};`,
+    `const AABB_F32_STEPS: f32 = ${AABB_F32_STEPS.toFixed(1)};`,
+    `const BROADPHASE_WORKGROUP_SIZE: u32 = ${BROADPHASE_WORKGROUP_SIZE}u;`,
+    `const BROADPHASE_PAIR_CACHE: u32 = ${BROADPHASE_PAIR_CACHE}u;`,
+    `const BP_MAX_BANDS: u32 = ${BROADPHASE_MAX_BANDS}u;`,
+    '',
+  ].join('\n');
+}
+
+export function broadphaseWgsl2D(): string {
+  return broadphase2DWgsl(broadphaseConstantsWgsl());
+}
+
+export function broadphaseWgsl3D(): string {
+  return broadphase3DWgsl(broadphaseConstantsWgsl());
+}
+
+/** How reuseSlots finds last frame's slot (ReuseParams.prevMode). */
+export const REUSE_PREV_MODE = { none: 0, identity: 1, slots: 2 } as const;
+
+/** The reuse stage's constants as WGSL (defined once, in src/constants.ts and src/cpu/reuse.ts). */
+export function reuseConstantsWgsl(): string {
+  return [
+    `const REUSE_WORKGROUP_SIZE: u32 = ${REUSE_WORKGROUP_SIZE}u;`,
+    `const REUSE_KEPT: u32 = ${REUSE_STATUS.kept}u;`,
+    `const REUSE_COLLIDE: u32 = ${REUSE_STATUS.collide}u;`,
+    `const REUSE_APART: u32 = ${REUSE_STATUS.apart}u;`,
+    `const REUSE_NO_SLOT: u32 = ${REUSE_NO_SLOT}u;`,
+    `const ANCHOR_JOIN: u32 = ${ANCHOR_JOIN}u;`,
+    `const REUSE_PREV_NONE: u32 = ${REUSE_PREV_MODE.none}u;`,
+    `const REUSE_PREV_IDENTITY: u32 = ${REUSE_PREV_MODE.identity}u;`,
+    `const REUSE_PREV_SLOTS: u32 = ${REUSE_PREV_MODE.slots}u;`,
+    '',
+  ].join('\n');
+}
+
+/** Reuse runs the narrowphase's functions as the general kernel compiles them (every path). */
+export function reuseWgsl2D(): string {
+  return reuse2DWgsl(reuseConstantsWgsl() + classConstantsWgsl2D('general'));
+}
+
+export function reuseWgsl3D(): string {
+  return reuse3DWgsl(reuseConstantsWgsl() + classConstantsWgsl3D('general'));
+}
+
+/** Invocations per workgroup of the work-list kernels. */
+export const WORK_LIST_WORKGROUP_SIZE = 64;
+
+export function workListModuleWgsl(): string {
+  return workListWgsl(`const WORK_LIST_WORKGROUP_SIZE: u32 = ${WORK_LIST_WORKGROUP_SIZE}u;\nconst REUSE_COLLIDE: u32 = ${REUSE_STATUS.collide}u;\n`);
+}
+
+/** The contact list's constants as WGSL (defined once, in src/constants.ts). */
+export function contactsConstantsWgsl(): string {
+  return [`const CONTACTS_WORKGROUP_SIZE: u32 = ${CONTACTS_WORKGROUP_SIZE}u;`, `const CONTACT_NONE: u32 = ${CONTACT_NONE}u;`, ''].join('\n');
+}
+
+export function contactsWgsl2D(): string {
+  return contacts2DWgsl(contactsConstantsWgsl());
+}
+
+export function contactsWgsl3D(): string {
+  return contacts3DWgsl(contactsConstantsWgsl());
+}
