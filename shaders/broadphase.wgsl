@@ -155,6 +155,7 @@ struct BroadphaseDispatches {
   moved: DispatchIndirect,                             // per moved body, update only
   clearReach: DispatchIndirect,                        // per row, rebuild only
   prevSlots: DispatchIndirect,                         // per written pair
+  sortBlocks: DispatchIndirect,                        // per radix-sort block, rebuild only
 }
 
 // What lasts from frame to frame, this frame's tallies, and the rows. The host clears `moved` to
@@ -310,7 +311,11 @@ fn bpAabb(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u
 
 // Workgroups for `count` invocations of BROADPHASE_WORKGROUP_SIZE, as rows (dispatchRows).
 fn bpRows(count: u32) -> DispatchIndirect {
-  let groups = (count + BROADPHASE_WORKGROUP_SIZE - 1u) / BROADPHASE_WORKGROUP_SIZE;
+  return bpGroupRows((count + BROADPHASE_WORKGROUP_SIZE - 1u) / BROADPHASE_WORKGROUP_SIZE);
+}
+
+// `groups` workgroups as rows of at most BP_MAX_GROUPS_PER_DIMENSION.
+fn bpGroupRows(groups: u32) -> DispatchIndirect {
   let x = min(groups, BP_MAX_GROUPS_PER_DIMENSION);
   var y = 0u;
   if (x > 0u) { y = (groups + x - 1u) / x; }
@@ -331,12 +336,14 @@ fn bpPlan() {
     bpState.sortCount = n;
     atomicStore(&bpState.stale, 0u);
     bpDispatch.rebuild = bpRows(n);
+    bpDispatch.sortBlocks = bpGroupRows((n + BP_SORT_BLOCK - 1u) / BP_SORT_BLOCK);
     bpDispatch.update = none;
     bpDispatch.moved = none;
   } else {
     bpState.mode = BP_MODE_UPDATE;
     bpState.sortCount = 0u;
     bpDispatch.rebuild = none;
+    bpDispatch.sortBlocks = none;
     bpDispatch.update = bpRows(n);
     bpDispatch.moved = bpRows(moved);
   }

@@ -140,6 +140,7 @@ const DISPATCH = {
   moved: word(dispatchStruct, 'moved'),
   clearReach: word(dispatchStruct, 'clearReach'),
   prevSlots: word(dispatchStruct, 'prevSlots'),
+  sortBlocks: word(dispatchStruct, 'sortBlocks'),
 };
 
 /** Stages timed with timestamp queries, in order. */
@@ -412,11 +413,13 @@ export class GpuBroadphase {
     p?.sortBands.destroy();
     p?.scans.forEach((s) => s.destroy());
     const count = { buffer: this.state, word: STATE.sortCount };
+    // Only a rebuild sorts: an update dispatches none of the sorts' blocks.
+    const indirect = { buffer: this.dispatch, offset: 4 * DISPATCH.sortBlocks };
     this.plan = {
       n,
       buffers,
-      sort: this.sorter.plan(keys, order, n, 32, { keys: keysTmp, values: orderTmp }, count),
-      sortBands: this.sorter.plan(keys, order, n, BAND_KEY_BITS, { keys: keysTmp, values: orderTmp }, count),
+      sort: this.sorter.plan(keys, order, n, 32, { keys: keysTmp, values: orderTmp }, count, indirect),
+      sortBands: this.sorter.plan(keys, order, n, BAND_KEY_BITS, { keys: keysTmp, values: orderTmp }, count, indirect),
       scans: [this.scanner.plan(groups[0], n + 1), this.scanner.plan(groups[1], n + 1)],
     };
     // bpGather reads each body's row from the sorted keys: both sorts must end in keys and order.

@@ -9,6 +9,7 @@ import {
 } from '../constants.ts';
 import { ANCHOR_JOIN, REUSE_NO_SLOT, REUSE_STATUS } from '../cpu/reuse.ts';
 import { classConstantsWgsl2D, classConstantsWgsl3D } from './pair-class-wgsl.ts';
+import { RADIX_BLOCK } from './radixsort.ts';
 import {
   broadphase2DWgsl, broadphase3DWgsl, contacts2DWgsl, contacts3DWgsl, reuse2DWgsl, reuse3DWgsl, workListWgsl,
 } from './shaders.ts';
@@ -21,6 +22,7 @@ export function broadphaseConstantsWgsl(): string {
     `const BROADPHASE_WORKGROUP_SIZE: u32 = ${BROADPHASE_WORKGROUP_SIZE}u;`,
     `const BROADPHASE_PAIR_CACHE: u32 = ${BROADPHASE_PAIR_CACHE}u;`,
     `const BP_MAX_BANDS: u32 = ${BROADPHASE_MAX_BANDS}u;`,
+    `const BP_SORT_BLOCK: u32 = ${RADIX_BLOCK}u;`,
     '',
   ].join('\n');
 }

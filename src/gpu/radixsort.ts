@@ -62,6 +62,8 @@ export class RadixSortPlan {
      * multiple of 8), the scratch buffers after an odd one.
      */
     readonly output: { keys: GPUBuffer; values: GPUBuffer },
+    /** Workgroups of the histogram and scatter dispatches from the GPU (see plan()), or null: `blocks`. */
+    readonly indirect: { buffer: GPUBuffer; offset: number } | null = null,
   ) {}
   destroy(): void {
     this.scanPlan?.destroy();
@@ -107,6 +109,12 @@ export class GpuRadixSort {
      * before the sort (the others stay where they are, in one buffer of the pair or the other).
      */
     count?: { buffer: GPUBuffer; word: number },
+    /**
+     * The histogram and scatter dispatches' workgroups (x, y, z for dispatchWorkgroupsIndirect),
+     * written by the GPU with the count: a sort of 0 elements then dispatches none (only the
+     * scans of the empty histograms run).
+     */
+    indirect?: { buffer: GPUBuffer; offset: number },
   ): RadixSortPlan {
     if (!Number.isInteger(keyBits) || keyBits < RADIX_BITS || keyBits > 32 || keyBits % RADIX_BITS !== 0) {
       throw new Error(`keyBits must be a multiple of ${RADIX_BITS} from ${RADIX_BITS} to 32, not ${keyBits}`);
@@ -168,20 +176,24 @@ export class GpuRadixSort {
     });
     const scanPlan = this.scan.plan(hist, RADIX_BUCKETS * blocks);
     const output = passCount % 2 === 0 ? { keys, values } : { keys: tmpKeys, values: tmpValues };
-    return new RadixSortPlan(n, keyBits, blocks, passes, scanPlan, scratch ? [hist, params] : [tmpKeys, tmpValues, hist, params], output);
+    return new RadixSortPlan(n, keyBits, blocks, passes, scanPlan, scratch ? [hist, params] : [tmpKeys, tmpValues, hist, params], output, indirect ?? null);
   }
 
   /** Records the sort into `pass` (histogram, scan, scatter per digit). */
   encode(pass: GPUComputePassEncoder, plan: RadixSortPlan): void {
     if (plan.n === 0) return;
+    const blocks = (): void => {
+      if (plan.indirect) pass.dispatchWorkgroupsIndirect(plan.indirect.buffer, plan.indirect.offset);
+      else dispatchRows(pass, plan.blocks);
+    };
     for (const p of plan.passes) {
       pass.setPipeline(this.histogramKernel.pipeline);
       pass.setBindGroup(0, p.histogram);
-      dispatchRows(pass, plan.blocks);
+      blocks();
       this.scan.encode(pass, plan.scanPlan!);
       pass.setPipeline(this.scatterKernel.pipeline);
       pass.setBindGroup(0, p.scatter);
-      dispatchRows(pass, plan.blocks);
+      blocks();
     }
   }
 
