@@ -1,11 +1,11 @@
 // The validate button in 2D: the CPU reference (src/cpu/narrowphase2d.ts) on every pair the GPU
 // broadphase found this frame, with the bodies as the frame read them, against the GPU's dense
 // contact list (the touching manifolds, ordered by body pair; a pair missing from it has none).
-// Compared pair by pair with src/compare2d.ts: point count, ids, normal within 1e-4, positions and
-// depths within 1e-4 × the pair's size plus the f32 error of the world coordinates. A list entry
-// for a pair the broadphase did not report counts as a mismatch too.
+// Compared pair by pair with src/compare-manifolds.ts: point count, ids, normal within 1e-4,
+// positions and depths within 1e-4 × the pair's size plus the f32 error of the world coordinates.
+// A list entry for a pair the broadphase did not report counts as a mismatch too.
 
-import { compareManifolds2D } from '../src/compare2d.ts';
+import { compareManifolds2D } from '../src/compare-manifolds.ts';
 import { unpackContacts2D } from '../src/cpu/contacts2d.ts';
 import { collidePacked2D, prepareCpu2D } from '../src/cpu/narrowphase2d.ts';
 import { readBuffer } from '../src/gpu/buffers.ts';

@@ -32,7 +32,7 @@ export { NARROWPHASE_DIMENSION_3D, PAIR_CLASSES_3D, PAIR_CLASS_LABEL_3D, classes
 export { NARROWPHASE_DIMENSION_2D, PAIR_CLASSES_2D, PAIR_CLASS_LABEL_2D, classesOfKinds2D, pairClass2D, type PairClass2D, type ShapeKindName2D, type NarrowphaseInputs2D } from './gpu/pair-classes2d.ts';
 export { sweepAndPrune3D, bodyAabbs3D } from './broadphase3d.ts';
 export { checkManifoldValidity3D, placeShape3D, type PlacedShape3D, type Validity3D } from './validity3d.ts';
-export { compareManifolds2D, compareManifolds3D, type Mismatch } from './compare2d.ts';
+export { compareManifolds2D, compareManifolds3D, type Mismatch } from './compare-manifolds.ts';
 export { LAYOUT_3D } from './layout3d.ts';
 export * as constants3d from './constants3d.ts';
 export { GpuFrame2D, type GpuFrame2DOptions, type FrameInputs2D, type FrameOutputs2D, type FrameCounts2D, type FrameResult2D, type FrameTimings2D } from './gpu/frame2d.ts';

@@ -20,6 +20,7 @@ import { LAYOUT_3D } from './layout3d.ts';
 import type { ManifoldJson } from './pack2d.ts';
 import { packScene3D, unpackShapes3D } from './pack3d.ts';
 import type { Scene3D } from './scene.ts';
+import type { Manifold3D, Transform3D } from './cpu/manifold3d.ts';
 import type { Shape3D } from './shapes3d.ts';
 
 type V3 = [number, number, number];
@@ -190,6 +191,38 @@ export function hullSignedDistance(s: PlacedShape3D, p: V3): number {
 /** Distance of p to the core (point, segment) of a round shape. */
 function coreDistance(s: PlacedShape3D, p: V3): number {
   return s.v.length === 2 ? pointSegment(p, s.v[0]!, s.v[1]!) : len(sub(p, s.v[0]!));
+}
+
+/** Distance of p to the shape's surface (> 0 outside, < 0 inside), round shapes by their radius. */
+export function shapeSignedDistance3D(s: PlacedShape3D, p: V3): number {
+  return s.hull ? hullSignedDistance(s, p) : coreDistance(s, p) - s.radius;
+}
+
+/**
+ * A quick check of a manifold for sweeps: unit normal, at most 4 points, and for every point the
+ * implied points on A (position + depth/2 n) and on B (position - depth/2 n) on the surfaces
+ * within `tol`. Null when it holds, else the first problem. (checkManifoldValidity3D is the
+ * whole check.)
+ */
+export function checkManifold3D(
+  m: Manifold3D, a: Shape3D, xfA: Transform3D, b: Shape3D, xfB: Transform3D, tol: number,
+): string | null {
+  if (m.count === 0) return null;
+  const n: V3 = [m.normal[0]!, m.normal[1]!, m.normal[2]!];
+  const nl = len(n);
+  if (!(Math.abs(nl - 1) < 1e-6)) return `normal length ${nl}`;
+  if (m.count > 4) return `count ${m.count}`;
+  const pa = placeShape3D(a, xfA.position, xfA.rotation);
+  const pb = placeShape3D(b, xfB.position, xfB.rotation);
+  for (let k = 0; k < m.count; k++) {
+    const d = m.depths[k]!;
+    const p: V3 = [m.positions[3 * k]!, m.positions[3 * k + 1]!, m.positions[3 * k + 2]!];
+    const da = shapeSignedDistance3D(pa, add(p, scale(n, 0.5 * d)));
+    const db = shapeSignedDistance3D(pb, add(p, scale(n, -0.5 * d)));
+    if (!(Math.abs(da) <= tol)) return `point ${k}: its point on A is ${da} from A's surface`;
+    if (!(Math.abs(db) <= tol)) return `point ${k}: its point on B is ${db} from B's surface`;
+  }
+  return null;
 }
 
 /**

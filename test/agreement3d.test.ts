@@ -19,7 +19,7 @@ import * as CANNON from 'cannon-es';
 import { makeShape3D, type Quat, type Shape3D, type Vec3 } from '../src/shapes3d.ts';
 import { collide3D } from '../src/cpu/collide3d.ts';
 import { emptyManifold3D, type Manifold3D } from '../src/cpu/manifold3d.ts';
-import { checkManifold3D } from '../src/cpu/verify3d.ts';
+import { checkManifold3D } from '../src/validity3d.ts';
 import { placeShape3D, surfaceDistance3D } from '../src/validity3d.ts';
 import { COPLANAR_RELATIVE_3D, EDGE_HYSTERESIS_3D, FACE_HYSTERESIS_3D } from '../src/constants3d.ts';
 import { rotate } from './helpers/random3d.ts';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { makeShape3D, type Quat, type Shape3D, type Vec3 } from '../src/shapes3d.ts';
 import { collide3D } from '../src/cpu/collide3d.ts';
 import { CONTACT_KIND_3D, emptyManifold3D, type Manifold3D } from '../src/cpu/manifold3d.ts';
-import { checkManifold3D } from '../src/cpu/verify3d.ts';
+import { checkManifold3D } from '../src/validity3d.ts';
 import { FEATURE_EDGE_3D, FEATURE_FACE_3D } from '../src/constants3d.ts';
 
 const I: Quat = [0, 0, 0, 1];

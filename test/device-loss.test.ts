@@ -4,7 +4,7 @@
 // the owner (`lost`, `onDeviceLost`), and work again after rebuild(), equal to the CPU reference.
 
 import { afterAll, describe, expect, it } from 'vitest';
-import { compareManifolds2D, compareManifolds3D } from '../src/compare2d.ts';
+import { compareManifolds2D, compareManifolds3D } from '../src/compare-manifolds.ts';
 import { DeviceLostError } from '../src/errors.ts';
 import { acquireDevice, guardDeviceLoss, watchDeviceLoss } from '../src/gpu/device.ts';
 import { GpuNarrowphase2D } from '../src/gpu/narrowphase2d.ts';

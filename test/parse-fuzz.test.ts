@@ -7,7 +7,7 @@
 // accepted, so the property says something about both sides.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compareManifolds2D, compareManifolds3D } from '../src/compare2d.ts';
+import { compareManifolds2D, compareManifolds3D } from '../src/compare-manifolds.ts';
 import { InputError } from '../src/errors.ts';
 import { createNarrowphase, type Narrowphase } from '../src/narrowphase.ts';
 import type { ManifoldJson } from '../src/pack2d.ts';

@@ -10,7 +10,7 @@
 // the packed path far out as the check that fails without the rebasing.
 
 import { describe, expect, it } from 'vitest';
-import { compareManifolds2D, type Mismatch } from '../src/compare2d.ts';
+import { compareManifolds2D, type Mismatch } from '../src/compare-manifolds.ts';
 import { collidePacked2D, prepareCpu2D } from '../src/cpu/narrowphase2d.ts';
 import { collidePacked3D, prepareCpu3D } from '../src/cpu/narrowphase3d.ts';
 import { F32_WORLD_RANGE } from '../src/constants.ts';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bodyAabbs3D, sweepAndPrune3D } from '../src/broadphase3d.ts';
-import { compareManifolds3D } from '../src/compare2d.ts';
+import { compareManifolds3D } from '../src/compare-manifolds.ts';
 import { InputError } from '../src/errors.ts';
 import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
 import { createNarrowphase, type Narrowphase } from '../src/narrowphase.ts';

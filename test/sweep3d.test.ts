@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { collide3D } from '../src/cpu/collide3d.ts';
 import { CONTACT_KIND_3D, emptyManifold3D } from '../src/cpu/manifold3d.ts';
-import { checkManifold3D } from '../src/cpu/verify3d.ts';
+import { checkManifold3D } from '../src/validity3d.ts';
 import { COPLANAR_RELATIVE_3D } from '../src/constants3d.ts';
 import { SWEEP_KINDS_3D as TYPES, sweepPairs3D } from './helpers/sweep3d.ts';
 

@@ -3,7 +3,7 @@
 // independent validity check, are counted apart. Exit status 1 when there are mismatches.
 
 import type { Writable } from 'node:stream';
-import { compareManifolds2D, compareManifolds3D } from '../compare2d.ts';
+import { compareManifolds2D, compareManifolds3D } from '../compare-manifolds.ts';
 import { createNarrowphase } from '../narrowphase.ts';
 import { randomPairScene, type ShapeMix } from '../random2d.ts';
 import { randomPairScene3D, SHAPE_MIXES_3D, type ShapeMix3D } from '../random3d.ts';
