@@ -1,9 +1,9 @@
 // The validate button in 3D: the CPU reference (src/cpu/narrowphase3d.ts) on every pair the GPU
 // broadphase found this frame, with the shapes and bodies as the frame read them, against the
 // GPU's dense contact list (a pair missing from it has no points), compared pair by pair with
-// src/compare-manifolds.ts. As the CLI's validate does (src/cli.ts), a mismatch where both manifolds pass
-// checkManifoldValidity3D is a near-tie f32 and f64 broke differently, counted apart; the rest
-// are the mismatches shown. A list entry for a pair the broadphase did not report counts too.
+// src/compare-manifolds.ts. As the CLI's validate does (src/cli.ts), a mismatch where both
+// manifolds pass checkManifoldValidity3D is a near-tie f32 and f64 broke differently, counted
+// apart; the rest are the mismatches shown. A list entry for a pair the broadphase did not report counts too.
 
 import { compareManifolds3D } from '../src/compare-manifolds.ts';
 import { unpackContacts3D } from '../src/cpu/contacts3d.ts';
