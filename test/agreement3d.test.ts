@@ -19,21 +19,11 @@ import * as CANNON from 'cannon-es';
 import { makeShape3D, type Quat, type Shape3D, type Vec3 } from '../src/shapes3d.ts';
 import { collide3D } from '../src/cpu/collide3d.ts';
 import { emptyManifold3D, type Manifold3D } from '../src/cpu/manifold3d.ts';
-import { checkManifold3D } from '../src/validity3d.ts';
-import { placeShape3D, surfaceDistance3D } from '../src/validity3d.ts';
+import { checkManifold3D, placeShape3D, surfaceDistance3D } from '../src/validity3d.ts';
 import { COPLANAR_RELATIVE_3D, EDGE_HYSTERESIS_3D, FACE_HYSTERESIS_3D } from '../src/constants3d.ts';
 import { rotate } from './helpers/random3d.ts';
+import { rng } from '../src/random2d.ts';
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 function randQuat(r: () => number): Quat {
   const u1 = r(), u2 = r(), u3 = r();
   const a = Math.sqrt(1 - u1), b = Math.sqrt(u1);

@@ -6,17 +6,8 @@ import { makeBody3D, makeShape3D, type Shape3D, type Shape3DInput, type Vec3 } f
 import { InputError } from '../src/errors.ts';
 import { checkShape3D } from '../src/checkshapes.ts';
 import { constants3dWgsl, MAX_FACE_VERTICES } from '../src/constants3d.ts';
+import { rng } from '../src/random2d.ts';
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function spherePoints(n: number, seed: number): Vec3[] {
   const r = rng(seed);

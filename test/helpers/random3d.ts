@@ -11,21 +11,13 @@
 
 import type { Body3DInput, SceneJson3D } from '../../src/scene.ts';
 import type { Quat, Shape3DInput, Vec3 } from '../../src/shapes3d.ts';
+import { rng } from '../../src/random2d.ts';
 import { PairSceneBuilder, type PairTag } from './scene-builder.ts';
 
 export type Rng = () => number;
 
-/** mulberry32: a tiny, fast 32-bit PRNG; returns floats in [0, 1). */
-export function mulberry32(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32 (src/random2d.ts's rng, the one seeded generator): floats in [0, 1). */
+export const mulberry32: (seed: number) => Rng = rng;
 
 const fr = Math.fround;
 
