@@ -1,4 +1,5 @@
-// Feature selection and clipping, the method of seed 000 (GPU mirror of src/cpu/clip2d.ts).
+// Feature selection and clipping, the method of dyn4j's "Contact Points Using Clipping" (GPU
+// mirror of src/cpu/clip2d.ts).
 // Both polygons are in the same frame; poly1 owns the reference edge, poly2 the incident edge.
 
 // The best edge of `poly` for direction d: the vertex farthest along d, then of its two edges the
@@ -44,7 +45,7 @@ fn clipSegmentToLine(seg: ptr<function, ClipSegment>, dir: vec2f, offset: f32) -
   return true;
 }
 
-// Appends one clipped point: its per-point depth (seed 000, example 3) and midway position.
+// Appends one clipped point: its per-point depth (the article's example 3) and midway position.
 fn addClipPoint(m: ptr<function, Manifold2D>, p: vec2f, origin: vec2f, n: vec2f, r1: f32, r2: f32, margin: f32, id: u32) {
   let separation = dot(p - origin, n);
   let depth = r1 + r2 - separation;
@@ -60,7 +61,7 @@ fn addClipPoint(m: ptr<function, Manifold2D>, p: vec2f, origin: vec2f, n: vec2f,
   (*m).count += 1u;
 }
 
-// The three clips of seed 000; `flip` says poly1 is body B.
+// The three clips of "Contact Points Using Clipping"; `flip` says poly1 is body B.
 fn clipPolygons(poly1: ptr<private, Shape2D>, poly2: ptr<private, Shape2D>, edge1: u32, edge2: u32, flip: bool, margin: f32, m: ptr<function, Manifold2D>) {
   let i11 = edge1;
   let i12 = nextVertex(edge1, (*poly1).count);

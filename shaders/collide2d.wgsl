@@ -40,8 +40,8 @@ fn vertexContact(m: ptr<function, Manifold2D>, a: vec2f, b: vec2f, r1: f32, r2: 
 }
 
 // Polygon against polygon, both in A's (shifted) frame: SAT with hysteresis, reference edge from
-// the face's owner, incident edge by seed 000's best edge, vertex–vertex when the cores are apart
-// and their closest features are vertices, else the three clips.
+// the face's owner, incident edge by the clipping article's best edge, vertex–vertex when the cores
+// are apart and their closest features are vertices, else the three clips.
 fn collidePolygons(polyA: ptr<private, Shape2D>, polyB: ptr<private, Shape2D>, margin: f32, m: ptr<function, Manifold2D>) {
   (*m).count = 0u;
   let radius = (*polyA).radius + (*polyB).radius;

@@ -135,8 +135,8 @@ fn colorCount(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups
 
 // Second: each uncoloured picks a tentative colour at random (hash of index and round) among the
 // lowest d / 2 + 1 colours free at its bodies, d its uncoloured neighbours, and marks it tried
-// there. Half of randomised (Δ+1)-colouring's palette: measured 11 colours instead of 14 on the
-// 2D bench pile (13 instead of 15 in 3D) for one or two more rounds (7 and 8).
+// there. Half of randomised (Δ+1)-colouring's palette: fewer colours (fewer passes) for a round
+// or two more (docs/tuning.md).
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
 fn colorClaim(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
   let c = colorIndex(gid, groups);

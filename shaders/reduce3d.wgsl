@@ -1,6 +1,7 @@
 // Contact reduction (GPU mirror of src/cpu/reduce3d.ts): the clipped candidate points of a face
 // contact reduced to at most MAX_MANIFOLD_POINTS_3D that keep the deepest point (to within the
-// linear slop) and the largest area (seed 003's recipe with Box3D's hysteresis).
+// linear slop) and the largest area (the recipe of Bullet's contact clipping,
+// btPolyhedralContactClipping, with Box3D's hysteresis).
 
 // Candidate points before reduction: position (working frame) and separation in one vec4f, feature
 // id. As many as the clip buffers hold (CLASS_CLIP_POINTS_3D).

@@ -29,7 +29,7 @@ fn closestHullCore3d(H: Hull3D, p: vec3f, q: vec3f, isSegment: bool) -> HullCore
   // Hull edges against the core. The CPU reference first skips edges whose face planes are
   // farther from the core than the best so far (planeGap3d there; the same answer): a SIMD lane
   // gains nothing from skipping while its neighbours go on, and the plane reads cost more than
-  // they save (lavapipe, 100k sphere–hull pairs: 92–112 ms → 135 ms with the skip).
+  // they save (docs/tuning.md).
   for (var e = 0u; e < MAX_HULL_EDGES; e++) {
     if (e >= H.edgeCount) { break; }
     let edge = hullEdge(H, e);

@@ -123,8 +123,8 @@ export const SCAN_ITEMS = 8;
 
 /**
  * Radix sort: key bits per pass (the kernel packs exactly 16 digit counters), raking run length
- * (RADIX_RAKE² invocations a workgroup) and items per invocation. 64 × 32 was measured on
- * lavapipe: 256 × 8 compiled for 20 s (LLVM) and ran about 2× slower.
+ * (RADIX_RAKE² invocations a workgroup) and items per invocation: a small workgroup with long
+ * runs, which compiles fast and runs well on lavapipe (docs/tuning.md).
  */
 export const RADIX_BITS = 4;
 export const RADIX_RAKE = 8;

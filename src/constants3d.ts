@@ -141,10 +141,8 @@ export const CLIP_SIDE_SLOP_3D = 1e-4;
  * Depth tolerance for choosing the deepest point in contact reduction, relative to the pair's
  * length scale: the first pick is a candidate within this of the deepest (src/cpu/reduce3d.ts).
  * Box2D's linear slop (0.005 m for 1 m shapes): a solver lets shapes sink that much, so depths
- * closer than it are equally deep to it. A resting box wobbles by ~1e-3 rad, which moves its
- * corners' depths by ~5e-4 of its size; at 5e-4 (the value before) the "deepest" corner of two
- * stacked cubes followed the wobble and with it the 4 points kept of their octagon: 39% of frames
- * changed ids (test/coherence3d.test.ts).
+ * closer than it are equally deep to it, and a resting box's wobble (~1e-3 rad, moving its
+ * corners' depths by ~5e-4 of its size) does not change which points are kept (docs/tuning.md).
  */
 export const REDUCTION_DEPTH_TOLERANCE_3D = 5e-3;
 

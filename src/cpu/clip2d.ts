@@ -1,17 +1,17 @@
-// Feature selection and clipping, the method of seed 000 ("Contact Points Using Clipping"), CPU
-// mirror of shaders/clip2d.wgsl. Both polygons are in the same frame; poly1 owns the reference
-// edge, poly2 the incident edge.
+// Feature selection and clipping, the method of dyn4j's "Contact Points Using Clipping" (William
+// Bittle), CPU mirror of shaders/clip2d.wgsl. Both polygons are in the same frame; poly1 owns the
+// reference edge, poly2 the incident edge.
 
 import { INCIDENT_EDGE_BIAS } from '../constants.ts';
 import type { Shape2D } from '../shapes2d.ts';
 import { makeId, nextVertex, type LocalManifold2D } from './manifold2d.ts';
 
 /**
- * The best edge of `poly` for direction (dx, dy) (seed 000, "Finding the Features"): the vertex
- * farthest along d, then of its two edges the one most perpendicular to d. For a convex polygon
- * that is the edge whose outward normal is most aligned with d; comparing normals also works for
- * a capsule's 2-gon, whose two edges share both vertices. Near-ties keep the edge leaving the
- * vertex (INCIDENT_EDGE_BIAS), so feature ids do not flicker.
+ * The best edge of `poly` for direction (dx, dy) ("Contact Points Using Clipping", "Finding the
+ * Features"): the vertex farthest along d, then of its two edges the one most perpendicular to d.
+ * For a convex polygon that is the edge whose outward normal is most aligned with d; comparing
+ * normals also works for a capsule's 2-gon, whose two edges share both vertices. Near-ties keep the
+ * edge leaving the vertex (INCIDENT_EDGE_BIAS), so feature ids do not flicker.
  */
 export function findBestEdge(poly: Shape2D, dx: number, dy: number): number {
   const v = poly.vertices;
@@ -41,7 +41,7 @@ export interface ClipSegment {
 }
 
 /**
- * Keeps the part of segment ab where dir · p >= offset (seed 000's `clip`, order-preserving: a
+ * Keeps the part of segment ab where dir · p >= offset (that article's `clip`, order-preserving: a
  * clipped end is replaced by the crossing point, so each end keeps its feature id). Returns false
  * when both ends are outside (fewer than two points remain: no contact from this edge pair).
  */
@@ -63,7 +63,7 @@ export function clipSegmentToLine(seg: ClipSegment, dirX: number, dirY: number, 
 
 const seg: ClipSegment = { ax: 0, ay: 0, bx: 0, by: 0 };
 
-/** Appends one clipped point: its per-point depth (seed 000, example 3) and midway position. */
+/** Appends one clipped point: its per-point depth (the article's example 3) and midway position. */
 function addClipPoint(
   m: LocalManifold2D, px: number, py: number, refX: number, refY: number, nx: number, ny: number,
   r1: number, r2: number, margin: number, id: number,
@@ -81,10 +81,10 @@ function addClipPoint(
 }
 
 /**
- * The three clips of seed 000: the incident edge of poly2 against the side planes through the two
- * ends of the reference edge of poly1, then each remaining point against the reference face
- * itself, keeping its own depth. `flip` says poly1 is body B (the normal is then negated and the
- * id halves swapped so ids always read (feature of A, feature of B)).
+ * The three clips of "Contact Points Using Clipping": the incident edge of poly2 against the side
+ * planes through the two ends of the reference edge of poly1, then each remaining point against the
+ * reference face itself, keeping its own depth. `flip` says poly1 is body B (the normal is then
+ * negated and the id halves swapped so ids always read (feature of A, feature of B)).
  */
 export function clipPolygons(
   poly1: Shape2D, poly2: Shape2D, edge1: number, edge2: number, flip: boolean, margin: number, m: LocalManifold2D,

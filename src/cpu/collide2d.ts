@@ -65,8 +65,8 @@ function vertexContact(
 /**
  * Polygon against polygon, both in A's (shifted) frame. SAT over both polygons' faces gives the
  * axis; A's face is kept unless B's is better by AXIS_HYSTERESIS (frame-to-frame stability). The
- * face's owner gives the reference edge, seed 000's best edge of the other the incident edge.
- * When the cores are apart and their closest features are two vertices, the normal joins the
+ * face's owner gives the reference edge, the clipping article's best edge of the other the incident
+ * edge. When the cores are apart and their closest features are two vertices, the normal joins the
  * vertices (rounded polygons, capsules, speculative contacts); otherwise the edges are clipped.
  */
 export function collidePolygons(polyA: Shape2D, polyB: Shape2D, margin: number, m: LocalManifold2D): void {
@@ -133,9 +133,9 @@ function closestEdgesContact(
 /**
  * Polygon (or capsule) against circle, both in the polygon's frame (Box2D's
  * b2CollidePolygonAndCircle). The face of max separation, then the Voronoi region of the circle's
- * center: beyond either end of that face the normal joins the vertex and the center (seed 000,
- * "Curved Shapes": a circle gives one point). Id: the polygon's face index, or its vertex index
- * with VERTEX_FEATURE set, in the polygon's half.
+ * center: beyond either end of that face the normal joins the vertex and the center ("Contact
+ * Points Using Clipping", "Curved Shapes": a circle gives one point). Id: the polygon's face index,
+ * or its vertex index with VERTEX_FEATURE set, in the polygon's half.
  */
 export function collidePolygonAndCircle(poly: Shape2D, circle: Shape2D, margin: number, m: LocalManifold2D): void {
   m.count = 0;

@@ -1,6 +1,7 @@
 // The 3D collide functions (mirror of shaders/collide3d.wgsl, function for function, same names).
 //
-// Method (issue #3, seeds 002–004):
+// Method (Gregorius's SAT for hulls; clipping as in "Contact manifold for 3D collisions", Bullet's
+// btPolyhedralContactClipping and the Newcastle physics tutorial "Collision Manifolds"):
 //   hull–hull (boxes are hulls): SAT over A's face normals, B's face normals and the cross
 //     products of edge pairs whose Gauss-map arcs cross (src/cpu/sat3d.ts). A face axis wins over
 //     an edge axis unless the edge is better by EDGE_HYSTERESIS_3D, A's face over B's unless B's

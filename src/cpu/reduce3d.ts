@@ -1,7 +1,8 @@
 // Contact reduction (mirror of shaders/reduce3d.wgsl): the clipped candidate points of a face
 // contact reduced to at most MAX_MANIFOLD_POINTS_3D that keep the deepest point (to within the
-// linear slop) and the largest area (seed 003's recipe with Box3D's hysteresis). Scalars inside
-// (flat candidates): it runs on most face contacts of resting boxes.
+// linear slop) and the largest area (the recipe of Bullet's contact clipping,
+// btPolyhedralContactClipping, with Box3D's hysteresis). Scalars inside (flat candidates): it runs
+// on most face contacts of resting boxes.
 
 import { MAX_CLIP_POINTS_3D, REDUCTION_DEPTH_TOLERANCE_3D, REDUCTION_HYSTERESIS_3D } from '../constants3d.ts';
 import { swapId3d } from './manifold3d.ts';

@@ -1,7 +1,8 @@
 // Separating axis test over the face normals of one polygon (CPU mirror of shaders/sat2d.wgsl).
 // Both polygons are in the same frame. Separation > 0 means the core polygons are apart along
 // that face normal; the largest separation over all faces of both polygons is the axis of least
-// penetration (seed 001, "SAT"; Box2D's b2FindMaxSeparation).
+// penetration (as in the Phaser 3 physics tutorial "Clipping Method" and Box2D's
+// b2FindMaxSeparation).
 
 import type { Shape2D } from '../shapes2d.ts';
 
