@@ -2,7 +2,8 @@
 // SwiftShader, Debian's Firefox ESR on lavapipe), served by Vite's dev server on 127.0.0.1:
 //   validation.html  the kernels through the browser's WGSL compiler (Tint, naga) against the CPU
 //                    reference on 10k random pairs of every 2D and 3D pair class: 0 unexplained
-//                    mismatches, 0 invalid CPU manifolds, each class producing contacts;
+//                    mismatches, 0 invalid CPU manifolds, each class producing contacts; and
+//                    with ?sets=adversarial the Node suites' adversarial sets, 0 unexplained;
 //   bench.html?quick=1  every scenario and contender at the small sizes, the record as JSON;
 //   three.html       three.js's WebGPURenderer and GpuWorld3D on one device: frames, contacts,
 //                    a picture that is not blank.
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import type { BenchRow } from '../demo/bench.ts';
 import type { ValidationRow } from '../demo/validation.ts';
+import { ADVERSARIAL_SETS_2D, ADVERSARIAL_SETS_3D } from './helpers/adversarial-sets.ts';
 import { browserFor, BROWSERS, inkOf, servePages, SHOTS } from './helpers/browsers.ts';
 import { SWEEP_TYPES } from './helpers/random2d.ts';
 import { PAIR_CLASSES_3D } from './helpers/random3d.ts';
@@ -81,6 +83,26 @@ for (const name of BROWSERS) {
         expect(r.nearTies, what).toBeLessThan(0.005 * r.pairs);
       }
       await page.screenshot('body', join(SHOTS, `${name}-validation.png`));
+      expect(page.problems).toEqual([]);
+      await page.close();
+    }, PAGE_TIMEOUT[name] + 120_000);
+
+    test('validation.html?sets=adversarial: the Node suites\' adversarial sets, 0 unexplained', async () => {
+      const t0 = performance.now();
+      const page = await launched.browser.open(new URL('validation.html?sets=adversarial', pages.url).href);
+      await page.waitFor(() => window.__validation.done || window.__validation.error !== null, undefined, PAGE_TIMEOUT[name]);
+      const s = await page.evaluate(() => window.__validation);
+      const cases = await page.text('#cases');
+      console.log(`${name} validation.html?sets=adversarial in ${((performance.now() - t0) / 1000).toFixed(0)} s; near-ties per set: ${JSON.stringify(Object.fromEntries(s.rows.map((r) => [`${r.dim}D ${r.pairClass}`, r.nearTies])))}`);
+      expect(s.error).toBeNull();
+      const expected = [...Object.keys(ADVERSARIAL_SETS_2D).map((c) => `2:${c}`), ...Object.keys(ADVERSARIAL_SETS_3D).map((c) => `3:${c}`)];
+      expect(s.rows.map((r) => `${r.dim}:${r.pairClass}`)).toEqual(expected);
+      for (const r of s.rows) {
+        const what = `${r.dim}D ${r.pairClass}`;
+        expect(r.pairs, what).toBeGreaterThan(0);
+        expect(r.unexplained, `${what}: unexplained mismatches\n${cases}`).toBe(0);
+        expect(r.cpuInvalid, `${what}: invalid CPU manifolds\n${cases}`).toBe(0);
+      }
       expect(page.problems).toEqual([]);
       await page.close();
     }, PAGE_TIMEOUT[name] + 120_000);

@@ -17,20 +17,8 @@ import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
 import { GpuNarrowphase2D } from '../src/gpu/narrowphase2d.ts';
 import { rng } from '../src/random2d.ts';
 import { casesText2D, compareSet2D, kindsText2D, SHOW_CASES_2D as SHOW_CASES, type SetResult2D } from './helpers/compare2d.ts';
-import {
-  SWEEP_TYPES,
-  collinearCapsulesScene,
-  deepPenetrationScene,
-  exactTouchingScene,
-  largeOffsetScene,
-  nearRightAnglesScene,
-  pairScene,
-  parallelEdgesScene,
-  scaledScene,
-  sweepScene,
-  vertexOnEdgeScene,
-  type SweepType,
-} from './helpers/random2d.ts';
+import { ADVERSARIAL_SETS_2D } from './helpers/adversarial-sets.ts';
+import { SWEEP_TYPES, pairScene, sweepScene, type SweepType } from './helpers/random2d.ts';
 import { manifoldJson, readManifold } from './helpers/validity2d.ts';
 
 /** Random geometric pairs per sweep type; each is listed in both orders, so 2× pairs. */
@@ -119,14 +107,14 @@ describe('2D narrowphase: GPU (WGSL) vs CPU reference, random sweeps', () => {
 
 describe('2D narrowphase: GPU vs CPU, adversarial sets', () => {
   it('parallel edges: faces exactly anti-parallel, gaps from -0.2 to the margin', async () => {
-    const r = await compareSet2D('parallel-edges', parallelEdgesScene(0xa11e1, 15_000), gpu, 'all', general);
+    const r = await compareSet2D('parallel-edges', ADVERSARIAL_SETS_2D['parallel-edges']!(), gpu, 'all', general);
     report(r);
     expectAgreement(r);
     expect(r.twoPoint, '2-point manifolds from parallel faces').toBeGreaterThan(0.4 * r.pairs);
   });
 
   it('exact touching (margin 0): every pair has a contact of depth exactly 0', async () => {
-    const b = exactTouchingScene(0x70c4, 500);
+    const b = ADVERSARIAL_SETS_2D['exact-touching']!();
     const r = await compareSet2D('exact-touching', b, gpu, 'all', general);
     report(r);
     expectAgreement(r);
@@ -148,14 +136,14 @@ describe('2D narrowphase: GPU vs CPU, adversarial sets', () => {
   });
 
   it('capsules on one line: end to end, circles on the axis', async () => {
-    const r = await compareSet2D('collinear-capsules', collinearCapsulesScene(0xca95, 5_000), gpu, 'all', general);
+    const r = await compareSet2D('collinear-capsules', ADVERSARIAL_SETS_2D['collinear-capsules']!(), gpu, 'all', general);
     report(r);
     expectAgreement(r);
   });
 
   for (const margin of [0, 0.05]) {
     it(`a vertex exactly on an edge (margin ${margin})`, async () => {
-      const r = await compareSet2D(`vertex-on-edge, margin ${margin}`, vertexOnEdgeScene(0x0e06e + margin * 100, 15_000, margin), gpu, 'all', general);
+      const r = await compareSet2D(`vertex-on-edge, margin ${margin}`, ADVERSARIAL_SETS_2D[`vertex-on-edge, margin ${margin}`]!(), gpu, 'all', general);
       report(r);
       expectAgreement(r);
       expect(r.touching, 'vertex-on-edge pairs touch (with margin 0 about half: f32 rounding puts the vertex just inside or outside)').toBeGreaterThan(0.3 * r.pairs);
@@ -163,14 +151,14 @@ describe('2D narrowphase: GPU vs CPU, adversarial sets', () => {
   }
 
   it('deep penetration: centers coincident or nearly, identical shapes', async () => {
-    const r = await compareSet2D('deep', deepPenetrationScene(0xdee9, 15_000), gpu, 'all', general);
+    const r = await compareSet2D('deep', ADVERSARIAL_SETS_2D['deep']!(), gpu, 'all', general);
     report(r);
     expectAgreement(r);
     expect(r.touching, 'every deep pair touches').toBe(r.pairs);
   });
 
   it('angles near multiples of 90° (k·π/2 ± 1e-7..1e-3)', async () => {
-    const r = await compareSet2D('near-right-angles', nearRightAnglesScene(0x90d, 15_000), gpu, 'all', general);
+    const r = await compareSet2D('near-right-angles', ADVERSARIAL_SETS_2D['near-right-angles']!(), gpu, 'all', general);
     report(r);
     expectAgreement(r);
     expect(r.twoPoint, '2-point manifolds of nearly aligned faces').toBeGreaterThan(0.1 * r.pairs);
@@ -179,8 +167,7 @@ describe('2D narrowphase: GPU vs CPU, adversarial sets', () => {
   it('scales 1e-3 .. 1e3 (whole pair and margin scaled)', async () => {
     const results: SetResult2D[] = [];
     for (let e = -3; e <= 3; e++) {
-      const scale = 10 ** e;
-      const r = await compareSet2D(`scale 1e${e}`, scaledScene(0x5ca1e + e, 4_000, scale), gpu, 'all', general);
+      const r = await compareSet2D(`scale 1e${e}`, ADVERSARIAL_SETS_2D[`scale 1e${e}`]!(), gpu, 'all', general);
       report(r);
       results.push(r);
     }
@@ -191,7 +178,7 @@ describe('2D narrowphase: GPU vs CPU, adversarial sets', () => {
   });
 
   it('large world offsets (positions ~1e3, shapes ~1)', async () => {
-    const r = await compareSet2D('large-offset', largeOffsetScene(0xb16, 15_000), gpu, 'all', general);
+    const r = await compareSet2D('large-offset', ADVERSARIAL_SETS_2D['large-offset']!(), gpu, 'all', general);
     report(r);
     expectAgreement(r);
   });

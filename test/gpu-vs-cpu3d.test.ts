@@ -33,29 +33,13 @@ import { manifoldBytes3D, packScene3D } from '../src/pack3d.ts';
 import { parseScene3D } from '../src/scene.ts';
 import { surfaceDistance3D } from '../src/validity3d.ts';
 import { casesText3D, compareSet3D, compareTolerance3D, placedPair, readSlot3D, report3D, type SetResult3D } from './helpers/compare3d.ts';
-import {
-  SWEEP_TYPES_3D,
-  apartAtVerticesScene3D,
-  coplanarTouchingScene3D,
-  deepPenetrationScene3D,
-  edgeOnFaceScene3D,
-  featureOnFeatureScene3D,
-  mixedSweepScene3D,
-  roundOnRoundScene3D,
-  nearRightAnglesScene3D,
-  noisyAndThinScene3D,
-  parallelFacesScene3D,
-  scaledScene3D,
-  sweepScene3D,
-  type SceneBuilder3D,
-  type SweepType3D,
-} from './helpers/random3d.ts';
+import { ADVERSARIAL_GEOMETRIES_3D as ADVERSARIAL_GEOMETRIES, ADVERSARIAL_SETS_3D } from './helpers/adversarial-sets.ts';
+import { SWEEP_TYPES_3D, mixedSweepScene3D, sweepScene3D, type SceneBuilder3D, type SweepType3D } from './helpers/random3d.ts';
 
 /** Random geometries per sweep type; each is listed in both orders, so 2× pairs. */
 const SWEEP_GEOMETRIES = 50_000;
 /** CPU manifolds per sweep checked against the validity check (spread over the scene). */
 const VALIDITY_SAMPLE = 5_000;
-const ADVERSARIAL_GEOMETRIES = 4_000;
 const SHOW_CASES = 4;
 
 let acquired: AcquiredDevice;
@@ -140,7 +124,7 @@ describe('3D narrowphase: GPU (WGSL) vs CPU reference, random sweeps', () => {
 
 describe('3D narrowphase: GPU vs CPU, adversarial sets', () => {
   it('parallel and anti-parallel faces: exact cube symmetries, gaps from -0.2 to the margin', async () => {
-    const r = await runSet('parallel-faces', parallelFacesScene3D(0xa11e13, ADVERSARIAL_GEOMETRIES, 0.05), 'all');
+    const r = await runSet('parallel-faces', ADVERSARIAL_SETS_3D['parallel-faces']!(), 'all');
     expect(r.pointHistogram[4]!, '4-point manifolds from parallel faces').toBeGreaterThan(0.3 * r.pairs);
   });
 
@@ -150,7 +134,7 @@ describe('3D narrowphase: GPU vs CPU, adversarial sets', () => {
     // and a face axis as much as 2.3 worse, on 95 of these 8000 pairs.) Apart within the margin
     // with ties of aligned boxes, the speculative contact joins the hulls' closest points (GJK;
     // before, a pair of closest features other than the closest, 2 of 8000).
-    const r = await runSet('feature-on-feature', featureOnFeatureScene3D(0xfea7, ADVERSARIAL_GEOMETRIES, 0.05), 'all');
+    const r = await runSet('feature-on-feature', ADVERSARIAL_SETS_3D['feature-on-feature']!(), 'all');
     expect(r.touching, 'most pairs touch').toBeGreaterThan(0.8 * r.pairs);
     expect(r.kinds.closest ?? 0, 'vertex-on-vertex contacts from clamped edge pairs and speculative closest features').toBeGreaterThan(0.05 * r.pairs);
   });
@@ -158,19 +142,19 @@ describe('3D narrowphase: GPU vs CPU, adversarial sets', () => {
   it('spheres and capsules exactly on hull features (vertices, edge midpoints, shifted vertices)', async () => {
     // A capsule whose clipped piece of a face collapses to a point (an end on the face's boundary)
     // gives that point once (before: twice, 50 of these 8000 pairs).
-    const r = await runSet('round-on-feature', featureOnFeatureScene3D(0xfea8, ADVERSARIAL_GEOMETRIES, 0.05, true), 'all');
+    const r = await runSet('round-on-feature', ADVERSARIAL_SETS_3D['round-on-feature']!(), 'all');
     expect(r.touching, 'most pairs touch').toBeGreaterThan(0.8 * r.pairs);
     expect((r.kinds.faceA ?? 0) + (r.kinds.faceB ?? 0), 'capsules clipped to a face').toBeGreaterThan(0.02 * r.pairs);
   });
 
   it('spheres and capsules exactly touching each other (ends, midpoints; parallel, crossed, random)', async () => {
-    const r = await runSet('round-on-round', roundOnRoundScene3D(0x4d4d, ADVERSARIAL_GEOMETRIES, 0.05), 'all');
+    const r = await runSet('round-on-round', ADVERSARIAL_SETS_3D['round-on-round']!(), 'all');
     expect(r.touching, 'most pairs touch').toBeGreaterThan(0.8 * r.pairs);
     expect(r.pointHistogram[2]!, 'parallel capsules (2 points)').toBeGreaterThan(0.01 * r.pairs);
   });
 
   it('coplanar touching (margin 0): every pair has points, all of depth exactly 0', async () => {
-    const r = await runSet('coplanar-touching', coplanarTouchingScene3D(0xc0f1a7, ADVERSARIAL_GEOMETRIES), 'all');
+    const r = await runSet('coplanar-touching', ADVERSARIAL_SETS_3D['coplanar-touching']!(), 'all');
     const bad: string[] = [];
     for (const [side, out] of [['cpu', r.cpu], ['gpu', r.gpu]] as const) {
       for (let k = 0; k < r.pairs; k++) {
@@ -182,13 +166,13 @@ describe('3D narrowphase: GPU vs CPU, adversarial sets', () => {
   });
 
   it('a box balanced on an edge across a face (edge exactly on the face, and within 1e-3 rad)', async () => {
-    const r = await runSet('edge-on-face', edgeOnFaceScene3D(0xed9e, ADVERSARIAL_GEOMETRIES, 0.05), 'all');
+    const r = await runSet('edge-on-face', ADVERSARIAL_SETS_3D['edge-on-face']!(), 'all');
     expect(r.pointHistogram[2]!, '2-point manifolds (an edge on a face)').toBeGreaterThan(0.2 * r.pairs);
   });
 
   it('hulls apart at a corner or an edge by less than the margin: a speculative point on both sides', async () => {
     const margin = 0.05;
-    const builder = apartAtVerticesScene3D(0xc0a7e5, ADVERSARIAL_GEOMETRIES, margin);
+    const builder = ADVERSARIAL_SETS_3D['apart-at-vertices']!();
     // Every manifold valid: the speculative normal joins the hulls' closest points (GJK) where no
     // face or edge pair of the SAT holds them. (Before, the closest features were searched on the
     // SAT's reference and incident faces only: 6 of these 8000 normals missed the best axis.)
@@ -218,26 +202,26 @@ describe('3D narrowphase: GPU vs CPU, adversarial sets', () => {
   });
 
   it('deep penetration, down to coincident centres, every shape type', async () => {
-    const r = await runSet('deep-penetration', deepPenetrationScene3D(0xdee9, ADVERSARIAL_GEOMETRIES, 0.05), 'all');
+    const r = await runSet('deep-penetration', ADVERSARIAL_SETS_3D['deep-penetration']!(), 'all');
     expect(r.touching).toBeGreaterThan(0.98 * r.pairs);
   });
 
   for (const scale of [1e-3, 1e3]) {
     it(`every pair type at scale ${scale} (sizes, positions and margin scaled)`, async () => {
-      const r = await runSet(`scale ${scale}`, scaledScene3D(0x5ca1e + Math.round(Math.log10(scale)), ADVERSARIAL_GEOMETRIES, scale), 'all');
+      const r = await runSet(`scale ${scale}`, ADVERSARIAL_SETS_3D[`scale ${scale}`]!(), 'all');
       expect(r.touching).toBeGreaterThan(0.3 * r.pairs);
     });
   }
 
   it('noisy merged faces (vertices up to the merge tolerance off their planes) and thin plates and needles', async () => {
-    const r = await runSet('noisy-and-thin', noisyAndThinScene3D(0x7e1a, ADVERSARIAL_GEOMETRIES, 0.05), 'all');
+    const r = await runSet('noisy-and-thin', ADVERSARIAL_SETS_3D['noisy-and-thin']!(), 'all');
     // Coverage: thousands of contacts (a third of the pairs), of every kind.
     expect(r.touching).toBeGreaterThan(0.6 * ADVERSARIAL_GEOMETRIES);
     for (const kind of ['faceA', 'faceB', 'edge', 'closest']) expect(r.kinds[kind] ?? 0).toBeGreaterThan(40);
   });
 
   it('rotations within 1e-7..1e-3 rad of 90°', async () => {
-    const r = await runSet('near-right-angles', nearRightAnglesScene3D(0x90de9, ADVERSARIAL_GEOMETRIES, 0.05), 'all');
+    const r = await runSet('near-right-angles', ADVERSARIAL_SETS_3D['near-right-angles']!(), 'all');
     expect(r.touching).toBeGreaterThan(0.3 * r.pairs);
   });
 });
