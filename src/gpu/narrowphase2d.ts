@@ -7,19 +7,13 @@
 
 import { LAYOUT_2D } from '../layout2d.ts';
 import type { Packed2D } from '../pack2d.ts';
-import { WORKGROUP_SIZE_2D } from '../constants.ts';
-import { checkInputBytes, PairBatcher, writeBatchParams } from './batches.ts';
-import { dispatchGrid, GrowingBuffer, upload, type GpuRunResult } from './buffers.ts';
-import { guardDeviceLoss } from './device.ts';
-import { classKernel, GpuPairClasses } from './pair-classes.ts';
+import { checkInputBytes, PairBatcher } from './batches.ts';
+import { GrowingBuffer, upload, type GpuRunResult } from './buffers.ts';
+import { runNarrowphase } from './narrowphase-run.ts';
+import { GpuPairClasses } from './pair-classes.ts';
 import { classesOfKinds2D, classesOfPairs2D, NARROWPHASE_DIMENSION_2D, type NarrowphaseInputs2D, type PairClass2D, type ShapeKindName2D } from './pair-classes2d.ts';
 
 export type { GpuRunResult };
-
-/** Workgroup grid for `pairCount` invocations of the 2D kernel. */
-export function dispatchGrid2D(pairCount: number): { x: number; y: number; rowPitch: number } {
-  return dispatchGrid(pairCount, WORKGROUP_SIZE_2D);
-}
 
 export interface GpuNarrowphase2DOptions {
   /** Most pairs per batch (rounded down to a multiple of 256); default: what one binding holds. */
@@ -79,41 +73,19 @@ export class GpuNarrowphase2D {
    * after the other, each with its own result.
    */
   run(packed: Packed2D): Promise<GpuRunResult> {
-    return this.batcher.serial(() => guardDeviceLoss(this.device, async () => {
-      this.checkCapacity(packed);
-      const general = this.options.kernel === 'general' ? await classKernel(this.device, NARROWPHASE_DIMENSION_2D, 'general') : null;
-      if (!general) await this.classes.prepare(this.classesFor(packed));
-      const start = performance.now();
-      const device = this.device;
-      const shapes = this.shapes.ensure(packed.shapes.byteLength);
-      const bodies = this.bodies.ensure(packed.bodies.byteLength);
-      upload(device, shapes, packed.shapes);
-      upload(device, bodies, packed.bodies);
-      const inputs: NarrowphaseInputs2D = { shapes, bodies };
-      const batches = this.batcher.batches(packed.pairCount);
-      // Each batch's pair count on the GPU, where the classifier reads it.
-      const counts = this.counts.ensure(4 * batches.length);
-      device.queue.writeBuffer(counts, 0, new Uint32Array(batches.map((b) => b.count)));
-      this.classes.reserve(batches.length);
-      return this.batcher.run(packed.pairs, (encoder, batch, pairs, manifolds, params, pass) => {
-        if (general) {
-          const grid = dispatchGrid2D(batch.count);
-          writeBatchParams(device, params, LAYOUT_2D.params, batch.count, packed.margin, grid.rowPitch);
-          const p = encoder.beginComputePass(pass('only'));
-          p.setPipeline(general.pipeline);
-          p.setBindGroup(0, device.createBindGroup({ layout: general.layout, entries: NARROWPHASE_DIMENSION_2D.bindings(inputs, pairs, manifolds, params) }));
-          if (batch.count > 0) p.dispatchWorkgroups(grid.x, grid.y);
-          p.end();
-        } else {
-          this.classes.encode(
-            encoder,
-            { inputs, pairs, manifolds, slots: Math.max(1, batch.count), count: { buffer: counts, offset: 4 * batch.index }, margin: packed.margin },
-            batch.index,
-            { classify: pass('first'), collide: pass('last') },
-          );
-        }
-      }, start);
-    }));
+    return runNarrowphase(this.device, {
+      classes: this.classes, batcher: this.batcher, counts: this.counts, kernel: this.options.kernel,
+      check: () => this.checkCapacity(packed),
+      needs: () => this.classesFor(packed),
+      upload: (): NarrowphaseInputs2D => ({ shapes: this.upload(this.shapes, packed.shapes), bodies: this.upload(this.bodies, packed.bodies) }),
+      pairs: packed.pairs, pairCount: packed.pairCount, margin: packed.margin,
+    });
+  }
+
+  private upload(buffer: GrowingBuffer, data: ArrayBuffer | ArrayBufferView): GPUBuffer {
+    const b = buffer.ensure(data.byteLength);
+    upload(this.device, b, data);
+    return b;
   }
 
   destroy(): void {

@@ -6,20 +6,13 @@
 // The pairs run as pair classes (src/gpu/pair-classes.ts): split on the GPU by shape kinds, each
 // class by its own pipeline, compiled on first use for the classes the scene's shapes can form.
 
-import { WORKGROUP_SIZE_3D } from '../constants3d.ts';
 import { LAYOUT_3D } from '../layout3d.ts';
 import type { Packed3D } from '../pack3d.ts';
-import { checkInputBytes, PairBatcher, writeBatchParams } from './batches.ts';
-import { dispatchGrid, GrowingBuffer, upload } from './buffers.ts';
-import type { GpuRunResult } from './buffers.ts';
-import { guardDeviceLoss } from './device.ts';
-import { classKernel, GpuPairClasses } from './pair-classes.ts';
+import { checkInputBytes, PairBatcher } from './batches.ts';
+import { GrowingBuffer, upload, type GpuRunResult } from './buffers.ts';
+import { runNarrowphase } from './narrowphase-run.ts';
+import { GpuPairClasses } from './pair-classes.ts';
 import { classesOfKinds3D, classesOfPairs3D, NARROWPHASE_DIMENSION_3D, type NarrowphaseInputs3D, type PairClass3D, type ShapeKindName3D } from './pair-classes3d.ts';
-
-/** Workgroup grid for `pairCount` invocations of the 3D kernel. */
-export function dispatchGrid3D(pairCount: number): { x: number; y: number; rowPitch: number } {
-  return dispatchGrid(pairCount, WORKGROUP_SIZE_3D);
-}
 
 export interface GpuNarrowphase3DOptions {
   /** Most pairs per dispatch (rounded down to a multiple of 256); default: what the binding limit allows. */
@@ -93,51 +86,26 @@ export class GpuNarrowphase3D {
    * after the other, each with its own result.
    */
   run(packed: Packed3D): Promise<GpuRunResult> {
-    return this.batcher.serial(() => guardDeviceLoss(this.device, async () => {
-      this.checkCapacity(packed);
-      const general = this.options.kernel === 'general' ? await classKernel(this.device, NARROWPHASE_DIMENSION_3D, 'general') : null;
-      if (!general) await this.classes.prepare(this.classesFor(packed));
-      const start = performance.now();
-      const device = this.device;
-      const [shapes, hullVertices, hullPlanes, hullFaces, hullIndices, bodies] = [
-        this.shapes.ensure(packed.shapes.byteLength),
-        this.hullVertices.ensure(packed.hullVertices.byteLength),
-        this.hullPlanes.ensure(packed.hullPlanes.byteLength),
-        this.hullFaces.ensure(packed.hullFaces.byteLength),
-        this.hullIndices.ensure(packed.hullIndices.byteLength),
-        this.bodies.ensure(packed.bodies.byteLength),
-      ] as const;
-      const inputs: NarrowphaseInputs3D = { shapes, hullVertices, hullPlanes, hullFaces, hullIndices, bodies };
-      upload(device, shapes, packed.shapes);
-      upload(device, hullVertices, packed.hullVertices);
-      upload(device, hullPlanes, packed.hullPlanes);
-      upload(device, hullFaces, packed.hullFaces);
-      upload(device, hullIndices, packed.hullIndices);
-      upload(device, bodies, packed.bodies);
-      const batches = this.batcher.batches(packed.pairCount);
-      // Each batch's pair count on the GPU, where the classifier reads it.
-      const counts = this.counts.ensure(4 * batches.length);
-      device.queue.writeBuffer(counts, 0, new Uint32Array(batches.map((b) => b.count)));
-      this.classes.reserve(batches.length);
-      return this.batcher.run(packed.pairs, (encoder, batch, pairs, manifolds, params, pass) => {
-        if (general) {
-          const grid = dispatchGrid3D(batch.count);
-          writeBatchParams(device, params, LAYOUT_3D.params, batch.count, packed.margin, grid.rowPitch);
-          const p = encoder.beginComputePass(pass('only'));
-          p.setPipeline(general.pipeline);
-          p.setBindGroup(0, device.createBindGroup({ layout: general.layout, entries: NARROWPHASE_DIMENSION_3D.bindings(inputs, pairs, manifolds, params) }));
-          if (batch.count > 0) p.dispatchWorkgroups(grid.x, grid.y);
-          p.end();
-        } else {
-          this.classes.encode(
-            encoder,
-            { inputs, pairs, manifolds, slots: Math.max(1, batch.count), count: { buffer: counts, offset: 4 * batch.index }, margin: packed.margin },
-            batch.index,
-            { classify: pass('first'), collide: pass('last') },
-          );
-        }
-      }, start);
-    }));
+    return runNarrowphase(this.device, {
+      classes: this.classes, batcher: this.batcher, counts: this.counts, kernel: this.options.kernel,
+      check: () => this.checkCapacity(packed),
+      needs: () => this.classesFor(packed),
+      upload: (): NarrowphaseInputs3D => ({
+        shapes: this.upload(this.shapes, packed.shapes),
+        hullVertices: this.upload(this.hullVertices, packed.hullVertices),
+        hullPlanes: this.upload(this.hullPlanes, packed.hullPlanes),
+        hullFaces: this.upload(this.hullFaces, packed.hullFaces),
+        hullIndices: this.upload(this.hullIndices, packed.hullIndices),
+        bodies: this.upload(this.bodies, packed.bodies),
+      }),
+      pairs: packed.pairs, pairCount: packed.pairCount, margin: packed.margin,
+    });
+  }
+
+  private upload(buffer: GrowingBuffer, data: ArrayBuffer | ArrayBufferView): GPUBuffer {
+    const b = buffer.ensure(data.byteLength);
+    upload(this.device, b, data);
+    return b;
   }
 
   destroy(): void {

@@ -1,0 +1,62 @@
+// One run of a GPU narrowphase (src/gpu/narrowphase2d.ts, narrowphase3d.ts) once its inputs are
+// known: the classes the pairs need compiled (or the general kernel, the tests' reference), the
+// inputs uploaded, and every batch recorded through the pair classes or the one general kernel,
+// then read back (src/gpu/batches.ts). The dimensions differ only in their inputs.
+
+import { PairBatcher, writeBatchParams } from './batches.ts';
+import { dispatchGrid, type GpuRunResult, type GrowingBuffer } from './buffers.ts';
+import { guardDeviceLoss } from './device.ts';
+import { classKernel, type GpuPairClasses } from './pair-classes.ts';
+
+export interface NarrowphaseRun<C extends string, I> {
+  classes: GpuPairClasses<C, I>;
+  batcher: PairBatcher;
+  /** Per batch its pair count, where the classifier reads it. */
+  counts: GrowingBuffer;
+  /** 'general': every pair through the kernel holding every path. */
+  kernel: 'classes' | 'general' | undefined;
+  /** Refuses inputs no binding holds (before any GPU work). */
+  check(): void;
+  /** The classes the pairs fall in. */
+  needs(): C[];
+  /** Uploads the inputs into the instance's buffers. */
+  upload(): I;
+  pairs: Uint32Array;
+  pairCount: number;
+  margin: number;
+}
+
+/** Collides every pair of the run and reads the manifold slots back; calls in flight queue. */
+export function runNarrowphase<C extends string, I>(device: GPUDevice, run: NarrowphaseRun<C, I>): Promise<GpuRunResult> {
+  const { classes, batcher } = run;
+  const dimension = classes.dimension;
+  return batcher.serial(() => guardDeviceLoss(device, async () => {
+    run.check();
+    const general = run.kernel === 'general' ? await classKernel(device, dimension, 'general') : null;
+    if (!general) await classes.prepare(run.needs());
+    const start = performance.now();
+    const inputs = run.upload();
+    const batches = batcher.batches(run.pairCount);
+    const counts = run.counts.ensure(4 * batches.length);
+    device.queue.writeBuffer(counts, 0, new Uint32Array(batches.map((b) => b.count)));
+    classes.reserve(batches.length);
+    return batcher.run(run.pairs, (encoder, batch, pairs, manifolds, params, pass) => {
+      if (general) {
+        const grid = dispatchGrid(batch.count, dimension.workgroupSize);
+        writeBatchParams(device, params, dimension.params, batch.count, run.margin, grid.rowPitch);
+        const p = encoder.beginComputePass(pass('only'));
+        p.setPipeline(general.pipeline);
+        p.setBindGroup(0, device.createBindGroup({ layout: general.layout, entries: dimension.bindings(inputs, pairs, manifolds, params) }));
+        if (batch.count > 0) p.dispatchWorkgroups(grid.x, grid.y);
+        p.end();
+      } else {
+        classes.encode(
+          encoder,
+          { inputs, pairs, manifolds, slots: Math.max(1, batch.count), count: { buffer: counts, offset: 4 * batch.index }, margin: run.margin },
+          batch.index,
+          { classify: pass('first'), collide: pass('last') },
+        );
+      }
+    }, start);
+  }));
+}
