@@ -171,6 +171,19 @@ export const REUSE_APART_SLACK = 1e-5;
  */
 export const REUSE_WORKGROUP_SIZE = 64;
 
+/**
+ * The reuse stage's status of a pair slot (both backends): kept last frame's manifold (depths
+ * recomputed), provably still apart, or the full collide (the one value 1, so `flag == 1` reads
+ * "collide").
+ */
+export const REUSE_STATUS = { kept: 0, collide: 1, apart: 2 } as const;
+
+/** Anchor2D.countJoin's flag of a join contact (the count is the low byte). */
+export const ANCHOR_JOIN = 0x100;
+
+/** prevSlot's "no previous slot": the pair is new this frame. */
+export const REUSE_NO_SLOT = 0xffffffff;
+
 /** The constants above as WGSL `const` declarations (the one place the shaders get them from). */
 export function constantsWgsl(): string {
   const f = (x: number): string => {

@@ -21,103 +21,13 @@
 
 import { prevSlots } from '../broadphase-fat.ts';
 import { CONTACT_NONE, CONTACTS_GROWTH } from '../constants.ts';
-import { member, structTable, word, type StructLayout } from '../layout.ts';
-import { STRUCTS_CONTACTS_LAYOUT } from '../reflection.generated.ts';
+import {
+  CONTACT_COUNTS_LAYOUT, CONTACT_PARAMS_LAYOUT, checkBatchPairs, checkRunInputs, contactsLayout,
+  type ContactsLayout, type ContactsResult, type ContactsRunOptions, type ContactsTimings, type ManifoldLayout,
+} from '../contacts-layout.ts';
 
-export { CONTACT_NONE };
-
-/** The narrowphase's manifold layout, as LAYOUT_2D.manifold / LAYOUT_3D.manifold give it (words). */
-export interface ManifoldLayout {
-  words: number;
-  normal: number;
-  count: number;
-  points: number;
-  pointStride: number;
-  pointPosition: number;
-  pointDepth: number;
-  pointId: number;
-}
-
-const shared = structTable(STRUCTS_CONTACTS_LAYOUT, 'shaders/contacts-layout.wgsl');
-const countsStruct = shared.struct('ContactCounts');
-const paramsStruct = shared.struct('ContactParams');
-
-/** ContactCounts (shaders/contacts-layout.wgsl), the same in 2D and 3D. */
-export const CONTACT_COUNTS_LAYOUT = {
-  bytes: countsStruct.size,
-  total: word(countsStruct, 'total'),
-  written: word(countsStruct, 'written'),
-  overflow: word(countsStruct, 'overflow'),
-  pairCount: word(countsStruct, 'pairCount'),
-  began: word(countsStruct, 'began'),
-  ended: word(countsStruct, 'ended'),
-} as const;
-
-/** ContactParams (the kernels' uniform), the same in 2D and 3D. */
-export const CONTACT_PARAMS_LAYOUT = {
-  bytes: paramsStruct.size,
-  pairSlots: word(paramsStruct, 'pairSlots'),
-  capacity: word(paramsStruct, 'capacity'),
-  prevValid: word(paramsStruct, 'prevValid'),
-  first: word(paramsStruct, 'first'),
-  slots: word(paramsStruct, 'slots'),
-  pageEntries: word(paramsStruct, 'pageEntries'),
-  prevCapacity: word(paramsStruct, 'prevCapacity'),
-} as const;
-
-/**
- * The word offsets of one dimension's contact list, from its WGSL's structs (reflected at build
- * time): the entry struct `contactName` (bodyA, bodyB, previous, matched, manifold) and the user
- * values struct `userName` (points: one vector per point).
- */
-export function contactsLayout(structs: Readonly<Record<string, StructLayout>>, source: string, contactName: string, userName: string, M: ManifoldLayout) {
-  const { struct } = structTable(structs, source);
-  const contactStruct = struct(contactName);
-  const userStruct = struct(userName);
-  const manifoldBase = word(contactStruct, 'manifold');
-  const layout = {
-    /** One entry of the dense list. */
-    contact: {
-      bytes: contactStruct.size,
-      words: contactStruct.size / 4,
-      bodyA: word(contactStruct, 'bodyA'),
-      bodyB: word(contactStruct, 'bodyB'),
-      previous: word(contactStruct, 'previous'),
-      matched: word(contactStruct, 'matched'),
-      /** Start of the manifold; its fields at manifold + the narrowphase layout's offsets. */
-      manifold: manifoldBase,
-      normal: manifoldBase + M.normal,
-      count: manifoldBase + M.count,
-      points: manifoldBase + M.points,
-      pointStride: M.pointStride,
-      pointPosition: M.pointPosition,
-      pointDepth: M.pointDepth,
-      pointId: M.pointId,
-    },
-    /** The user values of an entry: a vector per point, entry j at words * j, point i at + points + i * pointStride. */
-    userValues: {
-      bytes: userStruct.size,
-      words: userStruct.size / 4,
-      points: word(userStruct, 'points'),
-      pointStride: member(userStruct, 'points').stride / 4,
-      /** Points per entry (the manifold's capacity). */
-      pointCount: member(userStruct, 'points').count,
-    },
-    counts: CONTACT_COUNTS_LAYOUT,
-    params: CONTACT_PARAMS_LAYOUT,
-    /** The narrowphase's manifold slot. */
-    manifold: M,
-    /** CtEntryIds (shaders/contacts.wgsl), per entry: bodyA, bodyB, its pair slot, count, then the point ids. */
-    ids: { words: 4 + member(userStruct, 'points').count, bodyA: 0, bodyB: 1, slot: 2, count: 3, ids: 4 },
-  } as const;
-  // The entries are copied word for word: an entry must end with its manifold (no trailing
-  // padding whose bytes the backends could fill differently).
-  if (layout.contact.manifold + M.words !== layout.contact.words) throw new Error(`${contactName} must end with its manifold, without padding`);
-  return layout;
-}
-
-export type ContactsLayout = ReturnType<typeof contactsLayout>;
-
+export { CONTACT_NONE, CONTACT_COUNTS_LAYOUT, CONTACT_PARAMS_LAYOUT, checkBatchPairs, checkRunInputs, contactsLayout };
+export type { ContactsLayout, ContactsResult, ContactsRunOptions, ContactsTimings, ManifoldLayout };
 
 // ---- the kernels, on the host ---------------------------------------------------------------
 
@@ -301,45 +211,6 @@ export function contactEvents(
 
 // ---- the stage ------------------------------------------------------------------------------
 
-export interface ContactsRunOptions {
-  /** Entries the dense list holds in the first run (default: the instance's capacity, or the pair count). */
-  capacity?: number;
-  /** Every body index in the pairs is below it (checked). Default: unknown. */
-  bodyCount?: number;
-  /** Pairs per compaction batch (default: all in one); the result does not depend on it. */
-  batchPairs?: number;
-}
-
-export interface ContactsTimings {
-  /** Flags, scan, counts and scatter (ms). */
-  compact: number;
-  /** Last frame's entries and user values, and the events (ms). */
-  persist: number;
-  total: number;
-}
-
-/** One frame of the stage, read back (both backends). */
-export interface ContactsResult {
-  /** Entries (the layout's contact), `total` of them, in pair order. */
-  dense: ArrayBuffer;
-  /** Touching manifolds: the entries of `dense`. */
-  total: number;
-  /** User values per entry (the layout's userValues): carried from last frame, 0 for new points. */
-  userValues: Float32Array;
-  /** Pairs a0, b0, … that began touching this frame (no entry last frame), in list order. */
-  began: Uint32Array;
-  /** Pairs that touched last frame and do not now, in last frame's order. */
-  ended: Uint32Array;
-  /** Runs it took: 1, or 2 when the list had to grow. */
-  runs: number;
-  /** The dense list's capacity in the last run. */
-  capacity: number;
-  /** GPU time per stage of the last run from timestamps (ms); null on the CPU or without them. */
-  timings: ContactsTimings | null;
-  /** Everything, measured on the host (ms). */
-  wallMs: number;
-}
-
 interface CpuSlot {
   contacts: Uint32Array;
   ids: Uint32Array;
@@ -494,28 +365,4 @@ export class CpuContacts {
       };
     }
   }
-}
-
-/** The batch size of a run: `batchPairs` (an integer >= 1), default all pairs in one batch. */
-export function checkBatchPairs(batchPairs: number | undefined, pairCount: number): number {
-  if (batchPairs === undefined) return Math.max(1, pairCount);
-  if (!Number.isInteger(batchPairs) || batchPairs < 1) throw new RangeError(`batchPairs must be an integer >= 1, got ${batchPairs}`);
-  return batchPairs;
-}
-
-/** Validates run()'s inputs (both backends); returns the pair count. */
-export function checkRunInputs(L: ContactsLayout, manifolds: ArrayBuffer, pairs: Uint32Array, bodyCount?: number): number {
-  const M = L.manifold;
-  if (pairs.length % 2 !== 0) throw new RangeError(`pairs holds ${pairs.length} indices, not an even number`);
-  const pairCount = pairs.length / 2;
-  if (manifolds.byteLength < pairCount * M.words * 4) {
-    throw new RangeError(`manifolds holds ${Math.floor(manifolds.byteLength / (M.words * 4))} slots for ${pairCount} pairs`);
-  }
-  if (bodyCount !== undefined) {
-    if (!Number.isInteger(bodyCount) || bodyCount < 0 || bodyCount > 0xffffffff) throw new RangeError(`bodyCount must be an integer in 0..2^32-1, got ${bodyCount}`);
-    for (let i = 0; i < pairs.length; i++) {
-      if (pairs[i]! >= bodyCount) throw new RangeError(`pair ${i >> 1} names body ${pairs[i]}, not below bodyCount ${bodyCount}`);
-    }
-  }
-  return pairCount;
 }

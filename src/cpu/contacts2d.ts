@@ -1,27 +1,18 @@
 // The dense contact list of the 2D pipeline on the host: the CPU reference of src/gpu/contacts2d.ts,
 // with the same results byte for byte. The stage itself is the shared src/cpu/contacts.ts (the
-// mirror of shaders/contacts.wgsl); this file gives the 2D layouts (shaders/contacts2d-layout.wgsl)
-// and reads entries back as objects.
+// mirror of shaders/contacts.wgsl); this file reads 2D entries back as objects
+// (the layouts: src/contacts-layout.ts).
 
-import { LAYOUT_2D } from '../layout2d.ts';
-import { STRUCTS_CONTACTS_2D } from '../reflection.generated.ts';
-import { CONTACT_NONE, CpuContacts, checkRunInputs, contactsLayout, type ContactsResult, type ContactsRunOptions, type ContactsTimings } from './contacts.ts';
+import { CONTACTS_LAYOUT_2D } from '../contacts-layout.ts';
+import { CONTACT_NONE, CpuContacts, checkRunInputs, type ContactsResult, type ContactsRunOptions, type ContactsTimings } from './contacts.ts';
 import { InputError, wholeEntries } from '../errors.ts';
 
-export { CONTACT_NONE };
+export { CONTACT_NONE, CONTACTS_LAYOUT_2D };
 export type ContactsRunOptions2D = ContactsRunOptions;
 export type ContactsTimings2D = ContactsTimings;
 /** One frame of the stage, read back: ContactManifold2D entries and ContactUserValues2D. */
 export type ContactsResult2D = ContactsResult;
 
-/** Word (4-byte) offsets of the 2D contact list's structs (shaders/contacts2d-layout.wgsl, contacts-layout.wgsl). */
-export const CONTACTS_LAYOUT_2D = contactsLayout(
-  STRUCTS_CONTACTS_2D,
-  'shaders/contacts2d-layout.wgsl',
-  'ContactManifold2D',
-  'ContactUserValues2D',
-  LAYOUT_2D.manifold,
-);
 
 /** Validates run()'s inputs (both backends); returns the pair count. */
 export function checkRunInputs2D(manifolds: ArrayBuffer, pairs: Uint32Array, bodyCount?: number): number {

@@ -1,22 +1,16 @@
 // The dense contact list of the 3D pipeline on the host: the CPU reference of src/gpu/contacts3d.ts,
 // with the same results byte for byte. The stage itself is the shared src/cpu/contacts.ts (the
-// mirror of shaders/contacts.wgsl); this file gives the 3D layouts (shaders/contacts3d-layout.wgsl:
-// ContactManifold3D entries of 176 bytes, ContactUserValues3D of a vec4f per point: x the normal
-// impulse, y and z the tangent impulses, w free) and reads entries back as objects.
+// mirror of shaders/contacts.wgsl); this file reads 3D entries back as objects (the layouts, in
+// src/contacts-layout.ts: ContactManifold3D entries of 176 bytes, ContactUserValues3D of a vec4f
+// per point: x the normal impulse, y and z the tangent impulses, w free).
 
 import { LAYOUT_3D } from '../layout3d.ts';
-import { STRUCTS_CONTACTS_3D } from '../reflection.generated.ts';
-import { CpuContacts, checkRunInputs, contactsLayout } from './contacts.ts';
+import { CONTACTS_LAYOUT_3D } from '../contacts-layout.ts';
+import { CpuContacts, checkRunInputs } from './contacts.ts';
 import { InputError, wholeEntries } from '../errors.ts';
 
-/** Word (4-byte) offsets of the 3D contact list's structs (shaders/contacts3d-layout.wgsl, contacts-layout.wgsl). */
-export const CONTACTS_LAYOUT_3D = contactsLayout(
-  STRUCTS_CONTACTS_3D,
-  'shaders/contacts3d-layout.wgsl',
-  'ContactManifold3D',
-  'ContactUserValues3D',
-  LAYOUT_3D.manifold,
-);
+export { CONTACTS_LAYOUT_3D };
+
 
 /** Validates run()'s inputs (both backends); returns the pair count. */
 export function checkRunInputs3D(manifolds: ArrayBuffer, pairs: Uint32Array, bodyCount?: number): number {

@@ -6,13 +6,9 @@
 // none (APART), or it needs the full collide (COLLIDE, the one value 1 so that `flag == 1` reads
 // "collide"). Both KEPT and APART wrote the pair's manifold slot.
 
-export const REUSE_STATUS = { kept: 0, collide: 1, apart: 2 } as const;
+import { ANCHOR_JOIN, REUSE_NO_SLOT, REUSE_STATUS } from '../constants.ts';
 
-/** Anchor2D.countJoin's flag of a join contact (the count is the low byte). */
-export const ANCHOR_JOIN = 0x100;
-
-/** prevSlot's "no previous slot": the pair is new this frame. */
-export const REUSE_NO_SLOT = 0xffffffff;
+export { ANCHOR_JOIN, REUSE_NO_SLOT, REUSE_STATUS };
 
 /** What one reuse pass did: pairs per status (order-free totals). */
 export interface ReuseCounts {

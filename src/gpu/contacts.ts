@@ -52,7 +52,7 @@ import {
   type ContactsResult,
   type ContactsRunOptions,
   type ContactsTimings,
-} from '../cpu/contacts.ts';
+} from '../contacts-layout.ts';
 import { GpuScan, type ScanPlan } from './scan.ts';
 import { GrowingBuffer, PassTimer, UNIFORM_SLOT_BYTES, createUniformSlots, dispatchRows, readBuffer } from './buffers.ts';
 import { compileKernels, type Kernel } from './pipelines.ts';

@@ -4,13 +4,16 @@
 // byte.
 
 import { CONTACTS_GROWTH, CONTACTS_WORKGROUP_SIZE } from '../constants.ts';
-import { CONTACT_NONE, CONTACTS_LAYOUT_2D, type ContactsResult2D, type ContactsRunOptions2D, type ContactsTimings2D } from '../cpu/contacts2d.ts';
+import { CONTACT_NONE } from '../constants.ts';
+import { CONTACTS_LAYOUT_2D, type ContactsResult, type ContactsRunOptions, type ContactsTimings } from '../contacts-layout.ts';
 import { ENTRIES_CONTACTS_2D } from '../reflection.generated.ts';
 import { contactsWgsl2D } from './frame-wgsl.ts';
 import { CONTACTS_STAGES, GpuContacts, contactsConstantsWgsl, type ContactsDimension, type ContactsInputs, type ContactsOutputs } from './contacts.ts';
 
 export { CONTACT_NONE, CONTACTS_LAYOUT_2D, CONTACTS_WORKGROUP_SIZE, CONTACTS_GROWTH, contactsConstantsWgsl };
-export type { ContactsResult2D, ContactsRunOptions2D, ContactsTimings2D };
+export type ContactsResult2D = ContactsResult;
+export type ContactsRunOptions2D = ContactsRunOptions;
+export type ContactsTimings2D = ContactsTimings;
 export const CONTACTS_STAGES_2D = CONTACTS_STAGES;
 export type ContactsInputs2D = ContactsInputs;
 export type ContactsOutputs2D = ContactsOutputs;

@@ -3,7 +3,7 @@
 // x normal impulse, y/z tangent impulses, w free; shaders/contacts3d-layout.wgsl).
 // src/cpu/contacts3d.ts is the same stage on the host, byte for byte.
 
-import { CONTACTS_LAYOUT_3D } from '../cpu/contacts3d.ts';
+import { CONTACTS_LAYOUT_3D } from '../contacts-layout.ts';
 import { ENTRIES_CONTACTS_3D } from '../reflection.generated.ts';
 import { contactsWgsl3D } from './frame-wgsl.ts';
 import { CONTACTS_STAGES, GpuContacts, type ContactsDimension, type ContactsInputs, type ContactsOutputs } from './contacts.ts';

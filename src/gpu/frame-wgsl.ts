@@ -4,10 +4,9 @@
 // reads these modules for the stages' bindings.
 
 import {
-  AABB_F32_STEPS, AABB_RELATIVE_PAD, BROADPHASE_MAX_BANDS, BROADPHASE_PAIR_CACHE, BROADPHASE_WORKGROUP_SIZE, CONTACT_NONE,
-  CONTACTS_WORKGROUP_SIZE, REUSE_WORKGROUP_SIZE,
+  AABB_F32_STEPS, AABB_RELATIVE_PAD, ANCHOR_JOIN, BROADPHASE_MAX_BANDS, BROADPHASE_PAIR_CACHE, BROADPHASE_WORKGROUP_SIZE, CONTACT_NONE,
+  CONTACTS_WORKGROUP_SIZE, REUSE_NO_SLOT, REUSE_STATUS, REUSE_WORKGROUP_SIZE,
 } from '../constants.ts';
-import { ANCHOR_JOIN, REUSE_NO_SLOT, REUSE_STATUS } from '../cpu/reuse.ts';
 import { classConstantsWgsl2D, classConstantsWgsl3D } from './pair-class-wgsl.ts';
 import { RADIX_BLOCK } from './radixsort.ts';
 import {
@@ -38,7 +37,7 @@ export function broadphaseWgsl3D(): string {
 /** How reuseSlots finds last frame's slot (ReuseParams.prevMode). */
 export const REUSE_PREV_MODE = { none: 0, identity: 1, slots: 2 } as const;
 
-/** The reuse stage's constants as WGSL (defined once, in src/constants.ts and src/cpu/reuse.ts). */
+/** The reuse stage's constants as WGSL (defined once, in src/constants.ts). */
 export function reuseConstantsWgsl(): string {
   return [
     `const REUSE_WORKGROUP_SIZE: u32 = ${REUSE_WORKGROUP_SIZE}u;`,

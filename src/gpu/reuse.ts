@@ -20,8 +20,7 @@
 // their parameters with queue.writeBuffer into the uniform slot of their `window` (each window of
 // one frame its own; submit each frame before encoding the next on the same instance).
 
-import { REUSE_WORKGROUP_SIZE } from '../constants.ts';
-import { REUSE_STATUS } from '../cpu/reuse.ts';
+import { REUSE_STATUS, REUSE_WORKGROUP_SIZE } from '../constants.ts';
 import { structTable, word, type BufferBindingLayout } from '../layout.ts';
 import { LAYOUT_2D } from '../layout2d.ts';
 import { LAYOUT_3D } from '../layout3d.ts';
