@@ -9,7 +9,7 @@
 //   builder numbers them: in face order, a new edge at the first half-edge of each pair (v0 -> v1
 //   belongs to face f0), f1 the face of the twin half-edge.
 
-import type { HullData3D } from './hull3d.ts';
+import type { HullData3D } from './hull-data3d.ts';
 
 /** Face loops of the box, four vertices each. */
 export const BOX_FACE_LOOPS: readonly (readonly [number, number, number, number])[] = [

@@ -6,6 +6,9 @@
 import { COPLANAR_RELATIVE_3D, MAX_FACE_VERTICES, MAX_HULL_EDGES, MAX_HULL_FACES, MAX_HULL_VERTICES } from './constants3d.ts';
 import { InputError } from './errors.ts';
 import { cross, dot, len, sub, type P3 } from './hull3d-cloud.ts';
+import type { FacePlanes, HullEdges } from './hull-data3d.ts';
+
+export type { FacePlanes, HullEdges };
 
 /** Whether loop vertex i lies within `tol` of the line through its neighbours, between them. */
 export function collinearAt(cloud: readonly P3[], loop: readonly number[], i: number, tol: number): boolean {
@@ -113,16 +116,6 @@ export function faceNormal(path: string, f: number, vertices: Float64Array, loop
   return tilted ? seedNormal : n;
 }
 
-/** A hull's face planes and the layout of its face loops (part of HullData3D). */
-export interface FacePlanes {
-  /** nx,ny,nz,d per face (outward unit normal; plane offset relative to the hull's centre). */
-  planes: Float64Array;
-  /** First entry of face f in faceVertices/faceEdges. */
-  faceFirst: Uint16Array;
-  /** Vertex count of face f. */
-  faceSize: Uint8Array;
-}
-
 /** Each face's plane: its normal (faceNormal) and the largest n · v over the hull, so the plane supports it. */
 export function facePlanes(path: string, faces: readonly number[][], vertices: Float64Array, seedNormals: readonly P3[]): FacePlanes {
   const F = faces.length;
@@ -146,18 +139,6 @@ export function facePlanes(path: string, faces: readonly number[][], vertices: F
   return { planes, faceFirst, faceSize };
 }
 
-/** A hull's face loops and unique edges (part of HullData3D; conventions in src/hull3d.ts). */
-export interface HullEdges {
-  /** Vertex indices of all faces, counter-clockwise around the outward normal. */
-  faceVertices: Uint8Array;
-  /** faceEdges[faceFirst[f] + i] = unique edge joining face vertex i and i + 1. */
-  faceEdges: Uint8Array;
-  /** Unique edges: endpoints v0 -> v1 and the two adjacent faces f0 (holding v0 -> v1) and f1. */
-  edgeV0: Uint8Array;
-  edgeV1: Uint8Array;
-  edgeF0: Uint8Array;
-  edgeF1: Uint8Array;
-}
 
 /**
  * The unique edges from the faces' half-edges: the first half-edge a -> b makes edge (a, b) of

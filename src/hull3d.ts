@@ -24,24 +24,12 @@ const quickhull = quickhullBundle as typeof quickhullTyped;
 import { COPLANAR_RELATIVE_3D, MIN_EDGE_RELATIVE_3D } from './constants3d.ts';
 import { InputError } from './errors.ts';
 import { centreCloud, checkPointCount, checkVolume, weldPoints, type P3 } from './hull3d-cloud.ts';
-import { centredVertices, checkHullSize, dropCollinear, facePlanes, pairEdges, renumberFaces, usedVertices, type FacePlanes, type HullEdges } from './hull3d-faces.ts';
+import type { HullData3D } from './hull-data3d.ts';
+import { centredVertices, checkHullSize, dropCollinear, facePlanes, pairEdges, renumberFaces, usedVertices } from './hull3d-faces.ts';
 import { mergeRegions, regionLoops, regionOrder, regrowNonConvex, triangleMesh } from './hull3d-regions.ts';
 
-/**
- * A built hull, in the arrays the collide functions read (field for field the packed GPU data):
- * these, its face planes and loops (FacePlanes) and its edges (HullEdges).
- */
-export interface HullData3D extends FacePlanes, HullEdges {
-  /** Offset of the hull's local origin from the shape's frame: vertices are stored relative to it. */
-  center: [number, number, number];
-  /** Largest |vertex| (relative to `center`): the length scale of relative tolerances. */
-  extent: number;
-  vertexCount: number;
-  faceCount: number;
-  edgeCount: number;
-  /** x,y,z per vertex, relative to `center`. */
-  vertices: Float64Array;
-}
+export type { HullData3D };
+
 
 /**
  * Builds the convex hull of `points` (already validated as finite [x, y, z] triples). `path`
