@@ -9,11 +9,13 @@
 //                                       in it, saying what to install
 //   2. node scripts/embed-shaders.mjs   shaders/*.wgsl -> src/gpu/shaders.generated.ts
 //   3. tsc -p .                         type-check; a failure counts as one failed check
+//   3b. npm run format:check            Prettier (.prettierrc.json: 100 columns); a file it would
+//                                       change counts as one failed check (`npm run format` fixes)
 //   4. vitest run                       default reporter, plus JSON to a temp file for the count
 //
 // Ends with one plain line `N passed, N failed` (`, N skipped` added where tests were skipped)
 // and exits non-zero when anything failed. Counted as one failed check each, besides failed
-// tests: a failed type-check, a test file that failed outside its tests (it would not load, a
+// tests: a failed type-check, unformatted code, a test file that failed outside its tests (it would not load, a
 // hook threw), errors vitest reports outside tests, vitest ending badly without a result, no
 // tests run at all, and a step before vitest (no adapter, embedding) that stopped the run.
 //
@@ -75,6 +77,16 @@ if (tscRun.status === 0) {
 } else {
   console.log('Type-check FAILED (see above).');
   problems.push('type-check (tsc -p .) failed');
+}
+
+// 3b. Formatting.
+step('Formatting (npm run format:check)');
+const formatRun = run(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '--silent', 'format:check']);
+if (formatRun.status === 0) {
+  console.log('Formatting checked.');
+} else {
+  console.log('Formatting FAILED: `npm run format` rewrites the files listed above.');
+  problems.push('formatting (npm run format:check) failed');
 }
 
 // 4. Tests.
