@@ -11,8 +11,14 @@ import { manifoldBytes2D } from '../src/pack2d.ts';
 import type { Shape2DInput } from '../src/shapes2d.ts';
 import type { Peer2D } from './peers/peer2d.ts';
 import {
-  computeRatios, CONTENDER_LABEL, CONTENDERS, formatCount, NOT_RUN,
-  type ContenderId, type ContenderResult, type ScenarioResult,
+  computeRatios,
+  CONTENDER_LABEL,
+  CONTENDERS,
+  formatCount,
+  NOT_RUN,
+  type ContenderId,
+  type ContenderResult,
+  type ScenarioResult,
 } from './report.ts';
 import { SCENARIO_LABEL, type BenchScene2D } from './scenes2d.ts';
 import { ScenarioTiming, type Pass, type TimingPolicy } from './timing.ts';
@@ -37,40 +43,55 @@ export function countTouching(manifolds: ArrayBuffer, pairs: number): number {
   return n;
 }
 
-
 /**
  * Times every contender on one scene. All are set up and warmed up first; then the timed samples
  * are taken in rounds, one sample of each contender per round, so that other processes on the
  * machine slow all of them alike rather than whichever happened to run at the time.
  */
 export async function benchScene2D(
-  s: BenchScene2D, gpu: { np: GpuNarrowphase2D } | null, policy: TimingPolicy, options: Options2D,
-  progress: (step: string) => void, warnings: string[],
+  s: BenchScene2D,
+  gpu: { np: GpuNarrowphase2D } | null,
+  policy: TimingPolicy,
+  options: Options2D,
+  progress: (step: string) => void,
+  warnings: string[],
 ): Promise<ScenarioResult> {
   const n = s.pairCount;
   const name = `${s.scenario} ${formatCount(n)}`;
   const touching: ScenarioResult['touching'] = {};
-  const timing = new ScenarioTiming<ContenderId>(name, CONTENDER_LABEL, policy, warnings, options.longPass ?? null);
+  const timing = new ScenarioTiming<ContenderId>(
+    name,
+    CONTENDER_LABEL,
+    policy,
+    warnings,
+    options.longPass ?? null,
+  );
   const { contenders } = timing;
   const fail = (ids: ContenderId[], e: unknown): void => timing.fail(ids, e);
-  const add = (ids: ContenderId[], pass: Pass, finish: () => void): Promise<void> => timing.add(ids, pass, finish);
+  const add = (ids: ContenderId[], pass: Pass, finish: () => void): Promise<void> =>
+    timing.add(ids, pass, finish);
 
   progress(`${name}: set-up and warm-up`);
   // CPU reference: the packed scene, prepared once (as the GPU uploads shapes once), output reused.
   if (!options.cpuRef) contenders.cpuRef = { skipped: NOT_RUN };
-  else try {
-    const prepared = prepareCpu2D(s.packed, s.shapes.length);
-    const out = new ArrayBuffer(manifoldBytes2D(n));
-    await add(['cpuRef'], () => {
-      const t0 = performance.now();
-      collidePacked2D(prepared, s.packed, out);
-      return [performance.now() - t0];
-    }, () => {
-      touching.cpuRef = countTouching(out, n);
-    });
-  } catch (e) {
-    fail(['cpuRef'], e);
-  }
+  else
+    try {
+      const prepared = prepareCpu2D(s.packed, s.shapes.length);
+      const out = new ArrayBuffer(manifoldBytes2D(n));
+      await add(
+        ['cpuRef'],
+        () => {
+          const t0 = performance.now();
+          collidePacked2D(prepared, s.packed, out);
+          return [performance.now() - t0];
+        },
+        () => {
+          touching.cpuRef = countTouching(out, n);
+        },
+      );
+    } catch (e) {
+      fail(['cpuRef'], e);
+    }
 
   if (!gpu) {
     contenders.gpuWall = { skipped: 'no GPU adapter' };
@@ -79,13 +100,17 @@ export async function benchScene2D(
     try {
       gpu.np.checkCapacity(s.packed);
       let last: ArrayBuffer | null = null;
-      await add(['gpuWall', 'gpuKernel'], async () => {
-        const r = await gpu.np.run(s.packed);
-        last = r.manifolds;
-        return [r.wallMs, r.kernelMs ?? NaN];
-      }, () => {
-        if (last) touching.gpu = countTouching(last, n);
-      });
+      await add(
+        ['gpuWall', 'gpuKernel'],
+        async () => {
+          const r = await gpu.np.run(s.packed);
+          last = r.manifolds;
+          return [r.wallMs, r.kernelMs ?? NaN];
+        },
+        () => {
+          if (last) touching.gpu = countTouching(last, n);
+        },
+      );
     } catch (e) {
       fail(['gpuWall', 'gpuKernel'], e);
     }
@@ -98,7 +123,12 @@ export async function benchScene2D(
       contenders[id] = { skipped: NOT_RUN };
       continue;
     }
-    await timing.addPeer(id, () => create(s.shapes), (peer) => peer.collideBatch(s.peerBodies, s.pairs), (t) => (touching[id] = t));
+    await timing.addPeer(
+      id,
+      () => create(s.shapes),
+      (peer) => peer.collideBatch(s.peerBodies, s.pairs),
+      (t) => (touching[id] = t),
+    );
   }
 
   await timing.run(n, progress);
@@ -115,7 +145,9 @@ export async function benchScene2D(
       const t = touching[id];
       // rapier2d reports the deepest point of penetrating pairs only (no speculative contacts).
       if (t !== undefined && id !== 'rapier2d' && Math.abs(t - ref) > Math.max(2, 1e-4 * n)) {
-        warnings.push(`${name}: ${CONTENDER_LABEL[id]} found ${t} touching pairs, the CPU reference ${ref} (different work?)`);
+        warnings.push(
+          `${name}: ${CONTENDER_LABEL[id]} found ${t} touching pairs, the CPU reference ${ref} (different work?)`,
+        );
       }
     }
   }
@@ -127,8 +159,10 @@ export async function benchScene2D(
     bodies: s.scene.bodyShape.length,
     touching,
     packMs: s.packMs,
-    contenders: Object.fromEntries(CONTENDERS.map((id) => [id, contenders[id]])) as Record<ContenderId, ContenderResult>,
+    contenders: Object.fromEntries(CONTENDERS.map((id) => [id, contenders[id]])) as Record<
+      ContenderId,
+      ContenderResult
+    >,
     ratios: computeRatios(contenders),
   };
 }
-

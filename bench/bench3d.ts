@@ -21,10 +21,20 @@ import { manifoldBytes3D, type Packed3D } from '../src/pack3d.ts';
 import type { Shape3D } from '../src/shapes3d.ts';
 import type { Peer3D } from './peers/peer3d.ts';
 import {
-  computeRatios3D, CONTENDER_3D_LABEL, CONTENDERS_3D, NOT_RUN,
-  type Contender3DId, type ContenderResult, type ScenarioResult3D,
+  computeRatios3D,
+  CONTENDER_3D_LABEL,
+  CONTENDERS_3D,
+  NOT_RUN,
+  type Contender3DId,
+  type ContenderResult,
+  type ScenarioResult3D,
 } from './report.ts';
-import { makeScene3D, SCENARIO_3D_LABEL, type BenchScene3D, type Scenario3DName } from './scenes3d.ts';
+import {
+  makeScene3D,
+  SCENARIO_3D_LABEL,
+  type BenchScene3D,
+  type Scenario3DName,
+} from './scenes3d.ts';
 import { errorText, ScenarioTiming, type Pass, type TimingPolicy } from './timing.ts';
 
 export const DEFAULT_SIZES_3D = [1_000, 10_000, 100_000, 1_000_000];
@@ -37,11 +47,21 @@ export const QUICK_SIZES_3D = [1_000, 10_000];
  * (the 2D and 3D default run then takes 3–4 minutes). `--sizes 1M --scenarios hull32` runs more.
  */
 export const DEFAULT_MAX_3D: Record<Scenario3DName, number> = {
-  box3: 1_000_000, hull8: 100_000, hull16: 100_000, hull32: 100_000, hull64: 100_000, spherehull: 100_000,
+  box3: 1_000_000,
+  hull8: 100_000,
+  hull16: 100_000,
+  hull32: 100_000,
+  hull64: 100_000,
+  spherehull: 100_000,
 };
 /** The same for `--quick`. */
 export const QUICK_MAX_3D: Record<Scenario3DName, number> = {
-  box3: 10_000, hull8: 10_000, hull16: 10_000, hull32: 10_000, hull64: 10_000, spherehull: 10_000,
+  box3: 10_000,
+  hull8: 10_000,
+  hull16: 10_000,
+  hull32: 10_000,
+  hull64: 10_000,
+  spherehull: 10_000,
 };
 /**
  * Largest pair count cannon-es runs, unless --no-caps (0: not at all). Measured here: ~150k box–box
@@ -49,7 +69,12 @@ export const QUICK_MAX_3D: Record<Scenario3DName, number> = {
  * (1k hull32 pairs would take 8 s per pass).
  */
 export const CANNON_MAX_3D: Record<Scenario3DName, number> = {
-  box3: 100_000, hull8: 1_000, hull16: 1_000, hull32: 0, hull64: 0, spherehull: 100_000,
+  box3: 100_000,
+  hull8: 1_000,
+  hull16: 1_000,
+  hull32: 0,
+  hull64: 0,
+  spherehull: 100_000,
 };
 /** Least warm-up time per contender and scene. */
 const WARMUP_3D_MS = 200;
@@ -63,7 +88,11 @@ export interface Plan3D {
 }
 
 /** Sizes per scenario: the explicit list as given, or the defaults up to each scenario's cap. */
-export function plan3D(scenarios: readonly Scenario3DName[], sizes: number[] | null, quick: boolean): Plan3D[] {
+export function plan3D(
+  scenarios: readonly Scenario3DName[],
+  sizes: number[] | null,
+  quick: boolean,
+): Plan3D[] {
   const caps = quick ? QUICK_MAX_3D : DEFAULT_MAX_3D;
   return scenarios.map((scenario) => ({
     scenario,
@@ -85,24 +114,42 @@ export interface Gpu3D {
  * narrowphase before classes: the A/B reference) and runs once (lavapipe JIT-compiles then); null
  * with a note when unusable.
  */
-export async function setUpGpu3D(acquired: AcquiredDevice | null, notes: string[], kernel: 'classes' | 'general' = 'classes'): Promise<Gpu3D | null> {
+export async function setUpGpu3D(
+  acquired: AcquiredDevice | null,
+  notes: string[],
+  kernel: 'classes' | 'general' = 'classes',
+): Promise<Gpu3D | null> {
   if (!acquired) return null;
   try {
     const t0 = performance.now();
-    const np = await GpuNarrowphase3D.create(acquired.device, acquired.timestamps, { kernel, kinds: kernel === 'classes' ? ['box', 'hull', 'sphere', 'capsule'] : [] });
+    const np = await GpuNarrowphase3D.create(acquired.device, acquired.timestamps, {
+      kernel,
+      kinds: kernel === 'classes' ? ['box', 'hull', 'sphere', 'capsule'] : [],
+    });
     const pipelineMs = performance.now() - t0;
     const tiny = makeScene3D('hull16', 64);
     const t1 = performance.now();
     await np.run(tiny.packed);
     const firstDispatchMs = performance.now() - t1;
-    return { np, pipelineMs, firstDispatchMs, compileMs: { ...np.compileMs } as Record<string, number>, kernel };
+    return {
+      np,
+      pipelineMs,
+      firstDispatchMs,
+      compileMs: { ...np.compileMs } as Record<string, number>,
+      kernel,
+    };
   } catch (e) {
-    notes.push(`3D GPU kernel unusable on ${acquired.adapter.name}: ${errorText(e)} (GPU columns n/a)`);
+    notes.push(
+      `3D GPU kernel unusable on ${acquired.adapter.name}: ${errorText(e)} (GPU columns n/a)`,
+    );
     return null;
   }
 }
 
-function countManifolds3D(manifolds: ArrayBuffer, pairs: number): { touching: number; points: number } {
+function countManifolds3D(
+  manifolds: ArrayBuffer,
+  pairs: number,
+): { touching: number; points: number } {
   const u = new Uint32Array(manifolds);
   const M = LAYOUT_3D.manifold;
   let touching = 0;
@@ -119,7 +166,11 @@ export type Peer3DId = 'rapier3d' | 'jolt' | 'cannon';
 export const PEERS_3D: readonly Peer3DId[] = ['rapier3d', 'jolt', 'cannon'];
 
 /** How a peer is built: from the scene's shapes (as our backends see them) and its margin. */
-export type Peer3DFactory = (shapes: readonly Shape3D[], margin: number, warn: (message: string) => void) => Peer3D | Promise<Peer3D>;
+export type Peer3DFactory = (
+  shapes: readonly Shape3D[],
+  margin: number,
+  warn: (message: string) => void,
+) => Peer3D | Promise<Peer3D>;
 
 export interface Options3D {
   noCaps: boolean;
@@ -131,36 +182,50 @@ export interface Options3D {
 
 /** Times every contender on one 3D scene (as the 2D part's benchScene does). */
 export async function benchScene3D(
-  s: BenchScene3D, gpu: Gpu3D | null, gpuNote: string, policy: TimingPolicy, options: Options3D,
-  progress: (step: string) => void, warnings: string[],
+  s: BenchScene3D,
+  gpu: Gpu3D | null,
+  gpuNote: string,
+  policy: TimingPolicy,
+  options: Options3D,
+  progress: (step: string) => void,
+  warnings: string[],
 ): Promise<ScenarioResult3D> {
   const n = s.pairCount;
   const name = `${s.scenario} ${n >= 1e6 ? `${n / 1e6}M` : n >= 1e3 ? `${n / 1e3}k` : n}`;
   const touching: ScenarioResult3D['touching'] = {};
   let pointsPerContact: number | null = null;
   let gpuBatches = 1;
-  const timing = new ScenarioTiming<Contender3DId>(name, CONTENDER_3D_LABEL, policy, warnings, { ms: LONG_PASS_MS, samples: LONG_PASS_SAMPLES });
+  const timing = new ScenarioTiming<Contender3DId>(name, CONTENDER_3D_LABEL, policy, warnings, {
+    ms: LONG_PASS_MS,
+    samples: LONG_PASS_SAMPLES,
+  });
   const { contenders } = timing;
   const fail = (ids: Contender3DId[], e: unknown): void => timing.fail(ids, e);
-  const add = (ids: Contender3DId[], pass: Pass, finish: () => void): Promise<void> => timing.add(ids, pass, finish);
+  const add = (ids: Contender3DId[], pass: Pass, finish: () => void): Promise<void> =>
+    timing.add(ids, pass, finish);
 
   progress(`${name}: set-up and warm-up`);
   if (!options.cpuRef) contenders.cpuRef = { skipped: NOT_RUN };
-  else try {
-    const prepared = prepareCpu3D(s.packed);
-    const out = new ArrayBuffer(manifoldBytes3D(n));
-    await add(['cpuRef'], () => {
-      const t0 = performance.now();
-      collidePacked3D(prepared, s.packed, out);
-      return [performance.now() - t0];
-    }, () => {
-      const c = countManifolds3D(out, n);
-      touching.cpuRef = c.touching;
-      pointsPerContact = c.touching > 0 ? c.points / c.touching : null;
-    });
-  } catch (e) {
-    fail(['cpuRef'], e);
-  }
+  else
+    try {
+      const prepared = prepareCpu3D(s.packed);
+      const out = new ArrayBuffer(manifoldBytes3D(n));
+      await add(
+        ['cpuRef'],
+        () => {
+          const t0 = performance.now();
+          collidePacked3D(prepared, s.packed, out);
+          return [performance.now() - t0];
+        },
+        () => {
+          const c = countManifolds3D(out, n);
+          touching.cpuRef = c.touching;
+          pointsPerContact = c.touching > 0 ? c.points / c.touching : null;
+        },
+      );
+    } catch (e) {
+      fail(['cpuRef'], e);
+    }
 
   if (!gpu) {
     contenders.gpuKernel = { skipped: gpuNote };
@@ -173,19 +238,26 @@ export async function benchScene3D(
       gpuBatches = batches.length;
       for (const b of batches) gpu.np.checkCapacity(b);
       const last: ArrayBuffer[] = [];
-      await add(['gpuWall', 'gpuKernel'], async () => {
-        let wall = 0;
-        let kernel = 0;
-        for (let i = 0; i < batches.length; i++) {
-          const r = await gpu.np.run(batches[i]!);
-          last[i] = r.manifolds;
-          wall += r.wallMs;
-          kernel += r.kernelMs ?? NaN;
-        }
-        return [wall, kernel];
-      }, () => {
-        touching.gpu = last.reduce((t, buf, i) => t + countManifolds3D(buf, batches[i]!.pairCount).touching, 0);
-      });
+      await add(
+        ['gpuWall', 'gpuKernel'],
+        async () => {
+          let wall = 0;
+          let kernel = 0;
+          for (let i = 0; i < batches.length; i++) {
+            const r = await gpu.np.run(batches[i]!);
+            last[i] = r.manifolds;
+            wall += r.wallMs;
+            kernel += r.kernelMs ?? NaN;
+          }
+          return [wall, kernel];
+        },
+        () => {
+          touching.gpu = last.reduce(
+            (t, buf, i) => t + countManifolds3D(buf, batches[i]!.pairCount).touching,
+            0,
+          );
+        },
+      );
     } catch (e) {
       fail(['gpuWall', 'gpuKernel'], e);
     }
@@ -199,11 +271,22 @@ export async function benchScene3D(
       continue;
     }
     if (id === 'cannon' && n > cannonCap) {
-      contenders.cannon = { skipped: cannonCap > 0 ? `${NOT_RUN} above ${cannonCap} pairs (cap; --no-caps lifts it)` : `${NOT_RUN} on ${s.scenario} (too slow; --no-caps runs it)` };
+      contenders.cannon = {
+        skipped:
+          cannonCap > 0
+            ? `${NOT_RUN} above ${cannonCap} pairs (cap; --no-caps lifts it)`
+            : `${NOT_RUN} on ${s.scenario} (too slow; --no-caps runs it)`,
+      };
       continue;
     }
-    const warn = (message: string): void => void warnings.push(`${name}: ${CONTENDER_3D_LABEL[id]}: ${message}`);
-    await timing.addPeer(id, () => create(s.peerShapes, s.scene.margin, warn), (peer) => peer.collideBatch(s.peerBodies, s.pairs), (t) => (touching[id] = t));
+    const warn = (message: string): void =>
+      void warnings.push(`${name}: ${CONTENDER_3D_LABEL[id]}: ${message}`);
+    await timing.addPeer(
+      id,
+      () => create(s.peerShapes, s.scene.margin, warn),
+      (peer) => peer.collideBatch(s.peerBodies, s.pairs),
+      (t) => (touching[id] = t),
+    );
   }
 
   await timing.run(n, progress);
@@ -220,7 +303,9 @@ export async function benchScene3D(
       const t = touching[id];
       if (id === 'cannon' && cannonSpeedOnly) continue;
       if (t !== undefined && Math.abs(t - ref) > Math.max(2, 1e-4 * n)) {
-        warnings.push(`${name}: ${CONTENDER_3D_LABEL[id]} found ${t} touching pairs, the CPU reference ${ref} (different work?)`);
+        warnings.push(
+          `${name}: ${CONTENDER_3D_LABEL[id]} found ${t} touching pairs, the CPU reference ${ref} (different work?)`,
+        );
       }
     }
   }
@@ -235,7 +320,10 @@ export async function benchScene3D(
     pointsPerContact,
     hull: hulls.length > 0 ? { vertices: s.meanVertices, faces: s.meanFaces } : null,
     packMs: s.packMs,
-    contenders: Object.fromEntries(CONTENDERS_3D.map((id) => [id, contenders[id]])) as Record<Contender3DId, ContenderResult>,
+    contenders: Object.fromEntries(CONTENDERS_3D.map((id) => [id, contenders[id]])) as Record<
+      Contender3DId,
+      ContenderResult
+    >,
     ratios: computeRatios3D(contenders),
     cannonSpeedOnly: cannonSpeedOnly && measuredOrRan(contenders.cannon),
     gpuBatches,
@@ -250,7 +338,11 @@ function splitForDevice(packed: Packed3D, limit: number): Packed3D[] {
   const out: Packed3D[] = [];
   for (let start = 0; start < packed.pairCount; start += most) {
     const end = Math.min(packed.pairCount, start + most);
-    out.push({ ...packed, pairs: packed.pairs.subarray(2 * start, 2 * end), pairCount: end - start });
+    out.push({
+      ...packed,
+      pairs: packed.pairs.subarray(2 * start, 2 * end),
+      pairCount: end - start,
+    });
   }
   return out;
 }
@@ -261,13 +353,22 @@ function measuredOrRan(r: ContenderResult | undefined): boolean {
 
 /** Every planned 3D scene in order; scenes are built one at a time (a 1M-pair scene holds ~0.5 GB). */
 export async function runBench3D(
-  plan: readonly Plan3D[], gpu: Gpu3D | null, gpuNote: string, policy: TimingPolicy, options: Options3D,
-  progress: (step: string) => void, warnings: string[],
+  plan: readonly Plan3D[],
+  gpu: Gpu3D | null,
+  gpuNote: string,
+  policy: TimingPolicy,
+  options: Options3D,
+  progress: (step: string) => void,
+  warnings: string[],
 ): Promise<ScenarioResult3D[]> {
   const results: ScenarioResult3D[] = [];
   // One warm-up pass suffices where a pass is long (V8 optimises within it; the GPU allocates its
   // buffers in it). Short passes warm up longer than in 2D: the 3D code is larger and tiers up later.
-  const policy3D: TimingPolicy = { ...policy, minWarmupPasses: 1, warmupMs: Math.max(policy.warmupMs, WARMUP_3D_MS) };
+  const policy3D: TimingPolicy = {
+    ...policy,
+    minWarmupPasses: 1,
+    warmupMs: Math.max(policy.warmupMs, WARMUP_3D_MS),
+  };
   for (const { scenario, sizes } of plan) {
     for (const size of sizes) {
       const scene = makeScene3D(scenario, size);

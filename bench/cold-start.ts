@@ -26,7 +26,8 @@ import { parseScene, type Scene3D } from '../src/scene.ts';
 import { assertShadersEmbedded } from './fresh-shaders.ts';
 
 const BOXES = {
-  dim: 3, margin: 0.02,
+  dim: 3,
+  margin: 0.02,
   shapes: [{ type: 'box', halfExtents: [0.5, 0.5, 0.5] }],
   bodies: [
     { shape: 0, position: [0, 0, 0] },
@@ -35,9 +36,20 @@ const BOXES = {
   ],
 };
 const HULL_BOX_CAPSULE = {
-  dim: 3, margin: 0.02,
+  dim: 3,
+  margin: 0.02,
   shapes: [
-    { type: 'hull', vertices: [[0, 0, 0.6], [0.5, 0, -0.3], [-0.5, 0.2, -0.3], [0, -0.6, -0.2], [0.1, 0.5, 0.2], [-0.3, -0.3, 0.4]] },
+    {
+      type: 'hull',
+      vertices: [
+        [0, 0, 0.6],
+        [0.5, 0, -0.3],
+        [-0.5, 0.2, -0.3],
+        [0, -0.6, -0.2],
+        [0.1, 0.5, 0.2],
+        [-0.3, -0.3, 0.4],
+      ],
+    },
     { type: 'box', halfExtents: [0.4, 0.3, 0.5] },
     { type: 'capsule', a: [-0.4, 0, 0], b: [0.4, 0, 0], radius: 0.2 },
   ],
@@ -48,11 +60,19 @@ const HULL_BOX_CAPSULE = {
   ],
 };
 const POLYGONS_AND_CIRCLES = {
-  dim: 2, margin: 0.02,
+  dim: 2,
+  margin: 0.02,
   shapes: [
     { type: 'box', halfExtents: [0.5, 0.5] },
     { type: 'circle', center: [0, 0], radius: 0.4 },
-    { type: 'polygon', vertices: [[0, 0], [1, 0], [0.5, 0.8]] },
+    {
+      type: 'polygon',
+      vertices: [
+        [0, 0],
+        [1, 0],
+        [0.5, 0.8],
+      ],
+    },
   ],
   bodies: [
     { shape: 0, position: [0, 0] },
@@ -60,7 +80,11 @@ const POLYGONS_AND_CIRCLES = {
     { shape: 2, position: [0.2, 0.8] },
   ],
 };
-const SCENES = { 'boxes (3D)': BOXES, 'hull + box + capsule (3D)': HULL_BOX_CAPSULE, 'polygons + circles (2D)': POLYGONS_AND_CIRCLES } as const;
+const SCENES = {
+  'boxes (3D)': BOXES,
+  'hull + box + capsule (3D)': HULL_BOX_CAPSULE,
+  'polygons + circles (2D)': POLYGONS_AND_CIRCLES,
+} as const;
 type SceneName = keyof typeof SCENES;
 
 interface Measured {
@@ -79,16 +103,32 @@ async function measure(what: string): Promise<Measured> {
     const frame = await GpuFrame3D.create(device, false, { kinds: ['box'] });
     const packed = packShapes3D(scene.shapes);
     const make = (data: ArrayBuffer | ArrayBufferView): GPUBuffer => {
-      const b = device.createBuffer({ size: Math.max(16, Math.ceil(data.byteLength / 16) * 16), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-      if (ArrayBuffer.isView(data)) device.queue.writeBuffer(b, 0, data.buffer, data.byteOffset, data.byteLength);
+      const b = device.createBuffer({
+        size: Math.max(16, Math.ceil(data.byteLength / 16) * 16),
+        usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+      });
+      if (ArrayBuffer.isView(data))
+        device.queue.writeBuffer(b, 0, data.buffer, data.byteOffset, data.byteLength);
       else device.queue.writeBuffer(b, 0, data);
       return b;
     };
     const r = await frame.step({
-      shapes: make(packed.shapes), hullVertices: make(packed.hullVertices), hullPlanes: make(packed.hullPlanes), hullFaces: make(packed.hullFaces),
-      hullIndices: make(packed.hullIndices), bodies: make(packBodies3D(scene)), bodyCount: scene.bodyShape.length, margin: scene.margin, kinds: ['box'],
+      shapes: make(packed.shapes),
+      hullVertices: make(packed.hullVertices),
+      hullPlanes: make(packed.hullPlanes),
+      hullFaces: make(packed.hullFaces),
+      hullIndices: make(packed.hullIndices),
+      bodies: make(packBodies3D(scene)),
+      bodyCount: scene.bodyShape.length,
+      margin: scene.margin,
+      kinds: ['box'],
     });
-    return { what, ms: performance.now() - start, compileMs: frame.compileMs as Record<string, number>, detail: `${r.counts.contacts} touching pairs` };
+    return {
+      what,
+      ms: performance.now() - start,
+      compileMs: frame.compileMs as Record<string, number>,
+      detail: `${r.counts.contacts} touching pairs`,
+    };
   }
   if (what.startsWith('class:')) {
     const [, dim, kernel] = what.split(':') as [string, string, string];
@@ -103,30 +143,52 @@ async function measure(what: string): Promise<Measured> {
     pass.setPipeline(k.pipeline);
     const entries = narrowphaseResources(d as never).map((r) => ({
       binding: r.binding,
-      resource: { buffer: device.createBuffer({ size: 256, usage: r.uniform ? GPUBufferUsage.UNIFORM : GPUBufferUsage.STORAGE }) },
+      resource: {
+        buffer: device.createBuffer({
+          size: 256,
+          usage: r.uniform ? GPUBufferUsage.UNIFORM : GPUBufferUsage.STORAGE,
+        }),
+      },
     }));
     pass.setBindGroup(0, device.createBindGroup({ layout: k.layout, entries }));
     pass.dispatchWorkgroups(1);
     pass.end();
     device.queue.submit([encoder.finish()]);
     await device.queue.onSubmittedWorkDone();
-    return { what, ms: performance.now() - t, compileMs: {}, detail: `pipeline ${compiled.toFixed(0)} ms, then its first dispatch` };
+    return {
+      what,
+      ms: performance.now() - t,
+      compileMs: {},
+      detail: `pipeline ${compiled.toFixed(0)} ms, then its first dispatch`,
+    };
   }
   const np = await createNarrowphase({ backend: 'gpu' });
   const r = await np.collide(SCENES[what as SceneName]);
   const ms = performance.now() - start;
   np.destroy();
-  return { what, ms, compileMs: r.stats.compileMs ?? {}, detail: `${r.manifolds.length} manifolds on ${r.stats.adapter}` };
+  return {
+    what,
+    ms,
+    compileMs: r.stats.compileMs ?? {},
+    detail: `${r.manifolds.length} manifolds on ${r.stats.adapter}`,
+  };
 }
 
 /** Runs `what` in a fresh child process with the shader cache off; returns its measurement. */
 function child(what: string): Measured {
-  const out = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--child', what], {
-    env: { ...process.env, MESA_SHADER_CACHE_DISABLE: 'true' },
-    encoding: 'utf8',
-  });
+  const out = spawnSync(
+    process.execPath,
+    [...process.execArgv, fileURLToPath(import.meta.url), '--child', what],
+    {
+      env: { ...process.env, MESA_SHADER_CACHE_DISABLE: 'true' },
+      encoding: 'utf8',
+    },
+  );
   const line = out.stdout.split('\n').find((l) => l.startsWith('{'));
-  if (!line) throw new Error(`${what}: the child process gave no result (exit ${out.status}):\n${out.stderr.slice(-2000)}`);
+  if (!line)
+    throw new Error(
+      `${what}: the child process gave no result (exit ${out.status}):\n${out.stderr.slice(-2000)}`,
+    );
   return JSON.parse(line) as Measured;
 }
 
@@ -137,15 +199,29 @@ if (i >= 0) {
   process.exit(0);
 } else {
   assertShadersEmbedded();
-  const whats: string[] = [...Object.keys(SCENES), 'frame: boxes (3D), GpuFrame3D.create({ kinds: [box] }) + step'];
+  const whats: string[] = [
+    ...Object.keys(SCENES),
+    'frame: boxes (3D), GpuFrame3D.create({ kinds: [box] }) + step',
+  ];
   if (process.argv.includes('--classes')) {
-    whats.push(...PAIR_CLASSES_3D.map((c) => `class:3d:${c}`), 'class:3d:general', ...PAIR_CLASSES_2D.map((c) => `class:2d:${c}`), 'class:2d:general');
+    whats.push(
+      ...PAIR_CLASSES_3D.map((c) => `class:3d:${c}`),
+      'class:3d:general',
+      ...PAIR_CLASSES_2D.map((c) => `class:2d:${c}`),
+      'class:2d:general',
+    );
   }
-  console.log(`cold start, shader cache off, one fresh process each (load average ${loadavg()[0]!.toFixed(1)})`);
+  console.log(
+    `cold start, shader cache off, one fresh process each (load average ${loadavg()[0]!.toFixed(1)})`,
+  );
   for (const what of whats) {
     const m = child(what);
-    const classes = Object.entries(m.compileMs).map(([c, ms]) => `${c} ${ms.toFixed(0)}`).join(', ');
-    console.log(`${what.padEnd(44)} ${(m.ms / 1000).toFixed(2).padStart(7)} s   ${m.detail}${classes ? `; compiled (ms): ${classes}` : ''}`);
+    const classes = Object.entries(m.compileMs)
+      .map(([c, ms]) => `${c} ${ms.toFixed(0)}`)
+      .join(', ');
+    console.log(
+      `${what.padEnd(44)} ${(m.ms / 1000).toFixed(2).padStart(7)} s   ${m.detail}${classes ? `; compiled (ms): ${classes}` : ''}`,
+    );
   }
   console.log(`load average after: ${loadavg()[0]!.toFixed(1)}`);
 }

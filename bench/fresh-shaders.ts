@@ -9,8 +9,12 @@ import { WGSL_SOURCES } from '../src/gpu/shaders.generated.ts';
 export function assertShadersEmbedded(): void {
   const dir = new URL('../shaders/', import.meta.url);
   if (!existsSync(dir)) return; // a bundle (npm run bench:bundle) carried without the sources
-  const names = readdirSync(dir).filter((f) => f.endsWith('.wgsl')).map((f) => f.slice(0, -'.wgsl'.length));
-  const changed = names.filter((n) => WGSL_SOURCES[n] !== readFileSync(new URL(`${n}.wgsl`, dir), 'utf8'));
+  const names = readdirSync(dir)
+    .filter((f) => f.endsWith('.wgsl'))
+    .map((f) => f.slice(0, -'.wgsl'.length));
+  const changed = names.filter(
+    (n) => WGSL_SOURCES[n] !== readFileSync(new URL(`${n}.wgsl`, dir), 'utf8'),
+  );
   const removed = Object.keys(WGSL_SOURCES).filter((n) => !names.includes(n));
   const stale = [...changed, ...removed];
   if (stale.length > 0) {

@@ -35,7 +35,15 @@ import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
 import { GpuNarrowphase2D } from '../src/gpu/narrowphase2d.ts';
 import { benchScene2D, type Options2D } from './bench2d.ts';
 import { assertShadersEmbedded } from './fresh-shaders.ts';
-import { CANNON_MAX_3D, DEFAULT_MAX_3D, plan3D, runBench3D, setUpGpu3D, type Options3D, type Plan3D } from './bench3d.ts';
+import {
+  CANNON_MAX_3D,
+  DEFAULT_MAX_3D,
+  plan3D,
+  runBench3D,
+  setUpGpu3D,
+  type Options3D,
+  type Plan3D,
+} from './bench3d.ts';
 import { cannonVersion, createCannonPeer3D } from './peers/cannon3d.ts';
 import { createJoltPeer3D, joltVersion } from './peers/jolt3d.ts';
 import { createRapierPeer3D, rapierVersion, type RapierMode3D } from './peers/rapier3d.ts';
@@ -43,8 +51,19 @@ import { createBox2dWasmPeer } from './peers/box2dwasm2d.ts';
 import { createPlanckPeer } from './peers/planck2d.ts';
 import { createRapierPeer2D, rapier2dVersion } from './peers/rapier2d.ts';
 import {
-  evaluateGoals, evaluateGoals3D, formatCount, renderGoals, renderHeader, renderScaling3D, renderTable, renderTable3D,
-  type BenchMeta, type BenchReport, type Goal, type ScenarioResult, type ScenarioResult3D,
+  evaluateGoals,
+  evaluateGoals3D,
+  formatCount,
+  renderGoals,
+  renderHeader,
+  renderScaling3D,
+  renderTable,
+  renderTable3D,
+  type BenchMeta,
+  type BenchReport,
+  type Goal,
+  type ScenarioResult,
+  type ScenarioResult3D,
 } from './report.ts';
 import { SCENARIOS_3D, type Scenario3DName } from './scenes3d.ts';
 import { errorText, type TimingPolicy } from './timing.ts';
@@ -66,7 +85,10 @@ function nodeOptions3D(opts: Options): Options3D {
       rapier3d: (shapes) => createRapierPeer3D(shapes, { mode: opts.rapier }),
       jolt: async (shapes, margin, warn) => {
         const jolt = await createJoltPeer3D(shapes, { margin });
-        if (!jolt.direct) warn('the memory-layout probe failed, so poses and hits go through the binding\'s getters and setters (slower)');
+        if (!jolt.direct)
+          warn(
+            "the memory-layout probe failed, so poses and hits go through the binding's getters and setters (slower)",
+          );
         return jolt;
       },
       cannon: createCannonPeer3D,
@@ -75,7 +97,10 @@ function nodeOptions3D(opts: Options): Options3D {
 }
 
 /** Node runs every 2D contender. */
-const NODE_OPTIONS_2D: Options2D = { cpuRef: true, peers: { planck: createPlanckPeer, box2dWasm: createBox2dWasmPeer, rapier2d: createRapierPeer2D } };
+const NODE_OPTIONS_2D: Options2D = {
+  cpuRef: true,
+  peers: { planck: createPlanckPeer, box2dWasm: createBox2dWasmPeer, rapier2d: createRapierPeer2D },
+};
 
 interface Options {
   sizes?: number[];
@@ -94,22 +119,29 @@ interface Options {
 type Dim = '2' | '3' | 'both';
 
 function parseDim(value: string): Dim {
-  if (value !== '2' && value !== '3' && value !== 'both') throw new InvalidArgumentError(`"${value}" is not 2, 3 or both`);
+  if (value !== '2' && value !== '3' && value !== 'both')
+    throw new InvalidArgumentError(`"${value}" is not 2, 3 or both`);
   return value;
 }
 
 function parseRapierMode(value: string): RapierMode3D {
-  if (value !== 'contact' && value !== 'manifold') throw new InvalidArgumentError(`"${value}" is not contact or manifold`);
+  if (value !== 'contact' && value !== 'manifold')
+    throw new InvalidArgumentError(`"${value}" is not contact or manifold`);
   return value;
 }
 
 function parseSizes(value: string): number[] {
-  const sizes = value.split(',').map((s) => s.trim()).filter((s) => s.length > 0).map((s) => {
-    const m = /^(\d+(?:\.\d+)?)([kKmM]?)$/.exec(s);
-    const n = m ? Number(m[1]) * (m[2] === '' ? 1 : /k/i.test(m[2]!) ? 1e3 : 1e6) : NaN;
-    if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`"${s}" is not a pair count (e.g. 1000, 10k, 1M)`);
-    return n;
-  });
+  const sizes = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0)
+    .map((s) => {
+      const m = /^(\d+(?:\.\d+)?)([kKmM]?)$/.exec(s);
+      const n = m ? Number(m[1]) * (m[2] === '' ? 1 : /k/i.test(m[2]!) ? 1e3 : 1e6) : NaN;
+      if (!Number.isInteger(n) || n < 1)
+        throw new InvalidArgumentError(`"${s}" is not a pair count (e.g. 1000, 10k, 1M)`);
+      return n;
+    });
   if (sizes.length === 0) throw new InvalidArgumentError('give at least one size');
   return [...new Set(sizes)].sort((a, b) => a - b);
 }
@@ -117,10 +149,15 @@ function parseSizes(value: string): number[] {
 const ALL_SCENARIOS: readonly string[] = [...SCENARIOS, ...SCENARIOS_3D];
 
 function parseScenarios(value: string): string[] {
-  const list = value.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  const list = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
   for (const s of list) {
     if (!ALL_SCENARIOS.includes(s)) {
-      throw new InvalidArgumentError(`"${s}" is not a scenario (2D: ${SCENARIOS.join(', ')}; 3D: ${SCENARIOS_3D.join(', ')})`);
+      throw new InvalidArgumentError(
+        `"${s}" is not a scenario (2D: ${SCENARIOS.join(', ')}; 3D: ${SCENARIOS_3D.join(', ')})`,
+      );
     }
   }
   if (list.length === 0) throw new InvalidArgumentError('give at least one scenario');
@@ -128,31 +165,75 @@ function parseScenarios(value: string): string[] {
 }
 
 function parseKernel(value: string): 'classes' | 'general' {
-  if (value !== 'classes' && value !== 'general') throw new InvalidArgumentError(`"${value}" is not classes or general`);
+  if (value !== 'classes' && value !== 'general')
+    throw new InvalidArgumentError(`"${value}" is not classes or general`);
   return value;
 }
 
 function parseRepeat(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`"${value}" is not a positive integer`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new InvalidArgumentError(`"${value}" is not a positive integer`);
   return n;
 }
 
 function parseOptions(argv: string[]): Options {
   const program = new Command()
     .name('bench')
-    .description('narrowphase throughput (pairs/s): CPU reference, WebGPU kernel; planck, box2d-wasm (2D); rapier3d, jolt, cannon-es (3D)')
-    .option('--dim <d>', 'dimensions to run: 2, 3 or both (default both, or those of --scenarios)', parseDim)
-    .option('--sizes <list>', `pair counts, comma-separated (default ${DEFAULT_SIZES.join(',')}; 3D scenarios capped: ` +
-      `${Object.entries(DEFAULT_MAX_3D).map(([k, v]) => `${k} ${formatCount(v)}`).join(', ')})`, parseSizes)
-    .option('--scenarios <list>', `scenarios, comma-separated: 2D ${SCENARIOS.join(', ')}; 3D ${SCENARIOS_3D.join(', ')} (default: all)`, parseScenarios)
+    .description(
+      'narrowphase throughput (pairs/s): CPU reference, WebGPU kernel; planck, box2d-wasm (2D); rapier3d, jolt, cannon-es (3D)',
+    )
+    .option(
+      '--dim <d>',
+      'dimensions to run: 2, 3 or both (default both, or those of --scenarios)',
+      parseDim,
+    )
+    .option(
+      '--sizes <list>',
+      `pair counts, comma-separated (default ${DEFAULT_SIZES.join(',')}; 3D scenarios capped: ` +
+        `${Object.entries(DEFAULT_MAX_3D)
+          .map(([k, v]) => `${k} ${formatCount(v)}`)
+          .join(', ')})`,
+      parseSizes,
+    )
+    .option(
+      '--scenarios <list>',
+      `scenarios, comma-separated: 2D ${SCENARIOS.join(', ')}; 3D ${SCENARIOS_3D.join(', ')} (default: all)`,
+      parseScenarios,
+    )
     .option('--out <file>', 'JSON output file', DEFAULT_OUT)
-    .option('--quick', `smoke run: sizes ${QUICK_SIZES.join(',')} and 3 samples unless given`, false)
-    .option('--repeat <n>', 'timed samples per measurement, median reported (default 7; --quick 3)', parseRepeat)
-    .option('--no-caps', `3D: run cannon-es at every size (capped by default: ${Object.entries(CANNON_MAX_3D).map(([k, v]) => `${k} ${v > 0 ? formatCount(v) : 'off'}`).join(', ')})`)
-    .option('--rapier <mode>', '3D: rapier3d path, contact (Collider.contactCollider, one point) or manifold (world step per pair)', parseRapierMode, 'contact')
-    .option('--kernel <k>', 'GPU narrowphase: classes (one pipeline per pair class, the default) or general (one kernel with every path: the A/B reference)', parseKernel, 'classes')
-    .option('--scene <name>', 'pile: whole collision frames on box piles, 1k to 1M bodies (bench/pile.ts; --scene pile --help)')
+    .option(
+      '--quick',
+      `smoke run: sizes ${QUICK_SIZES.join(',')} and 3 samples unless given`,
+      false,
+    )
+    .option(
+      '--repeat <n>',
+      'timed samples per measurement, median reported (default 7; --quick 3)',
+      parseRepeat,
+    )
+    .option(
+      '--no-caps',
+      `3D: run cannon-es at every size (capped by default: ${Object.entries(CANNON_MAX_3D)
+        .map(([k, v]) => `${k} ${v > 0 ? formatCount(v) : 'off'}`)
+        .join(', ')})`,
+    )
+    .option(
+      '--rapier <mode>',
+      '3D: rapier3d path, contact (Collider.contactCollider, one point) or manifold (world step per pair)',
+      parseRapierMode,
+      'contact',
+    )
+    .option(
+      '--kernel <k>',
+      'GPU narrowphase: classes (one pipeline per pair class, the default) or general (one kernel with every path: the A/B reference)',
+      parseKernel,
+      'classes',
+    )
+    .option(
+      '--scene <name>',
+      'pile: whole collision frames on box piles, 1k to 1M bodies (bench/pile.ts; --scene pile --help)',
+    )
     .showHelpAfterError();
   program.parse(argv);
   return program.opts<Options>();
@@ -162,12 +243,18 @@ function parseOptions(argv: string[]): Options {
 // Environment
 
 function packageVersions(): Record<string, string> {
-  const out: Record<string, string> = { planck: planckPackage.version, 'box2d-wasm': box2dWasmPackage.version, rapier2d: rapier2dVersion };
+  const out: Record<string, string> = {
+    planck: planckPackage.version,
+    'box2d-wasm': box2dWasmPackage.version,
+    rapier2d: rapier2dVersion,
+  };
   try {
     // Dawn's binding is not bundled: the one this run loads.
     const req = createRequire(import.meta.url);
     const dir = dirname(req.resolve('webgpu'));
-    out.webgpu = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
+    out.webgpu = (
+      JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }
+    ).version;
   } catch {
     // not resolvable from here (a browser-style setup): leave it out
   }
@@ -192,18 +279,31 @@ async function acquireGpu(notes: string[]): Promise<AcquiredDevice | null> {
   }
 }
 
-async function setUpGpu(acquired: AcquiredDevice | null, notes: string[], kernel: 'classes' | 'general'): Promise<Gpu | null> {
+async function setUpGpu(
+  acquired: AcquiredDevice | null,
+  notes: string[],
+  kernel: 'classes' | 'general',
+): Promise<Gpu | null> {
   if (!acquired) return null;
   try {
     const t0 = performance.now();
-    const np = await GpuNarrowphase2D.create(acquired.device, acquired.timestamps, { kernel, kinds: kernel === 'classes' ? ['polygon', 'circle'] : [] });
+    const np = await GpuNarrowphase2D.create(acquired.device, acquired.timestamps, {
+      kernel,
+      kinds: kernel === 'classes' ? ['polygon', 'circle'] : [],
+    });
     const pipelineMs = performance.now() - t0;
     // The first dispatch (lavapipe compiles the kernel to machine code here): kept out of all timings.
     const tiny = makeScene2D('ngon', 64);
     const t1 = performance.now();
     await np.run(tiny.packed);
     const firstDispatchMs = performance.now() - t1;
-    return { acquired, np, pipelineMs, firstDispatchMs, compileMs: { ...np.compileMs } as Record<string, number> };
+    return {
+      acquired,
+      np,
+      pipelineMs,
+      firstDispatchMs,
+      compileMs: { ...np.compileMs } as Record<string, number>,
+    };
   } catch (e) {
     notes.push(`GPU kernel unusable on ${acquired.adapter.name}: ${errorText(e)}`);
     return null;
@@ -213,14 +313,30 @@ async function setUpGpu(acquired: AcquiredDevice | null, notes: string[], kernel
 // ---------------------------------------------------------------------------------------------
 
 /** Which scenarios of each dimension run: --dim and --scenarios together. */
-function selectScenarios(opts: Options): { scenarios2d: ScenarioName[]; scenarios3d: Scenario3DName[] } {
+function selectScenarios(opts: Options): {
+  scenarios2d: ScenarioName[];
+  scenarios3d: Scenario3DName[];
+} {
   const given = opts.scenarios;
-  const given2 = given?.filter((s) => (SCENARIOS as readonly string[]).includes(s)) as ScenarioName[] | undefined;
-  const given3 = given?.filter((s) => (SCENARIOS_3D as readonly string[]).includes(s)) as Scenario3DName[] | undefined;
-  const dim = opts.dim ?? (given ? (given2!.length > 0 && given3!.length > 0 ? 'both' : given2!.length > 0 ? '2' : '3') : 'both');
+  const given2 = given?.filter((s) => (SCENARIOS as readonly string[]).includes(s)) as
+    ScenarioName[] | undefined;
+  const given3 = given?.filter((s) => (SCENARIOS_3D as readonly string[]).includes(s)) as
+    Scenario3DName[] | undefined;
+  const dim =
+    opts.dim ??
+    (given
+      ? given2!.length > 0 && given3!.length > 0
+        ? 'both'
+        : given2!.length > 0
+          ? '2'
+          : '3'
+      : 'both');
   if (given && dim !== 'both') {
     const other = dim === '2' ? given3! : given2!;
-    if (other.length > 0) throw new InvalidArgumentError(`--dim ${dim}, but --scenarios names ${other.join(', ')} of the other dimension`);
+    if (other.length > 0)
+      throw new InvalidArgumentError(
+        `--dim ${dim}, but --scenarios names ${other.join(', ')} of the other dimension`,
+      );
   }
   return {
     scenarios2d: dim === '3' ? [] : (given2 ?? [...SCENARIOS]),
@@ -232,8 +348,10 @@ async function main(): Promise<number> {
   assertShadersEmbedded();
   // `--scene pile`: whole frames on piles (bench/pile.ts has its own options).
   // `--scene solver`: GPU world steps on dense piles (bench/solver.ts).
-  if (process.argv.some((a) => a === 'solver' || a === '--scene=solver')) return (await import('./solver.ts')).solverMain(process.argv).then(() => 0);
-  if (process.argv.some((a) => a === '--scene' || a.startsWith('--scene='))) return (await import('./pile.ts')).pileMain(process.argv);
+  if (process.argv.some((a) => a === 'solver' || a === '--scene=solver'))
+    return (await import('./solver.ts')).solverMain(process.argv).then(() => 0);
+  if (process.argv.some((a) => a === '--scene' || a.startsWith('--scene=')))
+    return (await import('./pile.ts')).pileMain(process.argv);
   const started = performance.now();
   const opts = parseOptions(process.argv);
   let selected: ReturnType<typeof selectScenarios>;
@@ -245,7 +363,9 @@ async function main(): Promise<number> {
   }
   const { scenarios2d: scenarios, scenarios3d } = selected;
   const sizes = opts.sizes ?? (opts.quick ? QUICK_SIZES : DEFAULT_SIZES);
-  const plan3d: Plan3D[] = plan3D(scenarios3d, opts.sizes ?? null, opts.quick).filter((p) => p.sizes.length > 0);
+  const plan3d: Plan3D[] = plan3D(scenarios3d, opts.sizes ?? null, opts.quick).filter(
+    (p) => p.sizes.length > 0,
+  );
   const dims = [...(scenarios.length > 0 ? [2] : []), ...(plan3d.length > 0 ? [3] : [])];
   const policy: TimingPolicy = opts.quick
     ? { repeat: opts.repeat ?? 3, minSampleMs: 10, warmupMs: 100 }
@@ -275,33 +395,56 @@ async function main(): Promise<number> {
     loadAverage: loadavg(),
     platform: `${platform()} ${release()} ${arch()}`,
     date: new Date().toISOString(),
-    versions: { ...packageVersions(), ...(plan3d.length > 0 ? { rapier3d: rapierVersion, 'jolt-physics': joltVersion, 'cannon-es': cannonVersion } : {}) },
+    versions: {
+      ...packageVersions(),
+      ...(plan3d.length > 0
+        ? { rapier3d: rapierVersion, 'jolt-physics': joltVersion, 'cannon-es': cannonVersion }
+        : {}),
+    },
     options: {
-      sizes: scenarios.length > 0 ? sizes : [], scenarios: [...scenarios, ...plan3d.map((p) => p.scenario)],
-      repeat: policy.repeat, quick: opts.quick, minSampleMs: policy.minSampleMs, dims,
+      sizes: scenarios.length > 0 ? sizes : [],
+      scenarios: [...scenarios, ...plan3d.map((p) => p.scenario)],
+      repeat: policy.repeat,
+      quick: opts.quick,
+      minSampleMs: policy.minSampleMs,
+      dims,
     },
     notes,
     ...(plan3d.length > 0
       ? {
-        gpu3d: gpu3d ? { pipelineMs: gpu3d.pipelineMs, firstDispatchMs: gpu3d.firstDispatchMs, compileMs: gpu3d.compileMs, kernel: gpu3d.kernel } : null,
-        options3d: {
-          sizes: Object.fromEntries(plan3d.map((p) => [p.scenario, p.sizes])),
-          scenarios: plan3d.map((p) => p.scenario),
-          caps: { cannon: opts.caps ? CANNON_MAX_3D : {}, defaultSizes: DEFAULT_MAX_3D },
-        },
-      }
+          gpu3d: gpu3d
+            ? {
+                pipelineMs: gpu3d.pipelineMs,
+                firstDispatchMs: gpu3d.firstDispatchMs,
+                compileMs: gpu3d.compileMs,
+                kernel: gpu3d.kernel,
+              }
+            : null,
+          options3d: {
+            sizes: Object.fromEntries(plan3d.map((p) => [p.scenario, p.sizes])),
+            scenarios: plan3d.map((p) => p.scenario),
+            caps: { cannon: opts.caps ? CANNON_MAX_3D : {}, defaultSizes: DEFAULT_MAX_3D },
+          },
+        }
       : {}),
   };
   console.log(renderHeader(meta));
   for (const note of notes) console.log(`  note     ${note}`);
   console.log('');
 
-  const steps = (scenarios.length * sizes.length + plan3d.reduce((n, p) => n + p.sizes.length, 0)) * (policy.repeat + 1);
+  const steps =
+    (scenarios.length * sizes.length + plan3d.reduce((n, p) => n + p.sizes.length, 0)) *
+    (policy.repeat + 1);
   const bar = process.stderr.isTTY
     ? new cliProgress.SingleBar(
-      { stream: process.stderr, format: ' {bar} {value}/{total} | {duration_formatted} | {step}', hideCursor: true, clearOnComplete: true },
-      cliProgress.Presets.shades_classic,
-    )
+        {
+          stream: process.stderr,
+          format: ' {bar} {value}/{total} | {duration_formatted} | {step}',
+          hideCursor: true,
+          clearOnComplete: true,
+        },
+        cliProgress.Presets.shades_classic,
+      )
     : null;
   bar?.start(steps, 0, { step: 'starting' });
   let done = 0;
@@ -321,7 +464,15 @@ async function main(): Promise<number> {
       }
     }
     if (plan3d.length > 0) {
-      results3d = await runBench3D(plan3d, gpu3d, gpu3dNote, policy, nodeOptions3D(opts), progress, warnings);
+      results3d = await runBench3D(
+        plan3d,
+        gpu3d,
+        gpu3dNote,
+        policy,
+        nodeOptions3D(opts),
+        progress,
+        warnings,
+      );
     }
   } finally {
     if (bar) {
@@ -333,7 +484,11 @@ async function main(): Promise<number> {
   const goals = scenarios.length > 0 ? evaluateGoals(results, meta) : [];
   const goals3d: Goal[] = plan3d.length > 0 ? evaluateGoals3D(results3d, meta) : [];
   const report: BenchReport = {
-    meta, results, goals, ...(plan3d.length > 0 ? { results3d, goals3d } : {}), warnings,
+    meta,
+    results,
+    goals,
+    ...(plan3d.length > 0 ? { results3d, goals3d } : {}),
+    warnings,
     totalSeconds: (performance.now() - started) / 1000,
   };
   if (scenarios.length > 0) {

@@ -10,7 +10,16 @@ import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
 import { GpuFrame2D, type FrameInputs2D, type FrameTimings2D } from '../src/gpu/frame2d.ts';
 import { GpuFrame3D, type FrameInputs3D } from '../src/gpu/frame3d.ts';
 import type { FrameInputsBase, FrameResult, GpuFrame } from '../src/gpu/frame.ts';
-import { makePile2D, makePile3D, PILE_MARGIN, pilePoses2D, pilePoses3D, type Pile2D, type Pile3D, type PileMotion } from './pile-scenes.ts';
+import {
+  makePile2D,
+  makePile3D,
+  PILE_MARGIN,
+  pilePoses2D,
+  pilePoses3D,
+  type Pile2D,
+  type Pile3D,
+  type PileMotion,
+} from './pile-scenes.ts';
 import { errorText } from './timing.ts';
 
 /**
@@ -21,7 +30,12 @@ import { errorText } from './timing.ts';
  * single-axis sweep and JS narrowphase take seconds a step past 10k; the 1M-body 3D pile needs
  * larger bindings than lavapipe's (README, "A whole frame on the GPU").
  */
-export const PILE_CAPS = { rapier2d: 100_000, rapier3d: 10_000, cannon: 10_000, gpu3d: 100_000 } as const;
+export const PILE_CAPS = {
+  rapier2d: 100_000,
+  rapier3d: 10_000,
+  cannon: 10_000,
+  gpu3d: 100_000,
+} as const;
 /** Frames longer than these get 2 timed warm frames, or 1. */
 export const LONG_FRAME_MS = 2000;
 const VERY_LONG_FRAME_MS = 8000;
@@ -64,7 +78,12 @@ function warmFrames(coldMs: number, policy: FramePolicy): number {
  * Runs `frame` cold once, warms up (short frames), then times warm frames; `ms` picks the time
  * that decides how long a frame is. Returns the cold frame and the timed warm ones.
  */
-export async function timeFrames<T>(frame: () => T | Promise<T>, ms: (t: T) => number, policy: FramePolicy, tick: (what: string) => void): Promise<{ cold: T; warm: T[] }> {
+export async function timeFrames<T>(
+  frame: () => T | Promise<T>,
+  ms: (t: T) => number,
+  policy: FramePolicy,
+  tick: (what: string) => void,
+): Promise<{ cold: T; warm: T[] }> {
   collectGarbage();
   tick('cold frame');
   const cold = await frame();
@@ -82,7 +101,6 @@ export async function timeFrames<T>(frame: () => T | Promise<T>, ms: (t: T) => n
   return { cold, warm };
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // Results
 
@@ -97,7 +115,13 @@ export interface GpuFrameResult {
   batches: number;
   cold: { wallMs: number; runs: number; timings: FrameTimings2D | null };
   /** Medians over the warm frames, stage by stage (total: median of the per-frame sums). */
-  warm: { wallMs: number; timings: FrameTimings2D | null; frames: number; wallSamplesMs: number[]; totalSamplesMs: number[] };
+  warm: {
+    wallMs: number;
+    timings: FrameTimings2D | null;
+    frames: number;
+    wallSamplesMs: number[];
+    totalSamplesMs: number[];
+  };
   /** Manifold reuse in the last warm frame: pairs that kept their manifold, proven still apart, collided anew. */
   reuse: { reused: number; apart: number; collided: number };
 }
@@ -135,11 +159,19 @@ export interface PileGpu {
   setupMs: number;
 }
 
-export function uploadInputs3D(device: GPUDevice, pile: Pile3D): FrameInputs3D & { destroy(): void } {
+export function uploadInputs3D(
+  device: GPUDevice,
+  pile: Pile3D,
+): FrameInputs3D & { destroy(): void } {
   const made: GPUBuffer[] = [];
   const make = (data: ArrayBuffer | ArrayBufferView, label: string): GPUBuffer => {
-    const b = device.createBuffer({ label, size: Math.max(16, Math.ceil(data.byteLength / 16) * 16), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-    if (ArrayBuffer.isView(data)) device.queue.writeBuffer(b, 0, data.buffer, data.byteOffset, data.byteLength);
+    const b = device.createBuffer({
+      label,
+      size: Math.max(16, Math.ceil(data.byteLength / 16) * 16),
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+    });
+    if (ArrayBuffer.isView(data))
+      device.queue.writeBuffer(b, 0, data.buffer, data.byteOffset, data.byteLength);
     else device.queue.writeBuffer(b, 0, data);
     made.push(b);
     return b;
@@ -160,17 +192,30 @@ export function uploadInputs3D(device: GPUDevice, pile: Pile3D): FrameInputs3D &
 
 export function uploadInputs(device: GPUDevice, pile: Pile2D): FrameInputs2D & { destroy(): void } {
   const make = (data: ArrayBuffer, label: string): GPUBuffer => {
-    const b = device.createBuffer({ label, size: data.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    const b = device.createBuffer({
+      label,
+      size: data.byteLength,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+    });
     device.queue.writeBuffer(b, 0, data);
     return b;
   };
   const shapes = make(pile.packed.shapes, 'pile-shapes');
   const bodies = make(pile.packed.bodies, 'pile-bodies');
-  return { shapes, bodies, bodyCount: pile.bodies, margin: pile.scene.margin, destroy: () => (shapes.destroy(), bodies.destroy()) };
+  return {
+    shapes,
+    bodies,
+    bodyCount: pile.bodies,
+    margin: pile.scene.margin,
+    destroy: () => (shapes.destroy(), bodies.destroy()),
+  };
 }
 
 /** Our 2D and 3D frames on `given` (else a device of our own), compiled and run once; null with a note when unusable. */
-export async function setUpPileGpu(notes: string[], given?: AcquiredDevice): Promise<PileGpu | null> {
+export async function setUpPileGpu(
+  notes: string[],
+  given?: AcquiredDevice,
+): Promise<PileGpu | null> {
   let acquired: AcquiredDevice;
   try {
     acquired = given ?? (await acquireDevice());
@@ -180,7 +225,10 @@ export async function setUpPileGpu(notes: string[], given?: AcquiredDevice): Pro
   }
   try {
     const t0 = performance.now();
-    const [frame, frame3d] = await Promise.all([GpuFrame2D.create(acquired.device, acquired.timestamps), GpuFrame3D.create(acquired.device, acquired.timestamps)]);
+    const [frame, frame3d] = await Promise.all([
+      GpuFrame2D.create(acquired.device, acquired.timestamps),
+      GpuFrame3D.create(acquired.device, acquired.timestamps),
+    ]);
     // A first tiny frame: lavapipe compiles every kernel to machine code on its first dispatch.
     const tiny = uploadInputs(acquired.device, makePile2D(64));
     await frame.step(tiny);
@@ -197,7 +245,11 @@ export async function setUpPileGpu(notes: string[], given?: AcquiredDevice): Pro
 }
 
 /** One GPU frame inside a validation error scope: a failure says what the device refused. */
-export async function gpuStep<I extends FrameInputsBase>(device: GPUDevice, frame: GpuFrame<I>, inputs: I): Promise<FrameResult> {
+export async function gpuStep<I extends FrameInputsBase>(
+  device: GPUDevice,
+  frame: GpuFrame<I>,
+  inputs: I,
+): Promise<FrameResult> {
   device.pushErrorScope('validation');
   let result: FrameResult | undefined;
   let thrown: unknown;
@@ -236,7 +288,11 @@ export function medianTimings(list: (FrameTimings2D | null)[]): FrameTimings2D |
  * submit); without it every frame collides the uploaded bodies.
  */
 export async function runGpuFrame<I extends FrameInputsBase>(
-  device: GPUDevice, frame: GpuFrame<I>, inputs: I & { destroy(): void }, policy: FramePolicy, tick: (what: string) => void,
+  device: GPUDevice,
+  frame: GpuFrame<I>,
+  inputs: I & { destroy(): void },
+  policy: FramePolicy,
+  tick: (what: string) => void,
   bodiesAt?: (frame: number) => ArrayBuffer,
 ): Promise<GpuFrameResult> {
   try {
@@ -253,7 +309,11 @@ export async function runGpuFrame<I extends FrameInputsBase>(
       pairs: last.counts.pairs,
       touching: last.counts.contacts,
       batches: last.batches,
-      reuse: { reused: last.counts.reused, apart: last.counts.apart, collided: last.counts.collided },
+      reuse: {
+        reused: last.counts.reused,
+        apart: last.counts.apart,
+        collided: last.counts.collided,
+      },
       cold: { wallMs: cold.wallMs, runs: cold.runs, timings: cold.timings },
       warm: {
         wallMs: median(warm.map((r) => r.wallMs)),
@@ -293,11 +353,21 @@ export function loadRapier(): Promise<void> {
  * its time growing the heap (measured here: a 100k-body world's first step 30 s, against 1.3 s
  * with the heap reserved), which is an artefact of the WASM build, not of collision detection.
  */
-export function reserveRapier(module: { reserveMemory(bytes: number): void }, bodies: number, bytesPerBody: number): void {
+export function reserveRapier(
+  module: { reserveMemory(bytes: number): void },
+  bodies: number,
+  bytesPerBody: number,
+): void {
   module.reserveMemory(Math.min(1.5e9, Math.max(64e6, bodies * bytesPerBody)));
 }
 
-function rapierStep(world: { step(): void; timingBroadPhase(): number; timingNarrowPhase(): number; timingCollisionDetection(): number; timingStep(): number }): EngineStep {
+function rapierStep(world: {
+  step(): void;
+  timingBroadPhase(): number;
+  timingNarrowPhase(): number;
+  timingCollisionDetection(): number;
+  timingStep(): number;
+}): EngineStep {
   world.step();
   return {
     broadphase: world.timingBroadPhase(),
@@ -348,8 +418,11 @@ export function rapier2dWorld(pile: Pile2D, motion: PileMotion): EngineWorld {
   const bodies: RAPIER2D.RigidBody[] = [];
   const colliders: RAPIER2D.Collider[] = [];
   for (let i = 0; i < pile.bodies; i++) {
-    const b = world.createRigidBody(R.RigidBodyDesc.dynamic()
-      .setTranslation(bodyPosition[2 * i]!, bodyPosition[2 * i + 1]!).setRotation(bodyAngle[i]!));
+    const b = world.createRigidBody(
+      R.RigidBodyDesc.dynamic()
+        .setTranslation(bodyPosition[2 * i]!, bodyPosition[2 * i + 1]!)
+        .setRotation(bodyAngle[i]!),
+    );
     bodies.push(b);
     colliders.push(world.createCollider(descs[bodyShape[i]!]!, b));
   }
@@ -366,7 +439,12 @@ export function rapier2dWorld(pile: Pile2D, motion: PileMotion): EngineWorld {
         b.setAngvel(0, true);
       }
     },
-    touching: () => rapierTouching(colliders, (c, f) => world.contactPairsWith(c, f), (a, b, f) => world.contactPair(a, b, f)),
+    touching: () =>
+      rapierTouching(
+        colliders,
+        (c, f) => world.contactPairsWith(c, f),
+        (a, b, f) => world.contactPair(a, b, f),
+      ),
     free: () => world.free(),
   };
 }
@@ -382,9 +460,11 @@ export function rapier3dWorld(pile: Pile3D, motion: PileMotion): EngineWorld {
   const bodies: RAPIER3D.RigidBody[] = [];
   const colliders: RAPIER3D.Collider[] = [];
   for (let i = 0; i < pile.bodies; i++) {
-    const b = world.createRigidBody(R.RigidBodyDesc.dynamic()
-      .setTranslation(p[3 * i]!, p[3 * i + 1]!, p[3 * i + 2]!)
-      .setRotation({ x: q[4 * i]!, y: q[4 * i + 1]!, z: q[4 * i + 2]!, w: q[4 * i + 3]! }));
+    const b = world.createRigidBody(
+      R.RigidBodyDesc.dynamic()
+        .setTranslation(p[3 * i]!, p[3 * i + 1]!, p[3 * i + 2]!)
+        .setRotation({ x: q[4 * i]!, y: q[4 * i + 1]!, z: q[4 * i + 2]!, w: q[4 * i + 3]! }),
+    );
     bodies.push(b);
     colliders.push(world.createCollider(descs[bodyShape[i]!]!, b));
   }
@@ -396,12 +476,20 @@ export function rapier3dWorld(pile: Pile3D, motion: PileMotion): EngineWorld {
       for (let i = 0; i < bodies.length; i++) {
         const b = bodies[i]!;
         b.setTranslation({ x: at[3 * i]!, y: at[3 * i + 1]!, z: at[3 * i + 2]! }, true);
-        b.setRotation({ x: turn[4 * i]!, y: turn[4 * i + 1]!, z: turn[4 * i + 2]!, w: turn[4 * i + 3]! }, true);
+        b.setRotation(
+          { x: turn[4 * i]!, y: turn[4 * i + 1]!, z: turn[4 * i + 2]!, w: turn[4 * i + 3]! },
+          true,
+        );
         b.setLinvel(zero, true);
         b.setAngvel(zero, true);
       }
     },
-    touching: () => rapierTouching(colliders, (c, f) => world.contactPairsWith(c, f), (a, b, f) => world.contactPair(a, b, f)),
+    touching: () =>
+      rapierTouching(
+        colliders,
+        (c, f) => world.contactPairsWith(c, f),
+        (a, b, f) => world.contactPair(a, b, f),
+      ),
     free: () => world.free(),
   };
 }
@@ -412,7 +500,12 @@ export function rapier3dWorld(pile: Pile3D, motion: PileMotion): EngineWorld {
  * measured world: its first step is the cold frame, later ones (bodies moved to the warm frame's
  * poses first) warm.
  */
-export async function runEngine(build: () => EngineWorld, policy: FramePolicy, countTouching: boolean, tick: (what: string) => void): Promise<EngineResult> {
+export async function runEngine(
+  build: () => EngineWorld,
+  policy: FramePolicy,
+  countTouching: boolean,
+  tick: (what: string) => void,
+): Promise<EngineResult> {
   tick('throwaway world (heap, JIT)');
   const primer = build();
   let primerCollisionMs: number;
@@ -427,11 +520,16 @@ export async function runEngine(build: () => EngineWorld, policy: FramePolicy, c
   const buildMs = performance.now() - t0;
   try {
     let k = 0;
-    const { cold, warm } = await timeFrames(() => {
-      if (k > 0) world.moveTo(k);
-      k++;
-      return world.step();
-    }, (s) => s.stepMs, policy, tick);
+    const { cold, warm } = await timeFrames(
+      () => {
+        if (k > 0) world.moveTo(k);
+        k++;
+        return world.step();
+      },
+      (s) => s.stepMs,
+      policy,
+      tick,
+    );
     const touching = countTouching ? world.touching() : null;
     return {
       buildMs,
@@ -451,4 +549,3 @@ export async function runEngine(build: () => EngineWorld, policy: FramePolicy, c
     world.free();
   }
 }
-

@@ -30,14 +30,19 @@ export interface Pile2D {
 function hexagon(random: () => number): Vec2[] {
   const r = 0.5 + 0.03 * random();
   const phase = (Math.PI / 3) * random();
-  return Array.from({ length: 6 }, (_, k) => [r * Math.cos(phase + (k * Math.PI) / 3), r * Math.sin(phase + (k * Math.PI) / 3)] as Vec2);
+  return Array.from(
+    { length: 6 },
+    (_, k) =>
+      [r * Math.cos(phase + (k * Math.PI) / 3), r * Math.sin(phase + (k * Math.PI) / 3)] as Vec2,
+  );
 }
 
 /** `n` bodies on a ⌈√n⌉-wide block, row by row. */
 export function makePile2D(n: number, mixed = false, seed = 0x9117): Pile2D {
   const random = rng(seed);
   const shapes: Shape2DInput[] = Array.from({ length: 16 }, () => ({
-    type: 'box', halfExtents: [0.47 + 0.04 * random(), 0.47 + 0.04 * random()] as Vec2,
+    type: 'box',
+    halfExtents: [0.47 + 0.04 * random(), 0.47 + 0.04 * random()] as Vec2,
   }));
   if (mixed) {
     for (let k = 0; k < 4; k++) shapes.push({ type: 'circle', radius: 0.47 + 0.03 * random() });
@@ -49,12 +54,23 @@ export function makePile2D(n: number, mixed = false, seed = 0x9117): Pile2D {
   const bodyPosition = new Float64Array(2 * n);
   const bodyAngle = new Float64Array(n);
   for (let i = 0; i < n; i++) {
-    bodyShape[i] = mixed && random() < MIXED_FRACTION ? 16 + Math.floor(8 * random()) : Math.floor(16 * random());
+    bodyShape[i] =
+      mixed && random() < MIXED_FRACTION
+        ? 16 + Math.floor(8 * random())
+        : Math.floor(16 * random());
     bodyPosition[2 * i] = SPACING * (i % w) + JITTER * (2 * random() - 1);
     bodyPosition[2 * i + 1] = SPACING * Math.floor(i / w) + JITTER * (2 * random() - 1);
     bodyAngle[i] = TURN * (2 * random() - 1);
   }
-  const scene: Scene2D = { dim: 2, margin: PILE_MARGIN, shapes: parsed, bodyShape, bodyPosition, bodyAngle, pairs: null };
+  const scene: Scene2D = {
+    dim: 2,
+    margin: PILE_MARGIN,
+    shapes: parsed,
+    bodyShape,
+    bodyPosition,
+    bodyAngle,
+    pairs: null,
+  };
   return { bodies: n, shapes, scene, packed: packScene2D(scene, new Uint32Array(0)) };
 }
 
@@ -83,8 +99,15 @@ export const PILE_3D_LAYOUTS: readonly Pile3DLayout[] = ['bricks', 'block'];
  */
 export function makePile3D(n: number, layout: Pile3DLayout = 'bricks', seed = 0x3117): Pile3D {
   const random = rng(seed);
-  const halfExtents = Array.from({ length: 16 }, () =>
-    [0.47 + 0.04 * random(), 0.47 + 0.04 * random(), 0.47 + 0.04 * random()] as [number, number, number]);
+  const halfExtents = Array.from(
+    { length: 16 },
+    () =>
+      [0.47 + 0.04 * random(), 0.47 + 0.04 * random(), 0.47 + 0.04 * random()] as [
+        number,
+        number,
+        number,
+      ],
+  );
   const w = Math.ceil(Math.cbrt(n));
   const bodyShape = new Uint32Array(n);
   const position = new Float64Array(3 * n);
@@ -106,10 +129,26 @@ export function makePile3D(n: number, layout: Pile3DLayout = 'bricks', seed = 0x
     rotation.set([s * Math.cos(t) * sh, s * Math.sin(t) * sh, z * sh, Math.cos(half)], 4 * i);
   }
   const shapes = halfExtents.map((h, i) => makeShape3D({ type: 'box', halfExtents: h }, i));
-  const scene: Scene3D = { dim: 3, margin: PILE_MARGIN, shapes, bodyShape, bodyPosition: position, bodyRotation: rotation, pairs: null };
-  return { bodies: n, layout, halfExtents, bodyShape, position, rotation, scene, packed: packScene3D(scene, new Uint32Array(0)) };
+  const scene: Scene3D = {
+    dim: 3,
+    margin: PILE_MARGIN,
+    shapes,
+    bodyShape,
+    bodyPosition: position,
+    bodyRotation: rotation,
+    pairs: null,
+  };
+  return {
+    bodies: n,
+    layout,
+    halfExtents,
+    bodyShape,
+    position,
+    rotation,
+    scene,
+    packed: packScene3D(scene, new Uint32Array(0)),
+  };
 }
-
 
 /**
  * How warm frames move the bodies: `wobble`, each frame every body sits a little off where it was
@@ -125,7 +164,11 @@ export const WOBBLE_ANGLE = 1e-3;
 const WOBBLE_SEED = 0x50b1e;
 
 /** The 2D pile's poses in frame `frame` (0: as built; warm frames 1, 2, …). */
-export function pilePoses2D(pile: Pile2D, frame: number, motion: PileMotion): Pick<Scene2D, 'bodyShape' | 'bodyPosition' | 'bodyAngle'> {
+export function pilePoses2D(
+  pile: Pile2D,
+  frame: number,
+  motion: PileMotion,
+): Pick<Scene2D, 'bodyShape' | 'bodyPosition' | 'bodyAngle'> {
   const { bodyShape, bodyPosition, bodyAngle } = pile.scene;
   if (motion === 'still' || frame === 0) return { bodyShape, bodyPosition, bodyAngle };
   const random = rng(WOBBLE_SEED + frame);
@@ -140,23 +183,35 @@ export function pilePoses2D(pile: Pile2D, frame: number, motion: PileMotion): Pi
 }
 
 /** The 3D pile's poses in frame `frame` (0: as built; warm frames 1, 2, …): positions, unit quaternions (x, y, z, w). */
-export function pilePoses3D(pile: Pile3D, frame: number, motion: PileMotion): { position: Float64Array; rotation: Float64Array } {
-  if (motion === 'still' || frame === 0) return { position: pile.position, rotation: pile.rotation };
+export function pilePoses3D(
+  pile: Pile3D,
+  frame: number,
+  motion: PileMotion,
+): { position: Float64Array; rotation: Float64Array } {
+  if (motion === 'still' || frame === 0)
+    return { position: pile.position, rotation: pile.rotation };
   const random = rng(WOBBLE_SEED + frame);
   const position = new Float64Array(pile.position.length);
   const rotation = new Float64Array(pile.rotation.length);
   const p = pile.position;
   const q = pile.rotation;
   for (let i = 0; i < pile.bodies; i++) {
-    for (let k = 0; k < 3; k++) position[3 * i + k] = p[3 * i + k]! + WOBBLE_OFFSET * (2 * random() - 1);
+    for (let k = 0; k < 3; k++)
+      position[3 * i + k] = p[3 * i + k]! + WOBBLE_OFFSET * (2 * random() - 1);
     // A turn of up to WOBBLE_ANGLE about an axis uniform on the sphere, applied after the built one.
     const z = 2 * random() - 1;
     const t = 2 * Math.PI * random();
     const r = Math.sqrt(1 - z * z);
     const half = (WOBBLE_ANGLE * random()) / 2;
     const sh = Math.sin(half);
-    const dx = r * Math.cos(t) * sh, dy = r * Math.sin(t) * sh, dz = z * sh, dw = Math.cos(half);
-    const qx = q[4 * i]!, qy = q[4 * i + 1]!, qz = q[4 * i + 2]!, qw = q[4 * i + 3]!;
+    const dx = r * Math.cos(t) * sh,
+      dy = r * Math.sin(t) * sh,
+      dz = z * sh,
+      dw = Math.cos(half);
+    const qx = q[4 * i]!,
+      qy = q[4 * i + 1]!,
+      qz = q[4 * i + 2]!,
+      qw = q[4 * i + 3]!;
     rotation[4 * i] = dw * qx + dx * qw + dy * qz - dz * qy;
     rotation[4 * i + 1] = dw * qy - dx * qz + dy * qw + dz * qx;
     rotation[4 * i + 2] = dw * qz + dx * qy - dy * qx + dz * qw;
@@ -167,21 +222,33 @@ export function pilePoses3D(pile: Pile3D, frame: number, motion: PileMotion): { 
 
 /** The Body2D bytes of the pile in frame `frame`. */
 export function pileBodies2D(pile: Pile2D, frame: number, motion: PileMotion): ArrayBuffer {
-  return frame === 0 || motion === 'still' ? pile.packed.bodies : packBodies2D(pilePoses2D(pile, frame, motion));
+  return frame === 0 || motion === 'still'
+    ? pile.packed.bodies
+    : packBodies2D(pilePoses2D(pile, frame, motion));
 }
 
 /** The Body3D bytes of the pile in frame `frame`. */
 export function pileBodies3D(pile: Pile3D, frame: number, motion: PileMotion): ArrayBuffer {
   if (frame === 0 || motion === 'still') return pile.packed.bodies;
   const { position, rotation } = pilePoses3D(pile, frame, motion);
-  return packBodies3D({ bodyShape: pile.bodyShape, bodyPosition: position, bodyRotation: rotation });
+  return packBodies3D({
+    bodyShape: pile.bodyShape,
+    bodyPosition: position,
+    bodyRotation: rotation,
+  });
 }
 
 /** What runGpuFrame writes before each warm frame: the pile's bodies (none when still: they stay). */
-export function bodiesAt2D(pile: Pile2D, motion: PileMotion): ((frame: number) => ArrayBuffer) | undefined {
+export function bodiesAt2D(
+  pile: Pile2D,
+  motion: PileMotion,
+): ((frame: number) => ArrayBuffer) | undefined {
   return motion === 'still' ? undefined : (k) => pileBodies2D(pile, k, motion);
 }
 
-export function bodiesAt3D(pile: Pile3D, motion: PileMotion): ((frame: number) => ArrayBuffer) | undefined {
+export function bodiesAt3D(
+  pile: Pile3D,
+  motion: PileMotion,
+): ((frame: number) => ArrayBuffer) | undefined {
   return motion === 'still' ? undefined : (k) => pileBodies3D(pile, k, motion);
 }

@@ -66,12 +66,41 @@ import { sweepAndPrune2D } from '../src/broadphase2d.ts';
 import { CpuContacts2D } from '../src/cpu/contacts2d.ts';
 import { collidePacked2D, prepareCpu2D, type CpuNarrowphase2D } from '../src/cpu/narrowphase2d.ts';
 import {
-  LONG_FRAME_MS, loadRapier, median, PILE_CAPS, rapier2dWorld, rapier3dWorld, reserveRapier, runEngine, runGpuFrame, setGarbageCollector, setUpPileGpu,
-  SHORT_FRAME_FACTOR, SHORT_FRAME_MS, timeFrames, uploadInputs, uploadInputs3D,
-  type EngineResult, type EngineWorld, type FramePolicy, type GpuFrameResult, type Skipped,
+  LONG_FRAME_MS,
+  loadRapier,
+  median,
+  PILE_CAPS,
+  rapier2dWorld,
+  rapier3dWorld,
+  reserveRapier,
+  runEngine,
+  runGpuFrame,
+  setGarbageCollector,
+  setUpPileGpu,
+  SHORT_FRAME_FACTOR,
+  SHORT_FRAME_MS,
+  timeFrames,
+  uploadInputs,
+  uploadInputs3D,
+  type EngineResult,
+  type EngineWorld,
+  type FramePolicy,
+  type GpuFrameResult,
+  type Skipped,
 } from './pile-contenders.ts';
 import {
-  bodiesAt2D, bodiesAt3D, makePile2D, makePile3D, PILE_3D_LAYOUTS, pileBodies2D, pilePoses2D, pilePoses3D, type Pile2D, type Pile3D, type Pile3DLayout, type PileMotion,
+  bodiesAt2D,
+  bodiesAt3D,
+  makePile2D,
+  makePile3D,
+  PILE_3D_LAYOUTS,
+  pileBodies2D,
+  pilePoses2D,
+  pilePoses3D,
+  type Pile2D,
+  type Pile3D,
+  type Pile3DLayout,
+  type PileMotion,
 } from './pile-scenes.ts';
 import { cannonVersion } from './peers/cannon3d.ts';
 import { rapierVersion as rapier3dVersion } from './peers/rapier3d.ts';
@@ -150,7 +179,13 @@ export interface PileReport {
     date: string;
     versions: Record<string, string>;
     options: {
-      dims: number[]; sizes2d: number[]; sizes3d: number[]; layouts3d: Pile3DLayout[]; repeat: number; quick: boolean; mixed: boolean;
+      dims: number[];
+      sizes2d: number[];
+      sizes3d: number[];
+      layouts3d: Pile3DLayout[];
+      repeat: number;
+      quick: boolean;
+      mixed: boolean;
       /** How warm frames move the bodies (pile-scenes.ts). */
       motion: PileMotion;
       caps: Record<string, number> | null;
@@ -168,11 +203,15 @@ function ok<T extends object>(r: T | Skipped): T | null {
   return 'skipped' in r ? null : r;
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // The CPU path, cannon-es
 
-async function runCpu2D(pile: Pile2D, motion: PileMotion, policy: FramePolicy, tick: (what: string) => void): Promise<CpuFrameResult> {
+async function runCpu2D(
+  pile: Pile2D,
+  motion: PileMotion,
+  policy: FramePolicy,
+  tick: (what: string) => void,
+): Promise<CpuFrameResult> {
   const prepared: CpuNarrowphase2D = prepareCpu2D(pile.packed, pile.scene.shapes.length);
   const contacts = new CpuContacts2D();
   let pairs = 0;
@@ -186,7 +225,12 @@ async function runCpu2D(pile: Pile2D, motion: PileMotion, policy: FramePolicy, t
     const t0 = performance.now();
     const list = sweepAndPrune2D(scene);
     const t1 = performance.now();
-    const manifolds = collidePacked2D(prepared, { ...pile.packed, bodies, pairs: list, pairCount: list.length / 2 });
+    const manifolds = collidePacked2D(prepared, {
+      ...pile.packed,
+      bodies,
+      pairs: list,
+      pairCount: list.length / 2,
+    });
     const t2 = performance.now();
     const r = contacts.run(manifolds, list, { bodyCount: pile.bodies });
     const t3 = performance.now();
@@ -242,7 +286,8 @@ function cannonWorld(pile: Pile3D, motion: PileMotion): EngineWorld {
   world.doProfiling = true;
   (world.solver as CANNON.GSSolver).iterations = 1; // the solver is not timed: keep it short
   world.collisionMatrix = new SparseCollisionMatrix() as unknown as CANNON.ArrayCollisionMatrix;
-  world.collisionMatrixPrevious = new SparseCollisionMatrix() as unknown as CANNON.ArrayCollisionMatrix;
+  world.collisionMatrixPrevious =
+    new SparseCollisionMatrix() as unknown as CANNON.ArrayCollisionMatrix;
   const shapes = pile.halfExtents.map(([x, y, z]) => new CANNON.Box(new CANNON.Vec3(x, y, z)));
   const { position: p, rotation: q, bodyShape } = pile;
   const bodies: CANNON.Body[] = [];
@@ -298,7 +343,11 @@ function ms(x: number | null | undefined): string {
 
 function grid(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+  const line = (cells: string[]): string =>
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
@@ -310,7 +359,9 @@ function reusedText(g: GpuFrameResult | null): string {
 }
 
 function skipNote(name: string, bodies: number, r: object, layout?: Pile3DLayout): string | null {
-  return 'skipped' in r ? `${name} at ${layout ? `${layout} ` : ''}${formatCount(bodies)}: ${(r as Skipped).skipped}` : null;
+  return 'skipped' in r
+    ? `${name} at ${layout ? `${layout} ` : ''}${formatCount(bodies)}: ${(r as Skipped).skipped}`
+    : null;
 }
 
 export function renderPileTables(report: PileReport): string {
@@ -327,36 +378,88 @@ export function renderPileTables(report: PileReport): string {
         g ? String(g.pairs) : c ? String(c.pairs) : '–',
         ours === undefined ? '–' : String(ours),
         rp?.touching != null ? String(rp.touching) : '–',
-        ms(g?.warm.timings?.total), ms(g?.warm.timings?.span), ms(g?.warm.wallMs), ms(g?.cold.wallMs),
+        ms(g?.warm.timings?.total),
+        ms(g?.warm.timings?.span),
+        ms(g?.warm.wallMs),
+        ms(g?.cold.wallMs),
         ms(c?.warm.total),
-        ms(rp?.warm.collision), ms(rp?.cold.collision),
+        ms(rp?.warm.collision),
+        ms(rp?.cold.collision),
       ];
     });
     parts.push(
       '2D pile, whole collision frame (ms, median of warm frames; cold: the first frame at that size)',
-      grid(['bodies', 'pairs', 'touch', 'touch rapier', 'GPU frame', 'GPU span', 'GPU wall', 'GPU cold wall', 'CPU frame', 'rapier2d warm', 'rapier2d cold'], rows),
-      '  GPU frame: sum of the stages\' GPU timestamps; GPU span: the frame\'s first pass start to its last pass end on the',
+      grid(
+        [
+          'bodies',
+          'pairs',
+          'touch',
+          'touch rapier',
+          'GPU frame',
+          'GPU span',
+          'GPU wall',
+          'GPU cold wall',
+          'CPU frame',
+          'rapier2d warm',
+          'rapier2d cold',
+        ],
+        rows,
+      ),
+      "  GPU frame: sum of the stages' GPU timestamps; GPU span: the frame's first pass start to its last pass end on the",
       '  GPU (the gaps between passes too); GPU wall: step() on the host, submit to contacts read back.',
-      '  CPU frame: sweepAndPrune2D + collidePacked2D + CpuContacts2D on one core. rapier2d: its profiler\'s collision',
-      '  detection (broadphase + narrowphase, no solver). Both reuse last frame\'s pairs and the manifolds of pairs that',
+      "  CPU frame: sweepAndPrune2D + collidePacked2D + CpuContacts2D on one core. rapier2d: its profiler's collision",
+      "  detection (broadphase + narrowphase, no solver). Both reuse last frame's pairs and the manifolds of pairs that",
       '  barely moved; the CPU path recomputes all.',
       '  touch: pairs with a contact point within the margin (ours: the GPU; rapier: manifolds with points).',
       '',
       '2D pile, per stage (ms, median of warm frames)',
       grid(
-        ['bodies', 'GPU reused', 'GPU broad', 'GPU reuse', 'GPU narrow', 'GPU compact', 'GPU persist', 'GPU total', 'CPU broad', 'CPU narrow', 'CPU contacts', 'rapier bp', 'rapier np'],
+        [
+          'bodies',
+          'GPU reused',
+          'GPU broad',
+          'GPU reuse',
+          'GPU narrow',
+          'GPU compact',
+          'GPU persist',
+          'GPU total',
+          'CPU broad',
+          'CPU narrow',
+          'CPU contacts',
+          'rapier bp',
+          'rapier np',
+        ],
         r2.map((r) => {
           const t = ok(r.gpu)?.warm.timings;
           const c = ok(r.cpu)?.warm;
           const rp = ok(r.rapier2d)?.warm;
-          return [formatCount(r.bodies), reusedText(ok(r.gpu)), ms(t?.broadphase), ms(t?.reuse), ms(t?.narrowphase), ms(t?.compaction), ms(t?.persistence), ms(t?.total),
-            ms(c?.broadphase), ms(c?.narrowphase), ms(c?.contacts), ms(rp?.broadphase), ms(rp?.narrowphase)];
+          return [
+            formatCount(r.bodies),
+            reusedText(ok(r.gpu)),
+            ms(t?.broadphase),
+            ms(t?.reuse),
+            ms(t?.narrowphase),
+            ms(t?.compaction),
+            ms(t?.persistence),
+            ms(t?.total),
+            ms(c?.broadphase),
+            ms(c?.narrowphase),
+            ms(c?.contacts),
+            ms(rp?.broadphase),
+            ms(rp?.narrowphase),
+          ];
         }),
       ),
-      '  GPU reused: of the last warm frame\'s pairs, those that kept their manifold (depths recomputed) + those proven',
-      '  still apart; the rest went through the pair classes\' SAT and clip. GPU reuse: that test and the work list.',
+      "  GPU reused: of the last warm frame's pairs, those that kept their manifold (depths recomputed) + those proven",
+      "  still apart; the rest went through the pair classes' SAT and clip. GPU reuse: that test and the work list.",
     );
-    const skips = r2.flatMap((r) => [skipNote('GPU', r.bodies, r.gpu), skipNote('CPU', r.bodies, r.cpu), skipNote('rapier2d', r.bodies, r.rapier2d)]).filter((s) => s !== null);
+    const skips = r2
+      .flatMap((r) => [
+        skipNote('GPU', r.bodies, r.gpu),
+        skipNote('CPU', r.bodies, r.cpu),
+        skipNote('rapier2d', r.bodies, r.rapier2d),
+      ])
+      .filter((s) => s !== null);
     if (skips.length > 0) parts.push(skips.map((s) => `  –: ${s}`).join('\n'));
   }
   const r3 = report.results3d;
@@ -365,56 +468,169 @@ export function renderPileTables(report: PileReport): string {
       '',
       '3D pile, whole collision frame (ms, median of warm frames; cold: the first frame at that size)',
       grid(
-        ['layout', 'bodies', 'pairs', 'touch', 'touch rapier3d', 'touch cannon', 'GPU frame', 'GPU span', 'GPU wall', 'GPU cold wall', 'rapier3d warm', 'rapier3d cold', 'cannon-es warm', 'cannon-es cold'],
+        [
+          'layout',
+          'bodies',
+          'pairs',
+          'touch',
+          'touch rapier3d',
+          'touch cannon',
+          'GPU frame',
+          'GPU span',
+          'GPU wall',
+          'GPU cold wall',
+          'rapier3d warm',
+          'rapier3d cold',
+          'cannon-es warm',
+          'cannon-es cold',
+        ],
         r3.map((r) => {
           const g = ok(r.gpu);
           const ra = ok(r.rapier3d);
           const cn = ok(r.cannon);
-          return [r.layout, formatCount(r.bodies), g ? String(g.pairs) : '–', g ? String(g.touching) : '–',
-            ra?.touching != null ? String(ra.touching) : '–', cn?.touching != null ? String(cn.touching) : '–',
-            ms(g?.warm.timings?.total), ms(g?.warm.timings?.span), ms(g?.warm.wallMs), ms(g?.cold.wallMs),
-            ms(ra?.warm.collision), ms(ra?.cold.collision), ms(cn?.warm.collision), ms(cn?.cold.collision)];
+          return [
+            r.layout,
+            formatCount(r.bodies),
+            g ? String(g.pairs) : '–',
+            g ? String(g.touching) : '–',
+            ra?.touching != null ? String(ra.touching) : '–',
+            cn?.touching != null ? String(cn.touching) : '–',
+            ms(g?.warm.timings?.total),
+            ms(g?.warm.timings?.span),
+            ms(g?.warm.wallMs),
+            ms(g?.cold.wallMs),
+            ms(ra?.warm.collision),
+            ms(ra?.cold.collision),
+            ms(cn?.warm.collision),
+            ms(cn?.cold.collision),
+          ];
         }),
       ),
-      '  GPU: GpuFrame3D.step (as in 2D). rapier3d/cannon-es warm/cold: the engine\'s own broadphase + narrowphase times',
+      "  GPU: GpuFrame3D.step (as in 2D). rapier3d/cannon-es warm/cold: the engine's own broadphase + narrowphase times",
       '  (cannon-es: World.profile, SAPBroadphase). touch: ours and rapier3d count pairs with points within 0.02,',
       '  cannon-es penetrating pairs only (it has no margin). Layouts: bricks, each box on the 4 below; block, every',
       '  neighbour pressing (bench/pile.ts).',
       '',
       '3D pile, GPU per stage (ms, median of warm frames)',
       grid(
-        ['layout', 'bodies', 'batches', 'GPU reused', 'GPU broad', 'GPU reuse', 'GPU narrow', 'GPU compact', 'GPU persist', 'GPU total', 'rapier bp', 'rapier np'],
+        [
+          'layout',
+          'bodies',
+          'batches',
+          'GPU reused',
+          'GPU broad',
+          'GPU reuse',
+          'GPU narrow',
+          'GPU compact',
+          'GPU persist',
+          'GPU total',
+          'rapier bp',
+          'rapier np',
+        ],
         r3.map((r) => {
           const g = ok(r.gpu);
           const t = g?.warm.timings;
           const rp = ok(r.rapier3d)?.warm;
-          return [r.layout, formatCount(r.bodies), g ? String(g.batches) : '–', reusedText(g), ms(t?.broadphase), ms(t?.reuse), ms(t?.narrowphase), ms(t?.compaction), ms(t?.persistence), ms(t?.total),
-            ms(rp?.broadphase), ms(rp?.narrowphase)];
+          return [
+            r.layout,
+            formatCount(r.bodies),
+            g ? String(g.batches) : '–',
+            reusedText(g),
+            ms(t?.broadphase),
+            ms(t?.reuse),
+            ms(t?.narrowphase),
+            ms(t?.compaction),
+            ms(t?.persistence),
+            ms(t?.total),
+            ms(rp?.broadphase),
+            ms(rp?.narrowphase),
+          ];
         }),
       ),
     );
-    const skips = r3.flatMap((r) => [skipNote('GPU', r.bodies, r.gpu, r.layout), skipNote('rapier3d', r.bodies, r.rapier3d, r.layout), skipNote('cannon-es', r.bodies, r.cannon, r.layout)]).filter((s) => s !== null);
+    const skips = r3
+      .flatMap((r) => [
+        skipNote('GPU', r.bodies, r.gpu, r.layout),
+        skipNote('rapier3d', r.bodies, r.rapier3d, r.layout),
+        skipNote('cannon-es', r.bodies, r.cannon, r.layout),
+      ])
+      .filter((s) => s !== null);
     if (skips.length > 0) parts.push(skips.map((s) => `  –: ${s}`).join('\n'));
   }
   return parts.join('\n');
 }
 
 /** Plot points (bodies, y) of the rows where y is a number. */
-function pts<R extends { bodies: number }>(rows: readonly R[], y: (r: R) => number | null | undefined): [number, number][] {
-  return rows.map((r) => [r.bodies, y(r) ?? NaN] as [number, number]).filter((p) => Number.isFinite(p[1]));
+function pts<R extends { bodies: number }>(
+  rows: readonly R[],
+  y: (r: R) => number | null | undefined,
+): [number, number][] {
+  return rows
+    .map((r) => [r.bodies, y(r) ?? NaN] as [number, number])
+    .filter((p) => Number.isFinite(p[1]));
 }
 
 /** Our GPU frame's series, the same in 2D and 3D: GPU time, span, wall, and each stage. */
-function gpuFrameSeries<R extends { bodies: number; gpu: GpuFrameResult | Skipped }>(rows: readonly R[]): Series[] {
+function gpuFrameSeries<R extends { bodies: number; gpu: GpuFrameResult | Skipped }>(
+  rows: readonly R[],
+): Series[] {
   const gpuT = (r: R) => ok(r.gpu)?.warm.timings;
   return [
-    { label: 'GPU frame (GPU time)', points: pts(rows, (r) => gpuT(r)?.total), color: '#1f4e9c', width: 3, marker: 'circle' },
-    { label: 'GPU frame (span on the GPU)', points: pts(rows, (r) => gpuT(r)?.span), color: '#1f4e9c', width: 1.5, marker: 'square', hollow: true },
-    { label: 'GPU frame (wall, with readback)', points: pts(rows, (r) => ok(r.gpu)?.warm.wallMs), color: '#1f4e9c', dash: '7 4', marker: 'circle', hollow: true },
-    { label: 'GPU broadphase', points: pts(rows, (r) => gpuT(r)?.broadphase), color: '#17becf', width: 1.5, dash: '2 3', marker: 'square' },
-    { label: 'GPU narrowphase', points: pts(rows, (r) => gpuT(r)?.narrowphase), color: '#2ca02c', width: 1.5, dash: '2 3', marker: 'triangle' },
-    { label: 'GPU compaction', points: pts(rows, (r) => gpuT(r)?.compaction), color: '#bcbd22', width: 1.5, dash: '2 3', marker: 'diamond' },
-    { label: 'GPU persistence', points: pts(rows, (r) => gpuT(r)?.persistence), color: '#9467bd', width: 1.5, dash: '2 3', marker: 'cross' },
+    {
+      label: 'GPU frame (GPU time)',
+      points: pts(rows, (r) => gpuT(r)?.total),
+      color: '#1f4e9c',
+      width: 3,
+      marker: 'circle',
+    },
+    {
+      label: 'GPU frame (span on the GPU)',
+      points: pts(rows, (r) => gpuT(r)?.span),
+      color: '#1f4e9c',
+      width: 1.5,
+      marker: 'square',
+      hollow: true,
+    },
+    {
+      label: 'GPU frame (wall, with readback)',
+      points: pts(rows, (r) => ok(r.gpu)?.warm.wallMs),
+      color: '#1f4e9c',
+      dash: '7 4',
+      marker: 'circle',
+      hollow: true,
+    },
+    {
+      label: 'GPU broadphase',
+      points: pts(rows, (r) => gpuT(r)?.broadphase),
+      color: '#17becf',
+      width: 1.5,
+      dash: '2 3',
+      marker: 'square',
+    },
+    {
+      label: 'GPU narrowphase',
+      points: pts(rows, (r) => gpuT(r)?.narrowphase),
+      color: '#2ca02c',
+      width: 1.5,
+      dash: '2 3',
+      marker: 'triangle',
+    },
+    {
+      label: 'GPU compaction',
+      points: pts(rows, (r) => gpuT(r)?.compaction),
+      color: '#bcbd22',
+      width: 1.5,
+      dash: '2 3',
+      marker: 'diamond',
+    },
+    {
+      label: 'GPU persistence',
+      points: pts(rows, (r) => gpuT(r)?.persistence),
+      color: '#9467bd',
+      width: 1.5,
+      dash: '2 3',
+      marker: 'cross',
+    },
   ];
 }
 
@@ -425,12 +641,35 @@ export function renderPileSvg(report: PileReport): string {
   if (r2.length > 0) {
     const series: Series[] = [
       ...gpuFrameSeries(r2),
-      { label: 'CPU frame (host path)', points: pts(r2, (r) => ok(r.cpu)?.warm.total), color: '#555555', marker: 'square' },
-      { label: 'rapier2d warm (bp + np)', points: pts(r2, (r) => ok(r.rapier2d)?.warm.collision), color: '#d62728', width: 2.5, marker: 'circle' },
-      { label: 'rapier2d cold (bp + np)', points: pts(r2, (r) => ok(r.rapier2d)?.cold.collision), color: '#d62728', dash: '7 4', marker: 'circle', hollow: true },
+      {
+        label: 'CPU frame (host path)',
+        points: pts(r2, (r) => ok(r.cpu)?.warm.total),
+        color: '#555555',
+        marker: 'square',
+      },
+      {
+        label: 'rapier2d warm (bp + np)',
+        points: pts(r2, (r) => ok(r.rapier2d)?.warm.collision),
+        color: '#d62728',
+        width: 2.5,
+        marker: 'circle',
+      },
+      {
+        label: 'rapier2d cold (bp + np)',
+        points: pts(r2, (r) => ok(r.rapier2d)?.cold.collision),
+        color: '#d62728',
+        dash: '7 4',
+        marker: 'circle',
+        hollow: true,
+      },
     ];
-    const notes = r2.flatMap((r) => [skipNote('GPU', r.bodies, r.gpu), skipNote('rapier2d', r.bodies, r.rapier2d)])
-      .filter((s): s is string => s !== null).map((s) => `not shown: ${s.replace(/ \(device: .*$/, '')}`);
+    const notes = r2
+      .flatMap((r) => [
+        skipNote('GPU', r.bodies, r.gpu),
+        skipNote('rapier2d', r.bodies, r.rapier2d),
+      ])
+      .filter((s): s is string => s !== null)
+      .map((s) => `not shown: ${s.replace(/ \(device: .*$/, '')}`);
     panels.push({ title: '2D box pile', series, notes });
   }
   for (const layout of PILE_3D_LAYOUTS) {
@@ -438,13 +677,50 @@ export function renderPileSvg(report: PileReport): string {
     if (rows.length === 0) continue;
     const series: Series[] = [
       ...gpuFrameSeries(rows),
-      { label: 'rapier3d warm (bp + np)', points: pts(rows, (r) => ok(r.rapier3d)?.warm.collision), color: '#d62728', width: 2.5, marker: 'circle' },
-      { label: 'rapier3d cold (bp + np)', points: pts(rows, (r) => ok(r.rapier3d)?.cold.collision), color: '#d62728', dash: '7 4', marker: 'circle', hollow: true },
-      { label: 'cannon-es (bp + np)', points: pts(rows, (r) => ok(r.cannon)?.warm.collision), color: '#ff7f0e', width: 2.5, marker: 'square' },
-      { label: 'issue\'s reference, 10k boxes', points: [[1e4, 10], [1e4, 59], [1e4, 230]], color: '#000000', marker: 'diamond', noLine: true, hollow: true },
+      {
+        label: 'rapier3d warm (bp + np)',
+        points: pts(rows, (r) => ok(r.rapier3d)?.warm.collision),
+        color: '#d62728',
+        width: 2.5,
+        marker: 'circle',
+      },
+      {
+        label: 'rapier3d cold (bp + np)',
+        points: pts(rows, (r) => ok(r.rapier3d)?.cold.collision),
+        color: '#d62728',
+        dash: '7 4',
+        marker: 'circle',
+        hollow: true,
+      },
+      {
+        label: 'cannon-es (bp + np)',
+        points: pts(rows, (r) => ok(r.cannon)?.warm.collision),
+        color: '#ff7f0e',
+        width: 2.5,
+        marker: 'square',
+      },
+      {
+        label: "issue's reference, 10k boxes",
+        points: [
+          [1e4, 10],
+          [1e4, 59],
+          [1e4, 230],
+        ],
+        color: '#000000',
+        marker: 'diamond',
+        noLine: true,
+        hollow: true,
+      },
     ];
-    const title = layout === 'bricks' ? '3D box pile, bricks (each box on the 4 below)' : '3D box pile, block (every neighbour pressing)';
-    panels.push({ title, series, notes: ['reference (issue): rapier3d 10 ms warm, 59 ms cold; cannon-es 230 ms'] });
+    const title =
+      layout === 'bricks'
+        ? '3D box pile, bricks (each box on the 4 below)'
+        : '3D box pile, block (every neighbour pressing)';
+    panels.push({
+      title,
+      series,
+      notes: ['reference (issue): rapier3d 10 ms warm, 59 ms cold; cannon-es 230 ms'],
+    });
   }
   const m = report.meta;
   return renderSvgPlot(panels, {
@@ -468,10 +744,17 @@ function msUnit(x: number): string {
 export function evaluatePileGoals(report: PileReport): PileGoal[] {
   const goals: PileGoal[] = [];
   const software = report.meta.adapterSoftware === true;
-  const notEvaluated = (goal: string, detail: string): number => goals.push({ goal, status: 'not evaluated', detail });
-  const piles: { label: string; r: { gpu: GpuFrameResult | Skipped } | undefined; rapier: EngineResult | Skipped | undefined; peer: string }[] = [];
+  const notEvaluated = (goal: string, detail: string): number =>
+    goals.push({ goal, status: 'not evaluated', detail });
+  const piles: {
+    label: string;
+    r: { gpu: GpuFrameResult | Skipped } | undefined;
+    rapier: EngineResult | Skipped | undefined;
+    peer: string;
+  }[] = [];
   const r2 = report.results2d.find((x) => x.bodies === 10_000);
-  if (report.meta.options.dims.includes(2)) piles.push({ label: '2D 10k pile', r: r2, rapier: r2?.rapier2d, peer: 'rapier2d' });
+  if (report.meta.options.dims.includes(2))
+    piles.push({ label: '2D 10k pile', r: r2, rapier: r2?.rapier2d, peer: 'rapier2d' });
   if (report.meta.options.dims.includes(3)) {
     for (const layout of report.meta.options.layouts3d) {
       const r3 = report.results3d.find((x) => x.bodies === 10_000 && x.layout === layout);
@@ -480,23 +763,39 @@ export function evaluatePileGoals(report: PileReport): PileGoal[] {
   }
   for (const { label, r, rapier, peer } of piles) {
     for (const phase of ['warm', 'cold'] as const) {
-      const goal = phase === 'warm'
-        ? `lavapipe: our warm GPU frame on the ${label} no slower than ${peer}'s warm collision step`
-        : `lavapipe: our cold GPU frame on the ${label} faster than ${peer}'s cold one`;
-      if (!software) { notEvaluated(goal, `stated for lavapipe; this adapter is ${report.meta.adapter}`); continue; }
-      if (!r) { notEvaluated(goal, `the ${label} was not run`); continue; }
+      const goal =
+        phase === 'warm'
+          ? `lavapipe: our warm GPU frame on the ${label} no slower than ${peer}'s warm collision step`
+          : `lavapipe: our cold GPU frame on the ${label} faster than ${peer}'s cold one`;
+      if (!software) {
+        notEvaluated(goal, `stated for lavapipe; this adapter is ${report.meta.adapter}`);
+        continue;
+      }
+      if (!r) {
+        notEvaluated(goal, `the ${label} was not run`);
+        continue;
+      }
       const g = ok(r.gpu);
       const rp = rapier ? ok(rapier) : null;
-      if (!g) { notEvaluated(goal, `no GPU frame: ${(r.gpu as Skipped).skipped}`); continue; }
-      if (!rp) { notEvaluated(goal, `no ${peer} run`); continue; }
+      if (!g) {
+        notEvaluated(goal, `no GPU frame: ${(r.gpu as Skipped).skipped}`);
+        continue;
+      }
+      if (!rp) {
+        notEvaluated(goal, `no ${peer} run`);
+        continue;
+      }
       const ours = phase === 'warm' ? judgedFrameMs(g) : (g.cold.timings?.span ?? g.cold.wallMs);
       const theirs = phase === 'warm' ? rp.warm.collision : rp.cold.collision;
       const met = phase === 'warm' ? ours <= theirs : ours < theirs;
-      const how = (phase === 'warm' ? g.warm.timings : g.cold.timings) ? 'on the GPU' : 'wall (no timestamps)';
+      const how = (phase === 'warm' ? g.warm.timings : g.cold.timings)
+        ? 'on the GPU'
+        : 'wall (no timestamps)';
       goals.push({
         goal,
         status: met ? 'met' : 'not met',
-        detail: `ours ${msUnit(ours)} ${how}, ${peer} ${msUnit(theirs)}: ${(ours / theirs).toFixed(2)}×` +
+        detail:
+          `ours ${msUnit(ours)} ${how}, ${peer} ${msUnit(theirs)}: ${(ours / theirs).toFixed(2)}×` +
           (phase === 'warm' ? `; ${reusedText(g)} of ${g.pairs} pairs reused` : ''),
       });
     }
@@ -532,8 +831,12 @@ function judgedFrameMs(g: GpuFrameResult): number {
 }
 
 export function renderPileGoals(goals: readonly PileGoal[]): string {
-  const mark = (s: PileGoal['status']): string => (s === 'met' ? 'MET    ' : s === 'not met' ? 'NOT MET' : 'n/e    ');
-  return ['goals (the frame issue, speed; one run):', ...goals.map((g) => `  [${mark(g.status)}] ${g.goal}\n            ${g.detail}`)].join('\n');
+  const mark = (s: PileGoal['status']): string =>
+    s === 'met' ? 'MET    ' : s === 'not met' ? 'NOT MET' : 'n/e    ';
+  return [
+    'goals (the frame issue, speed; one run):',
+    ...goals.map((g) => `  [${mark(g.status)}] ${g.goal}\n            ${g.detail}`),
+  ].join('\n');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -554,12 +857,17 @@ interface PileOptions {
 }
 
 function parseSizes(value: string): number[] {
-  const sizes = value.split(',').map((s) => s.trim()).filter((s) => s.length > 0).map((s) => {
-    const m = /^(\d+(?:\.\d+)?)([kKmM]?)$/.exec(s);
-    const n = m ? Number(m[1]) * (m[2] === '' ? 1 : /k/i.test(m[2]!) ? 1e3 : 1e6) : NaN;
-    if (!Number.isInteger(n) || n < 2) throw new InvalidArgumentError(`"${s}" is not a body count (e.g. 1000, 10k, 1M)`);
-    return n;
-  });
+  const sizes = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0)
+    .map((s) => {
+      const m = /^(\d+(?:\.\d+)?)([kKmM]?)$/.exec(s);
+      const n = m ? Number(m[1]) * (m[2] === '' ? 1 : /k/i.test(m[2]!) ? 1e3 : 1e6) : NaN;
+      if (!Number.isInteger(n) || n < 2)
+        throw new InvalidArgumentError(`"${s}" is not a body count (e.g. 1000, 10k, 1M)`);
+      return n;
+    });
   if (sizes.length === 0) throw new InvalidArgumentError('give at least one size');
   return [...new Set(sizes)].sort((a, b) => a - b);
 }
@@ -567,32 +875,65 @@ function parseSizes(value: string): number[] {
 function parsePileOptions(argv: string[]): PileOptions {
   const program = new Command()
     .name('bench --scene pile')
-    .description('whole collision frames on box piles: our GPU frame and CPU path, rapier2d; rapier3d and cannon-es in 3D')
+    .description(
+      'whole collision frames on box piles: our GPU frame and CPU path, rapier2d; rapier3d and cannon-es in 3D',
+    )
     .requiredOption('--scene <name>', 'pile', (v) => {
       if (v !== 'pile') throw new InvalidArgumentError(`"${v}" is not a scene (pile)`);
       return v;
     })
-    .option('--dim <d>', '2, 3 or both', (v) => {
-      if (v !== '2' && v !== '3' && v !== 'both') throw new InvalidArgumentError(`"${v}" is not 2, 3 or both`);
-      return v;
-    }, 'both')
-    .option('--sizes <list>', `body counts (default ${PILE_SIZES.join(',')}; peers, and 3D on a software adapter, capped: see --no-caps)`, parseSizes)
+    .option(
+      '--dim <d>',
+      '2, 3 or both',
+      (v) => {
+        if (v !== '2' && v !== '3' && v !== 'both')
+          throw new InvalidArgumentError(`"${v}" is not 2, 3 or both`);
+        return v;
+      },
+      'both',
+    )
+    .option(
+      '--sizes <list>',
+      `body counts (default ${PILE_SIZES.join(',')}; peers, and 3D on a software adapter, capped: see --no-caps)`,
+      parseSizes,
+    )
     .option('--quick', `sizes ${PILE_QUICK_SIZES.join(',')}, 3 timed frames`, false)
-    .option('--repeat <n>', 'timed warm frames per contender (default 5; --quick 3; 3× as many for short frames, fewer for long)', (v) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`"${v}" is not a positive integer`);
-      return n;
-    })
+    .option(
+      '--repeat <n>',
+      'timed warm frames per contender (default 5; --quick 3; 3× as many for short frames, fewer for long)',
+      (v) => {
+        const n = Number(v);
+        if (!Number.isInteger(n) || n < 1)
+          throw new InvalidArgumentError(`"${v}" is not a positive integer`);
+        return n;
+      },
+    )
     .option('--mixed', '2D: 5% of the bodies circles and hexagons', false)
-    .option('--layout3d <list>', `3D piles, comma-separated: ${PILE_3D_LAYOUTS.join(', ')} (bricks: each box on the 4 below; block: every neighbour pressing)`, (v) => {
-      const list = v.split(',').map((x) => x.trim()).filter((x) => x.length > 0);
-      const bad = list.filter((x) => !(PILE_3D_LAYOUTS as readonly string[]).includes(x));
-      if (bad.length > 0 || list.length === 0) throw new InvalidArgumentError(`"${v}": give layouts from ${PILE_3D_LAYOUTS.join(', ')}`);
-      return [...new Set(list)] as Pile3DLayout[];
-    }, [...PILE_3D_LAYOUTS])
+    .option(
+      '--layout3d <list>',
+      `3D piles, comma-separated: ${PILE_3D_LAYOUTS.join(', ')} (bricks: each box on the 4 below; block: every neighbour pressing)`,
+      (v) => {
+        const list = v
+          .split(',')
+          .map((x) => x.trim())
+          .filter((x) => x.length > 0);
+        const bad = list.filter((x) => !(PILE_3D_LAYOUTS as readonly string[]).includes(x));
+        if (bad.length > 0 || list.length === 0)
+          throw new InvalidArgumentError(`"${v}": give layouts from ${PILE_3D_LAYOUTS.join(', ')}`);
+        return [...new Set(list)] as Pile3DLayout[];
+      },
+      [...PILE_3D_LAYOUTS],
+    )
     .option('--no-cannon', '3D: leave cannon-es out (0.5 to 1.1 s a step at 10k here)')
-    .option('--still', 'warm frames put every body back where it was built (default: a wobble of 1e-3 m and 1e-3 rad)', false)
-    .option('--no-caps', `run the peers at every size (caps: rapier2d ${formatCount(PILE_CAPS.rapier2d)}, rapier3d ${formatCount(PILE_CAPS.rapier3d)}, cannon-es ${formatCount(PILE_CAPS.cannon)})`)
+    .option(
+      '--still',
+      'warm frames put every body back where it was built (default: a wobble of 1e-3 m and 1e-3 rad)',
+      false,
+    )
+    .option(
+      '--no-caps',
+      `run the peers at every size (caps: rapier2d ${formatCount(PILE_CAPS.rapier2d)}, rapier3d ${formatCount(PILE_CAPS.rapier3d)}, cannon-es ${formatCount(PILE_CAPS.cannon)})`,
+    )
     .option('--out <file>', 'JSON output; the .txt table and .svg plot go beside it', DEFAULT_OUT)
     .showHelpAfterError();
   program.parse(argv);
@@ -613,9 +954,12 @@ export async function pileMain(argv: string[]): Promise<number> {
   // Our 3D frame's cap is for software adapters (lavapipe); on a GPU it runs every size, the
   // issue's 1M-body pile included, while the CPU peers keep theirs.
   const onGpu = gpu !== null && !gpu.acquired.adapter.software;
-  const cap = (id: keyof typeof PILE_CAPS): number => (!opts.caps || (id === 'gpu3d' && onGpu) ? Infinity : PILE_CAPS[id]);
+  const cap = (id: keyof typeof PILE_CAPS): number =>
+    !opts.caps || (id === 'gpu3d' && onGpu) ? Infinity : PILE_CAPS[id];
   const sizes2d = dims.includes(2) ? sizes : [];
-  const sizes3d = dims.includes(3) ? sizes.filter((n) => n <= Math.max(cap('rapier3d'), cap('cannon'), cap('gpu3d'))) : [];
+  const sizes3d = dims.includes(3)
+    ? sizes.filter((n) => n <= Math.max(cap('rapier3d'), cap('cannon'), cap('gpu3d')))
+    : [];
 
   await loadRapier();
   const largest2 = Math.max(0, ...sizes2d.filter((n) => n <= cap('rapier2d')));
@@ -635,8 +979,22 @@ export async function pileMain(argv: string[]): Promise<number> {
       loadAverage: loadavg(),
       platform: `${platform()} ${release()} ${arch()}`,
       date: new Date().toISOString(),
-      versions: { rapier2d: rapier2dPackage.version, rapier3d: rapier3dVersion, 'cannon-es': cannonVersion },
-      options: { dims, sizes2d, sizes3d, layouts3d: opts.layout3d, repeat: policy.repeat, quick: opts.quick, mixed: opts.mixed, motion, caps: opts.caps ? { ...PILE_CAPS } : null },
+      versions: {
+        rapier2d: rapier2dPackage.version,
+        rapier3d: rapier3dVersion,
+        'cannon-es': cannonVersion,
+      },
+      options: {
+        dims,
+        sizes2d,
+        sizes3d,
+        layouts3d: opts.layout3d,
+        repeat: policy.repeat,
+        quick: opts.quick,
+        mixed: opts.mixed,
+        motion,
+        caps: opts.caps ? { ...PILE_CAPS } : null,
+      },
       notes,
     },
     results2d: [],
@@ -646,21 +1004,30 @@ export async function pileMain(argv: string[]): Promise<number> {
     totalSeconds: 0,
   };
   const m = report.meta;
-  console.log([
-    `webgpu-narrowphase pile benchmark: whole collision frames, ms per frame (lower is better)`,
-    `  adapter  ${m.adapter ?? 'none'}${m.adapterSoftware ? ' [software: CPU rasteriser, not a GPU]' : ''}` +
-      `${gpu && !m.timestampQueries ? ' (no timestamp queries: no stage times)' : ''}`,
-    ...(m.gpuSetupMs !== null ? [`  setup    GPU pipelines + first frame ${m.gpuSetupMs.toFixed(0)} ms (shader JIT on lavapipe; kept out of all timings)`] : []),
-    `  node     ${m.node}, ${m.platform}; cpu ${m.cpu} × ${m.cpuCores}; load ${m.loadAverage.map((x) => x.toFixed(2)).join(' ')}`,
-    `  peers    rapier2d ${m.versions.rapier2d}, rapier3d ${m.versions.rapier3d}, cannon-es ${m.versions['cannon-es']}`,
-    `  sizes    2D ${sizes2d.map(formatCount).join(', ') || '–'}; 3D ${sizes3d.map(formatCount).join(', ') || '–'}` +
-      `${sizes3d.length > 0 ? ` (${opts.layout3d.join(', ')})` : ''}; ` +
-      `${policy.repeat} timed warm frames (${SHORT_FRAME_FACTOR}× as many under ${SHORT_FRAME_MS} ms a cold frame, fewer past ${LONG_FRAME_MS / 1000} s), median`,
-    `  motion   warm frames: ${motion === 'wobble' ? 'a settled pile\'s wobble (every body up to 1e-3 m and 1e-3 rad off where it was built, the same poses for every contender)' : 'every body back where it was built (--still)'}`,
-    ...notes.map((n) => `  note     ${n}`),
-  ].join('\n'));
+  console.log(
+    [
+      `webgpu-narrowphase pile benchmark: whole collision frames, ms per frame (lower is better)`,
+      `  adapter  ${m.adapter ?? 'none'}${m.adapterSoftware ? ' [software: CPU rasteriser, not a GPU]' : ''}` +
+        `${gpu && !m.timestampQueries ? ' (no timestamp queries: no stage times)' : ''}`,
+      ...(m.gpuSetupMs !== null
+        ? [
+            `  setup    GPU pipelines + first frame ${m.gpuSetupMs.toFixed(0)} ms (shader JIT on lavapipe; kept out of all timings)`,
+          ]
+        : []),
+      `  node     ${m.node}, ${m.platform}; cpu ${m.cpu} × ${m.cpuCores}; load ${m.loadAverage.map((x) => x.toFixed(2)).join(' ')}`,
+      `  peers    rapier2d ${m.versions.rapier2d}, rapier3d ${m.versions.rapier3d}, cannon-es ${m.versions['cannon-es']}`,
+      `  sizes    2D ${sizes2d.map(formatCount).join(', ') || '–'}; 3D ${sizes3d.map(formatCount).join(', ') || '–'}` +
+        `${sizes3d.length > 0 ? ` (${opts.layout3d.join(', ')})` : ''}; ` +
+        `${policy.repeat} timed warm frames (${SHORT_FRAME_FACTOR}× as many under ${SHORT_FRAME_MS} ms a cold frame, fewer past ${LONG_FRAME_MS / 1000} s), median`,
+      `  motion   warm frames: ${motion === 'wobble' ? "a settled pile's wobble (every body up to 1e-3 m and 1e-3 rad off where it was built, the same poses for every contender)" : 'every body back where it was built (--still)'}`,
+      ...notes.map((n) => `  note     ${n}`),
+    ].join('\n'),
+  );
   const dropped3 = dims.includes(3) ? sizes.filter((n) => !sizes3d.includes(n)) : [];
-  if (dropped3.length > 0) console.log(`  3D pile: not run at ${dropped3.map(formatCount).join(', ')} (above every peer's cap; --no-caps lifts them)`);
+  if (dropped3.length > 0)
+    console.log(
+      `  3D pile: not run at ${dropped3.map(formatCount).join(', ')} (above every peer's cap; --no-caps lifts them)`,
+    );
   console.log('');
 
   // Progress: one step per contender and size.
@@ -668,9 +1035,14 @@ export async function pileMain(argv: string[]): Promise<number> {
   const tasks = sizes2d.length * 3 + runs3d.length * 3;
   const bar = process.stderr.isTTY
     ? new cliProgress.SingleBar(
-      { stream: process.stderr, format: ' {bar} {value}/{total} | {duration_formatted} | {step}', hideCursor: true, clearOnComplete: true },
-      cliProgress.Presets.shades_classic,
-    )
+        {
+          stream: process.stderr,
+          format: ' {bar} {value}/{total} | {duration_formatted} | {step}',
+          hideCursor: true,
+          clearOnComplete: true,
+        },
+        cliProgress.Presets.shades_classic,
+      )
     : null;
   bar?.start(tasks, 0, { step: 'starting' });
   let done = 0;
@@ -679,7 +1051,10 @@ export async function pileMain(argv: string[]): Promise<number> {
     if (!bar) process.stderr.write(`[${at + 1}/${tasks}] ${name}\n`);
     return (what: string): void => bar?.update(at, { step: `${name}: ${what}` });
   };
-  const attempt = async <T extends object>(label: string, run: () => Promise<T>): Promise<T | Skipped> => {
+  const attempt = async <T extends object>(
+    label: string,
+    run: () => Promise<T>,
+  ): Promise<T | Skipped> => {
     try {
       return await run();
     } catch (e) {
@@ -693,14 +1068,36 @@ export async function pileMain(argv: string[]): Promise<number> {
       const pile = makePile2D(n, opts.mixed);
       const name = `2D ${formatCount(n)}`;
       const gpuResult: GpuFrameResult | Skipped = gpu
-        ? await attempt(`${name} GPU`, () => runGpuFrame(gpu.acquired.device, gpu.frame, uploadInputs(gpu.acquired.device, pile), policy, task(`${name} GPU frame`), bodiesAt2D(pile, motion)))
+        ? await attempt(`${name} GPU`, () =>
+            runGpuFrame(
+              gpu.acquired.device,
+              gpu.frame,
+              uploadInputs(gpu.acquired.device, pile),
+              policy,
+              task(`${name} GPU frame`),
+              bodiesAt2D(pile, motion),
+            ),
+          )
         : (task(`${name} GPU frame`), { skipped: 'no GPU adapter' });
-      const cpuResult = await attempt(`${name} CPU`, () => runCpu2D(pile, motion, policy, task(`${name} CPU path`)));
+      const cpuResult = await attempt(`${name} CPU`, () =>
+        runCpu2D(pile, motion, policy, task(`${name} CPU path`)),
+      );
       const rapierTick = task(`${name} rapier2d`);
-      const rapier: EngineResult | Skipped = n > cap('rapier2d')
-        ? { skipped: `not run above ${formatCount(PILE_CAPS.rapier2d)} bodies (its first step at 1M took over 3.5 min here; --no-caps runs it)` }
-        : await attempt(`${name} rapier2d`, () => runEngine(() => rapier2dWorld(pile, motion), policy, true, rapierTick));
-      const result: PileResult2D = { bodies: n, mixed: opts.mixed, gpu: gpuResult, cpu: cpuResult, rapier2d: rapier };
+      const rapier: EngineResult | Skipped =
+        n > cap('rapier2d')
+          ? {
+              skipped: `not run above ${formatCount(PILE_CAPS.rapier2d)} bodies (its first step at 1M took over 3.5 min here; --no-caps runs it)`,
+            }
+          : await attempt(`${name} rapier2d`, () =>
+              runEngine(() => rapier2dWorld(pile, motion), policy, true, rapierTick),
+            );
+      const result: PileResult2D = {
+        bodies: n,
+        mixed: opts.mixed,
+        gpu: gpuResult,
+        cpu: cpuResult,
+        rapier2d: rapier,
+      };
       report.results2d.push(result);
       // Cross-checks.
       const g = ok(gpuResult);
@@ -708,12 +1105,25 @@ export async function pileMain(argv: string[]): Promise<number> {
       const rp = ok(rapier);
       // Still frames: the same manifolds. Wobbling ones: the GPU's reused manifolds keep their
       // points where the CPU path's fresh ones may gain or lose a point grazing the margin.
-      if (g && c && Math.abs(g.touching - c.touching) > Math.max(2, (motion === 'still' ? 1e-4 : 1e-2) * c.touching)) {
-        warnings.push(`${name}: GPU found ${g.touching} touching pairs, the CPU path ${c.touching}`);
+      if (
+        g &&
+        c &&
+        Math.abs(g.touching - c.touching) >
+          Math.max(2, (motion === 'still' ? 1e-4 : 1e-2) * c.touching)
+      ) {
+        warnings.push(
+          `${name}: GPU found ${g.touching} touching pairs, the CPU path ${c.touching}`,
+        );
       }
       const ours = g?.touching ?? c?.touching;
-      if (ours !== undefined && rp?.touching != null && Math.abs(rp.touching - ours) > TOUCHING_TOLERANCE * ours) {
-        warnings.push(`${name}: rapier2d found ${rp.touching} touching pairs, ours ${ours} (over ${100 * TOUCHING_TOLERANCE}% apart)`);
+      if (
+        ours !== undefined &&
+        rp?.touching != null &&
+        Math.abs(rp.touching - ours) > TOUCHING_TOLERANCE * ours
+      ) {
+        warnings.push(
+          `${name}: rapier2d found ${rp.touching} touching pairs, ours ${ours} (over ${100 * TOUCHING_TOLERANCE}% apart)`,
+        );
       }
     }
     for (const { layout, n } of runs3d) {
@@ -723,23 +1133,49 @@ export async function pileMain(argv: string[]): Promise<number> {
       const gpuResult: GpuFrameResult | Skipped = !gpu
         ? { skipped: 'no GPU adapter' }
         : n > cap('gpu3d')
-          ? { skipped: `not run above ${formatCount(PILE_CAPS.gpu3d)} bodies on a software adapter (--no-caps runs it)` }
-          : await attempt(`${name} GPU`, () => runGpuFrame(gpu.acquired.device, gpu.frame3d, uploadInputs3D(gpu.acquired.device, pile), policy, gTick, bodiesAt3D(pile, motion)));
+          ? {
+              skipped: `not run above ${formatCount(PILE_CAPS.gpu3d)} bodies on a software adapter (--no-caps runs it)`,
+            }
+          : await attempt(`${name} GPU`, () =>
+              runGpuFrame(
+                gpu.acquired.device,
+                gpu.frame3d,
+                uploadInputs3D(gpu.acquired.device, pile),
+                policy,
+                gTick,
+                bodiesAt3D(pile, motion),
+              ),
+            );
       const rTick = task(`${name} rapier3d`);
-      const rapier: EngineResult | Skipped = n > cap('rapier3d')
-        ? { skipped: `not run above ${formatCount(PILE_CAPS.rapier3d)} bodies (100k: ~1 min and near WASM's 4 GB; --no-caps runs it)` }
-        : await attempt(`${name} rapier3d`, () => runEngine(() => rapier3dWorld(pile, motion), policy, true, rTick));
+      const rapier: EngineResult | Skipped =
+        n > cap('rapier3d')
+          ? {
+              skipped: `not run above ${formatCount(PILE_CAPS.rapier3d)} bodies (100k: ~1 min and near WASM's 4 GB; --no-caps runs it)`,
+            }
+          : await attempt(`${name} rapier3d`, () =>
+              runEngine(() => rapier3dWorld(pile, motion), policy, true, rTick),
+            );
       const cTick = task(`${name} cannon-es`);
       const cannon: EngineResult | Skipped = !opts.cannon
         ? { skipped: 'left out (--no-cannon)' }
         : n > cap('cannon')
-        ? { skipped: `not run above ${formatCount(PILE_CAPS.cannon)} bodies (its SAP broadphase and JS narrowphase take seconds a step past 10k; --no-caps runs it)` }
-        : await attempt(`${name} cannon-es`, () => runEngine(() => cannonWorld(pile, motion), policy, true, cTick));
+          ? {
+              skipped: `not run above ${formatCount(PILE_CAPS.cannon)} bodies (its SAP broadphase and JS narrowphase take seconds a step past 10k; --no-caps runs it)`,
+            }
+          : await attempt(`${name} cannon-es`, () =>
+              runEngine(() => cannonWorld(pile, motion), policy, true, cTick),
+            );
       report.results3d.push({ bodies: n, layout, gpu: gpuResult, rapier3d: rapier, cannon });
       const g = ok(gpuResult);
       const ra = ok(rapier);
-      if (g && ra?.touching != null && Math.abs(ra.touching - g.touching) > TOUCHING_TOLERANCE * g.touching) {
-        warnings.push(`${name}: rapier3d found ${ra.touching} touching pairs, ours ${g.touching} (over ${100 * TOUCHING_TOLERANCE}% apart)`);
+      if (
+        g &&
+        ra?.touching != null &&
+        Math.abs(ra.touching - g.touching) > TOUCHING_TOLERANCE * g.touching
+      ) {
+        warnings.push(
+          `${name}: rapier3d found ${ra.touching} touching pairs, ours ${g.touching} (over ${100 * TOUCHING_TOLERANCE}% apart)`,
+        );
       }
     }
   } finally {

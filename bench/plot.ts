@@ -47,7 +47,11 @@ const TITLE_H = 56;
 const FONT = 'font-family="Helvetica, Arial, sans-serif"';
 
 export function escapeXml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
 }
 
 function defaultFormatX(x: number): string {
@@ -90,11 +94,20 @@ function markerPath(kind: Marker, x: number, y: number, r: number): string {
   }
 }
 
-function marker(kind: Marker, x: number, y: number, color: string, hollow: boolean, r = 3.6): string {
+function marker(
+  kind: Marker,
+  x: number,
+  y: number,
+  color: string,
+  hollow: boolean,
+  r = 3.6,
+): string {
   if (kind === 'none') return '';
   const fill = hollow ? 'white' : color;
-  if (kind === 'circle') return `<circle cx="${f(x)}" cy="${f(y)}" r="${r}" fill="${fill}" stroke="${color}" stroke-width="1.5"/>`;
-  if (kind === 'cross') return `<path d="${markerPath(kind, x, y, r)}" stroke="${color}" stroke-width="2" fill="none"/>`;
+  if (kind === 'circle')
+    return `<circle cx="${f(x)}" cy="${f(y)}" r="${r}" fill="${fill}" stroke="${color}" stroke-width="1.5"/>`;
+  if (kind === 'cross')
+    return `<path d="${markerPath(kind, x, y, r)}" stroke="${color}" stroke-width="2" fill="none"/>`;
   return `<path d="${markerPath(kind, x, y, r)}" fill="${fill}" stroke="${color}" stroke-width="1.5"/>`;
 }
 
@@ -121,7 +134,9 @@ export function wrapText(text: string, width: number): string[] {
 const NOTE_WIDTH = 92;
 
 function noteLines(panel: Panel): string[] {
-  return (panel.notes ?? []).flatMap((n) => wrapText(n, NOTE_WIDTH).map((l, i) => (i === 0 ? l : `   ${l}`)));
+  return (panel.notes ?? []).flatMap((n) =>
+    wrapText(n, NOTE_WIDTH).map((l, i) => (i === 0 ? l : `   ${l}`)),
+  );
 }
 
 /** Rows of legend entries in two columns. */
@@ -142,16 +157,27 @@ export function renderSvgPlot(panels: readonly Panel[], options: PlotOptions): s
   const [x0, x1] = all.length > 0 ? decades(Math.min(...xs), Math.max(...xs)) : [3, 6];
   const [y0, y1] = all.length > 0 ? decades(Math.min(...ys), Math.max(...ys)) : [-1, 3];
   const plotW = PANEL_W - MARGIN.left - MARGIN.right;
-  const legendH = Math.max(...panels.map((p) => legendRows(p.series) * LEGEND_ROW + noteLines(p).length * NOTE_ROW), 0) + 16;
+  const legendH =
+    Math.max(
+      ...panels.map((p) => legendRows(p.series) * LEGEND_ROW + noteLines(p).length * NOTE_ROW),
+      0,
+    ) + 16;
   const panelH = MARGIN.top + PLOT_H + MARGIN.bottom + legendH;
   const width = Math.max(1, panels.length) * PANEL_W;
   const height = TITLE_H + panelH;
 
   const out: string[] = [];
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" ${FONT}>`);
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" ${FONT}>`,
+  );
   out.push(`<rect width="100%" height="100%" fill="white"/>`);
-  out.push(`<text x="${width / 2}" y="24" font-size="18" font-weight="bold" text-anchor="middle">${escapeXml(options.title)}</text>`);
-  if (options.subtitle) out.push(`<text x="${width / 2}" y="44" font-size="12" fill="#555" text-anchor="middle">${escapeXml(options.subtitle)}</text>`);
+  out.push(
+    `<text x="${width / 2}" y="24" font-size="18" font-weight="bold" text-anchor="middle">${escapeXml(options.title)}</text>`,
+  );
+  if (options.subtitle)
+    out.push(
+      `<text x="${width / 2}" y="44" font-size="12" fill="#555" text-anchor="middle">${escapeXml(options.subtitle)}</text>`,
+    );
 
   panels.forEach((panel, pi) => {
     const ox = pi * PANEL_W + MARGIN.left;
@@ -159,25 +185,49 @@ export function renderSvgPlot(panels: readonly Panel[], options: PlotOptions): s
     const X = (x: number): number => ox + ((Math.log10(x) - x0) / (x1 - x0)) * plotW;
     const Y = (y: number): number => oy + PLOT_H - ((Math.log10(y) - y0) / (y1 - y0)) * PLOT_H;
     out.push(`<g>`);
-    out.push(`<text x="${f(ox + plotW / 2)}" y="${oy - 12}" font-size="15" font-weight="bold" text-anchor="middle">${escapeXml(panel.title)}</text>`);
+    out.push(
+      `<text x="${f(ox + plotW / 2)}" y="${oy - 12}" font-size="15" font-weight="bold" text-anchor="middle">${escapeXml(panel.title)}</text>`,
+    );
     // Grid: minor lines at 2..9 × 10^k, major lines and labels at decades.
     for (let k = x0; k <= x1; k++) {
       const v = 10 ** k;
-      out.push(`<line x1="${f(X(v))}" y1="${oy}" x2="${f(X(v))}" y2="${oy + PLOT_H}" stroke="#ccc"/>`);
-      out.push(`<text x="${f(X(v))}" y="${oy + PLOT_H + 18}" font-size="12" text-anchor="middle">${escapeXml(fx(v))}</text>`);
-      if (k < x1) for (let m = 2; m < 10; m++) out.push(`<line x1="${f(X(m * v))}" y1="${oy}" x2="${f(X(m * v))}" y2="${oy + PLOT_H}" stroke="#eee"/>`);
+      out.push(
+        `<line x1="${f(X(v))}" y1="${oy}" x2="${f(X(v))}" y2="${oy + PLOT_H}" stroke="#ccc"/>`,
+      );
+      out.push(
+        `<text x="${f(X(v))}" y="${oy + PLOT_H + 18}" font-size="12" text-anchor="middle">${escapeXml(fx(v))}</text>`,
+      );
+      if (k < x1)
+        for (let m = 2; m < 10; m++)
+          out.push(
+            `<line x1="${f(X(m * v))}" y1="${oy}" x2="${f(X(m * v))}" y2="${oy + PLOT_H}" stroke="#eee"/>`,
+          );
     }
     for (let k = y0; k <= y1; k++) {
       const v = 10 ** k;
-      out.push(`<line x1="${ox}" y1="${f(Y(v))}" x2="${ox + plotW}" y2="${f(Y(v))}" stroke="#ccc"/>`);
-      out.push(`<text x="${ox - 8}" y="${f(Y(v) + 4)}" font-size="12" text-anchor="end">${escapeXml(fy(v))}</text>`);
-      if (k < y1) for (let m = 2; m < 10; m++) out.push(`<line x1="${ox}" y1="${f(Y(m * v))}" x2="${ox + plotW}" y2="${f(Y(m * v))}" stroke="#f0f0f0"/>`);
+      out.push(
+        `<line x1="${ox}" y1="${f(Y(v))}" x2="${ox + plotW}" y2="${f(Y(v))}" stroke="#ccc"/>`,
+      );
+      out.push(
+        `<text x="${ox - 8}" y="${f(Y(v) + 4)}" font-size="12" text-anchor="end">${escapeXml(fy(v))}</text>`,
+      );
+      if (k < y1)
+        for (let m = 2; m < 10; m++)
+          out.push(
+            `<line x1="${ox}" y1="${f(Y(m * v))}" x2="${ox + plotW}" y2="${f(Y(m * v))}" stroke="#f0f0f0"/>`,
+          );
     }
-    out.push(`<rect x="${ox}" y="${oy}" width="${plotW}" height="${PLOT_H}" fill="none" stroke="#333"/>`);
-    out.push(`<text x="${f(ox + plotW / 2)}" y="${oy + PLOT_H + 40}" font-size="13" text-anchor="middle">${escapeXml(options.xLabel)}</text>`);
+    out.push(
+      `<rect x="${ox}" y="${oy}" width="${plotW}" height="${PLOT_H}" fill="none" stroke="#333"/>`,
+    );
+    out.push(
+      `<text x="${f(ox + plotW / 2)}" y="${oy + PLOT_H + 40}" font-size="13" text-anchor="middle">${escapeXml(options.xLabel)}</text>`,
+    );
     const ly = oy + PLOT_H / 2;
     const lx = ox - 62;
-    out.push(`<text x="${lx}" y="${ly}" font-size="13" text-anchor="middle" transform="rotate(-90 ${lx} ${ly})">${escapeXml(options.yLabel)}</text>`);
+    out.push(
+      `<text x="${lx}" y="${ly}" font-size="13" text-anchor="middle" transform="rotate(-90 ${lx} ${ly})">${escapeXml(options.yLabel)}</text>`,
+    );
 
     // Series.
     for (const s of panel.series) {
@@ -186,9 +236,21 @@ export function renderSvgPlot(panels: readonly Panel[], options: PlotOptions): s
       const dash = s.dash ? ` stroke-dasharray="${s.dash}"` : '';
       if (!s.noLine && pts.length > 1) {
         const d = pts.map((p, i) => `${i === 0 ? 'M' : 'L'}${f(X(p[0]))} ${f(Y(p[1]))}`).join('');
-        out.push(`<path d="${d}" fill="none" stroke="${s.color}" stroke-width="${s.width ?? 2}"${dash} stroke-linejoin="round"/>`);
+        out.push(
+          `<path d="${d}" fill="none" stroke="${s.color}" stroke-width="${s.width ?? 2}"${dash} stroke-linejoin="round"/>`,
+        );
       }
-      for (const p of pts) out.push(marker(s.marker ?? 'circle', X(p[0]), Y(p[1]), s.color, s.hollow ?? false, s.noLine ? 5 : 3.6));
+      for (const p of pts)
+        out.push(
+          marker(
+            s.marker ?? 'circle',
+            X(p[0]),
+            Y(p[1]),
+            s.color,
+            s.hollow ?? false,
+            s.noLine ? 5 : 3.6,
+          ),
+        );
     }
 
     // Legend: two columns under the axes.
@@ -198,13 +260,18 @@ export function renderSvgPlot(panels: readonly Panel[], options: PlotOptions): s
       const cx = ox - 40 + (i % 2) * colW;
       const cy = top + Math.floor(i / 2) * LEGEND_ROW;
       const dash = s.dash ? ` stroke-dasharray="${s.dash}"` : '';
-      if (!s.noLine) out.push(`<line x1="${cx}" y1="${cy}" x2="${cx + 30}" y2="${cy}" stroke="${s.color}" stroke-width="${s.width ?? 2}"${dash}/>`);
+      if (!s.noLine)
+        out.push(
+          `<line x1="${cx}" y1="${cy}" x2="${cx + 30}" y2="${cy}" stroke="${s.color}" stroke-width="${s.width ?? 2}"${dash}/>`,
+        );
       out.push(marker(s.marker ?? 'circle', cx + 15, cy, s.color, s.hollow ?? false));
       out.push(`<text x="${cx + 38}" y="${cy + 4}" font-size="12">${escapeXml(s.label)}</text>`);
     });
     const notesTop = top + legendRows(panel.series) * LEGEND_ROW + 4;
     noteLines(panel).forEach((n, i) => {
-      out.push(`<text x="${ox - 40}" y="${notesTop + i * NOTE_ROW}" font-size="11" fill="#555">${escapeXml(n)}</text>`);
+      out.push(
+        `<text x="${ox - 40}" y="${notesTop + i * NOTE_ROW}" font-size="11" fill="#555">${escapeXml(n)}</text>`,
+      );
     });
     out.push(`</g>`);
   });

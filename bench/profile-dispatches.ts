@@ -17,13 +17,20 @@ const dim = Number(process.argv[2] ?? 3);
 const bodies = Number(process.argv[3] ?? 10_000);
 const frames = Number(process.argv[4] ?? 5);
 const layout = (process.argv[5] ?? 'bricks') as Pile3DLayout;
-if (!PILE_3D_LAYOUTS.includes(layout)) throw new Error(`layout ${layout}: give one of ${PILE_3D_LAYOUTS.join(', ')}`);
+if (!PILE_3D_LAYOUTS.includes(layout))
+  throw new Error(`layout ${layout}: give one of ${PILE_3D_LAYOUTS.join(', ')}`);
 assertShadersEmbedded();
 const { device } = await acquireDevice();
 const MAX_QUERIES = 4096;
 const querySet = device.createQuerySet({ type: 'timestamp', count: MAX_QUERIES });
-const resolveBuf = device.createBuffer({ size: 8 * MAX_QUERIES, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
-const readBuf = device.createBuffer({ size: 8 * MAX_QUERIES, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+const resolveBuf = device.createBuffer({
+  size: 8 * MAX_QUERIES,
+  usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC,
+});
+const readBuf = device.createBuffer({
+  size: 8 * MAX_QUERIES,
+  usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+});
 let labels: string[] = [];
 let profiling = false;
 
@@ -41,7 +48,14 @@ device.createCommandEncoder = (descriptor?: GPUCommandEncoderDescriptor): GPUCom
     const timed = (dispatch: (p: GPUComputePassEncoder) => void): void => {
       const q = labels.length;
       labels.push(`${passLabel} ${pipeline?.label ?? '?'}`);
-      const p = beginPass({ label: passLabel, timestampWrites: { querySet, beginningOfPassWriteIndex: 2 * q, endOfPassWriteIndex: 2 * q + 1 } });
+      const p = beginPass({
+        label: passLabel,
+        timestampWrites: {
+          querySet,
+          beginningOfPassWriteIndex: 2 * q,
+          endOfPassWriteIndex: 2 * q + 1,
+        },
+      });
       if (pipeline) p.setPipeline(pipeline);
       for (const [i, g] of groups) p.setBindGroup(i, g);
       dispatch(p);
@@ -50,8 +64,10 @@ device.createCommandEncoder = (descriptor?: GPUCommandEncoderDescriptor): GPUCom
     const recorder = {
       setPipeline: (p: GPUComputePipeline): void => void (pipeline = p),
       setBindGroup: (i: number, g: GPUBindGroup | null): void => void groups.set(i, g),
-      dispatchWorkgroups: (x: number, y?: number, z?: number): void => timed((p) => p.dispatchWorkgroups(x, y, z)),
-      dispatchWorkgroupsIndirect: (b: GPUBuffer, o: number): void => timed((p) => p.dispatchWorkgroupsIndirect(b, o)),
+      dispatchWorkgroups: (x: number, y?: number, z?: number): void =>
+        timed((p) => p.dispatchWorkgroups(x, y, z)),
+      dispatchWorkgroupsIndirect: (b: GPUBuffer, o: number): void =>
+        timed((p) => p.dispatchWorkgroupsIndirect(b, o)),
       end: (): void => {},
     };
     return recorder as unknown as GPUComputePassEncoder;
@@ -67,13 +83,20 @@ device.createCommandEncoder = (descriptor?: GPUCommandEncoderDescriptor): GPUCom
 };
 
 function storage(data: ArrayBuffer | ArrayBufferView): GPUBuffer {
-  const b = device.createBuffer({ size: Math.max(16, Math.ceil(data.byteLength / 16) * 16), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-  if (ArrayBuffer.isView(data)) device.queue.writeBuffer(b, 0, data.buffer, data.byteOffset, data.byteLength);
+  const b = device.createBuffer({
+    size: Math.max(16, Math.ceil(data.byteLength / 16) * 16),
+    usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+  });
+  if (ArrayBuffer.isView(data))
+    device.queue.writeBuffer(b, 0, data.buffer, data.byteOffset, data.byteLength);
   else device.queue.writeBuffer(b, 0, data);
   return b;
 }
 
-async function profile<I extends { bodies: GPUBuffer; bodyCount: number; margin: number }>(frame: GpuFrame<I>, inputs: I): Promise<void> {
+async function profile<I extends { bodies: GPUBuffer; bodyCount: number; margin: number }>(
+  frame: GpuFrame<I>,
+  inputs: I,
+): Promise<void> {
   // Two normal frames first: buffers grown to fit, last frame's list in place.
   for (let i = 0; i < 2; i++) await frame.step(inputs);
   const samples = new Map<string, number[]>();
@@ -88,7 +111,9 @@ async function profile<I extends { bodies: GPUBuffer; bodyCount: number; margin:
     const t = new BigUint64Array(readBuf.getMappedRange().slice(0, 16 * labels.length));
     readBuf.unmap();
     const frameMs = new Map<string, number>();
-    labels.forEach((l, i) => frameMs.set(l, (frameMs.get(l) ?? 0) + Number(t[2 * i + 1]! - t[2 * i]!) / 1e6));
+    labels.forEach((l, i) =>
+      frameMs.set(l, (frameMs.get(l) ?? 0) + Number(t[2 * i + 1]! - t[2 * i]!) / 1e6),
+    );
     for (const [l, v] of frameMs) samples.set(l, [...(samples.get(l) ?? []), v]);
     if (r === 0) console.log(`dispatches ${labels.length}`);
   }
@@ -106,13 +131,24 @@ if (dim === 3) {
   const pile = makePile3D(bodies, layout);
   const p = pile.packed;
   const inputs: FrameInputs3D = {
-    shapes: storage(p.shapes), hullVertices: storage(p.hullVertices), hullPlanes: storage(p.hullPlanes), hullFaces: storage(p.hullFaces),
-    hullIndices: storage(p.hullIndices), bodies: storage(p.bodies), bodyCount: bodies, margin: pile.scene.margin,
+    shapes: storage(p.shapes),
+    hullVertices: storage(p.hullVertices),
+    hullPlanes: storage(p.hullPlanes),
+    hullFaces: storage(p.hullFaces),
+    hullIndices: storage(p.hullIndices),
+    bodies: storage(p.bodies),
+    bodyCount: bodies,
+    margin: pile.scene.margin,
   };
   await profile(await GpuFrame3D.create(device, true), inputs);
 } else {
   const pile = makePile2D(bodies);
-  const inputs: FrameInputs2D = { shapes: storage(pile.packed.shapes), bodies: storage(pile.packed.bodies), bodyCount: bodies, margin: pile.scene.margin };
+  const inputs: FrameInputs2D = {
+    shapes: storage(pile.packed.shapes),
+    bodies: storage(pile.packed.bodies),
+    bodyCount: bodies,
+    margin: pile.scene.margin,
+  };
   await profile(await GpuFrame2D.create(device, true), inputs);
 }
 process.exit(0);

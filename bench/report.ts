@@ -2,7 +2,14 @@
 
 export type ContenderId = 'cpuRef' | 'gpuKernel' | 'gpuWall' | 'planck' | 'box2dWasm' | 'rapier2d';
 
-export const CONTENDERS: readonly ContenderId[] = ['cpuRef', 'gpuKernel', 'gpuWall', 'planck', 'box2dWasm', 'rapier2d'];
+export const CONTENDERS: readonly ContenderId[] = [
+  'cpuRef',
+  'gpuKernel',
+  'gpuWall',
+  'planck',
+  'box2dWasm',
+  'rapier2d',
+];
 
 export const CONTENDER_LABEL: Record<ContenderId, string> = {
   cpuRef: 'CPU ref',
@@ -84,17 +91,38 @@ export interface BenchMeta {
   platform: string;
   date: string;
   versions: Record<string, string>;
-  options: { sizes: number[]; scenarios: string[]; repeat: number; quick: boolean; minSampleMs: number; dims?: number[] };
+  options: {
+    sizes: number[];
+    scenarios: string[];
+    repeat: number;
+    quick: boolean;
+    minSampleMs: number;
+    dims?: number[];
+  };
   notes: string[];
   /** The 3D part (absent when only 2D ran): its kernel set-up and what ran at which size. */
-  gpu3d?: { pipelineMs: number; firstDispatchMs: number; compileMs?: Record<string, number>; kernel?: 'classes' | 'general' } | null;
-  options3d?: { sizes: Record<string, number[]>; scenarios: string[]; caps: Record<string, Record<string, number>> };
+  gpu3d?: {
+    pipelineMs: number;
+    firstDispatchMs: number;
+    compileMs?: Record<string, number>;
+    kernel?: 'classes' | 'general';
+  } | null;
+  options3d?: {
+    sizes: Record<string, number[]>;
+    scenarios: string[];
+    caps: Record<string, Record<string, number>>;
+  };
 }
 
 /** The GPU kernels a run used: the pair classes with their compile times, or the general kernel. */
-function kernelsText(kernel: 'classes' | 'general' | undefined, compileMs: Record<string, number> | undefined): string {
+function kernelsText(
+  kernel: 'classes' | 'general' | undefined,
+  compileMs: Record<string, number> | undefined,
+): string {
   if (kernel === 'general') return 'the general kernel (every path in one; --kernel general)';
-  const classes = Object.entries(compileMs ?? {}).map(([c, ms]) => `${c} ${(ms / 1000).toFixed(1)} s`).join(', ');
+  const classes = Object.entries(compileMs ?? {})
+    .map(([c, ms]) => `${c} ${(ms / 1000).toFixed(1)} s`)
+    .join(', ');
   return `pair classes (compiled in parallel, each with its first dispatch: ${classes || 'none'})`;
 }
 
@@ -135,7 +163,12 @@ export function computeRatios(c: Record<ContenderId, ContenderResult>): Ratios {
 
 /** 4.52M, 812k, 3.10G: pairs per second with three significant digits. */
 export function formatRate(x: number): string {
-  const units: [number, string][] = [[1e12, 'T'], [1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
+  const units: [number, string][] = [
+    [1e12, 'T'],
+    [1e9, 'G'],
+    [1e6, 'M'],
+    [1e3, 'k'],
+  ];
   for (const [scale, unit] of units) {
     if (x >= scale) return `${(x / scale).toPrecision(3)}${unit}`;
   }
@@ -162,30 +195,44 @@ function cell(r: ContenderResult | undefined): string {
 function renderGrid(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]): string =>
-    cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+    cells
+      .map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
 export function renderHeader(meta: BenchMeta): string {
-  const adapter = meta.adapter === null
-    ? 'none (GPU columns skipped)'
-    : `${meta.adapter}${meta.adapterSoftware ? ' [software: CPU rasteriser, not a GPU]' : ' [hardware]'}` +
-      `${meta.timestampQueries ? '' : ' (no timestamp queries: no kernel times)'}`;
+  const adapter =
+    meta.adapter === null
+      ? 'none (GPU columns skipped)'
+      : `${meta.adapter}${meta.adapterSoftware ? ' [software: CPU rasteriser, not a GPU]' : ' [hardware]'}` +
+        `${meta.timestampQueries ? '' : ' (no timestamp queries: no kernel times)'}`;
   const dims = meta.options.dims ?? [2];
   const has2 = dims.includes(2);
   const has3 = dims.includes(3);
   const peers = [
-    ...(has2 ? [`planck ${meta.versions.planck ?? '?'}, box2d-wasm ${meta.versions['box2d-wasm'] ?? '?'}`] : []),
-    ...(has3 ? [`rapier3d ${meta.versions.rapier3d ?? '?'}, jolt-physics ${meta.versions['jolt-physics'] ?? '?'}, cannon-es ${meta.versions['cannon-es'] ?? '?'}`] : []),
+    ...(has2
+      ? [`planck ${meta.versions.planck ?? '?'}, box2d-wasm ${meta.versions['box2d-wasm'] ?? '?'}`]
+      : []),
+    ...(has3
+      ? [
+          `rapier3d ${meta.versions.rapier3d ?? '?'}, jolt-physics ${meta.versions['jolt-physics'] ?? '?'}, cannon-es ${meta.versions['cannon-es'] ?? '?'}`,
+        ]
+      : []),
   ];
   return [
     `webgpu-narrowphase ${dims.map((d) => `${d}D`).join(' + ')} benchmark: contact manifolds, pairs per second (higher is better)`,
     `  adapter  ${adapter}`,
     ...(has2 && meta.gpuPipelineMs !== null && meta.gpuFirstDispatchMs !== null
-      ? [`  kernel   ${has3 ? '2D ' : ''}${kernelsText(meta.gpuKernel, meta.gpuCompileMs)}, pipelines ${meta.gpuPipelineMs.toFixed(0)} ms, first run ${meta.gpuFirstDispatchMs.toFixed(0)} ms (shader JIT on lavapipe; kept out of all timings)`]
+      ? [
+          `  kernel   ${has3 ? '2D ' : ''}${kernelsText(meta.gpuKernel, meta.gpuCompileMs)}, pipelines ${meta.gpuPipelineMs.toFixed(0)} ms, first run ${meta.gpuFirstDispatchMs.toFixed(0)} ms (shader JIT on lavapipe; kept out of all timings)`,
+        ]
       : []),
     ...(has3 && meta.gpu3d
-      ? [`  kernel   3D ${kernelsText(meta.gpu3d.kernel, meta.gpu3d.compileMs)}, pipelines ${meta.gpu3d.pipelineMs.toFixed(0)} ms, first run ${meta.gpu3d.firstDispatchMs.toFixed(0)} ms (kept out of all timings)`]
+      ? [
+          `  kernel   3D ${kernelsText(meta.gpu3d.kernel, meta.gpu3d.compileMs)}, pipelines ${meta.gpu3d.pipelineMs.toFixed(0)} ms, first run ${meta.gpu3d.firstDispatchMs.toFixed(0)} ms (kept out of all timings)`,
+        ]
       : []),
     `  node     ${meta.node} (V8 ${meta.v8}), ${meta.platform}`,
     `  cpu      ${meta.cpu} × ${meta.cpuCores}`,
@@ -197,8 +244,19 @@ export function renderHeader(meta: BenchMeta): string {
 
 export function renderTable(results: readonly ScenarioResult[]): string {
   const header = [
-    'scenario', 'pairs', 'touch', 'CPU ref', 'GPU kernel', 'GPU wall', 'planck', 'box2d-wasm', 'rapier2d',
-    'GPUk/b2d', 'GPUk/CPU', 'CPU/planck', 'CPU/b2d',
+    'scenario',
+    'pairs',
+    'touch',
+    'CPU ref',
+    'GPU kernel',
+    'GPU wall',
+    'planck',
+    'box2d-wasm',
+    'rapier2d',
+    'GPUk/b2d',
+    'GPUk/CPU',
+    'CPU/planck',
+    'CPU/b2d',
   ];
   const rows = results.map((r) => {
     const touch = r.touching.cpuRef ?? r.touching.gpu;
@@ -239,10 +297,18 @@ export function evaluateGoals(results: readonly ScenarioResult[], meta: BenchMet
   const largest = (scenario: string): ScenarioResult | undefined =>
     results.filter((r) => r.scenario === scenario).sort((a, b) => b.pairs - a.pairs)[0];
   const at = (r: ScenarioResult): string =>
-    r.pairs === TARGET_SIZE ? `${r.label} @ 1M` : `${r.label} @ ${formatCount(r.pairs)} (goal is stated at 1M; not run)`;
+    r.pairs === TARGET_SIZE
+      ? `${r.label} @ 1M`
+      : `${r.label} @ ${formatCount(r.pairs)} (goal is stated at 1M; not run)`;
 
   const ratioGoal = (
-    goal: string, key: keyof Ratios, target: number, a: ContenderId, b: ContenderId, strict: boolean, need?: () => string | null,
+    goal: string,
+    key: keyof Ratios,
+    target: number,
+    a: ContenderId,
+    b: ContenderId,
+    strict: boolean,
+    need?: () => string | null,
   ): void => {
     const parts: string[] = [];
     let status: Goal['status'] = 'met';
@@ -280,21 +346,59 @@ export function evaluateGoals(results: readonly ScenarioResult[], meta: BenchMet
     if (!software) return `stated for lavapipe; this adapter is hardware (${meta.adapter})`;
     return null;
   };
-  ratioGoal('GPU kernel (lavapipe) ≥ 2× box2d-wasm pairs/s at 1M pairs', 'gpuKernelOverBox2dWasm', 2, 'gpuKernel', 'box2dWasm', false, needSoftwareGpu);
-  ratioGoal('GPU kernel (lavapipe) ≥ 3× CPU reference pairs/s at 1M pairs', 'gpuKernelOverCpuRef', 3, 'gpuKernel', 'cpuRef', false, needSoftwareGpu);
-  ratioGoal('CPU reference faster per pair than planck', 'cpuRefOverPlanck', 1, 'cpuRef', 'planck', true);
-  ratioGoal('CPU reference ≥ ½ box2d-wasm pairs/s', 'cpuRefOverBox2dWasm', 0.5, 'cpuRef', 'box2dWasm', false);
+  ratioGoal(
+    'GPU kernel (lavapipe) ≥ 2× box2d-wasm pairs/s at 1M pairs',
+    'gpuKernelOverBox2dWasm',
+    2,
+    'gpuKernel',
+    'box2dWasm',
+    false,
+    needSoftwareGpu,
+  );
+  ratioGoal(
+    'GPU kernel (lavapipe) ≥ 3× CPU reference pairs/s at 1M pairs',
+    'gpuKernelOverCpuRef',
+    3,
+    'gpuKernel',
+    'cpuRef',
+    false,
+    needSoftwareGpu,
+  );
+  ratioGoal(
+    'CPU reference faster per pair than planck',
+    'cpuRefOverPlanck',
+    1,
+    'cpuRef',
+    'planck',
+    true,
+  );
+  ratioGoal(
+    'CPU reference ≥ ½ box2d-wasm pairs/s',
+    'cpuRefOverBox2dWasm',
+    0.5,
+    'cpuRef',
+    'box2dWasm',
+    false,
+  );
 
   // Real GPU: 8-gon pairs/s from kernel time.
   const hwGoal = 'real GPU (H100): ≥ 4e9 8-gon pairs/s kernel time at 1M pairs';
   const ngon = largest('ngon');
   const k = ngon ? measured(ngon.contenders.gpuKernel) : null;
-  if (meta.adapter === null) goals.push({ goal: hwGoal, status: 'not evaluated', detail: 'no GPU adapter' });
-  else if (!ngon) goals.push({ goal: hwGoal, status: 'not evaluated', detail: 'the ngon scenario was not run' });
-  else if (!k) goals.push({ goal: hwGoal, status: 'not evaluated', detail: 'no kernel time (timestamp queries)' });
+  if (meta.adapter === null)
+    goals.push({ goal: hwGoal, status: 'not evaluated', detail: 'no GPU adapter' });
+  else if (!ngon)
+    goals.push({ goal: hwGoal, status: 'not evaluated', detail: 'the ngon scenario was not run' });
+  else if (!k)
+    goals.push({
+      goal: hwGoal,
+      status: 'not evaluated',
+      detail: 'no kernel time (timestamp queries)',
+    });
   else if (software) {
     goals.push({
-      goal: hwGoal, status: 'not evaluated',
+      goal: hwGoal,
+      status: 'not evaluated',
       detail: `software adapter (${meta.adapter}): ${formatRate(k.pairsPerSecond)}/s here; run on the GPU machine`,
     });
   } else {
@@ -309,8 +413,12 @@ export function evaluateGoals(results: readonly ScenarioResult[], meta: BenchMet
 }
 
 export function renderGoals(goals: readonly Goal[]): string {
-  const mark = (s: Goal['status']): string => (s === 'met' ? 'MET    ' : s === 'not met' ? 'NOT MET' : 'n/e    ');
-  return ['goals (issue; evaluated on the largest size run):', ...goals.map((g) => `  [${mark(g.status)}] ${g.goal}\n            ${g.detail}`)].join('\n');
+  const mark = (s: Goal['status']): string =>
+    s === 'met' ? 'MET    ' : s === 'not met' ? 'NOT MET' : 'n/e    ';
+  return [
+    'goals (issue; evaluated on the largest size run):',
+    ...goals.map((g) => `  [${mark(g.status)}] ${g.goal}\n            ${g.detail}`),
+  ].join('\n');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -318,7 +426,14 @@ export function renderGoals(goals: readonly Goal[]): string {
 
 export type Contender3DId = 'cpuRef' | 'gpuKernel' | 'gpuWall' | 'rapier3d' | 'jolt' | 'cannon';
 
-export const CONTENDERS_3D: readonly Contender3DId[] = ['cpuRef', 'gpuKernel', 'gpuWall', 'rapier3d', 'jolt', 'cannon'];
+export const CONTENDERS_3D: readonly Contender3DId[] = [
+  'cpuRef',
+  'gpuKernel',
+  'gpuWall',
+  'rapier3d',
+  'jolt',
+  'cannon',
+];
 
 export const CONTENDER_3D_LABEL: Record<Contender3DId, string> = {
   cpuRef: 'CPU ref',
@@ -379,10 +494,25 @@ function cell3D(r: ContenderResult | undefined, mark = ''): string {
   return c === 'n/a' ? c : `${c}${mark}`;
 }
 
-export function renderTable3D(results: readonly ScenarioResult3D[], gpuPathNote: string | null): string {
+export function renderTable3D(
+  results: readonly ScenarioResult3D[],
+  gpuPathNote: string | null,
+): string {
   const header = [
-    'scenario', 'pairs', 'touch', 'pts', 'CPU ref', 'GPU kernel', 'GPU wall', 'rapier3d', 'jolt', 'cannon-es',
-    'GPUk/jolt', 'GPUk/CPU', 'CPU/rapier', 'CPU/jolt',
+    'scenario',
+    'pairs',
+    'touch',
+    'pts',
+    'CPU ref',
+    'GPU kernel',
+    'GPU wall',
+    'rapier3d',
+    'jolt',
+    'cannon-es',
+    'GPUk/jolt',
+    'GPUk/CPU',
+    'CPU/rapier',
+    'CPU/jolt',
   ];
   const rows = results.map((r) => {
     const touch = r.touching.cpuRef ?? r.touching.gpu;
@@ -412,8 +542,12 @@ export function renderTable3D(results: readonly ScenarioResult3D[], gpuPathNote:
     '†: speed only, cannon-es results are not comparable there (its hull clipping is wrong on general hulls, and its',
     '  sphere–convex takes the first hull vertex inside the sphere). –: not run at this size (cap, see --no-caps).',
     `~: noisy, the samples spread over more than ${100 * NOISY_SPREAD}% of the median; the JSON has every sample and the best.`,
-    ...results.filter((r) => r.gpuBatches > 1).map((r) =>
-      `GPU at ${r.label} ${formatCount(r.pairs)}: ${r.gpuBatches} runs of the kernel per pass, times summed (the pairs' manifold slots exceed one storage binding).`),
+    ...results
+      .filter((r) => r.gpuBatches > 1)
+      .map(
+        (r) =>
+          `GPU at ${r.label} ${formatCount(r.pairs)}: ${r.gpuBatches} runs of the kernel per pass, times summed (the pairs' manifold slots exceed one storage binding).`,
+      ),
     ...(gpuPathNote ? [gpuPathNote] : []),
   ];
   return `${renderGrid(header, rows)}\n${notes.map((n) => `  ${n}`).join('\n')}`;
@@ -426,13 +560,21 @@ export function renderScaling3D(results: readonly ScenarioResult3D[]): string | 
   const present = HULL_SCENARIOS.filter((s) => results.some((r) => r.scenario === s));
   if (present.length < 2) return null;
   // A size every hull scenario ran, else each one's largest.
-  const sizes = present.map((s) => new Set(results.filter((r) => r.scenario === s).map((r) => r.pairs)));
-  const common = [...sizes[0]!].filter((n) => sizes.every((set) => set.has(n))).sort((a, b) => b - a)[0];
+  const sizes = present.map(
+    (s) => new Set(results.filter((r) => r.scenario === s).map((r) => r.pairs)),
+  );
+  const common = [...sizes[0]!]
+    .filter((n) => sizes.every((set) => set.has(n)))
+    .sort((a, b) => b - a)[0];
   const rowOf = (s: string): ScenarioResult3D | undefined =>
-    results.filter((r) => r.scenario === s && (common === undefined || r.pairs === common)).sort((a, b) => b.pairs - a.pairs)[0];
+    results
+      .filter((r) => r.scenario === s && (common === undefined || r.pairs === common))
+      .sort((a, b) => b.pairs - a.pairs)[0];
   const ids: Contender3DId[] = ['cpuRef', 'gpuKernel', 'rapier3d', 'jolt'];
   const first = rowOf(present[0]!);
-  const base = Object.fromEntries(ids.map((id) => [id, measured(first?.contenders[id])?.pairsPerSecond ?? null]));
+  const base = Object.fromEntries(
+    ids.map((id) => [id, measured(first?.contenders[id])?.pairsPerSecond ?? null]),
+  );
   const rows = present.map((s) => {
     const r = rowOf(s)!;
     return [
@@ -469,8 +611,14 @@ export function evaluateGoals3D(results: readonly ScenarioResult3D[], meta: Benc
    * past a few thousand pairs), a pass below 1M as not evaluated.
    */
   const ratioGoal = (
-    goal: string, key: keyof Ratios3D, target: number, a: Contender3DId, b: Contender3DId,
-    scenarios: readonly string[], at1M: boolean, blocked: string | null,
+    goal: string,
+    key: keyof Ratios3D,
+    target: number,
+    a: Contender3DId,
+    b: Contender3DId,
+    scenarios: readonly string[],
+    at1M: boolean,
+    blocked: string | null,
   ): void => {
     if (blocked) {
       goals.push({ goal, status: 'not evaluated', detail: blocked });
@@ -498,7 +646,14 @@ export function evaluateGoals3D(results: readonly ScenarioResult3D[], meta: Benc
           `${formatRate(mb.pairsPerSecond)}/s) ${ok ? (at1M && r.pairs !== TARGET_SIZE ? 'ok below 1M' : 'ok') : 'short'}`,
       );
     }
-    const status: Goal['status'] = parts.length === 0 ? 'not evaluated' : short ? 'not met' : unevaluated ? 'not evaluated' : 'met';
+    const status: Goal['status'] =
+      parts.length === 0
+        ? 'not evaluated'
+        : short
+          ? 'not met'
+          : unevaluated
+            ? 'not evaluated'
+            : 'met';
     goals.push({ goal, status, detail: parts.join('; ') || 'no results' });
   };
 
@@ -509,20 +664,61 @@ export function evaluateGoals3D(results: readonly ScenarioResult3D[], meta: Benc
     return null;
   };
   const boxHull = ['box3', ...HULL_SCENARIOS];
-  ratioGoal('3D: GPU kernel (lavapipe) ≥ 2× jolt pairs/s on box–box and hull–hull at 1M pairs', 'gpuKernelOverJolt', 2, 'gpuKernel', 'jolt', boxHull, true, lavapipe());
-  ratioGoal('3D: GPU kernel (lavapipe) ≥ 3× CPU reference pairs/s on box–box and hull–hull at 1M pairs', 'gpuKernelOverCpuRef', 3, 'gpuKernel', 'cpuRef', boxHull, true, lavapipe());
-  ratioGoal('3D: CPU reference ≥ ½ rapier3d pairs/s', 'cpuRefOverRapier', 0.5, 'cpuRef', 'rapier3d', [...boxHull, 'spherehull'], false, null);
+  ratioGoal(
+    '3D: GPU kernel (lavapipe) ≥ 2× jolt pairs/s on box–box and hull–hull at 1M pairs',
+    'gpuKernelOverJolt',
+    2,
+    'gpuKernel',
+    'jolt',
+    boxHull,
+    true,
+    lavapipe(),
+  );
+  ratioGoal(
+    '3D: GPU kernel (lavapipe) ≥ 3× CPU reference pairs/s on box–box and hull–hull at 1M pairs',
+    'gpuKernelOverCpuRef',
+    3,
+    'gpuKernel',
+    'cpuRef',
+    boxHull,
+    true,
+    lavapipe(),
+  );
+  ratioGoal(
+    '3D: CPU reference ≥ ½ rapier3d pairs/s',
+    'cpuRefOverRapier',
+    0.5,
+    'cpuRef',
+    'rapier3d',
+    [...boxHull, 'spherehull'],
+    false,
+    null,
+  );
 
   // Real GPU: kernel-time rates.
-  for (const [scenario, rate, what] of [['box3', 2e9, 'box–box'], ['hull32', 2e8, 'hull–hull (32 points)']] as const) {
+  for (const [scenario, rate, what] of [
+    ['box3', 2e9, 'box–box'],
+    ['hull32', 2e8, 'hull–hull (32 points)'],
+  ] as const) {
     const goal = `3D, real GPU: ≥ ${rate.toExponential(0).replace('+', '')} ${what} pairs/s kernel time at 1M pairs`;
     const r = largest(scenario);
     const k = r ? measured(r.contenders.gpuKernel) : null;
-    if (meta.adapter === null) goals.push({ goal, status: 'not evaluated', detail: 'no GPU adapter' });
-    else if (!r) goals.push({ goal, status: 'not evaluated', detail: `the ${scenario} scenario was not run` });
-    else if (!k) goals.push({ goal, status: 'not evaluated', detail: 'no kernel time (no 3D GPU path or no timestamp queries)' });
+    if (meta.adapter === null)
+      goals.push({ goal, status: 'not evaluated', detail: 'no GPU adapter' });
+    else if (!r)
+      goals.push({ goal, status: 'not evaluated', detail: `the ${scenario} scenario was not run` });
+    else if (!k)
+      goals.push({
+        goal,
+        status: 'not evaluated',
+        detail: 'no kernel time (no 3D GPU path or no timestamp queries)',
+      });
     else if (software) {
-      goals.push({ goal, status: 'not evaluated', detail: `software adapter (${meta.adapter}): ${formatRate(k.pairsPerSecond)}/s here at ${formatCount(r.pairs)}; run on a GPU` });
+      goals.push({
+        goal,
+        status: 'not evaluated',
+        detail: `software adapter (${meta.adapter}): ${formatRate(k.pairsPerSecond)}/s here at ${formatCount(r.pairs)}; run on a GPU`,
+      });
     } else {
       const ok = k.pairsPerSecond >= rate;
       goals.push({

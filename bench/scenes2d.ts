@@ -75,9 +75,18 @@ function ngonPool(rnd: () => number): Shape2DInput[] {
 const SPACING = 0.8;
 const JITTER = 0.06;
 // Neighbour offsets (dx, dy): right, up, up-right, down-right.
-const NEIGHBOURS: readonly [number, number][] = [[1, 0], [0, 1], [1, 1], [1, -1]];
+const NEIGHBOURS: readonly [number, number][] = [
+  [1, 0],
+  [0, 1],
+  [1, 1],
+  [1, -1],
+];
 
-export function makeScene2D(scenario: ScenarioName, pairCount: number, seed = 0x5eed): BenchScene2D {
+export function makeScene2D(
+  scenario: ScenarioName,
+  pairCount: number,
+  seed = 0x5eed,
+): BenchScene2D {
   const rnd = lcg(seed ^ (scenario === 'box' ? 0x1234 : 0x8765));
   const shapes = scenario === 'box' ? boxPool(rnd) : ngonPool(rnd);
   // Validate the shapes through the public parser (an empty body list is a valid scene).
@@ -120,9 +129,18 @@ export function makeScene2D(scenario: ScenarioName, pairCount: number, seed = 0x
       }
     }
   }
-  if (k !== pairCount) throw new Error(`scene generator: ${k} of ${pairCount} pairs (grid ${w}×${h} too small)`);
+  if (k !== pairCount)
+    throw new Error(`scene generator: ${k} of ${pairCount} pairs (grid ${w}×${h} too small)`);
 
-  const scene: Scene2D = { dim: 2, margin: 0, shapes: parsed.shapes, bodyShape, bodyPosition, bodyAngle, pairs };
+  const scene: Scene2D = {
+    dim: 2,
+    margin: 0,
+    shapes: parsed.shapes,
+    bodyShape,
+    bodyPosition,
+    bodyAngle,
+    pairs,
+  };
   const t0 = performance.now();
   const packed = packScene2D(scene, pairs);
   const packMs = performance.now() - t0;

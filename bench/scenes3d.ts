@@ -31,7 +31,14 @@ import type { Quat, Shape3D, Shape3DInput, Vec3 } from '../src/shapes3d.ts';
 
 export type Scenario3DName = 'box3' | 'hull8' | 'hull16' | 'hull32' | 'hull64' | 'spherehull';
 
-export const SCENARIOS_3D: readonly Scenario3DName[] = ['box3', 'hull8', 'hull16', 'hull32', 'hull64', 'spherehull'];
+export const SCENARIOS_3D: readonly Scenario3DName[] = [
+  'box3',
+  'hull8',
+  'hull16',
+  'hull32',
+  'hull64',
+  'spherehull',
+];
 
 export const SCENARIO_3D_LABEL: Record<Scenario3DName, string> = {
   box3: 'box–box 3D',
@@ -43,7 +50,12 @@ export const SCENARIO_3D_LABEL: Record<Scenario3DName, string> = {
 };
 
 /** Points per hull of the hull scenarios (the vertex-count scaling table reads this). */
-export const HULL_POINTS: Partial<Record<Scenario3DName, number>> = { hull8: 8, hull16: 16, hull32: 32, hull64: 64 };
+export const HULL_POINTS: Partial<Record<Scenario3DName, number>> = {
+  hull8: 8,
+  hull16: 16,
+  hull32: 32,
+  hull64: 64,
+};
 
 export interface BenchScene3D {
   scenario: Scenario3DName;
@@ -86,7 +98,12 @@ function randomQuat(rnd: () => number): Quat {
   const u3 = rnd();
   const a = Math.sqrt(1 - u1);
   const b = Math.sqrt(u1);
-  return [a * Math.sin(2 * Math.PI * u2), a * Math.cos(2 * Math.PI * u2), b * Math.sin(2 * Math.PI * u3), b * Math.cos(2 * Math.PI * u3)];
+  return [
+    a * Math.sin(2 * Math.PI * u2),
+    a * Math.cos(2 * Math.PI * u2),
+    b * Math.sin(2 * Math.PI * u3),
+    b * Math.cos(2 * Math.PI * u3),
+  ];
 }
 
 /** A rotation of up to `maxAngle` about a random axis. */
@@ -154,19 +171,28 @@ function ringHull(rnd: () => number): Shape3DInput {
   return { type: 'hull', vertices };
 }
 
-function shapePool(scenario: Scenario3DName, rnd: () => number): { shapes: Shape3DInput[]; sphereCount: number } {
+function shapePool(
+  scenario: Scenario3DName,
+  rnd: () => number,
+): { shapes: Shape3DInput[]; sphereCount: number } {
   switch (scenario) {
     case 'box3':
       return { shapes: boxPool(rnd), sphereCount: 0 };
     case 'hull8':
     case 'hull16':
     case 'hull32':
-      return { shapes: Array.from({ length: 32 }, () => randomHull(rnd, HULL_POINTS[scenario]!)), sphereCount: 0 };
+      return {
+        shapes: Array.from({ length: 32 }, () => randomHull(rnd, HULL_POINTS[scenario]!)),
+        sphereCount: 0,
+      };
     case 'hull64':
       return { shapes: Array.from({ length: 16 }, () => ringHull(rnd)), sphereCount: 0 };
     case 'spherehull': {
       // Spheres first (indices 0..15), then hulls.
-      const spheres: Shape3DInput[] = Array.from({ length: 16 }, () => ({ type: 'sphere' as const, radius: 0.3 + 0.15 * rnd() }));
+      const spheres: Shape3DInput[] = Array.from({ length: 16 }, () => ({
+        type: 'sphere' as const,
+        radius: 0.3 + 0.15 * rnd(),
+      }));
       const hulls = Array.from({ length: 32 }, () => randomHull(rnd, 16));
       return { shapes: [...spheres, ...hulls], sphereCount: 16 };
     }
@@ -174,17 +200,41 @@ function shapePool(scenario: Scenario3DName, rnd: () => number): { shapes: Shape
 }
 
 /** Grid spacing per scenario: chosen so that about two thirds of the pairs touch in every scenario (hulls of few points are smaller than their ellipsoid). */
-export const SPACING_3D: Record<Scenario3DName, number> = { box3: 0.82, hull8: 0.5, hull16: 0.68, hull32: 0.8, hull64: 0.88, spherehull: 0.68 };
+export const SPACING_3D: Record<Scenario3DName, number> = {
+  box3: 0.82,
+  hull8: 0.5,
+  hull16: 0.68,
+  hull32: 0.8,
+  hull64: 0.88,
+  spherehull: 0.68,
+};
 const JITTER = 0.05;
 /** Share of bodies in a nearly axis-aligned pose, and their largest tilt (rad). */
 const ALIGNED_SHARE = 0.5;
 const ALIGNED_TILT = 0.03;
 // Neighbour offsets: +x, +y, +z and the (+1, +1, +1) diagonal (all change the parity of i + j + k).
-const NEIGHBOURS: readonly [number, number, number][] = [[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 1]];
+const NEIGHBOURS: readonly [number, number, number][] = [
+  [1, 0, 0],
+  [0, 1, 0],
+  [0, 0, 1],
+  [1, 1, 1],
+];
 
-const SEEDS: Record<Scenario3DName, number> = { box3: 0x3b0c, hull8: 0x3808, hull16: 0x3816, hull32: 0x3832, hull64: 0x3864, spherehull: 0x35f1 };
+const SEEDS: Record<Scenario3DName, number> = {
+  box3: 0x3b0c,
+  hull8: 0x3808,
+  hull16: 0x3816,
+  hull32: 0x3832,
+  hull64: 0x3864,
+  spherehull: 0x35f1,
+};
 
-export function makeScene3D(scenario: Scenario3DName, pairCount: number, seed = 0x5eed, spacing = SPACING_3D[scenario]): BenchScene3D {
+export function makeScene3D(
+  scenario: Scenario3DName,
+  pairCount: number,
+  seed = 0x5eed,
+  spacing = SPACING_3D[scenario],
+): BenchScene3D {
   const SPACING = spacing;
   const rnd = lcg(seed ^ SEEDS[scenario]);
   const { shapes, sphereCount } = shapePool(scenario, rnd);
@@ -211,9 +261,10 @@ export function makeScene3D(scenario: Scenario3DName, pairCount: number, seed = 
         const q = rnd() < ALIGNED_SHARE ? nearIdentityQuat(rnd, ALIGNED_TILT) : randomQuat(rnd);
         const l = Math.hypot(q[0], q[1], q[2], q[3]);
         const qf = q.map((c) => f(c / l)) as Quat;
-        const shape = sphereCount > 0 && (i + j + k) % 2 === 0
-          ? Math.floor(rnd() * sphereCount)
-          : sphereCount + Math.floor(rnd() * hullCount);
+        const shape =
+          sphereCount > 0 && (i + j + k) % 2 === 0
+            ? Math.floor(rnd() * sphereCount)
+            : sphereCount + Math.floor(rnd() * hullCount);
         bodyShape[b] = shape;
         bodyPosition.set([x, y, z], 3 * b);
         bodyRotation.set(qf, 4 * b);
@@ -239,9 +290,18 @@ export function makeScene3D(scenario: Scenario3DName, pairCount: number, seed = 
       }
     }
   }
-  if (p !== pairCount) throw new Error(`scene generator: ${p} of ${pairCount} pairs (grid ${w}×${w}×${h} too small)`);
+  if (p !== pairCount)
+    throw new Error(`scene generator: ${p} of ${pairCount} pairs (grid ${w}×${w}×${h} too small)`);
 
-  const scene: Scene3D = { dim: 3, margin: 0, shapes: parsed.shapes, bodyShape, bodyPosition, bodyRotation, pairs };
+  const scene: Scene3D = {
+    dim: 3,
+    margin: 0,
+    shapes: parsed.shapes,
+    bodyShape,
+    bodyPosition,
+    bodyRotation,
+    pairs,
+  };
   const t0 = performance.now();
   const packed = packScene3D(scene, pairs);
   const packMs = performance.now() - t0;
@@ -249,5 +309,17 @@ export function makeScene3D(scenario: Scenario3DName, pairCount: number, seed = 
   const hulls = parsed.shapes.filter((s) => s.faceCount > 0);
   const meanVertices = hulls.reduce((a, s) => a + s.vertexCount, 0) / Math.max(1, hulls.length);
   const meanFaces = hulls.reduce((a, s) => a + s.faceCount, 0) / Math.max(1, hulls.length);
-  return { scenario, pairCount, shapes, scene, pairs, peerShapes, peerBodies, packed, packMs, meanVertices, meanFaces };
+  return {
+    scenario,
+    pairCount,
+    shapes,
+    scene,
+    pairs,
+    peerShapes,
+    peerBodies,
+    packed,
+    packMs,
+    meanVertices,
+    meanFaces,
+  };
 }

@@ -37,7 +37,10 @@ function median(xs: number[]): number {
 }
 
 /** The demo's mixed shapes (seeded pool of 64, half size 0.5) on a tight square-ish block in a static box. */
-function mixedPile2D(count: number, seed: number): { shapes: Shape2DInput[]; bodies: WorldBody2D[] } {
+function mixedPile2D(
+  count: number,
+  seed: number,
+): { shapes: Shape2DInput[]; bodies: WorldBody2D[] } {
   const random = rng(seed);
   const size = 0.5;
   const shapes = randomShapePool2D(random, 64, size);
@@ -58,7 +61,11 @@ function mixedPile2D(count: number, seed: number): { shapes: Shape2DInput[]; bod
   for (let k = 0; k < count; k++) {
     const col = k % cols;
     const row = Math.floor(k / cols);
-    bodies.push({ shape: Math.floor(random() * 64), position: [-width / 2 + (col + 0.5) * step, (row + 0.5) * step], angle: 2 * Math.PI * random() });
+    bodies.push({
+      shape: Math.floor(random() * 64),
+      position: [-width / 2 + (col + 0.5) * step, (row + 0.5) * step],
+      angle: 2 * Math.PI * random(),
+    });
   }
   return { shapes, bodies };
 }
@@ -72,7 +79,10 @@ function boxPile3D(count: number, seed: number): { shapes: Shape3DInput[]; bodie
   const random = rng(seed);
   const side = Math.max(2, Math.ceil(Math.cbrt(count) * 1.5));
   const pitch = 1.12;
-  const shapes: Shape3DInput[] = [{ type: 'box', halfExtents: [side * pitch, 0.5, side * pitch] }, { type: 'box', halfExtents: [0.5, 0.5, 0.5] }];
+  const shapes: Shape3DInput[] = [
+    { type: 'box', halfExtents: [side * pitch, 0.5, side * pitch] },
+    { type: 'box', halfExtents: [0.5, 0.5, 0.5] },
+  ];
   const bodies: WorldBody3D[] = [{ shape: 0, position: [0, -0.5, 0], density: 0 }];
   const j = (): number => 0.002 * (random() - 0.5);
   for (let k = 0; k < count; k++) {
@@ -87,14 +97,27 @@ function boxPile3D(count: number, seed: number): { shapes: Shape3DInput[]; bodie
 
 interface World {
   step(dt: number): Promise<unknown>;
-  readColorStats(): Promise<{ constraints: number; colors: number; overflow: number; sizes: number[]; rounds?: number }>;
+  readColorStats(): Promise<{
+    constraints: number;
+    colors: number;
+    overflow: number;
+    sizes: number[];
+    rounds?: number;
+  }>;
   readCounts(): Promise<unknown>;
   enablePassTimes(): void;
   readPassTimes(): Promise<{ coloring: number; solver: number } | null>;
   destroy(): void;
 }
 
-async function timeWorld(label: string, timestamps: boolean, world: World, frameOnly: () => Promise<void>, warm: number, steps: number): Promise<void> {
+async function timeWorld(
+  label: string,
+  timestamps: boolean,
+  world: World,
+  frameOnly: () => Promise<void>,
+  warm: number,
+  steps: number,
+): Promise<void> {
   if (timestamps) world.enablePassTimes();
   for (let i = 0; i < warm; i++) await world.step(DT);
   const stepMs: number[] = [];
@@ -119,8 +142,11 @@ async function timeWorld(label: string, timestamps: boolean, world: World, frame
   const f = median(frameMs);
   console.log(
     `${label}: step ${s.toFixed(1)} ms (median of ${steps}), frame alone ${f.toFixed(1)} ms, colouring+solver ≈ ${(s - f).toFixed(1)} ms; ` +
-      `${stats.constraints} constraints, ${stats.colors} colours [${stats.sizes.join(' ')}], ${stats.overflow} overflow` + (stats.rounds !== undefined ? `, ${stats.rounds} colouring rounds` : '') +
-      (coloringMs.length ? `; GPU: colouring ${median(coloringMs).toFixed(1)} ms, solver ${median(solverMs).toFixed(1)} ms` : '; no GPU timestamps'),
+      `${stats.constraints} constraints, ${stats.colors} colours [${stats.sizes.join(' ')}], ${stats.overflow} overflow` +
+      (stats.rounds !== undefined ? `, ${stats.rounds} colouring rounds` : '') +
+      (coloringMs.length
+        ? `; GPU: colouring ${median(coloringMs).toFixed(1)} ms, solver ${median(solverMs).toFixed(1)} ms`
+        : '; no GPU timestamps'),
   );
 }
 
@@ -133,7 +159,13 @@ export async function solverMain(argv: string[]): Promise<void> {
     .option('--warm <n>', 'untimed steps first', (v) => Number(v), 2)
     .option('--steps <n>', 'timed steps', int, 3)
     .parse(argv);
-  const o = program.opts<{ dim: string; bodies2d: number; bodies3d: number; warm: number; steps: number }>();
+  const o = program.opts<{
+    dim: string;
+    bodies2d: number;
+    bodies3d: number;
+    warm: number;
+    steps: number;
+  }>();
   const { device, adapter, timestamps } = await acquireDevice();
   console.log(`adapter: ${JSON.stringify(adapter)}`);
   if (o.dim !== '3') {
@@ -145,7 +177,14 @@ export async function solverMain(argv: string[]): Promise<void> {
       device.queue.submit([enc.finish()]);
       await world.frame.readCounts();
     };
-    await timeWorld(`2D mixed pile, ${o.bodies2d} bodies`, timestamps, world, frameOnly, o.warm, o.steps);
+    await timeWorld(
+      `2D mixed pile, ${o.bodies2d} bodies`,
+      timestamps,
+      world,
+      frameOnly,
+      o.warm,
+      o.steps,
+    );
     world.destroy();
   }
   if (o.dim !== '2') {
@@ -157,7 +196,14 @@ export async function solverMain(argv: string[]): Promise<void> {
       device.queue.submit([enc.finish()]);
       await world.frame.readCounts();
     };
-    await timeWorld(`3D box pile, ${o.bodies3d} bodies`, timestamps, world, frameOnly, o.warm, o.steps);
+    await timeWorld(
+      `3D box pile, ${o.bodies3d} bodies`,
+      timestamps,
+      world,
+      frameOnly,
+      o.warm,
+      o.steps,
+    );
     world.destroy();
   }
   device.destroy();

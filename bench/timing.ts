@@ -37,7 +37,10 @@ export async function warmUp(pass: Pass, policy: TimingPolicy): Promise<Timed> {
     spent += last[0]!;
     fastest = Math.min(fastest, last[0]!);
   }
-  const iterations = Math.max(1, Math.min(10_000, Math.ceil(policy.minSampleMs / Math.max(1e-3, fastest))));
+  const iterations = Math.max(
+    1,
+    Math.min(10_000, Math.ceil(policy.minSampleMs / Math.max(1e-3, fastest))),
+  );
   return { pass, iterations, samples: last.map(() => []), passMs: fastest };
 }
 
@@ -54,15 +57,24 @@ export async function sample(t: Timed): Promise<void> {
 }
 
 /** Median (and best) of the samples of one time kind; null when it had no value (NaN). */
-export function summarise(pairs: number, samples: number[], iterations: number): Measurement | null {
+export function summarise(
+  pairs: number,
+  samples: number[],
+  iterations: number,
+): Measurement | null {
   if (samples.length === 0 || samples.some((x) => !Number.isFinite(x))) return null;
   const sorted = [...samples].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   const ms = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
   const bestMs = sorted[0]!;
   return {
-    ms, pairsPerSecond: (pairs * 1000) / ms, samplesMs: samples, iterations,
-    bestMs, bestPairsPerSecond: (pairs * 1000) / bestMs, spread: (sorted[sorted.length - 1]! - bestMs) / ms,
+    ms,
+    pairsPerSecond: (pairs * 1000) / ms,
+    samplesMs: samples,
+    iterations,
+    bestMs,
+    bestPairsPerSecond: (pairs * 1000) / bestMs,
+    spread: (sorted[sorted.length - 1]! - bestMs) / ms,
   };
 }
 
@@ -103,7 +115,11 @@ export class ScenarioTiming<Id extends string> {
     try {
       const timed = await warmUp(pass, this.policy);
       const long = this.longPass && timed.passMs > this.longPass.ms;
-      this.entries.push({ ids, timed, wanted: long ? Math.min(this.policy.repeat, this.longPass!.samples) : this.policy.repeat });
+      this.entries.push({
+        ids,
+        timed,
+        wanted: long ? Math.min(this.policy.repeat, this.longPass!.samples) : this.policy.repeat,
+      });
       this.finishers.push(finish);
     } catch (e) {
       this.fail(ids, e);
@@ -115,17 +131,26 @@ export class ScenarioTiming<Id extends string> {
    * bodies and pairs, returning the touching count), handed to `touching` once timed. A peer that
    * fails to load is marked skipped; `dispose`, when the peer has one, runs with the cleanups.
    */
-  async addPeer<P extends object>(id: Id, create: () => P | Promise<P>, batch: (peer: P) => number, touching: (count: number) => void): Promise<void> {
+  async addPeer<P extends object>(
+    id: Id,
+    create: () => P | Promise<P>,
+    batch: (peer: P) => number,
+    touching: (count: number) => void,
+  ): Promise<void> {
     try {
       const peer = await create();
       const dispose = (peer as { dispose?: unknown }).dispose;
       if (typeof dispose === 'function') this.cleanups.push(() => dispose.call(peer));
       let t = 0;
-      await this.add([id], () => {
-        const t0 = performance.now();
-        t = batch(peer);
-        return [performance.now() - t0];
-      }, () => touching(t));
+      await this.add(
+        [id],
+        () => {
+          const t0 = performance.now();
+          t = batch(peer);
+          return [performance.now() - t0];
+        },
+        () => touching(t),
+      );
     } catch (e) {
       this.fail([id], e);
     }
@@ -149,8 +174,9 @@ export class ScenarioTiming<Id extends string> {
       for (const { ids, timed } of this.entries) {
         if (ids.some((id) => this.contenders[id])) continue;
         ids.forEach((id, j) => {
-          this.contenders[id] = summarise(pairs, timed.samples[j]!, timed.iterations) ??
-            { skipped: id === 'gpuKernel' ? 'no timestamp queries on this adapter' : 'no time' };
+          this.contenders[id] = summarise(pairs, timed.samples[j]!, timed.iterations) ?? {
+            skipped: id === 'gpuKernel' ? 'no timestamp queries on this adapter' : 'no time',
+          };
         });
       }
       for (const finish of this.finishers) finish();

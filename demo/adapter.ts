@@ -7,8 +7,17 @@ import type { AdapterDescription } from '../src/gpu/device.ts';
 
 export function adapterLine(a: AdapterDescription): string {
   // describeAdapter names an adapter without a description by its other fields, joined.
-  const description = a.name === 'unknown adapter' || a.name === [a.vendor, a.architecture].filter(Boolean).join(' ') ? '' : a.name;
-  if (!a.vendor && !a.architecture && !description) return 'adapter hidden by the browser (vendor, architecture and description are empty)';
+  const description =
+    a.name === 'unknown adapter' || a.name === [a.vendor, a.architecture].filter(Boolean).join(' ')
+      ? ''
+      : a.name;
+  if (!a.vendor && !a.architecture && !description)
+    return 'adapter hidden by the browser (vendor, architecture and description are empty)';
   const field = (name: string, value: string): string => `${name} ${value || '(empty)'}`;
-  return [field('vendor', a.vendor), field('architecture', a.architecture), field('description', description), ...(a.software ? ['software'] : [])].join(' · ');
+  return [
+    field('vendor', a.vendor),
+    field('architecture', a.architecture),
+    field('description', description),
+    ...(a.software ? ['software'] : []),
+  ].join(' · ');
 }

@@ -20,7 +20,24 @@ function multiply(a: M4, b: M4): M4 {
 
 function perspective(fovY: number, aspect: number, near: number, far: number): M4 {
   const f = 1 / Math.tan(fovY / 2);
-  return new Float32Array([f / aspect, 0, 0, 0, 0, f, 0, 0, 0, 0, far / (near - far), -1, 0, 0, (near * far) / (near - far), 0]);
+  return new Float32Array([
+    f / aspect,
+    0,
+    0,
+    0,
+    0,
+    f,
+    0,
+    0,
+    0,
+    0,
+    far / (near - far),
+    -1,
+    0,
+    0,
+    (near * far) / (near - far),
+    0,
+  ]);
 }
 
 function lookAt(eye: number[], target: number[]): M4 {
@@ -29,12 +46,33 @@ function lookAt(eye: number[], target: number[]): M4 {
     const l = Math.hypot(...a);
     return a.map((x) => x / l);
   };
-  const cross = (a: number[], b: number[]): number[] => [a[1]! * b[2]! - a[2]! * b[1]!, a[2]! * b[0]! - a[0]! * b[2]!, a[0]! * b[1]! - a[1]! * b[0]!];
+  const cross = (a: number[], b: number[]): number[] => [
+    a[1]! * b[2]! - a[2]! * b[1]!,
+    a[2]! * b[0]! - a[0]! * b[2]!,
+    a[0]! * b[1]! - a[1]! * b[0]!,
+  ];
   const dot = (a: number[], b: number[]): number => a.reduce((s, x, i) => s + x * b[i]!, 0);
   const z = norm(sub(eye, target));
   const x = norm(cross([0, 1, 0], z));
   const y = cross(z, x);
-  return new Float32Array([x[0]!, y[0]!, z[0]!, 0, x[1]!, y[1]!, z[1]!, 0, x[2]!, y[2]!, z[2]!, 0, -dot(x, eye), -dot(y, eye), -dot(z, eye), 1]);
+  return new Float32Array([
+    x[0]!,
+    y[0]!,
+    z[0]!,
+    0,
+    x[1]!,
+    y[1]!,
+    z[1]!,
+    0,
+    x[2]!,
+    y[2]!,
+    z[2]!,
+    0,
+    -dot(x, eye),
+    -dot(y, eye),
+    -dot(z, eye),
+    1,
+  ]);
 }
 
 /** View-projection matrix and eye position for `bounds` seen as `view` asks. */
@@ -42,9 +80,18 @@ export function orbitCamera(bounds: SceneBounds, view: DrawView): { viewProj: M4
   const centre = bounds.min.map((lo, k) => (lo + bounds.max[k]!) / 2);
   const radius = Math.hypot(...bounds.min.map((lo, k) => bounds.max[k]! - lo)) / 2;
   const fov = Math.PI / 4;
-  const distance = (radius / Math.sin(fov / 2)) / view.zoom;
+  const distance = radius / Math.sin(fov / 2) / view.zoom;
   const cp = Math.cos(view.pitch);
-  const eye = [centre[0]! + distance * cp * Math.sin(view.yaw), centre[1]! + distance * Math.sin(view.pitch), centre[2]! + distance * cp * Math.cos(view.yaw)];
-  const proj = perspective(fov, view.width / Math.max(1, view.height), Math.max(0.01, distance - 2 * radius), distance + 2 * radius);
+  const eye = [
+    centre[0]! + distance * cp * Math.sin(view.yaw),
+    centre[1]! + distance * Math.sin(view.pitch),
+    centre[2]! + distance * cp * Math.cos(view.yaw),
+  ];
+  const proj = perspective(
+    fov,
+    view.width / Math.max(1, view.height),
+    Math.max(0.01, distance - 2 * radius),
+    distance + 2 * radius,
+  );
   return { viewProj: multiply(proj, lookAt(eye, centre)), eye };
 }

@@ -33,12 +33,35 @@ export class ContactDraws {
   private readonly params: GPUBuffer;
 
   /** `vertices`: vertex counts of the (one or two) draws each point makes. */
-  constructor(private readonly device: GPUDevice, pointsPerEntry: number, vertices: readonly number[]) {
-    const module = device.createShaderModule({ label: 'contact-draws', code: assembleWgsl(['contacts-layout']) + SOURCE });
-    this.pipeline = device.createComputePipeline({ label: 'contact-draws', layout: 'auto', compute: { module, entryPoint: 'contactDrawArgs' } });
-    this.args = device.createBuffer({ label: 'contact-draw-args', size: 32, usage: GPUBufferUsage.INDIRECT | GPUBufferUsage.STORAGE });
-    this.params = device.createBuffer({ label: 'contact-draw-params', size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-    device.queue.writeBuffer(this.params, 0, new Uint32Array([pointsPerEntry, vertices.length, vertices[0] ?? 0, vertices[1] ?? 0]));
+  constructor(
+    private readonly device: GPUDevice,
+    pointsPerEntry: number,
+    vertices: readonly number[],
+  ) {
+    const module = device.createShaderModule({
+      label: 'contact-draws',
+      code: assembleWgsl(['contacts-layout']) + SOURCE,
+    });
+    this.pipeline = device.createComputePipeline({
+      label: 'contact-draws',
+      layout: 'auto',
+      compute: { module, entryPoint: 'contactDrawArgs' },
+    });
+    this.args = device.createBuffer({
+      label: 'contact-draw-args',
+      size: 32,
+      usage: GPUBufferUsage.INDIRECT | GPUBufferUsage.STORAGE,
+    });
+    this.params = device.createBuffer({
+      label: 'contact-draw-params',
+      size: 16,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
+    device.queue.writeBuffer(
+      this.params,
+      0,
+      new Uint32Array([pointsPerEntry, vertices.length, vertices[0] ?? 0, vertices[1] ?? 0]),
+    );
   }
 
   /** Records the arguments' computation from the list's ContactCounts (before the render pass). */

@@ -48,14 +48,23 @@ function sceneAt(t: number): SceneJson2D {
     shapes: shapeInputs,
     bodies: movers.map((m, i) => ({
       shape: i,
-      position: [m.cx + m.orbit * Math.cos(m.omega * t + m.phase), m.cy + 0.8 * m.orbit * Math.sin(m.omega * t + m.phase)] as Vec2,
+      position: [
+        m.cx + m.orbit * Math.cos(m.omega * t + m.phase),
+        m.cy + 0.8 * m.orbit * Math.sin(m.omega * t + m.phase),
+      ] as Vec2,
       angle: m.angle0 + m.spin * t,
     })),
   };
 }
 
 /** Traces a rounded convex polygon (circle, capsule, polygon) in world coordinates. */
-function trace(ctx: CanvasRenderingContext2D, shape: Shape2D, x: number, y: number, angle: number): void {
+function trace(
+  ctx: CanvasRenderingContext2D,
+  shape: Shape2D,
+  x: number,
+  y: number,
+  angle: number,
+): void {
   const c = Math.cos(angle);
   const s = Math.sin(angle);
   const vx = (i: number): number => x + c * shape.vertices[2 * i]! - s * shape.vertices[2 * i + 1]!;
@@ -69,7 +78,12 @@ function trace(ctx: CanvasRenderingContext2D, shape: Shape2D, x: number, y: numb
   // Minkowski sum with a disc: an arc around each vertex from the previous edge's normal to the next's.
   for (let i = 0; i < n; i++) {
     const p = (i + n - 1) % n;
-    const [nx0, ny0, nx1, ny1] = [shape.normals[2 * p]!, shape.normals[2 * p + 1]!, shape.normals[2 * i]!, shape.normals[2 * i + 1]!];
+    const [nx0, ny0, nx1, ny1] = [
+      shape.normals[2 * p]!,
+      shape.normals[2 * p + 1]!,
+      shape.normals[2 * i]!,
+      shape.normals[2 * i + 1]!,
+    ];
     let turn = Math.atan2(nx0 * ny1 - ny0 * nx1, nx0 * nx1 + ny0 * ny1);
     if (turn <= 0) turn += 2 * Math.PI;
     const a0 = Math.atan2(ny0, nx0) + angle;
@@ -78,7 +92,12 @@ function trace(ctx: CanvasRenderingContext2D, shape: Shape2D, x: number, y: numb
   ctx.closePath();
 }
 
-function draw(canvas: HTMLCanvasElement, ctx: CanvasRenderingContext2D, scene: SceneJson2D, result: CollideResult): void {
+function draw(
+  canvas: HTMLCanvasElement,
+  ctx: CanvasRenderingContext2D,
+  scene: SceneJson2D,
+  result: CollideResult,
+): void {
   const dpr = window.devicePixelRatio || 1;
   canvas.width = Math.max(1, Math.round(canvas.clientWidth * dpr));
   canvas.height = Math.max(1, Math.round(canvas.clientHeight * dpr));

@@ -7,12 +7,25 @@ export class GpuTimer {
   private readonly resolveBuf: GPUBuffer | null;
   private readonly readBuf: GPUBuffer | null;
 
-  constructor(private readonly device: GPUDevice, private readonly spans: readonly string[]) {
+  constructor(
+    private readonly device: GPUDevice,
+    private readonly spans: readonly string[],
+  ) {
     const on = device.features.has('timestamp-query');
     const n = 2 * spans.length;
     this.querySet = on ? device.createQuerySet({ type: 'timestamp', count: n }) : null;
-    this.resolveBuf = on ? device.createBuffer({ size: 8 * n, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC }) : null;
-    this.readBuf = on ? device.createBuffer({ size: 8 * n, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST }) : null;
+    this.resolveBuf = on
+      ? device.createBuffer({
+          size: 8 * n,
+          usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC,
+        })
+      : null;
+    this.readBuf = on
+      ? device.createBuffer({
+          size: 8 * n,
+          usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+        })
+      : null;
   }
 
   private index(span: string): number {
@@ -25,7 +38,10 @@ export class GpuTimer {
   mark(encoder: GPUCommandEncoder, span: string, at: 'start' | 'end'): void {
     if (!this.querySet) return;
     const i = this.index(span) + (at === 'end' ? 1 : 0);
-    const writes = at === 'start' ? { querySet: this.querySet, beginningOfPassWriteIndex: i } : { querySet: this.querySet, endOfPassWriteIndex: i };
+    const writes =
+      at === 'start'
+        ? { querySet: this.querySet, beginningOfPassWriteIndex: i }
+        : { querySet: this.querySet, endOfPassWriteIndex: i };
     encoder.beginComputePass({ label: `timer-${span}-${at}`, timestampWrites: writes }).end();
   }
 

@@ -23,15 +23,19 @@ import { readSettings, setupControls, type Controls } from './ui.ts';
 const DT = 1 / 60;
 
 window.addEventListener('error', (ev) => showError(`uncaught: ${ev.message}`));
-window.addEventListener('unhandledrejection', (ev) => showError(`unhandled rejection: ${messageOf(ev.reason)}`));
+window.addEventListener('unhandledrejection', (ev) =>
+  showError(`unhandled rejection: ${messageOf(ev.reason)}`),
+);
 
 /** Why WebGPU cannot be used here, in words for the page. */
 function noWebGpuMessage(e: unknown): string {
   const hint =
     'Use a browser with WebGPU (Chrome/Edge 113+, Firefox 141+ on Windows, Safari 26); on Linux Chrome ' +
     'needs --enable-unsafe-webgpu (chrome://flags/#enable-unsafe-webgpu). Running a small scene on the CPU reference instead.';
-  if (!('gpu' in navigator) || !navigator.gpu) return `This browser has no WebGPU (navigator.gpu is undefined). ${hint}`;
-  if (e instanceof NoAdapterError) return `WebGPU is present but no adapter is available (requestAdapter() returned null). ${hint}`;
+  if (!('gpu' in navigator) || !navigator.gpu)
+    return `This browser has no WebGPU (navigator.gpu is undefined). ${hint}`;
+  if (e instanceof NoAdapterError)
+    return `WebGPU is present but no adapter is available (requestAdapter() returned null). ${hint}`;
   return `WebGPU could not be started (${messageOf(e)}).`;
 }
 
@@ -40,14 +44,21 @@ function noWebGpuMessage(e: unknown): string {
  * persistence), the whole recorded step (collision frame, and the solver where there is one),
  * what is left of it besides the timed stages, and the render pass.
  */
-function stageTimes(scene: DemoScene, report: FrameReport, spans: Record<string, number> | null): Record<string, number> | null {
+function stageTimes(
+  scene: DemoScene,
+  report: FrameReport,
+  spans: Record<string, number> | null,
+): Record<string, number> | null {
   if (!report.gpuMs && !spans) return null;
   const out: Record<string, number> = { ...report.gpuMs };
   if (spans) {
     const solver = scene.motion === 'solver';
     const { broadphase, 'compact+persist': listed } = report.gpuMs ?? {};
     if (broadphase !== undefined && listed !== undefined) {
-      out[solver ? 'narrowphase+solver' : 'narrowphase'] = Math.max(0, spans.step! - broadphase - listed);
+      out[solver ? 'narrowphase+solver' : 'narrowphase'] = Math.max(
+        0,
+        spans.step! - broadphase - listed,
+      );
     }
     out[solver ? 'step total' : 'collide total'] = spans.step!;
     out.render = spans.render!;
@@ -72,7 +83,9 @@ async function validate(scene: DemoScene, controls: Controls): Promise<void> {
   controls.setValidation(
     `${r.mismatches} mismatching of ${r.touching} manifolds (${r.pairs} pairs${ties})`,
     r.mismatches > 0 ? 'bad' : 'ok',
-    r.mismatches > 0 ? r.examples.join('\n') : 'GPU and CPU reference agree on every pair of this frame',
+    r.mismatches > 0
+      ? r.examples.join('\n')
+      : 'GPU and CPU reference agree on every pair of this frame',
   );
 }
 
@@ -121,7 +134,10 @@ async function start(): Promise<void> {
   const scene = await entry.create(device, format, settings);
   demo.bodies = scene.bodyCount;
   demo.motion = scene.motion;
-  const stats = new Stats(statsEl, `${entry.title} · ${demo.adapter} · margin ${settings.margin} · motion: ${scene.motion === 'kinematic' ? 'kinematic (no contact response: bodies pass through each other)' : 'GPU solver'}`);
+  const stats = new Stats(
+    statsEl,
+    `${entry.title} · ${demo.adapter} · margin ${settings.margin} · motion: ${scene.motion === 'kinematic' ? 'kinematic (no contact response: bodies pass through each other)' : 'GPU solver'}`,
+  );
   const timer = new GpuTimer(device, ['step', 'render']);
 
   async function frame(): Promise<void> {
@@ -139,7 +155,12 @@ async function start(): Promise<void> {
     timer.mark(encoder, 'step', 'start');
     scene.encode(encoder, DT);
     timer.mark(encoder, 'step', 'end');
-    scene.draw(encoder, context!.getCurrentTexture().createView(), controls.view(width, height), timer.whole('render'));
+    scene.draw(
+      encoder,
+      context!.getCurrentTexture().createView(),
+      controls.view(width, height),
+      timer.whole('render'),
+    );
     timer.resolve(encoder);
     device.queue.submit([encoder.finish()]);
     const [report, spans] = await Promise.all([scene.finish(), timer.read()]);
@@ -162,8 +183,15 @@ async function start(): Promise<void> {
     let job: (() => Promise<void>) | null = null;
     // Validation checks the last frame when it collided every pair anew and fit its buffers;
     // else such a frame runs first, paused or not.
-    if (controls.validateRequested && demo.frames > 0 && !lastOverflowed && lastAfresh) job = () => validate(scene, controls);
-    else if (!controls.paused || controls.takeStep() || demo.frames === 0 || controls.validateRequested) job = frame;
+    if (controls.validateRequested && demo.frames > 0 && !lastOverflowed && lastAfresh)
+      job = () => validate(scene, controls);
+    else if (
+      !controls.paused ||
+      controls.takeStep() ||
+      demo.frames === 0 ||
+      controls.validateRequested
+    )
+      job = frame;
     if (!job) return;
     busy = true;
     job()

@@ -19,7 +19,13 @@ export interface PageState {
 const pageFailures = new WeakMap<object, (message: string) => void>();
 
 export function pageState<T extends object>(name: string, extra: T): PageState & T {
-  const state: PageState & T = { adapter: null, browser: navigator.userAgent, done: false, error: null, ...extra };
+  const state: PageState & T = {
+    adapter: null,
+    browser: navigator.userAgent,
+    done: false,
+    error: null,
+    ...extra,
+  };
   (window as unknown as Record<string, unknown>)[name] = state;
   const fail = (message: string): void => {
     state.error ??= message;
@@ -30,11 +36,12 @@ export function pageState<T extends object>(name: string, extra: T): PageState &
     }
   };
   window.addEventListener('error', (ev) => fail(`uncaught: ${ev.message}`));
-  window.addEventListener('unhandledrejection', (ev) => fail(`unhandled rejection: ${messageOf(ev.reason)}`));
+  window.addEventListener('unhandledrejection', (ev) =>
+    fail(`unhandled rejection: ${messageOf(ev.reason)}`),
+  );
   pageFailures.set(state, fail);
   return state;
 }
-
 
 /** Shows `e` in the page's error box and records it in the state. */
 export function pageFailed(state: PageState, e: unknown): void {
@@ -46,7 +53,9 @@ export function pageFailed(state: PageState, e: unknown): void {
 export async function pageDevice(state: PageState): Promise<AcquiredDevice> {
   const acquired = await acquireDevice();
   state.adapter = adapterLine(acquired.adapter);
-  acquired.device.addEventListener('uncapturederror', (ev) => pageFailed(state, new Error(`WebGPU error: ${(ev as GPUUncapturedErrorEvent).error.message}`)));
+  acquired.device.addEventListener('uncapturederror', (ev) =>
+    pageFailed(state, new Error(`WebGPU error: ${(ev as GPUUncapturedErrorEvent).error.message}`)),
+  );
   return acquired;
 }
 
@@ -55,6 +64,7 @@ export function intParam(params: URLSearchParams, name: string, fallback: number
   const raw = params.get(name);
   if (raw === null) return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`URL parameter ${name}=${raw}: not a positive integer`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`URL parameter ${name}=${raw}: not a positive integer`);
   return n;
 }

@@ -27,8 +27,14 @@ export class Renderer2D {
   private bodyGroupKey: [GPUBuffer, GPUBuffer] | null = null;
   private readonly contactDraws: ContactDraws;
 
-  constructor(private readonly device: GPUDevice, format: GPUTextureFormat) {
-    const module = device.createShaderModule({ label: 'render2d', code: assembleWgsl(['layout2d', 'contacts-layout', 'contacts2d-layout']) + source });
+  constructor(
+    private readonly device: GPUDevice,
+    format: GPUTextureFormat,
+  ) {
+    const module = device.createShaderModule({
+      label: 'render2d',
+      code: assembleWgsl(['layout2d', 'contacts-layout', 'contacts2d-layout']) + source,
+    });
     const blend: GPUBlendState = {
       color: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha' },
       alpha: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha' },
@@ -45,7 +51,11 @@ export class Renderer2D {
     this.dotPipeline = make('vsContactDot', 'fsContactDot', 'triangle-list');
     this.normalPipeline = make('vsContactNormal', 'fsContactNormal', 'line-list');
     this.contactDraws = new ContactDraws(device, MAX_MANIFOLD_POINTS_2D, [2, 6]);
-    this.viewBuffer = device.createBuffer({ label: 'render2d-view', size: VIEW_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    this.viewBuffer = device.createBuffer({
+      label: 'render2d-view',
+      size: VIEW_BYTES,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
   }
 
   /** Fits `bounds` (scaled by view.zoom) into the canvas, y up. */
@@ -62,7 +72,12 @@ export class Renderer2D {
     this.device.queue.writeBuffer(this.viewBuffer, 0, data);
   }
 
-  drawBodies(pass: GPURenderPassEncoder, shapes: GPUBuffer, bodies: GPUBuffer, bodyCount: number): void {
+  drawBodies(
+    pass: GPURenderPassEncoder,
+    shapes: GPUBuffer,
+    bodies: GPUBuffer,
+    bodyCount: number,
+  ): void {
     if (!this.bodyGroup || this.bodyGroupKey?.[0] !== shapes || this.bodyGroupKey[1] !== bodies) {
       this.bodyGroup = this.device.createBindGroup({
         layout: this.bodyPipeline.getBindGroupLayout(0),
@@ -86,7 +101,10 @@ export class Renderer2D {
 
   /** The contact list (after prepareContacts): normals (lines from each point along the manifold normal), then dots. */
   drawContacts(pass: GPURenderPassEncoder, list: ContactBuffers2D): void {
-    for (const [pipeline, offset] of [[this.normalPipeline, 0], [this.dotPipeline, 16]] as const) {
+    for (const [pipeline, offset] of [
+      [this.normalPipeline, 0],
+      [this.dotPipeline, 16],
+    ] as const) {
       const group = this.device.createBindGroup({
         layout: pipeline.getBindGroupLayout(0),
         entries: [

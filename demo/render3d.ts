@@ -29,13 +29,22 @@ const LIGHT = (() => {
 /** Triangles (position, normal) of a hull or box in its body frame; spheres and capsules have none yet. */
 export function shapeMesh3D(s: Shape3D): number[] {
   const out: number[] = [];
-  const vertex = (v: number): number[] => [s.center[0] + s.vertices[3 * v]!, s.center[1] + s.vertices[3 * v + 1]!, s.center[2] + s.vertices[3 * v + 2]!];
+  const vertex = (v: number): number[] => [
+    s.center[0] + s.vertices[3 * v]!,
+    s.center[1] + s.vertices[3 * v + 1]!,
+    s.center[2] + s.vertices[3 * v + 2]!,
+  ];
   for (let f = 0; f < s.faceCount; f++) {
     const first = s.faceFirst[f]!;
     const n = [s.planes[4 * f]!, s.planes[4 * f + 1]!, s.planes[4 * f + 2]!];
     const v0 = vertex(s.faceVertices[first]!);
     for (let k = 1; k + 1 < s.faceSize[f]!; k++) {
-      for (const p of [v0, vertex(s.faceVertices[first + k]!), vertex(s.faceVertices[first + k + 1]!)]) out.push(...p, ...n);
+      for (const p of [
+        v0,
+        vertex(s.faceVertices[first + k]!),
+        vertex(s.faceVertices[first + k + 1]!),
+      ])
+        out.push(...p, ...n);
     }
   }
   return out;
@@ -44,7 +53,11 @@ export function shapeMesh3D(s: Shape3D): number[] {
 /** A colour for shape `i`: hues spread by the golden ratio, soft saturation. */
 function paletteColour(i: number): [number, number, number] {
   const h = (i * 0.618034) % 1;
-  return [0, 0.33, 0.67].map((o) => 0.55 + 0.35 * Math.cos(2 * Math.PI * (h + o))) as [number, number, number];
+  return [0, 0.33, 0.67].map((o) => 0.55 + 0.35 * Math.cos(2 * Math.PI * (h + o))) as [
+    number,
+    number,
+    number,
+  ];
 }
 
 /** Runs of bodies with the same shape: one instanced draw each. */
@@ -73,14 +86,32 @@ export class Renderer3D {
 
   /** `staticShapes`: shapes of the floor and walls, drawn grey; `normalLength`: drawn contact normals, scene units. */
   constructor(
-    private readonly device: GPUDevice, format: GPUTextureFormat, shapes: readonly Shape3D[], bodyShape: Uint32Array, readonly bodies: GPUBuffer,
-    staticShapes: ReadonlySet<number>, private readonly normalLength: number,
+    private readonly device: GPUDevice,
+    format: GPUTextureFormat,
+    shapes: readonly Shape3D[],
+    bodyShape: Uint32Array,
+    readonly bodies: GPUBuffer,
+    staticShapes: ReadonlySet<number>,
+    private readonly normalLength: number,
   ) {
-    const module = device.createShaderModule({ label: 'render3d', code: assembleWgsl3D(['layout3d', 'contacts-layout', 'contacts3d-layout']) + source });
+    const module = device.createShaderModule({
+      label: 'render3d',
+      code: assembleWgsl3D(['layout3d', 'contacts-layout', 'contacts3d-layout']) + source,
+    });
     const attributes = (a: GPUVertexFormat, b: GPUVertexFormat): GPUVertexBufferLayout[] => [
-      { arrayStride: 4 * FLOATS_PER_VERTEX, attributes: [{ shaderLocation: 0, offset: 0, format: a }, { shaderLocation: 1, offset: 12, format: b }] },
+      {
+        arrayStride: 4 * FLOATS_PER_VERTEX,
+        attributes: [
+          { shaderLocation: 0, offset: 0, format: a },
+          { shaderLocation: 1, offset: 12, format: b },
+        ],
+      },
     ];
-    const depthStencil = (write: boolean): GPUDepthStencilState => ({ format: 'depth24plus', depthWriteEnabled: write, depthCompare: 'less' });
+    const depthStencil = (write: boolean): GPUDepthStencilState => ({
+      format: 'depth24plus',
+      depthWriteEnabled: write,
+      depthCompare: 'less',
+    });
     this.bodyPipeline = device.createRenderPipeline({
       label: 'render3d-bodies',
       layout: 'auto',
@@ -98,18 +129,41 @@ export class Renderer3D {
       depthStencil: depthStencil(false),
     });
     this.contactDraws = new ContactDraws(device, MAX_MANIFOLD_POINTS_3D, [8]);
-    this.cameraBuffer = device.createBuffer({ label: 'render3d-camera', size: CAMERA_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    this.cameraBuffer = device.createBuffer({
+      label: 'render3d-camera',
+      size: CAMERA_BYTES,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
     const mesh: number[] = [];
     for (const s of shapes) {
       const m = shapeMesh3D(s);
-      this.meshes.push({ first: mesh.length / FLOATS_PER_VERTEX, count: m.length / FLOATS_PER_VERTEX });
+      this.meshes.push({
+        first: mesh.length / FLOATS_PER_VERTEX,
+        count: m.length / FLOATS_PER_VERTEX,
+      });
       for (const x of m) mesh.push(x);
     }
-    this.meshBuffer = device.createBuffer({ label: 'render3d-meshes', size: Math.max(16, 4 * mesh.length), usage: GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_DST });
+    this.meshBuffer = device.createBuffer({
+      label: 'render3d-meshes',
+      size: Math.max(16, 4 * mesh.length),
+      usage: GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_DST,
+    });
     device.queue.writeBuffer(this.meshBuffer, 0, new Float32Array(mesh));
     this.runs = shapeRuns(bodyShape);
-    this.colourBuffer = device.createBuffer({ label: 'render3d-colours', size: Math.max(16, 16 * shapes.length), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-    device.queue.writeBuffer(this.colourBuffer, 0, new Float32Array(shapes.flatMap((_, i) => (staticShapes.has(i) ? [0.42, 0.44, 0.48, 1] : [...paletteColour(i), 0]))));
+    this.colourBuffer = device.createBuffer({
+      label: 'render3d-colours',
+      size: Math.max(16, 16 * shapes.length),
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+    });
+    device.queue.writeBuffer(
+      this.colourBuffer,
+      0,
+      new Float32Array(
+        shapes.flatMap((_, i) =>
+          staticShapes.has(i) ? [0.42, 0.44, 0.48, 1] : [...paletteColour(i), 0],
+        ),
+      ),
+    );
     this.bodyGroup = device.createBindGroup({
       layout: this.bodyPipeline.getBindGroupLayout(0),
       entries: [
@@ -122,12 +176,21 @@ export class Renderer3D {
 
   /** The scene's render pass: bodies, then the contact list's points when `contacts` is given. */
   draw(
-    encoder: GPUCommandEncoder, target: GPUTextureView, clear: GPUColor, bounds: SceneBounds, view: DrawView,
-    contacts: ContactBuffers3D | null, timestampWrites?: GPURenderPassTimestampWrites,
+    encoder: GPUCommandEncoder,
+    target: GPUTextureView,
+    clear: GPUColor,
+    bounds: SceneBounds,
+    view: DrawView,
+    contacts: ContactBuffers3D | null,
+    timestampWrites?: GPURenderPassTimestampWrites,
   ): void {
     if (!this.depth || this.depth.width !== view.width || this.depth.height !== view.height) {
       this.depth?.destroy();
-      this.depth = this.device.createTexture({ size: [view.width, view.height], format: 'depth24plus', usage: GPUTextureUsage.RENDER_ATTACHMENT });
+      this.depth = this.device.createTexture({
+        size: [view.width, view.height],
+        format: 'depth24plus',
+        usage: GPUTextureUsage.RENDER_ATTACHMENT,
+      });
     }
     const { viewProj, eye } = orbitCamera(bounds, view);
     const camera = new Float32Array(CAMERA_BYTES / 4);
@@ -139,7 +202,12 @@ export class Renderer3D {
     const pass = encoder.beginRenderPass({
       label: 'demo-3d',
       colorAttachments: [{ view: target, clearValue: clear, loadOp: 'clear', storeOp: 'store' }],
-      depthStencilAttachment: { view: this.depth.createView(), depthClearValue: 1, depthLoadOp: 'clear', depthStoreOp: 'discard' },
+      depthStencilAttachment: {
+        view: this.depth.createView(),
+        depthClearValue: 1,
+        depthLoadOp: 'clear',
+        depthStoreOp: 'discard',
+      },
       ...(timestampWrites ? { timestampWrites } : {}),
     });
     pass.setPipeline(this.bodyPipeline);

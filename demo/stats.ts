@@ -10,7 +10,10 @@ const ms = (x: number): string => (x < 10 ? x.toFixed(2) : x.toFixed(1));
 export class Stats {
   private readonly frames: { at: number; ms: number }[] = [];
 
-  constructor(private readonly el: HTMLElement, private readonly header: string) {}
+  constructor(
+    private readonly el: HTMLElement,
+    private readonly header: string,
+  ) {}
 
   /** Records a finished frame that took `frameMs` and shows the panel. */
   update(report: FrameReport, frameMs: number, gpuMs: Record<string, number> | null): void {
@@ -19,8 +22,13 @@ export class Stats {
     while (this.frames.length > 1 && now - this.frames[0]!.at > 1000) this.frames.shift();
     const mean = this.frames.reduce((s, f) => s + f.ms, 0) / this.frames.length;
     demo.frameMs = mean;
-    const fps = this.frames.length > 1 ? (1000 * (this.frames.length - 1)) / (now - this.frames[0]!.at) : 0;
-    const gpu = gpuMs ? Object.entries(gpuMs).map(([k, v]) => `${k} ${ms(v)}`).join(' · ') : 'n/a (no timestamp-query)';
+    const fps =
+      this.frames.length > 1 ? (1000 * (this.frames.length - 1)) / (now - this.frames[0]!.at) : 0;
+    const gpu = gpuMs
+      ? Object.entries(gpuMs)
+          .map(([k, v]) => `${k} ${ms(v)}`)
+          .join(' · ')
+      : 'n/a (no timestamp-query)';
     this.el.textContent = [
       this.header,
       `bodies ${demo.bodies} · pairs ${report.pairs} · contacts ${report.contacts} (touching manifolds) · frame ${demo.frames}`,

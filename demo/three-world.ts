@@ -19,7 +19,12 @@ export interface ThreeWorld {
 }
 
 /** `bodies` must list the bodies of each shape together (one instanced draw per shape). */
-export async function createThreeWorld(canvas: HTMLCanvasElement, device: GPUDevice, shapes: Shape3DInput[], bodies: WorldBody3D[]): Promise<ThreeWorld> {
+export async function createThreeWorld(
+  canvas: HTMLCanvasElement,
+  device: GPUDevice,
+  shapes: Shape3DInput[],
+  bodies: WorldBody3D[],
+): Promise<ThreeWorld> {
   // One device for both: three.js takes ours (WebGPURenderer's `device` parameter).
   const renderer = new THREE.WebGPURenderer({ canvas, device, antialias: true });
   await renderer.init();
@@ -28,8 +33,13 @@ export async function createThreeWorld(canvas: HTMLCanvasElement, device: GPUDev
   // Body3D is 32 bytes: position vec3f, shape u32, rotation vec4f, i.e. two vec4 per body. Three.js
   // binds the GPUBuffer its backend holds for an attribute, and creates one only where none is
   // held: handing it the world's buffer makes the vertex shader read the world's bodies.
-  const attribute = new THREE.StorageInstancedBufferAttribute(new Float32Array(8 * bodies.length), 4);
-  (renderer.backend as unknown as { get(o: object): { buffer?: GPUBuffer } }).get(attribute).buffer = world.bodies;
+  const attribute = new THREE.StorageInstancedBufferAttribute(
+    new Float32Array(8 * bodies.length),
+    4,
+  );
+  (renderer.backend as unknown as { get(o: object): { buffer?: GPUBuffer } }).get(
+    attribute,
+  ).buffer = world.bodies;
   const body = storage(attribute, 'vec4', 2 * bodies.length).toReadOnly();
 
   const scene = new THREE.Scene();
@@ -38,7 +48,12 @@ export async function createThreeWorld(canvas: HTMLCanvasElement, device: GPUDev
   const sun = new THREE.DirectionalLight(0xffffff, 2.2);
   sun.position.set(4, 10, 6);
   scene.add(sun);
-  const camera = new THREE.PerspectiveCamera(45, canvas.clientWidth / canvas.clientHeight, 0.1, 200);
+  const camera = new THREE.PerspectiveCamera(
+    45,
+    canvas.clientWidth / canvas.clientHeight,
+    0.1,
+    200,
+  );
   camera.position.set(7, 13, 12);
   camera.lookAt(0, 0.5, 0);
 
@@ -47,10 +62,25 @@ export async function createThreeWorld(canvas: HTMLCanvasElement, device: GPUDev
     const first = bodies.findIndex((b) => b.shape === s);
     const count = bodies.filter((b) => b.shape === s).length;
     if (count === 0) return;
-    const geometry = shape.type === 'box'
-      ? new THREE.BoxGeometry(2 * shape.halfExtents[0], 2 * shape.halfExtents[1], 2 * shape.halfExtents[2])
-      : new ConvexGeometry(shape.type === 'hull' ? shape.vertices.map(([x, y, z]) => new THREE.Vector3(x, y, z)) : []);
-    const material = new THREE.MeshStandardNodeMaterial({ color: bodies[first]!.density === 0 ? 0x566074 : new THREE.Color().setHSL(s / shapes.length, 0.55, 0.55), flatShading: true });
+    const geometry =
+      shape.type === 'box'
+        ? new THREE.BoxGeometry(
+            2 * shape.halfExtents[0],
+            2 * shape.halfExtents[1],
+            2 * shape.halfExtents[2],
+          )
+        : new ConvexGeometry(
+            shape.type === 'hull'
+              ? shape.vertices.map(([x, y, z]) => new THREE.Vector3(x, y, z))
+              : [],
+          );
+    const material = new THREE.MeshStandardNodeMaterial({
+      color:
+        bodies[first]!.density === 0
+          ? 0x566074
+          : new THREE.Color().setHSL(s / shapes.length, 0.55, 0.55),
+      flatShading: true,
+    });
     const i = instanceIndex.add(uint(first)).mul(2);
     const q = body.element(i.add(1));
     const p = positionGeometry; // the mesh's own vertex (positionLocal is what this node defines)

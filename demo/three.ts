@@ -10,7 +10,13 @@ import { intParam, pageDevice, pageFailed, pageState } from './page.ts';
 import { element } from './state.ts';
 import { createThreeWorld } from './three-world.ts';
 
-const state = pageState('__three', { bodies: 0, frames: 0, contacts: 0, frameMs: null as number | null, firstFrameMs: null as number | null });
+const state = pageState('__three', {
+  bodies: 0,
+  frames: 0,
+  contacts: 0,
+  frameMs: null as number | null,
+  firstFrameMs: null as number | null,
+});
 const DT = 1 / 60;
 const HALF = 4; // container half width
 const WALL = 1.2; // container wall half height
@@ -24,8 +30,13 @@ function sceneOf(n: number, seed: number): { shapes: Shape3DInput[]; bodies: Wor
     { type: 'box', halfExtents: [0.25, WALL, HALF + 0.5] },
     { type: 'box', halfExtents: [HALF + 0.5, WALL, 0.25] },
   ];
-  for (let k = 0; k < SHAPE_KINDS / 2; k++) shapes.push({ type: 'box', halfExtents: [0.2 + 0.15 * random(), 0.2 + 0.15 * random(), 0.2 + 0.15 * random()] });
-  for (let k = 0; k < SHAPE_KINDS / 2; k++) shapes.push({ type: 'hull', vertices: randomHullPoints3D(random, 12, 0.35) });
+  for (let k = 0; k < SHAPE_KINDS / 2; k++)
+    shapes.push({
+      type: 'box',
+      halfExtents: [0.2 + 0.15 * random(), 0.2 + 0.15 * random(), 0.2 + 0.15 * random()],
+    });
+  for (let k = 0; k < SHAPE_KINDS / 2; k++)
+    shapes.push({ type: 'hull', vertices: randomHullPoints3D(random, 12, 0.35) });
   const bodies: WorldBody3D[] = [
     { shape: 0, position: [0, -0.5, 0], density: 0 },
     { shape: 1, position: [-HALF - 0.25, WALL, 0], density: 0 },
@@ -39,7 +50,11 @@ function sceneOf(n: number, seed: number): { shapes: Shape3DInput[]; bodies: Wor
     const cell = i % (side * side);
     bodies.push({
       shape: 3 + (i % SHAPE_KINDS),
-      position: [-HALF + 1 + (cell % side) + 0.2 * random(), 1 + 0.9 * layer, -HALF + 1 + Math.floor(cell / side) + 0.2 * random()],
+      position: [
+        -HALF + 1 + (cell % side) + 0.2 * random(),
+        1 + 0.9 * layer,
+        -HALF + 1 + Math.floor(cell / side) + 0.2 * random(),
+      ],
       rotation: (() => {
         const [x, y, z] = [random() - 0.5, random() - 0.5, random() - 0.5];
         const w = 1;
@@ -77,7 +92,8 @@ async function start(): Promise<void> {
     recent.push(ms);
     if (recent.length > 30) recent.shift();
     state.frameMs = recent.reduce((a, b) => a + b, 0) / recent.length;
-    stats.textContent = `three.js r${(await import('three/webgpu')).REVISION} WebGPURenderer + GpuWorld3D on one device · ${state.adapter}\n` +
+    stats.textContent =
+      `three.js r${(await import('three/webgpu')).REVISION} WebGPURenderer + GpuWorld3D on one device · ${state.adapter}\n` +
       `bodies ${state.bodies} · contacts ${state.contacts} · frame ${state.frames} · frame ${state.frameMs.toFixed(1)} ms`;
     requestAnimationFrame(() => void loop().catch((e: unknown) => pageFailed(state, e)));
   };

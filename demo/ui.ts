@@ -14,7 +14,12 @@ export interface Settings extends SceneOptions {
   contacts: boolean;
 }
 
-function numberParam(params: URLSearchParams, name: string, fallback: number, ok: (x: number) => boolean): number {
+function numberParam(
+  params: URLSearchParams,
+  name: string,
+  fallback: number,
+  ok: (x: number) => boolean,
+): number {
   const raw = params.get(name);
   if (raw === null || raw === '') return fallback;
   const x = Number(raw);
@@ -32,12 +37,23 @@ function motionParam(raw: string | null): 'kinematic' | 'solver' {
 export function readSettings(search: string = location.search): Settings {
   const params = new URLSearchParams(search);
   const name = params.get('scene') ?? '2d';
-  if (!isSceneName(name)) throw new Error(`URL parameter scene=${name} is not one of ${Object.keys(SCENES).join(', ')}`);
+  if (!isSceneName(name))
+    throw new Error(`URL parameter scene=${name} is not one of ${Object.keys(SCENES).join(', ')}`);
   const entry = SCENES[name];
   return {
     scene: name,
-    bodies: numberParam(params, 'bodies', entry.defaultBodies, (x) => Number.isInteger(x) && x >= 1 && x <= 2_000_000),
-    margin: numberParam(params, 'margin', entry.defaultMargin, (x) => Number.isFinite(x) && x >= 0 && x <= 1),
+    bodies: numberParam(
+      params,
+      'bodies',
+      entry.defaultBodies,
+      (x) => Number.isInteger(x) && x >= 1 && x <= 2_000_000,
+    ),
+    margin: numberParam(
+      params,
+      'margin',
+      entry.defaultMargin,
+      (x) => Number.isFinite(x) && x >= 0 && x <= 1,
+    ),
     seed: numberParam(params, 'seed', 1, (x) => Number.isInteger(x) && x >= 0),
     contacts: params.get('contacts') === '1',
     motion: motionParam(params.get('motion')),
@@ -64,7 +80,8 @@ export function setupControls(settings: Settings, canvas: HTMLCanvasElement): Co
   const stepButton = element<HTMLButtonElement>('step');
   const validateButton = element<HTMLButtonElement>('validate');
   const validationEl = element<HTMLSpanElement>('validation');
-  for (const [name, entry] of Object.entries(SCENES)) sceneSelect.add(new Option(entry.title, name, false, name === settings.scene));
+  for (const [name, entry] of Object.entries(SCENES))
+    sceneSelect.add(new Option(entry.title, name, false, name === settings.scene));
   bodiesInput.value = String(settings.bodies);
   marginInput.value = String(settings.margin);
   contactsBox.checked = settings.contacts;
@@ -76,7 +93,11 @@ export function setupControls(settings: Settings, canvas: HTMLCanvasElement): Co
   });
   element<HTMLFormElement>('controls').addEventListener('submit', (ev) => {
     ev.preventDefault();
-    const params = new URLSearchParams({ scene: sceneSelect.value, bodies: bodiesInput.value, margin: marginInput.value });
+    const params = new URLSearchParams({
+      scene: sceneSelect.value,
+      bodies: bodiesInput.value,
+      margin: marginInput.value,
+    });
     if (settings.seed !== 1) params.set('seed', String(settings.seed));
     if (settings.motion !== 'solver') params.set('motion', settings.motion);
     if (contactsBox.checked) params.set('contacts', '1');

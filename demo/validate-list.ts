@@ -11,7 +11,11 @@ export interface ListEntry {
   points: { position: number[]; depth: number; id: number }[];
 }
 
-export function alignListWithPairs(pairs: Uint32Array, entries: readonly ListEntry[], dim: 2 | 3): { manifolds: ManifoldJson[]; stray: number } {
+export function alignListWithPairs(
+  pairs: Uint32Array,
+  entries: readonly ListEntry[],
+  dim: 2 | 3,
+): { manifolds: ManifoldJson[]; stray: number } {
   const byPair = new Map<string, ListEntry>();
   for (const e of entries) byPair.set(`${e.bodyA},${e.bodyB}`, e);
   let listed = 0;
@@ -20,14 +24,31 @@ export function alignListWithPairs(pairs: Uint32Array, entries: readonly ListEnt
     const pair: [number, number] = [pairs[2 * k]!, pairs[2 * k + 1]!];
     const e = byPair.get(`${pair[0]},${pair[1]}`);
     if (e) listed++;
-    manifolds.push(e ? { pair, normal: e.normal, points: e.points.map((p) => ({ position: p.position, depth: p.depth, id: p.id })) } : { pair, normal: new Array<number>(dim).fill(0), points: [] });
+    manifolds.push(
+      e
+        ? {
+            pair,
+            normal: e.normal,
+            points: e.points.map((p) => ({ position: p.position, depth: p.depth, id: p.id })),
+          }
+        : { pair, normal: new Array<number>(dim).fill(0), points: [] },
+    );
   }
   return { manifolds, stray: byPair.size - listed };
 }
 
 /** A few mismatches in words, the stray entries first. */
-export function describeMismatches(pairs: Uint32Array, mismatches: readonly { index: number; reason: string }[], stray: number): string[] {
-  const out = mismatches.slice(0, 8).map((m) => (m.index >= 0 ? `pair ${pairs[2 * m.index]},${pairs[2 * m.index + 1]}: ${m.reason}` : m.reason));
-  if (stray > 0) out.unshift(`${stray} contact-list entries for pairs the broadphase did not report`);
+export function describeMismatches(
+  pairs: Uint32Array,
+  mismatches: readonly { index: number; reason: string }[],
+  stray: number,
+): string[] {
+  const out = mismatches
+    .slice(0, 8)
+    .map((m) =>
+      m.index >= 0 ? `pair ${pairs[2 * m.index]},${pairs[2 * m.index + 1]}: ${m.reason}` : m.reason,
+    );
+  if (stray > 0)
+    out.unshift(`${stray} contact-list entries for pairs the broadphase did not report`);
   return out;
 }

@@ -31,23 +31,41 @@ export interface FrameSnapshot2D {
 
 export async function validateFrame2D(s: FrameSnapshot2D): Promise<ValidationReport> {
   if (s.counts.pairsOverflow || s.counts.contactsOverflow) {
-    throw new Error('validate: the frame overflowed its buffers (they grow for the next frame); validate again');
+    throw new Error(
+      'validate: the frame overflowed its buffers (they grow for the next frame); validate again',
+    );
   }
   const pairCount = s.counts.pairs;
   const entryBytes = CONTACTS_LAYOUT_2D.contact.bytes;
   const [pairBuf, list, bodies] = await Promise.all([
     readBuffer(s.device, s.outputs.broadphase.pairs, Math.max(8, 8 * pairCount)),
-    readBuffer(s.device, s.outputs.contacts.contacts, Math.max(entryBytes, s.counts.contacts * entryBytes)),
+    readBuffer(
+      s.device,
+      s.outputs.contacts.contacts,
+      Math.max(entryBytes, s.counts.contacts * entryBytes),
+    ),
     readBuffer(s.device, s.bodies, s.bodies.size),
   ]);
   const pairs = new Uint32Array(pairBuf, 0, 2 * pairCount);
   // The kernel reads the margin as f32 (Params2D).
-  const packed = { shapes: packShapes2D(s.shapes), bodies, pairs, pairCount, margin: Math.fround(s.margin) };
+  const packed = {
+    shapes: packShapes2D(s.shapes),
+    bodies,
+    pairs,
+    pairCount,
+    margin: Math.fround(s.margin),
+  };
   const prepared = prepareCpu2D(packed, s.shapes.length);
   const cpu = unpackManifolds2D(collidePacked2D(prepared, packed), pairs, false);
-  const { manifolds: gpu, stray } = alignListWithPairs(pairs, unpackContacts2D(list.slice(0, s.counts.contacts * entryBytes)), 2);
+  const { manifolds: gpu, stray } = alignListWithPairs(
+    pairs,
+    unpackContacts2D(list.slice(0, s.counts.contacts * entryBytes)),
+    2,
+  );
   const extent = (body: number): number => prepared.shapes[prepared.bodyShape[body]!]!.extent;
-  const scales = Array.from({ length: pairCount }, (_, k) => Math.min(extent(pairs[2 * k]!), extent(pairs[2 * k + 1]!)));
+  const scales = Array.from({ length: pairCount }, (_, k) =>
+    Math.min(extent(pairs[2 * k]!), extent(pairs[2 * k + 1]!)),
+  );
   const mismatches = compareManifolds2D(gpu, cpu, TOLERANCE, scales);
   return {
     pairs: pairCount,

@@ -31,11 +31,25 @@ export interface FrameSnapshot3D {
 }
 
 /** The scene the frame collided, as the library's checks take it (f32 positions and rotations). */
-function collidedScene(bytes: ArrayBuffer, bodyCount: number, shapes: readonly Shape3D[], margin: number, pairs: Uint32Array): Scene3D {
+function collidedScene(
+  bytes: ArrayBuffer,
+  bodyCount: number,
+  shapes: readonly Shape3D[],
+  margin: number,
+  pairs: Uint32Array,
+): Scene3D {
   const f = new Float32Array(bytes);
   const u = new Uint32Array(bytes);
   const { words, position, rotation, shape } = LAYOUT_3D.body;
-  const scene: Scene3D = { dim: 3, margin, shapes: [...shapes], bodyShape: new Uint32Array(bodyCount), bodyPosition: new Float64Array(3 * bodyCount), bodyRotation: new Float64Array(4 * bodyCount), pairs };
+  const scene: Scene3D = {
+    dim: 3,
+    margin,
+    shapes: [...shapes],
+    bodyShape: new Uint32Array(bodyCount),
+    bodyPosition: new Float64Array(3 * bodyCount),
+    bodyRotation: new Float64Array(4 * bodyCount),
+    pairs,
+  };
   for (let i = 0; i < bodyCount; i++) {
     const o = i * words;
     scene.bodyShape[i] = u[o + shape]!;
@@ -47,13 +61,19 @@ function collidedScene(bytes: ArrayBuffer, bodyCount: number, shapes: readonly S
 
 export async function validateFrame3D(s: FrameSnapshot3D): Promise<ValidationReport> {
   if (s.counts.pairsOverflow || s.counts.contactsOverflow) {
-    throw new Error('validate: the frame overflowed its buffers (they grow for the next frame); validate again');
+    throw new Error(
+      'validate: the frame overflowed its buffers (they grow for the next frame); validate again',
+    );
   }
   const pairCount = s.counts.pairs;
   const entryBytes = CONTACTS_LAYOUT_3D.contact.bytes;
   const [pairBuf, list, bodies] = await Promise.all([
     readBuffer(s.device, s.outputs.broadphase.pairs, Math.max(8, 8 * pairCount)),
-    readBuffer(s.device, s.outputs.contacts.contacts, Math.max(entryBytes, s.counts.contacts * entryBytes)),
+    readBuffer(
+      s.device,
+      s.outputs.contacts.contacts,
+      Math.max(entryBytes, s.counts.contacts * entryBytes),
+    ),
     readBuffer(s.device, s.bodies, s.bodies.size),
   ]);
   const pairs = new Uint32Array(pairBuf, 0, 2 * pairCount);
@@ -61,9 +81,19 @@ export async function validateFrame3D(s: FrameSnapshot3D): Promise<ValidationRep
   const margin = Math.fround(s.margin);
   const packed = { ...packShapes3D(s.shapes), bodies, pairs, pairCount, margin };
   const cpu = unpackManifolds3D(collidePacked3D(prepareCpu3D(packed), packed), pairs, false);
-  const { manifolds: gpu, stray } = alignListWithPairs(pairs, unpackContacts3D(list.slice(0, s.counts.contacts * entryBytes)), 3);
+  const { manifolds: gpu, stray } = alignListWithPairs(
+    pairs,
+    unpackContacts3D(list.slice(0, s.counts.contacts * entryBytes)),
+    3,
+  );
   const all = compareManifolds3D(gpu, cpu);
-  const { nearTies, unexplained } = splitNearTies3D(collidedScene(bodies, s.bodyCount, s.shapes, margin, pairs), pairs, gpu, cpu, all);
+  const { nearTies, unexplained } = splitNearTies3D(
+    collidedScene(bodies, s.bodyCount, s.shapes, margin, pairs),
+    pairs,
+    gpu,
+    cpu,
+    all,
+  );
   return {
     pairs: pairCount,
     touching: gpu.filter((m, k) => m.points.length > 0 || cpu[k]!.points.length > 0).length,

@@ -28,7 +28,10 @@ export interface ValidationRow {
 }
 
 /** classMs: wall time of each class (generation, CPU reference, GPU run, comparison). */
-const state = pageState('__validation', { rows: [] as ValidationRow[], classMs: {} as Record<string, number> });
+const state = pageState('__validation', {
+  rows: [] as ValidationRow[],
+  classMs: {} as Record<string, number>,
+});
 /** CPU manifolds per class checked against the validity check besides every mismatch. */
 const VALIDITY_SAMPLE = 2_000;
 const MARGIN = 0.05;
@@ -36,7 +39,16 @@ const MARGIN = 0.05;
 function addRow(r: ValidationRow): void {
   state.rows.push(r);
   const tr = document.createElement('tr');
-  const cells = [`${r.dim}D ${r.pairClass}`, r.pairs, r.touching, r.nearTies, r.unexplained, r.cpuInvalid, r.gpuMs.toFixed(0), r.cpuMs.toFixed(0)];
+  const cells = [
+    `${r.dim}D ${r.pairClass}`,
+    r.pairs,
+    r.touching,
+    r.nearTies,
+    r.unexplained,
+    r.cpuInvalid,
+    r.gpuMs.toFixed(0),
+    r.cpuMs.toFixed(0),
+  ];
   cells.forEach((c, i) => {
     const td = document.createElement('td');
     td.textContent = String(c);
@@ -56,19 +68,41 @@ function showCases(text: string): void {
 async function run(): Promise<void> {
   const params = new URLSearchParams(location.search);
   const pairs = intParam(params, 'pairs', 10_000);
-  if (pairs % 2) throw new Error(`URL parameter pairs=${pairs}: must be even (every geometry is listed in both orders)`);
+  if (pairs % 2)
+    throw new Error(
+      `URL parameter pairs=${pairs}: must be even (every geometry is listed in both orders)`,
+    );
   const seed = intParam(params, 'seed', 0x7a11da7e);
   const wanted = params.get('classes')?.split(',');
   const adversarial = params.get('sets') === 'adversarial';
-  if (params.has('sets') && !adversarial) throw new Error(`URL parameter sets=${params.get('sets')}: give sets=adversarial, or leave it out for the random sweeps`);
-  const keep = (dim: string) => (c: string): boolean => !wanted || wanted.includes(c) || wanted.includes(`${dim}:${c}`);
+  if (params.has('sets') && !adversarial)
+    throw new Error(
+      `URL parameter sets=${params.get('sets')}: give sets=adversarial, or leave it out for the random sweeps`,
+    );
+  const keep =
+    (dim: string) =>
+    (c: string): boolean =>
+      !wanted || wanted.includes(c) || wanted.includes(`${dim}:${c}`);
   // Each row: a name and the builder of its pairs (the adversarial sets validate every CPU manifold).
   const sets2d = adversarial
     ? Object.entries(ADVERSARIAL_SETS_2D).filter(([c]) => keep('2d')(c))
-    : (Object.keys(SWEEP_TYPES) as SweepType[]).filter(keep('2d')).map((c, i) => [c, () => sweepScene(c, seed + i, { geometries: pairs / 2, margin: MARGIN })] as const);
+    : (Object.keys(SWEEP_TYPES) as SweepType[])
+        .filter(keep('2d'))
+        .map(
+          (c, i) =>
+            [c, () => sweepScene(c, seed + i, { geometries: pairs / 2, margin: MARGIN })] as const,
+        );
   const sets3d = adversarial
     ? Object.entries(ADVERSARIAL_SETS_3D).filter(([c]) => keep('3d')(c))
-    : (Object.keys(PAIR_CLASSES_3D) as PairClass3D[]).filter(keep('3d')).map((c, i) => [c, () => sweepScene3D(c, seed + 100 + i, { geometries: pairs / 2, margin: MARGIN })] as const);
+    : (Object.keys(PAIR_CLASSES_3D) as PairClass3D[])
+        .filter(keep('3d'))
+        .map(
+          (c, i) =>
+            [
+              c,
+              () => sweepScene3D(c, seed + 100 + i, { geometries: pairs / 2, margin: MARGIN }),
+            ] as const,
+        );
   const validate = adversarial ? 'all' : VALIDITY_SAMPLE;
   const { device, timestamps } = await pageDevice(state);
   const total = sets2d.length + sets3d.length;
@@ -78,7 +112,9 @@ async function run(): Promise<void> {
   const step = (what: string): void => {
     element<HTMLSpanElement>('step').textContent = what;
   };
-  stats.textContent = adversarial ? `${state.adapter} · the adversarial sets` : `${state.adapter} · ${pairs} pairs per class · seed ${seed}`;
+  stats.textContent = adversarial
+    ? `${state.adapter} · the adversarial sets`
+    : `${state.adapter} · ${pairs} pairs per class · seed ${seed}`;
 
   const np2 = sets2d.length ? await GpuNarrowphase2D.create(device, timestamps) : null;
   for (const [c, scene] of sets2d) {
@@ -86,8 +122,25 @@ async function run(): Promise<void> {
     const t0 = performance.now();
     const r = await compareSet2D(c, scene(), np2!, validate);
     state.classMs[`2d ${c}`] = performance.now() - t0;
-    addRow({ dim: 2, pairClass: c, pairs: r.pairs, touching: r.touching, nearTies: r.nearTies.total, unexplained: r.unexplained.length, cpuInvalid: r.cpuInvalid.length, gpuMs: r.gpuMs, cpuMs: r.cpuMs });
-    showCases([casesText2D(`2D ${c}: unexplained`, r.unexplained.length, r.unexplainedCases), casesText2D(`2D ${c}: invalid CPU manifolds`, r.cpuInvalid.length, r.cpuInvalidCases)].filter(Boolean).join('\n'));
+    addRow({
+      dim: 2,
+      pairClass: c,
+      pairs: r.pairs,
+      touching: r.touching,
+      nearTies: r.nearTies.total,
+      unexplained: r.unexplained.length,
+      cpuInvalid: r.cpuInvalid.length,
+      gpuMs: r.gpuMs,
+      cpuMs: r.cpuMs,
+    });
+    showCases(
+      [
+        casesText2D(`2D ${c}: unexplained`, r.unexplained.length, r.unexplainedCases),
+        casesText2D(`2D ${c}: invalid CPU manifolds`, r.cpuInvalid.length, r.cpuInvalidCases),
+      ]
+        .filter(Boolean)
+        .join('\n'),
+    );
     progress.value++;
   }
   np2?.destroy();
@@ -98,13 +151,34 @@ async function run(): Promise<void> {
     const t0 = performance.now();
     const r = await compareSet3D(c, scene(), np3!, validate);
     state.classMs[`3d ${c}`] = performance.now() - t0;
-    addRow({ dim: 3, pairClass: c, pairs: r.pairs, touching: r.touching, nearTies: r.nearTies.total, unexplained: r.unexplained.length, cpuInvalid: r.cpuInvalid.length, gpuMs: r.gpuMs, cpuMs: r.cpuMs });
-    showCases([casesText3D(`3D ${c}: unexplained`, r.unexplained), casesText3D(`3D ${c}: invalid CPU manifolds`, r.cpuInvalid)].filter(Boolean).join('\n'));
+    addRow({
+      dim: 3,
+      pairClass: c,
+      pairs: r.pairs,
+      touching: r.touching,
+      nearTies: r.nearTies.total,
+      unexplained: r.unexplained.length,
+      cpuInvalid: r.cpuInvalid.length,
+      gpuMs: r.gpuMs,
+      cpuMs: r.cpuMs,
+    });
+    showCases(
+      [
+        casesText3D(`3D ${c}: unexplained`, r.unexplained),
+        casesText3D(`3D ${c}: invalid CPU manifolds`, r.cpuInvalid),
+      ]
+        .filter(Boolean)
+        .join('\n'),
+    );
     progress.value++;
   }
   np3?.destroy();
   const bad = state.rows.reduce((n, r) => n + r.unexplained + r.cpuInvalid, 0);
-  step(bad === 0 ? `done: 0 unexplained mismatches in ${total} classes` : `done: ${bad} unexplained mismatches or invalid CPU manifolds`);
+  step(
+    bad === 0
+      ? `done: 0 unexplained mismatches in ${total} classes`
+      : `done: ${bad} unexplained mismatches or invalid CPU manifolds`,
+  );
   state.done = true;
 }
 

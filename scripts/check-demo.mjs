@@ -13,8 +13,16 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const run = (args) => spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' }).status ?? 1;
+const run = (args) =>
+  spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' }).status ?? 1;
 
 let status = run([join(root, 'scripts', 'embed-shaders.mjs')]);
-if (status === 0) status = run([join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 'test/browser.test.ts', 'test/browser-pages.test.ts', ...process.argv.slice(2)]);
+if (status === 0)
+  status = run([
+    join(root, 'node_modules', 'vitest', 'vitest.mjs'),
+    'run',
+    'test/browser.test.ts',
+    'test/browser-pages.test.ts',
+    ...process.argv.slice(2),
+  ]);
 process.exit(status);

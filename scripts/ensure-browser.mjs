@@ -19,7 +19,10 @@ function isDebian12() {
 
 function run(cmd, args) {
   console.log(`$ ${[cmd, ...args].join(' ')}`);
-  const r = spawnSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  const r = spawnSync(cmd, args, {
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
   if (r.error) console.error(`${cmd}: ${r.error.message}`);
   return r.status === 0;
 }
@@ -45,16 +48,29 @@ export function ensureBrowser(browser, argv) {
   }
   console.error(`No working ${browser.title} at ${path} (the browser tests need it).`);
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
-  const noInstall = !!process.env.WEBGPU_NARROWPHASE_NO_INSTALL && process.env.WEBGPU_NARROWPHASE_NO_INSTALL !== '0';
+  const noInstall =
+    !!process.env.WEBGPU_NARROWPHASE_NO_INSTALL &&
+    process.env.WEBGPU_NARROWPHASE_NO_INSTALL !== '0';
   const custom = process.env[browser.env] !== undefined;
   if (!isDebian12() || !root || noInstall || custom || argv.includes('--check')) {
-    const why = custom ? `$${browser.env} names another path` : !isDebian12() ? 'this is not Debian 12' : !root ? 'not running as root' : noInstall ? 'WEBGPU_NARROWPHASE_NO_INSTALL is set' : '--check';
+    const why = custom
+      ? `$${browser.env} names another path`
+      : !isDebian12()
+        ? 'this is not Debian 12'
+        : !root
+          ? 'not running as root'
+          : noInstall
+            ? 'WEBGPU_NARROWPHASE_NO_INSTALL is set'
+            : '--check';
     const sudo = root ? '' : 'sudo ';
-    console.error(`Nothing is installed automatically (${why}). Install Debian's ${browser.title} with:\n\n  ${sudo}apt-get update && ${sudo}${install.join(' ')}\n\nor set $${browser.env} to a ${browser.title} binary, then run \`npm test\` again.`);
+    console.error(
+      `Nothing is installed automatically (${why}). Install Debian's ${browser.title} with:\n\n  ${sudo}apt-get update && ${sudo}${install.join(' ')}\n\nor set $${browser.env} to a ${browser.title} binary, then run \`npm test\` again.`,
+    );
     return 1;
   }
   console.log(`Installing Debian's ${browser.aptPackage} package for the browser tests.`);
-  if (!run('apt-get', ['update'])) console.error('apt-get update reported errors; trying the install anyway.');
+  if (!run('apt-get', ['update']))
+    console.error('apt-get update reported errors; trying the install anyway.');
   if (!run(install[0], install.slice(1))) {
     console.error(`The install failed (see above). Run \`${install.join(' ')}\` yourself.`);
     return 1;

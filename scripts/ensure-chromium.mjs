@@ -13,4 +13,14 @@
 //                                          the look after it is real)
 import { ensureBrowser } from './ensure-browser.mjs';
 
-process.exit(ensureBrowser({ title: 'Chromium', env: 'CHROMIUM', defaultPath: '/usr/bin/chromium', aptPackage: 'chromium' }, process.argv));
+process.exit(
+  ensureBrowser(
+    {
+      title: 'Chromium',
+      env: 'CHROMIUM',
+      defaultPath: '/usr/bin/chromium',
+      aptPackage: 'chromium',
+    },
+    process.argv,
+  ),
+);

@@ -13,4 +13,14 @@
 //   WEBGPU_NARROWPHASE_FAKE_NO_FIREFOX=1  the first look finds none (to exercise the install path)
 import { ensureBrowser } from './ensure-browser.mjs';
 
-process.exit(ensureBrowser({ title: 'Firefox', env: 'FIREFOX', defaultPath: '/usr/bin/firefox-esr', aptPackage: 'firefox-esr' }, process.argv));
+process.exit(
+  ensureBrowser(
+    {
+      title: 'Firefox',
+      env: 'FIREFOX',
+      defaultPath: '/usr/bin/firefox-esr',
+      aptPackage: 'firefox-esr',
+    },
+    process.argv,
+  ),
+);

@@ -53,7 +53,8 @@ async function probeChild() {
       process.exit(2);
     }
     const info = a.info;
-    const name = info.description || [info.vendor, info.architecture, info.device].filter(Boolean).join(' ');
+    const name =
+      info.description || [info.vendor, info.architecture, info.device].filter(Boolean).join(' ');
     process.stdout.write(
       JSON.stringify({
         adapter: {
@@ -67,7 +68,9 @@ async function probeChild() {
     );
     process.exit(0);
   } catch (err) {
-    process.stdout.write(JSON.stringify({ adapter: null, error: String(err?.stack || err) }) + '\n');
+    process.stdout.write(
+      JSON.stringify({ adapter: null, error: String(err?.stack || err) }) + '\n',
+    );
     process.exit(2);
   }
 }
@@ -110,14 +113,18 @@ async function main() {
   if (p.status === 'ok') return found(p.adapter);
   if (p.status === 'noload') {
     console.error(`Dawn (the \`webgpu\` package) could not be loaded:\n${indent(p.detail)}`);
-    console.error('Run `npm ci` first (this machine needs node_modules/webgpu, linux-x64, macOS or Windows).');
+    console.error(
+      'Run `npm ci` first (this machine needs node_modules/webgpu, linux-x64, macOS or Windows).',
+    );
     return 1;
   }
   console.error(`No WebGPU adapter found: ${p.detail}`);
 
   const debian12 = isDebian12();
   const root = typeof process.getuid === 'function' && process.getuid() === 0;
-  const noInstall = !!process.env.WEBGPU_NARROWPHASE_NO_INSTALL && process.env.WEBGPU_NARROWPHASE_NO_INSTALL !== '0';
+  const noInstall =
+    !!process.env.WEBGPU_NARROWPHASE_NO_INSTALL &&
+    process.env.WEBGPU_NARROWPHASE_NO_INSTALL !== '0';
   if (!debian12 || !root || noInstall || checkOnly) {
     const why = !debian12
       ? 'This is not Debian 12, so nothing is installed automatically'
@@ -131,7 +138,9 @@ async function main() {
     return 1;
   }
 
-  console.log('Installing Mesa lavapipe (software Vulkan) from bookworm-backports: Dawn refuses Debian 12\'s own Mesa 22.');
+  console.log(
+    "Installing Mesa lavapipe (software Vulkan) from bookworm-backports: Dawn refuses Debian 12's own Mesa 22.",
+  );
   if (!install()) {
     console.error('\nThe install failed (see above).');
     printInstructions(true, true);
@@ -199,7 +208,8 @@ function install() {
   }
   // A failing third-party source can make `update` exit non-zero while backports was fetched:
   // let the install decide.
-  if (!run('apt-get', ['update'])) console.error('apt-get update reported errors; trying the install anyway.');
+  if (!run('apt-get', ['update']))
+    console.error('apt-get update reported errors; trying the install anyway.');
   return run('apt-get', ['install', '-y', '-t', 'bookworm-backports', ...PACKAGES]);
 }
 
@@ -213,12 +223,16 @@ function printInstructions(debian12, root) {
   if (debian12) {
     console.error('\nTo get a software WebGPU adapter (Mesa lavapipe), run:\n');
     for (const c of cmds) console.error(`  ${c}`);
-    console.error(root ? '\nthen run `npm test` again.' : '\n(or run `npm test` as root, which does this itself), then run `npm test` again.');
+    console.error(
+      root
+        ? '\nthen run `npm test` again.'
+        : '\n(or run `npm test` as root, which does this itself), then run `npm test` again.',
+    );
   } else {
     console.error(
       '\nDawn needs a working driver: Vulkan on Linux, Metal on macOS, D3D12 on Windows. On Linux without\n' +
-        'a GPU driver, install Mesa\'s lavapipe (packages mesa-vulkan-drivers and libvulkan1 on Debian and\n' +
-        'Ubuntu; Mesa 25 works, Debian 12\'s Mesa 22 is refused by Dawn). On Debian 12 the commands are:\n',
+        "a GPU driver, install Mesa's lavapipe (packages mesa-vulkan-drivers and libvulkan1 on Debian and\n" +
+        "Ubuntu; Mesa 25 works, Debian 12's Mesa 22 is refused by Dawn). On Debian 12 the commands are:\n",
     );
     for (const c of cmds) console.error(`  ${c}`);
   }

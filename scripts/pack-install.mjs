@@ -17,9 +17,24 @@ import { join } from 'node:path';
  * a `file:` link; the link satisfies it all the same.
  */
 function npm(args, cwd, cache) {
-  return execFileSync('npm', [...args, '--offline', '--legacy-peer-deps', '--loglevel=error', '--no-audit', '--no-fund', '--no-update-notifier'], {
-    cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_cache: cache },
-  });
+  return execFileSync(
+    'npm',
+    [
+      ...args,
+      '--offline',
+      '--legacy-peer-deps',
+      '--loglevel=error',
+      '--no-audit',
+      '--no-fund',
+      '--no-update-notifier',
+    ],
+    {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, npm_config_cache: cache },
+    },
+  );
 }
 
 const manifest = (dir) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
@@ -44,9 +59,19 @@ export function localDependencies(root, names) {
  */
 export function installTarball(root, dir, tarball, cache, { dawn }) {
   mkdirSync(dir, { recursive: true });
-  const deps = localDependencies(root, [...Object.keys(manifest(root).dependencies ?? {}), ...(dawn ? ['webgpu'] : [])]);
+  const deps = localDependencies(root, [
+    ...Object.keys(manifest(root).dependencies ?? {}),
+    ...(dawn ? ['webgpu'] : []),
+  ]);
   const dependencies = { 'webgpu-narrowphase': `file:${tarball}`, ...deps };
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module', dependencies }, null, 2));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify(
+      { name: 'consumer', version: '1.0.0', private: true, type: 'module', dependencies },
+      null,
+      2,
+    ),
+  );
   npm(['install'], dir, cache);
   return dir;
 }
@@ -60,9 +85,21 @@ export function packAndInstall(root, work) {
   const cache = join(work, 'npm-cache');
   const source = join(work, 'source');
   mkdirSync(source);
-  for (const f of ['package.json', 'package-lock.json', '.npmrc', 'tsconfig.json', 'tsconfig.build.json', 'tsconfig.cli.json', 'README.md']) cpSync(join(root, f), join(source, f));
+  for (const f of [
+    'package.json',
+    'package-lock.json',
+    '.npmrc',
+    'tsconfig.json',
+    'tsconfig.build.json',
+    'tsconfig.cli.json',
+    'README.md',
+  ])
+    cpSync(join(root, f), join(source, f));
   for (const d of ['src', 'shaders', 'scripts']) {
-    cpSync(join(root, d), join(source, d), { recursive: true, filter: (p) => !p.endsWith('.generated.ts') });
+    cpSync(join(root, d), join(source, d), {
+      recursive: true,
+      filter: (p) => !p.endsWith('.generated.ts'),
+    });
   }
   symlinkSync(join(root, 'node_modules'), join(source, 'node_modules'), 'dir');
   const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', work], source, cache));

@@ -71,7 +71,9 @@ if (run(process.execPath, [join(root, 'scripts/embed-shaders.mjs')]).status !== 
 const problems = [];
 step('Type-check (tsc -p .)');
 const tsc = join(root, 'node_modules', '.bin', 'tsc');
-const tscRun = existsSync(tsc) ? run(tsc, ['-p', '.']) : { status: null, error: new Error('no node_modules/.bin/tsc') };
+const tscRun = existsSync(tsc)
+  ? run(tsc, ['-p', '.'])
+  : { status: null, error: new Error('no node_modules/.bin/tsc') };
 if (tscRun.status === 0) {
   console.log('Type-check passed.');
 } else {
@@ -81,7 +83,11 @@ if (tscRun.status === 0) {
 
 // 3b. Formatting.
 step('Formatting (npm run format:check)');
-const formatRun = run(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '--silent', 'format:check']);
+const formatRun = run(process.platform === 'win32' ? 'npm.cmd' : 'npm', [
+  'run',
+  '--silent',
+  'format:check',
+]);
 if (formatRun.status === 0) {
   console.log('Formatting checked.');
 } else {
@@ -116,7 +122,9 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 if (!result) {
-  problems.push(`vitest produced no result (exit code ${vt.status}${vt.signal ? `, ${vt.signal}` : ''})`);
+  problems.push(
+    `vitest produced no result (exit code ${vt.status}${vt.signal ? `, ${vt.signal}` : ''})`,
+  );
 } else {
   passed = result.numPassedTests ?? 0;
   failed = result.numFailedTests ?? 0;
@@ -130,10 +138,16 @@ if (!result) {
     }
   }
   if (passed + failed === 0) {
-    problems.push(vt.status === 0 ? 'no tests ran' : `vitest exited with code ${vt.status} before running any test (see its error above)`);
+    problems.push(
+      vt.status === 0
+        ? 'no tests ran'
+        : `vitest exited with code ${vt.status} before running any test (see its error above)`,
+    );
   }
   if (vt.status !== 0 && failed === 0 && problems.length === problemsBeforeVitest) {
-    problems.push(`vitest exited with code ${vt.status}${vt.signal ? ` (${vt.signal})` : ''} with no test failing (errors outside tests?)`);
+    problems.push(
+      `vitest exited with code ${vt.status}${vt.signal ? ` (${vt.signal})` : ''} with no test failing (errors outside tests?)`,
+    );
   }
 }
 

@@ -59,7 +59,14 @@ function buildTopology(): BoxTopology3D {
       }
     }
   });
-  return { faceVertices, faceEdges, edgeV0: Uint8Array.from(v0), edgeV1: Uint8Array.from(v1), edgeF0: Uint8Array.from(f0), edgeF1: Uint8Array.from(f1) };
+  return {
+    faceVertices,
+    faceEdges,
+    edgeV0: Uint8Array.from(v0),
+    edgeV1: Uint8Array.from(v1),
+    edgeF0: Uint8Array.from(f0),
+    edgeF1: Uint8Array.from(f1),
+  };
 }
 
 export const BOX_TOPOLOGY_3D: BoxTopology3D = buildTopology();
@@ -83,12 +90,20 @@ export const BOX_EDGE_BY_AXIS: Uint8Array = (() => {
  * word k / 4: vertex | edge << 4) and six words of edges (edge e in half-word e % 2 of word e / 2:
  * v0 | v1 << 4 | f0 << 8 | f1 << 12).
  */
-export function boxTopologyWords3D(): { faceEntries: number[]; edges: number[]; edgeByAxis: number[] } {
+export function boxTopologyWords3D(): {
+  faceEntries: number[];
+  edges: number[];
+  edgeByAxis: number[];
+} {
   const t = BOX_TOPOLOGY_3D;
   const faceEntries = [0, 0, 0, 0, 0, 0];
-  for (let k = 0; k < 24; k++) faceEntries[k >> 2]! += (t.faceVertices[k]! | (t.faceEdges[k]! << 4)) * 2 ** (8 * (k & 3));
+  for (let k = 0; k < 24; k++)
+    faceEntries[k >> 2]! += (t.faceVertices[k]! | (t.faceEdges[k]! << 4)) * 2 ** (8 * (k & 3));
   const edges = [0, 0, 0, 0, 0, 0];
-  for (let e = 0; e < 12; e++) edges[e >> 1]! += (t.edgeV0[e]! | (t.edgeV1[e]! << 4) | (t.edgeF0[e]! << 8) | (t.edgeF1[e]! << 12)) * 2 ** (16 * (e & 1));
+  for (let e = 0; e < 12; e++)
+    edges[e >> 1]! +=
+      (t.edgeV0[e]! | (t.edgeV1[e]! << 4) | (t.edgeF0[e]! << 8) | (t.edgeF1[e]! << 12)) *
+      2 ** (16 * (e & 1));
   // Edge by axis: nibble 8 a + m of three words (eight nibbles per word, one word per axis).
   const edgeByAxis = [0, 1, 2].map((a) => {
     let w = 0;

@@ -18,7 +18,13 @@ export class FatBoxes {
    * [x0, y0, x1, y1], 3D [x0, y0, z0, x1, y1, z1]); `refit` renews all (a first frame, renumbered
    * bodies). Returns the bodies that took a new box.
    */
-  update(tight: Float64Array, bodyShape: Uint32Array, extents: ArrayLike<number>, fatMargin: number, refit: boolean): number {
+  update(
+    tight: Float64Array,
+    bodyShape: Uint32Array,
+    extents: ArrayLike<number>,
+    fatMargin: number,
+    refit: boolean,
+  ): number {
     const n = bodyShape.length;
     const d = this.dim;
     const s = 2 * d;
@@ -34,7 +40,10 @@ export class FatBoxes {
     let moved = 0;
     for (let i = 0; i < n; i++) {
       let inside = i < fresh && this.shapeOf[i] === bodyShape[i];
-      for (let k = 0; k < d && inside; k++) inside = this.boxes[s * i + k]! <= tight[s * i + k]! && tight[s * i + d + k]! <= this.boxes[s * i + d + k]!;
+      for (let k = 0; k < d && inside; k++)
+        inside =
+          this.boxes[s * i + k]! <= tight[s * i + k]! &&
+          tight[s * i + d + k]! <= this.boxes[s * i + d + k]!;
       if (inside) continue;
       const grow = fatMargin * extents[bodyShape[i]!]!;
       for (let k = 0; k < d; k++) {
@@ -48,8 +57,16 @@ export class FatBoxes {
   }
 
   /** The pairs (a < b, in (a, b) order) of overlapping fat boxes that the shapes' filters allow. */
-  pairs(shapes: readonly { categoryBits: number; maskBits: number }[], bodyShape: Uint32Array): Uint32Array {
-    return sweepAndPruneBoxes(this.boxes, bodyShape.length, this.dim, bodyFilters(shapes, bodyShape));
+  pairs(
+    shapes: readonly { categoryBits: number; maskBits: number }[],
+    bodyShape: Uint32Array,
+  ): Uint32Array {
+    return sweepAndPruneBoxes(
+      this.boxes,
+      bodyShape.length,
+      this.dim,
+      bodyFilters(shapes, bodyShape),
+    );
   }
 }
 
@@ -58,7 +75,11 @@ export class FatBoxes {
  * `remap` (per body its index last frame, or 0xffffffff) is given; 0xffffffff for a pair that was
  * not there or whose bodies swapped order. The host's bpPrevSlots.
  */
-export function prevSlots(pairs: Uint32Array, last: Uint32Array | null, remap?: Uint32Array): Uint32Array {
+export function prevSlots(
+  pairs: Uint32Array,
+  last: Uint32Array | null,
+  remap?: Uint32Array,
+): Uint32Array {
   const none = 0xffffffff;
   const out = new Uint32Array(pairs.length / 2).fill(none);
   if (!last) return out;

@@ -10,9 +10,16 @@ import { shouldCollide } from './filter.ts';
  * `dim` (2 or 3) numbers each: [min0, .., min(dim-1), max0, .., max(dim-1)]; `filters`, when
  * given, per box its category and mask bits (a pair failing shouldCollide is left out).
  */
-export function sweepAndPruneBoxes(boxes: Float64Array, n: number, dim: number, filters?: Uint32Array): Uint32Array {
+export function sweepAndPruneBoxes(
+  boxes: Float64Array,
+  n: number,
+  dim: number,
+  filters?: Uint32Array,
+): Uint32Array {
   const stride = 2 * dim;
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => boxes[stride * a]! - boxes[stride * b]! || a - b);
+  const order = Array.from({ length: n }, (_, i) => i).sort(
+    (a, b) => boxes[stride * a]! - boxes[stride * b]! || a - b,
+  );
   const pairs: number[] = [];
   for (let i = 0; i < n; i++) {
     const a = order[i]!;
@@ -29,7 +36,12 @@ export function sweepAndPruneBoxes(boxes: Float64Array, n: number, dim: number, 
           break;
         }
       }
-      if (overlap && filters && !shouldCollide(filters[2 * a]!, filters[2 * a + 1]!, filters[2 * b]!, filters[2 * b + 1]!)) overlap = false;
+      if (
+        overlap &&
+        filters &&
+        !shouldCollide(filters[2 * a]!, filters[2 * a + 1]!, filters[2 * b]!, filters[2 * b + 1]!)
+      )
+        overlap = false;
       if (overlap) pairs.push(Math.min(a, b), Math.max(a, b));
     }
   }
@@ -45,7 +57,10 @@ export function sweepAndPruneBoxes(boxes: Float64Array, n: number, dim: number, 
 }
 
 /** Per body its shape's category and mask bits, for sweepAndPruneBoxes. */
-export function bodyFilters(shapes: readonly { categoryBits: number; maskBits: number }[], bodyShape: Uint32Array): Uint32Array {
+export function bodyFilters(
+  shapes: readonly { categoryBits: number; maskBits: number }[],
+  bodyShape: Uint32Array,
+): Uint32Array {
   const out = new Uint32Array(2 * bodyShape.length);
   bodyShape.forEach((s, i) => {
     out[2 * i] = shapes[s]!.categoryBits;

@@ -45,5 +45,10 @@ export function bodyAabbs2D(scene: Scene2D, grow: number): Float64Array {
 
 /** All body pairs whose AABBs (grown by the margin) overlap and whose shapes' filters let them collide. */
 export function sweepAndPrune2D(scene: Scene2D): Uint32Array {
-  return sweepAndPruneBoxes(bodyAabbs2D(scene, scene.margin), scene.bodyShape.length, 2, bodyFilters(scene.shapes, scene.bodyShape));
+  return sweepAndPruneBoxes(
+    bodyAabbs2D(scene, scene.margin),
+    scene.bodyShape.length,
+    2,
+    bodyFilters(scene.shapes, scene.bodyShape),
+  );
 }

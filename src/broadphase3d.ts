@@ -18,11 +18,21 @@ export function bodyAabbs3D(scene: Scene3D, grow: number): Float64Array {
     const w = scene.bodyRotation[4 * i + 3]!;
     // Rotation matrix rows.
     const m = [
-      1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y),
-      2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-      2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y),
+      1 - 2 * (y * y + z * z),
+      2 * (x * y - w * z),
+      2 * (x * z + w * y),
+      2 * (x * y + w * z),
+      1 - 2 * (x * x + z * z),
+      2 * (y * z - w * x),
+      2 * (x * z - w * y),
+      2 * (y * z + w * x),
+      1 - 2 * (x * x + y * y),
     ];
-    const p = [scene.bodyPosition[3 * i]!, scene.bodyPosition[3 * i + 1]!, scene.bodyPosition[3 * i + 2]!];
+    const p = [
+      scene.bodyPosition[3 * i]!,
+      scene.bodyPosition[3 * i + 1]!,
+      scene.bodyPosition[3 * i + 2]!,
+    ];
     const c = shape.center;
     const lo = [Infinity, Infinity, Infinity];
     const hi = [-Infinity, -Infinity, -Infinity];
@@ -38,7 +48,14 @@ export function bodyAabbs3D(scene: Scene3D, grow: number): Float64Array {
     }
     // The narrowphase sees f32-rounded positions, rotations and vertices: pad by a few f32 steps
     // of the coordinates (as in 2D) and 1e-6 of the size (src/constants.ts; shaders/aabb3d.wgsl too).
-    const f32Steps = AABB_F32_STEPS * 2 ** -23 * (Math.abs(p[0]!) + Math.abs(p[1]!) + Math.abs(p[2]!) + Math.hypot(c[0], c[1], c[2]) + shape.extent);
+    const f32Steps =
+      AABB_F32_STEPS *
+      2 ** -23 *
+      (Math.abs(p[0]!) +
+        Math.abs(p[1]!) +
+        Math.abs(p[2]!) +
+        Math.hypot(c[0], c[1], c[2]) +
+        shape.extent);
     const r = shape.radius + grow + AABB_RELATIVE_PAD * shape.extent + f32Steps;
     for (let k = 0; k < 3; k++) {
       out[6 * i + k] = lo[k]! - r;
@@ -50,5 +67,10 @@ export function bodyAabbs3D(scene: Scene3D, grow: number): Float64Array {
 
 /** All body pairs whose AABBs (grown by the margin) overlap and whose shapes' filters let them collide. */
 export function sweepAndPrune3D(scene: Scene3D): Uint32Array {
-  return sweepAndPruneBoxes(bodyAabbs3D(scene, scene.margin), scene.bodyShape.length, 3, bodyFilters(scene.shapes, scene.bodyShape));
+  return sweepAndPruneBoxes(
+    bodyAabbs3D(scene, scene.margin),
+    scene.bodyShape.length,
+    3,
+    bodyFilters(scene.shapes, scene.bodyShape),
+  );
 }

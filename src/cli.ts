@@ -18,7 +18,8 @@ import { SCENE_KINDS, type SceneKind } from './cli/validate.ts';
 function integer(min: number): (value: string) => number {
   return (value) => {
     const n = /^[+-]?\d+$/.test(value.trim()) ? Number(value) : NaN;
-    if (!Number.isSafeInteger(n) || n < min) throw new InvalidArgumentError(`must be an integer >= ${min}`);
+    if (!Number.isSafeInteger(n) || n < min)
+      throw new InvalidArgumentError(`must be an integer >= ${min}`);
     return n;
   };
 }
@@ -26,7 +27,10 @@ function integer(min: number): (value: string) => number {
 function sceneKinds(value: string): SceneKind[] {
   const kinds = value.split(',').map((k) => k.trim());
   const unknown = kinds.filter((k) => !(SCENE_KINDS as readonly string[]).includes(k));
-  if (kinds.length === 0 || unknown.length > 0) throw new InvalidArgumentError(`unknown scene kind ${JSON.stringify(unknown[0] ?? '')}; choose from ${SCENE_KINDS.join(', ')}`);
+  if (kinds.length === 0 || unknown.length > 0)
+    throw new InvalidArgumentError(
+      `unknown scene kind ${JSON.stringify(unknown[0] ?? '')}; choose from ${SCENE_KINDS.join(', ')}`,
+    );
   return kinds as SceneKind[];
 }
 
@@ -47,25 +51,45 @@ async function run(work: (out: Writable) => Promise<number>): Promise<void> {
 const program = new Command('webgpu-narrowphase')
   .description('Contact manifolds for convex shape pairs on the GPU and the CPU.')
   .exitOverride()
-  .configureOutput({ outputError: (text, write) => write(text.split('\n').filter((l) => l.trim()).join(' ') + '\n') });
+  .configureOutput({
+    outputError: (text, write) =>
+      write(
+        text
+          .split('\n')
+          .filter((l) => l.trim())
+          .join(' ') + '\n',
+      ),
+  });
 
 program
   .command('collide')
-  .description('collide the pairs of a scene JSON file ("-" for stdin) and print the manifolds as JSON')
+  .description(
+    'collide the pairs of a scene JSON file ("-" for stdin) and print the manifolds as JSON',
+  )
   .argument('<scene>', 'scene JSON file')
-  .addOption(new Option('--backend <backend>', 'where to run').choices(['cpu', 'gpu']).default('gpu'))
-  .option('--stats', 'print {"backend","adapter","pairs","computeMs","wallMs","rebasedPairs"} as one JSON line to stderr', false)
+  .addOption(
+    new Option('--backend <backend>', 'where to run').choices(['cpu', 'gpu']).default('gpu'),
+  )
+  .option(
+    '--stats',
+    'print {"backend","adapter","pairs","computeMs","wallMs","rebasedPairs"} as one JSON line to stderr',
+    false,
+  )
   .action((file: string, opts: { backend: Backend; stats: boolean }) =>
-    run(async (out) => (await import('./cli/collide.ts')).collideCommand(file, opts, out)));
+    run(async (out) => (await import('./cli/collide.ts')).collideCommand(file, opts, out)),
+  );
 
 program
   .command('validate')
-  .description('run both backends on generated scenes and print the mismatch count (exit 1 if any; near-ties, where both answers are valid, are counted apart)')
+  .description(
+    'run both backends on generated scenes and print the mismatch count (exit 1 if any; near-ties, where both answers are valid, are counted apart)',
+  )
   .option('--pairs <n>', 'pairs per scene', integer(1), 100000)
   .option('--seed <n>', 'random seed', integer(-(2 ** 31)), 1)
   .option('--mix <list>', `scene kinds: ${SCENE_KINDS.join(', ')}`, sceneKinds, [...SCENE_KINDS])
   .action((opts: { pairs: number; seed: number; mix: SceneKind[] }) =>
-    run(async (out) => (await import('./cli/validate.ts')).validateCommand(opts, out)));
+    run(async (out) => (await import('./cli/validate.ts')).validateCommand(opts, out)),
+  );
 
 try {
   await program.parseAsync(process.argv);
@@ -80,5 +104,7 @@ try {
 }
 // Dawn keeps Node's event loop alive after the device is done; leave explicitly (stdout and
 // stderr are drained first: process.exit must not cut piped output short).
-await new Promise<void>((resolve) => process.stdout.write('', () => process.stderr.write('', () => resolve())));
+await new Promise<void>((resolve) =>
+  process.stdout.write('', () => process.stderr.write('', () => resolve())),
+);
 process.exit(process.exitCode ?? 0);

@@ -27,22 +27,28 @@ function distance(a: readonly number[], b: readonly number[]): number {
  * (`tolerance` × `scales[index]`, default scale 1).
  */
 export function compareManifolds2D(
-  a: readonly ManifoldJson[], b: readonly ManifoldJson[], tolerance = 1e-4, scales?: ArrayLike<number>,
+  a: readonly ManifoldJson[],
+  b: readonly ManifoldJson[],
+  tolerance = 1e-4,
+  scales?: ArrayLike<number>,
 ): Mismatch[] {
   const out: Mismatch[] = [];
-  if (a.length !== b.length) return [{ index: -1, reason: `${a.length} manifolds against ${b.length}` }];
+  if (a.length !== b.length)
+    return [{ index: -1, reason: `${a.length} manifolds against ${b.length}` }];
   for (let i = 0; i < a.length; i++) {
     const ma = a[i]!;
     const mb = b[i]!;
     const scale = scales?.[i] ?? 1;
     let magnitude = 0;
-    for (const p of [...ma.points, ...mb.points]) for (const x of p.position) magnitude = Math.max(magnitude, Math.abs(x));
+    for (const p of [...ma.points, ...mb.points])
+      for (const x of p.position) magnitude = Math.max(magnitude, Math.abs(x));
     const f32Error = F32_ULPS * magnitude * 2 ** -24;
     const tol = tolerance * scale + f32Error;
     const normalTol = tolerance + f32Error / scale;
     let reason = '';
     if (ma.pair[0] !== mb.pair[0] || ma.pair[1] !== mb.pair[1]) reason = 'different pairs';
-    else if (ma.points.length !== mb.points.length) reason = `point count ${ma.points.length} vs ${mb.points.length}`;
+    else if (ma.points.length !== mb.points.length)
+      reason = `point count ${ma.points.length} vs ${mb.points.length}`;
     else if (ma.points.length > 0 && distance(ma.normal, mb.normal) > normalTol) reason = 'normal';
     else {
       for (let k = 0; k < ma.points.length && !reason; k++) {

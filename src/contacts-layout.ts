@@ -5,7 +5,11 @@
 import { LAYOUT_2D } from './layout2d.ts';
 import { LAYOUT_3D } from './layout3d.ts';
 import { member, structTable, word, type StructLayout } from './layout.ts';
-import { STRUCTS_CONTACTS_2D, STRUCTS_CONTACTS_3D, STRUCTS_CONTACTS_LAYOUT } from './reflection.generated.ts';
+import {
+  STRUCTS_CONTACTS_2D,
+  STRUCTS_CONTACTS_3D,
+  STRUCTS_CONTACTS_LAYOUT,
+} from './reflection.generated.ts';
 
 /** The narrowphase's manifold layout, as LAYOUT_2D.manifold / LAYOUT_3D.manifold give it (words). */
 export interface ManifoldLayout {
@@ -51,7 +55,13 @@ export const CONTACT_PARAMS_LAYOUT = {
  * time): the entry struct `contactName` (bodyA, bodyB, previous, matched, manifold) and the user
  * values struct `userName` (points: one vector per point).
  */
-export function contactsLayout(structs: Readonly<Record<string, StructLayout>>, source: string, contactName: string, userName: string, M: ManifoldLayout) {
+export function contactsLayout(
+  structs: Readonly<Record<string, StructLayout>>,
+  source: string,
+  contactName: string,
+  userName: string,
+  M: ManifoldLayout,
+) {
   const { struct } = structTable(structs, source);
   const contactStruct = struct(contactName);
   const userStruct = struct(userName);
@@ -89,21 +99,41 @@ export function contactsLayout(structs: Readonly<Record<string, StructLayout>>, 
     /** The narrowphase's manifold slot. */
     manifold: M,
     /** CtEntryIds (shaders/contacts.wgsl), per entry: bodyA, bodyB, its pair slot, count, then the point ids. */
-    ids: { words: 4 + member(userStruct, 'points').count, bodyA: 0, bodyB: 1, slot: 2, count: 3, ids: 4 },
+    ids: {
+      words: 4 + member(userStruct, 'points').count,
+      bodyA: 0,
+      bodyB: 1,
+      slot: 2,
+      count: 3,
+      ids: 4,
+    },
   } as const;
   // The entries are copied word for word: an entry must end with its manifold (no trailing
   // padding whose bytes the backends could fill differently).
-  if (layout.contact.manifold + M.words !== layout.contact.words) throw new Error(`${contactName} must end with its manifold, without padding`);
+  if (layout.contact.manifold + M.words !== layout.contact.words)
+    throw new Error(`${contactName} must end with its manifold, without padding`);
   return layout;
 }
 
 export type ContactsLayout = ReturnType<typeof contactsLayout>;
 
 /** Word (4-byte) offsets of the 2D contact list's structs (shaders/contacts2d-layout.wgsl, contacts-layout.wgsl). */
-export const CONTACTS_LAYOUT_2D = contactsLayout(STRUCTS_CONTACTS_2D, 'shaders/contacts2d-layout.wgsl', 'ContactManifold2D', 'ContactUserValues2D', LAYOUT_2D.manifold);
+export const CONTACTS_LAYOUT_2D = contactsLayout(
+  STRUCTS_CONTACTS_2D,
+  'shaders/contacts2d-layout.wgsl',
+  'ContactManifold2D',
+  'ContactUserValues2D',
+  LAYOUT_2D.manifold,
+);
 
 /** Word (4-byte) offsets of the 3D contact list's structs (shaders/contacts3d-layout.wgsl, contacts-layout.wgsl). */
-export const CONTACTS_LAYOUT_3D = contactsLayout(STRUCTS_CONTACTS_3D, 'shaders/contacts3d-layout.wgsl', 'ContactManifold3D', 'ContactUserValues3D', LAYOUT_3D.manifold);
+export const CONTACTS_LAYOUT_3D = contactsLayout(
+  STRUCTS_CONTACTS_3D,
+  'shaders/contacts3d-layout.wgsl',
+  'ContactManifold3D',
+  'ContactUserValues3D',
+  LAYOUT_3D.manifold,
+);
 
 export interface ContactsRunOptions {
   /** Entries the dense list holds in the first run (default: the instance's capacity, or the pair count). */
@@ -147,22 +177,35 @@ export interface ContactsResult {
 /** The batch size of a run: `batchPairs` (an integer >= 1), default all pairs in one batch. */
 export function checkBatchPairs(batchPairs: number | undefined, pairCount: number): number {
   if (batchPairs === undefined) return Math.max(1, pairCount);
-  if (!Number.isInteger(batchPairs) || batchPairs < 1) throw new RangeError(`batchPairs must be an integer >= 1, got ${batchPairs}`);
+  if (!Number.isInteger(batchPairs) || batchPairs < 1)
+    throw new RangeError(`batchPairs must be an integer >= 1, got ${batchPairs}`);
   return batchPairs;
 }
 
 /** Validates run()'s inputs (both backends); returns the pair count. */
-export function checkRunInputs(L: ContactsLayout, manifolds: ArrayBuffer, pairs: Uint32Array, bodyCount?: number): number {
+export function checkRunInputs(
+  L: ContactsLayout,
+  manifolds: ArrayBuffer,
+  pairs: Uint32Array,
+  bodyCount?: number,
+): number {
   const M = L.manifold;
-  if (pairs.length % 2 !== 0) throw new RangeError(`pairs holds ${pairs.length} indices, not an even number`);
+  if (pairs.length % 2 !== 0)
+    throw new RangeError(`pairs holds ${pairs.length} indices, not an even number`);
   const pairCount = pairs.length / 2;
   if (manifolds.byteLength < pairCount * M.words * 4) {
-    throw new RangeError(`manifolds holds ${Math.floor(manifolds.byteLength / (M.words * 4))} slots for ${pairCount} pairs`);
+    throw new RangeError(
+      `manifolds holds ${Math.floor(manifolds.byteLength / (M.words * 4))} slots for ${pairCount} pairs`,
+    );
   }
   if (bodyCount !== undefined) {
-    if (!Number.isInteger(bodyCount) || bodyCount < 0 || bodyCount > 0xffffffff) throw new RangeError(`bodyCount must be an integer in 0..2^32-1, got ${bodyCount}`);
+    if (!Number.isInteger(bodyCount) || bodyCount < 0 || bodyCount > 0xffffffff)
+      throw new RangeError(`bodyCount must be an integer in 0..2^32-1, got ${bodyCount}`);
     for (let i = 0; i < pairs.length; i++) {
-      if (pairs[i]! >= bodyCount) throw new RangeError(`pair ${i >> 1} names body ${pairs[i]}, not below bodyCount ${bodyCount}`);
+      if (pairs[i]! >= bodyCount)
+        throw new RangeError(
+          `pair ${i >> 1} names body ${pairs[i]}, not below bodyCount ${bodyCount}`,
+        );
     }
   }
   return pairCount;

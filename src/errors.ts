@@ -6,7 +6,14 @@
  * belongs) does not read as 2; numbers as JavaScript prints them (NaN, Infinity); the rest as JSON.
  */
 export function shown(x: unknown): string {
-  if (typeof x === 'number' || x === undefined || typeof x === 'function' || typeof x === 'symbol' || typeof x === 'bigint') return String(x);
+  if (
+    typeof x === 'number' ||
+    x === undefined ||
+    typeof x === 'function' ||
+    typeof x === 'symbol' ||
+    typeof x === 'bigint'
+  )
+    return String(x);
   return JSON.stringify(x);
 }
 
@@ -19,7 +26,10 @@ export function finiteNumber(path: string, what: string, x: unknown, limit: numb
     throw new InputError(path, `${what} must be a finite number, got ${shown(x)}`);
   }
   if (Math.abs(x) > limit) {
-    throw new InputError(path, `${what} is ${x}; magnitudes above ${limit} lose all precision in f32`);
+    throw new InputError(
+      path,
+      `${what} is ${x}; magnitudes above ${limit} lose all precision in f32`,
+    );
   }
   return x;
 }
@@ -28,9 +38,17 @@ export function finiteNumber(path: string, what: string, x: unknown, limit: numb
  * How many entries of `entryBytes` a buffer of `bytes` holds, refusing a buffer that is not a
  * whole number of them (read back short, or padded): its tail would read as a phantom entry.
  */
-export function wholeEntries(path: string, bytes: number, entryBytes: number, entry: string): number {
+export function wholeEntries(
+  path: string,
+  bytes: number,
+  entryBytes: number,
+  entry: string,
+): number {
   if (bytes % entryBytes !== 0) {
-    throw new InputError(path, `holds ${bytes} bytes, not a whole number of ${entryBytes}-byte ${entry} entries (read back exactly count × ${entryBytes} bytes)`);
+    throw new InputError(
+      path,
+      `holds ${bytes} bytes, not a whole number of ${entryBytes}-byte ${entry} entries (read back exactly count × ${entryBytes} bytes)`,
+    );
   }
   return bytes / entryBytes;
 }
@@ -67,7 +85,10 @@ export class DeviceLostError extends Error {
   readonly lostMessage: string;
 
   constructor(reason: string, lostMessage: string, options?: { cause?: unknown }) {
-    super(`the GPU device was lost (reason: ${reason}${lostMessage ? `: ${lostMessage}` : ''}); rebuild on a new device`, options);
+    super(
+      `the GPU device was lost (reason: ${reason}${lostMessage ? `: ${lostMessage}` : ''}); rebuild on a new device`,
+      options,
+    );
     this.reason = reason;
     this.lostMessage = lostMessage;
   }

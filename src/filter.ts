@@ -24,23 +24,41 @@ export const DEFAULT_MASK_BITS = 0xffffffff;
 function bits(where: string, what: string, x: unknown, fallback: number): number {
   if (x === undefined) return fallback;
   if (typeof x !== 'number' || !Number.isInteger(x) || x < 0 || x > 0xffffffff) {
-    throw new InputError(where, `filter.${what} must be an integer from 0 to 0xffffffff (32 bits), got ${shown(x)}`);
+    throw new InputError(
+      where,
+      `filter.${what} must be an integer from 0 to 0xffffffff (32 bits), got ${shown(x)}`,
+    );
   }
   return x;
 }
 
 /** The category and mask bits of a shape input's optional `filter`, checked, with the defaults. */
-export function readFilter(where: string, filter: unknown): { categoryBits: number; maskBits: number } {
-  if (filter === undefined) return { categoryBits: DEFAULT_CATEGORY_BITS, maskBits: DEFAULT_MASK_BITS };
+export function readFilter(
+  where: string,
+  filter: unknown,
+): { categoryBits: number; maskBits: number } {
+  if (filter === undefined)
+    return { categoryBits: DEFAULT_CATEGORY_BITS, maskBits: DEFAULT_MASK_BITS };
   if (typeof filter !== 'object' || filter === null || Array.isArray(filter)) {
-    throw new InputError(where, `filter must be an object { categoryBits?, maskBits? }, got ${JSON.stringify(filter)}`);
+    throw new InputError(
+      where,
+      `filter must be an object { categoryBits?, maskBits? }, got ${JSON.stringify(filter)}`,
+    );
   }
   checkKeys(where, filter, { what: 'a filter', keys: ['categoryBits', 'maskBits'] }, 'filter.');
   const f = filter as ShapeFilterInput;
-  return { categoryBits: bits(where, 'categoryBits', f.categoryBits, DEFAULT_CATEGORY_BITS), maskBits: bits(where, 'maskBits', f.maskBits, DEFAULT_MASK_BITS) };
+  return {
+    categoryBits: bits(where, 'categoryBits', f.categoryBits, DEFAULT_CATEGORY_BITS),
+    maskBits: bits(where, 'maskBits', f.maskBits, DEFAULT_MASK_BITS),
+  };
 }
 
 /** Whether shapes with these filters may collide (the test both broadphases apply). */
-export function shouldCollide(categoryA: number, maskA: number, categoryB: number, maskB: number): boolean {
+export function shouldCollide(
+  categoryA: number,
+  maskA: number,
+  categoryB: number,
+  maskB: number,
+): boolean {
   return (categoryA & maskB) !== 0 && (categoryB & maskA) !== 0;
 }

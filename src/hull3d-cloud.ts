@@ -22,7 +22,11 @@ export function len(a: P3): number {
 
 /** Refuses clouds too small to have volume or too large for the builder. */
 export function checkPointCount(path: string, n: number): void {
-  if (n < 4) throw new InputError(path, `has ${n} points; a hull needs at least 4 points that are not coplanar`);
+  if (n < 4)
+    throw new InputError(
+      path,
+      `has ${n} points; a hull needs at least 4 points that are not coplanar`,
+    );
   if (n > MAX_HULL_INPUT_POINTS) {
     throw new InputError(path, `has ${n} points; at most ${MAX_HULL_INPUT_POINTS} are accepted`);
   }
@@ -76,7 +80,11 @@ export function weldPoints(points: readonly P3[], weld: number): number[] {
 }
 
 /** The kept point with the largest `distance` and that distance (first of equals); [-1, 0] when none is above 0. */
-function farthest(points: readonly P3[], kept: readonly number[], distance: (p: P3) => number): [number, number] {
+function farthest(
+  points: readonly P3[],
+  kept: readonly number[],
+  distance: (p: P3) => number,
+): [number, number] {
   let index = -1;
   let best = 0;
   for (const k of kept) {
@@ -93,10 +101,17 @@ function farthest(points: readonly P3[], kept: readonly number[], distance: (p: 
  * Refuses kept points that span no volume (quickhull would return garbage): all within `weld` of
  * the first, on one line within `tol`, or in one plane within `tol`.
  */
-export function checkVolume(path: string, points: readonly P3[], kept: readonly number[], weld: number, tol: number): void {
+export function checkVolume(
+  path: string,
+  points: readonly P3[],
+  kept: readonly number[],
+  weld: number,
+  tol: number,
+): void {
   const p0 = points[kept[0]];
   const [i1, far] = farthest(points, kept, (p) => len(sub(p, p0)));
-  if (i1 < 0 || far <= weld) throw new InputError(path, 'all points coincide (duplicates only); a hull needs volume');
+  if (i1 < 0 || far <= weld)
+    throw new InputError(path, 'all points coincide (duplicates only); a hull needs volume');
   const axis = sub(points[i1], p0);
   const [i2, off] = farthest(points, kept, (p) => len(cross(axis, sub(p, p0))) / len(axis));
   if (i2 < 0 || off <= tol) throw new InputError(path, 'points are collinear; a hull needs volume');

@@ -3,7 +3,13 @@
 // from the faces' half-edges. Every failure is an InputError naming the shape. Internal: the steps
 // are exported for buildHull3D and their tests only.
 
-import { COPLANAR_RELATIVE_3D, MAX_FACE_VERTICES, MAX_HULL_EDGES, MAX_HULL_FACES, MAX_HULL_VERTICES } from './constants3d.ts';
+import {
+  COPLANAR_RELATIVE_3D,
+  MAX_FACE_VERTICES,
+  MAX_HULL_EDGES,
+  MAX_HULL_FACES,
+  MAX_HULL_VERTICES,
+} from './constants3d.ts';
 import { InputError } from './errors.ts';
 import { cross, dot, len, sub, type P3 } from './hull3d-cloud.ts';
 import type { FacePlanes, HullEdges } from './hull-data3d.ts';
@@ -11,7 +17,12 @@ import type { FacePlanes, HullEdges } from './hull-data3d.ts';
 export type { FacePlanes, HullEdges };
 
 /** Whether loop vertex i lies within `tol` of the line through its neighbours, between them. */
-export function collinearAt(cloud: readonly P3[], loop: readonly number[], i: number, tol: number): boolean {
+export function collinearAt(
+  cloud: readonly P3[],
+  loop: readonly number[],
+  i: number,
+  tol: number,
+): boolean {
   const a = cloud[loop[(i + loop.length - 1) % loop.length]];
   const b = cloud[loop[i]];
   const c = cloud[loop[(i + 1) % loop.length]];
@@ -26,10 +37,15 @@ export function collinearAt(cloud: readonly P3[], loop: readonly number[], i: nu
  * point in the middle of an edge); a vertex that is a corner in any face stays, which keeps the
  * half-edges paired.
  */
-export function dropCollinear(cloud: readonly P3[], loops: readonly number[][], tol: number): number[][] {
+export function dropCollinear(
+  cloud: readonly P3[],
+  loops: readonly number[][],
+  tol: number,
+): number[][] {
   const corners = new Set<number>();
   for (const loop of loops) {
-    for (let i = 0; i < loop.length; i++) if (!collinearAt(cloud, loop, i, tol)) corners.add(loop[i]);
+    for (let i = 0; i < loop.length; i++)
+      if (!collinearAt(cloud, loop, i, tol)) corners.add(loop[i]);
   }
   return loops.map((loop) => loop.filter((v) => corners.has(v)));
 }
@@ -42,15 +58,24 @@ export function usedVertices(faces: readonly number[][]): number[] {
 /** Refuses hulls beyond the narrowphase's limits (src/constants3d.ts). */
 export function checkHullSize(path: string, vertexCount: number, faceCount: number): void {
   if (vertexCount > MAX_HULL_VERTICES) {
-    throw new InputError(path, `hull has ${vertexCount} vertices; at most ${MAX_HULL_VERTICES} are supported (simplify the point cloud)`);
+    throw new InputError(
+      path,
+      `hull has ${vertexCount} vertices; at most ${MAX_HULL_VERTICES} are supported (simplify the point cloud)`,
+    );
   }
   if (faceCount > MAX_HULL_FACES) {
-    throw new InputError(path, `hull has ${faceCount} faces; at most ${MAX_HULL_FACES} are supported (simplify the point cloud)`);
+    throw new InputError(
+      path,
+      `hull has ${faceCount} faces; at most ${MAX_HULL_FACES} are supported (simplify the point cloud)`,
+    );
   }
 }
 
 /** The used vertices relative to their mean (x, y, z each), the mean, and the largest distance from it. */
-export function centredVertices(cloud: readonly P3[], used: readonly number[]): { vertices: Float64Array; mean: P3; extent: number } {
+export function centredVertices(
+  cloud: readonly P3[],
+  used: readonly number[],
+): { vertices: Float64Array; mean: P3; extent: number } {
   const V = used.length;
   let mx = 0;
   let my = 0;
@@ -106,9 +131,16 @@ export function newellNormal(vertices: Float64Array, loop: readonly number[]): P
  * merge rule holds every edge of the region within COPLANAR_RELATIVE_3D of it, and the Gauss map
  * needs the edges in the plane.
  */
-export function faceNormal(path: string, f: number, vertices: Float64Array, loop: readonly number[], seedNormal: P3): P3 {
+export function faceNormal(
+  path: string,
+  f: number,
+  vertices: Float64Array,
+  loop: readonly number[],
+  seedNormal: P3,
+): P3 {
   const n = newellNormal(vertices, loop);
-  if (dot(n, seedNormal) <= 0) throw new InputError(path, `hull face ${f} is wound inward (nearly coplanar points)`);
+  if (dot(n, seedNormal) <= 0)
+    throw new InputError(path, `hull face ${f} is wound inward (nearly coplanar points)`);
   const tilted = loop.some((v, i) => {
     const e = sub(vertexAt(vertices, loop[(i + 1) % loop.length]), vertexAt(vertices, v));
     return Math.abs(dot(n, e)) > 2 * COPLANAR_RELATIVE_3D * len(e);
@@ -117,7 +149,12 @@ export function faceNormal(path: string, f: number, vertices: Float64Array, loop
 }
 
 /** Each face's plane: its normal (faceNormal) and the largest n · v over the hull, so the plane supports it. */
-export function facePlanes(path: string, faces: readonly number[][], vertices: Float64Array, seedNormals: readonly P3[]): FacePlanes {
+export function facePlanes(
+  path: string,
+  faces: readonly number[][],
+  vertices: Float64Array,
+  seedNormals: readonly P3[],
+): FacePlanes {
   const F = faces.length;
   const planes = new Float64Array(4 * F);
   const faceFirst = new Uint16Array(F);
@@ -125,12 +162,20 @@ export function facePlanes(path: string, faces: readonly number[][], vertices: F
   let total = 0;
   faces.forEach((loop, f) => {
     if (loop.length > MAX_FACE_VERTICES) {
-      throw new InputError(path, `hull face ${f} has ${loop.length} vertices; at most ${MAX_FACE_VERTICES} are supported`);
+      throw new InputError(
+        path,
+        `hull face ${f} has ${loop.length} vertices; at most ${MAX_FACE_VERTICES} are supported`,
+      );
     }
-    if (loop.length < 3) throw new InputError(path, `hull face ${f} degenerated to ${loop.length} vertices (nearly coplanar points)`);
+    if (loop.length < 3)
+      throw new InputError(
+        path,
+        `hull face ${f} degenerated to ${loop.length} vertices (nearly coplanar points)`,
+      );
     const [nx, ny, nz] = faceNormal(path, f, vertices, loop, seedNormals[f]);
     let d = -Infinity;
-    for (let i = 0; i < vertices.length / 3; i++) d = Math.max(d, nx * vertices[3 * i] + ny * vertices[3 * i + 1] + nz * vertices[3 * i + 2]);
+    for (let i = 0; i < vertices.length / 3; i++)
+      d = Math.max(d, nx * vertices[3 * i] + ny * vertices[3 * i + 1] + nz * vertices[3 * i + 2]);
     planes.set([nx, ny, nz, d], 4 * f);
     faceFirst[f] = total;
     faceSize[f] = loop.length;
@@ -139,14 +184,18 @@ export function facePlanes(path: string, faces: readonly number[][], vertices: F
   return { planes, faceFirst, faceSize };
 }
 
-
 /**
  * The unique edges from the faces' half-edges: the first half-edge a -> b makes edge (a, b) of
  * its face f0, its twin b -> a names f1. Refuses a half-edge that appears twice, an edge of more
  * than two faces, an edge of one face (the faces do not close) and a surface that is not a closed
  * polyhedron (Euler: V − E + F = 2).
  */
-export function pairEdges(path: string, faces: readonly number[][], faceFirst: Uint16Array, vertexCount: number): HullEdges {
+export function pairEdges(
+  path: string,
+  faces: readonly number[][],
+  faceFirst: Uint16Array,
+  vertexCount: number,
+): HullEdges {
   const total = faces.reduce((t, loop) => t + loop.length, 0);
   const faceVertices = new Uint8Array(total);
   const faceEdges = new Uint8Array(total);
@@ -162,11 +211,16 @@ export function pairEdges(path: string, faces: readonly number[][], faceFirst: U
       faceVertices[faceFirst[f] + i] = a;
       const twin = edgeOf.get(b * 256 + a);
       if (twin !== undefined) {
-        if (ef1[twin] !== -1) throw new InputError(path, 'hull building failed: an edge is shared by more than two faces');
+        if (ef1[twin] !== -1)
+          throw new InputError(
+            path,
+            'hull building failed: an edge is shared by more than two faces',
+          );
         ef1[twin] = f;
         faceEdges[faceFirst[f] + i] = twin;
       } else {
-        if (edgeOf.has(a * 256 + b)) throw new InputError(path, 'hull building failed: a half-edge appears twice');
+        if (edgeOf.has(a * 256 + b))
+          throw new InputError(path, 'hull building failed: a half-edge appears twice');
         edgeOf.set(a * 256 + b, e0.length);
         faceEdges[faceFirst[f] + i] = e0.length;
         e0.push(a);
@@ -178,9 +232,23 @@ export function pairEdges(path: string, faces: readonly number[][], faceFirst: U
   });
   const E = e0.length;
   const F = faces.length;
-  if (ef1.some((f) => f < 0)) throw new InputError(path, 'hull building failed: the faces do not close (nearly coplanar points)');
+  if (ef1.some((f) => f < 0))
+    throw new InputError(
+      path,
+      'hull building failed: the faces do not close (nearly coplanar points)',
+    );
   if (E > MAX_HULL_EDGES || vertexCount - E + F !== 2) {
-    throw new InputError(path, `hull building failed: ${vertexCount} vertices, ${E} edges, ${F} faces is not a closed polyhedron`);
+    throw new InputError(
+      path,
+      `hull building failed: ${vertexCount} vertices, ${E} edges, ${F} faces is not a closed polyhedron`,
+    );
   }
-  return { faceVertices, faceEdges, edgeV0: Uint8Array.from(e0), edgeV1: Uint8Array.from(e1), edgeF0: Uint8Array.from(ef0), edgeF1: Uint8Array.from(ef1) };
+  return {
+    faceVertices,
+    faceEdges,
+    edgeV0: Uint8Array.from(e0),
+    edgeV1: Uint8Array.from(e1),
+    edgeF0: Uint8Array.from(ef0),
+    edgeF1: Uint8Array.from(ef1),
+  };
 }

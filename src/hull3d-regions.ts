@@ -70,17 +70,26 @@ export function holding(mesh: TriangleMesh, a: number, b: number): number | unde
 
 /** Triangle indices, largest first (ties in index order): the order regions are seeded in. */
 export function regionOrder(mesh: TriangleMesh): number[] {
-  return Array.from({ length: mesh.tris.length }, (_, t) => t).sort((a, b) => mesh.area[b] - mesh.area[a] || a - b);
+  return Array.from({ length: mesh.tris.length }, (_, t) => t).sort(
+    (a, b) => mesh.area[b] - mesh.area[a] || a - b,
+  );
 }
 
 /** Whether triangle u joins the region of seed plane (sn, sd): see the header. */
-export function joinsRegion(mesh: TriangleMesh, u: number, sn: P3, sd: number, tol: number): boolean {
+export function joinsRegion(
+  mesh: TriangleMesh,
+  u: number,
+  sn: P3,
+  sd: number,
+  tol: number,
+): boolean {
   if (dot(mesh.normal[u], sn) <= 0) return false;
   const g = mesh.tris[u];
   for (let k = 0; k < 3; k++) {
     const p = mesh.cloud[g[k]];
     const e = sub(mesh.cloud[g[(k + 1) % 3]], p);
-    if (Math.abs(dot(sn, p) - sd) > tol || Math.abs(dot(sn, e)) > COPLANAR_RELATIVE_3D * len(e)) return false;
+    if (Math.abs(dot(sn, p) - sd) > tol || Math.abs(dot(sn, e)) > COPLANAR_RELATIVE_3D * len(e))
+      return false;
   }
   return true;
 }
@@ -111,7 +120,14 @@ export function mergeRegions(mesh: TriangleMesh, order: readonly number[], tol: 
 }
 
 /** Whether corner v between p and q (counter-clockwise around n) lies outside the chord p -> q, or within `tol` of it. */
-export function convexAt(cloud: readonly P3[], p: number, v: number, q: number, n: P3, tol: number): boolean {
+export function convexAt(
+  cloud: readonly P3[],
+  p: number,
+  v: number,
+  q: number,
+  n: P3,
+  tol: number,
+): boolean {
   const pq = sub(cloud[q], cloud[p]);
   return dot(cross(pq, sub(cloud[v], cloud[p])), n) <= tol * len(pq);
 }
@@ -137,7 +153,7 @@ export function boundaryLoop(mesh: TriangleMesh, region: Int32Array, r: number):
     }
   }
   const loop: number[] = [];
-  for (let v = start; ; ) {
+  for (let v = start; ;) {
     loop.push(v);
     const w = next.get(v);
     if (w === undefined || loop.length > next.size) return null;
@@ -147,13 +163,22 @@ export function boundaryLoop(mesh: TriangleMesh, region: Int32Array, r: number):
 }
 
 /** Whether every corner of `loop` is convex around n (convexAt). */
-export function isConvexLoop(cloud: readonly P3[], loop: readonly number[], n: P3, tol: number): boolean {
+export function isConvexLoop(
+  cloud: readonly P3[],
+  loop: readonly number[],
+  n: P3,
+  tol: number,
+): boolean {
   const k = loop.length;
   return loop.every((v, i) => convexAt(cloud, loop[(i + k - 1) % k], v, loop[(i + 1) % k], n, tol));
 }
 
 /** Each region's boundary loop, or null where it is not one convex simple polygon. */
-export function regionLoops(mesh: TriangleMesh, regions: Regions, tol: number): (number[] | null)[] {
+export function regionLoops(
+  mesh: TriangleMesh,
+  regions: Regions,
+  tol: number,
+): (number[] | null)[] {
   return regions.normal.map((n, r) => {
     const loop = boundaryLoop(mesh, regions.region, r);
     return loop !== null && isConvexLoop(mesh.cloud, loop, n, tol) ? loop : null;
@@ -176,7 +201,15 @@ function link(loop: LinkedLoop, a: number, b: number): void {
  * stays convex around n: a -> b becomes a -> x -> b, or loses b (the triangle also holds b -> x)
  * or a (it also holds x -> a). Returns whether it did.
  */
-export function spliceTriangle(cloud: readonly P3[], loop: LinkedLoop, a: number, b: number, x: number, n: P3, tol: number): boolean {
+export function spliceTriangle(
+  cloud: readonly P3[],
+  loop: LinkedLoop,
+  a: number,
+  b: number,
+  x: number,
+  n: P3,
+  tol: number,
+): boolean {
   const convex = (p: number, v: number, q: number): boolean => convexAt(cloud, p, v, q, n, tol);
   const pa = loop.prev.get(a)!;
   const nb = loop.next.get(b)!;
@@ -193,7 +226,8 @@ export function spliceTriangle(cloud: readonly P3[], loop: LinkedLoop, a: number
     link(loop, x, b);
   } else {
     // x elsewhere on the loop would pinch the region into a non-simple polygon.
-    if (loop.next.has(x) || !convex(pa, a, x) || !convex(a, x, b) || !convex(x, b, nb)) return false;
+    if (loop.next.has(x) || !convex(pa, a, x) || !convex(a, x, b) || !convex(x, b, nb))
+      return false;
     link(loop, a, x);
     link(loop, x, b);
   }
@@ -215,7 +249,7 @@ export function growConvex(mesh: TriangleMesh, regions: Regions, seed: number, t
   const loop: LinkedLoop = { next: new Map(), prev: new Map() };
   const f0 = mesh.tris[seed];
   for (let i = 0; i < 3; i++) link(loop, f0[i], f0[(i + 1) % 3]);
-  for (let grown = true; grown; ) {
+  for (let grown = true; grown;) {
     grown = false;
     for (const [a, b] of [...loop.next]) {
       if (loop.next.get(a) !== b) continue; // no longer a boundary edge after this pass's merges
@@ -252,7 +286,11 @@ export function renumberRegions(regions: Regions): void {
  * convex; they make more, smaller faces. Returns the loops of the regions then.
  */
 export function regrowNonConvex(
-  mesh: TriangleMesh, regions: Regions, order: readonly number[], loops: (number[] | null)[], tol: number,
+  mesh: TriangleMesh,
+  regions: Regions,
+  order: readonly number[],
+  loops: (number[] | null)[],
+  tol: number,
 ): (number[] | null)[] {
   const redo = new Set(loops.flatMap((l, r) => (l === null ? [r] : [])));
   if (redo.size === 0) return loops;

@@ -25,11 +25,24 @@ import { COPLANAR_RELATIVE_3D, MIN_EDGE_RELATIVE_3D } from './constants3d.ts';
 import { InputError } from './errors.ts';
 import { centreCloud, checkPointCount, checkVolume, weldPoints, type P3 } from './hull3d-cloud.ts';
 import type { HullData3D } from './hull-data3d.ts';
-import { centredVertices, checkHullSize, dropCollinear, facePlanes, pairEdges, renumberFaces, usedVertices } from './hull3d-faces.ts';
-import { mergeRegions, regionLoops, regionOrder, regrowNonConvex, triangleMesh } from './hull3d-regions.ts';
+import {
+  centredVertices,
+  checkHullSize,
+  dropCollinear,
+  facePlanes,
+  pairEdges,
+  renumberFaces,
+  usedVertices,
+} from './hull3d-faces.ts';
+import {
+  mergeRegions,
+  regionLoops,
+  regionOrder,
+  regrowNonConvex,
+  triangleMesh,
+} from './hull3d-regions.ts';
 
 export type { HullData3D };
-
 
 /**
  * Builds the convex hull of `points` (already validated as finite [x, y, z] triples). `path`
@@ -50,10 +63,16 @@ export function buildHull3D(path: string, points: readonly P3[]): HullData3D {
   const mesh = triangleMesh(cloud, quickhull(cloud) as number[][]);
   const order = regionOrder(mesh);
   const regions = mergeRegions(mesh, order, tol);
-  const loops = regrowNonConvex(mesh, regions, order, regionLoops(mesh, regions, tol), tol).map((l) => {
-    if (l === null) throw new InputError(path, 'hull building failed: a merged face is not a convex simple polygon (nearly coplanar points); perturb or remove them');
-    return l;
-  });
+  const loops = regrowNonConvex(mesh, regions, order, regionLoops(mesh, regions, tol), tol).map(
+    (l) => {
+      if (l === null)
+        throw new InputError(
+          path,
+          'hull building failed: a merged face is not a convex simple polygon (nearly coplanar points); perturb or remove them',
+        );
+      return l;
+    },
+  );
   const corners = dropCollinear(cloud, loops, tol);
   const used = usedVertices(corners);
   checkHullSize(path, used.length, corners.length);

@@ -23,6 +23,9 @@ export function checkKeys(where: string, obj: object, set: KeySet, field = ''): 
   for (const key in obj) {
     if (!Object.hasOwn(obj, key) || set.keys.includes(key)) continue;
     const hint = set.hints?.[key];
-    throw new InputError(where, `unknown key ${JSON.stringify(field + key)}${hint ? ` (${hint})` : ''}; ${set.what} takes ${set.keys.join(', ')}`);
+    throw new InputError(
+      where,
+      `unknown key ${JSON.stringify(field + key)}${hint ? ` (${hint})` : ''}; ${set.what} takes ${set.keys.join(', ')}`,
+    );
   }
 }

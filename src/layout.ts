@@ -31,7 +31,12 @@ export function reflectStructs(wgsl: string): Readonly<Record<string, StructLayo
     const members: Record<string, MemberLayout> = {};
     for (const m of s.members) {
       const arr = m.type.isArray ? (m.type as ArrayInfo) : undefined;
-      members[m.name] = { offset: m.offset, size: m.size, stride: arr?.stride ?? 0, count: arr?.count ?? 0 };
+      members[m.name] = {
+        offset: m.offset,
+        size: m.size,
+        stride: arr?.stride ?? 0,
+        count: arr?.count ?? 0,
+      };
     }
     out[s.name] = { name: s.name, size: s.size, align: s.align, members };
   }
@@ -45,7 +50,10 @@ export interface StructTable {
 }
 
 /** A lookup of already reflected structs (src/reflection.generated.ts) that names `source` (the WGSL files) in its errors. */
-export function structTable(structs: Readonly<Record<string, StructLayout>>, source: string): StructTable {
+export function structTable(
+  structs: Readonly<Record<string, StructLayout>>,
+  source: string,
+): StructTable {
   const struct = (name: string): StructLayout => {
     const s = structs[name];
     if (!s) throw new Error(`${source} declares no struct ${name} (run \`npm run prepare\`?)`);
@@ -74,16 +82,30 @@ export function reflectEntryPoints(wgsl: string): string[] {
 }
 
 /** The group-0 buffer bindings an entry point of `wgsl` uses (storage read-only or not, uniform), by binding. */
-export function reflectBindings(wgsl: string, entryPoint: string, label: string): BufferBindingLayout[] {
+export function reflectBindings(
+  wgsl: string,
+  entryPoint: string,
+  label: string,
+): BufferBindingLayout[] {
   const entry = new WgslReflect(wgsl).entry.compute.find((e) => e.name === entryPoint);
   if (!entry) throw new Error(`${label}: the WGSL has no entry point ${entryPoint}`);
-  return entry.resources.map((r) => {
-    if (r.group !== 0 || (r.resourceType !== ResourceType.Uniform && r.resourceType !== ResourceType.Storage)) {
-      throw new Error(`${label}: binding ${r.name} is not a buffer of group 0`);
-    }
-    const type: GPUBufferBindingType = r.resourceType === ResourceType.Uniform ? 'uniform' : r.access === 'read' ? 'read-only-storage' : 'storage';
-    return { binding: r.binding, type };
-  }).sort((a, b) => a.binding - b.binding);
+  return entry.resources
+    .map((r) => {
+      if (
+        r.group !== 0 ||
+        (r.resourceType !== ResourceType.Uniform && r.resourceType !== ResourceType.Storage)
+      ) {
+        throw new Error(`${label}: binding ${r.name} is not a buffer of group 0`);
+      }
+      const type: GPUBufferBindingType =
+        r.resourceType === ResourceType.Uniform
+          ? 'uniform'
+          : r.access === 'read'
+            ? 'read-only-storage'
+            : 'storage';
+      return { binding: r.binding, type };
+    })
+    .sort((a, b) => a.binding - b.binding);
 }
 
 /** A struct's member, or an error naming what the WGSL lacks (a layout and the host disagree). */

@@ -7,7 +7,6 @@ import { STRUCTS_LAYOUT_2D } from './reflection.generated.ts';
 // Reflected at build time (scripts/reflect-layouts.ts), with the constants of src/constants.ts.
 const { structs, struct } = structTable(STRUCTS_LAYOUT_2D, 'shaders/layout2d.wgsl');
 
-
 const shape = struct('Shape2D');
 const body = struct('Body2D');
 const point = struct('ManifoldPoint2D');

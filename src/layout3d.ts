@@ -8,7 +8,6 @@ import { STRUCTS_LAYOUT_3D } from './reflection.generated.ts';
 // Reflected at build time (scripts/reflect-layouts.ts), with the constants of src/constants3d.ts.
 const { struct } = structTable(STRUCTS_LAYOUT_3D, 'shaders/layout3d.wgsl');
 
-
 const shape = struct('Shape3D');
 const body = struct('Body3D');
 const point = struct('ManifoldPoint3D');
@@ -83,4 +82,3 @@ export const LAYOUT_3D = {
   hullVertexWords: 4,
   hullPlaneWords: 4,
 } as const;
-

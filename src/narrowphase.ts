@@ -28,7 +28,13 @@ import { GpuNarrowphase3D } from './gpu/narrowphase3d.ts';
 import { checkKeys } from './keys.ts';
 import { LAYOUT_2D } from './layout2d.ts';
 import { LAYOUT_3D } from './layout3d.ts';
-import { countManifolds, eachManifold, packScene2D, type ManifoldJson, type ManifoldWords } from './pack2d.ts';
+import {
+  countManifolds,
+  eachManifold,
+  packScene2D,
+  type ManifoldJson,
+  type ManifoldWords,
+} from './pack2d.ts';
 import { packScene3D } from './pack3d.ts';
 import { rebaseFarPairs } from './precision.ts';
 import { parseScene, type Scene, type Scene2D, type Scene3D } from './scene.ts';
@@ -121,33 +127,69 @@ export interface Narrowphase {
 }
 
 function isParsed(scene: unknown): scene is Scene {
-  return typeof scene === 'object' && scene !== null && (scene as Scene).bodyShape instanceof Uint32Array;
+  return (
+    typeof scene === 'object' && scene !== null && (scene as Scene).bodyShape instanceof Uint32Array
+  );
 }
 
 /** Whether `x` looks like a GPUDevice (what the narrowphase calls on it), not any object. */
 function isGpuDevice(x: unknown): x is GPUDevice {
   const d = x as Partial<GPUDevice> | null;
-  return typeof d === 'object' && d !== null && typeof d.createBuffer === 'function' && typeof d.createCommandEncoder === 'function' &&
-    typeof d.queue === 'object' && typeof d.limits === 'object' && typeof d.features === 'object' && typeof d.lost?.then === 'function';
+  return (
+    typeof d === 'object' &&
+    d !== null &&
+    typeof d.createBuffer === 'function' &&
+    typeof d.createCommandEncoder === 'function' &&
+    typeof d.queue === 'object' &&
+    typeof d.limits === 'object' &&
+    typeof d.features === 'object' &&
+    typeof d.lost?.then === 'function'
+  );
 }
 
 /** The options, checked: an InputError names the option and the reason (nothing is guessed). */
-function readOptions(options: unknown): { backend: Backend; device: GPUDevice | undefined; onDeviceLost: ((e: DeviceLostError) => void) | undefined } {
+function readOptions(options: unknown): {
+  backend: Backend;
+  device: GPUDevice | undefined;
+  onDeviceLost: ((e: DeviceLostError) => void) | undefined;
+} {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new InputError('options', `must be an object { backend?, device?, onDeviceLost? }, got ${shown(options)}`);
+    throw new InputError(
+      'options',
+      `must be an object { backend?, device?, onDeviceLost? }, got ${shown(options)}`,
+    );
   }
-  checkKeys('options', options, { what: "a narrowphase's options", keys: ['backend', 'device', 'onDeviceLost'] });
+  checkKeys('options', options, {
+    what: "a narrowphase's options",
+    keys: ['backend', 'device', 'onDeviceLost'],
+  });
   const o = options as Record<string, unknown>;
   const backend = o.backend ?? 'gpu';
-  if (backend !== 'gpu' && backend !== 'cpu') throw new InputError('options.backend', `must be "gpu" or "cpu", got ${shown(backend)}`);
+  if (backend !== 'gpu' && backend !== 'cpu')
+    throw new InputError('options.backend', `must be "gpu" or "cpu", got ${shown(backend)}`);
   if (o.device !== undefined) {
-    if (backend === 'cpu') throw new InputError('options.device', 'is for the GPU backend; the CPU backend takes no device');
-    if (!isGpuDevice(o.device)) throw new InputError('options.device', `must be a GPUDevice (from adapter.requestDevice()), got ${shown(o.device)}`);
+    if (backend === 'cpu')
+      throw new InputError(
+        'options.device',
+        'is for the GPU backend; the CPU backend takes no device',
+      );
+    if (!isGpuDevice(o.device))
+      throw new InputError(
+        'options.device',
+        `must be a GPUDevice (from adapter.requestDevice()), got ${shown(o.device)}`,
+      );
   }
   if (o.onDeviceLost !== undefined && typeof o.onDeviceLost !== 'function') {
-    throw new InputError('options.onDeviceLost', `must be a function, got ${shown(o.onDeviceLost)}`);
+    throw new InputError(
+      'options.onDeviceLost',
+      `must be a function, got ${shown(o.onDeviceLost)}`,
+    );
   }
-  return { backend, device: o.device as GPUDevice | undefined, onDeviceLost: o.onDeviceLost as ((e: DeviceLostError) => void) | undefined };
+  return {
+    backend,
+    device: o.device as GPUDevice | undefined,
+    onDeviceLost: o.onDeviceLost as ((e: DeviceLostError) => void) | undefined,
+  };
 }
 
 /** One device and what lives on it; replaced as a whole by rebuild(). */
@@ -165,7 +207,10 @@ interface GpuState {
   inFlight: Set<Promise<unknown>>;
 }
 
-async function openGpu(device: GPUDevice | undefined, onLost: ((e: DeviceLostError) => void) | undefined): Promise<GpuState> {
+async function openGpu(
+  device: GPUDevice | undefined,
+  onLost: ((e: DeviceLostError) => void) | undefined,
+): Promise<GpuState> {
   const state: GpuState = device
     ? makeState(device, false, device.features.has('timestamp-query'), 'user device')
     : await acquireDevice().then((a) => makeState(a.device, true, a.timestamps, a.adapter.name));
@@ -175,19 +220,38 @@ async function openGpu(device: GPUDevice | undefined, onLost: ((e: DeviceLostErr
   return state;
 }
 
-function makeState(device: GPUDevice, owned: boolean, timestamps: boolean, adapter: string): GpuState {
-  return { device, owned, timestamps, adapter, lost: device.lost, unwatch: () => {}, gpu2d: null, gpu3d: null, inFlight: new Set() };
+function makeState(
+  device: GPUDevice,
+  owned: boolean,
+  timestamps: boolean,
+  adapter: string,
+): GpuState {
+  return {
+    device,
+    owned,
+    timestamps,
+    adapter,
+    lost: device.lost,
+    unwatch: () => {},
+    gpu2d: null,
+    gpu3d: null,
+    inFlight: new Set(),
+  };
 }
 
 /** The state's 2D runner, compiled once (concurrent first calls share the compile). */
 function runner2D(state: GpuState): Promise<GpuNarrowphase2D> {
-  state.gpu2d ??= guardDeviceLoss(state.device, () => GpuNarrowphase2D.create(state.device, state.timestamps));
+  state.gpu2d ??= guardDeviceLoss(state.device, () =>
+    GpuNarrowphase2D.create(state.device, state.timestamps),
+  );
   state.gpu2d.catch(() => (state.gpu2d = null));
   return state.gpu2d;
 }
 
 function runner3D(state: GpuState): Promise<GpuNarrowphase3D> {
-  state.gpu3d ??= guardDeviceLoss(state.device, () => GpuNarrowphase3D.create(state.device, state.timestamps));
+  state.gpu3d ??= guardDeviceLoss(state.device, () =>
+    GpuNarrowphase3D.create(state.device, state.timestamps),
+  );
   state.gpu3d.catch(() => (state.gpu3d = null));
   return state.gpu3d;
 }
@@ -196,7 +260,11 @@ function runner3D(state: GpuState): Promise<GpuNarrowphase3D> {
 function retireGpu(state: GpuState): void {
   state.unwatch();
   void Promise.allSettled([...state.inFlight]).then(() => {
-    for (const runner of [state.gpu2d, state.gpu3d]) runner?.then((r) => r.destroy(), () => {});
+    for (const runner of [state.gpu2d, state.gpu3d])
+      runner?.then(
+        (r) => r.destroy(),
+        () => {},
+      );
     state.gpu2d = null;
     state.gpu3d = null;
     if (state.owned) state.device.destroy();
@@ -221,7 +289,9 @@ interface Slots {
 const NEVER = new Promise<GPUDeviceLostInfo>(() => {});
 
 function destroyedError(): Error {
-  return new Error('this narrowphase was destroyed (destroy()); create a new one with createNarrowphase()');
+  return new Error(
+    'this narrowphase was destroyed (destroy()); create a new one with createNarrowphase()',
+  );
 }
 
 export async function createNarrowphase(options: NarrowphaseOptions = {}): Promise<Narrowphase> {
@@ -251,7 +321,17 @@ export async function createNarrowphase(options: NarrowphaseOptions = {}): Promi
       buffer = collidePacked2D(prepared, packed);
       computeMs = performance.now() - t0;
     }
-    return { buffer, pairs, touchingOnly, origins: rebased.origins, words: LAYOUT_2D.manifold, dim: 2, computeMs, rebasedPairs: rebased.moved, compileMs };
+    return {
+      buffer,
+      pairs,
+      touchingOnly,
+      origins: rebased.origins,
+      words: LAYOUT_2D.manifold,
+      dim: 2,
+      computeMs,
+      rebasedPairs: rebased.moved,
+      compileMs,
+    };
   }
 
   async function run3D(st: GpuState | null, scene: Scene3D): Promise<Slots> {
@@ -274,7 +354,17 @@ export async function createNarrowphase(options: NarrowphaseOptions = {}): Promi
       buffer = collidePacked3D(prepared, packed);
       computeMs = performance.now() - t0;
     }
-    return { buffer, pairs, touchingOnly, origins: rebased.origins, words: LAYOUT_3D.manifold, dim: 3, computeMs, rebasedPairs: rebased.moved, compileMs };
+    return {
+      buffer,
+      pairs,
+      touchingOnly,
+      origins: rebased.origins,
+      words: LAYOUT_3D.manifold,
+      dim: 3,
+      computeMs,
+      rebasedPairs: rebased.moved,
+      compileMs,
+    };
   }
 
   /** One call: validated, run on the current device (kept alive until the call settles), unpacked lazily. */
@@ -286,9 +376,18 @@ export async function createNarrowphase(options: NarrowphaseOptions = {}): Promi
       const scene = isParsed(sceneIn) ? sceneIn : parseScene(sceneIn);
       const s = scene.dim === 3 ? await run3D(st, scene) : await run2D(st, scene);
       const length = countManifolds(s.buffer, s.pairs.length / 2, s.touchingOnly, s.words);
-      const manifolds: LazyManifolds = { length, [Symbol.iterator]: () => eachManifold(s.buffer, s.pairs, s.touchingOnly, s.words, s.dim, s.origins) };
+      const manifolds: LazyManifolds = {
+        length,
+        [Symbol.iterator]: () =>
+          eachManifold(s.buffer, s.pairs, s.touchingOnly, s.words, s.dim, s.origins),
+      };
       const stats: CollideStats = {
-        backend, adapter: st?.adapter ?? 'cpu', pairs: s.pairs.length / 2, computeMs: s.computeMs, wallMs: performance.now() - start, rebasedPairs: s.rebasedPairs,
+        backend,
+        adapter: st?.adapter ?? 'cpu',
+        pairs: s.pairs.length / 2,
+        computeMs: s.computeMs,
+        wallMs: performance.now() - start,
+        rebasedPairs: s.rebasedPairs,
         compileMs: s.compileMs,
       };
       return { manifolds, stats };
@@ -326,11 +425,19 @@ export async function createNarrowphase(options: NarrowphaseOptions = {}): Promi
       if (newDevice === undefined && !old.owned) {
         throw new Error('this narrowphase runs on your device: pass the new one, rebuild(device)');
       }
-      if (newDevice !== undefined && !isGpuDevice(newDevice)) throw new InputError('device', `must be a GPUDevice (from adapter.requestDevice()), got ${shown(newDevice)}`);
+      if (newDevice !== undefined && !isGpuDevice(newDevice))
+        throw new InputError(
+          'device',
+          `must be a GPUDevice (from adapter.requestDevice()), got ${shown(newDevice)}`,
+        );
       const next = await openGpu(newDevice, onDeviceLost);
       if (destroyed || gpu !== old) {
         retireGpu(next);
-        throw new Error(destroyed ? 'the narrowphase was destroyed during rebuild()' : 'the narrowphase was rebuilt again during rebuild()');
+        throw new Error(
+          destroyed
+            ? 'the narrowphase was destroyed during rebuild()'
+            : 'the narrowphase was rebuilt again during rebuild()',
+        );
       }
       gpu = next;
       lost = next.lost;

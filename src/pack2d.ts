@@ -69,7 +69,9 @@ export function unpackShapes2D(buf: ArrayBuffer, count: number): Shape2D[] {
   return out;
 }
 
-export function packBodies2D(scene: Pick<Scene2D, 'bodyShape' | 'bodyPosition' | 'bodyAngle'>): ArrayBuffer {
+export function packBodies2D(
+  scene: Pick<Scene2D, 'bodyShape' | 'bodyPosition' | 'bodyAngle'>,
+): ArrayBuffer {
   const n = scene.bodyShape.length;
   const buf = new ArrayBuffer(Math.max(1, n) * L.body.words * 4);
   const f = new Float32Array(buf);
@@ -135,7 +137,12 @@ export interface ManifoldWords {
  * `origins` (`dim` numbers per pair, src/precision.ts) are added to the points' positions in f64.
  */
 export function* eachManifold(
-  buf: ArrayBuffer, pairs: Uint32Array, touchingOnly: boolean, M: ManifoldWords, dim: 2 | 3, origins: Float64Array | null = null,
+  buf: ArrayBuffer,
+  pairs: Uint32Array,
+  touchingOnly: boolean,
+  M: ManifoldWords,
+  dim: 2 | 3,
+  origins: Float64Array | null = null,
 ): Generator<ManifoldJson, void, undefined> {
   const f = new Float32Array(buf);
   const u = new Uint32Array(buf);
@@ -151,12 +158,21 @@ export function* eachManifold(
       if (origins) for (let c = 0; c < dim; c++) position[c] = position[c]! + origins[dim * k + c]!;
       points.push({ position, depth: f[p + M.pointDepth]!, id: u[p + M.pointId]! });
     }
-    yield { pair: [pairs[2 * k]!, pairs[2 * k + 1]!], normal: count > 0 ? vec(o + M.normal) : new Array<number>(dim).fill(0), points };
+    yield {
+      pair: [pairs[2 * k]!, pairs[2 * k + 1]!],
+      normal: count > 0 ? vec(o + M.normal) : new Array<number>(dim).fill(0),
+      points,
+    };
   }
 }
 
 /** How many manifolds eachManifold gives for these slots: every pair's, or the touching ones'. */
-export function countManifolds(buf: ArrayBuffer, pairCount: number, touchingOnly: boolean, M: ManifoldWords): number {
+export function countManifolds(
+  buf: ArrayBuffer,
+  pairCount: number,
+  touchingOnly: boolean,
+  M: ManifoldWords,
+): number {
   if (!touchingOnly) return pairCount;
   const u = new Uint32Array(buf);
   let n = 0;
@@ -166,12 +182,22 @@ export function countManifolds(buf: ArrayBuffer, pairCount: number, touchingOnly
 
 /** Manifold slots to JSON, all at once (see eachManifold). */
 export function unpackManifolds(
-  buf: ArrayBuffer, pairs: Uint32Array, touchingOnly: boolean, M: ManifoldWords, dim: 2 | 3, origins: Float64Array | null = null,
+  buf: ArrayBuffer,
+  pairs: Uint32Array,
+  touchingOnly: boolean,
+  M: ManifoldWords,
+  dim: 2 | 3,
+  origins: Float64Array | null = null,
 ): ManifoldJson[] {
   return Array.from(eachManifold(buf, pairs, touchingOnly, M, dim, origins));
 }
 
 /** 2D manifold slots to JSON (see unpackManifolds). */
-export function unpackManifolds2D(buf: ArrayBuffer, pairs: Uint32Array, touchingOnly: boolean, origins: Float64Array | null = null): ManifoldJson[] {
+export function unpackManifolds2D(
+  buf: ArrayBuffer,
+  pairs: Uint32Array,
+  touchingOnly: boolean,
+  origins: Float64Array | null = null,
+): ManifoldJson[] {
   return unpackManifolds(buf, pairs, touchingOnly, L.manifold, 2, origins);
 }

@@ -87,16 +87,25 @@ export function packShapes3D(shapes: readonly Shape3D[]): PackedShapes3D {
       for (let k = 0; k < 4; k++) hullPlanes[(fo + fc) * PW + k] = s.planes[4 * fc + k]!;
       hullFaces[fo + fc] = (s.faceFirst[fc]! | (s.faceSize[fc]! << 16)) >>> 0;
     }
-    for (let k = 0; k < s.faceVertices.length; k++) hullIndices[io + k] = s.faceVertices[k]! | (s.faceEdges[k]! << 8);
+    for (let k = 0; k < s.faceVertices.length; k++)
+      hullIndices[io + k] = s.faceVertices[k]! | (s.faceEdges[k]! << 8);
     const eo = io + s.faceVertices.length;
     for (let e = 0; e < s.edgeCount; e++) {
-      hullIndices[eo + e] = (s.edgeV0[e]! | (s.edgeV1[e]! << 8) | (s.edgeF0[e]! << 16) | (s.edgeF1[e]! << 24)) >>> 0;
+      hullIndices[eo + e] =
+        (s.edgeV0[e]! | (s.edgeV1[e]! << 8) | (s.edgeF0[e]! << 16) | (s.edgeF1[e]! << 24)) >>> 0;
     }
     vo += s.vertexCount;
     fo += s.faceCount;
     io += s.faceVertices.length + s.edgeCount;
   });
-  return { shapes: buf, shapeCount: shapes.length, hullVertices, hullPlanes, hullFaces, hullIndices };
+  return {
+    shapes: buf,
+    shapeCount: shapes.length,
+    hullVertices,
+    hullPlanes,
+    hullFaces,
+    hullIndices,
+  };
 }
 
 /** The shapes as the kernel sees them: read back from the packed f32 buffers. */
@@ -114,7 +123,8 @@ export function unpackShapes3D(p: PackedShapes3D): Shape3D[] {
     const io = u[o + L.shape.indexOffset]!;
     const eo = u[o + L.shape.edgeOffset]!;
     const vertices = new Float64Array(3 * V);
-    for (let v = 0; v < V; v++) for (let k = 0; k < 3; k++) vertices[3 * v + k] = p.hullVertices[(vo + v) * VW + k]!;
+    for (let v = 0; v < V; v++)
+      for (let k = 0; k < 3; k++) vertices[3 * v + k] = p.hullVertices[(vo + v) * VW + k]!;
     const planes = new Float64Array(4 * F);
     const faceFirst = new Uint16Array(F);
     const faceSize = new Uint8Array(F);
@@ -173,11 +183,14 @@ export function unpackShapes3D(p: PackedShapes3D): Shape3D[] {
 /** Whether every packed shape is a box (the narrowphase then runs its box-only kernel). */
 export function boxesOnly3D(p: PackedShapes3D): boolean {
   const u = new Uint32Array(p.shapes);
-  for (let i = 0; i < p.shapeCount; i++) if (u[i * L.shape.words + L.shape.kind] !== SHAPE_KIND_3D.box) return false;
+  for (let i = 0; i < p.shapeCount; i++)
+    if (u[i * L.shape.words + L.shape.kind] !== SHAPE_KIND_3D.box) return false;
   return true;
 }
 
-export function packBodies3D(scene: Pick<Scene3D, 'bodyShape' | 'bodyPosition' | 'bodyRotation'>): ArrayBuffer {
+export function packBodies3D(
+  scene: Pick<Scene3D, 'bodyShape' | 'bodyPosition' | 'bodyRotation'>,
+): ArrayBuffer {
   const n = scene.bodyShape.length;
   const buf = new ArrayBuffer(Math.max(1, n) * L.body.words * 4);
   const f = new Float32Array(buf);
@@ -192,9 +205,19 @@ export function packBodies3D(scene: Pick<Scene3D, 'bodyShape' | 'bodyPosition' |
 }
 
 /** The scene and its pairs (a0, b0, a1, b1, ...; checked as parseScene checks JSON pairs) for either backend. */
-export function packScene3D(scene: Scene3D, pairs: Uint32Array, shapes: PackedShapes3D = packShapes3D(scene.shapes)): Packed3D {
+export function packScene3D(
+  scene: Scene3D,
+  pairs: Uint32Array,
+  shapes: PackedShapes3D = packShapes3D(scene.shapes),
+): Packed3D {
   checkPairs(pairs, scene.bodyShape.length);
-  return { ...shapes, bodies: packBodies3D(scene), pairs, pairCount: pairs.length / 2, margin: scene.margin };
+  return {
+    ...shapes,
+    bodies: packBodies3D(scene),
+    pairs,
+    pairCount: pairs.length / 2,
+    margin: scene.margin,
+  };
 }
 
 /** Bytes of manifold storage for `pairCount` pairs (one fixed slot each). */
@@ -203,6 +226,11 @@ export function manifoldBytes3D(pairCount: number): number {
 }
 
 /** 3D manifold slots to JSON (see unpackManifolds in src/pack2d.ts). */
-export function unpackManifolds3D(buf: ArrayBuffer, pairs: Uint32Array, touchingOnly: boolean, origins: Float64Array | null = null): ManifoldJson[] {
+export function unpackManifolds3D(
+  buf: ArrayBuffer,
+  pairs: Uint32Array,
+  touchingOnly: boolean,
+  origins: Float64Array | null = null,
+): ManifoldJson[] {
   return unpackManifolds(buf, pairs, touchingOnly, L.manifold, 3, origins);
 }

@@ -21,7 +21,13 @@ export interface Rebased<S> {
 }
 
 /** Which pairs lie too far out for f32, by the max-norm of their bodies' positions against their shapes' extents. */
-function farPairs(dim: number, bodyShape: Uint32Array, bodyPosition: Float64Array, extents: ArrayLike<number>, pairs: Uint32Array): number[] {
+function farPairs(
+  dim: number,
+  bodyShape: Uint32Array,
+  bodyPosition: Float64Array,
+  extents: ArrayLike<number>,
+  pairs: Uint32Array,
+): number[] {
   const far: number[] = [];
   const reach = (body: number): number => {
     let r = 0;
@@ -42,8 +48,20 @@ function farPairs(dim: number, bodyShape: Uint32Array, bodyPosition: Float64Arra
  * to A), the pairs naming the copies, and the origins.
  */
 function rebase(
-  dim: number, bodyShape: Uint32Array, bodyPosition: Float64Array, turn: Float64Array, turnStride: number, pairs: Uint32Array, far: readonly number[],
-): { bodyShape: Uint32Array; bodyPosition: Float64Array; turn: Float64Array; pairs: Uint32Array; origins: Float64Array } {
+  dim: number,
+  bodyShape: Uint32Array,
+  bodyPosition: Float64Array,
+  turn: Float64Array,
+  turnStride: number,
+  pairs: Uint32Array,
+  far: readonly number[],
+): {
+  bodyShape: Uint32Array;
+  bodyPosition: Float64Array;
+  turn: Float64Array;
+  pairs: Uint32Array;
+  origins: Float64Array;
+} {
   const n = bodyShape.length;
   const m = n + 2 * far.length;
   const shape = new Uint32Array(m);
@@ -60,8 +78,10 @@ function rebase(
     ends.forEach((body, e) => {
       const copy = n + 2 * j + e;
       shape[copy] = bodyShape[body]!;
-      for (let c = 0; c < turnStride; c++) rotation[turnStride * copy + c] = turn[turnStride * body + c]!;
-      for (let c = 0; c < dim; c++) position[dim * copy + c] = bodyPosition[dim * body + c]! - bodyPosition[dim * a + c]!;
+      for (let c = 0; c < turnStride; c++)
+        rotation[turnStride * copy + c] = turn[turnStride * body + c]!;
+      for (let c = 0; c < dim; c++)
+        position[dim * copy + c] = bodyPosition[dim * body + c]! - bodyPosition[dim * a + c]!;
       moved[2 * k + e] = copy;
     });
     for (let c = 0; c < dim; c++) origins[dim * k + c] = bodyPosition[dim * a + c]!;
@@ -76,7 +96,23 @@ export function rebaseFarPairs<S extends Scene>(scene: S, pairs: Uint32Array): R
   const far = farPairs(scene.dim, scene.bodyShape, scene.bodyPosition, extents, pairs);
   if (far.length === 0) return { scene, pairs, origins: null, moved: 0 };
   // What turns a body: a 2D angle, or a 3D quaternion.
-  const turn = scene.dim === 2 ? { key: 'bodyAngle', values: scene.bodyAngle, stride: 1 } : { key: 'bodyRotation', values: scene.bodyRotation, stride: 4 };
-  const r = rebase(scene.dim, scene.bodyShape, scene.bodyPosition, turn.values, turn.stride, pairs, far);
-  return { scene: { ...scene, bodyShape: r.bodyShape, bodyPosition: r.bodyPosition, [turn.key]: r.turn }, pairs: r.pairs, origins: r.origins, moved: far.length };
+  const turn =
+    scene.dim === 2
+      ? { key: 'bodyAngle', values: scene.bodyAngle, stride: 1 }
+      : { key: 'bodyRotation', values: scene.bodyRotation, stride: 4 };
+  const r = rebase(
+    scene.dim,
+    scene.bodyShape,
+    scene.bodyPosition,
+    turn.values,
+    turn.stride,
+    pairs,
+    far,
+  );
+  return {
+    scene: { ...scene, bodyShape: r.bodyShape, bodyPosition: r.bodyPosition, [turn.key]: r.turn },
+    pairs: r.pairs,
+    origins: r.origins,
+    moved: far.length,
+  };
 }

@@ -30,14 +30,22 @@ export function randomPolygon(random: () => number, n: number, size: number): Ve
 export type ShapeMix = 'box' | 'ngon' | 'mixed';
 
 export function randomShape(random: () => number, mix: ShapeMix, size = 0.5): Shape2DInput {
-  if (mix === 'box') return { type: 'box', halfExtents: [size * (0.5 + random()), size * (0.5 + random())] };
+  if (mix === 'box')
+    return { type: 'box', halfExtents: [size * (0.5 + random()), size * (0.5 + random())] };
   if (mix === 'ngon') return { type: 'polygon', vertices: randomPolygon(random, 8, size) };
   const k = Math.floor(random() * 5);
-  if (k === 0) return { type: 'box', halfExtents: [size * (0.5 + random()), size * (0.5 + random())] };
-  if (k === 1) return { type: 'polygon', vertices: randomPolygon(random, 3 + Math.floor(random() * 6), size), radius: random() < 0.3 ? 0.1 * size : 0 };
+  if (k === 0)
+    return { type: 'box', halfExtents: [size * (0.5 + random()), size * (0.5 + random())] };
+  if (k === 1)
+    return {
+      type: 'polygon',
+      vertices: randomPolygon(random, 3 + Math.floor(random() * 6), size),
+      radius: random() < 0.3 ? 0.1 * size : 0,
+    };
   if (k === 2) return { type: 'circle', radius: size * (0.5 + random()) };
   const h = size * (0.3 + random());
-  if (k === 3) return { type: 'capsule', a: [-h, 0], b: [h, 0], radius: size * (0.2 + 0.5 * random()) };
+  if (k === 3)
+    return { type: 'capsule', a: [-h, 0], b: [h, 0], radius: size * (0.2 + 0.5 * random()) };
   return { type: 'polygon', vertices: randomPolygon(random, 8, size) };
 }
 
@@ -45,7 +53,12 @@ export function randomShape(random: () => number, mix: ShapeMix, size = 0.5): Sh
  * `pairCount` pairs of fresh bodies placed close enough to overlap or nearly touch, as a
  * broadphase would hand them over; shapes are shared from a pool of `min(pairCount, 256)`.
  */
-export function randomPairScene(seed: number, pairCount: number, mix: ShapeMix, margin = 0.02): SceneJson2D {
+export function randomPairScene(
+  seed: number,
+  pairCount: number,
+  mix: ShapeMix,
+  margin = 0.02,
+): SceneJson2D {
   const random = rng(seed);
   const poolSize = Math.max(2, Math.min(256, pairCount));
   const shapes = Array.from({ length: poolSize }, () => randomShape(random, mix));
@@ -57,8 +70,16 @@ export function randomPairScene(seed: number, pairCount: number, mix: ShapeMix, 
     const y = 10 * Math.floor(k / side);
     const d = 0.3 + 0.9 * random();
     const t = 2 * Math.PI * random();
-    bodies.push({ shape: Math.floor(random() * poolSize), position: [x, y], angle: 2 * Math.PI * random() });
-    bodies.push({ shape: Math.floor(random() * poolSize), position: [x + d * Math.cos(t), y + d * Math.sin(t)], angle: 2 * Math.PI * random() });
+    bodies.push({
+      shape: Math.floor(random() * poolSize),
+      position: [x, y],
+      angle: 2 * Math.PI * random(),
+    });
+    bodies.push({
+      shape: Math.floor(random() * poolSize),
+      position: [x + d * Math.cos(t), y + d * Math.sin(t)],
+      angle: 2 * Math.PI * random(),
+    });
     pairs.push([2 * k, 2 * k + 1]);
   }
   return { dim: 2, margin, shapes, bodies, pairs };

@@ -5,7 +5,14 @@ import { MAX_COORDINATE } from './constants.ts';
 import { finiteNumber, InputError, shown } from './errors.ts';
 import { checkKeys, type KeySet } from './keys.ts';
 import { makeShape2D, readVec2, type Shape2D, type Shape2DInput, type Vec2 } from './shapes2d.ts';
-import { makeBody3D, makeShape3D, type Quat, type Shape3D, type Shape3DInput, type Vec3 } from './shapes3d.ts';
+import {
+  makeBody3D,
+  makeShape3D,
+  type Quat,
+  type Shape3D,
+  type Shape3DInput,
+  type Vec3,
+} from './shapes3d.ts';
 
 export interface Body2DInput {
   shape: number;
@@ -36,11 +43,16 @@ export interface Scene2D {
 }
 
 /** The keys of a scene (either dimension) and of a 2D body (3D bodies: src/shapes3d.ts). */
-const SCENE_KEYS: KeySet = { what: 'a scene', keys: ['dim', 'margin', 'shapes', 'bodies', 'pairs'] };
+const SCENE_KEYS: KeySet = {
+  what: 'a scene',
+  keys: ['dim', 'margin', 'shapes', 'bodies', 'pairs'],
+};
 const BODY_KEYS_2D: KeySet = {
   what: 'a 2D body',
   keys: ['shape', 'position', 'angle'],
-  hints: { rotation: 'a 2D body turns by "angle", in radians; "rotation", a quaternion, is for dim 3' },
+  hints: {
+    rotation: 'a 2D body turns by "angle", in radians; "rotation", a quaternion, is for dim 3',
+  },
 };
 
 function isIndex(x: unknown, n: number): x is number {
@@ -57,7 +69,10 @@ export function parseMargin(margin: unknown): number {
 }
 
 /** Validates bodies: shape index in range, finite position and angle. */
-function parseBodies2D(bodies: unknown, shapeCount: number): Pick<Scene2D, 'bodyShape' | 'bodyPosition' | 'bodyAngle'> {
+function parseBodies2D(
+  bodies: unknown,
+  shapeCount: number,
+): Pick<Scene2D, 'bodyShape' | 'bodyPosition' | 'bodyAngle'> {
   if (!Array.isArray(bodies)) throw new InputError('bodies', 'must be an array');
   const n = bodies.length;
   const bodyShape = new Uint32Array(n);
@@ -66,14 +81,19 @@ function parseBodies2D(bodies: unknown, shapeCount: number): Pick<Scene2D, 'body
   for (let i = 0; i < n; i++) {
     const path = `bodies[${i}]`;
     const b = bodies[i] as Partial<Body2DInput> | null;
-    if (typeof b !== 'object' || b === null) throw new InputError(path, 'must be an object {shape, position, angle}');
+    if (typeof b !== 'object' || b === null)
+      throw new InputError(path, 'must be an object {shape, position, angle}');
     checkKeys(path, b, BODY_KEYS_2D);
     if (!isIndex(b.shape, shapeCount)) {
-      throw new InputError(path, `shape ${shown(b.shape)} is not a shape index (the scene has ${shapeCount} shapes)`);
+      throw new InputError(
+        path,
+        `shape ${shown(b.shape)} is not a shape index (the scene has ${shapeCount} shapes)`,
+      );
     }
     const p = readVec2(path, 'position', b.position);
     const angle = b.angle ?? 0;
-    if (typeof angle !== 'number' || !Number.isFinite(angle)) throw new InputError(path, `angle must be a finite number, got ${shown(angle)}`);
+    if (typeof angle !== 'number' || !Number.isFinite(angle))
+      throw new InputError(path, `angle must be a finite number, got ${shown(angle)}`);
     bodyShape[i] = b.shape;
     bodyPosition[2 * i] = p[0];
     bodyPosition[2 * i + 1] = p[1];
@@ -85,12 +105,14 @@ function parseBodies2D(bodies: unknown, shapeCount: number): Pick<Scene2D, 'body
 /** Validates pairs: two distinct body indices each. */
 export function parsePairs(pairs: unknown, bodyCount: number): Uint32Array | null {
   if (pairs === undefined) return null;
-  if (!Array.isArray(pairs)) throw new InputError('pairs', 'must be an array of [a, b] body index pairs');
+  if (!Array.isArray(pairs))
+    throw new InputError('pairs', 'must be an array of [a, b] body index pairs');
   const out = new Uint32Array(2 * pairs.length);
   for (let k = 0; k < pairs.length; k++) {
     const p = pairs[k] as unknown;
     const path = `pairs[${k}]`;
-    if (!Array.isArray(p) || p.length !== 2) throw new InputError(path, `must be [a, b], got ${JSON.stringify(p)}`);
+    if (!Array.isArray(p) || p.length !== 2)
+      throw new InputError(path, `must be [a, b], got ${JSON.stringify(p)}`);
     const problem = pairProblem(p[0], p[1], bodyCount);
     if (problem) throw new InputError(path, problem);
     out[2 * k] = p[0] as number;
@@ -116,7 +138,8 @@ function pairProblem(a: unknown, b: unknown, bodyCount: number): string | null {
  * API never reach a kernel naming a body that is not there.
  */
 export function checkPairs(pairs: Uint32Array, bodyCount: number): void {
-  if (pairs.length % 2 !== 0) throw new InputError('pairs', `holds ${pairs.length} body indices, not an even number`);
+  if (pairs.length % 2 !== 0)
+    throw new InputError('pairs', `holds ${pairs.length} body indices, not an even number`);
   for (let i = 0; i < pairs.length; i += 2) {
     const a = pairs[i]!;
     const b = pairs[i + 1]!;
@@ -128,7 +151,10 @@ export function checkPairs(pairs: Uint32Array, bodyCount: number): void {
 /** A scene is a JSON object (not an array, not null), of known keys. */
 function checkSceneObject(json: unknown): asserts json is object {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-    throw new InputError('scene', `must be a JSON object { dim, shapes, bodies, pairs? }, got ${Array.isArray(json) ? 'an array' : shown(json)}`);
+    throw new InputError(
+      'scene',
+      `must be a JSON object { dim, shapes, bodies, pairs? }, got ${Array.isArray(json) ? 'an array' : shown(json)}`,
+    );
   }
   checkKeys('scene', json, SCENE_KEYS);
 }
@@ -139,7 +165,13 @@ export function parseScene2D(json: unknown): Scene2D {
   if (!Array.isArray(s.shapes)) throw new InputError('shapes', 'must be an array');
   const shapes = s.shapes.map((shape, i) => makeShape2D(shape, i));
   const bodies = parseBodies2D(s.bodies, shapes.length);
-  return { dim: 2, margin: parseMargin(s.margin), shapes, ...bodies, pairs: parsePairs(s.pairs, bodies.bodyShape.length) };
+  return {
+    dim: 2,
+    margin: parseMargin(s.margin),
+    shapes,
+    ...bodies,
+    pairs: parsePairs(s.pairs, bodies.bodyShape.length),
+  };
 }
 
 export interface Body3DInput {
@@ -189,7 +221,15 @@ export function parseScene3D(json: unknown): Scene3D {
     bodyPosition.set(b.position, 3 * i);
     bodyRotation.set(b.rotation, 4 * i);
   });
-  return { dim: 3, margin: parseMargin(s.margin), shapes, bodyShape, bodyPosition, bodyRotation, pairs: parsePairs(s.pairs, n) };
+  return {
+    dim: 3,
+    margin: parseMargin(s.margin),
+    shapes,
+    bodyShape,
+    bodyPosition,
+    bodyRotation,
+    pairs: parsePairs(s.pairs, n),
+  };
 }
 
 /** Validates a scene of either dimension (`dim`: 2 or 3). */

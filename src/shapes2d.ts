@@ -14,7 +14,12 @@ import {
   MIN_TURN_SINE,
 } from './constants.ts';
 import { InputError, finiteNumber } from './errors.ts';
-import { DEFAULT_CATEGORY_BITS, DEFAULT_MASK_BITS, readFilter, type ShapeFilterInput } from './filter.ts';
+import {
+  DEFAULT_CATEGORY_BITS,
+  DEFAULT_MASK_BITS,
+  readFilter,
+  type ShapeFilterInput,
+} from './filter.ts';
 import { checkKeys, type KeySet } from './keys.ts';
 
 export type Vec2 = [number, number];
@@ -63,8 +68,12 @@ export function emptyShape2D(): Shape2D {
 }
 
 export function readVec2(path: string, what: string, v: unknown): Vec2 {
-  if (!Array.isArray(v) || v.length !== 2) throw new InputError(path, `${what} must be [x, y], got ${JSON.stringify(v)}`);
-  return [finiteNumber(path, `${what}[0]`, v[0], MAX_COORDINATE), finiteNumber(path, `${what}[1]`, v[1], MAX_COORDINATE)];
+  if (!Array.isArray(v) || v.length !== 2)
+    throw new InputError(path, `${what} must be [x, y], got ${JSON.stringify(v)}`);
+  return [
+    finiteNumber(path, `${what}[0]`, v[0], MAX_COORDINATE),
+    finiteNumber(path, `${what}[1]`, v[1], MAX_COORDINATE),
+  ];
 }
 
 function positive(path: string, what: string, x: unknown): number {
@@ -85,7 +94,13 @@ function nonNegative(path: string, what: string, x: unknown, fallback: number): 
  * collinear vertices, not too small) and fills `out` (vertices, normals, extent). Also the check of
  * a hand-built Shape2D (src/checkshapes.ts).
  */
-export function setPolygon(path: string, pts: Vec2[], radius: number, kind: number, out: Shape2D): void {
+export function setPolygon(
+  path: string,
+  pts: Vec2[],
+  radius: number,
+  kind: number,
+  out: Shape2D,
+): void {
   const n = pts.length;
   let cx = 0;
   let cy = 0;
@@ -96,7 +111,11 @@ export function setPolygon(path: string, pts: Vec2[], radius: number, kind: numb
   let reach = 0;
   for (const p of pts) reach = Math.max(reach, Math.hypot(p[0] - cx, p[1] - cy));
   const extent = reach + radius;
-  if (!(extent >= MIN_EXTENT)) throw new InputError(path, `shape is smaller than ${MIN_EXTENT} (extent ${extent}); zero-size shapes have no contacts`);
+  if (!(extent >= MIN_EXTENT))
+    throw new InputError(
+      path,
+      `shape is smaller than ${MIN_EXTENT} (extent ${extent}); zero-size shapes have no contacts`,
+    );
   const minEdge = MIN_EDGE_RELATIVE * reach;
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
@@ -117,7 +136,8 @@ export function setPolygon(path: string, pts: Vec2[], radius: number, kind: numb
       const b = pts[(i + 1) % n]!;
       area2 += a[0] * b[1] - a[1] * b[0];
     }
-    if (area2 < 0) throw new InputError(path, 'vertices are clockwise; give them counter-clockwise');
+    if (area2 < 0)
+      throw new InputError(path, 'vertices are clockwise; give them counter-clockwise');
     let turning = 0;
     for (let i = 0; i < n; i++) {
       const a = pts[i]!;
@@ -131,13 +151,17 @@ export function setPolygon(path: string, pts: Vec2[], radius: number, kind: numb
       const sine = cross / (Math.hypot(e1x, e1y) * Math.hypot(e2x, e2y));
       const at = (i + 1) % n;
       if (Math.abs(sine) < MIN_TURN_SINE) {
-        throw new InputError(path, `vertices ${i}, ${at}, ${(i + 2) % n} are collinear; remove vertex ${at}`);
+        throw new InputError(
+          path,
+          `vertices ${i}, ${at}, ${(i + 2) % n} are collinear; remove vertex ${at}`,
+        );
       }
       if (sine < 0) throw new InputError(path, `polygon is not convex at vertex ${at}`);
       turning += Math.atan2(cross, e1x * e2x + e1y * e2y);
     }
     // All left turns but more than one full turn: a star that winds twice (self-intersecting).
-    if (turning > 2 * Math.PI + 1e-6) throw new InputError(path, 'polygon winds around more than once (self-intersecting)');
+    if (turning > 2 * Math.PI + 1e-6)
+      throw new InputError(path, 'polygon winds around more than once (self-intersecting)');
   }
   out.count = n;
   out.radius = radius;
@@ -161,9 +185,14 @@ export function setPolygon(path: string, pts: Vec2[], radius: number, kind: numb
 }
 
 /** Validates one user shape (index `index` in the scene) and builds its internal form. */
-export function makeShape2D(input: Shape2DInput, index: number, out: Shape2D = emptyShape2D()): Shape2D {
+export function makeShape2D(
+  input: Shape2DInput,
+  index: number,
+  out: Shape2D = emptyShape2D(),
+): Shape2D {
   const path = `shapes[${index}]`;
-  if (typeof input !== 'object' || input === null) throw new InputError(path, 'must be an object with a "type"');
+  if (typeof input !== 'object' || input === null)
+    throw new InputError(path, 'must be an object with a "type"');
   const kindName = (input as { type?: unknown }).type;
   const where = `${path} (${String(kindName)})`;
   if (typeof kindName === 'string' && Object.hasOwn(SHAPE_KEYS_2D, kindName)) {
@@ -177,23 +206,38 @@ export function makeShape2D(input: Shape2DInput, index: number, out: Shape2D = e
       const v = input.vertices as unknown;
       if (!Array.isArray(v)) throw new InputError(where, '"vertices" must be an array of [x, y]');
       if (v.length < 3 || v.length > MAX_POLYGON_VERTICES) {
-        throw new InputError(where, `has ${v.length} vertices; a polygon takes 3 to ${MAX_POLYGON_VERTICES}`);
+        throw new InputError(
+          where,
+          `has ${v.length} vertices; a polygon takes 3 to ${MAX_POLYGON_VERTICES}`,
+        );
       }
       const pts = v.map((p, i) => readVec2(where, `vertices[${i}]`, p));
-      setPolygon(where, pts, nonNegative(where, 'radius', input.radius, 0), SHAPE_KIND_2D.polygon, out);
+      setPolygon(
+        where,
+        pts,
+        nonNegative(where, 'radius', input.radius, 0),
+        SHAPE_KIND_2D.polygon,
+        out,
+      );
       return out;
     }
     case 'box': {
       const h = readVec2(where, 'halfExtents', input.halfExtents);
       const hx = positive(where, 'halfExtents[0]', h[0]);
       const hy = positive(where, 'halfExtents[1]', h[1]);
-      const pts: Vec2[] = [[-hx, -hy], [hx, -hy], [hx, hy], [-hx, hy]];
+      const pts: Vec2[] = [
+        [-hx, -hy],
+        [hx, -hy],
+        [hx, hy],
+        [-hx, hy],
+      ];
       setPolygon(where, pts, nonNegative(where, 'radius', input.radius, 0), SHAPE_KIND_2D.box, out);
       return out;
     }
     case 'circle': {
       const r = positive(where, 'radius', input.radius);
-      const c = input.center === undefined ? ([0, 0] as Vec2) : readVec2(where, 'center', input.center);
+      const c =
+        input.center === undefined ? ([0, 0] as Vec2) : readVec2(where, 'center', input.center);
       setPolygon(where, [c], r, SHAPE_KIND_2D.circle, out);
       return out;
     }
@@ -201,7 +245,10 @@ export function makeShape2D(input: Shape2DInput, index: number, out: Shape2D = e
       const a = readVec2(where, 'a', input.a);
       const b = readVec2(where, 'b', input.b);
       const r = positive(where, 'radius', input.radius);
-      if (Math.hypot(b[0] - a[0], b[1] - a[1]) <= MIN_EDGE_RELATIVE * Math.max(r, Math.hypot(a[0], a[1]))) {
+      if (
+        Math.hypot(b[0] - a[0], b[1] - a[1]) <=
+        MIN_EDGE_RELATIVE * Math.max(r, Math.hypot(a[0], a[1]))
+      ) {
         throw new InputError(where, 'a and b coincide; use a circle for a zero-length capsule');
       }
       setPolygon(where, [a, b], r, SHAPE_KIND_2D.capsule, out);

@@ -39,7 +39,11 @@ const NOT_ROUNDED = '3D hulls and boxes are not rounded: no "radius"';
 /** The keys each 3D shape type takes (src/keys.ts: any other is an error). */
 const SHAPE_KEYS_3D: Record<Shape3DInput['type'], KeySet> = {
   hull: { what: 'a hull', keys: ['type', 'vertices', 'filter'], hints: { radius: NOT_ROUNDED } },
-  box: { what: 'a 3D box', keys: ['type', 'halfExtents', 'filter'], hints: { radius: NOT_ROUNDED } },
+  box: {
+    what: 'a 3D box',
+    keys: ['type', 'halfExtents', 'filter'],
+    hints: { radius: NOT_ROUNDED },
+  },
   sphere: { what: 'a sphere', keys: ['type', 'radius', 'center', 'filter'] },
   capsule: { what: 'a 3D capsule', keys: ['type', 'a', 'b', 'radius', 'filter'] },
 };
@@ -48,7 +52,9 @@ const SHAPE_KEYS_3D: Record<Shape3DInput['type'], KeySet> = {
 const BODY_KEYS_3D: KeySet = {
   what: 'a 3D body',
   keys: ['shape', 'position', 'rotation'],
-  hints: { angle: 'a 3D body turns by "rotation", a unit quaternion [x, y, z, w]; "angle" is for dim 2' },
+  hints: {
+    angle: 'a 3D body turns by "rotation", a unit quaternion [x, y, z, w]; "angle" is for dim 2',
+  },
 };
 
 /** The internal shape. For spheres and capsules the hull arrays hold the 1 or 2 core vertices. */
@@ -84,22 +90,34 @@ export interface Body3D {
 }
 
 export function readVec3(path: string, what: string, v: unknown): Vec3 {
-  if (!Array.isArray(v) || v.length !== 3) throw new InputError(path, `${what} must be [x, y, z], got ${JSON.stringify(v)}`);
+  if (!Array.isArray(v) || v.length !== 3)
+    throw new InputError(path, `${what} must be [x, y, z], got ${JSON.stringify(v)}`);
   return [0, 1, 2].map((i) => finiteNumber(path, `${what}[${i}]`, v[i], MAX_COORDINATE_3D)) as Vec3;
 }
 
 /** Reads a rotation quaternion [x, y, z, w]; it must be unit length within 1e-3 and is renormalised. */
 export function readQuat(path: string, what: string, v: unknown): Quat {
-  if (!Array.isArray(v) || v.length !== 4) throw new InputError(path, `${what} must be a quaternion [x, y, z, w], got ${JSON.stringify(v)}`);
-  const q = [0, 1, 2, 3].map((i) => finiteNumber(path, `${what}[${i}]`, v[i], MAX_COORDINATE_3D)) as Quat;
+  if (!Array.isArray(v) || v.length !== 4)
+    throw new InputError(
+      path,
+      `${what} must be a quaternion [x, y, z, w], got ${JSON.stringify(v)}`,
+    );
+  const q = [0, 1, 2, 3].map((i) =>
+    finiteNumber(path, `${what}[${i}]`, v[i], MAX_COORDINATE_3D),
+  ) as Quat;
   const l = Math.hypot(q[0], q[1], q[2], q[3]);
-  if (!(Math.abs(l - 1) <= 1e-3)) throw new InputError(path, `${what} must be a unit quaternion, its length is ${l}`);
+  if (!(Math.abs(l - 1) <= 1e-3))
+    throw new InputError(path, `${what} must be a unit quaternion, its length is ${l}`);
   return [q[0] / l, q[1] / l, q[2] / l, q[3] / l];
 }
 
 function positive(path: string, what: string, x: unknown): number {
   const v = finiteNumber(path, what, x, MAX_COORDINATE_3D);
-  if (!(v >= MIN_EXTENT_3D)) throw new InputError(path, `${what} must be >= ${MIN_EXTENT_3D} (zero-size shapes have no contacts), got ${v}`);
+  if (!(v >= MIN_EXTENT_3D))
+    throw new InputError(
+      path,
+      `${what} must be >= ${MIN_EXTENT_3D} (zero-size shapes have no contacts), got ${v}`,
+    );
   return v;
 }
 
@@ -139,7 +157,8 @@ function roundShape(kind: number, pts: Vec3[], radius: number): ShapeCore3D {
 /** Validates one user shape (index `index` in the scene) and builds its internal form. */
 export function makeShape3D(input: Shape3DInput, index: number): Shape3D {
   const path = `shapes[${index}]`;
-  if (typeof input !== 'object' || input === null) throw new InputError(path, 'must be an object with a "type"');
+  if (typeof input !== 'object' || input === null)
+    throw new InputError(path, 'must be an object with a "type"');
   const kindName = (input as { type?: unknown }).type;
   const where = `${path} (${String(kindName)})`;
   if (typeof kindName === 'string' && Object.hasOwn(SHAPE_KEYS_3D, kindName)) {
@@ -153,7 +172,8 @@ function shapeCore3D(input: Shape3DInput, where: string): ShapeCore3D {
   switch (input.type) {
     case 'hull': {
       const v = input.vertices as unknown;
-      if (!Array.isArray(v)) throw new InputError(where, '"vertices" must be an array of [x, y, z]');
+      if (!Array.isArray(v))
+        throw new InputError(where, '"vertices" must be an array of [x, y, z]');
       const pts = v.map((p, i) => readVec3(where, `vertices[${i}]`, p));
       return hullShape(SHAPE_KIND_3D.hull, buildHull3D(where, pts));
     }
@@ -164,14 +184,18 @@ function shapeCore3D(input: Shape3DInput, where: string): ShapeCore3D {
       const hz = positive(where, 'halfExtents[2]', h[2]);
       const m = Math.max(hx, hy, hz);
       if (Math.min(hx, hy, hz) < MIN_EDGE_RELATIVE_3D * m) {
-        throw new InputError(where, `halfExtents ${JSON.stringify(h)} are too thin: each must be at least ${MIN_EDGE_RELATIVE_3D} of the largest`);
+        throw new InputError(
+          where,
+          `halfExtents ${JSON.stringify(h)} are too thin: each must be at least ${MIN_EDGE_RELATIVE_3D} of the largest`,
+        );
       }
       // The one box topology (src/box3d.ts): the GPU computes a box's features from its half extents.
       return hullShape(SHAPE_KIND_3D.box, boxHull3D(hx, hy, hz));
     }
     case 'sphere': {
       const r = positive(where, 'radius', input.radius);
-      const c = input.center === undefined ? ([0, 0, 0] as Vec3) : readVec3(where, 'center', input.center);
+      const c =
+        input.center === undefined ? ([0, 0, 0] as Vec3) : readVec3(where, 'center', input.center);
       return roundShape(SHAPE_KIND_3D.sphere, [c], r);
     }
     case 'capsule': {
@@ -192,13 +216,23 @@ function shapeCore3D(input: Shape3DInput, where: string): ShapeCore3D {
 /** Validates one body (index `index`) against `shapeCount` shapes. */
 export function makeBody3D(input: unknown, index: number, shapeCount: number): Body3D {
   const path = `bodies[${index}]`;
-  if (typeof input !== 'object' || input === null) throw new InputError(path, 'must be an object with "shape", "position", "rotation"');
+  if (typeof input !== 'object' || input === null)
+    throw new InputError(path, 'must be an object with "shape", "position", "rotation"');
   checkKeys(path, input, BODY_KEYS_3D);
   const o = input as { shape?: unknown; position?: unknown; rotation?: unknown };
-  if (typeof o.shape !== 'number' || !Number.isInteger(o.shape) || o.shape < 0 || o.shape >= shapeCount) {
-    throw new InputError(path, `shape must be an index into shapes (0..${shapeCount - 1}), got ${shown(o.shape)}`);
+  if (
+    typeof o.shape !== 'number' ||
+    !Number.isInteger(o.shape) ||
+    o.shape < 0 ||
+    o.shape >= shapeCount
+  ) {
+    throw new InputError(
+      path,
+      `shape must be an index into shapes (0..${shapeCount - 1}), got ${shown(o.shape)}`,
+    );
   }
   const position = readVec3(path, 'position', o.position);
-  const rotation = o.rotation === undefined ? ([0, 0, 0, 1] as Quat) : readQuat(path, 'rotation', o.rotation);
+  const rotation =
+    o.rotation === undefined ? ([0, 0, 0, 1] as Quat) : readQuat(path, 'rotation', o.rotation);
   return { shape: o.shape, position, rotation };
 }

@@ -53,12 +53,20 @@ export function localCore(shape: Shape2DInput): Vec2[] {
       return shape.vertices.map((v) => [v[0], v[1]] as Vec2);
     case 'box': {
       const [hx, hy] = shape.halfExtents;
-      return [[-hx, -hy], [hx, -hy], [hx, hy], [-hx, hy]];
+      return [
+        [-hx, -hy],
+        [hx, -hy],
+        [hx, hy],
+        [-hx, hy],
+      ];
     }
     case 'circle':
       return [shape.center ? [shape.center[0], shape.center[1]] : [0, 0]];
     case 'capsule':
-      return [[shape.a[0], shape.a[1]], [shape.b[0], shape.b[1]]];
+      return [
+        [shape.a[0], shape.a[1]],
+        [shape.b[0], shape.b[1]],
+      ];
   }
 }
 
@@ -140,7 +148,15 @@ const M = LAYOUT_2D.manifold;
 export function readManifold(f: Float32Array, u: Uint32Array, k: number): Manifold {
   const o = k * M.words;
   const count = u[o + M.count]!;
-  const m: Manifold = { count, nx: f[o + M.normal]!, ny: f[o + M.normal + 1]!, x: [], y: [], depth: [], id: [] };
+  const m: Manifold = {
+    count,
+    nx: f[o + M.normal]!,
+    ny: f[o + M.normal + 1]!,
+    x: [],
+    y: [],
+    depth: [],
+    id: [],
+  };
   for (let i = 0; i < Math.min(count, 2); i++) {
     const p = o + M.points + i * M.pointStride;
     m.x.push(f[p + M.pointPosition]!);
@@ -155,14 +171,25 @@ export function manifoldJson(m: Manifold): object {
   return {
     count: m.count,
     normal: [m.nx, m.ny],
-    points: m.x.map((x, i) => ({ position: [x, m.y[i]], depth: m.depth[i], id: `0x${m.id[i]!.toString(16).padStart(4, '0')}` })),
+    points: m.x.map((x, i) => ({
+      position: [x, m.y[i]],
+      depth: m.depth[i],
+      id: `0x${m.id[i]!.toString(16).padStart(4, '0')}`,
+    })),
   };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Geometry.
 
-function segmentDistance(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
+function segmentDistance(
+  px: number,
+  py: number,
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+): number {
   const dx = bx - ax;
   const dy = by - ay;
   const len2 = dx * dx + dy * dy;
@@ -176,7 +203,8 @@ export function coreSignedDistance(s: WorldShape, px: number, py: number): numbe
   if (s.n === 1) return Math.hypot(px - s.x[0]!, py - s.y[0]!);
   if (s.n === 2) return segmentDistance(px, py, s.x[0]!, s.y[0]!, s.x[1]!, s.y[1]!);
   let maxSep = -Infinity;
-  for (let i = 0; i < s.n; i++) maxSep = Math.max(maxSep, s.nx[i]! * (px - s.x[i]!) + s.ny[i]! * (py - s.y[i]!));
+  for (let i = 0; i < s.n; i++)
+    maxSep = Math.max(maxSep, s.nx[i]! * (px - s.x[i]!) + s.ny[i]! * (py - s.y[i]!));
   if (maxSep <= 0) return maxSep; // inside: minus the distance to the nearest edge line = to the boundary
   let d = Infinity;
   for (let i = 0; i < s.n; i++) {
@@ -210,7 +238,10 @@ export function separationAlong(a: WorldShape, b: WorldShape, ux: number, uy: nu
  * and whose vertices are the differences b_j − a_i; the origin's signed distance to it (minus
  * the radii) is attained along one of those normals or toward one of those vertices.
  */
-export function trueSeparation(a: WorldShape, b: WorldShape): { separation: number; axis: [number, number] } {
+export function trueSeparation(
+  a: WorldShape,
+  b: WorldShape,
+): { separation: number; axis: [number, number] } {
   let best = -Infinity;
   let axis: [number, number] = [0, 1];
   const tryAxis = (ux: number, uy: number): void => {
@@ -245,7 +276,15 @@ function ccwAngle(ux: number, uy: number, vx: number, vy: number): number {
  * `angTol`, considering every feature within `tol` of the point: an edge (its normal), a vertex
  * (the cone between its two edge normals), a lone point (every direction).
  */
-export function inNormalCone(s: WorldShape, cx: number, cy: number, dx: number, dy: number, tol: number, angTol: number): boolean {
+export function inNormalCone(
+  s: WorldShape,
+  cx: number,
+  cy: number,
+  dx: number,
+  dy: number,
+  tol: number,
+  angTol: number,
+): boolean {
   if (s.n === 1) return true;
   const len = Math.hypot(dx, dy);
   const ux = dx / len;
@@ -274,7 +313,11 @@ export function isFaceNormal(s: WorldShape, dx: number, dy: number, angTol = 1e-
 }
 
 /** Which side supplies the normal: A's face, B's face, or neither (vertex/circle contacts). */
-export function normalSource(a: WorldShape, b: WorldShape, m: Manifold): 'A-face' | 'B-face' | 'other' {
+export function normalSource(
+  a: WorldShape,
+  b: WorldShape,
+  m: Manifold,
+): 'A-face' | 'B-face' | 'other' {
   const len = Math.hypot(m.nx, m.ny);
   if (isFaceNormal(a, m.nx / len, m.ny / len)) return 'A-face';
   if (isFaceNormal(b, -m.nx / len, -m.ny / len)) return 'B-face';
@@ -313,7 +356,9 @@ export function depthTolerance(a: WorldShape, b: WorldShape): number {
 
 /** Tolerance on positions: 1e-4 × pair scale + the f32 resolution of the world coordinates. */
 export function pairTolerance(a: WorldShape, b: WorldShape): number {
-  return depthTolerance(a, b) + WORLD_ULPS * 2 ** -23 * Math.max(a.worldMagnitude, b.worldMagnitude);
+  return (
+    depthTolerance(a, b) + WORLD_ULPS * 2 ** -23 * Math.max(a.worldMagnitude, b.worldMagnitude)
+  );
 }
 
 export interface Validity {
@@ -335,18 +380,31 @@ export function checkManifold(a: WorldShape, b: WorldShape, m: Manifold, margin:
   const truth = trueSeparation(a, b);
   const trueSep = truth.separation;
   const R = a.r + b.r;
-  const out: Validity = { ok: true, problems, trueSeparation: trueSep, normalSeparation: NaN, slack: 0, tol };
+  const out: Validity = {
+    ok: true,
+    problems,
+    trueSeparation: trueSep,
+    normalSeparation: NaN,
+    slack: 0,
+    tol,
+  };
   const fmt = (x: number): string => x.toPrecision(6);
 
   if (m.count > 2) problems.push(`count ${m.count} > 2`);
-  if (trueSep < -tol && m.count === 0) problems.push(`no points, but the shapes overlap by ${fmt(-trueSep)} (tol ${fmt(tol)})`);
+  if (trueSep < -tol && m.count === 0)
+    problems.push(`no points, but the shapes overlap by ${fmt(-trueSep)} (tol ${fmt(tol)})`);
   // Speculative contacts: shapes apart by less than the margin (less the slack of a face normal
   // chosen over a slightly better axis) must have their points too.
   const specSlack = tol + (AXIS_HYSTERESIS + 2 * CORE_SEPARATION) * Math.min(a.extent, b.extent);
   if (trueSep > tol && trueSep < margin - specSlack && m.count === 0) {
-    problems.push(`no points, but the shapes are apart by only ${fmt(trueSep)} < margin ${margin} (speculative contact missing)`);
+    problems.push(
+      `no points, but the shapes are apart by only ${fmt(trueSep)} < margin ${margin} (speculative contact missing)`,
+    );
   }
-  if (trueSep > margin + tol && m.count > 0) problems.push(`${m.count} points, but the shapes are apart by ${fmt(trueSep)} > margin ${margin} + tol`);
+  if (trueSep > margin + tol && m.count > 0)
+    problems.push(
+      `${m.count} points, but the shapes are apart by ${fmt(trueSep)} > margin ${margin} + tol`,
+    );
   if (m.count === 0 || m.count > 2) {
     out.ok = problems.length === 0;
     return out;
@@ -362,7 +420,8 @@ export function checkManifold(a: WorldShape, b: WorldShape, m: Manifold, margin:
   const coreSepN = sepN + R;
   const coreDist = trueSep + R;
   let slack = tol + AXIS_HYSTERESIS * minExtent;
-  if (coreSepN > 0 && coreSepN <= CORE_SEPARATION * minExtent + tol) slack += Math.max(0, coreDist - coreSepN);
+  if (coreSepN > 0 && coreSepN <= CORE_SEPARATION * minExtent + tol)
+    slack += Math.max(0, coreDist - coreSepN);
   out.normalSeparation = sepN;
   out.slack = slack;
   if (sepN < trueSep - slack) {
@@ -384,7 +443,8 @@ export function checkManifold(a: WorldShape, b: WorldShape, m: Manifold, margin:
       continue;
     }
     if (d < -margin - tol) problems.push(`${what}: depth ${fmt(d)} < -margin ${-margin}`);
-    if (d > -sepN + tol) problems.push(`${what}: depth ${fmt(d)} exceeds the overlap along n ${fmt(-sepN)}`);
+    if (d > -sepN + tol)
+      problems.push(`${what}: depth ${fmt(d)} exceeds the overlap along n ${fmt(-sepN)}`);
     const ax = px + 0.5 * d * nx;
     const ay = py + 0.5 * d * ny;
     const bx = px - 0.5 * d * nx;
@@ -395,8 +455,14 @@ export function checkManifold(a: WorldShape, b: WorldShape, m: Manifold, margin:
     const cby = by + b.r * ny;
     const distA = coreSignedDistance(a, cax, cay);
     const distB = coreSignedDistance(b, cbx, cby);
-    if (Math.abs(distA) > tol) problems.push(`${what}: point on A is ${fmt(distA)} from A's ${a.r > 0 ? 'core ' : ''}boundary`);
-    if (Math.abs(distB) > tol) problems.push(`${what}: point on B is ${fmt(distB)} from B's ${b.r > 0 ? 'core ' : ''}boundary`);
+    if (Math.abs(distA) > tol)
+      problems.push(
+        `${what}: point on A is ${fmt(distA)} from A's ${a.r > 0 ? 'core ' : ''}boundary`,
+      );
+    if (Math.abs(distB) > tol)
+      problems.push(
+        `${what}: point on B is ${fmt(distB)} from B's ${b.r > 0 ? 'core ' : ''}boundary`,
+      );
     const sdA = surfaceSignedDistance(a, ax, ay);
     const sdB = surfaceSignedDistance(b, bx, by);
     if (sdA > tol) problems.push(`${what}: point on A is outside A by ${fmt(sdA)}`);
@@ -404,32 +470,50 @@ export function checkManifold(a: WorldShape, b: WorldShape, m: Manifold, margin:
     const coneA = inNormalCone(a, cax, cay, nx, ny, tol, CONE_ANGLE_TOL);
     const coneB = inNormalCone(b, cbx, cby, -nx, -ny, tol, CONE_ANGLE_TOL);
     if (!coneA && !coneB) {
-      problems.push(`${what}: the normal is an outward normal of neither A at its point nor (negated) of B at its point`);
+      problems.push(
+        `${what}: the normal is an outward normal of neither A at its point nor (negated) of B at its point`,
+      );
     }
-    if (coneA && Math.abs(sdA) > tol) problems.push(`${what}: point on A (normal side) is ${fmt(sdA)} from A's surface`);
-    if (coneB && Math.abs(sdB) > tol) problems.push(`${what}: point on B (normal side) is ${fmt(sdB)} from B's surface`);
+    if (coneA && Math.abs(sdA) > tol)
+      problems.push(`${what}: point on A (normal side) is ${fmt(sdA)} from A's surface`);
+    if (coneB && Math.abs(sdB) > tol)
+      problems.push(`${what}: point on B (normal side) is ${fmt(sdB)} from B's surface`);
     // Core face contact: n is the normal of the face of A holding A's core point (f32 accuracy),
     // and the depth is how far B's core point is past A's supporting line along n (+ radii).
     // Feature ids: (feature of A) << 8 | (feature of B); a feature is a vertex index, or an edge
     // index (edge i runs from vertex i), with VERTEX_FEATURE (0x80) marking a vertex where both
     // could be meant. Either way the core point must lie at that vertex or on an edge touching it.
     const id = m.id[i]!;
-    if (id > 0xffff) problems.push(`${what}: id 0x${id.toString(16)} has bits above the two feature bytes`);
-    for (const [side, s, f, x, y] of [['A', a, (id >> 8) & 0xff, cax, cay], ['B', b, id & 0xff, cbx, cby]] as const) {
+    if (id > 0xffff)
+      problems.push(`${what}: id 0x${id.toString(16)} has bits above the two feature bytes`);
+    for (const [side, s, f, x, y] of [
+      ['A', a, (id >> 8) & 0xff, cax, cay],
+      ['B', b, id & 0xff, cbx, cby],
+    ] as const) {
       const problem = featureProblem(s, f, x, y, tol);
-      if (problem) problems.push(`${what}: id 0x${id.toString(16).padStart(4, '0')}: ${side}'s feature ${problem}`);
+      if (problem)
+        problems.push(
+          `${what}: id 0x${id.toString(16).padStart(4, '0')}: ${side}'s feature ${problem}`,
+        );
     }
     if (onFace(a, cax, cay, nx, ny, tol)) {
       const faceDepth = R - (nDot(nx, ny, cbx, cby) - hA);
-      if (Math.abs(d - faceDepth) > tol) problems.push(`${what}: depth ${fmt(d)} but B's point is ${fmt(faceDepth)} deep past A's face`);
+      if (Math.abs(d - faceDepth) > tol)
+        problems.push(
+          `${what}: depth ${fmt(d)} but B's point is ${fmt(faceDepth)} deep past A's face`,
+        );
     }
     if (onFace(b, cbx, cby, -nx, -ny, tol)) {
       const faceDepth = R - (hB - nDot(nx, ny, cax, cay));
-      if (Math.abs(d - faceDepth) > tol) problems.push(`${what}: depth ${fmt(d)} but A's point is ${fmt(faceDepth)} deep past B's face`);
+      if (Math.abs(d - faceDepth) > tol)
+        problems.push(
+          `${what}: depth ${fmt(d)} but A's point is ${fmt(faceDepth)} deep past B's face`,
+        );
     }
   }
   // Persistent contacts match points by pair and id: two points of one manifold may not share one.
-  if (m.count === 2 && m.id[0] === m.id[1]) problems.push(`points 0 and 1 share id 0x${m.id[0]!.toString(16)}`);
+  if (m.count === 2 && m.id[0] === m.id[1])
+    problems.push(`points 0 and 1 share id 0x${m.id[0]!.toString(16)}`);
   out.ok = problems.length === 0;
   return out;
 }
@@ -439,29 +523,51 @@ function nDot(nx: number, ny: number, x: number, y: number): number {
 }
 
 /** Why feature byte f of shape s does not describe core point (x, y), or null when it does. */
-function featureProblem(s: WorldShape, f: number, x: number, y: number, tol: number): string | null {
+function featureProblem(
+  s: WorldShape,
+  f: number,
+  x: number,
+  y: number,
+  tol: number,
+): string | null {
   const vertexOnly = (f & 0x80) !== 0;
   const v = f & 0x7f;
   if (v >= s.n) return `${f} is not a vertex or edge of a ${s.n}-vertex core`;
   const atVertex = Math.hypot(x - s.x[v]!, y - s.y[v]!) <= tol;
-  if (vertexOnly || s.n === 1) return atVertex ? null : `${f} (vertex ${v}) is ${Math.hypot(x - s.x[v]!, y - s.y[v]!).toPrecision(4)} from the point`;
+  if (vertexOnly || s.n === 1)
+    return atVertex
+      ? null
+      : `${f} (vertex ${v}) is ${Math.hypot(x - s.x[v]!, y - s.y[v]!).toPrecision(4)} from the point`;
   const p = (v + s.n - 1) % s.n;
   const n = (v + 1) % s.n;
   const dPrev = segmentDistance(x, y, s.x[p]!, s.y[p]!, s.x[v]!, s.y[v]!);
   const dNext = segmentDistance(x, y, s.x[v]!, s.y[v]!, s.x[n]!, s.y[n]!);
-  return Math.min(dPrev, dNext) <= tol ? null : `${f}: the point is on no edge at vertex ${v} (${Math.min(dPrev, dNext).toPrecision(4)} away)`;
+  return Math.min(dPrev, dNext) <= tol
+    ? null
+    : `${f}: the point is on no edge at vertex ${v} (${Math.min(dPrev, dNext).toPrecision(4)} away)`;
 }
 
 /** Angle within which a contact normal "is" a face normal: f32 rounding of a rotated normal. */
 export const FACE_ANGLE_TOL = 1e-5;
 
 /** Whether core point c lies on a face of s (within tol) whose outward normal is u (within FACE_ANGLE_TOL). */
-function onFace(s: WorldShape, cx: number, cy: number, ux: number, uy: number, tol: number): boolean {
+function onFace(
+  s: WorldShape,
+  cx: number,
+  cy: number,
+  ux: number,
+  uy: number,
+  tol: number,
+): boolean {
   if (s.n < 2) return false;
   const cos = Math.cos(FACE_ANGLE_TOL);
   for (let i = 0; i < s.n; i++) {
     const j = (i + 1) % s.n;
-    if (ux * s.nx[i]! + uy * s.ny[i]! >= cos && segmentDistance(cx, cy, s.x[i]!, s.y[i]!, s.x[j]!, s.y[j]!) <= tol) return true;
+    if (
+      ux * s.nx[i]! + uy * s.ny[i]! >= cos &&
+      segmentDistance(cx, cy, s.x[i]!, s.y[i]!, s.x[j]!, s.y[j]!) <= tol
+    )
+      return true;
   }
   return false;
 }
@@ -484,7 +590,10 @@ export function manifoldFromJson(m: ManifoldJson): Manifold {
  * valid: f32 and f64 broke a tie differently) and unexplained ones, as splitNearTies3D does in 3D.
  */
 export function splitNearTies2D<T extends { index: number }>(
-  scene: SceneJson2D, a: readonly ManifoldJson[], b: readonly ManifoldJson[], mismatches: readonly T[],
+  scene: SceneJson2D,
+  a: readonly ManifoldJson[],
+  b: readonly ManifoldJson[],
+  mismatches: readonly T[],
 ): { nearTies: T[]; unexplained: T[] } {
   const nearTies: T[] = [];
   const unexplained: T[] = [];
@@ -496,7 +605,9 @@ export function splitNearTies2D<T extends { index: number }>(
       continue;
     }
     const [sa, sb] = pairShapes(scene, k);
-    const ok = checkManifold(sa, sb, manifoldFromJson(a[k]!), margin).ok && checkManifold(sa, sb, manifoldFromJson(b[k]!), margin).ok;
+    const ok =
+      checkManifold(sa, sb, manifoldFromJson(a[k]!), margin).ok &&
+      checkManifold(sa, sb, manifoldFromJson(b[k]!), margin).ok;
     (ok ? nearTies : unexplained).push(mm);
   }
   return { nearTies, unexplained };

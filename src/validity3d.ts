@@ -15,7 +15,13 @@
 //     ids name features that hold the two points (vertex, edge or face of a hull; end point or
 //     segment of a capsule).
 
-import { EDGE_HYSTERESIS_3D, FEATURE_EDGE_3D, FEATURE_FACE_3D, SEGMENT_PARALLEL_SINE_3D, SHAPE_KIND_3D } from './constants3d.ts';
+import {
+  EDGE_HYSTERESIS_3D,
+  FEATURE_EDGE_3D,
+  FEATURE_FACE_3D,
+  SEGMENT_PARALLEL_SINE_3D,
+  SHAPE_KIND_3D,
+} from './constants3d.ts';
 import { LAYOUT_3D } from './layout3d.ts';
 import type { ManifoldJson } from './pack2d.ts';
 import { packScene3D, unpackShapes3D } from './pack3d.ts';
@@ -43,26 +49,47 @@ export interface PlacedShape3D {
 /** World rotation (row-major) of quaternion [x, y, z, w] (normalised, as f32 quaternions are not exactly unit). */
 function rotation(q: ArrayLike<number>): number[] {
   const l = Math.hypot(q[0]!, q[1]!, q[2]!, q[3]!);
-  const x = q[0]! / l, y = q[1]! / l, z = q[2]! / l, w = q[3]! / l;
+  const x = q[0]! / l,
+    y = q[1]! / l,
+    z = q[2]! / l,
+    w = q[3]! / l;
   return [
-    1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y),
-    2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-    2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y),
+    1 - 2 * (y * y + z * z),
+    2 * (x * y - w * z),
+    2 * (x * z + w * y),
+    2 * (x * y + w * z),
+    1 - 2 * (x * x + z * z),
+    2 * (y * z - w * x),
+    2 * (x * z - w * y),
+    2 * (y * z + w * x),
+    1 - 2 * (x * x + y * y),
   ];
 }
 
 function apply(m: number[], v: ArrayLike<number>): V3 {
-  return [m[0]! * v[0]! + m[1]! * v[1]! + m[2]! * v[2]!, m[3]! * v[0]! + m[4]! * v[1]! + m[5]! * v[2]!, m[6]! * v[0]! + m[7]! * v[1]! + m[8]! * v[2]!];
+  return [
+    m[0]! * v[0]! + m[1]! * v[1]! + m[2]! * v[2]!,
+    m[3]! * v[0]! + m[4]! * v[1]! + m[5]! * v[2]!,
+    m[6]! * v[0]! + m[7]! * v[1]! + m[8]! * v[2]!,
+  ];
 }
 const dot = (a: V3, b: V3): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 const sub = (a: V3, b: V3): V3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
-const cross = (a: V3, b: V3): V3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+const cross = (a: V3, b: V3): V3 => [
+  a[1] * b[2] - a[2] * b[1],
+  a[2] * b[0] - a[0] * b[2],
+  a[0] * b[1] - a[1] * b[0],
+];
 const len = (a: V3): number => Math.hypot(a[0], a[1], a[2]);
 const scale = (a: V3, s: number): V3 => [a[0] * s, a[1] * s, a[2] * s];
 const add = (a: V3, b: V3): V3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
 
 /** Places `shape` at `position` with `rotation` (the body's transform). */
-export function placeShape3D(shape: Shape3D, position: ArrayLike<number>, quat: ArrayLike<number>): PlacedShape3D {
+export function placeShape3D(
+  shape: Shape3D,
+  position: ArrayLike<number>,
+  quat: ArrayLike<number>,
+): PlacedShape3D {
   const m = rotation(quat);
   const c = add(apply(m, shape.center), [position[0]!, position[1]!, position[2]!]);
   const v: V3[] = [];
@@ -104,7 +131,8 @@ export function separationAlong3D(a: PlacedShape3D, b: PlacedShape3D, u: V3): nu
 function edges(s: PlacedShape3D): [V3, V3][] {
   if (!s.hull) return s.v.length === 2 ? [[s.v[0]!, s.v[1]!]] : [];
   const out: [V3, V3][] = [];
-  for (let e = 0; e < s.shape.edgeCount; e++) out.push([s.v[s.shape.edgeV0[e]!]!, s.v[s.shape.edgeV1[e]!]!]);
+  for (let e = 0; e < s.shape.edgeCount; e++)
+    out.push([s.v[s.shape.edgeV0[e]!]!, s.v[s.shape.edgeV1[e]!]!]);
   return out;
 }
 
@@ -183,7 +211,8 @@ export function hullSignedDistance(s: PlacedShape3D, p: V3): number {
     const sep = dot(s.n[f]!, p) - s.d[f]!;
     const loop = faceLoop(s, f);
     if (insidePolygon(p, loop, s.n[f]!, 0)) best = Math.min(best, Math.abs(sep));
-    for (let k = 0; k < loop.length; k++) best = Math.min(best, pointSegment(p, loop[k]!, loop[(k + 1) % loop.length]!));
+    for (let k = 0; k < loop.length; k++)
+      best = Math.min(best, pointSegment(p, loop[k]!, loop[(k + 1) % loop.length]!));
   }
   return best;
 }
@@ -205,7 +234,12 @@ export function shapeSignedDistance3D(s: PlacedShape3D, p: V3): number {
  * whole check.)
  */
 export function checkManifold3D(
-  m: Manifold3D, a: Shape3D, xfA: Transform3D, b: Shape3D, xfB: Transform3D, tol: number,
+  m: Manifold3D,
+  a: Shape3D,
+  xfA: Transform3D,
+  b: Shape3D,
+  xfB: Transform3D,
+  tol: number,
 ): string | null {
   if (m.count === 0) return null;
   const n: V3 = [m.normal[0]!, m.normal[1]!, m.normal[2]!];
@@ -231,7 +265,10 @@ export function checkManifold3D(
  * shapes the exact distance of the cores. For two hulls that are apart it is the SAT value (a
  * lower bound of the distance), which is what the narrowphase's speculative contacts use.
  */
-export function bestSeparation3D(a: PlacedShape3D, b: PlacedShape3D): { separation: number; axis: V3 } {
+export function bestSeparation3D(
+  a: PlacedShape3D,
+  b: PlacedShape3D,
+): { separation: number; axis: V3 } {
   let best = -Infinity;
   let axis: V3 = [0, 0, 1];
   const tryAxis = (u: V3): void => {
@@ -307,7 +344,8 @@ function coreClosest(a: PlacedShape3D, b: PlacedShape3D): [V3, V3] | null {
   for (const x of round.v.length === 2 ? [p, q] : [p]) {
     for (let f = 0; f < hull.n.length; f++) {
       const sep = dot(hull.n[f]!, x) - hull.d[f]!;
-      if (sep > 0 && insidePolygon(x, faceLoop(hull, f), hull.n[f]!, 0)) consider(sub(x, scale(hull.n[f]!, sep)), x);
+      if (sep > 0 && insidePolygon(x, faceLoop(hull, f), hull.n[f]!, 0))
+        consider(sub(x, scale(hull.n[f]!, sep)), x);
     }
   }
   return a.hull ? pair : [pair[1], pair[0]];
@@ -323,7 +361,8 @@ export function surfaceDistance3D(a: PlacedShape3D, b: PlacedShape3D): number {
   let best = Infinity;
   for (const w of b.v) best = Math.min(best, hullSignedDistance(a, w));
   for (const w of a.v) best = Math.min(best, hullSignedDistance(b, w));
-  for (const [p1, q1] of edges(a)) for (const [p2, q2] of edges(b)) best = Math.min(best, segmentSegment(p1, q1, p2, q2)[0]);
+  for (const [p1, q1] of edges(a))
+    for (const [p2, q2] of edges(b)) best = Math.min(best, segmentSegment(p1, q1, p2, q2)[0]);
   return best;
 }
 
@@ -344,14 +383,19 @@ export interface Validity3D {
 
 /** Length tolerance of a pair: relative to the larger shape, plus the f32 resolution of its world coordinates. */
 export function pairTolerance3D(a: PlacedShape3D, b: PlacedShape3D, relative = 4e-4): number {
-  return relative * Math.max(a.extent, b.extent) + 8 * 2 ** -23 * Math.max(a.magnitude, b.magnitude);
+  return (
+    relative * Math.max(a.extent, b.extent) + 8 * 2 ** -23 * Math.max(a.magnitude, b.magnitude)
+  );
 }
 
 /** Why feature byte f of shape s does not hold its point x (on the surface, or the core for round shapes), or null. */
 export function featureProblem(s: PlacedShape3D, f: number, x: V3, tol: number): string | null {
   if (!s.hull) {
     if (f === FEATURE_EDGE_3D) return s.v.length === 2 ? null : 'a sphere has no edge';
-    if (f < s.v.length) return len(sub(x, s.v[f]!)) <= tol ? null : `core end ${f} is ${len(sub(x, s.v[f]!)).toPrecision(4)} from the point`;
+    if (f < s.v.length)
+      return len(sub(x, s.v[f]!)) <= tol
+        ? null
+        : `core end ${f} is ${len(sub(x, s.v[f]!)).toPrecision(4)} from the point`;
     return `feature ${f} does not exist on a ${s.v.length === 2 ? 'capsule' : 'sphere'}`;
   }
   const sh = s.shape;
@@ -370,14 +414,22 @@ export function featureProblem(s: PlacedShape3D, f: number, x: V3, tol: number):
   if (fc >= sh.faceCount) return `face ${fc} does not exist`;
   const off = dot(s.n[fc]!, x) - s.d[fc]!;
   if (Math.abs(off) > tol) return `face ${fc}'s plane is ${off.toPrecision(4)} from the point`;
-  return insidePolygon(x, faceLoop(s, fc), s.n[fc]!, tol) ? null : `the point lies outside face ${fc}`;
+  return insidePolygon(x, faceLoop(s, fc), s.n[fc]!, tol)
+    ? null
+    : `the point lies outside face ${fc}`;
 }
 
 /**
  * Checks manifold m of shapes a and b (placed) within `margin`. `tol`: length tolerance
  * (default pairTolerance3D); the normal may be worse than the best axis by the axis hysteresis.
  */
-export function checkManifoldValidity3D(a: PlacedShape3D, b: PlacedShape3D, m: ManifoldView3D, margin: number, tol = pairTolerance3D(a, b)): Validity3D {
+export function checkManifoldValidity3D(
+  a: PlacedShape3D,
+  b: PlacedShape3D,
+  m: ManifoldView3D,
+  margin: number,
+  tol = pairTolerance3D(a, b),
+): Validity3D {
   const problems: string[] = [];
   const out: Validity3D = { ok: true, problems, tol };
   const fmt = (x: number): string => x.toPrecision(6);
@@ -385,24 +437,36 @@ export function checkManifoldValidity3D(a: PlacedShape3D, b: PlacedShape3D, m: M
   const best = bestSeparation3D(a, b);
   if (m.count > 4) problems.push(`count ${m.count} > 4`);
   if (m.count === 0) {
-    if (best.separation < -tol) problems.push(`no points, but the shapes overlap by ${fmt(-best.separation)} (tol ${fmt(tol)})`);
+    if (best.separation < -tol)
+      problems.push(
+        `no points, but the shapes overlap by ${fmt(-best.separation)} (tol ${fmt(tol)})`,
+      );
     out.ok = problems.length === 0;
     return out;
   }
-  if (best.separation > margin + tol) problems.push(`${m.count} points, but the shapes are apart by ${fmt(best.separation)} > margin ${margin}`);
+  if (best.separation > margin + tol)
+    problems.push(
+      `${m.count} points, but the shapes are apart by ${fmt(best.separation)} > margin ${margin}`,
+    );
   const nl = Math.hypot(m.normal[0]!, m.normal[1]!, m.normal[2]!);
   if (!(Math.abs(nl - 1) <= 1e-5)) problems.push(`normal not unit: |n| = ${nl}`);
   const n: V3 = [m.normal[0]! / nl, m.normal[1]! / nl, m.normal[2]! / nl];
   const sepN = separationAlong3D(a, b, n);
   const slack = tol + 2 * EDGE_HYSTERESIS_3D * minExtent;
   if (sepN < best.separation - slack) {
-    problems.push(`normal is not the axis of least penetration: separation along n ${fmt(sepN)}, best ${fmt(best.separation)} along [${best.axis.map(fmt).join(', ')}] (slack ${fmt(slack)})`);
+    problems.push(
+      `normal is not the axis of least penetration: separation along n ${fmt(sepN)}, best ${fmt(best.separation)} along [${best.axis.map(fmt).join(', ')}] (slack ${fmt(slack)})`,
+    );
   }
   // Two capsules within SEGMENT_PARALLEL_SINE_3D of parallel get two points at the ends of the
   // overlap measured along A's axis, B's core point straight across along n: off B's core by up
   // to the sine times the segment length (the method's stated approximation).
-  const segLength = (s: PlacedShape3D): number => (s.v.length === 2 ? len(sub(s.v[1]!, s.v[0]!)) : 0);
-  const coreTol = !a.hull && !b.hull ? tol + SEGMENT_PARALLEL_SINE_3D * Math.max(segLength(a), segLength(b)) : tol;
+  const segLength = (s: PlacedShape3D): number =>
+    s.v.length === 2 ? len(sub(s.v[1]!, s.v[0]!)) : 0;
+  const coreTol =
+    !a.hull && !b.hull
+      ? tol + SEGMENT_PARALLEL_SINE_3D * Math.max(segLength(a), segLength(b))
+      : tol;
   const hA = support(a, n) + a.radius;
   const hB = -support(b, scale(n, -1)) - b.radius;
   for (let k = 0; k < Math.min(m.count, 4); k++) {
@@ -414,7 +478,8 @@ export function checkManifoldValidity3D(a: PlacedShape3D, b: PlacedShape3D, m: M
       continue;
     }
     if (d < -margin - tol) problems.push(`${what}: depth ${fmt(d)} < -margin ${-margin}`);
-    if (d > -sepN + tol) problems.push(`${what}: depth ${fmt(d)} exceeds the overlap along n ${fmt(-sepN)}`);
+    if (d > -sepN + tol)
+      problems.push(`${what}: depth ${fmt(d)} exceeds the overlap along n ${fmt(-sepN)}`);
     const pa = add(p, scale(n, 0.5 * d));
     const pb = sub(p, scale(n, 0.5 * d));
     // Points on the cores (round shapes) or the surfaces (hulls).
@@ -422,15 +487,24 @@ export function checkManifoldValidity3D(a: PlacedShape3D, b: PlacedShape3D, m: M
     const cb = b.hull ? pb : add(pb, scale(n, b.radius));
     const da = a.hull ? Math.abs(hullSignedDistance(a, ca)) : coreDistance(a, ca);
     const db = b.hull ? Math.abs(hullSignedDistance(b, cb)) : coreDistance(b, cb);
-    if (!(da <= coreTol)) problems.push(`${what}: its point on A is ${fmt(da)} from A's ${a.hull ? 'surface' : 'core'}`);
-    if (!(db <= coreTol)) problems.push(`${what}: its point on B is ${fmt(db)} from B's ${b.hull ? 'surface' : 'core'}`);
+    if (!(da <= coreTol))
+      problems.push(
+        `${what}: its point on A is ${fmt(da)} from A's ${a.hull ? 'surface' : 'core'}`,
+      );
+    if (!(db <= coreTol))
+      problems.push(
+        `${what}: its point on B is ${fmt(db)} from B's ${b.hull ? 'surface' : 'core'}`,
+      );
     const supportA = Math.abs(dot(n, pa) - hA) <= tol;
     const supportB = Math.abs(dot(n, pb) - hB) <= tol;
     if (!supportA && !supportB) {
-      problems.push(`${what}: neither its point on A (${fmt(dot(n, pa) - hA)} off) nor on B (${fmt(dot(n, pb) - hB)} off) is a support point along the normal`);
+      problems.push(
+        `${what}: neither its point on A (${fmt(dot(n, pa) - hA)} off) nor on B (${fmt(dot(n, pb) - hB)} off) is a support point along the normal`,
+      );
     }
     const id = m.ids[k]!;
-    if (id > 0xffff) problems.push(`${what}: id 0x${id.toString(16)} has bits above the two feature bytes`);
+    if (id > 0xffff)
+      problems.push(`${what}: id 0x${id.toString(16)} has bits above the two feature bytes`);
     const fa = featureProblem(a, (id >> 8) & 0xff, ca, coreTol);
     const fb = featureProblem(b, id & 0xff, cb, coreTol);
     if (fa) problems.push(`${what}: id 0x${id.toString(16).padStart(4, '0')}: A's ${fa}`);
@@ -441,9 +515,15 @@ export function checkManifoldValidity3D(a: PlacedShape3D, b: PlacedShape3D, m: M
   // persistent contacts match points by pair and id: two points of one manifold may not share one.
   for (let k = 0; k < Math.min(m.count, 4); k++) {
     for (let l = k + 1; l < Math.min(m.count, 4); l++) {
-      const gap = Math.hypot(m.positions[3 * k]! - m.positions[3 * l]!, m.positions[3 * k + 1]! - m.positions[3 * l + 1]!, m.positions[3 * k + 2]! - m.positions[3 * l + 2]!);
-      if (gap <= 1e-3 * tol) problems.push(`points ${k} and ${l} are ${fmt(gap)} apart: the same point twice`);
-      if (m.ids[k] === m.ids[l]) problems.push(`points ${k} and ${l} share id 0x${m.ids[k]!.toString(16)}`);
+      const gap = Math.hypot(
+        m.positions[3 * k]! - m.positions[3 * l]!,
+        m.positions[3 * k + 1]! - m.positions[3 * l + 1]!,
+        m.positions[3 * k + 2]! - m.positions[3 * l + 2]!,
+      );
+      if (gap <= 1e-3 * tol)
+        problems.push(`points ${k} and ${l} are ${fmt(gap)} apart: the same point twice`);
+      if (m.ids[k] === m.ids[l])
+        problems.push(`points ${k} and ${l} share id 0x${m.ids[k]!.toString(16)}`);
     }
   }
   out.ok = problems.length === 0;
@@ -456,7 +536,11 @@ export function checkManifoldValidity3D(a: PlacedShape3D, b: PlacedShape3D, m: M
  * data the kernels read.
  */
 export function splitNearTies3D<T extends { index: number }>(
-  scene: Scene3D, pairs: Uint32Array, a: readonly ManifoldJson[], b: readonly ManifoldJson[], mismatches: readonly T[],
+  scene: Scene3D,
+  pairs: Uint32Array,
+  a: readonly ManifoldJson[],
+  b: readonly ManifoldJson[],
+  mismatches: readonly T[],
 ): { nearTies: T[]; unexplained: T[] } {
   const packed = packScene3D(scene, pairs);
   const shapes = unpackShapes3D(packed);
@@ -465,10 +549,18 @@ export function splitNearTies3D<T extends { index: number }>(
   const Lb = LAYOUT_3D.body;
   const place = (body: number): PlacedShape3D => {
     const o = body * Lb.words;
-    return placeShape3D(shapes[u[o + Lb.shape]!]!, f.subarray(o + Lb.position, o + Lb.position + 3), f.subarray(o + Lb.rotation, o + Lb.rotation + 4));
+    return placeShape3D(
+      shapes[u[o + Lb.shape]!]!,
+      f.subarray(o + Lb.position, o + Lb.position + 3),
+      f.subarray(o + Lb.rotation, o + Lb.rotation + 4),
+    );
   };
   const toView = (m: ManifoldJson): ManifoldView3D => ({
-    normal: m.normal, count: m.points.length, positions: m.points.flatMap((p) => p.position), depths: m.points.map((p) => p.depth), ids: m.points.map((p) => p.id),
+    normal: m.normal,
+    count: m.points.length,
+    positions: m.points.flatMap((p) => p.position),
+    depths: m.points.map((p) => p.depth),
+    ids: m.points.map((p) => p.id),
   });
   const nearTies: T[] = [];
   const unexplained: T[] = [];
@@ -481,7 +573,9 @@ export function splitNearTies3D<T extends { index: number }>(
     }
     const sa = place(pairs[2 * k]!);
     const sb = place(pairs[2 * k + 1]!);
-    const ok = checkManifoldValidity3D(sa, sb, toView(a[k]!), margin).ok && checkManifoldValidity3D(sa, sb, toView(b[k]!), margin).ok;
+    const ok =
+      checkManifoldValidity3D(sa, sb, toView(a[k]!), margin).ok &&
+      checkManifoldValidity3D(sa, sb, toView(b[k]!), margin).ok;
     (ok ? nearTies : unexplained).push(mm);
   }
   return { nearTies, unexplained };

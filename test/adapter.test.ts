@@ -44,20 +44,32 @@ describe('WebGPU adapter', () => {
     }
     const bytes = n * 4;
     const makeInput = (data: Float32Array) => {
-      const buf = device.createBuffer({ size: bytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+      const buf = device.createBuffer({
+        size: bytes,
+        usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+      });
       device.queue.writeBuffer(buf, 0, data);
       return buf;
     };
     const bufA = makeInput(a);
     const bufB = makeInput(b);
-    const bufSum = device.createBuffer({ size: bytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
-    const readback = device.createBuffer({ size: bytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    const bufSum = device.createBuffer({
+      size: bytes,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC,
+    });
+    const readback = device.createBuffer({
+      size: bytes,
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    });
 
     device.pushErrorScope('validation');
     const module = device.createShaderModule({ code: ADD_WGSL });
     const info = await module.getCompilationInfo();
     expect(info.messages.filter((m) => m.type === 'error').map((m) => m.message)).toEqual([]);
-    const pipeline = device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main' } });
+    const pipeline = device.createComputePipeline({
+      layout: 'auto',
+      compute: { module, entryPoint: 'main' },
+    });
     const bindGroup = device.createBindGroup({
       layout: pipeline.getBindGroupLayout(0),
       entries: [

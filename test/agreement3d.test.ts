@@ -20,24 +20,40 @@ import { makeShape3D, type Quat, type Shape3D, type Vec3 } from '../src/shapes3d
 import { collide3D } from '../src/cpu/collide3d.ts';
 import { emptyManifold3D, type Manifold3D } from '../src/cpu/manifold3d.ts';
 import { checkManifold3D, placeShape3D, surfaceDistance3D } from '../src/validity3d.ts';
-import { COPLANAR_RELATIVE_3D, EDGE_HYSTERESIS_3D, FACE_HYSTERESIS_3D } from '../src/constants3d.ts';
+import {
+  COPLANAR_RELATIVE_3D,
+  EDGE_HYSTERESIS_3D,
+  FACE_HYSTERESIS_3D,
+} from '../src/constants3d.ts';
 import { rotate } from './helpers/random3d.ts';
 import { rng } from '../src/random2d.ts';
 
 function randQuat(r: () => number): Quat {
-  const u1 = r(), u2 = r(), u3 = r();
-  const a = Math.sqrt(1 - u1), b = Math.sqrt(u1);
-  return [a * Math.sin(2 * Math.PI * u2), a * Math.cos(2 * Math.PI * u2), b * Math.sin(2 * Math.PI * u3), b * Math.cos(2 * Math.PI * u3)];
+  const u1 = r(),
+    u2 = r(),
+    u3 = r();
+  const a = Math.sqrt(1 - u1),
+    b = Math.sqrt(u1);
+  return [
+    a * Math.sin(2 * Math.PI * u2),
+    a * Math.cos(2 * Math.PI * u2),
+    b * Math.sin(2 * Math.PI * u3),
+    b * Math.cos(2 * Math.PI * u3),
+  ];
 }
 function worldVertices(s: Shape3D, p: Vec3, q: Quat): number[][] {
   const out: number[][] = [];
   for (let k = 0; k < s.vertexCount; k++) {
-    const v = rotate(q, [0, 1, 2].map((c) => s.vertices[3 * k + c]! + s.center[c]!));
+    const v = rotate(
+      q,
+      [0, 1, 2].map((c) => s.vertices[3 * k + c]! + s.center[c]!),
+    );
     out.push([v[0]! + p[0], v[1]! + p[1], v[2]! + p[2]]);
   }
   return out;
 }
-const dot = (a: number[], b: ArrayLike<number>): number => a[0]! * b[0]! + a[1]! * b[1]! + a[2]! * b[2]!;
+const dot = (a: number[], b: ArrayLike<number>): number =>
+  a[0]! * b[0]! + a[1]! * b[1]! + a[2]! * b[2]!;
 
 interface Pair {
   a: Shape3D;
@@ -59,26 +75,57 @@ function makePairs(kind: 'box' | 'hull', count: number, seed: number, apartBy = 
   const shape = (i: number): Shape3D =>
     kind === 'box'
       ? makeShape3D({ type: 'box', halfExtents: [0.2 + r(), 0.2 + r(), 0.2 + r()] }, i)
-      : makeShape3D({ type: 'hull', vertices: Array.from({ length: 6 + Math.floor(r() * 14) }, () => [2 * r() - 1, 2 * r() - 1, 2 * r() - 1] as Vec3) }, i);
+      : makeShape3D(
+          {
+            type: 'hull',
+            vertices: Array.from(
+              { length: 6 + Math.floor(r() * 14) },
+              () => [2 * r() - 1, 2 * r() - 1, 2 * r() - 1] as Vec3,
+            ),
+          },
+          i,
+        );
   while (pairs.length < count) {
     const a = shape(0);
     const b = shape(1);
     // Half the pairs nearly aligned (multiples of 90° plus a little): face–face contacts.
     const aligned = r() < 0.5;
     const qa: Quat = aligned ? [0, 0, 0, 1] : randQuat(r);
-    const qb: Quat = aligned ? (() => { const e = 0.02 * r(); const ax = [r() - 0.5, r() - 0.5, r() - 0.5]; const l = Math.hypot(ax[0]!, ax[1]!, ax[2]!); return [ax[0]! / l * Math.sin(e), ax[1]! / l * Math.sin(e), ax[2]! / l * Math.sin(e), Math.cos(e)] as Quat; })() : randQuat(r);
+    const qb: Quat = aligned
+      ? (() => {
+          const e = 0.02 * r();
+          const ax = [r() - 0.5, r() - 0.5, r() - 0.5];
+          const l = Math.hypot(ax[0]!, ax[1]!, ax[2]!);
+          return [
+            (ax[0]! / l) * Math.sin(e),
+            (ax[1]! / l) * Math.sin(e),
+            (ax[2]! / l) * Math.sin(e),
+            Math.cos(e),
+          ] as Quat;
+        })()
+      : randQuat(r);
     const d = [2 * r() - 1, 2 * r() - 1, 2 * r() - 1];
     const l = Math.hypot(d[0]!, d[1]!, d[2]!);
     let lo = 0;
     let hi = a.extent + b.extent;
     for (let k = 0; k < 50; k++) {
       const mid = 0.5 * (lo + hi);
-      collide3D(a, { position: [0, 0, 0], rotation: qa }, b, { position: [d[0]! / l * mid, d[1]! / l * mid, d[2]! / l * mid], rotation: qb }, 0, m);
+      collide3D(
+        a,
+        { position: [0, 0, 0], rotation: qa },
+        b,
+        { position: [(d[0]! / l) * mid, (d[1]! / l) * mid, (d[2]! / l) * mid], rotation: qb },
+        0,
+        m,
+      );
       if (m.count > 0) lo = mid;
       else hi = mid;
     }
-    const dist = apartBy > 0 ? lo + apartBy * (0.02 + 0.98 * r()) * Math.min(a.extent, b.extent) : lo - 0.1 * r() * Math.min(a.extent, b.extent);
-    const pb: Vec3 = [d[0]! / l * dist, d[1]! / l * dist, d[2]! / l * dist];
+    const dist =
+      apartBy > 0
+        ? lo + apartBy * (0.02 + 0.98 * r()) * Math.min(a.extent, b.extent)
+        : lo - 0.1 * r() * Math.min(a.extent, b.extent);
+    const pb: Vec3 = [(d[0]! / l) * dist, (d[1]! / l) * dist, (d[2]! / l) * dist];
     pairs.push({ a, b, pa: [0, 0, 0], qa, pb, qb });
   }
   return pairs;
@@ -89,30 +136,39 @@ function distanceToRegion(p: number[], pts: number[][]): number {
   if (pts.length === 0) return Infinity;
   // Monotone chain hull.
   const s = [...pts].sort((u, v) => u[0]! - v[0]! || u[1]! - v[1]!);
-  const cross = (o: number[], a: number[], b: number[]): number => (a[0]! - o[0]!) * (b[1]! - o[1]!) - (a[1]! - o[1]!) * (b[0]! - o[0]!);
+  const cross = (o: number[], a: number[], b: number[]): number =>
+    (a[0]! - o[0]!) * (b[1]! - o[1]!) - (a[1]! - o[1]!) * (b[0]! - o[0]!);
   const lower: number[][] = [];
   for (const q of s) {
-    while (lower.length >= 2 && cross(lower[lower.length - 2]!, lower[lower.length - 1]!, q) <= 0) lower.pop();
+    while (lower.length >= 2 && cross(lower[lower.length - 2]!, lower[lower.length - 1]!, q) <= 0)
+      lower.pop();
     lower.push(q);
   }
   const upper: number[][] = [];
   for (const q of [...s].reverse()) {
-    while (upper.length >= 2 && cross(upper[upper.length - 2]!, upper[upper.length - 1]!, q) <= 0) upper.pop();
+    while (upper.length >= 2 && cross(upper[upper.length - 2]!, upper[upper.length - 1]!, q) <= 0)
+      upper.pop();
     upper.push(q);
   }
   let hull = lower.slice(0, -1).concat(upper.slice(0, -1));
   if (hull.length === 0) hull = [s[0]!];
   const segDist = (a: number[], b: number[]): number => {
-    const dx = b[0]! - a[0]!, dy = b[1]! - a[1]!;
+    const dx = b[0]! - a[0]!,
+      dy = b[1]! - a[1]!;
     const l2 = dx * dx + dy * dy;
-    const t = l2 > 0 ? Math.min(Math.max(((p[0]! - a[0]!) * dx + (p[1]! - a[1]!) * dy) / l2, 0), 1) : 0;
+    const t =
+      l2 > 0 ? Math.min(Math.max(((p[0]! - a[0]!) * dx + (p[1]! - a[1]!) * dy) / l2, 0), 1) : 0;
     return Math.hypot(p[0]! - a[0]! - t * dx, p[1]! - a[1]! - t * dy);
   };
-  if (hull.length <= 2) return hull.length === 1 ? Math.hypot(p[0]! - hull[0]![0]!, p[1]! - hull[0]![1]!) : segDist(hull[0]!, hull[1]!);
+  if (hull.length <= 2)
+    return hull.length === 1
+      ? Math.hypot(p[0]! - hull[0]![0]!, p[1]! - hull[0]![1]!)
+      : segDist(hull[0]!, hull[1]!);
   let inside = true;
   let best = Infinity;
   for (let i = 0; i < hull.length; i++) {
-    const a = hull[i]!, b = hull[(i + 1) % hull.length]!;
+    const a = hull[i]!,
+      b = hull[(i + 1) % hull.length]!;
     if (cross(a, b, p) < 0) inside = false;
     best = Math.min(best, segDist(a, b));
   }
@@ -132,32 +188,52 @@ interface Tally {
   fails: string[];
 }
 
-function compare(p: Pair, m: Manifold3D, e: EngineContact | null, t: Tally, hullTol: number, normalDepthOnly: boolean): void {
+function compare(
+  p: Pair,
+  m: Manifold3D,
+  e: EngineContact | null,
+  t: Tally,
+  hullTol: number,
+  normalDepthOnly: boolean,
+): void {
   const scale = Math.min(p.a.extent, p.b.extent);
   let ourDeep = -Infinity;
   for (let k = 0; k < m.count; k++) ourDeep = Math.max(ourDeep, m.depths[k]!);
   if (!(ourDeep > 1e-3 * scale)) return; // only clearly overlapping pairs are compared
   t.pairs++;
-  const problem = checkManifold3D(m, p.a, { position: p.pa, rotation: p.qa }, p.b, { position: p.pb, rotation: p.qb }, hullTol * scale);
+  const problem = checkManifold3D(
+    m,
+    p.a,
+    { position: p.pa, rotation: p.qa },
+    p.b,
+    { position: p.pb, rotation: p.qb },
+    hullTol * scale,
+  );
   // Exact SAT depth along a direction from the world vertices.
   const A = worldVertices(p.a, p.pa, p.qa);
   const B = worldVertices(p.b, p.pb, p.qb);
-  const along = (n: ArrayLike<number>): number => Math.max(...A.map((v) => dot(v, n))) - Math.min(...B.map((v) => dot(v, n)));
+  const along = (n: ArrayLike<number>): number =>
+    Math.max(...A.map((v) => dot(v, n))) - Math.min(...B.map((v) => dot(v, n)));
   const satOurs = along(m.normal);
   if (problem || ourDeep > satOurs + 1e-9 * scale + hullTol * scale) {
-    t.fails.push(`invalid manifold: ${problem ?? `deepest ${ourDeep} above the SAT depth ${satOurs}`}`);
+    t.fails.push(
+      `invalid manifold: ${problem ?? `deepest ${ourDeep} above the SAT depth ${satOurs}`}`,
+    );
     return;
   }
   if (!e) {
     t.fails.push(`engine reports no contact, ours depth ${ourDeep}`);
     return;
   }
-  const angle = Math.acos(Math.min(1, Math.abs(dot(e.normal, m.normal))) * Math.sign(dot(e.normal, m.normal)));
+  const angle = Math.acos(
+    Math.min(1, Math.abs(dot(e.normal, m.normal))) * Math.sign(dot(e.normal, m.normal)),
+  );
   if (!(angle <= 0.01)) {
     if (satOurs <= along(e.normal) + EDGE_HYSTERESIS_3D * scale + 1e-9) {
       t.ties++;
       t.agree++;
-    } else t.fails.push(`normal off by ${angle} rad, not a near-tie (${satOurs} vs ${along(e.normal)})`);
+    } else
+      t.fails.push(`normal off by ${angle} rad, not a near-tie (${satOurs} vs ${along(e.normal)})`);
     return;
   }
   if (!(Math.abs(ourDeep - e.deepest) <= 0.015 * scale)) {
@@ -173,13 +249,19 @@ function compare(p: Pair, m: Manifold3D, e: EngineContact | null, t: Tally, hull
   const u = Math.abs(n[0]!) < 0.6 ? [0, n[2]!, -n[1]!] : [n[2]!, 0, -n[0]!];
   const ul = Math.hypot(u[0]!, u[1]!, u[2]!);
   const t1 = u.map((x) => x / ul);
-  const t2 = [n[1]! * t1[2]! - n[2]! * t1[1]!, n[2]! * t1[0]! - n[0]! * t1[2]!, n[0]! * t1[1]! - n[1]! * t1[0]!];
+  const t2 = [
+    n[1]! * t1[2]! - n[2]! * t1[1]!,
+    n[2]! * t1[0]! - n[0]! * t1[2]!,
+    n[0]! * t1[1]! - n[1]! * t1[0]!,
+  ];
   const region = e.points.map((q) => [dot(q, t1), dot(q, t2)]);
   for (let k = 0; k < m.count; k++) {
     const q = [m.positions[3 * k]!, m.positions[3 * k + 1]!, m.positions[3 * k + 2]!];
     const d = distanceToRegion([dot(q, t1), dot(q, t2)], region);
     if (!(d <= 0.02 * scale)) {
-      t.fails.push(`point ${k} is ${d} outside the engine's contact region (scale ${scale}, ${e.points.length} engine points)`);
+      t.fails.push(
+        `point ${k} is ${d} outside the engine's contact region (scale ${scale}, ${e.points.length} engine points)`,
+      );
       return;
     }
   }
@@ -188,7 +270,9 @@ function compare(p: Pair, m: Manifold3D, e: EngineContact | null, t: Tally, hull
 
 function report(name: string, t: Tally): void {
   const rate = t.agree / t.pairs;
-  console.log(`${name}: ${t.agree}/${t.pairs} agree (${(100 * rate).toFixed(2)}%), of which ${t.ties} near-ties; ${t.fails.length} disagreements${t.fails.length ? `, e.g. ${t.fails.slice(0, 3).join(' | ')}` : ''}`);
+  console.log(
+    `${name}: ${t.agree}/${t.pairs} agree (${(100 * rate).toFixed(2)}%), of which ${t.ties} near-ties; ${t.fails.length} disagreements${t.fails.length ? `, e.g. ${t.fails.slice(0, 3).join(' | ')}` : ''}`,
+  );
   expect(t.pairs).toBeGreaterThan(900);
   expect(rate).toBeGreaterThanOrEqual(0.99);
 }
@@ -196,7 +280,8 @@ function report(name: string, t: Tally): void {
 /** A rapier convex hull of the shape's vertices in its body frame (our shape centre added back). */
 function hullDesc(s: Shape3D): RAPIER.ColliderDesc {
   const pts = new Float32Array(3 * s.vertexCount);
-  for (let k = 0; k < s.vertexCount; k++) for (let c = 0; c < 3; c++) pts[3 * k + c] = s.vertices[3 * k + c]! + s.center[c]!;
+  for (let k = 0; k < s.vertexCount; k++)
+    for (let c = 0; c < 3; c++) pts[3 * k + c] = s.vertices[3 * k + c]! + s.center[c]!;
   return RAPIER.ColliderDesc.convexHull(pts)!;
 }
 
@@ -206,11 +291,19 @@ async function rapierRun(pairs: Pair[]): Promise<(EngineContact | null)[]> {
   const colliders: [RAPIER.Collider, RAPIER.Collider][] = [];
   const add = (s: Shape3D, p: Vec3, q: Quat, dx: number, dynamic: boolean): RAPIER.Collider => {
     // B is dynamic (rapier skips fixed–fixed pairs) but locked, so the step cannot move it.
-    const desc = dynamic ? RAPIER.RigidBodyDesc.dynamic().lockTranslations().lockRotations() : RAPIER.RigidBodyDesc.fixed();
-    const body = world.createRigidBody(desc.setTranslation(p[0] + dx, p[1], p[2]).setRotation({ x: q[0], y: q[1], z: q[2], w: q[3] }));
+    const desc = dynamic
+      ? RAPIER.RigidBodyDesc.dynamic().lockTranslations().lockRotations()
+      : RAPIER.RigidBodyDesc.fixed();
+    const body = world.createRigidBody(
+      desc
+        .setTranslation(p[0] + dx, p[1], p[2])
+        .setRotation({ x: q[0], y: q[1], z: q[2], w: q[3] }),
+    );
     return world.createCollider(hullDesc(s), body);
   };
-  pairs.forEach((p, i) => colliders.push([add(p.a, p.pa, p.qa, 100 * i, false), add(p.b, p.pb, p.qb, 100 * i, true)]));
+  pairs.forEach((p, i) =>
+    colliders.push([add(p.a, p.pa, p.qa, 100 * i, false), add(p.b, p.pb, p.qb, 100 * i, true)]),
+  );
   world.step();
   const out = pairs.map((p, i) => {
     let e: EngineContact | null = null;
@@ -244,8 +337,13 @@ function cannonRun(pairs: Pair[]): (EngineContact | null)[] {
   const world = new CANNON.World();
   return pairs.map((p) => {
     const body = (s: Shape3D, pos: Vec3, q: Quat): CANNON.Body => {
-      const h = [0, 1, 2].map((c) => Math.max(...Array.from({ length: s.vertexCount }, (_, k) => s.vertices[3 * k + c]!)));
-      const b = new CANNON.Body({ mass: 1, shape: new CANNON.Box(new CANNON.Vec3(h[0]!, h[1]!, h[2]!)) });
+      const h = [0, 1, 2].map((c) =>
+        Math.max(...Array.from({ length: s.vertexCount }, (_, k) => s.vertices[3 * k + c]!)),
+      );
+      const b = new CANNON.Body({
+        mass: 1,
+        shape: new CANNON.Box(new CANNON.Vec3(h[0]!, h[1]!, h[2]!)),
+      });
       b.position.set(pos[0], pos[1], pos[2]);
       b.quaternion.set(q[0], q[1], q[2], q[3]);
       return b;
@@ -264,17 +362,33 @@ function cannonRun(pairs: Pair[]): (EngineContact | null)[] {
       normal = [sgn * c.ni.x, sgn * c.ni.y, sgn * c.ni.z];
       const pi = [c.bi.position.x + c.ri.x, c.bi.position.y + c.ri.y, c.bi.position.z + c.ri.z];
       const pj = [c.bj.position.x + c.rj.x, c.bj.position.y + c.rj.y, c.bj.position.z + c.rj.z];
-      deepest = Math.max(deepest, -((pj[0]! - pi[0]!) * c.ni.x + (pj[1]! - pi[1]!) * c.ni.y + (pj[2]! - pi[2]!) * c.ni.z));
+      deepest = Math.max(
+        deepest,
+        -((pj[0]! - pi[0]!) * c.ni.x + (pj[1]! - pi[1]!) * c.ni.y + (pj[2]! - pi[2]!) * c.ni.z),
+      );
       points.push(pi.map((x, k) => 0.5 * (x + pj[k]!)));
     }
     return { normal, deepest, points };
   });
 }
 
-function ours(pairs: Pair[], t: Tally, engine: (EngineContact | null)[], hullTol: number, normalDepthOnly = false): void {
+function ours(
+  pairs: Pair[],
+  t: Tally,
+  engine: (EngineContact | null)[],
+  hullTol: number,
+  normalDepthOnly = false,
+): void {
   const m = emptyManifold3D();
   pairs.forEach((p, i) => {
-    collide3D(p.a, { position: p.pa, rotation: p.qa }, p.b, { position: p.pb, rotation: p.qb }, 0, m);
+    collide3D(
+      p.a,
+      { position: p.pa, rotation: p.qa },
+      p.b,
+      { position: p.pb, rotation: p.qb },
+      0,
+      m,
+    );
     compare(p, m, engine[i]!, t, hullTol, normalDepthOnly);
   });
 }
@@ -329,33 +443,56 @@ describe('agreement with rapier3d and cannon-es', () => {
         const c = ca.contactCollider(cb, margin);
         world.removeCollider(ca, false);
         world.removeCollider(cb, false);
-        collide3D(p.a, { position: p.pa, rotation: p.qa }, p.b, { position: p.pb, rotation: p.qb }, margin, m);
+        collide3D(
+          p.a,
+          { position: p.pa, rotation: p.qa },
+          p.b,
+          { position: p.pb, rotation: p.qb },
+          margin,
+          m,
+        );
         const theirs = c && c.distance <= margin ? c.distance : null;
         if (theirs !== null && theirs <= 0) continue; // touching by rounding: not a speculative pair
         if (c && Math.abs(c.distance - margin) <= 1e-4 * scale) continue;
         compared++;
         if (theirs === null || m.count === 0) {
-          if (theirs !== null || m.count !== 0) fails.push(`contact: ours ${m.count} points, parry distance ${c?.distance}`);
+          if (theirs !== null || m.count !== 0)
+            fails.push(`contact: ours ${m.count} points, parry distance ${c?.distance}`);
           else exact++;
           continue;
         }
         let deepest = -Infinity;
         for (let k = 0; k < m.count; k++) deepest = Math.max(deepest, m.depths[k]!);
         const ours = -deepest;
-        const exactDistance = surfaceDistance3D(placeShape3D(p.a, p.pa, p.qa), placeShape3D(p.b, p.pb, p.qb));
+        const exactDistance = surfaceDistance3D(
+          placeShape3D(p.a, p.pa, p.qa),
+          placeShape3D(p.b, p.pb, p.qb),
+        );
         const A = worldVertices(p.a, p.pa, p.qa);
         const B = worldVertices(p.b, p.pb, p.qb);
-        const alongOurs = Math.min(...B.map((v) => dot(v, m.normal))) - Math.max(...A.map((v) => dot(v, m.normal)));
-        const angle = Math.acos(Math.min(1, dot([c!.normal1.x, c!.normal1.y, c!.normal1.z], m.normal)));
+        const alongOurs =
+          Math.min(...B.map((v) => dot(v, m.normal))) - Math.max(...A.map((v) => dot(v, m.normal)));
+        const angle = Math.acos(
+          Math.min(1, dot([c!.normal1.x, c!.normal1.y, c!.normal1.z], m.normal)),
+        );
         const what = `ours ${ours}, exact ${exactDistance}, parry ${theirs} (scale ${scale})`;
-        if (!(Math.abs(exactDistance - theirs) <= 1e-4 * scale)) fails.push(`parry and the brute force disagree: ${what}`);
-        else if (!(ours >= exactDistance - tol && ours <= exactDistance + EDGE_HYSTERESIS_3D * scale + tol)) fails.push(`distance: ${what}`);
-        else if (!(alongOurs >= exactDistance - (FACE_HYSTERESIS_3D + EDGE_HYSTERESIS_3D) * scale - tol)) fails.push(`our normal separates by ${alongOurs}: ${what}`);
+        if (!(Math.abs(exactDistance - theirs) <= 1e-4 * scale))
+          fails.push(`parry and the brute force disagree: ${what}`);
+        else if (!(
+          ours >= exactDistance - tol && ours <= exactDistance + EDGE_HYSTERESIS_3D * scale + tol
+        ))
+          fails.push(`distance: ${what}`);
+        else if (
+          !(alongOurs >= exactDistance - (FACE_HYSTERESIS_3D + EDGE_HYSTERESIS_3D) * scale - tol)
+        )
+          fails.push(`our normal separates by ${alongOurs}: ${what}`);
         else if (Math.abs(ours - exactDistance) <= tol && angle <= 0.01) exact++;
         else faceKept++;
       }
       world.free();
-      console.log(`rapier3d ${kind}–${kind} apart: ${compared} pairs, ${exact} equal (distance and normal), ${faceKept} within the hysteresis (a face contact kept), ${fails.length} disagreements${fails.length ? `, e.g. ${fails.slice(0, 3).join(' | ')}` : ''}`);
+      console.log(
+        `rapier3d ${kind}–${kind} apart: ${compared} pairs, ${exact} equal (distance and normal), ${faceKept} within the hysteresis (a face contact kept), ${fails.length} disagreements${fails.length ? `, e.g. ${fails.slice(0, 3).join(' | ')}` : ''}`,
+      );
       expect(compared).toBeGreaterThan(900);
       expect(fails.length, fails.slice(0, 5).join('\n')).toBe(0);
     }, 60000);

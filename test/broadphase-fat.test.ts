@@ -13,7 +13,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bodyAabbs2D } from '../src/broadphase2d.ts';
 import { bodyAabbs3D } from '../src/broadphase3d.ts';
 import { shouldCollide } from '../src/filter.ts';
-import { BROADPHASE_LAYOUT, BROADPHASE_MODE, PREV_SLOT_NONE, type GpuBroadphase } from '../src/gpu/broadphase.ts';
+import {
+  BROADPHASE_LAYOUT,
+  BROADPHASE_MODE,
+  PREV_SLOT_NONE,
+  type GpuBroadphase,
+} from '../src/gpu/broadphase.ts';
 import { GpuBroadphase2D } from '../src/gpu/broadphase2d.ts';
 import { GpuBroadphase3D } from '../src/gpu/broadphase3d.ts';
 import { readBuffer } from '../src/gpu/buffers.ts';
@@ -22,7 +27,13 @@ import { packBodies2D, packShapes2D } from '../src/pack2d.ts';
 import { packBodies3D, packShapes3D } from '../src/pack3d.ts';
 import { randomShape, rng } from '../src/random2d.ts';
 import { randomRotation3D, randomShape3D } from '../src/random3d.ts';
-import { parseScene, type Scene2D, type Scene3D, type SceneJson2D, type SceneJson3D } from '../src/scene.ts';
+import {
+  parseScene,
+  type Scene2D,
+  type Scene3D,
+  type SceneJson2D,
+  type SceneJson3D,
+} from '../src/scene.ts';
 import { assignRandomFilters } from './helpers/filters.ts';
 
 const FAT = 0.1;
@@ -40,7 +51,11 @@ function scene3D(seed: number, n: number): Scene3D {
   const side = Math.ceil(Math.cbrt(n));
   const bodies: SceneJson3D['bodies'] = Array.from({ length: n }, (_, i) => ({
     shape: Math.floor(r() * shapes.length),
-    position: [0.8 * (i % side) + 0.1 * r(), 0.8 * (Math.floor(i / side) % side) + 0.1 * r(), 0.8 * Math.floor(i / (side * side)) + 0.1 * r()],
+    position: [
+      0.8 * (i % side) + 0.1 * r(),
+      0.8 * (Math.floor(i / side) % side) + 0.1 * r(),
+      0.8 * Math.floor(i / (side * side)) + 0.1 * r(),
+    ],
     rotation: randomRotation3D(r),
   }));
   const scene = parseScene({ dim: 3, margin: 0.02, shapes, bodies }) as Scene3D;
@@ -96,16 +111,28 @@ interface FrameRead {
 }
 
 /** Runs frames of `scene` on `bp`, moving it before each but the first; reads each frame back. */
-async function runFrames(bp: GpuBroadphase, scene: Scene2D | Scene3D, frames: number, seed: number, jumps: (f: number) => number): Promise<FrameRead[]> {
+async function runFrames(
+  bp: GpuBroadphase,
+  scene: Scene2D | Scene3D,
+  frames: number,
+  seed: number,
+  jumps: (f: number) => number,
+): Promise<FrameRead[]> {
   const r = rng(seed);
   const n = scene.bodyShape.length;
-  const packed = scene.dim === 2 ? { shapes: packShapes2D(scene.shapes), hullVertices: undefined } : packShapes3D(scene.shapes);
+  const packed =
+    scene.dim === 2
+      ? { shapes: packShapes2D(scene.shapes), hullVertices: undefined }
+      : packShapes3D(scene.shapes);
   const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
   const shapes = device.createBuffer({ size: packed.shapes.byteLength, usage: S });
   device.queue.writeBuffer(shapes, 0, packed.shapes);
   let hullVertices: GPUBuffer | undefined;
   if (packed.hullVertices) {
-    hullVertices = device.createBuffer({ size: Math.max(16, packed.hullVertices.byteLength), usage: S });
+    hullVertices = device.createBuffer({
+      size: Math.max(16, packed.hullVertices.byteLength),
+      usage: S,
+    });
     device.queue.writeBuffer(hullVertices, 0, packed.hullVertices);
   }
   const out: FrameRead[] = [];
@@ -116,7 +143,15 @@ async function runFrames(bp: GpuBroadphase, scene: Scene2D | Scene3D, frames: nu
     bodies ??= device.createBuffer({ size: data.byteLength, usage: S });
     device.queue.writeBuffer(bodies, 0, data);
     const encoder = device.createCommandEncoder();
-    const o = bp.encode(encoder, { shapes, bodies, ...(hullVertices ? { hullVertices } : {}), bodyCount: n, margin: scene.margin, fatMargin: FAT, capacity: 16 * n });
+    const o = bp.encode(encoder, {
+      shapes,
+      bodies,
+      ...(hullVertices ? { hullVertices } : {}),
+      bodyCount: n,
+      margin: scene.margin,
+      fatMargin: FAT,
+      capacity: 16 * n,
+    });
     device.queue.submit([encoder.finish()]);
     const C = BROADPHASE_LAYOUT.counts;
     const counts = new Uint32Array(await readBuffer(device, o.counts, C.bytes));
@@ -143,21 +178,37 @@ function bruteForce(fat: FrameRead['fat'], n: number): Uint32Array {
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
       let overlap = true;
-      for (let c = 0; c < 3 && overlap; c++) overlap = b[6 * i + c]! <= b[6 * j + 3 + c]! && b[6 * j + c]! <= b[6 * i + 3 + c]!;
-      if (overlap && shouldCollide(fat.categoryBits[i]!, fat.maskBits[i]!, fat.categoryBits[j]!, fat.maskBits[j]!)) out.push(i, j);
+      for (let c = 0; c < 3 && overlap; c++)
+        overlap = b[6 * i + c]! <= b[6 * j + 3 + c]! && b[6 * j + c]! <= b[6 * i + 3 + c]!;
+      if (
+        overlap &&
+        shouldCollide(
+          fat.categoryBits[i]!,
+          fat.maskBits[i]!,
+          fat.categoryBits[j]!,
+          fat.maskBits[j]!,
+        )
+      )
+        out.push(i, j);
     }
   }
   return Uint32Array.from(out);
 }
 
 /** Checks a whole sequence; returns how many frames ran in each mode and how many kept their list. */
-function checkFrames(frames: FrameRead[], scene: Scene2D | Scene3D, tight: Float64Array[]): { update: number; rebuild: number; still: number } {
+function checkFrames(
+  frames: FrameRead[],
+  scene: Scene2D | Scene3D,
+  tight: Float64Array[],
+): { update: number; rebuild: number; still: number } {
   const n = scene.bodyShape.length;
   let update = 0;
   let rebuild = 0;
   let still = 0;
   frames.forEach((fr, f) => {
-    expect(Array.from(fr.pairs), `frame ${f}: the pairs of the fat boxes, in (a, b) order`).toEqual(Array.from(bruteForce(fr.fat, n)));
+    expect(Array.from(fr.pairs), `frame ${f}: the pairs of the fat boxes, in (a, b) order`).toEqual(
+      Array.from(bruteForce(fr.fat, n)),
+    );
     // The fat boxes hold the tight ones (up to the f32 rounding of their world coordinates).
     const t = tight[f]!;
     for (let i = 0; i < n; i++) {
@@ -183,7 +234,9 @@ function checkFrames(frames: FrameRead[], scene: Scene2D | Scene3D, tight: Float
     if (fr.moved === 0) {
       still++;
       expect(fr.mode).toBe(BROADPHASE_MODE.update);
-      expect(Array.from(fr.prevSlot)).toEqual(fr.prevSlot.map((_, k) => k).reduce((a: number[], k) => (a.push(k), a), []));
+      expect(Array.from(fr.prevSlot)).toEqual(
+        fr.prevSlot.map((_, k) => k).reduce((a: number[], k) => (a.push(k), a), []),
+      );
     }
   });
   return { update, rebuild, still };
@@ -195,10 +248,13 @@ function findPair(pairs: Uint32Array, a: number, b: number): number {
 }
 
 // Frames 1-3 still (wobble only), 4-9 a few jumpers (update), 10 many (rebuild), then a few again.
-const JUMPS = (n: number) => (f: number): number => (f <= 3 ? 0 : f === 10 ? n / 2 : 3);
+const JUMPS =
+  (n: number) =>
+  (f: number): number =>
+    f <= 3 ? 0 : f === 10 ? n / 2 : 3;
 
 describe('GPU broadphase with fat boxes, frame to frame', () => {
-  it('3D: every frame the pairs of the fat boxes, in order, with last frame\'s slots', async () => {
+  it("3D: every frame the pairs of the fat boxes, in order, with last frame's slots", async () => {
     const n = 700;
     const bp = await GpuBroadphase3D.create(device);
     const scene = scene3D(11, n);
@@ -212,7 +268,9 @@ describe('GPU broadphase with fat boxes, frame to frame', () => {
       tight.push(bodyAabbs3D(replay, replay.margin));
     }
     const modes = checkFrames(frames, scene, tight);
-    console.log(`3D: ${frames.map((f) => f.pairs.length / 2).join(' ')} pairs; modes ${JSON.stringify(modes)}`);
+    console.log(
+      `3D: ${frames.map((f) => f.pairs.length / 2).join(' ')} pairs; modes ${JSON.stringify(modes)}`,
+    );
     expect(modes.still).toBeGreaterThanOrEqual(3);
     expect(modes.update).toBeGreaterThanOrEqual(9);
     expect(modes.rebuild).toBeGreaterThanOrEqual(1);
@@ -239,14 +297,30 @@ describe('GPU broadphase with fat boxes, frame to frame', () => {
     const keep = Array.from({ length: n }, (_, i) => i).filter((i) => i % 7 !== 3);
     const added = Array.from({ length: 20 }, (_, k) => (13 * k) % n);
     const json: SceneJson3D = {
-      dim: 3, margin: scene.margin, shapes: [],
+      dim: 3,
+      margin: scene.margin,
+      shapes: [],
       bodies: [...keep, ...added].map((i, j) => ({
         shape: scene.bodyShape[i]!,
-        position: [scene.bodyPosition[3 * i]! + (j >= keep.length ? 0.05 : 0), scene.bodyPosition[3 * i + 1]!, scene.bodyPosition[3 * i + 2]!],
-        rotation: Array.from(scene.bodyRotation.subarray(4 * i, 4 * i + 4)) as [number, number, number, number],
+        position: [
+          scene.bodyPosition[3 * i]! + (j >= keep.length ? 0.05 : 0),
+          scene.bodyPosition[3 * i + 1]!,
+          scene.bodyPosition[3 * i + 2]!,
+        ],
+        rotation: Array.from(scene.bodyRotation.subarray(4 * i, 4 * i + 4)) as [
+          number,
+          number,
+          number,
+          number,
+        ],
       })),
     };
-    const renumbered: Scene3D = { ...scene, bodyShape: new Uint32Array(json.bodies.map((b) => b.shape)), bodyPosition: Float64Array.from(json.bodies.flatMap((b) => b.position)), bodyRotation: Float64Array.from(json.bodies.flatMap((b) => b.rotation!)) };
+    const renumbered: Scene3D = {
+      ...scene,
+      bodyShape: new Uint32Array(json.bodies.map((b) => b.shape)),
+      bodyPosition: Float64Array.from(json.bodies.flatMap((b) => b.position)),
+      bodyRotation: Float64Array.from(json.bodies.flatMap((b) => b.rotation!)),
+    };
     const remap = Uint32Array.from([...keep, ...added.map(() => PREV_SLOT_NONE)]);
     const m = renumbered.bodyShape.length;
     const packed = packShapes3D(renumbered.shapes);
@@ -256,9 +330,22 @@ describe('GPU broadphase with fat boxes, frame to frame', () => {
       device.queue.writeBuffer(b, 0, ArrayBuffer.isView(data) ? data : new Uint8Array(data));
       return b;
     };
-    const [shapes, hullVertices, bodies] = [make(packed.shapes), make(packed.hullVertices), make(packBodies3D(renumbered))];
+    const [shapes, hullVertices, bodies] = [
+      make(packed.shapes),
+      make(packed.hullVertices),
+      make(packBodies3D(renumbered)),
+    ];
     const encoder = device.createCommandEncoder();
-    const o = bp.encode(encoder, { shapes, bodies, hullVertices, bodyCount: m, margin: renumbered.margin, fatMargin: FAT, capacity: 16 * m, remap });
+    const o = bp.encode(encoder, {
+      shapes,
+      bodies,
+      hullVertices,
+      bodyCount: m,
+      margin: renumbered.margin,
+      fatMargin: FAT,
+      capacity: 16 * m,
+      remap,
+    });
     device.queue.submit([encoder.finish()]);
     const C = BROADPHASE_LAYOUT.counts;
     const written = new Uint32Array(await readBuffer(device, o.counts, C.bytes))[C.written]!;
@@ -291,11 +378,14 @@ describe('GPU broadphase with fat boxes, frame to frame', () => {
       if (f > 0) move(replay, r, JUMPS(n)(f));
       const t2 = bodyAabbs2D(replay, replay.margin);
       const t = new Float64Array(6 * n);
-      for (let i = 0; i < n; i++) t.set([t2[4 * i]!, t2[4 * i + 1]!, 0, t2[4 * i + 2]!, t2[4 * i + 3]!, 0], 6 * i);
+      for (let i = 0; i < n; i++)
+        t.set([t2[4 * i]!, t2[4 * i + 1]!, 0, t2[4 * i + 2]!, t2[4 * i + 3]!, 0], 6 * i);
       tight.push(t);
     }
     const modes = checkFrames(frames, scene, tight);
-    console.log(`2D: ${frames.map((f) => f.pairs.length / 2).join(' ')} pairs; modes ${JSON.stringify(modes)}`);
+    console.log(
+      `2D: ${frames.map((f) => f.pairs.length / 2).join(' ')} pairs; modes ${JSON.stringify(modes)}`,
+    );
     expect(modes.still).toBeGreaterThanOrEqual(3);
     expect(modes.update).toBeGreaterThanOrEqual(9);
     expect(modes.rebuild).toBeGreaterThanOrEqual(1);

@@ -51,20 +51,33 @@ export function randomScene3D(seed: number, o: RandomSceneOptions3D): Scene3D {
   const r = rng(seed);
   const shapes: Shape3DInput[] = Array.from({ length: 48 }, () => randomShape3D(r, 'mixed3d'));
   const hugeShape = shapes.length;
-  for (let k = 0; k < (o.huge ?? 0); k++) shapes.push({ type: 'box', halfExtents: [1e3 + 4e3 * r(), 1e3 + 4e3 * r(), 1e3 + 4e3 * r()] });
+  for (let k = 0; k < (o.huge ?? 0); k++)
+    shapes.push({ type: 'box', halfExtents: [1e3 + 4e3 * r(), 1e3 + 4e3 * r(), 1e3 + 4e3 * r()] });
   const bodies: SceneJson3D['bodies'] = [];
   for (let i = 0; i < o.n; i++) {
     const kind = r();
     if (i > 0 && kind < (o.stacked ?? 0)) {
       bodies.push({ ...bodies[Math.floor(r() * i)]! });
     } else if (kind < (o.stacked ?? 0) + (o.far ?? 0)) {
-      bodies.push({ shape: Math.floor(r() * 48), position: f32v([1e5 + 12 * r(), -1e5 + 12 * r(), 1e5 + 12 * r()]), rotation: randomRotation3D(r) });
+      bodies.push({
+        shape: Math.floor(r() * 48),
+        position: f32v([1e5 + 12 * r(), -1e5 + 12 * r(), 1e5 + 12 * r()]),
+        rotation: randomRotation3D(r),
+      });
     } else {
-      bodies.push({ shape: Math.floor(r() * 48), position: f32v([o.spread * r(), o.spread * r(), o.spread * r()]), rotation: randomRotation3D(r) });
+      bodies.push({
+        shape: Math.floor(r() * 48),
+        position: f32v([o.spread * r(), o.spread * r(), o.spread * r()]),
+        rotation: randomRotation3D(r),
+      });
     }
   }
   for (let k = 0; k < (o.huge ?? 0); k++) {
-    bodies[Math.floor(r() * o.n)] = { shape: hugeShape + k, position: f32v([o.spread * r(), o.spread * r(), o.spread * r()]), rotation: randomRotation3D(r) };
+    bodies[Math.floor(r() * o.n)] = {
+      shape: hugeShape + k,
+      position: f32v([o.spread * r(), o.spread * r(), o.spread * r()]),
+      rotation: randomRotation3D(r),
+    };
   }
   return parseScene({ dim: 3, margin: o.margin, shapes, bodies }) as Scene3D;
 }
@@ -73,17 +86,36 @@ export function randomScene3D(seed: number, o: RandomSceneOptions3D): Scene3D {
 function dyadicScene3D(seed: number, n: number, side: number, margin: number): Scene3D {
   const r = rng(seed);
   const eighth = (lo: number, hi: number): number => Math.floor(lo * 8 + r() * (hi - lo) * 8) / 8;
-  const shapes: Shape3DInput[] = Array.from({ length: 16 }, () => ({ type: 'box', halfExtents: [eighth(0.25, 1.5), eighth(0.25, 1.5), eighth(0.25, 1.5)] as Vec3 }));
-  const bodies = Array.from({ length: n }, () => ({ shape: Math.floor(r() * shapes.length), position: [eighth(0, side), eighth(0, side), eighth(0, side)] as Vec3 }));
+  const shapes: Shape3DInput[] = Array.from({ length: 16 }, () => ({
+    type: 'box',
+    halfExtents: [eighth(0.25, 1.5), eighth(0.25, 1.5), eighth(0.25, 1.5)] as Vec3,
+  }));
+  const bodies = Array.from({ length: n }, () => ({
+    shape: Math.floor(r() * shapes.length),
+    position: [eighth(0, side), eighth(0, side), eighth(0, side)] as Vec3,
+  }));
   return parseScene({ dim: 3, margin, shapes, bodies }) as Scene3D;
 }
 
-async function gpuPairs(scene: Scene3D, options: { capacity?: number } = {}): Promise<GpuBroadphaseResult3D> {
-  return bp.run(packShapes3D(scene.shapes), packBodies3D(scene), scene.bodyShape.length, scene.margin, options);
+async function gpuPairs(
+  scene: Scene3D,
+  options: { capacity?: number } = {},
+): Promise<GpuBroadphaseResult3D> {
+  return bp.run(
+    packShapes3D(scene.shapes),
+    packBodies3D(scene),
+    scene.bodyShape.length,
+    scene.margin,
+    options,
+  );
 }
 
 /** The pairs on which the GPU and the host differ, with the f64 overlap and the f32 tolerance (1e-6 of the boxes' size). */
-function differences(scene: Scene3D, gpuPairs: Uint32Array, host: Uint32Array): { pair: [number, number]; overlap: number; tol: number }[] {
+function differences(
+  scene: Scene3D,
+  gpuPairs: Uint32Array,
+  host: Uint32Array,
+): { pair: [number, number]; overlap: number; tol: number }[] {
   const n = scene.bodyShape.length;
   const keys = (p: Uint32Array): Set<number> => {
     const s = new Set<number>();
@@ -100,7 +132,11 @@ function differences(scene: Scene3D, gpuPairs: Uint32Array, host: Uint32Array): 
     let overlap = Infinity;
     let size = 0;
     for (let k = 0; k < 3; k++) {
-      overlap = Math.min(overlap, Math.min(box[6 * a + 3 + k]!, box[6 * b + 3 + k]!) - Math.max(box[6 * a + k]!, box[6 * b + k]!));
+      overlap = Math.min(
+        overlap,
+        Math.min(box[6 * a + 3 + k]!, box[6 * b + 3 + k]!) -
+          Math.max(box[6 * a + k]!, box[6 * b + k]!),
+      );
       size += box[6 * a + 3 + k]! - box[6 * a + k]! + box[6 * b + 3 + k]! - box[6 * b + k]!;
     }
     out.push({ pair: [a, b], overlap, tol: 1e-6 * size });
@@ -108,13 +144,18 @@ function differences(scene: Scene3D, gpuPairs: Uint32Array, host: Uint32Array): 
   return out;
 }
 
-async function expectHostPairs(scene: Scene3D): Promise<{ gpu: GpuBroadphaseResult3D; host: Uint32Array; borderline: number }> {
+async function expectHostPairs(
+  scene: Scene3D,
+): Promise<{ gpu: GpuBroadphaseResult3D; host: Uint32Array; borderline: number }> {
   const result = await gpuPairs(scene);
   const host = sweepAndPrune3D(scene);
   expect(result.pairCount).toBe(result.pairs.length / 2);
   const diff = differences(scene, result.pairs, host);
   const wrong = diff.filter((d) => Math.abs(d.overlap) > d.tol);
-  expect(wrong.slice(0, 5), `${wrong.length} pairs differ from the host's by more than the f32 rounding of the input`).toEqual([]);
+  expect(
+    wrong.slice(0, 5),
+    `${wrong.length} pairs differ from the host's by more than the f32 rounding of the input`,
+  ).toEqual([]);
   return { gpu: result, host, borderline: diff.length };
 }
 
@@ -138,10 +179,19 @@ describe('GPU broadphase 3D equals the host sweep-and-prune', () => {
     ['huge bodies among small ones', 3, { n: 3000, spread: 18, margin: 0.01, huge: 4 }],
     ['bodies 1e5 away', 4, { n: 3000, spread: 16, margin: 0.02, far: 0.2 }],
     ['bodies stacked on one spot', 5, { n: 3000, spread: 16, margin: 0, stacked: 0.3 }],
-    ['everything at once', 6, { n: 4000, spread: 18, margin: 0.05, huge: 2, far: 0.05, stacked: 0.05 }],
+    [
+      'everything at once',
+      6,
+      { n: 4000, spread: 18, margin: 0.05, huge: 2, far: 0.05, stacked: 0.05 },
+    ],
   ];
   it('with collision filters: the same pairs, those the filters forbid left out', async () => {
-    await expectFilteredLikeHost(randomScene3D(7, { n: 3000, spread: 14, margin: 0.02 }), sweepAndPrune3D, expectHostPairs, rng(77));
+    await expectFilteredLikeHost(
+      randomScene3D(7, { n: 3000, spread: 14, margin: 0.02 }),
+      sweepAndPrune3D,
+      expectHostPairs,
+      rng(77),
+    );
   });
 
   it.each(SCENES)('on random scenes: %s', async (_name, seed, options) => {
@@ -151,15 +201,23 @@ describe('GPU broadphase 3D equals the host sweep-and-prune', () => {
     // Bands: many where all bodies are small and near the origin (pairs cross band borders);
     // few where a huge or far body makes them tall.
     const bands = await bp.readBands();
-    if (!options.huge && !options.far && options.spread >= 14) expect(bands.count).toBeGreaterThan(5);
+    if (!options.huge && !options.far && options.spread >= 14)
+      expect(bands.count).toBeGreaterThan(5);
   });
 
   it('on a pile on a wide ground box: identical pairs, many bands (the ground widens only its own band)', async () => {
     const r = rng(9);
-    const shapes: Shape3DInput[] = [{ type: 'box', halfExtents: [60, 0.5, 60] }, ...Array.from({ length: 8 }, () => randomShape3D(r, 'mixed3d', 0.4))];
+    const shapes: Shape3DInput[] = [
+      { type: 'box', halfExtents: [60, 0.5, 60] },
+      ...Array.from({ length: 8 }, () => randomShape3D(r, 'mixed3d', 0.4)),
+    ];
     const bodies: SceneJson3D['bodies'] = [{ shape: 0, position: [50, -0.5, 50] }];
     for (let i = 0; i < 3000; i++) {
-      bodies.push({ shape: 1 + Math.floor(8 * r()), position: f32v([100 * r(), 0.4 + 12 * r(), 100 * r()]), rotation: randomRotation3D(r) });
+      bodies.push({
+        shape: 1 + Math.floor(8 * r()),
+        position: f32v([100 * r(), 0.4 + 12 * r(), 100 * r()]),
+        rotation: randomRotation3D(r),
+      });
     }
     const scene = parseScene({ dim: 3, margin: 0.02, shapes, bodies }) as Scene3D;
     const { host, borderline } = await expectHostPairs(scene);
@@ -175,10 +233,23 @@ describe('GPU broadphase 3D equals the host sweep-and-prune', () => {
       dim: 3,
       margin: 0.1,
       shapes: [{ type: 'box', halfExtents: [1, 1, 1] }],
-      bodies: Array.from({ length: 512 }, (_, i) => ({ shape: 0, position: [3 * (i % 8), 3 * (Math.floor(i / 8) % 8), 3 * Math.floor(i / 64)] as Vec3 })),
+      bodies: Array.from({ length: 512 }, (_, i) => ({
+        shape: 0,
+        position: [3 * (i % 8), 3 * (Math.floor(i / 8) % 8), 3 * Math.floor(i / 64)] as Vec3,
+      })),
     }) as Scene3D;
-    const one: Scene3D = { ...apart, bodyShape: apart.bodyShape.slice(0, 1), bodyPosition: apart.bodyPosition.slice(0, 3), bodyRotation: apart.bodyRotation.slice(0, 4) };
-    const none: Scene3D = { ...apart, bodyShape: new Uint32Array(0), bodyPosition: new Float64Array(0), bodyRotation: new Float64Array(0) };
+    const one: Scene3D = {
+      ...apart,
+      bodyShape: apart.bodyShape.slice(0, 1),
+      bodyPosition: apart.bodyPosition.slice(0, 3),
+      bodyRotation: apart.bodyRotation.slice(0, 4),
+    };
+    const none: Scene3D = {
+      ...apart,
+      bodyShape: new Uint32Array(0),
+      bodyPosition: new Float64Array(0),
+      bodyRotation: new Float64Array(0),
+    };
     for (const scene of [apart, one, none]) {
       const r = await gpuPairs(scene);
       expect(r.pairCount).toBe(0);
@@ -199,11 +270,17 @@ describe('GPU broadphase 3D output', () => {
     const grown = await gpuPairs(scene, { capacity: 7 });
     expect(grown.runs).toBe(2);
     expect(Buffer.from(grown.gpuPairs.buffer).equals(Buffer.from(full.gpuPairs.buffer))).toBe(true);
-    if (gpu.timestamps) console.log(`4000 bodies, ${full.pairCount} pairs: GPU ${full.timings!.total.toFixed(1)} ms`);
+    if (gpu.timestamps)
+      console.log(`4000 bodies, ${full.pairCount} pairs: GPU ${full.timings!.total.toFixed(1)} ms`);
   });
 
   it('reads only the first bodyCount bodies of a caller buffer', async () => {
-    const part: Scene3D = { ...scene, bodyShape: scene.bodyShape.slice(0, 2500), bodyPosition: scene.bodyPosition.slice(0, 7500), bodyRotation: scene.bodyRotation.slice(0, 10000) };
+    const part: Scene3D = {
+      ...scene,
+      bodyShape: scene.bodyShape.slice(0, 2500),
+      bodyPosition: scene.bodyPosition.slice(0, 7500),
+      bodyRotation: scene.bodyRotation.slice(0, 10000),
+    };
     const r = await bp.run(packShapes3D(scene.shapes), packBodies3D(scene), 2500, scene.margin);
     expect(r.pairs).toEqual((await gpuPairs(part)).pairs);
     expect(r.pairs).toEqual(sweepAndPrune3D(part));

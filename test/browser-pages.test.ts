@@ -62,96 +62,159 @@ for (const name of BROWSERS) {
   describe(`pages in ${name}`, () => {
     const launched = browserFor(name);
 
-    test('validation.html: GPU against the CPU reference, 10k random pairs of every 2D and 3D pair class', async () => {
-      const t0 = performance.now();
-      const page = await launched.browser.open(new URL('validation.html', pages.url).href);
-      await page.waitFor(() => window.__validation.done || window.__validation.error !== null, undefined, PAGE_TIMEOUT[name]);
-      const s = await page.evaluate(() => window.__validation);
-      const cases = await page.text('#cases');
-      console.log(`${name} validation.html in ${((performance.now() - t0) / 1000).toFixed(0)} s; wall time per class (ms): ${JSON.stringify(Object.fromEntries(Object.entries(s.classMs).map(([k, v]) => [k, Math.round(v)])))}`);
-      expect(s.error).toBeNull();
-      expect(s.adapter).toBeTruthy();
-      const expected = [...Object.keys(SWEEP_TYPES).map((c) => `2:${c}`), ...Object.keys(PAIR_CLASSES_3D).map((c) => `3:${c}`)];
-      expect(s.rows.map((r) => `${r.dim}:${r.pairClass}`)).toEqual(expected);
-      for (const r of s.rows) {
-        const what = `${r.dim}D ${r.pairClass}`;
-        expect(r.pairs, what).toBe(10_000);
-        expect(r.unexplained, `${what}: unexplained mismatches\n${cases}`).toBe(0);
-        expect(r.cpuInvalid, `${what}: invalid CPU manifolds\n${cases}`).toBe(0);
-        // Coverage: the class made contacts, and near-ties stay rare.
-        expect(r.touching, what).toBeGreaterThan(0.3 * r.pairs);
-        expect(r.nearTies, what).toBeLessThan(0.005 * r.pairs);
-      }
-      await page.screenshot('body', join(SHOTS, `${name}-validation.png`));
-      expect(page.problems).toEqual([]);
-      await page.close();
-    }, PAGE_TIMEOUT[name] + 120_000);
+    test(
+      'validation.html: GPU against the CPU reference, 10k random pairs of every 2D and 3D pair class',
+      async () => {
+        const t0 = performance.now();
+        const page = await launched.browser.open(new URL('validation.html', pages.url).href);
+        await page.waitFor(
+          () => window.__validation.done || window.__validation.error !== null,
+          undefined,
+          PAGE_TIMEOUT[name],
+        );
+        const s = await page.evaluate(() => window.__validation);
+        const cases = await page.text('#cases');
+        console.log(
+          `${name} validation.html in ${((performance.now() - t0) / 1000).toFixed(0)} s; wall time per class (ms): ${JSON.stringify(Object.fromEntries(Object.entries(s.classMs).map(([k, v]) => [k, Math.round(v)])))}`,
+        );
+        expect(s.error).toBeNull();
+        expect(s.adapter).toBeTruthy();
+        const expected = [
+          ...Object.keys(SWEEP_TYPES).map((c) => `2:${c}`),
+          ...Object.keys(PAIR_CLASSES_3D).map((c) => `3:${c}`),
+        ];
+        expect(s.rows.map((r) => `${r.dim}:${r.pairClass}`)).toEqual(expected);
+        for (const r of s.rows) {
+          const what = `${r.dim}D ${r.pairClass}`;
+          expect(r.pairs, what).toBe(10_000);
+          expect(r.unexplained, `${what}: unexplained mismatches\n${cases}`).toBe(0);
+          expect(r.cpuInvalid, `${what}: invalid CPU manifolds\n${cases}`).toBe(0);
+          // Coverage: the class made contacts, and near-ties stay rare.
+          expect(r.touching, what).toBeGreaterThan(0.3 * r.pairs);
+          expect(r.nearTies, what).toBeLessThan(0.005 * r.pairs);
+        }
+        await page.screenshot('body', join(SHOTS, `${name}-validation.png`));
+        expect(page.problems).toEqual([]);
+        await page.close();
+      },
+      PAGE_TIMEOUT[name] + 120_000,
+    );
 
-    test('validation.html?sets=adversarial: the Node suites\' adversarial sets, 0 unexplained', async () => {
-      const t0 = performance.now();
-      const page = await launched.browser.open(new URL('validation.html?sets=adversarial', pages.url).href);
-      await page.waitFor(() => window.__validation.done || window.__validation.error !== null, undefined, PAGE_TIMEOUT[name]);
-      const s = await page.evaluate(() => window.__validation);
-      const cases = await page.text('#cases');
-      console.log(`${name} validation.html?sets=adversarial in ${((performance.now() - t0) / 1000).toFixed(0)} s; near-ties per set: ${JSON.stringify(Object.fromEntries(s.rows.map((r) => [`${r.dim}D ${r.pairClass}`, r.nearTies])))}`);
-      expect(s.error).toBeNull();
-      const expected = [...Object.keys(ADVERSARIAL_SETS_2D).map((c) => `2:${c}`), ...Object.keys(ADVERSARIAL_SETS_3D).map((c) => `3:${c}`)];
-      expect(s.rows.map((r) => `${r.dim}:${r.pairClass}`)).toEqual(expected);
-      for (const r of s.rows) {
-        const what = `${r.dim}D ${r.pairClass}`;
-        expect(r.pairs, what).toBeGreaterThan(0);
-        expect(r.unexplained, `${what}: unexplained mismatches\n${cases}`).toBe(0);
-        expect(r.cpuInvalid, `${what}: invalid CPU manifolds\n${cases}`).toBe(0);
-      }
-      expect(page.problems).toEqual([]);
-      await page.close();
-    }, PAGE_TIMEOUT[name] + 120_000);
+    test(
+      "validation.html?sets=adversarial: the Node suites' adversarial sets, 0 unexplained",
+      async () => {
+        const t0 = performance.now();
+        const page = await launched.browser.open(
+          new URL('validation.html?sets=adversarial', pages.url).href,
+        );
+        await page.waitFor(
+          () => window.__validation.done || window.__validation.error !== null,
+          undefined,
+          PAGE_TIMEOUT[name],
+        );
+        const s = await page.evaluate(() => window.__validation);
+        const cases = await page.text('#cases');
+        console.log(
+          `${name} validation.html?sets=adversarial in ${((performance.now() - t0) / 1000).toFixed(0)} s; near-ties per set: ${JSON.stringify(Object.fromEntries(s.rows.map((r) => [`${r.dim}D ${r.pairClass}`, r.nearTies])))}`,
+        );
+        expect(s.error).toBeNull();
+        const expected = [
+          ...Object.keys(ADVERSARIAL_SETS_2D).map((c) => `2:${c}`),
+          ...Object.keys(ADVERSARIAL_SETS_3D).map((c) => `3:${c}`),
+        ];
+        expect(s.rows.map((r) => `${r.dim}:${r.pairClass}`)).toEqual(expected);
+        for (const r of s.rows) {
+          const what = `${r.dim}D ${r.pairClass}`;
+          expect(r.pairs, what).toBeGreaterThan(0);
+          expect(r.unexplained, `${what}: unexplained mismatches\n${cases}`).toBe(0);
+          expect(r.cpuInvalid, `${what}: invalid CPU manifolds\n${cases}`).toBe(0);
+        }
+        expect(page.problems).toEqual([]);
+        await page.close();
+      },
+      PAGE_TIMEOUT[name] + 120_000,
+    );
 
-    test('bench.html?quick=1: every scenario, size and contender, with the record as JSON', async () => {
-      const t0 = performance.now();
-      const page = await launched.browser.open(new URL('bench.html?quick=1', pages.url).href);
-      await page.waitFor(() => window.__bench.done || window.__bench.error !== null, undefined, PAGE_TIMEOUT[name]);
-      const s = await page.evaluate(() => window.__bench);
-      const record = JSON.parse(await page.text('#record')) as { adapter: string; browser: string; rows: BenchRow[] };
-      const table = record.rows.map((r) => `  ${r.scenario} ${r.size} ${r.contender}: ${r.ms?.toFixed(2)} ms (${r.timing}), touching ${r.touching}`).join('\n');
-      console.log(`${name} bench.html?quick=1 in ${((performance.now() - t0) / 1000).toFixed(0)} s; ${record.adapter}\n${table}\nwarnings: ${s.warnings.join('; ') || 'none'}`);
-      expect(s.error).toBeNull();
-      expect(record.adapter).toBe(s.adapter);
-      expect(record.browser).toMatch(name === 'chromium' ? /Chrome\// : /Firefox\//);
-      // 2 sizes × (2 2D + 3 3D narrowphase scenarios + 2 piles) × (ours, rapier).
-      expect(record.rows).toHaveLength(2 * 7 * 2);
-      for (const r of record.rows) {
-        const what = `${r.scenario} ${r.size} ${r.contender}`;
-        expect(r.skipped, what).toBeNull();
-        expect(r.ms, what).toBeGreaterThan(0);
-        expect(r.timing, what).toMatch(r.contender === 'webgpu-narrowphase' ? /^(gpu-timestamps|wall)$/ : /^(wall|engine-profiler)$/);
-        expect(r.touching, what).toBeGreaterThan(0);
-      }
-      expect(new Set(record.rows.map((r) => r.contender))).toEqual(new Set(['webgpu-narrowphase', 'rapier2d', 'rapier3d']));
-      await page.screenshot('body', join(SHOTS, `${name}-bench.png`));
-      expect(page.problems).toEqual([]);
-      await page.close();
-    }, PAGE_TIMEOUT[name] + 120_000);
+    test(
+      'bench.html?quick=1: every scenario, size and contender, with the record as JSON',
+      async () => {
+        const t0 = performance.now();
+        const page = await launched.browser.open(new URL('bench.html?quick=1', pages.url).href);
+        await page.waitFor(
+          () => window.__bench.done || window.__bench.error !== null,
+          undefined,
+          PAGE_TIMEOUT[name],
+        );
+        const s = await page.evaluate(() => window.__bench);
+        const record = JSON.parse(await page.text('#record')) as {
+          adapter: string;
+          browser: string;
+          rows: BenchRow[];
+        };
+        const table = record.rows
+          .map(
+            (r) =>
+              `  ${r.scenario} ${r.size} ${r.contender}: ${r.ms?.toFixed(2)} ms (${r.timing}), touching ${r.touching}`,
+          )
+          .join('\n');
+        console.log(
+          `${name} bench.html?quick=1 in ${((performance.now() - t0) / 1000).toFixed(0)} s; ${record.adapter}\n${table}\nwarnings: ${s.warnings.join('; ') || 'none'}`,
+        );
+        expect(s.error).toBeNull();
+        expect(record.adapter).toBe(s.adapter);
+        expect(record.browser).toMatch(name === 'chromium' ? /Chrome\// : /Firefox\//);
+        // 2 sizes × (2 2D + 3 3D narrowphase scenarios + 2 piles) × (ours, rapier).
+        expect(record.rows).toHaveLength(2 * 7 * 2);
+        for (const r of record.rows) {
+          const what = `${r.scenario} ${r.size} ${r.contender}`;
+          expect(r.skipped, what).toBeNull();
+          expect(r.ms, what).toBeGreaterThan(0);
+          expect(r.timing, what).toMatch(
+            r.contender === 'webgpu-narrowphase'
+              ? /^(gpu-timestamps|wall)$/
+              : /^(wall|engine-profiler)$/,
+          );
+          expect(r.touching, what).toBeGreaterThan(0);
+        }
+        expect(new Set(record.rows.map((r) => r.contender))).toEqual(
+          new Set(['webgpu-narrowphase', 'rapier2d', 'rapier3d']),
+        );
+        await page.screenshot('body', join(SHOTS, `${name}-bench.png`));
+        expect(page.problems).toEqual([]);
+        await page.close();
+      },
+      PAGE_TIMEOUT[name] + 120_000,
+    );
 
-    test('three.html: three.js WebGPURenderer and GpuWorld3D on one device, bodies drawn from the body buffer', async () => {
-      const page = await launched.browser.open(new URL('three.html?bodies=120', pages.url).href);
-      await page.waitFor(() => window.__three.frames >= 90 || window.__three.error !== null, undefined, PAGE_TIMEOUT[name]);
-      const s = await page.evaluate(() => window.__three);
-      const stats = await page.text('#stats');
-      console.log(`${name} three.html: first frame after ${((s.firstFrameMs ?? 0) / 1000).toFixed(1)} s; ${stats}`);
-      expect(s.error).toBeNull();
-      expect(s.bodies).toBe(125);
-      expect(s.contacts).toBeGreaterThan(100);
-      expect(stats).toMatch(/bodies 125 · contacts \d+ · frame \d+ · frame [\d.]+ ms/);
-      expect(stats).toMatch(/contacts [1-9]\d*/);
-      const png = await page.screenshot('#view', join(SHOTS, `${name}-three.png`));
-      const ink = await inkOf(page, png, [15, 17, 21]);
-      expect(ink.fraction).toBeGreaterThan(0.05);
-      // The moving bodies are coloured (the container grey): they are drawn where the world put them.
-      expect(ink.coloured, 'coloured (moving) bodies on screen').toBeGreaterThan(0.005);
-      expect(ink.colours).toBeGreaterThanOrEqual(8);
-      expect(page.problems).toEqual([]);
-      await page.close();
-    }, PAGE_TIMEOUT[name] + 120_000);
+    test(
+      'three.html: three.js WebGPURenderer and GpuWorld3D on one device, bodies drawn from the body buffer',
+      async () => {
+        const page = await launched.browser.open(new URL('three.html?bodies=120', pages.url).href);
+        await page.waitFor(
+          () => window.__three.frames >= 90 || window.__three.error !== null,
+          undefined,
+          PAGE_TIMEOUT[name],
+        );
+        const s = await page.evaluate(() => window.__three);
+        const stats = await page.text('#stats');
+        console.log(
+          `${name} three.html: first frame after ${((s.firstFrameMs ?? 0) / 1000).toFixed(1)} s; ${stats}`,
+        );
+        expect(s.error).toBeNull();
+        expect(s.bodies).toBe(125);
+        expect(s.contacts).toBeGreaterThan(100);
+        expect(stats).toMatch(/bodies 125 · contacts \d+ · frame \d+ · frame [\d.]+ ms/);
+        expect(stats).toMatch(/contacts [1-9]\d*/);
+        const png = await page.screenshot('#view', join(SHOTS, `${name}-three.png`));
+        const ink = await inkOf(page, png, [15, 17, 21]);
+        expect(ink.fraction).toBeGreaterThan(0.05);
+        // The moving bodies are coloured (the container grey): they are drawn where the world put them.
+        expect(ink.coloured, 'coloured (moving) bodies on screen').toBeGreaterThan(0.005);
+        expect(ink.colours).toBeGreaterThanOrEqual(8);
+        expect(page.problems).toEqual([]);
+        await page.close();
+      },
+      PAGE_TIMEOUT[name] + 120_000,
+    );
   });
 }

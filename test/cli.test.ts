@@ -23,15 +23,32 @@ const file = (name: string, text: string): string => {
 };
 const SCENE = {
   dim: 2,
-  shapes: [{ type: 'box', halfExtents: [0.5, 0.5] }, { type: 'circle', radius: 0.5 }],
-  bodies: [{ shape: 0, position: [0, 0] }, { shape: 1, position: [0, 0.9] }, { shape: 1, position: [5, 5] }],
-  pairs: [[0, 1], [0, 2]],
+  shapes: [
+    { type: 'box', halfExtents: [0.5, 0.5] },
+    { type: 'circle', radius: 0.5 },
+  ],
+  bodies: [
+    { shape: 0, position: [0, 0] },
+    { shape: 1, position: [0, 0.9] },
+    { shape: 1, position: [5, 5] },
+  ],
+  pairs: [
+    [0, 1],
+    [0, 2],
+  ],
 };
 const sceneFile = file('scene.json', JSON.stringify(SCENE));
 
-function cli(args: string[], env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string; ours: string[] } {
+function cli(
+  args: string[],
+  env: Record<string, string> = {},
+): { status: number | null; stdout: string; stderr: string; ours: string[] } {
   const r = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli.ts'), ...args], {
-    cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 1 << 30, timeout: 240_000,
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    maxBuffer: 1 << 30,
+    timeout: 240_000,
   });
   // Our lines on stderr (Dawn's own warnings, "Warning: ...", come from the adapter, not from us).
   const ours = r.stderr.split('\n').filter((l) => l.startsWith('error') || l.startsWith('{'));
@@ -59,16 +76,33 @@ describe('collide', () => {
       expect(JSON.parse(r.stdout).manifolds).toHaveLength(2);
       expect(r.ours).toHaveLength(1);
       const stats = JSON.parse(r.ours[0]!);
-      expect(Object.keys(stats)).toEqual(['backend', 'adapter', 'pairs', 'computeMs', 'wallMs', 'rebasedPairs', 'compileMs']);
+      expect(Object.keys(stats)).toEqual([
+        'backend',
+        'adapter',
+        'pairs',
+        'computeMs',
+        'wallMs',
+        'rebasedPairs',
+        'compileMs',
+      ]);
       expect(stats.backend).toBe(backend);
     }
   });
 
   it('reads a file that starts with a UTF-8 byte-order mark, and stdin', () => {
-    const r = cli(['collide', '--backend', 'cpu', file('bom.json', `\ufeff${JSON.stringify(SCENE)}`)]);
+    const r = cli([
+      'collide',
+      '--backend',
+      'cpu',
+      file('bom.json', `\ufeff${JSON.stringify(SCENE)}`),
+    ]);
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).manifolds[0].pair).toEqual([0, 1]);
-    const piped = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli.ts'), 'collide', '--backend', 'cpu', '-'], { cwd: ROOT, encoding: 'utf8', input: JSON.stringify(SCENE) });
+    const piped = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'src/cli.ts'), 'collide', '--backend', 'cpu', '-'],
+      { cwd: ROOT, encoding: 'utf8', input: JSON.stringify(SCENE) },
+    );
     expect(piped.stdout).toBe(r.stdout);
   });
 
@@ -81,7 +115,9 @@ describe('collide', () => {
   });
 
   it("keeps Dawn's validation messages off stdout", () => {
-    const r = cli(['collide', sceneFile], { NODE_OPTIONS: `--import=${join(ROOT, 'test/helpers/dawn-noise.mjs')}` });
+    const r = cli(['collide', sceneFile], {
+      NODE_OPTIONS: `--import=${join(ROOT, 'test/helpers/dawn-noise.mjs')}`,
+    });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/dawn-noise/); // Dawn did print it: on stderr
     expect(JSON.parse(r.stdout).manifolds).toHaveLength(2);
@@ -92,32 +128,92 @@ describe('every failure: exit 2, one line naming what and why', () => {
   it('files that are not scenes', () => {
     expectFailure(['collide', join(dir, 'missing.json')], /^error: .*missing\.json: no such file$/);
     expectFailure(['collide', dir], /^error: .*cli-test-\w+: is a directory, not a scene file$/);
-    expectFailure(['collide', file('bad.json', '{"dim": 2,')], /^error: .*bad\.json: is not valid JSON: /);
-    expectFailure(['collide', file('array.json', '[]')], /^error: scene: must be a JSON object \{ dim, shapes, bodies, pairs\? \}, got an array$/);
-    expectFailure(['collide', file('shape.json', JSON.stringify({ ...SCENE, shapes: [{ type: 'polygon', vertices: [[0, 0], [0, 1], [1, 0]] }] }))], /^error: shapes\[0\] \(polygon\): vertices are clockwise/);
-    expectFailure(['collide', file('pair.json', JSON.stringify({ ...SCENE, pairs: [[0.5, 1]] }))], /^error: pairs\[0\]: \[0\.5,1\] must hold two body indices \(integers\)$/);
+    expectFailure(
+      ['collide', file('bad.json', '{"dim": 2,')],
+      /^error: .*bad\.json: is not valid JSON: /,
+    );
+    expectFailure(
+      ['collide', file('array.json', '[]')],
+      /^error: scene: must be a JSON object \{ dim, shapes, bodies, pairs\? \}, got an array$/,
+    );
+    expectFailure(
+      [
+        'collide',
+        file(
+          'shape.json',
+          JSON.stringify({
+            ...SCENE,
+            shapes: [
+              {
+                type: 'polygon',
+                vertices: [
+                  [0, 0],
+                  [0, 1],
+                  [1, 0],
+                ],
+              },
+            ],
+          }),
+        ),
+      ],
+      /^error: shapes\[0\] \(polygon\): vertices are clockwise/,
+    );
+    expectFailure(
+      ['collide', file('pair.json', JSON.stringify({ ...SCENE, pairs: [[0.5, 1]] }))],
+      /^error: pairs\[0\]: \[0\.5,1\] must hold two body indices \(integers\)$/,
+    );
   });
 
   it('options', () => {
-    expectFailure(['validate', '--pairs', 'abc'], /^error: option '--pairs <n>' argument 'abc' is invalid\. must be an integer >= 1$/);
-    expectFailure(['validate', '--pairs', '-5'], /argument '-5' is invalid\. must be an integer >= 1$/);
+    expectFailure(
+      ['validate', '--pairs', 'abc'],
+      /^error: option '--pairs <n>' argument 'abc' is invalid\. must be an integer >= 1$/,
+    );
+    expectFailure(
+      ['validate', '--pairs', '-5'],
+      /argument '-5' is invalid\. must be an integer >= 1$/,
+    );
     expectFailure(['validate', '--pairs', '1.5'], /argument '1\.5' is invalid/);
     expectFailure(['validate', '--seed', 'x'], /argument 'x' is invalid/);
-    expectFailure(['validate', '--mix', 'box,cube'], /unknown scene kind "cube"; choose from box, ngon, mixed, box3d, hull3d, mixed3d$/);
-    expectFailure(['collide', '--backend', 'GPU', sceneFile], /^error: option '--backend <backend>' argument 'GPU' is invalid\. Allowed choices are cpu, gpu\.$/);
+    expectFailure(
+      ['validate', '--mix', 'box,cube'],
+      /unknown scene kind "cube"; choose from box, ngon, mixed, box3d, hull3d, mixed3d$/,
+    );
+    expectFailure(
+      ['collide', '--backend', 'GPU', sceneFile],
+      /^error: option '--backend <backend>' argument 'GPU' is invalid\. Allowed choices are cpu, gpu\.$/,
+    );
     expectFailure(['collide', '--fast', sceneFile], /^error: unknown option '--fast'/);
     expectFailure(['collid', sceneFile], /^error: unknown command/);
   });
 
   it('no WebGPU adapter', () => {
-    expectFailure(['collide', sceneFile], /^error: No WebGPU adapter was found\./, { VK_ICD_FILENAMES: join(dir, 'no-such-driver.json') });
+    expectFailure(['collide', sceneFile], /^error: No WebGPU adapter was found\./, {
+      VK_ICD_FILENAMES: join(dir, 'no-such-driver.json'),
+    });
   });
 
   it('the line for each kind of error', () => {
-    expect(failureLine(new InputError('shapes[1]', 'radius must be > 0'))).toBe('error: shapes[1]: radius must be > 0');
-    expect(failureLine(new CapacityError('bodies: 134217752 bytes (128 MiB) of bodies; this device binds\nat most 134217728 bytes'))).toBe('error: bodies: 134217752 bytes (128 MiB) of bodies; this device binds at most 134217728 bytes');
-    expect(failureLine(new DeviceLostError('unknown', 'driver reset'))).toBe('error: the GPU device was lost (reason: unknown: driver reset); rebuild on a new device');
-    expect(failureLine(new NoAdapterError('WebGPU in Node needs Dawn: npm install webgpu'))).toBe('error: WebGPU in Node needs Dawn: npm install webgpu');
-    expect(failureLine(new TypeError('x is not a function'))).toBe('error: internal error (TypeError): x is not a function');
+    expect(failureLine(new InputError('shapes[1]', 'radius must be > 0'))).toBe(
+      'error: shapes[1]: radius must be > 0',
+    );
+    expect(
+      failureLine(
+        new CapacityError(
+          'bodies: 134217752 bytes (128 MiB) of bodies; this device binds\nat most 134217728 bytes',
+        ),
+      ),
+    ).toBe(
+      'error: bodies: 134217752 bytes (128 MiB) of bodies; this device binds at most 134217728 bytes',
+    );
+    expect(failureLine(new DeviceLostError('unknown', 'driver reset'))).toBe(
+      'error: the GPU device was lost (reason: unknown: driver reset); rebuild on a new device',
+    );
+    expect(failureLine(new NoAdapterError('WebGPU in Node needs Dawn: npm install webgpu'))).toBe(
+      'error: WebGPU in Node needs Dawn: npm install webgpu',
+    );
+    expect(failureLine(new TypeError('x is not a function'))).toBe(
+      'error: internal error (TypeError): x is not a function',
+    );
   });
 });

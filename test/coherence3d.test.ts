@@ -38,7 +38,9 @@ describe('resting 3D contacts keep their points from frame to frame', () => {
     it(`${name}: wobbling by 1e-3, at most ${100 * family.bound}% of frames change their point set`, () => {
       for (const seed of [1, 2, 7]) {
         const { changed, frames, multi } = run(family, seed);
-        console.log(`${name}, seed ${seed}: ${changed} of ${frames} frames changed their points; ${multi} of ${POSES * FRAMES} frames had ${family.points ?? 3} or more`);
+        console.log(
+          `${name}, seed ${seed}: ${changed} of ${frames} frames changed their points; ${multi} of ${POSES * FRAMES} frames had ${family.points ?? 3} or more`,
+        );
         // Coverage: the family rests on faces (most frames have that many points).
         expect(multi).toBeGreaterThan(0.4 * POSES * FRAMES);
         expect(changed).toBeLessThanOrEqual(family.bound * frames);

@@ -21,18 +21,40 @@ const mul = (a: Quat, b: Quat): Quat => [
   a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
 ];
 
-function run(a: Shape3D, pa: Vec3, qa: Quat, b: Shape3D, pb: Vec3, qb: Quat, margin = 0, tol = 1e-8): Manifold3D {
+function run(
+  a: Shape3D,
+  pa: Vec3,
+  qa: Quat,
+  b: Shape3D,
+  pb: Vec3,
+  qb: Quat,
+  margin = 0,
+  tol = 1e-8,
+): Manifold3D {
   const m = emptyManifold3D();
   collide3D(a, { position: pa, rotation: qa }, b, { position: pb, rotation: qb }, margin, m);
-  const problem = checkManifold3D(m, a, { position: pa, rotation: qa }, b, { position: pb, rotation: qb }, tol);
+  const problem = checkManifold3D(
+    m,
+    a,
+    { position: pa, rotation: qa },
+    b,
+    { position: pb, rotation: qb },
+    tol,
+  );
   expect(problem).toBeNull();
   return m;
 }
 const pts = (m: Manifold3D): number[][] =>
-  Array.from({ length: m.count }, (_, k) => [m.positions[3 * k]!, m.positions[3 * k + 1]!, m.positions[3 * k + 2]!]);
-const sorted = (p: number[][]): number[][] => [...p].sort((u, v) => u[0]! - v[0]! || u[1]! - v[1]! || u[2]! - v[2]!);
+  Array.from({ length: m.count }, (_, k) => [
+    m.positions[3 * k]!,
+    m.positions[3 * k + 1]!,
+    m.positions[3 * k + 2]!,
+  ]);
+const sorted = (p: number[][]): number[][] =>
+  [...p].sort((u, v) => u[0]! - v[0]! || u[1]! - v[1]! || u[2]! - v[2]!);
 function expectClose(actual: ArrayLike<number>, expected: number[], tol = 1e-12): void {
-  for (let i = 0; i < expected.length; i++) expect(Math.abs(actual[i]! - expected[i]!)).toBeLessThan(tol);
+  for (let i = 0; i < expected.length; i++)
+    expect(Math.abs(actual[i]! - expected[i]!)).toBeLessThan(tol);
 }
 
 const ground = makeShape3D({ type: 'box', halfExtents: [5, 5, 1] }, 0); // top face at z = 1
@@ -45,7 +67,14 @@ describe('box–box', () => {
     expect(m.kind).toBe(CONTACT_KIND_3D.faceA);
     expectClose(m.normal, [0, 0, 1]);
     expect(m.count).toBe(4);
-    expect(sorted(pts(m))).toEqual(sorted([[-0.25, -1, 0.995], [0.75, -1, 0.995], [-0.25, 0, 0.995], [0.75, 0, 0.995]]).map((p) => p.map((x) => expect.closeTo(x, 12))));
+    expect(sorted(pts(m))).toEqual(
+      sorted([
+        [-0.25, -1, 0.995],
+        [0.75, -1, 0.995],
+        [-0.25, 0, 0.995],
+        [0.75, 0, 0.995],
+      ]).map((p) => p.map((x) => expect.closeTo(x, 12))),
+    );
     for (let k = 0; k < 4; k++) expect(m.depths[k]).toBeCloseTo(0.01, 12);
     expect(new Set(m.ids).size).toBe(4);
   });
@@ -55,7 +84,9 @@ describe('box–box', () => {
     const m2 = run(cube, [0.25, -0.5, 1.49], I, ground, [0, 0, 0], I);
     expectClose(m2.normal, [0, 0, -1]);
     expect(m2.count).toBe(4);
-    expect(sorted(pts(m2))).toEqual(sorted(pts(m1)).map((p) => p.map((x) => expect.closeTo(x, 12))));
+    expect(sorted(pts(m2))).toEqual(
+      sorted(pts(m1)).map((p) => p.map((x) => expect.closeTo(x, 12))),
+    );
     const swapId = (id: number): number => ((id & 0xff) << 8) | (id >> 8);
     expect(new Set(Array.from(m2.ids).map(swapId))).toEqual(new Set(m1.ids));
   });
@@ -63,10 +94,22 @@ describe('box–box', () => {
   it('a box balanced on its edge across another box: 2 points at the edge ends', () => {
     // Cube rotated 45° about x: its lowest edge runs along x at height z = center - √2/2.
     const h = Math.SQRT1_2;
-    const m = run(ground, [0, 0, 0], I, cube, [0, 0, 1 + h - 0.01], axisAngle(1, 0, 0, Math.PI / 4));
+    const m = run(
+      ground,
+      [0, 0, 0],
+      I,
+      cube,
+      [0, 0, 1 + h - 0.01],
+      axisAngle(1, 0, 0, Math.PI / 4),
+    );
     expectClose(m.normal, [0, 0, 1]);
     expect(m.count).toBe(2);
-    expect(sorted(pts(m))).toEqual([[-0.5, 0, 0.995], [0.5, 0, 0.995]].map((p) => p.map((x) => expect.closeTo(x, 12))));
+    expect(sorted(pts(m))).toEqual(
+      [
+        [-0.5, 0, 0.995],
+        [0.5, 0, 0.995],
+      ].map((p) => p.map((x) => expect.closeTo(x, 12))),
+    );
     expect(m.depths[0]).toBeCloseTo(0.01, 12);
     expect(m.depths[1]).toBeCloseTo(0.01, 12);
   });
@@ -75,7 +118,14 @@ describe('box–box', () => {
     // A: cube rotated 45° about x (top edge along x at z = √2/2). B: cube rotated 45° about y
     // (bottom edge along y), lowered so the edges cross with 0.02 overlap, offset by (0.1, 0.2).
     const h = Math.SQRT1_2;
-    const m = run(cube, [0, 0, 0], axisAngle(1, 0, 0, Math.PI / 4), cube, [0.1, 0.2, 2 * h - 0.02], axisAngle(0, 1, 0, Math.PI / 4));
+    const m = run(
+      cube,
+      [0, 0, 0],
+      axisAngle(1, 0, 0, Math.PI / 4),
+      cube,
+      [0.1, 0.2, 2 * h - 0.02],
+      axisAngle(0, 1, 0, Math.PI / 4),
+    );
     expect(m.kind).toBe(CONTACT_KIND_3D.edge);
     expect(m.count).toBe(1);
     expectClose(m.normal, [0, 0, 1]);
@@ -137,7 +187,14 @@ describe('box–box', () => {
       const g = makeShape3D({ type: 'box', halfExtents: [5 * s, 5 * s, s] }, 0);
       const c = makeShape3D({ type: 'box', halfExtents: [0.5 * s, 0.5 * s, 0.5 * s] }, 1);
       const m = emptyManifold3D();
-      collide3D(g, { position: [0, 0, 0], rotation: I }, c, { position: [0.1 * s, 0.2 * s, 1.49 * s], rotation: axisAngle(1, 2, 3, 0.05) }, 0.1 * s, m);
+      collide3D(
+        g,
+        { position: [0, 0, 0], rotation: I },
+        c,
+        { position: [0.1 * s, 0.2 * s, 1.49 * s], rotation: axisAngle(1, 2, 3, 0.05) },
+        0.1 * s,
+        m,
+      );
       expect(m.count).toBe(ref.count);
       expect(Array.from(m.ids)).toEqual(Array.from(ref.ids));
       for (let k = 0; k < m.count; k++) expect(m.depths[k]! / s).toBeCloseTo(ref.depths[k]!, 9);
@@ -153,8 +210,18 @@ describe('resting contact is stable', () => {
     let changed = 0;
     for (let step = 0; step < 500; step++) {
       // Drift a little, wobble by up to ~1e-3 rad, sink/rise by up to 2 mm.
-      const q = mul(axisAngle(0, 0, 1, 1e-3 * Math.sin(step * 0.37)), axisAngle(1, 0.3, 0, 5e-4 * Math.sin(step * 0.11)));
-      const m = run(ground, [0, 0, 0], I, cube, [1e-4 * step, -5e-5 * step, 1.495 + 0.002 * Math.sin(step * 0.05)], q);
+      const q = mul(
+        axisAngle(0, 0, 1, 1e-3 * Math.sin(step * 0.37)),
+        axisAngle(1, 0.3, 0, 5e-4 * Math.sin(step * 0.11)),
+      );
+      const m = run(
+        ground,
+        [0, 0, 0],
+        I,
+        cube,
+        [1e-4 * step, -5e-5 * step, 1.495 + 0.002 * Math.sin(step * 0.05)],
+        q,
+      );
       if (m.count !== 4 || !Array.from(m.ids).every((id) => ids.has(id))) changed++;
     }
     expect(changed).toBe(0);
@@ -171,7 +238,14 @@ describe('resting contact is stable', () => {
     for (let step = 0; step < 200; step++) {
       const e = 1e-7;
       const q = axisAngle(Math.sin(step), Math.cos(step * 1.3), 1, e * Math.sin(step * 0.7));
-      const m = run(cube, [0, 0, 0], I, cube, [e * Math.sin(step * 1.1), e * Math.cos(step * 0.9), 0.999], q);
+      const m = run(
+        cube,
+        [0, 0, 0],
+        I,
+        cube,
+        [e * Math.sin(step * 1.1), e * Math.cos(step * 0.9), 0.999],
+        q,
+      );
       if (m.count !== 4 || !Array.from(m.ids).every((id) => ids.has(id))) changed++;
     }
     expect(changed).toBe(0);
@@ -185,10 +259,28 @@ describe('resting contact is stable', () => {
     // (0.5, 0.5). Noise of 1e-7 puts the vertex on either side of y = 0.5: outside it is in the
     // slop band, kept and clamped; inside it must be kept alone too, not with a crossing of the
     // outgoing edge a few 1e-8 from it (the same point twice, under two ids, frame to frame).
-    const tri = makeShape3D({ type: 'hull', vertices: [[0, 0.1, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1], [0.6, 0.6, 0.6]] }, 2);
+    const tri = makeShape3D(
+      {
+        type: 'hull',
+        vertices: [
+          [0, 0.1, 0],
+          [1, 0, 0],
+          [0, 1, 0],
+          [0, 0, 1],
+          [0.6, 0.6, 0.6],
+        ],
+      },
+      2,
+    );
     const base = run(cube, [0, 0, 0], I, tri, [0.3, 0.4, 0.499], I);
     expect(base.count).toBe(3);
-    expect(sorted(pts(base))).toEqual(sorted([[0.3, 0.5, 0.4995], [0.5, 0.48, 0.4995], [0.5, 0.5, 0.4995]]).map((p) => p.map((x) => expect.closeTo(x, 9))));
+    expect(sorted(pts(base))).toEqual(
+      sorted([
+        [0.3, 0.5, 0.4995],
+        [0.5, 0.48, 0.4995],
+        [0.5, 0.5, 0.4995],
+      ]).map((p) => p.map((x) => expect.closeTo(x, 9))),
+    );
     const ids = new Set(base.ids);
     let changed = 0;
     let closest = Infinity;
@@ -196,16 +288,30 @@ describe('resting contact is stable', () => {
       const e = 1e-7;
       const q = axisAngle(Math.sin(step), Math.cos(step * 1.3), 1, e * Math.sin(step * 0.7));
       // Clamped onto the plane, the vertex moves off itself by the noise: check within 1e-6.
-      const m = run(cube, [0, 0, 0], I, tri, [0.3 + e * Math.sin(step * 1.1), 0.4 + e * Math.cos(step * 0.9), 0.499], q, 0, 1e-6);
+      const m = run(
+        cube,
+        [0, 0, 0],
+        I,
+        tri,
+        [0.3 + e * Math.sin(step * 1.1), 0.4 + e * Math.cos(step * 0.9), 0.499],
+        q,
+        0,
+        1e-6,
+      );
       if (m.count !== 3 || !Array.from(m.ids).every((id) => ids.has(id))) changed++;
       const p = pts(m);
-      for (let a = 0; a < p.length; a++) for (let b = a + 1; b < p.length; b++) closest = Math.min(closest, Math.hypot(p[a]![0]! - p[b]![0]!, p[a]![1]! - p[b]![1]!, p[a]![2]! - p[b]![2]!));
+      for (let a = 0; a < p.length; a++)
+        for (let b = a + 1; b < p.length; b++)
+          closest = Math.min(
+            closest,
+            Math.hypot(p[a]![0]! - p[b]![0]!, p[a]![1]! - p[b]![1]!, p[a]![2]! - p[b]![2]!),
+          );
     }
     expect(changed).toBe(0);
     expect(closest).toBeGreaterThan(0.01);
   });
 
-  it("a box above another, flush with its side: the two faces share a segment, its 2 ends once each", () => {
+  it('a box above another, flush with its side: the two faces share a segment, its 2 ends once each', () => {
     // B (half extents 0.3, 0.4, 0.3) hovers 0.02 above the unit cube A (margin 0.05), its left face
     // in A's right face plane x = 0.5: the faces' overlap is the segment x = 0.5, y from -0.1 to
     // 0.5. Clipping leaves a 2-point polygon on the side plane x = 0.5; its one edge crosses A's side
@@ -215,14 +321,26 @@ describe('resting contact is stable', () => {
     expect(m.kind).toBe(CONTACT_KIND_3D.faceA);
     expectClose(m.normal, [0, 0, 1]);
     expect(m.count).toBe(2);
-    expect(sorted(pts(m))).toEqual(sorted([[0.5, -0.1, 0.51], [0.5, 0.5, 0.51]]).map((p) => p.map((x) => expect.closeTo(x, 9))));
+    expect(sorted(pts(m))).toEqual(
+      sorted([
+        [0.5, -0.1, 0.51],
+        [0.5, 0.5, 0.51],
+      ]).map((p) => p.map((x) => expect.closeTo(x, 9))),
+    );
     for (let k = 0; k < 2; k++) expect(m.depths[k]).toBeCloseTo(-0.02, 9);
   });
 
   it('two equal boxes resting face to face keep A as the reference face (hysteresis)', () => {
     // With identical faces the A and B face separations tie; a tiny tilt must not flip to B.
     for (let i = 0; i < 50; i++) {
-      const m = run(cube, [0, 0, 0], I, cube, [0.2, 0.1, 0.999], axisAngle(1, 1, 0, 1e-5 * Math.sin(i)));
+      const m = run(
+        cube,
+        [0, 0, 0],
+        I,
+        cube,
+        [0.2, 0.1, 0.999],
+        axisAngle(1, 1, 0, 1e-5 * Math.sin(i)),
+      );
       expect(m.kind).toBe(CONTACT_KIND_3D.faceA);
     }
   });
@@ -260,7 +378,12 @@ describe('round shapes', () => {
     const m = run(ground, [0, 0, 0], I, capsule, [0, 0, 1.24], I);
     expect(m.count).toBe(2);
     expectClose(m.normal, [0, 0, 1]);
-    expect(sorted(pts(m))).toEqual([[-1, 0, 0.995], [1, 0, 0.995]].map((p) => p.map((x) => expect.closeTo(x, 12))));
+    expect(sorted(pts(m))).toEqual(
+      [
+        [-1, 0, 0.995],
+        [1, 0, 0.995],
+      ].map((p) => p.map((x) => expect.closeTo(x, 12))),
+    );
     expect(m.depths[0]).toBeCloseTo(0.01, 12);
   });
 
@@ -268,7 +391,16 @@ describe('round shapes', () => {
     // Both ends are clipped points; the upper end's point lies r (1 - cos t) inside the capsule
     // (its true deepest point is not straight below the end), the usual clipped-capsule error.
     const t = 0.05;
-    const m = run(ground, [0, 0, 0], I, capsule, [0, 0, 1.1], axisAngle(0, 1, 0, t), 0, 0.25 * (1 - Math.cos(t)) + 1e-9);
+    const m = run(
+      ground,
+      [0, 0, 0],
+      I,
+      capsule,
+      [0, 0, 1.1],
+      axisAngle(0, 1, 0, t),
+      0,
+      0.25 * (1 - Math.cos(t)) + 1e-9,
+    );
     expect(m.count).toBe(2);
     const depths = Array.from(m.depths.subarray(0, 2)).sort();
     expect(depths[0]).toBeCloseTo(0.15 - Math.sin(t), 12);
@@ -284,7 +416,14 @@ describe('round shapes', () => {
   it('a capsule across a box edge: 1 point on the edge', () => {
     // Box edge along y at x = z = 0.5; capsule along y above it at 45°, sunk 0.01.
     const d = 0.24 / Math.SQRT2;
-    const m = run(cube, [0, 0, 0], I, capsule, [0.5 + d, 0, 0.5 + d], axisAngle(0, 0, 1, Math.PI / 2));
+    const m = run(
+      cube,
+      [0, 0, 0],
+      I,
+      capsule,
+      [0.5 + d, 0, 0.5 + d],
+      axisAngle(0, 0, 1, Math.PI / 2),
+    );
     expect(m.count).toBe(1);
     expectClose(m.normal, [Math.SQRT1_2, 0, Math.SQRT1_2]);
     expect(m.depths[0]).toBeCloseTo(0.01, 12);
@@ -302,9 +441,17 @@ describe('round shapes', () => {
     expect(m.depths[0]).toBeCloseTo(0.05, 12);
     m = run(capsule, [0, 0, 0], I, capsule, [0.2, 0.1, 0.45], axisAngle(0, 0, 1, Math.PI / 2));
     expect(m.count).toBe(1);
-    expectClose(m.positions, [0.1, 0, 0.225].map((x, i) => (i === 0 ? 0.2 : i === 1 ? 0 : x)));
+    expectClose(
+      m.positions,
+      [0.1, 0, 0.225].map((x, i) => (i === 0 ? 0.2 : i === 1 ? 0 : x)),
+    );
     m = run(capsule, [0, 0, 0], I, capsule, [1.5, 0, 0.45], I);
     expect(m.count).toBe(2);
-    expect(sorted(pts(m))).toEqual([[0.5, 0, 0.225], [1, 0, 0.225]].map((p) => p.map((x) => expect.closeTo(x, 12))));
+    expect(sorted(pts(m))).toEqual(
+      [
+        [0.5, 0, 0.225],
+        [1, 0, 0.225],
+      ].map((p) => p.map((x) => expect.closeTo(x, 12))),
+    );
   });
 });

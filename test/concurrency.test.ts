@@ -15,7 +15,8 @@ import { parseScene, type Scene2D } from '../src/scene.ts';
 
 /** 20 scenes: 2D pair lists, 2D broadphase scenes and 3D pair lists (boxes and every shape type), of different sizes. */
 const SCENES: unknown[] = Array.from({ length: 20 }, (_, i) => {
-  if (i % 4 === 1) return randomPairScene3D(100 + i, 60 + 10 * i, i % 8 === 1 ? 'box3d' : 'mixed3d');
+  if (i % 4 === 1)
+    return randomPairScene3D(100 + i, 60 + 10 * i, i % 8 === 1 ? 'box3d' : 'mixed3d');
   const scene = randomPairScene(i, 200 + 50 * i, i % 4 === 2 ? 'box' : 'mixed');
   if (i % 4 === 3) delete scene.pairs; // the host broadphase finds the pairs
   return scene;
@@ -28,7 +29,10 @@ beforeAll(async () => {
 afterAll(() => np?.destroy());
 
 /** The calls' results made one at a time, after each other. */
-async function alone(n: Narrowphase, scenes: readonly unknown[]): Promise<CollideResult['manifolds'][]> {
+async function alone(
+  n: Narrowphase,
+  scenes: readonly unknown[],
+): Promise<CollideResult['manifolds'][]> {
   const out: CollideResult['manifolds'][] = [];
   for (const s of scenes) out.push((await n.collide(s)).manifolds);
   return out;
@@ -37,10 +41,16 @@ async function alone(n: Narrowphase, scenes: readonly unknown[]): Promise<Collid
 describe('calls in flight on one narrowphase', () => {
   it('20 collide() calls at once, 2D and 3D mixed, each resolve with what the call gives alone', async () => {
     const together = await Promise.allSettled(SCENES.map((s) => np.collide(s)));
-    const rejected = together.flatMap((r, i) => (r.status === 'rejected' ? [`${i}: ${String(r.reason)}`] : []));
+    const rejected = together.flatMap((r, i) =>
+      r.status === 'rejected' ? [`${i}: ${String(r.reason)}`] : [],
+    );
     expect(rejected).toEqual([]);
     const expected = await alone(np, SCENES);
-    together.forEach((r, i) => expect((r as PromiseFulfilledResult<CollideResult>).value.manifolds, `scene ${i}`).toEqual(expected[i]));
+    together.forEach((r, i) =>
+      expect((r as PromiseFulfilledResult<CollideResult>).value.manifolds, `scene ${i}`).toEqual(
+        expected[i],
+      ),
+    );
     // The scenes differ (so a mixed-up result would show), and touch.
     expect(new Set(expected.map((m) => m.length)).size).toBeGreaterThan(10);
     expect(expected.every((m) => m.some((x) => x.points.length > 0))).toBe(true);
@@ -56,7 +66,9 @@ describe('calls in flight on one narrowphase', () => {
       });
       const together = await Promise.all(packed.map((p) => runner.run(p)));
       for (const [i, p] of packed.entries()) {
-        expect(new Uint8Array(together[i]!.manifolds), `run ${i}`).toEqual(new Uint8Array((await runner.run(p)).manifolds));
+        expect(new Uint8Array(together[i]!.manifolds), `run ${i}`).toEqual(
+          new Uint8Array((await runner.run(p)).manifolds),
+        );
       }
       runner.destroy();
     } finally {
@@ -72,7 +84,9 @@ describe('calls in flight on one narrowphase', () => {
     own.destroy();
     const results = await Promise.all(inFlight);
     expect(results.map((r) => r.manifolds)).toEqual(await alone(np, scenes));
-    await expect(own.collide(scenes[0])).rejects.toThrow(/^this narrowphase was destroyed \(destroy\(\)\); create a new one with createNarrowphase\(\)$/);
+    await expect(own.collide(scenes[0])).rejects.toThrow(
+      /^this narrowphase was destroyed \(destroy\(\)\); create a new one with createNarrowphase\(\)$/,
+    );
     await expect(own.rebuild()).rejects.toThrow(/this narrowphase was destroyed/);
     // Its own device is destroyed once those calls settled.
     expect((await own.lost).reason).toBe('destroyed');

@@ -82,7 +82,11 @@ function shuffledPairs(pairs: Uint32Array, seed: number): Uint32Array {
 /** The narrowphase's manifold slots (CPU reference) of `pairs` in `scene`. */
 function collide(scene: Scene2D, pairs: Uint32Array): Frame {
   const packed = packScene2D(scene, pairs);
-  return { manifolds: collidePacked2D(prepareCpu2D(packed, scene.shapes.length), packed), pairs, bodyCount: scene.bodyShape.length };
+  return {
+    manifolds: collidePacked2D(prepareCpu2D(packed, scene.shapes.length), packed),
+    pairs,
+    bodyCount: scene.bodyShape.length,
+  };
 }
 
 /** randomPairScene's disjoint pairs, shuffled (a negative shuffleSeed: as listed). */
@@ -118,7 +122,10 @@ function pileFrame(p: Pile, f: number, shuffleSeed: number): Frame {
     ...p.json,
     bodies: p.json.bodies.map((b, i) => ({
       shape: b.shape,
-      position: [Math.fround(b.position[0] + f * p.velocity[2 * i]!), Math.fround(b.position[1] + f * p.velocity[2 * i + 1]!)] as [number, number],
+      position: [
+        Math.fround(b.position[0] + f * p.velocity[2 * i]!),
+        Math.fround(b.position[1] + f * p.velocity[2 * i + 1]!),
+      ] as [number, number],
       angle: (b.angle ?? 0) + f * p.spin[i]!,
     })),
   };
@@ -130,8 +137,12 @@ function pileFrame(p: Pile, f: number, shuffleSeed: number): Frame {
 // ---- expectations ---------------------------------------------------------------------------
 
 function bytesEqual(a: ArrayBuffer | ArrayBufferView, b: ArrayBuffer | ArrayBufferView): boolean {
-  const x = ArrayBuffer.isView(a) ? new Uint8Array(a.buffer, a.byteOffset, a.byteLength) : new Uint8Array(a);
-  const y = ArrayBuffer.isView(b) ? new Uint8Array(b.buffer, b.byteOffset, b.byteLength) : new Uint8Array(b);
+  const x = ArrayBuffer.isView(a)
+    ? new Uint8Array(a.buffer, a.byteOffset, a.byteLength)
+    : new Uint8Array(a);
+  const y = ArrayBuffer.isView(b)
+    ? new Uint8Array(b.buffer, b.byteOffset, b.byteLength)
+    : new Uint8Array(b);
   if (x.length !== y.length) return false;
   for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
   return true;
@@ -153,7 +164,10 @@ function firstDifference(a: ArrayBuffer, b: ArrayBuffer): string {
 
 function expectSameResult(gpuResult: ContactsResult2D, cpuResult: ContactsResult2D): void {
   expect(gpuResult.total).toBe(cpuResult.total);
-  expect(bytesEqual(gpuResult.dense, cpuResult.dense), firstDifference(gpuResult.dense, cpuResult.dense)).toBe(true);
+  expect(
+    bytesEqual(gpuResult.dense, cpuResult.dense),
+    firstDifference(gpuResult.dense, cpuResult.dense),
+  ).toBe(true);
   expect(bytesEqual(gpuResult.userValues, cpuResult.userValues)).toBe(true);
   expect(Array.from(gpuResult.began)).toEqual(Array.from(cpuResult.began));
   expect(Array.from(gpuResult.ended)).toEqual(Array.from(cpuResult.ended));
@@ -166,7 +180,8 @@ function expectSameResult(gpuResult: ContactsResult2D, cpuResult: ContactsResult
 function expectList(frame: Frame, result: ContactsResult2D): void {
   const mu = new Uint32Array(frame.manifolds);
   const touching: number[] = [];
-  for (let k = 0; k < frame.pairs.length / 2; k++) if (mu[k * M.words + M.count]! > 0) touching.push(k);
+  for (let k = 0; k < frame.pairs.length / 2; k++)
+    if (mu[k * M.words + M.count]! > 0) touching.push(k);
   const p = frame.pairs;
   expect(result.total).toBe(touching.length);
   const d = new Uint32Array(result.dense);
@@ -174,16 +189,28 @@ function expectList(frame: Frame, result: ContactsResult2D): void {
     const k = touching[j]!;
     const o = j * C.words;
     if (d[o + C.bodyA] !== p[2 * k] || d[o + C.bodyB] !== p[2 * k + 1]) {
-      throw new Error(`entry ${j}: bodies (${d[o + C.bodyA]}, ${d[o + C.bodyB]}), want pair ${k} (${p[2 * k]}, ${p[2 * k + 1]})`);
+      throw new Error(
+        `entry ${j}: bodies (${d[o + C.bodyA]}, ${d[o + C.bodyB]}), want pair ${k} (${p[2 * k]}, ${p[2 * k + 1]})`,
+      );
     }
-    if (!bytesEqual(d.subarray(o + C.manifold, o + C.words), mu.subarray(k * M.words, (k + 1) * M.words))) {
+    if (
+      !bytesEqual(
+        d.subarray(o + C.manifold, o + C.words),
+        mu.subarray(k * M.words, (k + 1) * M.words),
+      )
+    ) {
       throw new Error(`entry ${j}: the manifold differs from pair ${k}'s slot`);
     }
   }
 }
 
 /** Runs one frame on both backends (each with its own history) and checks they agree. */
-async function both(cpu: CpuContacts2D, frame: Frame, options: ContactsRunOptions2D = {}, g: GpuContacts2D = contacts): Promise<ContactsResult2D> {
+async function both(
+  cpu: CpuContacts2D,
+  frame: Frame,
+  options: ContactsRunOptions2D = {},
+  g: GpuContacts2D = contacts,
+): Promise<ContactsResult2D> {
   const c = cpu.run(frame.manifolds, frame.pairs, options);
   const r = await g.run(frame.manifolds, frame.pairs, options);
   expectSameResult(r, c);
@@ -231,13 +258,24 @@ describe('dense contact list: GPU against CPU and first principles', () => {
       const perBody = new Map<number, number>();
       for (const e of d) perBody.set(e.bodyA, (perBody.get(e.bodyA) ?? 0) + 1);
       expect(Math.max(...perBody.values())).toBeGreaterThanOrEqual(3);
-      expect(d.every((e) => e.previous === CONTACT_NONE && e.matched === 0 && e.points.every((q) => q.userValue[0] === 0 && q.userValue[1] === 0))).toBe(true);
+      expect(
+        d.every(
+          (e) =>
+            e.previous === CONTACT_NONE &&
+            e.matched === 0 &&
+            e.points.every((q) => q.userValue[0] === 0 && q.userValue[1] === 0),
+        ),
+      ).toBe(true);
     }
   });
 
   it('empty inputs: no pairs, and pairs none of which touch', async () => {
     contacts.reset();
-    const none = await both(new CpuContacts2D(), { manifolds: new ArrayBuffer(0), pairs: new Uint32Array(0), bodyCount: 0 });
+    const none = await both(new CpuContacts2D(), {
+      manifolds: new ArrayBuffer(0),
+      pairs: new Uint32Array(0),
+      bodyCount: 0,
+    });
     expect(none.total).toBe(0);
     const apart = parseScene({
       dim: 2,
@@ -258,7 +296,9 @@ describe('dense contact list: GPU against CPU and first principles', () => {
     try {
       contacts.reset();
       const rows = await contacts.run(frame.manifolds, frame.pairs);
-      expect(bytesEqual(rows.dense, plain.dense), firstDifference(rows.dense, plain.dense)).toBe(true);
+      expect(bytesEqual(rows.dense, plain.dense), firstDifference(rows.dense, plain.dense)).toBe(
+        true,
+      );
     } finally {
       dispatchLimits.maxGroupsPerDimension = MAX_GROUPS_PER_DIMENSION;
     }
@@ -273,11 +313,14 @@ describe('determinism', () => {
     const lists: ArrayBuffer[] = [];
     for (let run = 0; run < 3; run++) {
       contacts.reset();
-      lists.push((await contacts.run(base.manifolds, base.pairs, { bodyCount: base.bodyCount })).dense);
+      lists.push(
+        (await contacts.run(base.manifolds, base.pairs, { bodyCount: base.bodyCount })).dense,
+      );
       lists.push(new CpuContacts2D().run(base.manifolds, base.pairs).dense);
     }
     expect(new Uint32Array(lists[0]!).length).toBeGreaterThan(1000 * C.words);
-    for (const l of lists) expect(bytesEqual(l, lists[0]!), firstDifference(l, lists[0]!)).toBe(true);
+    for (const l of lists)
+      expect(bytesEqual(l, lists[0]!), firstDifference(l, lists[0]!)).toBe(true);
     // Another order of the same pairs: the same entries, in that order.
     const other = pileFrame(p, 0, 2);
     contacts.reset();
@@ -307,7 +350,11 @@ interface Carried {
 }
 
 /** Checks frame `cur` against the previous frame's list and the values written for it. */
-function expectCarried(prev: ContactsResult2D, written: Float32Array, cur: ContactsResult2D): Carried {
+function expectCarried(
+  prev: ContactsResult2D,
+  written: Float32Array,
+  cur: ContactsResult2D,
+): Carried {
   const before = unpackContacts2D(prev.dense, written);
   const index = new Map(before.map((e, j) => [`${e.bodyA},${e.bodyB}`, j]));
   let carried = 0;
@@ -335,14 +382,20 @@ function expectCarried(prev: ContactsResult2D, written: Float32Array, cur: Conta
   const d = new Uint32Array(cur.dense);
   for (let j = 0; j < cur.total; j++) {
     for (let i = d[j * C.words + C.count]!; i < 2; i++) {
-      expect([u[j * U.words + U.points + i * U.pointStride], u[j * U.words + U.points + i * U.pointStride + 1]]).toEqual([0, 0]);
+      expect([
+        u[j * U.words + U.points + i * U.pointStride],
+        u[j * U.words + U.points + i * U.pointStride + 1],
+      ]).toEqual([0, 0]);
     }
   }
   return { carried, fresh };
 }
 
 /** Contact events from first principles: began = pairs of `cur` not in `prev`, ended = the reverse, each in its list's order. */
-function expectEvents(prev: ContactsResult2D, cur: ContactsResult2D): { began: number; ended: number } {
+function expectEvents(
+  prev: ContactsResult2D,
+  cur: ContactsResult2D,
+): { began: number; ended: number } {
   const key = (e: { bodyA: number; bodyB: number }): string => `${e.bodyA},${e.bodyB}`;
   const before = unpackContacts2D(prev.dense);
   const now = unpackContacts2D(cur.dense);
@@ -394,7 +447,10 @@ describe('persistent contacts', () => {
     const out = contacts.lastOutputs()!;
     // A solver writing entries 10.. on the GPU (here: a copy into the documented buffer).
     const values = solverValues(r0.total, 7).subarray(10 * U.words);
-    const staging = gpu.device.createBuffer({ size: values.byteLength, usage: GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+    const staging = gpu.device.createBuffer({
+      size: values.byteLength,
+      usage: GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+    });
     gpu.device.queue.writeBuffer(staging, 0, values);
     const encoder = gpu.device.createCommandEncoder();
     encoder.copyBufferToBuffer(staging, 0, out.userValues, 10 * U.bytes, values.byteLength);
@@ -429,14 +485,30 @@ describe('capacity', () => {
 
     // The counts of the overflowing run itself.
     const encoder = gpu.device.createCommandEncoder();
-    const m = gpu.device.createBuffer({ size: frame.manifolds.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-    const pb = gpu.device.createBuffer({ size: frame.pairs.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    const m = gpu.device.createBuffer({
+      size: frame.manifolds.byteLength,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+    });
+    const pb = gpu.device.createBuffer({
+      size: frame.pairs.byteLength,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+    });
     gpu.device.queue.writeBuffer(m, 0, frame.manifolds);
     gpu.device.queue.writeBuffer(pb, 0, frame.pairs);
-    const out = contacts.encode(encoder, { manifolds: m, pairs: pb, pairCount: frame.pairs.length / 2, capacity: 100 });
+    const out = contacts.encode(encoder, {
+      manifolds: m,
+      pairs: pb,
+      pairCount: frame.pairs.length / 2,
+      capacity: 100,
+    });
     gpu.device.queue.submit([encoder.finish()]);
     const counts = new Uint32Array(await readBuffer(gpu.device, out.counts, K.bytes));
-    expect([counts[K.total], counts[K.written], counts[K.overflow], counts[K.pairCount]]).toEqual([free.total, 100, 1, 5000]);
+    expect([counts[K.total], counts[K.written], counts[K.overflow], counts[K.pairCount]]).toEqual([
+      free.total,
+      100,
+      1,
+      5000,
+    ]);
     m.destroy();
     pb.destroy();
   });
@@ -444,12 +516,19 @@ describe('capacity', () => {
   it('an overflow mid-sequence: the rerun reads the same last frame (values carried as unconstrained)', async () => {
     const p = pile(42, 2000);
     const frames = [0, 1, 2].map((f) => pileFrame(p, f, 200 + f));
-    const runSequence = async (g: GpuContacts2D, capacities: (number | undefined)[]): Promise<ContactsResult2D[]> => {
+    const runSequence = async (
+      g: GpuContacts2D,
+      capacities: (number | undefined)[],
+    ): Promise<ContactsResult2D[]> => {
       g.reset();
       const out: ContactsResult2D[] = [];
       for (let f = 0; f < 3; f++) {
         const cap = capacities[f];
-        const r = await g.run(frames[f]!.manifolds, frames[f]!.pairs, cap === undefined ? {} : { capacity: cap });
+        const r = await g.run(
+          frames[f]!.manifolds,
+          frames[f]!.pairs,
+          cap === undefined ? {} : { capacity: cap },
+        );
         g.setUserValues(solverValues(r.total, f + 1));
         out.push(r);
       }
@@ -461,7 +540,10 @@ describe('capacity', () => {
       const tight = await runSequence(other, [undefined, 50, 10]);
       expect(tight.map((r) => r.runs)).toEqual([1, 2, 2]);
       for (let f = 0; f < 3; f++) {
-        expect(bytesEqual(tight[f]!.dense, free[f]!.dense), firstDifference(tight[f]!.dense, free[f]!.dense)).toBe(true);
+        expect(
+          bytesEqual(tight[f]!.dense, free[f]!.dense),
+          firstDifference(tight[f]!.dense, free[f]!.dense),
+        ).toBe(true);
         expect(bytesEqual(tight[f]!.userValues, free[f]!.userValues)).toBe(true);
       }
       const s = expectCarried(free[1]!, solverValues(free[1]!.total, 2), free[2]!);
@@ -489,7 +571,7 @@ describe('capacity', () => {
 
 // ---- encode ---------------------------------------------------------------------------------
 
-describe('encode into the caller\'s encoder', () => {
+describe("encode into the caller's encoder", () => {
   it('pair count from a GPU buffer (no readback); surplus pair slots ignored', async () => {
     const device = gpu.device;
     const frame = pileFrame(pile(51, 2000), 0, 3);
@@ -515,13 +597,21 @@ describe('encode into the caller\'s encoder', () => {
     const other = await GpuContacts2D.create(device);
     try {
       const encoder = device.createCommandEncoder();
-      const out = other.encode(encoder, { manifolds: mb, pairs: pb, pairCountSource: { buffer: countBuf, offset: 12 } });
+      const out = other.encode(encoder, {
+        manifolds: mb,
+        pairs: pb,
+        pairCountSource: { buffer: countBuf, offset: 12 },
+      });
       expect(out.capacity).toBe(slots);
       device.queue.submit([encoder.finish()]);
       const counts = new Uint32Array(await readBuffer(device, out.counts, K.bytes));
-      expect([counts[K.total], counts[K.written], counts[K.overflow], counts[K.pairCount]]).toEqual([reference.total, reference.total, 0, pairCount]);
+      expect([counts[K.total], counts[K.written], counts[K.overflow], counts[K.pairCount]]).toEqual(
+        [reference.total, reference.total, 0, pairCount],
+      );
       const dense = await readBuffer(device, out.contacts, reference.total * C.bytes);
-      expect(bytesEqual(dense, reference.dense), firstDifference(dense, reference.dense)).toBe(true);
+      expect(bytesEqual(dense, reference.dense), firstDifference(dense, reference.dense)).toBe(
+        true,
+      );
       const timings = await other.readTimings();
       if (gpu.timestamps) expect(timings!.total).toBeGreaterThanOrEqual(0);
     } finally {
@@ -536,11 +626,25 @@ describe('encode into the caller\'s encoder', () => {
     const device = gpu.device;
     const b = device.createBuffer({ size: 480, usage: GPUBufferUsage.STORAGE });
     const encoder = device.createCommandEncoder();
-    expect(() => contacts.encode(encoder, { manifolds: b, pairs: b })).toThrow(/pairCount or pairCountSource/);
-    expect(() => contacts.encode(encoder, { manifolds: b, pairs: b, pairCount: 11 })).toThrow(/pairCount must be/);
-    expect(() => contacts.encode(encoder, { manifolds: b, pairs: b, pairCount: 1, pairSlots: 11 })).toThrow(/pairSlots must be/);
-    expect(() => contacts.encode(encoder, { manifolds: b, pairs: b, pairCountSource: { buffer: b, offset: 2 } })).toThrow(/multiple of 4/);
-    await expect(contacts.run(new ArrayBuffer(96), Uint32Array.from([0, 5, 1, 2]), { bodyCount: 4 })).rejects.toThrow(/names body 5/);
+    expect(() => contacts.encode(encoder, { manifolds: b, pairs: b })).toThrow(
+      /pairCount or pairCountSource/,
+    );
+    expect(() => contacts.encode(encoder, { manifolds: b, pairs: b, pairCount: 11 })).toThrow(
+      /pairCount must be/,
+    );
+    expect(() =>
+      contacts.encode(encoder, { manifolds: b, pairs: b, pairCount: 1, pairSlots: 11 }),
+    ).toThrow(/pairSlots must be/);
+    expect(() =>
+      contacts.encode(encoder, {
+        manifolds: b,
+        pairs: b,
+        pairCountSource: { buffer: b, offset: 2 },
+      }),
+    ).toThrow(/multiple of 4/);
+    await expect(
+      contacts.run(new ArrayBuffer(96), Uint32Array.from([0, 5, 1, 2]), { bodyCount: 4 }),
+    ).rejects.toThrow(/names body 5/);
     encoder.finish();
     b.destroy();
   });

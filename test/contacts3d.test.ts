@@ -64,7 +64,9 @@ describe('3D dense contact list', () => {
   const manifolds = collide(scene, pairs);
 
   it('GPU equals CPU byte for byte, in pair order, for shuffled pairs, batches and pages', async () => {
-    const reference = new CpuContacts3D().run(manifolds, pairs, { bodyCount: scene.bodyShape.length });
+    const reference = new CpuContacts3D().run(manifolds, pairs, {
+      bodyCount: scene.bodyShape.length,
+    });
     expect(reference.total).toBeGreaterThan(1000);
     expect(reference.total).toBeLessThan(pairs.length / 2); // some pairs do not touch: compaction matters
     // Pages of 2048 entries: the dense list spans two bindings.
@@ -85,13 +87,17 @@ describe('3D dense contact list', () => {
       const g = await gpu.run(m, p, options).finally(() => gpu.setPageEntries(0));
       const c = new CpuContacts3D().run(m, p, options);
       expect(g.total).toBe(reference.total);
-      expect(eq(g.dense, c.dense), `GPU and CPU, order ${seed}, batches of ${batchPairs}`).toBe(true);
+      expect(eq(g.dense, c.dense), `GPU and CPU, order ${seed}, batches of ${batchPairs}`).toBe(
+        true,
+      );
       // The same entries in another order: pair order.
       if (seed === 0) expect(eq(g.dense, reference.dense)).toBe(true);
       else expect(byPair(g.dense)).toEqual(byPair(reference.dense));
     }
     const list = unpackContacts3D(reference.dense);
-    expect(list.every((e) => e.previous === CONTACT_NONE && e.points.length > 0 && e.bodyA < e.bodyB)).toBe(true);
+    expect(
+      list.every((e) => e.previous === CONTACT_NONE && e.points.length > 0 && e.bodyA < e.bodyB),
+    ).toBe(true);
   });
 
   it('carries vec4f user values by pair and feature id (GPU equals CPU), and reruns after an overflow', async () => {

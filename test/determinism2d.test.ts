@@ -63,7 +63,9 @@ describe(`2D determinism: a seeded ${PAIRS}-pair mixed scene`, () => {
     } finally {
       fresh.destroy();
     }
-    console.log(`GPU (${acquired.adapter.name}) manifold SHA-256, ${PAIRS} pairs, ${touching[0]} touching:\n  ${hashes.join('\n  ')}`);
+    console.log(
+      `GPU (${acquired.adapter.name}) manifold SHA-256, ${PAIRS} pairs, ${touching[0]} touching:\n  ${hashes.join('\n  ')}`,
+    );
     expect(new Set(hashes).size, `GPU hashes differ: ${hashes.join(', ')}`).toBe(1);
     expect(touching[0], 'the scene is not trivially empty').toBeGreaterThan(PAIRS / 2);
   });
@@ -90,7 +92,9 @@ describe(`2D determinism: a seeded ${PAIRS}-pair mixed scene`, () => {
     const again = packMixed(SEED, PAIRS);
     expect(sha256(again.packed.shapes)).toBe(sha256(scene.packed.shapes));
     expect(sha256(again.packed.bodies)).toBe(sha256(scene.packed.bodies));
-    expect(sha256(again.packed.pairs.slice().buffer)).toBe(sha256(scene.packed.pairs.slice().buffer));
+    expect(sha256(again.packed.pairs.slice().buffer)).toBe(
+      sha256(scene.packed.pairs.slice().buffer),
+    );
   });
 });
 

@@ -76,8 +76,8 @@ describe('a narrowphase that owns its device', () => {
   });
 });
 
-describe('a narrowphase on the engine\'s device', () => {
-  it('reports the loss, refuses rebuild() without a device, and runs on the engine\'s new device', async () => {
+describe("a narrowphase on the engine's device", () => {
+  it("reports the loss, refuses rebuild() without a device, and runs on the engine's new device", async () => {
     const first = (await acquireDevice()).device;
     const seen: string[] = [];
     const watched: string[] = [];
@@ -97,7 +97,12 @@ describe('a narrowphase on the engine\'s device', () => {
     expect((await np.collide(scene2D)).manifolds).toEqual(before);
     np.destroy();
     // The engine's device is the engine's: destroy() leaves it alive.
-    expect(await Promise.race([second.lost.then(() => 'lost'), new Promise((r) => setTimeout(() => r('alive'), 50))])).toBe('alive');
+    expect(
+      await Promise.race([
+        second.lost.then(() => 'lost'),
+        new Promise((r) => setTimeout(() => r('alive'), 50)),
+      ]),
+    ).toBe('alive');
     second.destroy();
   });
 
@@ -114,7 +119,9 @@ describe('a narrowphase on the engine\'s device', () => {
     await expectLost(gpu2d.run(packed2D));
     // Work that fails on its own on a live device keeps its own error.
     const live = (await acquireDevice()).device;
-    await expect(guardDeviceLoss(live, () => Promise.reject(new RangeError('not a loss')))).rejects.toThrow(RangeError);
+    await expect(
+      guardDeviceLoss(live, () => Promise.reject(new RangeError('not a loss'))),
+    ).rejects.toThrow(RangeError);
     live.destroy();
   });
 

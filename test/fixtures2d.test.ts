@@ -10,7 +10,15 @@
 // top face is y = 0.5 (box vertices are 0:(−,−) 1:(+,−) 2:(+,+) 3:(−,+), so its top face is edge 2).
 import { describe, expect, it } from 'vitest';
 import type { ManifoldJson } from '../src/pack2d.ts';
-import { BACKENDS, GROUND, dist, swappedId, useNarrowphases, type Json, type V } from './helpers/collide2d.ts';
+import {
+  BACKENDS,
+  GROUND,
+  dist,
+  swappedId,
+  useNarrowphases,
+  type Json,
+  type V,
+} from './helpers/collide2d.ts';
 
 /** Absolute tolerance for unit-sized fixtures: f32 keeps ~7 digits. */
 const TOL = 1e-5;
@@ -26,19 +34,33 @@ interface BodyJson {
 }
 
 const box = (hx: number, hy: number, radius?: number): Json =>
-  radius === undefined ? { type: 'box', halfExtents: [hx, hy] } : { type: 'box', halfExtents: [hx, hy], radius };
+  radius === undefined
+    ? { type: 'box', halfExtents: [hx, hy] }
+    : { type: 'box', halfExtents: [hx, hy], radius };
 const circle = (radius: number): Json => ({ type: 'circle', radius });
 const capsule = (a: V, b: V, radius: number): Json => ({ type: 'capsule', a, b, radius });
 const polygon = (vertices: V[]): Json => ({ type: 'polygon', vertices });
 
 /** A two-body scene: body 0 is A, body 1 is B; pairs [0,1] and the swapped [1,0]. */
-function pairScene(a: Json, bodyA: Omit<BodyJson, 'shape'>, b: Json, bodyB: Omit<BodyJson, 'shape'>, margin = 0) {
+function pairScene(
+  a: Json,
+  bodyA: Omit<BodyJson, 'shape'>,
+  b: Json,
+  bodyB: Omit<BodyJson, 'shape'>,
+  margin = 0,
+) {
   return {
     dim: 2,
     margin,
     shapes: [a, b],
-    bodies: [{ shape: 0, ...bodyA }, { shape: 1, ...bodyB }],
-    pairs: [[0, 1], [1, 0]],
+    bodies: [
+      { shape: 0, ...bodyA },
+      { shape: 1, ...bodyB },
+    ],
+    pairs: [
+      [0, 1],
+      [1, 0],
+    ],
   };
 }
 
@@ -59,7 +81,9 @@ function expectManifold(m: ManifoldJson, e: Expected, tol = TOL): void {
   const got = JSON.stringify(m);
   expect(m.points.length, `point count of ${got}`).toBe(e.points.length);
   if (e.points.length === 0) return;
-  expect(dist(m.normal, e.normal), `normal of ${got}, expected [${e.normal}]`).toBeLessThanOrEqual(tol);
+  expect(dist(m.normal, e.normal), `normal of ${got}, expected [${e.normal}]`).toBeLessThanOrEqual(
+    tol,
+  );
   expect(Math.hypot(m.normal[0]!, m.normal[1]!)).toBeCloseTo(1, 6);
   expect(new Set(m.points.map((p) => p.id)).size, `distinct ids in ${got}`).toBe(m.points.length);
   const used = new Set<number>();
@@ -67,12 +91,22 @@ function expectManifold(m: ManifoldJson, e: Expected, tol = TOL): void {
     let best = -1;
     for (let i = 0; i < m.points.length; i++) {
       if (used.has(i)) continue;
-      if (best < 0 || dist(m.points[i]!.position, ep.position) < dist(m.points[best]!.position, ep.position)) best = i;
+      if (
+        best < 0 ||
+        dist(m.points[i]!.position, ep.position) < dist(m.points[best]!.position, ep.position)
+      )
+        best = i;
     }
     used.add(best);
     const p = m.points[best]!;
-    expect(dist(p.position, ep.position), `position of a point of ${got}, expected [${ep.position}]`).toBeLessThanOrEqual(tol);
-    expect(Math.abs(p.depth - ep.depth), `depth of a point of ${got}, expected ${ep.depth}`).toBeLessThanOrEqual(tol);
+    expect(
+      dist(p.position, ep.position),
+      `position of a point of ${got}, expected [${ep.position}]`,
+    ).toBeLessThanOrEqual(tol);
+    expect(
+      Math.abs(p.depth - ep.depth),
+      `depth of a point of ${got}, expected ${ep.depth}`,
+    ).toBeLessThanOrEqual(tol);
     if (ep.featureA !== undefined) expect(p.id >> 8, `feature of A in ${got}`).toBe(ep.featureA);
   }
 }
@@ -94,7 +128,10 @@ function expectSwapped(ab: ManifoldJson, ba: ManifoldJson, tol = TOL): void {
 
 /** Point midway between a point on A and a point on B. */
 const mid = (a: V, b: V): V => [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
-const rotate = (angle: number, v: V): V => [Math.cos(angle) * v[0] - Math.sin(angle) * v[1], Math.sin(angle) * v[0] + Math.cos(angle) * v[1]];
+const rotate = (angle: number, v: V): V => [
+  Math.cos(angle) * v[0] - Math.sin(angle) * v[1],
+  Math.sin(angle) * v[0] + Math.cos(angle) * v[1],
+];
 const add = (a: V, b: V): V => [a[0] + b[0], a[1] + b[1]];
 
 // ---- the fixtures ----
@@ -122,21 +159,36 @@ function fixtures(): Fixture[] {
   out.push({
     name: 'box resting on box: 2 points at the ends of the overlap, equal depth',
     scene: pairScene(GROUND, { position: [0, 0] }, box(1, 0.5), { position: [0.3, 0.99] }),
-    expected: { normal: [0, 1], points: [{ position: [-0.7, 0.495], depth: 0.01 }, { position: [1.3, 0.495], depth: 0.01 }] },
+    expected: {
+      normal: [0, 1],
+      points: [
+        { position: [-0.7, 0.495], depth: 0.01 },
+        { position: [1.3, 0.495], depth: 0.01 },
+      ],
+    },
   });
   // The same box hanging over G's right end: B spans x ∈ [2.5, 4.5], G's top x ∈ [−4, 4]; the
   // overlap interval is [2.5, 4]: B's vertex at 2.5 and B's bottom edge clipped by G's side plane x = 4.
   out.push({
     name: 'box overhanging the end of a box: points at the overlap interval ends',
     scene: pairScene(GROUND, { position: [0, 0] }, box(1, 0.5), { position: [3.5, 0.99] }),
-    expected: { normal: [0, 1], points: [{ position: [2.5, 0.495], depth: 0.01 }, { position: [4, 0.495], depth: 0.01 }] },
+    expected: {
+      normal: [0, 1],
+      points: [
+        { position: [2.5, 0.495], depth: 0.01 },
+        { position: [4, 0.495], depth: 0.01 },
+      ],
+    },
   });
   // A unit box rotated 45°, standing on its corner: B = box (0.5, 0.5), angle π/4, at
   // (0.2, 0.5 + √2/2 − 0.01); its lowest vertex is (0.2, 0.49). One point (the vertex), depth 0.01;
   // B's two lower edges are equally good incident edges and each one's other end is far above.
   out.push({
     name: 'box rotated 45° on a box: 1 point at the vertex',
-    scene: pairScene(GROUND, { position: [0, 0] }, box(0.5, 0.5), { position: [0.2, 0.5 + S2 - 0.01], angle: Math.PI / 4 }),
+    scene: pairScene(GROUND, { position: [0, 0] }, box(0.5, 0.5), {
+      position: [0.2, 0.5 + S2 - 0.01],
+      angle: Math.PI / 4,
+    }),
     expected: { normal: [0, 1], points: [{ position: [0.2, 0.495], depth: 0.01 }] },
   });
   // A box tilted a little: B = box (1, 0.5), angle θ = 0.005, placed so its lower-left vertex
@@ -187,13 +239,19 @@ function fixtures(): Fixture[] {
   out.push({
     name: 'circle–circle',
     scene: pairScene(circle(1), { position: [2, -1] }, circle(0.5), { position: [2.84, 0.12] }),
-    expected: { normal: [0.6, 0.8], points: [{ position: mid([2.6, -0.2], [2.54, -0.28]), depth: 0.1 }] },
+    expected: {
+      normal: [0.6, 0.8],
+      points: [{ position: mid([2.6, -0.2], [2.54, -0.28]), depth: 0.1 }],
+    },
   });
   // Concentric circles: A r = 1, B r = 0.5, both at (2, 3). Every direction separates equally well;
   // the answer is A's local +y, (0, 1), depth 1 + 0.5, between A's top (2, 4) and B's bottom (2, 2.5).
   // The one case where the swapped pair is not the mirror image: there the r = 0.5 circle is A, the
   // normal is its local +y, and the point lies between its top (2, 3.5) and the other's bottom (2, 2).
-  const concentricSwapped: Expected = { normal: [0, 1], points: [{ position: [2, 2.75], depth: 1.5 }] };
+  const concentricSwapped: Expected = {
+    normal: [0, 1],
+    points: [{ position: [2, 2.75], depth: 1.5 }],
+  };
   out.push({
     name: 'concentric circles: A’s local +y',
     scene: pairScene(circle(1), { position: [2, 3] }, circle(0.5), { position: [2, 3] }),
@@ -203,7 +261,9 @@ function fixtures(): Fixture[] {
   // ... and with A turned by π/2, A's local +y is world (−1, 0) (B, unturned, keeps (0, 1) when swapped).
   out.push({
     name: 'concentric circles, A turned by π/2: A’s local +y = (−1, 0)',
-    scene: pairScene(circle(1), { position: [2, 3], angle: Math.PI / 2 }, circle(0.5), { position: [2, 3] }),
+    scene: pairScene(circle(1), { position: [2, 3], angle: Math.PI / 2 }, circle(0.5), {
+      position: [2, 3],
+    }),
     expected: { normal: [-1, 0], points: [{ position: [1.75, 3], depth: 1.5 }] },
     swappedExpected: concentricSwapped,
   });
@@ -212,14 +272,24 @@ function fixtures(): Fixture[] {
   // clipped: 2 points below the segment's ends, x = −0.8 and 1.2, depth 0.01.
   out.push({
     name: 'capsule lying on a box: 2 points',
-    scene: pairScene(GROUND, { position: [0, 0] }, capsule([-1, 0], [1, 0], 0.25), { position: [0.2, 0.74] }),
-    expected: { normal: [0, 1], points: [{ position: [-0.8, 0.495], depth: 0.01 }, { position: [1.2, 0.495], depth: 0.01 }] },
+    scene: pairScene(GROUND, { position: [0, 0] }, capsule([-1, 0], [1, 0], 0.25), {
+      position: [0.2, 0.74],
+    }),
+    expected: {
+      normal: [0, 1],
+      points: [
+        { position: [-0.8, 0.495], depth: 0.01 },
+        { position: [1.2, 0.495], depth: 0.01 },
+      ],
+    },
   });
   // Capsule standing on its end: (0, −0.5)–(0, 0.5), r = 0.25, at (0.3, 1.24); its lower cap
   // reaches y = 0.49. One point under the lower end; the upper end is 0.49 above the face (dropped).
   out.push({
     name: 'capsule standing on its end on a box: 1 point',
-    scene: pairScene(GROUND, { position: [0, 0] }, capsule([0, -0.5], [0, 0.5], 0.25), { position: [0.3, 1.24] }),
+    scene: pairScene(GROUND, { position: [0, 0] }, capsule([0, -0.5], [0, 0.5], 0.25), {
+      position: [0.3, 1.24],
+    }),
     expected: { normal: [0, 1], points: [{ position: [0.3, 0.495], depth: 0.01 }] },
   });
   // Capsule–capsule crossing (X): A = (−1, 0)–(1, 0), r = 0.2, at the origin; B = the same capsule
@@ -231,8 +301,16 @@ function fixtures(): Fixture[] {
     const L: V = [0.3 - Math.cos(0.5), 0.1 - Math.sin(0.5)];
     out.push({
       name: 'capsule–capsule crossing (X): 1 point at the deeper end',
-      scene: pairScene(capsule([-1, 0], [1, 0], 0.2), { position: [0, 0] }, capsule([-1, 0], [1, 0], 0.2), { position: [0.3, 0.1], angle: 0.5 }),
-      expected: { normal: [0, 1], points: [{ position: mid([L[0], 0.2], [L[0], L[1] - 0.2]), depth: 0.4 - L[1] }] },
+      scene: pairScene(
+        capsule([-1, 0], [1, 0], 0.2),
+        { position: [0, 0] },
+        capsule([-1, 0], [1, 0], 0.2),
+        { position: [0.3, 0.1], angle: 0.5 },
+      ),
+      expected: {
+        normal: [0, 1],
+        points: [{ position: mid([L[0], 0.2], [L[0], L[1] - 0.2]), depth: 0.4 - L[1] }],
+      },
     });
   }
   // Capsule–capsule crossing at right angles (a plus sign): B = (0, −1)–(0, 1), r = 0.2, at (0.3, 0.1)
@@ -241,28 +319,51 @@ function fixtures(): Fixture[] {
   // on A's end vertex 1: on A (1.2, 0), on B (0.1, 0).
   out.push({
     name: 'capsule–capsule crossing at right angles: the least translation (+x, 1.1)',
-    scene: pairScene(capsule([-1, 0], [1, 0], 0.2), { position: [0, 0] }, capsule([0, -1], [0, 1], 0.2), { position: [0.3, 0.1] }),
+    scene: pairScene(
+      capsule([-1, 0], [1, 0], 0.2),
+      { position: [0, 0] },
+      capsule([0, -1], [0, 1], 0.2),
+      { position: [0.3, 0.1] },
+    ),
     expected: { normal: [1, 0], points: [{ position: [0.65, 0], depth: 1.1, featureA: 1 }] },
   });
   // A capsule standing on a capsule (a T): B = (0, −1)–(0, 1), r = 0.2, at (0.3, 1.39); its lower end
   // (0.3, 0.39) is 0.39 from A's segment, 0.01 less than the radii: one point, (0.3, 0.195).
   out.push({
     name: 'capsule standing on a capsule (T): 1 point',
-    scene: pairScene(capsule([-1, 0], [1, 0], 0.2), { position: [0, 0] }, capsule([0, -1], [0, 1], 0.2), { position: [0.3, 1.39] }),
+    scene: pairScene(
+      capsule([-1, 0], [1, 0], 0.2),
+      { position: [0, 0] },
+      capsule([0, -1], [0, 1], 0.2),
+      { position: [0.3, 1.39] },
+    ),
     expected: { normal: [0, 1], points: [{ position: [0.3, 0.195], depth: 0.01 }] },
   });
   // Capsule–capsule parallel: both (−1, 0)–(1, 0), r = 0.2; B at (0.5, 0.39). The segments overlap
   // on x ∈ [−0.5, 1]: 2 points there, 0.39 apart against radii 0.4, depth 0.01, y = 0.195.
   out.push({
     name: 'capsule–capsule parallel: 2 points',
-    scene: pairScene(capsule([-1, 0], [1, 0], 0.2), { position: [0, 0] }, capsule([-1, 0], [1, 0], 0.2), { position: [0.5, 0.39] }),
-    expected: { normal: [0, 1], points: [{ position: [-0.5, 0.195], depth: 0.01 }, { position: [1, 0.195], depth: 0.01 }] },
+    scene: pairScene(
+      capsule([-1, 0], [1, 0], 0.2),
+      { position: [0, 0] },
+      capsule([-1, 0], [1, 0], 0.2),
+      { position: [0.5, 0.39] },
+    ),
+    expected: {
+      normal: [0, 1],
+      points: [
+        { position: [-0.5, 0.195], depth: 0.01 },
+        { position: [1, 0.195], depth: 0.01 },
+      ],
+    },
   });
   // Capsule–circle over the segment: capsule (−1, 0)–(1, 0), r = 0.2; circle r = 0.3 at (0.4, 0.49):
   // one point below the center, depth 0.01, between y = 0.2 and 0.19.
   out.push({
     name: 'capsule–circle, over the segment',
-    scene: pairScene(capsule([-1, 0], [1, 0], 0.2), { position: [0, 0] }, circle(0.3), { position: [0.4, 0.49] }),
+    scene: pairScene(capsule([-1, 0], [1, 0], 0.2), { position: [0, 0] }, circle(0.3), {
+      position: [0.4, 0.49],
+    }),
     expected: { normal: [0, 1], points: [{ position: [0.4, 0.195], depth: 0.01 }] },
   });
   // Capsule–circle beyond the end: circle r = 0.3 at (1.3, 0.3), diagonal off the end (1, 0):
@@ -271,10 +372,18 @@ function fixtures(): Fixture[] {
     const n: V = [S2, S2];
     out.push({
       name: 'capsule–circle, beyond the end cap',
-      scene: pairScene(capsule([-1, 0], [1, 0], 0.2), { position: [0, 0] }, circle(0.3), { position: [1.3, 0.3] }),
+      scene: pairScene(capsule([-1, 0], [1, 0], 0.2), { position: [0, 0] }, circle(0.3), {
+        position: [1.3, 0.3],
+      }),
       expected: {
         normal: n,
-        points: [{ position: mid([1 + 0.2 * n[0], 0.2 * n[1]], [1.3 - 0.3 * n[0], 0.3 - 0.3 * n[1]]), depth: 0.5 - 0.3 * Math.SQRT2, featureA: 0x80 | 1 }],
+        points: [
+          {
+            position: mid([1 + 0.2 * n[0], 0.2 * n[1]], [1.3 - 0.3 * n[0], 0.3 - 0.3 * n[1]]),
+            depth: 0.5 - 0.3 * Math.SQRT2,
+            featureA: 0x80 | 1,
+          },
+        ],
       },
     });
   }
@@ -284,14 +393,26 @@ function fixtures(): Fixture[] {
   out.push({
     name: 'rounded box (radius 0.1) on a box: depth includes the radius',
     scene: pairScene(GROUND, { position: [0, 0] }, box(1, 0.5, 0.1), { position: [0, 1.09] }),
-    expected: { normal: [0, 1], points: [{ position: [-1, 0.495], depth: 0.01 }, { position: [1, 0.495], depth: 0.01 }] },
+    expected: {
+      normal: [0, 1],
+      points: [
+        { position: [-1, 0.495], depth: 0.01 },
+        { position: [1, 0.495], depth: 0.01 },
+      ],
+    },
   });
   // Speculative contacts: B = box (1, 0.5) at (0.3, 1.05), 0.05 above G. With margin 0.1 both bottom
   // vertices are contacts of depth −0.05, midway at y = 0.525; with margin 0.01 there are none.
   out.push({
     name: 'boxes 0.05 apart, margin 0.1: 2 speculative points, depth −0.05',
     scene: pairScene(GROUND, { position: [0, 0] }, box(1, 0.5), { position: [0.3, 1.05] }, 0.1),
-    expected: { normal: [0, 1], points: [{ position: [-0.7, 0.525], depth: -0.05 }, { position: [1.3, 0.525], depth: -0.05 }] },
+    expected: {
+      normal: [0, 1],
+      points: [
+        { position: [-0.7, 0.525], depth: -0.05 },
+        { position: [1.3, 0.525], depth: -0.05 },
+      ],
+    },
   });
   out.push({
     name: 'boxes 0.05 apart, margin 0.01: no points',
@@ -303,7 +424,13 @@ function fixtures(): Fixture[] {
   out.push({
     name: 'boxes exactly touching, margin 0: points of depth 0',
     scene: pairScene(GROUND, { position: [0, 0] }, box(1, 0.5), { position: [0.25, 1] }),
-    expected: { normal: [0, 1], points: [{ position: [-0.75, 0.5], depth: 0 }, { position: [1.25, 0.5], depth: 0 }] },
+    expected: {
+      normal: [0, 1],
+      points: [
+        { position: [-0.75, 0.5], depth: 0 },
+        { position: [1.25, 0.5], depth: 0 },
+      ],
+    },
   });
   out.push({
     name: 'circles exactly touching, margin 0: a point of depth 0',
@@ -318,15 +445,39 @@ function fixtures(): Fixture[] {
     const s = Math.sin(Math.PI / 8);
     out.push({
       name: 'an 8-gon resting on a triangle’s face: 2 points',
-      scene: pairScene(polygon([[0, -2], [3, 1], [-3, 1]]), { position: [0, 0] }, polygon(octagon()), { position: [0.5, 1 + c - 0.01] }),
-      expected: { normal: [0, 1], points: [{ position: [0.5 - s, 0.995], depth: 0.01 }, { position: [0.5 + s, 0.995], depth: 0.01 }] },
+      scene: pairScene(
+        polygon([
+          [0, -2],
+          [3, 1],
+          [-3, 1],
+        ]),
+        { position: [0, 0] },
+        polygon(octagon()),
+        { position: [0.5, 1 + c - 0.01] },
+      ),
+      expected: {
+        normal: [0, 1],
+        points: [
+          { position: [0.5 - s, 0.995], depth: 0.01 },
+          { position: [0.5 + s, 0.995], depth: 0.01 },
+        ],
+      },
     });
     // The 8-gon on the apex (0, 1.5) of the triangle (−1, 0) (1, 0) (0, 1.5): the octagon's bottom
     // face is the reference (the triangle's faces separate by −0.24 at best); one point, the
     // apex, 0.01 deep; feature of A: the apex, vertex 2.
     out.push({
       name: 'an 8-gon on a triangle’s apex: 1 point',
-      scene: pairScene(polygon([[-1, 0], [1, 0], [0, 1.5]]), { position: [0, 0] }, polygon(octagon()), { position: [0.1, 1.5 + c - 0.01] }),
+      scene: pairScene(
+        polygon([
+          [-1, 0],
+          [1, 0],
+          [0, 1.5],
+        ]),
+        { position: [0, 0] },
+        polygon(octagon()),
+        { position: [0.1, 1.5 + c - 0.01] },
+      ),
       expected: { normal: [0, 1], points: [{ position: [0, 1.495], depth: 0.01, featureA: 2 }] },
     });
   }
@@ -363,7 +514,13 @@ describe.each(BACKENDS)('2D fixtures (%s backend)', (backend) => {
   it('every fixture in one batch gives the same manifolds as one at a time', async () => {
     // One scene holding every fixture's bodies (shapes and bodies renumbered, margins equal).
     const group = FIXTURES.filter((f) => f.scene.margin === 0);
-    const scene = { dim: 2, margin: 0, shapes: [] as Json[], bodies: [] as BodyJson[], pairs: [] as [number, number][] };
+    const scene = {
+      dim: 2,
+      margin: 0,
+      shapes: [] as Json[],
+      bodies: [] as BodyJson[],
+      pairs: [] as [number, number][],
+    };
     for (const f of group) {
       const s0 = scene.shapes.length;
       const b0 = scene.bodies.length;
@@ -383,16 +540,31 @@ describe.each(BACKENDS)('2D fixtures (%s backend)', (backend) => {
     // The resting box and its overhanging variant scaled by s: positions and depths scale by s,
     // normals and ids do not change (tolerances are relative to the pair's size).
     for (const s of [1e-3, 1e3]) {
-      for (const f of FIXTURES.filter((x) => x.name.startsWith('box resting') || x.name.startsWith('box overhanging'))) {
+      for (const f of FIXTURES.filter(
+        (x) => x.name.startsWith('box resting') || x.name.startsWith('box overhanging'),
+      )) {
         it(`${f.name}, scaled by ${s}`, async () => {
           const sc = (v: V): V => [v[0] * s, v[1] * s];
           const scene = {
             ...f.scene,
-            shapes: [{ type: 'box', halfExtents: sc([4, 0.5]) }, { type: 'box', halfExtents: sc([1, 0.5]) }],
+            shapes: [
+              { type: 'box', halfExtents: sc([4, 0.5]) },
+              { type: 'box', halfExtents: sc([1, 0.5]) },
+            ],
             bodies: f.scene.bodies.map((b) => ({ ...b, position: sc(b.position as V) })),
           };
           const [ab, ba] = await collide(backend, scene);
-          expectManifold(ab!, { normal: f.expected.normal, points: f.expected.points.map((p) => ({ position: sc(p.position), depth: p.depth * s })) }, TOL * s);
+          expectManifold(
+            ab!,
+            {
+              normal: f.expected.normal,
+              points: f.expected.points.map((p) => ({
+                position: sc(p.position),
+                depth: p.depth * s,
+              })),
+            },
+            TOL * s,
+          );
           expectSwapped(ab!, ba!, TOL * s);
           const [unit] = await collide(backend, f.scene);
           expect(ab!.points.map((p) => p.id).sort()).toEqual(unit!.points.map((p) => p.id).sort());
@@ -405,17 +577,29 @@ describe.each(BACKENDS)('2D fixtures (%s backend)', (backend) => {
 describe('2D fixtures: both backends agree', () => {
   // The same packed f32 input on both backends; the CPU computes in f64, the GPU in f32, so values
   // agree to f32 rounding and every discrete choice (reference face, incident edge, ids) is the same.
-  it.each(FIXTURES.map((f) => [f.name, f] as const))('%s: same ids, values within f32 rounding', async (_name, f) => {
-    const c = await collide('cpu', f.scene);
-    const g = await collide('gpu', f.scene);
-    for (let k = 0; k < 2; k++) {
-      const what = `${JSON.stringify(c[k])} (cpu) vs ${JSON.stringify(g[k])} (gpu)`;
-      expect(g[k]!.points.map((p) => p.id), what).toEqual(c[k]!.points.map((p) => p.id));
-      expect(dist(g[k]!.normal, c[k]!.normal), what).toBeLessThanOrEqual(1e-6);
-      for (let i = 0; i < c[k]!.points.length; i++) {
-        expect(dist(g[k]!.points[i]!.position, c[k]!.points[i]!.position), what).toBeLessThanOrEqual(1e-5);
-        expect(Math.abs(g[k]!.points[i]!.depth - c[k]!.points[i]!.depth), what).toBeLessThanOrEqual(1e-5);
+  it.each(FIXTURES.map((f) => [f.name, f] as const))(
+    '%s: same ids, values within f32 rounding',
+    async (_name, f) => {
+      const c = await collide('cpu', f.scene);
+      const g = await collide('gpu', f.scene);
+      for (let k = 0; k < 2; k++) {
+        const what = `${JSON.stringify(c[k])} (cpu) vs ${JSON.stringify(g[k])} (gpu)`;
+        expect(
+          g[k]!.points.map((p) => p.id),
+          what,
+        ).toEqual(c[k]!.points.map((p) => p.id));
+        expect(dist(g[k]!.normal, c[k]!.normal), what).toBeLessThanOrEqual(1e-6);
+        for (let i = 0; i < c[k]!.points.length; i++) {
+          expect(
+            dist(g[k]!.points[i]!.position, c[k]!.points[i]!.position),
+            what,
+          ).toBeLessThanOrEqual(1e-5);
+          expect(
+            Math.abs(g[k]!.points[i]!.depth - c[k]!.points[i]!.depth),
+            what,
+          ).toBeLessThanOrEqual(1e-5);
+        }
       }
-    }
-  });
+    },
+  );
 });

@@ -39,7 +39,10 @@ function pile2D(seed: number, n: number): Scene2D {
   const side = Math.ceil(Math.sqrt(n));
   const bodies = Array.from({ length: n }, (_, i) => ({
     shape: Math.floor(r() * shapes.length),
-    position: [0.85 * (i % side) + 0.05 * r(), 0.85 * Math.floor(i / side) + 0.05 * r()] as [number, number],
+    position: [0.85 * (i % side) + 0.05 * r(), 0.85 * Math.floor(i / side) + 0.05 * r()] as [
+      number,
+      number,
+    ],
     angle: 2 * Math.PI * r(),
   }));
   return parseScene({ dim: 2, margin: 0.02, shapes, bodies }) as Scene2D;
@@ -51,7 +54,11 @@ function pile3D(seed: number, n: number): Scene3D {
   const side = Math.ceil(Math.cbrt(n));
   const bodies = Array.from({ length: n }, (_, i) => ({
     shape: Math.floor(r() * shapes.length),
-    position: [0.8 * (i % side) + 0.05 * r(), 0.8 * (Math.floor(i / side) % side) + 0.05 * r(), 0.8 * Math.floor(i / (side * side)) + 0.05 * r()] as [number, number, number],
+    position: [
+      0.8 * (i % side) + 0.05 * r(),
+      0.8 * (Math.floor(i / side) % side) + 0.05 * r(),
+      0.8 * Math.floor(i / (side * side)) + 0.05 * r(),
+    ] as [number, number, number],
     rotation: randomRotation3D(r),
   }));
   return parseScene({ dim: 3, margin: 0.02, shapes, bodies }) as Scene3D;
@@ -63,9 +70,15 @@ function pose(rest: Scene2D | Scene3D, scene: Scene2D | Scene3D, f: number): voi
   const d = rest.dim;
   const n = rest.bodyShape.length;
   for (let i = 0; i < n; i++) {
-    for (let c = 0; c < d; c++) scene.bodyPosition[d * i + c] = Math.fround(rest.bodyPosition[d * i + c]! + 1e-3 * (2 * r() - 1));
+    for (let c = 0; c < d; c++)
+      scene.bodyPosition[d * i + c] = Math.fround(
+        rest.bodyPosition[d * i + c]! + 1e-3 * (2 * r() - 1),
+      );
   }
-  for (let j = 0; j < JUMPERS * f; j++) scene.bodyPosition[d * ((7919 * j) % n)] = Math.fround(scene.bodyPosition[d * ((7919 * j) % n)]! + 0.3);
+  for (let j = 0; j < JUMPERS * f; j++)
+    scene.bodyPosition[d * ((7919 * j) % n)] = Math.fround(
+      scene.bodyPosition[d * ((7919 * j) % n)]! + 0.3,
+    );
   if (rest.dim === 2 && scene.dim === 2) {
     for (let i = 0; i < n; i++) scene.bodyAngle[i] = rest.bodyAngle[i]! + 1e-3 * (2 * r() - 1);
   } else if (rest.dim === 3 && scene.dim === 3) {
@@ -79,7 +92,10 @@ function pose(rest: Scene2D | Scene3D, scene: Scene2D | Scene3D, f: number): voi
         q[3]! - 0.5 * (w[0]! * q[0]! + w[1]! * q[1]! + w[2]! * q[2]!),
       ];
       const len = Math.hypot(...out);
-      scene.bodyRotation.set(out.map((x) => x / len), 4 * i);
+      scene.bodyRotation.set(
+        out.map((x) => x / len),
+        4 * i,
+      );
     }
   }
 }
@@ -93,33 +109,64 @@ interface Compared {
   began: number;
 }
 
-type Entry = { bodyA: number; bodyB: number; normal: number[]; points: { id: number; depth: number; position: number[] }[] };
+type Entry = {
+  bodyA: number;
+  bodyB: number;
+  normal: number[];
+  points: { id: number; depth: number; position: number[] }[];
+};
 
 /** One frame's GPU result against the CPU's; returns the counts and near-ties. */
 function compare(g: FrameResult, c: CpuFrameResult, unpack: (b: ArrayBuffer) => Entry[]): Compared {
   expect(g.counts.pairs).toBe(c.pairs.length / 2);
-  const gl = unpack(g.contacts.slice(0, g.counts.contacts * (g.contacts.byteLength / Math.max(1, g.counts.contacts))));
+  const gl = unpack(
+    g.contacts.slice(
+      0,
+      g.counts.contacts * (g.contacts.byteLength / Math.max(1, g.counts.contacts)),
+    ),
+  );
   const cl = unpack(c.contacts.dense);
   // Near-ties: a reuse decision or a pair's touching that f32 and f64 break differently.
-  const reuseTies = Math.abs(g.counts.reused - c.reuse.kept) + Math.abs(g.counts.collided - c.reuse.collide);
+  const reuseTies =
+    Math.abs(g.counts.reused - c.reuse.kept) + Math.abs(g.counts.collided - c.reuse.collide);
   const key = (e: Entry): string => `${e.bodyA},${e.bodyB}`;
   const cpu = new Map(cl.map((e) => [key(e), e]));
   const gpu = new Map(gl.map((e) => [key(e), e]));
   let differing = Math.abs(gl.length - cl.length);
   for (const e of gl) {
     const o = cpu.get(key(e));
-    const same = o !== undefined && o.points.length === e.points.length &&
-      e.points.every((p, i) => p.id === o.points[i]!.id && Math.abs(p.depth - o.points[i]!.depth) < 2e-4 && p.position.every((x, k) => Math.abs(x - o.points[i]!.position[k]!) < 2e-4)) &&
+    const same =
+      o !== undefined &&
+      o.points.length === e.points.length &&
+      e.points.every(
+        (p, i) =>
+          p.id === o.points[i]!.id &&
+          Math.abs(p.depth - o.points[i]!.depth) < 2e-4 &&
+          p.position.every((x, k) => Math.abs(x - o.points[i]!.position[k]!) < 2e-4),
+      ) &&
       e.normal.every((x, k) => Math.abs(x - o.normal[k]!) < 2e-4);
     if (!same) differing++;
   }
   // Lists in (a, b) order on both.
-  const order = (l: Entry[]): boolean => l.every((e, j) => j === 0 || l[j - 1]!.bodyA < e.bodyA || (l[j - 1]!.bodyA === e.bodyA && l[j - 1]!.bodyB < e.bodyB));
+  const order = (l: Entry[]): boolean =>
+    l.every(
+      (e, j) =>
+        j === 0 ||
+        l[j - 1]!.bodyA < e.bodyA ||
+        (l[j - 1]!.bodyA === e.bodyA && l[j - 1]!.bodyB < e.bodyB),
+    );
   expect(order(gl) && order(cl)).toBe(true);
   expect(gpu.size).toBe(gl.length);
   expect(Array.from(g.began)).toEqual(Array.from(c.contacts.began));
   expect(Array.from(g.ended)).toEqual(Array.from(c.contacts.ended));
-  return { pairs: g.counts.pairs, reused: g.counts.reused, collided: g.counts.collided, nearTies: reuseTies, differing, began: g.counts.began };
+  return {
+    pairs: g.counts.pairs,
+    reused: g.counts.reused,
+    collided: g.counts.collided,
+    nearTies: reuseTies,
+    differing,
+    began: g.counts.began,
+  };
 }
 
 async function sequence(dim: 2 | 3): Promise<{ stats: Compared[]; bytes: ArrayBuffer[] }> {
@@ -127,7 +174,8 @@ async function sequence(dim: 2 | 3): Promise<{ stats: Compared[]; bytes: ArrayBu
   const scene = dim === 2 ? pile2D(5, 900) : pile3D(6, 512);
   const frame = dim === 2 ? await GpuFrame2D.create(device) : await GpuFrame3D.create(device);
   const cpu = dim === 2 ? new CpuFrame2D() : new CpuFrame3D();
-  const packed = scene.dim === 2 ? { shapes: packShapes2D(scene.shapes) } : packShapes3D(scene.shapes);
+  const packed =
+    scene.dim === 2 ? { shapes: packShapes2D(scene.shapes) } : packShapes3D(scene.shapes);
   const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
   const make = (data: ArrayBuffer | ArrayBufferView): GPUBuffer => {
     const b = device.createBuffer({ size: Math.max(16, data.byteLength), usage: S });
@@ -135,15 +183,34 @@ async function sequence(dim: 2 | 3): Promise<{ stats: Compared[]; bytes: ArrayBu
     return b;
   };
   const shapes = make(packed.shapes);
-  const hull = 'hullVertices' in packed ? { hullVertices: make(packed.hullVertices), hullPlanes: make(packed.hullPlanes), hullFaces: make(packed.hullFaces), hullIndices: make(packed.hullIndices) } : null;
+  const hull =
+    'hullVertices' in packed
+      ? {
+          hullVertices: make(packed.hullVertices),
+          hullPlanes: make(packed.hullPlanes),
+          hullFaces: make(packed.hullFaces),
+          hullIndices: make(packed.hullIndices),
+        }
+      : null;
   const bodies = make(scene.dim === 2 ? packBodies2D(scene) : packBodies3D(scene));
-  const unpack = (b: ArrayBuffer): Entry[] => (dim === 2 ? unpackContacts2D(b) : unpackContacts3D(b)) as unknown as Entry[];
+  const unpack = (b: ArrayBuffer): Entry[] =>
+    (dim === 2 ? unpackContacts2D(b) : unpackContacts3D(b)) as unknown as Entry[];
   const stats: Compared[] = [];
   const bytes: ArrayBuffer[] = [];
   for (let f = 0; f < FRAMES; f++) {
     if (f > 0) pose(rest, scene, f);
-    device.queue.writeBuffer(bodies, 0, scene.dim === 2 ? packBodies2D(scene) : packBodies3D(scene));
-    const inputs = { shapes, bodies, bodyCount: scene.bodyShape.length, margin: scene.margin, ...(hull ?? {}) };
+    device.queue.writeBuffer(
+      bodies,
+      0,
+      scene.dim === 2 ? packBodies2D(scene) : packBodies3D(scene),
+    );
+    const inputs = {
+      shapes,
+      bodies,
+      bodyCount: scene.bodyShape.length,
+      margin: scene.margin,
+      ...(hull ?? {}),
+    };
     const g = await (frame as GpuFrame3D).step(inputs as Parameters<GpuFrame3D['step']>[0]);
     const c = (cpu as CpuFrame3D).step(scene as Scene3D);
     stats.push(compare(g, c, unpack));
@@ -172,7 +239,9 @@ describe('the frame across frames: fat boxes, reuse, events; GPU against the CPU
       expect(stats.slice(1).some((s) => s.began > 0)).toBe(true);
       // Deterministic: the same frames again on a new GPU frame, the same bytes.
       const again = await sequence(dim);
-      again.bytes.forEach((b, f) => expect(Buffer.from(b).equals(Buffer.from(bytes[f]!)), `frame ${f}`).toBe(true));
+      again.bytes.forEach((b, f) =>
+        expect(Buffer.from(b).equals(Buffer.from(bytes[f]!)), `frame ${f}`).toBe(true),
+      );
     });
   }
 });

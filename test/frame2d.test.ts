@@ -29,14 +29,21 @@ function pile(seed: number, n: number, shift = 0): SceneJson2D {
   const side = Math.ceil(Math.sqrt(n));
   const bodies = Array.from({ length: n }, (_, i) => ({
     shape: Math.floor(random() * shapes.length),
-    position: [1.2 * (i % side) + 0.3 * random() + shift, 1.2 * Math.floor(i / side) + 0.3 * random()] as [number, number],
+    position: [
+      1.2 * (i % side) + 0.3 * random() + shift,
+      1.2 * Math.floor(i / side) + 0.3 * random(),
+    ] as [number, number],
     angle: 2 * Math.PI * random(),
   }));
   return { dim: 2, margin: 0.02, shapes, bodies };
 }
 
 function asManifolds(list: ContactJson2D[]): ManifoldJson[] {
-  return list.map((c) => ({ pair: [c.bodyA, c.bodyB], normal: c.normal, points: c.points.map(({ position, depth, id }) => ({ position, depth, id })) }));
+  return list.map((c) => ({
+    pair: [c.bodyA, c.bodyB],
+    normal: c.normal,
+    points: c.points.map(({ position, depth, id }) => ({ position, depth, id })),
+  }));
 }
 
 function hostFrame(scene: Scene2D, contacts: CpuContacts2D): ContactJson2D[] {
@@ -59,13 +66,22 @@ afterAll(() => frame?.destroy());
 function upload(scene: Scene2D): FrameInputs2D & { destroy(): void } {
   const packed = packScene2D(scene, new Uint32Array(0));
   const make = (data: ArrayBuffer): GPUBuffer => {
-    const b = device.createBuffer({ size: data.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    const b = device.createBuffer({
+      size: data.byteLength,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+    });
     device.queue.writeBuffer(b, 0, data);
     return b;
   };
   const shapes = make(packed.shapes);
   const bodies = make(packed.bodies);
-  return { shapes, bodies, bodyCount: scene.bodyShape.length, margin: scene.margin, destroy: () => (shapes.destroy(), bodies.destroy()) };
+  return {
+    shapes,
+    bodies,
+    bodyCount: scene.bodyShape.length,
+    margin: scene.margin,
+    destroy: () => (shapes.destroy(), bodies.destroy()),
+  };
 }
 
 describe('GPU collision frame (2D)', () => {
@@ -76,12 +92,19 @@ describe('GPU collision frame (2D)', () => {
     const gpu = await frame.step(inputs);
     const cpu = hostFrame(scene, new CpuContacts2D());
     const got = unpackContacts2D(gpu.contacts.slice(0, gpu.counts.contacts * 64));
-    console.log(`pairs ${gpu.counts.pairs}, touching ${gpu.counts.contacts}, runs ${gpu.runs}, timings ${JSON.stringify(gpu.timings)}`);
+    console.log(
+      `pairs ${gpu.counts.pairs}, touching ${gpu.counts.contacts}, runs ${gpu.runs}, timings ${JSON.stringify(gpu.timings)}`,
+    );
     const t = gpu.timings;
     // The frame's span on the GPU holds every stage (timestamps in empty passes before and after).
-    if (t) expect(t.span).toBeGreaterThanOrEqual(Math.max(t.broadphase, t.narrowphase, t.compaction, t.persistence));
+    if (t)
+      expect(t.span).toBeGreaterThanOrEqual(
+        Math.max(t.broadphase, t.narrowphase, t.compaction, t.persistence),
+      );
     expect(cpu.length).toBeGreaterThan(1000); // a pile: most bodies touch a neighbour
-    expect(got.map((c) => `${c.bodyA},${c.bodyB}`)).toEqual(cpu.map((c) => `${c.bodyA},${c.bodyB}`));
+    expect(got.map((c) => `${c.bodyA},${c.bodyB}`)).toEqual(
+      cpu.map((c) => `${c.bodyA},${c.bodyB}`),
+    );
     expect(compareManifolds2D(asManifolds(got), asManifolds(cpu))).toEqual([]);
     inputs.destroy();
   });
@@ -97,7 +120,9 @@ describe('GPU collision frame (2D)', () => {
     const tight = await frame.step(inputs);
     expect(tight.runs).toBeGreaterThan(1);
     expect(listCounts(tight.counts)).toEqual(listCounts(roomy.counts));
-    expect(new Uint8Array(tight.contacts.slice(0, roomy.counts.contacts * 64))).toEqual(new Uint8Array(roomy.contacts.slice(0, roomy.counts.contacts * 64)));
+    expect(new Uint8Array(tight.contacts.slice(0, roomy.counts.contacts * 64))).toEqual(
+      new Uint8Array(roomy.contacts.slice(0, roomy.counts.contacts * 64)),
+    );
     frame.broadphase.setCapacity(0);
     inputs.destroy();
   });
@@ -118,8 +143,14 @@ describe('GPU collision frame (2D)', () => {
     expect(batched.batches).toBe(Math.ceil(frame.broadphase.defaultCapacity(3000) / 256));
     expect(listCounts(batched.counts)).toEqual(listCounts(whole.counts));
     const n = whole.counts.contacts * 64;
-    expect(Buffer.from(batched.contacts.slice(0, n)).equals(Buffer.from(whole.contacts.slice(0, n)))).toBe(true);
-    expect(Buffer.from(batched.userValues.slice(0, whole.counts.contacts * 16)).equals(Buffer.from(whole.userValues.slice(0, whole.counts.contacts * 16)))).toBe(true);
+    expect(
+      Buffer.from(batched.contacts.slice(0, n)).equals(Buffer.from(whole.contacts.slice(0, n))),
+    ).toBe(true);
+    expect(
+      Buffer.from(batched.userValues.slice(0, whole.counts.contacts * 16)).equals(
+        Buffer.from(whole.userValues.slice(0, whole.counts.contacts * 16)),
+      ),
+    ).toBe(true);
     inputs.destroy();
   });
 
@@ -137,7 +168,10 @@ describe('GPU collision frame (2D)', () => {
     const in1 = upload(scene1);
     const f1 = await frame.step(in1);
     const list0 = unpackContacts2D(f0.contacts.slice(0, n0 * 64));
-    const list1 = unpackContacts2D(f1.contacts.slice(0, f1.counts.contacts * 64), new Float32Array(f1.userValues));
+    const list1 = unpackContacts2D(
+      f1.contacts.slice(0, f1.counts.contacts * 64),
+      new Float32Array(f1.userValues),
+    );
     const before = new Map(list0.map((c, j) => [`${c.bodyA},${c.bodyB}`, { c, j }]));
     let carried = 0;
     let fresh = 0;

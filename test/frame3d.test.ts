@@ -14,7 +14,12 @@
 //     (on the host, from the kinds given; on the GPU's count, when the kinds given were wrong).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepAndPrune3D } from '../src/broadphase3d.ts';
-import { CpuContacts3D, CONTACTS_LAYOUT_3D, unpackContacts3D, type ContactJson3D } from '../src/cpu/contacts3d.ts';
+import {
+  CpuContacts3D,
+  CONTACTS_LAYOUT_3D,
+  unpackContacts3D,
+  type ContactJson3D,
+} from '../src/cpu/contacts3d.ts';
 import { collidePacked3D, prepareCpu3D } from '../src/cpu/narrowphase3d.ts';
 import { readBuffer } from '../src/gpu/buffers.ts';
 import { acquireDevice } from '../src/gpu/device.ts';
@@ -71,8 +76,12 @@ function upload(scene: Scene3D): FrameInputs3D & { destroy(): void } {
   const packed = packScene3D(scene, new Uint32Array(0));
   const made: GPUBuffer[] = [];
   const make = (data: ArrayBuffer | ArrayBufferView): GPUBuffer => {
-    const b = device.createBuffer({ size: Math.max(16, Math.ceil(data.byteLength / 16) * 16), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-    if (ArrayBuffer.isView(data)) device.queue.writeBuffer(b, 0, data.buffer, data.byteOffset, data.byteLength);
+    const b = device.createBuffer({
+      size: Math.max(16, Math.ceil(data.byteLength / 16) * 16),
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+    });
+    if (ArrayBuffer.isView(data))
+      device.queue.writeBuffer(b, 0, data.buffer, data.byteOffset, data.byteLength);
     else device.queue.writeBuffer(b, 0, data);
     made.push(b);
     return b;
@@ -91,10 +100,16 @@ function upload(scene: Scene3D): FrameInputs3D & { destroy(): void } {
 }
 
 /** The host path: sweep and prune, a narrowphase (GPU kernel or CPU reference) on its pairs, the CPU contact stage. */
-async function hostFrame(scene: Scene3D, narrowphase: 'gpu' | 'cpu'): Promise<{ dense: ArrayBuffer; list: ContactJson3D[] }> {
+async function hostFrame(
+  scene: Scene3D,
+  narrowphase: 'gpu' | 'cpu',
+): Promise<{ dense: ArrayBuffer; list: ContactJson3D[] }> {
   const pairs = sweepAndPrune3D(scene);
   const packed = packScene3D(scene, pairs, packShapes3D(scene.shapes));
-  const manifolds = narrowphase === 'gpu' ? (await kernel.run(packed)).manifolds : collidePacked3D(prepareCpu3D(packed), packed);
+  const manifolds =
+    narrowphase === 'gpu'
+      ? (await kernel.run(packed)).manifolds
+      : collidePacked3D(prepareCpu3D(packed), packed);
   const r = new CpuContacts3D().run(manifolds, pairs, { bodyCount: scene.bodyShape.length });
   return { dense: r.dense, list: unpackContacts3D(r.dense, r.userValues) };
 }
@@ -109,10 +124,15 @@ describe('GPU collision frame (3D)', () => {
     frame.reset();
     const gpu = await frame.step(inputs);
     const n = gpu.counts.contacts;
-    console.log(`pairs ${gpu.counts.pairs}, touching ${n}, runs ${gpu.runs}, batches ${gpu.batches}, timings ${JSON.stringify(gpu.timings)}`);
+    console.log(
+      `pairs ${gpu.counts.pairs}, touching ${n}, runs ${gpu.runs}, batches ${gpu.batches}, timings ${JSON.stringify(gpu.timings)}`,
+    );
     const t = gpu.timings;
     // The frame's span on the GPU holds every stage (timestamps in empty passes before and after).
-    if (t) expect(t.span).toBeGreaterThanOrEqual(Math.max(t.broadphase, t.narrowphase, t.compaction, t.persistence));
+    if (t)
+      expect(t.span).toBeGreaterThanOrEqual(
+        Math.max(t.broadphase, t.narrowphase, t.compaction, t.persistence),
+      );
     expect(n).toBeGreaterThan(2500); // a pile: most bodies touch a neighbour
     const kernelPath = await hostFrame(scene, 'gpu');
     expect(kernelPath.dense.byteLength).toBe(n * CB);
@@ -120,7 +140,9 @@ describe('GPU collision frame (3D)', () => {
 
     const got = unpackContacts3D(gpu.contacts.slice(0, n * CB));
     const cpu = (await hostFrame(scene, 'cpu')).list;
-    expect(got.map((c) => `${c.bodyA},${c.bodyB}`)).toEqual(cpu.map((c) => `${c.bodyA},${c.bodyB}`));
+    expect(got.map((c) => `${c.bodyA},${c.bodyB}`)).toEqual(
+      cpu.map((c) => `${c.bodyA},${c.bodyB}`),
+    );
     const kinds = new Set<number>();
     let differing = 0;
     for (let j = 0; j < got.length; j++) {
@@ -129,11 +151,18 @@ describe('GPU collision frame (3D)', () => {
       kinds.add(g.kind);
       const same =
         g.points.length === c.points.length &&
-        g.points.every((p, i) => p.id === c.points[i]!.id && Math.abs(p.depth - c.points[i]!.depth) < 1e-4 && p.position.every((x, k) => Math.abs(x - c.points[i]!.position[k]!) < 1e-4)) &&
+        g.points.every(
+          (p, i) =>
+            p.id === c.points[i]!.id &&
+            Math.abs(p.depth - c.points[i]!.depth) < 1e-4 &&
+            p.position.every((x, k) => Math.abs(x - c.points[i]!.position[k]!) < 1e-4),
+        ) &&
         g.normal.every((x, k) => Math.abs(x - c.normal[k]!) < 1e-4);
       if (!same) differing++;
     }
-    console.log(`kinds ${[...kinds].sort()}, entries differing from the CPU narrowphase (near-ties): ${differing} of ${got.length}`);
+    console.log(
+      `kinds ${[...kinds].sort()}, entries differing from the CPU narrowphase (near-ties): ${differing} of ${got.length}`,
+    );
     expect(kinds.size).toBeGreaterThanOrEqual(4); // faces, edges, round shapes: coverage
     expect(differing).toBeLessThan(got.length / 100);
     inputs.destroy();
@@ -144,18 +173,27 @@ describe('GPU collision frame (3D)', () => {
     // host's classes of the broadphase's pairs (read back: fat boxes list more than the host's sweep).
     const framePairs = async (): Promise<Uint32Array> => {
       const counts = await frame.readCounts();
-      return new Uint32Array(await readBuffer(device, frame.lastOutputs()!.broadphase.pairs, 8 * counts.pairs));
+      return new Uint32Array(
+        await readBuffer(device, frame.lastOutputs()!.broadphase.pairs, 8 * counts.pairs),
+      );
     };
     const hostClasses = (pile: Scene3D, pairs: Uint32Array): Record<string, number> => {
       const out: Record<string, number> = {};
       for (let k = 0; k < pairs.length; k += 2) {
-        const c = pairClass3D(pile.shapes[pile.bodyShape[pairs[k]!]!]!.kind, pile.shapes[pile.bodyShape[pairs[k + 1]!]!]!.kind);
+        const c = pairClass3D(
+          pile.shapes[pile.bodyShape[pairs[k]!]!]!.kind,
+          pile.shapes[pile.bodyShape[pairs[k + 1]!]!]!.kind,
+        );
         out[c] = (out[c] ?? 0) + 1;
       }
       return out;
     };
     const gpuClasses = async (): Promise<Record<string, number>> =>
-      Object.fromEntries(Object.entries(await frame.classes.readTable()).filter(([, r]) => r.pairCount > 0).map(([c, r]) => [c, r.pairCount]));
+      Object.fromEntries(
+        Object.entries(await frame.classes.readTable())
+          .filter(([, r]) => r.pairCount > 0)
+          .map(([c, r]) => [c, r.pairCount]),
+      );
     const boxPile = pile3D(32, 2000, 0, 'box3d');
     for (const pile of [scene, boxPile]) {
       const inputs = upload(pile);
@@ -164,7 +202,10 @@ describe('GPU collision frame (3D)', () => {
       inputs.destroy();
       expect(await gpuClasses()).toEqual(hostClasses(pile, await framePairs()));
     }
-    expect(Object.keys(hostClasses(scene, sweepAndPrune3D(scene))).sort(), 'the mixed pile forms every class').toEqual([...PAIR_CLASSES_3D].sort());
+    expect(
+      Object.keys(hostClasses(scene, sweepAndPrune3D(scene))).sort(),
+      'the mixed pile forms every class',
+    ).toEqual([...PAIR_CLASSES_3D].sort());
     expect(Object.keys(hostClasses(boxPile, sweepAndPrune3D(boxPile)))).toEqual(['boxBox']);
     expect(Object.keys(frame.compileMs).sort()).toEqual([...PAIR_CLASSES_3D].sort());
 
@@ -175,14 +216,20 @@ describe('GPU collision frame (3D)', () => {
       expect(boxes.classes.compiled).toEqual(['boxBox']);
       const inputs = upload(boxPile);
       const gpu = await boxes.step({ ...inputs, kinds: ['box'] });
-      expect(() => boxes.encode(device.createCommandEncoder(), inputs)).toThrow(MissingPairClassError);
+      expect(() => boxes.encode(device.createCommandEncoder(), inputs)).toThrow(
+        MissingPairClassError,
+      );
       inputs.destroy();
       const n = gpu.counts.contacts;
       expect(n).toBeGreaterThan(2000);
       expect(gpu.counts.uncollided).toBe(0);
-      expect(bytes(gpu.contacts, n * CB).equals(Buffer.from((await hostFrame(boxPile, 'gpu')).dense))).toBe(true);
+      expect(
+        bytes(gpu.contacts, n * CB).equals(Buffer.from((await hostFrame(boxPile, 'gpu')).dense)),
+      ).toBe(true);
       const mixed = upload(scene);
-      expect(() => boxes.encode(device.createCommandEncoder(), { ...mixed, kinds: ['box', 'hull', 'sphere'] })).toThrow(/hullHull.*roundHull.*roundRound/s);
+      expect(() =>
+        boxes.encode(device.createCommandEncoder(), { ...mixed, kinds: ['box', 'hull', 'sphere'] }),
+      ).toThrow(/hullHull.*roundHull.*roundRound/s);
       // Kinds that lie: the GPU counts the pairs no pipeline took, and step() refuses the frame.
       await expect(boxes.step({ ...mixed, kinds: ['box'] })).rejects.toThrow(MissingPairClassError);
       // prepare() adds the missing classes; then the mixed pile runs.
@@ -191,7 +238,11 @@ describe('GPU collision frame (3D)', () => {
       const all = await boxes.step({ ...mixed, kinds: ['box', 'hull', 'sphere', 'capsule'] });
       mixed.destroy();
       expect(all.counts.uncollided).toBe(0);
-      expect(bytes(all.contacts, all.counts.contacts * CB).equals(Buffer.from((await hostFrame(scene, 'gpu')).dense))).toBe(true);
+      expect(
+        bytes(all.contacts, all.counts.contacts * CB).equals(
+          Buffer.from((await hostFrame(scene, 'gpu')).dense),
+        ),
+      ).toBe(true);
     } finally {
       boxes.destroy();
     }
@@ -214,7 +265,8 @@ describe('GPU collision frame (3D)', () => {
     expect(batched.batches).toBeGreaterThan(10);
     expect(listCounts(batched.counts)).toEqual(listCounts(roomy.counts));
     expect(bytes(batched.contacts, n * CB).equals(bytes(roomy.contacts, n * CB))).toBe(true);
-    if (batched.timings) console.log(`in ${batched.batches} batches: ${JSON.stringify(batched.timings)}`);
+    if (batched.timings)
+      console.log(`in ${batched.batches} batches: ${JSON.stringify(batched.timings)}`);
 
     frame.reset();
     frame.broadphase.setCapacity(16);
@@ -240,13 +292,17 @@ describe('GPU collision frame (3D)', () => {
       // A solver writes each point's impulses: (entry, point + 1, -entry, 0.5).
       const values = new Float32Array(n0 * U.words);
       for (let j = 0; j < n0; j++) {
-        for (let i = 0; i < U.pointCount; i++) values.set([j, i + 1, -j, 0.5], j * U.words + U.points + i * U.pointStride);
+        for (let i = 0; i < U.pointCount; i++)
+          values.set([j, i + 1, -j, 0.5], j * U.words + U.points + i * U.pointStride);
       }
       frame.contacts.setUserValues(values);
       const in1 = upload(scene1);
       const f1 = await frame.step(in1);
       const list0 = unpackContacts3D(f0.contacts.slice(0, n0 * CB));
-      const list1 = unpackContacts3D(f1.contacts.slice(0, f1.counts.contacts * CB), new Float32Array(f1.userValues));
+      const list1 = unpackContacts3D(
+        f1.contacts.slice(0, f1.counts.contacts * CB),
+        new Float32Array(f1.userValues),
+      );
       const before = new Map(list0.map((c, j) => [`${c.bodyA},${c.bodyB}`, { c, j }]));
       let carried = 0;
       let fresh = 0;

@@ -10,12 +10,30 @@ import { FEATURE_EDGE_3D, FEATURE_FACE_3D } from '../src/constants3d.ts';
 import { closestHulls3d, emptyHullClosest3D } from '../src/cpu/gjk3d.ts';
 import { emptyHull3D, quatToMatrix3d } from '../src/cpu/manifold3d.ts';
 import { makeShape3D, type Shape3D } from '../src/shapes3d.ts';
-import { featureProblem, hullSignedDistance, placeShape3D, surfaceDistance3D, type PlacedShape3D } from '../src/validity3d.ts';
-import { mulberry32, randomBox3D, randomHull3D, randomQuat, uniform, type Rng } from './helpers/random3d.ts';
+import {
+  featureProblem,
+  hullSignedDistance,
+  placeShape3D,
+  surfaceDistance3D,
+  type PlacedShape3D,
+} from '../src/validity3d.ts';
+import {
+  mulberry32,
+  randomBox3D,
+  randomHull3D,
+  randomQuat,
+  uniform,
+  type Rng,
+} from './helpers/random3d.ts';
 
 type V3 = [number, number, number];
-const dot = (a: ArrayLike<number>, b: ArrayLike<number>): number => a[0]! * b[0]! + a[1]! * b[1]! + a[2]! * b[2]!;
-const sub = (a: ArrayLike<number>, b: ArrayLike<number>): V3 => [a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!];
+const dot = (a: ArrayLike<number>, b: ArrayLike<number>): number =>
+  a[0]! * b[0]! + a[1]! * b[1]! + a[2]! * b[2]!;
+const sub = (a: ArrayLike<number>, b: ArrayLike<number>): V3 => [
+  a[0]! - b[0]!,
+  a[1]! - b[1]!,
+  a[2]! - b[2]!,
+];
 const len = (a: ArrayLike<number>): number => Math.sqrt(dot(a, a));
 
 function randomShape(rng: Rng, index: number): Shape3D {
@@ -44,9 +62,11 @@ describe('GJK: closest points of two hulls apart', () => {
       // Q's centre at t u, t such that the hulls' extents along u leave a gap of 1e-3..1 × the size
       // between them (so they are apart by at least that).
       const gap = extent * Math.exp(uniform(rng, Math.log(1e-3), 0));
-      const placeQ = (t: number): PlacedShape3D => placeShape3D(Q, sub([u[0] * t, u[1] * t, u[2] * t], rotate(qQ, Q.center)), qQ);
+      const placeQ = (t: number): PlacedShape3D =>
+        placeShape3D(Q, sub([u[0] * t, u[1] * t, u[2] * t], rotate(qQ, Q.center)), qQ);
       const q0 = placeQ(0);
-      const t = gap + Math.max(...pp.v.map((v) => dot(u, v))) + Math.max(...q0.v.map((v) => -dot(u, v)));
+      const t =
+        gap + Math.max(...pp.v.map((v) => dot(u, v))) + Math.max(...q0.v.map((v) => -dot(u, v)));
       const pq = placeQ(t);
       const expected = surfaceDistance3D(pp, pq);
       // The working frame: P's shape frame (P at identity), Q relative to it.
@@ -57,25 +77,32 @@ describe('GJK: closest points of two hulls apart', () => {
       quatToMatrix3d(qP, mP);
       quatToMatrix3d(qQ, mQ);
       // rot_B = R_P^T R_Q, pos_B = R_P^T (c_Q − c_P), c_P = 0.
-      for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) B.rot[3 * r + c] = mP[r]! * mQ[c]! + mP[3 + r]! * mQ[3 + c]! + mP[6 + r]! * mQ[6 + c]!;
+      for (let r = 0; r < 3; r++)
+        for (let c = 0; c < 3; c++)
+          B.rot[3 * r + c] = mP[r]! * mQ[c]! + mP[3 + r]! * mQ[3 + c]! + mP[6 + r]! * mQ[6 + c]!;
       const cQ: V3 = [u[0] * t, u[1] * t, u[2] * t];
-      for (let r = 0; r < 3; r++) B.pos[r] = mP[r]! * cQ[0] + mP[3 + r]! * cQ[1] + mP[6 + r]! * cQ[2];
+      for (let r = 0; r < 3; r++)
+        B.pos[r] = mP[r]! * cQ[0] + mP[3 + r]! * cQ[1] + mP[6 + r]! * cQ[2];
       const hc = closestHulls3d(A, B, u, Math.min(P.extent, Q.extent), emptyHullClosest3D());
       checked++;
       const tol = 1e-9 * extent;
-      if (!(Math.abs(hc.distance - expected) <= 1e-5 * expected + tol)) problems.push(`pair ${k}: distance ${hc.distance}, brute force ${expected}`);
+      if (!(Math.abs(hc.distance - expected) <= 1e-5 * expected + tol))
+        problems.push(`pair ${k}: distance ${hc.distance}, brute force ${expected}`);
       // Witness points back in world space (the working frame is P's, rotated by qP about the origin).
       const p = applyM(mP, hc.p);
       const q = applyM(mP, hc.q);
-      if (!(Math.abs(len(sub(q, p)) - hc.distance) <= tol)) problems.push(`pair ${k}: witness points ${len(sub(q, p))} apart, distance ${hc.distance}`);
+      if (!(Math.abs(len(sub(q, p)) - hc.distance) <= tol))
+        problems.push(`pair ${k}: witness points ${len(sub(q, p))} apart, distance ${hc.distance}`);
       const onP = hullSignedDistance(pp, p);
       const onQ = hullSignedDistance(pq, q);
-      if (!(Math.abs(onP) <= 1e-6 * extent && Math.abs(onQ) <= 1e-6 * extent)) problems.push(`pair ${k}: witness points off the surfaces by ${onP}, ${onQ}`);
+      if (!(Math.abs(onP) <= 1e-6 * extent && Math.abs(onQ) <= 1e-6 * extent))
+        problems.push(`pair ${k}: witness points off the surfaces by ${onP}, ${onQ}`);
       const fp = featureProblem(pp, hc.featureP, p, 1e-6 * extent);
       const fq = featureProblem(pq, hc.featureQ, q, 1e-6 * extent);
       if (fp) problems.push(`pair ${k}: P's ${fp}`);
       if (fq) problems.push(`pair ${k}: Q's ${fq}`);
-      const kind = (f: number): string => (f < FEATURE_EDGE_3D ? 'vertex' : f < FEATURE_FACE_3D ? 'edge' : 'face');
+      const kind = (f: number): string =>
+        f < FEATURE_EDGE_3D ? 'vertex' : f < FEATURE_FACE_3D ? 'edge' : 'face';
       const key = [kind(hc.featureP), kind(hc.featureQ)].sort().join('-');
       kinds[key] = (kinds[key] ?? 0) + 1;
     }
@@ -110,5 +137,9 @@ function rotate(q: ArrayLike<number>, v: ArrayLike<number>): V3 {
 }
 
 function applyM(m: Float64Array, v: ArrayLike<number>): V3 {
-  return [m[0]! * v[0]! + m[1]! * v[1]! + m[2]! * v[2]!, m[3]! * v[0]! + m[4]! * v[1]! + m[5]! * v[2]!, m[6]! * v[0]! + m[7]! * v[1]! + m[8]! * v[2]!];
+  return [
+    m[0]! * v[0]! + m[1]! * v[1]! + m[2]! * v[2]!,
+    m[3]! * v[0]! + m[4]! * v[1]! + m[5]! * v[2]!,
+    m[6]! * v[0]! + m[7]! * v[1]! + m[8]! * v[2]!,
+  ];
 }

@@ -37,7 +37,9 @@ try {
 export default function setup(project: TestProject): void {
   // `npm test` embeds shaders/*.wgsl first; a direct `npx vitest` would otherwise test the kernels
   // of the last embedding (src/gpu/shaders.generated.ts), not the .wgsl files as they are.
-  const embed = spawnSync(process.execPath, [join(root, 'scripts/embed-shaders.mjs')], { encoding: 'utf8' });
+  const embed = spawnSync(process.execPath, [join(root, 'scripts/embed-shaders.mjs')], {
+    encoding: 'utf8',
+  });
   if (embed.status !== 0) throw new Error(`scripts/embed-shaders.mjs failed: ${embed.stderr}`);
   const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', PROBE], {
     cwd: root,
@@ -45,14 +47,21 @@ export default function setup(project: TestProject): void {
     timeout: 120_000,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let msg: { adapter?: { name: string; software: boolean }; timestamps?: boolean; error?: string } | null = null;
+  let msg: {
+    adapter?: { name: string; software: boolean };
+    timestamps?: boolean;
+    error?: string;
+  } | null = null;
   try {
     msg = JSON.parse((r.stdout ?? '').trim().split('\n').pop() ?? 'null');
   } catch {
     msg = null;
   }
   if (r.status !== 0 || !msg?.adapter) {
-    const why = msg?.error ?? r.error?.message ?? (r.signal ? `killed by ${r.signal}` : `exit code ${r.status}`);
+    const why =
+      msg?.error ??
+      r.error?.message ??
+      (r.signal ? `killed by ${r.signal}` : `exit code ${r.status}`);
     const stderr = (r.stderr ?? '').trim();
     throw new Error(
       `WebGPU adapter check failed: ${why}` +

@@ -16,7 +16,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
 import { GpuNarrowphase2D } from '../src/gpu/narrowphase2d.ts';
 import { rng } from '../src/random2d.ts';
-import { casesText2D, compareSet2D, kindsText2D, SHOW_CASES_2D as SHOW_CASES, type SetResult2D } from './helpers/compare2d.ts';
+import {
+  casesText2D,
+  compareSet2D,
+  kindsText2D,
+  SHOW_CASES_2D as SHOW_CASES,
+  type SetResult2D,
+} from './helpers/compare2d.ts';
 import { ADVERSARIAL_SETS_2D } from './helpers/adversarial-sets.ts';
 import { SWEEP_TYPES, pairScene, sweepScene, type SweepType } from './helpers/random2d.ts';
 import { manifoldJson, readManifold } from './helpers/validity2d.ts';
@@ -43,25 +49,46 @@ function report(r: SetResult2D): void {
   );
   const text = [
     r.unexplained.length ? `    unexplained by kind:${kindsText2D(r.unexplainedKinds)}` : '',
-    r.cpuInvalid.length ? `    invalid CPU manifolds by kind:${kindsText2D(r.cpuInvalidKinds)}` : '',
+    r.cpuInvalid.length
+      ? `    invalid CPU manifolds by kind:${kindsText2D(r.cpuInvalidKinds)}`
+      : '',
     casesText2D('UNEXPLAINED mismatches', r.unexplained.length, r.unexplainedCases),
     casesText2D('INVALID CPU manifolds', r.cpuInvalid.length, r.cpuInvalidCases),
-    process.env.SHOW_NEAR_TIES ? casesText2D('near-ties (both valid)', r.nearTies.total, r.nearTieCases) : '',
-  ].filter(Boolean).join('\n');
+    process.env.SHOW_NEAR_TIES
+      ? casesText2D('near-ties (both valid)', r.nearTies.total, r.nearTieCases)
+      : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
   if (text) console.log(text);
 }
 
 /** The checks every set must pass: no unexplained mismatch, a valid reference. */
 function expectAgreement(r: SetResult2D): void {
-  expect(r.sameAsGeneral, `${r.name}: the pair classes' manifolds equal the general kernel's, byte for byte`).toBe(true);
-  expect(r.unexplained.length, casesText2D(`${r.name}: unexplained GPU/CPU mismatches`, r.unexplained.length, r.unexplainedCases)).toBe(0);
-  expect(r.cpuInvalid.length, casesText2D(`${r.name}: invalid CPU manifolds`, r.cpuInvalid.length, r.cpuInvalidCases)).toBe(0);
+  expect(
+    r.sameAsGeneral,
+    `${r.name}: the pair classes' manifolds equal the general kernel's, byte for byte`,
+  ).toBe(true);
+  expect(
+    r.unexplained.length,
+    casesText2D(
+      `${r.name}: unexplained GPU/CPU mismatches`,
+      r.unexplained.length,
+      r.unexplainedCases,
+    ),
+  ).toBe(0);
+  expect(
+    r.cpuInvalid.length,
+    casesText2D(`${r.name}: invalid CPU manifolds`, r.cpuInvalid.length, r.cpuInvalidCases),
+  ).toBe(0);
 }
 
 beforeAll(async () => {
   acquired = await acquireDevice();
   gpu = await GpuNarrowphase2D.create(acquired.device, acquired.timestamps);
-  general = await GpuNarrowphase2D.create(acquired.device, acquired.timestamps, { kernel: 'general' });
+  general = await GpuNarrowphase2D.create(acquired.device, acquired.timestamps, {
+    kernel: 'general',
+  });
 });
 
 afterAll(() => {
@@ -75,31 +102,53 @@ describe('2D narrowphase: GPU (WGSL) vs CPU reference, random sweeps', () => {
   types.forEach((type, t) => {
     it(`${type}: ${2 * SWEEP_GEOMETRIES} pairs (${SWEEP_GEOMETRIES} random pairs in both orders)`, async () => {
       const tGen = performance.now();
-      const scene = sweepScene(type, 0x5eed0000 + t, { geometries: SWEEP_GEOMETRIES, margin: 0.05 });
+      const scene = sweepScene(type, 0x5eed0000 + t, {
+        geometries: SWEEP_GEOMETRIES,
+        margin: 0.05,
+      });
       const genMs = performance.now() - tGen;
       const r = await compareSet2D(type, scene, gpu, VALIDITY_SAMPLE, general);
       report(r);
       console.log(`    generated in ${genMs.toFixed(0)} ms`);
       expectAgreement(r);
       // Coverage: the sweep produced what it was meant to test.
-      expect(r.touching, 'most pairs touch or are within the margin').toBeGreaterThan(0.5 * r.pairs);
+      expect(r.touching, 'most pairs touch or are within the margin').toBeGreaterThan(
+        0.5 * r.pairs,
+      );
       expect(r.touching, 'some pairs are separated').toBeLessThan(0.97 * r.pairs);
-      expect(r.negativeDepthPoints, 'speculative points (margin > 0)').toBeGreaterThan(0.01 * r.pairs);
+      expect(r.negativeDepthPoints, 'speculative points (margin > 0)').toBeGreaterThan(
+        0.01 * r.pairs,
+      );
       expect(r.nearTies.total, 'near-ties are rare in random sweeps').toBeLessThan(0.005 * r.pairs);
-      const polygonal = type === 'box-box' || type === 'polygon-polygon' || type === 'rounded-polygon' || type === 'polygon-capsule' || type === 'capsule-capsule';
+      const polygonal =
+        type === 'box-box' ||
+        type === 'polygon-polygon' ||
+        type === 'rounded-polygon' ||
+        type === 'polygon-capsule' ||
+        type === 'capsule-capsule';
       if (polygonal) {
         expect(r.twoPoint, '2-point manifolds').toBeGreaterThan(0.02 * r.pairs);
         expect(r.onePoint, '1-point manifolds').toBeGreaterThan(0.02 * r.pairs);
         // Reference faces of either body: in (A, B) and (B, A) order alike.
         expect(r.normalFrom['A-face'], "normals from A's faces").toBeGreaterThan(0.05 * r.pairs);
-        expect(r.normalFrom['B-face'], "normals from B's faces (flipped reference)").toBeGreaterThan(0.05 * r.pairs);
+        expect(
+          r.normalFrom['B-face'],
+          "normals from B's faces (flipped reference)",
+        ).toBeGreaterThan(0.05 * r.pairs);
       }
       if (type === 'rounded-polygon' || type === 'polygon-capsule' || type === 'capsule-capsule') {
-        expect(r.normalFrom.other, 'vertex–vertex contacts of rounded shapes').toBeGreaterThan(0.005 * r.pairs);
+        expect(r.normalFrom.other, 'vertex–vertex contacts of rounded shapes').toBeGreaterThan(
+          0.005 * r.pairs,
+        );
       }
       if (type === 'polygon-circle' || type === 'capsule-circle') {
-        expect(r.vertexFeatureIds, 'vertex-region contacts (VERTEX_FEATURE ids)').toBeGreaterThan(0.02 * r.pairs);
-        expect(r.normalFrom['A-face'] + r.normalFrom['B-face'], 'face-region contacts').toBeGreaterThan(0.05 * r.pairs);
+        expect(r.vertexFeatureIds, 'vertex-region contacts (VERTEX_FEATURE ids)').toBeGreaterThan(
+          0.02 * r.pairs,
+        );
+        expect(
+          r.normalFrom['A-face'] + r.normalFrom['B-face'],
+          'face-region contacts',
+        ).toBeGreaterThan(0.05 * r.pairs);
       }
     });
   });
@@ -107,7 +156,13 @@ describe('2D narrowphase: GPU (WGSL) vs CPU reference, random sweeps', () => {
 
 describe('2D narrowphase: GPU vs CPU, adversarial sets', () => {
   it('parallel edges: faces exactly anti-parallel, gaps from -0.2 to the margin', async () => {
-    const r = await compareSet2D('parallel-edges', ADVERSARIAL_SETS_2D['parallel-edges']!(), gpu, 'all', general);
+    const r = await compareSet2D(
+      'parallel-edges',
+      ADVERSARIAL_SETS_2D['parallel-edges']!(),
+      gpu,
+      'all',
+      general,
+    );
     report(r);
     expectAgreement(r);
     expect(r.twoPoint, '2-point manifolds from parallel faces').toBeGreaterThan(0.4 * r.pairs);
@@ -120,33 +175,56 @@ describe('2D narrowphase: GPU vs CPU, adversarial sets', () => {
     expectAgreement(r);
     const bad: string[] = [];
     const byKind = new Map<string, number>();
-    for (const [side, out] of [['cpu', r.cpu], ['gpu', r.gpu]] as const) {
+    for (const [side, out] of [
+      ['cpu', r.cpu],
+      ['gpu', r.gpu],
+    ] as const) {
       for (let k = 0; k < r.pairs; k++) {
         const m = readManifold(out.f, out.u, k);
         if (m.count === 0 || m.depth.some((d) => d !== 0)) {
           const kind = `${side}: ${b.tags[k]!.note}`;
           byKind.set(kind, (byKind.get(kind) ?? 0) + 1);
-          bad.push(`${side} pair ${k} (${b.tags[k]!.note}): ${JSON.stringify(manifoldJson(m))}\n    scene: ${JSON.stringify(pairScene(b.scene(), k))}`);
+          bad.push(
+            `${side} pair ${k} (${b.tags[k]!.note}): ${JSON.stringify(manifoldJson(m))}\n    scene: ${JSON.stringify(pairScene(b.scene(), k))}`,
+          );
         }
       }
     }
     const summary = [...byKind].map(([kind, n]) => `${kind}: ${n}`).join('; ');
     if (bad.length) console.log(`exact touching without a depth-0 contact: ${summary}`);
-    expect(bad.length, `pairs touching exactly without a depth-0 contact: ${bad.length} (${summary}); first:\n${bad.slice(0, SHOW_CASES).join('\n')}`).toBe(0);
+    expect(
+      bad.length,
+      `pairs touching exactly without a depth-0 contact: ${bad.length} (${summary}); first:\n${bad.slice(0, SHOW_CASES).join('\n')}`,
+    ).toBe(0);
   });
 
   it('capsules on one line: end to end, circles on the axis', async () => {
-    const r = await compareSet2D('collinear-capsules', ADVERSARIAL_SETS_2D['collinear-capsules']!(), gpu, 'all', general);
+    const r = await compareSet2D(
+      'collinear-capsules',
+      ADVERSARIAL_SETS_2D['collinear-capsules']!(),
+      gpu,
+      'all',
+      general,
+    );
     report(r);
     expectAgreement(r);
   });
 
   for (const margin of [0, 0.05]) {
     it(`a vertex exactly on an edge (margin ${margin})`, async () => {
-      const r = await compareSet2D(`vertex-on-edge, margin ${margin}`, ADVERSARIAL_SETS_2D[`vertex-on-edge, margin ${margin}`]!(), gpu, 'all', general);
+      const r = await compareSet2D(
+        `vertex-on-edge, margin ${margin}`,
+        ADVERSARIAL_SETS_2D[`vertex-on-edge, margin ${margin}`]!(),
+        gpu,
+        'all',
+        general,
+      );
       report(r);
       expectAgreement(r);
-      expect(r.touching, 'vertex-on-edge pairs touch (with margin 0 about half: f32 rounding puts the vertex just inside or outside)').toBeGreaterThan(0.3 * r.pairs);
+      expect(
+        r.touching,
+        'vertex-on-edge pairs touch (with margin 0 about half: f32 rounding puts the vertex just inside or outside)',
+      ).toBeGreaterThan(0.3 * r.pairs);
     });
   }
 
@@ -158,7 +236,13 @@ describe('2D narrowphase: GPU vs CPU, adversarial sets', () => {
   });
 
   it('angles near multiples of 90° (k·π/2 ± 1e-7..1e-3)', async () => {
-    const r = await compareSet2D('near-right-angles', ADVERSARIAL_SETS_2D['near-right-angles']!(), gpu, 'all', general);
+    const r = await compareSet2D(
+      'near-right-angles',
+      ADVERSARIAL_SETS_2D['near-right-angles']!(),
+      gpu,
+      'all',
+      general,
+    );
     report(r);
     expectAgreement(r);
     expect(r.twoPoint, '2-point manifolds of nearly aligned faces').toBeGreaterThan(0.1 * r.pairs);
@@ -167,7 +251,13 @@ describe('2D narrowphase: GPU vs CPU, adversarial sets', () => {
   it('scales 1e-3 .. 1e3 (whole pair and margin scaled)', async () => {
     const results: SetResult2D[] = [];
     for (let e = -3; e <= 3; e++) {
-      const r = await compareSet2D(`scale 1e${e}`, ADVERSARIAL_SETS_2D[`scale 1e${e}`]!(), gpu, 'all', general);
+      const r = await compareSet2D(
+        `scale 1e${e}`,
+        ADVERSARIAL_SETS_2D[`scale 1e${e}`]!(),
+        gpu,
+        'all',
+        general,
+      );
       report(r);
       results.push(r);
     }
@@ -178,7 +268,13 @@ describe('2D narrowphase: GPU vs CPU, adversarial sets', () => {
   });
 
   it('large world offsets (positions ~1e3, shapes ~1)', async () => {
-    const r = await compareSet2D('large-offset', ADVERSARIAL_SETS_2D['large-offset']!(), gpu, 'all', general);
+    const r = await compareSet2D(
+      'large-offset',
+      ADVERSARIAL_SETS_2D['large-offset']!(),
+      gpu,
+      'all',
+      general,
+    );
     report(r);
     expectAgreement(r);
   });

@@ -32,9 +32,26 @@ import { collidePacked3D, prepareCpu3D } from '../src/cpu/narrowphase3d.ts';
 import { manifoldBytes3D, packScene3D } from '../src/pack3d.ts';
 import { parseScene3D } from '../src/scene.ts';
 import { surfaceDistance3D } from '../src/validity3d.ts';
-import { casesText3D, compareSet3D, compareTolerance3D, placedPair, readSlot3D, report3D, type SetResult3D } from './helpers/compare3d.ts';
-import { ADVERSARIAL_GEOMETRIES_3D as ADVERSARIAL_GEOMETRIES, ADVERSARIAL_SETS_3D } from './helpers/adversarial-sets.ts';
-import { SWEEP_TYPES_3D, mixedSweepScene3D, sweepScene3D, type SceneBuilder3D, type SweepType3D } from './helpers/random3d.ts';
+import {
+  casesText3D,
+  compareSet3D,
+  compareTolerance3D,
+  placedPair,
+  readSlot3D,
+  report3D,
+  type SetResult3D,
+} from './helpers/compare3d.ts';
+import {
+  ADVERSARIAL_GEOMETRIES_3D as ADVERSARIAL_GEOMETRIES,
+  ADVERSARIAL_SETS_3D,
+} from './helpers/adversarial-sets.ts';
+import {
+  SWEEP_TYPES_3D,
+  mixedSweepScene3D,
+  sweepScene3D,
+  type SceneBuilder3D,
+  type SweepType3D,
+} from './helpers/random3d.ts';
 
 /** Random geometries per sweep type; each is listed in both orders, so 2× pairs. */
 const SWEEP_GEOMETRIES = 50_000;
@@ -49,7 +66,9 @@ let general: GpuNarrowphase3D;
 beforeAll(async () => {
   acquired = await acquireDevice();
   gpu = await GpuNarrowphase3D.create(acquired.device, acquired.timestamps);
-  general = await GpuNarrowphase3D.create(acquired.device, acquired.timestamps, { kernel: 'general' });
+  general = await GpuNarrowphase3D.create(acquired.device, acquired.timestamps, {
+    kernel: 'general',
+  });
 });
 
 afterAll(() => {
@@ -63,19 +82,36 @@ function show(r: SetResult3D): void {
   const text = [
     casesText3D('UNEXPLAINED mismatches', r.unexplained, SHOW_CASES),
     casesText3D('INVALID CPU manifolds', r.cpuInvalid, SHOW_CASES),
-    process.env.SHOW_NEAR_TIES ? casesText3D('near-ties (both valid)', r.nearTieCases, SHOW_CASES) : '',
-  ].filter(Boolean).join('\n');
+    process.env.SHOW_NEAR_TIES
+      ? casesText3D('near-ties (both valid)', r.nearTieCases, SHOW_CASES)
+      : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
   if (text) console.log(text);
 }
 
 /** The checks every set must pass: no unexplained mismatch, a valid reference, the general kernel's bytes. */
 function expectAgreement(r: SetResult3D): void {
-  expect(r.sameAsGeneral, `${r.name}: the pair classes' manifolds equal the general kernel's, byte for byte`).toBe(true);
-  expect(r.unexplained.length, casesText3D(`${r.name}: unexplained GPU/CPU mismatches`, r.unexplained, SHOW_CASES)).toBe(0);
-  expect(r.cpuInvalid.length, casesText3D(`${r.name}: invalid CPU manifolds`, r.cpuInvalid, SHOW_CASES)).toBe(0);
+  expect(
+    r.sameAsGeneral,
+    `${r.name}: the pair classes' manifolds equal the general kernel's, byte for byte`,
+  ).toBe(true);
+  expect(
+    r.unexplained.length,
+    casesText3D(`${r.name}: unexplained GPU/CPU mismatches`, r.unexplained, SHOW_CASES),
+  ).toBe(0);
+  expect(
+    r.cpuInvalid.length,
+    casesText3D(`${r.name}: invalid CPU manifolds`, r.cpuInvalid, SHOW_CASES),
+  ).toBe(0);
 }
 
-async function runSet(name: string, builder: SceneBuilder3D, validate: number | 'all'): Promise<SetResult3D> {
+async function runSet(
+  name: string,
+  builder: SceneBuilder3D,
+  validate: number | 'all',
+): Promise<SetResult3D> {
   const r = await compareSet3D(name, builder, gpu, validate, SHOW_CASES, general);
   show(r);
   expectAgreement(r);
@@ -86,28 +122,52 @@ describe('3D narrowphase: GPU (WGSL) vs CPU reference, random sweeps', () => {
   const types = Object.keys(SWEEP_TYPES_3D) as SweepType3D[];
   types.forEach((type, t) => {
     it(`${type}: ${2 * SWEEP_GEOMETRIES} pairs (${SWEEP_GEOMETRIES} random pairs in both orders)`, async () => {
-      const r = await runSet(type, sweepScene3D(type, 0x3d5eed00 + t, { geometries: SWEEP_GEOMETRIES, margin: 0.05 }), VALIDITY_SAMPLE);
+      const r = await runSet(
+        type,
+        sweepScene3D(type, 0x3d5eed00 + t, { geometries: SWEEP_GEOMETRIES, margin: 0.05 }),
+        VALIDITY_SAMPLE,
+      );
       expect(r.pairs).toBeGreaterThanOrEqual(100_000);
-      expect(r.classes, 'every pair in its type\'s class').toEqual({ [pairClass3D(SHAPE_KIND_3D[SWEEP_TYPES_3D[type][0]], SHAPE_KIND_3D[SWEEP_TYPES_3D[type][1]])]: r.pairs });
+      expect(r.classes, "every pair in its type's class").toEqual({
+        [pairClass3D(
+          SHAPE_KIND_3D[SWEEP_TYPES_3D[type][0]],
+          SHAPE_KIND_3D[SWEEP_TYPES_3D[type][1]],
+        )]: r.pairs,
+      });
       // Coverage: the sweep produced what it was meant to test.
-      expect(r.touching, 'many pairs touch or are within the margin').toBeGreaterThan(0.35 * r.pairs);
+      expect(r.touching, 'many pairs touch or are within the margin').toBeGreaterThan(
+        0.35 * r.pairs,
+      );
       expect(r.touching, 'some pairs are apart').toBeLessThan(0.95 * r.pairs);
-      expect(r.negativeDepthPoints, 'speculative points (margin > 0)').toBeGreaterThan(0.02 * r.pairs);
+      expect(r.negativeDepthPoints, 'speculative points (margin > 0)').toBeGreaterThan(
+        0.02 * r.pairs,
+      );
       expect(r.nearTies.total, 'near-ties are rare in random sweeps').toBeLessThan(0.002 * r.pairs);
       const kinds = r.kinds;
       const many = 0.01 * r.pairs;
       if (type === 'box-box' || type === 'hull-hull') {
         expect(kinds.faceA ?? 0, "face contacts on A's faces").toBeGreaterThan(many);
-        expect(kinds.faceB ?? 0, "face contacts on B's faces (flipped reference)").toBeGreaterThan(many);
+        expect(kinds.faceB ?? 0, "face contacts on B's faces (flipped reference)").toBeGreaterThan(
+          many,
+        );
         expect(kinds.edge ?? 0, 'edge–edge contacts').toBeGreaterThan(many);
         expect(r.faceOnePoint, 'vertex contacts (1-point face contacts)').toBeGreaterThan(many);
         expect(r.pointHistogram[4]!, '4-point manifolds (reduced)').toBeGreaterThan(many);
-        expect(r.pointHistogram[2]! + r.pointHistogram[3]!, '2- and 3-point manifolds').toBeGreaterThan(many);
-        expect(kinds.closest ?? 0, 'closest-feature speculative contacts of separated hulls').toBeGreaterThan(0);
+        expect(
+          r.pointHistogram[2]! + r.pointHistogram[3]!,
+          '2- and 3-point manifolds',
+        ).toBeGreaterThan(many);
+        expect(
+          kinds.closest ?? 0,
+          'closest-feature speculative contacts of separated hulls',
+        ).toBeGreaterThan(0);
       }
       if (type === 'capsule-hull') {
         expect(kinds.closest ?? 0, 'closest points of separated cores').toBeGreaterThan(many);
-        expect((kinds.faceA ?? 0) + (kinds.faceB ?? 0), 'capsules clipped to a face').toBeGreaterThan(many);
+        expect(
+          (kinds.faceA ?? 0) + (kinds.faceB ?? 0),
+          'capsules clipped to a face',
+        ).toBeGreaterThan(many);
         expect(r.pointHistogram[2]!, 'capsules lying on a face (2 points)').toBeGreaterThan(many);
         expect(kinds.edge ?? 0, 'hull edge × capsule segment').toBeGreaterThan(0.001 * r.pairs);
       }
@@ -125,7 +185,9 @@ describe('3D narrowphase: GPU (WGSL) vs CPU reference, random sweeps', () => {
 describe('3D narrowphase: GPU vs CPU, adversarial sets', () => {
   it('parallel and anti-parallel faces: exact cube symmetries, gaps from -0.2 to the margin', async () => {
     const r = await runSet('parallel-faces', ADVERSARIAL_SETS_3D['parallel-faces']!(), 'all');
-    expect(r.pointHistogram[4]!, '4-point manifolds from parallel faces').toBeGreaterThan(0.3 * r.pairs);
+    expect(r.pointHistogram[4]!, '4-point manifolds from parallel faces').toBeGreaterThan(
+      0.3 * r.pairs,
+    );
   });
 
   it('features exactly on features: vertices on vertices, edge midpoints, shifted vertices; gaps 0, ±1e-7, the margin, sunk', async () => {
@@ -134,9 +196,16 @@ describe('3D narrowphase: GPU vs CPU, adversarial sets', () => {
     // and a face axis as much as 2.3 worse, on 95 of these 8000 pairs.) Apart within the margin
     // with ties of aligned boxes, the speculative contact joins the hulls' closest points (GJK;
     // before, a pair of closest features other than the closest, 2 of 8000).
-    const r = await runSet('feature-on-feature', ADVERSARIAL_SETS_3D['feature-on-feature']!(), 'all');
+    const r = await runSet(
+      'feature-on-feature',
+      ADVERSARIAL_SETS_3D['feature-on-feature']!(),
+      'all',
+    );
     expect(r.touching, 'most pairs touch').toBeGreaterThan(0.8 * r.pairs);
-    expect(r.kinds.closest ?? 0, 'vertex-on-vertex contacts from clamped edge pairs and speculative closest features').toBeGreaterThan(0.05 * r.pairs);
+    expect(
+      r.kinds.closest ?? 0,
+      'vertex-on-vertex contacts from clamped edge pairs and speculative closest features',
+    ).toBeGreaterThan(0.05 * r.pairs);
   });
 
   it('spheres and capsules exactly on hull features (vertices, edge midpoints, shifted vertices)', async () => {
@@ -144,7 +213,10 @@ describe('3D narrowphase: GPU vs CPU, adversarial sets', () => {
     // gives that point once (before: twice, 50 of these 8000 pairs).
     const r = await runSet('round-on-feature', ADVERSARIAL_SETS_3D['round-on-feature']!(), 'all');
     expect(r.touching, 'most pairs touch').toBeGreaterThan(0.8 * r.pairs);
-    expect((r.kinds.faceA ?? 0) + (r.kinds.faceB ?? 0), 'capsules clipped to a face').toBeGreaterThan(0.02 * r.pairs);
+    expect(
+      (r.kinds.faceA ?? 0) + (r.kinds.faceB ?? 0),
+      'capsules clipped to a face',
+    ).toBeGreaterThan(0.02 * r.pairs);
   });
 
   it('spheres and capsules exactly touching each other (ends, midpoints; parallel, crossed, random)', async () => {
@@ -156,18 +228,27 @@ describe('3D narrowphase: GPU vs CPU, adversarial sets', () => {
   it('coplanar touching (margin 0): every pair has points, all of depth exactly 0', async () => {
     const r = await runSet('coplanar-touching', ADVERSARIAL_SETS_3D['coplanar-touching']!(), 'all');
     const bad: string[] = [];
-    for (const [side, out] of [['cpu', r.cpu], ['gpu', r.gpu]] as const) {
+    for (const [side, out] of [
+      ['cpu', r.cpu],
+      ['gpu', r.gpu],
+    ] as const) {
       for (let k = 0; k < r.pairs; k++) {
         const m = readSlot3D(out.f, out.u, k);
-        if (m.count === 0 || m.depths.some((d) => d !== 0)) bad.push(`${side} pair ${k}: ${JSON.stringify(m)}`);
+        if (m.count === 0 || m.depths.some((d) => d !== 0))
+          bad.push(`${side} pair ${k}: ${JSON.stringify(m)}`);
       }
     }
-    expect(bad.length, `pairs touching exactly without depth-0 points: ${bad.length}; first: ${bad.slice(0, SHOW_CASES).join('\n')}`).toBe(0);
+    expect(
+      bad.length,
+      `pairs touching exactly without depth-0 points: ${bad.length}; first: ${bad.slice(0, SHOW_CASES).join('\n')}`,
+    ).toBe(0);
   });
 
   it('a box balanced on an edge across a face (edge exactly on the face, and within 1e-3 rad)', async () => {
     const r = await runSet('edge-on-face', ADVERSARIAL_SETS_3D['edge-on-face']!(), 'all');
-    expect(r.pointHistogram[2]!, '2-point manifolds (an edge on a face)').toBeGreaterThan(0.2 * r.pairs);
+    expect(r.pointHistogram[2]!, '2-point manifolds (an edge on a face)').toBeGreaterThan(
+      0.2 * r.pairs,
+    );
   });
 
   it('hulls apart at a corner or an edge by less than the margin: a speculative point on both sides', async () => {
@@ -191,11 +272,18 @@ describe('3D narrowphase: GPU vs CPU, adversarial sets', () => {
       const d = surfaceDistance3D(a, b);
       if (!(d > 0 && d < margin - compareTolerance3D(a, b))) continue;
       within++;
-      for (const [side, out] of [['cpu', r.cpu], ['gpu', r.gpu]] as const) {
-        if (readSlot3D(out.f, out.u, k).count === 0) missed.push(`${side} pair ${k} (distance ${d.toPrecision(4)})`);
+      for (const [side, out] of [
+        ['cpu', r.cpu],
+        ['gpu', r.gpu],
+      ] as const) {
+        if (readSlot3D(out.f, out.u, k).count === 0)
+          missed.push(`${side} pair ${k} (distance ${d.toPrecision(4)})`);
       }
     }
-    expect(missed.length, `pairs within the margin without a point: ${missed.slice(0, SHOW_CASES).join(', ')}`).toBe(0);
+    expect(
+      missed.length,
+      `pairs within the margin without a point: ${missed.slice(0, SHOW_CASES).join(', ')}`,
+    ).toBe(0);
     // Coverage: most pairs are within the margin, many as closest-feature contacts.
     expect(within, 'pairs apart within the margin').toBeGreaterThan(0.5 * r.pairs);
     expect(r.kinds.closest ?? 0, 'closest-feature contacts').toBeGreaterThan(0.1 * r.pairs);
@@ -217,7 +305,8 @@ describe('3D narrowphase: GPU vs CPU, adversarial sets', () => {
     const r = await runSet('noisy-and-thin', ADVERSARIAL_SETS_3D['noisy-and-thin']!(), 'all');
     // Coverage: thousands of contacts (a third of the pairs), of every kind.
     expect(r.touching).toBeGreaterThan(0.6 * ADVERSARIAL_GEOMETRIES);
-    for (const kind of ['faceA', 'faceB', 'edge', 'closest']) expect(r.kinds[kind] ?? 0).toBeGreaterThan(40);
+    for (const kind of ['faceA', 'faceB', 'edge', 'closest'])
+      expect(r.kinds[kind] ?? 0).toBeGreaterThan(40);
   });
 
   it('rotations within 1e-7..1e-3 rad of 90°', async () => {
@@ -253,9 +342,14 @@ describe('3D determinism', () => {
     }
     console.log(`3D GPU hash of ${packed.pairCount} pairs: ${hashes[0]}`);
     expect(new Set(hashes).size, `GPU hashes: ${hashes.join(', ')}`).toBe(1);
-    expect(sha256((await general.run(packed)).manifolds), 'the general kernel: the same bytes').toBe(hashes[0]);
+    expect(
+      sha256((await general.run(packed)).manifolds),
+      'the general kernel: the same bytes',
+    ).toBe(hashes[0]);
     // Dispatched in chunks of 768 pairs (as runs beyond the binding limit are): the same bytes.
-    const chunked = await GpuNarrowphase3D.create(acquired.device, acquired.timestamps, { maxPairsPerDispatch: 1000 });
+    const chunked = await GpuNarrowphase3D.create(acquired.device, acquired.timestamps, {
+      maxPairsPerDispatch: 1000,
+    });
     try {
       expect(chunked.maxPairsPerDispatch).toBe(768);
       expect(sha256((await chunked.run(packed)).manifolds), 'chunked dispatch').toBe(hashes[0]);

@@ -21,11 +21,19 @@ interface Placement {
 }
 
 /** The manifolds of `mover` at every placement against `support` at the origin, in order. */
-async function steps(backend: Backend, support: Json, mover: Json, placements: Placement[]): Promise<ManifoldJson[]> {
+async function steps(
+  backend: Backend,
+  support: Json,
+  mover: Json,
+  placements: Placement[],
+): Promise<ManifoldJson[]> {
   const { manifolds } = await np[backend].collide({
     dim: 2,
     shapes: [support, mover],
-    bodies: [{ shape: 0, position: [0, 0] }, ...placements.map((p) => ({ shape: 1, position: p.position, angle: p.angle }))],
+    bodies: [
+      { shape: 0, position: [0, 0] },
+      ...placements.map((p) => ({ shape: 1, position: p.position, angle: p.angle })),
+    ],
     pairs: placements.map((_, k) => [0, k + 1]),
   });
   expect(manifolds.length).toBe(placements.length);
@@ -39,7 +47,12 @@ const hex = (ids: number[]) => ids.map((id) => `0x${id.toString(16)}`).join(', '
  * point with a given id moves no further than `maxMove` (the ids follow the physical points
  * rather than trading places).
  */
-function expectStableIds(ms: ManifoldJson[], placements: Placement[], count: number, maxMove: number): void {
+function expectStableIds(
+  ms: ManifoldJson[],
+  placements: Placement[],
+  count: number,
+  maxMove: number,
+): void {
   const ids0 = ms[0]!.points.map((p) => p.id).sort((a, b) => a - b);
   expect(ids0.length, `step 0: ${JSON.stringify(ms[0])}`).toBe(count);
   expect(new Set(ids0).size).toBe(count);
@@ -58,7 +71,8 @@ function expectStableIds(ms: ManifoldJson[], placements: Placement[], count: num
   }
 }
 
-const range = (n: number, f: (k: number) => Placement): Placement[] => Array.from({ length: n }, (_, k) => f(k));
+const range = (n: number, f: (k: number) => Placement): Placement[] =>
+  Array.from({ length: n }, (_, k) => f(k));
 
 describe.each(BACKENDS)('feature id stability (%s backend)', (backend) => {
   // A box (1, 0.5) resting 0.01 deep on G at (0.3, 0.99): 2 points under its bottom vertices.
@@ -73,7 +87,10 @@ describe.each(BACKENDS)('feature id stability (%s backend)', (backend) => {
   });
 
   it('box resting on a box, turned by ±1e-4 rad (alternating, and a sweep): same ids, 2 points', async () => {
-    const alternating = range(40, (k) => ({ position: REST, angle: (k % 2 === 0 ? 1 : -1) * 1e-4 }));
+    const alternating = range(40, (k) => ({
+      position: REST,
+      angle: (k % 2 === 0 ? 1 : -1) * 1e-4,
+    }));
     const sweep = range(41, (k) => ({ position: REST, angle: (k - 20) * 5e-6 }));
     // A point moves by at most |Δangle| · (distance to the center ≈ 1.1) per step.
     expectStableIds(await steps(backend, GROUND, BOX, alternating), alternating, 2, 3e-4);
@@ -81,7 +98,10 @@ describe.each(BACKENDS)('feature id stability (%s backend)', (backend) => {
   });
 
   it('box resting on a box, moved and turned together (a jittering stack): same ids, 2 points', async () => {
-    const ps = range(60, (k) => ({ position: [REST[0] + ((k * 7) % 11 - 5) * STEP, REST[1] + ((k * 3) % 5 - 2) * 1e-5], angle: ((k * 5) % 9 - 4) * 2.5e-5 }));
+    const ps = range(60, (k) => ({
+      position: [REST[0] + (((k * 7) % 11) - 5) * STEP, REST[1] + (((k * 3) % 5) - 2) * 1e-5],
+      angle: (((k * 5) % 9) - 4) * 2.5e-5,
+    }));
     expectStableIds(await steps(backend, GROUND, BOX, ps), ps, 2, 5e-3);
   });
 
@@ -89,7 +109,10 @@ describe.each(BACKENDS)('feature id stability (%s backend)', (backend) => {
     // Capsule (−1, 0)–(1, 0), r = 0.25, at (0.2, 0.74): 0.01 deep, 2 points under the segment's ends.
     const CAPSULE: Json = { type: 'capsule', a: [-1, 0], b: [1, 0], radius: 0.25 };
     const moved = range(101, (k) => ({ position: [0.2 + (k - 50) * STEP, 0.74], angle: 0 }));
-    const turned = range(40, (k) => ({ position: [0.2, 0.74], angle: (k % 2 === 0 ? 1 : -1) * 1e-4 }));
+    const turned = range(40, (k) => ({
+      position: [0.2, 0.74],
+      angle: (k % 2 === 0 ? 1 : -1) * 1e-4,
+    }));
     expectStableIds(await steps(backend, GROUND, CAPSULE, moved), moved, 2, 2 * STEP);
     expectStableIds(await steps(backend, GROUND, CAPSULE, turned), turned, 2, 3e-4);
   });
@@ -111,9 +134,16 @@ describe.each(BACKENDS)('feature id stability (%s backend)', (backend) => {
     function separations(theta: number): { a: number; b: number } {
       const c = Math.cos(theta);
       const s = Math.sin(theta);
-      const corners: V[] = [[-1, -1], [1, -1], [1, 1], [-1, 1]];
+      const corners: V[] = [
+        [-1, -1],
+        [1, -1],
+        [1, 1],
+        [-1, 1],
+      ];
       const av = corners.map(([x, y]) => [x, 0.5 * y] as V);
-      const bv = corners.map(([x, y]) => [c * 4 * x - s * 0.5 * y, 0.99 + s * 4 * x + c * 0.5 * y] as V);
+      const bv = corners.map(
+        ([x, y]) => [c * 4 * x - s * 0.5 * y, 0.99 + s * 4 * x + c * 0.5 * y] as V,
+      );
       const face = (poly: V[], other: V[]) =>
         Math.max(
           ...poly.map((p, i) => {
@@ -142,10 +172,16 @@ describe.each(BACKENDS)('feature id stability (%s backend)', (backend) => {
       expectStableIds(ms, ps, 2, 1e-4);
       for (const [k, m] of ms.entries()) {
         // A's face normal, not B's (−sin θ, cos θ): B's face would tilt it by up to 1.5e-4.
-        expect(Math.abs(m.normal[0]!), `step ${k}, θ = ${ps[k]!.angle}: ${JSON.stringify(m)}`).toBeLessThan(2e-6);
+        expect(
+          Math.abs(m.normal[0]!),
+          `step ${k}, θ = ${ps[k]!.angle}: ${JSON.stringify(m)}`,
+        ).toBeLessThan(2e-6);
         expect(m.normal[1]).toBeCloseTo(1, 6);
         // Both points on A's face's extent x ∈ [−1, 1] (B's edge clipped by A's side planes).
-        expect(m.points.map((p) => Math.abs(p.position[0]!))).toEqual([expect.closeTo(1, 4), expect.closeTo(1, 4)]);
+        expect(m.points.map((p) => Math.abs(p.position[0]!))).toEqual([
+          expect.closeTo(1, 4),
+          expect.closeTo(1, 4),
+        ]);
       }
     });
 
@@ -167,7 +203,10 @@ describe.each(BACKENDS)('feature id stability (%s backend)', (backend) => {
       // Box (0.5, 0.5) at (0.2, 0.5 + √2/2 − 0.01), angle π/4 ± 1e-4: its lowest vertex (vertex 0)
       // is 0.01 deep in G's top face at every step.
       const BOX_SMALL: Json = { type: 'box', halfExtents: [0.5, 0.5] };
-      const ps = range(20, (k) => ({ position: [0.2, 0.5 + Math.SQRT1_2 - 0.01], angle: Math.PI / 4 + (k % 2 === 0 ? 1 : -1) * 1e-4 }));
+      const ps = range(20, (k) => ({
+        position: [0.2, 0.5 + Math.SQRT1_2 - 0.01],
+        angle: Math.PI / 4 + (k % 2 === 0 ? 1 : -1) * 1e-4,
+      }));
       const ms = await steps(backend, GROUND, BOX_SMALL, ps);
       // Every step: the same vertex–face contact, about 0.01 deep.
       for (const m of ms) expect(m.points.map((p) => p.depth)).toEqual([expect.closeTo(0.01, 4)]);
@@ -177,7 +216,10 @@ describe.each(BACKENDS)('feature id stability (%s backend)', (backend) => {
     it('capsule standing on its end, turned by ±1e-4 rad: 1 point, same id', async () => {
       // Capsule (0, −0.5)–(0, 0.5), r = 0.25, at (0.3, 1.24): its lower end touches G 0.01 deep.
       const CAPSULE: Json = { type: 'capsule', a: [0, -0.5], b: [0, 0.5], radius: 0.25 };
-      const ps = range(20, (k) => ({ position: [0.3, 1.24], angle: (k % 2 === 0 ? 1 : -1) * 1e-4 }));
+      const ps = range(20, (k) => ({
+        position: [0.3, 1.24],
+        angle: (k % 2 === 0 ? 1 : -1) * 1e-4,
+      }));
       const ms = await steps(backend, GROUND, CAPSULE, ps);
       for (const m of ms) expect(m.points.map((p) => p.depth)).toEqual([expect.closeTo(0.01, 4)]);
       expectStableIds(ms, ps, 1, 1e-3);
@@ -185,7 +227,12 @@ describe.each(BACKENDS)('feature id stability (%s backend)', (backend) => {
 
     it('circle rolling along a box face by tiny steps: 1 point, same id', async () => {
       const ps = range(101, (k) => ({ position: [0.7 + (k - 50) * 1e-4, 0.99], angle: k * 1e-3 }));
-      expectStableIds(await steps(backend, GROUND, { type: 'circle', radius: 0.5 }, ps), ps, 1, 2e-4);
+      expectStableIds(
+        await steps(backend, GROUND, { type: 'circle', radius: 0.5 }, ps),
+        ps,
+        1,
+        2e-4,
+      );
     });
   });
 });

@@ -30,7 +30,8 @@ beforeAll(async () => {
 });
 afterAll(() => device?.destroy());
 
-const sha = (b: ArrayBuffer): string => createHash('sha256').update(new Uint8Array(b)).digest('hex');
+const sha = (b: ArrayBuffer): string =>
+  createHash('sha256').update(new Uint8Array(b)).digest('hex');
 
 describe('batches', () => {
   it('2D and 3D runs in forced small batches give the bytes of one batch', async () => {
@@ -39,12 +40,16 @@ describe('batches', () => {
     const whole2 = await GpuNarrowphase2D.create(device);
     const small2 = await GpuNarrowphase2D.create(device, undefined, { maxPairsPerDispatch: 600 });
     expect(small2.maxPairsPerDispatch).toBe(512);
-    expect(sha((await small2.run(packed2)).manifolds)).toBe(sha((await whole2.run(packed2)).manifolds));
+    expect(sha((await small2.run(packed2)).manifolds)).toBe(
+      sha((await whole2.run(packed2)).manifolds),
+    );
     const scene3 = parseScene(randomPairScene3D(12, 1000, 'box3d')) as Scene3D;
     const packed3 = packScene3D(scene3, scene3.pairs!);
     const whole3 = await GpuNarrowphase3D.create(device);
     const small3 = await GpuNarrowphase3D.create(device, undefined, { maxPairsPerDispatch: 256 });
-    expect(sha((await small3.run(packed3)).manifolds)).toBe(sha((await whole3.run(packed3)).manifolds));
+    expect(sha((await small3.run(packed3)).manifolds)).toBe(
+      sha((await whole3.run(packed3)).manifolds),
+    );
     for (const r of [whole2, small2, whole3, small3]) r.destroy();
   });
 
@@ -60,7 +65,9 @@ describe('batches', () => {
     try {
       const t0 = performance.now();
       const { manifolds, stats } = await np.collideLazy({ ...scene, pairs });
-      console.log(`collide of ${stats.pairs} 2D pairs (${perBinding} per binding): ${(performance.now() - t0).toFixed(0)} ms, kernel ${stats.computeMs === null ? "(no timestamps)" : `${stats.computeMs.toFixed(1)} ms`}`);
+      console.log(
+        `collide of ${stats.pairs} 2D pairs (${perBinding} per binding): ${(performance.now() - t0).toFixed(0)} ms, kernel ${stats.computeMs === null ? '(no timestamps)' : `${stats.computeMs.toFixed(1)} ms`}`,
+      );
       expect(stats.pairs).toBeGreaterThan(perBinding);
       expect(manifolds.length).toBe(stats.pairs);
       const first: string[] = [];
@@ -86,10 +93,23 @@ describe('batches', () => {
     const runner = await GpuNarrowphase2D.create(device);
     const limit = device.limits.maxStorageBufferBindingSize;
     const bodyBytes = LAYOUT_2D.body.words * 4;
-    const tooMany: Packed2D = { shapes: new ArrayBuffer(LAYOUT_2D.shape.words * 4), bodies: new ArrayBuffer(Math.ceil((limit + 1) / bodyBytes) * bodyBytes), pairs: new Uint32Array([0, 1]), pairCount: 1, margin: 0 };
-    const err = await runner.run(tooMany).then(() => null, (e: unknown) => e);
+    const tooMany: Packed2D = {
+      shapes: new ArrayBuffer(LAYOUT_2D.shape.words * 4),
+      bodies: new ArrayBuffer(Math.ceil((limit + 1) / bodyBytes) * bodyBytes),
+      pairs: new Uint32Array([0, 1]),
+      pairCount: 1,
+      margin: 0,
+    };
+    const err = await runner.run(tooMany).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(CapacityError);
-    expect((err as Error).message).toMatch(new RegExp(`^bodies: ${tooMany.bodies.byteLength} bytes \\(\\d+ MiB\\) of bodies; this device binds at most ${limit} bytes \\(128 MiB\\) per buffer`));
+    expect((err as Error).message).toMatch(
+      new RegExp(
+        `^bodies: ${tooMany.bodies.byteLength} bytes \\(\\d+ MiB\\) of bodies; this device binds at most ${limit} bytes \\(128 MiB\\) per buffer`,
+      ),
+    );
     runner.destroy();
   });
 });

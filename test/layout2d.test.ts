@@ -106,18 +106,34 @@ function knownManifold(k: number) {
 const SHAPE_INPUTS: Shape2DInput[] = [
   {
     type: 'polygon',
-    vertices: Array.from({ length: 8 }, (_, k) => [Math.cos(0.3 + (k * Math.PI) / 4) * 1.7, Math.sin(0.3 + (k * Math.PI) / 4) * 1.3] as [number, number]),
+    vertices: Array.from(
+      { length: 8 },
+      (_, k) =>
+        [Math.cos(0.3 + (k * Math.PI) / 4) * 1.7, Math.sin(0.3 + (k * Math.PI) / 4) * 1.3] as [
+          number,
+          number,
+        ],
+    ),
     radius: 0.05,
   },
   { type: 'box', halfExtents: [1.25, 0.3], radius: 0.125 },
   { type: 'circle', radius: 0.7, center: [0.25, -0.5] },
   { type: 'capsule', a: [-1, 0.5], b: [2, -0.25], radius: 0.3 },
-  { type: 'polygon', vertices: [[0, 0], [3, 0.1], [0.2, 2]] },
+  {
+    type: 'polygon',
+    vertices: [
+      [0, 0],
+      [3, 0.1],
+      [0.2, 2],
+    ],
+  },
 ];
 const SHAPES: Shape2D[] = SHAPE_INPUTS.map((s, i) => makeShape2D(s, i));
 const BODIES = {
   bodyShape: Uint32Array.from([4, 0, 3, 1, 2, 0, 2]),
-  bodyPosition: Float64Array.from([0, 0, 1.5, -2.25, -1e6, 3e5, 0.1, 0.2, 12345.678, -0.001, 7, 7, -3, 4]),
+  bodyPosition: Float64Array.from([
+    0, 0, 1.5, -2.25, -1e6, 3e5, 0.1, 0.2, 12345.678, -0.001, 7, 7, -3, 4,
+  ]),
   bodyAngle: Float64Array.from([0, 0.3, -2.5, Math.PI, 1e3, -1e-4, 0.5]),
 };
 const MANIFOLD_COUNT = 5;
@@ -137,9 +153,14 @@ async function runKernel(device: GPUDevice): Promise<KernelOutput> {
   device.pushErrorScope('validation');
   const module = device.createShaderModule({ label: 'layout2d-test', code });
   const info = await module.getCompilationInfo();
-  const errors = info.messages.filter((m) => m.type === 'error').map((m) => `${m.lineNum}:${m.linePos} ${m.message}`);
+  const errors = info.messages
+    .filter((m) => m.type === 'error')
+    .map((m) => `${m.lineNum}:${m.linePos} ${m.message}`);
   expect(errors).toEqual([]);
-  const pipeline = device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main' } });
+  const pipeline = device.createComputePipeline({
+    layout: 'auto',
+    compute: { module, entryPoint: 'main' },
+  });
 
   const shapesData = packShapes2D(SHAPES);
   const bodiesData = packBodies2D(BODIES);
@@ -165,9 +186,14 @@ async function runKernel(device: GPUDevice): Promise<KernelOutput> {
   const paramsBuf = upload(params, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST);
   const bindGroup = device.createBindGroup({
     layout: pipeline.getBindGroupLayout(0),
-    entries: [shapesBuf, bodiesBuf, outF, outU, manifolds, paramsBuf].map((buffer, binding) => ({ binding, resource: { buffer } })),
+    entries: [shapesBuf, bodiesBuf, outF, outU, manifolds, paramsBuf].map((buffer, binding) => ({
+      binding,
+      resource: { buffer },
+    })),
   });
-  const read = [outF, outU, manifolds].map((b) => device.createBuffer({ size: b.size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST }));
+  const read = [outF, outU, manifolds].map((b) =>
+    device.createBuffer({ size: b.size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST }),
+  );
   const encoder = device.createCommandEncoder();
   const pass = encoder.beginComputePass();
   pass.setPipeline(pipeline);
@@ -225,7 +251,14 @@ describe('host and shader agree on the 2D layouts (GPU round trip)', () => {
       for (let v = 0; v < MAX_POLYGON_VERTICES; v++) {
         const used = v < s.count;
         const got = [out.f[fi], out.f[fi + 1], out.f[fi + 2], out.f[fi + 3]];
-        const want = used ? [s.vertices[2 * v]!, s.vertices[2 * v + 1]!, s.normals[2 * v]!, s.normals[2 * v + 1]!].map(f32) : [0, 0, 0, 0];
+        const want = used
+          ? [
+              s.vertices[2 * v]!,
+              s.vertices[2 * v + 1]!,
+              s.normals[2 * v]!,
+              s.normals[2 * v + 1]!,
+            ].map(f32)
+          : [0, 0, 0, 0];
         expect(got, `${what} vertex/normal slot ${v}`).toEqual(want);
         fi += 4;
       }
@@ -241,7 +274,12 @@ describe('host and shader agree on the 2D layouts (GPU round trip)', () => {
       ui += 2;
       const a = BODIES.bodyAngle[i]!;
       expect([out.f[fi], out.f[fi + 1], out.f[fi + 2], out.f[fi + 3]], `bodies[${i}]`).toEqual(
-        [BODIES.bodyPosition[2 * i]!, BODIES.bodyPosition[2 * i + 1]!, Math.cos(a), Math.sin(a)].map(f32),
+        [
+          BODIES.bodyPosition[2 * i]!,
+          BODIES.bodyPosition[2 * i + 1]!,
+          Math.cos(a),
+          Math.sin(a),
+        ].map(f32),
       );
       fi += 4;
     }
@@ -277,7 +315,11 @@ describe('host and shader agree on the 2D layouts (GPU round trip)', () => {
       expect(u[o + M.flags]).toBe(e.flags);
       for (let j = 0; j < MAX_MANIFOLD_POINTS_2D; j++) {
         const p = o + M.points + j * M.pointStride;
-        expect({ position: [f[p + M.pointPosition], f[p + M.pointPosition + 1]], depth: f[p + M.pointDepth], id: u[p + M.pointId] }).toEqual(e.points[j]);
+        expect({
+          position: [f[p + M.pointPosition], f[p + M.pointPosition + 1]],
+          depth: f[p + M.pointDepth],
+          id: u[p + M.pointId],
+        }).toEqual(e.points[j]);
       }
     }
   });
@@ -344,7 +386,15 @@ describe('LAYOUT_2D against WGSL alignment rules', () => {
   const decls = parseStructs(wgslFile('layout2d'));
 
   it('layout2d.wgsl declares the seven 2D structs', () => {
-    expect(decls.map((d) => d.name).sort()).toEqual(['Anchor2D', 'AnchorPoint2D', 'Body2D', 'Manifold2D', 'ManifoldPoint2D', 'Params2D', 'Shape2D']);
+    expect(decls.map((d) => d.name).sort()).toEqual([
+      'Anchor2D',
+      'AnchorPoint2D',
+      'Body2D',
+      'Manifold2D',
+      'ManifoldPoint2D',
+      'Params2D',
+      'Shape2D',
+    ]);
   });
 
   it('every member offset, size and array stride reflected by wgsl_reflect follows the rules', () => {
@@ -359,8 +409,15 @@ describe('LAYOUT_2D against WGSL alignment rules', () => {
         const t = typeLayout(m.type, computed);
         offset = roundUp(t.align, offset);
         const r = reflected.members[m.name]!;
-        expect({ offset: r.offset, size: r.size }, `${d.name}.${m.name}: ${m.type}`).toEqual({ offset, size: t.size });
-        if (t.stride !== undefined) expect({ stride: r.stride, count: r.count }, `${d.name}.${m.name}`).toEqual({ stride: t.stride, count: t.count });
+        expect({ offset: r.offset, size: r.size }, `${d.name}.${m.name}: ${m.type}`).toEqual({
+          offset,
+          size: t.size,
+        });
+        if (t.stride !== undefined)
+          expect({ stride: r.stride, count: r.count }, `${d.name}.${m.name}`).toEqual({
+            stride: t.stride,
+            count: t.count,
+          });
         offset += t.size;
         align = Math.max(align, t.align);
       }
@@ -375,19 +432,46 @@ describe('LAYOUT_2D against WGSL alignment rules', () => {
     expect(LAYOUT_2D.shape.vertexStride * 4).toBe(8);
     expect(LAYOUT_2D.shape.vertices * 4).toBe(16);
     expect(LAYOUT_2D.shape.normals * 4).toBe(16 + 8 * MAX_POLYGON_VERTICES);
-    expect([LAYOUT_2D.shape.categoryBits, LAYOUT_2D.shape.maskBits].map((w) => w * 4)).toEqual([16 + 16 * MAX_POLYGON_VERTICES, 20 + 16 * MAX_POLYGON_VERTICES]);
+    expect([LAYOUT_2D.shape.categoryBits, LAYOUT_2D.shape.maskBits].map((w) => w * 4)).toEqual([
+      16 + 16 * MAX_POLYGON_VERTICES,
+      20 + 16 * MAX_POLYGON_VERTICES,
+    ]);
     expect(LAYOUT_2D.shape.words * 4).toBe(16 + 2 * 8 * MAX_POLYGON_VERTICES + 8);
     // Body2D: vec2f, vec2f, u32, u32 = 24 bytes (a multiple of its align 8).
     expect(LAYOUT_2D.body.words * 4).toBe(24);
-    expect([LAYOUT_2D.body.position, LAYOUT_2D.body.rotation, LAYOUT_2D.body.shape, LAYOUT_2D.body.flags].map((w) => w * 4)).toEqual([0, 8, 16, 20]);
+    expect(
+      [
+        LAYOUT_2D.body.position,
+        LAYOUT_2D.body.rotation,
+        LAYOUT_2D.body.shape,
+        LAYOUT_2D.body.flags,
+      ].map((w) => w * 4),
+    ).toEqual([0, 8, 16, 20]);
     // ManifoldPoint2D: vec2f, f32, u32 = 16 bytes; Manifold2D: vec2f, u32, u32, then the points
     // at offset 16 with stride 16.
-    expect([LAYOUT_2D.manifold.pointPosition, LAYOUT_2D.manifold.pointDepth, LAYOUT_2D.manifold.pointId].map((w) => w * 4)).toEqual([0, 8, 12]);
+    expect(
+      [
+        LAYOUT_2D.manifold.pointPosition,
+        LAYOUT_2D.manifold.pointDepth,
+        LAYOUT_2D.manifold.pointId,
+      ].map((w) => w * 4),
+    ).toEqual([0, 8, 12]);
     expect(LAYOUT_2D.manifold.pointStride * 4).toBe(16);
-    expect([LAYOUT_2D.manifold.normal, LAYOUT_2D.manifold.count, LAYOUT_2D.manifold.flags, LAYOUT_2D.manifold.points].map((w) => w * 4)).toEqual([0, 8, 12, 16]);
+    expect(
+      [
+        LAYOUT_2D.manifold.normal,
+        LAYOUT_2D.manifold.count,
+        LAYOUT_2D.manifold.flags,
+        LAYOUT_2D.manifold.points,
+      ].map((w) => w * 4),
+    ).toEqual([0, 8, 12, 16]);
     expect(LAYOUT_2D.manifold.words * 4).toBe(16 + 16 * MAX_MANIFOLD_POINTS_2D);
     // Params2D, a uniform: four 4-byte scalars, 16 bytes (uniform buffers need a multiple of 16).
     expect(LAYOUT_2D.params.bytes).toBe(16);
-    expect([LAYOUT_2D.params.pairCount, LAYOUT_2D.params.margin, LAYOUT_2D.params.rowPitch].map((w) => w * 4)).toEqual([0, 4, 8]);
+    expect(
+      [LAYOUT_2D.params.pairCount, LAYOUT_2D.params.margin, LAYOUT_2D.params.rowPitch].map(
+        (w) => w * 4,
+      ),
+    ).toEqual([0, 4, 8]);
   });
 });

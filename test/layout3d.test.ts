@@ -21,20 +21,28 @@ import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
 import { classConstantsWgsl3D } from '../src/gpu/pair-classes3d.ts';
 import { assembleWgsl3D, NARROWPHASE_3D_FILES, wgslFile } from '../src/gpu/shaders.ts';
 import { LAYOUT_3D } from '../src/layout3d.ts';
-import { manifoldBytes3D, packBodies3D, packShapes3D, unpackManifolds3D, unpackShapes3D } from '../src/pack3d.ts';
+import {
+  manifoldBytes3D,
+  packBodies3D,
+  packShapes3D,
+  unpackManifolds3D,
+  unpackShapes3D,
+} from '../src/pack3d.ts';
 import { makeShape3D, type Shape3D, type Shape3DInput } from '../src/shapes3d.ts';
 
 const f32 = Math.fround;
 
 describe('layout3d.wgsl (static)', () => {
-  const src = constants3dWgsl() + readFileSync(new URL('../shaders/layout3d.wgsl', import.meta.url), 'utf8');
+  const src =
+    constants3dWgsl() + readFileSync(new URL('../shaders/layout3d.wgsl', import.meta.url), 'utf8');
   const reflect = new WgslReflect(src);
   const struct = (name: string) => {
     const s = reflect.structs.find((x) => x.name === name);
     expect(s, name).toBeDefined();
     return s!;
   };
-  const member = (s: ReturnType<typeof struct>, name: string) => s.members.find((m) => m.name === name)!;
+  const member = (s: ReturnType<typeof struct>, name: string) =>
+    s.members.find((m) => m.name === name)!;
 
   it('reflects every struct with vec3f-aligned sizes', () => {
     expect(struct('Shape3D').size).toBe(64);
@@ -51,18 +59,33 @@ describe('layout3d.wgsl (static)', () => {
   it('LAYOUT_3D is the reflected layout, in words', () => {
     const s = struct('Shape3D');
     expect(LAYOUT_3D.shape.words * 4).toBe(s.size);
-    for (const name of ['center', 'kind', 'radius', 'extent', 'vertexCount', 'faceCount', 'edgeCount', 'vertexOffset', 'faceOffset', 'indexOffset', 'edgeOffset', 'inradius'] as const) {
+    for (const name of [
+      'center',
+      'kind',
+      'radius',
+      'extent',
+      'vertexCount',
+      'faceCount',
+      'edgeCount',
+      'vertexOffset',
+      'faceOffset',
+      'indexOffset',
+      'edgeOffset',
+      'inradius',
+    ] as const) {
       expect(LAYOUT_3D.shape[name] * 4, `Shape3D.${name}`).toBe(member(s, name).offset);
     }
     const b = struct('Body3D');
     expect(LAYOUT_3D.body.words * 4).toBe(b.size);
-    for (const name of ['position', 'shape', 'rotation'] as const) expect(LAYOUT_3D.body[name] * 4, `Body3D.${name}`).toBe(member(b, name).offset);
+    for (const name of ['position', 'shape', 'rotation'] as const)
+      expect(LAYOUT_3D.body[name] * 4, `Body3D.${name}`).toBe(member(b, name).offset);
     const m = struct('Manifold3D');
     const p = struct('ManifoldPoint3D');
     expect(LAYOUT_3D.manifold.words * 4).toBe(m.size);
     expect(LAYOUT_3D.manifold.pointStride * 4).toBe(p.size);
     expect(LAYOUT_3D.manifold.pointCapacity).toBe(MAX_MANIFOLD_POINTS_3D);
-    for (const name of ['normal', 'count', 'kind', 'points'] as const) expect(LAYOUT_3D.manifold[name] * 4, `Manifold3D.${name}`).toBe(member(m, name).offset);
+    for (const name of ['normal', 'count', 'kind', 'points'] as const)
+      expect(LAYOUT_3D.manifold[name] * 4, `Manifold3D.${name}`).toBe(member(m, name).offset);
     expect(LAYOUT_3D.manifold.pointPosition * 4).toBe(member(p, 'position').offset);
     expect(LAYOUT_3D.manifold.pointDepth * 4).toBe(member(p, 'depth').offset);
     expect(LAYOUT_3D.manifold.pointId * 4).toBe(member(p, 'id').offset);
@@ -70,16 +93,30 @@ describe('layout3d.wgsl (static)', () => {
   });
 
   it('the assembled kernel binds 8 storage buffers and 1 uniform per entry point, with the layout structs', () => {
-    const kernel = new WgslReflect(assembleWgsl3D(NARROWPHASE_3D_FILES, classConstantsWgsl3D('general')));
+    const kernel = new WgslReflect(
+      assembleWgsl3D(NARROWPHASE_3D_FILES, classConstantsWgsl3D('general')),
+    );
     // The general entry point reads the pairs, a class kernel its class list, at one binding.
-    for (const e of kernel.entry.compute) expect(e.resources.filter((r) => r.name !== 'params').length, e.name).toBeLessThanOrEqual(8);
-    expect(kernel.storage.map((v) => v.name).sort()).toEqual(['bodies', 'classPairs', 'hullFaces', 'hullIndices', 'hullPlanes', 'hullVertices', 'manifolds', 'pairs', 'shapes']);
+    for (const e of kernel.entry.compute)
+      expect(e.resources.filter((r) => r.name !== 'params').length, e.name).toBeLessThanOrEqual(8);
+    expect(kernel.storage.map((v) => v.name).sort()).toEqual([
+      'bodies',
+      'classPairs',
+      'hullFaces',
+      'hullIndices',
+      'hullPlanes',
+      'hullVertices',
+      'manifolds',
+      'pairs',
+      'shapes',
+    ]);
     expect(kernel.uniforms.map((v) => v.name)).toEqual(['params']);
     for (const name of ['Shape3D', 'Body3D', 'Manifold3D', 'ManifoldPoint3D', 'Params3D']) {
       expect(kernel.structs.find((s) => s.name === name)?.size, name).toBe(struct(name).size);
     }
     // Every storage array's element stride is the one the host packs with.
-    const stride = (name: string) => (kernel.storage.find((v) => v.name === name)!.type as unknown as { stride: number }).stride;
+    const stride = (name: string) =>
+      (kernel.storage.find((v) => v.name === name)!.type as unknown as { stride: number }).stride;
     expect(stride('hullVertices')).toBe(4 * LAYOUT_3D.hullVertexWords);
     expect(stride('hullPlanes')).toBe(4 * LAYOUT_3D.hullPlaneWords);
     expect(stride('shapes')).toBe(4 * LAYOUT_3D.shape.words);
@@ -215,16 +252,67 @@ function knownManifold(k: number) {
 // random-ish hull, a sphere with a centre, a slanted capsule.
 const SHAPE_INPUTS: Shape3DInput[] = [
   { type: 'box', halfExtents: [1.25, 0.3, 0.7] },
-  { type: 'hull', vertices: [[0, 0, 0], [2, 0, 0], [2, 1, 0], [0, 1, 0], [0, 0, 1.5], [2, 0, 1.5], [2, 1, 1.5], [0, 1, 1.5], [1, 0.5, 2.5]] },
-  { type: 'hull', vertices: Array.from({ length: 20 }, (_, k) => [Math.cos(k * 2.4) * (1 + 0.1 * k), Math.sin(k * 2.4) * 0.8, (k - 10) * 0.13] as [number, number, number]) },
+  {
+    type: 'hull',
+    vertices: [
+      [0, 0, 0],
+      [2, 0, 0],
+      [2, 1, 0],
+      [0, 1, 0],
+      [0, 0, 1.5],
+      [2, 0, 1.5],
+      [2, 1, 1.5],
+      [0, 1, 1.5],
+      [1, 0.5, 2.5],
+    ],
+  },
+  {
+    type: 'hull',
+    vertices: Array.from(
+      { length: 20 },
+      (_, k) =>
+        [Math.cos(k * 2.4) * (1 + 0.1 * k), Math.sin(k * 2.4) * 0.8, (k - 10) * 0.13] as [
+          number,
+          number,
+          number,
+        ],
+    ),
+  },
   { type: 'sphere', radius: 0.7, center: [0.25, -0.5, 3] },
   { type: 'capsule', a: [-1, 0.5, 0.25], b: [2, -0.25, 1], radius: 0.3 },
 ];
 const SHAPES: Shape3D[] = SHAPE_INPUTS.map((s, i) => makeShape3D(s, i));
 const BODIES = {
   bodyShape: Uint32Array.from([4, 0, 3, 1, 2, 0]),
-  bodyPosition: Float64Array.from([0, 0, 0, 1.5, -2.25, 3, -1e6, 3e5, 7, 0.1, 0.2, 0.3, 12345.678, -0.001, 5, 7, 7, -7]),
-  bodyRotation: Float64Array.from([0, 0, 0, 1, 0.5, 0.5, 0.5, 0.5, 0, 0.6, 0, 0.8, 0.1, 0.2, 0.3, Math.sqrt(1 - 0.14), 0, 0, 1, 0, -0.5, 0.5, -0.5, 0.5]),
+  bodyPosition: Float64Array.from([
+    0, 0, 0, 1.5, -2.25, 3, -1e6, 3e5, 7, 0.1, 0.2, 0.3, 12345.678, -0.001, 5, 7, 7, -7,
+  ]),
+  bodyRotation: Float64Array.from([
+    0,
+    0,
+    0,
+    1,
+    0.5,
+    0.5,
+    0.5,
+    0.5,
+    0,
+    0.6,
+    0,
+    0.8,
+    0.1,
+    0.2,
+    0.3,
+    Math.sqrt(1 - 0.14),
+    0,
+    0,
+    1,
+    0,
+    -0.5,
+    0.5,
+    -0.5,
+    0.5,
+  ]),
 };
 const MANIFOLD_COUNT = 7;
 const PARAMS = { pairCount: 123456, margin: 0.0375, rowPitch: 65535 * 64 };
@@ -240,25 +328,49 @@ async function runKernel(device: GPUDevice) {
   device.pushErrorScope('validation');
   const module = device.createShaderModule({ label: 'layout3d-test', code });
   const info = await module.getCompilationInfo();
-  expect(info.messages.filter((m) => m.type === 'error').map((m) => `${m.lineNum}:${m.linePos} ${m.message}`)).toEqual([]);
-  const pipeline = device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main' } });
+  expect(
+    info.messages
+      .filter((m) => m.type === 'error')
+      .map((m) => `${m.lineNum}:${m.linePos} ${m.message}`),
+  ).toEqual([]);
+  const pipeline = device.createComputePipeline({
+    layout: 'auto',
+    compute: { module, entryPoint: 'main' },
+  });
   const params = new ArrayBuffer(LAYOUT_3D.params.bytes);
   new Uint32Array(params)[LAYOUT_3D.params.pairCount] = PARAMS.pairCount;
   new Float32Array(params)[LAYOUT_3D.params.margin] = PARAMS.margin;
   new Uint32Array(params)[LAYOUT_3D.params.rowPitch] = PARAMS.rowPitch;
   const storage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
   const upload = (data: ArrayBuffer | ArrayBufferView, usage = storage) => {
-    const bytes = ArrayBuffer.isView(data) ? data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) : data;
+    const bytes = ArrayBuffer.isView(data)
+      ? data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength)
+      : data;
     const buf = device.createBuffer({ size: bytes.byteLength, usage });
     device.queue.writeBuffer(buf, 0, bytes);
     return buf;
   };
   const outWords = device.createBuffer({ size: 8192 * 4, usage: storage });
-  const inputs = [packedShapes.shapes, packedShapes.hullVertices, packedShapes.hullPlanes, packedShapes.hullFaces, packedShapes.hullIndices, packBodies3D(BODIES)].map((d) => upload(d));
+  const inputs = [
+    packedShapes.shapes,
+    packedShapes.hullVertices,
+    packedShapes.hullPlanes,
+    packedShapes.hullFaces,
+    packedShapes.hullIndices,
+    packBodies3D(BODIES),
+  ].map((d) => upload(d));
   const manifolds = device.createBuffer({ size: manifoldBytes3D(MANIFOLD_COUNT), usage: storage });
   const paramsBuf = upload(params, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST);
-  const group0 = device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: [...inputs, outWords, manifolds, paramsBuf].map((buffer, binding) => ({ binding, resource: { buffer } })) });
-  const read = [outWords, manifolds].map((b) => device.createBuffer({ size: b.size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST }));
+  const group0 = device.createBindGroup({
+    layout: pipeline.getBindGroupLayout(0),
+    entries: [...inputs, outWords, manifolds, paramsBuf].map((buffer, binding) => ({
+      binding,
+      resource: { buffer },
+    })),
+  });
+  const read = [outWords, manifolds].map((b) =>
+    device.createBuffer({ size: b.size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST }),
+  );
   const encoder = device.createCommandEncoder();
   const pass = encoder.beginComputePass();
   pass.setPipeline(pipeline);
@@ -275,7 +387,11 @@ async function runKernel(device: GPUDevice) {
     r.unmap();
   }
   for (const b of [...inputs, outWords, manifolds, paramsBuf, ...read]) b.destroy();
-  return { f: new Float32Array(bytes[0]!, 4096 * 4), u: new Uint32Array(bytes[0]!, 0, 4096), manifolds: bytes[1]! };
+  return {
+    f: new Float32Array(bytes[0]!, 4096 * 4),
+    u: new Uint32Array(bytes[0]!, 0, 4096),
+    manifolds: bytes[1]!,
+  };
 }
 
 beforeAll(async () => {
@@ -289,7 +405,14 @@ afterAll(() => {
 
 describe('host and shader agree on the 3D layouts (GPU round trip)', () => {
   it('array lengths and params: the host strides are WGSL strides', () => {
-    expect(Array.from(out.u.subarray(0, 6))).toEqual([SHAPES.length, BODIES.bodyShape.length, MANIFOLD_COUNT, PARAMS.pairCount, PARAMS.rowPitch, 0]);
+    expect(Array.from(out.u.subarray(0, 6))).toEqual([
+      SHAPES.length,
+      BODIES.bodyShape.length,
+      MANIFOLD_COUNT,
+      PARAMS.pairCount,
+      PARAMS.rowPitch,
+      0,
+    ]);
     expect(out.f[0]).toBe(f32(PARAMS.margin));
   });
 
@@ -303,13 +426,18 @@ describe('host and shader agree on the 3D layouts (GPU round trip)', () => {
       for (let f = 0; f < s.faceCount; f++) {
         F.push(...s.planes.subarray(4 * f, 4 * f + 4));
         U.push(s.faceFirst[f]!, s.faceSize[f]!);
-        for (let k = 0; k < s.faceSize[f]!; k++) U.push(s.faceVertices[s.faceFirst[f]! + k]!, s.faceEdges[s.faceFirst[f]! + k]!);
+        for (let k = 0; k < s.faceSize[f]!; k++)
+          U.push(s.faceVertices[s.faceFirst[f]! + k]!, s.faceEdges[s.faceFirst[f]! + k]!);
       }
-      for (let e = 0; e < s.edgeCount; e++) U.push(s.edgeV0[e]!, s.edgeV1[e]!, s.edgeF0[e]!, s.edgeF1[e]!);
+      for (let e = 0; e < s.edgeCount; e++)
+        U.push(s.edgeV0[e]!, s.edgeV1[e]!, s.edgeF0[e]!, s.edgeF1[e]!);
     }
     for (let i = 0; i < BODIES.bodyShape.length; i++) {
       U.push(BODIES.bodyShape[i]!);
-      F.push(...BODIES.bodyPosition.subarray(3 * i, 3 * i + 3), ...BODIES.bodyRotation.subarray(4 * i, 4 * i + 4));
+      F.push(
+        ...BODIES.bodyPosition.subarray(3 * i, 3 * i + 3),
+        ...BODIES.bodyRotation.subarray(4 * i, 4 * i + 4),
+      );
     }
     U.push(0xabcdef);
     F.push(1234.5);
@@ -336,7 +464,9 @@ describe('host and shader agree on the 3D layouts (GPU round trip)', () => {
       expect(u[o + M.kind]).toBe(want.kind);
       for (let j = 0; j < MAX_MANIFOLD_POINTS_3D; j++) {
         const p = o + M.points + j * M.pointStride;
-        expect(Array.from(f.subarray(p + M.pointPosition, p + M.pointPosition + 3))).toEqual(want.points[j]!.position);
+        expect(Array.from(f.subarray(p + M.pointPosition, p + M.pointPosition + 3))).toEqual(
+          want.points[j]!.position,
+        );
         expect(f[p + M.pointDepth]).toBe(want.points[j]!.depth);
         expect(u[p + M.pointId]).toBe(want.points[j]!.id);
       }
@@ -350,6 +480,8 @@ describe('host and shader agree on the 3D layouts (GPU round trip)', () => {
       if (want.count > 0) expect(m.normal).toEqual(want.normal);
       m.points.forEach((p, j) => expect(p).toEqual(want.points[j]));
     });
-    expect(unpackManifolds3D(out.manifolds, pairs, true).map((m) => m.pair[0] / 2)).toEqual([1, 2, 3, 4, 6]);
+    expect(unpackManifolds3D(out.manifolds, pairs, true).map((m) => m.pair[0] / 2)).toEqual([
+      1, 2, 3, 4, 6,
+    ]);
   });
 });

@@ -17,8 +17,15 @@ beforeAll(async () => {
 });
 afterAll(() => device?.destroy());
 
-async function refused(p: Promise<unknown> | (() => unknown), path: string, reason: string | RegExp): Promise<void> {
-  const err = await (typeof p === 'function' ? Promise.resolve().then(p) : p).then(() => null, (e: unknown) => e);
+async function refused(
+  p: Promise<unknown> | (() => unknown),
+  path: string,
+  reason: string | RegExp,
+): Promise<void> {
+  const err = await (typeof p === 'function' ? Promise.resolve().then(p) : p).then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err, `${path}: nothing was refused`).toBeInstanceOf(InputError);
   expect((err as InputError).path).toBe(path);
   if (typeof reason === 'string') expect((err as InputError).reason).toBe(reason);
@@ -28,27 +35,54 @@ async function refused(p: Promise<unknown> | (() => unknown), path: string, reas
 const SCENE = {
   dim: 2,
   shapes: [{ type: 'box', halfExtents: [0.5, 0.5] }],
-  bodies: [{ shape: 0, position: [0, 0] }, { shape: 0, position: [0, 0.9] }],
+  bodies: [
+    { shape: 0, position: [0, 0] },
+    { shape: 0, position: [0, 0.9] },
+  ],
   pairs: [[0, 1]],
 };
 
 describe('createNarrowphase options', () => {
   it('a backend that is not "gpu" or "cpu"', async () => {
     for (const backend of ['GPU', 'webgpu', 'CPU', '', 1]) {
-      await refused(createNarrowphase({ backend } as unknown as NarrowphaseOptions), 'options.backend', `must be "gpu" or "cpu", got ${JSON.stringify(backend)}`);
+      await refused(
+        createNarrowphase({ backend } as unknown as NarrowphaseOptions),
+        'options.backend',
+        `must be "gpu" or "cpu", got ${JSON.stringify(backend)}`,
+      );
     }
   });
 
   it('a device that is not a GPUDevice, or one for the CPU backend', async () => {
-    await refused(createNarrowphase({ device: {} as GPUDevice }), 'options.device', 'must be a GPUDevice (from adapter.requestDevice()), got {}');
-    await refused(createNarrowphase({ device: null as unknown as GPUDevice }), 'options.device', /must be a GPUDevice/);
-    await refused(createNarrowphase({ backend: 'cpu', device }), 'options.device', 'is for the GPU backend; the CPU backend takes no device');
+    await refused(
+      createNarrowphase({ device: {} as GPUDevice }),
+      'options.device',
+      'must be a GPUDevice (from adapter.requestDevice()), got {}',
+    );
+    await refused(
+      createNarrowphase({ device: null as unknown as GPUDevice }),
+      'options.device',
+      /must be a GPUDevice/,
+    );
+    await refused(
+      createNarrowphase({ backend: 'cpu', device }),
+      'options.device',
+      'is for the GPU backend; the CPU backend takes no device',
+    );
   });
 
   it('unknown keys, a non-object, onDeviceLost that is not a function', async () => {
-    await refused(createNarrowphase({ backnd: 'cpu' } as NarrowphaseOptions), 'options', /^unknown key "backnd"; a narrowphase's options takes backend, device, onDeviceLost$/);
+    await refused(
+      createNarrowphase({ backnd: 'cpu' } as NarrowphaseOptions),
+      'options',
+      /^unknown key "backnd"; a narrowphase's options takes backend, device, onDeviceLost$/,
+    );
     await refused(createNarrowphase([] as NarrowphaseOptions), 'options', /^must be an object/);
-    await refused(createNarrowphase({ onDeviceLost: 'log' } as unknown as NarrowphaseOptions), 'options.onDeviceLost', 'must be a function, got "log"');
+    await refused(
+      createNarrowphase({ onDeviceLost: 'log' } as unknown as NarrowphaseOptions),
+      'options.onDeviceLost',
+      'must be a function, got "log"',
+    );
   });
 
   it('rebuild() on the CPU backend, and rebuild() with something that is not a device', async () => {
@@ -63,37 +97,100 @@ describe('createNarrowphase options', () => {
 
 describe('scenes', () => {
   it('a margin beyond the coordinate range', async () => {
-    await refused(() => parseScene({ ...SCENE, margin: 1e39 }), 'margin', 'the margin is 1e+39; magnitudes above 10000000 lose all precision in f32');
-    await refused(() => parseScene({ ...SCENE, margin: 2e7 }), 'margin', /magnitudes above 10000000/);
+    await refused(
+      () => parseScene({ ...SCENE, margin: 1e39 }),
+      'margin',
+      'the margin is 1e+39; magnitudes above 10000000 lose all precision in f32',
+    );
+    await refused(
+      () => parseScene({ ...SCENE, margin: 2e7 }),
+      'margin',
+      /magnitudes above 10000000/,
+    );
     expect(parseScene({ ...SCENE, margin: 1e7 }).margin).toBe(1e7);
   });
 
   it('a pair of non-integers', async () => {
-    await refused(() => parseScene({ ...SCENE, pairs: [[0.5, 1]] }), 'pairs[0]', '[0.5,1] must hold two body indices (integers)');
-    await refused(() => parseScene({ ...SCENE, pairs: [['0', 1]] }), 'pairs[0]', '["0",1] must hold two body indices (integers)');
-    await refused(() => parseScene({ ...SCENE, pairs: [[0, 2]] }), 'pairs[0]', '[0,2] names a body that does not exist (the scene has 2 bodies)');
+    await refused(
+      () => parseScene({ ...SCENE, pairs: [[0.5, 1]] }),
+      'pairs[0]',
+      '[0.5,1] must hold two body indices (integers)',
+    );
+    await refused(
+      () => parseScene({ ...SCENE, pairs: [['0', 1]] }),
+      'pairs[0]',
+      '["0",1] must hold two body indices (integers)',
+    );
+    await refused(
+      () => parseScene({ ...SCENE, pairs: [[0, 2]] }),
+      'pairs[0]',
+      '[0,2] names a body that does not exist (the scene has 2 bodies)',
+    );
   });
 
   it('a top-level array or null, whichever parser', async () => {
     for (const parse of [parseScene, parseScene2D, parseScene3D]) {
-      await refused(() => parse([SCENE]), 'scene', 'must be a JSON object { dim, shapes, bodies, pairs? }, got an array');
-      await refused(() => parse(null), 'scene', 'must be a JSON object { dim, shapes, bodies, pairs? }, got null');
+      await refused(
+        () => parse([SCENE]),
+        'scene',
+        'must be a JSON object { dim, shapes, bodies, pairs? }, got an array',
+      );
+      await refused(
+        () => parse(null),
+        'scene',
+        'must be a JSON object { dim, shapes, bodies, pairs? }, got null',
+      );
     }
   });
 
   it('a 2D shape thinner than f32 resolves says so, with its aspect ratio', async () => {
     const thin = { ...SCENE, shapes: [{ type: 'box', halfExtents: [4.5e6, 0.5] }] };
-    await refused(() => parseScene(thin), 'shapes[0] (box)', /^vertices 0 and 3 are 1 apart in a shape of size 4500000\.\d+: an aspect ratio of 4\.50e\+6, above the 10000 that f32 resolves/);
-    await refused(() => parseScene({ ...SCENE, shapes: [{ type: 'polygon', vertices: [[0, 0], [1, 0], [1, 0], [0, 1]] }] }), 'shapes[0] (polygon)', 'vertices 1 and 2 coincide (duplicate vertex)');
+    await refused(
+      () => parseScene(thin),
+      'shapes[0] (box)',
+      /^vertices 0 and 3 are 1 apart in a shape of size 4500000\.\d+: an aspect ratio of 4\.50e\+6, above the 10000 that f32 resolves/,
+    );
+    await refused(
+      () =>
+        parseScene({
+          ...SCENE,
+          shapes: [
+            {
+              type: 'polygon',
+              vertices: [
+                [0, 0],
+                [1, 0],
+                [1, 0],
+                [0, 1],
+              ],
+            },
+          ],
+        }),
+      'shapes[0] (polygon)',
+      'vertices 1 and 2 coincide (duplicate vertex)',
+    );
   });
 });
 
-describe('unpacking a frame\'s dense list', () => {
+describe("unpacking a frame's dense list", () => {
   it('an empty list is no contacts; a buffer that is not whole entries is refused (no phantom contact)', async () => {
     expect(unpackContacts2D(new ArrayBuffer(0))).toEqual([]);
     expect(unpackContacts3D(new ArrayBuffer(0))).toEqual([]);
-    await refused(() => unpackContacts2D(new ArrayBuffer(4)), 'dense', `holds 4 bytes, not a whole number of ${CONTACTS_LAYOUT_2D.contact.bytes}-byte ContactManifold2D entries (read back exactly count × ${CONTACTS_LAYOUT_2D.contact.bytes} bytes)`);
-    await refused(() => unpackContacts3D(new ArrayBuffer(CONTACTS_LAYOUT_3D.contact.bytes + 4)), 'dense', /not a whole number of \d+-byte ContactManifold3D entries/);
-    await refused(() => unpackContacts2D(new ArrayBuffer(CONTACTS_LAYOUT_2D.contact.bytes), new Float32Array(1)), 'userValues', /^holds 1 numbers; 1 entries need \d+$/);
+    await refused(
+      () => unpackContacts2D(new ArrayBuffer(4)),
+      'dense',
+      `holds 4 bytes, not a whole number of ${CONTACTS_LAYOUT_2D.contact.bytes}-byte ContactManifold2D entries (read back exactly count × ${CONTACTS_LAYOUT_2D.contact.bytes} bytes)`,
+    );
+    await refused(
+      () => unpackContacts3D(new ArrayBuffer(CONTACTS_LAYOUT_3D.contact.bytes + 4)),
+      'dense',
+      /not a whole number of \d+-byte ContactManifold3D entries/,
+    );
+    await refused(
+      () =>
+        unpackContacts2D(new ArrayBuffer(CONTACTS_LAYOUT_2D.contact.bytes), new Float32Array(1)),
+      'userValues',
+      /^holds 1 numbers; 1 entries need \d+$/,
+    );
   });
 });

@@ -18,13 +18,20 @@ const scene: SceneJson2D = {
     { shape: 0, position: [0.2, 0.9], angle: 0 },
     { shape: 0, position: [0, 2], angle: 0 },
   ],
-  pairs: [[0, 1], [0, 2]],
+  pairs: [
+    [0, 1],
+    [0, 2],
+  ],
 };
 
 function reference(): ManifoldJson[] {
   const parsed = parseScene(scene);
   const packed = packScene2D(parsed, parsed.pairs!);
-  return unpackManifolds2D(collidePacked2D(prepareCpu2D(packed, parsed.shapes.length), packed), parsed.pairs!, false);
+  return unpackManifolds2D(
+    collidePacked2D(prepareCpu2D(packed, parsed.shapes.length), packed),
+    parsed.pairs!,
+    false,
+  );
 }
 
 describe('splitNearTies2D', () => {
@@ -37,13 +44,28 @@ describe('splitNearTies2D', () => {
     // A normal along x for a contact along y: invalid.
     const wrongNormal: ManifoldJson = { ...a[0]!, normal: [1, 0] };
     // A point claimed where the boxes are 1 apart: invalid.
-    const phantom: ManifoldJson = { pair: [0, 2], normal: [0, 1], points: [{ position: [0, 1], depth: 0.1, id: 0 }] };
+    const phantom: ManifoldJson = {
+      pair: [0, 2],
+      normal: [0, 1],
+      points: [{ position: [0, 1], depth: 0.1, id: 0 }],
+    };
     const mismatches = [{ index: 0, reason: 'order' }];
-    expect(splitNearTies2D(scene, a, [swapped, a[1]!], mismatches)).toEqual({ nearTies: mismatches, unexplained: [] });
-    expect(splitNearTies2D(scene, a, [wrongNormal, a[1]!], mismatches)).toEqual({ nearTies: [], unexplained: mismatches });
+    expect(splitNearTies2D(scene, a, [swapped, a[1]!], mismatches)).toEqual({
+      nearTies: mismatches,
+      unexplained: [],
+    });
+    expect(splitNearTies2D(scene, a, [wrongNormal, a[1]!], mismatches)).toEqual({
+      nearTies: [],
+      unexplained: mismatches,
+    });
     const second = [{ index: 1, reason: 'count' }];
-    expect(splitNearTies2D(scene, a, [a[0]!, phantom], second)).toEqual({ nearTies: [], unexplained: second });
+    expect(splitNearTies2D(scene, a, [a[0]!, phantom], second)).toEqual({
+      nearTies: [],
+      unexplained: second,
+    });
     // A mismatch naming no pair is never explained away.
-    expect(splitNearTies2D(scene, a, a, [{ index: -1, reason: 'length' }]).unexplained.length).toBe(1);
+    expect(splitNearTies2D(scene, a, a, [{ index: -1, reason: 'length' }]).unexplained.length).toBe(
+      1,
+    );
   });
 });

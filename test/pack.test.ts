@@ -39,7 +39,9 @@ beforeAll(() => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** The README's example `tag`, bundled by esbuild for the browser from the installed package (minified), and bytes per input. */
-async function bundleExample(tag: string): Promise<{ code: string; inputs: string[]; bytes: (match: RegExp) => number }> {
+async function bundleExample(
+  tag: string,
+): Promise<{ code: string; inputs: string[]; bytes: (match: RegExp) => number }> {
   writeFileSync(join(consumer, `${tag}.js`), fencedBlock(readme(), `example:${tag}`));
   const result = await build({
     absWorkingDir: consumer,
@@ -55,8 +57,15 @@ async function bundleExample(tag: string): Promise<{ code: string; inputs: strin
   });
   expect(result.errors).toEqual([]);
   expect(result.warnings.map((w) => w.text)).toEqual([]);
-  const bytes = (match: RegExp): number => Object.entries(result.metafile.outputs).reduce(
-    (n, [, o]) => n + Object.entries(o.inputs).filter(([p]) => match.test(p)).reduce((m, [, i]) => m + i.bytesInOutput, 0), 0);
+  const bytes = (match: RegExp): number =>
+    Object.entries(result.metafile.outputs).reduce(
+      (n, [, o]) =>
+        n +
+        Object.entries(o.inputs)
+          .filter(([p]) => match.test(p))
+          .reduce((m, [, i]) => m + i.bytesInOutput, 0),
+      0,
+    );
   return { code: result.outputFiles[0]!.text, inputs: Object.keys(result.metafile.inputs), bytes };
 }
 
@@ -69,16 +78,26 @@ describe('npm pack', () => {
     expect(packedFiles).toContain('dist/cli.js');
     expect(packedFiles).toContain('package.json');
     expect(packedFiles).toContain('README.md');
-    const unexpected = packedFiles.filter((f) => !/^(dist\/.*\.(js|d\.ts|js\.map)|shaders\/\w[\w-]*\.wgsl|package\.json|README\.md)$/.test(f));
+    const unexpected = packedFiles.filter(
+      (f) =>
+        !/^(dist\/.*\.(js|d\.ts|js\.map)|shaders\/\w[\w-]*\.wgsl|package\.json|README\.md)$/.test(
+          f,
+        ),
+    );
     expect(unexpected).toEqual([]);
     expect(packedFiles.filter((f) => /^(src|test|bench|demo)\//.test(f))).toEqual([]);
     // The CLI's declarations are not part of the API.
     expect(packedFiles.filter((f) => /^dist\/cli.*\.d\.ts$/.test(f))).toEqual([]);
     // Every module was compiled from the current src/ (no .ts specifier left for Node to trip on).
-    const index = readFileSync(join(consumer, 'node_modules/webgpu-narrowphase/dist/index.js'), 'utf8');
+    const index = readFileSync(
+      join(consumer, 'node_modules/webgpu-narrowphase/dist/index.js'),
+      'utf8',
+    );
     expect(index).not.toMatch(/from '[^']+\.ts'/);
     // Dawn (130 MB of native binaries) is an optional peer: a browser project never downloads it.
-    const manifest = JSON.parse(readFileSync(join(consumer, 'node_modules/webgpu-narrowphase/package.json'), 'utf8'));
+    const manifest = JSON.parse(
+      readFileSync(join(consumer, 'node_modules/webgpu-narrowphase/package.json'), 'utf8'),
+    );
     expect(Object.keys(manifest.dependencies ?? {})).not.toContain('webgpu');
     expect(manifest.peerDependenciesMeta?.webgpu?.optional).toBe(true);
   });
@@ -86,22 +105,47 @@ describe('npm pack', () => {
   it("runs the README's Node example in plain Node on the installed package", () => {
     const file = join(consumer, 'collide.mjs');
     writeFileSync(file, fencedBlock(readme(), 'example:node'));
-    const r = spawnSync(process.execPath, [file], { cwd: consumer, encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(process.execPath, [file], {
+      cwd: consumer,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout.trim()).toBe(fencedBlock(readme(), 'output:node').trim());
   });
 
-  it('runs the CLI as the package\'s bin: npx webgpu-narrowphase collide scene.json', () => {
-    const scene = { dim: 2, shapes: [{ type: 'box', halfExtents: [0.5, 0.5] }, { type: 'circle', radius: 0.5 }], bodies: [{ shape: 0, position: [0, 0] }, { shape: 1, position: [0, 0.9] }], pairs: [[0, 1]] };
+  it("runs the CLI as the package's bin: npx webgpu-narrowphase collide scene.json", () => {
+    const scene = {
+      dim: 2,
+      shapes: [
+        { type: 'box', halfExtents: [0.5, 0.5] },
+        { type: 'circle', radius: 0.5 },
+      ],
+      bodies: [
+        { shape: 0, position: [0, 0] },
+        { shape: 1, position: [0, 0.9] },
+      ],
+      pairs: [[0, 1]],
+    };
     writeFileSync(join(consumer, 'scene.json'), JSON.stringify(scene));
     const env = { ...process.env, npm_config_cache: cache };
-    const r = spawnSync('npx', ['--offline', 'webgpu-narrowphase', 'collide', '--stats', 'scene.json'], { cwd: consumer, encoding: 'utf8', timeout: 120_000, env });
+    const r = spawnSync(
+      'npx',
+      ['--offline', 'webgpu-narrowphase', 'collide', '--stats', 'scene.json'],
+      { cwd: consumer, encoding: 'utf8', timeout: 120_000, env },
+    );
     expect(r.status, r.stderr).toBe(0);
-    const out = JSON.parse(r.stdout) as { manifolds: { pair: number[]; points: { depth: number }[] }[] };
+    const out = JSON.parse(r.stdout) as {
+      manifolds: { pair: number[]; points: { depth: number }[] }[];
+    };
     expect(out.manifolds[0]!.pair).toEqual([0, 1]);
     expect(out.manifolds[0]!.points[0]!.depth).toBeCloseTo(0.1, 5);
     expect(r.stderr).toMatch(/^\{"backend":"gpu",/m);
-    const missing = spawnSync('npx', ['--offline', 'webgpu-narrowphase', 'collide', 'missing.json'], { cwd: consumer, encoding: 'utf8', timeout: 120_000, env });
+    const missing = spawnSync(
+      'npx',
+      ['--offline', 'webgpu-narrowphase', 'collide', 'missing.json'],
+      { cwd: consumer, encoding: 'utf8', timeout: 120_000, env },
+    );
     expect(missing.status).toBe(2);
     expect(missing.stderr.trim().split('\n').pop()).toBe('error: missing.json: no such file');
   });
@@ -111,12 +155,15 @@ describe('npm pack', () => {
     const maps = packedFiles.filter((f) => f.endsWith('.js.map'));
     expect(maps.length).toBeGreaterThan(50);
     for (const f of maps) {
-      const map = JSON.parse(readFileSync(join(consumer, 'node_modules/webgpu-narrowphase', f), 'utf8')) as { sources: string[]; sourcesContent?: (string | null)[] };
+      const map = JSON.parse(
+        readFileSync(join(consumer, 'node_modules/webgpu-narrowphase', f), 'utf8'),
+      ) as { sources: string[]; sourcesContent?: (string | null)[] };
       expect(map.sourcesContent?.length, f).toBe(map.sources.length);
       map.sources.forEach((source, i) => {
         // The map's own folder in the package mirrors dist/ in the project, two levels below src/.
         const original = resolve(ROOT, dirname(f), source);
-        if (!original.endsWith('.generated.ts')) expect(map.sourcesContent![i], `${f}: ${source}`).toBe(readFileSync(original, 'utf8'));
+        if (!original.endsWith('.generated.ts'))
+          expect(map.sourcesContent![i], `${f}: ${source}`).toBe(readFileSync(original, 'utf8'));
       });
     }
     expect(existsSync(join(dist, 'index.js.map'))).toBe(true);
@@ -126,12 +173,19 @@ describe('npm pack', () => {
     // A project that installed the package alone (as a browser project does).
     const bare = installTarball(ROOT, join(work, 'bare'), tarball, cache, { dawn: false });
     expect(existsSync(join(bare, 'node_modules/webgpu'))).toBe(false);
-    writeFileSync(join(bare, 'try.mjs'), [
-      "import { createNarrowphase, NoAdapterError } from 'webgpu-narrowphase';",
-      'try { await createNarrowphase(); console.log("no error"); }',
-      'catch (e) { console.log(e instanceof NoAdapterError, e.message); }',
-    ].join('\n'));
-    const r = spawnSync(process.execPath, ['try.mjs'], { cwd: bare, encoding: 'utf8', timeout: 60_000 });
+    writeFileSync(
+      join(bare, 'try.mjs'),
+      [
+        "import { createNarrowphase, NoAdapterError } from 'webgpu-narrowphase';",
+        'try { await createNarrowphase(); console.log("no error"); }',
+        'catch (e) { console.log(e instanceof NoAdapterError, e.message); }',
+      ].join('\n'),
+    );
+    const r = spawnSync(process.execPath, ['try.mjs'], {
+      cwd: bare,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^true WebGPU in Node needs Dawn: npm install webgpu/);
   });
@@ -147,7 +201,9 @@ describe('npm pack', () => {
     expect(code).toContain('fn narrowphase3d(');
     expect(code).not.toMatch(/fn solver\w*\(|fn bp\w*\(|BroadphaseCounts|ContactManifold2D/);
     const shaders = bytes(/shaders\.generated\.js$/);
-    console.log(`README browser example, minified: ${code.length} bytes (gzipped ${gzipSync(code).length}; shaders ${shaders}, wgsl_reflect ${bytes(/wgsl_reflect/)})`);
+    console.log(
+      `README browser example, minified: ${code.length} bytes (gzipped ${gzipSync(code).length}; shaders ${shaders}, wgsl_reflect ${bytes(/wgsl_reflect/)})`,
+    );
     expect(bytes(/wgsl_reflect/)).toBe(0); // imported by modules the bundle does not use, tree-shaken
     // The 2D and 3D narrowphase kernels (114 KB), the pair classifier and the scan (13 KB).
     expect(shaders).toBeLessThan(135_000);
@@ -160,7 +216,9 @@ describe('npm pack', () => {
     expect(code).toMatch(/fn bp\w*\(/);
     expect(code).not.toMatch(/fn solver\w*\(|fn color\w*\(/);
     const shaders = bytes(/shaders\.generated\.js$/);
-    console.log(`README engine example, minified: ${code.length} bytes (gzipped ${gzipSync(code).length}; shaders ${shaders}, wgsl_reflect ${bytes(/wgsl_reflect/)})`);
+    console.log(
+      `README engine example, minified: ${code.length} bytes (gzipped ${gzipSync(code).length}; shaders ${shaders}, wgsl_reflect ${bytes(/wgsl_reflect/)})`,
+    );
     expect(bytes(/wgsl_reflect/)).toBe(0);
     // The frame's stages with the narrowphase of both dimensions (the frame modules hold both).
     expect(shaders).toBeLessThan(240_000);
@@ -183,9 +241,26 @@ describe('npm pack', () => {
     );
     writeFileSync(
       join(consumer, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', strict: true, noEmit: true, skipLibCheck: true, lib: ['ES2022', 'DOM'], types: ['@webgpu/types'], typeRoots: [join(ROOT, 'node_modules/@types'), join(ROOT, 'node_modules')] }, files: ['use.ts'] }),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'ESNext',
+          moduleResolution: 'Bundler',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          lib: ['ES2022', 'DOM'],
+          types: ['@webgpu/types'],
+          typeRoots: [join(ROOT, 'node_modules/@types'), join(ROOT, 'node_modules')],
+        },
+        files: ['use.ts'],
+      }),
     );
-    const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', consumer], { cwd: consumer, encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', consumer],
+      { cwd: consumer, encoding: 'utf8' },
+    );
     expect(r.status, r.stdout + r.stderr).toBe(0);
   });
 });

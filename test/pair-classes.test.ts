@@ -14,7 +14,11 @@ import { GrowingBuffer } from '../src/gpu/buffers.ts';
 import { GpuNarrowphase2D } from '../src/gpu/narrowphase2d.ts';
 import { GpuNarrowphase3D } from '../src/gpu/narrowphase3d.ts';
 import { GpuPairClasses } from '../src/gpu/pair-classes.ts';
-import { NARROWPHASE_DIMENSION_3D, PAIR_CLASSES_3D, pairClass3D } from '../src/gpu/pair-classes3d.ts';
+import {
+  NARROWPHASE_DIMENSION_3D,
+  PAIR_CLASSES_3D,
+  pairClass3D,
+} from '../src/gpu/pair-classes3d.ts';
 import { PAIR_CLASSES_2D } from '../src/gpu/pair-classes2d.ts';
 import { LAYOUT_3D } from '../src/layout3d.ts';
 import { manifoldBytes3D, packScene3D, type Packed3D } from '../src/pack3d.ts';
@@ -24,7 +28,12 @@ import { makeScene3D, SCENARIOS_3D } from '../bench/scenes3d.ts';
 import { makeScene2D, SCENARIOS } from '../bench/scenes2d.ts';
 import { FAMILIES, restingFrames3D } from './helpers/coherence3d.ts';
 import { mixedScene } from './helpers/random2d.ts';
-import { SceneBuilder3D, SWEEP_TYPES_3D, sweepScene3D, type SweepType3D } from './helpers/random3d.ts';
+import {
+  SceneBuilder3D,
+  SWEEP_TYPES_3D,
+  sweepScene3D,
+  type SweepType3D,
+} from './helpers/random3d.ts';
 import { sweepPairs3D } from './helpers/sweep3d.ts';
 
 const BENCH_PAIRS = 20_000;
@@ -51,7 +60,8 @@ afterAll(() => {
   acquired?.device.destroy();
 });
 
-const sha256 = (b: ArrayBuffer): string => createHash('sha256').update(new Uint8Array(b)).digest('hex');
+const sha256 = (b: ArrayBuffer): string =>
+  createHash('sha256').update(new Uint8Array(b)).digest('hex');
 
 function packed3D(builder: SceneBuilder3D): Packed3D {
   const parsed = parseScene3D(builder.scene());
@@ -64,26 +74,39 @@ interface Runner<P> {
 }
 
 /** The class pipelines' bytes against the general kernel's; returns the classes that ran. */
-async function expectSame<P extends { pairCount: number }>(name: string, packed: P, classes: Runner<P>, general: Runner<P>): Promise<string[]> {
+async function expectSame<P extends { pairCount: number }>(
+  name: string,
+  packed: P,
+  classes: Runner<P>,
+  general: Runner<P>,
+): Promise<string[]> {
   const got = (await classes.run(packed)).manifolds;
   const want = (await general.run(packed)).manifolds;
   const ran = classes.classesFor(packed);
-  console.log(`${name}: ${packed.pairCount} pairs, classes ${ran.join(', ')}, sha256 ${sha256(got).slice(0, 16)}`);
-  expect(sha256(got), `${name}: the class pipelines' bytes equal the general kernel's`).toBe(sha256(want));
+  console.log(
+    `${name}: ${packed.pairCount} pairs, classes ${ran.join(', ')}, sha256 ${sha256(got).slice(0, 16)}`,
+  );
+  expect(sha256(got), `${name}: the class pipelines' bytes equal the general kernel's`).toBe(
+    sha256(want),
+  );
   return ran;
 }
 
-const expectSame3D = (name: string, packed: Packed3D): Promise<string[]> => expectSame(name, packed, classes3d, general3d);
-const expectSame2D = (name: string, packed: Packed2D): Promise<string[]> => expectSame(name, packed, classes2d, general2d);
+const expectSame3D = (name: string, packed: Packed3D): Promise<string[]> =>
+  expectSame(name, packed, classes3d, general3d);
+const expectSame2D = (name: string, packed: Packed2D): Promise<string[]> =>
+  expectSame(name, packed, classes2d, general2d);
 
 /** One scene of every 3D pair type (the sweeps of gpu-vs-cpu3d, smaller). */
 function everyPairType3D(seed: number, geometries: number): SceneBuilder3D {
   const out = new SceneBuilder3D(0.05);
-  (Object.keys(SWEEP_TYPES_3D) as SweepType3D[]).forEach((t, i) => out.append(sweepScene3D(t, seed + i, { geometries, margin: 0.05 })));
+  (Object.keys(SWEEP_TYPES_3D) as SweepType3D[]).forEach((t, i) =>
+    out.append(sweepScene3D(t, seed + i, { geometries, margin: 0.05 })),
+  );
   return out;
 }
 
-describe('3D pair classes write the general kernel\'s bytes', () => {
+describe("3D pair classes write the general kernel's bytes", () => {
   for (const scenario of SCENARIOS_3D) {
     it(`bench scene ${scenario} (${BENCH_PAIRS} pairs)`, async () => {
       await expectSame3D(scenario, makeScene3D(scenario, BENCH_PAIRS).packed);
@@ -98,7 +121,9 @@ describe('3D pair classes write the general kernel\'s bytes', () => {
   it('the random sweep of sweep3d.test.ts (12,000 pairs of every type, one margin)', async () => {
     const out = new SceneBuilder3D(0.05);
     for (const p of sweepPairs3D(2024, 12_000)) {
-      out.add(p.inputA, p.xa.position, p.xa.rotation, p.inputB, p.xb.position, p.xb.rotation, { set: `${p.ta}-${p.tb}` });
+      out.add(p.inputA, p.xa.position, p.xa.rotation, p.inputB, p.xb.position, p.xb.rotation, {
+        set: `${p.ta}-${p.tb}`,
+      });
     }
     const ran = await expectSame3D('sweep3d', packed3D(out));
     expect(ran).toEqual([...PAIR_CLASSES_3D]);
@@ -107,14 +132,17 @@ describe('3D pair classes write the general kernel\'s bytes', () => {
   it('the resting frames of coherence3d.test.ts (every family, 30 poses of 100 frames)', async () => {
     const out = new SceneBuilder3D(0.01);
     for (const [name, family] of Object.entries(FAMILIES)) {
-      for (const f of restingFrames3D(family, 1, 30)) out.add(f.inputA, f.xa.position, f.xa.rotation, f.inputB, f.xb.position, f.xb.rotation, { set: name });
+      for (const f of restingFrames3D(family, 1, 30))
+        out.add(f.inputA, f.xa.position, f.xa.rotation, f.inputB, f.xb.position, f.xb.rotation, {
+          set: name,
+        });
     }
     const ran = await expectSame3D('coherence3d', packed3D(out));
     expect(ran).toEqual(['boxBox', 'hullHull', 'roundHull']);
   });
 });
 
-describe('2D pair classes write the general kernel\'s bytes', () => {
+describe("2D pair classes write the general kernel's bytes", () => {
   for (const scenario of SCENARIOS) {
     it(`bench scene ${scenario} (${BENCH_PAIRS} pairs)`, async () => {
       await expectSame2D(scenario, makeScene2D(scenario, BENCH_PAIRS).packed);
@@ -133,7 +161,11 @@ describe('the classifier', () => {
     const packed = packed3D(everyPairType3D(0xc1a56, 1_500));
     const shapes = new Uint32Array(packed.shapes);
     const bodies = new Uint32Array(packed.bodies);
-    const kind = (b: number): number => shapes[bodies[b * LAYOUT_3D.body.words + LAYOUT_3D.body.shape]! * LAYOUT_3D.shape.words + LAYOUT_3D.shape.kind]!;
+    const kind = (b: number): number =>
+      shapes[
+        bodies[b * LAYOUT_3D.body.words + LAYOUT_3D.body.shape]! * LAYOUT_3D.shape.words +
+          LAYOUT_3D.shape.kind
+      ]!;
     const host: Record<string, number> = {};
     for (let k = 0; k < packed.pairCount; k++) {
       const c = pairClass3D(kind(packed.pairs[2 * k]!), kind(packed.pairs[2 * k + 1]!));
@@ -149,7 +181,9 @@ describe('the classifier', () => {
       first += table[c].pairCount;
     }
     expect(table.rejected.pairCount).toBe(0);
-    const chunked = await GpuNarrowphase3D.create(acquired.device, acquired.timestamps, { maxPairsPerDispatch: 1000 });
+    const chunked = await GpuNarrowphase3D.create(acquired.device, acquired.timestamps, {
+      maxPairsPerDispatch: 1000,
+    });
     try {
       expect(sha256((await chunked.run(packed)).manifolds)).toBe(sha256(whole));
       const empty = { ...packed, pairs: new Uint32Array(0), pairCount: 0 };
@@ -173,9 +207,16 @@ describe('the classifier', () => {
     const list = new Uint32Array([...listed.slice(0, 10), n, ...listed.slice(10), n + 5]);
     const pc = await GpuPairClasses.create(device, NARROWPHASE_DIMENSION_3D, PAIR_CLASSES_3D);
     const made: GPUBuffer[] = [];
-    const upload = (data: ArrayBuffer | ArrayBufferView, usage = GPUBufferUsage.STORAGE): GPUBuffer => {
-      const b = device.createBuffer({ size: Math.max(16, Math.ceil(data.byteLength / 16) * 16), usage: usage | GPUBufferUsage.COPY_DST });
-      if (ArrayBuffer.isView(data)) device.queue.writeBuffer(b, 0, data.buffer, data.byteOffset, data.byteLength);
+    const upload = (
+      data: ArrayBuffer | ArrayBufferView,
+      usage = GPUBufferUsage.STORAGE,
+    ): GPUBuffer => {
+      const b = device.createBuffer({
+        size: Math.max(16, Math.ceil(data.byteLength / 16) * 16),
+        usage: usage | GPUBufferUsage.COPY_DST,
+      });
+      if (ArrayBuffer.isView(data))
+        device.queue.writeBuffer(b, 0, data.buffer, data.byteOffset, data.byteLength);
       else device.queue.writeBuffer(b, 0, data);
       made.push(b);
       return b;
@@ -185,10 +226,17 @@ describe('the classifier', () => {
       const sentinel = new Uint32Array((n * slotBytes) / 4).fill(0xdeadbeef);
       const manifolds = upload(sentinel, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
       const inputs = {
-        shapes: upload(packed.shapes), hullVertices: upload(packed.hullVertices), hullPlanes: upload(packed.hullPlanes),
-        hullFaces: upload(packed.hullFaces), hullIndices: upload(packed.hullIndices), bodies: upload(packed.bodies),
+        shapes: upload(packed.shapes),
+        hullVertices: upload(packed.hullVertices),
+        hullPlanes: upload(packed.hullPlanes),
+        hullFaces: upload(packed.hullFaces),
+        hullIndices: upload(packed.hullIndices),
+        bodies: upload(packed.bodies),
       };
-      const count = upload(new Uint32Array([list.length]), GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
+      const count = upload(
+        new Uint32Array([list.length]),
+        GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC,
+      );
       const encoder = device.createCommandEncoder();
       pc.encode(encoder, {
         inputs,
@@ -199,7 +247,11 @@ describe('the classifier', () => {
         workList: { buffer: upload(list), capacity: list.length },
         margin: packed.margin,
       });
-      const read = new GrowingBuffer(device, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST, 'read').ensure(n * slotBytes);
+      const read = new GrowingBuffer(
+        device,
+        GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+        'read',
+      ).ensure(n * slotBytes);
       made.push(read);
       encoder.copyBufferToBuffer(manifolds, 0, read, 0, n * slotBytes);
       device.queue.submit([encoder.finish()]);
@@ -213,7 +265,13 @@ describe('the classifier', () => {
       const defined = [M.normal, M.normal + 1, M.normal + 2, M.count, M.kind];
       for (let p = 0; p < M.pointCapacity; p++) {
         const o = M.points + p * M.pointStride;
-        defined.push(o + M.pointPosition, o + M.pointPosition + 1, o + M.pointPosition + 2, o + M.pointDepth, o + M.pointId);
+        defined.push(
+          o + M.pointPosition,
+          o + M.pointPosition + 1,
+          o + M.pointPosition + 2,
+          o + M.pointDepth,
+          o + M.pointId,
+        );
       }
       let listedSame = 0;
       let untouched = 0;
@@ -223,7 +281,7 @@ describe('the classifier', () => {
           if (defined.every((i) => slot[i] === want[k * words + i])) listedSame++;
         } else if (slot.every((w) => w === 0xdeadbeef)) untouched++;
       }
-      expect(listedSame, 'listed slots: the general kernel\'s bytes').toBe(listed.length);
+      expect(listedSame, "listed slots: the general kernel's bytes").toBe(listed.length);
       expect(untouched, 'slots not listed: untouched').toBe(n - listed.length);
       const table = await pc.readTable();
       expect(PAIR_CLASSES_3D.reduce((a, c) => a + table[c].pairCount, 0)).toBe(listed.length);

@@ -21,7 +21,15 @@ const SCENE_2D: Json = {
   dim: 2,
   margin: 0.02,
   shapes: [
-    { type: 'polygon', vertices: [[0, 0], [1, 0], [0, 1]], radius: 0.05 },
+    {
+      type: 'polygon',
+      vertices: [
+        [0, 0],
+        [1, 0],
+        [0, 1],
+      ],
+      radius: 0.05,
+    },
     { type: 'box', halfExtents: [0.5, 0.4], filter: { categoryBits: 1, maskBits: 3 } },
     { type: 'circle', radius: 0.5, center: [0.1, 0] },
     { type: 'capsule', a: [-0.5, 0], b: [0.5, 0], radius: 0.25 },
@@ -32,7 +40,12 @@ const SCENE_2D: Json = {
     { shape: 2, position: [0, 0.9] },
     { shape: 3, position: [1.2, 0.9], angle: 1 },
   ],
-  pairs: [[0, 1], [0, 2], [1, 3], [2, 3]],
+  pairs: [
+    [0, 1],
+    [0, 2],
+    [1, 3],
+    [2, 3],
+  ],
 };
 
 const SCENE_3D: Json = {
@@ -40,7 +53,17 @@ const SCENE_3D: Json = {
   margin: 0.01,
   shapes: [
     { type: 'box', halfExtents: [0.5, 0.5, 0.5] },
-    { type: 'hull', vertices: [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1], [0.6, 0.6, 0.6]], filter: { maskBits: 7 } },
+    {
+      type: 'hull',
+      vertices: [
+        [0, 0, 0],
+        [1, 0, 0],
+        [0, 1, 0],
+        [0, 0, 1],
+        [0.6, 0.6, 0.6],
+      ],
+      filter: { maskBits: 7 },
+    },
     { type: 'sphere', radius: 0.4, center: [0, 0, 0.1] },
     { type: 'capsule', a: [-0.5, 0, 0], b: [0.5, 0, 0], radius: 0.2 },
   ],
@@ -50,13 +73,23 @@ const SCENE_3D: Json = {
     { shape: 2, position: [0, 0, 0.85] },
     { shape: 3, position: [0.9, 0, 0.3], rotation: [0, 0, Math.SQRT1_2, Math.SQRT1_2] },
   ],
-  pairs: [[0, 1], [0, 2], [0, 3], [1, 2]],
+  pairs: [
+    [0, 1],
+    [0, 2],
+    [0, 3],
+    [1, 2],
+  ],
 };
 
 /** The path of every value in the tree (the root excluded), as keys and indices. */
-function paths(v: Json, at: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
+function paths(
+  v: Json,
+  at: (string | number)[] = [],
+  out: (string | number)[][] = [],
+): (string | number)[][] {
   if (Array.isArray(v)) v.forEach((x, i) => (out.push([...at, i]), paths(x, [...at, i], out)));
-  else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) out.push([...at, k]), paths(x, [...at, k], out);
+  else if (v !== null && typeof v === 'object')
+    for (const [k, x] of Object.entries(v)) (out.push([...at, k]), paths(x, [...at, k], out));
   return out;
 }
 
@@ -70,11 +103,15 @@ type Op = 'replace' | 'remove' | 'add' | 'nudge';
 function mutate(scene: Json, path: (string | number)[], op: Op, value: Json): Json {
   const copy = structuredClone(scene);
   let parent = copy as Record<string | number, Json> | Json[];
-  for (const k of path.slice(0, -1)) parent = (parent as Record<string | number, Json>)[k] as typeof parent;
+  for (const k of path.slice(0, -1))
+    parent = (parent as Record<string | number, Json>)[k] as typeof parent;
   const last = path[path.length - 1]!;
   const here = (parent as Record<string | number, Json>)[last];
   if (op === 'nudge') {
-    const step = typeof value === 'number' && Number.isFinite(value) ? Math.max(-0.3, Math.min(0.3, value)) : 0.1;
+    const step =
+      typeof value === 'number' && Number.isFinite(value)
+        ? Math.max(-0.3, Math.min(0.3, value))
+        : 0.1;
     if (typeof here === 'number') (parent as Record<string | number, Json>)[last] = here + step;
   } else if (Array.isArray(parent) && typeof last === 'number') {
     if (op === 'replace') parent[last] = value;
@@ -91,11 +128,39 @@ function mutate(scene: Json, path: (string | number)[], op: Op, value: Json): Js
 
 /** Values that break things: non-finite and extreme numbers, wrong types, empty and nested containers. */
 const awkward: fc.Arbitrary<Json> = fc.oneof(
-  fc.constantFrom<Json>(null, undefined, NaN, Infinity, -Infinity, -0, 0, -1, 1, 0.5, 1e-9, 1e7, 1e30, 2 ** 32, '', '1', 'box', true, [], {}, [[]], [0], [0, 0], [0, 0, 0], [0, 0, 0, 0]),
+  fc.constantFrom<Json>(
+    null,
+    undefined,
+    NaN,
+    Infinity,
+    -Infinity,
+    -0,
+    0,
+    -1,
+    1,
+    0.5,
+    1e-9,
+    1e7,
+    1e30,
+    2 ** 32,
+    '',
+    '1',
+    'box',
+    true,
+    [],
+    {},
+    [[]],
+    [0],
+    [0, 0],
+    [0, 0, 0],
+    [0, 0, 0, 0],
+  ),
   fc.double(),
   fc.integer({ min: -10, max: 10 }),
   fc.array(fc.double({ min: -2, max: 2, noNaN: true }), { maxLength: 5 }),
-  fc.array(fc.array(fc.double({ min: -2, max: 2, noNaN: true }), { minLength: 2, maxLength: 3 }), { maxLength: 12 }),
+  fc.array(fc.array(fc.double({ min: -2, max: 2, noNaN: true }), { minLength: 2, maxLength: 3 }), {
+    maxLength: 12,
+  }),
 );
 
 function allFinite(v: unknown): boolean {
@@ -108,7 +173,11 @@ function allFinite(v: unknown): boolean {
 /** The two backends' manifolds of each pair either lists (an absent pair: no points). */
 function byPair(a: ManifoldJson[], b: ManifoldJson[]): [ManifoldJson, ManifoldJson][] {
   const key = (m: ManifoldJson): string => m.pair.join(',');
-  const none = (m: ManifoldJson): ManifoldJson => ({ pair: m.pair, normal: m.normal.map(() => 0), points: [] });
+  const none = (m: ManifoldJson): ManifoldJson => ({
+    pair: m.pair,
+    normal: m.normal.map(() => 0),
+    points: [],
+  });
   const inB = new Map(b.map((m) => [key(m), m]));
   const out: [ManifoldJson, ManifoldJson][] = a.map((m) => [m, inB.get(key(m)) ?? none(m)]);
   const inA = new Set(a.map(key));
@@ -130,43 +199,63 @@ afterAll(() => {
 describe.each([
   ['2D', SCENE_2D],
   ['3D', SCENE_3D],
-] as const)('scene parser property (%s): refuse with an InputError naming the item, or collide finitely', (_dim, base) => {
-  it('holds for 5000 mutants', async () => {
-    const where = paths(base);
-    const tally = { accepted: 0, refused: 0, nearTies: 0 };
-    await fc.assert(
-      fc.asyncProperty(fc.nat({ max: where.length - 1 }), fc.constantFrom<Op>('replace', 'remove', 'add', 'nudge'), awkward, async (k, op, value) => {
-        const scene = mutate(base, where[k]!, op, value);
-        let parsed;
-        try {
-          parsed = parseScene(scene);
-        } catch (e) {
-          expect(e, `${String(e)}\n${JSON.stringify(scene)}`).toBeInstanceOf(InputError);
-          const err = e as InputError;
-          expect(err.message.startsWith(`${err.path}: `)).toBe(true);
-          expect(err.path).toMatch(/^(scene|dim|margin|shapes(\[\d+\])?|bodies(\[\d+\])?|pairs(\[\d+\])?)( \(.*\))?$/);
-          tally.refused++;
-          return;
-        }
-        const { manifolds } = await np.collide(parsed);
-        expect(allFinite(manifolds), JSON.stringify(scene)).toBe(true);
-        const onGpu = (await gpu.collide(parsed)).manifolds;
-        expect(allFinite(onGpu), JSON.stringify(scene)).toBe(true);
-        const aligned = byPair(manifolds, onGpu);
-        const [a, b] = [aligned.map((x) => x[0]), aligned.map((x) => x[1])];
-        const diff = parsed.dim === 2 ? compareManifolds2D(a, b, 1e-3) : compareManifolds3D(a, b, 1e-3);
-        // 3D: both valid is a near-tie (e.g. points exactly at the margin, kept in f32 and not in
-        // f64); 2D has had none (a 2D mismatch fails).
-        const unexplained = parsed.dim === 3 ? splitNearTies3D(parsed, Uint32Array.from(a.flatMap((m) => m.pair)), a, b, diff).unexplained : diff;
-        expect(unexplained, `${JSON.stringify(unexplained)}: cpu ${JSON.stringify(a)} gpu ${JSON.stringify(b)}\n${JSON.stringify(scene)}`).toEqual([]);
-        tally.nearTies += diff.length;
-        tally.accepted++;
-      }),
-      { numRuns: 5000, seed: 20261121 },
-    );
-    console.log(`${_dim}: ${tally.refused} refused, ${tally.accepted} accepted (GPU and CPU differing as near-ties: ${tally.nearTies})`);
-    // Coverage guards: both sides of the property were exercised many times.
-    expect(tally.refused).toBeGreaterThan(2000);
-    expect(tally.accepted).toBeGreaterThan(1000);
-  }, 120_000);
-});
+] as const)(
+  'scene parser property (%s): refuse with an InputError naming the item, or collide finitely',
+  (_dim, base) => {
+    it('holds for 5000 mutants', async () => {
+      const where = paths(base);
+      const tally = { accepted: 0, refused: 0, nearTies: 0 };
+      await fc.assert(
+        fc.asyncProperty(
+          fc.nat({ max: where.length - 1 }),
+          fc.constantFrom<Op>('replace', 'remove', 'add', 'nudge'),
+          awkward,
+          async (k, op, value) => {
+            const scene = mutate(base, where[k]!, op, value);
+            let parsed;
+            try {
+              parsed = parseScene(scene);
+            } catch (e) {
+              expect(e, `${String(e)}\n${JSON.stringify(scene)}`).toBeInstanceOf(InputError);
+              const err = e as InputError;
+              expect(err.message.startsWith(`${err.path}: `)).toBe(true);
+              expect(err.path).toMatch(
+                /^(scene|dim|margin|shapes(\[\d+\])?|bodies(\[\d+\])?|pairs(\[\d+\])?)( \(.*\))?$/,
+              );
+              tally.refused++;
+              return;
+            }
+            const { manifolds } = await np.collide(parsed);
+            expect(allFinite(manifolds), JSON.stringify(scene)).toBe(true);
+            const onGpu = (await gpu.collide(parsed)).manifolds;
+            expect(allFinite(onGpu), JSON.stringify(scene)).toBe(true);
+            const aligned = byPair(manifolds, onGpu);
+            const [a, b] = [aligned.map((x) => x[0]), aligned.map((x) => x[1])];
+            const diff =
+              parsed.dim === 2 ? compareManifolds2D(a, b, 1e-3) : compareManifolds3D(a, b, 1e-3);
+            // 3D: both valid is a near-tie (e.g. points exactly at the margin, kept in f32 and not in
+            // f64); 2D has had none (a 2D mismatch fails).
+            const unexplained =
+              parsed.dim === 3
+                ? splitNearTies3D(parsed, Uint32Array.from(a.flatMap((m) => m.pair)), a, b, diff)
+                    .unexplained
+                : diff;
+            expect(
+              unexplained,
+              `${JSON.stringify(unexplained)}: cpu ${JSON.stringify(a)} gpu ${JSON.stringify(b)}\n${JSON.stringify(scene)}`,
+            ).toEqual([]);
+            tally.nearTies += diff.length;
+            tally.accepted++;
+          },
+        ),
+        { numRuns: 5000, seed: 20261121 },
+      );
+      console.log(
+        `${_dim}: ${tally.refused} refused, ${tally.accepted} accepted (GPU and CPU differing as near-ties: ${tally.nearTies})`,
+      );
+      // Coverage guards: both sides of the property were exercised many times.
+      expect(tally.refused).toBeGreaterThan(2000);
+      expect(tally.accepted).toBeGreaterThan(1000);
+    }, 120_000);
+  },
+);

@@ -22,12 +22,21 @@ import { describe, expect, it } from 'vitest';
 import { AXIS_HYSTERESIS, INCIDENT_EDGE_BIAS } from '../src/constants.ts';
 import { collidePacked2D, prepareCpu2D } from '../src/cpu/narrowphase2d.ts';
 import { LAYOUT_2D } from '../src/layout2d.ts';
-import { packScene2D, unpackManifolds2D, unpackShapes2D, type ManifoldJson } from '../src/pack2d.ts';
+import {
+  packScene2D,
+  unpackManifolds2D,
+  unpackShapes2D,
+  type ManifoldJson,
+} from '../src/pack2d.ts';
 import { parseScene } from '../src/scene.ts';
 import { rng } from '../src/random2d.ts';
 import type { Shape2D, Shape2DInput, Vec2 } from '../src/shapes2d.ts';
 import { emptyPeerManifold, type PeerManifold2D } from '../bench/peers/peer2d.ts';
-import { createPlanckPeer, resetPlanckAxisTolerance, setPlanckAxisTolerance } from '../bench/peers/planck2d.ts';
+import {
+  createPlanckPeer,
+  resetPlanckAxisTolerance,
+  setPlanckAxisTolerance,
+} from '../bench/peers/planck2d.ts';
 import { reach } from './helpers/random2d.ts';
 
 const NORMAL_COS = Math.cos((1 * Math.PI) / 180);
@@ -57,7 +66,10 @@ function randomPolygon(r: Rand, n: number, radius = 0): Shape2DInput {
   for (let i = 0; i < n; i++) {
     const ex = rx * Math.cos(t);
     const ey = ry * Math.sin(t);
-    vertices.push([ox + Math.cos(phi) * ex - Math.sin(phi) * ey, oy + Math.sin(phi) * ex + Math.cos(phi) * ey]);
+    vertices.push([
+      ox + Math.cos(phi) * ex - Math.sin(phi) * ey,
+      oy + Math.sin(phi) * ex + Math.cos(phi) * ey,
+    ]);
     t += minGap + ((2 * Math.PI - n * minGap) * w[i]!) / sum;
   }
   return radius > 0 ? { type: 'polygon', vertices, radius } : { type: 'polygon', vertices };
@@ -70,15 +82,27 @@ function randomBox(r: Rand, radius = 0): Shape2DInput {
 
 function randomCircle(r: Rand): Shape2DInput {
   const radius = range(r, 0.1, 1);
-  return r() < 0.5 ? { type: 'circle', radius } : { type: 'circle', radius, center: [range(r, -0.3, 0.3), range(r, -0.3, 0.3)] };
+  return r() < 0.5
+    ? { type: 'circle', radius }
+    : { type: 'circle', radius, center: [range(r, -0.3, 0.3), range(r, -0.3, 0.3)] };
 }
 
 interface Candidates {
-  json: { dim: 2; margin: number; shapes: Shape2DInput[]; bodies: { shape: number; position: Vec2; angle: number }[]; pairs: [number, number][] };
+  json: {
+    dim: 2;
+    margin: number;
+    shapes: Shape2DInput[];
+    bodies: { shape: number; position: Vec2; angle: number }[];
+    pairs: [number, number][];
+  };
 }
 
 /** One body (and one shape) per side of every pair; B placed at up to 0.95 × (reachA + reachB). */
-function makeCandidates(seed: number, count: number, shapeOf: (r: Rand, side: 0 | 1) => Shape2DInput): Candidates {
+function makeCandidates(
+  seed: number,
+  count: number,
+  shapeOf: (r: Rand, side: 0 | 1) => Shape2DInput,
+): Candidates {
   const r = rng(seed);
   const shapes: Shape2DInput[] = [];
   const bodies: Candidates['json']['bodies'] = [];
@@ -138,8 +162,10 @@ function runBoth(c: Candidates): Run {
   const bodies = prepared.bodies; // the f32 Body2D words our reference reads
   const L = LAYOUT_2D.body;
   const xf = (i: number): [number, number, number, number] => [
-    bodies[i * L.words + L.position]!, bodies[i * L.words + L.position + 1]!,
-    bodies[i * L.words + L.rotation]!, bodies[i * L.words + L.rotation + 1]!,
+    bodies[i * L.words + L.position]!,
+    bodies[i * L.words + L.position + 1]!,
+    bodies[i * L.words + L.rotation]!,
+    bodies[i * L.words + L.rotation + 1]!,
   ];
   const inputs: PairInput[] = [];
   const planck: PeerManifold2D[] = [];
@@ -195,7 +221,8 @@ function faceSeparations(p1: WorldPoly, p2: WorldPoly): number[] {
   const out: number[] = [];
   for (let i = 0; i < p1.n; i++) {
     let s = Infinity;
-    for (let j = 0; j < p2.n; j++) s = Math.min(s, p1.nx[i]! * (p2.vx[j]! - p1.vx[i]!) + p1.ny[i]! * (p2.vy[j]! - p1.vy[i]!));
+    for (let j = 0; j < p2.n; j++)
+      s = Math.min(s, p1.nx[i]! * (p2.vx[j]! - p1.vx[i]!) + p1.ny[i]! * (p2.vy[j]! - p1.vy[i]!));
     out.push(s);
   }
   return out;
@@ -224,10 +251,13 @@ function analyse(inp: PairInput, ours: ManifoldJson, planck: PeerManifold2D): An
   const [a1, a2] = top2(sepA);
   const [b1, b2] = top2(sepB);
   const hyst = AXIS_HYSTERESIS * inp.scale;
-  if (Math.abs(b1 - (a1 + hyst)) < tol) reasons.push(`hysteresis boundary: sepB − sepA − hyst = ${(b1 - a1 - hyst).toExponential(2)}`);
+  if (Math.abs(b1 - (a1 + hyst)) < tol)
+    reasons.push(`hysteresis boundary: sepB − sepA − hyst = ${(b1 - a1 - hyst).toExponential(2)}`);
   const flip = b1 > a1 + hyst;
-  if (!flip && a1 - a2 < tol) reasons.push(`two faces of A: ${a1.toExponential(4)} vs ${a2.toExponential(4)}`);
-  if (flip && b1 - b2 < tol) reasons.push(`two faces of B: ${b1.toExponential(4)} vs ${b2.toExponential(4)}`);
+  if (!flip && a1 - a2 < tol)
+    reasons.push(`two faces of A: ${a1.toExponential(4)} vs ${a2.toExponential(4)}`);
+  if (flip && b1 - b2 < tol)
+    reasons.push(`two faces of B: ${b1.toExponential(4)} vs ${b2.toExponential(4)}`);
   // Incident edge: two edges of the incident polygon nearly as anti-parallel to the reference
   // normal: within TIE, or within our INCIDENT_EDGE_BIAS, by which we keep the edge leaving the
   // deepest vertex (stable ids for a corner resting on a face) where planck takes the most
@@ -237,13 +267,20 @@ function analyse(inp: PairInput, ours: ManifoldJson, planck: PeerManifold2D): An
   const seps = flip ? sepB : sepA;
   for (let e = 0; e < ref.n; e++) {
     if (seps[e]! < (flip ? b1 : a1) - tol) continue;
-    const dots = inc.nx.map((nx, i) => nx * ref.nx[e]! + inc.ny[i]! * ref.ny[e]!).sort((x, y) => x - y);
-    if (dots.length > 1 && dots[1]! - dots[0]! < TIE + INCIDENT_EDGE_BIAS) reasons.push(`two incident edges for reference face ${e}: dots ${dots[0]!.toFixed(6)}, ${dots[1]!.toFixed(6)}`);
+    const dots = inc.nx
+      .map((nx, i) => nx * ref.nx[e]! + inc.ny[i]! * ref.ny[e]!)
+      .sort((x, y) => x - y);
+    if (dots.length > 1 && dots[1]! - dots[0]! < TIE + INCIDENT_EDGE_BIAS)
+      reasons.push(
+        `two incident edges for reference face ${e}: dots ${dots[0]!.toFixed(6)}, ${dots[1]!.toFixed(6)}`,
+      );
   }
   // A point at zero depth may be kept by one and dropped by the other.
-  for (const p of ours.points) if (Math.abs(p.depth) < tol) reasons.push(`our point at depth ${p.depth.toExponential(2)}`);
+  for (const p of ours.points)
+    if (Math.abs(p.depth) < tol) reasons.push(`our point at depth ${p.depth.toExponential(2)}`);
   for (let i = 0; i < Math.max(planck.count, 0); i++) {
-    if (Math.abs(planck.separation[i]!) < tol) reasons.push(`planck point at separation ${planck.separation[i]!.toExponential(2)}`);
+    if (Math.abs(planck.separation[i]!) < tol)
+      reasons.push(`planck point at separation ${planck.separation[i]!.toExponential(2)}`);
   }
   return { sepA, sepB, reasons };
 }
@@ -257,12 +294,14 @@ function compare(inp: PairInput, ours: ManifoldJson, planck: PeerManifold2D): st
   if (ours.points.length !== n) return `point count: ours ${ours.points.length}, planck ${n}`;
   if (n === 0) return null;
   const cos = ours.normal[0]! * planck.normalX + ours.normal[1]! * planck.normalY;
-  if (!(cos >= NORMAL_COS)) return `normal: ours (${ours.normal.join(', ')}), planck (${planck.normalX}, ${planck.normalY}), angle ${((Math.acos(Math.min(1, Math.max(-1, cos))) * 180) / Math.PI).toFixed(4)}°`;
+  if (!(cos >= NORMAL_COS))
+    return `normal: ours (${ours.normal.join(', ')}), planck (${planck.normalX}, ${planck.normalY}), angle ${((Math.acos(Math.min(1, Math.max(-1, cos))) * 180) / Math.PI).toFixed(4)}°`;
   const depthTol = (d: number): number => DEPTH_REL * Math.abs(d) + DEPTH_ABS * scale;
   const oursDeepest = Math.max(...ours.points.map((p) => p.depth));
   let planckDeepest = -Infinity;
   for (let i = 0; i < n; i++) planckDeepest = Math.max(planckDeepest, -planck.separation[i]!);
-  if (Math.abs(oursDeepest - planckDeepest) > depthTol(planckDeepest)) return `deepest depth: ours ${oursDeepest}, planck ${planckDeepest}`;
+  if (Math.abs(oursDeepest - planckDeepest) > depthTol(planckDeepest))
+    return `deepest depth: ours ${oursDeepest}, planck ${planckDeepest}`;
   const used = new Set<number>();
   for (let i = 0; i < n; i++) {
     let best = -1;
@@ -275,10 +314,12 @@ function compare(inp: PairInput, ours: ManifoldJson, planck: PeerManifold2D): st
         best = j;
       }
     });
-    if (bestD > POINT_TOL * scale) return `planck point ${i} (${planck.px[i]}, ${planck.py[i]}) has no point of ours within ${(POINT_TOL * scale).toExponential(2)} (nearest ${bestD.toExponential(3)})`;
+    if (bestD > POINT_TOL * scale)
+      return `planck point ${i} (${planck.px[i]}, ${planck.py[i]}) has no point of ours within ${(POINT_TOL * scale).toExponential(2)} (nearest ${bestD.toExponential(3)})`;
     used.add(best);
     const d = ours.points[best]!.depth;
-    if (Math.abs(d + planck.separation[i]!) > depthTol(d)) return `depth of point ${i}: ours ${d}, planck ${-planck.separation[i]!}`;
+    if (Math.abs(d + planck.separation[i]!) > depthTol(d))
+      return `depth of point ${i}: ours ${d}, planck ${-planck.separation[i]!}`;
   }
   return null;
 }
@@ -316,7 +357,10 @@ function tally(run: Run, label: string): Tally {
         planck: {
           count: planck.count,
           normal: [planck.normalX, planck.normalY],
-          points: Array.from({ length: Math.max(planck.count, 0) }, (_, i) => ({ position: [planck.px[i], planck.py[i]], depth: -planck.separation[i]! })),
+          points: Array.from({ length: Math.max(planck.count, 0) }, (_, i) => ({
+            position: [planck.px[i], planck.py[i]],
+            depth: -planck.separation[i]!,
+          })),
         },
         faceSeparationsA: a.sepA,
         faceSeparationsB: a.sepB,
@@ -339,7 +383,8 @@ function tally(run: Run, label: string): Tally {
       `${t.nearTies} near-ties excluded, ${t.failures.length} disagreements, ${t.compared} overlapping pairs compared`,
   );
   for (const ex of t.tieExamples) console.log(`[planck2d] ${label}: near-tie example: ${ex}`);
-  for (const f of t.failures.slice(0, 5)) console.log(`[planck2d] ${label}: DISAGREEMENT: ${f.why}\n  ${f.detail}`);
+  for (const f of t.failures.slice(0, 5))
+    console.log(`[planck2d] ${label}: DISAGREEMENT: ${f.why}\n  ${f.detail}`);
   return t;
 }
 
@@ -354,7 +399,10 @@ function expectAgreement(t: Tally, minCompared: number): void {
 
 describe('planck peer (bench/peers/planck2d.ts)', () => {
   it('maps onto our convention: 2×2 box on 2×2 box, overlap 0.1', () => {
-    const shapes: Shape2DInput[] = [{ type: 'box', halfExtents: [1, 1] }, { type: 'box', halfExtents: [1.5, 1] }];
+    const shapes: Shape2DInput[] = [
+      { type: 'box', halfExtents: [1, 1] },
+      { type: 'box', halfExtents: [1.5, 1] },
+    ];
     const out = emptyPeerManifold();
     const exact = createPlanckPeer(shapes);
     exact.collide(0, [0, 0], 0, 1, [0, 1.9], 0, out);
@@ -373,19 +421,31 @@ describe('planck peer (bench/peers/planck2d.ts)', () => {
       expect(out.separation[i]).toBeCloseTo(-0.12, 12);
       expect(out.py[i]).toBeCloseTo(0.95, 12);
     }
-    expect([...out.px].sort((a, b) => a - b)).toEqual([-1.02, 1.02].map((x) => expect.closeTo(x, 12)));
+    expect([...out.px].sort((a, b) => a - b)).toEqual(
+      [-1.02, 1.02].map((x) => expect.closeTo(x, 12)),
+    );
   });
 
   it('our CPU reference gives the same manifold for the box-on-box case', () => {
     const scene = parseScene({
       dim: 2,
       margin: 0,
-      shapes: [{ type: 'box', halfExtents: [1, 1] }, { type: 'box', halfExtents: [1.5, 1] }],
-      bodies: [{ shape: 0, position: [0, 0], angle: 0 }, { shape: 1, position: [0, 1.9], angle: 0 }],
+      shapes: [
+        { type: 'box', halfExtents: [1, 1] },
+        { type: 'box', halfExtents: [1.5, 1] },
+      ],
+      bodies: [
+        { shape: 0, position: [0, 0], angle: 0 },
+        { shape: 1, position: [0, 1.9], angle: 0 },
+      ],
       pairs: [[0, 1]],
     });
     const packed = packScene2D(scene, scene.pairs!);
-    const [m] = unpackManifolds2D(collidePacked2D(prepareCpu2D(packed, 2), packed), scene.pairs!, false);
+    const [m] = unpackManifolds2D(
+      collidePacked2D(prepareCpu2D(packed, 2), packed),
+      scene.pairs!,
+      false,
+    );
     expect(m!.normal).toEqual([0, 1]);
     expect(m!.points.length).toBe(2);
     for (const p of m!.points) {
@@ -398,7 +458,9 @@ describe('planck peer (bench/peers/planck2d.ts)', () => {
 
 describe('CPU reference agrees with planck (Box2D algorithm)', () => {
   it('random overlapping boxes and convex 3..8-gons', () => {
-    const c = makeCandidates(0x5eed2d, 6000, (r) => (r() < 0.3 ? randomBox(r) : randomPolygon(r, 3 + Math.floor(r() * 6))));
+    const c = makeCandidates(0x5eed2d, 6000, (r) =>
+      r() < 0.3 ? randomBox(r) : randomPolygon(r, 3 + Math.floor(r() * 6)),
+    );
     const t = tally(runBoth(c), 'polygons');
     expectAgreement(t, 2000);
   });
@@ -419,7 +481,11 @@ describe('CPU reference agrees with planck (Box2D algorithm)', () => {
   // overlap both run the same SAT on the cores, so the normal (and, with no clipping, the depths)
   // must agree: only the normal is compared here, on pairs whose cores overlap.
   it('rounded polygons with overlapping cores: same normal', () => {
-    const c = makeCandidates(0x40ded, 3000, (r) => (r() < 0.3 ? randomBox(r, range(r, 0.01, 0.2)) : randomPolygon(r, 3 + Math.floor(r() * 6), range(r, 0.01, 0.2))));
+    const c = makeCandidates(0x40ded, 3000, (r) =>
+      r() < 0.3
+        ? randomBox(r, range(r, 0.01, 0.2))
+        : randomPolygon(r, 3 + Math.floor(r() * 6), range(r, 0.01, 0.2)),
+    );
     const run = runBoth(c);
     let compared = 0;
     let agree = 0;
@@ -433,17 +499,34 @@ describe('CPU reference agrees with planck (Box2D algorithm)', () => {
       const coreSep = Math.max(...faceSeparations(A, B), ...faceSeparations(B, A));
       if (coreSep > -TIE * inp.scale) continue; // cores apart (or touching): different algorithms by design
       compared++;
-      const cos = ours.points.length > 0 && planck.count > 0 ? ours.normal[0]! * planck.normalX + ours.normal[1]! * planck.normalY : -2;
+      const cos =
+        ours.points.length > 0 && planck.count > 0
+          ? ours.normal[0]! * planck.normalX + ours.normal[1]! * planck.normalY
+          : -2;
       if (cos >= NORMAL_COS) {
         agree++;
         continue;
       }
       const a = analyse(inp, ours, planck);
       if (a.reasons.filter((x) => !x.includes('point at')).length > 0) ties++;
-      else if (bad.length < 5) bad.push(JSON.stringify({ pair: inp.k, shapeA: run.shapesJson[2 * inp.k], shapeB: run.shapesJson[2 * inp.k + 1], bodyA: run.bodiesJson[2 * inp.k], bodyB: run.bodiesJson[2 * inp.k + 1], ours, planck, reasons: a.reasons }));
+      else if (bad.length < 5)
+        bad.push(
+          JSON.stringify({
+            pair: inp.k,
+            shapeA: run.shapesJson[2 * inp.k],
+            shapeB: run.shapesJson[2 * inp.k + 1],
+            bodyA: run.bodiesJson[2 * inp.k],
+            bodyB: run.bodiesJson[2 * inp.k + 1],
+            ours,
+            planck,
+            reasons: a.reasons,
+          }),
+        );
     }
     const counted = compared - ties;
-    console.log(`[planck2d] rounded (normal only, cores overlapping): ${agree}/${counted} agree (${((100 * agree) / counted).toFixed(3)}%), ${ties} near-ties excluded`);
+    console.log(
+      `[planck2d] rounded (normal only, cores overlapping): ${agree}/${counted} agree (${((100 * agree) / counted).toFixed(3)}%), ${ties} near-ties excluded`,
+    );
     for (const b of bad) console.log(`[planck2d] rounded: DISAGREEMENT: ${b}`);
     expect(compared).toBeGreaterThanOrEqual(1000);
     expect(agree / counted).toBeGreaterThanOrEqual(MIN_RATE);

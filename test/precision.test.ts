@@ -26,13 +26,17 @@ type SceneJson = SceneJson2D | SceneJson3D;
 /** The scene with every body moved by `offset`. */
 function moved<S extends SceneJson>(scene: S, offset: readonly number[]): S {
   const out = structuredClone(scene);
-  for (const b of out.bodies) b.position = b.position.map((v, i) => v + offset[i]!) as typeof b.position;
+  for (const b of out.bodies)
+    b.position = b.position.map((v, i) => v + offset[i]!) as typeof b.position;
   return out;
 }
 
 /** Manifolds moved back by `offset` (in f64). */
 function back(manifolds: readonly ManifoldJson[], offset: readonly number[]): ManifoldJson[] {
-  return manifolds.map((m) => ({ ...m, points: m.points.map((p) => ({ ...p, position: p.position.map((v, i) => v - offset[i]!) })) }));
+  return manifolds.map((m) => ({
+    ...m,
+    points: m.points.map((p) => ({ ...p, position: p.position.map((v, i) => v - offset[i]!) })),
+  }));
 }
 
 /** The packed path, positions as f32 world coordinates (what the frames see). */
@@ -49,19 +53,36 @@ function packedRun(json: SceneJson): ManifoldJson[] {
 /** Per pair, the smaller shape's extent (the size the tolerances scale with). */
 function pairSizes(json: SceneJson): number[] {
   const s = parseScene(json);
-  return Array.from({ length: s.pairs!.length / 2 }, (_, k) => Math.min(s.shapes[s.bodyShape[s.pairs![2 * k]!]!]!.extent, s.shapes[s.bodyShape[s.pairs![2 * k + 1]!]!]!.extent));
+  return Array.from({ length: s.pairs!.length / 2 }, (_, k) =>
+    Math.min(
+      s.shapes[s.bodyShape[s.pairs![2 * k]!]!]!.extent,
+      s.shapes[s.bodyShape[s.pairs![2 * k + 1]!]!]!.extent,
+    ),
+  );
 }
 
 /** Mismatches where the geometry differs (normal, position, depth), apart from near-ties that picked other features (point count, id). */
-const geometric = (mm: readonly Mismatch[]): Mismatch[] => mm.filter((m) => /normal|position|depth/.test(m.reason));
+const geometric = (mm: readonly Mismatch[]): Mismatch[] =>
+  mm.filter((m) => /normal|position|depth/.test(m.reason));
 
-const SETS: [string, SceneJson][] = [['2D', randomPairScene(3, 3000, 'mixed')], ['3D', randomPairScene3D(3, 1500, 'mixed3d')]];
+const SETS: [string, SceneJson][] = [
+  ['2D', randomPairScene(3, 3000, 'mixed')],
+  ['3D', randomPairScene3D(3, 1500, 'mixed3d')],
+];
 
 describe('world size and f32', () => {
   it("the issue's pair at 1e6: depth 0.1, not 0.125, on both backends", async () => {
     const pair = (x: number): SceneJson2D => ({
-      dim: 2, shapes: [{ type: 'box', halfExtents: [0.5, 0.5] }, { type: 'circle', radius: 0.5 }],
-      bodies: [{ shape: 0, position: [x, x] }, { shape: 1, position: [x, x + 0.9] }], pairs: [[0, 1]],
+      dim: 2,
+      shapes: [
+        { type: 'box', halfExtents: [0.5, 0.5] },
+        { type: 'circle', radius: 0.5 },
+      ],
+      bodies: [
+        { shape: 0, position: [x, x] },
+        { shape: 1, position: [x, x + 0.9] },
+      ],
+      pairs: [[0, 1]],
     });
     for (const backend of ['cpu', 'gpu'] as const) {
       const np = await createNarrowphase({ backend });
@@ -88,7 +109,12 @@ describe('world size and f32', () => {
       const offset = (x: number): number[] => [x, -x, x].slice(0, dim);
       // Every pair at the edge of the range of the set's smallest shape (F32_WORLD_RANGE × that size).
       const edge = F32_WORLD_RANGE * Math.min(...sizes);
-      const atEdge = compareManifolds2D(reference, back(packedRun(moved(scene, offset(edge))), offset(edge)), 0.005, sizes);
+      const atEdge = compareManifolds2D(
+        reference,
+        back(packedRun(moved(scene, offset(edge))), offset(edge)),
+        0.005,
+        sizes,
+      );
       expect(geometric(atEdge), JSON.stringify(atEdge.slice(0, 3))).toEqual([]);
       expect(atEdge.length).toBeLessThanOrEqual(0.002 * sizes.length);
       const cpu = await createNarrowphase({ backend: 'cpu' });
@@ -99,7 +125,12 @@ describe('world size and f32', () => {
         const mm = compareManifolds2D(reference, back(manifolds, offset(x)), 1e-4, sizes);
         expect(mm, `${name} at ${x}: ${JSON.stringify(mm.slice(0, 3))}`).toEqual([]);
         // Without the rebasing (the packed path) the same pairs miss even the slop.
-        const unrebased = compareManifolds2D(reference, back(packedRun(far), offset(x)), 0.005, sizes);
+        const unrebased = compareManifolds2D(
+          reference,
+          back(packedRun(far), offset(x)),
+          0.005,
+          sizes,
+        );
         expect(unrebased.length, `${name} at ${x}, packed`).toBeGreaterThan(0.05 * sizes.length);
       }
     });

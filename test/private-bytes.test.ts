@@ -29,21 +29,27 @@ describe('private bytes per invocation', () => {
   const pipelines = narrowphasePipelines();
 
   it('every pipeline has a budget', () => {
-    expect(pipelines.map((p) => `${p.dim} ${p.kernel}`).sort()).toEqual(Object.keys(PRIVATE_BYTES_BUDGET).sort());
+    expect(pipelines.map((p) => `${p.dim} ${p.kernel}`).sort()).toEqual(
+      Object.keys(PRIVATE_BYTES_BUDGET).sort(),
+    );
   });
 
   for (const p of pipelines) {
     const name = `${p.dim} ${p.kernel}`;
     it(`${name}: within ${PRIVATE_BYTES_BUDGET[name]} bytes`, () => {
       const r = privateBytes(p.code, p.entry);
-      console.log(`${name}: ${r.total} bytes; module ${JSON.stringify(r.module)}; chain ${JSON.stringify(r.chain)}`);
+      console.log(
+        `${name}: ${r.total} bytes; module ${JSON.stringify(r.module)}; chain ${JSON.stringify(r.chain)}`,
+      );
       expect(r.total).toBeLessThanOrEqual(PRIVATE_BYTES_BUDGET[name]!);
       expect(r.total).toBeGreaterThan(0);
     });
   }
 
   it('the classes hold only the arrays their shapes reach', () => {
-    const bytes = Object.fromEntries(pipelines.map((p) => [`${p.dim} ${p.kernel}`, privateBytes(p.code, p.entry)]));
+    const bytes = Object.fromEntries(
+      pipelines.map((p) => [`${p.dim} ${p.kernel}`, privateBytes(p.code, p.entry)]),
+    );
     // Box pairs never reach the hull edge lists; round pairs neither those nor the clip buffers.
     expect(Object.keys(bytes['3D boxBox']!.module)).not.toContain('candEdgeB');
     for (const k of ['3D roundHull', '3D roundRound']) {
@@ -57,6 +63,9 @@ describe('private bytes per invocation', () => {
 
   it('README.md shows the computed table', () => {
     const text = readme();
-    expect(updateReadme(text) === text, 'README.md private-bytes table is out of date: node --import tsx scripts/private-bytes.ts').toBe(true);
+    expect(
+      updateReadme(text) === text,
+      'README.md private-bytes table is out of date: node --import tsx scripts/private-bytes.ts',
+    ).toBe(true);
   });
 });

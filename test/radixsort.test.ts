@@ -41,10 +41,23 @@ function firstDifference(a: Uint32Array, b: Uint32Array): number {
 async function expectStableSort(keys: Uint32Array, keyBits = 32): Promise<void> {
   const mask = keyBits === 32 ? 0xffffffff : (1 << keyBits) - 1;
   const got = await sorter.sort(keys, undefined, keyBits);
-  const want = stableOrder(keys.length, (a, b) => ((keys[a]! & mask) >>> 0) - ((keys[b]! & mask) >>> 0));
+  const want = stableOrder(
+    keys.length,
+    (a, b) => ((keys[a]! & mask) >>> 0) - ((keys[b]! & mask) >>> 0),
+  );
   const at = firstDifference(got.values, want);
-  expect(at, at < 0 ? '' : `n=${keys.length}: position ${at} holds element ${got.values[at]}, want ${want[at]}`).toBe(-1);
-  expect(firstDifference(got.keys, Uint32Array.from(want, (i) => keys[i]!))).toBe(-1);
+  expect(
+    at,
+    at < 0
+      ? ''
+      : `n=${keys.length}: position ${at} holds element ${got.values[at]}, want ${want[at]}`,
+  ).toBe(-1);
+  expect(
+    firstDifference(
+      got.keys,
+      Uint32Array.from(want, (i) => keys[i]!),
+    ),
+  ).toBe(-1);
 }
 
 function randomKeys(seed: number, n: number, distinct: number): Uint32Array {
@@ -82,23 +95,37 @@ describe('GPU radix sort', () => {
   });
 
   it('sorts by an odd number of passes (keyBits 4, 12, 28: the result ends in the scratch buffers), stably', async () => {
-    for (const bits of [4, 12, 28]) await expectStableSort(randomKeys(6 + bits, 20_000, 50_000), bits);
+    for (const bits of [4, 12, 28])
+      await expectStableSort(randomKeys(6 + bits, 20_000, 50_000), bits);
   });
 
   it('sorts only the first count elements when the count comes from a GPU buffer (odd and even pass counts)', async () => {
     const device = gpu.device;
     const n = 20_000;
     const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
-    for (const [keyBits, count] of [[28, 13_001], [32, 4_097], [16, 0], [12, n], [8, n + 5]] as const) {
+    for (const [keyBits, count] of [
+      [28, 13_001],
+      [32, 4_097],
+      [16, 0],
+      [12, n],
+      [8, n + 5],
+    ] as const) {
       const keys = randomKeys(40 + keyBits, n, 5_000);
       const mask = keyBits === 32 ? 0xffffffff : 2 ** keyBits - 1;
       const kb = device.createBuffer({ size: 4 * n, usage: S });
       const vb = device.createBuffer({ size: 4 * n, usage: S });
-      const scratch = { keys: device.createBuffer({ size: 4 * n, usage: S }), values: device.createBuffer({ size: 4 * n, usage: S }) };
+      const scratch = {
+        keys: device.createBuffer({ size: 4 * n, usage: S }),
+        values: device.createBuffer({ size: 4 * n, usage: S }),
+      };
       // The count at word 1 of a counts buffer (as a contact list's `written`).
       const cb = device.createBuffer({ size: 16, usage: S });
       device.queue.writeBuffer(kb, 0, keys);
-      device.queue.writeBuffer(vb, 0, Uint32Array.from({ length: n }, (_, i) => i));
+      device.queue.writeBuffer(
+        vb,
+        0,
+        Uint32Array.from({ length: n }, (_, i) => i),
+      );
       device.queue.writeBuffer(cb, 0, Uint32Array.from([7, count, 7, 7]));
       const plan = sorter.plan(kb, vb, n, keyBits, scratch, { buffer: cb, word: 1 });
       const encoder = device.createCommandEncoder();
@@ -107,7 +134,10 @@ describe('GPU radix sort', () => {
       pass.end();
       device.queue.submit([encoder.finish()]);
       const m = Math.min(n, count);
-      const got = new Uint32Array(await readBuffer(device, plan.output.values, 4 * n)).subarray(0, m);
+      const got = new Uint32Array(await readBuffer(device, plan.output.values, 4 * n)).subarray(
+        0,
+        m,
+      );
       const want = stableOrder(m, (a, b) => ((keys[a]! & mask) >>> 0) - ((keys[b]! & mask) >>> 0));
       expect(firstDifference(got, want), `keyBits ${keyBits}, count ${count}`).toBe(-1);
       plan.destroy();
@@ -123,15 +153,36 @@ describe('GPU radix sort', () => {
 
   it('sorts f32 keys (negative, equal, ±0, infinities, denormals) in float order, stably', async () => {
     const r = rng(9);
-    const special = [0, -0, 1, -1, 1.5, -1.5, Infinity, -Infinity, 1e-45, -1e-45, 3.4e38, -3.4e38, 1e5, -1e5, 2 ** -126];
+    const special = [
+      0,
+      -0,
+      1,
+      -1,
+      1.5,
+      -1.5,
+      Infinity,
+      -Infinity,
+      1e-45,
+      -1e-45,
+      3.4e38,
+      -3.4e38,
+      1e5,
+      -1e5,
+      2 ** -126,
+    ];
     const floats = new Float32Array(20_000);
     for (let i = 0; i < floats.length; i++) {
-      floats[i] = r() < 0.3 ? special[Math.floor(r() * special.length)]! : (r() - 0.5) * 10 ** Math.floor(r() * 10 - 3);
+      floats[i] =
+        r() < 0.3
+          ? special[Math.floor(r() * special.length)]!
+          : (r() - 0.5) * 10 ** Math.floor(r() * 10 - 3);
     }
     const keys = Uint32Array.from(floats, f32SortKey);
     const got = await sorter.sort(keys);
     // The host's order of the f32 values: -0 equals +0, ties by index.
-    const want = stableOrder(floats.length, (a, b) => (floats[a]! < floats[b]! ? -1 : floats[a]! > floats[b]! ? 1 : 0));
+    const want = stableOrder(floats.length, (a, b) =>
+      floats[a]! < floats[b]! ? -1 : floats[a]! > floats[b]! ? 1 : 0,
+    );
     expect(firstDifference(got.values, want)).toBe(-1);
   });
 
@@ -146,7 +197,24 @@ describe('GPU radix sort', () => {
 });
 
 describe('f32 sort keys', () => {
-  const values = [0, -0, 1, -1, 0.5, -0.5, Infinity, -Infinity, 1e-45, -1e-45, 1e-38, -1e-38, 3.4028234663852886e38, -3.4028234663852886e38, 123.456, -123.456];
+  const values = [
+    0,
+    -0,
+    1,
+    -1,
+    0.5,
+    -0.5,
+    Infinity,
+    -Infinity,
+    1e-45,
+    -1e-45,
+    1e-38,
+    -1e-38,
+    3.4028234663852886e38,
+    -3.4028234663852886e38,
+    123.456,
+    -123.456,
+  ];
 
   it('preserve the float order on the host, with -0 and +0 equal', () => {
     const sorted = [...values].map(Math.fround).sort((a, b) => a - b);
@@ -178,7 +246,16 @@ fn testKeys(@builtin(global_invocation_id) id: vec3u) {
     const encoder = device.createCommandEncoder();
     const pass = encoder.beginComputePass();
     pass.setPipeline(kernel.pipeline);
-    pass.setBindGroup(0, device.createBindGroup({ layout: kernel.layout, entries: [{ binding: 20, resource: { buffer: inBuf } }, { binding: 21, resource: { buffer: outBuf } }] }));
+    pass.setBindGroup(
+      0,
+      device.createBindGroup({
+        layout: kernel.layout,
+        entries: [
+          { binding: 20, resource: { buffer: inBuf } },
+          { binding: 21, resource: { buffer: outBuf } },
+        ],
+      }),
+    );
     pass.dispatchWorkgroups(1);
     pass.end();
     device.queue.submit([encoder.finish()]);

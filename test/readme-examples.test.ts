@@ -19,8 +19,18 @@ function runExample(name: string): { stdout: string; stderr: string; status: num
   const code = fencedBlock(readme(), `example:${name}`);
   expect(code).toContain("from 'webgpu-narrowphase'");
   const file = join(dir, `${name}.mjs`);
-  writeFileSync(file, code.replaceAll("from 'webgpu-narrowphase'", `from ${JSON.stringify(pathToFileURL(join(ROOT, 'src/index.ts')).href)}`));
-  const r = spawnSync(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+  writeFileSync(
+    file,
+    code.replaceAll(
+      "from 'webgpu-narrowphase'",
+      `from ${JSON.stringify(pathToFileURL(join(ROOT, 'src/index.ts')).href)}`,
+    ),
+  );
+  const r = spawnSync(process.execPath, ['--import', 'tsx', file], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { stdout: r.stdout, stderr: r.stderr, status: r.status };
 }
 
@@ -45,6 +55,7 @@ describe('README examples', () => {
 
   it('every example marker has its code block', () => {
     const text = readme();
-    for (const name of ['node', 'browser', 'engine', 'three']) expect(fencedBlock(text, `example:${name}`).split('\n').length).toBeGreaterThan(10);
+    for (const name of ['node', 'browser', 'engine', 'three'])
+      expect(fencedBlock(text, `example:${name}`).split('\n').length).toBeGreaterThan(10);
   });
 });

@@ -9,26 +9,57 @@ import { describe, expect, it } from 'vitest';
 import { reflectionModule } from '../scripts/reflect-layouts.ts';
 import { constantsWgsl } from '../src/constants.ts';
 import { constants3dWgsl } from '../src/constants3d.ts';
-import { assembleWgsl, assembleWgsl3D, NARROWPHASE_2D_FILES, NARROWPHASE_3D_FILES, narrowphase2DWgsl, narrowphase3DWgsl, wgslFile } from '../src/gpu/shaders.ts';
+import {
+  assembleWgsl,
+  assembleWgsl3D,
+  NARROWPHASE_2D_FILES,
+  NARROWPHASE_3D_FILES,
+  narrowphase2DWgsl,
+  narrowphase3DWgsl,
+  wgslFile,
+} from '../src/gpu/shaders.ts';
 import { reflectBindings, reflectStructs } from '../src/layout.ts';
 import { STRUCTS_2D } from '../src/layout2d.ts';
-import { classifierWgsl2D, classifierWgsl3D, narrowphaseWgsl2D, narrowphaseWgsl3D, pairClassStructsWgsl, PAIR_CLASSES_2D, PAIR_CLASSES_3D } from '../src/gpu/pair-class-wgsl.ts';
 import {
-  BINDINGS_NARROWPHASE_CLASS_2D, BINDINGS_NARROWPHASE_CLASS_3D, ENTRIES_PAIR_CLASSIFIER_2D, ENTRIES_PAIR_CLASSIFIER_3D, STRUCTS_LAYOUT_3D, STRUCTS_PAIR_CLASSES,
+  classifierWgsl2D,
+  classifierWgsl3D,
+  narrowphaseWgsl2D,
+  narrowphaseWgsl3D,
+  pairClassStructsWgsl,
+  PAIR_CLASSES_2D,
+  PAIR_CLASSES_3D,
+} from '../src/gpu/pair-class-wgsl.ts';
+import {
+  BINDINGS_NARROWPHASE_CLASS_2D,
+  BINDINGS_NARROWPHASE_CLASS_3D,
+  ENTRIES_PAIR_CLASSIFIER_2D,
+  ENTRIES_PAIR_CLASSIFIER_3D,
+  STRUCTS_LAYOUT_3D,
+  STRUCTS_PAIR_CLASSES,
 } from '../src/reflection.generated.ts';
 import { ROOT } from './helpers/readme.ts';
 
 describe('build-time reflection', () => {
   it('src/reflection.generated.ts is what the WGSL gives now', () => {
-    expect(readFileSync(join(ROOT, 'src/reflection.generated.ts'), 'utf8')).toBe(reflectionModule());
+    expect(readFileSync(join(ROOT, 'src/reflection.generated.ts'), 'utf8')).toBe(
+      reflectionModule(),
+    );
   });
 
   it('the host reads the layouts and bindings it holds', () => {
     expect(STRUCTS_2D).toEqual(reflectStructs(constantsWgsl() + wgslFile('layout2d')));
     expect(STRUCTS_LAYOUT_3D).toEqual(reflectStructs(constants3dWgsl() + wgslFile('layout3d')));
     expect(STRUCTS_PAIR_CLASSES).toEqual(reflectStructs(pairClassStructsWgsl()));
-    expect(BINDINGS_NARROWPHASE_CLASS_3D.map((b) => b.type)).toEqual([...Array(7).fill('read-only-storage'), 'storage', 'uniform']);
-    expect(BINDINGS_NARROWPHASE_CLASS_2D.map((b) => b.type)).toEqual([...Array(3).fill('read-only-storage'), 'storage', 'uniform']);
+    expect(BINDINGS_NARROWPHASE_CLASS_3D.map((b) => b.type)).toEqual([
+      ...Array(7).fill('read-only-storage'),
+      'storage',
+      'uniform',
+    ]);
+    expect(BINDINGS_NARROWPHASE_CLASS_2D.map((b) => b.type)).toEqual([
+      ...Array(3).fill('read-only-storage'),
+      'storage',
+      'uniform',
+    ]);
     expect(Object.keys(ENTRIES_PAIR_CLASSIFIER_2D)).toEqual(['pcCount', 'pcScatter', 'pcFinish']);
     for (const e of ['pcCount', 'pcScatter', 'pcFinish']) {
       expect(ENTRIES_PAIR_CLASSIFIER_2D[e]).toEqual(reflectBindings(classifierWgsl2D(), e, '2d'));
@@ -40,13 +71,21 @@ describe('build-time reflection', () => {
     // Each class module must bind what the shared layout holds, no more: a class that stopped
     // reading a buffer still declares it, and the general entry point binds the same buffers.
     for (const c of [...PAIR_CLASSES_3D, 'general'] as const) {
-      expect(reflectBindings(narrowphaseWgsl3D(c), 'narrowphaseClass3d', c)).toEqual(BINDINGS_NARROWPHASE_CLASS_3D);
+      expect(reflectBindings(narrowphaseWgsl3D(c), 'narrowphaseClass3d', c)).toEqual(
+        BINDINGS_NARROWPHASE_CLASS_3D,
+      );
     }
-    expect(reflectBindings(narrowphaseWgsl3D('general'), 'narrowphase3d', 'general')).toEqual(BINDINGS_NARROWPHASE_CLASS_3D);
+    expect(reflectBindings(narrowphaseWgsl3D('general'), 'narrowphase3d', 'general')).toEqual(
+      BINDINGS_NARROWPHASE_CLASS_3D,
+    );
     for (const c of [...PAIR_CLASSES_2D, 'general'] as const) {
-      expect(reflectBindings(narrowphaseWgsl2D(c), 'narrowphaseClass2d', c)).toEqual(BINDINGS_NARROWPHASE_CLASS_2D);
+      expect(reflectBindings(narrowphaseWgsl2D(c), 'narrowphaseClass2d', c)).toEqual(
+        BINDINGS_NARROWPHASE_CLASS_2D,
+      );
     }
-    expect(reflectBindings(narrowphaseWgsl2D('general'), 'narrowphase2d', 'general')).toEqual(BINDINGS_NARROWPHASE_CLASS_2D);
+    expect(reflectBindings(narrowphaseWgsl2D('general'), 'narrowphase2d', 'general')).toEqual(
+      BINDINGS_NARROWPHASE_CLASS_2D,
+    );
   });
 
   it('the narrowphase kernels assembled from named imports are the kernels assembled by name', () => {

@@ -7,7 +7,16 @@
 import { describe, expect, it } from 'vitest';
 import { REUSE_ROTATION } from '../src/constants.ts';
 import { REUSE_ROTATION_3D } from '../src/constants3d.ts';
-import { COHERENCE_FAMILIES, LINEAR_SLOP, coherenceFamily, measureReuse, pile2D, pile3D, type ReuseCost, type ReuseWorld } from './helpers/reuse-frames.ts';
+import {
+  COHERENCE_FAMILIES,
+  LINEAR_SLOP,
+  coherenceFamily,
+  measureReuse,
+  pile2D,
+  pile3D,
+  type ReuseCost,
+  type ReuseWorld,
+} from './helpers/reuse-frames.ts';
 
 const FRAMES = 30;
 const ANGULAR_SLOP = (2 * Math.PI) / 180;
@@ -16,12 +25,15 @@ function row(world: ReuseWorld, c: ReuseCost): string {
   const pf = c.pairs * c.frames;
   const pct = (x: number, of: number): string => (of > 0 ? `${((100 * x) / of).toFixed(1)}%` : '–');
   const deg = (x: number): string => `${((x * 180) / Math.PI).toFixed(2)}°`;
-  return `| ${world.name} | ${c.pairs} | ${pct(c.kept + c.apart, pf)} (${pct(c.kept, pf)} / ${pct(c.apart, pf)}) | ${pct(c.touchingReused, c.touching)} | ${pct(c.apart, pf - c.touching)} | ` +
+  return (
+    `| ${world.name} | ${c.pairs} | ${pct(c.kept + c.apart, pf)} (${pct(c.kept, pf)} / ${pct(c.apart, pf)}) | ${pct(c.touchingReused, c.touching)} | ${pct(c.apart, pf - c.touching)} | ` +
     `${deg(c.normalError)} | ${c.depthError.toExponential(1)} | ${c.switched} (${c.switchedDepthError.toExponential(1)}) | ${c.dropped} | ` +
-    `${c.missing} / ${c.stale} of ${c.freshPoints} | ${c.missing > 0 ? c.missingDeepest.toFixed(3) : '–'} | ${c.phantom} | ${c.apartWrong} |`;
+    `${c.missing} / ${c.stale} of ${c.freshPoints} | ${c.missing > 0 ? c.missingDeepest.toFixed(3) : '–'} | ${c.phantom} | ${c.apartWrong} |`
+  );
 }
 
-const HEADER = '| scene | pairs | reused (kept / apart) | touching reused | empty proven apart | normal error | deepest-depth error / scale | switched (depth error) | points dropped | missing / stale | deepest missing / scale | phantom | apart wrong |';
+const HEADER =
+  '| scene | pairs | reused (kept / apart) | touching reused | empty proven apart | normal error | deepest-depth error / scale | switched (depth error) | points dropped | missing / stale | deepest missing / scale | phantom | apart wrong |';
 
 function expectWithinSlops(world: ReuseWorld, c: ReuseCost, minTouchingReused: number): void {
   const rotation = world.dim === 2 ? REUSE_ROTATION : REUSE_ROTATION_3D;
@@ -42,7 +54,13 @@ function expectWithinSlops(world: ReuseWorld, c: ReuseCost, minTouchingReused: n
 describe('what manifold reuse costs against fresh manifolds (CPU)', () => {
   it('wobbling piles (the bench wobble: 1e-3 of the size, 1e-3 rad, every body, every frame)', async () => {
     const lines = [HEADER, `|${' --- |'.repeat(13)}`];
-    for (const world of [pile2D(20, false), pile2D(20, true), pile3D(7, 'bricks'), pile3D(7, 'block'), pile3D(7, 'mixed')]) {
+    for (const world of [
+      pile2D(20, false),
+      pile2D(20, true),
+      pile3D(7, 'bricks'),
+      pile3D(7, 'block'),
+      pile3D(7, 'mixed'),
+    ]) {
       const c = await measureReuse(world, FRAMES);
       lines.push(row(world, c));
       expectWithinSlops(world, c, 0.97);

@@ -13,7 +13,16 @@ import { LAYOUT_2D } from '../src/layout2d.ts';
 import { LAYOUT_3D } from '../src/layout3d.ts';
 import type { Quat, Vec3 } from '../src/shapes3d.ts';
 import { axisAngle, quatMul } from './helpers/random3d.ts';
-import { framesWorld2D, framesWorld3D, runFrames, type Pose2D, type Pose3D, type ReuseFrame, type ReuseWorld, type SlotView } from './helpers/reuse-frames.ts';
+import {
+  framesWorld2D,
+  framesWorld3D,
+  runFrames,
+  type Pose2D,
+  type Pose3D,
+  type ReuseFrame,
+  type ReuseWorld,
+  type SlotView,
+} from './helpers/reuse-frames.ts';
 import { GpuReuseRunner } from './helpers/reuse-gpu.ts';
 
 const f32 = Math.fround;
@@ -40,11 +49,19 @@ async function both(world: ReuseWorld, count: number, margins: number[] = []): P
   const gpu: ReuseFrame[] = [];
   for (let f = 0; f < count; f++) gpu.push(await runner.frame(margin(f)));
   runner.destroy();
-  return [{ backend: 'CPU', frames: cpu }, { backend: 'GPU', frames: gpu }];
+  return [
+    { backend: 'CPU', frames: cpu },
+    { backend: 'GPU', frames: gpu },
+  ];
 }
 
 /** Reused (or fresh) manifold of slot k in frame f, and its status. */
-function slot(world: ReuseWorld, run: Run, f: number, k = 0): SlotView & { status: number; fresh: SlotView } {
+function slot(
+  world: ReuseWorld,
+  run: Run,
+  f: number,
+  k = 0,
+): SlotView & { status: number; fresh: SlotView } {
   const fr = run.frames[f]!;
   return { ...world.slot(fr.manifolds, k), status: fr.flags[k]!, fresh: world.slot(fr.fresh, k) };
 }
@@ -58,12 +75,25 @@ describe('2D manifold reuse, analytic fixtures (CPU and GPU)', () => {
   // Frame 1 turns B by φ = 1e-3 rad about its centre (under REUSE_ROTATION): corner (x, −0.5)
   // goes to y = 0.99 + x sin φ − 0.5 cos φ, so its depth is 0.5 − y, exactly, with the same ids.
   const phi = 1e-3;
-  const rest: Pose2D[] = [{ position: [0, 0], angle: 0 }, { position: [0, 0.99], angle: 0 }];
-  const box = (hx: number, hy: number) => ({ type: 'box' as const, halfExtents: [hx, hy] as [number, number] });
+  const rest: Pose2D[] = [
+    { position: [0, 0], angle: 0 },
+    { position: [0, 0.99], angle: 0 },
+  ];
+  const box = (hx: number, hy: number) => ({
+    type: 'box' as const,
+    halfExtents: [hx, hy] as [number, number],
+  });
   const shapes = [box(2, 0.5), box(0.5, 0.5)];
 
   it('a box resting on a box, turned by 1e-3 rad: reused, its depths recomputed exactly, ids kept', async () => {
-    const world = framesWorld2D('turned', shapes, [0, 1], [rest, [rest[0]!, { position: [0, 0.99], angle: phi }]], [[0, 1]], 0.02);
+    const world = framesWorld2D(
+      'turned',
+      shapes,
+      [0, 1],
+      [rest, [rest[0]!, { position: [0, 0.99], angle: phi }]],
+      [[0, 1]],
+      0.02,
+    );
     const c = f32(Math.cos(phi));
     const s = f32(Math.sin(phi));
     const yB = f32(0.99);
@@ -81,7 +111,8 @@ describe('2D manifold reuse, analytic fixtures (CPU and GPU)', () => {
       // match by depth order instead, the deeper one is the corner at x = −0.5.
       const expected = [-0.5, 0.5].map((x) => 0.5 - (yB + x * s - 0.5 * c)).sort((a, b) => a - b);
       const got = [...m.depths].sort((a, b) => a - b);
-      for (let i = 0; i < 2; i++) expect(Math.abs(got[i]! - expected[i]!), run.backend).toBeLessThan(tol(run));
+      for (let i = 0; i < 2; i++)
+        expect(Math.abs(got[i]! - expected[i]!), run.backend).toBeLessThan(tol(run));
       // The fresh manifold has the same depths (the same features).
       const fresh = [...m.fresh.depths].sort((a, b) => a - b);
       for (let i = 0; i < 2; i++) expect(Math.abs(got[i]! - fresh[i]!)).toBeLessThan(2e-6);
@@ -91,8 +122,24 @@ describe('2D manifold reuse, analytic fixtures (CPU and GPU)', () => {
   it('turned or moved past the tolerances: recomputed', async () => {
     const turned = { position: [0, 0.99] as [number, number], angle: 2 * REUSE_ROTATION };
     // B's scale is its extent √0.5; moved sideways by twice REUSE_TRANSLATION of it.
-    const moved = { position: [2 * REUSE_TRANSLATION * Math.SQRT1_2, 0.99] as [number, number], angle: 0 };
-    const world = framesWorld2D('past', shapes, [0, 1, 0, 1], [[...rest, ...rest], [rest[0]!, turned, rest[0]!, moved]], [[0, 1], [2, 3]], 0.02);
+    const moved = {
+      position: [2 * REUSE_TRANSLATION * Math.SQRT1_2, 0.99] as [number, number],
+      angle: 0,
+    };
+    const world = framesWorld2D(
+      'past',
+      shapes,
+      [0, 1, 0, 1],
+      [
+        [...rest, ...rest],
+        [rest[0]!, turned, rest[0]!, moved],
+      ],
+      [
+        [0, 1],
+        [2, 3],
+      ],
+      0.02,
+    );
     for (const run of await both(world, 2)) {
       expect(slot(world, run, 1, 0).status, run.backend).toBe(REUSE_STATUS.collide);
       expect(slot(world, run, 1, 1).status, run.backend).toBe(REUSE_STATUS.collide);
@@ -108,8 +155,21 @@ describe('2D manifold reuse, analytic fixtures (CPU and GPU)', () => {
     // moves by 0.0028 (under REUSE_TRANSLATION × 0.707) and turns by ψ < REUSE_ROTATION.
     const psi = 4e-3;
     const pivot = [-0.5, 0.999 - 0.5];
-    const centre = [pivot[0]! + 0.5 * Math.cos(psi) - 0.5 * Math.sin(psi), pivot[1]! + 0.5 * Math.sin(psi) + 0.5 * Math.cos(psi)] as [number, number];
-    const world = framesWorld2D('rock', shapes, [0, 1], [[rest[0]!, { position: [0, 0.999], angle: 0 }], [rest[0]!, { position: centre, angle: psi }]], [[0, 1]], 0.002);
+    const centre = [
+      pivot[0]! + 0.5 * Math.cos(psi) - 0.5 * Math.sin(psi),
+      pivot[1]! + 0.5 * Math.sin(psi) + 0.5 * Math.cos(psi),
+    ] as [number, number];
+    const world = framesWorld2D(
+      'rock',
+      shapes,
+      [0, 1],
+      [
+        [rest[0]!, { position: [0, 0.999], angle: 0 }],
+        [rest[0]!, { position: centre, angle: psi }],
+      ],
+      [[0, 1]],
+      0.002,
+    );
     for (const run of await both(world, 2)) {
       const built = slot(world, run, 0);
       expect(built.count).toBe(2);
@@ -119,7 +179,9 @@ describe('2D manifold reuse, analytic fixtures (CPU and GPU)', () => {
       // The kept point is the pivot corner (the fresh collide keeps it alone too), at its depth.
       expect(m.ids).toEqual(m.fresh.ids);
       expect(built.ids).toContain(m.ids[0]);
-      expect(Math.abs(m.depths[0]! - built.depths[built.ids.indexOf(m.ids[0]!)]!)).toBeLessThan(1e-5);
+      expect(Math.abs(m.depths[0]! - built.depths[built.ids.indexOf(m.ids[0]!)]!)).toBeLessThan(
+        1e-5,
+      );
     }
   });
 
@@ -131,9 +193,18 @@ describe('2D manifold reuse, analytic fixtures (CPU and GPU)', () => {
     // speculative point: the narrowphase joins the closest corners of faces this far apart).
     const unit = box(0.5, 0.5);
     const frames: Pose2D[][] = [
-      [{ position: [0, 0], angle: 0 }, { position: [1.1, 0], angle: 0 }],
-      [{ position: [0, 0], angle: 0 }, { position: [1.06, 0.01], angle: 0.01 }],
-      [{ position: [0, 0], angle: 0 }, { position: [1.01, 0], angle: 0 }],
+      [
+        { position: [0, 0], angle: 0 },
+        { position: [1.1, 0], angle: 0 },
+      ],
+      [
+        { position: [0, 0], angle: 0 },
+        { position: [1.06, 0.01], angle: 0.01 },
+      ],
+      [
+        { position: [0, 0], angle: 0 },
+        { position: [1.01, 0], angle: 0 },
+      ],
     ];
     const world = framesWorld2D('apart', [unit, unit], [0, 1], frames, [[0, 1]], 0.02);
     for (const run of await both(world, 3)) {
@@ -144,7 +215,9 @@ describe('2D manifold reuse, analytic fixtures (CPU and GPU)', () => {
       expect(m.fresh.count).toBe(0);
       // Byte for byte the fresh empty slot.
       const M = LAYOUT_2D.manifold.words;
-      expect(Array.from(new Uint32Array(run.frames[1]!.manifolds, 0, M))).toEqual(Array.from(new Uint32Array(run.frames[1]!.fresh, 0, M)));
+      expect(Array.from(new Uint32Array(run.frames[1]!.manifolds, 0, M))).toEqual(
+        Array.from(new Uint32Array(run.frames[1]!.fresh, 0, M)),
+      );
       const near = slot(world, run, 2);
       expect(near.status, run.backend).toBe(REUSE_STATUS.collide);
       expect(near.count).toBeGreaterThan(0);
@@ -156,8 +229,22 @@ describe('2D manifold reuse, analytic fixtures (CPU and GPU)', () => {
     // resting pair collides again (its points were clipped with the old margin); the apart pair
     // still proves 0.1 > 0.05. Frame 2: margin 0.12 > 0.1: it collides.
     const unit = box(0.5, 0.5);
-    const frame: Pose2D[] = [...rest, { position: [10, 0], angle: 0 }, { position: [11.1, 0], angle: 0 }];
-    const world = framesWorld2D('margin', [...shapes, unit], [0, 1, 2, 2], [frame], [[0, 1], [2, 3]], 0.02);
+    const frame: Pose2D[] = [
+      ...rest,
+      { position: [10, 0], angle: 0 },
+      { position: [11.1, 0], angle: 0 },
+    ];
+    const world = framesWorld2D(
+      'margin',
+      [...shapes, unit],
+      [0, 1, 2, 2],
+      [frame],
+      [
+        [0, 1],
+        [2, 3],
+      ],
+      0.02,
+    );
     for (const run of await both(world, 3, [0.02, 0.05, 0.12])) {
       expect(slot(world, run, 1, 0).status, run.backend).toBe(REUSE_STATUS.collide);
       expect(slot(world, run, 1, 1).status, run.backend).toBe(REUSE_STATUS.apart);
@@ -171,8 +258,18 @@ describe('2D manifold reuse, analytic fixtures (CPU and GPU)', () => {
     // moves B to (0.002, 0.99): the join (0.002, 0.99) turns by 0.002 rad (< REUSE_ROTATION); the
     // reused manifold is the fresh one: normal along the join, depth 1 − |join|.
     const circle = { type: 'circle' as const, radius: 0.5 };
-    const at = (x: number): Pose2D[] => [{ position: [0, 0], angle: 0 }, { position: [x, 0.99], angle: 0 }];
-    const world = framesWorld2D('circles', [circle, circle], [0, 1], [at(0), at(0.002)], [[0, 1]], 0.02);
+    const at = (x: number): Pose2D[] => [
+      { position: [0, 0], angle: 0 },
+      { position: [x, 0.99], angle: 0 },
+    ];
+    const world = framesWorld2D(
+      'circles',
+      [circle, circle],
+      [0, 1],
+      [at(0), at(0.002)],
+      [[0, 1]],
+      0.02,
+    );
     for (const run of await both(world, 2)) {
       const m = slot(world, run, 1);
       expect(m.status, run.backend).toBe(REUSE_STATUS.kept);
@@ -190,20 +287,39 @@ describe('2D manifold reuse, analytic fixtures (CPU and GPU)', () => {
     // 0.014 rad (B moved only 1.4e-4, far under REUSE_TRANSLATION): recomputed.
     const unit = box(0.5, 0.5);
     const c = 1 + 0.01 * Math.SQRT1_2;
-    const at = (e: number): Pose2D[] => [{ position: [0, 0], angle: 0 }, { position: [c + e, c - e], angle: 0 }];
-    const world = framesWorld2D('corners', [unit, unit], [0, 1], [at(0), at(1e-5), at(1e-4)], [[0, 1]], 0.02);
+    const at = (e: number): Pose2D[] => [
+      { position: [0, 0], angle: 0 },
+      { position: [c + e, c - e], angle: 0 },
+    ];
+    const world = framesWorld2D(
+      'corners',
+      [unit, unit],
+      [0, 1],
+      [at(0), at(1e-5), at(1e-4)],
+      [[0, 1]],
+      0.02,
+    );
     for (const run of await both(world, 3)) {
       expect(slot(world, run, 0).count).toBe(1);
       const m = slot(world, run, 1);
       expect(m.status, run.backend).toBe(REUSE_STATUS.kept);
       expect(Math.abs(m.depths[0]! - m.fresh.depths[0]!)).toBeLessThan(2e-6);
-      expect(Math.hypot(m.normal[0]! - m.fresh.normal[0]!, m.normal[1]! - m.fresh.normal[1]!)).toBeLessThan(2e-4);
+      expect(
+        Math.hypot(m.normal[0]! - m.fresh.normal[0]!, m.normal[1]! - m.fresh.normal[1]!),
+      ).toBeLessThan(2e-4);
       expect(slot(world, run, 2).status, run.backend).toBe(REUSE_STATUS.collide);
     }
   });
 
   it('a body whose shape changed is recomputed', async () => {
-    const world = framesWorld2D('shape', [...shapes, box(0.5, 0.5)], [0, 1], [rest], [[0, 1]], 0.02);
+    const world = framesWorld2D(
+      'shape',
+      [...shapes, box(0.5, 0.5)],
+      [0, 1],
+      [rest],
+      [[0, 1]],
+      0.02,
+    );
     const bodiesAt = world.bodiesAt.bind(world);
     // Frame 1: body 1 takes shape 2 (the same box under another index).
     world.bodiesAt = (f) => {
@@ -211,7 +327,8 @@ describe('2D manifold reuse, analytic fixtures (CPU and GPU)', () => {
       if (f > 0) new Uint32Array(b)[LAYOUT_2D.body.words + LAYOUT_2D.body.shape] = 2;
       return b;
     };
-    for (const run of await both(world, 2)) expect(slot(world, run, 1).status, run.backend).toBe(REUSE_STATUS.collide);
+    for (const run of await both(world, 2))
+      expect(slot(world, run, 1).status, run.backend).toBe(REUSE_STATUS.collide);
   });
 });
 
@@ -220,16 +337,30 @@ describe('3D manifold reuse, analytic fixtures (CPU and GPU)', () => {
   // bottom corners (±0.5, ±0.5, −0.5) are the points, depth 0.01, normal +z (A's top face).
   const ground = { type: 'box' as const, halfExtents: [3, 3, 0.5] as Vec3 };
   const cube = { type: 'box' as const, halfExtents: [0.5, 0.5, 0.5] as Vec3 };
-  const rest: Pose3D[] = [{ position: [0, 0, 0], rotation: I }, { position: [0, 0, 0.99], rotation: I }];
+  const rest: Pose3D[] = [
+    { position: [0, 0, 0], rotation: I },
+    { position: [0, 0, 0.99], rotation: I },
+  ];
   const f32q = (q: Quat): Quat => q.map(f32) as Quat;
 
   it('a cube resting on a box, turned by 1e-3 rad about x: reused, its depths recomputed exactly, ids kept', async () => {
     // Corner c of B goes to z = 0.99 + (R(q) c)_z, depth 0.5 − z (R(q) as the kernels build it).
     const q = f32q(axisAngle([1, 0, 0], 1e-3));
-    const world = framesWorld3D('turned', [ground, cube], [0, 1], [rest, [rest[0]!, { position: [0, 0, 0.99], rotation: q }]], [[0, 1]], 0.02);
+    const world = framesWorld3D(
+      'turned',
+      [ground, cube],
+      [0, 1],
+      [rest, [rest[0]!, { position: [0, 0, 0.99], rotation: q }]],
+      [[0, 1]],
+      0.02,
+    );
     const r = new Float64Array(9);
     quatToMatrix3d(q, r);
-    const expected = [-0.5, 0.5].flatMap((x) => [-0.5, 0.5].map((y) => 0.5 - (f32(0.99) + r[6]! * x + r[7]! * y - 0.5 * r[8]!))).sort((a, b) => a - b);
+    const expected = [-0.5, 0.5]
+      .flatMap((x) =>
+        [-0.5, 0.5].map((y) => 0.5 - (f32(0.99) + r[6]! * x + r[7]! * y - 0.5 * r[8]!)),
+      )
+      .sort((a, b) => a - b);
     for (const run of await both(world, 2)) {
       const built = slot(world, run, 0);
       expect(built.count).toBe(4);
@@ -239,14 +370,23 @@ describe('3D manifold reuse, analytic fixtures (CPU and GPU)', () => {
       expect(new Set(m.ids)).toEqual(new Set(m.fresh.ids));
       expect(m.normal[2]).toBeCloseTo(1, 6);
       const got = [...m.depths].sort((a, b) => a - b);
-      for (let i = 0; i < 4; i++) expect(Math.abs(got[i]! - expected[i]!), run.backend).toBeLessThan(tol(run));
+      for (let i = 0; i < 4; i++)
+        expect(Math.abs(got[i]! - expected[i]!), run.backend).toBeLessThan(tol(run));
     }
   });
 
   it('turned past REUSE_ROTATION_3D: recomputed', async () => {
     const q = f32q(axisAngle([1, 0, 0], 2 * REUSE_ROTATION_3D));
-    const world = framesWorld3D('past', [ground, cube], [0, 1], [rest, [rest[0]!, { position: [0, 0, 0.99], rotation: q }]], [[0, 1]], 0.02);
-    for (const run of await both(world, 2)) expect(slot(world, run, 1).status, run.backend).toBe(REUSE_STATUS.collide);
+    const world = framesWorld3D(
+      'past',
+      [ground, cube],
+      [0, 1],
+      [rest, [rest[0]!, { position: [0, 0, 0.99], rotation: q }]],
+      [[0, 1]],
+      0.02,
+    );
+    for (const run of await both(world, 2))
+      expect(slot(world, run, 1).status, run.backend).toBe(REUSE_STATUS.collide);
   });
 
   it('a sliding, turning cube drops the corners that slid past REUSE_SLIDE_3D and keeps the others', async () => {
@@ -256,7 +396,14 @@ describe('3D manifold reuse, analytic fixtures (CPU and GPU)', () => {
     // REUSE_SLIDE_3D × scale = 8.66e-3, and are dropped; those at y = +0.5 by 0.0063 are kept,
     // at their depth 0.01 (the motion is level).
     const q = f32q(axisAngle([0, 0, 1], 4e-3));
-    const world = framesWorld3D('slide', [ground, cube], [0, 1], [rest, [rest[0]!, { position: [8e-3, 0, 0.99], rotation: q }]], [[0, 1]], 0.02);
+    const world = framesWorld3D(
+      'slide',
+      [ground, cube],
+      [0, 1],
+      [rest, [rest[0]!, { position: [8e-3, 0, 0.99], rotation: q }]],
+      [[0, 1]],
+      0.02,
+    );
     for (const run of await both(world, 2)) {
       const built = slot(world, run, 0);
       const m = slot(world, run, 1);
@@ -275,8 +422,18 @@ describe('3D manifold reuse, analytic fixtures (CPU and GPU)', () => {
     // Radius 0.5 spheres, B's centre at (0, 0, 0.99); frame 1 at x = 0.002 (the join turns by
     // 0.002 rad); frame 2 at x = 0.008, past REUSE_TRANSLATION_3D × 0.5.
     const ball = { type: 'sphere' as const, radius: 0.5 };
-    const at = (x: number): Pose3D[] => [{ position: [0, 0, 0], rotation: I }, { position: [x, 0, 0.99], rotation: I }];
-    const world = framesWorld3D('spheres', [ball, ball], [0, 1], [at(0), at(0.002), at(0.008)], [[0, 1]], 0.02);
+    const at = (x: number): Pose3D[] => [
+      { position: [0, 0, 0], rotation: I },
+      { position: [x, 0, 0.99], rotation: I },
+    ];
+    const world = framesWorld3D(
+      'spheres',
+      [ball, ball],
+      [0, 1],
+      [at(0), at(0.002), at(0.008)],
+      [[0, 1]],
+      0.02,
+    );
     for (const run of await both(world, 3)) {
       const m = slot(world, run, 1);
       expect(m.status, run.backend).toBe(REUSE_STATUS.kept);
@@ -291,10 +448,23 @@ describe('3D manifold reuse, analytic fixtures (CPU and GPU)', () => {
     // An octahedron (vertices ±0.5 on the axes) 0.1 above the ground's top face (its lowest
     // vertex at z = 0.6); turned by 0.01 rad and moved by 0.03 toward it, it is still apart by
     // more than the margin; moved down to 0.01 it collides.
-    const octa = { type: 'hull' as const, vertices: [[0.5, 0, 0], [-0.5, 0, 0], [0, 0.5, 0], [0, -0.5, 0], [0, 0, 0.5], [0, 0, -0.5]] as Vec3[] };
+    const octa = {
+      type: 'hull' as const,
+      vertices: [
+        [0.5, 0, 0],
+        [-0.5, 0, 0],
+        [0, 0.5, 0],
+        [0, -0.5, 0],
+        [0, 0, 0.5],
+        [0, 0, -0.5],
+      ] as Vec3[],
+    };
     const frames: Pose3D[][] = [
       [rest[0]!, { position: [0, 0, 1.1], rotation: I }],
-      [rest[0]!, { position: [0.01, 0, 1.07], rotation: f32q(quatMul(axisAngle([0, 1, 0], 0.01), I)) }],
+      [
+        rest[0]!,
+        { position: [0.01, 0, 1.07], rotation: f32q(quatMul(axisAngle([0, 1, 0], 0.01), I)) },
+      ],
       [rest[0]!, { position: [0, 0, 1.01], rotation: I }],
     ];
     const world = framesWorld3D('apart', [ground, octa], [0, 1], frames, [[0, 1]], 0.02);
@@ -302,7 +472,9 @@ describe('3D manifold reuse, analytic fixtures (CPU and GPU)', () => {
       expect(slot(world, run, 1).status, run.backend).toBe(REUSE_STATUS.apart);
       expect(slot(world, run, 1).fresh.count).toBe(0);
       const M = LAYOUT_3D.manifold.words;
-      expect(Array.from(new Uint32Array(run.frames[1]!.manifolds, 0, M))).toEqual(Array.from(new Uint32Array(run.frames[1]!.fresh, 0, M)));
+      expect(Array.from(new Uint32Array(run.frames[1]!.manifolds, 0, M))).toEqual(
+        Array.from(new Uint32Array(run.frames[1]!.fresh, 0, M)),
+      );
       expect(slot(world, run, 2).status, run.backend).toBe(REUSE_STATUS.collide);
       expect(slot(world, run, 2).count).toBeGreaterThan(0);
     }

@@ -17,9 +17,24 @@ import { REUSE_STATUS } from '../src/cpu/reuse.ts';
 import { acquireDevice } from '../src/gpu/device.ts';
 import { REUSE_TRANSLATION } from '../src/constants.ts';
 import {
-  COHERENCE_FAMILIES, coherenceFamily, framesWorld2D, pile2D, pile3D, runFrames, type Pose2D, type ReuseFrame, type ReuseWorld,
+  COHERENCE_FAMILIES,
+  coherenceFamily,
+  framesWorld2D,
+  pile2D,
+  pile3D,
+  runFrames,
+  type Pose2D,
+  type ReuseFrame,
+  type ReuseWorld,
 } from './helpers/reuse-frames.ts';
-import { GpuReuseRunner, NEAR_TIE_GAP, compareFrame, decisionGap, emptyComparison, type FrameComparison } from './helpers/reuse-gpu.ts';
+import {
+  GpuReuseRunner,
+  NEAR_TIE_GAP,
+  compareFrame,
+  decisionGap,
+  emptyComparison,
+  type FrameComparison,
+} from './helpers/reuse-gpu.ts';
 
 let device: GPUDevice;
 
@@ -48,7 +63,11 @@ interface SequenceResult {
   idChanges: { reused: number; fresh: number; frames: number };
 }
 
-async function sequence(world: ReuseWorld, frames = FRAMES, gpuCount = false): Promise<SequenceResult> {
+async function sequence(
+  world: ReuseWorld,
+  frames = FRAMES,
+  gpuCount = false,
+): Promise<SequenceResult> {
   const runner = await GpuReuseRunner.create(device, world);
   const comparison = emptyComparison();
   const hash = createHash('sha256');
@@ -65,14 +84,16 @@ async function sequence(world: ReuseWorld, frames = FRAMES, gpuCount = false): P
     const margin = f === MARGIN_FRAME ? 1.5 * world.margin : world.margin;
     const g = await runner.frame(margin, gpuCount);
     compareFrame(world, g, margin, comparison);
-    for (const buf of [g.manifolds, g.flags.buffer, g.anchors]) hash.update(new Uint8Array(buf as ArrayBuffer));
+    for (const buf of [g.manifolds, g.flags.buffer, g.anchors])
+      hash.update(new Uint8Array(buf as ArrayBuffer));
     hash.update(JSON.stringify(g.counts));
     for (let k = 0; k < world.pairCount; k++) {
       const status = g.flags[k]!;
       statuses[status]!++;
       const m = world.slot(g.manifolds, k);
       const kind = world.kinds[k]!;
-      if (world.slot(g.fresh, k).count > 0) touchingByKind.set(kind, (touchingByKind.get(kind) ?? 0) + 1);
+      if (world.slot(g.fresh, k).count > 0)
+        touchingByKind.set(kind, (touchingByKind.get(kind) ?? 0) + 1);
       if (status === REUSE_STATUS.collide) builtIds[k] = m.ids;
       if (status === REUSE_STATUS.kept) {
         keptByKind.set(kind, (keptByKind.get(kind) ?? 0) + 1);
@@ -96,7 +117,16 @@ async function sequence(world: ReuseWorld, frames = FRAMES, gpuCount = false): P
     last = g;
   }
   runner.destroy();
-  return { comparison, hash: hash.digest('hex'), statuses, keptByKind, touchingByKind, dropped, idsLost, idChanges };
+  return {
+    comparison,
+    hash: hash.digest('hex'),
+    statuses,
+    keptByKind,
+    touchingByKind,
+    dropped,
+    idsLost,
+    idChanges,
+  };
 }
 
 function report(world: ReuseWorld, r: SequenceResult): void {
@@ -116,9 +146,17 @@ function report(world: ReuseWorld, r: SequenceResult): void {
  */
 function expectKindsReused(world: ReuseWorld, r: SequenceResult, shapeKinds: string[]): void {
   for (const [kind, touching] of r.touchingByKind) {
-    if (touching >= 20) expect(r.keptByKind.get(kind) ?? 0, `${world.name}: no ${kind} pair reused (${touching} touching)`).toBeGreaterThan(0);
+    if (touching >= 20)
+      expect(
+        r.keptByKind.get(kind) ?? 0,
+        `${world.name}: no ${kind} pair reused (${touching} touching)`,
+      ).toBeGreaterThan(0);
   }
-  for (const s of shapeKinds) expect([...r.keptByKind.keys()].some((k) => k.split('-').includes(s)), `${world.name}: no ${s} reused`).toBe(true);
+  for (const s of shapeKinds)
+    expect(
+      [...r.keptByKind.keys()].some((k) => k.split('-').includes(s)),
+      `${world.name}: no ${s} reused`,
+    ).toBe(true);
 }
 
 function expectAgreement(world: ReuseWorld, r: SequenceResult): void {
@@ -136,7 +174,11 @@ function expectAgreement(world: ReuseWorld, r: SequenceResult): void {
 
 describe('manifold reuse, GPU against CPU on wobble sequences', () => {
   const worlds2D = [pile2D(10, true, 0x2d17), pile2D(10, true, 0x2d18, 4e-3)];
-  const worlds3D = [pile3D(4, 'mixed', 0x3d17), pile3D(4, 'mixed', 0x3d18, 4e-3), pile3D(4, 'bricks', 0x3d19, 4e-3)];
+  const worlds3D = [
+    pile3D(4, 'mixed', 0x3d17),
+    pile3D(4, 'mixed', 0x3d18, 4e-3),
+    pile3D(4, 'bricks', 0x3d19, 4e-3),
+  ];
 
   /** A pile's sequence, and its coverage: every status, drops, every pair kind it touched reused. */
   async function checkPile(world: ReuseWorld, shapeKinds: string[]): Promise<void> {
@@ -155,7 +197,11 @@ describe('manifold reuse, GPU against CPU on wobble sequences', () => {
   });
 
   it('3D piles (boxes, hulls, spheres, capsules): flags equal but for counted near-ties, every kind reused', async () => {
-    for (const world of worlds3D) await checkPile(world, world.name.includes('mixed') ? ['box', 'hull', 'sphere', 'capsule'] : ['box']);
+    for (const world of worlds3D)
+      await checkPile(
+        world,
+        world.name.includes('mixed') ? ['box', 'hull', 'sphere', 'capsule'] : ['box'],
+      );
   });
 
   it('the coherence families: flags equal, reuse keeps the point sets steadier than fresh collides', async () => {
@@ -171,10 +217,23 @@ describe('manifold reuse, GPU against CPU on wobble sequences', () => {
   it('the near-tie measure sees a decision on its threshold (and not one far from it)', async () => {
     // A unit box resting on a wide box (depth 0.01) moved sideways by exactly REUSE_TRANSLATION ×
     // its scale (√0.5), then by half that.
-    const box = (hx: number, hy: number) => ({ type: 'box' as const, halfExtents: [hx, hy] as [number, number] });
-    const at = (x: number): Pose2D[] => [{ position: [0, 0], angle: 0 }, { position: [x, 0.99], angle: 0 }];
+    const box = (hx: number, hy: number) => ({
+      type: 'box' as const,
+      halfExtents: [hx, hy] as [number, number],
+    });
+    const at = (x: number): Pose2D[] => [
+      { position: [0, 0], angle: 0 },
+      { position: [x, 0.99], angle: 0 },
+    ];
     const edge = REUSE_TRANSLATION * Math.SQRT1_2;
-    const world = framesWorld2D('threshold', [box(2, 0.5), box(0.5, 0.5)], [0, 1], [at(0), at(edge), at(edge / 2)], [[0, 1]], 0.02);
+    const world = framesWorld2D(
+      'threshold',
+      [box(2, 0.5), box(0.5, 0.5)],
+      [0, 1],
+      [at(0), at(edge), at(edge / 2)],
+      [[0, 1]],
+      0.02,
+    );
     const gaps: number[] = [];
     await runFrames(world, 3, (_frame, frame, anchorsPrev) => {
       if (anchorsPrev) gaps.push(decisionGap(world, frame.bodies, anchorsPrev, 0, world.margin));

@@ -49,7 +49,10 @@ async function expectScan(input: Uint32Array): Promise<void> {
   const got = await scan.scan(input);
   const want = cpuScan(input);
   const at = firstDifference(got.prefix, want.prefix);
-  expect(at, at < 0 ? '' : `n=${input.length}: prefix[${at}] = ${got.prefix[at]}, want ${want.prefix[at]}`).toBe(-1);
+  expect(
+    at,
+    at < 0 ? '' : `n=${input.length}: prefix[${at}] = ${got.prefix[at]}, want ${want.prefix[at]}`,
+  ).toBe(-1);
   expect(got.total).toBe(want.total);
 }
 
@@ -60,7 +63,19 @@ describe('GPU exclusive scan', () => {
     expect(r.total).toBe(0);
   });
 
-  const sizes = [1, 2, 7, 255, 256, 257, SCAN_BLOCK - 1, SCAN_BLOCK, SCAN_BLOCK + 1, 3 * SCAN_BLOCK + 17, 100_000];
+  const sizes = [
+    1,
+    2,
+    7,
+    255,
+    256,
+    257,
+    SCAN_BLOCK - 1,
+    SCAN_BLOCK,
+    SCAN_BLOCK + 1,
+    3 * SCAN_BLOCK + 17,
+    100_000,
+  ];
   it.each(sizes)('equals the sequential prefix sums for n = %i', async (n) => {
     await expectScan(randomValues(n, n, 1000));
   });

@@ -28,7 +28,15 @@ const SCENE: SceneJson3D = {
     { type: 'box', halfExtents: [0.5, 0.5, 0.5] },
     { type: 'sphere', radius: 0.5 },
     { type: 'capsule', a: [-1, 0, 0], b: [1, 0, 0], radius: 0.25 },
-    { type: 'hull', vertices: [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]] },
+    {
+      type: 'hull',
+      vertices: [
+        [0, 0, 0],
+        [1, 0, 0],
+        [0, 1, 0],
+        [0, 0, 1],
+      ],
+    },
   ],
   bodies: [
     { shape: 0, position: [0, 0, 0] },
@@ -51,7 +59,9 @@ describe('parseScene (3D)', () => {
       err = e;
     }
     expect(err, `${path}: no error`).toBeInstanceOf(InputError);
-    expect((err as InputError).message).toMatch(new RegExp(`^${path.replace(/[[\]().]/g, '\\$&')}`));
+    expect((err as InputError).message).toMatch(
+      new RegExp(`^${path.replace(/[[\]().]/g, '\\$&')}`),
+    );
     expect((err as InputError).message).toMatch(reason);
   };
 
@@ -60,30 +70,125 @@ describe('parseScene (3D)', () => {
     expect(s.dim).toBe(3);
     if (s.dim !== 3) return;
     expect(s.shapes.map((x) => x.kind)).toEqual([1, 1, 2, 3, 0]);
-    expect(Array.from(s.bodyRotation.subarray(20, 24))).toEqual([0, 0, Math.SQRT1_2, Math.SQRT1_2].map((x) => expect.closeTo(x, 12)));
+    expect(Array.from(s.bodyRotation.subarray(20, 24))).toEqual(
+      [0, 0, Math.SQRT1_2, Math.SQRT1_2].map((x) => expect.closeTo(x, 12)),
+    );
     expect(s.pairs).toBeNull();
   });
 
   it('names the item and the reason of every error', () => {
-    bad((s) => void (s.shapes[4] = { type: 'hull', vertices: [[0, 0, 0], [1, 0, 0], [2, 0, 0], [3, 0, 0]] }), 'shapes[4] (hull)', /collinear/);
-    bad((s) => void (s.shapes[4] = { type: 'hull', vertices: [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]] }), 'shapes[4] (hull)', /coplanar/);
-    bad((s) => void (s.shapes[1] = { type: 'box', halfExtents: [0.5, 0, 0.5] }), 'shapes[1] (box)', /halfExtents\[1\]/);
-    bad((s) => void (s.shapes[2] = { type: 'sphere', radius: Number.NaN }), 'shapes[2] (sphere)', /finite/);
-    bad((s) => void (s.shapes[3] = { type: 'capsule', a: [1, 1, 1], b: [1, 1, 1], radius: 0.2 }), 'shapes[3] (capsule)', /coincide/);
-    bad((s) => void ((s.shapes as unknown[])[0] = { type: 'cone' }), 'shapes[0] (cone)', /unknown shape type/);
-    bad((s) => void (s.shapes[1] = { type: 'box', halfExtents: [0.5, 0.5, 0.5], filter: { maskBits: 0.5 } }), 'shapes[1] (box)', /filter\.maskBits must be an integer/);
+    bad(
+      (s) =>
+        void (s.shapes[4] = {
+          type: 'hull',
+          vertices: [
+            [0, 0, 0],
+            [1, 0, 0],
+            [2, 0, 0],
+            [3, 0, 0],
+          ],
+        }),
+      'shapes[4] (hull)',
+      /collinear/,
+    );
+    bad(
+      (s) =>
+        void (s.shapes[4] = {
+          type: 'hull',
+          vertices: [
+            [0, 0, 0],
+            [1, 0, 0],
+            [0, 1, 0],
+            [1, 1, 0],
+          ],
+        }),
+      'shapes[4] (hull)',
+      /coplanar/,
+    );
+    bad(
+      (s) => void (s.shapes[1] = { type: 'box', halfExtents: [0.5, 0, 0.5] }),
+      'shapes[1] (box)',
+      /halfExtents\[1\]/,
+    );
+    bad(
+      (s) => void (s.shapes[2] = { type: 'sphere', radius: Number.NaN }),
+      'shapes[2] (sphere)',
+      /finite/,
+    );
+    bad(
+      (s) => void (s.shapes[3] = { type: 'capsule', a: [1, 1, 1], b: [1, 1, 1], radius: 0.2 }),
+      'shapes[3] (capsule)',
+      /coincide/,
+    );
+    bad(
+      (s) => void ((s.shapes as unknown[])[0] = { type: 'cone' }),
+      'shapes[0] (cone)',
+      /unknown shape type/,
+    );
+    bad(
+      (s) =>
+        void (s.shapes[1] = {
+          type: 'box',
+          halfExtents: [0.5, 0.5, 0.5],
+          filter: { maskBits: 0.5 },
+        }),
+      'shapes[1] (box)',
+      /filter\.maskBits must be an integer/,
+    );
     bad((s) => void (s.bodies[2]!.rotation = [0, 0, 0, 2]), 'bodies[2]', /unit quaternion/);
-    bad((s) => void (s.bodies[2]!.position = [0, 0] as unknown as [number, number, number]), 'bodies[2]', /\[x, y, z\]/);
+    bad(
+      (s) => void (s.bodies[2]!.position = [0, 0] as unknown as [number, number, number]),
+      'bodies[2]',
+      /\[x, y, z\]/,
+    );
     bad((s) => void (s.bodies[1]!.shape = 9), 'bodies[1]', /shape/);
-    bad((s) => void (s.pairs = [[0, 1], [2, 2]]), 'pairs[1]', /itself/);
+    bad(
+      (s) =>
+        void (s.pairs = [
+          [0, 1],
+          [2, 2],
+        ]),
+      'pairs[1]',
+      /itself/,
+    );
     bad((s) => void (s.pairs = [[0, 7]]), 'pairs[0]', /does not exist/);
     bad((s) => void (s.margin = -1), 'margin', />= 0/);
     // Keys the format does not know are refused, not ignored (src/keys.ts).
-    bad((s) => void ((s.shapes as unknown[])[1] = { type: 'box', halfExtents: [0.5, 0.5, 0.5], radius: 0.05 }), 'shapes[1] (box)', /unknown key "radius" \(3D hulls and boxes are not rounded/);
-    bad((s) => void ((s.shapes as unknown[])[4] = { type: 'hull', points: [[0, 0, 0]] }), 'shapes[4] (hull)', /unknown key "points"; a hull takes type, vertices, filter/);
-    bad((s) => void ((s.bodies as unknown[])[2] = { shape: 2, position: [0, 0, 0], angle: 1 }), 'bodies[2]', /unknown key "angle" \(a 3D body turns by "rotation"/);
-    bad((s) => void ((s.shapes as unknown[])[2] = { type: 'sphere', radius: 0.5, filter: { categoryBits: 1, group: 2 } }), 'shapes[2] (sphere)', /unknown key "filter.group"/);
-    bad((s) => ({ ...s, bodyCount: 6 }), 'scene', /unknown key "bodyCount"; a scene takes dim, margin, shapes, bodies, pairs/);
+    bad(
+      (s) =>
+        void ((s.shapes as unknown[])[1] = {
+          type: 'box',
+          halfExtents: [0.5, 0.5, 0.5],
+          radius: 0.05,
+        }),
+      'shapes[1] (box)',
+      /unknown key "radius" \(3D hulls and boxes are not rounded/,
+    );
+    bad(
+      (s) => void ((s.shapes as unknown[])[4] = { type: 'hull', points: [[0, 0, 0]] }),
+      'shapes[4] (hull)',
+      /unknown key "points"; a hull takes type, vertices, filter/,
+    );
+    bad(
+      (s) => void ((s.bodies as unknown[])[2] = { shape: 2, position: [0, 0, 0], angle: 1 }),
+      'bodies[2]',
+      /unknown key "angle" \(a 3D body turns by "rotation"/,
+    );
+    bad(
+      (s) =>
+        void ((s.shapes as unknown[])[2] = {
+          type: 'sphere',
+          radius: 0.5,
+          filter: { categoryBits: 1, group: 2 },
+        }),
+      'shapes[2] (sphere)',
+      /unknown key "filter.group"/,
+    );
+    bad(
+      (s) => ({ ...s, bodyCount: 6 }),
+      'scene',
+      /unknown key "bodyCount"; a scene takes dim, margin, shapes, bodies, pairs/,
+    );
   });
 });
 
@@ -91,21 +196,33 @@ describe('3D packed API', () => {
   it('packScene3D checks the pairs a caller builds, naming the pair and the reason', () => {
     const parsed = parseScene(SCENE);
     if (parsed.dim !== 3) throw new Error('dim 3 expected');
-    expect(() => packScene3D(parsed, Uint32Array.from([0, 1, 5, 6]))).toThrow(new InputError('pairs[1]', '[5,6] names a body that does not exist (the scene has 6 bodies)'));
-    expect(() => packScene3D(parsed, Uint32Array.from([2, 2]))).toThrow(new InputError('pairs[0]', 'pairs body 2 with itself'));
+    expect(() => packScene3D(parsed, Uint32Array.from([0, 1, 5, 6]))).toThrow(
+      new InputError('pairs[1]', '[5,6] names a body that does not exist (the scene has 6 bodies)'),
+    );
+    expect(() => packScene3D(parsed, Uint32Array.from([2, 2]))).toThrow(
+      new InputError('pairs[0]', 'pairs body 2 with itself'),
+    );
     expect(packScene3D(parsed, Uint32Array.from([5, 0])).pairCount).toBe(1);
   });
 });
 
 describe('sweepAndPrune3D', () => {
   it('equals brute force over grown AABBs on random scenes, sorted (a < b)', () => {
-    for (const [seed, n, spread] of [[1, 300, 20], [2, 200, 5], [3, 60, 2]] as const) {
+    for (const [seed, n, spread] of [
+      [1, 300, 20],
+      [2, 200, 5],
+      [3, 60, 2],
+    ] as const) {
       const r = mulberry32(seed);
       const kinds = ['box', 'hull', 'sphere', 'capsule'] as const;
       const scene: SceneJson3D = { dim: 3, margin: 0.05, shapes: [], bodies: [] };
       for (let i = 0; i < n; i++) {
         scene.shapes.push(randomShape3D(r, kinds[i % 4]!, 0.5 + r()));
-        scene.bodies.push({ shape: i, position: [spread * r(), spread * r(), i % 17 === 0 ? 1e5 + r() : spread * r()], rotation: randomQuat(r) });
+        scene.bodies.push({
+          shape: i,
+          position: [spread * r(), spread * r(), i % 17 === 0 ? 1e5 + r() : spread * r()],
+          rotation: randomQuat(r),
+        });
       }
       const parsed = parseScene(scene);
       if (parsed.dim !== 3) throw new Error('3D');
@@ -115,7 +232,9 @@ describe('sweepAndPrune3D', () => {
       for (let a = 0; a < n; a++) {
         for (let b = a + 1; b < n; b++) {
           let overlap = true;
-          for (let k = 0; k < 3; k++) if (box[6 * a + k]! > box[6 * b + 3 + k]! || box[6 * b + k]! > box[6 * a + 3 + k]!) overlap = false;
+          for (let k = 0; k < 3; k++)
+            if (box[6 * a + k]! > box[6 * b + 3 + k]! || box[6 * b + k]! > box[6 * a + 3 + k]!)
+              overlap = false;
           if (overlap) brute.push(a, b);
         }
       }
@@ -125,11 +244,23 @@ describe('sweepAndPrune3D', () => {
   });
 
   it("honours the shapes' collision filters (JSON `filter`): of three boxes on one spot, the two whose categories meet", () => {
-    const box = (filter: { categoryBits?: number; maskBits?: number }) => ({ type: 'box' as const, halfExtents: [1, 1, 1] as [number, number, number], filter });
+    const box = (filter: { categoryBits?: number; maskBits?: number }) => ({
+      type: 'box' as const,
+      halfExtents: [1, 1, 1] as [number, number, number],
+      filter,
+    });
     const scene = parseScene({
       dim: 3,
-      shapes: [box({ categoryBits: 1, maskBits: 2 }), box({ categoryBits: 2, maskBits: 1 }), box({ categoryBits: 4 })],
-      bodies: [{ shape: 0, position: [0, 0, 0] }, { shape: 1, position: [0.5, 0, 0] }, { shape: 2, position: [0, 0.5, 0] }],
+      shapes: [
+        box({ categoryBits: 1, maskBits: 2 }),
+        box({ categoryBits: 2, maskBits: 1 }),
+        box({ categoryBits: 4 }),
+      ],
+      bodies: [
+        { shape: 0, position: [0, 0, 0] },
+        { shape: 1, position: [0.5, 0, 0] },
+        { shape: 2, position: [0, 0.5, 0] },
+      ],
     });
     if (scene.dim !== 3) throw new Error('3D');
     expect(Array.from(sweepAndPrune3D(scene))).toEqual([0, 1]);
@@ -156,7 +287,12 @@ describe('createNarrowphase (3D) on both backends', () => {
   it('without pairs: one manifold per touching pair, sorted, equal on both backends and to the explicit pairs', async () => {
     const cpu = await np.cpu.collide(SCENE);
     const gpu = await np.gpu.collide(SCENE);
-    expect(cpu.manifolds.map((m) => m.pair)).toEqual([[0, 1], [0, 2], [0, 3], [0, 4]]);
+    expect(cpu.manifolds.map((m) => m.pair)).toEqual([
+      [0, 1],
+      [0, 2],
+      [0, 3],
+      [0, 4],
+    ]);
     expect(compareManifolds3D(cpu.manifolds, gpu.manifolds)).toEqual([]);
     const resting = cpu.manifolds[0]!;
     expect(resting.normal).toEqual([0, 0, 1]);
@@ -166,7 +302,16 @@ describe('createNarrowphase (3D) on both backends', () => {
       expect(p.depth).toBeCloseTo(0.01, 6);
     }
     expect(cpu.manifolds[2]!.points.length, 'capsule lying on the ground: 2 points').toBe(2);
-    const explicit = await np.gpu.collide({ ...SCENE, pairs: [[0, 1], [0, 2], [0, 3], [0, 4], [1, 5]] });
+    const explicit = await np.gpu.collide({
+      ...SCENE,
+      pairs: [
+        [0, 1],
+        [0, 2],
+        [0, 3],
+        [0, 4],
+        [1, 5],
+      ],
+    });
     expect(explicit.manifolds.length).toBe(5);
     expect(explicit.manifolds[4]!.points).toEqual([]);
     expect(compareManifolds3D(explicit.manifolds.slice(0, 4), gpu.manifolds)).toEqual([]);
@@ -175,7 +320,14 @@ describe('createNarrowphase (3D) on both backends', () => {
   });
 
   it('2D and 3D scenes through one narrowphase', async () => {
-    const two = await np.gpu.collide({ dim: 2, shapes: [{ type: 'circle', radius: 1 }], bodies: [{ shape: 0, position: [0, 0] }, { shape: 0, position: [1.5, 0] }] });
+    const two = await np.gpu.collide({
+      dim: 2,
+      shapes: [{ type: 'circle', radius: 1 }],
+      bodies: [
+        { shape: 0, position: [0, 0] },
+        { shape: 0, position: [1.5, 0] },
+      ],
+    });
     expect(two.manifolds[0]!.normal).toEqual([1, 0]);
     const three = await np.gpu.collide(randomPairScene3D(7, 500, 'mixed3d'));
     const cpu = await np.cpu.collide(randomPairScene3D(7, 500, 'mixed3d'));
@@ -188,24 +340,49 @@ describe('CLI (3D)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'np3d-'));
   const file = join(dir, 'scene3d.json');
   writeFileSync(file, JSON.stringify(SCENE));
-  const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(root, 'src/cli.ts'), ...args], { cwd: root, encoding: 'utf8' });
+  const cli = (...args: string[]) =>
+    spawnSync(process.execPath, ['--import', 'tsx', join(root, 'src/cli.ts'), ...args], {
+      cwd: root,
+      encoding: 'utf8',
+    });
 
   it('collide prints the same manifolds on both backends, with stats', () => {
     const outs = (['cpu', 'gpu'] as const).map((backend) => {
       const r = cli('collide', '--backend', backend, '--stats', file);
       expect(r.status, r.stderr).toBe(0);
-      const stats = JSON.parse(r.stderr.trim().split('\n').filter((l) => l.startsWith('{')).pop()!);
+      const stats = JSON.parse(
+        r.stderr
+          .trim()
+          .split('\n')
+          .filter((l) => l.startsWith('{'))
+          .pop()!,
+      );
       expect(stats.backend).toBe(backend);
       expect(stats.pairs).toBe(4);
-      return JSON.parse(r.stdout) as { manifolds: { pair: number[]; normal: number[]; points: unknown[] }[] };
+      return JSON.parse(r.stdout) as {
+        manifolds: { pair: number[]; normal: number[]; points: unknown[] }[];
+      };
     });
-    expect(outs[0]!.manifolds.map((m) => m.pair)).toEqual([[0, 1], [0, 2], [0, 3], [0, 4]]);
-    expect(compareManifolds3D(outs[0]!.manifolds as never, outs[1]!.manifolds as never)).toEqual([]);
+    expect(outs[0]!.manifolds.map((m) => m.pair)).toEqual([
+      [0, 1],
+      [0, 2],
+      [0, 3],
+      [0, 4],
+    ]);
+    expect(compareManifolds3D(outs[0]!.manifolds as never, outs[1]!.manifolds as never)).toEqual(
+      [],
+    );
   });
 
   it('bad 3D input exits 2 naming the item', () => {
     const badFile = join(dir, 'bad.json');
-    writeFileSync(badFile, JSON.stringify({ ...SCENE, bodies: [{ shape: 0, position: [0, 0, 0], rotation: [1, 1, 0, 0] }] }));
+    writeFileSync(
+      badFile,
+      JSON.stringify({
+        ...SCENE,
+        bodies: [{ shape: 0, position: [0, 0, 0], rotation: [1, 1, 0, 0] }],
+      }),
+    );
     const r = cli('collide', '--backend', 'cpu', badFile);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^error: bodies\[0\]: rotation must be a unit quaternion/m);
@@ -216,6 +393,10 @@ describe('CLI (3D)', () => {
     expect(r.status, r.stdout + r.stderr).toBe(0);
     const lines = r.stdout.trim().split('\n');
     expect(lines.at(-1)).toBe('mismatches: 0');
-    expect(lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l).mix)).toEqual(['box3d', 'hull3d', 'mixed3d']);
+    expect(lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l).mix)).toEqual([
+      'box3d',
+      'hull3d',
+      'mixed3d',
+    ]);
   });
 });

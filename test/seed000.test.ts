@@ -18,7 +18,15 @@
 // examples 1 and 3 (A's face is the reference), on A in example 2 (B's face is the reference).
 import { describe, expect, it } from 'vitest';
 import type { ManifoldJson } from '../src/pack2d.ts';
-import { BACKENDS, dist, onA, onB, swappedId, useNarrowphases, type V } from './helpers/collide2d.ts';
+import {
+  BACKENDS,
+  dist,
+  onA,
+  onB,
+  swappedId,
+  useNarrowphases,
+  type V,
+} from './helpers/collide2d.ts';
 
 /** f32 results for coordinates up to ~15: a few ulps. */
 const TOL = 1e-5;
@@ -28,9 +36,24 @@ const { np } = useNarrowphases();
 // B as a box placed by its body; A as a polygon in world coordinates with its body at the origin.
 const B_SHAPE = { type: 'box', halfExtents: [4, 1.5] };
 const B_POSITION: V = [8, 3.5];
-const A_EX1: V[] = [[8, 4], [14, 4], [14, 9], [8, 9]];
-const A_EX2: V[] = [[2, 8], [6, 4], [9, 7], [5, 11]];
-const A_EX3: V[] = [[9, 4], [13, 3], [14, 7], [10, 8]];
+const A_EX1: V[] = [
+  [8, 4],
+  [14, 4],
+  [14, 9],
+  [8, 9],
+];
+const A_EX2: V[] = [
+  [2, 8],
+  [6, 4],
+  [9, 7],
+  [5, 11],
+];
+const A_EX3: V[] = [
+  [9, 4],
+  [13, 3],
+  [14, 7],
+  [10, 8],
+];
 
 /** A rigid motion of the whole world: rotate by `angle` about the origin, then translate. */
 interface Motion {
@@ -59,7 +82,10 @@ function exampleScene(a: V[], m: Motion = IDENTITY): unknown {
       { shape: 0, position: apply(m, [0, 0]), angle: m.angle },
       { shape: 1, position: apply(m, B_POSITION), angle: m.angle },
     ],
-    pairs: [[0, 1], [1, 0]],
+    pairs: [
+      [0, 1],
+      [1, 0],
+    ],
   };
 }
 
@@ -70,10 +96,18 @@ interface ExpectedPoint {
   id: number;
 }
 
-function expectVec(actual: readonly number[], expected: readonly number[], tol: number, what: string): void {
+function expectVec(
+  actual: readonly number[],
+  expected: readonly number[],
+  tol: number,
+  what: string,
+): void {
   expect(actual.length, what).toBe(2);
   const err = dist(actual, expected);
-  expect(err, `${what}: got [${actual.join(', ')}], expected [${expected.join(', ')}]`).toBeLessThanOrEqual(tol);
+  expect(
+    err,
+    `${what}: got [${actual.join(', ')}], expected [${expected.join(', ')}]`,
+  ).toBeLessThanOrEqual(tol);
 }
 
 /**
@@ -81,7 +115,12 @@ function expectVec(actual: readonly number[], expected: readonly number[], tol: 
  * the world moved by `motion`; `incidentOnA` says the seed's points lie on A.
  */
 function expectExample(
-  m: ManifoldJson, motion: Motion, normal: V, points: ExpectedPoint[], incidentOnA: boolean, tol: number,
+  m: ManifoldJson,
+  motion: Motion,
+  normal: V,
+  points: ExpectedPoint[],
+  incidentOnA: boolean,
+  tol: number,
 ): void {
   expect(m.pair).toEqual([0, 1]);
   expectVec(m.normal, rot(motion, normal), tol, 'normal');
@@ -90,9 +129,17 @@ function expectExample(
   expect(new Set(m.points.map((p) => p.id)).size).toBe(points.length);
   for (const e of points) {
     const i = m.points.findIndex((p) => p.id === e.id);
-    expect(i, `a point with id 0x${e.id.toString(16)} (ids: ${m.points.map((p) => p.id.toString(16))})`).toBeGreaterThanOrEqual(0);
+    expect(
+      i,
+      `a point with id 0x${e.id.toString(16)} (ids: ${m.points.map((p) => p.id.toString(16))})`,
+    ).toBeGreaterThanOrEqual(0);
     expect(m.points[i]!.depth).toBeCloseTo(e.depth, 5);
-    expectVec(incidentOnA ? onA(m, i) : onB(m, i), apply(motion, e.onIncident), tol, `point 0x${e.id.toString(16)}`);
+    expectVec(
+      incidentOnA ? onA(m, i) : onB(m, i),
+      apply(motion, e.onIncident),
+      tol,
+      `point 0x${e.id.toString(16)}`,
+    );
   }
 }
 
@@ -138,7 +185,10 @@ describe.each(BACKENDS)('seed 000 worked examples (%s backend)', (backend) => {
     { onIncident: [9.25, 5], depth: 4.25 / SQRT17, id: (0 << 8) | 3 },
   ];
 
-  for (const [name, motion, tol] of [['as published', IDENTITY, TOL], ['moved by a rigid motion', MOVED, 5e-5]] as const) {
+  for (const [name, motion, tol] of [
+    ['as published', IDENTITY, TOL],
+    ['moved by a rigid motion', MOVED, 5e-5],
+  ] as const) {
     describe(name, () => {
       it('example 1: box on box, 2 points (12,5) and (8,5) on B, depth 1, normal (0,−1)', async () => {
         const { manifolds } = await np[backend].collide(exampleScene(A_EX1, motion));
@@ -196,7 +246,9 @@ describe.each(BACKENDS)('seed 000 worked examples (%s backend)', (backend) => {
     expect(Math.abs(-m.normal[0]! - 0.24)).toBeLessThanOrEqual(0.005);
     expect(Math.abs(-m.normal[1]! - 0.97)).toBeLessThanOrEqual(0.005);
     const detector = [-0.19, -0.98];
-    const cosAngle = (m.normal[0]! * detector[0]! + m.normal[1]! * detector[1]!) / Math.hypot(detector[0]!, detector[1]!);
+    const cosAngle =
+      (m.normal[0]! * detector[0]! + m.normal[1]! * detector[1]!) /
+      Math.hypot(detector[0]!, detector[1]!);
     expect(cosAngle).toBeGreaterThan(Math.cos((4 * Math.PI) / 180));
     expect(Math.abs(Math.max(...m.points.map((p) => p.depth)) - 1.7)).toBeLessThanOrEqual(0.005);
     const published: { at: V; depth: number; xTol: number }[] = [
@@ -214,7 +266,12 @@ describe.each(BACKENDS)('seed 000 worked examples (%s backend)', (backend) => {
   });
 
   it('all three examples in one batch give the same manifolds as one at a time', async () => {
-    const shapes = [{ type: 'polygon', vertices: A_EX1 }, { type: 'polygon', vertices: A_EX2 }, { type: 'polygon', vertices: A_EX3 }, B_SHAPE];
+    const shapes = [
+      { type: 'polygon', vertices: A_EX1 },
+      { type: 'polygon', vertices: A_EX2 },
+      { type: 'polygon', vertices: A_EX3 },
+      B_SHAPE,
+    ];
     const { manifolds } = await np[backend].collide({
       dim: 2,
       shapes,
@@ -224,7 +281,11 @@ describe.each(BACKENDS)('seed 000 worked examples (%s backend)', (backend) => {
         { shape: 2, position: [0, 0] },
         { shape: 3, position: B_POSITION },
       ],
-      pairs: [[0, 3], [1, 3], [2, 3]],
+      pairs: [
+        [0, 3],
+        [1, 3],
+        [2, 3],
+      ],
     });
     for (const [k, a] of [A_EX1, A_EX2, A_EX3].entries()) {
       const single = (await np[backend].collide(exampleScene(a))).manifolds[0]!;

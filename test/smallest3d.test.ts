@@ -35,7 +35,14 @@ afterAll(() => {
  */
 function chisel(s: number, ridge: number): Shape3DInput {
   const b = -s / 2;
-  const vertices: Vec3[] = [[-s, b, -s], [s, b, -s], [s, b, s], [-s, b, s], [-ridge * s, s / 2, 0], [ridge * s, s / 2, 0]];
+  const vertices: Vec3[] = [
+    [-s, b, -s],
+    [s, b, -s],
+    [s, b, s],
+    [-s, b, s],
+    [-ridge * s, s / 2, 0],
+    [ridge * s, s / 2, 0],
+  ];
   return { type: 'hull', vertices };
 }
 
@@ -60,15 +67,30 @@ fn main(@builtin(global_invocation_id) gid: vec3u) {
   const module = device.createShaderModule({ label: 'edge-axis-test', code });
   const errors = (await module.getCompilationInfo()).messages.filter((m) => m.type === 'error');
   expect(errors.map((m) => `${m.lineNum}:${m.linePos} ${m.message}`)).toEqual([]);
-  const pipeline = device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main' } });
+  const pipeline = device.createComputePipeline({
+    layout: 'auto',
+    compute: { module, entryPoint: 'main' },
+  });
   const n = input.length / 9;
-  const inBuf = device.createBuffer({ size: input.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+  const inBuf = device.createBuffer({
+    size: input.byteLength,
+    usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+  });
   device.queue.writeBuffer(inBuf, 0, input);
-  const outBuf = device.createBuffer({ size: 16 * n, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
+  const outBuf = device.createBuffer({
+    size: 16 * n,
+    usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC,
+  });
   const encoder = device.createCommandEncoder();
   const pass = encoder.beginComputePass();
   pass.setPipeline(pipeline);
-  pass.setBindGroup(0, device.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: [inBuf, outBuf].map((buffer, k) => ({ binding: 30 + k, resource: { buffer } })) }));
+  pass.setBindGroup(
+    0,
+    device.createBindGroup({
+      layout: pipeline.getBindGroupLayout(0),
+      entries: [inBuf, outBuf].map((buffer, k) => ({ binding: 30 + k, resource: { buffer } })),
+    }),
+  );
   pass.dispatchWorkgroups(Math.ceil(n / 64));
   pass.end();
   device.queue.submit([encoder.finish()]);
@@ -80,7 +102,7 @@ fn main(@builtin(global_invocation_id) gid: vec3u) {
 
 describe('3D narrowphase at the smallest accepted size', () => {
   const edgeAxis = new Float64Array(3);
-  it('edgeAxis3d (WGSL) gives the same bits for edges of 1e-10 as at length 1, and the CPU mirror\'s axes', async () => {
+  it("edgeAxis3d (WGSL) gives the same bits for edges of 1e-10 as at length 1, and the CPU mirror's axes", async () => {
     // Random unit directions, a third of the pairs turned to within a few times the parallel
     // sine of each other (either side of the test), with a random `toward`; then the same pairs
     // scaled to 2^-33 (1.2e-10, the shortest edge of the smallest hull) and to 2^10.
@@ -103,7 +125,12 @@ describe('3D narrowphase at the smallest accepted size', () => {
     }
     const scales = [1, 2 ** -33, 2 ** 10];
     const input = new Float32Array(9 * PAIRS * scales.length);
-    scales.forEach((sc, j) => input.set(base.map((x, k) => (k % 9 < 6 ? x * sc : x)), 9 * PAIRS * j));
+    scales.forEach((sc, j) =>
+      input.set(
+        base.map((x, k) => (k % 9 < 6 ? x * sc : x)),
+        9 * PAIRS * j,
+      ),
+    );
     const out = await edgeAxesGpu(acquired.device, input);
     const bits = new Uint32Array(out.buffer);
     let parallel = 0;
@@ -117,18 +144,37 @@ describe('3D narrowphase at the smallest accepted size', () => {
       const d = base.subarray(9 * i, 9 * i + 9);
       const ok = edgeAxis3d(d.subarray(0, 3), d.subarray(3, 6), d.subarray(6, 9), edgeAxis);
       if (!ok) parallel++;
-      const c = Math.hypot(d[1]! * d[5]! - d[2]! * d[4]!, d[2]! * d[3]! - d[0]! * d[5]!, d[0]! * d[4]! - d[1]! * d[3]!) / (Math.hypot(d[0]!, d[1]!, d[2]!) * Math.hypot(d[3]!, d[4]!, d[5]!));
-      if (Math.abs(c / PARALLEL_EDGE_SINE_3D - 1) > 1e-3) expect(out[4 * i + 3], `pair ${i}: parallel verdict`).toBe(ok ? 1 : 0);
+      const c =
+        Math.hypot(
+          d[1]! * d[5]! - d[2]! * d[4]!,
+          d[2]! * d[3]! - d[0]! * d[5]!,
+          d[0]! * d[4]! - d[1]! * d[3]!,
+        ) /
+        (Math.hypot(d[0]!, d[1]!, d[2]!) * Math.hypot(d[3]!, d[4]!, d[5]!));
+      if (Math.abs(c / PARALLEL_EDGE_SINE_3D - 1) > 1e-3)
+        expect(out[4 * i + 3], `pair ${i}: parallel verdict`).toBe(ok ? 1 : 0);
       // Within the f32 rounding of the cross product, relative to its length (the sine); the sign
       // where the axis is not nearly perpendicular to `toward`.
       const tol = 1e-6 + 4e-7 / c;
       if (ok && out[4 * i + 3] === 1) {
         const dot = edgeAxis[0]! * d[6]! + edgeAxis[1]! * d[7]! + edgeAxis[2]! * d[8]!;
-        const sign = Math.abs(dot) > 10 * tol ? 1 : Math.sign(out[4 * i]! * edgeAxis[0]! + out[4 * i + 1]! * edgeAxis[1]! + out[4 * i + 2]! * edgeAxis[2]!);
-        for (let k = 0; k < 3; k++) expect(Math.abs(sign * out[4 * i + k]! - edgeAxis[k]!), `pair ${i} axis`).toBeLessThan(tol);
+        const sign =
+          Math.abs(dot) > 10 * tol
+            ? 1
+            : Math.sign(
+                out[4 * i]! * edgeAxis[0]! +
+                  out[4 * i + 1]! * edgeAxis[1]! +
+                  out[4 * i + 2]! * edgeAxis[2]!,
+              );
+        for (let k = 0; k < 3; k++)
+          expect(Math.abs(sign * out[4 * i + k]! - edgeAxis[k]!), `pair ${i} axis`).toBeLessThan(
+            tol,
+          );
       }
     }
-    console.log(`edgeAxis3d: ${PAIRS} pairs × ${scales.length} scales, ${parallel} parallel (CPU), ${differ} words differ from scale 1`);
+    console.log(
+      `edgeAxis3d: ${PAIRS} pairs × ${scales.length} scales, ${parallel} parallel (CPU), ${differ} words differ from scale 1`,
+    );
     expect(parallel, 'pairs on the parallel side').toBeGreaterThan(PAIRS / 10);
     expect(parallel, 'pairs on the crossing side').toBeLessThan(PAIRS / 2);
     expect(differ).toBe(0);
@@ -144,7 +190,16 @@ describe('3D narrowphase at the smallest accepted size', () => {
       const a = chisel(s, ridge);
       // Ridges sunk into each other by a tenth of a ridge's length, B shifted along both ridges.
       const pb: Vec3 = [0.25 * ridge * s, s - 0.2 * ridge * s, 0.1 * ridge * s];
-      builder.add(a, [0, 0, 0], I, chisel(s, ridge), pb, FLIP, { set: 'smallest', note: `chisels, size ${s}` }, true);
+      builder.add(
+        a,
+        [0, 0, 0],
+        I,
+        chisel(s, ridge),
+        pb,
+        FLIP,
+        { set: 'smallest', note: `chisels, size ${s}` },
+        true,
+      );
     }
     const r = await compareSet3D('smallest', builder, gpu, 'all');
     expect(r.unexplained.length, casesText3D('unexplained', r.unexplained, 4)).toBe(0);
@@ -153,16 +208,32 @@ describe('3D narrowphase at the smallest accepted size', () => {
     // Slots: 2 per size (A, B and swapped). Each touches, and at the smallest size has the count,
     // kind and ids of size 1, its normal, and its points and depths scaled.
     const per = r.pairs / SIZES.length;
-    for (const [out, label] of [[r.gpu, 'GPU'], [r.cpu, 'CPU']] as const) {
+    for (const [out, label] of [
+      [r.gpu, 'GPU'],
+      [r.cpu, 'CPU'],
+    ] as const) {
       for (let k = 0; k < per; k++) {
         const big = readSlot3D(out.f, out.u, k);
         const small = readSlot3D(out.f, out.u, per + k);
         const what = `${label} slot ${k}`;
         expect(big.count, what).toBeGreaterThan(0);
-        expect({ count: small.count, kind: small.kind, ids: small.ids }, what).toEqual({ count: big.count, kind: big.kind, ids: big.ids });
-        for (let i = 0; i < 3; i++) expect(Math.abs(small.normal[i]! - big.normal[i]!), `${what} normal`).toBeLessThan(1e-5);
-        for (let i = 0; i < small.positions.length; i++) expect(Math.abs(small.positions[i]! / MIN_EXTENT_3D - big.positions[i]!), `${what} position`).toBeLessThan(1e-5);
-        for (let i = 0; i < small.count; i++) expect(Math.abs(small.depths[i]! / MIN_EXTENT_3D - big.depths[i]!), `${what} depth`).toBeLessThan(1e-5);
+        expect({ count: small.count, kind: small.kind, ids: small.ids }, what).toEqual({
+          count: big.count,
+          kind: big.kind,
+          ids: big.ids,
+        });
+        for (let i = 0; i < 3; i++)
+          expect(Math.abs(small.normal[i]! - big.normal[i]!), `${what} normal`).toBeLessThan(1e-5);
+        for (let i = 0; i < small.positions.length; i++)
+          expect(
+            Math.abs(small.positions[i]! / MIN_EXTENT_3D - big.positions[i]!),
+            `${what} position`,
+          ).toBeLessThan(1e-5);
+        for (let i = 0; i < small.count; i++)
+          expect(
+            Math.abs(small.depths[i]! / MIN_EXTENT_3D - big.depths[i]!),
+            `${what} depth`,
+          ).toBeLessThan(1e-5);
       }
     }
     console.log(`smallest: kinds ${JSON.stringify(r.kinds)}, ${r.touching} of ${r.pairs} touching`);

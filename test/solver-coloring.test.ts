@@ -10,7 +10,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { acquireDevice } from '../src/gpu/device.ts';
 import { dispatchLimits, MAX_GROUPS_PER_DIMENSION, readBuffer } from '../src/gpu/buffers.ts';
 import { rng } from '../src/random2d.ts';
-import { COLOR_COUNT, COLOR_DISPATCHES, COLOR_ORDER_HEADER, GpuColoring } from '../src/solver/index.ts';
+import {
+  COLOR_COUNT,
+  COLOR_DISPATCHES,
+  COLOR_ORDER_HEADER,
+  GpuColoring,
+} from '../src/solver/index.ts';
 
 let device: GPUDevice;
 let coloring: GpuColoring;
@@ -20,19 +25,33 @@ beforeAll(async () => {
 });
 
 function buffer(data: Uint32Array): GPUBuffer {
-  const b = device.createBuffer({ size: Math.max(16, data.byteLength), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+  const b = device.createBuffer({
+    size: Math.max(16, data.byteLength),
+    usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+  });
   device.queue.writeBuffer(b, 0, data);
   return b;
 }
 
 /** Colours `pairs` (a < b) over `dynamic` bodies; the count sits at word 1 of a counts buffer, as in the frames'. */
-async function colorPairs(pairs: Uint32Array, dynamic: Uint32Array, capacity = pairs.length / 2): Promise<{ colors: Uint32Array; splits: Uint32Array }> {
+async function colorPairs(
+  pairs: Uint32Array,
+  dynamic: Uint32Array,
+  capacity = pairs.length / 2,
+): Promise<{ colors: Uint32Array; splits: Uint32Array }> {
   const m = pairs.length / 2;
   const pairBuf = buffer(pairs);
   const counts = buffer(new Uint32Array([0, m, 0, 0]));
   const dyn = buffer(dynamic);
   const encoder = device.createCommandEncoder();
-  const out = coloring.encode(encoder, { pairs: pairBuf, counts, countWord: 1, capacity, dynamicBodies: dyn, bodyCount: dynamic.length });
+  const out = coloring.encode(encoder, {
+    pairs: pairBuf,
+    counts,
+    countWord: 1,
+    capacity,
+    dynamicBodies: dyn,
+    bodyCount: dynamic.length,
+  });
   device.queue.submit([encoder.finish()]);
   const colors = new Uint32Array(await readBuffer(device, out.colors, 4 * m));
   const order = new Uint32Array(await readBuffer(device, out.order, 4 * (COLOR_ORDER_HEADER + m)));
@@ -45,7 +64,10 @@ async function colorPairs(pairs: Uint32Array, dynamic: Uint32Array, capacity = p
   const list = order.subarray(COLOR_ORDER_HEADER);
   expect(order[COLOR_COUNT + 1]).toBe(m);
   const groupsFor = (entry: number, n: number): void => {
-    expect(dispatch[3 * entry]! * dispatch[3 * entry + 1]! * 64, `dispatch ${entry}`).toBeGreaterThanOrEqual(n);
+    expect(
+      dispatch[3 * entry]! * dispatch[3 * entry + 1]! * 64,
+      `dispatch ${entry}`,
+    ).toBeGreaterThanOrEqual(n);
     expect(dispatch[3 * entry]! * 64, `dispatch ${entry}`).toBeLessThan(n + 64);
   };
   for (let k = 0; k < COLOR_COUNT; k++) {
@@ -60,13 +82,18 @@ async function colorPairs(pairs: Uint32Array, dynamic: Uint32Array, capacity = p
   groupsFor(COLOR_COUNT + 1, uncoloured.length > 0 ? dynamic.length : 0);
   // Each dynamic body counts its overflow constraints.
   const expected = new Uint32Array(dynamic.length);
-  for (const c of uncoloured) for (const b of [pairs[2 * c]!, pairs[2 * c + 1]!]) if (dynamic[b]) expected[b]!++;
+  for (const c of uncoloured)
+    for (const b of [pairs[2 * c]!, pairs[2 * c + 1]!]) if (dynamic[b]) expected[b]!++;
   expect(Array.from(splits)).toEqual(Array.from(expected));
   return { colors, splits };
 }
 
 /** Every colour's dynamic bodies are distinct; returns the colour histogram and the leftovers. */
-function checkColors(pairs: Uint32Array, dynamic: Uint32Array, colors: Uint32Array): { used: number; leftovers: number } {
+function checkColors(
+  pairs: Uint32Array,
+  dynamic: Uint32Array,
+  colors: Uint32Array,
+): { used: number; leftovers: number } {
   const seen = new Set<string>();
   let used = 0;
   let leftovers = 0;
@@ -104,7 +131,10 @@ describe('GPU constraint colouring', () => {
     for (const b of pairs) if (dynamic[b]) degree.set(b, (degree.get(b) ?? 0) + 1);
     let palette = 0;
     for (let k = 0; k < pairs.length / 2; k++) {
-      const d = [pairs[2 * k]!, pairs[2 * k + 1]!].reduce((sum, b) => sum + (dynamic[b] ? degree.get(b)! - 1 : 0), 0);
+      const d = [pairs[2 * k]!, pairs[2 * k + 1]!].reduce(
+        (sum, b) => sum + (dynamic[b] ? degree.get(b)! - 1 : 0),
+        0,
+      );
       palette = Math.max(palette, d + 1);
     }
     expect(leftovers).toBe(0);
@@ -113,7 +143,9 @@ describe('GPU constraint colouring', () => {
     // In rows of 4 workgroups (as past 65535 workgroups): the same colours, the same order checks.
     dispatchLimits.maxGroupsPerDimension = 4;
     try {
-      expect(Array.from((await colorPairs(pairs, dynamic, 1000)).colors)).toEqual(Array.from(colors));
+      expect(Array.from((await colorPairs(pairs, dynamic, 1000)).colors)).toEqual(
+        Array.from(colors),
+      );
     } finally {
       dispatchLimits.maxGroupsPerDimension = MAX_GROUPS_PER_DIMENSION;
     }

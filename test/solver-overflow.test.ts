@@ -7,7 +7,13 @@
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { acquireDevice } from '../src/gpu/device.ts';
-import { COLOR_COUNT, GpuWorld2D, GpuWorld3D, type WorldBody2D, type WorldBody3D } from '../src/solver/index.ts';
+import {
+  COLOR_COUNT,
+  GpuWorld2D,
+  GpuWorld3D,
+  type WorldBody2D,
+  type WorldBody3D,
+} from '../src/solver/index.ts';
 import type { Shape2DInput } from '../src/shapes2d.ts';
 import type { Shape3DInput } from '../src/shapes3d.ts';
 
@@ -41,7 +47,8 @@ function plank2D(lift: number): { shapes: Shape2DInput[]; bodies: WorldBody2D[] 
     { shape: 0, position: [0, -0.5], angle: 0, density: 0 },
     { shape: 1, position: [0, PLANK_HALF], angle: 0 },
   ];
-  for (let i = 0; i < CARRIED; i++) bodies.push({ shape: 2, position: [(i - (CARRIED - 1) / 2) * 0.6, REST_Y + lift], angle: 0 });
+  for (let i = 0; i < CARRIED; i++)
+    bodies.push({ shape: 2, position: [(i - (CARRIED - 1) / 2) * 0.6, REST_Y + lift], angle: 0 });
   return { shapes, bodies };
 }
 
@@ -56,7 +63,11 @@ function plank3D(lift: number): { shapes: Shape3DInput[]; bodies: WorldBody3D[] 
     { shape: 0, position: [0, -0.5, 0], density: 0 },
     { shape: 1, position: [0, PLANK_HALF, 0] },
   ];
-  for (let i = 0; i < CARRIED; i++) bodies.push({ shape: 2, position: [((i % 10) - 4.5) * 1.1, REST_Y + lift, (Math.floor(i / 10) - 4.5) * 1.1] });
+  for (let i = 0; i < CARRIED; i++)
+    bodies.push({
+      shape: 2,
+      position: [((i % 10) - 4.5) * 1.1, REST_Y + lift, (Math.floor(i / 10) - 4.5) * 1.1],
+    });
   return { shapes, bodies };
 }
 
@@ -70,11 +81,17 @@ async function run(world: World, steps: number): Promise<void> {
 async function pose(world: World): Promise<{ ys: number[]; plankY: number; tilt: number }> {
   if (world instanceof GpuWorld2D) {
     const b = await world.readBodies();
-    return { ys: b.slice(2).map((x) => x.position[1]), plankY: b[1]!.position[1], tilt: Math.max(...b.slice(1).map((x) => Math.abs(x.angle))) };
+    return {
+      ys: b.slice(2).map((x) => x.position[1]),
+      plankY: b[1]!.position[1],
+      tilt: Math.max(...b.slice(1).map((x) => Math.abs(x.angle))),
+    };
   }
   const b = await world.readBodies();
   // Tilt of a cube: the angle of its rotation (2 acos |w|).
-  const tilt = Math.max(...b.slice(1).map((x) => 2 * Math.acos(Math.min(1, Math.abs(x.rotation[3])))));
+  const tilt = Math.max(
+    ...b.slice(1).map((x) => 2 * Math.acos(Math.min(1, Math.abs(x.rotation[3])))),
+  );
   return { ys: b.slice(2).map((x) => x.position[1]), plankY: b[1]!.position[1], tilt };
 }
 
@@ -94,7 +111,9 @@ async function stand(world: World, label: string, hold: number): Promise<void> {
   const { ys, plankY, tilt } = await pose(world);
   const sink = Math.max(...ys.map((y) => REST_Y - y));
   const rise = Math.max(...ys.map((y) => y - REST_Y));
-  console.log(`${label}: ${stats.constraints} constraints, ${stats.colors} colours, ${stats.overflow} overflow; drift ${drift.toExponential(2)}, sink ${sink.toExponential(2)}, rise ${rise.toExponential(2)}, plank ${(PLANK_HALF - plankY).toExponential(2)} down, tilt ${tilt.toExponential(2)}`);
+  console.log(
+    `${label}: ${stats.constraints} constraints, ${stats.colors} colours, ${stats.overflow} overflow; drift ${drift.toExponential(2)}, sink ${sink.toExponential(2)}, rise ${rise.toExponential(2)}, plank ${(PLANK_HALF - plankY).toExponential(2)} down, tilt ${tilt.toExponential(2)}`,
+  );
   // 101 constraints at the plank: at most COLOR_COUNT coloured, the rest overflow.
   expect(stats.constraints).toBe(CARRIED + 1);
   expect(stats.colors).toBeLessThanOrEqual(COLOR_COUNT);
@@ -137,9 +156,14 @@ describe('solver overflow: a plank carrying 100 boxes', () => {
         world.pinColorPasses(passes);
         await run(world, 90);
         const { ys, tilt } = await pose(world);
-        console.log(`dropped, ${passes} colour passes: heights ${Math.min(...ys).toFixed(4)} to ${Math.max(...ys).toFixed(4)}, tilt ${tilt.toExponential(2)}`);
+        console.log(
+          `dropped, ${passes} colour passes: heights ${Math.min(...ys).toFixed(4)} to ${Math.max(...ys).toFixed(4)}, tilt ${tilt.toExponential(2)}`,
+        );
         expect(Math.max(...ys.map((y) => Math.abs(y - REST_Y)))).toBeLessThan(DRIFT);
-        return [Buffer.from(await world.readBodyBytes()), Buffer.from(await world.readStateBytes())];
+        return [
+          Buffer.from(await world.readBodyBytes()),
+          Buffer.from(await world.readStateBytes()),
+        ];
       } finally {
         world.destroy();
       }

@@ -29,7 +29,14 @@ const ground: WorldBody2D = { shape: 0, position: [0, -0.5], angle: 0, density: 
 
 /** A tower of `n` boxes resting on each other, the lowest on the ground (all faces touching). */
 function tower(n: number): WorldBody2D[] {
-  return [ground, ...Array.from({ length: n }, (_, i) => ({ shape: 1, position: [0, BOX / 2 + i * BOX] as Vec2, angle: 0 }))];
+  return [
+    ground,
+    ...Array.from({ length: n }, (_, i) => ({
+      shape: 1,
+      position: [0, BOX / 2 + i * BOX] as Vec2,
+      angle: 0,
+    })),
+  ];
 }
 
 /** A pyramid of `rows` rows: row r has rows - r boxes 1.05 apart, each on two of the row below. */
@@ -37,7 +44,12 @@ function pyramid(rows: number): WorldBody2D[] {
   const out: WorldBody2D[] = [ground];
   for (let r = 0; r < rows; r++) {
     const n = rows - r;
-    for (let j = 0; j < n; j++) out.push({ shape: 1, position: [(j - (n - 1) / 2) * 1.05 * BOX, BOX / 2 + r * BOX], angle: 0 });
+    for (let j = 0; j < n; j++)
+      out.push({
+        shape: 1,
+        position: [(j - (n - 1) / 2) * 1.05 * BOX, BOX / 2 + r * BOX],
+        angle: 0,
+      });
   }
   return out;
 }
@@ -47,7 +59,10 @@ async function run(world: GpuWorld2D, steps: number): Promise<void> {
 }
 
 /** Largest distance any body moved between two snapshots. */
-function maxDisplacement(a: { position: Vec2 }[], b: { position: Vec2 }[]): { max: number; at: number } {
+function maxDisplacement(
+  a: { position: Vec2 }[],
+  b: { position: Vec2 }[],
+): { max: number; at: number } {
   let max = 0;
   let at = -1;
   a.forEach((p, i) => {
@@ -73,8 +88,13 @@ describe('GPU rigid-body world (2D)', () => {
         const d = maxDisplacement(settled, end);
         if (d.max > drift.max) Object.assign(drift, d);
       }
-      const fromStart = maxDisplacement(bodies.map((b) => ({ position: b.position })), end);
-      console.log(`${label}: drift ${drift.max.toExponential(3)} (body ${drift.at}), from start ${fromStart.max.toExponential(3)}, ${((performance.now() - t0) / 660).toFixed(1)} ms/step`);
+      const fromStart = maxDisplacement(
+        bodies.map((b) => ({ position: b.position })),
+        end,
+      );
+      console.log(
+        `${label}: drift ${drift.max.toExponential(3)} (body ${drift.at}), from start ${fromStart.max.toExponential(3)}, ${((performance.now() - t0) / 660).toFixed(1)} ms/step`,
+      );
       expect(drift.max).toBeLessThan(DRIFT);
       // From the start the stack sinks into its soft contacts (a few mm); a collapse moves metres.
       expect(fromStart.max).toBeLessThan(5 * DRIFT);
@@ -94,7 +114,11 @@ describe('GPU rigid-body world (2D)', () => {
 
   it('a dropped box lands and comes to rest: no bounce-through, no jitter', async () => {
     // Two boxes: one falling flat from 3 m (hits at about 7 m/s), one tilted 0.4 rad landing on a corner.
-    const bodies: WorldBody2D[] = [ground, { shape: 1, position: [-3, 3.5], angle: 0 }, { shape: 1, position: [3, 3.5], angle: 0.4 }];
+    const bodies: WorldBody2D[] = [
+      ground,
+      { shape: 1, position: [-3, 3.5], angle: 0 },
+      { shape: 1, position: [3, 3.5], angle: 0.4 },
+    ];
     const world = await GpuWorld2D.create(device, shapes, bodies);
     try {
       let lowest = Infinity;
@@ -114,7 +138,9 @@ describe('GPU rigid-body world (2D)', () => {
       const rest = await world.readBodies();
       await run(world, 60);
       const later = await world.readBodies();
-      console.log(`drop: lowest centre ${lowest.toFixed(4)}, landed at frame ${landed}, rebound ${rebound.toExponential(2)}, rest ${JSON.stringify(rest.slice(1))}, jitter ${maxDisplacement(rest, later).max.toExponential(2)}`);
+      console.log(
+        `drop: lowest centre ${lowest.toFixed(4)}, landed at frame ${landed}, rebound ${rebound.toExponential(2)}, rest ${JSON.stringify(rest.slice(1))}, jitter ${maxDisplacement(rest, later).max.toExponential(2)}`,
+      );
       expect(lowest).toBeGreaterThan(BOX / 2 - 0.05);
       for (const b of later.slice(1)) {
         expect(Math.abs(b.position[1] - BOX / 2)).toBeLessThan(0.02); // resting on a face
@@ -129,8 +155,15 @@ describe('GPU rigid-body world (2D)', () => {
 
   it("collision filters reach the world: a box whose shape's mask leaves out the ground's category falls through it", async () => {
     // Shape 2 is the box in category 2 meeting only category 2; the ground (shape 0) is in category 1.
-    const filtered: Shape2DInput[] = [...shapes, { type: 'box', halfExtents: [BOX / 2, BOX / 2], filter: { categoryBits: 2, maskBits: 2 } }];
-    const bodies: WorldBody2D[] = [ground, { shape: 1, position: [-3, 2], angle: 0 }, { shape: 2, position: [3, 2], angle: 0 }];
+    const filtered: Shape2DInput[] = [
+      ...shapes,
+      { type: 'box', halfExtents: [BOX / 2, BOX / 2], filter: { categoryBits: 2, maskBits: 2 } },
+    ];
+    const bodies: WorldBody2D[] = [
+      ground,
+      { shape: 1, position: [-3, 2], angle: 0 },
+      { shape: 2, position: [3, 2], angle: 0 },
+    ];
     const world = await GpuWorld2D.create(device, filtered, bodies);
     try {
       await run(world, 90);
@@ -151,7 +184,9 @@ describe('GPU rigid-body world (2D)', () => {
       const C = CONTACTS_LAYOUT_2D.contact;
       const U = CONTACTS_LAYOUT_2D.userValues;
       const n = counts.contacts;
-      const contacts = new Uint32Array(await readBuffer(device, out.contacts.contacts, n * C.bytes));
+      const contacts = new Uint32Array(
+        await readBuffer(device, out.contacts.contacts, n * C.bytes),
+      );
       const user = new Float32Array(await readBuffer(device, out.contacts.userValues, n * U.bytes));
       expect(n).toBe(4); // ground-box and box-box, each with both corners
       for (let j = 0; j < n; j++) {
@@ -163,8 +198,8 @@ describe('GPU rigid-body world (2D)', () => {
         const above = 4 - contacts[j * C.words + C.bodyA]!;
         for (let i = 0; i < 2; i++) {
           const normal = user[j * U.words + U.points + i * U.pointStride]!;
-          expect(normal).toBeGreaterThan(0.8 * (above * 10 * DT) / 4 / 2);
-          expect(normal).toBeLessThan(1.2 * (above * 10 * DT) / 4 / 2);
+          expect(normal).toBeGreaterThan((0.8 * (above * 10 * DT)) / 4 / 2);
+          expect(normal).toBeLessThan((1.2 * (above * 10 * DT)) / 4 / 2);
         }
       }
     } finally {
@@ -175,12 +210,20 @@ describe('GPU rigid-body world (2D)', () => {
   it('is deterministic: two runs give byte-identical bodies and velocities', async () => {
     // A pile that collides, slides and tumbles (not only resting contacts): boxes dropped in a jumble.
     const bodies: WorldBody2D[] = [ground];
-    for (let i = 0; i < 40; i++) bodies.push({ shape: 1, position: [(i % 8) * 1.1 - 4 + 0.3 * Math.sin(i), 1 + Math.floor(i / 8) * 1.2], angle: 0.7 * i });
+    for (let i = 0; i < 40; i++)
+      bodies.push({
+        shape: 1,
+        position: [(i % 8) * 1.1 - 4 + 0.3 * Math.sin(i), 1 + Math.floor(i / 8) * 1.2],
+        angle: 0.7 * i,
+      });
     const runOnce = async (): Promise<[Uint8Array, Uint8Array]> => {
       const world = await GpuWorld2D.create(device, shapes, bodies);
       try {
         await run(world, 90);
-        return [new Uint8Array(await world.readBodyBytes()), new Uint8Array(await world.readStateBytes())];
+        return [
+          new Uint8Array(await world.readBodyBytes()),
+          new Uint8Array(await world.readStateBytes()),
+        ];
       } finally {
         world.destroy();
       }
@@ -191,7 +234,9 @@ describe('GPU rigid-body world (2D)', () => {
     // And the pile did move (a check on still bodies would prove nothing).
     const moved = await (async () => {
       const f = new Float32Array(a[0].buffer);
-      return Math.abs(f[LAYOUT_2D.body.words + LAYOUT_2D.body.position + 1]! - bodies[1]!.position[1]);
+      return Math.abs(
+        f[LAYOUT_2D.body.words + LAYOUT_2D.body.position + 1]! - bodies[1]!.position[1],
+      );
     })();
     expect(moved).toBeGreaterThan(0.1);
   });
@@ -225,12 +270,31 @@ describe('GPU rigid-body world (2D)', () => {
       ...shapes,
       { type: 'circle', radius: 0.4 },
       { type: 'capsule', a: [-0.4, 0], b: [0.4, 0], radius: 0.2 },
-      { type: 'polygon', vertices: [[0, -0.5], [0.5, -0.1], [0.3, 0.4], [-0.3, 0.4], [-0.5, -0.1]], radius: 0.05 },
+      {
+        type: 'polygon',
+        vertices: [
+          [0, -0.5],
+          [0.5, -0.1],
+          [0.3, 0.4],
+          [-0.3, 0.4],
+          [-0.5, -0.1],
+        ],
+        radius: 0.05,
+      },
       { type: 'box', halfExtents: [0.5, 0.3], radius: 0.1 },
     ];
     // Walls: the ground box stood on end at x = ±6.
-    const bodies: WorldBody2D[] = [ground, { shape: 0, position: [-6.5, 5], angle: Math.PI / 2, density: 0 }, { shape: 0, position: [6.5, 5], angle: Math.PI / 2, density: 0 }];
-    for (let i = 0; i < 100; i++) bodies.push({ shape: 1 + (i % 5), position: [-5 + (i % 10) * 1.1, 1 + Math.floor(i / 10) * 1.1], angle: 0.9 * i });
+    const bodies: WorldBody2D[] = [
+      ground,
+      { shape: 0, position: [-6.5, 5], angle: Math.PI / 2, density: 0 },
+      { shape: 0, position: [6.5, 5], angle: Math.PI / 2, density: 0 },
+    ];
+    for (let i = 0; i < 100; i++)
+      bodies.push({
+        shape: 1 + (i % 5),
+        position: [-5 + (i % 10) * 1.1, 1 + Math.floor(i / 10) * 1.1],
+        angle: 0.9 * i,
+      });
     const world = await GpuWorld2D.create(device, mixed, bodies);
     try {
       await run(world, 330); // the pile keeps shifting for about 4.5 s
@@ -248,7 +312,9 @@ describe('GPU rigid-body world (2D)', () => {
       const end = await world.readBodies();
       const lowest = Math.min(...end.slice(3).map((b) => b.position[1]));
       const widest = Math.max(...end.slice(3).map((b) => Math.abs(b.position[0])));
-      console.log(`mixed pile: fastest non-disc ${fastest.toExponential(2)} m/s (body ${fastestAt}, shape ${bodies[fastestAt]?.shape}), lowest centre ${lowest.toFixed(3)}, widest |x| ${widest.toFixed(3)}`);
+      console.log(
+        `mixed pile: fastest non-disc ${fastest.toExponential(2)} m/s (body ${fastestAt}, shape ${bodies[fastestAt]?.shape}), lowest centre ${lowest.toFixed(3)}, widest |x| ${widest.toFixed(3)}`,
+      );
       expect(fastest).toBeLessThan(0.05); // at rest after 5.5 s
       expect(lowest).toBeGreaterThan(0.15); // no centre below the smallest half-height (0.2) by more than the soft sink
       expect(widest).toBeLessThan(6); // nothing through the walls

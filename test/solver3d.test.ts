@@ -29,7 +29,10 @@ async function run(world: GpuWorld3D, steps: number): Promise<void> {
   for (let i = 0; i < steps; i++) await world.step(DT);
 }
 
-function maxDisplacement(a: { position: Vec3 }[], b: { position: Vec3 }[]): { max: number; at: number } {
+function maxDisplacement(
+  a: { position: Vec3 }[],
+  b: { position: Vec3 }[],
+): { max: number; at: number } {
   let max = 0;
   let at = -1;
   a.forEach((p, i) => {
@@ -50,8 +53,20 @@ describe('GPU rigid-body world (3D)', () => {
     ['straight', 0],
     ['twisted 30° per cube', 30],
   ])('a 10-cube tower stands 10 s (%s)', async (_name, twistDegrees) => {
-    const turn = (i: number): Quat => [0, Math.sin((i * twistDegrees * Math.PI) / 360), 0, Math.cos((i * twistDegrees * Math.PI) / 360)];
-    const bodies: WorldBody3D[] = [ground, ...Array.from({ length: 10 }, (_, i) => ({ shape: 1, position: [0, BOX / 2 + i * BOX, 0] as Vec3, rotation: turn(i) }))];
+    const turn = (i: number): Quat => [
+      0,
+      Math.sin((i * twistDegrees * Math.PI) / 360),
+      0,
+      Math.cos((i * twistDegrees * Math.PI) / 360),
+    ];
+    const bodies: WorldBody3D[] = [
+      ground,
+      ...Array.from({ length: 10 }, (_, i) => ({
+        shape: 1,
+        position: [0, BOX / 2 + i * BOX, 0] as Vec3,
+        rotation: turn(i),
+      })),
+    ];
     const world = await GpuWorld3D.create(device, shapes, bodies);
     try {
       const t0 = performance.now();
@@ -66,15 +81,27 @@ describe('GPU rigid-body world (3D)', () => {
         const d = maxDisplacement(settled, end);
         if (d.max > drift.max) Object.assign(drift, d);
       }
-      const fromStart = maxDisplacement(bodies.map((b) => ({ position: b.position })), end);
-      console.log(`tower3d (${twistDegrees}°): drift ${drift.max.toExponential(3)} (body ${drift.at}), from start ${fromStart.max.toExponential(3)}, ${((performance.now() - t0) / 660).toFixed(1)} ms/step`);
+      const fromStart = maxDisplacement(
+        bodies.map((b) => ({ position: b.position })),
+        end,
+      );
+      console.log(
+        `tower3d (${twistDegrees}°): drift ${drift.max.toExponential(3)} (body ${drift.at}), from start ${fromStart.max.toExponential(3)}, ${((performance.now() - t0) / 660).toFixed(1)} ms/step`,
+      );
       expect(drift.max).toBeLessThan(DRIFT);
       expect(fromStart.max).toBeLessThan(5 * DRIFT);
       // Upright and not turning: each rotation stays within 0.01 rad of its start (|q · q0| is
       // the cosine of half the angle between them).
       end.forEach((b, i) => {
         const q = i === 0 ? [0, 0, 0, 1] : turn(i - 1);
-        expect(Math.abs(b.rotation[0] * q[0]! + b.rotation[1] * q[1]! + b.rotation[2] * q[2]! + b.rotation[3] * q[3]!)).toBeGreaterThan(Math.cos(0.005));
+        expect(
+          Math.abs(
+            b.rotation[0] * q[0]! +
+              b.rotation[1] * q[1]! +
+              b.rotation[2] * q[2]! +
+              b.rotation[3] * q[3]!,
+          ),
+        ).toBeGreaterThan(Math.cos(0.005));
       });
       // Warm starting is in use: over 30 more frames, every point carried last frame's impulse by
       // feature id (coincident cube faces put corners exactly on the reference face's side planes;
@@ -88,8 +115,12 @@ describe('GPU rigid-body world (3D)', () => {
         const counts = await world.step(DT);
         expect(counts.contacts).toBe(10);
         const out = world.lastOutputs()!;
-        const contacts = new Uint32Array(await readBuffer(device, out.contacts.contacts, counts.contacts * C.bytes));
-        const user = new Float32Array(await readBuffer(device, out.contacts.userValues, counts.contacts * U.bytes));
+        const contacts = new Uint32Array(
+          await readBuffer(device, out.contacts.contacts, counts.contacts * C.bytes),
+        );
+        const user = new Float32Array(
+          await readBuffer(device, out.contacts.userValues, counts.contacts * U.bytes),
+        );
         for (let j = 0; j < counts.contacts; j++) {
           const count = contacts[j * C.words + C.count]!;
           expect(count).toBe(4);
@@ -99,11 +130,13 @@ describe('GPU rigid-body world (3D)', () => {
           const above = 10 - contacts[j * C.words + C.bodyA]!;
           let sum = 0;
           for (let i = 0; i < 4; i++) sum += user[j * U.words + U.points + i * U.pointStride]!;
-          expect(sum).toBeGreaterThan(0.9 * (above * 10 * DT) / 4);
-          expect(sum).toBeLessThan(1.1 * (above * 10 * DT) / 4);
+          expect(sum).toBeGreaterThan((0.9 * (above * 10 * DT)) / 4);
+          expect(sum).toBeLessThan((1.1 * (above * 10 * DT)) / 4);
         }
       }
-      console.log(`tower3d (${twistDegrees}°): ${matched} of ${points} points matched last frame's id`);
+      console.log(
+        `tower3d (${twistDegrees}°): ${matched} of ${points} points matched last frame's id`,
+      );
       expect(matched).toBe(points);
     } finally {
       world.destroy();
@@ -117,14 +150,22 @@ describe('GPU rigid-body world (3D)', () => {
       { shape: 1, position: [0, 2, 0], rotation: [s * 0.6, 0, s * 0.8, Math.cos(0.25)] },
       { shape: 1, position: [2, 1.5, 0], angularVelocity: [0, 2, 0] },
     ];
-    const once = async (): Promise<{ bytes: Uint8Array; end: { position: Vec3 }[]; jitter: number }> => {
+    const once = async (): Promise<{
+      bytes: Uint8Array;
+      end: { position: Vec3 }[];
+      jitter: number;
+    }> => {
       const world = await GpuWorld3D.create(device, shapes, bodies);
       try {
         await run(world, 180);
         const rest = await world.readBodies();
         await run(world, 30);
         const end = await world.readBodies();
-        return { bytes: new Uint8Array(await world.readBodyBytes()), end, jitter: maxDisplacement(rest, end).max };
+        return {
+          bytes: new Uint8Array(await world.readBodyBytes()),
+          end,
+          jitter: maxDisplacement(rest, end).max,
+        };
       } finally {
         world.destroy();
       }
@@ -132,7 +173,8 @@ describe('GPU rigid-body world (3D)', () => {
     const a = await once();
     const b = await once();
     console.log(`drop3d: ${JSON.stringify(a.end.slice(1))}, jitter ${a.jitter.toExponential(2)}`);
-    for (const body of a.end.slice(1)) expect(Math.abs(body.position[1] - BOX / 2)).toBeLessThan(0.02); // on a face
+    for (const body of a.end.slice(1))
+      expect(Math.abs(body.position[1] - BOX / 2)).toBeLessThan(0.02); // on a face
     expect(a.jitter).toBeLessThan(1e-3);
     expect(Buffer.from(a.bytes).equals(Buffer.from(b.bytes))).toBe(true);
   });
@@ -141,14 +183,31 @@ describe('GPU rigid-body world (3D)', () => {
     const mixed: Shape3DInput[] = [
       ...shapes,
       { type: 'box', halfExtents: [0.5, 0.25, 0.35] },
-      { type: 'hull', vertices: [[0, 0.5, 0], [0.5, -0.3, 0.3], [-0.5, -0.3, 0.3], [0, -0.3, -0.5], [0.2, 0.1, 0.4]] },
+      {
+        type: 'hull',
+        vertices: [
+          [0, 0.5, 0],
+          [0.5, -0.3, 0.3],
+          [-0.5, -0.3, 0.3],
+          [0, -0.3, -0.5],
+          [0.2, 0.1, 0.4],
+        ],
+      },
       { type: 'sphere', radius: 0.4 },
       { type: 'capsule', a: [-0.3, 0, 0], b: [0.3, 0, 0], radius: 0.25 },
     ];
     const bodies: WorldBody3D[] = [ground];
     for (let i = 0; i < 48; i++) {
       const half = 0.4 * i;
-      bodies.push({ shape: 1 + (i % 5), position: [(i % 4) * 1.2 - 1.8, 1 + Math.floor(i / 16) * 1.2, (Math.floor(i / 4) % 4) * 1.2 - 1.8], rotation: [Math.sin(half) * 0.6, Math.sin(half) * 0.8, 0, Math.cos(half)] });
+      bodies.push({
+        shape: 1 + (i % 5),
+        position: [
+          (i % 4) * 1.2 - 1.8,
+          1 + Math.floor(i / 16) * 1.2,
+          (Math.floor(i / 4) % 4) * 1.2 - 1.8,
+        ],
+        rotation: [Math.sin(half) * 0.6, Math.sin(half) * 0.8, 0, Math.cos(half)],
+      });
     }
     const world = await GpuWorld3D.create(device, mixed, bodies);
     try {
@@ -158,7 +217,11 @@ describe('GPU rigid-body world (3D)', () => {
       let fastest = 0;
       for (let i = 1; i < bodies.length; i++) {
         const o = i * S.words;
-        const speed = Math.hypot(state[o + S.linearVelocity]!, state[o + S.linearVelocity + 1]!, state[o + S.linearVelocity + 2]!);
+        const speed = Math.hypot(
+          state[o + S.linearVelocity]!,
+          state[o + S.linearVelocity + 1]!,
+          state[o + S.linearVelocity + 2]!,
+        );
         expect(Number.isFinite(speed)).toBe(true);
         // Spheres and capsules roll on without rolling resistance (none is modelled).
         if (bodies[i]!.shape <= 3) fastest = Math.max(fastest, speed);
@@ -166,17 +229,29 @@ describe('GPU rigid-body world (3D)', () => {
       const end = await world.readBodies();
       const internal = mixed.map((m, k) => makeShape3D(m, k));
       // The y of each shape's centre (body origin + rotated shape centre; hulls are stored about their mean vertex).
-      const centreY = (b: { position: Vec3; rotation: [number, number, number, number] }, shape: number): number => {
+      const centreY = (
+        b: { position: Vec3; rotation: [number, number, number, number] },
+        shape: number,
+      ): number => {
         const [x, y, z, w] = b.rotation;
         const c = internal[shape]!.center;
         // y component of q c q*.
-        return b.position[1] + 2 * (x * y + w * z) * c[0] + (w * w - x * x + y * y - z * z) * c[1] + 2 * (y * z - w * x) * c[2];
+        return (
+          b.position[1] +
+          2 * (x * y + w * z) * c[0] +
+          (w * w - x * x + y * y - z * z) * c[1] +
+          2 * (y * z - w * x) * c[2]
+        );
       };
       const lowest = Math.min(...end.slice(1).map((b, i) => centreY(b, bodies[i + 1]!.shape)));
-      console.log(`mixed pile 3D: fastest box/hull ${fastest.toExponential(2)} m/s, lowest centre ${lowest.toFixed(3)}`);
+      console.log(
+        `mixed pile 3D: fastest box/hull ${fastest.toExponential(2)} m/s, lowest centre ${lowest.toFixed(3)}`,
+      );
       expect(fastest).toBeLessThan(0.05);
       // No shape's centre gets nearer the floor than its nearest face (hulls) or radius, less a few mm of soft contact.
-      const nearest = Math.min(...internal.slice(1).map((s3) => (s3.inradius > 0 ? s3.inradius : s3.radius)));
+      const nearest = Math.min(
+        ...internal.slice(1).map((s3) => (s3.inradius > 0 ? s3.inradius : s3.radius)),
+      );
       expect(lowest).toBeGreaterThan(nearest - 0.01);
     } finally {
       world.destroy();

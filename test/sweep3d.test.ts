@@ -37,34 +37,47 @@ describe('random sweeps', () => {
       const tol = COPLANAR_RELATIVE_3D * 4 * scale + capR;
       const problem = checkManifold3D(m, a, xa, b, xb, tol);
       if (problem) offSurface.push(`${ta}-${tb} #${i}: ${problem}`);
-      for (let k = 0; k < m.count; k++) if (!(m.depths[k]! >= -margin - 1e-9 * scale)) failures.push(`${ta}-${tb} #${i}: depth ${m.depths[k]} beyond margin`);
+      for (let k = 0; k < m.count; k++)
+        if (!(m.depths[k]! >= -margin - 1e-9 * scale))
+          failures.push(`${ta}-${tb} #${i}: depth ${m.depths[k]} beyond margin`);
       // Swapping A and B mirrors the manifold (same point set, negated normal, swapped id halves)
       // unless the pair is a near-tie where the hysteresis favours whichever is A.
       collide3D(b, xb, a, xa, margin, w);
-      const same = w.count === m.count && Math.abs(w.normal[0]! + m.normal[0]!) + Math.abs(w.normal[1]! + m.normal[1]!) + Math.abs(w.normal[2]! + m.normal[2]!) < 1e-9;
+      const same =
+        w.count === m.count &&
+        Math.abs(w.normal[0]! + m.normal[0]!) +
+          Math.abs(w.normal[1]! + m.normal[1]!) +
+          Math.abs(w.normal[2]! + m.normal[2]!) <
+          1e-9;
       if (same) {
         const ids = new Set(Array.from(m.ids.subarray(0, m.count)));
         for (let k = 0; k < w.count; k++) {
           const id = w.ids[k]!;
-          if (!ids.has(((id & 0xff) << 8) | (id >> 8))) failures.push(`${ta}-${tb} #${i}: swapped ids differ`);
+          if (!ids.has(((id & 0xff) << 8) | (id >> 8)))
+            failures.push(`${ta}-${tb} #${i}: swapped ids differ`);
         }
       } else bump('asymmetric (near-tie)');
       const kind = m.kind;
       bump(`${ta}-${tb}`);
       if (kind === CONTACT_KIND_3D.faceA || kind === CONTACT_KIND_3D.faceB) {
-        if (ta !== 'sphere' && tb !== 'sphere' && ta !== 'capsule' && tb !== 'capsule') bump(m.count === 1 ? 'vertex' : kind === CONTACT_KIND_3D.faceA ? 'faceA' : 'faceB');
+        if (ta !== 'sphere' && tb !== 'sphere' && ta !== 'capsule' && tb !== 'capsule')
+          bump(m.count === 1 ? 'vertex' : kind === CONTACT_KIND_3D.faceA ? 'faceA' : 'faceB');
         else bump('round on face');
       } else if (kind === CONTACT_KIND_3D.edge) bump('edge');
       else if (kind === CONTACT_KIND_3D.closest) bump('closest');
       else if (kind === CONTACT_KIND_3D.parallel) bump('parallel');
     }
-    console.log(`3D sweep: ${contacts} contacts; ${JSON.stringify(Object.fromEntries(kinds))}; off-surface: ${offSurface.length} ${offSurface.slice(0, 3).join(' | ')}`);
+    console.log(
+      `3D sweep: ${contacts} contacts; ${JSON.stringify(Object.fromEntries(kinds))}; off-surface: ${offSurface.length} ${offSurface.slice(0, 3).join(' | ')}`,
+    );
     expect(offSurface.length).toBeLessThanOrEqual(0.001 * contacts);
     expect(failures.slice(0, 5)).toEqual([]);
-    for (const k of ['faceA', 'faceB', 'edge', 'closest', 'round on face']) expect(kinds.get(k) ?? 0).toBeGreaterThan(100);
+    for (const k of ['faceA', 'faceB', 'edge', 'closest', 'round on face'])
+      expect(kinds.get(k) ?? 0).toBeGreaterThan(100);
     expect(kinds.get('vertex') ?? 0).toBeGreaterThan(40);
     expect(kinds.get('parallel') ?? 0).toBeGreaterThan(10);
-    for (const ta of TYPES) for (const tb of TYPES) expect(kinds.get(`${ta}-${tb}`) ?? 0).toBeGreaterThan(100);
+    for (const ta of TYPES)
+      for (const tb of TYPES) expect(kinds.get(`${ta}-${tb}`) ?? 0).toBeGreaterThan(100);
     // Near-ties are rare.
     expect((kinds.get('asymmetric (near-tie)') ?? 0) / contacts).toBeLessThan(0.05);
   });

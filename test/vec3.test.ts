@@ -19,7 +19,9 @@ describe('vec3', () => {
     expect(Array.from(vec3.midpoint(a, b, d))).toEqual([2.5, -1.5, 4.5]);
     expect(vec3.dot(a, b)).toBe(12);
     // x × y = z, and (1, 2, 3) × (4, -5, 6) = (2·6 − 3·(−5), 3·4 − 1·6, 1·(−5) − 2·4).
-    expect(Array.from(vec3.cross(vec3.create(1, 0, 0), vec3.create(0, 1, 0), d))).toEqual([0, 0, 1]);
+    expect(Array.from(vec3.cross(vec3.create(1, 0, 0), vec3.create(0, 1, 0), d))).toEqual([
+      0, 0, 1,
+    ]);
     expect(Array.from(vec3.cross(a, b, d))).toEqual([27, 6, -13]);
     expect(vec3.length(vec3.create(2, 3, 6))).toBe(7);
     expect(vec3.hypot(vec3.create(2, 3, 6))).toBe(7);

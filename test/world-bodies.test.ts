@@ -26,16 +26,23 @@ afterAll(() => device?.destroy());
 
 const close = (a: readonly number[], b: readonly number[], tol = 1e-5): void => {
   expect(a.length).toBe(b.length);
-  a.forEach((x, k) => expect(Math.abs(x - b[k]!), `component ${k}: ${a} vs ${b}`).toBeLessThanOrEqual(tol));
+  a.forEach((x, k) =>
+    expect(Math.abs(x - b[k]!), `component ${k}: ${a} vs ${b}`).toBeLessThanOrEqual(tol),
+  );
 };
 
 describe('world bodies: velocities, impulses and forces', () => {
   it('3D: impulses at the centre and at a point, forces over a step, setVelocity', async () => {
-    const world = await GpuWorld3D.create(device, [{ type: 'box', halfExtents: [0.5, 0.5, 0.5] }], [
-      { shape: 0, position: [0, 0, 0] },
-      { shape: 0, position: [5, 0, 0] },
-      { shape: 0, position: [10, 0, 0], density: 0 },
-    ], { gravity: [0, 0, 0] });
+    const world = await GpuWorld3D.create(
+      device,
+      [{ type: 'box', halfExtents: [0.5, 0.5, 0.5] }],
+      [
+        { shape: 0, position: [0, 0, 0] },
+        { shape: 0, position: [5, 0, 0] },
+        { shape: 0, position: [10, 0, 0], density: 0 },
+      ],
+      { gravity: [0, 0, 0] },
+    );
     world.applyImpulse(0, [1, 2, 3]);
     world.applyImpulse(1, [0, 0, 1], [5.5, 0, 0]);
     let v = await world.readVelocities();
@@ -57,17 +64,28 @@ describe('world bodies: velocities, impulses and forces', () => {
     close((await world.readVelocities())[0]!.velocity, [6 / 60, 0, 0]);
     expect(() => world.applyImpulse(2, [1, 0, 0])).toThrow(InputError);
     expect(() => world.applyImpulse(2, [1, 0, 0])).toThrow(/body 2 is static/);
-    expect(() => world.applyImpulse(3, [1, 0, 0])).toThrow(/applyImpulse: must be a body index in 0..2, got 3/);
-    expect(() => world.setVelocity(0, [1, Number.NaN, 0], [0, 0, 0])).toThrow(/setVelocity: velocity: must be 3 finite numbers/);
-    expect(() => world.applyForce(0, [1, 0] as unknown as [number, number, number])).toThrow(/must be 3 finite numbers/);
+    expect(() => world.applyImpulse(3, [1, 0, 0])).toThrow(
+      /applyImpulse: must be a body index in 0..2, got 3/,
+    );
+    expect(() => world.setVelocity(0, [1, Number.NaN, 0], [0, 0, 0])).toThrow(
+      /setVelocity: velocity: must be 3 finite numbers/,
+    );
+    expect(() => world.applyForce(0, [1, 0] as unknown as [number, number, number])).toThrow(
+      /must be 3 finite numbers/,
+    );
     world.destroy();
   });
 
   it('2D: the same', async () => {
-    const world = await GpuWorld2D.create(device, [{ type: 'box', halfExtents: [0.5, 0.5] }], [
-      { shape: 0, position: [0, 0], angle: 0 },
-      { shape: 0, position: [5, 0], angle: 0 },
-    ], { gravity: [0, 0] });
+    const world = await GpuWorld2D.create(
+      device,
+      [{ type: 'box', halfExtents: [0.5, 0.5] }],
+      [
+        { shape: 0, position: [0, 0], angle: 0 },
+        { shape: 0, position: [5, 0], angle: 0 },
+      ],
+      { gravity: [0, 0] },
+    );
     world.applyImpulse(0, [1, 2]);
     world.applyImpulse(1, [0, 1], [5.5, 0]);
     const v = await world.readVelocities();
@@ -86,7 +104,8 @@ describe('world bodies: removed and added between steps', () => {
     const ground = { type: 'box' as const, halfExtents: [20, 0.5, 20] as [number, number, number] };
     // Ground, then two stacks of 3 cubes, 4 apart.
     const bodies = [{ shape: 1, position: [0, -0.5, 0] as [number, number, number], density: 0 }];
-    for (const x of [0, 4]) for (let k = 0; k < 3; k++) bodies.push({ shape: 0, position: [x, 0.5 + k, 0], density: 1 });
+    for (const x of [0, 4])
+      for (let k = 0; k < 3; k++) bodies.push({ shape: 0, position: [x, 0.5 + k, 0], density: 1 });
     const world = await GpuWorld3D.create(device, [box, ground], bodies);
     for (let s = 0; s < 90; s++) await world.step(1 / 60);
     const before = await world.readBodies();
@@ -95,14 +114,25 @@ describe('world bodies: removed and added between steps', () => {
     world.removeBodies([4]);
     expect(world.bodyCount).toBe(6);
     const after = await world.readBodies();
-    for (const [now, was] of [[0, 0], [1, 1], [2, 2], [3, 3], [4, 5], [5, 6]] as const) {
+    for (const [now, was] of [
+      [0, 0],
+      [1, 1],
+      [2, 2],
+      [3, 3],
+      [4, 5],
+      [5, 6],
+    ] as const) {
       close(after[now]!.position, before[was]!.position, 0);
       close(after[now]!.rotation, before[was]!.rotation, 0);
     }
     await world.step(1 / 60);
     const list = unpackContacts3D(await readContacts(world));
     // The first stack's contacts (ground-1, 1-2, 2-3) continue, every point matched by feature id.
-    for (const [a, b] of [[0, 1], [1, 2], [2, 3]] as const) {
+    for (const [a, b] of [
+      [0, 1],
+      [1, 2],
+      [2, 3],
+    ] as const) {
       const e = list.find((c) => c.bodyA === a && c.bodyB === b);
       expect(e, `pair ${a}-${b}`).toBeDefined();
       expect(e!.previous, `pair ${a}-${b} continues`).not.toBe(0xffffffff);
@@ -115,7 +145,8 @@ describe('world bodies: removed and added between steps', () => {
     for (let s = 0; s < 120; s++) await world.step(1 / 60);
     const end = await world.readBodies();
     expect(Math.abs(end[6]!.position[1] - 3.5)).toBeLessThan(0.05);
-    for (const k of [1, 2, 3]) expect(Math.abs(end[k]!.position[0] - before[k]!.position[0])).toBeLessThan(0.02);
+    for (const k of [1, 2, 3])
+      expect(Math.abs(end[k]!.position[0] - before[k]!.position[0])).toBeLessThan(0.02);
     expect(() => world.removeBodies([1, 1])).toThrow(/removeBodies\[1\]: body 1 is listed twice/);
     expect(() => world.removeBodies([9])).toThrow(InputError);
     world.destroy();
@@ -125,5 +156,9 @@ describe('world bodies: removed and added between steps', () => {
 async function readContacts(world: GpuWorld3D): Promise<ArrayBuffer> {
   const counts = await world.readCounts();
   const out = world.lastOutputs()!;
-  return readBuffer(device, out.contacts.contacts, counts.contacts * CONTACTS_LAYOUT_3D.contact.bytes);
+  return readBuffer(
+    device,
+    out.contacts.contacts,
+    counts.contacts * CONTACTS_LAYOUT_3D.contact.bytes,
+  );
 }

@@ -61,7 +61,10 @@ export function loadBox2D(): Promise<Box2DModule> {
     modulePromise = (async () => {
       const dir = dirname(createRequire(import.meta.url).resolve('box2d-wasm'));
       const simd = WebAssembly.validate(
-        new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]),
+        new Uint8Array([
+          0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0,
+          253, 15, 253, 98, 11,
+        ]),
       );
       const wasmBinary = readFileSync(join(dir, simd ? 'Box2D.simd.wasm' : 'Box2D.wasm'));
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -82,14 +85,18 @@ export function loadBox2D(): Promise<Box2DModule> {
       B.destroy(m);
       B.destroy(wm);
       B.destroy(xf);
-      if (!ok || !ok2) throw new Error('box2d-wasm: unexpected b2Manifold/b2WorldManifold/b2Transform layout');
+      if (!ok || !ok2)
+        throw new Error('box2d-wasm: unexpected b2Manifold/b2WorldManifold/b2Transform layout');
       return B;
     })();
   }
   return modulePromise;
 }
 
-export async function createBox2dWasmPeer(shapes: readonly Shape2DInput[], options: PeerOptions2D = {}): Promise<Box2dWasmPeer2D> {
+export async function createBox2dWasmPeer(
+  shapes: readonly Shape2DInput[],
+  options: PeerOptions2D = {},
+): Promise<Box2dWasmPeer2D> {
   const B = await loadBox2D();
   const owned: { __destroy__(): void }[] = [];
 
@@ -166,22 +173,61 @@ export async function createBox2dWasmPeer(shapes: readonly Shape2DInput[], optio
     edge.SetTwoSided(v1, v2);
     writeTransform(B.HEAPF32, xfAPtr, 0, 0, 1, 0);
     writeTransform(B.HEAPF32, xfBPtr, 0.5, 0, 1, 0);
-    B._emscripten_bind_b2CollidePolygons_5(mPtr, B.getPointer(poly), xfAPtr, B.getPointer(poly), xfBPtr);
+    B._emscripten_bind_b2CollidePolygons_5(
+      mPtr,
+      B.getPointer(poly),
+      xfAPtr,
+      B.getPointer(poly),
+      xfBPtr,
+    );
     B._emscripten_bind_b2WorldManifold_Initialize_5(wmPtr, mPtr, xfAPtr, 0, xfBPtr, 0);
-    B._emscripten_bind_b2CollidePolygonAndCircle_5(mPtr, B.getPointer(poly), xfAPtr, B.getPointer(circle), xfBPtr);
-    B._emscripten_bind_b2CollideCircles_5(mPtr, B.getPointer(circle), xfAPtr, B.getPointer(circle), xfBPtr);
-    B._emscripten_bind_b2CollideEdgeAndPolygon_5(mPtr, B.getPointer(edge), xfAPtr, B.getPointer(poly), xfBPtr);
-    B._emscripten_bind_b2CollideEdgeAndCircle_5(mPtr, B.getPointer(edge), xfAPtr, B.getPointer(circle), xfBPtr);
+    B._emscripten_bind_b2CollidePolygonAndCircle_5(
+      mPtr,
+      B.getPointer(poly),
+      xfAPtr,
+      B.getPointer(circle),
+      xfBPtr,
+    );
+    B._emscripten_bind_b2CollideCircles_5(
+      mPtr,
+      B.getPointer(circle),
+      xfAPtr,
+      B.getPointer(circle),
+      xfBPtr,
+    );
+    B._emscripten_bind_b2CollideEdgeAndPolygon_5(
+      mPtr,
+      B.getPointer(edge),
+      xfAPtr,
+      B.getPointer(poly),
+      xfBPtr,
+    );
+    B._emscripten_bind_b2CollideEdgeAndCircle_5(
+      mPtr,
+      B.getPointer(edge),
+      xfAPtr,
+      B.getPointer(circle),
+      xfBPtr,
+    );
     for (const o of [poly, circle, edge, v1, v2]) B.destroy(o);
   }
-  const collidePolygons: (m: number, a: number, xa: number, b: number, xb: number) => void = resolveExport(B, 'b2CollidePolygons');
-  const collidePolygonCircle: typeof collidePolygons = resolveExport(B, 'b2CollidePolygonAndCircle');
+  const collidePolygons: (m: number, a: number, xa: number, b: number, xb: number) => void =
+    resolveExport(B, 'b2CollidePolygons');
+  const collidePolygonCircle: typeof collidePolygons = resolveExport(
+    B,
+    'b2CollidePolygonAndCircle',
+  );
   const collideCircles: typeof collidePolygons = resolveExport(B, 'b2CollideCircles');
   const collideEdgePolygon: typeof collidePolygons = resolveExport(B, 'b2CollideEdgeAndPolygon');
   const collideEdgeCircle: typeof collidePolygons = resolveExport(B, 'b2CollideEdgeAndCircle');
-  const initWorldManifold: (wm: number, m: number, xa: number, ra: number, xb: number, rb: number) => void = resolveExport(
-    B, 'b2WorldManifold_Initialize',
-  );
+  const initWorldManifold: (
+    wm: number,
+    m: number,
+    xa: number,
+    ra: number,
+    xb: number,
+    rb: number,
+  ) => void = resolveExport(B, 'b2WorldManifold_Initialize');
 
   const functions: KindFunctions<number, number, number> = {
     polygons: collidePolygons,
@@ -192,7 +238,16 @@ export async function createBox2dWasmPeer(shapes: readonly Shape2DInput[], optio
   };
 
   function run(a: number, xa: number, b: number, xb: number, out: PeerManifold2D): number {
-    const flip = collideByKinds(functions, mPtr, kinds[a]!, shapePtrs[a]!, xa, kinds[b]!, shapePtrs[b]!, xb);
+    const flip = collideByKinds(
+      functions,
+      mPtr,
+      kinds[a]!,
+      shapePtrs[a]!,
+      xa,
+      kinds[b]!,
+      shapePtrs[b]!,
+      xb,
+    );
     if (flip === null) {
       out.count = -1;
       return -1;
@@ -232,7 +287,8 @@ export async function createBox2dWasmPeer(shapes: readonly Shape2DInput[], optio
         refreshViews();
         xfs = Int32Array.from({ length: xfsCapacity }, (_, i) => xfsPtr + i * XF_BYTES);
       }
-      for (let i = 0; i < count; i++) setTransform(xfs[i]!, pose[4 * i]!, pose[4 * i + 1]!, pose[4 * i + 2]!, pose[4 * i + 3]!);
+      for (let i = 0; i < count; i++)
+        setTransform(xfs[i]!, pose[4 * i]!, pose[4 * i + 1]!, pose[4 * i + 2]!, pose[4 * i + 3]!);
       return xfs;
     },
     beginPairs() {
@@ -255,7 +311,14 @@ export async function createBox2dWasmPeer(shapes: readonly Shape2DInput[], optio
 }
 
 /** A b2Transform at `ptr`: p (x, y), then q (sin, cos). */
-function writeTransform(F32: Float32Array, ptr: number, x: number, y: number, c: number, s: number): void {
+function writeTransform(
+  F32: Float32Array,
+  ptr: number,
+  x: number,
+  y: number,
+  c: number,
+  s: number,
+): void {
   const k = ptr >> 2;
   F32[k] = x;
   F32[k + 1] = y;

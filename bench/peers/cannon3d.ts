@@ -26,7 +26,16 @@ import * as CANNON from 'cannon-es';
 import cannonPackage from '../../node_modules/cannon-es/package.json' with { type: 'json' };
 import { SHAPE_KIND_3D } from '../../src/constants3d.ts';
 import type { Shape3D } from '../../src/shapes3d.ts';
-import { beginManifold3D, boxHalfExtents, centred, peerSkeleton3D, pushPointPair3D, rotate3, type Peer3D, type PeerManifold3D } from './peer3d.ts';
+import {
+  beginManifold3D,
+  boxHalfExtents,
+  centred,
+  peerSkeleton3D,
+  pushPointPair3D,
+  rotate3,
+  type Peer3D,
+  type PeerManifold3D,
+} from './peer3d.ts';
 
 export const cannonVersion: string = cannonPackage.version;
 
@@ -44,38 +53,63 @@ function cannonShape(s: Shape3D, i: number): CANNON.Shape {
     // Around the hull's centre (the mean of its vertices, always inside; a thin hull need not
     // contain its body origin, and cannon's face checks assume the origin is inside).
     const v = s.vertices;
-    const vertices = Array.from({ length: s.vertexCount }, (_, k) => new CANNON.Vec3(v[3 * k]!, v[3 * k + 1]!, v[3 * k + 2]!));
+    const vertices = Array.from(
+      { length: s.vertexCount },
+      (_, k) => new CANNON.Vec3(v[3 * k]!, v[3 * k + 1]!, v[3 * k + 2]!),
+    );
     // Our faces: counter-clockwise seen from outside, as cannon wants them.
     const faces = Array.from({ length: s.faceCount }, (_, f) =>
-      Array.from({ length: s.faceSize[f]! }, (_, k) => s.faceVertices[s.faceFirst[f]! + k]!));
+      Array.from({ length: s.faceSize[f]! }, (_, k) => s.faceVertices[s.faceFirst[f]! + k]!),
+    );
     return new CANNON.ConvexPolyhedron({ vertices, faces });
   }
   if (s.kind === SHAPE_KIND_3D.sphere) {
-    if (!centred(s)) throw new Error(`shapes[${i}]: sphere with an offset centre (not supported by this peer)`);
+    if (!centred(s))
+      throw new Error(`shapes[${i}]: sphere with an offset centre (not supported by this peer)`);
     return new CANNON.Sphere(s.radius);
   }
   throw new Error(`shapes[${i}]: kind ${s.kind} is not supported by the cannon-es peer`);
 }
 
 type Resolver = (
-  si: CANNON.Shape, sj: CANNON.Shape, xi: CANNON.Vec3, xj: CANNON.Vec3, qi: CANNON.Quaternion, qj: CANNON.Quaternion,
-  bi: CANNON.Body, bj: CANNON.Body, rsi?: CANNON.Shape | null, rsj?: CANNON.Shape | null, justTest?: boolean,
+  si: CANNON.Shape,
+  sj: CANNON.Shape,
+  xi: CANNON.Vec3,
+  xj: CANNON.Vec3,
+  qi: CANNON.Quaternion,
+  qj: CANNON.Quaternion,
+  bi: CANNON.Body,
+  bj: CANNON.Body,
+  rsi?: CANNON.Shape | null,
+  rsj?: CANNON.Shape | null,
+  justTest?: boolean,
 ) => unknown;
 
 export function createCannonPeer3D(shapes: readonly Shape3D[]): CannonPeer3D {
   const built = shapes.map(cannonShape);
   // Hull centres in the body frame: a body's cannon position is its position + R · centre.
-  const centres = Float64Array.from(shapes.flatMap((s) => (s.kind === SHAPE_KIND_3D.hull ? s.center : [0, 0, 0])));
+  const centres = Float64Array.from(
+    shapes.flatMap((s) => (s.kind === SHAPE_KIND_3D.hull ? s.center : [0, 0, 0])),
+  );
   const offset = new Float64Array(3);
   const place = (body: CANNON.Body, shape: number, bodies: Float64Array, o: number): void => {
-    const qx = bodies[o + 3]!, qy = bodies[o + 4]!, qz = bodies[o + 5]!, qw = bodies[o + 6]!;
+    const qx = bodies[o + 3]!,
+      qy = bodies[o + 4]!,
+      qz = bodies[o + 5]!,
+      qw = bodies[o + 6]!;
     body.quaternion.set(qx, qy, qz, qw);
-    const cx = centres[3 * shape]!, cy = centres[3 * shape + 1]!, cz = centres[3 * shape + 2]!;
+    const cx = centres[3 * shape]!,
+      cy = centres[3 * shape + 1]!,
+      cz = centres[3 * shape + 2]!;
     if (cx === 0 && cy === 0 && cz === 0) {
       body.position.set(bodies[o]!, bodies[o + 1]!, bodies[o + 2]!);
     } else {
       rotate3(qx, qy, qz, qw, cx, cy, cz, offset, 0);
-      body.position.set(bodies[o]! + offset[0]!, bodies[o + 1]! + offset[1]!, bodies[o + 2]! + offset[2]!);
+      body.position.set(
+        bodies[o]! + offset[0]!,
+        bodies[o + 1]! + offset[1]!,
+        bodies[o + 2]! + offset[2]!,
+      );
     }
   };
   const world = new CANNON.World();
@@ -86,42 +120,95 @@ export function createCannonPeer3D(shapes: readonly Shape3D[]): CannonPeer3D {
     currentContactMaterial: CANNON.ContactMaterial;
     [key: number]: Resolver | undefined;
   };
-  np.currentContactMaterial = new CANNON.ContactMaterial(new CANNON.Material(), new CANNON.Material(), { friction: 0, restitution: 0 });
+  np.currentContactMaterial = new CANNON.ContactMaterial(
+    new CANNON.Material(),
+    new CANNON.Material(),
+    { friction: 0, restitution: 0 },
+  );
   np.result = [];
   np.frictionResult = [];
   const bodyA = new CANNON.Body({ mass: 1 });
   const bodyB = new CANNON.Body({ mass: 1 });
 
-  const supports = (a: number, b: number): boolean => np[built[a]!.type | built[b]!.type] !== undefined;
+  const supports = (a: number, b: number): boolean =>
+    np[built[a]!.type | built[b]!.type] !== undefined;
 
-  function run(a: number, bodies: Float64Array, oa: number, b: number, ob: number, out: PeerManifold3D): number {
+  function run(
+    a: number,
+    bodies: Float64Array,
+    oa: number,
+    b: number,
+    ob: number,
+    out: PeerManifold3D,
+  ): number {
     const sa = built[a]!;
     const sb = built[b]!;
     place(bodyA, a, bodies, oa);
     place(bodyB, b, bodies, ob);
     out.count = 0;
-    if (bodyA.position.distanceTo(bodyB.position) > sa.boundingSphereRadius + sb.boundingSphereRadius) return 0;
+    if (
+      bodyA.position.distanceTo(bodyB.position) >
+      sa.boundingSphereRadius + sb.boundingSphereRadius
+    )
+      return 0;
     const resolver = np[sa.type | sb.type];
-    if (!resolver) throw new Error(`cannon-es has no narrowphase function for shape types ${sa.type} and ${sb.type}`);
+    if (!resolver)
+      throw new Error(
+        `cannon-es has no narrowphase function for shape types ${sa.type} and ${sb.type}`,
+      );
     const result = np.result;
     result.length = 0;
-    if (sa.type <= sb.type) resolver.call(np, sa, sb, bodyA.position, bodyB.position, bodyA.quaternion, bodyB.quaternion, bodyA, bodyB, sa, sb, false);
-    else resolver.call(np, sb, sa, bodyB.position, bodyA.position, bodyB.quaternion, bodyA.quaternion, bodyB, bodyA, sb, sa, false);
+    if (sa.type <= sb.type)
+      resolver.call(
+        np,
+        sa,
+        sb,
+        bodyA.position,
+        bodyB.position,
+        bodyA.quaternion,
+        bodyB.quaternion,
+        bodyA,
+        bodyB,
+        sa,
+        sb,
+        false,
+      );
+    else
+      resolver.call(
+        np,
+        sb,
+        sa,
+        bodyB.position,
+        bodyA.position,
+        bodyB.quaternion,
+        bodyA.quaternion,
+        bodyB,
+        bodyA,
+        sb,
+        sa,
+        false,
+      );
     const n = result.length;
     if (n > 0) {
       const c0 = result[0]!;
       const s = c0.bi === bodyA ? 1 : -1;
       let deepest = -Infinity;
       for (const c of result) {
-        const d = -((c.bj.position.x + c.rj.x - c.bi.position.x - c.ri.x) * c.ni.x +
+        const d = -(
+          (c.bj.position.x + c.rj.x - c.bi.position.x - c.ri.x) * c.ni.x +
           (c.bj.position.y + c.rj.y - c.bi.position.y - c.ri.y) * c.ni.y +
-          (c.bj.position.z + c.rj.z - c.bi.position.z - c.ri.z) * c.ni.z);
+          (c.bj.position.z + c.rj.z - c.bi.position.z - c.ri.z) * c.ni.z
+        );
         deepest = Math.max(deepest, d);
       }
       beginManifold3D(out, s * c0.ni.x, s * c0.ni.y, s * c0.ni.z, deepest);
       for (const c of result) {
-        const ix = c.bi.position.x + c.ri.x, iy = c.bi.position.y + c.ri.y, iz = c.bi.position.z + c.ri.z;
-        const jx = c.bj.position.x + c.rj.x, jy = c.bj.position.y + c.rj.y, jz = c.bj.position.z + c.rj.z;
+        const ix = c.bi.position.x + c.ri.x,
+          iy = c.bi.position.y + c.ri.y,
+          iz = c.bi.position.z + c.ri.z;
+        const jx = c.bj.position.x + c.rj.x,
+          jy = c.bj.position.y + c.rj.y,
+          jz = c.bj.position.z + c.rj.z;
         if (c.bi === bodyA) pushPointPair3D(out, ix, iy, iz, jx, jy, jz);
         else pushPointPair3D(out, jx, jy, jz, ix, iy, iz);
         np.contactPointPool.push(c);

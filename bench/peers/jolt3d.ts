@@ -29,8 +29,15 @@ import joltPackage from '../../node_modules/jolt-physics/package.json' with { ty
 import { SHAPE_KIND_3D } from '../../src/constants3d.ts';
 import type { Shape3D } from '../../src/shapes3d.ts';
 import {
-  beginManifold3D, bodyFrameVertices, boxHalfExtents, centred, peerSkeleton3D, pushPointPair3D, rotate3,
-  type Peer3D, type PeerManifold3D,
+  beginManifold3D,
+  bodyFrameVertices,
+  boxHalfExtents,
+  centred,
+  peerSkeleton3D,
+  pushPointPair3D,
+  rotate3,
+  type Peer3D,
+  type PeerManifold3D,
 } from './peer3d.ts';
 
 export const joltVersion: string = joltPackage.version;
@@ -62,7 +69,12 @@ export function loadJolt(): Promise<JoltModule> {
     layers.MapObjectToBroadPhaseLayer(0, new J.BroadPhaseLayer(0));
     settings.mObjectLayerPairFilter = pairFilter;
     settings.mBroadPhaseLayerInterface = layers;
-    settings.mObjectVsBroadPhaseLayerFilter = new J.ObjectVsBroadPhaseLayerFilterTable(layers, 1, pairFilter, 1);
+    settings.mObjectVsBroadPhaseLayerFilter = new J.ObjectVsBroadPhaseLayerFilterTable(
+      layers,
+      1,
+      pairFilter,
+      1,
+    );
     keepAlive.push(new J.JoltInterface(settings));
     J.destroy(settings);
     return J;
@@ -80,18 +92,32 @@ const clipped = new Float64Array(3 * MAX_FACE);
 
 /** ClipPolyVsPlane: keeps the part of `src` (n vertices) on the positive side of the plane; returns the count. */
 function clipPolyVsPlane(
-  src: Float64Array, n: number, ox: number, oy: number, oz: number, nx: number, ny: number, nz: number, dst: Float64Array,
+  src: Float64Array,
+  n: number,
+  ox: number,
+  oy: number,
+  oz: number,
+  nx: number,
+  ny: number,
+  nz: number,
+  dst: Float64Array,
 ): number {
   let m = 0;
-  let e1x = src[3 * (n - 1)]!, e1y = src[3 * (n - 1) + 1]!, e1z = src[3 * (n - 1) + 2]!;
+  let e1x = src[3 * (n - 1)]!,
+    e1y = src[3 * (n - 1) + 1]!,
+    e1z = src[3 * (n - 1) + 2]!;
   let prevNum = (ox - e1x) * nx + (oy - e1y) * ny + (oz - e1z) * nz;
   let prevInside = prevNum < 0;
   for (let j = 0; j < n; j++) {
-    const e2x = src[3 * j]!, e2y = src[3 * j + 1]!, e2z = src[3 * j + 2]!;
+    const e2x = src[3 * j]!,
+      e2y = src[3 * j + 1]!,
+      e2z = src[3 * j + 2]!;
     const num = (ox - e2x) * nx + (oy - e2y) * ny + (oz - e2z) * nz;
     const curInside = num < 0;
     if (curInside !== prevInside && m < MAX_FACE) {
-      const dx = e2x - e1x, dy = e2y - e1y, dz = e2z - e1z;
+      const dx = e2x - e1x,
+        dy = e2y - e1y,
+        dz = e2z - e1z;
       const t = prevNum / (dx * nx + dy * ny + dz * nz);
       dst[3 * m] = e1x + t * dx;
       dst[3 * m + 1] = e1y + t * dy;
@@ -114,15 +140,29 @@ function clipPolyVsPlane(
 }
 
 /** ClipPolyVsPoly: `poly` (n) clipped by the edge planes of `clip` (c ≥ 3) along axis; result in `clipped`. */
-function clipPolyVsPoly(poly: Float64Array, n: number, clip: Float64Array, c: number, ax: number, ay: number, az: number): number {
+function clipPolyVsPoly(
+  poly: Float64Array,
+  n: number,
+  clip: Float64Array,
+  c: number,
+  ax: number,
+  ay: number,
+  az: number,
+): number {
   let src = poly;
   let count = n;
   for (let i = 0; i < c; i++) {
     const i2 = (i + 1) % c;
-    const x1 = clip[3 * i]!, y1 = clip[3 * i + 1]!, z1 = clip[3 * i + 2]!;
-    const ex = clip[3 * i2]! - x1, ey = clip[3 * i2 + 1]! - y1, ez = clip[3 * i2 + 2]! - z1;
+    const x1 = clip[3 * i]!,
+      y1 = clip[3 * i + 1]!,
+      z1 = clip[3 * i + 2]!;
+    const ex = clip[3 * i2]! - x1,
+      ey = clip[3 * i2 + 1]! - y1,
+      ez = clip[3 * i2 + 2]! - z1;
     // clip normal = axis × edge, pointing into the clipping polygon
-    const nx = ay * ez - az * ey, ny = az * ex - ax * ez, nz = ax * ey - ay * ex;
+    const nx = ay * ez - az * ey,
+      ny = az * ex - ax * ez,
+      nz = ax * ey - ay * ex;
     const dst = i === c - 1 ? clipped : src === clipA ? clipB : clipA;
     count = clipPolyVsPlane(src, count, x1, y1, z1, nx, ny, nz, dst);
     if (count < 3) return 0;
@@ -133,41 +173,80 @@ function clipPolyVsPoly(poly: Float64Array, n: number, clip: Float64Array, c: nu
 
 /** ClipPolyVsEdge: `poly` (n ≥ 3) clipped against edge v1–v2 projected on it along axis; result in `clipped`. */
 function clipPolyVsEdge(
-  poly: Float64Array, n: number, v1x: number, v1y: number, v1z: number, v2x: number, v2y: number, v2z: number,
-  ax: number, ay: number, az: number,
+  poly: Float64Array,
+  n: number,
+  v1x: number,
+  v1y: number,
+  v1z: number,
+  v2x: number,
+  v2y: number,
+  v2z: number,
+  ax: number,
+  ay: number,
+  az: number,
 ): number {
-  const ex = v2x - v1x, ey = v2y - v1y, ez = v2z - v1z;
-  const enx = ay * ez - az * ey, eny = az * ex - ax * ez, enz = ax * ey - ay * ex;
+  const ex = v2x - v1x,
+    ey = v2y - v1y,
+    ez = v2z - v1z;
+  const enx = ay * ez - az * ey,
+    eny = az * ex - ax * ez,
+    enz = ax * ey - ay * ex;
   // polygon normal = (p2 − p0) × (p1 − p0)
-  const ux = poly[6]! - poly[0]!, uy = poly[7]! - poly[1]!, uz = poly[8]! - poly[2]!;
-  const vx = poly[3]! - poly[0]!, vy = poly[4]! - poly[1]!, vz = poly[5]! - poly[2]!;
-  const pnx = uy * vz - uz * vy, pny = uz * vx - ux * vz, pnz = ux * vy - uy * vx;
+  const ux = poly[6]! - poly[0]!,
+    uy = poly[7]! - poly[1]!,
+    uz = poly[8]! - poly[2]!;
+  const vx = poly[3]! - poly[0]!,
+    vy = poly[4]! - poly[1]!,
+    vz = poly[5]! - poly[2]!;
+  const pnx = uy * vz - uz * vy,
+    pny = uz * vx - ux * vz,
+    pnz = ux * vy - uy * vx;
   const pl = pnx * pnx + pny * pny + pnz * pnz;
   const d1 = (pnx * (poly[0]! - v1x) + pny * (poly[1]! - v1y) + pnz * (poly[2]! - v1z)) / pl;
   const d2 = (pnx * (poly[0]! - v2x) + pny * (poly[1]! - v2y) + pnz * (poly[2]! - v2z)) / pl;
-  const p1x = v1x + d1 * pnx, p1y = v1y + d1 * pny, p1z = v1z + d1 * pnz;
-  const p2x = v2x + d2 * pnx, p2y = v2y + d2 * pny, p2z = v2z + d2 * pnz;
-  const qx = p2x - p1x, qy = p2y - p1y, qz = p2z - p1z;
+  const p1x = v1x + d1 * pnx,
+    p1y = v1y + d1 * pny,
+    p1z = v1z + d1 * pnz;
+  const p2x = v2x + d2 * pnx,
+    p2y = v2y + d2 * pny,
+    p2z = v2z + d2 * pnz;
+  const qx = p2x - p1x,
+    qy = p2y - p1y,
+    qz = p2z - p1z;
   const q2 = qx * qx + qy * qy + qz * qz;
   let m = 0;
-  let e1x = poly[3 * (n - 1)]!, e1y = poly[3 * (n - 1) + 1]!, e1z = poly[3 * (n - 1) + 2]!;
+  let e1x = poly[3 * (n - 1)]!,
+    e1y = poly[3 * (n - 1) + 1]!,
+    e1z = poly[3 * (n - 1) + 2]!;
   let prevNum = (v1x - e1x) * enx + (v1y - e1y) * eny + (v1z - e1z) * enz;
   let prevInside = prevNum < 0;
   for (let j = 0; j < n; j++) {
-    const e2x = poly[3 * j]!, e2y = poly[3 * j + 1]!, e2z = poly[3 * j + 2]!;
+    const e2x = poly[3 * j]!,
+      e2y = poly[3 * j + 1]!,
+      e2z = poly[3 * j + 2]!;
     const num = (v1x - e2x) * enx + (v1y - e2y) * eny + (v1z - e2z) * enz;
     const curInside = num < 0;
     if (curInside !== prevInside && m < MAX_FACE) {
-      const dx = e2x - e1x, dy = e2y - e1y, dz = e2z - e1z;
+      const dx = e2x - e1x,
+        dy = e2y - e1y,
+        dz = e2z - e1z;
       const t = prevNum / (dx * enx + dy * eny + dz * enz);
-      const cx = e1x + t * dx, cy = e1y + t * dy, cz = e1z + t * dz;
+      const cx = e1x + t * dx,
+        cy = e1y + t * dy,
+        cz = e1z + t * dz;
       const proj = (cx - p1x) * qx + (cy - p1y) * qy + (cz - p1z) * qz;
       if (proj < 0) {
-        clipped[3 * m] = p1x; clipped[3 * m + 1] = p1y; clipped[3 * m + 2] = p1z;
+        clipped[3 * m] = p1x;
+        clipped[3 * m + 1] = p1y;
+        clipped[3 * m + 2] = p1z;
       } else if (proj > q2) {
-        clipped[3 * m] = p2x; clipped[3 * m + 1] = p2y; clipped[3 * m + 2] = p2z;
+        clipped[3 * m] = p2x;
+        clipped[3 * m + 1] = p2y;
+        clipped[3 * m + 2] = p2z;
       } else {
-        clipped[3 * m] = cx; clipped[3 * m + 1] = cy; clipped[3 * m + 2] = cz;
+        clipped[3 * m] = cx;
+        clipped[3 * m + 1] = cy;
+        clipped[3 * m + 2] = cz;
       }
       m++;
     }
@@ -192,25 +271,56 @@ const face2 = new Float64Array(3 * MAX_FACE);
  * face1/face2), or the EPA contact points when clipping leaves nothing. Returns the count.
  */
 function manifoldBetweenTwoFaces(
-  c1x: number, c1y: number, c1z: number, c2x: number, c2y: number, c2z: number,
-  ax: number, ay: number, az: number, speculativeDistanceSq: number, n1: number, n2: number,
+  c1x: number,
+  c1y: number,
+  c1z: number,
+  c2x: number,
+  c2y: number,
+  c2z: number,
+  ax: number,
+  ay: number,
+  az: number,
+  speculativeDistanceSq: number,
+  n1: number,
+  n2: number,
 ): number {
   let count = 0;
   if (n1 >= 2 && n2 >= 3) {
     let nc = 0;
     if (n1 >= 3) nc = clipPolyVsPoly(face2, n2, face1, n1, ax, ay, az);
-    else nc = clipPolyVsEdge(face2, n2, face1[0]!, face1[1]!, face1[2]!, face1[3]!, face1[4]!, face1[5]!, ax, ay, az);
-    const ox = face1[0]!, oy = face1[1]!, oz = face1[2]!;
-    const fx = face1[3]! - ox, fy = face1[4]! - oy, fz = face1[5]! - oz;
+    else
+      nc = clipPolyVsEdge(
+        face2,
+        n2,
+        face1[0]!,
+        face1[1]!,
+        face1[2]!,
+        face1[3]!,
+        face1[4]!,
+        face1[5]!,
+        ax,
+        ay,
+        az,
+      );
+    const ox = face1[0]!,
+      oy = face1[1]!,
+      oz = face1[2]!;
+    const fx = face1[3]! - ox,
+      fy = face1[4]! - oy,
+      fz = face1[5]! - oz;
     let pnx: number, pny: number, pnz: number;
     if (n1 >= 3) {
-      const sx = face1[6]! - ox, sy = face1[7]! - oy, sz = face1[8]! - oz;
+      const sx = face1[6]! - ox,
+        sy = face1[7]! - oy,
+        sz = face1[8]! - oz;
       pnx = fy * sz - fz * sy;
       pny = fz * sx - fx * sz;
       pnz = fx * sy - fy * sx;
     } else {
       // (first_edge × axis) × first_edge
-      const tx = fy * az - fz * ay, ty = fz * ax - fx * az, tz = fx * ay - fy * ax;
+      const tx = fy * az - fz * ay,
+        ty = fz * ax - fx * az,
+        tz = fx * ay - fy * ax;
       pnx = ty * fz - tz * fy;
       pny = tz * fx - tx * fz;
       pnz = tx * fy - ty * fx;
@@ -218,7 +328,9 @@ function manifoldBetweenTwoFaces(
     const pl = pnx * pnx + pny * pny + pnz * pnz;
     if (pl > 0) {
       for (let k = 0; k < nc; k++) {
-        const px = clipped[3 * k]!, py = clipped[3 * k + 1]!, pz = clipped[3 * k + 2]!;
+        const px = clipped[3 * k]!,
+          py = clipped[3 * k + 1]!,
+          pz = clipped[3 * k + 2]!;
         const d = (px - ox) * pnx + (py - oy) * pny + (pz - oz) * pnz;
         if (d <= 0 || d * d < speculativeDistanceSq * pl) {
           const s = d / pl;
@@ -234,8 +346,12 @@ function manifoldBetweenTwoFaces(
     }
   }
   if (count === 0) {
-    pts1[0] = c1x; pts1[1] = c1y; pts1[2] = c1z;
-    pts2[0] = c2x; pts2[1] = c2y; pts2[2] = c2z;
+    pts1[0] = c1x;
+    pts1[1] = c1y;
+    pts1[2] = c1z;
+    pts2[0] = c2x;
+    pts2[1] = c2y;
+    pts2[2] = c2z;
     count = 1;
   }
   return count;
@@ -248,15 +364,20 @@ const depthSq = new Float64Array(MAX_FACE);
 function pruneContactPoints(count: number, nx: number, ny: number, nz: number): number {
   const MIN = 1e-6;
   for (let i = 0; i < count; i++) {
-    const vx = pts1[3 * i]!, vy = pts1[3 * i + 1]!, vz = pts1[3 * i + 2]!;
+    const vx = pts1[3 * i]!,
+      vy = pts1[3 * i + 1]!,
+      vz = pts1[3 * i + 2]!;
     const d = vx * nx + vy * ny + vz * nz;
     projected[3 * i] = vx - d * nx;
     projected[3 * i + 1] = vy - d * ny;
     projected[3 * i + 2] = vz - d * nz;
-    const wx = pts2[3 * i]! - vx, wy = pts2[3 * i + 1]! - vy, wz = pts2[3 * i + 2]! - vz;
+    const wx = pts2[3 * i]! - vx,
+      wy = pts2[3 * i + 1]! - vy,
+      wz = pts2[3 * i + 2]! - vz;
     depthSq[i] = Math.max(MIN, wx * wx + wy * wy + wz * wz);
   }
-  const len2 = (i: number): number => projected[3 * i]! ** 2 + projected[3 * i + 1]! ** 2 + projected[3 * i + 2]! ** 2;
+  const len2 = (i: number): number =>
+    projected[3 * i]! ** 2 + projected[3 * i + 1]! ** 2 + projected[3 * i + 2]! ** 2;
   let p1 = 0;
   let val = Math.max(MIN, len2(0)) * depthSq[0]!;
   for (let i = 0; i < count; i++) {
@@ -266,28 +387,39 @@ function pruneContactPoints(count: number, nx: number, ny: number, nz: number): 
       p1 = i;
     }
   }
-  const ax = projected[3 * p1]!, ay = projected[3 * p1 + 1]!, az = projected[3 * p1 + 2]!;
+  const ax = projected[3 * p1]!,
+    ay = projected[3 * p1 + 1]!,
+    az = projected[3 * p1 + 2]!;
   let p2 = -1;
   val = -Number.MAX_VALUE;
   for (let i = 0; i < count; i++) {
     if (i === p1) continue;
-    const dx = projected[3 * i]! - ax, dy = projected[3 * i + 1]! - ay, dz = projected[3 * i + 2]! - az;
+    const dx = projected[3 * i]! - ax,
+      dy = projected[3 * i + 1]! - ay,
+      dz = projected[3 * i + 2]! - az;
     const v = Math.max(MIN, dx * dx + dy * dy + dz * dz) * depthSq[i]!;
     if (v > val) {
       val = v;
       p2 = i;
     }
   }
-  const bx = projected[3 * p2]! - ax, by = projected[3 * p2 + 1]! - ay, bz = projected[3 * p2 + 2]! - az;
+  const bx = projected[3 * p2]! - ax,
+    by = projected[3 * p2 + 1]! - ay,
+    bz = projected[3 * p2 + 2]! - az;
   // perp = (point2 − point1) × axis
-  const qx = by * nz - bz * ny, qy = bz * nx - bx * nz, qz = bx * ny - by * nx;
+  const qx = by * nz - bz * ny,
+    qy = bz * nx - bx * nz,
+    qz = bx * ny - by * nx;
   let p3 = -1;
   let p4 = -1;
   let minVal = 0;
   let maxVal = 0;
   for (let i = 0; i < count; i++) {
     if (i === p1 || i === p2) continue;
-    const v = qx * (projected[3 * i]! - ax) + qy * (projected[3 * i + 1]! - ay) + qz * (projected[3 * i + 2]! - az);
+    const v =
+      qx * (projected[3 * i]! - ax) +
+      qy * (projected[3 * i + 1]! - ay) +
+      qz * (projected[3 * i + 2]! - az);
     if (v < minVal) {
       minVal = v;
       p3 = i;
@@ -323,7 +455,10 @@ export interface JoltPeerOptions3D {
   convexRadius?: number;
 }
 
-export async function createJoltPeer3D(shapes: readonly Shape3D[], options: JoltPeerOptions3D = {}): Promise<JoltPeer3D> {
+export async function createJoltPeer3D(
+  shapes: readonly Shape3D[],
+  options: JoltPeerOptions3D = {},
+): Promise<JoltPeer3D> {
   const J = await loadJolt();
   const margin = options.margin ?? 0;
   const owned: unknown[] = [];
@@ -335,7 +470,10 @@ export async function createJoltPeer3D(shapes: readonly Shape3D[], options: Jolt
 
   // Shapes (each AddRef'd: the TransformedShape's RefConst would otherwise free them).
   const built: { shape: unknown; com: [number, number, number] }[] = shapes.map((s, i) => {
-    let shape: { AddRef(): void; GetCenterOfMass(): { GetX(): number; GetY(): number; GetZ(): number } };
+    let shape: {
+      AddRef(): void;
+      GetCenterOfMass(): { GetX(): number; GetY(): number; GetZ(): number };
+    };
     if (s.kind === SHAPE_KIND_3D.box) {
       if (!centred(s)) throw new Error(`shapes[${i}]: box with an offset centre`);
       const [hx, hy, hz] = boxHalfExtents(s);
@@ -351,11 +489,15 @@ export async function createJoltPeer3D(shapes: readonly Shape3D[], options: Jolt
       settings.mMaxConvexRadius = options.convexRadius ?? 0;
       settings.mHullTolerance = 1e-5 * s.extent;
       const result = settings.Create();
-      if (result.HasError()) throw new Error(`shapes[${i}]: Jolt could not build the hull: ${result.GetError().c_str()}`);
+      if (result.HasError())
+        throw new Error(
+          `shapes[${i}]: Jolt could not build the hull: ${result.GetError().c_str()}`,
+        );
       shape = result.Get();
       J.destroy(settings);
     } else if (s.kind === SHAPE_KIND_3D.sphere) {
-      if (!centred(s)) throw new Error(`shapes[${i}]: sphere with an offset centre (not supported by this peer)`);
+      if (!centred(s))
+        throw new Error(`shapes[${i}]: sphere with an offset centre (not supported by this peer)`);
       shape = new J.SphereShape(s.radius);
     } else {
       throw new Error(`shapes[${i}]: kind ${s.kind} is not supported by the Jolt peer`);
@@ -390,7 +532,8 @@ export async function createJoltPeer3D(shapes: readonly Shape3D[], options: Jolt
   const matPtr: number = J.getPointer(matA);
   const basePtr: number = J.getPointer(base);
   const hitPtr: number = J.getPointer(collector.get_mHit());
-  const near = (a: number, b: number): boolean => Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(b));
+  const near = (a: number, b: number): boolean =>
+    Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(b));
   let direct = false;
   try {
     // TransformedShape: position @0 (Vec3), rotation @16 (Quat).
@@ -399,7 +542,8 @@ export async function createJoltPeer3D(shapes: readonly Shape3D[], options: Jolt
     rotB.Set(0.1, 0.2, 0.3, 0.9273618495495703);
     ts.mShapeRotation = rotB;
     const f = F();
-    const tsOk = [1.25, -2.5, 3.75].every((x, k) => near(f[(tsPtr >> 2) + k]!, x)) &&
+    const tsOk =
+      [1.25, -2.5, 3.75].every((x, k) => near(f[(tsPtr >> 2) + k]!, x)) &&
       [0.1, 0.2, 0.3, 0.9273618495495703].every((x, k) => near(f[(tsPtr >> 2) + 4 + k]!, x));
     // RMat44: four Vec4 columns (rotation axes, translation), f32.
     rotA.Set(0.1, 0.2, 0.3, 0.9273618495495703);
@@ -408,12 +552,21 @@ export async function createJoltPeer3D(shapes: readonly Shape3D[], options: Jolt
     const mPtr: number = J.getPointer(m);
     const ax = m.GetAxisX();
     const f2 = F();
-    const matOk = near(f2[(mPtr >> 2) + 0]!, ax.GetX()) && near(f2[(mPtr >> 2) + 1]!, ax.GetY()) && near(f2[(mPtr >> 2) + 2]!, ax.GetZ()) &&
-      near(f2[(mPtr >> 2) + 12]!, 4.5) && near(f2[(mPtr >> 2) + 13]!, 5.5) && near(f2[(mPtr >> 2) + 14]!, -6.5) && near(f2[(mPtr >> 2) + 15]!, 1);
+    const matOk =
+      near(f2[(mPtr >> 2) + 0]!, ax.GetX()) &&
+      near(f2[(mPtr >> 2) + 1]!, ax.GetY()) &&
+      near(f2[(mPtr >> 2) + 2]!, ax.GetZ()) &&
+      near(f2[(mPtr >> 2) + 12]!, 4.5) &&
+      near(f2[(mPtr >> 2) + 13]!, 5.5) &&
+      near(f2[(mPtr >> 2) + 14]!, -6.5) &&
+      near(f2[(mPtr >> 2) + 15]!, 1);
     // RVec3 base offset: x, y, z.
     base.Set(7.25, 8.5, 9.75);
     const f3 = F();
-    const baseOk = near(f3[basePtr >> 2]!, 7.25) && near(f3[(basePtr >> 2) + 1]!, 8.5) && near(f3[(basePtr >> 2) + 2]!, 9.75);
+    const baseOk =
+      near(f3[basePtr >> 2]!, 7.25) &&
+      near(f3[(basePtr >> 2) + 1]!, 8.5) &&
+      near(f3[(basePtr >> 2) + 2]!, 9.75);
     base.Set(0, 0, 0);
     // The hit: collide two unit boxes overlapping by 0.1 along x and compare with the getters.
     const box = new J.BoxShape(unitScale, 0);
@@ -438,10 +591,15 @@ export async function createJoltPeer3D(shapes: readonly Shape3D[], options: Jolt
       const c1 = h.get_mContactPointOn1();
       const fc1 = h.get_mShape1Face();
       const fc2 = h.get_mShape2Face();
-      hitOk = J.getPointer(h) === hitPtr &&
-        near(f4[o + (HIT.axis >> 2)]!, axis.GetX()) && near(f4[o + (HIT.axis >> 2) + 1]!, axis.GetY()) &&
-        near(f4[o + (HIT.p1 >> 2)]!, c1.GetX()) && near(f4[o + (HIT.depth >> 2)]!, h.get_mPenetrationDepth()) &&
-        fc1.size() >= 3 && u4[o + (HIT.face1 >> 2)] === fc1.size() && u4[o + (HIT.face2 >> 2)] === fc2.size() &&
+      hitOk =
+        J.getPointer(h) === hitPtr &&
+        near(f4[o + (HIT.axis >> 2)]!, axis.GetX()) &&
+        near(f4[o + (HIT.axis >> 2) + 1]!, axis.GetY()) &&
+        near(f4[o + (HIT.p1 >> 2)]!, c1.GetX()) &&
+        near(f4[o + (HIT.depth >> 2)]!, h.get_mPenetrationDepth()) &&
+        fc1.size() >= 3 &&
+        u4[o + (HIT.face1 >> 2)] === fc1.size() &&
+        u4[o + (HIT.face2 >> 2)] === fc2.size() &&
         near(f4[o + ((HIT.face1 + HIT.faceData) >> 2)]!, fc1.at(0).GetX()) &&
         near(f4[o + ((HIT.face2 + HIT.faceData) >> 2) + 1]!, fc2.at(0).GetY());
     }
@@ -455,31 +613,76 @@ export async function createJoltPeer3D(shapes: readonly Shape3D[], options: Jolt
   const world = new Float64Array(6);
   const specSq = margin * margin;
 
-  function run(a: number, bodies: Float64Array, oa: number, b: number, ob: number, out: PeerManifold3D): number {
-    const qax = bodies[oa + 3]!, qay = bodies[oa + 4]!, qaz = bodies[oa + 5]!, qaw = bodies[oa + 6]!;
-    const qbx = bodies[ob + 3]!, qby = bodies[ob + 4]!, qbz = bodies[ob + 5]!, qbw = bodies[ob + 6]!;
+  function run(
+    a: number,
+    bodies: Float64Array,
+    oa: number,
+    b: number,
+    ob: number,
+    out: PeerManifold3D,
+  ): number {
+    const qax = bodies[oa + 3]!,
+      qay = bodies[oa + 4]!,
+      qaz = bodies[oa + 5]!,
+      qaw = bodies[oa + 6]!;
+    const qbx = bodies[ob + 3]!,
+      qby = bodies[ob + 4]!,
+      qbz = bodies[ob + 5]!,
+      qbw = bodies[ob + 6]!;
     // Centres of mass in world space: position + R · com.
     rotate3(qax, qay, qaz, qaw, coms[3 * a]!, coms[3 * a + 1]!, coms[3 * a + 2]!, world, 0);
     rotate3(qbx, qby, qbz, qbw, coms[3 * b]!, coms[3 * b + 1]!, coms[3 * b + 2]!, world, 3);
-    const cax = bodies[oa]! + world[0]!, cay = bodies[oa + 1]! + world[1]!, caz = bodies[oa + 2]! + world[2]!;
-    const cbx = bodies[ob]! + world[3]!, cby = bodies[ob + 1]! + world[4]!, cbz = bodies[ob + 2]! + world[5]!;
+    const cax = bodies[oa]! + world[0]!,
+      cay = bodies[oa + 1]! + world[1]!,
+      caz = bodies[oa + 2]! + world[2]!;
+    const cbx = bodies[ob]! + world[3]!,
+      cby = bodies[ob + 1]! + world[4]!,
+      cbz = bodies[ob + 2]! + world[5]!;
     ts.mShape = joltShapes[b];
     let mat = matA;
     if (direct) {
       const f = F();
       let o = tsPtr >> 2;
-      f[o] = cbx; f[o + 1] = cby; f[o + 2] = cbz; f[o + 3] = cbz;
-      f[o + 4] = qbx; f[o + 5] = qby; f[o + 6] = qbz; f[o + 7] = qbw;
+      f[o] = cbx;
+      f[o + 1] = cby;
+      f[o + 2] = cbz;
+      f[o + 3] = cbz;
+      f[o + 4] = qbx;
+      f[o + 5] = qby;
+      f[o + 6] = qbz;
+      f[o + 7] = qbw;
       // A's COM transform, column-major rotation from the quaternion, translation = base (A's COM).
       o = matPtr >> 2;
-      const xx = qax * qax, yy = qay * qay, zz = qaz * qaz, xy = qax * qay, xz = qax * qaz, yz = qay * qaz;
-      const wx = qaw * qax, wy = qaw * qay, wz = qaw * qaz;
-      f[o] = 1 - 2 * (yy + zz); f[o + 1] = 2 * (xy + wz); f[o + 2] = 2 * (xz - wy); f[o + 3] = 0;
-      f[o + 4] = 2 * (xy - wz); f[o + 5] = 1 - 2 * (xx + zz); f[o + 6] = 2 * (yz + wx); f[o + 7] = 0;
-      f[o + 8] = 2 * (xz + wy); f[o + 9] = 2 * (yz - wx); f[o + 10] = 1 - 2 * (xx + yy); f[o + 11] = 0;
-      f[o + 12] = cax; f[o + 13] = cay; f[o + 14] = caz; f[o + 15] = 1;
+      const xx = qax * qax,
+        yy = qay * qay,
+        zz = qaz * qaz,
+        xy = qax * qay,
+        xz = qax * qaz,
+        yz = qay * qaz;
+      const wx = qaw * qax,
+        wy = qaw * qay,
+        wz = qaw * qaz;
+      f[o] = 1 - 2 * (yy + zz);
+      f[o + 1] = 2 * (xy + wz);
+      f[o + 2] = 2 * (xz - wy);
+      f[o + 3] = 0;
+      f[o + 4] = 2 * (xy - wz);
+      f[o + 5] = 1 - 2 * (xx + zz);
+      f[o + 6] = 2 * (yz + wx);
+      f[o + 7] = 0;
+      f[o + 8] = 2 * (xz + wy);
+      f[o + 9] = 2 * (yz - wx);
+      f[o + 10] = 1 - 2 * (xx + yy);
+      f[o + 11] = 0;
+      f[o + 12] = cax;
+      f[o + 13] = cay;
+      f[o + 14] = caz;
+      f[o + 15] = 1;
       o = basePtr >> 2;
-      f[o] = cax; f[o + 1] = cay; f[o + 2] = caz; f[o + 3] = caz;
+      f[o] = cax;
+      f[o + 1] = cay;
+      f[o + 2] = caz;
+      f[o + 3] = caz;
     } else {
       posB.Set(cbx, cby, cbz);
       ts.mShapePositionCOM = posB;
@@ -497,34 +700,59 @@ export async function createJoltPeer3D(shapes: readonly Shape3D[], options: Jolt
       return 0;
     }
     // Read the hit (relative to the base offset, A's COM).
-    let axx: number, axy: number, axz: number, depth: number, c1x: number, c1y: number, c1z: number, c2x: number, c2y: number, c2z: number;
+    let axx: number,
+      axy: number,
+      axz: number,
+      depth: number,
+      c1x: number,
+      c1y: number,
+      c1z: number,
+      c2x: number,
+      c2y: number,
+      c2z: number;
     let n1: number, n2: number;
     if (direct) {
       const f = F();
       const u = U();
       const o = hitPtr >> 2;
-      c1x = f[o]!; c1y = f[o + 1]!; c1z = f[o + 2]!;
-      c2x = f[o + 4]!; c2y = f[o + 5]!; c2z = f[o + 6]!;
-      axx = f[o + 8]!; axy = f[o + 9]!; axz = f[o + 10]!;
+      c1x = f[o]!;
+      c1y = f[o + 1]!;
+      c1z = f[o + 2]!;
+      c2x = f[o + 4]!;
+      c2y = f[o + 5]!;
+      c2z = f[o + 6]!;
+      axx = f[o + 8]!;
+      axy = f[o + 9]!;
+      axz = f[o + 10]!;
       depth = f[o + 12]!;
       n1 = Math.min(u[o + (HIT.face1 >> 2)]!, 32);
       n2 = Math.min(u[o + (HIT.face2 >> 2)]!, 32);
       const d1 = o + ((HIT.face1 + HIT.faceData) >> 2);
       const d2 = o + ((HIT.face2 + HIT.faceData) >> 2);
       for (let k = 0; k < n1; k++) {
-        face1[3 * k] = f[d1 + 4 * k]!; face1[3 * k + 1] = f[d1 + 4 * k + 1]!; face1[3 * k + 2] = f[d1 + 4 * k + 2]!;
+        face1[3 * k] = f[d1 + 4 * k]!;
+        face1[3 * k + 1] = f[d1 + 4 * k + 1]!;
+        face1[3 * k + 2] = f[d1 + 4 * k + 2]!;
       }
       for (let k = 0; k < n2; k++) {
-        face2[3 * k] = f[d2 + 4 * k]!; face2[3 * k + 1] = f[d2 + 4 * k + 1]!; face2[3 * k + 2] = f[d2 + 4 * k + 2]!;
+        face2[3 * k] = f[d2 + 4 * k]!;
+        face2[3 * k + 1] = f[d2 + 4 * k + 1]!;
+        face2[3 * k + 2] = f[d2 + 4 * k + 2]!;
       }
     } else {
       const h = collector.get_mHit();
       const ax = h.get_mPenetrationAxis();
-      axx = ax.GetX(); axy = ax.GetY(); axz = ax.GetZ();
+      axx = ax.GetX();
+      axy = ax.GetY();
+      axz = ax.GetZ();
       const p1 = h.get_mContactPointOn1();
-      c1x = p1.GetX(); c1y = p1.GetY(); c1z = p1.GetZ();
+      c1x = p1.GetX();
+      c1y = p1.GetY();
+      c1z = p1.GetZ();
       const p2 = h.get_mContactPointOn2();
-      c2x = p2.GetX(); c2y = p2.GetY(); c2z = p2.GetZ();
+      c2x = p2.GetX();
+      c2y = p2.GetY();
+      c2z = p2.GetZ();
       depth = h.get_mPenetrationDepth();
       const fa = h.get_mShape1Face();
       const fb = h.get_mShape2Face();
@@ -532,26 +760,61 @@ export async function createJoltPeer3D(shapes: readonly Shape3D[], options: Jolt
       n2 = fb.size();
       for (let k = 0; k < n1; k++) {
         const v = fa.at(k);
-        face1[3 * k] = v.GetX(); face1[3 * k + 1] = v.GetY(); face1[3 * k + 2] = v.GetZ();
+        face1[3 * k] = v.GetX();
+        face1[3 * k + 1] = v.GetY();
+        face1[3 * k + 2] = v.GetZ();
       }
       for (let k = 0; k < n2; k++) {
         const v = fb.at(k);
-        face2[3 * k] = v.GetX(); face2[3 * k + 1] = v.GetY(); face2[3 * k + 2] = v.GetZ();
+        face2[3 * k] = v.GetX();
+        face2[3 * k + 1] = v.GetY();
+        face2[3 * k + 2] = v.GetZ();
       }
     }
     // Jolt: normal = penetration axis normalised (A → B); manifold from the two faces; prune to 4.
     beginManifold3D(out, axx, axy, axz, depth);
-    const nx = out.normal[0]!, ny = out.normal[1]!, nz = out.normal[2]!;
-    const count = manifoldBetweenTwoFaces(c1x, c1y, c1z, c2x, c2y, c2z, axx, axy, axz, specSq, n1, n2);
+    const nx = out.normal[0]!,
+      ny = out.normal[1]!,
+      nz = out.normal[2]!;
+    const count = manifoldBetweenTwoFaces(
+      c1x,
+      c1y,
+      c1z,
+      c2x,
+      c2y,
+      c2z,
+      axx,
+      axy,
+      axz,
+      specSq,
+      n1,
+      n2,
+    );
     if (count > 4) {
       const kept = pruneContactPoints(count, nx, ny, nz);
       for (let k = 0; k < kept; k++) {
         const i = keep[k]!;
-        pushPointPair3D(out, cax + pts1[3 * i]!, cay + pts1[3 * i + 1]!, caz + pts1[3 * i + 2]!, cax + pts2[3 * i]!, cay + pts2[3 * i + 1]!, caz + pts2[3 * i + 2]!);
+        pushPointPair3D(
+          out,
+          cax + pts1[3 * i]!,
+          cay + pts1[3 * i + 1]!,
+          caz + pts1[3 * i + 2]!,
+          cax + pts2[3 * i]!,
+          cay + pts2[3 * i + 1]!,
+          caz + pts2[3 * i + 2]!,
+        );
       }
     } else {
       for (let i = 0; i < count; i++) {
-        pushPointPair3D(out, cax + pts1[3 * i]!, cay + pts1[3 * i + 1]!, caz + pts1[3 * i + 2]!, cax + pts2[3 * i]!, cay + pts2[3 * i + 1]!, caz + pts2[3 * i + 2]!);
+        pushPointPair3D(
+          out,
+          cax + pts1[3 * i]!,
+          cay + pts1[3 * i + 1]!,
+          caz + pts1[3 * i + 2]!,
+          cax + pts2[3 * i]!,
+          cay + pts2[3 * i + 1]!,
+          caz + pts2[3 * i + 2]!,
+        );
       }
     }
     return out.count;

@@ -59,14 +59,24 @@ export interface Peer2D {
   supports(shapeA: number, shapeB: number): boolean;
   /** One pair; writes `out` and returns out.count (-1: unsupported pair). No allocation. */
   collide(
-    shapeA: number, posA: Vec2 | readonly number[], angleA: number,
-    shapeB: number, posB: Vec2 | readonly number[], angleB: number,
+    shapeA: number,
+    posA: Vec2 | readonly number[],
+    angleA: number,
+    shapeB: number,
+    posB: Vec2 | readonly number[],
+    angleB: number,
     out: PeerManifold2D,
   ): number;
   /** As `collide`, with rotations given as (cos, sin) (e.g. the f32-rounded values our packer stores). */
   collideRot(
-    shapeA: number, posA: Vec2 | readonly number[], cosA: number, sinA: number,
-    shapeB: number, posB: Vec2 | readonly number[], cosB: number, sinB: number,
+    shapeA: number,
+    posA: Vec2 | readonly number[],
+    cosA: number,
+    sinA: number,
+    shapeB: number,
+    posB: Vec2 | readonly number[],
+    cosB: number,
+    sinB: number,
     out: PeerManifold2D,
   ): number;
   /** Sets one transform per body (from its angle: sin, cos), kept for `collidePairs`. */
@@ -102,19 +112,31 @@ export interface ShapeBuilders<S> {
  * boxes and capsules (not circles). `engine` names the engine in the errors.
  */
 export function prebuildShapes<S>(
-  shapes: readonly Shape2DInput[], skin: number, engine: string, build: ShapeBuilders<S>,
+  shapes: readonly Shape2DInput[],
+  skin: number,
+  engine: string,
+  build: ShapeBuilders<S>,
 ): { built: S[]; kinds: Int32Array } {
   const kinds = new Int32Array(shapes.length);
   const built = shapes.map((s, i): S => {
     switch (s.type) {
       case 'polygon':
-        if (s.vertices.length < 3 || s.vertices.length > 8) throw new Error(`shapes[${i}]: ${engine} takes 3..8 polygon vertices`);
+        if (s.vertices.length < 3 || s.vertices.length > 8)
+          throw new Error(`shapes[${i}]: ${engine} takes 3..8 polygon vertices`);
         kinds[i] = KIND_POLYGON;
         return build.polygon(s.vertices, (s.radius ?? 0) + skin);
       case 'box': {
         const [hx, hy] = s.halfExtents;
         kinds[i] = KIND_POLYGON;
-        return build.polygon([[-hx, -hy], [hx, -hy], [hx, hy], [-hx, hy]], (s.radius ?? 0) + skin);
+        return build.polygon(
+          [
+            [-hx, -hy],
+            [hx, -hy],
+            [hx, hy],
+            [-hx, hy],
+          ],
+          (s.radius ?? 0) + skin,
+        );
       }
       case 'circle':
         kinds[i] = KIND_CIRCLE;
@@ -169,7 +191,14 @@ export interface KindFunctions<M, S, T> {
  * where the engine has no function (edge–edge: capsule–capsule).
  */
 export function collideByKinds<M, S, T>(
-  f: KindFunctions<M, S, T>, m: M, ka: number, sa: S, ta: T, kb: number, sb: S, tb: T,
+  f: KindFunctions<M, S, T>,
+  m: M,
+  ka: number,
+  sa: S,
+  ta: T,
+  kb: number,
+  sb: S,
+  tb: T,
 ): boolean | null {
   if (ka === KIND_POLYGON) {
     if (kb === KIND_POLYGON) f.polygons(m, sa, ta, sb, tb);
@@ -239,8 +268,12 @@ export function peerSkeleton<T>(engine: PeerEngine2D<T>): PeerSkeleton2D {
   }
 
   function collide(
-    shapeA: number, posA: Vec2 | readonly number[], angleA: number,
-    shapeB: number, posB: Vec2 | readonly number[], angleB: number,
+    shapeA: number,
+    posA: Vec2 | readonly number[],
+    angleA: number,
+    shapeB: number,
+    posB: Vec2 | readonly number[],
+    angleB: number,
     out: PeerManifold2D,
   ): number {
     setTransform(xfA, posA[0]!, posA[1]!, Math.cos(angleA), Math.sin(angleA));
@@ -249,8 +282,14 @@ export function peerSkeleton<T>(engine: PeerEngine2D<T>): PeerSkeleton2D {
   }
 
   function collideRot(
-    shapeA: number, posA: Vec2 | readonly number[], cosA: number, sinA: number,
-    shapeB: number, posB: Vec2 | readonly number[], cosB: number, sinB: number,
+    shapeA: number,
+    posA: Vec2 | readonly number[],
+    cosA: number,
+    sinA: number,
+    shapeB: number,
+    posB: Vec2 | readonly number[],
+    cosB: number,
+    sinB: number,
     out: PeerManifold2D,
   ): number {
     setTransform(xfA, posA[0]!, posA[1]!, cosA, sinA);
@@ -298,7 +337,8 @@ export function peerSkeleton<T>(engine: PeerEngine2D<T>): PeerSkeleton2D {
       for (let k = 0; k < flat.length; k += 2) {
         const a = flat[k]!;
         const b = flat[k + 1]!;
-        if (a >= nb || b >= nb) throw new RangeError(`pair ${k >> 1} names body ${Math.max(a, b)}; setBodies gave ${nb}`);
+        if (a >= nb || b >= nb)
+          throw new RangeError(`pair ${k >> 1} names body ${Math.max(a, b)}; setBodies gave ${nb}`);
         if (run(bodyShape[a]!, xfs[a]!, bodyShape[b]!, xfs[b]!, out) > 0) touching++;
       }
     } else {
@@ -306,14 +346,19 @@ export function peerSkeleton<T>(engine: PeerEngine2D<T>): PeerSkeleton2D {
       for (let k = 0; k < list.length; k++) {
         const a = list[k]![0];
         const b = list[k]![1];
-        if (a >= nb || b >= nb) throw new RangeError(`pair ${k} names body ${Math.max(a, b)}; setBodies gave ${nb}`);
+        if (a >= nb || b >= nb)
+          throw new RangeError(`pair ${k} names body ${Math.max(a, b)}; setBodies gave ${nb}`);
         if (run(bodyShape[a]!, xfs[a]!, bodyShape[b]!, xfs[b]!, out) > 0) touching++;
       }
     }
     return touching;
   }
 
-  function collideBatch(bodies: PeerBodies2D, pairs: PeerPairs2D, out: PeerManifold2D = batchOut): number {
+  function collideBatch(
+    bodies: PeerBodies2D,
+    pairs: PeerPairs2D,
+    out: PeerManifold2D = batchOut,
+  ): number {
     setBodies(bodies);
     return collidePairs(pairs, out);
   }

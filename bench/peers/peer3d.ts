@@ -38,7 +38,13 @@ export function emptyPeerManifold3D(): PeerManifold3D {
 }
 
 /** Sets the manifold's normal (normalised) and clears its points. */
-export function beginManifold3D(out: PeerManifold3D, nx: number, ny: number, nz: number, depth: number): void {
+export function beginManifold3D(
+  out: PeerManifold3D,
+  nx: number,
+  ny: number,
+  nz: number,
+  depth: number,
+): void {
   const l = Math.hypot(nx, ny, nz);
   const s = l > 0 ? 1 / l : 0;
   out.normal[0] = nx * s;
@@ -50,7 +56,13 @@ export function beginManifold3D(out: PeerManifold3D, nx: number, ny: number, nz:
 
 /** Appends the point midway between pA (on A) and pB (on B), with depth (pA − pB)·n. */
 export function pushPointPair3D(
-  out: PeerManifold3D, ax: number, ay: number, az: number, bx: number, by: number, bz: number,
+  out: PeerManifold3D,
+  ax: number,
+  ay: number,
+  az: number,
+  bx: number,
+  by: number,
+  bz: number,
 ): void {
   const i = out.count;
   if (i >= PEER_MAX_POINTS_3D) return;
@@ -75,8 +87,12 @@ export interface Peer3D {
   supports(shapeA: number, shapeB: number): boolean;
   /** One pair at the given poses (position x, y, z; quaternion x, y, z, w); returns out.count. */
   collide(
-    shapeA: number, posA: ArrayLike<number>, rotA: ArrayLike<number>,
-    shapeB: number, posB: ArrayLike<number>, rotB: ArrayLike<number>,
+    shapeA: number,
+    posA: ArrayLike<number>,
+    rotA: ArrayLike<number>,
+    shapeB: number,
+    posB: ArrayLike<number>,
+    rotB: ArrayLike<number>,
     out: PeerManifold3D,
   ): number;
   /**
@@ -95,7 +111,14 @@ export interface Peer3D {
 export function peerSkeleton3D(
   name: string,
   supports: (a: number, b: number) => boolean,
-  run: (a: number, bodies: Float64Array, oa: number, b: number, ob: number, out: PeerManifold3D) => number,
+  run: (
+    a: number,
+    bodies: Float64Array,
+    oa: number,
+    b: number,
+    ob: number,
+    out: PeerManifold3D,
+  ) => number,
   dispose: () => void,
 ): Peer3D {
   const single = new Float64Array(16);
@@ -120,7 +143,10 @@ export function peerSkeleton3D(
       for (let k = 0; k < pairs.length; k += 2) {
         const a = pairs[k]!;
         const b = pairs[k + 1]!;
-        if (a >= nb || b >= nb) throw new RangeError(`pair ${k >> 1} names body ${Math.max(a, b)}; there are ${nb} bodies`);
+        if (a >= nb || b >= nb)
+          throw new RangeError(
+            `pair ${k >> 1} names body ${Math.max(a, b)}; there are ${nb} bodies`,
+          );
         const oa = a * BODY_STRIDE_3D;
         const ob = b * BODY_STRIDE_3D;
         if (run(bodies[oa + 7]!, bodies, oa, bodies[ob + 7]!, ob, out) > 0) touching++;
@@ -158,7 +184,17 @@ export function boxHalfExtents(s: Shape3D): [number, number, number] {
 }
 
 /** Rotates v by unit quaternion q = (x, y, z, w) into out[o..o+2]. */
-export function rotate3(qx: number, qy: number, qz: number, qw: number, vx: number, vy: number, vz: number, out: Float64Array, o: number): void {
+export function rotate3(
+  qx: number,
+  qy: number,
+  qz: number,
+  qw: number,
+  vx: number,
+  vy: number,
+  vz: number,
+  out: Float64Array,
+  o: number,
+): void {
   const tx = 2 * (qy * vz - qz * vy);
   const ty = 2 * (qz * vx - qx * vz);
   const tz = 2 * (qx * vy - qy * vx);

@@ -159,13 +159,23 @@ export function resetPlanckAxisTolerance(): void {
   Settings.linearSlop = DEFAULT_LINEAR_SLOP;
 }
 
-export function createPlanckPeer(shapes: readonly Shape2DInput[], options: PeerOptions2D = {}): PlanckPeer2D {
-  const { built: planckShapes, kinds } = prebuildShapes<PlanckShape>(shapes, options.skin ?? 0, 'planck', {
-    polygon: polygonShape,
-    circle: (center, radius) => new CircleShape({ x: center[0], y: center[1] }, radius),
-    capsule: capsuleShape,
-  });
-  const radii = Float64Array.from(planckShapes.map((shape) => (shape as unknown as { m_radius: number }).m_radius));
+export function createPlanckPeer(
+  shapes: readonly Shape2DInput[],
+  options: PeerOptions2D = {},
+): PlanckPeer2D {
+  const { built: planckShapes, kinds } = prebuildShapes<PlanckShape>(
+    shapes,
+    options.skin ?? 0,
+    'planck',
+    {
+      polygon: polygonShape,
+      circle: (center, radius) => new CircleShape({ x: center[0], y: center[1] }, radius),
+      capsule: capsuleShape,
+    },
+  );
+  const radii = Float64Array.from(
+    planckShapes.map((shape) => (shape as unknown as { m_radius: number }).m_radius),
+  );
 
   const manifold = new Manifold();
   const wm = new WorldManifold();
@@ -183,10 +193,25 @@ export function createPlanckPeer(shapes: readonly Shape2DInput[], options: PeerO
   } as unknown as KindFunctions<Manifold, PlanckShape, TransformValue>;
 
   // Collides shapes a and b at the given transforms into `out`; returns out.count.
-  function run(a: number, ta: MutableTransform, b: number, tb: MutableTransform, out: PeerManifold2D): number {
+  function run(
+    a: number,
+    ta: MutableTransform,
+    b: number,
+    tb: MutableTransform,
+    out: PeerManifold2D,
+  ): number {
     const A = ta as unknown as TransformValue;
     const B = tb as unknown as TransformValue;
-    const flip = collideByKinds(functions, manifold, kinds[a]!, planckShapes[a]!, A, kinds[b]!, planckShapes[b]!, B);
+    const flip = collideByKinds(
+      functions,
+      manifold,
+      kinds[a]!,
+      planckShapes[a]!,
+      A,
+      kinds[b]!,
+      planckShapes[b]!,
+      B,
+    );
     if (flip === null) {
       out.count = -1;
       return -1;
@@ -221,8 +246,10 @@ export function createPlanckPeer(shapes: readonly Shape2DInput[], options: PeerO
     xfB: newTransform(),
     setTransform,
     setBodyTransforms(pose, count) {
-      if (xfs.length < count) xfs = Array.from({ length: count }, (_, i) => xfs[i] ?? newTransform());
-      for (let i = 0; i < count; i++) setTransform(xfs[i]!, pose[4 * i]!, pose[4 * i + 1]!, pose[4 * i + 2]!, pose[4 * i + 3]!);
+      if (xfs.length < count)
+        xfs = Array.from({ length: count }, (_, i) => xfs[i] ?? newTransform());
+      for (let i = 0; i < count; i++)
+        setTransform(xfs[i]!, pose[4 * i]!, pose[4 * i + 1]!, pose[4 * i + 2]!, pose[4 * i + 3]!);
       return xfs;
     },
     run,

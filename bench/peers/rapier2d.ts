@@ -41,7 +41,10 @@ interface Placed {
 function placed(s: Shape2DInput, i: number): Placed {
   const hull = (points: readonly (readonly number[])[], radius: number): RAPIER.ColliderDesc => {
     const flat = Float32Array.from(points.flatMap((p) => [p[0]!, p[1]!]));
-    const d = radius > 0 ? RAPIER.ColliderDesc.roundConvexHull(flat, radius) : RAPIER.ColliderDesc.convexHull(flat);
+    const d =
+      radius > 0
+        ? RAPIER.ColliderDesc.roundConvexHull(flat, radius)
+        : RAPIER.ColliderDesc.convexHull(flat);
     if (!d) throw new Error(`shapes[${i}]: rapier2d could not build the hull`);
     return d;
   };
@@ -49,17 +52,33 @@ function placed(s: Shape2DInput, i: number): Placed {
     case 'box': {
       const r = s.radius ?? 0;
       const [hx, hy] = s.halfExtents;
-      return { desc: r > 0 ? RAPIER.ColliderDesc.roundCuboid(hx, hy, r) : RAPIER.ColliderDesc.cuboid(hx, hy), x: 0, y: 0, angle: 0 };
+      return {
+        desc:
+          r > 0 ? RAPIER.ColliderDesc.roundCuboid(hx, hy, r) : RAPIER.ColliderDesc.cuboid(hx, hy),
+        x: 0,
+        y: 0,
+        angle: 0,
+      };
     }
     case 'polygon':
       return { desc: hull(s.vertices, s.radius ?? 0), x: 0, y: 0, angle: 0 };
     case 'circle':
-      return { desc: RAPIER.ColliderDesc.ball(s.radius), x: s.center?.[0] ?? 0, y: s.center?.[1] ?? 0, angle: 0 };
+      return {
+        desc: RAPIER.ColliderDesc.ball(s.radius),
+        x: s.center?.[0] ?? 0,
+        y: s.center?.[1] ?? 0,
+        angle: 0,
+      };
     case 'capsule': {
       // rapier's capsule runs along its local y axis.
       const dx = s.b[0] - s.a[0];
       const dy = s.b[1] - s.a[1];
-      return { desc: RAPIER.ColliderDesc.capsule(Math.hypot(dx, dy) / 2, s.radius), x: (s.a[0] + s.b[0]) / 2, y: (s.a[1] + s.b[1]) / 2, angle: Math.atan2(dy, dx) - Math.PI / 2 };
+      return {
+        desc: RAPIER.ColliderDesc.capsule(Math.hypot(dx, dy) / 2, s.radius),
+        x: (s.a[0] + s.b[0]) / 2,
+        y: (s.a[1] + s.b[1]) / 2,
+        angle: Math.atan2(dy, dx) - Math.PI / 2,
+      };
     }
     default:
       throw new Error(`shapes[${i}]: unknown shape type ${(s as { type: unknown }).type}`);
@@ -80,7 +99,13 @@ export async function createRapierPeer2D(shapes: readonly Shape2DInput[]): Promi
   const place = shapes.map(placed);
   const sideA = place.map((p) => world.createCollider(p.desc));
   const sideB = place.map((p) => world.createCollider(p.desc));
-  const contact = new RAPIER.ShapeContact(0, { x: 0, y: 0 }, { x: 0, y: 0 }, { x: 0, y: 0 }, { x: 0, y: 0 });
+  const contact = new RAPIER.ShapeContact(
+    0,
+    { x: 0, y: 0 },
+    { x: 0, y: 0 },
+    { x: 0, y: 0 },
+    { x: 0, y: 0 },
+  );
   const moveTo = (collider: RAPIER.Collider, p: Placed, t: Pose): void => {
     collider.setTranslation({ x: t.x + t.c * p.x - t.s * p.y, y: t.y + t.s * p.x + t.c * p.y });
     collider.setRotation(Math.atan2(t.s, t.c) + p.angle);

@@ -25,8 +25,15 @@ import rapierPackage from '../../node_modules/@dimforge/rapier3d-compat/package.
 import { SHAPE_KIND_3D } from '../../src/constants3d.ts';
 import type { Shape3D } from '../../src/shapes3d.ts';
 import {
-  beginManifold3D, bodyFrameVertices, boxHalfExtents, centred, peerSkeleton3D, pushPointPair3D, rotate3,
-  type Peer3D, type PeerManifold3D,
+  beginManifold3D,
+  bodyFrameVertices,
+  boxHalfExtents,
+  centred,
+  peerSkeleton3D,
+  pushPointPair3D,
+  rotate3,
+  type Peer3D,
+  type PeerManifold3D,
 } from './peer3d.ts';
 
 export type RapierMode3D = 'contact' | 'manifold';
@@ -59,13 +66,17 @@ function colliderDesc(s: Shape3D, i: number): RAPIER.ColliderDesc {
     return desc;
   }
   if (s.kind === SHAPE_KIND_3D.sphere) {
-    if (!centred(s)) throw new Error(`shapes[${i}]: sphere with an offset centre (not supported by this peer)`);
+    if (!centred(s))
+      throw new Error(`shapes[${i}]: sphere with an offset centre (not supported by this peer)`);
     return RAPIER.ColliderDesc.ball(s.radius);
   }
   throw new Error(`shapes[${i}]: kind ${s.kind} is not supported by the rapier3d peer`);
 }
 
-export async function createRapierPeer3D(shapes: readonly Shape3D[], options: { mode?: RapierMode3D } = {}): Promise<RapierPeer3D> {
+export async function createRapierPeer3D(
+  shapes: readonly Shape3D[],
+  options: { mode?: RapierMode3D } = {},
+): Promise<RapierPeer3D> {
   await loadRapier3D();
   const mode = options.mode ?? 'contact';
   const world = new RAPIER.World({ x: 0, y: 0, z: 0 });
@@ -76,14 +87,37 @@ export async function createRapierPeer3D(shapes: readonly Shape3D[], options: { 
     // Two free colliders per shape (A's side and B's side: a pair may use one shape twice).
     const sideA = shapes.map((s, i) => world.createCollider(colliderDesc(s, i)));
     const sideB = shapes.map((s, i) => world.createCollider(colliderDesc(s, i)));
-    const contact = new RAPIER.ShapeContact(0, { x: 0, y: 0, z: 0 }, { x: 0, y: 0, z: 0 }, { x: 0, y: 0, z: 0 }, { x: 0, y: 0, z: 0 });
-    const run = (a: number, bodies: Float64Array, oa: number, b: number, ob: number, out: PeerManifold3D): number => {
+    const contact = new RAPIER.ShapeContact(
+      0,
+      { x: 0, y: 0, z: 0 },
+      { x: 0, y: 0, z: 0 },
+      { x: 0, y: 0, z: 0 },
+      { x: 0, y: 0, z: 0 },
+    );
+    const run = (
+      a: number,
+      bodies: Float64Array,
+      oa: number,
+      b: number,
+      ob: number,
+      out: PeerManifold3D,
+    ): number => {
       const ca = sideA[a]!;
       const cb = sideB[b]!;
       ca.setTranslation({ x: bodies[oa]!, y: bodies[oa + 1]!, z: bodies[oa + 2]! });
-      ca.setRotation({ x: bodies[oa + 3]!, y: bodies[oa + 4]!, z: bodies[oa + 5]!, w: bodies[oa + 6]! });
+      ca.setRotation({
+        x: bodies[oa + 3]!,
+        y: bodies[oa + 4]!,
+        z: bodies[oa + 5]!,
+        w: bodies[oa + 6]!,
+      });
       cb.setTranslation({ x: bodies[ob]!, y: bodies[ob + 1]!, z: bodies[ob + 2]! });
-      cb.setRotation({ x: bodies[ob + 3]!, y: bodies[ob + 4]!, z: bodies[ob + 5]!, w: bodies[ob + 6]! });
+      cb.setRotation({
+        x: bodies[ob + 3]!,
+        y: bodies[ob + 4]!,
+        z: bodies[ob + 5]!,
+        w: bodies[ob + 6]!,
+      });
       const c = ca.contactCollider(cb, 0, contact);
       if (!c || !(c.distance <= 0)) {
         out.count = 0;
@@ -100,11 +134,15 @@ export async function createRapierPeer3D(shapes: readonly Shape3D[], options: { 
   // 'manifold': kinematic bodies teleported per pair, one world step per pair.
   const bodyA = world.createRigidBody(RAPIER.RigidBodyDesc.kinematicPositionBased());
   const bodyB = world.createRigidBody(RAPIER.RigidBodyDesc.kinematicPositionBased());
-  const attach = (body: RAPIER.RigidBody) => shapes.map((s, i) => {
-    const c = world.createCollider(colliderDesc(s, i).setActiveCollisionTypes(RAPIER.ActiveCollisionTypes.ALL), body);
-    c.setEnabled(false);
-    return c;
-  });
+  const attach = (body: RAPIER.RigidBody) =>
+    shapes.map((s, i) => {
+      const c = world.createCollider(
+        colliderDesc(s, i).setActiveCollisionTypes(RAPIER.ActiveCollisionTypes.ALL),
+        body,
+      );
+      c.setEnabled(false);
+      return c;
+    });
   const sideA = attach(bodyA);
   const sideB = attach(bodyB);
   let current: PeerManifold3D | null = null;
@@ -129,21 +167,38 @@ export async function createRapierPeer3D(shapes: readonly Shape3D[], options: { 
       const [o1, o2] = flipped ? [oB, oA] : [oA, oB];
       rotate3(pa[o1 + 3]!, pa[o1 + 4]!, pa[o1 + 5]!, pa[o1 + 6]!, l1.x, l1.y, l1.z, pw, 0);
       rotate3(pa[o2 + 3]!, pa[o2 + 4]!, pa[o2 + 5]!, pa[o2 + 6]!, l2.x, l2.y, l2.z, pw, 3);
-      const w1x = pw[0]! + pa[o1]!, w1y = pw[1]! + pa[o1 + 1]!, w1z = pw[2]! + pa[o1 + 2]!;
-      const w2x = pw[3]! + pa[o2]!, w2y = pw[4]! + pa[o2 + 1]!, w2z = pw[5]! + pa[o2 + 2]!;
+      const w1x = pw[0]! + pa[o1]!,
+        w1y = pw[1]! + pa[o1 + 1]!,
+        w1z = pw[2]! + pa[o1 + 2]!;
+      const w2x = pw[3]! + pa[o2]!,
+        w2y = pw[4]! + pa[o2 + 1]!,
+        w2z = pw[5]! + pa[o2 + 2]!;
       if (flipped) pushPointPair3D(out, w2x, w2y, w2z, w1x, w1y, w1z);
       else pushPointPair3D(out, w1x, w1y, w1z, w2x, w2y, w2z);
     }
   };
-  const run = (a: number, bodies: Float64Array, oa: number, b: number, ob: number, out: PeerManifold3D): number => {
+  const run = (
+    a: number,
+    bodies: Float64Array,
+    oa: number,
+    b: number,
+    ob: number,
+    out: PeerManifold3D,
+  ): number => {
     const ca = sideA[a]!;
     const cb = sideB[b]!;
     ca.setEnabled(true);
     cb.setEnabled(true);
     bodyA.setTranslation({ x: bodies[oa]!, y: bodies[oa + 1]!, z: bodies[oa + 2]! }, false);
-    bodyA.setRotation({ x: bodies[oa + 3]!, y: bodies[oa + 4]!, z: bodies[oa + 5]!, w: bodies[oa + 6]! }, false);
+    bodyA.setRotation(
+      { x: bodies[oa + 3]!, y: bodies[oa + 4]!, z: bodies[oa + 5]!, w: bodies[oa + 6]! },
+      false,
+    );
     bodyB.setTranslation({ x: bodies[ob]!, y: bodies[ob + 1]!, z: bodies[ob + 2]! }, false);
-    bodyB.setRotation({ x: bodies[ob + 3]!, y: bodies[ob + 4]!, z: bodies[ob + 5]!, w: bodies[ob + 6]! }, false);
+    bodyB.setRotation(
+      { x: bodies[ob + 3]!, y: bodies[ob + 4]!, z: bodies[ob + 5]!, w: bodies[ob + 6]! },
+      false,
+    );
     world.step();
     out.count = 0;
     current = out;

@@ -53,7 +53,10 @@ export class KinematicWorld2D {
     this.packed = new ArrayBuffer(Math.max(1, n) * LAYOUT_2D.body.words * 4);
     this.f32 = new Float32Array(this.packed);
     const u32 = new Uint32Array(this.packed);
-    let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
+    let minX = Infinity,
+      maxX = -Infinity,
+      minY = Infinity,
+      maxY = -Infinity;
     bodies.forEach((b, i) => {
       this.px[i] = b.position[0];
       this.py[i] = b.position[1];
@@ -63,7 +66,8 @@ export class KinematicWorld2D {
       this.spin[i] = b.angularVelocity ?? 0;
       const s = shapes[b.shape]!;
       let r = 0;
-      for (let v = 0; v < s.count; v++) r = Math.max(r, Math.hypot(s.vertices[2 * v]!, s.vertices[2 * v + 1]!));
+      for (let v = 0; v < s.count; v++)
+        r = Math.max(r, Math.hypot(s.vertices[2 * v]!, s.vertices[2 * v + 1]!));
       this.reach[i] = b.density === 0 ? 0 : r + s.radius;
       u32[i * LAYOUT_2D.body.words + LAYOUT_2D.body.shape] = b.shape;
       if (b.density !== 0) {
@@ -78,31 +82,54 @@ export class KinematicWorld2D {
     bodies.forEach((b, i) => {
       if (b.density !== 0) return;
       const s = shapes[b.shape]!;
-      let hx = 0, hy = 0;
+      let hx = 0,
+        hy = 0;
       for (let v = 0; v < s.count; v++) {
         hx = Math.max(hx, Math.abs(s.vertices[2 * v]!));
         hy = Math.max(hy, Math.abs(s.vertices[2 * v + 1]!));
       }
-      const x = this.px[i]!, y = this.py[i]!;
+      const x = this.px[i]!,
+        y = this.py[i]!;
       if (x + hx <= minX) box.minX = Math.max(box.minX, x + hx + s.radius);
       if (x - hx >= maxX) box.maxX = Math.min(box.maxX, x - hx - s.radius);
       if (y + hy <= minY) box.minY = Math.max(box.minY, y + hy + s.radius);
       if (y - hy >= maxY) box.maxY = Math.min(box.maxY, y - hy - s.radius);
     });
     this.box = box;
-    this.shapes = device.createBuffer({ label: 'demo-shapes2d', size: Math.max(16, shapes.length * LAYOUT_2D.shape.words * 4), usage: STORAGE });
+    this.shapes = device.createBuffer({
+      label: 'demo-shapes2d',
+      size: Math.max(16, shapes.length * LAYOUT_2D.shape.words * 4),
+      usage: STORAGE,
+    });
     device.queue.writeBuffer(this.shapes, 0, packShapes2D(shapes));
-    this.bodies = device.createBuffer({ label: 'demo-bodies2d', size: Math.max(16, this.packed.byteLength), usage: STORAGE | GPUBufferUsage.VERTEX });
+    this.bodies = device.createBuffer({
+      label: 'demo-bodies2d',
+      size: Math.max(16, this.packed.byteLength),
+      usage: STORAGE | GPUBufferUsage.VERTEX,
+    });
     this.pack();
   }
 
-  static async create(device: GPUDevice, shapes: Shape2DInput[], bodies: WorldBody2D[], options: WorldOptions2D = {}): Promise<KinematicWorld2D> {
+  static async create(
+    device: GPUDevice,
+    shapes: Shape2DInput[],
+    bodies: WorldBody2D[],
+    options: WorldOptions2D = {},
+  ): Promise<KinematicWorld2D> {
     const built = shapes.map((s, i) => makeShape2D(s, i));
     bodies.forEach((b, i) => {
-      if (!(b.shape >= 0 && b.shape < built.length)) throw new RangeError(`bodies[${i}].shape ${b.shape} is not a shape index`);
+      if (!(b.shape >= 0 && b.shape < built.length))
+        throw new RangeError(`bodies[${i}].shape ${b.shape} is not a shape index`);
     });
     const frame = await GpuFrame2D.create(device);
-    return new KinematicWorld2D(device, frame, built, bodies, options.gravity ?? [0, -10], options.margin ?? 0.01);
+    return new KinematicWorld2D(
+      device,
+      frame,
+      built,
+      bodies,
+      options.gravity ?? [0, -10],
+      options.margin ?? 0.01,
+    );
   }
 
   /** Host step: free flight under gravity, elastic bounces off the walls. */
@@ -117,15 +144,29 @@ export class KinematicWorld2D {
       px[i] += vx[i]! * dt;
       py[i] += vy[i]! * dt;
       angle[i] += spin[i]! * dt;
-      if (px[i]! - r < box.minX) { px[i] = box.minX + r; vx[i] = Math.abs(vx[i]!); }
-      if (px[i]! + r > box.maxX) { px[i] = box.maxX - r; vx[i] = -Math.abs(vx[i]!); }
-      if (py[i]! - r < box.minY) { py[i] = box.minY + r; vy[i] = Math.abs(vy[i]!); }
-      if (py[i]! + r > box.maxY) { py[i] = box.maxY - r; vy[i] = -Math.abs(vy[i]!); }
+      if (px[i]! - r < box.minX) {
+        px[i] = box.minX + r;
+        vx[i] = Math.abs(vx[i]!);
+      }
+      if (px[i]! + r > box.maxX) {
+        px[i] = box.maxX - r;
+        vx[i] = -Math.abs(vx[i]!);
+      }
+      if (py[i]! - r < box.minY) {
+        py[i] = box.minY + r;
+        vy[i] = Math.abs(vy[i]!);
+      }
+      if (py[i]! + r > box.maxY) {
+        py[i] = box.maxY - r;
+        vy[i] = -Math.abs(vy[i]!);
+      }
     }
   }
 
   private pack(): void {
-    const W = LAYOUT_2D.body.words, P = LAYOUT_2D.body.position, R = LAYOUT_2D.body.rotation;
+    const W = LAYOUT_2D.body.words,
+      P = LAYOUT_2D.body.position,
+      R = LAYOUT_2D.body.rotation;
     const f = this.f32;
     for (let i = 0; i < this.bodyCount; i++) {
       const o = i * W;
@@ -150,7 +191,13 @@ export class KinematicWorld2D {
     this.pack();
     const reuse = !this.afresh;
     this.afresh = false;
-    return this.frame.encode(encoder, { shapes: this.shapes, bodies: this.bodies, bodyCount: this.bodyCount, margin: this.margin, reuse });
+    return this.frame.encode(encoder, {
+      shapes: this.shapes,
+      bodies: this.bodies,
+      bodyCount: this.bodyCount,
+      margin: this.margin,
+      reuse,
+    });
   }
 
   /** The last submitted frame's counts (a readback). */
@@ -160,8 +207,10 @@ export class KinematicWorld2D {
 
   /** Grows the frame's buffers after a frame whose counts overflowed (as GpuWorld2D.grow). */
   grow(counts: FrameCounts2D): void {
-    if (counts.pairsOverflow) this.frame.broadphase.setCapacity(Math.ceil(counts.pairs * CONTACTS_GROWTH));
-    if (counts.contactsOverflow) this.frame.contacts.setCapacity(Math.ceil(counts.contacts * CONTACTS_GROWTH));
+    if (counts.pairsOverflow)
+      this.frame.broadphase.setCapacity(Math.ceil(counts.pairs * CONTACTS_GROWTH));
+    if (counts.contactsOverflow)
+      this.frame.contacts.setCapacity(Math.ceil(counts.contacts * CONTACTS_GROWTH));
   }
 
   destroy(): void {

@@ -31,7 +31,14 @@ export class KinematicWorld3D {
   private readonly lo: Vec3 = [-Infinity, -Infinity, -Infinity];
   private readonly hi: Vec3 = [Infinity, Infinity, Infinity];
 
-  private constructor(readonly device: GPUDevice, readonly frame: GpuFrame3D, shapes: Shape3D[], bodies: WorldBody3D[], private readonly gravity: Vec3, readonly margin: number) {
+  private constructor(
+    readonly device: GPUDevice,
+    readonly frame: GpuFrame3D,
+    shapes: Shape3D[],
+    bodies: WorldBody3D[],
+    private readonly gravity: Vec3,
+    readonly margin: number,
+  ) {
     const n = bodies.length;
     this.bodyCount = n;
     this.position = new Float64Array(3 * n);
@@ -64,15 +71,28 @@ export class KinematicWorld3D {
       const s = shapes[b.shape]!;
       for (let k = 0; k < 3; k++) {
         let half = 0;
-        for (let v = 0; v < s.vertexCount; v++) half = Math.max(half, Math.abs(s.center[k]! + s.vertices[3 * v + k]!));
-        if (b.position[k]! + half <= movingLo[k]!) this.lo[k] = Math.max(this.lo[k]!, b.position[k]! + half);
-        if (b.position[k]! - half >= movingHi[k]!) this.hi[k] = Math.min(this.hi[k]!, b.position[k]! - half);
+        for (let v = 0; v < s.vertexCount; v++)
+          half = Math.max(half, Math.abs(s.center[k]! + s.vertices[3 * v + k]!));
+        if (b.position[k]! + half <= movingLo[k]!)
+          this.lo[k] = Math.max(this.lo[k]!, b.position[k]! + half);
+        if (b.position[k]! - half >= movingHi[k]!)
+          this.hi[k] = Math.min(this.hi[k]!, b.position[k]! - half);
       }
     });
     const p = packShapes3D(shapes);
     const buffer = (label: string, data: ArrayBuffer | ArrayBufferView): GPUBuffer => {
-      const b = device.createBuffer({ label: `demo-${label}`, size: Math.max(16, Math.ceil(data.byteLength / 16) * 16), usage: STORAGE });
-      device.queue.writeBuffer(b, 0, data instanceof ArrayBuffer ? data : data.buffer, data instanceof ArrayBuffer ? 0 : data.byteOffset, data.byteLength);
+      const b = device.createBuffer({
+        label: `demo-${label}`,
+        size: Math.max(16, Math.ceil(data.byteLength / 16) * 16),
+        usage: STORAGE,
+      });
+      device.queue.writeBuffer(
+        b,
+        0,
+        data instanceof ArrayBuffer ? data : data.buffer,
+        data instanceof ArrayBuffer ? 0 : data.byteOffset,
+        data.byteLength,
+      );
       return b;
     };
     this.shapes = buffer('shapes3d', p.shapes);
@@ -80,16 +100,33 @@ export class KinematicWorld3D {
     this.hullPlanes = buffer('hull-planes', p.hullPlanes);
     this.hullFaces = buffer('hull-faces', p.hullFaces);
     this.hullIndices = buffer('hull-indices', p.hullIndices);
-    this.bodies = device.createBuffer({ label: 'demo-bodies3d', size: Math.max(16, this.packed.byteLength), usage: STORAGE | GPUBufferUsage.VERTEX });
+    this.bodies = device.createBuffer({
+      label: 'demo-bodies3d',
+      size: Math.max(16, this.packed.byteLength),
+      usage: STORAGE | GPUBufferUsage.VERTEX,
+    });
     this.pack();
   }
 
-  static async create(device: GPUDevice, shapes: Shape3DInput[], bodies: WorldBody3D[], options: WorldOptions3D = {}): Promise<KinematicWorld3D> {
+  static async create(
+    device: GPUDevice,
+    shapes: Shape3DInput[],
+    bodies: WorldBody3D[],
+    options: WorldOptions3D = {},
+  ): Promise<KinematicWorld3D> {
     const built = shapes.map((s, i) => makeShape3D(s, i));
     bodies.forEach((b, i) => {
-      if (!(b.shape >= 0 && b.shape < built.length)) throw new RangeError(`bodies[${i}].shape ${b.shape} is not a shape index`);
+      if (!(b.shape >= 0 && b.shape < built.length))
+        throw new RangeError(`bodies[${i}].shape ${b.shape} is not a shape index`);
     });
-    return new KinematicWorld3D(device, await GpuFrame3D.create(device), built, bodies, options.gravity ?? [0, -10, 0], options.margin ?? 0.01);
+    return new KinematicWorld3D(
+      device,
+      await GpuFrame3D.create(device),
+      built,
+      bodies,
+      options.gravity ?? [0, -10, 0],
+      options.margin ?? 0.01,
+    );
   }
 
   private advance(dt: number): void {
@@ -104,8 +141,14 @@ export class KinematicWorld3D {
         const j = 3 * i + k;
         v[j] += this.gravity[k]! * dt;
         p[j] += v[j]! * dt;
-        if (p[j]! - r < this.lo[k]!) { p[j] = this.lo[k]! + r; v[j] = Math.abs(v[j]!); }
-        if (p[j]! + r > this.hi[k]!) { p[j] = this.hi[k]! - r; v[j] = -Math.abs(v[j]!); }
+        if (p[j]! - r < this.lo[k]!) {
+          p[j] = this.lo[k]! + r;
+          v[j] = Math.abs(v[j]!);
+        }
+        if (p[j]! + r > this.hi[k]!) {
+          p[j] = this.hi[k]! - r;
+          v[j] = -Math.abs(v[j]!);
+        }
       }
       // q += dt/2 (ω, 0) ⊗ q, renormalised.
       const [wx, wy, wz] = [w[3 * i]!, w[3 * i + 1]!, w[3 * i + 2]!];
@@ -145,10 +188,21 @@ export class KinematicWorld3D {
   encodeStep(encoder: GPUCommandEncoder, dt: number): FrameOutputs3D {
     this.advance(dt);
     this.pack();
-    const { shapes, hullVertices, hullPlanes, hullFaces, hullIndices, bodies, bodyCount, margin } = this;
+    const { shapes, hullVertices, hullPlanes, hullFaces, hullIndices, bodies, bodyCount, margin } =
+      this;
     const reuse = !this.afresh;
     this.afresh = false;
-    return this.frame.encode(encoder, { shapes, hullVertices, hullPlanes, hullFaces, hullIndices, bodies, bodyCount, margin, reuse });
+    return this.frame.encode(encoder, {
+      shapes,
+      hullVertices,
+      hullPlanes,
+      hullFaces,
+      hullIndices,
+      bodies,
+      bodyCount,
+      margin,
+      reuse,
+    });
   }
 
   readCounts(): Promise<FrameCounts3D> {
@@ -157,12 +211,22 @@ export class KinematicWorld3D {
 
   /** Grows the frame's buffers after a frame whose counts overflowed (as GpuWorld3D.grow). */
   grow(counts: FrameCounts3D): void {
-    if (counts.pairsOverflow) this.frame.broadphase.setCapacity(Math.ceil(counts.pairs * CONTACTS_GROWTH));
-    if (counts.contactsOverflow) this.frame.contacts.setCapacity(Math.ceil(counts.contacts * CONTACTS_GROWTH));
+    if (counts.pairsOverflow)
+      this.frame.broadphase.setCapacity(Math.ceil(counts.pairs * CONTACTS_GROWTH));
+    if (counts.contactsOverflow)
+      this.frame.contacts.setCapacity(Math.ceil(counts.contacts * CONTACTS_GROWTH));
   }
 
   destroy(): void {
     this.frame.destroy();
-    for (const b of [this.bodies, this.shapes, this.hullVertices, this.hullPlanes, this.hullFaces, this.hullIndices]) b.destroy();
+    for (const b of [
+      this.bodies,
+      this.shapes,
+      this.hullVertices,
+      this.hullPlanes,
+      this.hullFaces,
+      this.hullIndices,
+    ])
+      b.destroy();
   }
 }

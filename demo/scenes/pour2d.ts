@@ -26,10 +26,20 @@ export interface PourLayout2D {
 }
 
 export const POUR_2D: PourLayout2D = { size: 0.5, spacing: 2.4, aspect: 1.6, pool: 64, speed: 4 };
-export const PARTICLES_2D: PourLayout2D = { size: 0.12, spacing: 2.6, aspect: 2, pool: 32, speed: 2 };
+export const PARTICLES_2D: PourLayout2D = {
+  size: 0.12,
+  spacing: 2.6,
+  aspect: 2,
+  pool: 32,
+  speed: 2,
+};
 
 /** The container and the bodies' starting state for `count` moving bodies. */
-export function pourBodies2D(layout: PourLayout2D, count: number, seed: number): { shapes: Shape2DInput[]; bodies: WorldBody2D[]; bounds: { min: Vec2; max: Vec2 } } {
+export function pourBodies2D(
+  layout: PourLayout2D,
+  count: number,
+  seed: number,
+): { shapes: Shape2DInput[]; bodies: WorldBody2D[]; bounds: { min: Vec2; max: Vec2 } } {
   const random = rng(seed);
   const shapes = randomShapePool2D(random, layout.pool, layout.size);
   const step = layout.spacing * layout.size;
@@ -54,7 +64,10 @@ export function pourBodies2D(layout: PourLayout2D, count: number, seed: number):
     const a = 2 * Math.PI * random();
     bodies.push({
       shape: Math.floor(random() * layout.pool),
-      position: [-width / 2 + (col + 0.5 + 0.2 * (random() - 0.5)) * step, (row + 0.5 + 0.2 * (random() - 0.5)) * step],
+      position: [
+        -width / 2 + (col + 0.5 + 0.2 * (random() - 0.5)) * step,
+        (row + 0.5 + 0.2 * (random() - 0.5)) * step,
+      ],
       angle: 2 * Math.PI * random(),
       velocity: [layout.speed * Math.cos(a), layout.speed * Math.sin(a)],
       angularVelocity: 2 * (random() - 0.5),
@@ -62,15 +75,35 @@ export function pourBodies2D(layout: PourLayout2D, count: number, seed: number):
       friction: 0.6,
     });
   }
-  return { shapes, bodies, bounds: { min: [-width / 2 - 2 * wall, -2 * wall], max: [width / 2 + 2 * wall, 1.25 * height + wall] } };
+  return {
+    shapes,
+    bodies,
+    bounds: {
+      min: [-width / 2 - 2 * wall, -2 * wall],
+      max: [width / 2 + 2 * wall, 1.25 * height + wall],
+    },
+  };
 }
 
 /** The scene on the solver's GpuWorld2D, or on KinematicWorld2D (no contact response) when asked. */
-export async function createPourScene2D(device: GPUDevice, format: GPUTextureFormat, layout: PourLayout2D, options: SceneOptions): Promise<WorldScene2D> {
+export async function createPourScene2D(
+  device: GPUDevice,
+  format: GPUTextureFormat,
+  layout: PourLayout2D,
+  options: SceneOptions,
+): Promise<WorldScene2D> {
   const { shapes, bodies, bounds } = pourBodies2D(layout, options.bodies, options.seed);
   const worldOptions = { gravity: [0, -10] as Vec2, margin: options.margin };
-  const world = options.motion === 'kinematic'
-    ? await KinematicWorld2D.create(device, shapes, bodies, worldOptions)
-    : await GpuWorld2D.create(device, shapes, bodies, worldOptions);
-  return new WorldScene2D(world, shapes.map((s, i) => makeShape2D(s, i)), options.margin, bounds, options.motion, format);
+  const world =
+    options.motion === 'kinematic'
+      ? await KinematicWorld2D.create(device, shapes, bodies, worldOptions)
+      : await GpuWorld2D.create(device, shapes, bodies, worldOptions);
+  return new WorldScene2D(
+    world,
+    shapes.map((s, i) => makeShape2D(s, i)),
+    options.margin,
+    bounds,
+    options.motion,
+    format,
+  );
 }

@@ -43,7 +43,12 @@ export interface DemoScene {
   /** After the submit: what the frame found (may read back counts, grow buffers). */
   finish(): Promise<FrameReport>;
   /** Records the scene's render pass into `target` (bodies; contacts when asked). */
-  draw(encoder: GPUCommandEncoder, target: GPUTextureView, view: DrawView, timestampWrites?: GPURenderPassTimestampWrites): void;
+  draw(
+    encoder: GPUCommandEncoder,
+    target: GPUTextureView,
+    view: DrawView,
+    timestampWrites?: GPURenderPassTimestampWrites,
+  ): void;
   /**
    * The next frame collides every pair anew: the frame reuses last frame's manifolds for pairs
    * that barely moved, which the CPU reference, computing each pair afresh, would not give.

@@ -16,7 +16,10 @@ const SIZE = 0.5;
 const POOL = 24;
 
 function byShape(bodies: WorldBody3D[]): WorldBody3D[] {
-  return bodies.map((b, i) => ({ b, i })).sort((x, y) => x.b.shape - y.b.shape || x.i - y.i).map((x) => x.b);
+  return bodies
+    .map((b, i) => ({ b, i }))
+    .sort((x, y) => x.b.shape - y.b.shape || x.i - y.i)
+    .map((x) => x.b);
 }
 
 /** Static boxes: a floor of half size `half` (x, z) at y = 0 and a rim of walls `rim` high. */
@@ -35,12 +38,26 @@ function floorWithRim(shapes: Shape3DInput[], half: number, rim: number): WorldB
   ];
 }
 
-export async function createFall3D(device: GPUDevice, format: GPUTextureFormat, options: SceneOptions): Promise<WorldScene3D> {
+export async function createFall3D(
+  device: GPUDevice,
+  format: GPUTextureFormat,
+  options: SceneOptions,
+): Promise<WorldScene3D> {
   const random = rng(options.seed);
   const shapes: Shape3DInput[] = Array.from({ length: POOL }, (_, i): Shape3DInput =>
     i % 2 === 0
-      ? { type: 'box', halfExtents: [SIZE * (0.5 + 0.6 * random()), SIZE * (0.5 + 0.6 * random()), SIZE * (0.5 + 0.6 * random())] }
-      : { type: 'hull', vertices: randomHullPoints3D(random, 8 + Math.floor(16 * random()), SIZE * 1.1) },
+      ? {
+          type: 'box',
+          halfExtents: [
+            SIZE * (0.5 + 0.6 * random()),
+            SIZE * (0.5 + 0.6 * random()),
+            SIZE * (0.5 + 0.6 * random()),
+          ],
+        }
+      : {
+          type: 'hull',
+          vertices: randomHullPoints3D(random, 8 + Math.floor(16 * random()), SIZE * 1.1),
+        },
   );
   // A column of bodies on a jittered grid, footprint about twice its height, falling from rest.
   const n = options.bodies;
@@ -56,7 +73,11 @@ export async function createFall3D(device: GPUDevice, format: GPUTextureFormat, 
     const jitter = (): number => 0.3 * step * (random() - 0.5);
     moving.push({
       shape: Math.floor(random() * POOL),
-      position: [-half + (x + 0.5) * step + jitter(), 2 + (y + 0.5) * step * 1.5, -half + (z + 0.5) * step + jitter()],
+      position: [
+        -half + (x + 0.5) * step + jitter(),
+        2 + (y + 0.5) * step * 1.5,
+        -half + (z + 0.5) * step + jitter(),
+      ],
       rotation: randomRotation3D(random),
       velocity: [2 * (random() - 0.5), 0, 2 * (random() - 0.5)],
       angularVelocity: [2 * (random() - 0.5), 2 * (random() - 0.5), 2 * (random() - 0.5)],
@@ -66,24 +87,49 @@ export async function createFall3D(device: GPUDevice, format: GPUTextureFormat, 
   // The walls half a step out: no body starts overlapping one.
   const bodies = [...floorWithRim(shapes, half + step / 2, 2 * step), ...byShape(moving)];
   const top = 2 + layers * step * 1.5;
-  return createWorldScene3D(device, format, options, shapes, bodies, [0, -10, 0], { min: [-half, 0, -half], max: [half, Math.min(top, 2 * half), half] }, SIZE);
+  return createWorldScene3D(
+    device,
+    format,
+    options,
+    shapes,
+    bodies,
+    [0, -10, 0],
+    { min: [-half, 0, -half], max: [half, Math.min(top, 2 * half), half] },
+    SIZE,
+  );
 }
 
 /** The scene on the solver's world, or the kinematic one when the options ask. */
 async function createWorldScene3D(
-  device: GPUDevice, format: GPUTextureFormat, options: SceneOptions, shapes: Shape3DInput[], bodies: WorldBody3D[], gravity: Vec3, bounds: SceneBounds, normalLength: number,
+  device: GPUDevice,
+  format: GPUTextureFormat,
+  options: SceneOptions,
+  shapes: Shape3DInput[],
+  bodies: WorldBody3D[],
+  gravity: Vec3,
+  bounds: SceneBounds,
+  normalLength: number,
 ): Promise<WorldScene3D> {
   const worldOptions = { gravity, margin: options.margin };
-  const world = options.motion === 'kinematic'
-    ? await KinematicWorld3D.create(device, shapes, bodies, worldOptions)
-    : await GpuWorld3D.create(device, shapes, bodies, worldOptions);
+  const world =
+    options.motion === 'kinematic'
+      ? await KinematicWorld3D.create(device, shapes, bodies, worldOptions)
+      : await GpuWorld3D.create(device, shapes, bodies, worldOptions);
   const moving = new Set(bodies.filter((b) => b.density !== 0).map((b) => b.shape));
   const layout = {
     shapes: shapes.map((s, i) => makeShape3D(s, i)),
     bodyShape: Uint32Array.from(bodies, (b) => b.shape),
     staticShapes: new Set(bodies.filter((b) => !moving.has(b.shape)).map((b) => b.shape)),
   };
-  return new WorldScene3D(world, layout, options.margin, bounds, options.motion, format, normalLength);
+  return new WorldScene3D(
+    world,
+    layout,
+    options.margin,
+    bounds,
+    options.motion,
+    format,
+    normalLength,
+  );
 }
 
 /** Rows of a pyramid with at least `bodies` boxes. */
@@ -93,7 +139,11 @@ export function pyramidRows(bodies: number): number {
   return rows;
 }
 
-export async function createPyramid3D(device: GPUDevice, format: GPUTextureFormat, options: SceneOptions): Promise<WorldScene3D> {
+export async function createPyramid3D(
+  device: GPUDevice,
+  format: GPUTextureFormat,
+  options: SceneOptions,
+): Promise<WorldScene3D> {
   const shapes: Shape3DInput[] = [];
   const rows = pyramidRows(options.bodies);
   const h = SIZE;
@@ -108,11 +158,26 @@ export async function createPyramid3D(device: GPUDevice, format: GPUTextureForma
     const count = rows - row;
     for (let k = 0; k < count; k++) {
       const x = (k - (count - 1) / 2) * (2 * h + gap);
-      boxes.push({ shape: box, position: [x, h + row * 2 * h, 0] as Vec3, rotation: [0, 0, 0, 1], density: 1, friction: 0.6 });
+      boxes.push({
+        shape: box,
+        position: [x, h + row * 2 * h, 0] as Vec3,
+        rotation: [0, 0, 0, 1],
+        density: 1,
+        friction: 0.6,
+      });
     }
   }
   // The solver must hold it up under gravity; kinematically (no contact response) it floats.
   const gravity: Vec3 = options.motion === 'kinematic' ? [0, 0, 0] : [0, -10, 0];
   const width = rows * (2 * h + gap);
-  return createWorldScene3D(device, format, options, shapes, [...statics, ...boxes], gravity, { min: [-width / 2, 0, -h], max: [width / 2, rows * 2 * h, h] }, h);
+  return createWorldScene3D(
+    device,
+    format,
+    options,
+    shapes,
+    [...statics, ...boxes],
+    gravity,
+    { min: [-width / 2, 0, -h], max: [width / 2, rows * 2 * h, h] },
+    h,
+  );
 }

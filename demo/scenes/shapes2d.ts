@@ -4,7 +4,11 @@
 import { randomPolygon } from '../../src/random2d.ts';
 import type { Shape2DInput } from '../../src/shapes2d.ts';
 
-export function randomShapePool2D(random: () => number, count: number, size: number): Shape2DInput[] {
+export function randomShapePool2D(
+  random: () => number,
+  count: number,
+  size: number,
+): Shape2DInput[] {
   const between = (lo: number, hi: number): number => lo + (hi - lo) * random();
   return Array.from({ length: count }, (_, i): Shape2DInput => {
     switch (i % 4) {
@@ -12,7 +16,11 @@ export function randomShapePool2D(random: () => number, count: number, size: num
         return { type: 'box', halfExtents: [size * between(0.6, 1), size * between(0.4, 0.9)] };
       case 1: {
         const rounded = random() < 0.3;
-        return { type: 'polygon', vertices: randomPolygon(random, 3 + Math.floor(random() * 6), size * (rounded ? 0.8 : 1)), ...(rounded ? { radius: 0.2 * size } : {}) };
+        return {
+          type: 'polygon',
+          vertices: randomPolygon(random, 3 + Math.floor(random() * 6), size * (rounded ? 0.8 : 1)),
+          ...(rounded ? { radius: 0.2 * size } : {}),
+        };
       }
       case 2:
         return { type: 'circle', radius: size * between(0.5, 0.9) };

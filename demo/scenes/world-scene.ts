@@ -25,7 +25,10 @@ export interface SteppingWorld<O> {
 /** GPU ms of the frame's own timed stages: broadphase, and compaction + persistence of the list. */
 async function frameTimings(frame: unknown): Promise<Record<string, number> | null> {
   if (!(frame instanceof GpuFrame)) return null;
-  const [bp, ct] = await Promise.all([frame.broadphase.readTimings(), frame.contacts.readTimings()]);
+  const [bp, ct] = await Promise.all([
+    frame.broadphase.readTimings(),
+    frame.contacts.readTimings(),
+  ]);
   if (!bp || !ct) return null;
   return { broadphase: bp.total, 'compact+persist': ct.compact + ct.persist };
 }
@@ -36,8 +39,15 @@ export abstract class WorldScene<O, W extends SteppingWorld<O>> {
   /** The bodies as the last frame collided them. */
   protected readonly collided: GPUBuffer;
 
-  constructor(protected readonly world: W, label: string) {
-    this.collided = world.device.createBuffer({ label, size: world.bodies.size, usage: GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+  constructor(
+    protected readonly world: W,
+    label: string,
+  ) {
+    this.collided = world.device.createBuffer({
+      label,
+      size: world.bodies.size,
+      usage: GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+    });
   }
 
   get bodyCount(): number {
@@ -54,10 +64,18 @@ export abstract class WorldScene<O, W extends SteppingWorld<O>> {
   }
 
   async finish(): Promise<FrameReport> {
-    const [counts, gpuMs] = await Promise.all([this.world.readCounts(), frameTimings(this.world.frame)]);
+    const [counts, gpuMs] = await Promise.all([
+      this.world.readCounts(),
+      frameTimings(this.world.frame),
+    ]);
     this.counts = counts;
     this.world.grow(counts);
-    return { pairs: counts.pairs, contacts: counts.contacts, overflowed: counts.pairsOverflow || counts.contactsOverflow, gpuMs };
+    return {
+      pairs: counts.pairs,
+      contacts: counts.contacts,
+      overflowed: counts.pairsOverflow || counts.contactsOverflow,
+      gpuMs,
+    };
   }
 
   /** The last frame's outputs and counts, for validate(). */

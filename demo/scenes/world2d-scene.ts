@@ -7,7 +7,13 @@ import type { FrameOutputs2D } from '../../src/gpu/frame2d.ts';
 import type { Shape2D } from '../../src/shapes2d.ts';
 import { Renderer2D } from '../render2d.ts';
 import { validateFrame2D } from '../validate2d.ts';
-import { CLEAR_COLOUR, type DemoScene, type DrawView, type SceneBounds, type ValidationReport } from './scene.ts';
+import {
+  CLEAR_COLOUR,
+  type DemoScene,
+  type DrawView,
+  type SceneBounds,
+  type ValidationReport,
+} from './scene.ts';
 import { WorldScene, type SteppingWorld } from './world-scene.ts';
 
 /** What the scene needs of a world: GpuWorld2D's surface (src/solver/world2d.ts). */
@@ -33,13 +39,20 @@ export class WorldScene2D extends WorldScene<FrameOutputs2D, World2D> implements
     this.renderer = new Renderer2D(world.device, format);
   }
 
-  draw(encoder: GPUCommandEncoder, target: GPUTextureView, view: DrawView, timestampWrites?: GPURenderPassTimestampWrites): void {
+  draw(
+    encoder: GPUCommandEncoder,
+    target: GPUTextureView,
+    view: DrawView,
+    timestampWrites?: GPURenderPassTimestampWrites,
+  ): void {
     this.renderer.setView(this.bounds, view);
     const contacts = view.showContacts ? this.outputs?.contacts : undefined;
     if (contacts) this.renderer.prepareContacts(encoder, contacts);
     const pass = encoder.beginRenderPass({
       label: 'demo-2d',
-      colorAttachments: [{ view: target, clearValue: CLEAR_COLOUR, loadOp: 'clear', storeOp: 'store' }],
+      colorAttachments: [
+        { view: target, clearValue: CLEAR_COLOUR, loadOp: 'clear', storeOp: 'store' },
+      ],
       ...(timestampWrites ? { timestampWrites } : {}),
     });
     this.renderer.drawBodies(pass, this.world.shapes, this.world.bodies, this.world.bodyCount);

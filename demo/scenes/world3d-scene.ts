@@ -7,7 +7,13 @@ import type { FrameOutputs3D } from '../../src/gpu/frame3d.ts';
 import type { Shape3D } from '../../src/shapes3d.ts';
 import { Renderer3D } from '../render3d.ts';
 import { validateFrame3D } from '../validate3d.ts';
-import { CLEAR_COLOUR, type DemoScene, type DrawView, type SceneBounds, type ValidationReport } from './scene.ts';
+import {
+  CLEAR_COLOUR,
+  type DemoScene,
+  type DrawView,
+  type SceneBounds,
+  type ValidationReport,
+} from './scene.ts';
 import { WorldScene, type SteppingWorld } from './world-scene.ts';
 
 /** What the scene needs of a world: GpuWorld3D's surface (src/solver/world3d.ts). */
@@ -36,11 +42,32 @@ export class WorldScene3D extends WorldScene<FrameOutputs3D, World3D> implements
     normalLength: number,
   ) {
     super(world, 'demo-collided-bodies3d');
-    this.renderer = new Renderer3D(world.device, format, layout.shapes, layout.bodyShape, world.bodies, layout.staticShapes, normalLength);
+    this.renderer = new Renderer3D(
+      world.device,
+      format,
+      layout.shapes,
+      layout.bodyShape,
+      world.bodies,
+      layout.staticShapes,
+      normalLength,
+    );
   }
 
-  draw(encoder: GPUCommandEncoder, target: GPUTextureView, view: DrawView, timestampWrites?: GPURenderPassTimestampWrites): void {
-    this.renderer.draw(encoder, target, CLEAR_COLOUR, this.bounds, view, view.showContacts ? this.outputs?.contacts ?? null : null, timestampWrites);
+  draw(
+    encoder: GPUCommandEncoder,
+    target: GPUTextureView,
+    view: DrawView,
+    timestampWrites?: GPURenderPassTimestampWrites,
+  ): void {
+    this.renderer.draw(
+      encoder,
+      target,
+      CLEAR_COLOUR,
+      this.bounds,
+      view,
+      view.showContacts ? (this.outputs?.contacts ?? null) : null,
+      timestampWrites,
+    );
   }
 
   validate(): Promise<ValidationReport> {

@@ -23,8 +23,24 @@ export function hashManifold3D(h: Hash, m: Manifold3D): void {
 /** Adds every field of a built hull (and a shape's kind, radius and inradius) to `h`. */
 export function hashShape3D(h: Hash, s: HullData3D | Shape3D): void {
   const extra = 'kind' in s ? [s.kind, s.radius, s.inradius] : [];
-  h.update(new Uint8Array(Float64Array.of(...s.center, s.extent, s.vertexCount, s.faceCount, s.edgeCount, ...extra).buffer));
-  for (const a of [s.vertices, s.planes, s.faceFirst, s.faceSize, s.faceVertices, s.faceEdges, s.edgeV0, s.edgeV1, s.edgeF0, s.edgeF1]) {
+  h.update(
+    new Uint8Array(
+      Float64Array.of(...s.center, s.extent, s.vertexCount, s.faceCount, s.edgeCount, ...extra)
+        .buffer,
+    ),
+  );
+  for (const a of [
+    s.vertices,
+    s.planes,
+    s.faceFirst,
+    s.faceSize,
+    s.faceVertices,
+    s.faceEdges,
+    s.edgeV0,
+    s.edgeV1,
+    s.edgeF0,
+    s.edgeF1,
+  ]) {
     h.update(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
   }
 }

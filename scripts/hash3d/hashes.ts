@@ -64,8 +64,18 @@ function record(name: string, value: string): void {
 
 function hullHash(packed: Packed3D, shapes: readonly Shape3D[]): string {
   const h = createHash('sha256');
-  for (const b of [packed.shapes, packed.hullVertices, packed.hullPlanes, packed.hullFaces, packed.hullIndices]) {
-    h.update(b instanceof ArrayBuffer ? new Uint8Array(b) : new Uint8Array(b.buffer, b.byteOffset, b.byteLength));
+  for (const b of [
+    packed.shapes,
+    packed.hullVertices,
+    packed.hullPlanes,
+    packed.hullFaces,
+    packed.hullIndices,
+  ]) {
+    h.update(
+      b instanceof ArrayBuffer
+        ? new Uint8Array(b)
+        : new Uint8Array(b.buffer, b.byteOffset, b.byteLength),
+    );
   }
   for (const s of shapes) hashShape3D(h, s);
   return digest(h);
@@ -88,14 +98,23 @@ function f64Hash(packed: Packed3D): string {
   for (let k = 0; k < packed.pairCount; k++) {
     const a = packed.pairs[2 * k]!;
     const b = packed.pairs[2 * k + 1]!;
-    collide3D(prepared.shapes[prepared.bodyShape[a]!]!, xf(a), prepared.shapes[prepared.bodyShape[b]!]!, xf(b), margin, m);
+    collide3D(
+      prepared.shapes[prepared.bodyShape[a]!]!,
+      xf(a),
+      prepared.shapes[prepared.bodyShape[b]!]!,
+      xf(b),
+      margin,
+      m,
+    );
     hashManifold3D(h, m);
   }
   return digest(h);
 }
 
 function packedHash(packed: Packed3D): string {
-  return digest(createHash('sha256').update(new Uint8Array(collidePacked3D(prepareCpu3D(packed), packed))));
+  return digest(
+    createHash('sha256').update(new Uint8Array(collidePacked3D(prepareCpu3D(packed), packed))),
+  );
 }
 
 function scenePacked(scene: SceneJson3D): { packed: Packed3D; shapes: Shape3D[] } {
@@ -114,7 +133,10 @@ function hashSet(name: string, scene: SceneJson3D): void {
 const sweep = quick ? 5_000 : 50_000;
 const adversarial = quick ? 1_000 : 4_000;
 (Object.keys(SWEEP_TYPES_3D) as SweepType3D[]).forEach((type, t) => {
-  hashSet(`sweep ${type}`, sweepScene3D(type, 0x3d5eed00 + t, { geometries: sweep, margin: 0.05 }).scene());
+  hashSet(
+    `sweep ${type}`,
+    sweepScene3D(type, 0x3d5eed00 + t, { geometries: sweep, margin: 0.05 }).scene(),
+  );
 });
 hashSet('parallel-faces', parallelFacesScene3D(0xa11e13, adversarial, 0.05).scene());
 hashSet('feature-on-feature', featureOnFeatureScene3D(0xfea7, adversarial, 0.05).scene());
@@ -124,7 +146,11 @@ hashSet('coplanar-touching', coplanarTouchingScene3D(0xc0f1a7, adversarial).scen
 hashSet('edge-on-face', edgeOnFaceScene3D(0xed9e, adversarial, 0.05).scene());
 hashSet('apart-at-vertices', apartAtVerticesScene3D(0xc0a7e5, adversarial, 0.05).scene());
 hashSet('deep-penetration', deepPenetrationScene3D(0xdee9, adversarial, 0.05).scene());
-for (const scale of [1e-3, 1e3]) hashSet(`scale ${scale}`, scaledScene3D(0x5ca1e + Math.round(Math.log10(scale)), adversarial, scale).scene());
+for (const scale of [1e-3, 1e3])
+  hashSet(
+    `scale ${scale}`,
+    scaledScene3D(0x5ca1e + Math.round(Math.log10(scale)), adversarial, scale).scene(),
+  );
 hashSet('noisy-and-thin', noisyAndThinScene3D(0x7e1a, adversarial, 0.05).scene());
 hashSet('near-right-angles', nearRightAnglesScene3D(0x90de9, adversarial, 0.05).scene());
 hashSet('determinism', mixedSweepScene3D(0xd37e3, quick ? 1_000 : 5_000));
@@ -139,15 +165,36 @@ for (const scenario of SCENARIOS_3D) {
 
 if (args.includes('--tests')) {
   const dir = mkdtempSync(join(tmpdir(), 'hash3d-'));
-  const files = ['sweep3d', 'coherence3d', 'agreement3d', 'collide3d', 'shapes3d', 'checkshapes'].map((f) => `test/${f}.test.ts`);
-  const r = spawnSync(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'scripts/hash3d/vitest.config.ts', ...files], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, HASH3D_OUT: dir },
-  });
-  if (r.status !== 0) console.log(`vitest exited with ${r.status} (the hashes below are of what ran)`);
+  const files = [
+    'sweep3d',
+    'coherence3d',
+    'agreement3d',
+    'collide3d',
+    'shapes3d',
+    'checkshapes',
+  ].map((f) => `test/${f}.test.ts`);
+  const r = spawnSync(
+    process.execPath,
+    [
+      join(root, 'node_modules/vitest/vitest.mjs'),
+      'run',
+      '--config',
+      'scripts/hash3d/vitest.config.ts',
+      ...files,
+    ],
+    {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, HASH3D_OUT: dir },
+    },
+  );
+  if (r.status !== 0)
+    console.log(`vitest exited with ${r.status} (the hashes below are of what ran)`);
   for (const f of readdirSync(dir).sort()) {
-    for (const [k, v] of Object.entries(JSON.parse(readFileSync(join(dir, f), 'utf8')) as Record<string, string>)) record(k, v);
+    for (const [k, v] of Object.entries(
+      JSON.parse(readFileSync(join(dir, f), 'utf8')) as Record<string, string>,
+    ))
+      record(k, v);
   }
   rmSync(dir, { recursive: true, force: true });
 }
@@ -158,6 +205,10 @@ const check = option('--check');
 if (check) {
   const want = JSON.parse(readFileSync(check, 'utf8')) as Record<string, string>;
   const differ = Object.keys({ ...want, ...hashes }).filter((k) => want[k] !== hashes[k]);
-  console.log(differ.length === 0 ? `all ${Object.keys(want).length} hashes match ${check}` : `DIFFER from ${check}: ${differ.join(', ')}`);
+  console.log(
+    differ.length === 0
+      ? `all ${Object.keys(want).length} hashes match ${check}`
+      : `DIFFER from ${check}: ${differ.join(', ')}`,
+  );
   if (differ.length > 0) process.exit(1);
 }

@@ -3,4 +3,7 @@
 import { defineConfig, mergeConfig } from 'vitest/config';
 import base from '../../vitest.config.ts';
 
-export default mergeConfig(base, defineConfig({ test: { setupFiles: ['scripts/hash3d/setup.ts'] } }));
+export default mergeConfig(
+  base,
+  defineConfig({ test: { setupFiles: ['scripts/hash3d/setup.ts'] } }),
+);

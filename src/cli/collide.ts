@@ -7,7 +7,11 @@ import { parseScene } from '../scene.ts';
 import { write, writeManifolds } from './output.ts';
 import { readSceneJson } from './scene-file.ts';
 
-export async function collideCommand(file: string, opts: { backend: Backend; stats: boolean }, out: Writable): Promise<number> {
+export async function collideCommand(
+  file: string,
+  opts: { backend: Backend; stats: boolean },
+  out: Writable,
+): Promise<number> {
   const scene = parseScene(readSceneJson(file)); // validated before any device is created
   const np = await createNarrowphase({ backend: opts.backend });
   try {

@@ -13,8 +13,13 @@ function oneLine(text: string): string {
 
 /** The one line to print for `e`. */
 export function failureLine(e: unknown): string {
-  const known = e instanceof InputError || e instanceof CapacityError || e instanceof DeviceLostError || e instanceof NoAdapterError;
-  if (known || (e instanceof Error && typeof (e as NodeJS.ErrnoException).code === 'string')) return `error: ${oneLine(e.message)}`;
+  const known =
+    e instanceof InputError ||
+    e instanceof CapacityError ||
+    e instanceof DeviceLostError ||
+    e instanceof NoAdapterError;
+  if (known || (e instanceof Error && typeof (e as NodeJS.ErrnoException).code === 'string'))
+    return `error: ${oneLine(e.message)}`;
   if (e instanceof Error) return `error: internal error (${e.name}): ${oneLine(e.message)}`;
   return `error: internal error: ${oneLine(String(e))}`;
 }

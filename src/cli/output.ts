@@ -23,7 +23,10 @@ export function write(out: Writable, text: string): Promise<void> {
 }
 
 /** `{"manifolds":[...]}` and a newline, the bytes JSON.stringify({ manifolds }) gives, in chunks. */
-export async function writeManifolds(out: Writable, manifolds: Iterable<ManifoldJson>): Promise<void> {
+export async function writeManifolds(
+  out: Writable,
+  manifolds: Iterable<ManifoldJson>,
+): Promise<void> {
   let chunk: string[] = [];
   let first = true;
   await write(out, '{"manifolds":[');

@@ -20,12 +20,18 @@ export function readSceneJson(file: string): unknown {
     text = readFileSync(file === '-' ? 0 : file, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? '';
-    throw new InputError(file === '-' ? 'stdin' : file, FILE_PROBLEMS[code] ?? `cannot be read: ${(e as Error).message}`);
+    throw new InputError(
+      file === '-' ? 'stdin' : file,
+      FILE_PROBLEMS[code] ?? `cannot be read: ${(e as Error).message}`,
+    );
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw new InputError(file === '-' ? 'stdin' : file, `is not valid JSON: ${(e as Error).message}`);
+    throw new InputError(
+      file === '-' ? 'stdin' : file,
+      `is not valid JSON: ${(e as Error).message}`,
+    );
   }
 }

@@ -15,7 +15,10 @@ import { write } from './output.ts';
 export type SceneKind = ShapeMix | ShapeMix3D;
 export const SCENE_KINDS: readonly SceneKind[] = ['box', 'ngon', 'mixed', ...SHAPE_MIXES_3D];
 
-export async function validateCommand(opts: { pairs: number; seed: number; mix: SceneKind[] }, out: Writable): Promise<number> {
+export async function validateCommand(
+  opts: { pairs: number; seed: number; mix: SceneKind[] },
+  out: Writable,
+): Promise<number> {
   const cpu = await createNarrowphase({ backend: 'cpu' });
   const gpu = await createNarrowphase({ backend: 'gpu' });
   let total = 0;
@@ -23,7 +26,9 @@ export async function validateCommand(opts: { pairs: number; seed: number; mix: 
     for (const mix of opts.mix) {
       const is3D = (SHAPE_MIXES_3D as readonly string[]).includes(mix);
       const json2D = is3D ? null : randomPairScene(opts.seed, opts.pairs, mix as ShapeMix);
-      const scene = json2D ? parseScene(json2D) : parseScene(randomPairScene3D(opts.seed, opts.pairs, mix as ShapeMix3D));
+      const scene = json2D
+        ? parseScene(json2D)
+        : parseScene(randomPairScene3D(opts.seed, opts.pairs, mix as ShapeMix3D));
       const a = await cpu.collide(scene);
       const b = await gpu.collide(scene);
       const touching = a.manifolds.filter((m) => m.points.length > 0).length;
@@ -31,11 +36,22 @@ export async function validateCommand(opts: { pairs: number; seed: number; mix: 
       // A mismatch where both manifolds pass the independent validity check (src/validity2d.ts,
       // src/validity3d.ts) is a near-tie that f32 broke differently from f64: counted apart.
       const split =
-        scene.dim === 3 ? splitNearTies3D(scene, scene.pairs!, a.manifolds, b.manifolds, compared) : splitNearTies2D(json2D!, a.manifolds, b.manifolds, compared);
+        scene.dim === 3
+          ? splitNearTies3D(scene, scene.pairs!, a.manifolds, b.manifolds, compared)
+          : splitNearTies2D(json2D!, a.manifolds, b.manifolds, compared);
       const mismatches = split.unexplained;
       total += mismatches.length;
-      const line = { mix, pairs: opts.pairs, touching, mismatches: mismatches.length, nearTies: split.nearTies.length };
-      await write(out, `${JSON.stringify({ ...line, adapter: gpu.adapter, examples: mismatches.slice(0, 3) })}\n`);
+      const line = {
+        mix,
+        pairs: opts.pairs,
+        touching,
+        mismatches: mismatches.length,
+        nearTies: split.nearTies.length,
+      };
+      await write(
+        out,
+        `${JSON.stringify({ ...line, adapter: gpu.adapter, examples: mismatches.slice(0, 3) })}\n`,
+      );
     }
     await write(out, `mismatches: ${total}\n`);
   } finally {

@@ -24,16 +24,22 @@ export function outputStream(): Writable {
 /** The worker's exit status once its output has reached stdout; a worker that died is a failure line. */
 export function runWorker(): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, ...process.argv.slice(2)], {
-      stdio: ['inherit', process.stderr, 'inherit', 'pipe'],
-      env: { ...process.env, [WORKER_ENV]: '1' },
-    });
+    const child = spawn(
+      process.execPath,
+      [...process.execArgv, process.argv[1]!, ...process.argv.slice(2)],
+      {
+        stdio: ['inherit', process.stderr, 'inherit', 'pipe'],
+        env: { ...process.env, [WORKER_ENV]: '1' },
+      },
+    );
     let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
     let copied = false;
     const done = (): void => {
       if (!exit || !copied) return;
       if (exit.code !== null && exit.code <= FAILURE_EXIT) return resolve(exit.code);
-      process.stderr.write(`error: the worker process ${exit.signal ? `was killed by ${exit.signal}` : `exited with status ${exit.code}`} (out of memory?)\n`);
+      process.stderr.write(
+        `error: the worker process ${exit.signal ? `was killed by ${exit.signal}` : `exited with status ${exit.code}`} (out of memory?)\n`,
+      );
       resolve(FAILURE_EXIT);
     };
     const output = child.stdio[OUTPUT_FD] as NodeJS.ReadableStream;

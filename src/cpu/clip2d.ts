@@ -45,7 +45,12 @@ export interface ClipSegment {
  * clipped end is replaced by the crossing point, so each end keeps its feature id). Returns false
  * when both ends are outside (fewer than two points remain: no contact from this edge pair).
  */
-export function clipSegmentToLine(seg: ClipSegment, dirX: number, dirY: number, offset: number): boolean {
+export function clipSegmentToLine(
+  seg: ClipSegment,
+  dirX: number,
+  dirY: number,
+  offset: number,
+): boolean {
   const da = dirX * seg.ax + dirY * seg.ay - offset;
   const db = dirX * seg.bx + dirY * seg.by - offset;
   if (da < 0 && db < 0) return false;
@@ -65,8 +70,17 @@ const seg: ClipSegment = { ax: 0, ay: 0, bx: 0, by: 0 };
 
 /** Appends one clipped point: its per-point depth (the article's example 3) and midway position. */
 function addClipPoint(
-  m: LocalManifold2D, px: number, py: number, refX: number, refY: number, nx: number, ny: number,
-  r1: number, r2: number, margin: number, id: number,
+  m: LocalManifold2D,
+  px: number,
+  py: number,
+  refX: number,
+  refY: number,
+  nx: number,
+  ny: number,
+  r1: number,
+  r2: number,
+  margin: number,
+  id: number,
 ): void {
   const separation = (px - refX) * nx + (py - refY) * ny; // of the core edges, along the reference normal
   const depth = r1 + r2 - separation;
@@ -87,7 +101,13 @@ function addClipPoint(
  * negated and the id halves swapped so ids always read (feature of A, feature of B)).
  */
 export function clipPolygons(
-  poly1: Shape2D, poly2: Shape2D, edge1: number, edge2: number, flip: boolean, margin: number, m: LocalManifold2D,
+  poly1: Shape2D,
+  poly2: Shape2D,
+  edge1: number,
+  edge2: number,
+  flip: boolean,
+  margin: number,
+  m: LocalManifold2D,
 ): void {
   const v1 = poly1.vertices;
   const v2 = poly2.vertices;
@@ -116,6 +136,30 @@ export function clipPolygons(
   const r1 = poly1.radius;
   const r2 = poly2.radius;
   // The incident edge runs against the reference edge, so its end b lies near v11 and a near v12.
-  addClipPoint(m, seg.bx, seg.by, v11x, v11y, nx, ny, r1, r2, margin, flip ? makeId(i22, i11) : makeId(i11, i22));
-  addClipPoint(m, seg.ax, seg.ay, v11x, v11y, nx, ny, r1, r2, margin, flip ? makeId(i21, i12) : makeId(i12, i21));
+  addClipPoint(
+    m,
+    seg.bx,
+    seg.by,
+    v11x,
+    v11y,
+    nx,
+    ny,
+    r1,
+    r2,
+    margin,
+    flip ? makeId(i22, i11) : makeId(i11, i22),
+  );
+  addClipPoint(
+    m,
+    seg.ax,
+    seg.ay,
+    v11x,
+    v11y,
+    nx,
+    ny,
+    r1,
+    r2,
+    margin,
+    flip ? makeId(i21, i12) : makeId(i12, i21),
+  );
 }

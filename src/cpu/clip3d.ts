@@ -19,7 +19,17 @@
 // per-lane memory traffic); its result is bit-identical to this general clip, so there is no CPU
 // twin of it.
 
-import { CLIP_SIDE_SLOP_3D, CONTACT_KIND_3D, FEATURE_EDGE_3D, FEATURE_FACE_3D, FEATURE_VERTEX_3D, MAX_CLIP_POINTS_3D, MAX_MANIFOLD_POINTS_3D, NEAR_COPLANAR_SINE_3D, NO_SIDE_3D } from '../constants3d.ts';
+import {
+  CLIP_SIDE_SLOP_3D,
+  CONTACT_KIND_3D,
+  FEATURE_EDGE_3D,
+  FEATURE_FACE_3D,
+  FEATURE_VERTEX_3D,
+  MAX_CLIP_POINTS_3D,
+  MAX_MANIFOLD_POINTS_3D,
+  NEAR_COPLANAR_SINE_3D,
+  NO_SIDE_3D,
+} from '../constants3d.ts';
 import {
   emptyHullEdge3D,
   faceEntry,
@@ -50,7 +60,10 @@ interface ClipPolygon3D {
 }
 
 function emptyClipPolygon3D(): ClipPolygon3D {
-  return { pos: new Float64Array(3 * MAX_CLIP_POINTS_3D), feat: new Uint32Array(MAX_CLIP_POINTS_3D) };
+  return {
+    pos: new Float64Array(3 * MAX_CLIP_POINTS_3D),
+    feat: new Uint32Array(MAX_CLIP_POINTS_3D),
+  };
 }
 
 /** Clip buffers (ping-pong), the candidates kept and the reduction's picks. */
@@ -100,7 +113,9 @@ export function deepestVertex3d(I: Hull3D, n: Vec3Like): number {
 export function incidentFace3d(I: Hull3D, n: Vec3Like, aroundDeepest: boolean): number {
   if (aroundDeepest) return faceAroundVertex3d(I, deepestVertex3d(I, n), n);
   const l = mat3.transposeMulVec(I.rot, n, local);
-  const lx = l[0], ly = l[1], lz = l[2];
+  const lx = l[0],
+    ly = l[1],
+    lz = l[2];
   const ip = I.shape.planes;
   let incFace = 0;
   let lo = Infinity;
@@ -160,7 +175,15 @@ export function faceOverPoint3d(h: Hull3D, f: number, p: Vec3Like): number {
  * reference vertex they share, inside the incident face. Leaving (the first point inside), the
  * outgoing segment runs along side j; entering, it is the rest of the incident segment.
  */
-export function crossingFeature3d(R: Hull3D, refFirst: number, refSize: number, j: number, incFace: number, feat: number, leaving: boolean): number {
+export function crossingFeature3d(
+  R: Hull3D,
+  refFirst: number,
+  refSize: number,
+  j: number,
+  incFace: number,
+  feat: number,
+  leaving: boolean,
+): number {
   const side = (feat >>> 16) & 0xff;
   const seg = feat >>> 24;
   let ref: number;
@@ -170,7 +193,12 @@ export function crossingFeature3d(R: Hull3D, refFirst: number, refSize: number, 
     inc = seg;
   } else {
     const last = refSize - 1;
-    const corner = side + 1 === j || (side === last && j === 0) ? j : j + 1 === side || (j === last && side === 0) ? side : j;
+    const corner =
+      side + 1 === j || (side === last && j === 0)
+        ? j
+        : j + 1 === side || (j === last && side === 0)
+          ? side
+          : j;
     ref = FEATURE_VERTEX_3D + faceEntry(R, refFirst + corner, entry).vertex;
     inc = FEATURE_FACE_3D + incFace;
   }
@@ -186,21 +214,36 @@ export function crossingFeature3d(R: Hull3D, refFirst: number, refSize: number, 
  * the incident face.
  */
 export function clipPolygonToPlane3d(
-  src: ClipPolygon3D, dst: ClipPolygon3D, m: number, side: Vec3Like, off: number, slack: number,
-  R: Hull3D, refFirst: number, refSize: number, j: number, incFace: number,
+  src: ClipPolygon3D,
+  dst: ClipPolygon3D,
+  m: number,
+  side: Vec3Like,
+  off: number,
+  slack: number,
+  R: Hull3D,
+  refFirst: number,
+  refSize: number,
+  j: number,
+  incFace: number,
 ): number {
   let o = 0;
   // Each point is read once: the edge k -> k + 1 carries point k + 1 to the next step. (Scalars
   // here: this loop runs for every clip point against every side plane.)
-  const sx = side[0], sy = side[1], sz = side[2];
+  const sx = side[0],
+    sy = side[1],
+    sz = side[2];
   const sp = src.pos;
   const dpos = dst.pos;
-  let px = sp[0], py = sp[1], pz = sp[2];
+  let px = sp[0],
+    py = sp[1],
+    pz = sp[2];
   let feat = src.feat[0];
   let dp = sx * px + sy * py + sz * pz - off;
   for (let k = 0; k < m; k++) {
     const next = k + 1 === m ? 0 : k + 1;
-    const qx = sp[3 * next], qy = sp[3 * next + 1], qz = sp[3 * next + 2];
+    const qx = sp[3 * next],
+      qy = sp[3 * next + 1],
+      qz = sp[3 * next + 2];
     const nextFeat = src.feat[next];
     const dq = sx * qx + sy * qy + sz * qz - off;
     if (dp <= slack) {
@@ -253,7 +296,13 @@ export function crossesSide3d(dp: number, dq: number, slack: number): boolean {
  * band whose successor is outside is where the polygon leaves along side j (the word says so, for
  * the crossings later planes make on that run); any other keeps its own word.
  */
-export function bandFeature3d(feat: number, dp: number, dq: number, slack: number, j: number): number {
+export function bandFeature3d(
+  feat: number,
+  dp: number,
+  dq: number,
+  slack: number,
+  j: number,
+): number {
   return dp >= -slack && dq > slack ? clipFeature3d(feat & 0xff, (feat >>> 8) & 0xff, j, 0) : feat;
 }
 
@@ -261,7 +310,17 @@ export function bandFeature3d(feat: number, dp: number, dq: number, slack: numbe
  * Writes p moved onto the side plane s (a clip buffer's slot o, x, y, z at 3 o), when it is outside
  * by d = s · p − off > 0. (Scalars: the clip loop holds its points in locals.)
  */
-export function sideClamp3d(dst: Float64Array, o: number, px: number, py: number, pz: number, sx: number, sy: number, sz: number, d: number): void {
+export function sideClamp3d(
+  dst: Float64Array,
+  o: number,
+  px: number,
+  py: number,
+  pz: number,
+  sx: number,
+  sy: number,
+  sz: number,
+  d: number,
+): void {
   const f = Math.max(d, 0) / (sx * sx + sy * sy + sz * sz);
   dst[3 * o] = px - f * sx;
   dst[3 * o + 1] = py - f * sy;
@@ -285,7 +344,16 @@ const refLoop: HullFace3D = { first: 0, size: 0 };
  * `refFace` of hull R, keeps points below the reference plane + margin and reduces them to 4.
  * `refIsA` says whether R is body A (ids and normal). Returns the number of points written.
  */
-export function clipFaceContact3d(R: Hull3D, refFace: number, I: Hull3D, incFace: number, refIsA: boolean, margin: number, scale: number, lm: LocalManifold3D): number {
+export function clipFaceContact3d(
+  R: Hull3D,
+  refFace: number,
+  I: Hull3D,
+  incFace: number,
+  refIsA: boolean,
+  margin: number,
+  scale: number,
+  lm: LocalManifold3D,
+): number {
   const n = planeW3d(R, refFace, refPlane);
   const nd = n[3];
   // Incident polygon (working frame) into clip buffer 0.
@@ -294,12 +362,19 @@ export function clipFaceContact3d(R: Hull3D, refFace: number, I: Hull3D, incFace
   for (let k = 0; k < m; k++) {
     faceEntry(I, inc.first + k, entry);
     vec3.store(hullVertexW(I, entry.vertex, x), clip0.pos, 3 * k);
-    clip0.feat[k] = clipFeature3d(FEATURE_FACE_3D + refFace, FEATURE_VERTEX_3D + entry.vertex, NO_SIDE_3D, FEATURE_EDGE_3D + entry.edge);
+    clip0.feat[k] = clipFeature3d(
+      FEATURE_FACE_3D + refFace,
+      FEATURE_VERTEX_3D + entry.vertex,
+      NO_SIDE_3D,
+      FEATURE_EDGE_3D + entry.edge,
+    );
   }
   // Sutherland–Hodgman against each side plane of the reference face, ping-ponging the buffers.
   const ref = hullFace(R, refFace, refLoop);
   let inFirst = true;
-  const nx0 = n[0], ny0 = n[1], nz0 = n[2];
+  const nx0 = n[0],
+    ny0 = n[1],
+    nz0 = n[2];
   // Side j runs from corner a to corner b; each corner is moved into the working frame once, b
   // carried on as the next side's a.
   let ca = a;
@@ -309,7 +384,9 @@ export function clipFaceContact3d(R: Hull3D, refFace: number, I: Hull3D, incFace
     ca = cb;
     cb = t;
     hullVertexW(R, faceEntry(R, ref.first + (j + 1 === ref.size ? 0 : j + 1), entry).vertex, cb);
-    const ex = cb[0] - ca[0], ey = cb[1] - ca[1], ez = cb[2] - ca[2];
+    const ex = cb[0] - ca[0],
+      ey = cb[1] - ca[1],
+      ez = cb[2] - ca[2];
     // Outward side normal: edge × n (counter-clockwise face).
     const side = vec3.set(ey * nz0 - ez * ny0, ez * nx0 - ex * nz0, ex * ny0 - ey * nx0, s);
     const off = side[0] * ca[0] + side[1] * ca[1] + side[2] * ca[2];
@@ -321,10 +398,14 @@ export function clipFaceContact3d(R: Hull3D, refFace: number, I: Hull3D, incFace
   }
   // Keep points below the reference plane + margin, moved midway to it.
   const clipped = inFirst ? clip0 : clip1;
-  const nx = n[0], ny = n[1], nz = n[2];
+  const nx = n[0],
+    ny = n[1],
+    nz = n[2];
   let count = 0;
   for (let k = 0; k < m; k++) {
-    const px = clipped.pos[3 * k], py = clipped.pos[3 * k + 1], pz = clipped.pos[3 * k + 2];
+    const px = clipped.pos[3 * k],
+      py = clipped.pos[3 * k + 1],
+      pz = clipped.pos[3 * k + 2];
     const sep = nx * px + ny * py + nz * pz - nd;
     if (sep > margin) continue;
     cand.pos[3 * count] = px - 0.5 * sep * nx;
@@ -340,7 +421,8 @@ export function clipFaceContact3d(R: Hull3D, refFace: number, I: Hull3D, incFace
   setNormal3d(lm, refIsA ? n : vec3.negate(n, normal));
   if (count === 0) return 0;
   if (count <= MAX_MANIFOLD_POINTS_3D) {
-    for (let k = 0; k < count; k++) pushPoint3d(lm, vec3.load(cand.pos, 3 * k, x), cand.sep[k], cand.id[k]);
+    for (let k = 0; k < count; k++)
+      pushPoint3d(lm, vec3.load(cand.pos, 3 * k, x), cand.sep[k], cand.id[k]);
     return count;
   }
   const c = reduceManifold3d(cand, count, n, scale, chosen);
@@ -358,7 +440,14 @@ export function clipFaceContact3d(R: Hull3D, refFace: number, I: Hull3D, incFace
  * corners, a vertex beside an edge): returns true, and the hulls' closest points make the contact
  * (collideHulls3d), so a speculative point never floats beside the face.
  */
-export function vertexContact3d(R: Hull3D, refFace: number, I: Hull3D, refIsA: boolean, margin: number, lm: LocalManifold3D): boolean {
+export function vertexContact3d(
+  R: Hull3D,
+  refFace: number,
+  I: Hull3D,
+  refIsA: boolean,
+  margin: number,
+  lm: LocalManifold3D,
+): boolean {
   const n = planeW3d(R, refFace, refPlane);
   const bi = deepestVertex3d(I, n);
   const p = hullVertexW(I, bi, x);
@@ -367,7 +456,12 @@ export function vertexContact3d(R: Hull3D, refFace: number, I: Hull3D, refIsA: b
   if (sep > 0 && farthestOutsideSide3d(R, refFace, n, p) >= 0) return true;
   const v = FEATURE_VERTEX_3D + bi;
   const f = FEATURE_FACE_3D + refFace;
-  pushPoint3d(lm, vec3.addScaled(p, n, -(0.5 * sep), p), sep, refIsA ? makeId3d(f, v) : makeId3d(v, f));
+  pushPoint3d(
+    lm,
+    vec3.addScaled(p, n, -(0.5 * sep), p),
+    sep,
+    refIsA ? makeId3d(f, v) : makeId3d(v, f),
+  );
   return false;
 }
 

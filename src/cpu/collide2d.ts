@@ -10,7 +10,15 @@ import { AXIS_HYSTERESIS, CORE_SEPARATION } from '../constants.ts';
 import { emptyShape2D, type Shape2D } from '../shapes2d.ts';
 import { clipPolygons, findBestEdge } from './clip2d.ts';
 import { segmentDistance, type SegmentDistance } from './distance2d.ts';
-import { VERTEX_FEATURE, makeId, manifoldToWorld, nextVertex, relativeTransform, type LocalManifold2D, type Transform2D } from './manifold2d.ts';
+import {
+  VERTEX_FEATURE,
+  makeId,
+  manifoldToWorld,
+  nextVertex,
+  relativeTransform,
+  type LocalManifold2D,
+  type Transform2D,
+} from './manifold2d.ts';
 import { findMaxSeparation, type FaceQuery } from './sat2d.ts';
 
 // Scratch values: the per-pair path allocates nothing.
@@ -22,7 +30,13 @@ const distance: SegmentDistance = { fraction1: 0, fraction2: 0, distanceSquared:
 const xfRel: Transform2D = { px: 0, py: 0, c: 1, s: 0 };
 
 /** Copies `shape` into `out` moved by xf (rotation, then translation), after subtracting origin. */
-export function transformShape(shape: Shape2D, xf: Transform2D, originX: number, originY: number, out: Shape2D): void {
+export function transformShape(
+  shape: Shape2D,
+  xf: Transform2D,
+  originX: number,
+  originY: number,
+  out: Shape2D,
+): void {
   out.count = shape.count;
   out.radius = shape.radius;
   out.extent = shape.extent;
@@ -41,8 +55,16 @@ export function transformShape(shape: Shape2D, xf: Transform2D, originX: number,
 
 /** A single contact between vertex (ax, ay) of poly1 and vertex (bx, by) of poly2, cores apart. */
 function vertexContact(
-  m: LocalManifold2D, ax: number, ay: number, bx: number, by: number, r1: number, r2: number,
-  margin: number, flip: boolean, id: number,
+  m: LocalManifold2D,
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+  r1: number,
+  r2: number,
+  margin: number,
+  flip: boolean,
+  id: number,
 ): void {
   const dx = bx - ax;
   const dy = by - ay;
@@ -69,7 +91,12 @@ function vertexContact(
  * edge. When the cores are apart and their closest features are two vertices, the normal joins the
  * vertices (rounded polygons, capsules, speculative contacts); otherwise the edges are clipped.
  */
-export function collidePolygons(polyA: Shape2D, polyB: Shape2D, margin: number, m: LocalManifold2D): void {
+export function collidePolygons(
+  polyA: Shape2D,
+  polyB: Shape2D,
+  margin: number,
+  m: LocalManifold2D,
+): void {
   m.count = 0;
   const radius = polyA.radius + polyB.radius;
   // Either axis separating by more than the margin ends the test: no need for the other one.
@@ -84,9 +111,14 @@ export function collidePolygons(polyA: Shape2D, polyB: Shape2D, margin: number, 
   const edge1 = flip ? queryB.edge : queryA.edge;
   const edge2 = findBestEdge(poly2, -poly1.normals[2 * edge1], -poly1.normals[2 * edge1 + 1]);
   const separation = flip ? queryB.separation : queryA.separation;
-  if (separation > CORE_SEPARATION * scale && closestEdgesContact(poly1, poly2, edge1, edge2, flip, margin, true, m)) return;
+  if (
+    separation > CORE_SEPARATION * scale &&
+    closestEdgesContact(poly1, poly2, edge1, edge2, flip, margin, true, m)
+  )
+    return;
   clipPolygons(poly1, poly2, edge1, edge2, flip, margin, m);
-  if (m.count === 0 && margin + radius > 0) closestEdgesContact(poly1, poly2, edge1, edge2, flip, margin, false, m);
+  if (m.count === 0 && margin + radius > 0)
+    closestEdgesContact(poly1, poly2, edge1, edge2, flip, margin, false, m);
 }
 
 /**
@@ -99,7 +131,13 @@ export function collidePolygons(polyA: Shape2D, polyB: Shape2D, margin: number, 
  * decided the manifold.
  */
 function closestEdgesContact(
-  poly1: Shape2D, poly2: Shape2D, edge1: number, edge2: number, flip: boolean, margin: number, verticesOnly: boolean,
+  poly1: Shape2D,
+  poly2: Shape2D,
+  edge1: number,
+  edge2: number,
+  flip: boolean,
+  margin: number,
+  verticesOnly: boolean,
   m: LocalManifold2D,
 ): boolean {
   const v1 = poly1.vertices;
@@ -124,7 +162,15 @@ function closestEdgesContact(
   const j1 = f1 < 0.5 ? i11 : i12;
   const j2 = f2 < 0.5 ? i21 : i22;
   vertexContact(
-    m, ax + f1 * e1x, ay + f1 * e1y, bx + f2 * e2x, by + f2 * e2y, poly1.radius, poly2.radius, margin, flip,
+    m,
+    ax + f1 * e1x,
+    ay + f1 * e1y,
+    bx + f2 * e2x,
+    by + f2 * e2y,
+    poly1.radius,
+    poly2.radius,
+    margin,
+    flip,
     flip ? makeId(j2, j1) : makeId(j1, j2),
   );
   return true;
@@ -137,7 +183,12 @@ function closestEdgesContact(
  * Points Using Clipping", "Curved Shapes": a circle gives one point). Id: the polygon's face index,
  * or its vertex index with VERTEX_FEATURE set, in the polygon's half.
  */
-export function collidePolygonAndCircle(poly: Shape2D, circle: Shape2D, margin: number, m: LocalManifold2D): void {
+export function collidePolygonAndCircle(
+  poly: Shape2D,
+  circle: Shape2D,
+  margin: number,
+  m: LocalManifold2D,
+): void {
   m.count = 0;
   const cx = circle.vertices[0];
   const cy = circle.vertices[1];
@@ -167,7 +218,18 @@ export function collidePolygonAndCircle(poly: Shape2D, circle: Shape2D, margin: 
     // beyond one of its ends.
     const vx = u1 < 0 ? v1x : v2x;
     const vy = u1 < 0 ? v1y : v2y;
-    vertexContact(m, vx, vy, cx, cy, poly.radius, circle.radius, margin, false, makeId(VERTEX_FEATURE | (u1 < 0 ? edge : i2), 0));
+    vertexContact(
+      m,
+      vx,
+      vy,
+      cx,
+      cy,
+      poly.radius,
+      circle.radius,
+      margin,
+      false,
+      makeId(VERTEX_FEATURE | (u1 < 0 ? edge : i2), 0),
+    );
     return;
   }
   const nx = n[2 * edge];
@@ -184,7 +246,12 @@ export function collidePolygonAndCircle(poly: Shape2D, circle: Shape2D, margin: 
 }
 
 /** Circle against circle, both in A's frame: one point on the line of centers. */
-export function collideCircles(circleA: Shape2D, circleB: Shape2D, margin: number, m: LocalManifold2D): void {
+export function collideCircles(
+  circleA: Shape2D,
+  circleB: Shape2D,
+  margin: number,
+  m: LocalManifold2D,
+): void {
   m.count = 0;
   const ax = circleA.vertices[0];
   const ay = circleA.vertices[1];
@@ -214,7 +281,12 @@ export function collideCircles(circleA: Shape2D, circleB: Shape2D, margin: numbe
  * digits where the contact is.
  */
 export function collideShapes2D(
-  shapeA: Shape2D, xfA: Transform2D, shapeB: Shape2D, xfB: Transform2D, margin: number, m: LocalManifold2D,
+  shapeA: Shape2D,
+  xfA: Transform2D,
+  shapeB: Shape2D,
+  xfB: Transform2D,
+  margin: number,
+  m: LocalManifold2D,
 ): void {
   const swap = shapeA.count === 1 && shapeB.count > 1;
   const first = swap ? shapeB : shapeA;

@@ -18,7 +18,14 @@
 // digits on the GPU. Nothing is allocated per pair: collide3D owns the local manifold, the
 // working frame and the queries, and passes them down.
 
-import { CONTACT_KIND_3D, CORE_DISTANCE_3D, EDGE_HYSTERESIS_3D, FACE_HYSTERESIS_3D, FEATURE_EDGE_3D, SHAPE_KIND_3D } from '../constants3d.ts';
+import {
+  CONTACT_KIND_3D,
+  CORE_DISTANCE_3D,
+  EDGE_HYSTERESIS_3D,
+  FACE_HYSTERESIS_3D,
+  FEATURE_EDGE_3D,
+  SHAPE_KIND_3D,
+} from '../constants3d.ts';
 import type { Shape3D } from '../shapes3d.ts';
 import { clipFaceContact3d, incidentFace3d, planeW3d, vertexContact3d } from './clip3d.ts';
 import { closestSegments3d, emptySegmentClosest3D } from './distance3d.ts';
@@ -45,11 +52,25 @@ import {
   type Transform3D,
 } from './manifold3d.ts';
 import { collideHullRound3d, collideRounds3d } from './round3d.ts';
-import { emptyEdgeQuery3D, emptyFaceQuery3D, queryBoxEdges3d, queryEdgeDirections3d, queryFaceDirections3d, type EdgeQuery3D, type FaceQuery3D } from './sat3d.ts';
+import {
+  emptyEdgeQuery3D,
+  emptyFaceQuery3D,
+  queryBoxEdges3d,
+  queryEdgeDirections3d,
+  queryFaceDirections3d,
+  type EdgeQuery3D,
+  type FaceQuery3D,
+} from './sat3d.ts';
 import { vec3 } from './vec3.ts';
 
 export { CONTACT_KIND_3D };
-export { emptyManifold3D, manifold3DToJson, type Manifold3D, type Manifold3DJson, type Transform3D } from './manifold3d.ts';
+export {
+  emptyManifold3D,
+  manifold3DToJson,
+  type Manifold3D,
+  type Manifold3DJson,
+  type Transform3D,
+} from './manifold3d.ts';
 
 /** What edgeContact3d did (WGSL: the same constants). */
 export const EDGE_FAILED = 0;
@@ -73,13 +94,25 @@ const mid = vec3.create();
  * edge: for hulls apart along the axis, EDGE_NEEDS_CLOSEST; for clamped points that touch, those
  * (see below); else EDGE_FAILED.
  */
-export function edgeContact3d(A: Hull3D, B: Hull3D, query: EdgeQuery3D, scale: number, lm: LocalManifold3D): number {
+export function edgeContact3d(
+  A: Hull3D,
+  B: Hull3D,
+  query: EdgeQuery3D,
+  scale: number,
+  lm: LocalManifold3D,
+): number {
   const ea = query.edgeA;
   const eb = query.edgeB;
   if (ea < 0) return EDGE_FAILED;
   hullEdge(A, ea, edgeA);
   hullEdge(B, eb, edgeB);
-  const c = closestSegments3d(hullVertexW(A, edgeA.v0, a0), hullVertexW(A, edgeA.v1, a1), hullVertexW(B, edgeB.v0, b0), hullVertexW(B, edgeB.v1, b1), seg);
+  const c = closestSegments3d(
+    hullVertexW(A, edgeA.v0, a0),
+    hullVertexW(A, edgeA.v1, a1),
+    hullVertexW(B, edgeB.v0, b0),
+    hullVertexW(B, edgeB.v1, b1),
+    seg,
+  );
   if (!(c.s > 0 && c.s < 1 && c.t > 0 && c.t < 1)) {
     // Clamped parameters: the lines' closest points lie off the edges. Hulls apart along the axis:
     // the SAT's edge pair need not hold the closest features (two corners), so the speculative
@@ -93,12 +126,22 @@ export function edgeContact3d(A: Hull3D, B: Hull3D, query: EdgeQuery3D, scale: n
     if (!(dist <= CORE_DISTANCE_3D * scale)) return EDGE_FAILED;
     lm.kind = CONTACT_KIND_3D.closest;
     setJoinNormal3d(lm, d, dist, query.axis, scale);
-    pushPoint3d(lm, vec3.midpoint(c.c1, c.c2, mid), query.separation, makeId3d(edgeFeature3d(A.shape, ea, c.s), edgeFeature3d(B.shape, eb, c.t)));
+    pushPoint3d(
+      lm,
+      vec3.midpoint(c.c1, c.c2, mid),
+      query.separation,
+      makeId3d(edgeFeature3d(A.shape, ea, c.s), edgeFeature3d(B.shape, eb, c.t)),
+    );
     return EDGE_MADE;
   }
   lm.kind = CONTACT_KIND_3D.edge;
   setNormal3d(lm, query.axis);
-  pushPoint3d(lm, vec3.midpoint(c.c1, c.c2, mid), query.separation, makeId3d(FEATURE_EDGE_3D + ea, FEATURE_EDGE_3D + eb));
+  pushPoint3d(
+    lm,
+    vec3.midpoint(c.c1, c.c2, mid),
+    query.separation,
+    makeId3d(FEATURE_EDGE_3D + ea, FEATURE_EDGE_3D + eb),
+  );
   return EDGE_MADE;
 }
 
@@ -108,14 +151,29 @@ const queryE = emptyEdgeQuery3D();
 const refPlane = new Float64Array(4);
 
 /** Hull–hull (boxes included), A the working frame's own hull. Writes the local manifold. */
-export function collideHulls3d(A: Hull3D, B: Hull3D, margin: number, scale: number, lm: LocalManifold3D): void {
+export function collideHulls3d(
+  A: Hull3D,
+  B: Hull3D,
+  margin: number,
+  scale: number,
+  lm: LocalManifold3D,
+): void {
   const sepA = queryFaceDirections3d(A, B, margin, scale, queryA).separation;
   if (sepA > margin) return;
   const sepB = queryFaceDirections3d(B, A, margin, scale, queryB).separation;
   if (sepB > margin) return;
   // Edge axes matter only above the best face axis less the hysteresis: the query skips the rest.
-  if (A.shape.kind === SHAPE_KIND_3D.box && B.shape.kind === SHAPE_KIND_3D.box) queryBoxEdges3d(A, B, margin, queryE);
-  else queryEdgeDirections3d(A, B, margin, Math.max(sepA, sepB) - EDGE_HYSTERESIS_3D * scale, scale, queryE);
+  if (A.shape.kind === SHAPE_KIND_3D.box && B.shape.kind === SHAPE_KIND_3D.box)
+    queryBoxEdges3d(A, B, margin, queryE);
+  else
+    queryEdgeDirections3d(
+      A,
+      B,
+      margin,
+      Math.max(sepA, sepB) - EDGE_HYSTERESIS_3D * scale,
+      scale,
+      queryE,
+    );
   const sepE = queryE.separation;
   if (sepE > margin) return;
   const sep = Math.max(sepA, sepB, sepE);
@@ -148,7 +206,8 @@ export function collideHulls3d(A: Hull3D, B: Hull3D, margin: number, scale: numb
     // Hulls apart whose face contact lies farther than the SAT's separation (by more than the
     // hysteresis) everywhere: no incident point over the face is a closest point, so the closest
     // features may be others.
-    if (count > 0 && sep > 0 && minSeparation3d(lm) > sep + EDGE_HYSTERESIS_3D * scale) closest = true;
+    if (count > 0 && sep > 0 && minSeparation3d(lm) > sep + EDGE_HYSTERESIS_3D * scale)
+      closest = true;
   }
   if (closest) closestPointsContact3d(A, B, sep, queryA, queryB, queryE, margin, scale, lm);
 }
@@ -169,13 +228,25 @@ const axisPlane = new Float64Array(4);
  * is the SAT's separation.
  */
 function closestPointsContact3d(
-  A: Hull3D, B: Hull3D, sep: number, qA: FaceQuery3D, qB: FaceQuery3D, qE: EdgeQuery3D, margin: number, scale: number, lm: LocalManifold3D,
+  A: Hull3D,
+  B: Hull3D,
+  sep: number,
+  qA: FaceQuery3D,
+  qB: FaceQuery3D,
+  qE: EdgeQuery3D,
+  margin: number,
+  scale: number,
+  lm: LocalManifold3D,
 ): void {
   // The SAT's best axis (A to B), which names the features if the closest points touch.
   vec3.copy(qE.axis, axis);
   if (qE.separation < Math.max(qA.separation, qB.separation)) {
     const alongA = qA.separation >= qB.separation;
-    vec3.scale(planeW3d(alongA ? A : B, alongA ? qA.face : qB.face, axisPlane), alongA ? 1 : -1, axis);
+    vec3.scale(
+      planeW3d(alongA ? A : B, alongA ? qA.face : qB.face, axisPlane),
+      alongA ? 1 : -1,
+      axis,
+    );
   }
   const c = closestHulls3d(A, B, axis, scale, closestPoints);
   if (c.distance > margin) {
@@ -183,7 +254,11 @@ function closestPointsContact3d(
     return;
   }
   const hysteresis = EDGE_HYSTERESIS_3D * scale;
-  if (lm.count === 0 || c.distance > sep + hysteresis || minSeparation3d(lm) > c.distance + hysteresis) {
+  if (
+    lm.count === 0 ||
+    c.distance > sep + hysteresis ||
+    minSeparation3d(lm) > c.distance + hysteresis
+  ) {
     resetLocalManifold3d(lm);
     closestContact3d(c, axis, scale, lm);
   }
@@ -205,7 +280,12 @@ const local = emptyLocalManifold3D();
  * returns out.count. Allocation-free.
  */
 export function collide3D(
-  shapeA: Shape3D, xfA: Transform3D, shapeB: Shape3D, xfB: Transform3D, margin: number, out: Manifold3D,
+  shapeA: Shape3D,
+  xfA: Transform3D,
+  shapeB: Shape3D,
+  xfB: Transform3D,
+  margin: number,
+  out: Manifold3D,
 ): number {
   // The more complex shape is solved first (in its frame); hull–round is always hull first.
   const swap = !isHull3d(shapeA) && isHull3d(shapeB);

@@ -22,11 +22,26 @@
 import { prevSlots } from '../broadphase-fat.ts';
 import { CONTACT_NONE, CONTACTS_GROWTH } from '../constants.ts';
 import {
-  CONTACT_COUNTS_LAYOUT, CONTACT_PARAMS_LAYOUT, checkBatchPairs, checkRunInputs, contactsLayout,
-  type ContactsLayout, type ContactsResult, type ContactsRunOptions, type ContactsTimings, type ManifoldLayout,
+  CONTACT_COUNTS_LAYOUT,
+  CONTACT_PARAMS_LAYOUT,
+  checkBatchPairs,
+  checkRunInputs,
+  contactsLayout,
+  type ContactsLayout,
+  type ContactsResult,
+  type ContactsRunOptions,
+  type ContactsTimings,
+  type ManifoldLayout,
 } from '../contacts-layout.ts';
 
-export { CONTACT_NONE, CONTACT_COUNTS_LAYOUT, CONTACT_PARAMS_LAYOUT, checkBatchPairs, checkRunInputs, contactsLayout };
+export {
+  CONTACT_NONE,
+  CONTACT_COUNTS_LAYOUT,
+  CONTACT_PARAMS_LAYOUT,
+  checkBatchPairs,
+  checkRunInputs,
+  contactsLayout,
+};
 export type { ContactsLayout, ContactsResult, ContactsRunOptions, ContactsTimings, ManifoldLayout };
 
 // ---- the kernels, on the host ---------------------------------------------------------------
@@ -38,15 +53,26 @@ export interface ContactBatch {
 }
 
 /** ctBatchPairs: the batch's slots that hold pairs. */
-export function contactBatchPairs(pairCount: number, pairSlots: number, batch: ContactBatch): number {
+export function contactBatchPairs(
+  pairCount: number,
+  pairSlots: number,
+  batch: ContactBatch,
+): number {
   const n = Math.min(pairCount, pairSlots);
   return n <= batch.first ? 0 : Math.min(n - batch.first, batch.slots);
 }
 
 /** ctFlags: offsets[k] = 1 where the batch's slot k < its pairs touches, else 0, for k = 0..slots. */
-export function contactFlags(L: ContactsLayout, manifolds: Uint32Array, batchPairs: number, slots: number, offsets: Uint32Array): void {
+export function contactFlags(
+  L: ContactsLayout,
+  manifolds: Uint32Array,
+  batchPairs: number,
+  slots: number,
+  offsets: Uint32Array,
+): void {
   const M = L.manifold;
-  for (let k = 0; k <= slots; k++) offsets[k] = k < batchPairs && manifolds[k * M.words + M.count]! > 0 ? 1 : 0;
+  for (let k = 0; k <= slots; k++)
+    offsets[k] = k < batchPairs && manifolds[k * M.words + M.count]! > 0 ? 1 : 0;
 }
 
 /** shaders/scan.wgsl: in-place exclusive prefix sums of the first `n` values, saturating at 0xffffffff. */
@@ -70,8 +96,17 @@ export function contactTouches(offsets: Uint32Array, k: number): boolean {
  * CONTACT_NONE for a slot that does not touch or does not fit.
  */
 export function contactScatter(
-  L: ContactsLayout, manifolds: Uint32Array, pairs: Uint32Array, batchPairs: number, first: number, offsets: Uint32Array, total: number, capacity: number,
-  contacts: Uint32Array, ids: Uint32Array, denseOf: Uint32Array,
+  L: ContactsLayout,
+  manifolds: Uint32Array,
+  pairs: Uint32Array,
+  batchPairs: number,
+  first: number,
+  offsets: Uint32Array,
+  total: number,
+  capacity: number,
+  contacts: Uint32Array,
+  ids: Uint32Array,
+  denseOf: Uint32Array,
 ): void {
   const C = L.contact;
   const M = L.manifold;
@@ -92,13 +127,17 @@ export function contactScatter(
     contacts.set(manifolds.subarray(k * M.words, (k + 1) * M.words), o + C.manifold);
     ids[e + I.slot] = first + k;
     ids[e + I.count] = contacts[o + C.count]!;
-    for (let p = 0; p < I.words - I.ids; p++) ids[e + I.ids + p] = contacts[o + C.points + p * C.pointStride + C.pointId]!;
+    for (let p = 0; p < I.words - I.ids; p++)
+      ids[e + I.ids + p] = contacts[o + C.points + p * C.pointStride + C.pointId]!;
   }
 }
 
 /** ctAccumulate: counts.total += the batch's total (offsets[slots] after the scan), saturating. */
 export function contactAccumulate(offsets: Uint32Array, slots: number, counts: Uint32Array): void {
-  counts[CONTACT_COUNTS_LAYOUT.total] = Math.min(0xffffffff, counts[CONTACT_COUNTS_LAYOUT.total]! + offsets[slots]!);
+  counts[CONTACT_COUNTS_LAYOUT.total] = Math.min(
+    0xffffffff,
+    counts[CONTACT_COUNTS_LAYOUT.total]! + offsets[slots]!,
+  );
 }
 
 /** ctFinalize: written, overflow (counts.total summed over the batches, counts.pairCount set before). */
@@ -121,7 +160,12 @@ export interface PrevFrame {
 }
 
 /** ctPrevious: last frame's entry of entry j's pair, or CONTACT_NONE. */
-export function contactPrevious(L: ContactsLayout, ids: Uint32Array, j: number, prev: PrevFrame | null): number {
+export function contactPrevious(
+  L: ContactsLayout,
+  ids: Uint32Array,
+  j: number,
+  prev: PrevFrame | null,
+): number {
   if (!prev) return CONTACT_NONE;
   const prevSlot = prev.prevSlot[ids[j * L.ids.words + L.ids.slot]!]!;
   return prevSlot === CONTACT_NONE ? CONTACT_NONE : prev.denseOf[prevSlot]!;
@@ -132,7 +176,14 @@ export function contactPrevious(L: ContactsLayout, ids: Uint32Array, j: number, 
  * each point takes last frame's value of the point with the same feature id, else 0; `previous`
  * and `matched` into `matches`. `userValues` as u32 words (bit-exact copies).
  */
-export function contactPersist(L: ContactsLayout, ids: Uint32Array, written: number, userValues: Uint32Array, matches: Uint32Array, prev: PrevFrame | null): void {
+export function contactPersist(
+  L: ContactsLayout,
+  ids: Uint32Array,
+  written: number,
+  userValues: Uint32Array,
+  matches: Uint32Array,
+  prev: PrevFrame | null,
+): void {
   const I = L.ids;
   const U = L.userValues;
   const P = U.pointCount;
@@ -152,7 +203,10 @@ export function contactPersist(L: ContactsLayout, ids: Uint32Array, written: num
         for (let q = 0; q < P; q++) {
           if (q < prevCount && prev.ids[p + I.ids + q] === id) {
             const src = pu + U.points + q * U.pointStride;
-            userValues.set(prev.userValues.subarray(src, src + U.pointStride), u + U.points + i * U.pointStride);
+            userValues.set(
+              prev.userValues.subarray(src, src + U.pointStride),
+              u + U.points + i * U.pointStride,
+            );
             matched |= 1 << i;
             break;
           }
@@ -165,7 +219,15 @@ export function contactPersist(L: ContactsLayout, ids: Uint32Array, written: num
 }
 
 /** ctPatch: each entry's `previous` and `matched` from `matches`, its pair into `keys`; last frame's entries that continue marked. */
-export function contactPatch(L: ContactsLayout, matches: Uint32Array, written: number, contacts: Uint32Array, ids: Uint32Array, keys: Uint32Array, continued: Uint32Array): void {
+export function contactPatch(
+  L: ContactsLayout,
+  matches: Uint32Array,
+  written: number,
+  contacts: Uint32Array,
+  ids: Uint32Array,
+  keys: Uint32Array,
+  continued: Uint32Array,
+): void {
   const C = L.contact;
   const I = L.ids;
   for (let j = 0; j < written; j++) {
@@ -182,17 +244,32 @@ export function contactPatch(L: ContactsLayout, matches: Uint32Array, written: n
  * = 1 for last frame's entries j < prevWritten that none continues (j up to prevCapacity).
  */
 export function contactEventFlags(
-  matches: Uint32Array, written: number, capacity: number, continued: Uint32Array, prevWritten: number, prevCapacity: number,
-  began: Uint32Array, ended: Uint32Array,
+  matches: Uint32Array,
+  written: number,
+  capacity: number,
+  continued: Uint32Array,
+  prevWritten: number,
+  prevCapacity: number,
+  began: Uint32Array,
+  ended: Uint32Array,
 ): void {
-  for (let j = 0; j <= capacity; j++) began[j] = j < written && matches[2 * j] === CONTACT_NONE ? 1 : 0;
+  for (let j = 0; j <= capacity; j++)
+    began[j] = j < written && matches[2 * j] === CONTACT_NONE ? 1 : 0;
   for (let j = 0; j <= prevCapacity; j++) ended[j] = j < prevWritten && continued[j] === 0 ? 1 : 0;
 }
 
 /** ctEvents: after the scans of both flags, the began and ended pairs at their offsets, and their counts. */
 export function contactEvents(
-  L: ContactsLayout, beganFlags: Uint32Array, endedFlags: Uint32Array, capacity: number, prevCapacity: number, ids: Uint32Array, prevIds: Uint32Array,
-  counts: Uint32Array, began: Uint32Array, ended: Uint32Array,
+  L: ContactsLayout,
+  beganFlags: Uint32Array,
+  endedFlags: Uint32Array,
+  capacity: number,
+  prevCapacity: number,
+  ids: Uint32Array,
+  prevIds: Uint32Array,
+  counts: Uint32Array,
+  began: Uint32Array,
+  ended: Uint32Array,
 ): void {
   const I = L.ids;
   counts[CONTACT_COUNTS_LAYOUT.began] = beganFlags[capacity]!;
@@ -223,7 +300,15 @@ interface CpuSlot {
 
 function emptySlot(): CpuSlot {
   const empty = new Uint32Array(0);
-  return { contacts: empty, ids: empty, keys: empty, userValues: empty, denseOf: empty, counts: new Uint32Array(CONTACT_COUNTS_LAYOUT.bytes / 4), capacity: 0 };
+  return {
+    contacts: empty,
+    ids: empty,
+    keys: empty,
+    userValues: empty,
+    denseOf: empty,
+    counts: new Uint32Array(CONTACT_COUNTS_LAYOUT.bytes / 4),
+    capacity: 0,
+  };
 }
 
 /** The contact stage on the host, with last frame's list (the same API as the GPU stage's run()). */
@@ -241,7 +326,8 @@ export class CpuContacts {
 
   /** The dense list's capacity in runs that give none (0: as many as pairs). */
   setCapacity(entries: number): void {
-    if (!Number.isInteger(entries) || entries < 0) throw new RangeError(`capacity must be an integer >= 0, got ${entries}`);
+    if (!Number.isInteger(entries) || entries < 0)
+      throw new RangeError(`capacity must be an integer >= 0, got ${entries}`);
     this.capacity = entries;
   }
 
@@ -259,7 +345,8 @@ export class CpuContacts {
     const U = this.layout.userValues;
     const s = this.slots[this.cur];
     const at = first * U.words;
-    if (at + values.length > s.userValues.length) throw new RangeError(`user values past the list's ${s.userValues.length / U.words} entries`);
+    if (at + values.length > s.userValues.length)
+      throw new RangeError(`user values past the list's ${s.userValues.length / U.words} entries`);
     s.userValues.set(new Uint32Array(values.buffer, values.byteOffset, values.length), at);
   }
 
@@ -268,7 +355,12 @@ export class CpuContacts {
    * `prevSlot` is given). Returns it with its event lists.
    */
   frame(
-    manifolds: Uint32Array, pairs: Uint32Array, pairCount: number, capacity: number, batchSize: number, prevSlot: Uint32Array | null,
+    manifolds: Uint32Array,
+    pairs: Uint32Array,
+    pairCount: number,
+    capacity: number,
+    batchSize: number,
+    prevSlot: Uint32Array | null,
   ): { slot: CpuSlot; began: Uint32Array; ended: Uint32Array } {
     const L = this.layout;
     const C = L.contact;
@@ -277,7 +369,15 @@ export class CpuContacts {
     const N = L.counts;
     const cur = this.slots[this.cur];
     const prevSlotOf = this.slots[this.cur ^ 1];
-    const prev: PrevFrame | null = prevSlot ? { prevSlot, denseOf: prevSlotOf.denseOf, ids: prevSlotOf.ids, userValues: prevSlotOf.userValues, written: prevSlotOf.counts[N.written]! } : null;
+    const prev: PrevFrame | null = prevSlot
+      ? {
+          prevSlot,
+          denseOf: prevSlotOf.denseOf,
+          ids: prevSlotOf.ids,
+          userValues: prevSlotOf.userValues,
+          written: prevSlotOf.counts[N.written]!,
+        }
+      : null;
     const prevCapacity = prev ? prevSlotOf.capacity : 0;
     const pairSlots = pairCount;
     if (cur.contacts.length < capacity * C.words) {
@@ -298,7 +398,19 @@ export class CpuContacts {
       const p = pairs.subarray(2 * first, 2 * (first + batch.slots));
       contactFlags(L, m, n, batch.slots, offsets);
       exclusiveScanSaturating(offsets, batch.slots + 1);
-      contactScatter(L, m, p, n, first, offsets, cur.counts[N.total]!, capacity, cur.contacts, cur.ids, cur.denseOf);
+      contactScatter(
+        L,
+        m,
+        p,
+        n,
+        first,
+        offsets,
+        cur.counts[N.total]!,
+        capacity,
+        cur.contacts,
+        cur.ids,
+        cur.denseOf,
+      );
       contactAccumulate(offsets, batch.slots, cur.counts);
     }
     contactFinalize(capacity, cur.counts);
@@ -309,13 +421,37 @@ export class CpuContacts {
     contactPatch(L, matches, written, cur.contacts, cur.ids, cur.keys, continued);
     const beganFlags = new Uint32Array(capacity + 1);
     const endedFlags = new Uint32Array(prevCapacity + 1);
-    contactEventFlags(matches, written, capacity, continued, prev ? prev.written : 0, prevCapacity, beganFlags, endedFlags);
+    contactEventFlags(
+      matches,
+      written,
+      capacity,
+      continued,
+      prev ? prev.written : 0,
+      prevCapacity,
+      beganFlags,
+      endedFlags,
+    );
     exclusiveScanSaturating(beganFlags, capacity + 1);
     exclusiveScanSaturating(endedFlags, prevCapacity + 1);
     const began = new Uint32Array(2 * capacity);
     const ended = new Uint32Array(2 * prevCapacity);
-    contactEvents(L, beganFlags, endedFlags, capacity, prevCapacity, cur.ids, prevSlotOf.ids, cur.counts, began, ended);
-    return { slot: cur, began: began.slice(0, 2 * cur.counts[N.began]!), ended: ended.slice(0, 2 * cur.counts[N.ended]!) };
+    contactEvents(
+      L,
+      beganFlags,
+      endedFlags,
+      capacity,
+      prevCapacity,
+      cur.ids,
+      prevSlotOf.ids,
+      cur.counts,
+      began,
+      ended,
+    );
+    return {
+      slot: cur,
+      began: began.slice(0, 2 * cur.counts[N.began]!),
+      ended: ended.slice(0, 2 * cur.counts[N.ended]!),
+    };
   }
 
   /**
@@ -323,7 +459,11 @@ export class CpuContacts {
    * last frame's user values by pair (its slot last run found on the host, as run() on the GPU
    * does) and feature id. Grows the list and runs the frame again when it did not fit.
    */
-  run(manifolds: ArrayBuffer, pairs: Uint32Array, options: ContactsRunOptions = {}): ContactsResult {
+  run(
+    manifolds: ArrayBuffer,
+    pairs: Uint32Array,
+    options: ContactsRunOptions = {},
+  ): ContactsResult {
     const start = performance.now();
     const prevSlot = prevSlots(pairs.subarray(0, pairs.length - (pairs.length % 2)), this.runPairs);
     const result = this.runFrame(manifolds, pairs, prevSlot, options);
@@ -332,11 +472,17 @@ export class CpuContacts {
   }
 
   /** run() with the pairs' slots last frame given (a frame's broadphase's prevSlot). */
-  runFrame(manifolds: ArrayBuffer, pairs: Uint32Array, prevSlot: Uint32Array, options: ContactsRunOptions = {}): ContactsResult {
+  runFrame(
+    manifolds: ArrayBuffer,
+    pairs: Uint32Array,
+    prevSlot: Uint32Array,
+    options: ContactsRunOptions = {},
+  ): ContactsResult {
     const L = this.layout;
     const start = performance.now();
     const pairCount = checkRunInputs(L, manifolds, pairs, options.bodyCount);
-    if (prevSlot.length < pairCount) throw new RangeError(`prevSlot holds ${prevSlot.length} slots, not ${pairCount}`);
+    if (prevSlot.length < pairCount)
+      throw new RangeError(`prevSlot holds ${prevSlot.length} slots, not ${pairCount}`);
     const m = new Uint32Array(manifolds, 0, pairCount * L.manifold.words);
     const batchSize = checkBatchPairs(options.batchPairs, pairCount);
     let capacity = Math.max(1, options.capacity ?? (this.capacity || pairCount));
@@ -344,10 +490,15 @@ export class CpuContacts {
     const readsLast = !this.forget && this.slots[this.cur ^ 1].capacity > 0;
     this.forget = false;
     for (let runs = 1; ; runs++) {
-      const { slot: s, began, ended } = this.frame(m, pairs, pairCount, capacity, batchSize, readsLast ? prevSlot : null);
+      const {
+        slot: s,
+        began,
+        ended,
+      } = this.frame(m, pairs, pairCount, capacity, batchSize, readsLast ? prevSlot : null);
       const total = s.counts[L.counts.total]!;
       if (s.counts[L.counts.overflow] === 1) {
-        if (runs > 1) throw new Error(`contacts: ${total} manifolds overflowed a list grown to ${capacity}`);
+        if (runs > 1)
+          throw new Error(`contacts: ${total} manifolds overflowed a list grown to ${capacity}`);
         capacity = Math.ceil(total * CONTACTS_GROWTH);
         if (options.capacity === undefined && this.capacity > 0) this.capacity = capacity;
         continue;

@@ -4,7 +4,14 @@
 // (the layouts: src/contacts-layout.ts).
 
 import { CONTACTS_LAYOUT_2D } from '../contacts-layout.ts';
-import { CONTACT_NONE, CpuContacts, checkRunInputs, type ContactsResult, type ContactsRunOptions, type ContactsTimings } from './contacts.ts';
+import {
+  CONTACT_NONE,
+  CpuContacts,
+  checkRunInputs,
+  type ContactsResult,
+  type ContactsRunOptions,
+  type ContactsTimings,
+} from './contacts.ts';
 import { InputError, wholeEntries } from '../errors.ts';
 
 export { CONTACT_NONE, CONTACTS_LAYOUT_2D };
@@ -13,9 +20,12 @@ export type ContactsTimings2D = ContactsTimings;
 /** One frame of the stage, read back: ContactManifold2D entries and ContactUserValues2D. */
 export type ContactsResult2D = ContactsResult;
 
-
 /** Validates run()'s inputs (both backends); returns the pair count. */
-export function checkRunInputs2D(manifolds: ArrayBuffer, pairs: Uint32Array, bodyCount?: number): number {
+export function checkRunInputs2D(
+  manifolds: ArrayBuffer,
+  pairs: Uint32Array,
+  bodyCount?: number,
+): number {
   return checkRunInputs(CONTACTS_LAYOUT_2D, manifolds, pairs, bodyCount);
 }
 
@@ -46,7 +56,11 @@ export function unpackContacts2D(dense: ArrayBuffer, userValues?: Float32Array):
   const f = new Float32Array(dense);
   const out: ContactJson2D[] = [];
   const n = wholeEntries('dense', dense.byteLength, C.words * 4, 'ContactManifold2D');
-  if (userValues && userValues.length < n * U.words) throw new InputError('userValues', `holds ${userValues.length} numbers; ${n} entries need ${n * U.words}`);
+  if (userValues && userValues.length < n * U.words)
+    throw new InputError(
+      'userValues',
+      `holds ${userValues.length} numbers; ${n} entries need ${n * U.words}`,
+    );
   for (let j = 0; j < n; j++) {
     const o = j * C.words;
     const count = u[o + C.count]!;
@@ -61,7 +75,14 @@ export function unpackContacts2D(dense: ArrayBuffer, userValues?: Float32Array):
         userValue: [userValues?.[v] ?? 0, userValues?.[v + 1] ?? 0] as [number, number],
       });
     }
-    out.push({ bodyA: u[o + C.bodyA]!, bodyB: u[o + C.bodyB]!, previous: u[o + C.previous]!, matched: u[o + C.matched]!, normal: [f[o + C.normal]!, f[o + C.normal + 1]!], points });
+    out.push({
+      bodyA: u[o + C.bodyA]!,
+      bodyB: u[o + C.bodyB]!,
+      previous: u[o + C.previous]!,
+      matched: u[o + C.matched]!,
+      normal: [f[o + C.normal]!, f[o + C.normal + 1]!],
+      points,
+    });
   }
   return out;
 }

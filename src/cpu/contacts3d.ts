@@ -11,9 +11,12 @@ import { InputError, wholeEntries } from '../errors.ts';
 
 export { CONTACTS_LAYOUT_3D };
 
-
 /** Validates run()'s inputs (both backends); returns the pair count. */
-export function checkRunInputs3D(manifolds: ArrayBuffer, pairs: Uint32Array, bodyCount?: number): number {
+export function checkRunInputs3D(
+  manifolds: ArrayBuffer,
+  pairs: Uint32Array,
+  bodyCount?: number,
+): number {
   return checkRunInputs(CONTACTS_LAYOUT_3D, manifolds, pairs, bodyCount);
 }
 
@@ -47,7 +50,11 @@ export function unpackContacts3D(dense: ArrayBuffer, userValues?: Float32Array):
   const f = new Float32Array(dense);
   const out: ContactJson3D[] = [];
   const n = wholeEntries('dense', dense.byteLength, C.words * 4, 'ContactManifold3D');
-  if (userValues && userValues.length < n * U.words) throw new InputError('userValues', `holds ${userValues.length} numbers; ${n} entries need ${n * U.words}`);
+  if (userValues && userValues.length < n * U.words)
+    throw new InputError(
+      'userValues',
+      `holds ${userValues.length} numbers; ${n} entries need ${n * U.words}`,
+    );
   const kind = C.manifold + LAYOUT_3D.manifold.kind;
   for (let j = 0; j < n; j++) {
     const o = j * C.words;
@@ -58,15 +65,24 @@ export function unpackContacts3D(dense: ArrayBuffer, userValues?: Float32Array):
       const v = j * U.words + U.points + i * U.pointStride;
       const uv = (k: number): number => userValues?.[v + k] ?? 0;
       points.push({
-        position: [f[p + C.pointPosition]!, f[p + C.pointPosition + 1]!, f[p + C.pointPosition + 2]!] as V3,
+        position: [
+          f[p + C.pointPosition]!,
+          f[p + C.pointPosition + 1]!,
+          f[p + C.pointPosition + 2]!,
+        ] as V3,
         depth: f[p + C.pointDepth]!,
         id: u[p + C.pointId]!,
         userValue: [uv(0), uv(1), uv(2), uv(3)] as V4,
       });
     }
     out.push({
-      bodyA: u[o + C.bodyA]!, bodyB: u[o + C.bodyB]!, previous: u[o + C.previous]!, matched: u[o + C.matched]!,
-      normal: [f[o + C.normal]!, f[o + C.normal + 1]!, f[o + C.normal + 2]!], kind: u[o + kind]!, points,
+      bodyA: u[o + C.bodyA]!,
+      bodyB: u[o + C.bodyB]!,
+      previous: u[o + C.previous]!,
+      matched: u[o + C.matched]!,
+      normal: [f[o + C.normal]!, f[o + C.normal + 1]!, f[o + C.normal + 2]!],
+      kind: u[o + kind]!,
+      points,
     });
   }
   return out;

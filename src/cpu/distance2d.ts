@@ -17,8 +17,14 @@ function clamp01(x: number): number {
 }
 
 export function segmentDistance(
-  p1x: number, p1y: number, q1x: number, q1y: number,
-  p2x: number, p2y: number, q2x: number, q2y: number,
+  p1x: number,
+  p1y: number,
+  q1x: number,
+  q1y: number,
+  p2x: number,
+  p2y: number,
+  q2x: number,
+  q2y: number,
   out: SegmentDistance,
 ): void {
   const d1x = q1x - p1x;

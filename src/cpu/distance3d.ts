@@ -22,9 +22,19 @@ export function emptySegmentClosest3D(): SegmentClosest3D {
  * Closest points of segments p1–q1 and p2–q2 (Ericson 5.1.9) into `out`. Handles segments that
  * are points. (Scalars inside: it runs for every hull edge a round core may be closest to.)
  */
-export function closestSegments3d(p1: Vec3Like, q1: Vec3Like, p2: Vec3Like, q2: Vec3Like, out: SegmentClosest3D): SegmentClosest3D {
-  const p1x = p1[0], p1y = p1[1], p1z = p1[2];
-  const p2x = p2[0], p2y = p2[1], p2z = p2[2];
+export function closestSegments3d(
+  p1: Vec3Like,
+  q1: Vec3Like,
+  p2: Vec3Like,
+  q2: Vec3Like,
+  out: SegmentClosest3D,
+): SegmentClosest3D {
+  const p1x = p1[0],
+    p1y = p1[1],
+    p1z = p1[2];
+  const p2x = p2[0],
+    p2y = p2[1],
+    p2z = p2[2];
   const d1x = q1[0] - p1x;
   const d1y = q1[1] - p1y;
   const d1z = q1[2] - p1z;

@@ -23,7 +23,13 @@ import { CpuContacts3D } from './contacts3d.ts';
 import type { ContactsResult, CpuContacts } from './contacts.ts';
 import { collidePacked2D, prepareCpu2D } from './narrowphase2d.ts';
 import { collidePacked3D, prepareCpu3D } from './narrowphase3d.ts';
-import { anchorSlots, REUSE_STATUS, reuseSlots, type ReuseCounts, type ReusePairs } from './reuse.ts';
+import {
+  anchorSlots,
+  REUSE_STATUS,
+  reuseSlots,
+  type ReuseCounts,
+  type ReusePairs,
+} from './reuse.ts';
 import { reusePairs2D } from './reuse2d.ts';
 import { reusePairs3D } from './reuse3d.ts';
 
@@ -84,9 +90,16 @@ export class CpuFrame<S extends Scene2D | Scene3D> {
   step(scene: S, options: CpuFrameOptions = {}): CpuFrameResult {
     const d = this.dimension;
     const remap = options.remap;
-    const refit = this.lastPairs === null || remap !== undefined || scene.margin !== this.lastMargin;
+    const refit =
+      this.lastPairs === null || remap !== undefined || scene.margin !== this.lastMargin;
     const extents = scene.shapes.map((s) => s.extent);
-    const moved = this.fat.update(d.tightBoxes(scene), scene.bodyShape, extents, options.fatMargin ?? FAT_AABB_MARGIN, refit);
+    const moved = this.fat.update(
+      d.tightBoxes(scene),
+      scene.bodyShape,
+      extents,
+      options.fatMargin ?? FAT_AABB_MARGIN,
+      refit,
+    );
     const pairs = this.fat.pairs(scene.shapes, scene.bodyShape);
     const prevSlot = prevSlots(pairs, this.lastPairs, remap);
     const n = pairs.length / 2;
@@ -97,14 +110,32 @@ export class CpuFrame<S extends Scene2D | Scene3D> {
     const flags = new Uint32Array(n);
     const calls = d.reuse(scene);
     const prev = options.reuse === false ? null : this.anchors;
-    const reuse = reuseSlots(calls, pairs, n, prevSlot, 0, prev, anchors, manifolds, flags, scene.margin);
+    const reuse = reuseSlots(
+      calls,
+      pairs,
+      n,
+      prevSlot,
+      0,
+      prev,
+      anchors,
+      manifolds,
+      flags,
+      scene.margin,
+    );
     const todo: number[] = [];
-    flags.forEach((f, k) => { if (f === REUSE_STATUS.collide) todo.push(k); });
+    flags.forEach((f, k) => {
+      if (f === REUSE_STATUS.collide) todo.push(k);
+    });
     const sub = new Uint32Array(2 * todo.length);
     todo.forEach((k, i) => sub.set(pairs.subarray(2 * k, 2 * k + 2), 2 * i));
     const fresh = new Uint32Array(d.collide(scene, sub));
     const slots = new Uint32Array(manifolds);
-    todo.forEach((k, i) => slots.set(fresh.subarray(i * d.manifoldWords, (i + 1) * d.manifoldWords), k * d.manifoldWords));
+    todo.forEach((k, i) =>
+      slots.set(
+        fresh.subarray(i * d.manifoldWords, (i + 1) * d.manifoldWords),
+        k * d.manifoldWords,
+      ),
+    );
     anchorSlots(calls, pairs, n, manifolds, flags, anchors, scene.margin);
 
     const contacts = this.contacts.runFrame(manifolds, pairs, prevSlot);
@@ -120,7 +151,11 @@ const DIMENSION_2D: CpuFrameDimension<Scene2D> = {
   manifoldWords: LAYOUT_2D.manifold.words,
   anchorWords: LAYOUT_2D.anchor.words,
   tightBoxes: (scene) => bodyAabbs2D(scene, scene.margin),
-  reuse: (scene) => reusePairs2D({ shapes: scene.shapes, bodies: new Float32Array(packScene2D(scene, new Uint32Array(0)).bodies) }),
+  reuse: (scene) =>
+    reusePairs2D({
+      shapes: scene.shapes,
+      bodies: new Float32Array(packScene2D(scene, new Uint32Array(0)).bodies),
+    }),
   collide: (scene, pairs) => {
     const packed = packScene2D(scene, pairs);
     return collidePacked2D(prepareCpu2D(packed, scene.shapes.length), packed);
@@ -133,7 +168,11 @@ const DIMENSION_3D: CpuFrameDimension<Scene3D> = {
   manifoldWords: LAYOUT_3D.manifold.words,
   anchorWords: LAYOUT_3D.anchor.words,
   tightBoxes: (scene) => bodyAabbs3D(scene, scene.margin),
-  reuse: (scene) => reusePairs3D({ shapes: scene.shapes, bodies: new Float32Array(packScene3D(scene, new Uint32Array(0)).bodies) }),
+  reuse: (scene) =>
+    reusePairs3D({
+      shapes: scene.shapes,
+      bodies: new Float32Array(packScene3D(scene, new Uint32Array(0)).bodies),
+    }),
   collide: (scene, pairs) => {
     const packed = packScene3D(scene, pairs);
     return collidePacked3D(prepareCpu3D(packed), packed);

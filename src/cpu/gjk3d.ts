@@ -20,7 +20,14 @@
 //
 // Everything in the working frame; nothing is allocated.
 
-import { CORE_DISTANCE_3D, FEATURE_EDGE_3D, FEATURE_FACE_3D, FEATURE_VERTEX_3D, GJK_MAX_ITERATIONS_3D, GJK_TOLERANCE_3D } from '../constants3d.ts';
+import {
+  CORE_DISTANCE_3D,
+  FEATURE_EDGE_3D,
+  FEATURE_FACE_3D,
+  FEATURE_VERTEX_3D,
+  GJK_MAX_ITERATIONS_3D,
+  GJK_TOLERANCE_3D,
+} from '../constants3d.ts';
 import { deepestVertex3d, faceAroundVertex3d, faceOverPoint3d, planeW3d } from './clip3d.ts';
 import { closestSegments3d, emptySegmentClosest3D } from './distance3d.ts';
 import {
@@ -60,7 +67,13 @@ interface Simplex3D {
 
 function emptySimplex3d(): Simplex3D {
   const points = (): Vec3[] => Array.from({ length: 4 }, () => vec3.create());
-  return { p: points(), q: points(), ip: new Int32Array(4), iq: new Int32Array(4), l: new Float64Array(4) };
+  return {
+    p: points(),
+    q: points(),
+    ip: new Int32Array(4),
+    iq: new Int32Array(4),
+    l: new Float64Array(4),
+  };
 }
 
 function copySimplex3d(dst: Simplex3D, src: Simplex3D): void {
@@ -117,7 +130,9 @@ export function gjkTriangle3d(a: Vec3Like, b: Vec3Like, c: Vec3Like, l: Float64A
   const va = d3 * d6 - d5 * d4;
   const vb = d5 * d2 - d1 * d6;
   const vc = d1 * d4 - d3 * d2;
-  let l0 = 0, l1 = 0, l2 = 0;
+  let l0 = 0,
+    l1 = 0,
+    l2 = 0;
   if (d1 <= 0 && d2 <= 0) l0 = 1;
   else if (d3 >= 0 && d4 <= d3) l1 = 1;
   else if (d6 >= 0 && d5 <= d6) l2 = 1;
@@ -256,15 +271,25 @@ const against = vec3.create();
  * direction dir the most (working frame), or the nearly coplanar neighbour h's closest point p
  * lies over (faceOverPoint3d): the closest points lie on a face whose normal is that direction.
  */
-export function simplexFeature3d(h: Hull3D, i0: number, i1: number, count: number, dir: Vec3Like, p: Vec3Like): number {
+export function simplexFeature3d(
+  h: Hull3D,
+  i0: number,
+  i1: number,
+  count: number,
+  dir: Vec3Like,
+  p: Vec3Like,
+): number {
   if (count === 1) return FEATURE_VERTEX_3D + i0;
   if (count === 2) {
     for (let e = 0; e < h.shape.edgeCount; e++) {
       hullEdge(h, e, edge);
-      if ((edge.v0 === i0 && edge.v1 === i1) || (edge.v0 === i1 && edge.v1 === i0)) return FEATURE_EDGE_3D + e;
+      if ((edge.v0 === i0 && edge.v1 === i1) || (edge.v0 === i1 && edge.v1 === i0))
+        return FEATURE_EDGE_3D + e;
     }
   }
-  return FEATURE_FACE_3D + faceOverPoint3d(h, faceAroundVertex3d(h, i0, vec3.negate(dir, against)), p);
+  return (
+    FEATURE_FACE_3D + faceOverPoint3d(h, faceAroundVertex3d(h, i0, vec3.negate(dir, against)), p)
+  );
 }
 
 /** Distinct values among the first n of `idx` (at most 3 counted) into out: [count, first, second]. */
@@ -299,7 +324,13 @@ const distinct = new Int32Array(3);
  * from P towards Q: the SAT's) names the faces when the points touch (closer than
  * CORE_DISTANCE_3D × scale, where their join has no direction).
  */
-export function closestHulls3d(P: Hull3D, Q: Hull3D, axis: Vec3Like, scale: number, out: HullClosest3D): HullClosest3D {
+export function closestHulls3d(
+  P: Hull3D,
+  Q: Hull3D,
+  axis: Vec3Like,
+  scale: number,
+  out: HullClosest3D,
+): HullClosest3D {
   const touch = CORE_DISTANCE_3D * scale * (CORE_DISTANCE_3D * scale);
   // v starts as the centres' join (a point of Q − P); the simplex is empty.
   vec3.sub(Q.pos, P.pos, v);
@@ -329,7 +360,8 @@ export function closestHulls3d(P: Hull3D, Q: Hull3D, axis: Vec3Like, scale: numb
       break;
     }
     vec3.set(0, 0, 0, next);
-    for (let k = 0; k < n; k++) vec3.addScaled(next, vec3.sub(sim.q[k], sim.p[k], support), sim.l[k], next);
+    for (let k = 0; k < n; k++)
+      vec3.addScaled(next, vec3.sub(sim.q[k], sim.p[k], support), sim.l[k], next);
     // No nearer than before (rounding): the previous simplex is the answer.
     if (m > 0 && vec3.dot(next, next) >= vv) {
       copySimplex3d(sim, before);
@@ -353,7 +385,14 @@ export function closestHulls3d(P: Hull3D, Q: Hull3D, axis: Vec3Like, scale: numb
   distinctVertices3d(sim.ip, n, distinct);
   out.featureP = simplexFeature3d(P, distinct[1], distinct[2], distinct[0], u, out.p);
   distinctVertices3d(sim.iq, n, distinct);
-  out.featureQ = simplexFeature3d(Q, distinct[1], distinct[2], distinct[0], vec3.negate(u, dirQ), out.q);
+  out.featureQ = simplexFeature3d(
+    Q,
+    distinct[1],
+    distinct[2],
+    distinct[0],
+    vec3.negate(u, dirQ),
+    out.q,
+  );
   return polishClosest3d(P, Q, out);
 }
 
@@ -410,7 +449,12 @@ const mid = vec3.create();
  * midway between the closest points, the distance as its separation, the normal along their join,
  * or along `axis`, from A towards B, where they touch.
  */
-export function closestContact3d(c: HullClosest3D, axis: Vec3Like, scale: number, lm: LocalManifold3D): void {
+export function closestContact3d(
+  c: HullClosest3D,
+  axis: Vec3Like,
+  scale: number,
+  lm: LocalManifold3D,
+): void {
   lm.kind = CONTACT_KIND_3D.closest;
   setJoinNormal3d(lm, vec3.sub(c.q, c.p, join), c.distance, axis, scale);
   pushPoint3d(lm, vec3.midpoint(c.p, c.q, mid), c.distance, makeId3d(c.featureP, c.featureQ));

@@ -54,7 +54,13 @@ export function makeId(a: number, b: number): number {
  * working near a vertex of A keeps f32's digits where the contact is (Box2D v3).
  * Writes xf = inverse(xfA shifted) * xfB.
  */
-export function relativeTransform(xfA: Transform2D, originX: number, originY: number, xfB: Transform2D, xf: Transform2D): void {
+export function relativeTransform(
+  xfA: Transform2D,
+  originX: number,
+  originY: number,
+  xfB: Transform2D,
+  xf: Transform2D,
+): void {
   // Subtract the world positions first: they are the large numbers, and their difference is exact
   // enough in f32 only if taken before the (small) origin offset is added.
   const dx = xfB.px - xfA.px - (xfA.c * originX - xfA.s * originY);
@@ -70,7 +76,13 @@ export function relativeTransform(xfA: Transform2D, originX: number, originY: nu
  * `swap` says the collide function ran with the shapes swapped (frame of B): the normal is then
  * negated so it points from A to B, and the two halves of each id are exchanged.
  */
-export function manifoldToWorld(m: LocalManifold2D, xf: Transform2D, originX: number, originY: number, swap: boolean): void {
+export function manifoldToWorld(
+  m: LocalManifold2D,
+  xf: Transform2D,
+  originX: number,
+  originY: number,
+  swap: boolean,
+): void {
   const sign = swap ? -1 : 1;
   const nx = m.normalX;
   const ny = m.normalY;

@@ -11,7 +11,13 @@
 // working frame, the small result structs below); a module keeps private scratch for its own
 // intermediate values only.
 
-import { CONTACT_KIND_3D, CORE_DISTANCE_3D, FEATURE_EDGE_3D, FEATURE_VERTEX_3D, MAX_MANIFOLD_POINTS_3D } from '../constants3d.ts';
+import {
+  CONTACT_KIND_3D,
+  CORE_DISTANCE_3D,
+  FEATURE_EDGE_3D,
+  FEATURE_VERTEX_3D,
+  MAX_MANIFOLD_POINTS_3D,
+} from '../constants3d.ts';
 import type { Shape3D } from '../shapes3d.ts';
 import { mat3, vec3, type Mat3, type Vec3, type Vec3Like } from './vec3.ts';
 
@@ -121,7 +127,9 @@ export function hullVertexW(h: Hull3D, i: number, dst: Vec3): Vec3 {
   const v = h.shape.vertices;
   const m = h.rot;
   const t = h.pos;
-  const x = v[3 * i], y = v[3 * i + 1], z = v[3 * i + 2];
+  const x = v[3 * i],
+    y = v[3 * i + 1],
+    z = v[3 * i + 2];
   dst[0] = m[0] * x + m[1] * y + m[2] * z + t[0];
   dst[1] = m[3] * x + m[4] * y + m[5] * z + t[1];
   dst[2] = m[6] * x + m[7] * y + m[8] * z + t[2];
@@ -209,7 +217,13 @@ export function setNormal3d(lm: LocalManifold3D, n: Vec3Like): void {
  * CORE_DISTANCE_3D × scale, along the SAT axis f instead: the join of two points that (nearly)
  * touch points anywhere, its direction the rounding of their coordinates.
  */
-export function setJoinNormal3d(lm: LocalManifold3D, d: Vec3Like, dist: number, f: Vec3Like, scale: number): void {
+export function setJoinNormal3d(
+  lm: LocalManifold3D,
+  d: Vec3Like,
+  dist: number,
+  f: Vec3Like,
+  scale: number,
+): void {
   if (dist > CORE_DISTANCE_3D * scale) vec3.set(d[0] / dist, d[1] / dist, d[2] / dist, lm.normal);
   else setNormal3d(lm, f);
 }
@@ -262,18 +276,37 @@ export function coreFeature3d(isSegment: boolean, s: number): number {
 export const quatToMatrix3d: (q: ArrayLike<number>, m: Mat3) => Mat3 = mat3.fromQuat;
 
 /** out = the rotation bᵀ a and the translation bᵀ (dx, dy, dz): a frame's pose seen from frame b. */
-function transposeTimes3d(b: Mat3, a: Mat3, dx: number, dy: number, dz: number, out: RigidTransform3D): RigidTransform3D {
+function transposeTimes3d(
+  b: Mat3,
+  a: Mat3,
+  dx: number,
+  dy: number,
+  dz: number,
+  out: RigidTransform3D,
+): RigidTransform3D {
   const o = out.rot;
   for (let r = 0; r < 3; r++) {
-    for (let c = 0; c < 3; c++) o[3 * r + c] = b[r] * a[c] + b[3 + r] * a[3 + c] + b[6 + r] * a[6 + c];
+    for (let c = 0; c < 3; c++)
+      o[3 * r + c] = b[r] * a[c] + b[3 + r] * a[3 + c] + b[6 + r] * a[6 + c];
     out.pos[r] = b[r] * dx + b[3 + r] * dy + b[6 + r] * dz;
   }
   return out;
 }
 
 /** The transform taking `src`'s shape frame into `dst`'s shape frame: dst.rotᵀ src.rot, dst.rotᵀ (src.pos − dst.pos). */
-export function relativeTransform3d(src: Hull3D, dst: Hull3D, out: RigidTransform3D): RigidTransform3D {
-  return transposeTimes3d(dst.rot, src.rot, src.pos[0] - dst.pos[0], src.pos[1] - dst.pos[1], src.pos[2] - dst.pos[2], out);
+export function relativeTransform3d(
+  src: Hull3D,
+  dst: Hull3D,
+  out: RigidTransform3D,
+): RigidTransform3D {
+  return transposeTimes3d(
+    dst.rot,
+    src.rot,
+    src.pos[0] - dst.pos[0],
+    src.pos[1] - dst.pos[1],
+    src.pos[2] - dst.pos[2],
+    out,
+  );
 }
 
 const rotY = mat3.create();
@@ -284,7 +317,14 @@ const rotY = mat3.create();
  * before the body positions are subtracted, so nearby bodies far from the origin keep their
  * digits in f32. (Scalars: it runs for every pair.)
  */
-export function relativePose3d(X: Shape3D, xfX: Transform3D, Y: Shape3D, xfY: Transform3D, frame: WorkingFrame3D, hull: Hull3D): void {
+export function relativePose3d(
+  X: Shape3D,
+  xfX: Transform3D,
+  Y: Shape3D,
+  xfY: Transform3D,
+  frame: WorkingFrame3D,
+  hull: Hull3D,
+): void {
   const rX = quatToMatrix3d(xfX.rotation, frame.rot);
   const rY = quatToMatrix3d(xfY.rotation, rotY);
   const xc = X.center;
@@ -299,28 +339,47 @@ export function relativePose3d(X: Shape3D, xfX: Transform3D, Y: Shape3D, xfY: Tr
   const cyy = rY[3] * yc[0] + rY[4] * yc[1] + rY[5] * yc[2];
   const cyz = rY[6] * yc[0] + rY[7] * yc[1] + rY[8] * yc[2];
   vec3.set(xp[0] + cxx, xp[1] + cxy, xp[2] + cxz, frame.origin);
-  transposeTimes3d(rX, rY, yp[0] - xp[0] + (cyx - cxx), yp[1] - xp[1] + (cyy - cxy), yp[2] - xp[2] + (cyz - cxz), hull);
+  transposeTimes3d(
+    rX,
+    rY,
+    yp[0] - xp[0] + (cyx - cxx),
+    yp[1] - xp[1] + (cyy - cxy),
+    yp[2] - xp[2] + (cyz - cxz),
+    hull,
+  );
 }
 
 /**
  * Moves the local manifold into `out`, world space. `swap`: the pair was solved with the shapes
  * exchanged; negate the normal, exchange the A/B face kinds and the id halves.
  */
-export function manifoldToWorld3d(lm: LocalManifold3D, frame: WorkingFrame3D, out: Manifold3D, swap: boolean): number {
+export function manifoldToWorld3d(
+  lm: LocalManifold3D,
+  frame: WorkingFrame3D,
+  out: Manifold3D,
+  swap: boolean,
+): number {
   const n = lm.count;
   const kind = lm.kind;
   out.count = n;
-  out.kind = n === 0 ? CONTACT_KIND_3D.none
-    : swap && kind === CONTACT_KIND_3D.faceA ? CONTACT_KIND_3D.faceB
-    : swap && kind === CONTACT_KIND_3D.faceB ? CONTACT_KIND_3D.faceA
-    : kind;
+  out.kind =
+    n === 0
+      ? CONTACT_KIND_3D.none
+      : swap && kind === CONTACT_KIND_3D.faceA
+        ? CONTACT_KIND_3D.faceB
+        : swap && kind === CONTACT_KIND_3D.faceB
+          ? CONTACT_KIND_3D.faceA
+          : kind;
   if (n === 0) return 0;
   vec3.scale(mat3.mulVec(frame.rot, lm.normal, out.normal), swap ? -1 : 1, out.normal);
   const r = frame.rot;
   const o = frame.origin;
   for (let k = 0; k < n; k++) {
-    const x = lm.positions[3 * k], y = lm.positions[3 * k + 1], z = lm.positions[3 * k + 2];
-    for (let i = 0; i < 3; i++) out.positions[3 * k + i] = o[i] + (r[3 * i] * x + r[3 * i + 1] * y + r[3 * i + 2] * z);
+    const x = lm.positions[3 * k],
+      y = lm.positions[3 * k + 1],
+      z = lm.positions[3 * k + 2];
+    for (let i = 0; i < 3; i++)
+      out.positions[3 * k + i] = o[i] + (r[3 * i] * x + r[3 * i + 1] * y + r[3 * i + 2] * z);
     out.depths[k] = -lm.separations[k];
     const id = lm.ids[k];
     out.ids[k] = swap ? swapId3d(id) : id;
@@ -339,7 +398,11 @@ export function manifold3DToJson(m: Manifold3D, pair: [number, number]): Manifol
   const points = [];
   for (let k = 0; k < m.count; k++) {
     points.push({
-      position: [m.positions[3 * k], m.positions[3 * k + 1], m.positions[3 * k + 2]] as [number, number, number],
+      position: [m.positions[3 * k], m.positions[3 * k + 1], m.positions[3 * k + 2]] as [
+        number,
+        number,
+        number,
+      ],
       depth: m.depths[k],
       id: m.ids[k],
     });

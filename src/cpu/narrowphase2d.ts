@@ -57,7 +57,9 @@ export function prepareCpu2D(packed: Packed2D, shapeCount: number): CpuNarrowpha
 
 /** Collides every pair of `packed` into `out` (Manifold2D slots); returns `out`. */
 export function collidePacked2D(
-  prepared: CpuNarrowphase2D, packed: Packed2D, out: ArrayBuffer = new ArrayBuffer(manifoldBytes2D(packed.pairCount)),
+  prepared: CpuNarrowphase2D,
+  packed: Packed2D,
+  out: ArrayBuffer = new ArrayBuffer(manifoldBytes2D(packed.pairCount)),
 ): ArrayBuffer {
   const f = new Float32Array(out);
   const u = new Uint32Array(out);

@@ -63,7 +63,9 @@ export function prepareCpu3D(packed: PackedShapes3D & Pick<Packed3D, 'bodies'>):
 
 /** Collides every pair of `packed` into `out` (Manifold3D slots); returns `out`. */
 export function collidePacked3D(
-  prepared: CpuNarrowphase3D, packed: Packed3D, out: ArrayBuffer = new ArrayBuffer(manifoldBytes3D(packed.pairCount)),
+  prepared: CpuNarrowphase3D,
+  packed: Packed3D,
+  out: ArrayBuffer = new ArrayBuffer(manifoldBytes3D(packed.pairCount)),
 ): ArrayBuffer {
   const f = new Float32Array(out);
   const u = new Uint32Array(out);
@@ -81,4 +83,3 @@ export function collidePacked3D(
   }
   return out;
 }
-

@@ -4,7 +4,11 @@
 // btPolyhedralContactClipping, with Box3D's hysteresis). Scalars inside (flat candidates): it runs
 // on most face contacts of resting boxes.
 
-import { MAX_CLIP_POINTS_3D, REDUCTION_DEPTH_TOLERANCE_3D, REDUCTION_HYSTERESIS_3D } from '../constants3d.ts';
+import {
+  MAX_CLIP_POINTS_3D,
+  REDUCTION_DEPTH_TOLERANCE_3D,
+  REDUCTION_HYSTERESIS_3D,
+} from '../constants3d.ts';
 import { swapId3d } from './manifold3d.ts';
 import type { Vec3Like } from './vec3.ts';
 
@@ -16,7 +20,11 @@ export interface Candidates3D {
 }
 
 export function emptyCandidates3D(): Candidates3D {
-  return { pos: new Float64Array(3 * MAX_CLIP_POINTS_3D), sep: new Float64Array(MAX_CLIP_POINTS_3D), id: new Uint32Array(MAX_CLIP_POINTS_3D) };
+  return {
+    pos: new Float64Array(3 * MAX_CLIP_POINTS_3D),
+    sep: new Float64Array(MAX_CLIP_POINTS_3D),
+    id: new Uint32Array(MAX_CLIP_POINTS_3D),
+  };
 }
 
 /**
@@ -30,16 +38,26 @@ export function emptyCandidates3D(): Candidates3D {
  * from the candidates' centroid: a resting pair's depths follow its wobble, its corners do not.
  * Returns the number chosen.
  */
-export function reduceManifold3d(cand: Candidates3D, n: number, normal: Vec3Like, scale: number, chosen: Int32Array): number {
+export function reduceManifold3d(
+  cand: Candidates3D,
+  n: number,
+  normal: Vec3Like,
+  scale: number,
+  chosen: Int32Array,
+): number {
   const candPos = cand.pos;
   const candSep = cand.sep;
-  const nx = normal[0], ny = normal[1], nz = normal[2];
+  const nx = normal[0],
+    ny = normal[1],
+    nz = normal[2];
   // 1. Deepest (smallest separation), within the depth tolerance.
   let lo = Infinity;
   for (let i = 0; i < n; i++) if (candSep[i] < lo) lo = candSep[i];
   const tolDepth = lo + REDUCTION_DEPTH_TOLERANCE_3D * scale;
   // Of those, the one farthest out from the candidates' centroid (a corner of the region).
-  let gx = 0, gy = 0, gz = 0;
+  let gx = 0,
+    gy = 0,
+    gz = 0;
   for (let i = 0; i < n; i++) {
     gx += candPos[3 * i];
     gy += candPos[3 * i + 1];
@@ -51,19 +69,32 @@ export function reduceManifold3d(cand: Candidates3D, n: number, normal: Vec3Like
   let far = 0;
   for (let i = 0; i < n; i++) {
     if (candSep[i] > tolDepth) continue;
-    const dx = candPos[3 * i] - gx, dy = candPos[3 * i + 1] - gy, dz = candPos[3 * i + 2] - gz;
+    const dx = candPos[3 * i] - gx,
+      dy = candPos[3 * i + 1] - gy,
+      dz = candPos[3 * i + 2] - gz;
     far = Math.max(far, dx * dx + dy * dy + dz * dz);
   }
   let i0 = -1;
   for (let i = 0; i < n; i++) {
-    const dx = candPos[3 * i] - gx, dy = candPos[3 * i + 1] - gy, dz = candPos[3 * i + 2] - gz;
-    if (candSep[i] <= tolDepth && dx * dx + dy * dy + dz * dz >= REDUCTION_HYSTERESIS_3D * far && firstById3d(cand, i, i0)) i0 = i;
+    const dx = candPos[3 * i] - gx,
+      dy = candPos[3 * i + 1] - gy,
+      dz = candPos[3 * i + 2] - gz;
+    if (
+      candSep[i] <= tolDepth &&
+      dx * dx + dy * dy + dz * dz >= REDUCTION_HYSTERESIS_3D * far &&
+      firstById3d(cand, i, i0)
+    )
+      i0 = i;
   }
-  const ax = candPos[3 * i0], ay = candPos[3 * i0 + 1], az = candPos[3 * i0 + 2];
+  const ax = candPos[3 * i0],
+    ay = candPos[3 * i0 + 1],
+    az = candPos[3 * i0 + 2];
   // 2. Farthest from it.
   let hi = 0;
   for (let i = 0; i < n; i++) {
-    const dx = candPos[3 * i] - ax, dy = candPos[3 * i + 1] - ay, dz = candPos[3 * i + 2] - az;
+    const dx = candPos[3 * i] - ax,
+      dy = candPos[3 * i + 1] - ay,
+      dz = candPos[3 * i + 2] - az;
     const d = dx * dx + dy * dy + dz * dz;
     if (d > hi) hi = d;
   }
@@ -71,25 +102,39 @@ export function reduceManifold3d(cand: Candidates3D, n: number, normal: Vec3Like
   if (!(hi > 0)) return 1;
   let i1 = -1;
   for (let i = 0; i < n; i++) {
-    const dx = candPos[3 * i] - ax, dy = candPos[3 * i + 1] - ay, dz = candPos[3 * i + 2] - az;
-    if (dx * dx + dy * dy + dz * dz >= REDUCTION_HYSTERESIS_3D * hi && firstById3d(cand, i, i1)) i1 = i;
+    const dx = candPos[3 * i] - ax,
+      dy = candPos[3 * i + 1] - ay,
+      dz = candPos[3 * i + 2] - az;
+    if (dx * dx + dy * dy + dz * dz >= REDUCTION_HYSTERESIS_3D * hi && firstById3d(cand, i, i1))
+      i1 = i;
   }
   chosen[1] = i1;
-  const bx = candPos[3 * i1], by = candPos[3 * i1 + 1], bz = candPos[3 * i1 + 2];
+  const bx = candPos[3 * i1],
+    by = candPos[3 * i1 + 1],
+    bz = candPos[3 * i1 + 2];
   // 3. Largest |signed area| of (a, b, p) around the normal.
-  const abx = bx - ax, aby = by - ay, abz = bz - az;
+  const abx = bx - ax,
+    aby = by - ay,
+    abz = bz - az;
   hi = 0;
   for (let i = 0; i < n; i++) {
-    const px = candPos[3 * i] - ax, py = candPos[3 * i + 1] - ay, pz = candPos[3 * i + 2] - az;
-    const area = Math.abs(nx * (aby * pz - abz * py) + ny * (abz * px - abx * pz) + nz * (abx * py - aby * px));
+    const px = candPos[3 * i] - ax,
+      py = candPos[3 * i + 1] - ay,
+      pz = candPos[3 * i + 2] - az;
+    const area = Math.abs(
+      nx * (aby * pz - abz * py) + ny * (abz * px - abx * pz) + nz * (abx * py - aby * px),
+    );
     if (area > hi) hi = area;
   }
   if (!(hi > 0)) return 2;
   let i2 = -1;
   let sign = 1;
   for (let i = 0; i < n; i++) {
-    const px = candPos[3 * i] - ax, py = candPos[3 * i + 1] - ay, pz = candPos[3 * i + 2] - az;
-    const area = nx * (aby * pz - abz * py) + ny * (abz * px - abx * pz) + nz * (abx * py - aby * px);
+    const px = candPos[3 * i] - ax,
+      py = candPos[3 * i + 1] - ay,
+      pz = candPos[3 * i + 2] - az;
+    const area =
+      nx * (aby * pz - abz * py) + ny * (abz * px - abx * pz) + nz * (abx * py - aby * px);
     if (Math.abs(area) >= REDUCTION_HYSTERESIS_3D * hi && firstById3d(cand, i, i2)) {
       i2 = i;
       sign = area > 0 ? 1 : -1;
@@ -98,7 +143,9 @@ export function reduceManifold3d(cand: Candidates3D, n: number, normal: Vec3Like
   chosen[2] = i2;
   // 4. Largest area added outside triangle (a, b, c) (wound by `sign` around the normal): the
   // best score, then the candidate within the hysteresis of it first in id order.
-  const cx = candPos[3 * i2], cy = candPos[3 * i2 + 1], cz = candPos[3 * i2 + 2];
+  const cx = candPos[3 * i2],
+    cy = candPos[3 * i2 + 1],
+    cz = candPos[3 * i2 + 2];
   hi = 0;
   for (let i = 0; i < n; i++) {
     if (i === i0 || i === i1 || i === i2) continue;
@@ -109,7 +156,12 @@ export function reduceManifold3d(cand: Candidates3D, n: number, normal: Vec3Like
   let i3 = -1;
   for (let i = 0; i < n; i++) {
     if (i === i0 || i === i1 || i === i2) continue;
-    if (addedArea3d(cand, i, ax, ay, az, bx, by, bz, cx, cy, cz, nx, ny, nz, sign) >= REDUCTION_HYSTERESIS_3D * hi && firstById3d(cand, i, i3)) i3 = i;
+    if (
+      addedArea3d(cand, i, ax, ay, az, bx, by, bz, cx, cy, cz, nx, ny, nz, sign) >=
+        REDUCTION_HYSTERESIS_3D * hi &&
+      firstById3d(cand, i, i3)
+    )
+      i3 = i;
   }
   if (i3 < 0) return 3;
   chosen[3] = i3;
@@ -132,11 +184,24 @@ export function firstById3d(cand: Candidates3D, i: number, pick: number): boolea
 export function addedArea3d(
   cand: Candidates3D,
   i: number,
-  ax: number, ay: number, az: number, bx: number, by: number, bz: number, cx: number, cy: number, cz: number,
-  nx: number, ny: number, nz: number, sign: number,
+  ax: number,
+  ay: number,
+  az: number,
+  bx: number,
+  by: number,
+  bz: number,
+  cx: number,
+  cy: number,
+  cz: number,
+  nx: number,
+  ny: number,
+  nz: number,
+  sign: number,
 ): number {
   const candPos = cand.pos;
-  const px = candPos[3 * i], py = candPos[3 * i + 1], pz = candPos[3 * i + 2];
+  const px = candPos[3 * i],
+    py = candPos[3 * i + 1],
+    pz = candPos[3 * i + 2];
   let added = 0;
   for (let k = 0; k < 3; k++) {
     const ux = k === 0 ? ax : k === 1 ? bx : cx;
@@ -145,9 +210,14 @@ export function addedArea3d(
     const wx = k === 0 ? bx : k === 1 ? cx : ax;
     const wy = k === 0 ? by : k === 1 ? cy : ay;
     const wz = k === 0 ? bz : k === 1 ? cz : az;
-    const ex = wx - ux, ey = wy - uy, ez = wz - uz;
-    const qx = px - ux, qy = py - uy, qz = pz - uz;
-    const area = -sign * (nx * (ey * qz - ez * qy) + ny * (ez * qx - ex * qz) + nz * (ex * qy - ey * qx));
+    const ex = wx - ux,
+      ey = wy - uy,
+      ez = wz - uz;
+    const qx = px - ux,
+      qy = py - uy,
+      qz = pz - uz;
+    const area =
+      -sign * (nx * (ey * qz - ez * qy) + ny * (ez * qx - ex * qz) + nz * (ex * qy - ey * qx));
     if (area > added) added = area;
   }
   return added;

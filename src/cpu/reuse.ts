@@ -25,9 +25,24 @@ export interface ReusePairs {
    * Anchor `prev` of `anchors` reused for pair (a, b) at the current poses: returns the
    * REUSE_STATUS, having written a kept or apart manifold into slot k of `manifolds`.
    */
-  reuse(anchors: ArrayBuffer, prev: number, a: number, b: number, margin: number, manifolds: ArrayBuffer, k: number): number;
+  reuse(
+    anchors: ArrayBuffer,
+    prev: number,
+    a: number,
+    b: number,
+    margin: number,
+    manifolds: ArrayBuffer,
+    k: number,
+  ): number;
   /** The anchor of pair (a, b) from manifold slot k (a full collide's), into slot k of `anchors`. */
-  anchor(a: number, b: number, manifolds: ArrayBuffer, k: number, margin: number, anchors: ArrayBuffer): void;
+  anchor(
+    a: number,
+    b: number,
+    manifolds: ArrayBuffer,
+    k: number,
+    margin: number,
+    anchors: ArrayBuffer,
+  ): void;
 }
 
 /**
@@ -37,8 +52,16 @@ export interface ReusePairs {
  * anchorsPrev null: no last frame (every pair collides). The kernel reads the margin as f32.
  */
 export function reuseSlots(
-  dim: ReusePairs, pairs: Uint32Array, pairCount: number, prevSlot: Uint32Array | null, firstSlot: number,
-  anchorsPrev: ArrayBuffer | null, anchorsCur: ArrayBuffer, manifolds: ArrayBuffer, flags: Uint32Array, margin: number,
+  dim: ReusePairs,
+  pairs: Uint32Array,
+  pairCount: number,
+  prevSlot: Uint32Array | null,
+  firstSlot: number,
+  anchorsPrev: ArrayBuffer | null,
+  anchorsCur: ArrayBuffer,
+  manifolds: ArrayBuffer,
+  flags: Uint32Array,
+  margin: number,
 ): ReuseCounts {
   const counts: ReuseCounts = { kept: 0, apart: 0, collide: 0 };
   const m32 = Math.fround(margin);
@@ -63,11 +86,18 @@ export function reuseSlots(
 
 /** The anchor kernel's loop (anchorSlots): the anchor of every slot flagged for the full collide, from its new manifold. */
 export function anchorSlots(
-  dim: ReusePairs, pairs: Uint32Array, pairCount: number, manifolds: ArrayBuffer, flags: Uint32Array, anchorsCur: ArrayBuffer, margin: number,
+  dim: ReusePairs,
+  pairs: Uint32Array,
+  pairCount: number,
+  manifolds: ArrayBuffer,
+  flags: Uint32Array,
+  anchorsCur: ArrayBuffer,
+  margin: number,
 ): void {
   const m32 = Math.fround(margin);
   for (let k = 0; k < pairCount; k++) {
-    if (flags[k] === REUSE_STATUS.collide) dim.anchor(pairs[2 * k]!, pairs[2 * k + 1]!, manifolds, k, m32, anchorsCur);
+    if (flags[k] === REUSE_STATUS.collide)
+      dim.anchor(pairs[2 * k]!, pairs[2 * k + 1]!, manifolds, k, m32, anchorsCur);
   }
 }
 
@@ -76,7 +106,12 @@ export function anchorSlots(
  * as last frame, slot for slot) firstSlot + k; REUSE_NO_SLOT when there is no last frame or the
  * slot lies past last frame's anchors.
  */
-export function previousSlot(prevSlot: Uint32Array | null, firstSlot: number, k: number, prevAnchors: number): number {
+export function previousSlot(
+  prevSlot: Uint32Array | null,
+  firstSlot: number,
+  k: number,
+  prevAnchors: number,
+): number {
   const p = prevSlot ? prevSlot[k]! : firstSlot + k;
   return p < prevAnchors ? p : REUSE_NO_SLOT;
 }

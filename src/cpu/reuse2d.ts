@@ -25,11 +25,23 @@
 // origin), so while bound − that > margin the pair is provably still apart: its empty manifold is
 // written without a collide.
 
-import { CORE_SEPARATION, MAX_MANIFOLD_POINTS_2D, REUSE_APART_SLACK, REUSE_ROTATION, REUSE_SLIDE, REUSE_TRANSLATION } from '../constants.ts';
+import {
+  CORE_SEPARATION,
+  MAX_MANIFOLD_POINTS_2D,
+  REUSE_APART_SLACK,
+  REUSE_ROTATION,
+  REUSE_SLIDE,
+  REUSE_TRANSLATION,
+} from '../constants.ts';
 import { LAYOUT_2D } from '../layout2d.ts';
 import { emptyShape2D, type Shape2D } from '../shapes2d.ts';
 import { transformShape } from './collide2d.ts';
-import { emptyManifold2D, relativeTransform, type LocalManifold2D, type Transform2D } from './manifold2d.ts';
+import {
+  emptyManifold2D,
+  relativeTransform,
+  type LocalManifold2D,
+  type Transform2D,
+} from './manifold2d.ts';
 import { ANCHOR_JOIN, REUSE_STATUS, type ReusePairs } from './reuse.ts';
 import { findMaxSeparation, type FaceQuery } from './sat2d.ts';
 
@@ -67,12 +79,23 @@ export interface Anchor2D {
 
 export function emptyAnchor2D(): Anchor2D {
   return {
-    tx: 0, ty: 0, c: 1, s: 0, nx: 0, ny: 0, bound: 0, count: 0, join: false,
+    tx: 0,
+    ty: 0,
+    c: 1,
+    s: 0,
+    nx: 0,
+    ny: 0,
+    bound: 0,
+    count: 0,
+    join: false,
     localX: new Float64Array(MAX_MANIFOLD_POINTS_2D),
     localY: new Float64Array(MAX_MANIFOLD_POINTS_2D),
     depth: new Float64Array(MAX_MANIFOLD_POINTS_2D),
     id: new Uint32Array(MAX_MANIFOLD_POINTS_2D),
-    shapeA: 0, shapeB: 0, scale: 0, reach: 0,
+    shapeA: 0,
+    shapeB: 0,
+    scale: 0,
+    reach: 0,
   };
 }
 
@@ -88,14 +111,16 @@ export const axis2D = new Float64Array(3);
 /** Largest projection of a polygon's core vertices on (dx, dy). */
 export function maxProjection2D(poly: Shape2D, dx: number, dy: number): number {
   let best = -F32_MAX;
-  for (let i = 0; i < poly.count; i++) best = Math.max(best, dx * poly.vertices[2 * i]! + dy * poly.vertices[2 * i + 1]!);
+  for (let i = 0; i < poly.count; i++)
+    best = Math.max(best, dx * poly.vertices[2 * i]! + dy * poly.vertices[2 * i + 1]!);
   return best;
 }
 
 /** B's farthest core vertex from B's origin: how far a turn of B about its origin can move its surface, per radian. */
 export function reach2D(shape: Shape2D): number {
   let r2 = 0;
-  for (let i = 0; i < shape.count; i++) r2 = Math.max(r2, shape.vertices[2 * i]! ** 2 + shape.vertices[2 * i + 1]! ** 2);
+  for (let i = 0; i < shape.count; i++)
+    r2 = Math.max(r2, shape.vertices[2 * i]! ** 2 + shape.vertices[2 * i + 1]! ** 2);
   return Math.sqrt(r2);
 }
 
@@ -171,7 +196,14 @@ export function separatingAxis2D(shapeA: Shape2D, shapeB: Shape2D, xf: Transform
  * and shapes[shapeB] at xfB with `margin`) into `out`.
  */
 export function anchorFromManifold2D(
-  shapes: readonly Shape2D[], shapeA: number, xfA: Transform2D, shapeB: number, xfB: Transform2D, m: LocalManifold2D, margin: number, out: Anchor2D,
+  shapes: readonly Shape2D[],
+  shapeA: number,
+  xfA: Transform2D,
+  shapeB: number,
+  xfB: Transform2D,
+  m: LocalManifold2D,
+  margin: number,
+  out: Anchor2D,
 ): void {
   const A = shapes[shapeA]!;
   const B = shapes[shapeB]!;
@@ -241,7 +273,13 @@ export function anchorFromManifold2D(
  * .apart (out empty), or .collide (out untouched: the pair needs the full collide).
  */
 export function reuseManifold2D(
-  a: Anchor2D, shapeA: number, xfA: Transform2D, shapeB: number, xfB: Transform2D, margin: number, out: LocalManifold2D,
+  a: Anchor2D,
+  shapeA: number,
+  xfA: Transform2D,
+  shapeB: number,
+  xfB: Transform2D,
+  margin: number,
+  out: LocalManifold2D,
 ): number {
   if (shapeA !== a.shapeA || shapeB !== a.shapeB) return REUSE_STATUS.collide;
   relativeTransform(xfA, 0, 0, xfB, pose);
@@ -259,7 +297,8 @@ export function reuseManifold2D(
     }
     return REUSE_STATUS.collide;
   }
-  if (a.bound !== margin || moved > REUSE_TRANSLATION * a.scale || turned > REUSE_ROTATION) return REUSE_STATUS.collide;
+  if (a.bound !== margin || moved > REUSE_TRANSLATION * a.scale || turned > REUSE_ROTATION)
+    return REUSE_STATUS.collide;
   if (a.join) return reuseJoin2D(a, pose, xfA, margin, out);
   const nx = a.nx;
   const ny = a.ny;
@@ -296,7 +335,13 @@ export function reuseManifold2D(
  * vertices nearly touch (the join's direction is rounding) or the join turned by more than
  * REUSE_ROTATION (the closest features may have changed), or the point left the margin.
  */
-export function reuseJoin2D(a: Anchor2D, xf: Transform2D, xfA: Transform2D, margin: number, out: LocalManifold2D): number {
+export function reuseJoin2D(
+  a: Anchor2D,
+  xf: Transform2D,
+  xfA: Transform2D,
+  margin: number,
+  out: LocalManifold2D,
+): number {
   const dx = xf.c * a.localX[0]! - xf.s * a.localY[0]! + xf.px - a.localX[1]!;
   const dy = xf.s * a.localX[0]! + xf.c * a.localY[0]! + xf.py - a.localY[1]!;
   const dist = Math.sqrt(dx * dx + dy * dy);
@@ -449,7 +494,15 @@ export function reusePairs2D(scene: ReuseScene2D): ReusePairs {
       loadAnchor2D(anchors, prev, anchor);
       loadTransform(bodies, a, xfA);
       loadTransform(bodies, b, xfB);
-      const status = reuseManifold2D(anchor, bodyShape(bodies, a), xfA, bodyShape(bodies, b), xfB, margin, manifold);
+      const status = reuseManifold2D(
+        anchor,
+        bodyShape(bodies, a),
+        xfA,
+        bodyShape(bodies, b),
+        xfB,
+        margin,
+        manifold,
+      );
       if (status !== REUSE_STATUS.collide) storeManifold2D(manifold, manifolds, k);
       return status;
     },
@@ -457,7 +510,16 @@ export function reusePairs2D(scene: ReuseScene2D): ReusePairs {
       loadTransform(bodies, a, xfA);
       loadTransform(bodies, b, xfB);
       loadManifold2D(manifolds, k, manifold);
-      anchorFromManifold2D(shapes, bodyShape(bodies, a), xfA, bodyShape(bodies, b), xfB, manifold, margin, anchor);
+      anchorFromManifold2D(
+        shapes,
+        bodyShape(bodies, a),
+        xfA,
+        bodyShape(bodies, b),
+        xfB,
+        manifold,
+        margin,
+        anchor,
+      );
       storeAnchor2D(anchor, anchors, k);
     },
   };

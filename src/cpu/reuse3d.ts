@@ -29,7 +29,16 @@ import { LAYOUT_3D } from '../layout3d.ts';
 import type { Shape3D } from '../shapes3d.ts';
 import { deepestVertex3d } from './clip3d.ts';
 import { isHull3d } from './collide3d.ts';
-import { emptyHull3D, emptyManifold3D, emptyWorkingFrame3D, quatToMatrix3d, relativePose3d, type Hull3D, type Manifold3D, type Transform3D } from './manifold3d.ts';
+import {
+  emptyHull3D,
+  emptyManifold3D,
+  emptyWorkingFrame3D,
+  quatToMatrix3d,
+  relativePose3d,
+  type Hull3D,
+  type Manifold3D,
+  type Transform3D,
+} from './manifold3d.ts';
 import { REUSE_STATUS, type ReusePairs } from './reuse.ts';
 import { emptyFaceQuery3D, queryFaceDirections3d } from './sat3d.ts';
 
@@ -78,8 +87,14 @@ export function emptyAnchor3D(): Anchor3D {
 
 /** a ⊗ b for quaternions [x, y, z, w], into out (which may be neither). */
 export function quatMul3d(a: ArrayLike<number>, b: ArrayLike<number>, out: Float64Array): void {
-  const ax = a[0]!, ay = a[1]!, az = a[2]!, aw = a[3]!;
-  const bx = b[0]!, by = b[1]!, bz = b[2]!, bw = b[3]!;
+  const ax = a[0]!,
+    ay = a[1]!,
+    az = a[2]!,
+    aw = a[3]!;
+  const bx = b[0]!,
+    by = b[1]!,
+    bz = b[2]!,
+    bw = b[3]!;
   out[0] = aw * bx + ax * bw + ay * bz - az * by;
   out[1] = aw * by - ax * bz + ay * bw + az * bx;
   out[2] = aw * bz + ax * by - ay * bx + az * bw;
@@ -101,7 +116,12 @@ export const axis3D = new Float64Array(4);
  * B's pose in A's body frame: rotation conj(qA) qB into q, translation R_Aᵀ (pB − pA) into t;
  * A's rotation matrix into rotA (row-major).
  */
-export function bodyPose3d(xfA: Transform3D, xfB: Transform3D, q: Float64Array, t: Float64Array): void {
+export function bodyPose3d(
+  xfA: Transform3D,
+  xfB: Transform3D,
+  q: Float64Array,
+  t: Float64Array,
+): void {
   const qa = xfA.rotation;
   conjA[0] = -qa[0]!;
   conjA[1] = -qa[1]!;
@@ -135,7 +155,9 @@ function supportAlong3d(h: Hull3D, ux: number, uy: number, uz: number): number {
   const i = deepestVertex3d(h, along);
   const v = h.shape.vertices;
   const r = h.rot;
-  const x = v[3 * i]!, y = v[3 * i + 1]!, z = v[3 * i + 2]!;
+  const x = v[3 * i]!,
+    y = v[3 * i + 1]!,
+    z = v[3 * i + 2]!;
   const wx = r[0]! * x + r[1]! * y + r[2]! * z + h.pos[0]!;
   const wy = r[3]! * x + r[4]! * y + r[5]! * z + h.pos[1]!;
   const wz = r[6]! * x + r[7]! * y + r[8]! * z + h.pos[2]!;
@@ -148,13 +170,21 @@ function supportAlong3d(h: Hull3D, ux: number, uy: number, uz: number): number {
  * boxes: queryFaceDirections3d, the narrowphase's own) and the line of the shape centres. Each is
  * exact along its axis, so the best is a lower bound of the distance.
  */
-export function separatingAxis3D(shapeA: Shape3D, xfA: Transform3D, shapeB: Shape3D, xfB: Transform3D, scale: number): void {
+export function separatingAxis3D(
+  shapeA: Shape3D,
+  xfA: Transform3D,
+  shapeB: Shape3D,
+  xfB: Transform3D,
+  scale: number,
+): void {
   hullA.shape = shapeA;
   hullB.shape = shapeB;
   relativePose3d(shapeA, xfA, shapeB, xfB, frameA, hullB);
   const radius = shapeA.radius + shapeB.radius;
   let best = -F32_MAX;
-  let ax = 0, ay = 0, az = 0;
+  let ax = 0,
+    ay = 0,
+    az = 0;
   if (isHull3d(shapeA)) {
     queryFaceDirections3d(hullA, hullB, F32_MAX, scale, faces);
     if (faces.separation - radius > best) {
@@ -170,7 +200,9 @@ export function separatingAxis3D(shapeA: Shape3D, xfA: Transform3D, shapeB: Shap
     if (faces.separation - radius > best) {
       best = faces.separation - radius;
       const f = faces.face;
-      const nx = shapeB.planes[4 * f]!, ny = shapeB.planes[4 * f + 1]!, nz = shapeB.planes[4 * f + 2]!;
+      const nx = shapeB.planes[4 * f]!,
+        ny = shapeB.planes[4 * f + 1]!,
+        nz = shapeB.planes[4 * f + 2]!;
       const r = hullB.rot;
       ax = -(r[0]! * nx + r[1]! * ny + r[2]! * nz);
       ay = -(r[3]! * nx + r[4]! * ny + r[5]! * nz);
@@ -180,7 +212,9 @@ export function separatingAxis3D(shapeA: Shape3D, xfA: Transform3D, shapeB: Shap
   const p = hullB.pos;
   const len = Math.sqrt(p[0]! * p[0]! + p[1]! * p[1]! + p[2]! * p[2]!);
   if (len > 0) {
-    const ux = p[0]! / len, uy = p[1]! / len, uz = p[2]! / len;
+    const ux = p[0]! / len,
+      uy = p[1]! / len,
+      uz = p[2]! / len;
     // Radii are in the supports.
     const s = -supportAlong3d(hullB, -ux, -uy, -uz) - supportAlong3d(hullA, ux, uy, uz);
     if (s > best) {
@@ -201,7 +235,14 @@ export function separatingAxis3D(shapeA: Shape3D, xfA: Transform3D, shapeB: Shap
  * and shapes[shapeB] at xfB with `margin`) into `out`.
  */
 export function anchorFromManifold3D(
-  shapes: readonly Shape3D[], shapeA: number, xfA: Transform3D, shapeB: number, xfB: Transform3D, m: Manifold3D, margin: number, out: Anchor3D,
+  shapes: readonly Shape3D[],
+  shapeA: number,
+  xfA: Transform3D,
+  shapeB: number,
+  xfB: Transform3D,
+  m: Manifold3D,
+  margin: number,
+  out: Anchor3D,
 ): void {
   const A = shapes[shapeA]!;
   const B = shapes[shapeB]!;
@@ -268,12 +309,20 @@ export function anchorFromManifold3D(
  * .apart (out empty), or .collide (out untouched: the pair needs the full collide).
  */
 export function reuseManifold3D(
-  a: Anchor3D, shapeA: number, xfA: Transform3D, shapeB: number, xfB: Transform3D, margin: number, out: Manifold3D,
+  a: Anchor3D,
+  shapeA: number,
+  xfA: Transform3D,
+  shapeB: number,
+  xfB: Transform3D,
+  margin: number,
+  out: Manifold3D,
 ): number {
   if (shapeA !== a.shapeA || shapeB !== a.shapeB) return REUSE_STATUS.collide;
   bodyPose3d(xfA, xfB, q1, t1);
   const t0 = a.translation;
-  const dtx = t1[0]! - t0[0]!, dty = t1[1]! - t0[1]!, dtz = t1[2]! - t0[2]!;
+  const dtx = t1[0]! - t0[0]!,
+    dty = t1[1]! - t0[1]!,
+    dtz = t1[2]! - t0[2]!;
   const moved = Math.sqrt(dtx * dtx + dty * dty + dtz * dtz);
   const q0 = a.rotation;
   conjA[0] = -q0[0]!;
@@ -290,24 +339,31 @@ export function reuseManifold3D(
     }
     return REUSE_STATUS.collide;
   }
-  if (a.bound !== margin || moved > REUSE_TRANSLATION_3D * a.scale || turned > REUSE_ROTATION_3D) return REUSE_STATUS.collide;
+  if (a.bound !== margin || moved > REUSE_TRANSLATION_3D * a.scale || turned > REUSE_ROTATION_3D)
+    return REUSE_STATUS.collide;
   quatToMatrix3d(q1, rot1);
   if (a.kind === CONTACT_KIND_3D.closest) return reuseJoin3D(a, rot1, t1, xfA, margin, out);
   quatToMatrix3d(q0, rot0);
   for (let i = 0; i < 9; i++) rot1[i] = rot1[i]! - rot0[i]!; // R1 − R0
-  const nx = a.normal[0]!, ny = a.normal[1]!, nz = a.normal[2]!;
+  const nx = a.normal[0]!,
+    ny = a.normal[1]!,
+    nz = a.normal[2]!;
   const r = rotA;
   const p = xfA.position;
   let kept = 0;
   for (let k = 0; k < a.count; k++) {
-    const lx = a.local[3 * k]!, ly = a.local[3 * k + 1]!, lz = a.local[3 * k + 2]!;
+    const lx = a.local[3 * k]!,
+      ly = a.local[3 * k + 1]!,
+      lz = a.local[3 * k + 2]!;
     // How far B's point moved, A's frame.
     const dx = rot1[0]! * lx + rot1[1]! * ly + rot1[2]! * lz + dtx;
     const dy = rot1[3]! * lx + rot1[4]! * ly + rot1[5]! * lz + dty;
     const dz = rot1[6]! * lx + rot1[7]! * ly + rot1[8]! * lz + dtz;
     const dn = dx * nx + dy * ny + dz * nz;
     const depth = a.depth[k]! - dn;
-    const sx = dx - dn * nx, sy = dy - dn * ny, sz = dz - dn * nz;
+    const sx = dx - dn * nx,
+      sy = dy - dn * ny,
+      sz = dz - dn * nz;
     const slide = Math.sqrt(sx * sx + sy * sy + sz * sz);
     if (depth >= -margin && slide <= REUSE_SLIDE_3D * a.scale) {
       // Midway between A's surface point (built pose + normal × depth) and B's moved one.
@@ -338,21 +394,35 @@ export function reuseManifold3D(
  * when the core points nearly touch (the join's direction is rounding), the join turned by more
  * than REUSE_ROTATION_3D (the closest features may have changed), or the point left the margin.
  */
-export function reuseJoin3D(a: Anchor3D, rot: Float64Array, t: Float64Array, xfA: Transform3D, margin: number, out: Manifold3D): number {
+export function reuseJoin3D(
+  a: Anchor3D,
+  rot: Float64Array,
+  t: Float64Array,
+  xfA: Transform3D,
+  margin: number,
+  out: Manifold3D,
+): number {
   const l = a.local;
   const dx = rot[0]! * l[0]! + rot[1]! * l[1]! + rot[2]! * l[2]! + t[0]! - l[3]!;
   const dy = rot[3]! * l[0]! + rot[4]! * l[1]! + rot[5]! * l[2]! + t[1]! - l[4]!;
   const dz = rot[6]! * l[0]! + rot[7]! * l[1]! + rot[8]! * l[2]! + t[2]! - l[5]!;
   const dist = Math.sqrt(dx * dx + dy * dy + dz * dz);
   if (!(dist > CORE_DISTANCE_3D * a.scale)) return REUSE_STATUS.collide;
-  const nx = dx / dist, ny = dy / dist, nz = dz / dist;
+  const nx = dx / dist,
+    ny = dy / dist,
+    nz = dz / dist;
   const rB = a.depth[0]!;
   const rA = a.depth[1]!;
   const depth = rA + rB - dist;
-  const ex = nx - a.normal[0]!, ey = ny - a.normal[1]!, ez = nz - a.normal[2]!;
-  if (Math.sqrt(ex * ex + ey * ey + ez * ez) > REUSE_ROTATION_3D || depth < -margin) return REUSE_STATUS.collide;
+  const ex = nx - a.normal[0]!,
+    ey = ny - a.normal[1]!,
+    ez = nz - a.normal[2]!;
+  if (Math.sqrt(ex * ex + ey * ey + ez * ez) > REUSE_ROTATION_3D || depth < -margin)
+    return REUSE_STATUS.collide;
   const k = 0.5 * (rA - rB + dist);
-  const px = l[3]! + k * nx, py = l[4]! + k * ny, pz = l[5]! + k * nz;
+  const px = l[3]! + k * nx,
+    py = l[4]! + k * ny,
+    pz = l[5]! + k * nz;
   const r = rotA;
   const p = xfA.position;
   out.count = 1;
@@ -486,7 +556,15 @@ export function reusePairs3D(scene: ReuseScene3D): ReusePairs {
       loadAnchor3D(anchors, prev, anchor);
       loadTransform(bodies, a, xfA);
       loadTransform(bodies, b, xfB);
-      const status = reuseManifold3D(anchor, bodyShape(bodies, a), xfA, bodyShape(bodies, b), xfB, margin, manifold);
+      const status = reuseManifold3D(
+        anchor,
+        bodyShape(bodies, a),
+        xfA,
+        bodyShape(bodies, b),
+        xfB,
+        margin,
+        manifold,
+      );
       if (status !== REUSE_STATUS.collide) storeManifold3D(manifold, manifolds, k);
       return status;
     },
@@ -494,7 +572,16 @@ export function reusePairs3D(scene: ReuseScene3D): ReusePairs {
       loadTransform(bodies, a, xfA);
       loadTransform(bodies, b, xfB);
       loadManifold3D(manifolds, k, manifold);
-      anchorFromManifold3D(shapes, bodyShape(bodies, a), xfA, bodyShape(bodies, b), xfB, manifold, margin, anchor);
+      anchorFromManifold3D(
+        shapes,
+        bodyShape(bodies, a),
+        xfA,
+        bodyShape(bodies, b),
+        xfB,
+        manifold,
+        margin,
+        anchor,
+      );
       storeAnchor3D(anchor, anchors, k);
     },
   };

@@ -95,7 +95,18 @@ const faceGap = new Float64Array(MAX_HULL_FACES);
  * The distance from the core p–q to the plane n · x = d: the smaller end distance, or 0 when the
  * core touches or crosses the plane. No point of the plane is closer to the core.
  */
-function planeGap3d(nx: number, ny: number, nz: number, nd: number, px: number, py: number, pz: number, qx: number, qy: number, qz: number): number {
+function planeGap3d(
+  nx: number,
+  ny: number,
+  nz: number,
+  nd: number,
+  px: number,
+  py: number,
+  pz: number,
+  qx: number,
+  qy: number,
+  qz: number,
+): number {
   const sp = nx * px + ny * py + nz * pz - nd;
   const sq = nx * qx + ny * qy + nz * qz - nd;
   return sp * sq <= 0 ? 0 : Math.min(Math.abs(sp), Math.abs(sq));
@@ -106,14 +117,35 @@ function planeGap3d(nx: number, ny: number, nz: number, nd: number, px: number, 
  * core that lies outside H, into `out`. (Scalars in the loops over faces: this is the hot path of
  * hull–round pairs.)
  */
-export function closestHullCore3d(H: Hull3D, p: Vec3Like, q: Vec3Like, isSegment: boolean, out: HullCoreClosest3D): HullCoreClosest3D {
-  const px = p[0], py = p[1], pz = p[2];
-  const qx = q[0], qy = q[1], qz = q[2];
+export function closestHullCore3d(
+  H: Hull3D,
+  p: Vec3Like,
+  q: Vec3Like,
+  isSegment: boolean,
+  out: HullCoreClosest3D,
+): HullCoreClosest3D {
+  const px = p[0],
+    py = p[1],
+    pz = p[2];
+  const qx = q[0],
+    qy = q[1],
+    qz = q[2];
   const hv = H.shape.vertices;
   const hp = H.shape.planes;
   let best = Infinity;
   for (let f = 0, n = H.shape.faceCount; f < n; f++) {
-    faceGap[f] = planeGap3d(hp[4 * f], hp[4 * f + 1], hp[4 * f + 2], hp[4 * f + 3], px, py, pz, qx, qy, qz);
+    faceGap[f] = planeGap3d(
+      hp[4 * f],
+      hp[4 * f + 1],
+      hp[4 * f + 2],
+      hp[4 * f + 3],
+      px,
+      py,
+      pz,
+      qx,
+      qy,
+      qz,
+    );
   }
   // Hull edges against the core. An edge lies in the planes of its two faces, so it is no closer
   // to the core than the core is to either plane: edges that cannot beat the best are skipped
@@ -123,7 +155,9 @@ export function closestHullCore3d(H: Hull3D, p: Vec3Like, q: Vec3Like, isSegment
     const gap = Math.max(faceGap[edge.f0], faceGap[edge.f1]);
     if (gap * gap >= best) continue;
     const c = closestSegments3d(hullVertex(H, edge.v0, va), hullVertex(H, edge.v1, vb), p, q, seg);
-    const dx = c.c2[0] - c.c1[0], dy = c.c2[1] - c.c1[1], dz = c.c2[2] - c.c1[2];
+    const dx = c.c2[0] - c.c1[0],
+      dy = c.c2[1] - c.c1[1],
+      dz = c.c2[2] - c.c1[2];
     const d2 = dx * dx + dy * dy + dz * dz;
     if (d2 < best) {
       best = d2;
@@ -139,7 +173,10 @@ export function closestHullCore3d(H: Hull3D, p: Vec3Like, q: Vec3Like, isSegment
     // No end point is closer to the plane than its gap.
     const gap = faceGap[f];
     if (gap * gap >= best) continue;
-    const nx = hp[4 * f], ny = hp[4 * f + 1], nz = hp[4 * f + 2], nd = hp[4 * f + 3];
+    const nx = hp[4 * f],
+      ny = hp[4 * f + 1],
+      nz = hp[4 * f + 2],
+      nd = hp[4 * f + 3];
     for (let k = 0; k < ends; k++) {
       const x = k === 0 ? px : qx;
       const y = k === 0 ? py : qy;
@@ -151,7 +188,9 @@ export function closestHullCore3d(H: Hull3D, p: Vec3Like, q: Vec3Like, isSegment
       for (let j = 0; j < loop.size; j++) {
         const a = 3 * faceEntry(H, loop.first + j, entry).vertex;
         const b = 3 * faceEntry(H, loop.first + (j + 1 === loop.size ? 0 : j + 1), entry).vertex;
-        const ex = hv[b] - hv[a], ey = hv[b + 1] - hv[a + 1], ez = hv[b + 2] - hv[a + 2];
+        const ex = hv[b] - hv[a],
+          ey = hv[b + 1] - hv[a + 1],
+          ez = hv[b + 2] - hv[a + 2];
         const sx = ey * nz - ez * ny;
         const sy = ez * nx - ex * nz;
         const sz = ex * ny - ey * nx;
@@ -178,7 +217,14 @@ export function closestHullCore3d(H: Hull3D, p: Vec3Like, q: Vec3Like, isSegment
  * face's boundary) is one point, not the same point twice. Returns the number of points written.
  */
 export function clipSegmentToFace3d(
-  H: Hull3D, f: number, p: Vec3Like, q: Vec3Like, radius: number, margin: number, scale: number, lm: LocalManifold3D,
+  H: Hull3D,
+  f: number,
+  p: Vec3Like,
+  q: Vec3Like,
+  radius: number,
+  margin: number,
+  scale: number,
+  lm: LocalManifold3D,
 ): number {
   const pl = hullPlane(H, f, plane);
   const loop = hullFace(H, f, face);
@@ -188,7 +234,11 @@ export function clipSegmentToFace3d(
   let side1 = -1;
   for (let j = 0; j < loop.size; j++) {
     const a = hullVertex(H, faceEntry(H, loop.first + j, entry).vertex, va);
-    const b = hullVertex(H, faceEntry(H, loop.first + (j + 1 === loop.size ? 0 : j + 1), entry).vertex, vb);
+    const b = hullVertex(
+      H,
+      faceEntry(H, loop.first + (j + 1 === loop.size ? 0 : j + 1), entry).vertex,
+      vb,
+    );
     const sn = vec3.cross(vec3.sub(b, a, e), pl, s);
     const off = vec3.dot(sn, a);
     const d0 = vec3.dot(sn, p) - off;
@@ -216,7 +266,10 @@ export function clipSegmentToFace3d(
     const at = vec3.lerp(p, q, k === 0 ? t0 : t1, x);
     const sep = vec3.dot(pl, at) - pl[3] - radius;
     if (sep > margin) continue;
-    const fa = side < 0 ? FEATURE_FACE_3D + f : FEATURE_EDGE_3D + faceEntry(H, loop.first + side, entry).edge;
+    const fa =
+      side < 0
+        ? FEATURE_FACE_3D + f
+        : FEATURE_EDGE_3D + faceEntry(H, loop.first + side, entry).edge;
     const fb = side < 0 ? FEATURE_VERTEX_3D + k : FEATURE_EDGE_3D;
     // Midway between the face (x - (s + r) n) and the round surface (x - r n).
     pushPoint3d(lm, vec3.addScaled(at, pl, -(radius + 0.5 * sep), at), sep, makeId3d(fa, fb));
@@ -237,7 +290,13 @@ const facePlane = new Float64Array(4);
  * Hull H (the working frame's own shape) against a sphere or capsule R placed by its transform.
  * Writes the local manifold.
  */
-export function collideHullRound3d(H: Hull3D, R: Hull3D, margin: number, scale: number, lm: LocalManifold3D): void {
+export function collideHullRound3d(
+  H: Hull3D,
+  R: Hull3D,
+  margin: number,
+  scale: number,
+  lm: LocalManifold3D,
+): void {
   const isSegment = R.shape.vertexCount === 2;
   const r = R.shape.radius;
   const reach = r + margin;
@@ -245,13 +304,19 @@ export function collideHullRound3d(H: Hull3D, R: Hull3D, margin: number, scale: 
   vec3.sub(q, p, u);
   // Face axes: the core's support along -n is its lower end point. (Scalars: every face of the
   // hull, every pair.)
-  const px = p[0], py = p[1], pz = p[2];
-  const qx = q[0], qy = q[1], qz = q[2];
+  const px = p[0],
+    py = p[1],
+    pz = p[2];
+  const qx = q[0],
+    qy = q[1],
+    qz = q[2];
   const hp = H.shape.planes;
   let sepF = -Infinity;
   let faceF = 0;
   for (let f = 0, c = H.shape.faceCount; f < c; f++) {
-    const nx = hp[4 * f], ny = hp[4 * f + 1], nz = hp[4 * f + 2];
+    const nx = hp[4 * f],
+      ny = hp[4 * f + 1],
+      nz = hp[4 * f + 2];
     const sep = Math.min(nx * px + ny * py + nz * pz, nx * qx + ny * qy + nz * qz) - hp[4 * f + 3];
     if (sep > sepF) {
       sepF = sep;
@@ -300,7 +365,12 @@ export function collideHullRound3d(H: Hull3D, R: Hull3D, margin: number, scale: 
     const normal = vec3.scale(vec3.sub(c.corePoint, c.hullPoint, n), 1 / dist, n);
     setNormal3d(lm, normal);
     const sep = dist - r;
-    pushPoint3d(lm, vec3.addScaled(c.hullPoint, normal, 0.5 * sep, x), sep, makeId3d(c.feature, coreFeature3d(isSegment, c.param)));
+    pushPoint3d(
+      lm,
+      vec3.addScaled(c.hullPoint, normal, 0.5 * sep, x),
+      sep,
+      makeId3d(c.feature, coreFeature3d(isSegment, c.param)),
+    );
     return;
   }
   // Overlapping cores: SAT.
@@ -311,7 +381,12 @@ export function collideHullRound3d(H: Hull3D, R: Hull3D, margin: number, scale: 
     setNormal3d(lm, axisE);
     const sep = sepE - r;
     // Midway between the hull edge point and the round surface (core point - r n).
-    pushPoint3d(lm, vec3.addScaled(c.c1, axisE, 0.5 * sep, x), sep, makeId3d(edgeFeature3d(H.shape, edgeE, c.s), coreFeature3d(true, c.t)));
+    pushPoint3d(
+      lm,
+      vec3.addScaled(c.c1, axisE, 0.5 * sep, x),
+      sep,
+      makeId3d(edgeFeature3d(H.shape, edgeE, c.s), coreFeature3d(true, c.t)),
+    );
     return;
   }
   const pl = hullPlane(H, faceF, facePlane);
@@ -324,7 +399,12 @@ export function collideHullRound3d(H: Hull3D, R: Hull3D, margin: number, scale: 
   const useQ = isSegment && sq < sp;
   const sep = (useQ ? sq : sp) - r;
   if (sep > margin) return;
-  pushPoint3d(lm, vec3.addScaled(useQ ? q : p, pl, -(r + 0.5 * sep), x), sep, makeId3d(FEATURE_FACE_3D + faceF, FEATURE_VERTEX_3D + (useQ ? 1 : 0)));
+  pushPoint3d(
+    lm,
+    vec3.addScaled(useQ ? q : p, pl, -(r + 0.5 * sep), x),
+    sep,
+    makeId3d(FEATURE_FACE_3D + faceF, FEATURE_VERTEX_3D + (useQ ? 1 : 0)),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -339,7 +419,13 @@ const mid = vec3.create();
 const bp = vec3.create();
 
 /** Two cores (point or segment) with radii: A the working frame's own shape, B placed by its transform. */
-export function collideRounds3d(A: Hull3D, B: Hull3D, margin: number, scale: number, lm: LocalManifold3D): void {
+export function collideRounds3d(
+  A: Hull3D,
+  B: Hull3D,
+  margin: number,
+  scale: number,
+  lm: LocalManifold3D,
+): void {
   const segA = A.shape.vertexCount === 2;
   const segB = B.shape.vertexCount === 2;
   hullVertex(A, 0, p1);
@@ -381,7 +467,7 @@ export function collideRounds3d(A: Hull3D, B: Hull3D, margin: number, scale: num
     const s1 = vec3.dot(dir, vec3.sub(q2, p1, e)) / l1;
     const a = Math.max(Math.min(s0, s1), 0);
     const b = Math.min(Math.max(s0, s1), 1);
-    if (b - a > CORE_DISTANCE_3D * scale / l1) {
+    if (b - a > (CORE_DISTANCE_3D * scale) / l1) {
       lm.kind = CONTACT_KIND_3D.parallel;
       for (let k = 0; k < 2; k++) {
         const s = k === 0 ? a : b;
@@ -400,5 +486,10 @@ export function collideRounds3d(A: Hull3D, B: Hull3D, margin: number, scale: num
   }
   lm.kind = CONTACT_KIND_3D.closest;
   const sep = dist - ra - rb;
-  pushPoint3d(lm, vec3.addScaled(c.c1, n, ra + 0.5 * sep, x), sep, makeId3d(coreFeature3d(segA, c.s), coreFeature3d(segB, c.t)));
+  pushPoint3d(
+    lm,
+    vec3.addScaled(c.c1, n, ra + 0.5 * sep, x),
+    sep,
+    makeId3d(coreFeature3d(segA, c.s), coreFeature3d(segB, c.t)),
+  );
 }

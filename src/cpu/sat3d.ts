@@ -30,8 +30,20 @@
 // they read the hull arrays the accessors read.
 
 import { BOX_EDGE_BY_AXIS } from '../box3d.ts';
-import { MAX_HULL_EDGES, MAX_HULL_FACES, PARALLEL_EDGE_SINE_3D, SAT_PRUNE_SLACK_3D, SHAPE_KIND_3D } from '../constants3d.ts';
-import { emptyRigidTransform3D, hullVertex, relativeTransform3d, type Hull3D, type RigidTransform3D } from './manifold3d.ts';
+import {
+  MAX_HULL_EDGES,
+  MAX_HULL_FACES,
+  PARALLEL_EDGE_SINE_3D,
+  SAT_PRUNE_SLACK_3D,
+  SHAPE_KIND_3D,
+} from '../constants3d.ts';
+import {
+  emptyRigidTransform3D,
+  hullVertex,
+  relativeTransform3d,
+  type Hull3D,
+  type RigidTransform3D,
+} from './manifold3d.ts';
 import { mat3, vec3, type Mat3, type Vec3, type Vec3Like } from './vec3.ts';
 
 /** Result of queryFaceDirections3d (WGSL: `struct FaceQuery3D`). */
@@ -92,15 +104,25 @@ function unitScale3d(x: number, y: number, z: number): number {
 export function edgeAxis3d(e1: Vec3Like, e2: Vec3Like, toward: Vec3Like, dst: Vec3): boolean {
   const k1 = unitScale3d(e1[0], e1[1], e1[2]);
   const k2 = unitScale3d(e2[0], e2[1], e2[2]);
-  const d1x = e1[0] * k1, d1y = e1[1] * k1, d1z = e1[2] * k1;
-  const d2x = e2[0] * k2, d2y = e2[1] * k2, d2z = e2[2] * k2;
+  const d1x = e1[0] * k1,
+    d1y = e1[1] * k1,
+    d1z = e1[2] * k1;
+  const d2x = e2[0] * k2,
+    d2y = e2[1] * k2,
+    d2z = e2[2] * k2;
   const nx = d1y * d2z - d1z * d2y;
   const ny = d1z * d2x - d1x * d2z;
   const nz = d1x * d2y - d1y * d2x;
   const l2 = nx * nx + ny * ny + nz * nz;
-  if (l2 < PARALLEL_EDGE_SINE_3D * PARALLEL_EDGE_SINE_3D * ((d1x * d1x + d1y * d1y + d1z * d1z) * (d2x * d2x + d2y * d2y + d2z * d2z))) return false;
+  if (
+    l2 <
+    PARALLEL_EDGE_SINE_3D *
+      PARALLEL_EDGE_SINE_3D *
+      ((d1x * d1x + d1y * d1y + d1z * d1z) * (d2x * d2x + d2y * d2y + d2z * d2z))
+  )
+    return false;
   const inv = 1 / Math.sqrt(l2);
-  const sg = (nx * inv) * toward[0] + (ny * inv) * toward[1] + (nz * inv) * toward[2] < 0 ? -inv : inv;
+  const sg = nx * inv * toward[0] + ny * inv * toward[1] + nz * inv * toward[2] < 0 ? -inv : inv;
   dst[0] = nx * sg;
   dst[1] = ny * sg;
   dst[2] = nz * sg;
@@ -112,7 +134,15 @@ export function edgeAxis3d(e1: Vec3Like, e2: Vec3Like, toward: Vec3Like, dst: Ve
  * projection of w on the arc's plane where its direction lies on the arc, else the better end.
  */
 export function arcMax3d(
-  ux: number, uy: number, uz: number, vx: number, vy: number, vz: number, wx: number, wy: number, wz: number,
+  ux: number,
+  uy: number,
+  uz: number,
+  vx: number,
+  vy: number,
+  vz: number,
+  wx: number,
+  wy: number,
+  wz: number,
 ): number {
   let best = Math.max(ux * wx + uy * wy + uz * wz, vx * wx + vy * wy + vz * wz);
   const kx = uy * vz - uz * vy;
@@ -121,7 +151,9 @@ export function arcMax3d(
   const kk = kx * kx + ky * ky + kz * kz;
   if (kk > 0) {
     const h = (wx * kx + wy * ky + wz * kz) / kk;
-    const px = wx - h * kx, py = wy - h * ky, pz = wz - h * kz;
+    const px = wx - h * kx,
+      py = wy - h * ky,
+      pz = wz - h * kz;
     // p is on the arc when it lies on u's and v's inner sides: (u × p) · k >= 0 and (p × v) · k >= 0.
     const a = (uy * pz - uz * py) * kx + (uz * px - ux * pz) * ky + (ux * py - uy * px) * kz;
     const b = (py * vz - pz * vy) * kx + (pz * vx - px * vz) * ky + (px * vy - py * vx) * kz;
@@ -135,7 +167,9 @@ export function faceSeparation3d(R: Hull3D, f: number, xf: RigidTransform3D, I: 
   const m = xf.rot;
   const t = xf.pos;
   const rp = R.shape.planes;
-  const x = rp[4 * f], y = rp[4 * f + 1], z = rp[4 * f + 2];
+  const x = rp[4 * f],
+    y = rp[4 * f + 1],
+    z = rp[4 * f + 2];
   const nx = m[0] * x + m[1] * y + m[2] * z;
   const ny = m[3] * x + m[4] * y + m[5] * z;
   const nz = m[6] * x + m[7] * y + m[8] * z;
@@ -158,11 +192,27 @@ export function faceSeparation3d(R: Hull3D, f: number, xf: RigidTransform3D, I: 
  * A result above `limit` only says the hulls are apart by more than it. `scale`: the pair's
  * length scale (for the pruning slack).
  */
-export function queryFaceDirections3d(R: Hull3D, I: Hull3D, limit: number, scale: number, out: FaceQuery3D): FaceQuery3D {
+export function queryFaceDirections3d(
+  R: Hull3D,
+  I: Hull3D,
+  limit: number,
+  scale: number,
+  out: FaceQuery3D,
+): FaceQuery3D {
   relativeTransform3d(R, I, xf); // R's frame -> I's frame
   const m = xf.rot;
-  const m0 = m[0], m1 = m[1], m2 = m[2], m3 = m[3], m4 = m[4], m5 = m[5], m6 = m[6], m7 = m[7], m8 = m[8];
-  const tx = xf.pos[0], ty = xf.pos[1], tz = xf.pos[2];
+  const m0 = m[0],
+    m1 = m[1],
+    m2 = m[2],
+    m3 = m[3],
+    m4 = m[4],
+    m5 = m[5],
+    m6 = m[6],
+    m7 = m[7],
+    m8 = m[8];
+  const tx = xf.pos[0],
+    ty = xf.pos[1],
+    tz = xf.pos[2];
   const rp = R.shape.planes;
   const fc = R.shape.faceCount;
   const rho = I.shape.inradius;
@@ -170,8 +220,14 @@ export function queryFaceDirections3d(R: Hull3D, I: Hull3D, limit: number, scale
   let top = 0;
   let topBound = -Infinity;
   for (let f = 0; f < fc; f++) {
-    const x = rp[4 * f], y = rp[4 * f + 1], z = rp[4 * f + 2];
-    const d = rp[4 * f + 3] + ((m0 * x + m1 * y + m2 * z) * tx + (m3 * x + m4 * y + m5 * z) * ty + (m6 * x + m7 * y + m8 * z) * tz);
+    const x = rp[4 * f],
+      y = rp[4 * f + 1],
+      z = rp[4 * f + 2];
+    const d =
+      rp[4 * f + 3] +
+      ((m0 * x + m1 * y + m2 * z) * tx +
+        (m3 * x + m4 * y + m5 * z) * ty +
+        (m6 * x + m7 * y + m8 * z) * tz);
     const bound = -d - rho;
     if (bound > topBound) {
       topBound = bound;
@@ -187,8 +243,14 @@ export function queryFaceDirections3d(R: Hull3D, I: Hull3D, limit: number, scale
   const cut = floor - SAT_PRUNE_SLACK_3D * scale;
   let nf = 0;
   for (let f = 0; f < fc; f++) {
-    const x = rp[4 * f], y = rp[4 * f + 1], z = rp[4 * f + 2];
-    const d = rp[4 * f + 3] + ((m0 * x + m1 * y + m2 * z) * tx + (m3 * x + m4 * y + m5 * z) * ty + (m6 * x + m7 * y + m8 * z) * tz);
+    const x = rp[4 * f],
+      y = rp[4 * f + 1],
+      z = rp[4 * f + 2];
+    const d =
+      rp[4 * f + 3] +
+      ((m0 * x + m1 * y + m2 * z) * tx +
+        (m3 * x + m4 * y + m5 * z) * ty +
+        (m6 * x + m7 * y + m8 * z) * tz);
     if (-d - rho >= cut) candFaces[nf++] = f;
   }
   // Pass 3, in face order: their separations.
@@ -212,12 +274,29 @@ export function queryFaceDirections3d(R: Hull3D, I: Hull3D, limit: number, scale
  * that cannot separate by `threshold` are skipped (their result is never used); a result above
  * `limit` only says the hulls are apart by more than it.
  */
-export function queryEdgeDirections3d(A: Hull3D, B: Hull3D, limit: number, threshold: number, scale: number, out: EdgeQuery3D): EdgeQuery3D {
+export function queryEdgeDirections3d(
+  A: Hull3D,
+  B: Hull3D,
+  limit: number,
+  threshold: number,
+  scale: number,
+  out: EdgeQuery3D,
+): EdgeQuery3D {
   relativeTransform3d(A, B, xf); // A's frame -> B's frame
   relativeTransform3d(B, A, xfBA); // B's frame -> A's frame
   const m = xf.rot;
-  const m0 = m[0], m1 = m[1], m2 = m[2], m3 = m[3], m4 = m[4], m5 = m[5], m6 = m[6], m7 = m[7], m8 = m[8];
-  const tx = xf.pos[0], ty = xf.pos[1], tz = xf.pos[2];
+  const m0 = m[0],
+    m1 = m[1],
+    m2 = m[2],
+    m3 = m[3],
+    m4 = m[4],
+    m5 = m[5],
+    m6 = m[6],
+    m7 = m[7],
+    m8 = m[8];
+  const tx = xf.pos[0],
+    ty = xf.pos[1],
+    tz = xf.pos[2];
   const sa = A.shape;
   const sb = B.shape;
   const av = sa.vertices;
@@ -231,19 +310,43 @@ export function queryEdgeDirections3d(A: Hull3D, B: Hull3D, limit: number, thres
     const c0 = 4 * sb.edgeF0[j];
     const c1 = 4 * sb.edgeF1[j];
     const q = 3 * sb.edgeV0[j];
-    const bound = arcMax3d(bp[c0], bp[c0 + 1], bp[c0 + 2], bp[c1], bp[c1 + 1], bp[c1 + 2], tx - bv[q], ty - bv[q + 1], tz - bv[q + 2]) - sa.inradius;
+    const bound =
+      arcMax3d(
+        bp[c0],
+        bp[c0 + 1],
+        bp[c0 + 2],
+        bp[c1],
+        bp[c1 + 1],
+        bp[c1 + 2],
+        tx - bv[q],
+        ty - bv[q + 1],
+        tz - bv[q + 2],
+      ) - sa.inradius;
     if (bound >= cut) candEdgeB[nb++] = j;
   }
   // A's edges that can face B: bound max over the arc of n · (c_B − p) − ρ_B, in A's frame.
   // Listed first, like B's (the WGSL keeps B's normals in private arrays and loops over each
   // lane's own surviving A edges).
   let na = 0;
-  const cbx = xfBA.pos[0], cby = xfBA.pos[1], cbz = xfBA.pos[2];
+  const cbx = xfBA.pos[0],
+    cby = xfBA.pos[1],
+    cbz = xfBA.pos[2];
   for (let i = 0, ea = nb > 0 ? sa.edgeCount : 0; i < ea; i++) {
     const fa = 4 * sa.edgeF0[i];
     const fb = 4 * sa.edgeF1[i];
     const i0 = 3 * sa.edgeV0[i];
-    const bound = arcMax3d(ap[fa], ap[fa + 1], ap[fa + 2], ap[fb], ap[fb + 1], ap[fb + 2], cbx - av[i0], cby - av[i0 + 1], cbz - av[i0 + 2]) - sb.inradius;
+    const bound =
+      arcMax3d(
+        ap[fa],
+        ap[fa + 1],
+        ap[fa + 2],
+        ap[fb],
+        ap[fb + 1],
+        ap[fb + 2],
+        cbx - av[i0],
+        cby - av[i0 + 1],
+        cbz - av[i0 + 2],
+      ) - sb.inradius;
     if (bound >= cut) candEdgeA[na++] = i;
   }
   let best = -Infinity;
@@ -273,15 +376,21 @@ export function queryEdgeDirections3d(A: Hull3D, B: Hull3D, limit: number, thres
     const e1x = m0 * av[i1] + m1 * av[i1 + 1] + m2 * av[i1 + 2] - rx0;
     const e1y = m3 * av[i1] + m4 * av[i1 + 1] + m5 * av[i1 + 2] - ry0;
     const e1z = m6 * av[i1] + m7 * av[i1 + 1] + m8 * av[i1 + 2] - rz0;
-    const px = rx0 + tx, py = ry0 + ty, pz = rz0 + tz;
+    const px = rx0 + tx,
+      py = ry0 + ty,
+      pz = rz0 + tz;
     vec3.set(e1x, e1y, e1z, e1);
     vec3.set(rx0, ry0, rz0, r0);
     for (let k = 0; k < nb; k++) {
       const j = candEdgeB[k];
       const c0 = 4 * sb.edgeF0[j];
       const c1 = 4 * sb.edgeF1[j];
-      const nax = bp[c0], nay = bp[c0 + 1], naz = bp[c0 + 2];
-      const nbx = bp[c1], nby = bp[c1 + 1], nbz = bp[c1 + 2];
+      const nax = bp[c0],
+        nay = bp[c0 + 1],
+        naz = bp[c0 + 2];
+      const nbx = bp[c1],
+        nby = bp[c1 + 1],
+        nbz = bp[c1 + 2];
       // c = -n(f0), d = -n(f1). The arcs cross where c and d lie on opposite sides of A's arc
       // plane, a and b on opposite sides of B's, and c, b on the same hemisphere (sign tests,
       // not products: f32 products of tiny dots underflow).
@@ -299,8 +408,11 @@ export function queryEdgeDirections3d(A: Hull3D, B: Hull3D, limit: number, thres
       // A face of the Minkowski difference: axis e1 × e2, pointing away from A's centre.
       const j0 = 3 * sb.edgeV0[j];
       const j1 = 3 * sb.edgeV1[j];
-      const qx = bv[j0], qy = bv[j0 + 1], qz = bv[j0 + 2];
-      if (!edgeAxis3d(e1, vec3.set(bv[j1] - qx, bv[j1 + 1] - qy, bv[j1 + 2] - qz, e2), r0, n)) continue;
+      const qx = bv[j0],
+        qy = bv[j0 + 1],
+        qz = bv[j0 + 2];
+      if (!edgeAxis3d(e1, vec3.set(bv[j1] - qx, bv[j1 + 1] - qy, bv[j1 + 2] - qz, e2), r0, n))
+        continue;
       const s = n[0] * (qx - px) + n[1] * (qy - py) + n[2] * (qz - pz);
       if (s > best) {
         best = s;
@@ -316,7 +428,14 @@ export function queryEdgeDirections3d(A: Hull3D, B: Hull3D, limit: number, thres
 }
 
 /** Writes an edge query result with its axis turned by rot (WGSL: `EdgeQuery3D(best, edgeA, edgeB, rot * axis)`). */
-function setEdgeQuery3d(best: number, edgeA: number, edgeB: number, rot: Mat3, a: Vec3Like, out: EdgeQuery3D): EdgeQuery3D {
+function setEdgeQuery3d(
+  best: number,
+  edgeA: number,
+  edgeB: number,
+  rot: Mat3,
+  a: Vec3Like,
+  out: EdgeQuery3D,
+): EdgeQuery3D {
   out.separation = best;
   out.edgeA = edgeA;
   out.edgeB = edgeB;
@@ -336,14 +455,25 @@ export function boxEdgeByAxis3d(a: number, m: number): number {
  * axis and of B against it read from the box topology. A result above `limit` only says the
  * boxes are apart by more than it.
  */
-export function queryBoxEdges3d(A: Hull3D, B: Hull3D, limit: number, out: EdgeQuery3D): EdgeQuery3D {
+export function queryBoxEdges3d(
+  A: Hull3D,
+  B: Hull3D,
+  limit: number,
+  out: EdgeQuery3D,
+): EdgeQuery3D {
   const m = relativeTransform3d(B, A, xfBA).rot; // B's frame -> A's frame
   // The half extents: vertex 7 of a box.
   const ha = hullVertex(A, 7, u);
   const hb = hullVertex(B, 7, v);
-  const hax = ha[0], hay = ha[1], haz = ha[2];
-  const hbx = hb[0], hby = hb[1], hbz = hb[2];
-  const tx = xfBA.pos[0], ty = xfBA.pos[1], tz = xfBA.pos[2];
+  const hax = ha[0],
+    hay = ha[1],
+    haz = ha[2];
+  const hbx = hb[0],
+    hby = hb[1],
+    hbz = hb[2];
+  const tx = xfBA.pos[0],
+    ty = xfBA.pos[1],
+    tz = xfBA.pos[2];
   let best = -Infinity;
   let bestA = -1;
   let bestB = -1;
@@ -351,12 +481,15 @@ export function queryBoxEdges3d(A: Hull3D, B: Hull3D, limit: number, out: EdgeQu
   outer: for (let a = 0; a < 3; a++) {
     for (let b = 0; b < 3; b++) {
       // B's axis b in A's frame (column b), and L = e_a × it.
-      const ex = m[b], ey = m[3 + b], ez = m[6 + b];
+      const ex = m[b],
+        ey = m[3 + b],
+        ez = m[6 + b];
       let nx = a === 0 ? 0 : a === 1 ? ez : -ey;
       let ny = a === 0 ? -ez : a === 1 ? 0 : ex;
       let nz = a === 0 ? ey : a === 1 ? -ex : 0;
       const l2 = nx * nx + ny * ny + nz * nz;
-      if (l2 < PARALLEL_EDGE_SINE_3D * PARALLEL_EDGE_SINE_3D * (ex * ex + ey * ey + ez * ez)) continue;
+      if (l2 < PARALLEL_EDGE_SINE_3D * PARALLEL_EDGE_SINE_3D * (ex * ex + ey * ey + ez * ez))
+        continue;
       const inv = 1 / Math.sqrt(l2);
       nx *= inv;
       ny *= inv;
@@ -370,12 +503,19 @@ export function queryBoxEdges3d(A: Hull3D, B: Hull3D, limit: number, out: EdgeQu
       const bx = m[0] * nx + m[3] * ny + m[6] * nz;
       const by = m[1] * nx + m[4] * ny + m[7] * nz;
       const bz = m[2] * nx + m[5] * ny + m[8] * nz;
-      const s = nx * tx + ny * ty + nz * tz - (hax * Math.abs(nx) + hay * Math.abs(ny) + haz * Math.abs(nz)) - (hbx * Math.abs(bx) + hby * Math.abs(by) + hbz * Math.abs(bz));
+      const s =
+        nx * tx +
+        ny * ty +
+        nz * tz -
+        (hax * Math.abs(nx) + hay * Math.abs(ny) + haz * Math.abs(nz)) -
+        (hbx * Math.abs(bx) + hby * Math.abs(by) + hbz * Math.abs(bz));
       if (s > best) {
         best = s;
         // A's support edge along n: along axis a, the other coordinates on n's side; B's against n.
-        const maskA = (a !== 0 && nx > 0 ? 1 : 0) | (a !== 1 && ny > 0 ? 2 : 0) | (a !== 2 && nz > 0 ? 4 : 0);
-        const maskB = (b !== 0 && bx < 0 ? 1 : 0) | (b !== 1 && by < 0 ? 2 : 0) | (b !== 2 && bz < 0 ? 4 : 0);
+        const maskA =
+          (a !== 0 && nx > 0 ? 1 : 0) | (a !== 1 && ny > 0 ? 2 : 0) | (a !== 2 && nz > 0 ? 4 : 0);
+        const maskB =
+          (b !== 0 && bx < 0 ? 1 : 0) | (b !== 1 && by < 0 ? 2 : 0) | (b !== 2 && bz < 0 ? 4 : 0);
         bestA = boxEdgeByAxis3d(a, maskA);
         bestB = boxEdgeByAxis3d(b, maskB);
         vec3.set(nx, ny, nz, axis);

@@ -159,7 +159,25 @@ function hypot(a: Vec3Like): number {
   return Math.hypot(a[0], a[1], a[2]);
 }
 
-export const vec3 = { create, set, copy, load, store, add, sub, scale, divScalar, negate, addScaled, lerp, midpoint, dot, cross, length, hypot };
+export const vec3 = {
+  create,
+  set,
+  copy,
+  load,
+  store,
+  add,
+  sub,
+  scale,
+  divScalar,
+  negate,
+  addScaled,
+  lerp,
+  midpoint,
+  dot,
+  cross,
+  length,
+  hypot,
+};
 
 function createMat3(): Mat3 {
   return Float64Array.of(1, 0, 0, 0, 1, 0, 0, 0, 1);

@@ -33,7 +33,11 @@ export interface PairBatch {
  * 'only' for a batch recorded as one pass, 'first' and 'last' for the first and last of several.
  */
 export type RecordBatch = (
-  encoder: GPUCommandEncoder, batch: PairBatch, pairs: GPUBufferBinding, slots: GPUBufferBinding, params: GPUBuffer,
+  encoder: GPUCommandEncoder,
+  batch: PairBatch,
+  pairs: GPUBufferBinding,
+  slots: GPUBufferBinding,
+  params: GPUBuffer,
   pass: (role: 'only' | 'first' | 'last') => GPUComputePassDescriptor,
 ) => void;
 
@@ -46,7 +50,14 @@ export interface ParamsWords {
 }
 
 /** Writes a batch's params: its pair count, the margin, and the row pitch of its dispatch grid. */
-export function writeBatchParams(device: GPUDevice, buffer: GPUBuffer, P: ParamsWords, pairCount: number, margin: number, rowPitch: number): void {
+export function writeBatchParams(
+  device: GPUDevice,
+  buffer: GPUBuffer,
+  P: ParamsWords,
+  pairCount: number,
+  margin: number,
+  rowPitch: number,
+): void {
   const bytes = new ArrayBuffer(P.bytes);
   new Uint32Array(bytes)[P.pairCount] = pairCount;
   new Float32Array(bytes)[P.margin] = margin;
@@ -63,11 +74,16 @@ export function bytesText(bytes: number): string {
  * Refuses, before any GPU work, an input buffer that no binding can hold (bodies, shapes, hull
  * data are bound whole): a CapacityError naming the buffer and its size in bytes.
  */
-export function checkInputBytes(device: GPUDevice, inputs: readonly (readonly [what: string, bytes: number])[]): void {
+export function checkInputBytes(
+  device: GPUDevice,
+  inputs: readonly (readonly [what: string, bytes: number])[],
+): void {
   const limit = device.limits.maxStorageBufferBindingSize;
   for (const [what, bytes] of inputs) {
     if (bytes > limit) {
-      throw new CapacityError(`${what}: ${bytesText(bytes)} of ${what}; this device binds at most ${bytesText(limit)} per buffer. Split the scene into smaller ones.`);
+      throw new CapacityError(
+        `${what}: ${bytesText(bytes)} of ${what}; this device binds at most ${bytesText(limit)} per buffer. Split the scene into smaller ones.`,
+      );
     }
   }
 }
@@ -87,15 +103,37 @@ export class PairBatcher {
    * fewer pairs per batch than one binding holds (rounded down to a multiple of 256; tests).
    */
   constructor(
-    readonly device: GPUDevice, private readonly label: string, readonly slotBytes: number, private readonly paramsBytes: number,
-    timestamps: boolean, maxPairsPerBatch?: number,
+    readonly device: GPUDevice,
+    private readonly label: string,
+    readonly slotBytes: number,
+    private readonly paramsBytes: number,
+    timestamps: boolean,
+    maxPairsPerBatch?: number,
   ) {
     const binding = device.limits.maxStorageBufferBindingSize;
-    const byLimit = Math.floor(Math.min(binding / slotBytes, binding / PAIR_BYTES, device.limits.maxBufferSize / slotBytes) / BATCH_ALIGN_PAIRS) * BATCH_ALIGN_PAIRS;
+    const byLimit =
+      Math.floor(
+        Math.min(
+          binding / slotBytes,
+          binding / PAIR_BYTES,
+          device.limits.maxBufferSize / slotBytes,
+        ) / BATCH_ALIGN_PAIRS,
+      ) * BATCH_ALIGN_PAIRS;
     const wanted = Math.min(maxPairsPerBatch ?? byLimit, byLimit);
-    this.pairsPerBatch = Math.max(BATCH_ALIGN_PAIRS, Math.floor(wanted / BATCH_ALIGN_PAIRS) * BATCH_ALIGN_PAIRS);
-    this.pairs = new GrowingBuffer(device, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST, `${label}-pairs`);
-    this.slots = new GrowingBuffer(device, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC, `${label}-manifolds`);
+    this.pairsPerBatch = Math.max(
+      BATCH_ALIGN_PAIRS,
+      Math.floor(wanted / BATCH_ALIGN_PAIRS) * BATCH_ALIGN_PAIRS,
+    );
+    this.pairs = new GrowingBuffer(
+      device,
+      GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+      `${label}-pairs`,
+    );
+    this.slots = new GrowingBuffer(
+      device,
+      GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC,
+      `${label}-manifolds`,
+    );
     this.timer = new PassTimer(device, ['kernel'], timestamps);
   }
 
@@ -123,20 +161,37 @@ export class PairBatcher {
     const device = this.device;
     const pairCount = pairs.length / 2;
     if (pairs.byteLength > device.limits.maxBufferSize) {
-      throw new CapacityError(`pairs: ${pairCount} pairs need ${bytesText(pairs.byteLength)}; this device's buffers hold at most ${bytesText(device.limits.maxBufferSize)}. Split the pairs into smaller runs.`);
+      throw new CapacityError(
+        `pairs: ${pairCount} pairs need ${bytesText(pairs.byteLength)}; this device's buffers hold at most ${bytesText(device.limits.maxBufferSize)}. Split the pairs into smaller runs.`,
+      );
     }
     const pairBuffer = this.pairs.ensure(Math.max(PAIR_BYTES, pairs.byteLength));
-    if (pairs.byteLength > 0) device.queue.writeBuffer(pairBuffer, 0, pairs.buffer, pairs.byteOffset, pairs.byteLength);
+    if (pairs.byteLength > 0)
+      device.queue.writeBuffer(pairBuffer, 0, pairs.buffer, pairs.byteOffset, pairs.byteLength);
     const batches = this.batches(pairCount);
-    const slots = this.slots.ensure(Math.max(1, Math.min(pairCount, this.pairsPerBatch)) * this.slotBytes);
+    const slots = this.slots.ensure(
+      Math.max(1, Math.min(pairCount, this.pairsPerBatch)) * this.slotBytes,
+    );
     const encoder = device.createCommandEncoder({ label: this.label });
     const sizes: number[] = [];
     for (const batch of batches) {
       while (this.params.length <= batch.index) {
-        this.params.push(device.createBuffer({ label: `${this.label}-params-${this.params.length}`, size: this.paramsBytes, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST }));
+        this.params.push(
+          device.createBuffer({
+            label: `${this.label}-params-${this.params.length}`,
+            size: this.paramsBytes,
+            usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+          }),
+        );
       }
       while (this.readbacks.length <= batch.index) {
-        this.readbacks.push(new GrowingBuffer(device, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST, `${this.label}-readback-${this.readbacks.length}`));
+        this.readbacks.push(
+          new GrowingBuffer(
+            device,
+            GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+            `${this.label}-readback-${this.readbacks.length}`,
+          ),
+        );
       }
       const bytes = Math.max(1, batch.count) * this.slotBytes;
       sizes.push(bytes);
@@ -144,21 +199,41 @@ export class PairBatcher {
       const pass = (role: 'only' | 'first' | 'last'): GPUComputePassDescriptor => {
         const begin = batch.index === 0 && role !== 'last';
         const end = batch.index === batches.length - 1 && role !== 'first';
-        return this.timer.passDescriptor('kernel', `${this.label}.batch${batch.index}`, begin && end ? 'both' : begin ? 'begin' : end ? 'end' : 'none');
+        return this.timer.passDescriptor(
+          'kernel',
+          `${this.label}.batch${batch.index}`,
+          begin && end ? 'both' : begin ? 'begin' : end ? 'end' : 'none',
+        );
       };
-      const pairRange = { buffer: pairBuffer, offset: batch.first * PAIR_BYTES, size: Math.max(1, batch.count) * PAIR_BYTES };
-      record(encoder, batch, pairRange, { buffer: slots, offset: 0, size: bytes }, this.params[batch.index]!, pass);
+      const pairRange = {
+        buffer: pairBuffer,
+        offset: batch.first * PAIR_BYTES,
+        size: Math.max(1, batch.count) * PAIR_BYTES,
+      };
+      record(
+        encoder,
+        batch,
+        pairRange,
+        { buffer: slots, offset: 0, size: bytes },
+        this.params[batch.index]!,
+        pass,
+      );
       encoder.copyBufferToBuffer(slots, 0, this.readbacks[batch.index]!.ensure(bytes), 0, bytes);
     }
     this.timer.resolve(encoder);
     device.queue.submit([encoder.finish()]);
     const out = new Uint8Array(sizes.reduce((n, bytes) => n + bytes, 0));
-    await Promise.all(batches.map(async (batch) => {
-      const readback = this.readbacks[batch.index]!.buffer!;
-      await readback.mapAsync(GPUMapMode.READ, 0, sizes[batch.index]!);
-      out.set(new Uint8Array(readback.getMappedRange(0, sizes[batch.index]!)), batch.first * this.slotBytes);
-      readback.unmap();
-    }));
+    await Promise.all(
+      batches.map(async (batch) => {
+        const readback = this.readbacks[batch.index]!.buffer!;
+        await readback.mapAsync(GPUMapMode.READ, 0, sizes[batch.index]!);
+        out.set(
+          new Uint8Array(readback.getMappedRange(0, sizes[batch.index]!)),
+          batch.first * this.slotBytes,
+        );
+        readback.unmap();
+      }),
+    );
     const wallMs = performance.now() - start;
     return { manifolds: out.buffer, kernelMs: await this.timer.readMs(), wallMs };
   }

@@ -33,18 +33,36 @@
 
 import { CapacityError } from '../errors.ts';
 import {
-  AABB_RELATIVE_PAD, AABB_F32_STEPS, BROADPHASE_WORKGROUP_SIZE, BROADPHASE_PAIR_CACHE, BROADPHASE_MAX_BANDS,
-  BROADPHASE_STALE_FRACTION, BROADPHASE_STALE_MIN,
+  AABB_RELATIVE_PAD,
+  AABB_F32_STEPS,
+  BROADPHASE_WORKGROUP_SIZE,
+  BROADPHASE_PAIR_CACHE,
+  BROADPHASE_MAX_BANDS,
+  BROADPHASE_STALE_FRACTION,
+  BROADPHASE_STALE_MIN,
 } from '../constants.ts';
 import { structTable, word, type BufferBindingLayout } from '../layout.ts';
 import { STRUCTS_BROADPHASE } from '../reflection.generated.ts';
 import { broadphaseConstantsWgsl } from './frame-wgsl.ts';
 import { GpuRadixSort, type RadixSortPlan } from './radixsort.ts';
 import { GpuScan, type ScanPlan } from './scan.ts';
-import { GrowingBuffer, PassTimer, createUniformSlots, dispatchRows, readBuffer, upload } from './buffers.ts';
+import {
+  GrowingBuffer,
+  PassTimer,
+  createUniformSlots,
+  dispatchRows,
+  readBuffer,
+  upload,
+} from './buffers.ts';
 import { compileKernels, type Kernel } from './pipelines.ts';
 
-export { AABB_RELATIVE_PAD, AABB_F32_STEPS, BROADPHASE_WORKGROUP_SIZE, BROADPHASE_PAIR_CACHE, broadphaseConstantsWgsl };
+export {
+  AABB_RELATIVE_PAD,
+  AABB_F32_STEPS,
+  BROADPHASE_WORKGROUP_SIZE,
+  BROADPHASE_PAIR_CACHE,
+  broadphaseConstantsWgsl,
+};
 
 const { struct } = structTable(STRUCTS_BROADPHASE, 'shaders/broadphase.wgsl');
 const paramsStruct = struct('BroadphaseParams');
@@ -130,7 +148,12 @@ const STATE = {
   /** The last word the host clears (the extremes end there). */
   extentZ: word(stateStruct, 'extentZ'),
   sortCount: word(stateStruct, 'sortCount'),
-  bands: { origin: bandsAt + word(bandsStruct, 'origin'), height: bandsAt + word(bandsStruct, 'height'), reach: bandsAt + word(bandsStruct, 'reach'), count: bandsAt + word(bandsStruct, 'count') },
+  bands: {
+    origin: bandsAt + word(bandsStruct, 'origin'),
+    height: bandsAt + word(bandsStruct, 'height'),
+    reach: bandsAt + word(bandsStruct, 'reach'),
+    count: bandsAt + word(bandsStruct, 'count'),
+  },
 };
 /** BroadphaseDispatches: where each record lies. */
 const DISPATCH = {
@@ -171,7 +194,9 @@ export interface BroadphaseDimension {
 function checkNarrowphaseParams(label: string, p: BroadphaseDimension['narrowphaseParams']): void {
   for (const name of ['pairCount', 'margin', 'rowPitch'] as const) {
     if (p[name] !== word(narrowParams, name) || p.bytes !== narrowParams.size) {
-      throw new Error(`${label}: the narrowphase's params must have BroadphaseNarrowphaseParams's layout (shaders/broadphase.wgsl): ${name} differs`);
+      throw new Error(
+        `${label}: the narrowphase's params must have BroadphaseNarrowphaseParams's layout (shaders/broadphase.wgsl): ${name} differs`,
+      );
     }
   }
 }
@@ -264,8 +289,24 @@ interface Plan {
 }
 
 const KERNEL_NAMES = [
-  'bpAabb', 'bpPlan', 'bpSortKeys', 'bpBands', 'bpClearReach', 'bpBandKeys', 'bpGather', 'bpKeptCounts', 'bpSweepCount',
-  'bpMovedCount', 'bpWriteKept', 'bpSweepWrite', 'bpMovedWrite', 'bpSortGroups', 'bpFinalize', 'bpPrevSlots', 'bpCommit', 'bpBatch',
+  'bpAabb',
+  'bpPlan',
+  'bpSortKeys',
+  'bpBands',
+  'bpClearReach',
+  'bpBandKeys',
+  'bpGather',
+  'bpKeptCounts',
+  'bpSweepCount',
+  'bpMovedCount',
+  'bpWriteKept',
+  'bpSweepWrite',
+  'bpMovedWrite',
+  'bpSortGroups',
+  'bpFinalize',
+  'bpPrevSlots',
+  'bpCommit',
+  'bpBatch',
 ] as const;
 /** Bits of the band sort's keys (BROADPHASE_MAX_BANDS < 2^16). */
 const BAND_KEY_BITS = 16;
@@ -283,7 +324,8 @@ export interface BroadphaseParts {
 }
 
 // A function: in Node, GPUBufferUsage exists only once Dawn is loaded.
-const storageUsage = (): number => GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+const storageUsage = (): number =>
+  GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
 
 /** What the next frame must know of the last one the instance recorded. */
 interface LastFrame {
@@ -325,11 +367,17 @@ export class GpuBroadphase {
     parts: BroadphaseParts,
     timestamps: boolean,
   ) {
-    ({ kernels: this.kernels, bindings: this.bindings, sorter: this.sorter, scanner: this.scanner } = parts);
+    ({
+      kernels: this.kernels,
+      bindings: this.bindings,
+      sorter: this.sorter,
+      scanner: this.scanner,
+    } = parts);
     const STORAGE = storageUsage();
     const label = dimension.label;
     this.params = createUniformSlots(device, `${label}-params`, 1);
-    const fixed = (name: string, bytes: number, usage = STORAGE): GPUBuffer => device.createBuffer({ label: `${label}-${name}`, size: Math.max(16, bytes), usage });
+    const fixed = (name: string, bytes: number, usage = STORAGE): GPUBuffer =>
+      device.createBuffer({ label: `${label}-${name}`, size: Math.max(16, bytes), usage });
     this.counts = fixed('counts', BROADPHASE_LAYOUT.counts.bytes);
     this.indirect = fixed('indirect', 16, STORAGE | GPUBufferUsage.INDIRECT);
     this.state = fixed('state', STATE.bytes + 4 * BROADPHASE_MAX_BANDS);
@@ -340,12 +388,20 @@ export class GpuBroadphase {
   /** A pooled buffer by name (grown on demand: contents lost when it grows). */
   private buffer(name: string, bytes: number, usage = storageUsage()): GPUBuffer {
     let g = this.grown[name];
-    if (!g) this.grown[name] = g = new GrowingBuffer(this.device, usage, `${this.dimension.label}-${name}`);
+    if (!g)
+      this.grown[name] = g = new GrowingBuffer(
+        this.device,
+        usage,
+        `${this.dimension.label}-${name}`,
+      );
     return g.ensure(bytes);
   }
 
   /** Compiles the kernels of `dimension` for `device` (cached per device). */
-  protected static async compile(device: GPUDevice, dimension: BroadphaseDimension): Promise<BroadphaseParts> {
+  protected static async compile(
+    device: GPUDevice,
+    dimension: BroadphaseDimension,
+  ): Promise<BroadphaseParts> {
     checkNarrowphaseParams(dimension.label, dimension.narrowphaseParams);
     const [entryPoints, sorter, scanner] = await Promise.all([
       compileKernels(device, dimension.label, KERNEL_NAMES, dimension.entries, dimension.wgsl),
@@ -363,24 +419,31 @@ export class GpuBroadphase {
 
   /** The capacity of the pairs buffer in encode() calls that give none (0: 4 per body, at least 1024). */
   setCapacity(pairs: number): void {
-    if (!Number.isInteger(pairs) || pairs < 0) throw new RangeError(`capacity must be an integer >= 0, got ${pairs}`);
+    if (!Number.isInteger(pairs) || pairs < 0)
+      throw new RangeError(`capacity must be an integer >= 0, got ${pairs}`);
     this.capacity = pairs;
   }
 
   /** The capacity encode() uses for `bodyCount` bodies when none is given. */
   defaultCapacity(bodyCount: number): number {
-    return this.capacity > 0 ? this.capacity : Math.min(this.maxCapacity(), Math.max(1024, 4 * bodyCount));
+    return this.capacity > 0
+      ? this.capacity
+      : Math.min(this.maxCapacity(), Math.max(1024, 4 * bodyCount));
   }
 
   /** The largest pair count one pairs buffer can hold on this device. */
   maxCapacity(): number {
-    return Math.floor(Math.min(this.device.limits.maxStorageBufferBindingSize, this.device.limits.maxBufferSize) / 8);
+    return Math.floor(
+      Math.min(this.device.limits.maxStorageBufferBindingSize, this.device.limits.maxBufferSize) /
+        8,
+    );
   }
 
   /** Refuses a body count the device cannot hold, before any GPU work. */
   checkBodyCount(bodyCount: number): void {
     const limit = this.device.limits.maxStorageBufferBindingSize;
-    if (!Number.isInteger(bodyCount) || bodyCount < 0) throw new RangeError(`bodyCount must be an integer >= 0, got ${bodyCount}`);
+    if (!Number.isInteger(bodyCount) || bodyCount < 0)
+      throw new RangeError(`bodyCount must be an integer >= 0, got ${bodyCount}`);
     if (FAT_BYTES * bodyCount > limit || bodyCount >= 0xffffffff) {
       throw new CapacityError(
         `broadphase: ${bodyCount} bodies need ${FAT_BYTES * bodyCount} bytes of boxes; this device binds at most ${limit} bytes per buffer.`,
@@ -390,13 +453,19 @@ export class GpuBroadphase {
 
   /** Pairs per finder the counting pass keeps for `n` finders: BROADPHASE_PAIR_CACHE, or what fits in one binding. */
   private pairCacheSlots(n: number): number {
-    const limit = Math.min(this.device.limits.maxStorageBufferBindingSize, this.device.limits.maxBufferSize);
+    const limit = Math.min(
+      this.device.limits.maxStorageBufferBindingSize,
+      this.device.limits.maxBufferSize,
+    );
     return Math.min(BROADPHASE_PAIR_CACHE, Math.floor(limit / (8 * Math.max(1, n))));
   }
 
   /** Stale bodies an update carries for `n` bodies. */
   private staleCapacity(n: number): number {
-    return Math.max(1, Math.min(n, Math.max(BROADPHASE_STALE_MIN, Math.ceil(n * BROADPHASE_STALE_FRACTION))));
+    return Math.max(
+      1,
+      Math.min(n, Math.max(BROADPHASE_STALE_MIN, Math.ceil(n * BROADPHASE_STALE_FRACTION))),
+    );
   }
 
   private ensurePlan(n: number): Plan {
@@ -405,7 +474,10 @@ export class GpuBroadphase {
     const keysTmp = this.buffer('keys-tmp', 4 * n);
     const orderTmp = this.buffer('order-tmp', 4 * n);
     // Group offsets (n + 1), then per body its placed pairs (n).
-    const groups = [this.buffer('groups0', 4 * (2 * n + 1)), this.buffer('groups1', 4 * (2 * n + 1))] as const;
+    const groups = [
+      this.buffer('groups0', 4 * (2 * n + 1)),
+      this.buffer('groups1', 4 * (2 * n + 1)),
+    ] as const;
     const buffers = [keys, order, keysTmp, orderTmp, ...groups];
     const p = this.plan;
     if (p && p.n === n && p.buffers.every((b, i) => b === buffers[i])) return p;
@@ -418,12 +490,29 @@ export class GpuBroadphase {
     this.plan = {
       n,
       buffers,
-      sort: this.sorter.plan(keys, order, n, 32, { keys: keysTmp, values: orderTmp }, count, indirect),
-      sortBands: this.sorter.plan(keys, order, n, BAND_KEY_BITS, { keys: keysTmp, values: orderTmp }, count, indirect),
+      sort: this.sorter.plan(
+        keys,
+        order,
+        n,
+        32,
+        { keys: keysTmp, values: orderTmp },
+        count,
+        indirect,
+      ),
+      sortBands: this.sorter.plan(
+        keys,
+        order,
+        n,
+        BAND_KEY_BITS,
+        { keys: keysTmp, values: orderTmp },
+        count,
+        indirect,
+      ),
       scans: [this.scanner.plan(groups[0], n + 1), this.scanner.plan(groups[1], n + 1)],
     };
     // bpGather reads each body's row from the sorted keys: both sorts must end in keys and order.
-    if (this.plan.sort.output.keys !== keys || this.plan.sortBands.output.keys !== keys) throw new Error('broadphase: a sort ended in its scratch buffers');
+    if (this.plan.sort.output.keys !== keys || this.plan.sortBands.output.keys !== keys)
+      throw new Error('broadphase: a sort ended in its scratch buffers');
     return this.plan;
   }
 
@@ -438,20 +527,30 @@ export class GpuBroadphase {
     const n = inputs.bodyCount;
     this.checkBodyCount(n);
     if (inputs.bodies.size < n * this.dimension.bodyBytes) {
-      throw new RangeError(`bodies buffer holds ${Math.floor(inputs.bodies.size / this.dimension.bodyBytes)} bodies, not ${n}`);
+      throw new RangeError(
+        `bodies buffer holds ${Math.floor(inputs.bodies.size / this.dimension.bodyBytes)} bodies, not ${n}`,
+      );
     }
-    if (this.dimension.hullVertices && !inputs.hullVertices) throw new RangeError(`${label}: inputs.hullVertices is required (the shapes' hull vertices)`);
-    if (!(inputs.margin >= 0) || !Number.isFinite(inputs.margin)) throw new RangeError(`margin must be finite and >= 0, got ${inputs.margin}`);
+    if (this.dimension.hullVertices && !inputs.hullVertices)
+      throw new RangeError(`${label}: inputs.hullVertices is required (the shapes' hull vertices)`);
+    if (!(inputs.margin >= 0) || !Number.isFinite(inputs.margin))
+      throw new RangeError(`margin must be finite and >= 0, got ${inputs.margin}`);
     const fatMargin = inputs.fatMargin ?? 0;
-    if (!(fatMargin >= 0) || !Number.isFinite(fatMargin)) throw new RangeError(`fatMargin must be finite and >= 0, got ${fatMargin}`);
+    if (!(fatMargin >= 0) || !Number.isFinite(fatMargin))
+      throw new RangeError(`fatMargin must be finite and >= 0, got ${fatMargin}`);
     const capacity = Math.max(1, inputs.capacity ?? this.defaultCapacity(n));
-    if (!Number.isInteger(capacity)) throw new RangeError(`capacity must be an integer, got ${capacity}`);
+    if (!Number.isInteger(capacity))
+      throw new RangeError(`capacity must be an integer, got ${capacity}`);
     if (capacity > this.maxCapacity()) {
-      throw new CapacityError(`broadphase: ${capacity} pairs need ${8 * capacity} bytes; this device binds at most ${8 * this.maxCapacity()} bytes per buffer.`);
+      throw new CapacityError(
+        `broadphase: ${capacity} pairs need ${8 * capacity} bytes; this device binds at most ${8 * this.maxCapacity()} bytes per buffer.`,
+      );
     }
     const batchPairs = inputs.batchPairs ?? Math.ceil(capacity / BATCH_ALIGN) * BATCH_ALIGN;
     if (!Number.isInteger(batchPairs) || batchPairs < 1 || batchPairs % BATCH_ALIGN !== 0) {
-      throw new RangeError(`batchPairs must be a positive multiple of ${BATCH_ALIGN}, got ${batchPairs}`);
+      throw new RangeError(
+        `batchPairs must be a positive multiple of ${BATCH_ALIGN}, got ${batchPairs}`,
+      );
     }
     const batchCount = Math.ceil(capacity / batchPairs);
 
@@ -477,18 +576,33 @@ export class GpuBroadphase {
     const same = (a: GPUBuffer[], b: GPUBuffer[]): boolean => a.every((x, i) => x === b[i]);
     const listKept = last !== null && same(last.list, prevList);
     const remap = inputs.remap ?? (retry ? this.lastRemap : null);
-    if (remap && remap.length !== n) throw new RangeError(`remap holds ${remap.length} bodies, not ${n}`);
+    if (remap && remap.length !== n)
+      throw new RangeError(`remap holds ${remap.length} bodies, not ${n}`);
     if (remap && last) {
       for (let i = 0; i < n; i++) {
-        if (remap[i] !== PREV_SLOT_NONE && remap[i]! >= last.bodyCount) throw new RangeError(`remap[${i}] = ${remap[i]}: last frame had ${last.bodyCount} bodies`);
+        if (remap[i] !== PREV_SLOT_NONE && remap[i]! >= last.bodyCount)
+          throw new RangeError(
+            `remap[${i}] = ${remap[i]}: last frame had ${last.bodyCount} bodies`,
+          );
       }
     }
     this.lastRemap = remap;
-    const refit = inputs.refit === true || remap !== null || last === null || !same(last.fat, fat) || last.fatMargin !== fatMargin || last.margin !== inputs.margin;
+    const refit =
+      inputs.refit === true ||
+      remap !== null ||
+      last === null ||
+      !same(last.fat, fat) ||
+      last.fatMargin !== fatMargin ||
+      last.margin !== inputs.margin;
     const rebuild = refit || retry || last.bodyCount !== n;
     const remapBuffer = this.buffer('remap', 4 * Math.max(1, remap ? n : 1));
-    if (remap && n > 0) device.queue.writeBuffer(remapBuffer, 0, remap.buffer, remap.byteOffset, 4 * n);
-    const batches = this.buffer('batches', BROADPHASE_LAYOUT.batch.bytes * batchCount, storageUsage() | GPUBufferUsage.INDIRECT);
+    if (remap && n > 0)
+      device.queue.writeBuffer(remapBuffer, 0, remap.buffer, remap.byteOffset, 4 * n);
+    const batches = this.buffer(
+      'batches',
+      BROADPHASE_LAYOUT.batch.bytes * batchCount,
+      storageUsage() | GPUBufferUsage.INDIRECT,
+    );
 
     const L = BROADPHASE_LAYOUT.params;
     const words = new ArrayBuffer(L.bytes);
@@ -557,7 +671,11 @@ export class GpuBroadphase {
       pass.dispatchWorkgroupsIndirect(this.dispatch, 4 * record);
     };
     const begin = (stage: BroadphaseStage): GPUComputePassEncoder =>
-      encoder.beginComputePass(this.timer ? this.timer.passDescriptor(stage, `${label}.${stage}`) : { label: `${label}.${stage}` });
+      encoder.beginComputePass(
+        this.timer
+          ? this.timer.passDescriptor(stage, `${label}.${stage}`)
+          : { label: `${label}.${stage}` },
+      );
     const bodies = Math.ceil(n / BROADPHASE_WORKGROUP_SIZE);
 
     encoder.clearBuffer(this.state, 4 * STATE.moved, 4 * (STATE.extentZ + 1 - STATE.moved));
@@ -595,7 +713,17 @@ export class GpuBroadphase {
     this.timer?.resolve(encoder);
     if (!retry) this.beforeLast = this.last;
     this.last = { bodyCount: n, margin: inputs.margin, fatMargin, fat, list: [pairs, groups] };
-    return { pairs, prevSlot, groups, capacity, counts: this.counts, indirect: this.indirect, batches, batchPairs, batchCount };
+    return {
+      pairs,
+      prevSlot,
+      groups,
+      capacity,
+      counts: this.counts,
+      indirect: this.indirect,
+      batches,
+      batchPairs,
+      batchCount,
+    };
   }
 
   /** The bands of the last rebuild (a readback; for tests and tools). */
@@ -611,9 +739,16 @@ export class GpuBroadphase {
    * The fat boxes of the last frame's `bodyCount` bodies, world space: lo x, y, z, hi x, y, z per
    * body (a readback, in f64 from the f32 position and extents; for tests and tools).
    */
-  async readFatBoxes(bodyCount: number): Promise<{ boxes: Float64Array; categoryBits: Uint32Array; maskBits: Uint32Array }> {
+  async readFatBoxes(
+    bodyCount: number,
+  ): Promise<{ boxes: Float64Array; categoryBits: Uint32Array; maskBits: Uint32Array }> {
     const fat = this.grown['fat']?.buffer;
-    if (!fat || bodyCount === 0) return { boxes: new Float64Array(0), categoryBits: new Uint32Array(0), maskBits: new Uint32Array(0) };
+    if (!fat || bodyCount === 0)
+      return {
+        boxes: new Float64Array(0),
+        categoryBits: new Uint32Array(0),
+        maskBits: new Uint32Array(0),
+      };
     const data = await readBuffer(this.device, fat, FAT_BYTES * bodyCount);
     const f = new Float32Array(data);
     const u = new Uint32Array(data);
@@ -653,7 +788,10 @@ export class GpuBroadphase {
    * `capacity` sets the first run's pairs capacity (default: as encode()).
    */
   protected async runUploads(
-    data: BroadphaseUploads, bodyCount: number, margin: number, options: { capacity?: number; fatMargin?: number } = {},
+    data: BroadphaseUploads,
+    bodyCount: number,
+    margin: number,
+    options: { capacity?: number; fatMargin?: number } = {},
   ): Promise<GpuBroadphaseResult> {
     const start = performance.now();
     const device = this.device;
@@ -672,18 +810,30 @@ export class GpuBroadphase {
     for (let runs = 1; ; runs++) {
       const encoder = device.createCommandEncoder({ label: this.dimension.label });
       const out = this.encode(encoder, {
-        shapes: shapeBuf, bodies: bodyBuf, ...(hullVertices ? { hullVertices } : {}), bodyCount, margin, capacity,
-        ...(options.fatMargin !== undefined ? { fatMargin: options.fatMargin } : {}), refit: runs === 1, retry: runs > 1,
+        shapes: shapeBuf,
+        bodies: bodyBuf,
+        ...(hullVertices ? { hullVertices } : {}),
+        bodyCount,
+        margin,
+        capacity,
+        ...(options.fatMargin !== undefined ? { fatMargin: options.fatMargin } : {}),
+        refit: runs === 1,
+        retry: runs > 1,
       });
       device.queue.submit([encoder.finish()]);
       const counts = new Uint32Array(await readBuffer(device, out.counts, C.bytes));
       const timings = await this.readTimings();
       const total = counts[C.total]!;
       if (total === PAIR_COUNT_SATURATED) {
-        throw new CapacityError(`broadphase: ${bodyCount} bodies overlap in 2^32 - 1 pairs or more; no pairs buffer holds them.`);
+        throw new CapacityError(
+          `broadphase: ${bodyCount} bodies overlap in 2^32 - 1 pairs or more; no pairs buffer holds them.`,
+        );
       }
       if (counts[C.overflow] === 1) {
-        if (runs > 1) throw new Error(`broadphase: ${total} pairs overflowed a buffer grown to ${out.capacity}`);
+        if (runs > 1)
+          throw new Error(
+            `broadphase: ${total} pairs overflowed a buffer grown to ${out.capacity}`,
+          );
         if (total > this.maxCapacity()) {
           throw new CapacityError(
             `broadphase: ${total} pairs need ${8 * total} bytes; this device binds at most ${8 * this.maxCapacity()} bytes per buffer.`,
@@ -693,7 +843,15 @@ export class GpuBroadphase {
         continue;
       }
       const gpuPairs = new Uint32Array(await readBuffer(device, out.pairs, 8 * total));
-      return { pairs: gpuPairs, pairCount: total, gpuPairs, runs, capacity: out.capacity, timings, wallMs: performance.now() - start };
+      return {
+        pairs: gpuPairs,
+        pairCount: total,
+        gpuPairs,
+        runs,
+        capacity: out.capacity,
+        timings,
+        wallMs: performance.now() - start,
+      };
     }
   }
 
@@ -703,7 +861,8 @@ export class GpuBroadphase {
     this.plan?.scans.forEach((s) => s.destroy());
     this.plan = null;
     for (const b of Object.values(this.grown)) b.destroy();
-    for (const b of [this.params, this.counts, this.indirect, this.state, this.dispatch]) b.destroy();
+    for (const b of [this.params, this.counts, this.indirect, this.state, this.dispatch])
+      b.destroy();
     this.timer?.destroy();
   }
 }

@@ -7,12 +7,33 @@ import { LAYOUT_2D } from '../layout2d.ts';
 import { ENTRIES_BROADPHASE_2D } from '../reflection.generated.ts';
 import { broadphaseWgsl2D } from './frame-wgsl.ts';
 import {
-  AABB_RELATIVE_PAD, AABB_F32_STEPS, BROADPHASE_WORKGROUP_SIZE, BROADPHASE_PAIR_CACHE, BROADPHASE_LAYOUT, BROADPHASE_STAGES,
-  GpuBroadphase, PAIR_COUNT_SATURATED, broadphaseConstantsWgsl, sortPairs,
-  type BroadphaseDimension, type BroadphaseInputs, type BroadphaseOutputs, type BroadphaseStage, type BroadphaseTimings, type GpuBroadphaseResult,
+  AABB_RELATIVE_PAD,
+  AABB_F32_STEPS,
+  BROADPHASE_WORKGROUP_SIZE,
+  BROADPHASE_PAIR_CACHE,
+  BROADPHASE_LAYOUT,
+  BROADPHASE_STAGES,
+  GpuBroadphase,
+  PAIR_COUNT_SATURATED,
+  broadphaseConstantsWgsl,
+  sortPairs,
+  type BroadphaseDimension,
+  type BroadphaseInputs,
+  type BroadphaseOutputs,
+  type BroadphaseStage,
+  type BroadphaseTimings,
+  type GpuBroadphaseResult,
 } from './broadphase.ts';
 
-export { AABB_RELATIVE_PAD, AABB_F32_STEPS, BROADPHASE_WORKGROUP_SIZE, BROADPHASE_PAIR_CACHE, PAIR_COUNT_SATURATED, broadphaseConstantsWgsl, sortPairs };
+export {
+  AABB_RELATIVE_PAD,
+  AABB_F32_STEPS,
+  BROADPHASE_WORKGROUP_SIZE,
+  BROADPHASE_PAIR_CACHE,
+  PAIR_COUNT_SATURATED,
+  broadphaseConstantsWgsl,
+  sortPairs,
+};
 
 /** Word offsets of the broadphase's GPU structs (the same in 2D and 3D); counts.narrowphase holds a Params2D. */
 export const BROADPHASE_LAYOUT_2D = BROADPHASE_LAYOUT;
@@ -22,7 +43,6 @@ export type BroadphaseTimings2D = BroadphaseTimings;
 export type BroadphaseInputs2D = Omit<BroadphaseInputs, 'hullVertices'>;
 export type BroadphaseOutputs2D = BroadphaseOutputs;
 export type GpuBroadphaseResult2D = GpuBroadphaseResult;
-
 
 export const BROADPHASE_DIMENSION_2D: BroadphaseDimension = {
   label: 'broadphase2d',
@@ -35,8 +55,16 @@ export const BROADPHASE_DIMENSION_2D: BroadphaseDimension = {
 
 export class GpuBroadphase2D extends GpuBroadphase {
   /** Compiles the kernels for `device`; `timestamps` needs a device created with 'timestamp-query'. */
-  static async create(device: GPUDevice, timestamps = device.features.has('timestamp-query')): Promise<GpuBroadphase2D> {
-    return new GpuBroadphase2D(device, BROADPHASE_DIMENSION_2D, await GpuBroadphase.compile(device, BROADPHASE_DIMENSION_2D), timestamps);
+  static async create(
+    device: GPUDevice,
+    timestamps = device.features.has('timestamp-query'),
+  ): Promise<GpuBroadphase2D> {
+    return new GpuBroadphase2D(
+      device,
+      BROADPHASE_DIMENSION_2D,
+      await GpuBroadphase.compile(device, BROADPHASE_DIMENSION_2D),
+      timestamps,
+    );
   }
 
   override encode(encoder: GPUCommandEncoder, inputs: BroadphaseInputs2D): BroadphaseOutputs2D {
@@ -49,7 +77,13 @@ export class GpuBroadphase2D extends GpuBroadphase {
    * pairs back, sorted by (a, b). `capacity` sets the first run's pairs capacity (default: as
    * encode()).
    */
-  run(shapes: ArrayBuffer, bodies: ArrayBuffer, bodyCount: number, margin: number, options: { capacity?: number; fatMargin?: number } = {}): Promise<GpuBroadphaseResult2D> {
+  run(
+    shapes: ArrayBuffer,
+    bodies: ArrayBuffer,
+    bodyCount: number,
+    margin: number,
+    options: { capacity?: number; fatMargin?: number } = {},
+  ): Promise<GpuBroadphaseResult2D> {
     return this.runUploads({ shapes, bodies }, bodyCount, margin, options);
   }
 }

@@ -9,8 +9,14 @@ import type { PackedShapes3D } from '../pack3d.ts';
 import { ENTRIES_BROADPHASE_3D } from '../reflection.generated.ts';
 import { broadphaseWgsl3D } from './frame-wgsl.ts';
 import {
-  BROADPHASE_LAYOUT, BROADPHASE_STAGES, GpuBroadphase,
-  type BroadphaseDimension, type BroadphaseInputs, type BroadphaseOutputs, type BroadphaseTimings, type GpuBroadphaseResult,
+  BROADPHASE_LAYOUT,
+  BROADPHASE_STAGES,
+  GpuBroadphase,
+  type BroadphaseDimension,
+  type BroadphaseInputs,
+  type BroadphaseOutputs,
+  type BroadphaseTimings,
+  type GpuBroadphaseResult,
 } from './broadphase.ts';
 
 /** Word offsets of the broadphase's GPU structs (the same in 2D and 3D); counts.narrowphase holds a Params3D. */
@@ -20,7 +26,6 @@ export type BroadphaseTimings3D = BroadphaseTimings;
 export type BroadphaseInputs3D = BroadphaseInputs & { hullVertices: GPUBuffer };
 export type BroadphaseOutputs3D = BroadphaseOutputs;
 export type GpuBroadphaseResult3D = GpuBroadphaseResult;
-
 
 export const BROADPHASE_DIMENSION_3D: BroadphaseDimension = {
   label: 'broadphase3d',
@@ -33,8 +38,16 @@ export const BROADPHASE_DIMENSION_3D: BroadphaseDimension = {
 
 export class GpuBroadphase3D extends GpuBroadphase {
   /** Compiles the kernels for `device`; `timestamps` needs a device created with 'timestamp-query'. */
-  static async create(device: GPUDevice, timestamps = device.features.has('timestamp-query')): Promise<GpuBroadphase3D> {
-    return new GpuBroadphase3D(device, BROADPHASE_DIMENSION_3D, await GpuBroadphase.compile(device, BROADPHASE_DIMENSION_3D), timestamps);
+  static async create(
+    device: GPUDevice,
+    timestamps = device.features.has('timestamp-query'),
+  ): Promise<GpuBroadphase3D> {
+    return new GpuBroadphase3D(
+      device,
+      BROADPHASE_DIMENSION_3D,
+      await GpuBroadphase.compile(device, BROADPHASE_DIMENSION_3D),
+      timestamps,
+    );
   }
 
   override encode(encoder: GPUCommandEncoder, inputs: BroadphaseInputs3D): BroadphaseOutputs3D {
@@ -46,7 +59,18 @@ export class GpuBroadphase3D extends GpuBroadphase {
    * (packBodies3D), runs the broadphase, grows the pairs buffer and runs again when the pairs did
    * not fit, and reads the pairs back, sorted by (a, b).
    */
-  run(shapes: PackedShapes3D, bodies: ArrayBuffer, bodyCount: number, margin: number, options: { capacity?: number; fatMargin?: number } = {}): Promise<GpuBroadphaseResult3D> {
-    return this.runUploads({ shapes: shapes.shapes, bodies, hullVertices: shapes.hullVertices }, bodyCount, margin, options);
+  run(
+    shapes: PackedShapes3D,
+    bodies: ArrayBuffer,
+    bodyCount: number,
+    margin: number,
+    options: { capacity?: number; fatMargin?: number } = {},
+  ): Promise<GpuBroadphaseResult3D> {
+    return this.runUploads(
+      { shapes: shapes.shapes, bodies, hullVertices: shapes.hullVertices },
+      bodyCount,
+      margin,
+      options,
+    );
   }
 }

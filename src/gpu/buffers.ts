@@ -12,7 +12,10 @@ export const MAX_GROUPS_PER_DIMENSION = 65535;
 export const dispatchLimits = { maxGroupsPerDimension: MAX_GROUPS_PER_DIMENSION };
 
 /** Workgroup grid for `count` invocations of `workgroupSize`: rows of at most 65535 groups. */
-export function dispatchGrid(count: number, workgroupSize: number): { x: number; y: number; rowPitch: number } {
+export function dispatchGrid(
+  count: number,
+  workgroupSize: number,
+): { x: number; y: number; rowPitch: number } {
   const groups = Math.max(1, Math.ceil(count / workgroupSize));
   const x = Math.min(groups, MAX_GROUPS_PER_DIMENSION);
   const y = Math.ceil(groups / x);
@@ -22,7 +25,11 @@ export function dispatchGrid(count: number, workgroupSize: number): { x: number;
 /** A buffer that is replaced by a larger one when a run needs more room (never shrinks). */
 export class GrowingBuffer {
   buffer: GPUBuffer | null = null;
-  constructor(private readonly device: GPUDevice, private readonly usage: number, private readonly label: string) {}
+  constructor(
+    private readonly device: GPUDevice,
+    private readonly usage: number,
+    private readonly label: string,
+  ) {}
   /** The buffer, at least `bytes` large (at least 16); a new one (contents lost) when it grows. */
   ensure(bytes: number): GPUBuffer {
     const size = Math.max(16, Math.ceil(bytes / 16) * 16);
@@ -39,9 +46,14 @@ export class GrowingBuffer {
 }
 
 /** Uploads `data` into `target` at offset 0 (nothing for empty data). */
-export function upload(device: GPUDevice, target: GPUBuffer, data: ArrayBuffer | ArrayBufferView): void {
+export function upload(
+  device: GPUDevice,
+  target: GPUBuffer,
+  data: ArrayBuffer | ArrayBufferView,
+): void {
   if (data.byteLength === 0) return;
-  if (ArrayBuffer.isView(data)) device.queue.writeBuffer(target, 0, data.buffer, data.byteOffset, data.byteLength);
+  if (ArrayBuffer.isView(data))
+    device.queue.writeBuffer(target, 0, data.buffer, data.byteOffset, data.byteLength);
   else device.queue.writeBuffer(target, 0, data);
 }
 
@@ -55,11 +67,25 @@ export class PassTimer {
   private readonly resolveBuf: GPUBuffer | null;
   private readonly readBuf: GPUBuffer | null;
 
-  constructor(device: GPUDevice, readonly stages: readonly string[], enabled = true) {
+  constructor(
+    device: GPUDevice,
+    readonly stages: readonly string[],
+    enabled = true,
+  ) {
     const count = 2 * stages.length;
     this.querySet = enabled ? device.createQuerySet({ type: 'timestamp', count }) : null;
-    this.resolveBuf = enabled ? device.createBuffer({ size: 8 * count, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC }) : null;
-    this.readBuf = enabled ? device.createBuffer({ size: 8 * count, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST }) : null;
+    this.resolveBuf = enabled
+      ? device.createBuffer({
+          size: 8 * count,
+          usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC,
+        })
+      : null;
+    this.readBuf = enabled
+      ? device.createBuffer({
+          size: 8 * count,
+          usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+        })
+      : null;
   }
 
   /**
@@ -67,7 +93,11 @@ export class PassTimer {
    * stage recorded as several passes (batches) times from the beginning of its first pass
    * (`writes` 'begin') to the end of its last ('end'); passes between take 'none'.
    */
-  passDescriptor(name: string = this.stages[0]!, label: string = name, writes: 'both' | 'begin' | 'end' | 'none' = 'both'): GPUComputePassDescriptor {
+  passDescriptor(
+    name: string = this.stages[0]!,
+    label: string = name,
+    writes: 'both' | 'begin' | 'end' | 'none' = 'both',
+  ): GPUComputePassDescriptor {
     const i = this.stages.indexOf(name);
     if (i < 0) throw new Error(`no timed stage ${name}`);
     if (!this.querySet || writes === 'none') return { label };
@@ -131,7 +161,8 @@ export function dispatchRows(pass: GPUComputePassEncoder, groups: number): void 
   if (groups <= 0) return;
   const x = Math.min(groups, dispatchLimits.maxGroupsPerDimension, MAX_GROUPS_PER_DIMENSION);
   const y = Math.ceil(groups / x);
-  if (y > MAX_GROUPS_PER_DIMENSION) throw new Error(`${groups} workgroups do not fit in one 2D dispatch`);
+  if (y > MAX_GROUPS_PER_DIMENSION)
+    throw new Error(`${groups} workgroups do not fit in one 2D dispatch`);
   pass.dispatchWorkgroups(x, y);
 }
 
@@ -139,13 +170,25 @@ export function dispatchRows(pass: GPUComputePassEncoder, groups: number): void 
 export const UNIFORM_SLOT_BYTES = 256;
 
 export function createUniformSlots(device: GPUDevice, label: string, slots: number): GPUBuffer {
-  return device.createBuffer({ label, size: Math.max(1, slots) * UNIFORM_SLOT_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+  return device.createBuffer({
+    label,
+    size: Math.max(1, slots) * UNIFORM_SLOT_BYTES,
+    usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+  });
 }
 
 /** Copies `bytes` of `src` to the host (one submit, one map). */
-export async function readBuffer(device: GPUDevice, src: GPUBuffer, bytes: number, offset = 0): Promise<ArrayBuffer> {
+export async function readBuffer(
+  device: GPUDevice,
+  src: GPUBuffer,
+  bytes: number,
+  offset = 0,
+): Promise<ArrayBuffer> {
   const size = Math.max(4, Math.ceil(bytes / 4) * 4);
-  const read = device.createBuffer({ size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  const read = device.createBuffer({
+    size,
+    usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+  });
   const encoder = device.createCommandEncoder();
   encoder.copyBufferToBuffer(src, offset, read, 0, size);
   device.queue.submit([encoder.finish()]);

@@ -54,7 +54,14 @@ import {
   type ContactsTimings,
 } from '../contacts-layout.ts';
 import { GpuScan, type ScanPlan } from './scan.ts';
-import { GrowingBuffer, PassTimer, UNIFORM_SLOT_BYTES, createUniformSlots, dispatchRows, readBuffer } from './buffers.ts';
+import {
+  GrowingBuffer,
+  PassTimer,
+  UNIFORM_SLOT_BYTES,
+  createUniformSlots,
+  dispatchRows,
+  readBuffer,
+} from './buffers.ts';
 import { compileKernels, type Kernel } from './pipelines.ts';
 import type { BufferBindingLayout } from '../layout.ts';
 export { contactsConstantsWgsl } from './frame-wgsl.ts';
@@ -102,7 +109,9 @@ export interface ContactsInputs {
 }
 
 /** begin()'s inputs: encode()'s without the buffers (compactBatch() gives them, batch by batch). */
-export type ContactsFrameInputs = Omit<ContactsInputs, 'manifolds' | 'pairs' | 'pairSlots'> & { pairSlots: number };
+export type ContactsFrameInputs = Omit<ContactsInputs, 'manifolds' | 'pairs' | 'pairSlots'> & {
+  pairSlots: number;
+};
 
 /** One batch for compactBatch(): slot k of the buffers is the frame's pair first + k. */
 export interface ContactsBatch {
@@ -139,7 +148,16 @@ export interface ContactsOutputs {
   pageEntries: number;
 }
 
-const KERNEL_NAMES = ['ctFlags', 'ctScatter', 'ctAccumulate', 'ctFinalize', 'ctPersist', 'ctPatch', 'ctEventFlags', 'ctEvents'] as const;
+const KERNEL_NAMES = [
+  'ctFlags',
+  'ctScatter',
+  'ctAccumulate',
+  'ctFinalize',
+  'ctPersist',
+  'ctPatch',
+  'ctEventFlags',
+  'ctEvents',
+] as const;
 type KernelName = (typeof KERNEL_NAMES)[number];
 /** Kernels of one invocation. */
 const SINGLE: readonly KernelName[] = ['ctFinalize', 'ctAccumulate'];
@@ -175,7 +193,8 @@ interface OpenFrame {
 }
 
 // A function: in Node, GPUBufferUsage exists only once Dawn is loaded.
-const storageUsage = (): number => GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+const storageUsage = (): number =>
+  GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
 
 /** Pair offsets of batches are multiples of this many pairs (256-byte binding offsets). */
 export const CONTACTS_BATCH_ALIGN = 256;
@@ -210,7 +229,12 @@ export class GpuContacts {
   private readonly UB: number;
   private readonly MB: number;
 
-  protected constructor(readonly device: GPUDevice, readonly dimension: ContactsDimension, parts: ContactsParts, timestamps: boolean) {
+  protected constructor(
+    readonly device: GPUDevice,
+    readonly dimension: ContactsDimension,
+    parts: ContactsParts,
+    timestamps: boolean,
+  ) {
     ({ kernels: this.kernels, bindings: this.bindings, scanner: this.scanner } = parts);
     const L = dimension.layout;
     this.CB = L.contact.bytes;
@@ -227,7 +251,11 @@ export class GpuContacts {
       keys: grow(`keys-${k}`),
       userValues: grow(`user-values-${k}`),
       denseOf: grow(`dense-of-${k}`),
-      counts: device.createBuffer({ label: `${label}-counts-${k}`, size: Math.max(16, L.counts.bytes), usage: S }),
+      counts: device.createBuffer({
+        label: `${label}-counts-${k}`,
+        size: Math.max(16, L.counts.bytes),
+        usage: S,
+      }),
       capacity: 0,
     });
     this.slots = [slot(0), slot(1)];
@@ -237,31 +265,45 @@ export class GpuContacts {
   /** A scratch buffer by name, at least `bytes` (grown on demand: contents lost when it grows). */
   private buffer(name: string, bytes: number): GPUBuffer {
     let g = this.scratch[name];
-    if (!g) this.scratch[name] = g = new GrowingBuffer(this.device, storageUsage(), `${this.dimension.label}-${name}`);
+    if (!g)
+      this.scratch[name] = g = new GrowingBuffer(
+        this.device,
+        storageUsage(),
+        `${this.dimension.label}-${name}`,
+      );
     return g.ensure(bytes);
   }
 
   /** Compiles the kernels of `dimension` for `device` (cached per device). */
-  protected static async compile(device: GPUDevice, dimension: ContactsDimension): Promise<ContactsParts> {
-    const [entryPoints, scanner] = await Promise.all([compileKernels(device, dimension.label, KERNEL_NAMES, dimension.entries, dimension.wgsl), GpuScan.create(device)]);
+  protected static async compile(
+    device: GPUDevice,
+    dimension: ContactsDimension,
+  ): Promise<ContactsParts> {
+    const [entryPoints, scanner] = await Promise.all([
+      compileKernels(device, dimension.label, KERNEL_NAMES, dimension.entries, dimension.wgsl),
+      GpuScan.create(device),
+    ]);
     return { ...entryPoints, scanner };
   }
 
   /** The dense list's capacity in frames that give none (0: as many as pair slots). */
   setCapacity(entries: number): void {
-    if (!Number.isInteger(entries) || entries < 0) throw new RangeError(`capacity must be an integer >= 0, got ${entries}`);
+    if (!Number.isInteger(entries) || entries < 0)
+      throw new RangeError(`capacity must be an integer >= 0, got ${entries}`);
     this.capacity = entries;
   }
 
   /** Entries per page of the dense list: a multiple of 256 (any entry size then meets the offset alignment). */
   pageEntries(): number {
-    const byLimit = Math.floor(this.device.limits.maxStorageBufferBindingSize / this.CB / 256) * 256;
+    const byLimit =
+      Math.floor(this.device.limits.maxStorageBufferBindingSize / this.CB / 256) * 256;
     return this.pageLimit > 0 ? Math.min(byLimit, this.pageLimit) : byLimit;
   }
 
   /** Entries per page in later frames: at most `entries` (a multiple of 256), or 0: as many as a binding holds. Tests force small pages. */
   setPageEntries(entries: number): void {
-    if (!Number.isInteger(entries) || entries < 0 || entries % 256 !== 0) throw new RangeError(`page entries must be a multiple of 256, got ${entries}`);
+    if (!Number.isInteger(entries) || entries < 0 || entries % 256 !== 0)
+      throw new RangeError(`page entries must be a multiple of 256, got ${entries}`);
     this.pageLimit = entries;
   }
 
@@ -273,7 +315,11 @@ export class GpuContacts {
     const limit = this.device.limits.maxStorageBufferBindingSize;
     const idsBytes = 4 * this.dimension.layout.ids.words;
     const byBuffer = Math.floor(this.device.limits.maxBufferSize / this.CB);
-    return Math.min(2 * this.pageEntries(), byBuffer, Math.floor(limit / Math.max(this.UB, idsBytes, 8)));
+    return Math.min(
+      2 * this.pageEntries(),
+      byBuffer,
+      Math.floor(limit / Math.max(this.UB, idsBytes, 8)),
+    );
   }
 
   /** The capacity of a frame over `pairSlots` pair slots that gives none: setCapacity's, or as many as the slots (at most maxCapacity()). */
@@ -291,7 +337,12 @@ export class GpuContacts {
   lastOutputs(): Pick<ContactsOutputs, 'contacts' | 'keys' | 'userValues' | 'counts'> | null {
     const s = this.slots[this.cur];
     if (!s.contacts.buffer || !s.keys.buffer || !s.userValues.buffer) return null;
-    return { contacts: s.contacts.buffer, keys: s.keys.buffer, userValues: s.userValues.buffer, counts: s.counts };
+    return {
+      contacts: s.contacts.buffer,
+      keys: s.keys.buffer,
+      userValues: s.userValues.buffer,
+      counts: s.counts,
+    };
   }
 
   /**
@@ -302,7 +353,9 @@ export class GpuContacts {
     const buffer = this.slots[this.cur].userValues.buffer;
     const at = first * this.UB;
     if (!buffer || at + values.byteLength > buffer.size) {
-      throw new RangeError(`user values past the list's ${buffer ? Math.floor(buffer.size / this.UB) : 0} entries`);
+      throw new RangeError(
+        `user values past the list's ${buffer ? Math.floor(buffer.size / this.UB) : 0} entries`,
+      );
     }
     this.device.queue.writeBuffer(buffer, at, values.buffer, values.byteOffset, values.byteLength);
   }
@@ -314,7 +367,8 @@ export class GpuContacts {
       // A frame scans a few sizes (full batches, the last, the event flags); keep the plans of
       // some, dropping the oldest not used in the frame being recorded.
       const stale = this.scanPlans.findIndex((q) => q.frame !== this.frameCount);
-      if (this.scanPlans.length >= 8 && stale >= 0) this.scanPlans.splice(stale, 1)[0]!.plan.destroy();
+      if (this.scanPlans.length >= 8 && stale >= 0)
+        this.scanPlans.splice(stale, 1)[0]!.plan.destroy();
       p = { plan: this.scanner.plan(data, n), data, n, frame: this.frameCount };
       this.scanPlans.push(p);
     }
@@ -324,17 +378,29 @@ export class GpuContacts {
 
   /** Uniform slot `slot` (256 bytes each). */
   private paramSlot(slot: number): GPUBufferBinding {
-    return { buffer: this.params, offset: slot * UNIFORM_SLOT_BYTES, size: this.dimension.layout.params.bytes };
+    return {
+      buffer: this.params,
+      offset: slot * UNIFORM_SLOT_BYTES,
+      size: this.dimension.layout.params.bytes,
+    };
   }
 
   /**
    * Two page bindings of the first `capacity` entries in `buffer`; when one page holds them all,
    * the second is a spare one-entry buffer (writable bindings must not alias).
    */
-  private pages(buffer: GPUBuffer, capacity: number, pageEntries: number): [GPUBufferBinding, GPUBufferBinding] {
+  private pages(
+    buffer: GPUBuffer,
+    capacity: number,
+    pageEntries: number,
+  ): [GPUBufferBinding, GPUBufferBinding] {
     const first = { buffer, offset: 0, size: Math.min(capacity, pageEntries) * this.CB };
-    if (capacity <= pageEntries) return [first, { buffer: this.buffer('spare-contact', this.CB), size: this.CB }];
-    return [first, { buffer, offset: pageEntries * this.CB, size: (capacity - pageEntries) * this.CB }];
+    if (capacity <= pageEntries)
+      return [first, { buffer: this.buffer('spare-contact', this.CB), size: this.CB }];
+    return [
+      first,
+      { buffer, offset: pageEntries * this.CB, size: (capacity - pageEntries) * this.CB },
+    ];
   }
 
   private writeParams(slot: number, first: number, slots: number): void {
@@ -351,7 +417,12 @@ export class GpuContacts {
     this.device.queue.writeBuffer(this.params, slot * UNIFORM_SLOT_BYTES, words);
   }
 
-  private dispatch(pass: GPUComputePassEncoder, name: KernelName, invocations: number, buffers: Record<number, GPUBufferBinding>): void {
+  private dispatch(
+    pass: GPUComputePassEncoder,
+    name: KernelName,
+    invocations: number,
+    buffers: Record<number, GPUBufferBinding>,
+  ): void {
     if (invocations <= 0) return;
     pass.setPipeline(this.kernels[name].pipeline);
     pass.setBindGroup(
@@ -375,18 +446,34 @@ export class GpuContacts {
     const L = this.dimension.layout;
     const pairSlots = inputs.pairSlots;
     if (this.open) throw new Error('contacts: begin() before the last frame finished');
-    if (!Number.isInteger(pairSlots) || pairSlots < 0) throw new RangeError(`pairSlots must be an integer >= 0, got ${pairSlots}`);
-    if ((inputs.pairCount === undefined) === (inputs.pairCountSource === undefined)) throw new Error('give pairCount or pairCountSource, not both or neither');
-    if (inputs.pairCount !== undefined && (!Number.isInteger(inputs.pairCount) || inputs.pairCount < 0 || inputs.pairCount > pairSlots)) {
-      throw new RangeError(`pairCount must be an integer in 0..${pairSlots} (the pair slots), got ${inputs.pairCount}`);
+    if (!Number.isInteger(pairSlots) || pairSlots < 0)
+      throw new RangeError(`pairSlots must be an integer >= 0, got ${pairSlots}`);
+    if ((inputs.pairCount === undefined) === (inputs.pairCountSource === undefined))
+      throw new Error('give pairCount or pairCountSource, not both or neither');
+    if (
+      inputs.pairCount !== undefined &&
+      (!Number.isInteger(inputs.pairCount) || inputs.pairCount < 0 || inputs.pairCount > pairSlots)
+    ) {
+      throw new RangeError(
+        `pairCount must be an integer in 0..${pairSlots} (the pair slots), got ${inputs.pairCount}`,
+      );
     }
-    if (inputs.pairCountSource && inputs.pairCountSource.offset % 4 !== 0) throw new RangeError(`pairCountSource.offset must be a multiple of 4, got ${inputs.pairCountSource.offset}`);
-    if (inputs.prevSlot && inputs.prevSlot.size < 4 * pairSlots) throw new RangeError(`prevSlot holds ${Math.floor(inputs.prevSlot.size / 4)} slots, not ${pairSlots}`);
+    if (inputs.pairCountSource && inputs.pairCountSource.offset % 4 !== 0)
+      throw new RangeError(
+        `pairCountSource.offset must be a multiple of 4, got ${inputs.pairCountSource.offset}`,
+      );
+    if (inputs.prevSlot && inputs.prevSlot.size < 4 * pairSlots)
+      throw new RangeError(
+        `prevSlot holds ${Math.floor(inputs.prevSlot.size / 4)} slots, not ${pairSlots}`,
+      );
     const capacity = Math.max(1, inputs.capacity ?? this.defaultCapacity(pairSlots));
-    if (!Number.isInteger(capacity)) throw new RangeError(`capacity must be an integer, got ${capacity}`);
+    if (!Number.isInteger(capacity))
+      throw new RangeError(`capacity must be an integer, got ${capacity}`);
     if (capacity > this.maxCapacity()) {
       const bytes = this.CB * capacity;
-      throw new CapacityError(`contacts: ${capacity} entries need ${bytes} bytes per buffer; this device binds at most ${device.limits.maxStorageBufferBindingSize} bytes per buffer.`);
+      throw new CapacityError(
+        `contacts: ${capacity} entries need ${bytes} bytes per buffer; this device binds at most ${device.limits.maxStorageBufferBindingSize} bytes per buffer.`,
+      );
     }
     if (batches + 1 > this.paramSlots) {
       this.params.destroy();
@@ -407,7 +494,11 @@ export class GpuContacts {
     cur.capacity = capacity;
     const idsBytes = 4 * L.ids.words;
     const pageEntries = this.pageEntries();
-    const [contacts0, contacts1] = this.pages(cur.contacts.ensure(this.CB * capacity), capacity, pageEntries);
+    const [contacts0, contacts1] = this.pages(
+      cur.contacts.ensure(this.CB * capacity),
+      capacity,
+      pageEntries,
+    );
     const noSlots = this.buffer('no-prev-slot', 4);
     const buffers: Record<number, GPUBufferBinding> = {
       4: { buffer: cur.counts },
@@ -429,12 +520,28 @@ export class GpuContacts {
       20: { buffer: this.buffer(`ended-${this.cur}`, 8 * Math.max(1, prevCapacity)) },
       21: { buffer: cur.keys.ensure(8 * capacity) },
     };
-    this.open = { encoder, pairSlots, capacity, prevCapacity, prevValid: prevValid && inputs.prevSlot !== undefined, batches, pageEntries, buffers };
+    this.open = {
+      encoder,
+      pairSlots,
+      capacity,
+      prevCapacity,
+      prevValid: prevValid && inputs.prevSlot !== undefined,
+      batches,
+      pageEntries,
+      buffers,
+    };
     // The running total starts at 0; the pair count comes from the host or the GPU.
     const counts = new Uint32Array(L.counts.bytes / 4);
     counts[L.counts.pairCount] = inputs.pairCount ?? 0;
     device.queue.writeBuffer(cur.counts, 0, counts);
-    if (inputs.pairCountSource) encoder.copyBufferToBuffer(inputs.pairCountSource.buffer, inputs.pairCountSource.offset, cur.counts, 4 * L.counts.pairCount, 4);
+    if (inputs.pairCountSource)
+      encoder.copyBufferToBuffer(
+        inputs.pairCountSource.buffer,
+        inputs.pairCountSource.offset,
+        cur.counts,
+        4 * L.counts.pairCount,
+        4,
+      );
     encoder.clearBuffer(buffers[9]!.buffer, 0, 4 * Math.max(1, prevCapacity));
     this.writeParams(batches, 0, pairSlots);
     this.batchIndex = 0;
@@ -449,15 +556,33 @@ export class GpuContacts {
     const o = this.open;
     if (!o) throw new Error('contacts: compactBatch() outside begin() … finish()');
     const b = this.batchIndex++;
-    if (b >= o.batches) throw new Error(`contacts: more than the ${o.batches} batches begin() was given`);
+    if (b >= o.batches)
+      throw new Error(`contacts: more than the ${o.batches} batches begin() was given`);
     const { first, slots } = batch;
-    if (!Number.isInteger(first) || !Number.isInteger(slots) || first < 0 || slots < 0 || first + slots > o.pairSlots) {
-      throw new RangeError(`batch ${first}..${first + slots} outside the frame's ${o.pairSlots} pair slots`);
+    if (
+      !Number.isInteger(first) ||
+      !Number.isInteger(slots) ||
+      first < 0 ||
+      slots < 0 ||
+      first + slots > o.pairSlots
+    ) {
+      throw new RangeError(
+        `batch ${first}..${first + slots} outside the frame's ${o.pairSlots} pair slots`,
+      );
     }
-    if (batch.manifolds.size < slots * this.MB) throw new RangeError(`batch manifolds hold ${Math.floor(batch.manifolds.size / this.MB)} slots, not ${slots}`);
-    if (batch.pairs.size < batch.pairsOffset + slots * 8) throw new RangeError(`batch pairs hold fewer than ${slots} pairs from byte ${batch.pairsOffset}`);
+    if (batch.manifolds.size < slots * this.MB)
+      throw new RangeError(
+        `batch manifolds hold ${Math.floor(batch.manifolds.size / this.MB)} slots, not ${slots}`,
+      );
+    if (batch.pairs.size < batch.pairsOffset + slots * 8)
+      throw new RangeError(
+        `batch pairs hold fewer than ${slots} pairs from byte ${batch.pairsOffset}`,
+      );
     const offsets = this.buffer('offsets', 4 * (slots + 1));
-    if (offsets.size > this.device.limits.maxStorageBufferBindingSize) throw new CapacityError(`contacts: ${slots} pair slots need ${4 * (slots + 1)} bytes of offsets`);
+    if (offsets.size > this.device.limits.maxStorageBufferBindingSize)
+      throw new CapacityError(
+        `contacts: ${slots} pair slots need ${4 * (slots + 1)} bytes of offsets`,
+      );
     this.writeParams(b, first, slots);
     const buffers: Record<number, GPUBufferBinding> = {
       ...o.buffers,
@@ -466,9 +591,12 @@ export class GpuContacts {
       2: { buffer: batch.pairs, offset: batch.pairsOffset, size: Math.max(1, slots) * 8 },
       3: { buffer: offsets, size: 4 * (slots + 1) },
     };
-    const writes = o.batches === 1 ? 'both' : b === 0 ? 'begin' : b === o.batches - 1 ? 'end' : 'none';
+    const writes =
+      o.batches === 1 ? 'both' : b === 0 ? 'begin' : b === o.batches - 1 ? 'end' : 'none';
     const label = `${this.dimension.label}.compact`;
-    const pass = o.encoder.beginComputePass(descriptor ?? (this.timer ? this.timer.passDescriptor('compact', label, writes) : { label }));
+    const pass = o.encoder.beginComputePass(
+      descriptor ?? (this.timer ? this.timer.passDescriptor('compact', label, writes) : { label }),
+    );
     this.dispatch(pass, 'ctFlags', slots + 1, buffers);
     this.scanner.encode(pass, this.scanPlan(offsets, slots + 1));
     this.dispatch(pass, 'ctScatter', slots, buffers);
@@ -480,11 +608,17 @@ export class GpuContacts {
   finish(): ContactsOutputs {
     const o = this.open;
     if (!o) throw new Error('contacts: finish() without begin()');
-    if (this.batchIndex !== o.batches) throw new Error(`contacts: finish() after ${this.batchIndex} of ${o.batches} batches`);
+    if (this.batchIndex !== o.batches)
+      throw new Error(`contacts: finish() after ${this.batchIndex} of ${o.batches} batches`);
     this.open = null;
-    const buffers: Record<number, GPUBufferBinding> = { ...o.buffers, 0: this.paramSlot(o.batches) };
+    const buffers: Record<number, GPUBufferBinding> = {
+      ...o.buffers,
+      0: this.paramSlot(o.batches),
+    };
     const label = `${this.dimension.label}.persist`;
-    const pass = o.encoder.beginComputePass(this.timer ? this.timer.passDescriptor('persist', label) : { label });
+    const pass = o.encoder.beginComputePass(
+      this.timer ? this.timer.passDescriptor('persist', label) : { label },
+    );
     this.dispatch(pass, 'ctFinalize', 1, buffers);
     this.dispatch(pass, 'ctPersist', o.capacity, buffers);
     this.dispatch(pass, 'ctPatch', o.capacity, buffers);
@@ -496,8 +630,15 @@ export class GpuContacts {
     this.timer?.resolve(o.encoder);
     const cur = this.slots[this.cur];
     return {
-      contacts: buffers[8]!.buffer, keys: buffers[21]!.buffer, userValues: buffers[10]!.buffer, counts: cur.counts,
-      began: buffers[16]!.buffer, ended: buffers[20]!.buffer, denseOf: buffers[5]!.buffer, capacity: o.capacity, pageEntries: o.pageEntries,
+      contacts: buffers[8]!.buffer,
+      keys: buffers[21]!.buffer,
+      userValues: buffers[10]!.buffer,
+      counts: cur.counts,
+      began: buffers[16]!.buffer,
+      ended: buffers[20]!.buffer,
+      denseOf: buffers[5]!.buffer,
+      capacity: o.capacity,
+      pageEntries: o.pageEntries,
     };
   }
 
@@ -506,10 +647,15 @@ export class GpuContacts {
    * timestamps; read them with readTimings() after the submit). The outputs are filled when it has run.
    */
   encode(encoder: GPUCommandEncoder, inputs: ContactsInputs): ContactsOutputs {
-    const slotsHeld = Math.min(Math.floor(inputs.manifolds.size / this.MB), Math.floor(inputs.pairs.size / 8));
+    const slotsHeld = Math.min(
+      Math.floor(inputs.manifolds.size / this.MB),
+      Math.floor(inputs.pairs.size / 8),
+    );
     const pairSlots = inputs.pairSlots ?? slotsHeld;
     if (!Number.isInteger(pairSlots) || pairSlots < 0 || pairSlots > slotsHeld) {
-      throw new RangeError(`pairSlots must be an integer in 0..${slotsHeld} (what the manifold and pair buffers hold), got ${pairSlots}`);
+      throw new RangeError(
+        `pairSlots must be an integer in 0..${slotsHeld} (what the manifold and pair buffers hold), got ${pairSlots}`,
+      );
     }
     const { manifolds, pairs, ...rest } = inputs;
     this.begin(encoder, { ...rest, pairSlots });
@@ -531,12 +677,18 @@ export class GpuContacts {
    * back the list, its user values and events. The pairs' slots last run (prevSlot) are found on
    * the host, so a run carries user values from the last by pair and feature id.
    */
-  async run(manifolds: ArrayBuffer, pairs: Uint32Array, options: ContactsRunOptions = {}): Promise<ContactsResult> {
+  async run(
+    manifolds: ArrayBuffer,
+    pairs: Uint32Array,
+    options: ContactsRunOptions = {},
+  ): Promise<ContactsResult> {
     const start = performance.now();
     const device = this.device;
     const L = this.dimension.layout;
     const pairCount = checkRunInputs(L, manifolds, pairs, options.bodyCount);
-    const batchPairs = Math.ceil(checkBatchPairs(options.batchPairs, pairCount) / CONTACTS_BATCH_ALIGN) * CONTACTS_BATCH_ALIGN;
+    const batchPairs =
+      Math.ceil(checkBatchPairs(options.batchPairs, pairCount) / CONTACTS_BATCH_ALIGN) *
+      CONTACTS_BATCH_ALIGN;
     const manifoldBuf = this.buffer('input-manifolds', Math.max(this.MB, pairCount * this.MB));
     const pairBuf = this.buffer('input-pairs', Math.max(8, 8 * pairCount));
     const prevSlotBuf = this.buffer('input-prev-slot', Math.max(4, 4 * pairCount));
@@ -551,17 +703,31 @@ export class GpuContacts {
     for (let runs = 1; ; runs++) {
       const encoder = device.createCommandEncoder({ label: this.dimension.label });
       const batchBuffers: GPUBuffer[] = [];
-      this.begin(encoder, { pairCount, pairSlots: pairCount, prevSlot: prevSlotBuf, capacity, retry: runs > 1 }, batches);
+      this.begin(
+        encoder,
+        { pairCount, pairSlots: pairCount, prevSlot: prevSlotBuf, capacity, retry: runs > 1 },
+        batches,
+      );
       for (let b = 0; b < batches; b++) {
         const first = b * batchPairs;
         const slots = Math.min(batchPairs, pairCount - first);
         // The batch's manifolds as a narrowphase would leave them: in a buffer of their own.
-        const batchBuf = batches === 1 ? manifoldBuf : device.createBuffer({ size: Math.max(16, slots * this.MB), usage: storageUsage() });
+        const batchBuf =
+          batches === 1
+            ? manifoldBuf
+            : device.createBuffer({ size: Math.max(16, slots * this.MB), usage: storageUsage() });
         if (batches > 1) {
           batchBuffers.push(batchBuf);
-          if (slots > 0) encoder.copyBufferToBuffer(manifoldBuf, first * this.MB, batchBuf, 0, slots * this.MB);
+          if (slots > 0)
+            encoder.copyBufferToBuffer(manifoldBuf, first * this.MB, batchBuf, 0, slots * this.MB);
         }
-        this.compactBatch({ manifolds: batchBuf, pairs: pairBuf, pairsOffset: 8 * first, first, slots });
+        this.compactBatch({
+          manifolds: batchBuf,
+          pairs: pairBuf,
+          pairsOffset: 8 * first,
+          first,
+          slots,
+        });
       }
       const out = this.finish();
       device.queue.submit([encoder.finish()]);
@@ -570,7 +736,8 @@ export class GpuContacts {
       const timings = await this.readTimings();
       const total = counts[L.counts.total]!;
       if (counts[L.counts.overflow] === 1) {
-        if (runs > 1) throw new Error(`contacts: ${total} manifolds overflowed a list grown to ${capacity}`);
+        if (runs > 1)
+          throw new Error(`contacts: ${total} manifolds overflowed a list grown to ${capacity}`);
         capacity = Math.ceil(total * CONTACTS_GROWTH);
         if (capacity > this.maxCapacity()) capacity = total;
         if (options.capacity === undefined && this.capacity > 0) this.capacity = capacity;
@@ -586,8 +753,15 @@ export class GpuContacts {
         readBuffer(device, out.ended, 8 * ended),
       ]);
       return {
-        dense, total, userValues: new Float32Array(user), began: new Uint32Array(beganPairs), ended: new Uint32Array(endedPairs),
-        runs, capacity, timings, wallMs: performance.now() - start,
+        dense,
+        total,
+        userValues: new Float32Array(user),
+        began: new Uint32Array(beganPairs),
+        ended: new Uint32Array(endedPairs),
+        runs,
+        capacity,
+        timings,
+        wallMs: performance.now() - start,
       };
     }
   }

@@ -5,19 +5,36 @@
 
 import { CONTACTS_GROWTH, CONTACTS_WORKGROUP_SIZE } from '../constants.ts';
 import { CONTACT_NONE } from '../constants.ts';
-import { CONTACTS_LAYOUT_2D, type ContactsResult, type ContactsRunOptions, type ContactsTimings } from '../contacts-layout.ts';
+import {
+  CONTACTS_LAYOUT_2D,
+  type ContactsResult,
+  type ContactsRunOptions,
+  type ContactsTimings,
+} from '../contacts-layout.ts';
 import { ENTRIES_CONTACTS_2D } from '../reflection.generated.ts';
 import { contactsWgsl2D } from './frame-wgsl.ts';
-import { CONTACTS_STAGES, GpuContacts, contactsConstantsWgsl, type ContactsDimension, type ContactsInputs, type ContactsOutputs } from './contacts.ts';
+import {
+  CONTACTS_STAGES,
+  GpuContacts,
+  contactsConstantsWgsl,
+  type ContactsDimension,
+  type ContactsInputs,
+  type ContactsOutputs,
+} from './contacts.ts';
 
-export { CONTACT_NONE, CONTACTS_LAYOUT_2D, CONTACTS_WORKGROUP_SIZE, CONTACTS_GROWTH, contactsConstantsWgsl };
+export {
+  CONTACT_NONE,
+  CONTACTS_LAYOUT_2D,
+  CONTACTS_WORKGROUP_SIZE,
+  CONTACTS_GROWTH,
+  contactsConstantsWgsl,
+};
 export type ContactsResult2D = ContactsResult;
 export type ContactsRunOptions2D = ContactsRunOptions;
 export type ContactsTimings2D = ContactsTimings;
 export const CONTACTS_STAGES_2D = CONTACTS_STAGES;
 export type ContactsInputs2D = ContactsInputs;
 export type ContactsOutputs2D = ContactsOutputs;
-
 
 export const CONTACTS_DIMENSION_2D: ContactsDimension = {
   label: 'contacts2d',
@@ -28,7 +45,15 @@ export const CONTACTS_DIMENSION_2D: ContactsDimension = {
 
 export class GpuContacts2D extends GpuContacts {
   /** Compiles the kernels for `device`; `timestamps` needs a device created with 'timestamp-query'. */
-  static async create(device: GPUDevice, timestamps = device.features.has('timestamp-query')): Promise<GpuContacts2D> {
-    return new GpuContacts2D(device, CONTACTS_DIMENSION_2D, await GpuContacts.compile(device, CONTACTS_DIMENSION_2D), timestamps);
+  static async create(
+    device: GPUDevice,
+    timestamps = device.features.has('timestamp-query'),
+  ): Promise<GpuContacts2D> {
+    return new GpuContacts2D(
+      device,
+      CONTACTS_DIMENSION_2D,
+      await GpuContacts.compile(device, CONTACTS_DIMENSION_2D),
+      timestamps,
+    );
   }
 }

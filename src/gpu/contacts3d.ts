@@ -6,13 +6,18 @@
 import { CONTACTS_LAYOUT_3D } from '../contacts-layout.ts';
 import { ENTRIES_CONTACTS_3D } from '../reflection.generated.ts';
 import { contactsWgsl3D } from './frame-wgsl.ts';
-import { CONTACTS_STAGES, GpuContacts, type ContactsDimension, type ContactsInputs, type ContactsOutputs } from './contacts.ts';
+import {
+  CONTACTS_STAGES,
+  GpuContacts,
+  type ContactsDimension,
+  type ContactsInputs,
+  type ContactsOutputs,
+} from './contacts.ts';
 
 export { CONTACTS_LAYOUT_3D };
 export const CONTACTS_STAGES_3D = CONTACTS_STAGES;
 export type ContactsInputs3D = ContactsInputs;
 export type ContactsOutputs3D = ContactsOutputs;
-
 
 export const CONTACTS_DIMENSION_3D: ContactsDimension = {
   label: 'contacts3d',
@@ -23,7 +28,15 @@ export const CONTACTS_DIMENSION_3D: ContactsDimension = {
 
 export class GpuContacts3D extends GpuContacts {
   /** Compiles the kernels for `device`; `timestamps` needs a device created with 'timestamp-query'. */
-  static async create(device: GPUDevice, timestamps = device.features.has('timestamp-query')): Promise<GpuContacts3D> {
-    return new GpuContacts3D(device, CONTACTS_DIMENSION_3D, await GpuContacts.compile(device, CONTACTS_DIMENSION_3D), timestamps);
+  static async create(
+    device: GPUDevice,
+    timestamps = device.features.has('timestamp-query'),
+  ): Promise<GpuContacts3D> {
+    return new GpuContacts3D(
+      device,
+      CONTACTS_DIMENSION_3D,
+      await GpuContacts.compile(device, CONTACTS_DIMENSION_3D),
+      timestamps,
+    );
   }
 }

@@ -29,7 +29,10 @@ export class NoAdapterError extends Error {
  * owner destroyed on purpose then reports nothing). For engines holding a GpuFrame2D: on loss,
  * get a new device and create the frame (and your buffers) again on it.
  */
-export function watchDeviceLoss(device: GPUDevice, onLost: (info: GPUDeviceLostInfo, error: DeviceLostError) => void): () => void {
+export function watchDeviceLoss(
+  device: GPUDevice,
+  onLost: (info: GPUDeviceLostInfo, error: DeviceLostError) => void,
+): () => void {
   let active = true;
   void device.lost.then((info) => {
     if (active) onLost(info, new DeviceLostError(info.reason, info.message));
@@ -85,7 +88,12 @@ export async function guardDeviceLoss<T>(device: GPUDevice, work: () => Promise<
     });
   } catch (e) {
     if (e instanceof DeviceLostError) throw e;
-    const info = t.info ?? (await Promise.race([device.lost, new Promise<null>((r) => setTimeout(() => r(null), LOSS_SETTLE_MS))]));
+    const info =
+      t.info ??
+      (await Promise.race([
+        device.lost,
+        new Promise<null>((r) => setTimeout(() => r(null), LOSS_SETTLE_MS)),
+      ]));
     if (info) throw new DeviceLostError(info.reason, info.message, { cause: e });
     throw e;
   }
@@ -97,7 +105,8 @@ let nodeGpu: Promise<GPU> | undefined;
 export async function getGpu(): Promise<GPU> {
   const nav = (globalThis as { navigator?: { gpu?: GPU } }).navigator;
   if (nav?.gpu) return nav.gpu;
-  const node = (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node;
+  const node = (globalThis as { process?: { versions?: { node?: string } } }).process?.versions
+    ?.node;
   if (!node) {
     throw new NoAdapterError('This browser has no WebGPU (navigator.gpu is undefined).');
   }
@@ -110,7 +119,9 @@ export async function getGpu(): Promise<GPU> {
     } catch (e) {
       // Dawn is an optional peer dependency (130 MB of native binaries a browser user never needs).
       nodeGpu = undefined;
-      throw new NoAdapterError(`WebGPU in Node needs Dawn: npm install webgpu (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
+      throw new NoAdapterError(
+        `WebGPU in Node needs Dawn: npm install webgpu (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`,
+      );
     }
     Object.assign(globalThis, dawn.globals);
     return dawn.create([]);
@@ -120,7 +131,9 @@ export async function getGpu(): Promise<GPU> {
 
 export function describeAdapter(adapter: GPUAdapter): AdapterDescription {
   const info = adapter.info;
-  const parts = [info.vendor, info.architecture, info.device, info.description].filter((s) => s && s.length > 0);
+  const parts = [info.vendor, info.architecture, info.device, info.description].filter(
+    (s) => s && s.length > 0,
+  );
   const name = info.description || parts.join(' ') || 'unknown adapter';
   const software = /llvmpipe|lavapipe|swiftshader|software/i.test(parts.join(' '));
   return { name, vendor: info.vendor, architecture: info.architecture, software };

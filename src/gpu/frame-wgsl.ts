@@ -4,13 +4,28 @@
 // reads these modules for the stages' bindings.
 
 import {
-  AABB_F32_STEPS, AABB_RELATIVE_PAD, ANCHOR_JOIN, BROADPHASE_MAX_BANDS, BROADPHASE_PAIR_CACHE, BROADPHASE_WORKGROUP_SIZE, CONTACT_NONE,
-  CONTACTS_WORKGROUP_SIZE, REUSE_NO_SLOT, REUSE_STATUS, REUSE_WORKGROUP_SIZE,
+  AABB_F32_STEPS,
+  AABB_RELATIVE_PAD,
+  ANCHOR_JOIN,
+  BROADPHASE_MAX_BANDS,
+  BROADPHASE_PAIR_CACHE,
+  BROADPHASE_WORKGROUP_SIZE,
+  CONTACT_NONE,
+  CONTACTS_WORKGROUP_SIZE,
+  REUSE_NO_SLOT,
+  REUSE_STATUS,
+  REUSE_WORKGROUP_SIZE,
 } from '../constants.ts';
 import { classConstantsWgsl2D, classConstantsWgsl3D } from './pair-class-wgsl.ts';
 import { RADIX_BLOCK } from './radixsort.ts';
 import {
-  broadphase2DWgsl, broadphase3DWgsl, contacts2DWgsl, contacts3DWgsl, reuse2DWgsl, reuse3DWgsl, workListWgsl,
+  broadphase2DWgsl,
+  broadphase3DWgsl,
+  contacts2DWgsl,
+  contacts3DWgsl,
+  reuse2DWgsl,
+  reuse3DWgsl,
+  workListWgsl,
 } from './shaders.ts';
 
 /** The broadphase's constants as WGSL (defined once, in src/constants.ts). */
@@ -66,12 +81,18 @@ export function reuseWgsl3D(): string {
 export const WORK_LIST_WORKGROUP_SIZE = 64;
 
 export function workListModuleWgsl(): string {
-  return workListWgsl(`const WORK_LIST_WORKGROUP_SIZE: u32 = ${WORK_LIST_WORKGROUP_SIZE}u;\nconst REUSE_COLLIDE: u32 = ${REUSE_STATUS.collide}u;\n`);
+  return workListWgsl(
+    `const WORK_LIST_WORKGROUP_SIZE: u32 = ${WORK_LIST_WORKGROUP_SIZE}u;\nconst REUSE_COLLIDE: u32 = ${REUSE_STATUS.collide}u;\n`,
+  );
 }
 
 /** The contact list's constants as WGSL (defined once, in src/constants.ts). */
 export function contactsConstantsWgsl(): string {
-  return [`const CONTACTS_WORKGROUP_SIZE: u32 = ${CONTACTS_WORKGROUP_SIZE}u;`, `const CONTACT_NONE: u32 = ${CONTACT_NONE}u;`, ''].join('\n');
+  return [
+    `const CONTACTS_WORKGROUP_SIZE: u32 = ${CONTACTS_WORKGROUP_SIZE}u;`,
+    `const CONTACT_NONE: u32 = ${CONTACT_NONE}u;`,
+    '',
+  ].join('\n');
 }
 
 export function contactsWgsl2D(): string {

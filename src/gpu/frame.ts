@@ -24,7 +24,14 @@
 // can call readCounts() a frame late and grow then.
 
 import { CapacityError } from '../errors.ts';
-import { BATCH_ALIGN, BROADPHASE_LAYOUT, BROADPHASE_MODE, type BroadphaseInputs, type BroadphaseOutputs, type GpuBroadphase } from './broadphase.ts';
+import {
+  BATCH_ALIGN,
+  BROADPHASE_LAYOUT,
+  BROADPHASE_MODE,
+  type BroadphaseInputs,
+  type BroadphaseOutputs,
+  type GpuBroadphase,
+} from './broadphase.ts';
 import { CONTACTS_GROWTH, FAT_AABB_MARGIN } from '../constants.ts';
 import type { ContactsOutputs, GpuContacts } from './contacts.ts';
 import { GrowingBuffer, PassTimer, readBuffer } from './buffers.ts';
@@ -46,7 +53,11 @@ export interface FrameDimension<I, C extends string, K extends string> {
   broadphaseInputs(inputs: I): BroadphaseInputs;
   /** Manifold reuse: the dimension's anchors, and the buffers its anchor kernel reads. */
   reuse: ReuseDimension;
-  anchorInputs(inputs: I): { shapes: GPUBufferBinding; hullVertices?: GPUBufferBinding; hullPlanes?: GPUBufferBinding };
+  anchorInputs(inputs: I): {
+    shapes: GPUBufferBinding;
+    hullVertices?: GPUBufferBinding;
+    hullPlanes?: GPUBufferBinding;
+  };
 }
 
 export interface FrameInputsBase<K extends string = string> {
@@ -142,7 +153,11 @@ export interface FrameResult {
   wallMs: number;
 }
 
-export class GpuFrame<I extends FrameInputsBase<K>, C extends string = string, K extends string = string> {
+export class GpuFrame<
+  I extends FrameInputsBase<K>,
+  C extends string = string,
+  K extends string = string,
+> {
   private readonly manifolds: GrowingBuffer;
   private timer: PassTimer | null = null;
   /** Timestamps in empty passes before the broadphase and after the contact stage: the frame's span. */
@@ -173,10 +188,21 @@ export class GpuFrame<I extends FrameInputsBase<K>, C extends string = string, K
     private readonly timestamps: boolean,
   ) {
     const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
-    this.manifolds = new GrowingBuffer(device, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC, `${dimension.label}-manifolds`);
+    this.manifolds = new GrowingBuffer(
+      device,
+      GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC,
+      `${dimension.label}-manifolds`,
+    );
     this.reuseFlags = new GrowingBuffer(device, S, `${dimension.label}-reuse-flags`);
-    this.anchors = [new GrowingBuffer(device, S, `${dimension.label}-anchors-0`), new GrowingBuffer(device, S, `${dimension.label}-anchors-1`)];
-    this.reuseCounts = device.createBuffer({ label: `${dimension.label}-reuse-counts`, size: REUSE_COUNTS_BYTES, usage: S });
+    this.anchors = [
+      new GrowingBuffer(device, S, `${dimension.label}-anchors-0`),
+      new GrowingBuffer(device, S, `${dimension.label}-anchors-1`),
+    ];
+    this.reuseCounts = device.createBuffer({
+      label: `${dimension.label}-reuse-counts`,
+      size: REUSE_COUNTS_BYTES,
+      usage: S,
+    });
     this.spanTimer = timestamps ? new PassTimer(device, ['frame']) : null;
   }
 
@@ -192,8 +218,14 @@ export class GpuFrame<I extends FrameInputsBase<K>, C extends string = string, K
 
   /** The most pairs one batch's manifold slots can hold on this device (a multiple of 256). */
   maxBatchPairs(): number {
-    const limit = Math.min(this.device.limits.maxStorageBufferBindingSize, this.device.limits.maxBufferSize);
-    return Math.max(BATCH_ALIGN, Math.floor(limit / this.dimension.manifoldBytes / BATCH_ALIGN) * BATCH_ALIGN);
+    const limit = Math.min(
+      this.device.limits.maxStorageBufferBindingSize,
+      this.device.limits.maxBufferSize,
+    );
+    return Math.max(
+      BATCH_ALIGN,
+      Math.floor(limit / this.dimension.manifoldBytes / BATCH_ALIGN) * BATCH_ALIGN,
+    );
   }
 
   /**
@@ -201,12 +233,16 @@ export class GpuFrame<I extends FrameInputsBase<K>, C extends string = string, K
    * 256), or 0 (the default): as many as one binding holds. Tests force small batches with it.
    */
   setBatchPairs(pairs: number): void {
-    if (!Number.isInteger(pairs) || pairs < 0) throw new RangeError(`batchPairs must be an integer >= 0, got ${pairs}`);
+    if (!Number.isInteger(pairs) || pairs < 0)
+      throw new RangeError(`batchPairs must be an integer >= 0, got ${pairs}`);
     this.batchLimit = pairs;
   }
 
   private batchPairs(capacity: number): number {
-    const max = this.batchLimit > 0 ? Math.max(BATCH_ALIGN, Math.floor(this.batchLimit / BATCH_ALIGN) * BATCH_ALIGN) : this.maxBatchPairs();
+    const max =
+      this.batchLimit > 0
+        ? Math.max(BATCH_ALIGN, Math.floor(this.batchLimit / BATCH_ALIGN) * BATCH_ALIGN)
+        : this.maxBatchPairs();
     return Math.min(max, Math.ceil(capacity / BATCH_ALIGN) * BATCH_ALIGN);
   }
 
@@ -214,7 +250,15 @@ export class GpuFrame<I extends FrameInputsBase<K>, C extends string = string, K
     if (!this.timestamps) return null;
     if (!this.timer || this.timerBatches !== batches) {
       this.timer?.destroy();
-      this.timer = new PassTimer(this.device, Array.from({ length: batches }, (_, b) => [`reuse${b}`, `kernel${b}`, `anchors${b}`, `compact${b}`]).flat());
+      this.timer = new PassTimer(
+        this.device,
+        Array.from({ length: batches }, (_, b) => [
+          `reuse${b}`,
+          `kernel${b}`,
+          `anchors${b}`,
+          `compact${b}`,
+        ]).flat(),
+      );
       this.timerBatches = batches;
     }
     return this.timer;
@@ -236,9 +280,16 @@ export class GpuFrame<I extends FrameInputsBase<K>, C extends string = string, K
     }
     const capacity = this.broadphase.defaultCapacity(inputs.bodyCount);
     const batchPairs = this.batchPairs(capacity);
-    if (this.spanTimer) encoder.beginComputePass(this.spanTimer.passDescriptor('frame', `${label}.start`, 'begin')).end();
+    if (this.spanTimer)
+      encoder
+        .beginComputePass(this.spanTimer.passDescriptor('frame', `${label}.start`, 'begin'))
+        .end();
     const bp = this.broadphase.encode(encoder, {
-      ...this.dimension.broadphaseInputs(inputs), capacity, batchPairs, retry, fatMargin: inputs.fatMargin ?? FAT_AABB_MARGIN,
+      ...this.dimension.broadphaseInputs(inputs),
+      capacity,
+      batchPairs,
+      retry,
+      fatMargin: inputs.fatMargin ?? FAT_AABB_MARGIN,
       ...(inputs.remap ? { remap: inputs.remap } : {}),
     });
     const batches = bp.batchCount;
@@ -267,44 +318,88 @@ export class GpuFrame<I extends FrameInputsBase<K>, C extends string = string, K
       this.readsAnchors = this.anchorsValid;
     }
     const anchorsCur = this.anchors[this.anchorParity]!.ensure(anchorBytes * bp.capacity);
-    const anchorsPrev = fits && inputs.reuse !== false && this.readsAnchors ? this.anchors[this.anchorParity ^ 1]!.buffer : null;
+    const anchorsPrev =
+      fits && inputs.reuse !== false && this.readsAnchors
+        ? this.anchors[this.anchorParity ^ 1]!.buffer
+        : null;
     this.anchorsValid = fits;
     const flags = this.reuseFlags.ensure(4 * bp.capacity);
     const anchorInputs = this.dimension.anchorInputs(inputs);
     const mark = (stage: string, writes: 'begin' | 'end'): void => {
-      if (timer) encoder.beginComputePass(timer.passDescriptor(stage, `${label}.${stage}`, writes)).end();
+      if (timer)
+        encoder.beginComputePass(timer.passDescriptor(stage, `${label}.${stage}`, writes)).end();
     };
     for (let b = 0; b < batches; b++) {
       const first = b * batchPairs;
       const slots = Math.min(batchPairs, bp.capacity - first);
       // The broadphase wrote this batch's pair count on the GPU (its narrowphase params): the
       // reuse stage and the classifier read it there.
-      const count = { buffer: bp.batches, offset: b * B.bytes + 4 * (B.narrowphase + this.classes.dimension.params.pairCount) };
+      const count = {
+        buffer: bp.batches,
+        offset: b * B.bytes + 4 * (B.narrowphase + this.classes.dimension.params.pairCount),
+      };
       const pairs = { buffer: bp.pairs, offset: 8 * first, size: 8 * slots };
-      const slotManifolds = { buffer: manifolds, offset: 0, size: slots * this.dimension.manifoldBytes };
+      const slotManifolds = {
+        buffer: manifolds,
+        offset: 0,
+        size: slots * this.dimension.manifoldBytes,
+      };
       const slotFlags = { buffer: flags, offset: 4 * first, size: 4 * slots };
-      const slotAnchors = { buffer: anchorsCur, offset: anchorBytes * first, size: anchorBytes * slots };
+      const slotAnchors = {
+        buffer: anchorsCur,
+        offset: anchorBytes * first,
+        size: anchorBytes * slots,
+      };
       mark(`reuse${b}`, 'begin');
       this.reuse.encodeReuse(encoder, {
-        bodies: { buffer: inputs.bodies }, pairs, pairCount: count, prevSlot: { buffer: bp.prevSlot, offset: 4 * first, size: 4 * slots },
-        firstSlot: first, anchorsPrev: anchorsPrev ? { buffer: anchorsPrev } : null, anchorsCur: slotAnchors, manifolds: slotManifolds,
-        flags: slotFlags, counts: { buffer: this.reuseCounts }, clearCounts: b === 0, margin: inputs.margin, window: b,
+        bodies: { buffer: inputs.bodies },
+        pairs,
+        pairCount: count,
+        prevSlot: { buffer: bp.prevSlot, offset: 4 * first, size: 4 * slots },
+        firstSlot: first,
+        anchorsPrev: anchorsPrev ? { buffer: anchorsPrev } : null,
+        anchorsCur: slotAnchors,
+        manifolds: slotManifolds,
+        flags: slotFlags,
+        counts: { buffer: this.reuseCounts },
+        clearCounts: b === 0,
+        margin: inputs.margin,
+        window: b,
       });
       const work = this.workList.encode(encoder, slotFlags, slots, count, b);
       mark(`reuse${b}`, 'end');
       this.classes.encode(
         encoder,
-        { inputs, pairs, manifolds: slotManifolds, slots, count: work.count, workList: work.list, margin: inputs.margin },
+        {
+          inputs,
+          pairs,
+          manifolds: slotManifolds,
+          slots,
+          count: work.count,
+          workList: work.list,
+          margin: inputs.margin,
+        },
         b,
         {
-          classify: timer ? timer.passDescriptor(`kernel${b}`, `${label}.classify`, 'begin') : { label: `${label}.classify` },
-          collide: timer ? timer.passDescriptor(`kernel${b}`, `${label}.narrowphase`, 'end') : { label: `${label}.narrowphase` },
+          classify: timer
+            ? timer.passDescriptor(`kernel${b}`, `${label}.classify`, 'begin')
+            : { label: `${label}.classify` },
+          collide: timer
+            ? timer.passDescriptor(`kernel${b}`, `${label}.narrowphase`, 'end')
+            : { label: `${label}.narrowphase` },
         },
       );
       mark(`anchors${b}`, 'begin');
       this.reuse.encodeAnchors(encoder, {
-        ...anchorInputs, bodies: { buffer: inputs.bodies }, pairs, pairCount: count, manifolds: slotManifolds, flags: slotFlags,
-        anchorsCur: slotAnchors, margin: inputs.margin, window: b,
+        ...anchorInputs,
+        bodies: { buffer: inputs.bodies },
+        pairs,
+        pairCount: count,
+        manifolds: slotManifolds,
+        flags: slotFlags,
+        anchorsCur: slotAnchors,
+        margin: inputs.margin,
+        window: b,
       });
       mark(`anchors${b}`, 'end');
       this.contacts.compactBatch(
@@ -345,7 +440,9 @@ export class GpuFrame<I extends FrameInputsBase<K>, C extends string = string, K
     const bp = new Uint32Array(await readBuffer(this.device, this.last.broadphase.counts, C.bytes));
     const ct = new Uint32Array(await readBuffer(this.device, this.last.contacts.counts, K.bytes));
     const skipped = await this.classes.readSkipped();
-    const reused = new Uint32Array(await readBuffer(this.device, this.reuseCounts, REUSE_COUNTS_BYTES));
+    const reused = new Uint32Array(
+      await readBuffer(this.device, this.reuseCounts, REUSE_COUNTS_BYTES),
+    );
     return {
       pairs: bp[C.total]!,
       pairsOverflow: bp[C.overflow]! !== 0,
@@ -380,14 +477,25 @@ export class GpuFrame<I extends FrameInputsBase<K>, C extends string = string, K
         const skipped = await this.classes.readSkipped();
         // The uncollided pairs' slots hold nothing valid: no later frame may reuse or persist them.
         this.reset();
-        const missing = Object.entries<number>(skipped).filter(([, n]) => n > 0).map(([c, n]) => `${c}: ${n}`).join(', ');
-        throw new MissingPairClassError(`${this.dimension.label}: ${counts.uncollided} pairs of classes without a pipeline were not collided (${missing}); the shapes' kinds form classes beyond those compiled (${this.classes.compiled.join(', ')})`);
+        const missing = Object.entries<number>(skipped)
+          .filter(([, n]) => n > 0)
+          .map(([c, n]) => `${c}: ${n}`)
+          .join(', ');
+        throw new MissingPairClassError(
+          `${this.dimension.label}: ${counts.uncollided} pairs of classes without a pipeline were not collided (${missing}); the shapes' kinds form classes beyond those compiled (${this.classes.compiled.join(', ')})`,
+        );
       }
       if (!counts.pairsOverflow && !counts.contactsOverflow) break;
-      if (runs > 2) throw new Error(`${this.dimension.label}: still overflowing after ${runs} runs (pairs ${counts.pairs}, contacts ${counts.contacts})`);
+      if (runs > 2)
+        throw new Error(
+          `${this.dimension.label}: still overflowing after ${runs} runs (pairs ${counts.pairs}, contacts ${counts.contacts})`,
+        );
       if (counts.pairsOverflow) {
         const max = this.broadphase.maxCapacity();
-        if (counts.pairs > max) throw new CapacityError(`${this.dimension.label}: ${counts.pairs} pairs need ${8 * counts.pairs} bytes; this device binds at most ${8 * max} bytes per buffer.`);
+        if (counts.pairs > max)
+          throw new CapacityError(
+            `${this.dimension.label}: ${counts.pairs} pairs need ${8 * counts.pairs} bytes; this device binds at most ${8 * max} bytes per buffer.`,
+          );
         this.broadphase.setCapacity(Math.min(max, Math.ceil(counts.pairs * CONTACTS_GROWTH)));
       }
       if (counts.contactsOverflow) {
@@ -396,7 +504,7 @@ export class GpuFrame<I extends FrameInputsBase<K>, C extends string = string, K
           const binding = this.device.limits.maxStorageBufferBindingSize;
           throw new CapacityError(
             `${this.dimension.label}: ${counts.contacts} touching pairs; this device's bindings (maxStorageBufferBindingSize ${binding} bytes) hold a dense list of at most ${max}, in two pages. ` +
-              'Create the device with the adapter\'s larger limit (acquireDevice() asks for the largest) or collide fewer bodies per frame.',
+              "Create the device with the adapter's larger limit (acquireDevice() asks for the largest) or collide fewer bodies per frame.",
           );
         }
         this.contacts.setCapacity(Math.min(max, Math.ceil(counts.contacts * CONTACTS_GROWTH)));
@@ -405,10 +513,22 @@ export class GpuFrame<I extends FrameInputsBase<K>, C extends string = string, K
     const out = this.last!;
     const L = this.contacts.dimension.layout;
     const entries = counts.contacts;
-    const contacts = await readBuffer(this.device, out.contacts.contacts, Math.max(4, entries * L.contact.bytes));
-    const userValues = await readBuffer(this.device, out.contacts.userValues, Math.max(4, entries * L.userValues.bytes));
-    const began = new Uint32Array(await readBuffer(this.device, out.contacts.began, 8 * counts.began));
-    const ended = new Uint32Array(await readBuffer(this.device, out.contacts.ended, 8 * counts.ended));
+    const contacts = await readBuffer(
+      this.device,
+      out.contacts.contacts,
+      Math.max(4, entries * L.contact.bytes),
+    );
+    const userValues = await readBuffer(
+      this.device,
+      out.contacts.userValues,
+      Math.max(4, entries * L.userValues.bytes),
+    );
+    const began = new Uint32Array(
+      await readBuffer(this.device, out.contacts.began, 8 * counts.began),
+    );
+    const ended = new Uint32Array(
+      await readBuffer(this.device, out.contacts.ended, 8 * counts.ended),
+    );
     let timings: FrameTimings | null = null;
     const bt = await this.broadphase.readTimings();
     const ctt = await this.contacts.readTimings();
@@ -425,9 +545,27 @@ export class GpuFrame<I extends FrameInputsBase<K>, C extends string = string, K
       }
       const broadphase = bt.total;
       const total = broadphase + reuse + narrowphase + compaction + ctt.persist;
-      timings = { broadphase, reuse, narrowphase, compaction, persistence: ctt.persist, total, span };
+      timings = {
+        broadphase,
+        reuse,
+        narrowphase,
+        compaction,
+        persistence: ctt.persist,
+        total,
+        span,
+      };
     }
-    return { counts, contacts, userValues, began, ended, runs, batches: out.batches, timings, wallMs: performance.now() - start };
+    return {
+      counts,
+      contacts,
+      userValues,
+      began,
+      ended,
+      runs,
+      batches: out.batches,
+      timings,
+      wallMs: performance.now() - start,
+    };
   }
 
   destroy(): void {

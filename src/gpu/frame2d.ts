@@ -15,11 +15,26 @@
 import { LAYOUT_2D } from '../layout2d.ts';
 import { GpuBroadphase2D, type BroadphaseOutputs2D } from './broadphase2d.ts';
 import { GpuContacts2D, type ContactsOutputs2D } from './contacts2d.ts';
-import { FRAME_REUSE_WINDOWS, GpuFrame, type FrameCounts, type FrameDimension, type FrameInputsBase, type FrameResult, type FrameTimings } from './frame.ts';
+import {
+  FRAME_REUSE_WINDOWS,
+  GpuFrame,
+  type FrameCounts,
+  type FrameDimension,
+  type FrameInputsBase,
+  type FrameResult,
+  type FrameTimings,
+} from './frame.ts';
 import { GpuPairClasses } from './pair-classes.ts';
 import { GpuReuse, REUSE_DIMENSION_2D } from './reuse.ts';
 import { GpuWorkList } from './work-list.ts';
-import { classesOfKinds2D, NARROWPHASE_DIMENSION_2D, PAIR_CLASSES_2D, type NarrowphaseInputs2D, type PairClass2D, type ShapeKindName2D } from './pair-classes2d.ts';
+import {
+  classesOfKinds2D,
+  NARROWPHASE_DIMENSION_2D,
+  PAIR_CLASSES_2D,
+  type NarrowphaseInputs2D,
+  type PairClass2D,
+  type ShapeKindName2D,
+} from './pair-classes2d.ts';
 
 export type FrameInputs2D = NarrowphaseInputs2D & FrameInputsBase<ShapeKindName2D>;
 
@@ -45,7 +60,12 @@ export const FRAME_DIMENSION_2D: FrameDimension<FrameInputs2D, PairClass2D, Shap
   label: 'frame2d',
   manifoldBytes: LAYOUT_2D.manifold.words * 4,
   classesOfKinds: classesOfKinds2D,
-  broadphaseInputs: (inputs) => ({ shapes: inputs.shapes, bodies: inputs.bodies, bodyCount: inputs.bodyCount, margin: inputs.margin }),
+  broadphaseInputs: (inputs) => ({
+    shapes: inputs.shapes,
+    bodies: inputs.bodies,
+    bodyCount: inputs.bodyCount,
+    margin: inputs.margin,
+  }),
   reuse: REUSE_DIMENSION_2D,
   anchorInputs: (inputs) => ({ shapes: { buffer: inputs.shapes } }),
 };
@@ -54,7 +74,11 @@ export class GpuFrame2D extends GpuFrame<FrameInputs2D, PairClass2D, ShapeKindNa
   declare readonly broadphase: GpuBroadphase2D;
   declare readonly contacts: GpuContacts2D;
 
-  static async create(device: GPUDevice, timestamps = device.features.has('timestamp-query'), options: GpuFrame2DOptions = {}): Promise<GpuFrame2D> {
+  static async create(
+    device: GPUDevice,
+    timestamps = device.features.has('timestamp-query'),
+    options: GpuFrame2DOptions = {},
+  ): Promise<GpuFrame2D> {
     const classes = options.kinds ? classesOfKinds2D(options.kinds) : PAIR_CLASSES_2D;
     const [broadphase, contacts, pairClasses, reuse, workList] = await Promise.all([
       GpuBroadphase2D.create(device, timestamps),
@@ -63,10 +87,23 @@ export class GpuFrame2D extends GpuFrame<FrameInputs2D, PairClass2D, ShapeKindNa
       GpuReuse.create(device, REUSE_DIMENSION_2D, { windows: FRAME_REUSE_WINDOWS }),
       GpuWorkList.create(device),
     ]);
-    return new GpuFrame2D(device, FRAME_DIMENSION_2D, broadphase, contacts, pairClasses, reuse, workList, timestamps);
+    return new GpuFrame2D(
+      device,
+      FRAME_DIMENSION_2D,
+      broadphase,
+      contacts,
+      pairClasses,
+      reuse,
+      workList,
+      timestamps,
+    );
   }
 
-  override encode(encoder: GPUCommandEncoder, inputs: FrameInputs2D, retry = false): FrameOutputs2D {
+  override encode(
+    encoder: GPUCommandEncoder,
+    inputs: FrameInputs2D,
+    retry = false,
+  ): FrameOutputs2D {
     return super.encode(encoder, inputs, retry);
   }
 }

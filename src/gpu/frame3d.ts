@@ -15,11 +15,26 @@
 import { LAYOUT_3D } from '../layout3d.ts';
 import { GpuBroadphase3D, type BroadphaseOutputs3D } from './broadphase3d.ts';
 import { GpuContacts3D, type ContactsOutputs3D } from './contacts3d.ts';
-import { FRAME_REUSE_WINDOWS, GpuFrame, type FrameCounts, type FrameDimension, type FrameInputsBase, type FrameResult, type FrameTimings } from './frame.ts';
+import {
+  FRAME_REUSE_WINDOWS,
+  GpuFrame,
+  type FrameCounts,
+  type FrameDimension,
+  type FrameInputsBase,
+  type FrameResult,
+  type FrameTimings,
+} from './frame.ts';
 import { GpuPairClasses } from './pair-classes.ts';
 import { GpuReuse, REUSE_DIMENSION_3D } from './reuse.ts';
 import { GpuWorkList } from './work-list.ts';
-import { classesOfKinds3D, NARROWPHASE_DIMENSION_3D, PAIR_CLASSES_3D, type NarrowphaseInputs3D, type PairClass3D, type ShapeKindName3D } from './pair-classes3d.ts';
+import {
+  classesOfKinds3D,
+  NARROWPHASE_DIMENSION_3D,
+  PAIR_CLASSES_3D,
+  type NarrowphaseInputs3D,
+  type PairClass3D,
+  type ShapeKindName3D,
+} from './pair-classes3d.ts';
 
 /** The packed shapes (packShapes3D) and bodies on the GPU, all with STORAGE usage. */
 export type FrameInputs3D = NarrowphaseInputs3D & FrameInputsBase<ShapeKindName3D>;
@@ -46,16 +61,30 @@ export const FRAME_DIMENSION_3D: FrameDimension<FrameInputs3D, PairClass3D, Shap
   label: 'frame3d',
   manifoldBytes: LAYOUT_3D.manifold.words * 4,
   classesOfKinds: classesOfKinds3D,
-  broadphaseInputs: (inputs) => ({ shapes: inputs.shapes, hullVertices: inputs.hullVertices, bodies: inputs.bodies, bodyCount: inputs.bodyCount, margin: inputs.margin }),
+  broadphaseInputs: (inputs) => ({
+    shapes: inputs.shapes,
+    hullVertices: inputs.hullVertices,
+    bodies: inputs.bodies,
+    bodyCount: inputs.bodyCount,
+    margin: inputs.margin,
+  }),
   reuse: REUSE_DIMENSION_3D,
-  anchorInputs: (inputs) => ({ shapes: { buffer: inputs.shapes }, hullVertices: { buffer: inputs.hullVertices }, hullPlanes: { buffer: inputs.hullPlanes } }),
+  anchorInputs: (inputs) => ({
+    shapes: { buffer: inputs.shapes },
+    hullVertices: { buffer: inputs.hullVertices },
+    hullPlanes: { buffer: inputs.hullPlanes },
+  }),
 };
 
 export class GpuFrame3D extends GpuFrame<FrameInputs3D, PairClass3D, ShapeKindName3D> {
   declare readonly broadphase: GpuBroadphase3D;
   declare readonly contacts: GpuContacts3D;
 
-  static async create(device: GPUDevice, timestamps = device.features.has('timestamp-query'), options: GpuFrame3DOptions = {}): Promise<GpuFrame3D> {
+  static async create(
+    device: GPUDevice,
+    timestamps = device.features.has('timestamp-query'),
+    options: GpuFrame3DOptions = {},
+  ): Promise<GpuFrame3D> {
     const classes = options.kinds ? classesOfKinds3D(options.kinds) : PAIR_CLASSES_3D;
     const [broadphase, contacts, pairClasses, reuse, workList] = await Promise.all([
       GpuBroadphase3D.create(device, timestamps),
@@ -64,10 +93,23 @@ export class GpuFrame3D extends GpuFrame<FrameInputs3D, PairClass3D, ShapeKindNa
       GpuReuse.create(device, REUSE_DIMENSION_3D, { windows: FRAME_REUSE_WINDOWS }),
       GpuWorkList.create(device),
     ]);
-    return new GpuFrame3D(device, FRAME_DIMENSION_3D, broadphase, contacts, pairClasses, reuse, workList, timestamps);
+    return new GpuFrame3D(
+      device,
+      FRAME_DIMENSION_3D,
+      broadphase,
+      contacts,
+      pairClasses,
+      reuse,
+      workList,
+      timestamps,
+    );
   }
 
-  override encode(encoder: GPUCommandEncoder, inputs: FrameInputs3D, retry = false): FrameOutputs3D {
+  override encode(
+    encoder: GPUCommandEncoder,
+    inputs: FrameInputs3D,
+    retry = false,
+  ): FrameOutputs3D {
     return super.encode(encoder, inputs, retry);
   }
 }

@@ -27,36 +27,66 @@ export interface NarrowphaseRun<C extends string, I> {
 }
 
 /** Collides every pair of the run and reads the manifold slots back; calls in flight queue. */
-export function runNarrowphase<C extends string, I>(device: GPUDevice, run: NarrowphaseRun<C, I>): Promise<GpuRunResult> {
+export function runNarrowphase<C extends string, I>(
+  device: GPUDevice,
+  run: NarrowphaseRun<C, I>,
+): Promise<GpuRunResult> {
   const { classes, batcher } = run;
   const dimension = classes.dimension;
-  return batcher.serial(() => guardDeviceLoss(device, async () => {
-    run.check();
-    const general = run.kernel === 'general' ? await classKernel(device, dimension, 'general') : null;
-    if (!general) await classes.prepare(run.needs());
-    const start = performance.now();
-    const inputs = run.upload();
-    const batches = batcher.batches(run.pairCount);
-    const counts = run.counts.ensure(4 * batches.length);
-    device.queue.writeBuffer(counts, 0, new Uint32Array(batches.map((b) => b.count)));
-    classes.reserve(batches.length);
-    return batcher.run(run.pairs, (encoder, batch, pairs, manifolds, params, pass) => {
-      if (general) {
-        const grid = dispatchGrid(batch.count, dimension.workgroupSize);
-        writeBatchParams(device, params, dimension.params, batch.count, run.margin, grid.rowPitch);
-        const p = encoder.beginComputePass(pass('only'));
-        p.setPipeline(general.pipeline);
-        p.setBindGroup(0, device.createBindGroup({ layout: general.layout, entries: dimension.bindings(inputs, pairs, manifolds, params) }));
-        if (batch.count > 0) p.dispatchWorkgroups(grid.x, grid.y);
-        p.end();
-      } else {
-        classes.encode(
-          encoder,
-          { inputs, pairs, manifolds, slots: Math.max(1, batch.count), count: { buffer: counts, offset: 4 * batch.index }, margin: run.margin },
-          batch.index,
-          { classify: pass('first'), collide: pass('last') },
-        );
-      }
-    }, start);
-  }));
+  return batcher.serial(() =>
+    guardDeviceLoss(device, async () => {
+      run.check();
+      const general =
+        run.kernel === 'general' ? await classKernel(device, dimension, 'general') : null;
+      if (!general) await classes.prepare(run.needs());
+      const start = performance.now();
+      const inputs = run.upload();
+      const batches = batcher.batches(run.pairCount);
+      const counts = run.counts.ensure(4 * batches.length);
+      device.queue.writeBuffer(counts, 0, new Uint32Array(batches.map((b) => b.count)));
+      classes.reserve(batches.length);
+      return batcher.run(
+        run.pairs,
+        (encoder, batch, pairs, manifolds, params, pass) => {
+          if (general) {
+            const grid = dispatchGrid(batch.count, dimension.workgroupSize);
+            writeBatchParams(
+              device,
+              params,
+              dimension.params,
+              batch.count,
+              run.margin,
+              grid.rowPitch,
+            );
+            const p = encoder.beginComputePass(pass('only'));
+            p.setPipeline(general.pipeline);
+            p.setBindGroup(
+              0,
+              device.createBindGroup({
+                layout: general.layout,
+                entries: dimension.bindings(inputs, pairs, manifolds, params),
+              }),
+            );
+            if (batch.count > 0) p.dispatchWorkgroups(grid.x, grid.y);
+            p.end();
+          } else {
+            classes.encode(
+              encoder,
+              {
+                inputs,
+                pairs,
+                manifolds,
+                slots: Math.max(1, batch.count),
+                count: { buffer: counts, offset: 4 * batch.index },
+                margin: run.margin,
+              },
+              batch.index,
+              { classify: pass('first'), collide: pass('last') },
+            );
+          }
+        },
+        start,
+      );
+    }),
+  );
 }

@@ -11,7 +11,14 @@ import { checkInputBytes, PairBatcher } from './batches.ts';
 import { GrowingBuffer, upload, type GpuRunResult } from './buffers.ts';
 import { runNarrowphase } from './narrowphase-run.ts';
 import { GpuPairClasses } from './pair-classes.ts';
-import { classesOfKinds2D, classesOfPairs2D, NARROWPHASE_DIMENSION_2D, type NarrowphaseInputs2D, type PairClass2D, type ShapeKindName2D } from './pair-classes2d.ts';
+import {
+  classesOfKinds2D,
+  classesOfPairs2D,
+  NARROWPHASE_DIMENSION_2D,
+  type NarrowphaseInputs2D,
+  type PairClass2D,
+  type ShapeKindName2D,
+} from './pair-classes2d.ts';
 
 export type { GpuRunResult };
 
@@ -34,13 +41,27 @@ export class GpuNarrowphase2D {
   readonly maxPairsPerDispatch: number;
 
   private constructor(
-    readonly device: GPUDevice, readonly classes: GpuPairClasses<PairClass2D, NarrowphaseInputs2D>, timestamps: boolean, private readonly options: GpuNarrowphase2DOptions,
+    readonly device: GPUDevice,
+    readonly classes: GpuPairClasses<PairClass2D, NarrowphaseInputs2D>,
+    timestamps: boolean,
+    private readonly options: GpuNarrowphase2DOptions,
   ) {
     const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
     this.shapes = new GrowingBuffer(device, S, 'shapes2d');
     this.bodies = new GrowingBuffer(device, S, 'bodies2d');
-    this.counts = new GrowingBuffer(device, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST, 'pair-counts2d');
-    this.batcher = new PairBatcher(device, 'narrowphase2d', LAYOUT_2D.manifold.words * 4, LAYOUT_2D.params.bytes, timestamps, options.maxPairsPerDispatch);
+    this.counts = new GrowingBuffer(
+      device,
+      GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+      'pair-counts2d',
+    );
+    this.batcher = new PairBatcher(
+      device,
+      'narrowphase2d',
+      LAYOUT_2D.manifold.words * 4,
+      LAYOUT_2D.params.bytes,
+      timestamps,
+      options.maxPairsPerDispatch,
+    );
     this.maxPairsPerDispatch = this.batcher.pairsPerBatch;
   }
 
@@ -48,8 +69,16 @@ export class GpuNarrowphase2D {
    * The classifier and the pipelines of the classes `options.kinds` can form (none by default: run()
    * compiles what each scene needs); `timestamps` needs a device created with 'timestamp-query'.
    */
-  static async create(device: GPUDevice, timestamps = device.features.has('timestamp-query'), options: GpuNarrowphase2DOptions = {}): Promise<GpuNarrowphase2D> {
-    const classes = await GpuPairClasses.create(device, NARROWPHASE_DIMENSION_2D, classesOfKinds2D(options.kinds ?? []));
+  static async create(
+    device: GPUDevice,
+    timestamps = device.features.has('timestamp-query'),
+    options: GpuNarrowphase2DOptions = {},
+  ): Promise<GpuNarrowphase2D> {
+    const classes = await GpuPairClasses.create(
+      device,
+      NARROWPHASE_DIMENSION_2D,
+      classesOfKinds2D(options.kinds ?? []),
+    );
     return new GpuNarrowphase2D(device, classes, timestamps, options);
   }
 
@@ -65,7 +94,10 @@ export class GpuNarrowphase2D {
 
   /** Refuses a run whose shapes or bodies no binding can hold, before anything is uploaded. */
   checkCapacity(packed: Packed2D): void {
-    checkInputBytes(this.device, [['shapes', packed.shapes.byteLength], ['bodies', packed.bodies.byteLength]]);
+    checkInputBytes(this.device, [
+      ['shapes', packed.shapes.byteLength],
+      ['bodies', packed.bodies.byteLength],
+    ]);
   }
 
   /**
@@ -74,11 +106,19 @@ export class GpuNarrowphase2D {
    */
   run(packed: Packed2D): Promise<GpuRunResult> {
     return runNarrowphase(this.device, {
-      classes: this.classes, batcher: this.batcher, counts: this.counts, kernel: this.options.kernel,
+      classes: this.classes,
+      batcher: this.batcher,
+      counts: this.counts,
+      kernel: this.options.kernel,
       check: () => this.checkCapacity(packed),
       needs: () => this.classesFor(packed),
-      upload: (): NarrowphaseInputs2D => ({ shapes: this.upload(this.shapes, packed.shapes), bodies: this.upload(this.bodies, packed.bodies) }),
-      pairs: packed.pairs, pairCount: packed.pairCount, margin: packed.margin,
+      upload: (): NarrowphaseInputs2D => ({
+        shapes: this.upload(this.shapes, packed.shapes),
+        bodies: this.upload(this.bodies, packed.bodies),
+      }),
+      pairs: packed.pairs,
+      pairCount: packed.pairCount,
+      margin: packed.margin,
     });
   }
 

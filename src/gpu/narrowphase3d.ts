@@ -12,7 +12,14 @@ import { checkInputBytes, PairBatcher } from './batches.ts';
 import { GrowingBuffer, upload, type GpuRunResult } from './buffers.ts';
 import { runNarrowphase } from './narrowphase-run.ts';
 import { GpuPairClasses } from './pair-classes.ts';
-import { classesOfKinds3D, classesOfPairs3D, NARROWPHASE_DIMENSION_3D, type NarrowphaseInputs3D, type PairClass3D, type ShapeKindName3D } from './pair-classes3d.ts';
+import {
+  classesOfKinds3D,
+  classesOfPairs3D,
+  NARROWPHASE_DIMENSION_3D,
+  type NarrowphaseInputs3D,
+  type PairClass3D,
+  type ShapeKindName3D,
+} from './pair-classes3d.ts';
 
 export interface GpuNarrowphase3DOptions {
   /** Most pairs per dispatch (rounded down to a multiple of 256); default: what the binding limit allows. */
@@ -40,7 +47,10 @@ export class GpuNarrowphase3D {
   readonly maxPairsPerDispatch: number;
 
   private constructor(
-    readonly device: GPUDevice, readonly classes: GpuPairClasses<PairClass3D, NarrowphaseInputs3D>, timestamps: boolean, private readonly options: GpuNarrowphase3DOptions,
+    readonly device: GPUDevice,
+    readonly classes: GpuPairClasses<PairClass3D, NarrowphaseInputs3D>,
+    timestamps: boolean,
+    private readonly options: GpuNarrowphase3DOptions,
   ) {
     const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
     this.shapes = new GrowingBuffer(device, S, 'shapes3d');
@@ -49,8 +59,19 @@ export class GpuNarrowphase3D {
     this.hullFaces = new GrowingBuffer(device, S, 'hull-faces3d');
     this.hullIndices = new GrowingBuffer(device, S, 'hull-indices3d');
     this.bodies = new GrowingBuffer(device, S, 'bodies3d');
-    this.counts = new GrowingBuffer(device, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST, 'pair-counts3d');
-    this.batcher = new PairBatcher(device, 'narrowphase3d', LAYOUT_3D.manifold.words * 4, LAYOUT_3D.params.bytes, timestamps, options.maxPairsPerDispatch);
+    this.counts = new GrowingBuffer(
+      device,
+      GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+      'pair-counts3d',
+    );
+    this.batcher = new PairBatcher(
+      device,
+      'narrowphase3d',
+      LAYOUT_3D.manifold.words * 4,
+      LAYOUT_3D.params.bytes,
+      timestamps,
+      options.maxPairsPerDispatch,
+    );
     this.maxPairsPerDispatch = this.batcher.pairsPerBatch;
   }
 
@@ -58,8 +79,16 @@ export class GpuNarrowphase3D {
    * The classifier and the pipelines of the classes `options.kinds` can form (none by default: run()
    * compiles what each scene needs); `timestamps` needs a device created with 'timestamp-query'.
    */
-  static async create(device: GPUDevice, timestamps = device.features.has('timestamp-query'), options: GpuNarrowphase3DOptions = {}): Promise<GpuNarrowphase3D> {
-    const classes = await GpuPairClasses.create(device, NARROWPHASE_DIMENSION_3D, classesOfKinds3D(options.kinds ?? []));
+  static async create(
+    device: GPUDevice,
+    timestamps = device.features.has('timestamp-query'),
+    options: GpuNarrowphase3DOptions = {},
+  ): Promise<GpuNarrowphase3D> {
+    const classes = await GpuPairClasses.create(
+      device,
+      NARROWPHASE_DIMENSION_3D,
+      classesOfKinds3D(options.kinds ?? []),
+    );
     return new GpuNarrowphase3D(device, classes, timestamps, options);
   }
 
@@ -76,8 +105,12 @@ export class GpuNarrowphase3D {
   /** Refuses a run whose shapes, hull data or bodies no binding can hold, before anything is uploaded. */
   checkCapacity(packed: Packed3D): void {
     checkInputBytes(this.device, [
-      ['shapes', packed.shapes.byteLength], ['hull vertices', packed.hullVertices.byteLength], ['hull planes', packed.hullPlanes.byteLength],
-      ['hull faces', packed.hullFaces.byteLength], ['hull indices', packed.hullIndices.byteLength], ['bodies', packed.bodies.byteLength],
+      ['shapes', packed.shapes.byteLength],
+      ['hull vertices', packed.hullVertices.byteLength],
+      ['hull planes', packed.hullPlanes.byteLength],
+      ['hull faces', packed.hullFaces.byteLength],
+      ['hull indices', packed.hullIndices.byteLength],
+      ['bodies', packed.bodies.byteLength],
     ]);
   }
 
@@ -87,7 +120,10 @@ export class GpuNarrowphase3D {
    */
   run(packed: Packed3D): Promise<GpuRunResult> {
     return runNarrowphase(this.device, {
-      classes: this.classes, batcher: this.batcher, counts: this.counts, kernel: this.options.kernel,
+      classes: this.classes,
+      batcher: this.batcher,
+      counts: this.counts,
+      kernel: this.options.kernel,
       check: () => this.checkCapacity(packed),
       needs: () => this.classesFor(packed),
       upload: (): NarrowphaseInputs3D => ({
@@ -98,7 +134,9 @@ export class GpuNarrowphase3D {
         hullIndices: this.upload(this.hullIndices, packed.hullIndices),
         bodies: this.upload(this.bodies, packed.bodies),
       }),
-      pairs: packed.pairs, pairCount: packed.pairCount, margin: packed.margin,
+      pairs: packed.pairs,
+      pairCount: packed.pairCount,
+      margin: packed.margin,
     });
   }
 
@@ -109,7 +147,16 @@ export class GpuNarrowphase3D {
   }
 
   destroy(): void {
-    for (const b of [this.shapes, this.hullVertices, this.hullPlanes, this.hullFaces, this.hullIndices, this.bodies, this.counts]) b.destroy();
+    for (const b of [
+      this.shapes,
+      this.hullVertices,
+      this.hullPlanes,
+      this.hullFaces,
+      this.hullIndices,
+      this.bodies,
+      this.counts,
+    ])
+      b.destroy();
     this.classes.destroy();
     this.batcher.destroy();
   }

@@ -6,7 +6,12 @@
 
 import { MAX_CLIP_POINTS_3D, BOX_CLIP_FALLBACK_POINTS_3D, MAX_HULL_EDGES } from '../constants3d.ts';
 import { WGSL_pair_classes } from './shaders.generated.ts';
-import { classifier2DWgsl, classifier3DWgsl, narrowphase2DWgsl, narrowphase3DWgsl } from './shaders.ts';
+import {
+  classifier2DWgsl,
+  classifier3DWgsl,
+  narrowphase2DWgsl,
+  narrowphase3DWgsl,
+} from './shaders.ts';
 
 export const PAIR_CLASSES_2D = ['polygons', 'circles'] as const;
 export type PairClass2D = (typeof PAIR_CLASSES_2D)[number];
@@ -23,7 +28,11 @@ export const PC_WORKGROUP_SIZE = 64;
 
 /** The classifier's constants as WGSL (prepended; defined once, here). */
 function classifierConstantsWgsl(): string {
-  return [`const PC_WORKGROUP_SIZE: u32 = ${PC_WORKGROUP_SIZE}u;`, `const PC_ITEMS: u32 = ${PAIR_CLASS_BLOCK}u;`, ''].join('\n');
+  return [
+    `const PC_WORKGROUP_SIZE: u32 = ${PC_WORKGROUP_SIZE}u;`,
+    `const PC_ITEMS: u32 = ${PAIR_CLASS_BLOCK}u;`,
+    '',
+  ].join('\n');
 }
 
 /** The classifier's structs, whose layout does not depend on the dimension (a stand-in class count). */
@@ -51,7 +60,12 @@ export function narrowphaseWgsl2D(kernel: PairClass2D | 'general'): string {
 /** The classifier's module: its constants, the class ids and pcPairClass, then the shared kernels. */
 export function classifierWgsl2D(): string {
   const ids = PAIR_CLASSES_2D.map((c, i) => `const PAIR_CLASS_${c.toUpperCase()}_2D: u32 = ${i}u;`);
-  return classifierConstantsWgsl() + classifier2DWgsl([...ids, `const PC_CLASS_COUNT: u32 = ${PAIR_CLASSES_2D.length}u;`, ''].join('\n'));
+  return (
+    classifierConstantsWgsl() +
+    classifier2DWgsl(
+      [...ids, `const PC_CLASS_COUNT: u32 = ${PAIR_CLASSES_2D.length}u;`, ''].join('\n'),
+    )
+  );
 }
 
 /** What a 3D kernel compiles: the paths it reaches and the sizes of its private arrays. */
@@ -75,11 +89,61 @@ interface KernelSpec3D {
 }
 
 const SPECS_3D: Record<PairClass3D | 'general', KernelSpec3D> = {
-  general: { general: true, hullPairs: true, boxPairs: true, boxesOnly: false, boxFeatures: true, roundHull: true, rounds: true, edgeCandidates: MAX_HULL_EDGES, clipPoints: MAX_CLIP_POINTS_3D },
-  boxBox: { general: false, hullPairs: true, boxPairs: true, boxesOnly: true, boxFeatures: true, roundHull: false, rounds: false, edgeCandidates: 1, clipPoints: BOX_CLIP_FALLBACK_POINTS_3D },
-  hullHull: { general: false, hullPairs: true, boxPairs: false, boxesOnly: false, boxFeatures: false, roundHull: false, rounds: false, edgeCandidates: MAX_HULL_EDGES, clipPoints: MAX_CLIP_POINTS_3D },
-  roundHull: { general: false, hullPairs: false, boxPairs: false, boxesOnly: false, boxFeatures: false, roundHull: true, rounds: false, edgeCandidates: 1, clipPoints: 1 },
-  roundRound: { general: false, hullPairs: false, boxPairs: false, boxesOnly: false, boxFeatures: false, roundHull: false, rounds: true, edgeCandidates: 1, clipPoints: 1 },
+  general: {
+    general: true,
+    hullPairs: true,
+    boxPairs: true,
+    boxesOnly: false,
+    boxFeatures: true,
+    roundHull: true,
+    rounds: true,
+    edgeCandidates: MAX_HULL_EDGES,
+    clipPoints: MAX_CLIP_POINTS_3D,
+  },
+  boxBox: {
+    general: false,
+    hullPairs: true,
+    boxPairs: true,
+    boxesOnly: true,
+    boxFeatures: true,
+    roundHull: false,
+    rounds: false,
+    edgeCandidates: 1,
+    clipPoints: BOX_CLIP_FALLBACK_POINTS_3D,
+  },
+  hullHull: {
+    general: false,
+    hullPairs: true,
+    boxPairs: false,
+    boxesOnly: false,
+    boxFeatures: false,
+    roundHull: false,
+    rounds: false,
+    edgeCandidates: MAX_HULL_EDGES,
+    clipPoints: MAX_CLIP_POINTS_3D,
+  },
+  roundHull: {
+    general: false,
+    hullPairs: false,
+    boxPairs: false,
+    boxesOnly: false,
+    boxFeatures: false,
+    roundHull: true,
+    rounds: false,
+    edgeCandidates: 1,
+    clipPoints: 1,
+  },
+  roundRound: {
+    general: false,
+    hullPairs: false,
+    boxPairs: false,
+    boxesOnly: false,
+    boxFeatures: false,
+    roundHull: false,
+    rounds: true,
+    edgeCandidates: 1,
+    clipPoints: 1,
+  },
 };
 
 /** The CLASS_*_3D constants of one kernel (prepended to the narrowphase module). */
@@ -109,7 +173,14 @@ export function narrowphaseWgsl3D(kernel: PairClass3D | 'general'): string {
 
 /** The classifier's module: its constants, the class ids, the 3D layout and pcPairClass, then the shared kernels. */
 export function classifierWgsl3D(): string {
-  const ids = PAIR_CLASSES_3D.map((c, i) => `const PAIR_CLASS_${c.replace(/[A-Z]/g, (x) => `_${x}`).toUpperCase()}_3D: u32 = ${i}u;`);
-  return classifierConstantsWgsl() + classifier3DWgsl([...ids, `const PC_CLASS_COUNT: u32 = ${PAIR_CLASSES_3D.length}u;`, ''].join('\n'));
+  const ids = PAIR_CLASSES_3D.map(
+    (c, i) =>
+      `const PAIR_CLASS_${c.replace(/[A-Z]/g, (x) => `_${x}`).toUpperCase()}_3D: u32 = ${i}u;`,
+  );
+  return (
+    classifierConstantsWgsl() +
+    classifier3DWgsl(
+      [...ids, `const PC_CLASS_COUNT: u32 = ${PAIR_CLASSES_3D.length}u;`, ''].join('\n'),
+    )
+  );
 }
-

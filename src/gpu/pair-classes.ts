@@ -38,7 +38,13 @@
 // and the classifier counts such pairs on the GPU (readSkipped) for a check after the submit.
 
 import { dispatchRows, readBuffer } from './buffers.ts';
-import { bufferLayout, cachedKernel, compileKernels, type EntryPoints, type Kernel } from './pipelines.ts';
+import {
+  bufferLayout,
+  cachedKernel,
+  compileKernels,
+  type EntryPoints,
+  type Kernel,
+} from './pipelines.ts';
 import { GpuScan, type ScanPlan } from './scan.ts';
 import { structTable, word, type BufferBindingLayout } from '../layout.ts';
 import { STRUCTS_PAIR_CLASSES } from '../reflection.generated.ts';
@@ -68,7 +74,12 @@ export interface NarrowphaseDimension<C extends string, I> {
   /** Params2D / Params3D word offsets (must be PairClassKernelParams's layout). */
   params: { bytes: number; pairCount: number; margin: number; rowPitch: number; first: number };
   /** The narrowphase's bind group: the inputs', then the pairs (or class list), manifolds, params. */
-  bindings(inputs: I, pairs: GPUBufferBinding, manifolds: GPUBufferBinding, params: GPUBuffer): GPUBindGroupEntry[];
+  bindings(
+    inputs: I,
+    pairs: GPUBufferBinding,
+    manifolds: GPUBufferBinding,
+    params: GPUBuffer,
+  ): GPUBindGroupEntry[];
   /** The classifier's view of the inputs. */
   classifierInputs(inputs: I): { shapes: GPUBuffer; bodies: GPUBuffer };
 }
@@ -82,13 +93,23 @@ export interface ClassRule<C extends string> {
 }
 
 /** The classes shapes of these kinds can form (two bodies may share a shape, so a kind pairs with itself). */
-export function classesOfKinds<C extends string>(rule: ClassRule<C>, kinds: Iterable<string | number>): C[] {
-  const numbers = [...new Set([...kinds].map((k) => {
-    if (typeof k === 'number') return k;
-    const n = rule.kinds[k];
-    if (n === undefined) throw new Error(`unknown ${rule.dim} shape kind '${k}' (one of ${Object.keys(rule.kinds).join(', ')})`);
-    return n;
-  }))];
+export function classesOfKinds<C extends string>(
+  rule: ClassRule<C>,
+  kinds: Iterable<string | number>,
+): C[] {
+  const numbers = [
+    ...new Set(
+      [...kinds].map((k) => {
+        if (typeof k === 'number') return k;
+        const n = rule.kinds[k];
+        if (n === undefined)
+          throw new Error(
+            `unknown ${rule.dim} shape kind '${k}' (one of ${Object.keys(rule.kinds).join(', ')})`,
+          );
+        return n;
+      }),
+    ),
+  ];
   const found = new Set<C>();
   for (const a of numbers) for (const b of numbers) found.add(rule.pairClass(a, b));
   return rule.classes.filter((c) => found.has(c));
@@ -98,9 +119,15 @@ export function classesOfKinds<C extends string>(rule: ClassRule<C>, kinds: Iter
  * The classes the pairs of a packed scene fall in (pairs a0, b0, a1, b1, … of body indices;
  * `kindOf` a body's shape kind): the host knows them, so collide() compiles those alone.
  */
-export function classesOfPairs<C extends string>(rule: ClassRule<C>, pairs: Uint32Array, pairCount: number, kindOf: (body: number) => number): C[] {
+export function classesOfPairs<C extends string>(
+  rule: ClassRule<C>,
+  pairs: Uint32Array,
+  pairCount: number,
+  kindOf: (body: number) => number,
+): C[] {
   const found = new Set<C>();
-  for (let k = 0; k < pairCount && found.size < rule.classes.length; k++) found.add(rule.pairClass(kindOf(pairs[2 * k]!), kindOf(pairs[2 * k + 1]!)));
+  for (let k = 0; k < pairCount && found.size < rule.classes.length; k++)
+    found.add(rule.pairClass(kindOf(pairs[2 * k]!), kindOf(pairs[2 * k + 1]!)));
   return rule.classes.filter((c) => found.has(c));
 }
 
@@ -173,10 +200,15 @@ const ENTRY_BYTES = 16;
 const CLASSIFIER_ENTRIES = ['pcCount', 'pcScatter', 'pcFinish'] as const;
 type ClassifierEntry = (typeof CLASSIFIER_ENTRIES)[number];
 
-function checkParamsLayout(label: string, p: NarrowphaseDimension<string, unknown>['params']): void {
+function checkParamsLayout(
+  label: string,
+  p: NarrowphaseDimension<string, unknown>['params'],
+): void {
   for (const name of ['pairCount', 'margin', 'rowPitch', 'first'] as const) {
     if (p[name] !== word(kernelParams, name) || p.bytes !== kernelParams.size) {
-      throw new Error(`${label}: the narrowphase's params must have PairClassKernelParams's layout (shaders/pair-classes.wgsl): ${name} differs`);
+      throw new Error(
+        `${label}: the narrowphase's params must have PairClassKernelParams's layout (shaders/pair-classes.wgsl): ${name} differs`,
+      );
     }
   }
 }
@@ -210,18 +242,46 @@ export class GpuPairClasses<C extends string, I> {
   ) {
     const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
     const label = dimension.label;
-    this.table = device.createBuffer({ label: `${label}-class-table`, size: TABLE.bytes * (dimension.classes.length + 1), usage: S | GPUBufferUsage.INDIRECT });
-    this.control = device.createBuffer({ label: `${label}-class-control`, size: 4 * (dimension.classes.length + 2), usage: S });
-    this.noWorkList = device.createBuffer({ label: `${label}-no-work-list`, size: 16, usage: GPUBufferUsage.STORAGE });
-    this.classParams = dimension.classes.map((c) => device.createBuffer({ label: `${label}-${c}-params`, size: dimension.params.bytes, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST }));
+    this.table = device.createBuffer({
+      label: `${label}-class-table`,
+      size: TABLE.bytes * (dimension.classes.length + 1),
+      usage: S | GPUBufferUsage.INDIRECT,
+    });
+    this.control = device.createBuffer({
+      label: `${label}-class-control`,
+      size: 4 * (dimension.classes.length + 2),
+      usage: S,
+    });
+    this.noWorkList = device.createBuffer({
+      label: `${label}-no-work-list`,
+      size: 16,
+      usage: GPUBufferUsage.STORAGE,
+    });
+    this.classParams = dimension.classes.map((c) =>
+      device.createBuffer({
+        label: `${label}-${c}-params`,
+        size: dimension.params.bytes,
+        usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+      }),
+    );
   }
 
   /** The classifier, and the pipelines of `classes` (compiled in parallel, see prepare()). */
-  static async create<C extends string, I>(device: GPUDevice, dimension: NarrowphaseDimension<C, I>, classes: Iterable<C>): Promise<GpuPairClasses<C, I>> {
+  static async create<C extends string, I>(
+    device: GPUDevice,
+    dimension: NarrowphaseDimension<C, I>,
+    classes: Iterable<C>,
+  ): Promise<GpuPairClasses<C, I>> {
     checkParamsLayout(dimension.label, dimension.params);
     const [layout, classifier, scan] = await Promise.all([
       narrowphaseLayout(device, dimension),
-      compileKernels(device, `${dimension.label}-classify`, CLASSIFIER_ENTRIES, dimension.classifierBindings, () => dimension.classifierWgsl()),
+      compileKernels(
+        device,
+        `${dimension.label}-classify`,
+        CLASSIFIER_ENTRIES,
+        dimension.classifierBindings,
+        () => dimension.classifierWgsl(),
+      ),
       GpuScan.create(device),
     ]);
     const pc = new GpuPairClasses(device, dimension, layout, classifier, scan);
@@ -239,7 +299,10 @@ export class GpuPairClasses<C extends string, I> {
     const start = performance.now();
     const jobs: Promise<void>[] = [];
     for (const c of new Set(classes)) {
-      if (!this.dimension.classes.includes(c)) throw new Error(`${this.dimension.label}: no pair class '${c}' (one of ${this.dimension.classes.join(', ')})`);
+      if (!this.dimension.classes.includes(c))
+        throw new Error(
+          `${this.dimension.label}: no pair class '${c}' (one of ${this.dimension.classes.join(', ')})`,
+        );
       if (this.kernels.has(c)) continue;
       let job = this.pending.get(c);
       if (!job) {
@@ -273,17 +336,32 @@ export class GpuPairClasses<C extends string, I> {
    * Records the classification and the class kernels of one batch into `encoder` (see the file's
    * header). `index` distinguishes the batches of one submit.
    */
-  encode(encoder: GPUCommandEncoder, batch: PairClassBatch<I>, index = 0, passes: PairClassPasses = {}): void {
+  encode(
+    encoder: GPUCommandEncoder,
+    batch: PairClassBatch<I>,
+    index = 0,
+    passes: PairClassPasses = {},
+  ): void {
     const device = this.device;
     const d = this.dimension;
     const label = d.label;
     const capacity = batch.workList ? batch.workList.capacity : batch.slots;
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`${label}: the batch's item capacity must be an integer >= 1, got ${capacity}`);
-    if ((batch.count.buffer.usage & GPUBufferUsage.COPY_SRC) === 0 || batch.count.offset % 4 !== 0) {
-      throw new Error(`${label}: the count buffer ${batch.count.buffer.label || '(unlabeled)'} needs COPY_SRC usage and an offset that is a multiple of 4 (got ${batch.count.offset}): the count is copied`);
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new RangeError(
+        `${label}: the batch's item capacity must be an integer >= 1, got ${capacity}`,
+      );
+    if (
+      (batch.count.buffer.usage & GPUBufferUsage.COPY_SRC) === 0 ||
+      batch.count.offset % 4 !== 0
+    ) {
+      throw new Error(
+        `${label}: the count buffer ${batch.count.buffer.label || '(unlabeled)'} needs COPY_SRC usage and an offset that is a multiple of 4 (got ${batch.count.offset}): the count is copied`,
+      );
     }
     if (batch.workList && (batch.workList.buffer.usage & GPUBufferUsage.STORAGE) === 0) {
-      throw new Error(`${label}: the work list ${batch.workList.buffer.label || '(unlabeled)'} needs STORAGE usage`);
+      throw new Error(
+        `${label}: the work list ${batch.workList.buffer.label || '(unlabeled)'} needs STORAGE usage`,
+      );
     }
     const blocks = Math.ceil(capacity / PAIR_CLASS_BLOCK);
     const buckets = d.classes.length + 1;
@@ -292,11 +370,21 @@ export class GpuPairClasses<C extends string, I> {
       for (const r of this.retired) r.destroy();
       this.retired = [];
     }
-    const blockCounts = (this.blockCounts = this.grown(this.blockCounts, 4 * countWords, 'class-block-counts'));
+    const blockCounts = (this.blockCounts = this.grown(
+      this.blockCounts,
+      4 * countWords,
+      'class-block-counts',
+    ));
     const list = (this.list = this.grown(this.list, ENTRY_BYTES * capacity, 'class-pairs'));
     const plan = this.scanPlan(blockCounts, countWords);
     while (this.batchParams.length <= index) {
-      this.batchParams.push(device.createBuffer({ label: `${label}-classifier-params-${this.batchParams.length}`, size: CP.bytes, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST }));
+      this.batchParams.push(
+        device.createBuffer({
+          label: `${label}-classifier-params-${this.batchParams.length}`,
+          size: CP.bytes,
+          usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+        }),
+      );
     }
     const params = this.batchParams[index]!;
     const words = new ArrayBuffer(CP.bytes);
@@ -315,7 +403,13 @@ export class GpuPairClasses<C extends string, I> {
       0: { buffer: shapes },
       1: { buffer: bodies },
       2: batch.pairs,
-      3: batch.workList ? { buffer: batch.workList.buffer, offset: batch.workList.offset ?? 0, size: 4 * batch.workList.capacity } : { buffer: this.noWorkList },
+      3: batch.workList
+        ? {
+            buffer: batch.workList.buffer,
+            offset: batch.workList.offset ?? 0,
+            size: 4 * batch.workList.capacity,
+          }
+        : { buffer: this.noWorkList },
       4: { buffer: this.control },
       5: { buffer: blockCounts, size: 4 * countWords },
       6: { buffer: list, size: ENTRY_BYTES * capacity },
@@ -326,7 +420,10 @@ export class GpuPairClasses<C extends string, I> {
       device.createBindGroup({
         label: `${label}.${e}`,
         layout: this.classifier.kernels[e].layout,
-        entries: this.classifier.bindings[e].map((binding) => ({ binding, resource: resources[binding]! })),
+        entries: this.classifier.bindings[e].map((binding) => ({
+          binding,
+          resource: resources[binding]!,
+        })),
       });
     const classify = encoder.beginComputePass(passes.classify ?? { label: `${label}.classify` });
     classify.setPipeline(this.classifier.kernels.pcCount.pipeline);
@@ -342,16 +439,33 @@ export class GpuPairClasses<C extends string, I> {
     classify.end();
 
     // Every class's params, then one pass of the class kernels (an empty class dispatches 0 groups).
-    const live = d.classes.map((c, i) => [this.kernels.get(c), i] as const).filter((e): e is readonly [Kernel, number] => e[0] !== undefined);
-    for (const [, i] of live) encoder.copyBufferToBuffer(this.table, i * TABLE.bytes + 4 * TABLE.params, this.classParams[i]!, 0, d.params.bytes);
+    const live = d.classes
+      .map((c, i) => [this.kernels.get(c), i] as const)
+      .filter((e): e is readonly [Kernel, number] => e[0] !== undefined);
+    for (const [, i] of live)
+      encoder.copyBufferToBuffer(
+        this.table,
+        i * TABLE.bytes + 4 * TABLE.params,
+        this.classParams[i]!,
+        0,
+        d.params.bytes,
+      );
     const pass = encoder.beginComputePass(passes.collide ?? { label: `${label}.classes` });
     for (const [kernel, i] of live) {
       pass.setPipeline(kernel.pipeline);
-      pass.setBindGroup(0, device.createBindGroup({
-        label: `${label}.${d.classes[i]}`,
-        layout: this.layout,
-        entries: d.bindings(batch.inputs, { buffer: list, size: ENTRY_BYTES * capacity }, batch.manifolds, this.classParams[i]!),
-      }));
+      pass.setBindGroup(
+        0,
+        device.createBindGroup({
+          label: `${label}.${d.classes[i]}`,
+          layout: this.layout,
+          entries: d.bindings(
+            batch.inputs,
+            { buffer: list, size: ENTRY_BYTES * capacity },
+            batch.manifolds,
+            this.classParams[i]!,
+          ),
+        }),
+      );
       pass.dispatchWorkgroupsIndirect(this.table, i * TABLE.bytes + 4 * TABLE.x);
     }
     pass.end();
@@ -360,8 +474,14 @@ export class GpuPairClasses<C extends string, I> {
   /** The classTable of the last submitted batch: per class (then 'rejected') its pair count and first entry. */
   async readTable(): Promise<Record<C | 'rejected', PairClassRow>> {
     const u = new Uint32Array(await readBuffer(this.device, this.table, this.table.size));
-    const row = (i: number): PairClassRow => ({ pairCount: u[(i * TABLE.bytes) / 4 + TABLE.params + TABLE.pairCount]!, first: u[(i * TABLE.bytes) / 4 + TABLE.params + TABLE.first]! });
-    const out = Object.fromEntries(this.dimension.classes.map((c, i) => [c, row(i)])) as Record<C | 'rejected', PairClassRow>;
+    const row = (i: number): PairClassRow => ({
+      pairCount: u[(i * TABLE.bytes) / 4 + TABLE.params + TABLE.pairCount]!,
+      first: u[(i * TABLE.bytes) / 4 + TABLE.params + TABLE.first]!,
+    });
+    const out = Object.fromEntries(this.dimension.classes.map((c, i) => [c, row(i)])) as Record<
+      C | 'rejected',
+      PairClassRow
+    >;
     out.rejected = row(this.dimension.classes.length);
     return out;
   }
@@ -372,7 +492,10 @@ export class GpuPairClasses<C extends string, I> {
    */
   async readSkipped(): Promise<Record<C | 'rejected', number>> {
     const u = new Uint32Array(await readBuffer(this.device, this.control, this.control.size));
-    const out = Object.fromEntries(this.dimension.classes.map((c, i) => [c, u[1 + i]!])) as Record<C | 'rejected', number>;
+    const out = Object.fromEntries(this.dimension.classes.map((c, i) => [c, u[1 + i]!])) as Record<
+      C | 'rejected',
+      number
+    >;
     out.rejected = u[1 + this.dimension.classes.length]!;
     return out;
   }
@@ -385,7 +508,11 @@ export class GpuPairClasses<C extends string, I> {
     const size = Math.max(16, Math.ceil(bytes / 16) * 16);
     if (b && b.size >= size) return b;
     if (b) this.retired.push(b);
-    return this.device.createBuffer({ label: `${this.dimension.label}-${name}`, size, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+    return this.device.createBuffer({
+      label: `${this.dimension.label}-${name}`,
+      size,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+    });
   }
 
   private scanPlan(data: GPUBuffer, n: number): ScanPlan {
@@ -441,8 +568,13 @@ export class GpuPairClasses<C extends string, I> {
 }
 
 /** The class kernel's buffers (reflected from the WGSL at build time): binding numbers, and which is the uniform. */
-export function narrowphaseResources(dimension: NarrowphaseDimension<string, unknown>): { binding: number; uniform: boolean }[] {
-  return dimension.classBindings.map((b) => ({ binding: b.binding, uniform: b.type === 'uniform' }));
+export function narrowphaseResources(
+  dimension: NarrowphaseDimension<string, unknown>,
+): { binding: number; uniform: boolean }[] {
+  return dimension.classBindings.map((b) => ({
+    binding: b.binding,
+    uniform: b.type === 'uniform',
+  }));
 }
 
 const layouts = new WeakMap<GPUDevice, Map<string, GPUBindGroupLayout>>();
@@ -452,17 +584,40 @@ const layouts = new WeakMap<GPUDevice, Map<string, GPUBindGroupLayout>>();
  * reflected from the WGSL (an 'auto' layout belongs to one pipeline, and a class kernel's could
  * leave out buffers it no longer reads), so one bind group serves any of them.
  */
-export async function narrowphaseLayout(device: GPUDevice, dimension: NarrowphaseDimension<string, unknown>): Promise<GPUBindGroupLayout> {
+export async function narrowphaseLayout(
+  device: GPUDevice,
+  dimension: NarrowphaseDimension<string, unknown>,
+): Promise<GPUBindGroupLayout> {
   let perDevice = layouts.get(device);
   if (!perDevice) layouts.set(device, (perDevice = new Map()));
   let l = perDevice.get(dimension.label);
-  if (!l) perDevice.set(dimension.label, (l = bufferLayout(device, `${dimension.label}.${dimension.classEntry}`, dimension.classBindings)));
+  if (!l)
+    perDevice.set(
+      dimension.label,
+      (l = bufferLayout(
+        device,
+        `${dimension.label}.${dimension.classEntry}`,
+        dimension.classBindings,
+      )),
+    );
   return l;
 }
 
 /** The pipeline of one class (or of the general kernel), cached per device. */
-export async function classKernel<C extends string>(device: GPUDevice, dimension: NarrowphaseDimension<C, unknown>, kernel: C | 'general', layout?: GPUBindGroupLayout): Promise<Kernel> {
+export async function classKernel<C extends string>(
+  device: GPUDevice,
+  dimension: NarrowphaseDimension<C, unknown>,
+  kernel: C | 'general',
+  layout?: GPUBindGroupLayout,
+): Promise<Kernel> {
   const l = layout ?? (await narrowphaseLayout(device, dimension));
   const entry = kernel === 'general' ? dimension.generalEntry : dimension.classEntry;
-  return cachedKernel(device, `${dimension.label}-${kernel}`, entry, () => dimension.kernelWgsl(kernel), undefined, async () => l);
+  return cachedKernel(
+    device,
+    `${dimension.label}-${kernel}`,
+    entry,
+    () => dimension.kernelWgsl(kernel),
+    undefined,
+    async () => l,
+  );
 }

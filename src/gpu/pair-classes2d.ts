@@ -14,11 +14,30 @@ import { WORKGROUP_SIZE_2D } from '../constants.ts';
 import { LAYOUT_2D } from '../layout2d.ts';
 import { SHAPE_KIND_2D } from '../shapes2d.ts';
 import type { Packed2D } from '../pack2d.ts';
-import { BINDINGS_NARROWPHASE_CLASS_2D, ENTRIES_PAIR_CLASSIFIER_2D } from '../reflection.generated.ts';
-import { classifierWgsl2D, narrowphaseWgsl2D, PAIR_CLASSES_2D, type PairClass2D } from './pair-class-wgsl.ts';
-import { classesOfKinds, classesOfPairs, type ClassRule, type NarrowphaseDimension } from './pair-classes.ts';
+import {
+  BINDINGS_NARROWPHASE_CLASS_2D,
+  ENTRIES_PAIR_CLASSIFIER_2D,
+} from '../reflection.generated.ts';
+import {
+  classifierWgsl2D,
+  narrowphaseWgsl2D,
+  PAIR_CLASSES_2D,
+  type PairClass2D,
+} from './pair-class-wgsl.ts';
+import {
+  classesOfKinds,
+  classesOfPairs,
+  type ClassRule,
+  type NarrowphaseDimension,
+} from './pair-classes.ts';
 
-export { classConstantsWgsl2D, classifierWgsl2D, narrowphaseWgsl2D, PAIR_CLASSES_2D, type PairClass2D } from './pair-class-wgsl.ts';
+export {
+  classConstantsWgsl2D,
+  classifierWgsl2D,
+  narrowphaseWgsl2D,
+  PAIR_CLASSES_2D,
+  type PairClass2D,
+} from './pair-class-wgsl.ts';
 export type ShapeKindName2D = keyof typeof SHAPE_KIND_2D;
 
 export const PAIR_CLASS_LABEL_2D: Record<PairClass2D, string> = {
@@ -31,7 +50,12 @@ export function pairClass2D(kindA: number, kindB: number): PairClass2D {
   return kindA === SHAPE_KIND_2D.circle || kindB === SHAPE_KIND_2D.circle ? 'circles' : 'polygons';
 }
 
-const RULE_2D: ClassRule<PairClass2D> = { dim: '2D', classes: PAIR_CLASSES_2D, pairClass: pairClass2D, kinds: SHAPE_KIND_2D };
+const RULE_2D: ClassRule<PairClass2D> = {
+  dim: '2D',
+  classes: PAIR_CLASSES_2D,
+  pairClass: pairClass2D,
+  kinds: SHAPE_KIND_2D,
+};
 
 /** The classes shapes of these kinds can form (two bodies may share a shape, so a kind pairs with itself). */
 export function classesOfKinds2D(kinds: Iterable<ShapeKindName2D | number>): PairClass2D[] {
@@ -44,7 +68,12 @@ export function classesOfPairs2D(p: Packed2D): PairClass2D[] {
   const bodies = new Uint32Array(p.bodies);
   const S = LAYOUT_2D.shape;
   const B = LAYOUT_2D.body;
-  return classesOfPairs(RULE_2D, p.pairs, p.pairCount, (body) => shapes[bodies[body * B.words + B.shape]! * S.words + S.kind]!);
+  return classesOfPairs(
+    RULE_2D,
+    p.pairs,
+    p.pairCount,
+    (body) => shapes[bodies[body * B.words + B.shape]! * S.words + S.kind]!,
+  );
 }
 
 /** The narrowphase's buffers, with STORAGE usage; FrameInputs2D has them too. */

@@ -15,11 +15,30 @@
 import { SHAPE_KIND_3D, WORKGROUP_SIZE_3D } from '../constants3d.ts';
 import { LAYOUT_3D } from '../layout3d.ts';
 import type { Packed3D } from '../pack3d.ts';
-import { BINDINGS_NARROWPHASE_CLASS_3D, ENTRIES_PAIR_CLASSIFIER_3D } from '../reflection.generated.ts';
-import { classifierWgsl3D, narrowphaseWgsl3D, PAIR_CLASSES_3D, type PairClass3D } from './pair-class-wgsl.ts';
-import { classesOfKinds, classesOfPairs, type ClassRule, type NarrowphaseDimension } from './pair-classes.ts';
+import {
+  BINDINGS_NARROWPHASE_CLASS_3D,
+  ENTRIES_PAIR_CLASSIFIER_3D,
+} from '../reflection.generated.ts';
+import {
+  classifierWgsl3D,
+  narrowphaseWgsl3D,
+  PAIR_CLASSES_3D,
+  type PairClass3D,
+} from './pair-class-wgsl.ts';
+import {
+  classesOfKinds,
+  classesOfPairs,
+  type ClassRule,
+  type NarrowphaseDimension,
+} from './pair-classes.ts';
 
-export { classConstantsWgsl3D, classifierWgsl3D, narrowphaseWgsl3D, PAIR_CLASSES_3D, type PairClass3D } from './pair-class-wgsl.ts';
+export {
+  classConstantsWgsl3D,
+  classifierWgsl3D,
+  narrowphaseWgsl3D,
+  PAIR_CLASSES_3D,
+  type PairClass3D,
+} from './pair-class-wgsl.ts';
 export type ShapeKindName3D = keyof typeof SHAPE_KIND_3D;
 
 /** Names for messages and reports. */
@@ -42,7 +61,12 @@ export function pairClass3D(kindA: number, kindB: number): PairClass3D {
   return 'roundRound';
 }
 
-const RULE_3D: ClassRule<PairClass3D> = { dim: '3D', classes: PAIR_CLASSES_3D, pairClass: pairClass3D, kinds: SHAPE_KIND_3D };
+const RULE_3D: ClassRule<PairClass3D> = {
+  dim: '3D',
+  classes: PAIR_CLASSES_3D,
+  pairClass: pairClass3D,
+  kinds: SHAPE_KIND_3D,
+};
 
 /** The classes shapes of these kinds can form (two bodies may share a shape, so a kind pairs with itself). */
 export function classesOfKinds3D(kinds: Iterable<ShapeKindName3D | number>): PairClass3D[] {
@@ -55,7 +79,12 @@ export function classesOfPairs3D(p: Packed3D): PairClass3D[] {
   const bodies = new Uint32Array(p.bodies);
   const S = LAYOUT_3D.shape;
   const B = LAYOUT_3D.body;
-  return classesOfPairs(RULE_3D, p.pairs, p.pairCount, (body) => shapes[bodies[body * B.words + B.shape]! * S.words + S.kind]!);
+  return classesOfPairs(
+    RULE_3D,
+    p.pairs,
+    p.pairCount,
+    (body) => shapes[bodies[body * B.words + B.shape]! * S.words + S.kind]!,
+  );
 }
 
 /** The narrowphase's buffers (packShapes3D, packBodies3D), all with STORAGE usage; FrameInputs3D has them too. */

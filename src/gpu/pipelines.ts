@@ -13,14 +13,23 @@ const kernelCache = new WeakMap<GPUDevice, Map<string, Promise<Kernel>>>();
 
 /** Compiles one entry point; WGSL errors are raised with the compiler's messages and the line. */
 export async function compileKernel(
-  device: GPUDevice, label: string, code: string, entryPoint: string, constants?: Record<string, number>, layout?: GPUBindGroupLayout,
+  device: GPUDevice,
+  label: string,
+  code: string,
+  entryPoint: string,
+  constants?: Record<string, number>,
+  layout?: GPUBindGroupLayout,
 ): Promise<Kernel> {
   const module = device.createShaderModule({ label, code });
   const info = await module.getCompilationInfo();
   const errors = info.messages.filter((m) => m.type === 'error');
   if (errors.length > 0) {
     const lines = code.split('\n');
-    const text = errors.map((e) => `${label}:${e.lineNum}:${e.linePos}: ${e.message}\n  ${lines[e.lineNum - 1] ?? ''}`).join('\n');
+    const text = errors
+      .map(
+        (e) => `${label}:${e.lineNum}:${e.linePos}: ${e.message}\n  ${lines[e.lineNum - 1] ?? ''}`,
+      )
+      .join('\n');
     throw new Error(`WGSL compilation failed:\n${text}`);
   }
   device.pushErrorScope('validation');
@@ -36,14 +45,21 @@ export async function compileKernel(
 
 /** compileKernel, once per device and (label, entry point, override constants). */
 export function cachedKernel(
-  device: GPUDevice, label: string, entryPoint: string, code: () => string, constants?: Record<string, number>, layout?: () => Promise<GPUBindGroupLayout>,
+  device: GPUDevice,
+  label: string,
+  entryPoint: string,
+  code: () => string,
+  constants?: Record<string, number>,
+  layout?: () => Promise<GPUBindGroupLayout>,
 ): Promise<Kernel> {
   let perDevice = kernelCache.get(device);
   if (!perDevice) kernelCache.set(device, (perDevice = new Map()));
   const key = `${label}.${entryPoint}${constants ? JSON.stringify(constants) : ''}`;
   let p = perDevice.get(key);
   if (!p) {
-    p = (layout ? layout() : Promise.resolve(undefined)).then((l) => compileKernel(device, label, code(), entryPoint, constants, l));
+    p = (layout ? layout() : Promise.resolve(undefined)).then((l) =>
+      compileKernel(device, label, code(), entryPoint, constants, l),
+    );
     perDevice.set(key, p);
     p.catch(() => perDevice.delete(key));
   }
@@ -58,10 +74,21 @@ export interface EntryPoints<N extends string> {
 }
 
 /** Compiles the named entry points of `code` (cachedKernel); a name the module lacks is an error. */
-export async function compileEntryPoints<N extends string>(device: GPUDevice, label: string, names: readonly N[], code: () => string): Promise<EntryPoints<N>> {
-  const reflected = new Map(new WgslReflect(code()).entry.compute.map((e) => [e.name, e.resources.map((r) => r.binding).sort((a, b) => a - b)]));
+export async function compileEntryPoints<N extends string>(
+  device: GPUDevice,
+  label: string,
+  names: readonly N[],
+  code: () => string,
+): Promise<EntryPoints<N>> {
+  const reflected = new Map(
+    new WgslReflect(code()).entry.compute.map((e) => [
+      e.name,
+      e.resources.map((r) => r.binding).sort((a, b) => a - b),
+    ]),
+  );
   const missing = names.filter((n) => !reflected.has(n));
-  if (missing.length > 0) throw new Error(`${label}: the WGSL has no entry point ${missing.join(', ')}`);
+  if (missing.length > 0)
+    throw new Error(`${label}: the WGSL has no entry point ${missing.join(', ')}`);
   return compileNamed(device, label, names, code, (n) => reflected.get(n)!);
 }
 
@@ -70,15 +97,28 @@ export async function compileEntryPoints<N extends string>(device: GPUDevice, la
  * src/reflection.generated.ts), so that wgsl_reflect need not run, nor travel in a bundle.
  */
 export function compileKernels<N extends string>(
-  device: GPUDevice, label: string, names: readonly N[], entries: Readonly<Record<string, readonly BufferBindingLayout[]>>, code: () => string,
+  device: GPUDevice,
+  label: string,
+  names: readonly N[],
+  entries: Readonly<Record<string, readonly BufferBindingLayout[]>>,
+  code: () => string,
 ): Promise<EntryPoints<N>> {
   const missing = names.filter((n) => !entries[n]);
-  if (missing.length > 0) throw new Error(`${label}: the WGSL has no entry point ${missing.join(', ')} (run \`npm run prepare\`?)`);
-  return compileNamed(device, label, names, code, (n) => entries[n]!.map((b) => b.binding).sort((a, b) => a - b));
+  if (missing.length > 0)
+    throw new Error(
+      `${label}: the WGSL has no entry point ${missing.join(', ')} (run \`npm run prepare\`?)`,
+    );
+  return compileNamed(device, label, names, code, (n) =>
+    entries[n]!.map((b) => b.binding).sort((a, b) => a - b),
+  );
 }
 
 async function compileNamed<N extends string>(
-  device: GPUDevice, label: string, names: readonly N[], code: () => string, bindingsOf: (name: N) => number[],
+  device: GPUDevice,
+  label: string,
+  names: readonly N[],
+  code: () => string,
+  bindingsOf: (name: N) => number[],
 ): Promise<EntryPoints<N>> {
   const kernels = await Promise.all(names.map((n) => cachedKernel(device, label, n, code)));
   return {
@@ -91,9 +131,17 @@ async function compileNamed<N extends string>(
  * A bind-group layout of compute buffers (bindings of group 0, as reflectBindings gives them).
  * Pipelines given it share it, where 'auto' layouts belong to one pipeline each.
  */
-export function bufferLayout(device: GPUDevice, label: string, bindings: readonly BufferBindingLayout[]): GPUBindGroupLayout {
+export function bufferLayout(
+  device: GPUDevice,
+  label: string,
+  bindings: readonly BufferBindingLayout[],
+): GPUBindGroupLayout {
   return device.createBindGroupLayout({
     label,
-    entries: bindings.map(({ binding, type }) => ({ binding, visibility: GPUShaderStage.COMPUTE, buffer: { type } })),
+    entries: bindings.map(({ binding, type }) => ({
+      binding,
+      visibility: GPUShaderStage.COMPUTE,
+      buffer: { type },
+    })),
   });
 }

@@ -9,7 +9,13 @@
 import { RADIX_BITS, RADIX_ITEMS, RADIX_RAKE } from '../constants.ts';
 import { radixSortWgsl } from './shaders.ts';
 import { GpuScan, type ScanPlan } from './scan.ts';
-import { PassTimer, UNIFORM_SLOT_BYTES, createUniformSlots, dispatchRows, readBuffer } from './buffers.ts';
+import {
+  PassTimer,
+  UNIFORM_SLOT_BYTES,
+  createUniformSlots,
+  dispatchRows,
+  readBuffer,
+} from './buffers.ts';
 import { cachedKernel, type Kernel } from './pipelines.ts';
 
 export { RADIX_BITS, RADIX_RAKE, RADIX_ITEMS };
@@ -19,7 +25,8 @@ export const RADIX_WORKGROUP_SIZE = RADIX_RAKE * RADIX_RAKE;
 /** Elements per workgroup block; below 65536, the range of the kernel's 16-bit packed counts. */
 export const RADIX_BLOCK = RADIX_WORKGROUP_SIZE * RADIX_ITEMS;
 
-if (RADIX_BUCKETS !== 16 || RADIX_BLOCK >= 65536) throw new Error('radixsort.wgsl packs 16 digit counts of < 65536');
+if (RADIX_BUCKETS !== 16 || RADIX_BLOCK >= 65536)
+  throw new Error('radixsort.wgsl packs 16 digit counts of < 65536');
 
 /** RadixParams.countWord of a sort of all its elements (shaders/radixsort.wgsl). */
 const RADIX_NO_COUNT = 0xffffffff;
@@ -81,7 +88,11 @@ export class GpuRadixSort {
     private readonly scatterKernel: Kernel,
     private readonly scan: GpuScan,
   ) {
-    this.noCount = device.createBuffer({ label: 'radix-no-count', size: 16, usage: GPUBufferUsage.STORAGE });
+    this.noCount = device.createBuffer({
+      label: 'radix-no-count',
+      size: 16,
+      usage: GPUBufferUsage.STORAGE,
+    });
   }
 
   static async create(device: GPUDevice): Promise<GpuRadixSort> {
@@ -103,7 +114,11 @@ export class GpuRadixSort {
    * and writes the passes' parameters (once).
    */
   plan(
-    keys: GPUBuffer, values: GPUBuffer, n: number, keyBits = 32, scratch?: { keys: GPUBuffer; values: GPUBuffer },
+    keys: GPUBuffer,
+    values: GPUBuffer,
+    n: number,
+    keyBits = 32,
+    scratch?: { keys: GPUBuffer; values: GPUBuffer },
     /**
      * Sort only the first min(n, u32 at word `word` of `buffer`) elements, a count the GPU writes
      * before the sort (the others stay where they are, in one buffer of the pair or the other).
@@ -116,8 +131,15 @@ export class GpuRadixSort {
      */
     indirect?: { buffer: GPUBuffer; offset: number },
   ): RadixSortPlan {
-    if (!Number.isInteger(keyBits) || keyBits < RADIX_BITS || keyBits > 32 || keyBits % RADIX_BITS !== 0) {
-      throw new Error(`keyBits must be a multiple of ${RADIX_BITS} from ${RADIX_BITS} to 32, not ${keyBits}`);
+    if (
+      !Number.isInteger(keyBits) ||
+      keyBits < RADIX_BITS ||
+      keyBits > 32 ||
+      keyBits % RADIX_BITS !== 0
+    ) {
+      throw new Error(
+        `keyBits must be a multiple of ${RADIX_BITS} from ${RADIX_BITS} to 32, not ${keyBits}`,
+      );
     }
     const device = this.device;
     const passCount = keyBits / RADIX_BITS;
@@ -125,10 +147,17 @@ export class GpuRadixSort {
     if (n === 0) return new RadixSortPlan(0, keyBits, 0, [], null, [], { keys, values });
     const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
     const bytes = Math.ceil((4 * n) / 16) * 16;
-    if (scratch && (scratch.keys.size < 4 * n || scratch.values.size < 4 * n)) throw new Error(`radix sort scratch buffers hold fewer than ${n} elements`);
-    const tmpKeys = scratch?.keys ?? device.createBuffer({ label: 'radix-keys-tmp', size: bytes, usage: S });
-    const tmpValues = scratch?.values ?? device.createBuffer({ label: 'radix-values-tmp', size: bytes, usage: S });
-    const hist = device.createBuffer({ label: 'radix-hist', size: Math.ceil((4 * RADIX_BUCKETS * blocks) / 16) * 16, usage: S });
+    if (scratch && (scratch.keys.size < 4 * n || scratch.values.size < 4 * n))
+      throw new Error(`radix sort scratch buffers hold fewer than ${n} elements`);
+    const tmpKeys =
+      scratch?.keys ?? device.createBuffer({ label: 'radix-keys-tmp', size: bytes, usage: S });
+    const tmpValues =
+      scratch?.values ?? device.createBuffer({ label: 'radix-values-tmp', size: bytes, usage: S });
+    const hist = device.createBuffer({
+      label: 'radix-hist',
+      size: Math.ceil((4 * RADIX_BUCKETS * blocks) / 16) * 16,
+      usage: S,
+    });
     const params = createUniformSlots(device, 'radix-params', passCount);
     const words = new Uint32Array((passCount * UNIFORM_SLOT_BYTES) / 4);
     for (let p = 0; p < passCount; p++) {
@@ -176,14 +205,24 @@ export class GpuRadixSort {
     });
     const scanPlan = this.scan.plan(hist, RADIX_BUCKETS * blocks);
     const output = passCount % 2 === 0 ? { keys, values } : { keys: tmpKeys, values: tmpValues };
-    return new RadixSortPlan(n, keyBits, blocks, passes, scanPlan, scratch ? [hist, params] : [tmpKeys, tmpValues, hist, params], output, indirect ?? null);
+    return new RadixSortPlan(
+      n,
+      keyBits,
+      blocks,
+      passes,
+      scanPlan,
+      scratch ? [hist, params] : [tmpKeys, tmpValues, hist, params],
+      output,
+      indirect ?? null,
+    );
   }
 
   /** Records the sort into `pass` (histogram, scan, scatter per digit). */
   encode(pass: GPUComputePassEncoder, plan: RadixSortPlan): void {
     if (plan.n === 0) return;
     const blocks = (): void => {
-      if (plan.indirect) pass.dispatchWorkgroupsIndirect(plan.indirect.buffer, plan.indirect.offset);
+      if (plan.indirect)
+        pass.dispatchWorkgroupsIndirect(plan.indirect.buffer, plan.indirect.offset);
       else dispatchRows(pass, plan.blocks);
     };
     for (const p of plan.passes) {
@@ -226,7 +265,10 @@ export class GpuRadixSort {
     pass.end();
     timer?.resolve(encoder);
     device.queue.submit([encoder.finish()]);
-    const [k, v] = await Promise.all([readBuffer(device, plan.output.keys, 4 * n), readBuffer(device, plan.output.values, 4 * n)]);
+    const [k, v] = await Promise.all([
+      readBuffer(device, plan.output.keys, 4 * n),
+      readBuffer(device, plan.output.values, 4 * n),
+    ]);
     const ms = timer ? (await timer.read())['sort']! : null;
     timer?.destroy();
     plan.destroy();

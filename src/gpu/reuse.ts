@@ -25,7 +25,11 @@ import { structTable, word, type BufferBindingLayout } from '../layout.ts';
 import { LAYOUT_2D } from '../layout2d.ts';
 import { LAYOUT_3D } from '../layout3d.ts';
 import { createUniformSlots, dispatchGrid, UNIFORM_SLOT_BYTES } from './buffers.ts';
-import { ENTRIES_REUSE_2D, ENTRIES_REUSE_3D, STRUCTS_REUSE_LAYOUT } from '../reflection.generated.ts';
+import {
+  ENTRIES_REUSE_2D,
+  ENTRIES_REUSE_3D,
+  STRUCTS_REUSE_LAYOUT,
+} from '../reflection.generated.ts';
 import { REUSE_PREV_MODE as PREV_MODE, reuseWgsl2D, reuseWgsl3D } from './frame-wgsl.ts';
 
 export { reuseConstantsWgsl } from './frame-wgsl.ts';
@@ -158,16 +162,35 @@ export class GpuReuse {
     options: GpuReuseOptions,
   ) {
     this.windows = options.windows ?? 1;
-    if (!Number.isInteger(this.windows) || this.windows < 1) throw new RangeError(`windows must be an integer >= 1, got ${this.windows}`);
+    if (!Number.isInteger(this.windows) || this.windows < 1)
+      throw new RangeError(`windows must be an integer >= 1, got ${this.windows}`);
     this.params = createUniformSlots(device, `${dimension.label}-params`, 2 * this.windows);
     const S = GPUBufferUsage.STORAGE;
-    this.noSlots = device.createBuffer({ label: `${dimension.label}-no-prev-slots`, size: 16, usage: S });
-    this.noAnchors = device.createBuffer({ label: `${dimension.label}-no-prev-anchors`, size: dimension.anchorBytes, usage: S });
+    this.noSlots = device.createBuffer({
+      label: `${dimension.label}-no-prev-slots`,
+      size: 16,
+      usage: S,
+    });
+    this.noAnchors = device.createBuffer({
+      label: `${dimension.label}-no-prev-anchors`,
+      size: dimension.anchorBytes,
+      usage: S,
+    });
   }
 
   /** Compiles both kernels of `dimension` (REUSE_DIMENSION_2D or _3D) for `device`. */
-  static async create(device: GPUDevice, dimension: ReuseDimension, options: GpuReuseOptions = {}): Promise<GpuReuse> {
-    const { kernels, bindings } = await compileKernels(device, dimension.label, KERNELS, dimension.entries, dimension.wgsl);
+  static async create(
+    device: GPUDevice,
+    dimension: ReuseDimension,
+    options: GpuReuseOptions = {},
+  ): Promise<GpuReuse> {
+    const { kernels, bindings } = await compileKernels(
+      device,
+      dimension.label,
+      KERNELS,
+      dimension.entries,
+      dimension.wgsl,
+    );
     return new GpuReuse(device, dimension, kernels, bindings, options);
   }
 
@@ -177,24 +200,47 @@ export class GpuReuse {
     for (const [b, bytes, name] of perSlot) {
       if (!b) continue;
       const size = bindingBytes(b);
-      if (size % bytes !== 0) throw new RangeError(`${this.dimension.label}: ${name} is ${size} bytes, not a whole number of ${bytes}-byte slots`);
+      if (size % bytes !== 0)
+        throw new RangeError(
+          `${this.dimension.label}: ${name} is ${size} bytes, not a whole number of ${bytes}-byte slots`,
+        );
       slots = Math.min(slots, size / bytes);
     }
     return slots;
   }
 
   /** Writes the window's parameters; a GPU pair count is copied over them (an encoder only). */
-  private writeParams(target: GPUCommandEncoder | GPUComputePassEncoder, slot: number, pairCount: PairCount, margin: number, slots: number, prevMode: number, firstSlot: number): number {
-    if (!(Number.isInteger(slot) && slot >= 0 && slot < 2 * this.windows)) throw new RangeError(`${this.dimension.label}: window must be an integer in 0..${this.windows - 1}`);
-    if (!(Number.isFinite(margin) && margin >= 0)) throw new RangeError(`${this.dimension.label}: margin must be a finite number >= 0, got ${margin}`);
+  private writeParams(
+    target: GPUCommandEncoder | GPUComputePassEncoder,
+    slot: number,
+    pairCount: PairCount,
+    margin: number,
+    slots: number,
+    prevMode: number,
+    firstSlot: number,
+  ): number {
+    if (!(Number.isInteger(slot) && slot >= 0 && slot < 2 * this.windows))
+      throw new RangeError(
+        `${this.dimension.label}: window must be an integer in 0..${this.windows - 1}`,
+      );
+    if (!(Number.isFinite(margin) && margin >= 0))
+      throw new RangeError(
+        `${this.dimension.label}: margin must be a finite number >= 0, got ${margin}`,
+      );
     if (typeof pairCount === 'number') {
       if (!Number.isInteger(pairCount) || pairCount < 0 || pairCount > slots) {
-        throw new RangeError(`${this.dimension.label}: pairCount must be an integer in 0..${slots} (the window's slots), got ${pairCount}`);
+        throw new RangeError(
+          `${this.dimension.label}: pairCount must be an integer in 0..${slots} (the window's slots), got ${pairCount}`,
+        );
       }
     } else if (pairCount.offset % 4 !== 0) {
-      throw new RangeError(`${this.dimension.label}: pairCount.offset must be a multiple of 4, got ${pairCount.offset}`);
+      throw new RangeError(
+        `${this.dimension.label}: pairCount.offset must be a multiple of 4, got ${pairCount.offset}`,
+      );
     } else if (!('copyBufferToBuffer' in target)) {
-      throw new Error(`${this.dimension.label}: a pair count on the GPU is copied before the pass: give an encoder, not a pass`);
+      throw new Error(
+        `${this.dimension.label}: a pair count on the GPU is copied before the pass: give an encoder, not a pass`,
+      );
     }
     const grid = dispatchGrid(slots, REUSE_WORKGROUP_SIZE);
     const words = new ArrayBuffer(PARAMS.bytes);
@@ -207,22 +253,39 @@ export class GpuReuse {
     u[PARAMS.slots] = slots;
     this.device.queue.writeBuffer(this.params, slot * UNIFORM_SLOT_BYTES, words);
     if (typeof pairCount !== 'number') {
-      (target as GPUCommandEncoder).copyBufferToBuffer(pairCount.buffer, pairCount.offset, this.params, slot * UNIFORM_SLOT_BYTES + 4 * PARAMS.pairCount, 4);
+      (target as GPUCommandEncoder).copyBufferToBuffer(
+        pairCount.buffer,
+        pairCount.offset,
+        this.params,
+        slot * UNIFORM_SLOT_BYTES + 4 * PARAMS.pairCount,
+        4,
+      );
     }
     return slots;
   }
 
-  private dispatch(target: GPUCommandEncoder | GPUComputePassEncoder, name: KernelName, slot: number, slots: number, buffers: Record<number, GPUBufferBinding>): void {
+  private dispatch(
+    target: GPUCommandEncoder | GPUComputePassEncoder,
+    name: KernelName,
+    slot: number,
+    slots: number,
+    buffers: Record<number, GPUBufferBinding>,
+  ): void {
     if (slots <= 0) return;
     const ownPass = 'beginComputePass' in target;
-    const pass = ownPass ? target.beginComputePass({ label: `${this.dimension.label}.${name}` }) : target;
+    const pass = ownPass
+      ? target.beginComputePass({ label: `${this.dimension.label}.${name}` })
+      : target;
     buffers[0] = { buffer: this.params, offset: slot * UNIFORM_SLOT_BYTES, size: PARAMS.bytes };
     pass.setPipeline(this.kernels[name].pipeline);
-    pass.setBindGroup(0, this.device.createBindGroup({
-      label: `${this.dimension.label}.${name}`,
-      layout: this.kernels[name].layout,
-      entries: this.bindings[name].map((b) => ({ binding: b, resource: buffers[b]! })),
-    }));
+    pass.setBindGroup(
+      0,
+      this.device.createBindGroup({
+        label: `${this.dimension.label}.${name}`,
+        layout: this.kernels[name].layout,
+        entries: this.bindings[name].map((b) => ({ binding: b, resource: buffers[b]! })),
+      }),
+    );
     const grid = dispatchGrid(slots, REUSE_WORKGROUP_SIZE);
     pass.dispatchWorkgroups(grid.x, grid.y);
     if (ownPass) pass.end();
@@ -236,20 +299,34 @@ export class GpuReuse {
   encodeReuse(target: GPUCommandEncoder | GPUComputePassEncoder, inputs: ReuseInputs): void {
     const d = this.dimension;
     const slots = this.windowSlots([
-      [inputs.pairs, 8, 'pairs'], [inputs.prevSlot, 4, 'prevSlot'], [inputs.anchorsCur, d.anchorBytes, 'anchorsCur'],
-      [inputs.manifolds, d.manifoldBytes, 'manifolds'], [inputs.flags, 4, 'flags'],
+      [inputs.pairs, 8, 'pairs'],
+      [inputs.prevSlot, 4, 'prevSlot'],
+      [inputs.anchorsCur, d.anchorBytes, 'anchorsCur'],
+      [inputs.manifolds, d.manifoldBytes, 'manifolds'],
+      [inputs.flags, 4, 'flags'],
     ]);
-    if (bindingBytes(inputs.counts) < REUSE_COUNTS_BYTES) throw new RangeError(`${d.label}: counts must hold ${REUSE_COUNTS_BYTES} bytes`);
+    if (bindingBytes(inputs.counts) < REUSE_COUNTS_BYTES)
+      throw new RangeError(`${d.label}: counts must hold ${REUSE_COUNTS_BYTES} bytes`);
     if (inputs.anchorsPrev && bindingBytes(inputs.anchorsPrev) % d.anchorBytes !== 0) {
-      throw new RangeError(`${d.label}: anchorsPrev is not a whole number of ${d.anchorBytes}-byte anchors`);
+      throw new RangeError(
+        `${d.label}: anchorsPrev is not a whole number of ${d.anchorBytes}-byte anchors`,
+      );
     }
     const firstSlot = inputs.firstSlot ?? 0;
-    if (!Number.isInteger(firstSlot) || firstSlot < 0) throw new RangeError(`${d.label}: firstSlot must be an integer >= 0, got ${firstSlot}`);
-    const mode = !inputs.anchorsPrev ? PREV_MODE.none : inputs.prevSlot ? PREV_MODE.slots : PREV_MODE.identity;
+    if (!Number.isInteger(firstSlot) || firstSlot < 0)
+      throw new RangeError(`${d.label}: firstSlot must be an integer >= 0, got ${firstSlot}`);
+    const mode = !inputs.anchorsPrev
+      ? PREV_MODE.none
+      : inputs.prevSlot
+        ? PREV_MODE.slots
+        : PREV_MODE.identity;
     const slot = 2 * (inputs.window ?? 0);
     this.writeParams(target, slot, inputs.pairCount, inputs.margin, slots, mode, firstSlot);
     if (inputs.clearCounts ?? true) {
-      if (!('clearBuffer' in target)) throw new Error(`${d.label}: counts are cleared before the pass: give an encoder, or clearCounts: false`);
+      if (!('clearBuffer' in target))
+        throw new Error(
+          `${d.label}: counts are cleared before the pass: give an encoder, or clearCounts: false`,
+        );
       target.clearBuffer(inputs.counts.buffer, inputs.counts.offset ?? 0, REUSE_COUNTS_BYTES);
     }
     this.dispatch(target, 'reuseSlots', slot, slots, {
@@ -260,21 +337,34 @@ export class GpuReuse {
       5: inputs.anchorsCur,
       6: inputs.manifolds,
       7: inputs.flags,
-      8: { buffer: inputs.counts.buffer, offset: inputs.counts.offset ?? 0, size: REUSE_COUNTS_BYTES },
+      8: {
+        buffer: inputs.counts.buffer,
+        offset: inputs.counts.offset ?? 0,
+        size: REUSE_COUNTS_BYTES,
+      },
     });
   }
 
   /** Records the anchor pass of one window: the anchors of the slots flagged collide, from their new manifolds. */
   encodeAnchors(target: GPUCommandEncoder | GPUComputePassEncoder, inputs: AnchorInputs): void {
     const d = this.dimension;
-    if (d.label === 'reuse3d' && !(inputs.hullVertices && inputs.hullPlanes)) throw new Error('reuse3d: encodeAnchors needs hullVertices and hullPlanes');
+    if (d.label === 'reuse3d' && !(inputs.hullVertices && inputs.hullPlanes))
+      throw new Error('reuse3d: encodeAnchors needs hullVertices and hullPlanes');
     const slots = this.windowSlots([
-      [inputs.pairs, 8, 'pairs'], [inputs.anchorsCur, d.anchorBytes, 'anchorsCur'], [inputs.manifolds, d.manifoldBytes, 'manifolds'], [inputs.flags, 4, 'flags'],
+      [inputs.pairs, 8, 'pairs'],
+      [inputs.anchorsCur, d.anchorBytes, 'anchorsCur'],
+      [inputs.manifolds, d.manifoldBytes, 'manifolds'],
+      [inputs.flags, 4, 'flags'],
     ]);
     const slot = 2 * (inputs.window ?? 0) + 1;
     this.writeParams(target, slot, inputs.pairCount, inputs.margin, slots, PREV_MODE.none, 0);
     const buffers: Record<number, GPUBufferBinding> = {
-      1: inputs.bodies, 2: inputs.pairs, 5: inputs.anchorsCur, 6: inputs.manifolds, 7: inputs.flags, 9: inputs.shapes,
+      1: inputs.bodies,
+      2: inputs.pairs,
+      5: inputs.anchorsCur,
+      6: inputs.manifolds,
+      7: inputs.flags,
+      9: inputs.shapes,
     };
     if (inputs.hullVertices) buffers[10] = inputs.hullVertices;
     if (inputs.hullPlanes) buffers[11] = inputs.hullPlanes;

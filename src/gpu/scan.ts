@@ -4,7 +4,13 @@
 // saturate at 0xffffffff (see scan.wgsl). Used by the radix sort and the GPU broadphase.
 
 import { SCAN_ITEMS, SCAN_RAKE } from '../constants.ts';
-import { createUniformSlots, dispatchRows, PassTimer, readBuffer, UNIFORM_SLOT_BYTES } from './buffers.ts';
+import {
+  createUniformSlots,
+  dispatchRows,
+  PassTimer,
+  readBuffer,
+  UNIFORM_SLOT_BYTES,
+} from './buffers.ts';
 import { cachedKernel, type Kernel } from './pipelines.ts';
 import { WGSL_scan } from './shaders.generated.ts';
 import { assembleWgslFiles } from './shaders.ts';
@@ -14,7 +20,6 @@ export { SCAN_RAKE, SCAN_ITEMS };
 export const SCAN_WORKGROUP_SIZE = SCAN_RAKE * SCAN_RAKE;
 /** Elements per scan block (one workgroup). */
 export const SCAN_BLOCK = SCAN_WORKGROUP_SIZE * SCAN_ITEMS;
-
 
 /** The scan's constants as WGSL (prepended to scan.wgsl; defined once, here). */
 export function scanConstantsWgsl(): string {
@@ -83,7 +88,7 @@ export class GpuScan {
     const device = this.device;
     const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
     const counts: number[] = [];
-    for (let m = n; ; ) {
+    for (let m = n; ;) {
       counts.push(m);
       const blocks = scanBlockCount(m);
       if (blocks <= 1) break;
@@ -92,11 +97,17 @@ export class GpuScan {
     if (n === 0) counts.length = 0;
     const owned: GPUBuffer[] = [];
     const sums = counts.map((m, k) => {
-      const b = device.createBuffer({ label: `scan-sums-${k}`, size: Math.max(16, Math.ceil((4 * scanBlockCount(m)) / 16) * 16), usage: S });
+      const b = device.createBuffer({
+        label: `scan-sums-${k}`,
+        size: Math.max(16, Math.ceil((4 * scanBlockCount(m)) / 16) * 16),
+        usage: S,
+      });
       owned.push(b);
       return b;
     });
-    const total = sums[sums.length - 1] ?? device.createBuffer({ label: 'scan-total-empty', size: 16, usage: S });
+    const total =
+      sums[sums.length - 1] ??
+      device.createBuffer({ label: 'scan-total-empty', size: 16, usage: S });
     if (sums.length === 0) owned.push(total);
     const params = createUniformSlots(device, 'scan-params', counts.length);
     owned.push(params);
@@ -104,7 +115,8 @@ export class GpuScan {
     counts.forEach((m, k) => (words[(k * UNIFORM_SLOT_BYTES) / 4] = m));
     device.queue.writeBuffer(params, 0, words);
     const levels: ScanLevel[] = counts.map((m, k) => {
-      const dataBinding: GPUBufferBinding = k === 0 ? { buffer: data, offset, size: Math.max(4, 4 * m) } : { buffer: sums[k - 1]! };
+      const dataBinding: GPUBufferBinding =
+        k === 0 ? { buffer: data, offset, size: Math.max(4, 4 * m) } : { buffer: sums[k - 1]! };
       const entries = (layout: GPUBindGroupLayout): GPUBindGroupDescriptor => ({
         layout,
         entries: [
@@ -139,11 +151,17 @@ export class GpuScan {
   }
 
   /** Convenience: exclusive prefix sums of `input` (saturating) and the total. */
-  async scan(input: Uint32Array): Promise<{ prefix: Uint32Array; total: number; kernelMs: number | null }> {
+  async scan(
+    input: Uint32Array,
+  ): Promise<{ prefix: Uint32Array; total: number; kernelMs: number | null }> {
     const device = this.device;
     const n = input.length;
     const bytes = Math.max(16, Math.ceil((4 * n) / 16) * 16);
-    const data = device.createBuffer({ label: 'scan-data', size: bytes, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
+    const data = device.createBuffer({
+      label: 'scan-data',
+      size: bytes,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+    });
     if (n > 0) device.queue.writeBuffer(data, 0, input.buffer, input.byteOffset, 4 * n);
     const plan = this.plan(data, n);
     const timing = device.features.has('timestamp-query') ? new PassTimer(device, ['scan']) : null;
@@ -153,12 +171,18 @@ export class GpuScan {
     pass.end();
     timing?.resolve(encoder);
     device.queue.submit([encoder.finish()]);
-    const [prefix, total] = await Promise.all([readBuffer(device, data, 4 * n), readBuffer(device, plan.total.buffer, 4)]);
+    const [prefix, total] = await Promise.all([
+      readBuffer(device, data, 4 * n),
+      readBuffer(device, plan.total.buffer, 4),
+    ]);
     const ms = timing ? await timing.read() : null;
     timing?.destroy();
     plan.destroy();
     data.destroy();
-    return { prefix: new Uint32Array(prefix), total: n === 0 ? 0 : new Uint32Array(total)[0]!, kernelMs: ms ? ms['scan']! : null };
+    return {
+      prefix: new Uint32Array(prefix),
+      total: n === 0 ? 0 : new Uint32Array(total)[0]!,
+      kernelMs: ms ? ms['scan']! : null,
+    };
   }
 }
-

@@ -9,16 +9,48 @@
 import { constantsWgsl } from '../constants.ts';
 import { constants3dWgsl } from '../constants3d.ts';
 import {
-  WGSL_aabb2d, WGSL_aabb3d, WGSL_broadphase, WGSL_clip2d, WGSL_clip3d, WGSL_collide2d, WGSL_collide3d, WGSL_contacts, WGSL_contacts2d,
-  WGSL_contacts2d_layout, WGSL_contacts3d, WGSL_contacts3d_layout, WGSL_contacts_layout, WGSL_distance2d, WGSL_distance3d, WGSL_gjk3d,
-  WGSL_layout2d, WGSL_layout3d, WGSL_manifold2d, WGSL_manifold3d, WGSL_narrowphase2d, WGSL_narrowphase3d, WGSL_pair_classes,
-  WGSL_pair_classes2d, WGSL_pair_classes3d, WGSL_radixsort, WGSL_reduce3d, WGSL_reuse, WGSL_reuse2d, WGSL_reuse3d, WGSL_reuse_layout,
-  WGSL_round3d, WGSL_sat2d, WGSL_sat3d, WGSL_SOURCES, WGSL_work_list,
+  WGSL_aabb2d,
+  WGSL_aabb3d,
+  WGSL_broadphase,
+  WGSL_clip2d,
+  WGSL_clip3d,
+  WGSL_collide2d,
+  WGSL_collide3d,
+  WGSL_contacts,
+  WGSL_contacts2d,
+  WGSL_contacts2d_layout,
+  WGSL_contacts3d,
+  WGSL_contacts3d_layout,
+  WGSL_contacts_layout,
+  WGSL_distance2d,
+  WGSL_distance3d,
+  WGSL_gjk3d,
+  WGSL_layout2d,
+  WGSL_layout3d,
+  WGSL_manifold2d,
+  WGSL_manifold3d,
+  WGSL_narrowphase2d,
+  WGSL_narrowphase3d,
+  WGSL_pair_classes,
+  WGSL_pair_classes2d,
+  WGSL_pair_classes3d,
+  WGSL_radixsort,
+  WGSL_reduce3d,
+  WGSL_reuse,
+  WGSL_reuse2d,
+  WGSL_reuse3d,
+  WGSL_reuse_layout,
+  WGSL_round3d,
+  WGSL_sat2d,
+  WGSL_sat3d,
+  WGSL_SOURCES,
+  WGSL_work_list,
 } from './shaders.generated.ts';
 
 export function wgslFile(name: string): string {
   const src = WGSL_SOURCES[name];
-  if (src === undefined) throw new Error(`shaders/${name}.wgsl is missing (run \`npm run prepare\`?)`);
+  if (src === undefined)
+    throw new Error(`shaders/${name}.wgsl is missing (run \`npm run prepare\`?)`);
   return src;
 }
 
@@ -27,10 +59,15 @@ type WgslFiles = Readonly<Record<string, string>>;
 
 /** `constants`, `prefix` (more constants), then the files, each under a comment naming it. */
 function assemble(constants: string, prefix: string, files: WgslFiles): string {
-  return [constants, prefix, ...Object.entries(files).map(([f, text]) => `// ---- shaders/${f}.wgsl ----\n${text}`)].join('\n');
+  return [
+    constants,
+    prefix,
+    ...Object.entries(files).map(([f, text]) => `// ---- shaders/${f}.wgsl ----\n${text}`),
+  ].join('\n');
 }
 
-const byName = (files: readonly string[]): WgslFiles => Object.fromEntries(files.map((f) => [f, wgslFile(f)]));
+const byName = (files: readonly string[]): WgslFiles =>
+  Object.fromEntries(files.map((f) => [f, wgslFile(f)]));
 
 /** A 2D (or shared) module: the constants (src/constants.ts), `prefix`, then the files. */
 export function assembleWgsl(files: readonly string[], prefix = ''): string {
@@ -49,8 +86,13 @@ export function assembleWgslFiles(files: WgslFiles, prefix = ''): string {
 
 /** The 2D narrowphase kernel's files, in dependency order. */
 const NARROWPHASE_2D: WgslFiles = {
-  layout2d: WGSL_layout2d, manifold2d: WGSL_manifold2d, sat2d: WGSL_sat2d, distance2d: WGSL_distance2d, clip2d: WGSL_clip2d,
-  collide2d: WGSL_collide2d, narrowphase2d: WGSL_narrowphase2d,
+  layout2d: WGSL_layout2d,
+  manifold2d: WGSL_manifold2d,
+  sat2d: WGSL_sat2d,
+  distance2d: WGSL_distance2d,
+  clip2d: WGSL_clip2d,
+  collide2d: WGSL_collide2d,
+  narrowphase2d: WGSL_narrowphase2d,
 };
 export const NARROWPHASE_2D_FILES: readonly string[] = /* @__PURE__ */ Object.keys(NARROWPHASE_2D);
 
@@ -61,18 +103,34 @@ export function narrowphase2DWgsl(prefix = ''): string {
 
 /** The 2D pair classifier, assembled after `prefix` (the class ids). */
 export function classifier2DWgsl(prefix = ''): string {
-  return assemble(constantsWgsl(), prefix, { layout2d: WGSL_layout2d, 'pair-classes2d': WGSL_pair_classes2d, 'pair-classes': WGSL_pair_classes });
+  return assemble(constantsWgsl(), prefix, {
+    layout2d: WGSL_layout2d,
+    'pair-classes2d': WGSL_pair_classes2d,
+    'pair-classes': WGSL_pair_classes,
+  });
 }
 
 /** The 3D pair classifier, assembled after `prefix` (the class ids). */
 export function classifier3DWgsl(prefix = ''): string {
-  return assemble(constants3dWgsl(), prefix, { layout3d: WGSL_layout3d, 'pair-classes3d': WGSL_pair_classes3d, 'pair-classes': WGSL_pair_classes });
+  return assemble(constants3dWgsl(), prefix, {
+    layout3d: WGSL_layout3d,
+    'pair-classes3d': WGSL_pair_classes3d,
+    'pair-classes': WGSL_pair_classes,
+  });
 }
 
 /** The 3D narrowphase kernel's files, in dependency order. */
 const NARROWPHASE_3D: WgslFiles = {
-  layout3d: WGSL_layout3d, manifold3d: WGSL_manifold3d, distance3d: WGSL_distance3d, gjk3d: WGSL_gjk3d, sat3d: WGSL_sat3d,
-  reduce3d: WGSL_reduce3d, clip3d: WGSL_clip3d, round3d: WGSL_round3d, collide3d: WGSL_collide3d, narrowphase3d: WGSL_narrowphase3d,
+  layout3d: WGSL_layout3d,
+  manifold3d: WGSL_manifold3d,
+  distance3d: WGSL_distance3d,
+  gjk3d: WGSL_gjk3d,
+  sat3d: WGSL_sat3d,
+  reduce3d: WGSL_reduce3d,
+  clip3d: WGSL_clip3d,
+  round3d: WGSL_round3d,
+  collide3d: WGSL_collide3d,
+  narrowphase3d: WGSL_narrowphase3d,
 };
 export const NARROWPHASE_3D_FILES: readonly string[] = /* @__PURE__ */ Object.keys(NARROWPHASE_3D);
 
@@ -85,38 +143,64 @@ export function narrowphase3DWgsl(prefix = ''): string {
 
 /** The 2D broadphase: the 2D layout and boxes, then the shared sweep. */
 export function broadphase2DWgsl(prefix = ''): string {
-  return assemble(constantsWgsl(), prefix, { layout2d: WGSL_layout2d, aabb2d: WGSL_aabb2d, broadphase: WGSL_broadphase });
+  return assemble(constantsWgsl(), prefix, {
+    layout2d: WGSL_layout2d,
+    aabb2d: WGSL_aabb2d,
+    broadphase: WGSL_broadphase,
+  });
 }
 
 /** The 3D broadphase: the 3D layout and boxes, then the shared sweep. */
 export function broadphase3DWgsl(prefix = ''): string {
-  return assemble(constants3dWgsl(), prefix, { layout3d: WGSL_layout3d, aabb3d: WGSL_aabb3d, broadphase: WGSL_broadphase });
+  return assemble(constants3dWgsl(), prefix, {
+    layout3d: WGSL_layout3d,
+    aabb3d: WGSL_aabb3d,
+    broadphase: WGSL_broadphase,
+  });
 }
 
 /** The 2D dense contact list. */
 export function contacts2DWgsl(prefix = ''): string {
   return assemble(constantsWgsl(), prefix, {
-    layout2d: WGSL_layout2d, 'contacts-layout': WGSL_contacts_layout, 'contacts2d-layout': WGSL_contacts2d_layout, contacts2d: WGSL_contacts2d, contacts: WGSL_contacts,
+    layout2d: WGSL_layout2d,
+    'contacts-layout': WGSL_contacts_layout,
+    'contacts2d-layout': WGSL_contacts2d_layout,
+    contacts2d: WGSL_contacts2d,
+    contacts: WGSL_contacts,
   });
 }
 
 /** The 3D dense contact list. */
 export function contacts3DWgsl(prefix = ''): string {
   return assemble(constants3dWgsl(), prefix, {
-    layout3d: WGSL_layout3d, 'contacts-layout': WGSL_contacts_layout, 'contacts3d-layout': WGSL_contacts3d_layout, contacts3d: WGSL_contacts3d, contacts: WGSL_contacts,
+    layout3d: WGSL_layout3d,
+    'contacts-layout': WGSL_contacts_layout,
+    'contacts3d-layout': WGSL_contacts3d_layout,
+    contacts3d: WGSL_contacts3d,
+    contacts: WGSL_contacts,
   });
 }
 
 /** 2D manifold reuse: the narrowphase's files but its kernel, then the reuse stage's. */
 export function reuse2DWgsl(prefix = ''): string {
   const { narrowphase2d: _kernel, ...files } = NARROWPHASE_2D;
-  return assemble(constantsWgsl(), prefix, { ...files, reuse2d: WGSL_reuse2d, 'reuse-layout': WGSL_reuse_layout, reuse: WGSL_reuse });
+  return assemble(constantsWgsl(), prefix, {
+    ...files,
+    reuse2d: WGSL_reuse2d,
+    'reuse-layout': WGSL_reuse_layout,
+    reuse: WGSL_reuse,
+  });
 }
 
 /** 3D manifold reuse: the narrowphase's files but its kernel, then the reuse stage's. */
 export function reuse3DWgsl(prefix = ''): string {
   const { narrowphase3d: _kernel, ...files } = NARROWPHASE_3D;
-  return assemble(constants3dWgsl(), prefix, { ...files, reuse3d: WGSL_reuse3d, 'reuse-layout': WGSL_reuse_layout, reuse: WGSL_reuse });
+  return assemble(constants3dWgsl(), prefix, {
+    ...files,
+    reuse3d: WGSL_reuse3d,
+    'reuse-layout': WGSL_reuse_layout,
+    reuse: WGSL_reuse,
+  });
 }
 
 /** The work list of the slots the pair classes collide. */
@@ -128,4 +212,3 @@ export function workListWgsl(prefix = ''): string {
 export function radixSortWgsl(prefix = ''): string {
   return assemble(constantsWgsl(), prefix, { radixsort: WGSL_radixsort });
 }
-

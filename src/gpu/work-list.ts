@@ -37,11 +37,18 @@ export class GpuWorkList {
   }
 
   private countSlots(batches: number): GPUBuffer {
-    return this.device.createBuffer({ label: 'work-list-counts', size: batches * UNIFORM_SLOT_BYTES, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    return this.device.createBuffer({
+      label: 'work-list-counts',
+      size: batches * UNIFORM_SLOT_BYTES,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+    });
   }
 
   static async create(device: GPUDevice): Promise<GpuWorkList> {
-    const [{ kernels, bindings }, scan] = await Promise.all([compileKernels(device, 'work-list', KERNELS, ENTRIES_WORK_LIST, workListModuleWgsl), GpuScan.create(device)]);
+    const [{ kernels, bindings }, scan] = await Promise.all([
+      compileKernels(device, 'work-list', KERNELS, ENTRIES_WORK_LIST, workListModuleWgsl),
+      GpuScan.create(device),
+    ]);
     return new GpuWorkList(device, kernels, bindings, scan);
   }
 
@@ -65,12 +72,29 @@ export class GpuWorkList {
    * Records batch `index`'s list (after reserve(batches)): the slots below `count` (a u32 on the
    * GPU) whose flag is REUSE_STATUS.collide.
    */
-  encode(encoder: GPUCommandEncoder, flags: GPUBufferBinding, slots: number, count: { buffer: GPUBuffer; offset: number }, index: number): WorkList {
-    if (index >= this.paramSlots) throw new RangeError(`work list: batch ${index} past the ${this.paramSlots} reserved`);
+  encode(
+    encoder: GPUCommandEncoder,
+    flags: GPUBufferBinding,
+    slots: number,
+    count: { buffer: GPUBuffer; offset: number },
+    index: number,
+  ): WorkList {
+    if (index >= this.paramSlots)
+      throw new RangeError(`work list: batch ${index} past the ${this.paramSlots} reserved`);
     const marks = this.marks[index]!.ensure(4 * (slots + 1));
     const list = this.lists[index]!.ensure(4 * Math.max(1, slots));
-    this.device.queue.writeBuffer(this.params, index * UNIFORM_SLOT_BYTES, new Uint32Array([slots, 0, 0, 0]));
-    encoder.copyBufferToBuffer(count.buffer, count.offset, this.counts, index * UNIFORM_SLOT_BYTES, 4);
+    this.device.queue.writeBuffer(
+      this.params,
+      index * UNIFORM_SLOT_BYTES,
+      new Uint32Array([slots, 0, 0, 0]),
+    );
+    encoder.copyBufferToBuffer(
+      count.buffer,
+      count.offset,
+      this.counts,
+      index * UNIFORM_SLOT_BYTES,
+      4,
+    );
     const resources: Record<number, GPUBufferBinding> = {
       0: { buffer: this.params, offset: index * UNIFORM_SLOT_BYTES, size: 16 },
       1: { buffer: this.counts, offset: index * UNIFORM_SLOT_BYTES, size: 4 },
@@ -81,14 +105,24 @@ export class GpuWorkList {
     const pass = encoder.beginComputePass({ label: 'work-list' });
     const run = (name: KernelName, n: number): void => {
       pass.setPipeline(this.kernels[name].pipeline);
-      pass.setBindGroup(0, this.device.createBindGroup({ label: `work-list.${name}`, layout: this.kernels[name].layout, entries: this.bindings[name].map((b) => ({ binding: b, resource: resources[b]! })) }));
+      pass.setBindGroup(
+        0,
+        this.device.createBindGroup({
+          label: `work-list.${name}`,
+          layout: this.kernels[name].layout,
+          entries: this.bindings[name].map((b) => ({ binding: b, resource: resources[b]! })),
+        }),
+      );
       dispatchRows(pass, Math.ceil(n / WORKGROUP));
     };
     run('wlFlags', slots + 1);
     this.scan.encode(pass, this.plan(marks, slots + 1));
     run('wlScatter', slots);
     pass.end();
-    return { list: { buffer: list, offset: 0, capacity: Math.max(1, slots) }, count: { buffer: marks, offset: 4 * slots } };
+    return {
+      list: { buffer: list, offset: 0, capacity: Math.max(1, slots) },
+      count: { buffer: marks, offset: 4 * slots },
+    };
   }
 
   private plan(data: GPUBuffer, n: number): ScanPlan {

@@ -5,7 +5,8 @@
 
 export const BODY_NONE = 0xffffffff;
 
-const STORAGE = (): number => GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+const STORAGE = (): number =>
+  GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
 
 /** Buffers grow to this many times the bodies they must hold, so appends rarely replace them. */
 const GROWTH = 1.5;
@@ -39,8 +40,15 @@ export class BodyStore {
   /** New buffers for `capacity` bodies (the old ones' contents copied, then destroyed). */
   private allocate(capacity: number): void {
     const make = (name: string, bytes: number, usage: number): GPUBuffer =>
-      this.device.createBuffer({ label: `${this.label}-${name}`, size: Math.max(16, Math.ceil(bytes / 16) * 16), usage });
-    const old = this.capacity > 0 ? [this.bodies, this.states, this.dynamicBodies, this.bodiesBackup, this.statesBackup] : null;
+      this.device.createBuffer({
+        label: `${this.label}-${name}`,
+        size: Math.max(16, Math.ceil(bytes / 16) * 16),
+        usage,
+      });
+    const old =
+      this.capacity > 0
+        ? [this.bodies, this.states, this.dynamicBodies, this.bodiesBackup, this.statesBackup]
+        : null;
     const bodies = make('bodies', capacity * this.bodyBytes, STORAGE() | GPUBufferUsage.VERTEX);
     const states = make('states', capacity * this.stateBytes, STORAGE());
     const dynamicBodies = make('dynamic', 4 * capacity, STORAGE());
@@ -55,17 +63,42 @@ export class BodyStore {
     this.bodies = bodies;
     this.states = states;
     this.dynamicBodies = dynamicBodies;
-    this.bodiesBackup = make('bodies-backup', bodies.size, GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST);
-    this.statesBackup = make('states-backup', states.size, GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST);
+    this.bodiesBackup = make(
+      'bodies-backup',
+      bodies.size,
+      GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+    );
+    this.statesBackup = make(
+      'states-backup',
+      states.size,
+      GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+    );
     this.capacity = capacity;
   }
 
-  private write(first: number, bodies: ArrayBuffer, states: ArrayBuffer, dynamic: Uint32Array): void {
+  private write(
+    first: number,
+    bodies: ArrayBuffer,
+    states: ArrayBuffer,
+    dynamic: Uint32Array,
+  ): void {
     const q = this.device.queue;
     if (dynamic.length === 0) return;
     q.writeBuffer(this.bodies, first * this.bodyBytes, bodies, 0, dynamic.length * this.bodyBytes);
-    q.writeBuffer(this.states, first * this.stateBytes, states, 0, dynamic.length * this.stateBytes);
-    q.writeBuffer(this.dynamicBodies, 4 * first, dynamic.buffer, dynamic.byteOffset, dynamic.byteLength);
+    q.writeBuffer(
+      this.states,
+      first * this.stateBytes,
+      states,
+      0,
+      dynamic.length * this.stateBytes,
+    );
+    q.writeBuffer(
+      this.dynamicBodies,
+      4 * first,
+      dynamic.buffer,
+      dynamic.byteOffset,
+      dynamic.byteLength,
+    );
   }
 
   /**
@@ -95,9 +128,12 @@ export class BodyStore {
     for (let i = 0; i < this.count; i++) if (!gone.has(i)) kept.push(i);
     // Runs of kept bodies, copied through the backups (a buffer cannot be copied onto itself).
     const encoder = this.device.createCommandEncoder({ label: `${this.label}.remove` });
-    const pairs: [GPUBuffer, GPUBuffer, number][] = [[this.bodies, this.bodiesBackup, this.bodyBytes], [this.states, this.statesBackup, this.stateBytes]];
+    const pairs: [GPUBuffer, GPUBuffer, number][] = [
+      [this.bodies, this.bodiesBackup, this.bodyBytes],
+      [this.states, this.statesBackup, this.stateBytes],
+    ];
     for (const [live, backup, bytes] of pairs) {
-      for (let j = 0; j < kept.length; ) {
+      for (let j = 0; j < kept.length;) {
         let end = j + 1;
         while (end < kept.length && kept[end] === kept[end - 1]! + 1) end++;
         encoder.copyBufferToBuffer(live, kept[j]! * bytes, backup, j * bytes, (end - j) * bytes);
@@ -113,7 +149,14 @@ export class BodyStore {
   }
 
   destroy(): void {
-    for (const b of [this.bodies, this.states, this.dynamicBodies, this.bodiesBackup, this.statesBackup]) b.destroy();
+    for (const b of [
+      this.bodies,
+      this.states,
+      this.dynamicBodies,
+      this.bodiesBackup,
+      this.statesBackup,
+    ])
+      b.destroy();
   }
 }
 

@@ -10,11 +10,26 @@
 
 import { WgslReflect } from 'wgsl_reflect/wgsl_reflect.module.js';
 import { CapacityError } from '../errors.ts';
-import { createUniformSlots, dispatchRows, GrowingBuffer, UNIFORM_SLOT_BYTES } from '../gpu/buffers.ts';
+import {
+  createUniformSlots,
+  dispatchRows,
+  GrowingBuffer,
+  UNIFORM_SLOT_BYTES,
+} from '../gpu/buffers.ts';
 import { cachedKernel, type Kernel } from '../gpu/pipelines.ts';
 import { wgslFile } from '../gpu/shaders.ts';
 import { GpuScan, type ScanPlan } from '../gpu/scan.ts';
-import { COLOR_COUNT, COLOR_DISPATCHES, COLOR_FULL, COLOR_INDEX_BITS, COLOR_NONE, COLOR_ORDER_HEADER, COLOR_ROUNDS, SOLVER_WORKGROUP_SIZE, solverConstantsWgsl } from './constants.ts';
+import {
+  COLOR_COUNT,
+  COLOR_DISPATCHES,
+  COLOR_FULL,
+  COLOR_INDEX_BITS,
+  COLOR_NONE,
+  COLOR_ORDER_HEADER,
+  COLOR_ROUNDS,
+  SOLVER_WORKGROUP_SIZE,
+  solverConstantsWgsl,
+} from './constants.ts';
 
 export { COLOR_COUNT, COLOR_DISPATCHES, COLOR_FULL, COLOR_NONE, COLOR_ORDER_HEADER, COLOR_ROUNDS };
 
@@ -27,7 +42,10 @@ let bindingsCache: Record<string, number[]> | null = null;
 /** The bindings each kernel uses (its auto layout's), read from the WGSL. */
 function kernelBindings(name: KernelName): number[] {
   bindingsCache ??= Object.fromEntries(
-    new WgslReflect(coloringWgsl()).entry.compute.map((e) => [e.name, e.resources.map((r) => r.binding).sort((a, b) => a - b)]),
+    new WgslReflect(coloringWgsl()).entry.compute.map((e) => [
+      e.name,
+      e.resources.map((r) => r.binding).sort((a, b) => a - b),
+    ]),
   );
   const b = bindingsCache[name];
   if (!b) throw new Error(`shaders/coloring.wgsl has no entry point ${name}`);
@@ -69,7 +87,15 @@ export interface ColoringOutputs {
   sizes: GPUBuffer;
 }
 
-const KERNELS = ['colorCount', 'colorClaim', 'colorCheck', 'colorNext', 'colorRank', 'colorPlan', 'colorScatter'] as const;
+const KERNELS = [
+  'colorCount',
+  'colorClaim',
+  'colorCheck',
+  'colorNext',
+  'colorRank',
+  'colorPlan',
+  'colorScatter',
+] as const;
 type KernelName = (typeof KERNELS)[number];
 
 export class GpuColoring {
@@ -87,7 +113,11 @@ export class GpuColoring {
   /** Bind groups by kernel and round, kept while the buffers (and capacity) stay the same. */
   private groupCache: { key: unknown[]; groups: Map<string, GPUBindGroup> } | null = null;
 
-  private constructor(readonly device: GPUDevice, private readonly kernels: Record<KernelName, Kernel>, private readonly scanner: GpuScan) {
+  private constructor(
+    readonly device: GPUDevice,
+    private readonly kernels: Record<KernelName, Kernel>,
+    private readonly scanner: GpuScan,
+  ) {
     const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
     this.colors = new GrowingBuffer(device, S, 'coloring-colors');
     this.slots = new GrowingBuffer(device, S, 'coloring-slots');
@@ -96,9 +126,21 @@ export class GpuColoring {
     this.ranks = new GrowingBuffer(device, S, 'coloring-ranks');
     this.splits = new GrowingBuffer(device, S, 'coloring-splits');
     // Colour sizes, then a flag per round.
-    this.sizes = device.createBuffer({ label: 'coloring-sizes', size: 4 * (COLOR_COUNT + COLOR_ROUNDS), usage: S });
-    this.roundArgs = device.createBuffer({ label: 'coloring-round-args', size: 12 * COLOR_ROUNDS, usage: S | GPUBufferUsage.INDIRECT });
-    this.dispatch = device.createBuffer({ label: 'coloring-dispatch', size: 12 * COLOR_DISPATCHES, usage: S | GPUBufferUsage.INDIRECT });
+    this.sizes = device.createBuffer({
+      label: 'coloring-sizes',
+      size: 4 * (COLOR_COUNT + COLOR_ROUNDS),
+      usage: S,
+    });
+    this.roundArgs = device.createBuffer({
+      label: 'coloring-round-args',
+      size: 12 * COLOR_ROUNDS,
+      usage: S | GPUBufferUsage.INDIRECT,
+    });
+    this.dispatch = device.createBuffer({
+      label: 'coloring-dispatch',
+      size: 12 * COLOR_DISPATCHES,
+      usage: S | GPUBufferUsage.INDIRECT,
+    });
     this.params = createUniformSlots(device, 'coloring-params', COLOR_ROUNDS);
   }
 
@@ -107,7 +149,11 @@ export class GpuColoring {
       Promise.all(KERNELS.map((k) => cachedKernel(device, 'coloring', k, coloringWgsl))),
       GpuScan.create(device),
     ]);
-    return new GpuColoring(device, Object.fromEntries(KERNELS.map((k, i) => [k, kernels[i]!])) as Record<KernelName, Kernel>, scanner);
+    return new GpuColoring(
+      device,
+      Object.fromEntries(KERNELS.map((k, i) => [k, kernels[i]!])) as Record<KernelName, Kernel>,
+      scanner,
+    );
   }
 
   /** The scan of `n` offsets (re-planned when the offsets buffer grows). */
@@ -122,9 +168,15 @@ export class GpuColoring {
   }
 
   /** Records the colouring and the order list. */
-  encode(encoder: GPUCommandEncoder, inputs: ColoringInputs, passDescriptor: GPUComputePassDescriptor = { label: 'coloring' }): ColoringOutputs {
+  encode(
+    encoder: GPUCommandEncoder,
+    inputs: ColoringInputs,
+    passDescriptor: GPUComputePassDescriptor = { label: 'coloring' },
+  ): ColoringOutputs {
     if (inputs.capacity >= 2 ** COLOR_INDEX_BITS) {
-      throw new CapacityError(`coloring: ${inputs.capacity} constraints; at most ${2 ** COLOR_INDEX_BITS - 1} per step`);
+      throw new CapacityError(
+        `coloring: ${inputs.capacity} constraints; at most ${2 ** COLOR_INDEX_BITS - 1} per step`,
+      );
     }
     const colors = this.colors.ensure(4 * Math.max(1, inputs.capacity));
     // Per body COLOR_BODY_WORDS (coloring.wgsl): priority slot, colour mask, two halves of tried
@@ -163,8 +215,20 @@ export class GpuColoring {
       { buffer: this.roundArgs },
       { buffer: splits },
     ];
-    const key: unknown[] = [inputs.pairs, inputs.counts, inputs.dynamicBodies, colors, slots, offsets, order, ranks, splits, inputs.capacity];
-    if (!this.groupCache || key.some((k, i) => k !== this.groupCache!.key[i])) this.groupCache = { key, groups: new Map() };
+    const key: unknown[] = [
+      inputs.pairs,
+      inputs.counts,
+      inputs.dynamicBodies,
+      colors,
+      slots,
+      offsets,
+      order,
+      ranks,
+      splits,
+      inputs.capacity,
+    ];
+    if (!this.groupCache || key.some((k, i) => k !== this.groupCache!.key[i]))
+      this.groupCache = { key, groups: new Map() };
     const cache = this.groupCache.groups;
     const bindGroup = (name: KernelName, round: number): GPUBindGroup => {
       const id = `${name}:${round}`;
@@ -173,7 +237,13 @@ export class GpuColoring {
         group = this.device.createBindGroup({
           label: `coloring.${name}`,
           layout: this.kernels[name].layout,
-          entries: kernelBindings(name).map((b) => ({ binding: b, resource: b === 0 ? { buffer: this.params, offset: round * UNIFORM_SLOT_BYTES, size: 16 } : resources[b]! })),
+          entries: kernelBindings(name).map((b) => ({
+            binding: b,
+            resource:
+              b === 0
+                ? { buffer: this.params, offset: round * UNIFORM_SLOT_BYTES, size: 16 }
+                : resources[b]!,
+          })),
         });
         cache.set(id, group);
       }
@@ -203,8 +273,8 @@ export class GpuColoring {
 
   destroy(): void {
     this.scanPlan?.destroy();
-    for (const b of [this.colors, this.slots, this.offsets, this.order, this.ranks, this.splits]) b.destroy();
+    for (const b of [this.colors, this.slots, this.offsets, this.order, this.ranks, this.splits])
+      b.destroy();
     for (const b of [this.params, this.sizes, this.dispatch, this.roundArgs]) b.destroy();
   }
 }
-

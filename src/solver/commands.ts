@@ -16,7 +16,11 @@ interface Sums {
 /** a × b: 2D the scalar, 3D the vector. */
 function cross(a: readonly number[], b: readonly number[]): number[] {
   if (a.length === 2) return [a[0]! * b[1]! - a[1]! * b[0]!];
-  return [a[1]! * b[2]! - a[2]! * b[1]!, a[2]! * b[0]! - a[0]! * b[2]!, a[0]! * b[1]! - a[1]! * b[0]!];
+  return [
+    a[1]! * b[2]! - a[2]! * b[1]!,
+    a[2]! * b[0]! - a[0]! * b[2]!,
+    a[0]! * b[1]! - a[1]! * b[0]!,
+  ];
 }
 
 /** BodyCommand2D / BodyCommand3D's words, reflected from the WGSL. */
@@ -30,19 +34,41 @@ export interface CommandLayout {
 
 export function commandLayout(wgsl: string, source: string, name: string): CommandLayout {
   const s = structLookup(wgsl, source).struct(name);
-  return { bytes: s.size, linear: word(s, 'linear'), pointImpulse: word(s, 'pointImpulse'), moment: word(s, 'moment'), body: word(s, 'body') };
+  return {
+    bytes: s.size,
+    linear: word(s, 'linear'),
+    pointImpulse: word(s, 'pointImpulse'),
+    moment: word(s, 'moment'),
+    body: word(s, 'body'),
+  };
 }
 
 export class BodyCommands {
   private impulses = new Map<number, Sums>();
   private forces = new Map<number, Sums>();
 
-  constructor(readonly dim: 2 | 3, private readonly layout: CommandLayout) {}
+  constructor(
+    readonly dim: 2 | 3,
+    private readonly layout: CommandLayout,
+  ) {}
 
-  private add(map: Map<number, Sums>, body: number, v: readonly number[], point: readonly number[] | undefined): void {
+  private add(
+    map: Map<number, Sums>,
+    body: number,
+    v: readonly number[],
+    point: readonly number[] | undefined,
+  ): void {
     const zero = (k: number): number[] => new Array<number>(k).fill(0);
     let s = map.get(body);
-    if (!s) map.set(body, (s = { linear: zero(this.dim), pointImpulse: zero(this.dim), moment: zero(this.dim === 2 ? 1 : 3) }));
+    if (!s)
+      map.set(
+        body,
+        (s = {
+          linear: zero(this.dim),
+          pointImpulse: zero(this.dim),
+          moment: zero(this.dim === 2 ? 1 : 3),
+        }),
+      );
     v.forEach((x, k) => (s.linear[k]! += x));
     if (point) {
       v.forEach((x, k) => (s.pointImpulse[k]! += x));
@@ -90,7 +116,12 @@ export class BodyCommands {
     for (const [body, s] of this.forces) {
       const scaled = (v: number[]): number[] => v.map((x) => x * dt);
       const total = this.impulses.get(body);
-      if (!total) this.impulses.set(body, { linear: scaled(s.linear), pointImpulse: scaled(s.pointImpulse), moment: scaled(s.moment) });
+      if (!total)
+        this.impulses.set(body, {
+          linear: scaled(s.linear),
+          pointImpulse: scaled(s.pointImpulse),
+          moment: scaled(s.moment),
+        });
       else {
         s.linear.forEach((x, k) => (total.linear[k]! += x * dt));
         s.pointImpulse.forEach((x, k) => (total.pointImpulse[k]! += x * dt));

@@ -9,7 +9,10 @@ import { commandLayout } from './commands.ts';
 import { solverParamsWords } from './layout.ts';
 
 const { struct } = structLookup(
-  constantsWgsl() + solverConstantsWgsl() + (WGSL_SOURCES['layout2d'] ?? '') + (WGSL_SOURCES['solver2d-layout'] ?? ''),
+  constantsWgsl() +
+    solverConstantsWgsl() +
+    (WGSL_SOURCES['layout2d'] ?? '') +
+    (WGSL_SOURCES['solver2d-layout'] ?? ''),
   'shaders/solver2d-layout.wgsl',
 );
 const state = struct('BodyState2D');
@@ -17,7 +20,11 @@ const constraint = struct('ContactConstraint2D');
 const params = struct('SolverParams2D');
 const pass = struct('SolverPass2D');
 const command = commandLayout(
-  constantsWgsl() + solverConstantsWgsl() + (WGSL_SOURCES['layout2d'] ?? '') + (WGSL_SOURCES['solver2d-layout'] ?? '') + (WGSL_SOURCES['commands2d'] ?? ''),
+  constantsWgsl() +
+    solverConstantsWgsl() +
+    (WGSL_SOURCES['layout2d'] ?? '') +
+    (WGSL_SOURCES['solver2d-layout'] ?? '') +
+    (WGSL_SOURCES['commands2d'] ?? ''),
   'shaders/commands2d.wgsl',
   'BodyCommand2D',
 );

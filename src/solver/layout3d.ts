@@ -9,7 +9,10 @@ import { commandLayout } from './commands.ts';
 import { solverParamsWords } from './layout.ts';
 
 const { struct } = structLookup(
-  constants3dWgsl() + solverConstantsWgsl() + (WGSL_SOURCES['layout3d'] ?? '') + (WGSL_SOURCES['solver3d-layout'] ?? ''),
+  constants3dWgsl() +
+    solverConstantsWgsl() +
+    (WGSL_SOURCES['layout3d'] ?? '') +
+    (WGSL_SOURCES['solver3d-layout'] ?? ''),
   'shaders/solver3d-layout.wgsl',
 );
 const state = struct('BodyState3D');
@@ -17,7 +20,11 @@ const constraint = struct('ContactConstraint3D');
 const params = struct('SolverParams3D');
 const pass = struct('SolverPass3D');
 const command = commandLayout(
-  constants3dWgsl() + solverConstantsWgsl() + (WGSL_SOURCES['layout3d'] ?? '') + (WGSL_SOURCES['solver3d-layout'] ?? '') + (WGSL_SOURCES['commands3d'] ?? ''),
+  constants3dWgsl() +
+    solverConstantsWgsl() +
+    (WGSL_SOURCES['layout3d'] ?? '') +
+    (WGSL_SOURCES['solver3d-layout'] ?? '') +
+    (WGSL_SOURCES['commands3d'] ?? ''),
   'shaders/commands3d.wgsl',
   'BodyCommand3D',
 );

@@ -24,7 +24,11 @@ export function shapeMass3D(s: Shape3D): MassProperties3D {
   if (s.kind === SHAPE_KIND_3D.sphere) {
     const volume = (4 / 3) * Math.PI * r ** 3;
     const i = 0.4 * volume * r * r;
-    return { volume, center: [c0[0] + v[0]!, c0[1] + v[1]!, c0[2] + v[2]!], inertia: [i, 0, 0, 0, i, 0, 0, 0, i] };
+    return {
+      volume,
+      center: [c0[0] + v[0]!, c0[1] + v[1]!, c0[2] + v[2]!],
+      inertia: [i, 0, 0, 0, i, 0, 0, 0, i],
+    };
   }
   if (s.kind === SHAPE_KIND_3D.capsule) {
     const a: Vec3 = [v[0]!, v[1]!, v[2]!];
@@ -36,9 +40,21 @@ export function shapeMass3D(s: Shape3D): MassProperties3D {
     const spheres = (4 / 3) * Math.PI * r ** 3;
     const along = 0.5 * cylinder * r * r + 0.4 * spheres * r * r;
     // Each hemisphere's own inertia about its centroid, moved to the capsule's centre.
-    const across = (cylinder * (3 * r * r + length * length)) / 12 + spheres * (0.4 * r * r + 0.25 * length * length + 0.375 * length * r);
-    const inertia = [0, 1, 2].flatMap((i) => [0, 1, 2].map((j) => (i === j ? across : 0) + (along - across) * u[i]! * u[j]!)) as Mat3;
-    return { volume: cylinder + spheres, center: [c0[0] + 0.5 * (a[0] + b[0]), c0[1] + 0.5 * (a[1] + b[1]), c0[2] + 0.5 * (a[2] + b[2])], inertia };
+    const across =
+      (cylinder * (3 * r * r + length * length)) / 12 +
+      spheres * (0.4 * r * r + 0.25 * length * length + 0.375 * length * r);
+    const inertia = [0, 1, 2].flatMap((i) =>
+      [0, 1, 2].map((j) => (i === j ? across : 0) + (along - across) * u[i]! * u[j]!),
+    ) as Mat3;
+    return {
+      volume: cylinder + spheres,
+      center: [
+        c0[0] + 0.5 * (a[0] + b[0]),
+        c0[1] + 0.5 * (a[1] + b[1]),
+        c0[2] + 0.5 * (a[2] + b[2]),
+      ],
+      inertia,
+    };
   }
   // Hulls: tetrahedra (0, p, q, w) with 0 the hull's centre (inside: the mean of its vertices).
   let volume = 0;
@@ -52,14 +68,19 @@ export function shapeMass3D(s: Shape3D): MassProperties3D {
     for (let k = 1; k + 1 < n; k++) {
       const q = vert(s.faceVertices[first + k]!);
       const w = vert(s.faceVertices[first + k + 1]!);
-      const det = p[0] * (q[1] * w[2] - q[2] * w[1]) - p[1] * (q[0] * w[2] - q[2] * w[0]) + p[2] * (q[0] * w[1] - q[1] * w[0]);
+      const det =
+        p[0] * (q[1] * w[2] - q[2] * w[1]) -
+        p[1] * (q[0] * w[2] - q[2] * w[0]) +
+        p[2] * (q[0] * w[1] - q[1] * w[0]);
       const vol = det / 6;
       volume += vol;
       const sum: Vec3 = [p[0] + q[0] + w[0], p[1] + q[1] + w[1], p[2] + q[2] + w[2]];
       for (let i = 0; i < 3; i++) c[i] += (vol * sum[i]!) / 4;
       // A tetrahedron with a vertex at the origin: ∫ x xᵀ = det / 120 (p pᵀ + q qᵀ + w wᵀ + s sᵀ), s = p + q + w.
       for (let i = 0; i < 3; i++) {
-        for (let j = 0; j < 3; j++) m[3 * i + j] += (det / 120) * (p[i]! * p[j]! + q[i]! * q[j]! + w[i]! * w[j]! + sum[i]! * sum[j]!);
+        for (let j = 0; j < 3; j++)
+          m[3 * i + j] +=
+            (det / 120) * (p[i]! * p[j]! + q[i]! * q[j]! + w[i]! * w[j]! + sum[i]! * sum[j]!);
       }
     }
   }
@@ -80,8 +101,14 @@ export function invertMat3(a: Mat3): Mat3 {
   const det = a00 * c00 + a01 * c01 + a02 * c02;
   const k = 1 / det;
   return [
-    c00 * k, (a02 * a21 - a01 * a22) * k, (a01 * a12 - a02 * a11) * k,
-    c01 * k, (a00 * a22 - a02 * a20) * k, (a02 * a10 - a00 * a12) * k,
-    c02 * k, (a01 * a20 - a00 * a21) * k, (a00 * a11 - a01 * a10) * k,
+    c00 * k,
+    (a02 * a21 - a01 * a22) * k,
+    (a01 * a12 - a02 * a11) * k,
+    c01 * k,
+    (a00 * a22 - a02 * a20) * k,
+    (a02 * a10 - a00 * a12) * k,
+    c02 * k,
+    (a01 * a20 - a00 * a21) * k,
+    (a00 * a11 - a01 * a10) * k,
   ];
 }

@@ -4,7 +4,14 @@
 
 import { CapacityError, InputError, shown } from '../errors.ts';
 import { checkKeys, type KeySet } from '../keys.ts';
-import { createUniformSlots, dispatchRows, GrowingBuffer, PassTimer, readBuffer, UNIFORM_SLOT_BYTES } from '../gpu/buffers.ts';
+import {
+  createUniformSlots,
+  dispatchRows,
+  GrowingBuffer,
+  PassTimer,
+  readBuffer,
+  UNIFORM_SLOT_BYTES,
+} from '../gpu/buffers.ts';
 import { CONTACTS_GROWTH } from '../constants.ts';
 import { compileEntryPoints, type Kernel } from '../gpu/pipelines.ts';
 import { BodyStore, BODY_NONE, composeRemaps } from './body-store.ts';
@@ -12,20 +19,40 @@ import { BodyCommands, type CommandLayout } from './commands.ts';
 import { GpuColoring } from './coloring.ts';
 import type { SolverParamsWords } from './layout.ts';
 import {
-  COLOR_COUNT, COLOR_PASS_HISTORY, COLOR_ROUNDS, COLOR_PASS_SLACK, CONTACT_DAMPING_RATIO, CONTACT_HERTZ, DEFAULT_DENSITY, DEFAULT_FRICTION, DEFAULT_MARGIN,
-  makeSoftness, MAX_ROTATION, MAX_ROTATION_LIMIT, MAX_TIME_STEP, SOLVER_WORKGROUP_SIZE, STATIC_HERTZ_SCALE, SUBSTEPS,
+  COLOR_COUNT,
+  COLOR_PASS_HISTORY,
+  COLOR_ROUNDS,
+  COLOR_PASS_SLACK,
+  CONTACT_DAMPING_RATIO,
+  CONTACT_HERTZ,
+  DEFAULT_DENSITY,
+  DEFAULT_FRICTION,
+  DEFAULT_MARGIN,
+  makeSoftness,
+  MAX_ROTATION,
+  MAX_ROTATION_LIMIT,
+  MAX_TIME_STEP,
+  SOLVER_WORKGROUP_SIZE,
+  STATIC_HERTZ_SCALE,
+  SUBSTEPS,
 } from './constants.ts';
 
 /** A finite number >= min, or an InputError naming `path`. */
 export function checkNumber(path: string, what: string, x: unknown, min = -Infinity): number {
-  if (typeof x !== 'number' || !Number.isFinite(x) || x < min) throw new InputError(path, `${what} must be a finite number${min > -Infinity ? ` >= ${min}` : ''}, got ${shown(x)}`);
+  if (typeof x !== 'number' || !Number.isFinite(x) || x < min)
+    throw new InputError(
+      path,
+      `${what} must be a finite number${min > -Infinity ? ` >= ${min}` : ''}, got ${shown(x)}`,
+    );
   return x;
 }
 
 /** Both worlds' create(): non-empty shape and body arrays, or an InputError naming which. */
 export function checkWorldArrays(shapes: unknown, bodies: unknown): void {
-  if (!Array.isArray(shapes) || shapes.length === 0) throw new InputError('shapes', 'must be a non-empty array');
-  if (!Array.isArray(bodies) || bodies.length === 0) throw new InputError('bodies', 'must be a non-empty array');
+  if (!Array.isArray(shapes) || shapes.length === 0)
+    throw new InputError('shapes', 'must be a non-empty array');
+  if (!Array.isArray(bodies) || bodies.length === 0)
+    throw new InputError('bodies', 'must be a non-empty array');
 }
 
 const MASS_HINT = 'a body\'s mass comes from its shape and "density" (0: static)';
@@ -34,17 +61,24 @@ const MASS_HINT = 'a body\'s mass comes from its shape and "density" (0: static)
 export const WORLD_BODY_KEYS_2D: KeySet = {
   what: 'a 2D world body',
   keys: ['shape', 'position', 'angle', 'velocity', 'angularVelocity', 'density', 'friction'],
-  hints: { mass: MASS_HINT, rotation: 'a 2D body turns by "angle", in radians; "rotation", a quaternion, is for 3D' },
+  hints: {
+    mass: MASS_HINT,
+    rotation: 'a 2D body turns by "angle", in radians; "rotation", a quaternion, is for 3D',
+  },
 };
 export const WORLD_BODY_KEYS_3D: KeySet = {
   what: 'a 3D world body',
   keys: ['shape', 'position', 'rotation', 'velocity', 'angularVelocity', 'density', 'friction'],
-  hints: { mass: MASS_HINT, angle: 'a 3D body turns by "rotation", a unit quaternion [x, y, z, w]; "angle" is for 2D' },
+  hints: {
+    mass: MASS_HINT,
+    angle: 'a 3D body turns by "rotation", a unit quaternion [x, y, z, w]; "angle" is for 2D',
+  },
 };
 
 /** A world body is an object of known keys, or an InputError naming it. */
 export function checkWorldBody(path: string, b: unknown, keys: KeySet): void {
-  if (typeof b !== 'object' || b === null) throw new InputError(path, `must be an object, got ${shown(b)}`);
+  if (typeof b !== 'object' || b === null)
+    throw new InputError(path, `must be an object, got ${shown(b)}`);
   checkKeys(path, b, keys);
 }
 
@@ -63,13 +97,23 @@ export interface WorldOptions {
 
 /** The margin, substep count and rotation clamp of a world's options (whose keys are checked), with their defaults. */
 export function readWorldOptions(options: WorldOptions): Required<WorldOptions> {
-  checkKeys('options', options, { what: 'a world\'s options', keys: ['gravity', 'margin', 'substeps', 'maxRotation'] });
-  const margin = options.margin === undefined ? DEFAULT_MARGIN : checkNumber('options', 'margin', options.margin, 0);
+  checkKeys('options', options, {
+    what: "a world's options",
+    keys: ['gravity', 'margin', 'substeps', 'maxRotation'],
+  });
+  const margin =
+    options.margin === undefined
+      ? DEFAULT_MARGIN
+      : checkNumber('options', 'margin', options.margin, 0);
   const substeps = options.substeps ?? SUBSTEPS;
-  if (!Number.isInteger(substeps) || substeps < 1) throw new InputError('options', `substeps must be an integer >= 1, got ${substeps}`);
+  if (!Number.isInteger(substeps) || substeps < 1)
+    throw new InputError('options', `substeps must be an integer >= 1, got ${substeps}`);
   const maxRotation = options.maxRotation ?? MAX_ROTATION;
   if (!(typeof maxRotation === 'number' && maxRotation > 0 && maxRotation <= MAX_ROTATION_LIMIT)) {
-    throw new InputError('options', `maxRotation must be a number of radians per substep > 0 and at most ${MAX_ROTATION_LIMIT} (π/2), got ${shown(maxRotation)}`);
+    throw new InputError(
+      'options',
+      `maxRotation must be a number of radians per substep > 0 and at most ${MAX_ROTATION_LIMIT} (π/2), got ${shown(maxRotation)}`,
+    );
   }
   return { margin, substeps, maxRotation };
 }
@@ -81,34 +125,64 @@ export function solverLabel(base: string, maxRotation: number): string {
 
 /** A time step a world takes, else a RangeError naming the bound (the limits: README, docs/solver-limits.md). */
 export function checkTimeStep(dt: number): void {
-  if (!(dt > 0) || !Number.isFinite(dt)) throw new RangeError(`dt must be a finite number > 0, got ${dt}`);
+  if (!(dt > 0) || !Number.isFinite(dt))
+    throw new RangeError(`dt must be a finite number > 0, got ${dt}`);
   if (dt > MAX_TIME_STEP) {
-    throw new RangeError(`dt is ${dt} s; a step is at most MAX_TIME_STEP = ${MAX_TIME_STEP} s (20 Hz): longer steps soften every contact until stacks collapse. Step several times instead.`);
+    throw new RangeError(
+      `dt is ${dt} s; a step is at most MAX_TIME_STEP = ${MAX_TIME_STEP} s (20 Hz): longer steps soften every contact until stacks collapse. Step several times instead.`,
+    );
   }
 }
 
 /** A body's shape index (into `shapeCount` shapes), or an InputError naming the body. */
 export function checkBodyShape(path: string, shape: number, shapeCount: number): void {
-  if (!Number.isInteger(shape) || shape < 0 || shape >= shapeCount) throw new InputError(path, `shape must be an index into the ${shapeCount} shapes, got ${shape}`);
+  if (!Number.isInteger(shape) || shape < 0 || shape >= shapeCount)
+    throw new InputError(
+      path,
+      `shape must be an index into the ${shapeCount} shapes, got ${shape}`,
+    );
 }
 
 /** A body's density and friction, checked, with their defaults. */
-export function readBodyMaterial(path: string, b: { density?: number; friction?: number }): { density: number; friction: number } {
-  const density = b.density === undefined ? DEFAULT_DENSITY : checkNumber(path, 'density', b.density, 0);
-  const friction = b.friction === undefined ? DEFAULT_FRICTION : checkNumber(path, 'friction', b.friction, 0);
+export function readBodyMaterial(
+  path: string,
+  b: { density?: number; friction?: number },
+): { density: number; friction: number } {
+  const density =
+    b.density === undefined ? DEFAULT_DENSITY : checkNumber(path, 'density', b.density, 0);
+  const friction =
+    b.friction === undefined ? DEFAULT_FRICTION : checkNumber(path, 'friction', b.friction, 0);
   return { density, friction };
 }
 
 /** The step's substep, and the softness of dynamic and static contacts for it. */
-export function stepSoftness(dt: number, substeps: number): { h: number; contact: ReturnType<typeof makeSoftness>; static: ReturnType<typeof makeSoftness> } {
+export function stepSoftness(
+  dt: number,
+  substeps: number,
+): {
+  h: number;
+  contact: ReturnType<typeof makeSoftness>;
+  static: ReturnType<typeof makeSoftness>;
+} {
   const h = dt / substeps;
   // Stiffer than a quarter of the substep rate is not stable.
   const hertz = Math.min(CONTACT_HERTZ, 0.25 / h);
-  return { h, contact: makeSoftness(hertz, CONTACT_DAMPING_RATIO, h), static: makeSoftness(STATIC_HERTZ_SCALE * hertz, CONTACT_DAMPING_RATIO, h) };
+  return {
+    h,
+    contact: makeSoftness(hertz, CONTACT_DAMPING_RATIO, h),
+    static: makeSoftness(STATIC_HERTZ_SCALE * hertz, CONTACT_DAMPING_RATIO, h),
+  };
 }
 
 /** A step's SolverParams as bytes: gravity (2 or 3 components), substep, contact softness. */
-export function stepParamsBytes(P: SolverParamsWords, dt: number, substeps: number, gravity: readonly number[], bodyCount: number, countWord: number): ArrayBuffer {
+export function stepParamsBytes(
+  P: SolverParamsWords,
+  dt: number,
+  substeps: number,
+  gravity: readonly number[],
+  bodyCount: number,
+  countWord: number,
+): ArrayBuffer {
   const { h, contact, static: hard } = stepSoftness(dt, substeps);
   const buf = new ArrayBuffer(P.bytes);
   const f = new Float32Array(buf);
@@ -132,7 +206,20 @@ export function stepParamsBytes(P: SolverParamsWords, dt: number, substeps: numb
  * overflowApply run after the colours of each of warm start, solve and relax; commands (impulses
  * and forces the host gave) before the step.
  */
-export const SOLVER_STAGES = ['begin', 'prepare', 'integrateVelocities', 'warmStart', 'solve', 'integratePositions', 'relax', 'store', 'tail', 'overflow', 'overflowApply', 'commands'] as const;
+export const SOLVER_STAGES = [
+  'begin',
+  'prepare',
+  'integrateVelocities',
+  'warmStart',
+  'solve',
+  'integratePositions',
+  'relax',
+  'store',
+  'tail',
+  'overflow',
+  'overflowApply',
+  'commands',
+] as const;
 export type SolverStage = (typeof SOLVER_STAGES)[number];
 
 export interface SolverKernels {
@@ -157,17 +244,38 @@ export interface ContactsOutputsLike {
   counts: GPUBuffer;
   capacity: number;
 }
-export interface FrameLike<I, O extends { contacts: ContactsOutputsLike }, C extends FrameCountsLike> {
+export interface FrameLike<
+  I,
+  O extends { contacts: ContactsOutputsLike },
+  C extends FrameCountsLike,
+> {
   encode(encoder: GPUCommandEncoder, inputs: I, retry?: boolean): O;
   readCounts(): Promise<C>;
   readonly broadphase: { setCapacity(pairs: number): void };
-  readonly contacts: { setCapacity(entries: number): void; lastOutputs(): { contacts: GPUBuffer; userValues: GPUBuffer } | null };
+  readonly contacts: {
+    setCapacity(entries: number): void;
+    lastOutputs(): { contacts: GPUBuffer; userValues: GPUBuffer } | null;
+  };
   destroy(): void;
 }
 
 // Bindings of shaders/solver2d.wgsl and solver3d.wgsl (the same in both; 7, 11: overflow.wgsl;
 // 12: commands2d/3d.wgsl).
-const B = { params: 0, pass: 1, bodies: 2, states: 3, contacts: 4, userValues: 5, constraints: 6, splits: 7, order: 8, prevContacts: 9, prevUserValues: 10, overflowSums: 11, commands: 12 } as const;
+const B = {
+  params: 0,
+  pass: 1,
+  bodies: 2,
+  states: 3,
+  contacts: 4,
+  userValues: 5,
+  constraints: 6,
+  splits: 7,
+  order: 8,
+  prevContacts: 9,
+  prevUserValues: 10,
+  overflowSums: 11,
+  commands: 12,
+} as const;
 
 /** Modes of the kernels that serve the three colour passes (SolverPass2D.mode). */
 const PASS_MODES = { warmStart: 0, solve: 1, relax: 2 } as const;
@@ -180,7 +288,11 @@ function passSlot(color: number, mode: number): number {
 /** Bound as last frame's list before there is one (never read then: no entry has a previous). */
 const PLACEHOLDER_BYTES = 4096;
 
-export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }, C extends FrameCountsLike> {
+export abstract class SolverWorld<
+  I,
+  O extends { contacts: ContactsOutputsLike },
+  C extends FrameCountsLike,
+> {
   protected readonly store: BodyStore;
   protected readonly commands: BodyCommands;
   protected readonly params: GPUBuffer;
@@ -230,24 +342,54 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
     private readonly solver: SolverKernels,
     readonly substeps: number,
     private readonly layout: {
-      constraintBytes: number; paramsBytes: number; passBytes: number; passColor: number; passMode: number; overflowWords: number; countWord: number; label: string;
-      bodyBytes: number; stateBytes: number; command: CommandLayout; dim: 2 | 3;
+      constraintBytes: number;
+      paramsBytes: number;
+      passBytes: number;
+      passColor: number;
+      passMode: number;
+      overflowWords: number;
+      countWord: number;
+      label: string;
+      bodyBytes: number;
+      stateBytes: number;
+      command: CommandLayout;
+      dim: 2 | 3;
     },
     bodies: ArrayBuffer,
     states: ArrayBuffer,
     dynamic: Uint32Array,
   ) {
     const STORAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
-    this.store = new BodyStore(device, layout.label, layout.bodyBytes, layout.stateBytes, bodies, states, dynamic);
+    this.store = new BodyStore(
+      device,
+      layout.label,
+      layout.bodyBytes,
+      layout.stateBytes,
+      bodies,
+      states,
+      dynamic,
+    );
     this.commands = new BodyCommands(layout.dim, layout.command);
     this.constraints = new GrowingBuffer(device, STORAGE, `${layout.label}-constraints`);
-    this.commandList = new GrowingBuffer(device, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST, `${layout.label}-commands`);
+    this.commandList = new GrowingBuffer(
+      device,
+      GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+      `${layout.label}-commands`,
+    );
     this.overflowSums = new GrowingBuffer(device, STORAGE, `${layout.label}-overflow-sums`);
     this.colorReadbacks = Array.from({ length: 3 }, (_, i) => ({
-      buffer: device.createBuffer({ label: `${layout.label}-color-readback-${i}`, size: 4 * COLOR_COUNT, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST }),
+      buffer: device.createBuffer({
+        label: `${layout.label}-color-readback-${i}`,
+        size: 4 * COLOR_COUNT,
+        usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+      }),
       state: 'free' as const,
     }));
-    this.placeholder = device.createBuffer({ label: `${layout.label}-placeholder`, size: PLACEHOLDER_BYTES, usage: GPUBufferUsage.STORAGE });
+    this.placeholder = device.createBuffer({
+      label: `${layout.label}-placeholder`,
+      size: PLACEHOLDER_BYTES,
+      usage: GPUBufferUsage.STORAGE,
+    });
     this.params = createUniformSlots(device, `${layout.label}-params`, 1);
     // Per mode, colour k < COLOR_COUNT: colour k; COLOR_COUNT + p: the tail from colour p on.
     const slots = passSlot(0, Object.keys(PASS_MODES).length);
@@ -278,8 +420,13 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
 
   /** A buffer holding `data` (at least 16 bytes). */
   protected upload(name: string, data: ArrayBuffer | ArrayBufferView, usage: number): GPUBuffer {
-    const b = this.device.createBuffer({ label: `${this.layout.label}-${name}`, size: Math.max(16, Math.ceil(data.byteLength / 16) * 16), usage: usage | GPUBufferUsage.COPY_DST });
-    if (ArrayBuffer.isView(data)) this.device.queue.writeBuffer(b, 0, data.buffer, data.byteOffset, data.byteLength);
+    const b = this.device.createBuffer({
+      label: `${this.layout.label}-${name}`,
+      size: Math.max(16, Math.ceil(data.byteLength / 16) * 16),
+      usage: usage | GPUBufferUsage.COPY_DST,
+    });
+    if (ArrayBuffer.isView(data))
+      this.device.queue.writeBuffer(b, 0, data.buffer, data.byteOffset, data.byteLength);
     else this.device.queue.writeBuffer(b, 0, data);
     return b;
   }
@@ -322,7 +469,10 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
     const capacity = out.contacts.capacity;
     const limit = device.limits.maxStorageBufferBindingSize;
     // The solver binds the dense list and its constraints whole (the frame could page a longer list).
-    if (capacity > (out.contacts.pageEntries ?? capacity) || capacity * this.layout.constraintBytes > limit) {
+    if (
+      capacity > (out.contacts.pageEntries ?? capacity) ||
+      capacity * this.layout.constraintBytes > limit
+    ) {
       throw new CapacityError(
         `${this.layout.label}: ${capacity} contacts need ${capacity * this.layout.constraintBytes} bytes of constraints and one binding for the contact list; this device binds at most ${limit} bytes per buffer. Simulate fewer bodies per world.`,
       );
@@ -330,14 +480,18 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
     const constraints = this.constraints.ensure(capacity * this.layout.constraintBytes);
     device.queue.writeBuffer(this.params, 0, this.stepParams(dt));
     this.mapColorReadbacks();
-    const { colors, order, dispatch, sizes, splits } = this.coloring.encode(encoder, {
-      pairs: out.contacts.keys,
-      counts: out.contacts.counts,
-      countWord: this.layout.countWord,
-      capacity,
-      dynamicBodies: this.store.dynamicBodies,
-      bodyCount: this.bodyCount,
-    }, this.timer?.passDescriptor('coloring', `${this.layout.label}.coloring`));
+    const { colors, order, dispatch, sizes, splits } = this.coloring.encode(
+      encoder,
+      {
+        pairs: out.contacts.keys,
+        counts: out.contacts.counts,
+        countWord: this.layout.countWord,
+        capacity,
+        dynamicBodies: this.store.dynamicBodies,
+        bodyCount: this.bodyCount,
+      },
+      this.timer?.passDescriptor('coloring', `${this.layout.label}.coloring`),
+    );
     this.lastColors = colors;
     this.lastColorSizes = sizes;
     const readback = this.colorReadbacks.find((r) => r.state === 'free');
@@ -357,11 +511,15 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
       [B.order]: { buffer: order },
       [B.prevContacts]: { buffer: this.previous?.contacts ?? this.placeholder },
       [B.prevUserValues]: { buffer: this.previous?.userValues ?? this.placeholder },
-      [B.overflowSums]: { buffer: this.overflowSums.ensure(4 * this.layout.overflowWords * this.bodyCount) },
+      [B.overflowSums]: {
+        buffer: this.overflowSums.ensure(4 * this.layout.overflowWords * this.bodyCount),
+      },
     };
     const { kernels, bindings } = this.solver;
     const key = Object.values(resources).map((r) => r.buffer);
-    let cache = this.groupCaches.find((c) => c.key.length === key.length && c.key.every((k, i) => k === key[i]));
+    let cache = this.groupCaches.find(
+      (c) => c.key.length === key.length && c.key.every((k, i) => k === key[i]),
+    );
     if (!cache) {
       cache = { key, groups: new Map() };
       this.groupCaches = [cache, ...this.groupCaches.slice(0, 3)];
@@ -377,7 +535,14 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
           layout: kernels[stage].layout,
           entries: bindings[stage].map((b) => ({
             binding: b,
-            resource: b === B.pass ? { buffer: this.passes, offset: slot * UNIFORM_SLOT_BYTES, size: this.layout.passBytes } : resources[b]!,
+            resource:
+              b === B.pass
+                ? {
+                    buffer: this.passes,
+                    offset: slot * UNIFORM_SLOT_BYTES,
+                    size: this.layout.passBytes,
+                  }
+                : resources[b]!,
           })),
         });
         groupsOf.set(id, group);
@@ -386,7 +551,11 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
     };
     const contactGroups = Math.ceil(capacity / SOLVER_WORKGROUP_SIZE);
     const bodyGroups = Math.ceil(this.bodyCount / SOLVER_WORKGROUP_SIZE);
-    const pass = encoder.beginComputePass(this.timer?.passDescriptor('solver', `${this.layout.label}.solver`) ?? { label: `${this.layout.label}.solver` });
+    const pass = encoder.beginComputePass(
+      this.timer?.passDescriptor('solver', `${this.layout.label}.solver`) ?? {
+        label: `${this.layout.label}.solver`,
+      },
+    );
     const run = (stage: SolverStage, groups: number, group: GPUBindGroup): void => {
       pass.setPipeline(kernels[stage].pipeline);
       pass.setBindGroup(0, group);
@@ -403,7 +572,8 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
     const colored = (stage: 'warmStart' | 'solve' | 'relax'): (() => void) => {
       const mode = PASS_MODES[stage];
       const groups = Array.from({ length: passes }, (_, c) => bindGroup(stage, c));
-      const tail = passes < COLOR_COUNT ? bindGroup('tail', passSlot(COLOR_COUNT + passes, mode)) : null;
+      const tail =
+        passes < COLOR_COUNT ? bindGroup('tail', passSlot(COLOR_COUNT + passes, mode)) : null;
       const overflow = bindGroup('overflow', passSlot(0, mode));
       const apply = bindGroup('overflowApply');
       return () => {
@@ -444,17 +614,25 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
     for (const r of this.colorReadbacks) {
       if (r.state !== 'encoded') continue;
       r.state = 'mapping';
-      r.buffer.mapAsync(GPUMapMode.READ).then(() => {
-        const sizes = new Uint32Array(r.buffer.getMappedRange(0, 4 * COLOR_COUNT));
-        let used = 0;
-        sizes.forEach((n, k) => { if (n > 0) used = k + 1; });
-        r.buffer.unmap();
-        r.state = 'free';
-        this.recentColors = [used, ...this.recentColors.slice(0, COLOR_PASS_HISTORY - 1)];
-        this.colorPasses = Math.min(COLOR_COUNT, Math.max(...this.recentColors) + COLOR_PASS_SLACK);
-      }, () => {
-        // Destroyed or device lost: keep dispatching every colour.
-      });
+      r.buffer.mapAsync(GPUMapMode.READ).then(
+        () => {
+          const sizes = new Uint32Array(r.buffer.getMappedRange(0, 4 * COLOR_COUNT));
+          let used = 0;
+          sizes.forEach((n, k) => {
+            if (n > 0) used = k + 1;
+          });
+          r.buffer.unmap();
+          r.state = 'free';
+          this.recentColors = [used, ...this.recentColors.slice(0, COLOR_PASS_HISTORY - 1)];
+          this.colorPasses = Math.min(
+            COLOR_COUNT,
+            Math.max(...this.recentColors) + COLOR_PASS_SLACK,
+          );
+        },
+        () => {
+          // Destroyed or device lost: keep dispatching every colour.
+        },
+      );
     }
   }
 
@@ -465,7 +643,9 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
    */
   pinColorPasses(passes: number | null): void {
     if (passes !== null && !(Number.isInteger(passes) && passes >= 0 && passes <= COLOR_COUNT)) {
-      throw new RangeError(`colour passes must be an integer in [0, ${COLOR_COUNT}] or null, got ${passes}`);
+      throw new RangeError(
+        `colour passes must be an integer in [0, ${COLOR_COUNT}] or null, got ${passes}`,
+      );
     }
     this.pinnedColorPasses = passes;
   }
@@ -492,14 +672,23 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
 
   /** A body index of this world, or an InputError naming `what`. */
   protected checkBody(what: string, index: number, dynamicOnly = false): void {
-    if (!Number.isInteger(index) || index < 0 || index >= this.bodyCount) throw new InputError(what, `must be a body index in 0..${this.bodyCount - 1}, got ${shown(index)}`);
-    if (dynamicOnly && this.store.dynamic[index] === 0) throw new InputError(what, `body ${index} is static (density 0): it never moves`);
+    if (!Number.isInteger(index) || index < 0 || index >= this.bodyCount)
+      throw new InputError(
+        what,
+        `must be a body index in 0..${this.bodyCount - 1}, got ${shown(index)}`,
+      );
+    if (dynamicOnly && this.store.dynamic[index] === 0)
+      throw new InputError(what, `body ${index} is static (density 0): it never moves`);
   }
 
   /** A vector of the world's dimension (finite numbers), or an InputError naming `what`. */
   protected checkVector(what: string, v: unknown): number[] {
     const d = this.layout.dim;
-    if (!Array.isArray(v) || v.length !== d || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+    if (
+      !Array.isArray(v) ||
+      v.length !== d ||
+      !v.every((x) => typeof x === 'number' && Number.isFinite(x))
+    ) {
       throw new InputError(what, `must be ${d} finite numbers, got ${shown(v)}`);
     }
     return v as number[];
@@ -511,13 +700,21 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
    */
   applyImpulse(index: number, impulse: readonly number[], point?: readonly number[]): void {
     this.checkBody('applyImpulse', index, true);
-    this.commands.impulse(index, this.checkVector('applyImpulse: impulse', impulse), point === undefined ? undefined : this.checkVector('applyImpulse: point', point));
+    this.commands.impulse(
+      index,
+      this.checkVector('applyImpulse: impulse', impulse),
+      point === undefined ? undefined : this.checkVector('applyImpulse: point', point),
+    );
   }
 
   /** A force on a dynamic body at `point` (world; default its centre of mass), over the next step only. */
   applyForce(index: number, force: readonly number[], point?: readonly number[]): void {
     this.checkBody('applyForce', index, true);
-    this.commands.force(index, this.checkVector('applyForce: force', force), point === undefined ? undefined : this.checkVector('applyForce: point', point));
+    this.commands.force(
+      index,
+      this.checkVector('applyForce: force', force),
+      point === undefined ? undefined : this.checkVector('applyForce: point', point),
+    );
   }
 
   /** The impulses and forces given since the last step, applied (a step of `dt` for the forces). */
@@ -527,11 +724,23 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
     const list = this.commandList.ensure(bytes.byteLength);
     this.device.queue.writeBuffer(list, 0, bytes);
     const { kernels, bindings } = this.solver;
-    const resources: Record<number, GPUBufferBinding> = { [B.bodies]: { buffer: this.bodies }, [B.states]: { buffer: this.states }, [B.commands]: { buffer: list, size: bytes.byteLength } };
+    const resources: Record<number, GPUBufferBinding> = {
+      [B.bodies]: { buffer: this.bodies },
+      [B.states]: { buffer: this.states },
+      [B.commands]: { buffer: list, size: bytes.byteLength },
+    };
     const pass = encoder.beginComputePass({ label: `${this.layout.label}.commands` });
     pass.setPipeline(kernels.commands.pipeline);
-    pass.setBindGroup(0, this.device.createBindGroup({ layout: kernels.commands.layout, entries: bindings.commands.map((b) => ({ binding: b, resource: resources[b]! })) }));
-    pass.dispatchWorkgroups(Math.ceil(bytes.byteLength / this.layout.command.bytes / SOLVER_WORKGROUP_SIZE));
+    pass.setBindGroup(
+      0,
+      this.device.createBindGroup({
+        layout: kernels.commands.layout,
+        entries: bindings.commands.map((b) => ({ binding: b, resource: resources[b]! })),
+      }),
+    );
+    pass.dispatchWorkgroups(
+      Math.ceil(bytes.byteLength / this.layout.command.bytes / SOLVER_WORKGROUP_SIZE),
+    );
     pass.end();
   }
 
@@ -547,7 +756,8 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
       if (seen.has(i)) throw new InputError(`removeBodies[${k}]`, `body ${i} is listed twice`);
       seen.add(i);
     });
-    if (seen.size === this.bodyCount) throw new InputError('removeBodies', 'would remove every body; a world keeps at least one');
+    if (seen.size === this.bodyCount)
+      throw new InputError('removeBodies', 'would remove every body; a world keeps at least one');
     const remap = this.store.remove(indices);
     this.commands.renumber(remap);
     this.remap = composeRemaps(this.remap, remap);
@@ -567,8 +777,10 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
 
   /** Grows the frame's buffers after a step whose counts overflowed (from readCounts()). */
   grow(counts: FrameCountsLike): void {
-    if (counts.pairsOverflow) this.frame.broadphase.setCapacity(Math.ceil(counts.pairs * CONTACTS_GROWTH));
-    if (counts.contactsOverflow) this.frame.contacts.setCapacity(Math.ceil(counts.contacts * CONTACTS_GROWTH));
+    if (counts.pairsOverflow)
+      this.frame.broadphase.setCapacity(Math.ceil(counts.pairs * CONTACTS_GROWTH));
+    if (counts.contactsOverflow)
+      this.frame.contacts.setCapacity(Math.ceil(counts.contacts * CONTACTS_GROWTH));
   }
 
   /**
@@ -582,15 +794,25 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
       if (runs === 0) this.encodeCommands(encoder, dt);
       // The first run keeps the bodies; a rerun starts from them again.
       const st = this.store;
-      const copies: [GPUBuffer, GPUBuffer][] = runs === 0
-        ? [[st.bodies, st.bodiesBackup], [st.states, st.statesBackup]]
-        : [[st.bodiesBackup, st.bodies], [st.statesBackup, st.states]];
+      const copies: [GPUBuffer, GPUBuffer][] =
+        runs === 0
+          ? [
+              [st.bodies, st.bodiesBackup],
+              [st.states, st.statesBackup],
+            ]
+          : [
+              [st.bodiesBackup, st.bodies],
+              [st.statesBackup, st.states],
+            ];
       for (const [src, dst] of copies) encoder.copyBufferToBuffer(src, 0, dst, 0, src.size);
       this.encodeStep(encoder, dt, runs > 0);
       this.device.queue.submit([encoder.finish()]);
       const counts = await this.readCounts();
       if (!counts.pairsOverflow && !counts.contactsOverflow) return counts;
-      if (runs >= 4) throw new CapacityError(`${this.layout.label}: the collision frame still overflowed after ${runs + 1} runs (${JSON.stringify(counts)})`);
+      if (runs >= 4)
+        throw new CapacityError(
+          `${this.layout.label}: the collision frame still overflowed after ${runs + 1} runs (${JSON.stringify(counts)})`,
+        );
       this.grow(counts);
     }
   }
@@ -615,11 +837,20 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
    * used (and constraints per colour), how many were left uncoloured (the overflow, solved by mass
    * splitting), and the colouring rounds that had work.
    */
-  async readColorStats(): Promise<{ constraints: number; colors: number; overflow: number; sizes: number[]; rounds: number }> {
+  async readColorStats(): Promise<{
+    constraints: number;
+    colors: number;
+    overflow: number;
+    sizes: number[];
+    rounds: number;
+  }> {
     const counts = await this.readCounts();
     const n = Math.min(counts.contacts, this.last?.contacts.capacity ?? 0);
-    if (!this.lastColors || !this.lastColorSizes || n === 0) return { constraints: n, colors: 0, overflow: 0, sizes: [], rounds: 0 };
-    const flags = new Uint32Array(await readBuffer(this.device, this.lastColorSizes, 4 * COLOR_ROUNDS, 4 * COLOR_COUNT));
+    if (!this.lastColors || !this.lastColorSizes || n === 0)
+      return { constraints: n, colors: 0, overflow: 0, sizes: [], rounds: 0 };
+    const flags = new Uint32Array(
+      await readBuffer(this.device, this.lastColorSizes, 4 * COLOR_ROUNDS, 4 * COLOR_COUNT),
+    );
     const rounds = Math.min(COLOR_ROUNDS, 1 + flags.filter((f) => f !== 0).length);
     const colors = new Uint32Array(await readBuffer(this.device, this.lastColors, 4 * n));
     const sizes: number[] = [];
@@ -628,7 +859,13 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
       if (c >= COLOR_COUNT) overflow++;
       else sizes[c] = (sizes[c] ?? 0) + 1;
     }
-    return { constraints: n, colors: sizes.length, overflow, sizes: Array.from(sizes, (x) => x ?? 0), rounds };
+    return {
+      constraints: n,
+      colors: sizes.length,
+      overflow,
+      sizes: Array.from(sizes, (x) => x ?? 0),
+      rounds,
+    };
   }
 
   /** The last step's frame outputs (dense contacts, user values, counts on the GPU), or null. */
@@ -650,8 +887,18 @@ export abstract class SolverWorld<I, O extends { contacts: ContactsOutputsLike }
 }
 
 /** Compiles a dimension's solver kernels (entry point per stage) and reflects their bindings. */
-export async function solverKernels(device: GPUDevice, label: string, entryPoints: Record<SolverStage, string>, wgsl: () => string): Promise<SolverKernels> {
-  const compiled = await compileEntryPoints(device, label, SOLVER_STAGES.map((s) => entryPoints[s]), wgsl);
+export async function solverKernels(
+  device: GPUDevice,
+  label: string,
+  entryPoints: Record<SolverStage, string>,
+  wgsl: () => string,
+): Promise<SolverKernels> {
+  const compiled = await compileEntryPoints(
+    device,
+    label,
+    SOLVER_STAGES.map((s) => entryPoints[s]),
+    wgsl,
+  );
   const out = { kernels: {}, bindings: {} } as SolverKernels;
   for (const s of SOLVER_STAGES) {
     out.kernels[s] = compiled.kernels[entryPoints[s]]!;

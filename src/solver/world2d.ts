@@ -14,7 +14,12 @@
 
 import { contactsConstantsWgsl } from '../gpu/contacts.ts';
 import { CONTACTS_LAYOUT_2D } from '../gpu/contacts2d.ts';
-import { GpuFrame2D, type FrameCounts2D, type FrameInputs2D, type FrameOutputs2D } from '../gpu/frame2d.ts';
+import {
+  GpuFrame2D,
+  type FrameCounts2D,
+  type FrameInputs2D,
+  type FrameOutputs2D,
+} from '../gpu/frame2d.ts';
 import { assembleWgsl } from '../gpu/shaders.ts';
 import { LAYOUT_2D } from '../layout2d.ts';
 import { packBodies2D, packShapes2D } from '../pack2d.ts';
@@ -24,7 +29,21 @@ import { OVERFLOW_WORDS_2D, solverConstantsWgsl } from './constants.ts';
 import { SOLVER_LAYOUT_2D } from './layout2d.ts';
 import { shapeMass2D, type MassProperties2D } from './mass2d.ts';
 import { InputError } from '../errors.ts';
-import { checkBodyShape, checkNumber, checkWorldArrays, checkWorldBody, readBodyMaterial, readWorldOptions, SolverWorld, solverKernels, solverLabel, stepParamsBytes, WORLD_BODY_KEYS_2D, type SolverStage, type WorldOptions } from './world.ts';
+import {
+  checkBodyShape,
+  checkNumber,
+  checkWorldArrays,
+  checkWorldBody,
+  readBodyMaterial,
+  readWorldOptions,
+  SolverWorld,
+  solverKernels,
+  solverLabel,
+  stepParamsBytes,
+  WORLD_BODY_KEYS_2D,
+  type SolverStage,
+  type WorldOptions,
+} from './world.ts';
 
 export interface WorldBody2D {
   shape: number;
@@ -44,7 +63,18 @@ export interface WorldOptions2D extends WorldOptions {
 }
 
 const solverWgsl = (maxRotation: number) => (): string =>
-  solverConstantsWgsl(maxRotation) + contactsConstantsWgsl() + assembleWgsl(['layout2d', 'contacts-layout', 'contacts2d-layout', 'solver2d-layout', 'overflow', 'solver-passes', 'solver2d', 'commands2d']);
+  solverConstantsWgsl(maxRotation) +
+  contactsConstantsWgsl() +
+  assembleWgsl([
+    'layout2d',
+    'contacts-layout',
+    'contacts2d-layout',
+    'solver2d-layout',
+    'overflow',
+    'solver-passes',
+    'solver2d',
+    'commands2d',
+  ]);
 
 const ENTRY_POINTS: Record<SolverStage, string> = {
   prepare: 'solverPrepare2D',
@@ -64,7 +94,11 @@ const ENTRY_POINTS: Record<SolverStage, string> = {
 const S = SOLVER_LAYOUT_2D;
 
 /** World bodies packed for the GPU: Body2D, BodyState2D and dynamic flags; InputErrors name `path[i]`. */
-function packWorldBodies2D(bodies: WorldBody2D[], mass: MassProperties2D[], path: string): { bodies: ArrayBuffer; states: ArrayBuffer; dynamic: Uint32Array } {
+function packWorldBodies2D(
+  bodies: WorldBody2D[],
+  mass: MassProperties2D[],
+  path: string,
+): { bodies: ArrayBuffer; states: ArrayBuffer; dynamic: Uint32Array } {
   const n = bodies.length;
   const bodyShape = new Uint32Array(n);
   const bodyPosition = new Float64Array(2 * n);
@@ -79,7 +113,10 @@ function packWorldBodies2D(bodies: WorldBody2D[], mass: MassProperties2D[], path
     const p = readVec2(where, 'position', b.position);
     const angle = checkNumber(where, 'angle', b.angle);
     const v = b.velocity === undefined ? ([0, 0] as Vec2) : readVec2(where, 'velocity', b.velocity);
-    const w = b.angularVelocity === undefined ? 0 : checkNumber(where, 'angularVelocity', b.angularVelocity);
+    const w =
+      b.angularVelocity === undefined
+        ? 0
+        : checkNumber(where, 'angularVelocity', b.angularVelocity);
     const { density, friction } = readBodyMaterial(where, b);
     const m = mass[b.shape]!;
     bodyShape[i] = b.shape;
@@ -112,32 +149,58 @@ export class GpuWorld2D extends SolverWorld<FrameInputs2D, FrameOutputs2D, Frame
   readonly maxRotation: number;
 
   private constructor(
-    device: GPUDevice, frame: GpuFrame2D, coloring: GpuColoring, kernels: Awaited<ReturnType<typeof solverKernels>>,
-    shapes: ArrayBuffer, private readonly mass: MassProperties2D[], bodies: ArrayBuffer, states: ArrayBuffer, dynamic: Uint32Array, options: Required<WorldOptions2D>,
+    device: GPUDevice,
+    frame: GpuFrame2D,
+    coloring: GpuColoring,
+    kernels: Awaited<ReturnType<typeof solverKernels>>,
+    shapes: ArrayBuffer,
+    private readonly mass: MassProperties2D[],
+    bodies: ArrayBuffer,
+    states: ArrayBuffer,
+    dynamic: Uint32Array,
+    options: Required<WorldOptions2D>,
   ) {
-    super(device, frame, coloring, kernels, options.substeps, {
-      constraintBytes: S.constraint.bytes,
-      paramsBytes: S.params.bytes,
-      passBytes: S.pass.bytes,
-      passColor: S.pass.color,
-      passMode: S.pass.mode,
-      overflowWords: OVERFLOW_WORDS_2D,
-      countWord: CONTACTS_LAYOUT_2D.counts.written,
-      label: 'world2d',
-      bodyBytes: LAYOUT_2D.body.words * 4,
-      stateBytes: S.state.bytes,
-      command: S.command,
-      dim: 2,
-    }, bodies, states, dynamic);
+    super(
+      device,
+      frame,
+      coloring,
+      kernels,
+      options.substeps,
+      {
+        constraintBytes: S.constraint.bytes,
+        paramsBytes: S.params.bytes,
+        passBytes: S.pass.bytes,
+        passColor: S.pass.color,
+        passMode: S.pass.mode,
+        overflowWords: OVERFLOW_WORDS_2D,
+        countWord: CONTACTS_LAYOUT_2D.counts.written,
+        label: 'world2d',
+        bodyBytes: LAYOUT_2D.body.words * 4,
+        stateBytes: S.state.bytes,
+        command: S.command,
+        dim: 2,
+      },
+      bodies,
+      states,
+      dynamic,
+    );
     this.shapes = this.upload('shapes', shapes, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
     this.gravity = options.gravity;
     this.margin = options.margin;
     this.maxRotation = options.maxRotation;
   }
 
-  static async create(device: GPUDevice, shapes: Shape2DInput[], bodies: WorldBody2D[], options: WorldOptions2D = {}): Promise<GpuWorld2D> {
+  static async create(
+    device: GPUDevice,
+    shapes: Shape2DInput[],
+    bodies: WorldBody2D[],
+    options: WorldOptions2D = {},
+  ): Promise<GpuWorld2D> {
     checkWorldArrays(shapes, bodies);
-    const gravity = options.gravity === undefined ? ([0, -10] as Vec2) : readVec2('options', 'gravity', options.gravity);
+    const gravity =
+      options.gravity === undefined
+        ? ([0, -10] as Vec2)
+        : readVec2('options', 'gravity', options.gravity);
     const { margin, substeps, maxRotation } = readWorldOptions(options);
     const internal: Shape2D[] = shapes.map((s, i) => makeShape2D(s, i));
     const mass = internal.map(shapeMass2D);
@@ -145,14 +208,31 @@ export class GpuWorld2D extends SolverWorld<FrameInputs2D, FrameOutputs2D, Frame
     const [frame, coloring, kernels] = await Promise.all([
       GpuFrame2D.create(device),
       GpuColoring.create(device),
-      solverKernels(device, solverLabel('solver2d', maxRotation), ENTRY_POINTS, solverWgsl(maxRotation)),
+      solverKernels(
+        device,
+        solverLabel('solver2d', maxRotation),
+        ENTRY_POINTS,
+        solverWgsl(maxRotation),
+      ),
     ]);
-    return new GpuWorld2D(device, frame, coloring, kernels, packShapes2D(internal), mass, packed.bodies, packed.states, packed.dynamic, { gravity, margin, substeps, maxRotation });
+    return new GpuWorld2D(
+      device,
+      frame,
+      coloring,
+      kernels,
+      packShapes2D(internal),
+      mass,
+      packed.bodies,
+      packed.states,
+      packed.dynamic,
+      { gravity, margin, substeps, maxRotation },
+    );
   }
 
   /** Adds bodies (as create() takes them) after the others; returns their indices. */
   addBodies(bodies: WorldBody2D[]): number[] {
-    if (!Array.isArray(bodies)) throw new InputError('addBodies', `must be an array of bodies, got ${typeof bodies}`);
+    if (!Array.isArray(bodies))
+      throw new InputError('addBodies', `must be an array of bodies, got ${typeof bodies}`);
     const packed = packWorldBodies2D(bodies, this.mass, 'addBodies');
     return this.appendBodies(packed.bodies, packed.states, packed.dynamic);
   }
@@ -165,8 +245,13 @@ export class GpuWorld2D extends SolverWorld<FrameInputs2D, FrameOutputs2D, Frame
     this.commands.clear(index);
     const words = new Float32Array([v[0]!, v[1]!, w]);
     // linearVelocity and angularVelocity are the state's first three words.
-    if (S.state.angularVelocity !== S.state.linearVelocity + 2) throw new Error('BodyState2D: velocities must be adjacent');
-    this.device.queue.writeBuffer(this.states, index * S.state.bytes + 4 * S.state.linearVelocity, words);
+    if (S.state.angularVelocity !== S.state.linearVelocity + 2)
+      throw new Error('BodyState2D: velocities must be adjacent');
+    this.device.queue.writeBuffer(
+      this.states,
+      index * S.state.bytes + 4 * S.state.linearVelocity,
+      words,
+    );
   }
 
   /** Every body's velocity and angular velocity (a readback, after the impulses given since the last step). */
@@ -174,16 +259,31 @@ export class GpuWorld2D extends SolverWorld<FrameInputs2D, FrameOutputs2D, Frame
     const f = new Float32Array(await this.readStateBytes());
     return Array.from({ length: this.bodyCount }, (_, i) => {
       const o = i * S.state.words;
-      return { velocity: [f[o + S.state.linearVelocity]!, f[o + S.state.linearVelocity + 1]!] as Vec2, angularVelocity: f[o + S.state.angularVelocity]! };
+      return {
+        velocity: [f[o + S.state.linearVelocity]!, f[o + S.state.linearVelocity + 1]!] as Vec2,
+        angularVelocity: f[o + S.state.angularVelocity]!,
+      };
     });
   }
 
   frameInputs(): FrameInputs2D {
-    return { shapes: this.shapes, bodies: this.bodies, bodyCount: this.bodyCount, margin: this.margin };
+    return {
+      shapes: this.shapes,
+      bodies: this.bodies,
+      bodyCount: this.bodyCount,
+      margin: this.margin,
+    };
   }
 
   protected stepParams(dt: number): ArrayBuffer {
-    return stepParamsBytes(S.params, dt, this.substeps, this.gravity, this.bodyCount, CONTACTS_LAYOUT_2D.counts.written);
+    return stepParamsBytes(
+      S.params,
+      dt,
+      this.substeps,
+      this.gravity,
+      this.bodyCount,
+      CONTACTS_LAYOUT_2D.counts.written,
+    );
   }
 
   async readBodies(): Promise<{ position: Vec2; angle: number }[]> {
@@ -191,7 +291,10 @@ export class GpuWorld2D extends SolverWorld<FrameInputs2D, FrameOutputs2D, Frame
     const f = new Float32Array(await this.readBodyBytes());
     return Array.from({ length: this.bodyCount }, (_, i) => {
       const o = i * L.words;
-      return { position: [f[o + L.position]!, f[o + L.position + 1]!] as Vec2, angle: Math.atan2(f[o + L.rotation + 1]!, f[o + L.rotation]!) };
+      return {
+        position: [f[o + L.position]!, f[o + L.position + 1]!] as Vec2,
+        angle: Math.atan2(f[o + L.rotation + 1]!, f[o + L.rotation]!),
+      };
     });
   }
 

@@ -9,17 +9,43 @@
 
 import { contactsConstantsWgsl } from '../gpu/contacts.ts';
 import { CONTACTS_LAYOUT_3D } from '../gpu/contacts3d.ts';
-import { GpuFrame3D, type FrameCounts3D, type FrameInputs3D, type FrameOutputs3D } from '../gpu/frame3d.ts';
+import {
+  GpuFrame3D,
+  type FrameCounts3D,
+  type FrameInputs3D,
+  type FrameOutputs3D,
+} from '../gpu/frame3d.ts';
 import { assembleWgsl3D } from '../gpu/shaders.ts';
 import { LAYOUT_3D } from '../layout3d.ts';
 import { packBodies3D, packShapes3D, type PackedShapes3D } from '../pack3d.ts';
-import { makeShape3D, readQuat, readVec3, type Quat, type Shape3D, type Shape3DInput, type Vec3 } from '../shapes3d.ts';
+import {
+  makeShape3D,
+  readQuat,
+  readVec3,
+  type Quat,
+  type Shape3D,
+  type Shape3DInput,
+  type Vec3,
+} from '../shapes3d.ts';
 import { GpuColoring } from './coloring.ts';
 import { OVERFLOW_WORDS_3D, solverConstantsWgsl } from './constants.ts';
 import { SOLVER_LAYOUT_3D } from './layout3d.ts';
 import { invertMat3, shapeMass3D, type MassProperties3D } from './mass3d.ts';
 import { InputError } from '../errors.ts';
-import { checkBodyShape, checkWorldArrays, checkWorldBody, readBodyMaterial, readWorldOptions, SolverWorld, solverKernels, solverLabel, stepParamsBytes, WORLD_BODY_KEYS_3D, type SolverStage, type WorldOptions } from './world.ts';
+import {
+  checkBodyShape,
+  checkWorldArrays,
+  checkWorldBody,
+  readBodyMaterial,
+  readWorldOptions,
+  SolverWorld,
+  solverKernels,
+  solverLabel,
+  stepParamsBytes,
+  WORLD_BODY_KEYS_3D,
+  type SolverStage,
+  type WorldOptions,
+} from './world.ts';
 
 export interface WorldBody3D {
   shape: number;
@@ -41,7 +67,18 @@ export interface WorldOptions3D extends WorldOptions {
 }
 
 const solverWgsl = (maxRotation: number) => (): string =>
-  solverConstantsWgsl(maxRotation) + contactsConstantsWgsl() + assembleWgsl3D(['layout3d', 'contacts-layout', 'contacts3d-layout', 'solver3d-layout', 'overflow', 'solver-passes', 'solver3d', 'commands3d']);
+  solverConstantsWgsl(maxRotation) +
+  contactsConstantsWgsl() +
+  assembleWgsl3D([
+    'layout3d',
+    'contacts-layout',
+    'contacts3d-layout',
+    'solver3d-layout',
+    'overflow',
+    'solver-passes',
+    'solver3d',
+    'commands3d',
+  ]);
 
 const ENTRY_POINTS: Record<SolverStage, string> = {
   prepare: 'solverPrepare3D',
@@ -61,7 +98,11 @@ const ENTRY_POINTS: Record<SolverStage, string> = {
 const S = SOLVER_LAYOUT_3D;
 
 /** World bodies packed for the GPU: Body3D, BodyState3D and dynamic flags; InputErrors name `path[i]`. */
-function packWorldBodies3D(bodies: WorldBody3D[], mass: MassProperties3D[], path: string): { bodies: ArrayBuffer; states: ArrayBuffer; dynamic: Uint32Array } {
+function packWorldBodies3D(
+  bodies: WorldBody3D[],
+  mass: MassProperties3D[],
+  path: string,
+): { bodies: ArrayBuffer; states: ArrayBuffer; dynamic: Uint32Array } {
   const n = bodies.length;
   const bodyShape = new Uint32Array(n);
   const bodyPosition = new Float64Array(3 * n);
@@ -74,9 +115,14 @@ function packWorldBodies3D(bodies: WorldBody3D[], mass: MassProperties3D[], path
     checkWorldBody(where, b, WORLD_BODY_KEYS_3D);
     checkBodyShape(where, b.shape, mass.length);
     const p = readVec3(where, 'position', b.position);
-    const q = b.rotation === undefined ? ([0, 0, 0, 1] as Quat) : readQuat(where, 'rotation', b.rotation);
-    const v = b.velocity === undefined ? ([0, 0, 0] as Vec3) : readVec3(where, 'velocity', b.velocity);
-    const w = b.angularVelocity === undefined ? ([0, 0, 0] as Vec3) : readVec3(where, 'angularVelocity', b.angularVelocity);
+    const q =
+      b.rotation === undefined ? ([0, 0, 0, 1] as Quat) : readQuat(where, 'rotation', b.rotation);
+    const v =
+      b.velocity === undefined ? ([0, 0, 0] as Vec3) : readVec3(where, 'velocity', b.velocity);
+    const w =
+      b.angularVelocity === undefined
+        ? ([0, 0, 0] as Vec3)
+        : readVec3(where, 'angularVelocity', b.angularVelocity);
     const { density, friction } = readBodyMaterial(where, b);
     const m = mass[b.shape]!;
     bodyShape[i] = b.shape;
@@ -91,7 +137,11 @@ function packWorldBodies3D(bodies: WorldBody3D[], mass: MassProperties3D[], path
       f[o + S.state.invMass] = 1 / (density * m.volume);
       const inv = invertMat3(m.inertia.map((x) => density * x) as typeof m.inertia);
       // Column c of the mat3x3f (symmetric, so rows and columns agree).
-      for (let c = 0; c < 3; c++) f.set([inv[3 * c]!, inv[3 * c + 1]!, inv[3 * c + 2]!], o + S.state.invInertiaLocal + c * S.state.matrixColumn);
+      for (let c = 0; c < 3; c++)
+        f.set(
+          [inv[3 * c]!, inv[3 * c + 1]!, inv[3 * c + 2]!],
+          o + S.state.invInertiaLocal + c * S.state.matrixColumn,
+        );
     }
     f.set(m.center, o + S.state.localCenter);
     f[o + S.state.friction] = friction;
@@ -114,23 +164,41 @@ export class GpuWorld3D extends SolverWorld<FrameInputs3D, FrameOutputs3D, Frame
   readonly maxRotation: number;
 
   private constructor(
-    device: GPUDevice, frame: GpuFrame3D, coloring: GpuColoring, kernels: Awaited<ReturnType<typeof solverKernels>>,
-    shapes: PackedShapes3D, private readonly mass: MassProperties3D[], bodies: ArrayBuffer, states: ArrayBuffer, dynamic: Uint32Array, options: Required<WorldOptions3D>,
+    device: GPUDevice,
+    frame: GpuFrame3D,
+    coloring: GpuColoring,
+    kernels: Awaited<ReturnType<typeof solverKernels>>,
+    shapes: PackedShapes3D,
+    private readonly mass: MassProperties3D[],
+    bodies: ArrayBuffer,
+    states: ArrayBuffer,
+    dynamic: Uint32Array,
+    options: Required<WorldOptions3D>,
   ) {
-    super(device, frame, coloring, kernels, options.substeps, {
-      constraintBytes: S.constraint.bytes,
-      paramsBytes: S.params.bytes,
-      passBytes: S.pass.bytes,
-      passColor: S.pass.color,
-      passMode: S.pass.mode,
-      overflowWords: OVERFLOW_WORDS_3D,
-      countWord: CONTACTS_LAYOUT_3D.counts.written,
-      label: 'world3d',
-      bodyBytes: LAYOUT_3D.body.words * 4,
-      stateBytes: S.state.bytes,
-      command: S.command,
-      dim: 3,
-    }, bodies, states, dynamic);
+    super(
+      device,
+      frame,
+      coloring,
+      kernels,
+      options.substeps,
+      {
+        constraintBytes: S.constraint.bytes,
+        paramsBytes: S.params.bytes,
+        passBytes: S.pass.bytes,
+        passColor: S.pass.color,
+        passMode: S.pass.mode,
+        overflowWords: OVERFLOW_WORDS_3D,
+        countWord: CONTACTS_LAYOUT_3D.counts.written,
+        label: 'world3d',
+        bodyBytes: LAYOUT_3D.body.words * 4,
+        stateBytes: S.state.bytes,
+        command: S.command,
+        dim: 3,
+      },
+      bodies,
+      states,
+      dynamic,
+    );
     const STORAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC;
     this.shapes = this.upload('shapes', shapes.shapes, STORAGE);
     this.hullVertices = this.upload('hull-vertices', shapes.hullVertices, STORAGE);
@@ -142,9 +210,17 @@ export class GpuWorld3D extends SolverWorld<FrameInputs3D, FrameOutputs3D, Frame
     this.maxRotation = options.maxRotation;
   }
 
-  static async create(device: GPUDevice, shapes: Shape3DInput[], bodies: WorldBody3D[], options: WorldOptions3D = {}): Promise<GpuWorld3D> {
+  static async create(
+    device: GPUDevice,
+    shapes: Shape3DInput[],
+    bodies: WorldBody3D[],
+    options: WorldOptions3D = {},
+  ): Promise<GpuWorld3D> {
     checkWorldArrays(shapes, bodies);
-    const gravity = options.gravity === undefined ? ([0, -10, 0] as Vec3) : readVec3('options', 'gravity', options.gravity);
+    const gravity =
+      options.gravity === undefined
+        ? ([0, -10, 0] as Vec3)
+        : readVec3('options', 'gravity', options.gravity);
     const { margin, substeps, maxRotation } = readWorldOptions(options);
     const internal: Shape3D[] = shapes.map((s, i) => makeShape3D(s, i));
     const mass = internal.map(shapeMass3D);
@@ -152,14 +228,31 @@ export class GpuWorld3D extends SolverWorld<FrameInputs3D, FrameOutputs3D, Frame
     const [frame, coloring, kernels] = await Promise.all([
       GpuFrame3D.create(device),
       GpuColoring.create(device),
-      solverKernels(device, solverLabel('solver3d', maxRotation), ENTRY_POINTS, solverWgsl(maxRotation)),
+      solverKernels(
+        device,
+        solverLabel('solver3d', maxRotation),
+        ENTRY_POINTS,
+        solverWgsl(maxRotation),
+      ),
     ]);
-    return new GpuWorld3D(device, frame, coloring, kernels, packShapes3D(internal), mass, packed.bodies, packed.states, packed.dynamic, { gravity, margin, substeps, maxRotation });
+    return new GpuWorld3D(
+      device,
+      frame,
+      coloring,
+      kernels,
+      packShapes3D(internal),
+      mass,
+      packed.bodies,
+      packed.states,
+      packed.dynamic,
+      { gravity, margin, substeps, maxRotation },
+    );
   }
 
   /** Adds bodies (as create() takes them) after the others; returns their indices. */
   addBodies(bodies: WorldBody3D[]): number[] {
-    if (!Array.isArray(bodies)) throw new InputError('addBodies', `must be an array of bodies, got ${typeof bodies}`);
+    if (!Array.isArray(bodies))
+      throw new InputError('addBodies', `must be an array of bodies, got ${typeof bodies}`);
     const packed = packWorldBodies3D(bodies, this.mass, 'addBodies');
     return this.appendBodies(packed.bodies, packed.states, packed.dynamic);
   }
@@ -171,8 +264,16 @@ export class GpuWorld3D extends SolverWorld<FrameInputs3D, FrameOutputs3D, Frame
     const w = this.checkVector('setVelocity: angularVelocity', angularVelocity);
     this.commands.clear(index);
     const at = index * S.state.bytes;
-    this.device.queue.writeBuffer(this.states, at + 4 * S.state.linearVelocity, new Float32Array(v));
-    this.device.queue.writeBuffer(this.states, at + 4 * S.state.angularVelocity, new Float32Array(w));
+    this.device.queue.writeBuffer(
+      this.states,
+      at + 4 * S.state.linearVelocity,
+      new Float32Array(v),
+    );
+    this.device.queue.writeBuffer(
+      this.states,
+      at + 4 * S.state.angularVelocity,
+      new Float32Array(w),
+    );
   }
 
   /** Every body's velocity and angular velocity (a readback, after the impulses given since the last step). */
@@ -181,7 +282,10 @@ export class GpuWorld3D extends SolverWorld<FrameInputs3D, FrameOutputs3D, Frame
     const vec = (o: number): Vec3 => [f[o]!, f[o + 1]!, f[o + 2]!];
     return Array.from({ length: this.bodyCount }, (_, i) => {
       const o = i * S.state.words;
-      return { velocity: vec(o + S.state.linearVelocity), angularVelocity: vec(o + S.state.angularVelocity) };
+      return {
+        velocity: vec(o + S.state.linearVelocity),
+        angularVelocity: vec(o + S.state.angularVelocity),
+      };
     });
   }
 
@@ -199,7 +303,14 @@ export class GpuWorld3D extends SolverWorld<FrameInputs3D, FrameOutputs3D, Frame
   }
 
   protected stepParams(dt: number): ArrayBuffer {
-    return stepParamsBytes(S.params, dt, this.substeps, this.gravity, this.bodyCount, CONTACTS_LAYOUT_3D.counts.written);
+    return stepParamsBytes(
+      S.params,
+      dt,
+      this.substeps,
+      this.gravity,
+      this.bodyCount,
+      CONTACTS_LAYOUT_3D.counts.written,
+    );
   }
 
   async readBodies(): Promise<{ position: Vec3; rotation: Quat }[]> {
@@ -209,13 +320,25 @@ export class GpuWorld3D extends SolverWorld<FrameInputs3D, FrameOutputs3D, Frame
       const o = i * L.words;
       return {
         position: [f[o + L.position]!, f[o + L.position + 1]!, f[o + L.position + 2]!] as Vec3,
-        rotation: [f[o + L.rotation]!, f[o + L.rotation + 1]!, f[o + L.rotation + 2]!, f[o + L.rotation + 3]!] as Quat,
+        rotation: [
+          f[o + L.rotation]!,
+          f[o + L.rotation + 1]!,
+          f[o + L.rotation + 2]!,
+          f[o + L.rotation + 3]!,
+        ] as Quat,
       };
     });
   }
 
   override destroy(): void {
-    for (const b of [this.shapes, this.hullVertices, this.hullPlanes, this.hullFaces, this.hullIndices]) b.destroy();
+    for (const b of [
+      this.shapes,
+      this.hullVertices,
+      this.hullPlanes,
+      this.hullFaces,
+      this.hullIndices,
+    ])
+      b.destroy();
     super.destroy();
   }
 }

@@ -4,12 +4,28 @@
 // Chromium) run the same pairs.
 
 import {
-  collinearCapsulesScene, deepPenetrationScene, exactTouchingScene, largeOffsetScene, nearRightAnglesScene, parallelEdgesScene,
-  scaledScene, vertexOnEdgeScene, type SceneBuilder,
+  collinearCapsulesScene,
+  deepPenetrationScene,
+  exactTouchingScene,
+  largeOffsetScene,
+  nearRightAnglesScene,
+  parallelEdgesScene,
+  scaledScene,
+  vertexOnEdgeScene,
+  type SceneBuilder,
 } from './random2d.ts';
 import {
-  apartAtVerticesScene3D, coplanarTouchingScene3D, deepPenetrationScene3D, edgeOnFaceScene3D, featureOnFeatureScene3D, nearRightAnglesScene3D,
-  noisyAndThinScene3D, parallelFacesScene3D, roundOnRoundScene3D, scaledScene3D, type SceneBuilder3D,
+  apartAtVerticesScene3D,
+  coplanarTouchingScene3D,
+  deepPenetrationScene3D,
+  edgeOnFaceScene3D,
+  featureOnFeatureScene3D,
+  nearRightAnglesScene3D,
+  noisyAndThinScene3D,
+  parallelFacesScene3D,
+  roundOnRoundScene3D,
+  scaledScene3D,
+  type SceneBuilder3D,
 } from './random3d.ts';
 
 /** Geometries (each in both orders) of every 3D adversarial set. */
@@ -26,7 +42,12 @@ export const ADVERSARIAL_SETS_2D: Readonly<Record<string, () => SceneBuilder>> =
   'vertex-on-edge, margin 0.05': () => vertexOnEdgeScene(0x0e06e + 5, 15_000, MARGIN),
   deep: () => deepPenetrationScene(0xdee9, 15_000),
   'near-right-angles': () => nearRightAnglesScene(0x90d, 15_000),
-  ...Object.fromEntries([-3, -2, -1, 0, 1, 2, 3].map((e) => [`scale 1e${e}`, () => scaledScene(0x5ca1e + e, 4_000, 10 ** e)])),
+  ...Object.fromEntries(
+    [-3, -2, -1, 0, 1, 2, 3].map((e) => [
+      `scale 1e${e}`,
+      () => scaledScene(0x5ca1e + e, 4_000, 10 ** e),
+    ]),
+  ),
   'large-offset': () => largeOffsetScene(0xb16, 15_000),
 };
 

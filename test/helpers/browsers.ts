@@ -83,7 +83,9 @@ async function chromiumBrowser(): Promise<TestBrowser> {
         if (msg.type() === 'error') add(`console.error: ${msg.text()}`);
       });
       page.on('pageerror', (err) => add(`uncaught: ${err.message}`));
-      page.on('requestfailed', (req) => add(`request failed: ${req.url()} (${req.failure()?.errorText})`));
+      page.on('requestfailed', (req) =>
+        add(`request failed: ${req.url()} (${req.failure()?.errorText})`),
+      );
       page.on('response', (res) => {
         if (res.status() >= 400) add(`HTTP ${res.status()}: ${res.url()}`);
       });
@@ -109,12 +111,14 @@ function puppeteerPage(page: PuppeteerPage, problems: string[]): TestPage {
     },
     click: async (s) => (await element(s)).click(),
     check: async (s) => {
-      if (!(await page.$eval(s, (e) => (e as HTMLInputElement).checked))) await (await element(s)).click();
+      if (!(await page.$eval(s, (e) => (e as HTMLInputElement).checked)))
+        await (await element(s)).click();
     },
     text: (s) => page.$eval(s, (e) => e.textContent ?? ''),
     attribute: (s, name) => page.$eval(s, (e, n) => e.getAttribute(n), name),
     visible: async (s) => (await element(s)).isVisible(),
-    screenshot: async (s, path) => Buffer.from(await (await element(s)).screenshot({ path: path as `${string}.png` })),
+    screenshot: async (s, path) =>
+      Buffer.from(await (await element(s)).screenshot({ path: path as `${string}.png` })),
     close: () => page.close(),
   };
 }
@@ -132,8 +136,12 @@ async function firefoxBrowser(): Promise<TestBrowser> {
       page.on('console', (msg) => {
         if (msg.type() === 'error') add(`console.error: ${msg.text()}`);
       });
-      page.on('pageerror', (err) => add(`uncaught: ${err instanceof Error ? err.message : String(err)}`));
-      page.on('requestfailed', (req) => add(`request failed: ${req.url()} (${req.failure()?.errorText})`));
+      page.on('pageerror', (err) =>
+        add(`uncaught: ${err instanceof Error ? err.message : String(err)}`),
+      );
+      page.on('requestfailed', (req) =>
+        add(`request failed: ${req.url()} (${req.failure()?.errorText})`),
+      );
       page.on('response', (res) => {
         if (res.status() >= 400) add(`HTTP ${res.status()}: ${res.url()}`);
       });
@@ -190,7 +198,11 @@ export function browserFor(name: BrowserName): { readonly browser: TestBrowser }
  * more than a little, the fraction of clearly coloured (not grey) pixels, and the number of
  * distinct colours (4 bits per channel). Decoded in the page.
  */
-export async function inkOf(page: TestPage, png: Buffer, background: [number, number, number]): Promise<{ fraction: number; coloured: number; colours: number }> {
+export async function inkOf(
+  page: TestPage,
+  png: Buffer,
+  background: [number, number, number],
+): Promise<{ fraction: number; coloured: number; colours: number }> {
   return page.evaluate(
     async ({ b64, bg }) => {
       const img = new Image();
@@ -208,8 +220,13 @@ export async function inkOf(page: TestPage, png: Buffer, background: [number, nu
       const colours = new Set<number>();
       for (let i = 0; i < d.length; i += 4 * 5) {
         total++;
-        if (Math.abs(d[i]! - bg[0]) + Math.abs(d[i + 1]! - bg[1]) + Math.abs(d[i + 2]! - bg[2]) > 24) ink++;
-        if (Math.max(d[i]!, d[i + 1]!, d[i + 2]!) - Math.min(d[i]!, d[i + 1]!, d[i + 2]!) > 60) coloured++;
+        if (
+          Math.abs(d[i]! - bg[0]) + Math.abs(d[i + 1]! - bg[1]) + Math.abs(d[i + 2]! - bg[2]) >
+          24
+        )
+          ink++;
+        if (Math.max(d[i]!, d[i + 1]!, d[i + 2]!) - Math.min(d[i]!, d[i + 1]!, d[i + 2]!) > 60)
+          coloured++;
         colours.add((d[i]! >> 4) * 256 + (d[i + 1]! >> 4) * 16 + (d[i + 2]! >> 4));
       }
       return { fraction: ink / total, coloured: coloured / total, colours: colours.size };

@@ -30,13 +30,18 @@ export const CHROMIUM_ARGS = [
 ];
 
 export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM_PATH)) throw missingBrowser('Chromium', CHROMIUM_PATH, 'chromium', 'CHROMIUM');
+  if (!existsSync(CHROMIUM_PATH))
+    throw missingBrowser('Chromium', CHROMIUM_PATH, 'chromium', 'CHROMIUM');
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
 }
 
 /** Vite's dev server on the demo, without HMR or file watching (nothing reloads a page mid-test). */
 export async function startDemoServer(): Promise<{ server: ViteDevServer; url: string }> {
-  const server = await createServer({ configFile: join(root, 'vite.config.ts'), logLevel: 'warn', server: { hmr: false, watch: null } });
+  const server = await createServer({
+    configFile: join(root, 'vite.config.ts'),
+    logLevel: 'warn',
+    server: { hmr: false, watch: null },
+  });
   await server.listen();
   const url = server.resolvedUrls?.local?.[0];
   if (!url) throw new Error('the Vite dev server gave no local URL');

@@ -66,13 +66,19 @@ export function dist(a: readonly number[], b: readonly number[]): number {
 /** Point i of manifold m on A's surface: position + depth/2·normal. */
 export function onA(m: ManifoldJson, i: number): V {
   const p = m.points[i]!;
-  return [p.position[0]! + 0.5 * p.depth * m.normal[0]!, p.position[1]! + 0.5 * p.depth * m.normal[1]!];
+  return [
+    p.position[0]! + 0.5 * p.depth * m.normal[0]!,
+    p.position[1]! + 0.5 * p.depth * m.normal[1]!,
+  ];
 }
 
 /** Point i of manifold m on B's surface: position − depth/2·normal. */
 export function onB(m: ManifoldJson, i: number): V {
   const p = m.points[i]!;
-  return [p.position[0]! - 0.5 * p.depth * m.normal[0]!, p.position[1]! - 0.5 * p.depth * m.normal[1]!];
+  return [
+    p.position[0]! - 0.5 * p.depth * m.normal[0]!,
+    p.position[1]! - 0.5 * p.depth * m.normal[1]!,
+  ];
 }
 
 /** The id of the same point in the swapped pair [B, A]: the two feature bytes exchanged. */

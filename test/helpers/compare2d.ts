@@ -105,7 +105,11 @@ type SlotDiff = 'same' | 'count' | 'ids' | 'normal' | 'values' | 'layout';
  * empty slot, are not both 0). Accumulates the largest differences of agreeing slots.
  */
 function slotDiff(
-  c: { f: Float32Array; u: Uint32Array }, g: { f: Float32Array; u: Uint32Array }, k: number, tol: number, depthTol: number,
+  c: { f: Float32Array; u: Uint32Array },
+  g: { f: Float32Array; u: Uint32Array },
+  k: number,
+  tol: number,
+  depthTol: number,
   acc: { normal: number; position: number; depth: number },
 ): SlotDiff {
   const o = k * M.words;
@@ -115,20 +119,33 @@ function slotDiff(
   if (c.u[o + M.flags] !== 0 || g.u[o + M.flags] !== 0) return 'layout';
   for (let i = count; i < 2; i++) {
     const p = o + M.points + i * M.pointStride;
-    for (let w = 0; w < M.pointStride; w++) if (c.u[p + w] !== 0 || g.u[p + w] !== 0) return 'layout';
+    for (let w = 0; w < M.pointStride; w++)
+      if (c.u[p + w] !== 0 || g.u[p + w] !== 0) return 'layout';
   }
-  if (count === 0) return c.u[o + M.normal] || c.u[o + M.normal + 1] || g.u[o + M.normal] || g.u[o + M.normal + 1] ? 'layout' : 'same';
+  if (count === 0)
+    return c.u[o + M.normal] || c.u[o + M.normal + 1] || g.u[o + M.normal] || g.u[o + M.normal + 1]
+      ? 'layout'
+      : 'same';
   for (let i = 0; i < count; i++) {
     const p = o + M.points + i * M.pointStride + M.pointId;
     if (c.u[p] !== g.u[p]) return 'ids';
   }
-  const dn = Math.hypot(c.f[o + M.normal]! - g.f[o + M.normal]!, c.f[o + M.normal + 1]! - g.f[o + M.normal + 1]!);
+  const dn = Math.hypot(
+    c.f[o + M.normal]! - g.f[o + M.normal]!,
+    c.f[o + M.normal + 1]! - g.f[o + M.normal + 1]!,
+  );
   if (!(dn <= NORMAL_TOL_2D)) return 'normal';
   let dp = 0;
   let dd = 0;
   for (let i = 0; i < count; i++) {
     const p = o + M.points + i * M.pointStride;
-    dp = Math.max(dp, Math.hypot(c.f[p + M.pointPosition]! - g.f[p + M.pointPosition]!, c.f[p + M.pointPosition + 1]! - g.f[p + M.pointPosition + 1]!));
+    dp = Math.max(
+      dp,
+      Math.hypot(
+        c.f[p + M.pointPosition]! - g.f[p + M.pointPosition]!,
+        c.f[p + M.pointPosition + 1]! - g.f[p + M.pointPosition + 1]!,
+      ),
+    );
     dd = Math.max(dd, Math.abs(c.f[p + M.pointDepth]! - g.f[p + M.pointDepth]!));
   }
   acc.normal = Math.max(acc.normal, dn);
@@ -139,7 +156,11 @@ function slotDiff(
 
 /** Runs both backends on a scene and compares every slot; validates a sample of the CPU output. */
 export async function compareSet2D(
-  name: string, builder: SceneBuilder, gpu: GpuNarrowphase2D, validate: number | 'all', general?: GpuNarrowphase2D,
+  name: string,
+  builder: SceneBuilder,
+  gpu: GpuNarrowphase2D,
+  validate: number | 'all',
+  general?: GpuNarrowphase2D,
 ): Promise<SetResult2D> {
   const tStart = performance.now();
   const scene = builder.scene();
@@ -154,23 +175,62 @@ export async function compareSet2D(
   const gpuBuf = (await gpu.run(packed)).manifolds;
   const gpuMs = performance.now() - t1;
   const generalBuf = general ? (await general.run(packed)).manifolds : null;
-  const sameAsGeneral = generalBuf ? new Uint8Array(generalBuf).every((x, i) => x === new Uint8Array(gpuBuf)[i]) && generalBuf.byteLength === gpuBuf.byteLength : null;
+  const sameAsGeneral = generalBuf
+    ? new Uint8Array(generalBuf).every((x, i) => x === new Uint8Array(gpuBuf)[i]) &&
+      generalBuf.byteLength === gpuBuf.byteLength
+    : null;
   const cpu = { f: new Float32Array(cpuBuf), u: new Uint32Array(cpuBuf) };
   const gpuOut = { f: new Float32Array(gpuBuf), u: new Uint32Array(gpuBuf) };
   const margin = parsed.margin;
   const n = packed.pairCount;
 
   const r: SetResult2D = {
-    name, sameAsGeneral, pairs: n, touching: 0, onePoint: 0, twoPoint: 0, negativeDepthPoints: 0, zeroDepthPoints: 0, vertexFeatureIds: 0,
+    name,
+    sameAsGeneral,
+    pairs: n,
+    touching: 0,
+    onePoint: 0,
+    twoPoint: 0,
+    negativeDepthPoints: 0,
+    zeroDepthPoints: 0,
+    vertexFeatureIds: 0,
     normalFrom: { 'A-face': 0, 'B-face': 0, other: 0 },
-    nearTies: { total: 0, count: 0, ids: 0, normal: 0 }, unexplained: [], unexplainedCases: [], nearTieCases: [],
-    cpuChecked: 0, cpuInvalid: [], cpuInvalidCases: [], unexplainedKinds: new Map(), cpuInvalidKinds: new Map(),
-    maxNormalDiff: 0, maxPositionDiffRel: 0, maxDepthDiffRel: 0, cpuMs, gpuMs, packMs: 0, checkMs: 0, cpu, gpu: gpuOut,
+    nearTies: { total: 0, count: 0, ids: 0, normal: 0 },
+    unexplained: [],
+    unexplainedCases: [],
+    nearTieCases: [],
+    cpuChecked: 0,
+    cpuInvalid: [],
+    cpuInvalidCases: [],
+    unexplainedKinds: new Map(),
+    cpuInvalidKinds: new Map(),
+    maxNormalDiff: 0,
+    maxPositionDiffRel: 0,
+    maxDepthDiffRel: 0,
+    cpuMs,
+    gpuMs,
+    packMs: 0,
+    checkMs: 0,
+    cpu,
+    gpu: gpuOut,
   };
   const acc = { normal: 0, position: 0, depth: 0 };
-  const makeCase = (k: number, kind: string, mc: Manifold, mg: Manifold, vc: Validity | null, vg: Validity | null): Case2D => ({
-    k, kind, scene: pairScene(scene, k), note: `${builder.tags[k]!.set}${builder.tags[k]!.note ? `, ${builder.tags[k]!.note}` : ''}`,
-    cpu: manifoldJson(mc), gpu: manifoldJson(mg), cpuProblems: vc?.problems ?? [], gpuProblems: vg?.problems ?? [],
+  const makeCase = (
+    k: number,
+    kind: string,
+    mc: Manifold,
+    mg: Manifold,
+    vc: Validity | null,
+    vg: Validity | null,
+  ): Case2D => ({
+    k,
+    kind,
+    scene: pairScene(scene, k),
+    note: `${builder.tags[k]!.set}${builder.tags[k]!.note ? `, ${builder.tags[k]!.note}` : ''}`,
+    cpu: manifoldJson(mc),
+    gpu: manifoldJson(mg),
+    cpuProblems: vc?.problems ?? [],
+    gpuProblems: vg?.problems ?? [],
   });
 
   const every = validate === 'all' ? 1 : Math.max(1, Math.floor(n / validate));
@@ -194,8 +254,14 @@ export async function compareSet2D(
       vc = checkManifold(a, b, mc, margin);
       r.cpuChecked++;
       if (!vc.ok) {
-        bump(r.cpuInvalidKinds, `${builder.tags[k]!.note?.split(',')[0] ?? builder.tags[k]!.set}: ${problemKind(vc.problems[0]!)}`);
-        if (r.cpuInvalid.push(k) <= KEEP_CASES) r.cpuInvalidCases.push(makeCase(k, 'cpu invalid', mc, readManifold(gpuOut.f, gpuOut.u, k), vc, null));
+        bump(
+          r.cpuInvalidKinds,
+          `${builder.tags[k]!.note?.split(',')[0] ?? builder.tags[k]!.set}: ${problemKind(vc.problems[0]!)}`,
+        );
+        if (r.cpuInvalid.push(k) <= KEEP_CASES)
+          r.cpuInvalidCases.push(
+            makeCase(k, 'cpu invalid', mc, readManifold(gpuOut.f, gpuOut.u, k), vc, null),
+          );
       }
     }
     if (d === 'same') continue;
@@ -204,14 +270,18 @@ export async function compareSet2D(
     if ((d === 'count' || d === 'ids' || d === 'normal') && vc!.ok && vg.ok) {
       r.nearTies.total++;
       r.nearTies[d]++;
-      if (r.nearTieCases.length < SHOW_CASES_2D) r.nearTieCases.push(makeCase(k, `near-tie: ${d} differ`, mc, mg, vc, vg));
+      if (r.nearTieCases.length < SHOW_CASES_2D)
+        r.nearTieCases.push(makeCase(k, `near-tie: ${d} differ`, mc, mg, vc, vg));
     } else {
       const kind =
-        d === 'values' ? 'same features, positions/depths differ' :
-        d === 'layout' ? 'flags or unused words differ' :
-        `${d} differ${vc!.ok ? '' : ', cpu invalid'}${vg.ok ? '' : ', gpu invalid'}`;
+        d === 'values'
+          ? 'same features, positions/depths differ'
+          : d === 'layout'
+            ? 'flags or unused words differ'
+            : `${d} differ${vc!.ok ? '' : ', cpu invalid'}${vg.ok ? '' : ', gpu invalid'}`;
       bump(r.unexplainedKinds, kind);
-      if (r.unexplained.push(k) <= KEEP_CASES) r.unexplainedCases.push(makeCase(k, kind, mc, mg, vc, vg));
+      if (r.unexplained.push(k) <= KEEP_CASES)
+        r.unexplainedCases.push(makeCase(k, kind, mc, mg, vc, vg));
     }
   }
   r.checkMs = performance.now() - t1 - gpuMs;
@@ -232,6 +302,8 @@ function problemKind(problem: string): string {
 }
 
 export function kindsText2D(map: Map<string, number>): string {
-  return [...map].sort((x, y) => y[1] - x[1]).map(([k, n]) => `\n      ${n} × ${k}`).join('');
+  return [...map]
+    .sort((x, y) => y[1] - x[1])
+    .map(([k, n]) => `\n      ${n} × ${k}`)
+    .join('');
 }
-

@@ -9,12 +9,21 @@
 // (src/validity3d.ts); anything else is unexplained.
 
 import { CONTACT_KIND_3D } from '../../src/constants3d.ts';
-import { collidePacked3D, prepareCpu3D, type CpuNarrowphase3D } from '../../src/cpu/narrowphase3d.ts';
+import {
+  collidePacked3D,
+  prepareCpu3D,
+  type CpuNarrowphase3D,
+} from '../../src/cpu/narrowphase3d.ts';
 import type { GpuNarrowphase3D } from '../../src/gpu/narrowphase3d.ts';
 import { LAYOUT_3D } from '../../src/layout3d.ts';
 import { packScene3D, type Packed3D } from '../../src/pack3d.ts';
 import { parseScene3D, type SceneJson3D } from '../../src/scene.ts';
-import { checkManifoldValidity3D, placeShape3D, type PlacedShape3D, type Validity3D } from '../../src/validity3d.ts';
+import {
+  checkManifoldValidity3D,
+  placeShape3D,
+  type PlacedShape3D,
+  type Validity3D,
+} from '../../src/validity3d.ts';
 import { describeCase2D } from './compare2d.ts';
 import { pairScene } from './random2d.ts';
 import type { SceneBuilder3D } from './random3d.ts';
@@ -28,7 +37,9 @@ export const LENGTH_TOL_3D = 1e-4;
 /** ulps of the largest world coordinate that f32 arithmetic may lose on the way. */
 export const WORLD_ULPS_3D = 8;
 
-export const KIND_NAMES = Object.fromEntries(Object.entries(CONTACT_KIND_3D).map(([k, v]) => [v, k])) as Record<number, string>;
+export const KIND_NAMES = Object.fromEntries(
+  Object.entries(CONTACT_KIND_3D).map(([k, v]) => [v, k]),
+) as Record<number, string>;
 
 export interface Slot3D {
   normal: [number, number, number];
@@ -42,10 +53,21 @@ export interface Slot3D {
 export function readSlot3D(f: Float32Array, u: Uint32Array, k: number): Slot3D {
   const o = k * M.words;
   const count = u[o + M.count]!;
-  const s: Slot3D = { normal: [f[o + M.normal]!, f[o + M.normal + 1]!, f[o + M.normal + 2]!], count, kind: u[o + M.kind]!, positions: [], depths: [], ids: [] };
+  const s: Slot3D = {
+    normal: [f[o + M.normal]!, f[o + M.normal + 1]!, f[o + M.normal + 2]!],
+    count,
+    kind: u[o + M.kind]!,
+    positions: [],
+    depths: [],
+    ids: [],
+  };
   for (let i = 0; i < Math.min(count, M.pointCapacity); i++) {
     const p = o + M.points + i * M.pointStride;
-    s.positions.push(f[p + M.pointPosition]!, f[p + M.pointPosition + 1]!, f[p + M.pointPosition + 2]!);
+    s.positions.push(
+      f[p + M.pointPosition]!,
+      f[p + M.pointPosition + 1]!,
+      f[p + M.pointPosition + 2]!,
+    );
     s.depths.push(f[p + M.pointDepth]!);
     s.ids.push(u[p + M.pointId]!);
   }
@@ -56,7 +78,11 @@ export function slotJson(s: Slot3D): object {
   return {
     kind: KIND_NAMES[s.kind] ?? s.kind,
     normal: s.normal,
-    points: s.depths.map((d, i) => ({ position: s.positions.slice(3 * i, 3 * i + 3), depth: d, id: `0x${s.ids[i]!.toString(16).padStart(4, '0')}` })),
+    points: s.depths.map((d, i) => ({
+      position: s.positions.slice(3 * i, 3 * i + 3),
+      depth: d,
+      id: `0x${s.ids[i]!.toString(16).padStart(4, '0')}`,
+    })),
   };
 }
 
@@ -101,7 +127,11 @@ export interface SetResult3D {
 }
 
 /** The two shapes of slot k as the kernels saw them (f32 data), placed in the world. */
-export function placedPair(prepared: CpuNarrowphase3D, packed: Packed3D, k: number): [PlacedShape3D, PlacedShape3D] {
+export function placedPair(
+  prepared: CpuNarrowphase3D,
+  packed: Packed3D,
+  k: number,
+): [PlacedShape3D, PlacedShape3D] {
   const place = (body: number): PlacedShape3D => {
     const o = body * B.words;
     const pos = prepared.bodies.subarray(o + B.position, o + B.position + 3);
@@ -111,27 +141,53 @@ export function placedPair(prepared: CpuNarrowphase3D, packed: Packed3D, k: numb
   return [place(packed.pairs[2 * k]!), place(packed.pairs[2 * k + 1]!)];
 }
 
-function view(s: Slot3D): { normal: number[]; count: number; positions: number[]; depths: number[]; ids: number[] } {
+function view(s: Slot3D): {
+  normal: number[];
+  count: number;
+  positions: number[];
+  depths: number[];
+  ids: number[];
+} {
   return s;
 }
 
 /** Length tolerance for comparing the backends on a pair. */
 export function compareTolerance3D(a: PlacedShape3D, b: PlacedShape3D): number {
-  return LENGTH_TOL_3D * Math.max(a.extent, b.extent) + WORLD_ULPS_3D * 2 ** -24 * Math.max(a.magnitude, b.magnitude);
+  return (
+    LENGTH_TOL_3D * Math.max(a.extent, b.extent) +
+    WORLD_ULPS_3D * 2 ** -24 * Math.max(a.magnitude, b.magnitude)
+  );
 }
 
 type DiffKind = 'same' | 'count' | 'ids' | 'normal' | 'numeric';
 
-function slotDiff(c: Slot3D, g: Slot3D, tol: number, scale: number, acc: { normal: number; position: number; depth: number }): DiffKind {
+function slotDiff(
+  c: Slot3D,
+  g: Slot3D,
+  tol: number,
+  scale: number,
+  acc: { normal: number; position: number; depth: number },
+): DiffKind {
   if (c.count !== g.count) return 'count';
   if (c.count === 0) return 'same';
   if (c.kind !== g.kind) return 'ids';
   for (let i = 0; i < c.count; i++) if (c.ids[i] !== g.ids[i]) return 'ids';
-  const dn = Math.hypot(c.normal[0] - g.normal[0], c.normal[1] - g.normal[1], c.normal[2] - g.normal[2]);
+  const dn = Math.hypot(
+    c.normal[0] - g.normal[0],
+    c.normal[1] - g.normal[1],
+    c.normal[2] - g.normal[2],
+  );
   let dp = 0;
   let dd = 0;
   for (let i = 0; i < c.count; i++) {
-    dp = Math.max(dp, Math.hypot(c.positions[3 * i]! - g.positions[3 * i]!, c.positions[3 * i + 1]! - g.positions[3 * i + 1]!, c.positions[3 * i + 2]! - g.positions[3 * i + 2]!));
+    dp = Math.max(
+      dp,
+      Math.hypot(
+        c.positions[3 * i]! - g.positions[3 * i]!,
+        c.positions[3 * i + 1]! - g.positions[3 * i + 1]!,
+        c.positions[3 * i + 2]! - g.positions[3 * i + 2]!,
+      ),
+    );
     dd = Math.max(dd, Math.abs(c.depths[i]! - g.depths[i]!));
   }
   acc.normal = Math.max(acc.normal, dn);
@@ -148,7 +204,12 @@ function slotDiff(c: Slot3D, g: Slot3D, tol: number, scale: number, acc: { norma
  * packed data and compares its bytes with the pair classes' (sameAsGeneral).
  */
 export async function compareSet3D(
-  name: string, builder: SceneBuilder3D, gpu: GpuNarrowphase3D, validate: number | 'all', showCases = 4, general?: GpuNarrowphase3D,
+  name: string,
+  builder: SceneBuilder3D,
+  gpu: GpuNarrowphase3D,
+  validate: number | 'all',
+  showCases = 4,
+  general?: GpuNarrowphase3D,
 ): Promise<SetResult3D> {
   const scene = builder.scene();
   const parsed = parseScene3D(scene);
@@ -161,21 +222,60 @@ export async function compareSet3D(
   const run = await gpu.run(packed);
   const gpuMs = performance.now() - t1;
   const table = await gpu.classes.readTable();
-  const classes = Object.fromEntries(Object.entries(table).filter(([, row]) => row.pairCount > 0).map(([c, row]) => [c, row.pairCount]));
-  const sameAsGeneral = general ? Buffer.from((await general.run(packed)).manifolds).equals(Buffer.from(run.manifolds)) : null;
+  const classes = Object.fromEntries(
+    Object.entries(table)
+      .filter(([, row]) => row.pairCount > 0)
+      .map(([c, row]) => [c, row.pairCount]),
+  );
+  const sameAsGeneral = general
+    ? Buffer.from((await general.run(packed)).manifolds).equals(Buffer.from(run.manifolds))
+    : null;
   const cpu = { f: new Float32Array(cpuBuf), u: new Uint32Array(cpuBuf) };
   const gpuOut = { f: new Float32Array(run.manifolds), u: new Uint32Array(run.manifolds) };
   const margin = Math.fround(parsed.margin);
   const n = packed.pairCount;
   const r: SetResult3D = {
-    name, classes, sameAsGeneral, pairs: n, touching: 0, pointHistogram: [0, 0, 0, 0, 0], kinds: {}, faceOnePoint: 0, negativeDepthPoints: 0,
-    nearTies: { total: 0, count: 0, ids: 0, normal: 0, numeric: 0 }, unexplained: [], nearTieCases: [], cpuChecked: 0, cpuInvalid: [],
-    maxNormalDiff: 0, maxPositionDiffRel: 0, maxDepthDiffRel: 0, cpuMs, gpuMs, gpuKernelMs: run.kernelMs, checkMs: 0, cpu, gpu: gpuOut,
+    name,
+    classes,
+    sameAsGeneral,
+    pairs: n,
+    touching: 0,
+    pointHistogram: [0, 0, 0, 0, 0],
+    kinds: {},
+    faceOnePoint: 0,
+    negativeDepthPoints: 0,
+    nearTies: { total: 0, count: 0, ids: 0, normal: 0, numeric: 0 },
+    unexplained: [],
+    nearTieCases: [],
+    cpuChecked: 0,
+    cpuInvalid: [],
+    maxNormalDiff: 0,
+    maxPositionDiffRel: 0,
+    maxDepthDiffRel: 0,
+    cpuMs,
+    gpuMs,
+    gpuKernelMs: run.kernelMs,
+    checkMs: 0,
+    cpu,
+    gpu: gpuOut,
   };
   const acc = { normal: 0, position: 0, depth: 0 };
-  const makeCase = (k: number, kind: string, mc: Slot3D, mg: Slot3D, vc: Validity3D | null, vg: Validity3D | null): Case3D => ({
-    k, kind, scene: pairScene(scene, k), note: `${builder.tags[k]!.set}${builder.tags[k]!.note ? `, ${builder.tags[k]!.note}` : ''}`,
-    cpu: slotJson(mc), gpu: slotJson(mg), cpuProblems: vc?.problems ?? [], gpuProblems: vg?.problems ?? [],
+  const makeCase = (
+    k: number,
+    kind: string,
+    mc: Slot3D,
+    mg: Slot3D,
+    vc: Validity3D | null,
+    vg: Validity3D | null,
+  ): Case3D => ({
+    k,
+    kind,
+    scene: pairScene(scene, k),
+    note: `${builder.tags[k]!.set}${builder.tags[k]!.note ? `, ${builder.tags[k]!.note}` : ''}`,
+    cpu: slotJson(mc),
+    gpu: slotJson(mg),
+    cpuProblems: vc?.problems ?? [],
+    gpuProblems: vg?.problems ?? [],
   });
   const every = validate === 'all' ? 1 : Math.max(1, Math.floor(n / validate));
   const tc = performance.now();
@@ -186,7 +286,11 @@ export async function compareSet3D(
       r.touching++;
       const kind = KIND_NAMES[mc.kind] ?? String(mc.kind);
       r.kinds[kind] = (r.kinds[kind] ?? 0) + 1;
-      if ((mc.kind === CONTACT_KIND_3D.faceA || mc.kind === CONTACT_KIND_3D.faceB) && mc.count === 1) r.faceOnePoint++;
+      if (
+        (mc.kind === CONTACT_KIND_3D.faceA || mc.kind === CONTACT_KIND_3D.faceB) &&
+        mc.count === 1
+      )
+        r.faceOnePoint++;
       for (const d of mc.depths) if (d < 0) r.negativeDepthPoints++;
     }
     r.pointHistogram[Math.min(mc.count, 4)]!++;
@@ -206,9 +310,19 @@ export async function compareSet3D(
     if (vc!.ok && vg.ok) {
       r.nearTies.total++;
       r.nearTies[d]++;
-      if (r.nearTieCases.length < showCases) r.nearTieCases.push(makeCase(k, `near-tie: ${d} differ`, mc, mg, vc, vg));
+      if (r.nearTieCases.length < showCases)
+        r.nearTieCases.push(makeCase(k, `near-tie: ${d} differ`, mc, mg, vc, vg));
     } else {
-      r.unexplained.push(makeCase(k, `${d} differ${vc!.ok ? '' : ', cpu invalid'}${vg.ok ? '' : ', gpu invalid'}`, mc, mg, vc, vg));
+      r.unexplained.push(
+        makeCase(
+          k,
+          `${d} differ${vc!.ok ? '' : ', cpu invalid'}${vg.ok ? '' : ', gpu invalid'}`,
+          mc,
+          mg,
+          vc,
+          vg,
+        ),
+      );
     }
   }
   r.checkMs = performance.now() - tc;

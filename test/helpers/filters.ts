@@ -5,16 +5,24 @@
 import { expect } from 'vitest';
 import { shouldCollide } from '../../src/filter.ts';
 
-export function assignRandomFilters(shapes: { categoryBits: number; maskBits: number }[], r: () => number): void {
+export function assignRandomFilters(
+  shapes: { categoryBits: number; maskBits: number }[],
+  r: () => number,
+): void {
   shapes.forEach((s, i) => {
     s.categoryBits = 1 << (i % 4);
     const u = r();
-    s.maskBits = u < 0.25 ? 0xffffffff : u < 0.5 ? ~s.categoryBits >>> 0 : u < 0.75 ? s.categoryBits : 0x5;
+    s.maskBits =
+      u < 0.25 ? 0xffffffff : u < 0.5 ? ~s.categoryBits >>> 0 : u < 0.75 ? s.categoryBits : 0x5;
   });
 }
 
 /** How many of `pairs` the shapes' filters let collide, for coverage guards. */
-export function passingPairs(pairs: Uint32Array, bodyShape: Uint32Array, shapes: readonly { categoryBits: number; maskBits: number }[]): number {
+export function passingPairs(
+  pairs: Uint32Array,
+  bodyShape: Uint32Array,
+  shapes: readonly { categoryBits: number; maskBits: number }[],
+): number {
   let n = 0;
   for (let k = 0; k < pairs.length; k += 2) {
     const a = shapes[bodyShape[pairs[k]!]!]!;
@@ -31,7 +39,9 @@ type Filtered = { categoryBits: number; maskBits: number };
  * `expectHostPairs` (the per-dimension test's): no borderline pairs, exactly the unfiltered pairs
  * that pass, and (coverage) many removed and many kept.
  */
-export async function expectFilteredLikeHost<S extends { shapes: Filtered[]; bodyShape: Uint32Array }>(
+export async function expectFilteredLikeHost<
+  S extends { shapes: Filtered[]; bodyShape: Uint32Array },
+>(
   scene: S,
   sweep: (scene: S) => Uint32Array,
   expectHostPairs: (scene: S) => Promise<{ host: Uint32Array; borderline: number }>,

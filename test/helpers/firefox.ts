@@ -26,14 +26,18 @@ export const FIREFOX_PREFS = {
 export const FIREFOX_MESA_CACHE = join(homedir(), '.cache', 'webgpu-narrowphase-firefox-mesa');
 
 export async function launchFirefox(): Promise<Browser> {
-  if (!existsSync(FIREFOX_PATH)) throw missingBrowser('Firefox', FIREFOX_PATH, 'firefox-esr', 'FIREFOX');
+  if (!existsSync(FIREFOX_PATH))
+    throw missingBrowser('Firefox', FIREFOX_PATH, 'firefox-esr', 'FIREFOX');
   mkdirSync(FIREFOX_MESA_CACHE, { recursive: true });
   return puppeteer.launch({
     browser: 'firefox',
     executablePath: FIREFOX_PATH,
     headless: true,
     extraPrefsFirefox: { ...FIREFOX_PREFS },
-    env: { ...process.env, MESA_SHADER_CACHE_DIR: process.env.MESA_SHADER_CACHE_DIR ?? FIREFOX_MESA_CACHE },
+    env: {
+      ...process.env,
+      MESA_SHADER_CACHE_DIR: process.env.MESA_SHADER_CACHE_DIR ?? FIREFOX_MESA_CACHE,
+    },
     protocolTimeout: 900_000,
   });
 }

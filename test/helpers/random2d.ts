@@ -101,7 +101,10 @@ export function randomPolygonVertices(rng: Rng, size: number, n = randInt(rng, 3
     const eb = size * uniform(rng, 0.55, 1);
     const spin = uniform(rng, 0, 2 * Math.PI);
     // Stratified: one random angle in each of n equal sectors (sorted, never crowded).
-    const angles = Array.from({ length: n }, (_, i) => ((i + uniform(rng, 0.1, 0.9)) * 2 * Math.PI) / n);
+    const angles = Array.from(
+      { length: n },
+      (_, i) => ((i + uniform(rng, 0.1, 0.9)) * 2 * Math.PI) / n,
+    );
     let ok = true;
     for (let i = 0; i < n; i++) {
       const gap = i + 1 < n ? angles[i + 1]! - angles[i]! : angles[0]! + 2 * Math.PI - angles[i]!;
@@ -135,7 +138,8 @@ export function randomPolygon(rng: Rng, size: number, radius = 0): Shape2DInput 
 
 export function randomCircle(rng: Rng, size: number): Shape2DInput {
   const c: Shape2DInput = { type: 'circle', radius: fr(size * uniform(rng, 0.6, 1)) };
-  if (rng() < 0.3) c.center = [fr(size * uniform(rng, -0.2, 0.2)), fr(size * uniform(rng, -0.2, 0.2))];
+  if (rng() < 0.3)
+    c.center = [fr(size * uniform(rng, -0.2, 0.2)), fr(size * uniform(rng, -0.2, 0.2))];
   return c;
 }
 
@@ -143,7 +147,8 @@ export function randomCapsule(rng: Rng, size: number): Shape2DInput {
   const radius = size * uniform(rng, 0.1, 0.5);
   const half = (size - radius) * uniform(rng, 0.5, 1);
   const dir = uniform(rng, 0, 2 * Math.PI);
-  const off = rng() < 0.3 ? rot(size * uniform(rng, -0.1, 0.1), 0, uniform(rng, 0, 2 * Math.PI)) : [0, 0];
+  const off =
+    rng() < 0.3 ? rot(size * uniform(rng, -0.1, 0.1), 0, uniform(rng, 0, 2 * Math.PI)) : [0, 0];
   const d = rot(half, 0, dir);
   return {
     type: 'capsule',
@@ -192,21 +197,43 @@ export class SceneBuilder extends PairSceneBuilder<Shape2DInput, Body2DInput> {
 
   /** Adds bodies for A and B and the pair (A, B), then (B, A) when `bothOrders`. */
   addPair(
-    shapeA: Shape2DInput, posA: Vec2, angleA: number, shapeB: Shape2DInput, posB: Vec2, angleB: number,
-    tag: PairTag, bothOrders = true,
+    shapeA: Shape2DInput,
+    posA: Vec2,
+    angleA: number,
+    shapeB: Shape2DInput,
+    posB: Vec2,
+    angleB: number,
+    tag: PairTag,
+    bothOrders = true,
   ): void {
-    this.addPairOf(this.addBody(shapeA, posA, angleA), this.addBody(shapeB, posB, angleB), tag, bothOrders);
+    this.addPairOf(
+      this.addBody(shapeA, posA, angleA),
+      this.addBody(shapeB, posB, angleB),
+      tag,
+      bothOrders,
+    );
   }
 
   scene(): SceneJson2D {
-    return { dim: 2, margin: this.margin, shapes: this.shapes, bodies: this.bodies, pairs: this.pairs };
+    return {
+      dim: 2,
+      margin: this.margin,
+      shapes: this.shapes,
+      bodies: this.bodies,
+      pairs: this.pairs,
+    };
   }
 }
 
 /** A self-contained scene JSON of pair k of `scene` (two shapes, two bodies, pair [0, 1]); 2D or 3D. */
-export function pairScene<S extends { margin?: number; shapes: unknown[]; bodies: { shape: number }[]; pairs?: [number, number][] }>(
-  scene: S, k: number,
-): S {
+export function pairScene<
+  S extends {
+    margin?: number;
+    shapes: unknown[];
+    bodies: { shape: number }[];
+    pairs?: [number, number][];
+  },
+>(scene: S, k: number): S {
   const [a, b] = scene.pairs![k]!;
   const ba = scene.bodies[a]!;
   const bb = scene.bodies[b]!;
@@ -214,7 +241,10 @@ export function pairScene<S extends { margin?: number; shapes: unknown[]; bodies
     ...scene,
     margin: scene.margin ?? 0,
     shapes: [scene.shapes[ba.shape]!, scene.shapes[bb.shape]!],
-    bodies: [{ ...ba, shape: 0 }, { ...bb, shape: 1 }],
+    bodies: [
+      { ...ba, shape: 0 },
+      { ...bb, shape: 1 },
+    ],
     pairs: [[0, 1]],
   };
 }
@@ -265,13 +295,27 @@ export function sweepScene(type: SweepType, seed: number, opts: SweepOptions): S
     const shapeB = randomShape(rng, genB, scale * uniform(rng, 0.5, 1.5));
     const posA: Vec2 = [scale * uniform(rng, -20, 20), scale * uniform(rng, -20, 20)];
     const posB = placeB(rng, shapeA, posA, shapeB);
-    sb.addPair(shapeA, posA, uniform(rng, -Math.PI, Math.PI), shapeB, posB, uniform(rng, -Math.PI, Math.PI), { set: type }, opts.bothOrders ?? true);
+    sb.addPair(
+      shapeA,
+      posA,
+      uniform(rng, -Math.PI, Math.PI),
+      shapeB,
+      posB,
+      uniform(rng, -Math.PI, Math.PI),
+      { set: type },
+      opts.bothOrders ?? true,
+    );
   }
   return sb;
 }
 
 /** Every sweep type mixed, `geometries` pairs in all (for the determinism test). */
-export function mixedScene(seed: number, geometries: number, margin = 0.05, bothOrders = false): SceneBuilder {
+export function mixedScene(
+  seed: number,
+  geometries: number,
+  margin = 0.05,
+  bothOrders = false,
+): SceneBuilder {
   const rng = mulberry32(seed);
   const types = Object.keys(SWEEP_TYPES) as SweepType[];
   const sb = new SceneBuilder(margin);
@@ -285,7 +329,17 @@ export function mixedScene(seed: number, geometries: number, margin = 0.05, both
     const posB = placeB(rng, shapeA, posA, shapeB);
     const angA = uniform(rng, -Math.PI, Math.PI);
     const angB = uniform(rng, -Math.PI, Math.PI);
-    if (swap) sb.addPair(shapeB, posB, angB, shapeA, posA, angA, { set: `mixed ${type} (B,A)` }, bothOrders);
+    if (swap)
+      sb.addPair(
+        shapeB,
+        posB,
+        angB,
+        shapeA,
+        posA,
+        angA,
+        { set: `mixed ${type} (B,A)` },
+        bothOrders,
+      );
     else sb.addPair(shapeA, posA, angA, shapeB, posB, angB, { set: `mixed ${type}` }, bothOrders);
   }
   return sb;
@@ -301,7 +355,11 @@ function localEdge(core: readonly Vec2[], i: number): { mid: Vec2; normal: Vec2;
   const dx = b[0] - a[0];
   const dy = b[1] - a[1];
   const len = Math.hypot(dx, dy);
-  return { mid: [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2], normal: [dy / len, -dx / len], half: len / 2 };
+  return {
+    mid: [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2],
+    normal: [dy / len, -dx / len],
+    half: len / 2,
+  };
 }
 
 function polygonish(rng: Rng, size: number, rounded: boolean): Shape2DInput {
@@ -323,16 +381,23 @@ export function parallelEdgesScene(seed: number, geometries: number, margin = 0.
     const kindA = pick(rng, ['box', 'poly', 'rounded', 'capsule'] as const);
     const kindB = pick(rng, ['box', 'poly', 'rounded', 'capsule'] as const);
     const make = (k: typeof kindA): Shape2DInput =>
-      k === 'capsule' ? randomCapsule(rng, uniform(rng, 0.5, 1.5)) : polygonish(rng, uniform(rng, 0.5, 1.5), k === 'rounded');
+      k === 'capsule'
+        ? randomCapsule(rng, uniform(rng, 0.5, 1.5))
+        : polygonish(rng, uniform(rng, 0.5, 1.5), k === 'rounded');
     const shapeA = make(kindA);
     const shapeB = make(kindB);
     const coreA = localCore(shapeA);
     const coreB = localCore(shapeB);
     const ea = localEdge(coreA, randInt(rng, 0, coreA.length - 1));
     const eb = localEdge(coreB, randInt(rng, 0, coreB.length - 1));
-    const angleA = rng() < 0.3 ? randInt(rng, -2, 2) * (Math.PI / 2) : uniform(rng, -Math.PI, Math.PI);
+    const angleA =
+      rng() < 0.3 ? randInt(rng, -2, 2) * (Math.PI / 2) : uniform(rng, -Math.PI, Math.PI);
     const nA = rot(ea.normal[0], ea.normal[1], angleA);
-    const angleB = angleA + Math.atan2(ea.normal[1], ea.normal[0]) - Math.atan2(eb.normal[1], eb.normal[0]) + Math.PI;
+    const angleB =
+      angleA +
+      Math.atan2(ea.normal[1], ea.normal[0]) -
+      Math.atan2(eb.normal[1], eb.normal[0]) +
+      Math.PI;
     const midA = rot(ea.mid[0], ea.mid[1], angleA);
     const midB = rot(eb.mid[0], eb.mid[1], angleB);
     const gap = pick(rng, gaps) + shapeRadius(shapeA) + shapeRadius(shapeB);
@@ -342,7 +407,10 @@ export function parallelEdgesScene(seed: number, geometries: number, margin = 0.
       posA[0] + midA[0] + gap * nA[0] - nA[1] * lateral - midB[0],
       posA[1] + midA[1] + gap * nA[1] + nA[0] * lateral - midB[1],
     ];
-    sb.addPair(shapeA, posA, angleA, shapeB, posB, angleB, { set: 'parallel-edges', note: `${kindA}/${kindB} gap ${gap}` });
+    sb.addPair(shapeA, posA, angleA, shapeB, posB, angleB, {
+      set: 'parallel-edges',
+      note: `${kindA}/${kindB} gap ${gap}`,
+    });
   }
   return sb;
 }
@@ -368,41 +436,133 @@ export function exactTouchingScene(seed: number, copies: number): SceneBuilder {
       const ha: Vec2 = [d(), d()];
       const hb: Vec2 = [d(), d()];
       const sx = randInt(rng, -4, 4) / 8;
-      sb.addPair({ type: 'box', halfExtents: ha }, o, 0, { type: 'box', halfExtents: hb }, at(sx, ha[1] + hb[1]), 0, tag('box face on box face (+y)'));
-      sb.addPair({ type: 'box', halfExtents: ha }, o, 0, { type: 'box', halfExtents: hb }, at(ha[0] + hb[0], sx), 0, tag('box face on box face (+x)'));
+      sb.addPair(
+        { type: 'box', halfExtents: ha },
+        o,
+        0,
+        { type: 'box', halfExtents: hb },
+        at(sx, ha[1] + hb[1]),
+        0,
+        tag('box face on box face (+y)'),
+      );
+      sb.addPair(
+        { type: 'box', halfExtents: ha },
+        o,
+        0,
+        { type: 'box', halfExtents: hb },
+        at(ha[0] + hb[0], sx),
+        0,
+        tag('box face on box face (+x)'),
+      );
       // corner on corner
-      sb.addPair({ type: 'box', halfExtents: ha }, o, 0, { type: 'box', halfExtents: hb }, at(ha[0] + hb[0], ha[1] + hb[1]), 0, tag('box corner on box corner'));
+      sb.addPair(
+        { type: 'box', halfExtents: ha },
+        o,
+        0,
+        { type: 'box', halfExtents: hb },
+        at(ha[0] + hb[0], ha[1] + hb[1]),
+        0,
+        tag('box corner on box corner'),
+      );
       // rounded boxes face to face
       const ra = randInt(rng, 1, 4) / 16;
       const rb = randInt(rng, 1, 4) / 16;
       sb.addPair(
-        { type: 'box', halfExtents: ha, radius: ra }, o, 0, { type: 'box', halfExtents: hb, radius: rb },
-        at(-sx, -(ha[1] + hb[1] + ra + rb)), 0, tag('rounded box face on rounded box face (-y)'),
+        { type: 'box', halfExtents: ha, radius: ra },
+        o,
+        0,
+        { type: 'box', halfExtents: hb, radius: rb },
+        at(-sx, -(ha[1] + hb[1] + ra + rb)),
+        0,
+        tag('rounded box face on rounded box face (-y)'),
       );
     }
     // diamond vertex on a box face (vertex exactly on an edge)
     {
       const ha: Vec2 = [d(), d()];
       const s = d();
-      const diamond: Shape2DInput = { type: 'polygon', vertices: [[0, -s], [s, 0], [0, s], [-s, 0]] };
+      const diamond: Shape2DInput = {
+        type: 'polygon',
+        vertices: [
+          [0, -s],
+          [s, 0],
+          [0, s],
+          [-s, 0],
+        ],
+      };
       const x = (randInt(rng, -7, 7) / 8) * ha[0];
       const y = (randInt(rng, -7, 7) / 8) * ha[1];
-      sb.addPair({ type: 'box', halfExtents: ha }, o, 0, diamond, at(x, ha[1] + s), 0, tag('diamond vertex on box top face'));
+      sb.addPair(
+        { type: 'box', halfExtents: ha },
+        o,
+        0,
+        diamond,
+        at(x, ha[1] + s),
+        0,
+        tag('diamond vertex on box top face'),
+      );
       // a triangle left of A, pointing right (+x), its tip on A's left face
-      const tri: Shape2DInput = { type: 'polygon', vertices: [[0, -s], [s, 0], [0, s]] };
-      sb.addPair({ type: 'box', halfExtents: ha }, o, 0, tri, at(-ha[0] - s, y), 0, tag('triangle vertex on box left face'));
+      const tri: Shape2DInput = {
+        type: 'polygon',
+        vertices: [
+          [0, -s],
+          [s, 0],
+          [0, s],
+        ],
+      };
+      sb.addPair(
+        { type: 'box', halfExtents: ha },
+        o,
+        0,
+        tri,
+        at(-ha[0] - s, y),
+        0,
+        tag('triangle vertex on box left face'),
+      );
     }
     // circles: along an axis and along a 3-4-5 diagonal
     {
       const ra = d();
       const rb = d();
-      sb.addPair({ type: 'circle', radius: ra }, o, 0, { type: 'circle', radius: rb }, at(ra + rb, 0), 0, tag('circle on circle (x)'));
+      sb.addPair(
+        { type: 'circle', radius: ra },
+        o,
+        0,
+        { type: 'circle', radius: rb },
+        at(ra + rb, 0),
+        0,
+        tag('circle on circle (x)'),
+      );
       const k = randInt(rng, 1, 4) / 4;
-      sb.addPair({ type: 'circle', radius: 2 * k }, o, 0, { type: 'circle', radius: 3 * k }, at(3 * k, 4 * k), 0, tag('circle on circle (3-4-5)'));
+      sb.addPair(
+        { type: 'circle', radius: 2 * k },
+        o,
+        0,
+        { type: 'circle', radius: 3 * k },
+        at(3 * k, 4 * k),
+        0,
+        tag('circle on circle (3-4-5)'),
+      );
       const ha: Vec2 = [d(), d()];
       const x = (randInt(rng, -7, 7) / 8) * ha[0];
-      sb.addPair({ type: 'box', halfExtents: ha }, o, 0, { type: 'circle', radius: rb }, at(x, -(ha[1] + rb)), 0, tag('circle on box bottom face'));
-      sb.addPair({ type: 'box', halfExtents: ha }, o, 0, { type: 'circle', radius: 5 * k }, at(ha[0] + 3 * k, ha[1] + 4 * k), 0, tag('circle on box corner (3-4-5)'));
+      sb.addPair(
+        { type: 'box', halfExtents: ha },
+        o,
+        0,
+        { type: 'circle', radius: rb },
+        at(x, -(ha[1] + rb)),
+        0,
+        tag('circle on box bottom face'),
+      );
+      sb.addPair(
+        { type: 'box', halfExtents: ha },
+        o,
+        0,
+        { type: 'circle', radius: 5 * k },
+        at(ha[0] + 3 * k, ha[1] + 4 * k),
+        0,
+        tag('circle on box corner (3-4-5)'),
+      );
     }
     // capsules: side by side, end to end, on a box
     {
@@ -416,8 +576,24 @@ export function exactTouchingScene(seed: number, copies: number): SceneBuilder {
       sb.addPair(ca, o, 0, cb, at(sx, ra + rb), 0, tag('capsule side on capsule side'));
       sb.addPair(ca, o, 0, cb, at(la + lb + ra + rb, 0), 0, tag('capsule end on capsule end'));
       const ha: Vec2 = [d(), d()];
-      sb.addPair({ type: 'box', halfExtents: ha }, o, 0, cb, at(sx, ha[1] + rb), 0, tag('capsule side on box face'));
-      sb.addPair(ca, o, 0, { type: 'circle', radius: rb }, at(sx * la, -(ra + rb)), 0, tag('circle on capsule side'));
+      sb.addPair(
+        { type: 'box', halfExtents: ha },
+        o,
+        0,
+        cb,
+        at(sx, ha[1] + rb),
+        0,
+        tag('capsule side on box face'),
+      );
+      sb.addPair(
+        ca,
+        o,
+        0,
+        { type: 'circle', radius: rb },
+        at(sx * la, -(ra + rb)),
+        0,
+        tag('circle on capsule side'),
+      );
     }
   }
   return sb;
@@ -434,7 +610,11 @@ export function vertexOnEdgeScene(seed: number, geometries: number, margin: numb
   for (let i = 0; i < geometries; i++) {
     const size = uniform(rng, 0.5, 1.5);
     const shapeA = polygonish(rng, size, rng() < 0.3);
-    const shapeB = randomShape(rng, pick(rng, ['box', 'polygon', 'rounded'] as const), uniform(rng, 0.5, 1.5));
+    const shapeB = randomShape(
+      rng,
+      pick(rng, ['box', 'polygon', 'rounded'] as const),
+      uniform(rng, 0.5, 1.5),
+    );
     const coreA = localCore(shapeA);
     const coreB = localCore(shapeB);
     const ea = localEdge(coreA, randInt(rng, 0, coreA.length - 1));
@@ -447,7 +627,9 @@ export function vertexOnEdgeScene(seed: number, geometries: number, margin: numb
     const next = localEdge(coreB, j).normal;
     const bis = [prev[0] + next[0], prev[1] + next[1]];
     // within the vertex's normal cone (exterior angle), so B's edges stay outside A's edge line
-    const wobble = uniform(rng, -0.45, 0.45) * Math.acos(Math.max(-1, Math.min(1, prev[0] * next[0] + prev[1] * next[1])));
+    const wobble =
+      uniform(rng, -0.45, 0.45) *
+      Math.acos(Math.max(-1, Math.min(1, prev[0] * next[0] + prev[1] * next[1])));
     const nA = rot(ea.normal[0], ea.normal[1], angleA);
     const angleB = Math.atan2(-nA[1], -nA[0]) - Math.atan2(bis[1]!, bis[0]!) + wobble;
     const t = uniform(rng, -0.95, 0.95) * ea.half;
@@ -456,14 +638,24 @@ export function vertexOnEdgeScene(seed: number, geometries: number, margin: numb
     const out = shapeRadius(shapeA) + shapeRadius(shapeB) + eps;
     const vjw = rot(vj[0], vj[1], angleB);
     const posA: Vec2 = [uniform(rng, -10, 10), uniform(rng, -10, 10)];
-    const posB: Vec2 = [posA[0] + onEdge[0] + out * nA[0] - vjw[0], posA[1] + onEdge[1] + out * nA[1] - vjw[1]];
-    sb.addPair(shapeA, posA, angleA, shapeB, posB, angleB, { set: 'vertex-on-edge', note: `eps ${eps}` });
+    const posB: Vec2 = [
+      posA[0] + onEdge[0] + out * nA[0] - vjw[0],
+      posA[1] + onEdge[1] + out * nA[1] - vjw[1],
+    ];
+    sb.addPair(shapeA, posA, angleA, shapeB, posB, angleB, {
+      set: 'vertex-on-edge',
+      note: `eps ${eps}`,
+    });
   }
   return sb;
 }
 
 /** Deep penetration: B's origin on A's or off by 1e-7..1e-2 × size; identical shapes sometimes. */
-export function deepPenetrationScene(seed: number, geometries: number, margin = 0.05): SceneBuilder {
+export function deepPenetrationScene(
+  seed: number,
+  geometries: number,
+  margin = 0.05,
+): SceneBuilder {
   const rng = mulberry32(seed);
   const sb = new SceneBuilder(margin);
   const gens: ShapeGen[] = ['box', 'polygon', 'rounded', 'circle', 'capsule'];
@@ -476,17 +668,26 @@ export function deepPenetrationScene(seed: number, geometries: number, margin = 
     const phi = uniform(rng, 0, 2 * Math.PI);
     const posB: Vec2 = [posA[0] + off * Math.cos(phi), posA[1] + off * Math.sin(phi)];
     const angleA = rng() < 0.3 ? 0 : uniform(rng, -Math.PI, Math.PI);
-    const angleB = identical && rng() < 0.5 ? angleA : rng() < 0.3 ? 0 : uniform(rng, -Math.PI, Math.PI);
-    sb.addPair(identical ? { ...shapeA } : shapeA, posA, angleA, shapeB, posB, angleB, { set: 'deep', note: `offset ${off}${identical ? ' identical' : ''}` });
+    const angleB =
+      identical && rng() < 0.5 ? angleA : rng() < 0.3 ? 0 : uniform(rng, -Math.PI, Math.PI);
+    sb.addPair(identical ? { ...shapeA } : shapeA, posA, angleA, shapeB, posB, angleB, {
+      set: 'deep',
+      note: `offset ${off}${identical ? ' identical' : ''}`,
+    });
   }
   return sb;
 }
 
 /** Angles k·π/2 ± 1e-7..1e-3 on both bodies, boxes/polygons/capsules stacked near contact. */
-export function nearRightAnglesScene(seed: number, geometries: number, margin = 0.05): SceneBuilder {
+export function nearRightAnglesScene(
+  seed: number,
+  geometries: number,
+  margin = 0.05,
+): SceneBuilder {
   const rng = mulberry32(seed);
   const sb = new SceneBuilder(margin);
-  const angle = (): number => randInt(rng, -4, 4) * (Math.PI / 2) + (rng() < 0.5 ? -1 : 1) * logUniform(rng, 1e-7, 1e-3);
+  const angle = (): number =>
+    randInt(rng, -4, 4) * (Math.PI / 2) + (rng() < 0.5 ? -1 : 1) * logUniform(rng, 1e-7, 1e-3);
   for (let i = 0; i < geometries; i++) {
     const gA = pick(rng, ['box', 'box', 'polygon', 'rounded', 'capsule'] as const);
     const gB = pick(rng, ['box', 'box', 'polygon', 'rounded', 'capsule', 'circle'] as const);
@@ -497,7 +698,10 @@ export function nearRightAnglesScene(seed: number, geometries: number, margin = 
     const axis = randInt(rng, 0, 3) * (Math.PI / 2);
     const dist = uniform(rng, 0.3, 1.05) * (reach(shapeA) + reach(shapeB));
     const posB: Vec2 = [posA[0] + dist * Math.cos(axis), posA[1] + dist * Math.sin(axis)];
-    sb.addPair(shapeA, posA, angle(), shapeB, posB, angle(), { set: 'near-right-angles', note: `${gA}/${gB}` });
+    sb.addPair(shapeA, posA, angle(), shapeB, posB, angle(), {
+      set: 'near-right-angles',
+      note: `${gA}/${gB}`,
+    });
   }
   return sb;
 }
@@ -514,7 +718,15 @@ export function scaledScene(seed: number, geometries: number, scale: number): Sc
     const shapeB = randomShape(rng, genB, scale * uniform(rng, 0.5, 1.5));
     const posA: Vec2 = [scale * uniform(rng, -5, 5), scale * uniform(rng, -5, 5)];
     const posB = placeB(rng, shapeA, posA, shapeB);
-    sb.addPair(shapeA, posA, uniform(rng, -Math.PI, Math.PI), shapeB, posB, uniform(rng, -Math.PI, Math.PI), { set: `scale ${scale}`, note: type });
+    sb.addPair(
+      shapeA,
+      posA,
+      uniform(rng, -Math.PI, Math.PI),
+      shapeB,
+      posB,
+      uniform(rng, -Math.PI, Math.PI),
+      { set: `scale ${scale}`, note: type },
+    );
   }
   return sb;
 }
@@ -533,7 +745,15 @@ export function largeOffsetScene(seed: number, geometries: number, margin = 0.05
     const sy = rng() < 0.5 ? -1 : 1;
     const posA: Vec2 = [sx * uniform(rng, 500, 2000), sy * uniform(rng, 500, 2000)];
     const posB = placeB(rng, shapeA, posA, shapeB);
-    sb.addPair(shapeA, posA, uniform(rng, -Math.PI, Math.PI), shapeB, posB, uniform(rng, -Math.PI, Math.PI), { set: 'large-offset', note: type });
+    sb.addPair(
+      shapeA,
+      posA,
+      uniform(rng, -Math.PI, Math.PI),
+      shapeB,
+      posB,
+      uniform(rng, -Math.PI, Math.PI),
+      { set: 'large-offset', note: type },
+    );
   }
   return sb;
 }
@@ -544,7 +764,11 @@ export function largeOffsetScene(seed: number, geometries: number, margin = 0.05
  * (angle 0, multiples of 90°) or off by 1e-7..1e-3 rad. Their face normals (the capsules' sides)
  * see no separation at all: only the end-to-end axis tells the truth.
  */
-export function collinearCapsulesScene(seed: number, geometries: number, margin = 0.05): SceneBuilder {
+export function collinearCapsulesScene(
+  seed: number,
+  geometries: number,
+  margin = 0.05,
+): SceneBuilder {
   const rng = mulberry32(seed);
   const sb = new SceneBuilder(margin);
   for (let i = 0; i < geometries; i++) {
@@ -554,7 +778,9 @@ export function collinearCapsulesScene(seed: number, geometries: number, margin 
     const withCircle = rng() < 0.4;
     const lb = randInt(rng, 2, 12) / 8;
     const rb = randInt(rng, 2, 8) / 16;
-    const b: Shape2DInput = withCircle ? { type: 'circle', radius: rb } : { type: 'capsule', a: [-lb, 0], b: [lb, 0], radius: rb };
+    const b: Shape2DInput = withCircle
+      ? { type: 'circle', radius: rb }
+      : { type: 'capsule', a: [-lb, 0], b: [lb, 0], radius: rb };
     const R = ra + rb;
     const gap = pick(rng, [-0.5 * R, -0.1 * R, -1e-3, 0, 0.5 * margin, 2 * margin, 1, 2]);
     const exact = rng() < 0.5;
@@ -564,8 +790,14 @@ export function collinearCapsulesScene(seed: number, geometries: number, margin 
     const angleB = exact ? angleA : angleA + (rng() < 0.5 ? 0 : tilt);
     const dist = la + (withCircle ? 0 : lb) + R + gap;
     const side = rng() < 0.5 ? 1 : -1;
-    const posA: Vec2 = exact && angleA === 0 ? [randInt(rng, -40, 40) / 4, randInt(rng, -40, 40) / 4] : [uniform(rng, -10, 10), uniform(rng, -10, 10)];
-    const posB: Vec2 = [posA[0] + side * dist * Math.cos(angleA), posA[1] + side * dist * Math.sin(angleA)];
+    const posA: Vec2 =
+      exact && angleA === 0
+        ? [randInt(rng, -40, 40) / 4, randInt(rng, -40, 40) / 4]
+        : [uniform(rng, -10, 10), uniform(rng, -10, 10)];
+    const posB: Vec2 = [
+      posA[0] + side * dist * Math.cos(angleA),
+      posA[1] + side * dist * Math.sin(angleA),
+    ];
     sb.addPair(a, posA, angleA, b, posB, angleB, {
       set: 'collinear-capsules',
       note: `${withCircle ? 'circle on capsule axis' : 'capsule end to capsule end'}, gap ${gap}, tilt ${tilt}`,

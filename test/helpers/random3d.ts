@@ -52,9 +52,17 @@ export function axisAngle(axis: Vec3, angle: number): Quat {
 
 /** Uniformly random unit quaternion. */
 export function randomQuat(rng: Rng): Quat {
-  const u1 = rng(), u2 = rng(), u3 = rng();
-  const a = Math.sqrt(1 - u1), b = Math.sqrt(u1);
-  return [a * Math.sin(2 * Math.PI * u2), a * Math.cos(2 * Math.PI * u2), b * Math.sin(2 * Math.PI * u3), b * Math.cos(2 * Math.PI * u3)];
+  const u1 = rng(),
+    u2 = rng(),
+    u3 = rng();
+  const a = Math.sqrt(1 - u1),
+    b = Math.sqrt(u1);
+  return [
+    a * Math.sin(2 * Math.PI * u2),
+    a * Math.cos(2 * Math.PI * u2),
+    b * Math.sin(2 * Math.PI * u3),
+    b * Math.cos(2 * Math.PI * u3),
+  ];
 }
 
 function randomAxis(rng: Rng): Vec3 {
@@ -68,7 +76,12 @@ function randomAxis(rng: Rng): Vec3 {
 /** A rotation by a multiple of 90° about each of x, y, z (one of the 24 cube symmetries, possibly repeated). */
 export function axisAlignedQuat(rng: Rng): Quat {
   let q: Quat = [0, 0, 0, 1];
-  for (const axis of [[1, 0, 0], [0, 1, 0], [0, 0, 1]] as Vec3[]) q = quatMul(axisAngle(axis, (Math.PI / 2) * randInt(rng, 0, 3)), q);
+  for (const axis of [
+    [1, 0, 0],
+    [0, 1, 0],
+    [0, 0, 1],
+  ] as Vec3[])
+    q = quatMul(axisAngle(axis, (Math.PI / 2) * randInt(rng, 0, 3)), q);
   return q;
 }
 
@@ -85,9 +98,20 @@ export function f32Quat(q: Quat): Quat {
 
 /** v rotated by the unit quaternion q = [x, y, z, w]. */
 export function rotate(q: ArrayLike<number>, v: ArrayLike<number>): Vec3 {
-  const x = q[0]!, y = q[1]!, z = q[2]!, w = q[3]!;
-  const t = [2 * (y * v[2]! - z * v[1]!), 2 * (z * v[0]! - x * v[2]!), 2 * (x * v[1]! - y * v[0]!)] as Vec3;
-  return [v[0]! + w * t[0] + y * t[2] - z * t[1], v[1]! + w * t[1] + z * t[0] - x * t[2], v[2]! + w * t[2] + x * t[1] - y * t[0]];
+  const x = q[0]!,
+    y = q[1]!,
+    z = q[2]!,
+    w = q[3]!;
+  const t = [
+    2 * (y * v[2]! - z * v[1]!),
+    2 * (z * v[0]! - x * v[2]!),
+    2 * (x * v[1]! - y * v[0]!),
+  ] as Vec3;
+  return [
+    v[0]! + w * t[0] + y * t[2] - z * t[1],
+    v[1]! + w * t[1] + z * t[0] - x * t[2],
+    v[2]! + w * t[2] + x * t[1] - y * t[0],
+  ];
 }
 
 // ---- shapes --------------------------------------------------------------------------------------
@@ -125,7 +149,14 @@ export function support3D(s: Shape3DInput, position: Vec3, rotation: Quat, u: Ve
 
 /** A random box of about `size` (half extents 0.3..1.2 × size, at least 1/4 of the largest). */
 export function randomBox3D(rng: Rng, size: number): Shape3DInput {
-  return { type: 'box', halfExtents: [fr(size * uniform(rng, 0.3, 1.2)), fr(size * uniform(rng, 0.3, 1.2)), fr(size * uniform(rng, 0.3, 1.2))] };
+  return {
+    type: 'box',
+    halfExtents: [
+      fr(size * uniform(rng, 0.3, 1.2)),
+      fr(size * uniform(rng, 0.3, 1.2)),
+      fr(size * uniform(rng, 0.3, 1.2)),
+    ],
+  };
 }
 
 /**
@@ -133,7 +164,9 @@ export function randomBox3D(rng: Rng, size: number): Shape3DInput {
  * inside it, or the corners of a jittered box, so that faces are triangles or merged polygons).
  */
 export function randomHull3D(rng: Rng, size: number, n = randInt(rng, 8, 32)): Shape3DInput {
-  const ax = size * uniform(rng, 0.5, 1.2), ay = size * uniform(rng, 0.5, 1.2), az = size * uniform(rng, 0.5, 1.2);
+  const ax = size * uniform(rng, 0.5, 1.2),
+    ay = size * uniform(rng, 0.5, 1.2),
+    az = size * uniform(rng, 0.5, 1.2);
   const style = rng();
   const vertices: Vec3[] = [];
   if (style < 0.2) {
@@ -160,7 +193,12 @@ export function randomSphere3D(rng: Rng, size: number): Shape3DInput {
 
 export function randomCapsule3D(rng: Rng, size: number): Shape3DInput {
   const h = size * uniform(rng, 0.3, 1.0);
-  return { type: 'capsule', a: [fr(-h), 0, 0], b: [fr(h), 0, 0], radius: fr(size * uniform(rng, 0.15, 0.6)) };
+  return {
+    type: 'capsule',
+    a: [fr(-h), 0, 0],
+    b: [fr(h), 0, 0],
+    radius: fr(size * uniform(rng, 0.15, 0.6)),
+  };
 }
 
 export function randomShape3D(rng: Rng, kind: ShapeKind3D, size: number): Shape3DInput {
@@ -183,24 +221,49 @@ export type PairTag3D = PairTag;
 /** Accumulates pairs of fresh bodies into one scene. */
 export class SceneBuilder3D extends PairSceneBuilder<Shape3DInput, Body3DInput> {
   /** Adds shapes a and b at the given poses; with `bothOrders` also the pair (b, a). */
-  add(a: Shape3DInput, pa: Vec3, qa: Quat, b: Shape3DInput, pb: Vec3, qb: Quat, tag: PairTag3D, bothOrders = false): void {
+  add(
+    a: Shape3DInput,
+    pa: Vec3,
+    qa: Quat,
+    b: Shape3DInput,
+    pb: Vec3,
+    qb: Quat,
+    tag: PairTag3D,
+    bothOrders = false,
+  ): void {
     const i = this.addBodyOf(a, { position: pa.map(fr) as Vec3, rotation: f32Quat(qa) });
     const j = this.addBodyOf(b, { position: pb.map(fr) as Vec3, rotation: f32Quat(qb) });
-    this.addPairOf(i, j, tag, bothOrders, { ...tag, note: `${tag.note ? `${tag.note}, ` : ''}swapped` });
+    this.addPairOf(i, j, tag, bothOrders, {
+      ...tag,
+      note: `${tag.note ? `${tag.note}, ` : ''}swapped`,
+    });
   }
 
   scene(): SceneJson3D {
-    return { dim: 3, margin: this.margin, shapes: this.shapes, bodies: this.bodies, pairs: this.pairs };
+    return {
+      dim: 3,
+      margin: this.margin,
+      shapes: this.shapes,
+      bodies: this.bodies,
+      pairs: this.pairs,
+    };
   }
 }
-
 
 /**
  * B's offset from A's position that makes B touch A along direction u (from A to B), moved by
  * `gap` along u (negative: into A).
  */
-export function touchingOffset(a: Shape3DInput, qa: Quat, b: Shape3DInput, qb: Quat, u: Vec3, gap: number): Vec3 {
-  const d = support3D(a, [0, 0, 0], qa, u) + support3D(b, [0, 0, 0], qb, [-u[0], -u[1], -u[2]]) + gap;
+export function touchingOffset(
+  a: Shape3DInput,
+  qa: Quat,
+  b: Shape3DInput,
+  qb: Quat,
+  u: Vec3,
+  gap: number,
+): Vec3 {
+  const d =
+    support3D(a, [0, 0, 0], qa, u) + support3D(b, [0, 0, 0], qb, [-u[0], -u[1], -u[2]]) + gap;
   return [u[0] * d, u[1] * d, u[2] * d];
 }
 
@@ -243,7 +306,11 @@ export interface SweepOptions3D {
  * then moves by a gap between -0.3 and +0.1 of the size plus the margin (deep, touching,
  * speculative and separated pairs).
  */
-export function sweepScene3D(type: PairClass3D, seed: number, opts: SweepOptions3D): SceneBuilder3D {
+export function sweepScene3D(
+  type: PairClass3D,
+  seed: number,
+  opts: SweepOptions3D,
+): SceneBuilder3D {
   const rng = mulberry32(seed);
   const size = opts.size ?? 1;
   const offset = opts.offset ?? 10;
@@ -257,7 +324,11 @@ export function sweepScene3D(type: PairClass3D, seed: number, opts: SweepOptions
     const qb = aligned ? nearlyAlignedQuat(rng) : randomQuat(rng);
     let u: Vec3;
     if (aligned && rng() < 0.6) {
-      const axis: Vec3 = [[1, 0, 0], [0, 1, 0], [0, 0, 1]][randInt(rng, 0, 2)]! as Vec3;
+      const axis: Vec3 = [
+        [1, 0, 0],
+        [0, 1, 0],
+        [0, 0, 1],
+      ][randInt(rng, 0, 2)]! as Vec3;
       const s = rng() < 0.5 ? -1 : 1;
       const w = rotate(qa, [s * axis[0], s * axis[1], s * axis[2]]);
       // Off the axis by a little, so B's face is offset over A's face.
@@ -268,15 +339,21 @@ export function sweepScene3D(type: PairClass3D, seed: number, opts: SweepOptions
     } else {
       u = randomAxis(rng);
     }
-    const pa: Vec3 = [offset * uniform(rng, -1, 1), offset * uniform(rng, -1, 1), offset * uniform(rng, -1, 1)];
+    const pa: Vec3 = [
+      offset * uniform(rng, -1, 1),
+      offset * uniform(rng, -1, 1),
+      offset * uniform(rng, -1, 1),
+    ];
     const gap = size * uniform(rng, -0.3, 0.1) + (rng() < 0.3 ? opts.margin * rng() : 0);
     const rel = touchingOffset(a, qa, b, qb, u, gap);
     // Slide B sideways a little (contacts off-centre).
     const side = randomAxis(rng);
     const sl = 0.3 * size * rng();
-    const pb: Vec3 = [pa[0] + rel[0] + sl * (side[0] - u[0] * (side[0] * u[0] + side[1] * u[1] + side[2] * u[2])),
+    const pb: Vec3 = [
+      pa[0] + rel[0] + sl * (side[0] - u[0] * (side[0] * u[0] + side[1] * u[1] + side[2] * u[2])),
       pa[1] + rel[1] + sl * (side[1] - u[1] * (side[0] * u[0] + side[1] * u[1] + side[2] * u[2])),
-      pa[2] + rel[2] + sl * (side[2] - u[2] * (side[0] * u[0] + side[1] * u[1] + side[2] * u[2]))];
+      pa[2] + rel[2] + sl * (side[2] - u[2] * (side[0] * u[0] + side[1] * u[1] + side[2] * u[2])),
+    ];
     out.add(a, pa, qa, b, pb, qb, { set: type, note: aligned ? 'aligned' : 'random' }, true);
   }
   return out;
@@ -287,7 +364,9 @@ export function sweepScene3D(type: PairClass3D, seed: number, opts: SweepOptions
  * builders' shapes, bodies and pairs concatenated (the 3D determinism test's scene).
  */
 export function mixedSweepScene3D(seed: number, geometries: number): SceneJson3D {
-  const builders = (Object.keys(SWEEP_TYPES_3D) as SweepType3D[]).map((t, i) => sweepScene3D(t, seed + i, { geometries, margin: 0.05 }));
+  const builders = (Object.keys(SWEEP_TYPES_3D) as SweepType3D[]).map((t, i) =>
+    sweepScene3D(t, seed + i, { geometries, margin: 0.05 }),
+  );
   const scene = builders[0]!.scene();
   for (const b of builders.slice(1)) {
     const s = b.scene();
@@ -295,14 +374,23 @@ export function mixedSweepScene3D(seed: number, geometries: number): SceneJson3D
     const bodyBase = scene.bodies.length;
     scene.shapes.push(...s.shapes);
     scene.bodies.push(...s.bodies.map((x) => ({ ...x, shape: x.shape + shapeBase })));
-    scene.pairs!.push(...s.pairs!.map(([a, c]) => [a + bodyBase, c + bodyBase] as [number, number]));
+    scene.pairs!.push(
+      ...s.pairs!.map(([a, c]) => [a + bodyBase, c + bodyBase] as [number, number]),
+    );
   }
   return scene;
 }
 
 // ---- adversarial sets ----------------------------------------------------------------------------
 
-const AXES: Vec3[] = [[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]];
+const AXES: Vec3[] = [
+  [1, 0, 0],
+  [-1, 0, 0],
+  [0, 1, 0],
+  [0, -1, 0],
+  [0, 0, 1],
+  [0, 0, -1],
+];
 
 /** A box, a prism-like hull (parallel faces), or for `round` also capsules and spheres. */
 function faceyShape(rng: Rng, size: number, round = false): Shape3DInput {
@@ -317,7 +405,10 @@ function faceyShape(rng: Rng, size: number, round = false): Shape3DInput {
   for (let i = 0; i < n; i++) {
     const t = (2 * Math.PI * (i + 0.3 * rng())) / n;
     const r = size * uniform(rng, 0.6, 1.2);
-    vertices.push([fr(r * Math.cos(t)), fr(r * Math.sin(t)), -h], [fr(r * Math.cos(t)), fr(r * Math.sin(t)), h]);
+    vertices.push(
+      [fr(r * Math.cos(t)), fr(r * Math.sin(t)), -h],
+      [fr(r * Math.cos(t)), fr(r * Math.sin(t)), h],
+    );
   }
   return { type: 'hull', vertices };
 }
@@ -326,7 +417,11 @@ function faceyShape(rng: Rng, size: number, round = false): Shape3DInput {
  * Parallel and anti-parallel faces: both shapes exactly axis aligned (cube symmetries), B touching
  * A along one of the world axes, slid sideways, gaps from -0.2 × size to the margin.
  */
-export function parallelFacesScene3D(seed: number, geometries: number, margin: number): SceneBuilder3D {
+export function parallelFacesScene3D(
+  seed: number,
+  geometries: number,
+  margin: number,
+): SceneBuilder3D {
   const rng = mulberry32(seed);
   const out = new SceneBuilder3D(margin);
   for (let g = 0; g < geometries; g++) {
@@ -345,7 +440,16 @@ export function parallelFacesScene3D(seed: number, geometries: number, margin: n
     const k1 = Math.round(64 * uniform(rng, -1, 1)) / 64;
     const k2 = Math.round(64 * uniform(rng, -1, 1)) / 64;
     const pb: Vec3 = [0, 1, 2].map((i) => pa[i]! + rel[i]! + k1 * s1[i]! + k2 * s2[i]!) as Vec3;
-    out.add(a, pa, qa, b, pb, qb, { set: 'parallel-faces', note: `gap ${gap.toPrecision(3)}` }, true);
+    out.add(
+      a,
+      pa,
+      qa,
+      b,
+      pb,
+      qb,
+      { set: 'parallel-faces', note: `gap ${gap.toPrecision(3)}` },
+      true,
+    );
   }
   return out;
 }
@@ -369,24 +473,45 @@ function supportPoint3D(s: Shape3DInput, q: Quat, u: Vec3): Vec3 {
  * furthest along -u are placed `gap` apart along u (0.1 to 0.9 of the margin), so that is the
  * shapes' distance (up to the f32 positions).
  */
-export function apartAtVerticesScene3D(seed: number, geometries: number, margin: number): SceneBuilder3D {
+export function apartAtVerticesScene3D(
+  seed: number,
+  geometries: number,
+  margin: number,
+): SceneBuilder3D {
   const rng = mulberry32(seed);
   const out = new SceneBuilder3D(margin);
   for (let g = 0; g < geometries; g++) {
     const aligned = rng() < 0.5;
     const a = aligned || rng() < 0.5 ? randomBox3D(rng, 1) : randomHull3D(rng, 1);
-    const b = aligned || rng() < 0.5 ? randomBox3D(rng, uniform(rng, 0.3, 1.5)) : randomHull3D(rng, uniform(rng, 0.3, 1.5));
+    const b =
+      aligned || rng() < 0.5
+        ? randomBox3D(rng, uniform(rng, 0.3, 1.5))
+        : randomHull3D(rng, uniform(rng, 0.3, 1.5));
     const qa = aligned ? axisAlignedQuat(rng) : randomQuat(rng);
     const qb = aligned ? axisAlignedQuat(rng) : randomQuat(rng);
     const u: Vec3 = aligned
-      ? ([rng() < 0.5 ? -1 : 1, rng() < 0.5 ? -1 : 1, rng() < 0.5 ? -1 : 1].map((x) => x / Math.sqrt(3)) as Vec3)
+      ? ([rng() < 0.5 ? -1 : 1, rng() < 0.5 ? -1 : 1, rng() < 0.5 ? -1 : 1].map(
+          (x) => x / Math.sqrt(3),
+        ) as Vec3)
       : randomAxis(rng);
     const gap = uniform(rng, 0.1, 0.9) * margin;
     const va = supportPoint3D(a, qa, u);
     const vb = supportPoint3D(b, qb, [-u[0], -u[1], -u[2]]);
     const pa: Vec3 = [uniform(rng, -5, 5), uniform(rng, -5, 5), uniform(rng, -5, 5)];
     const pb: Vec3 = [0, 1, 2].map((i) => pa[i]! + va[i]! - vb[i]! + gap * u[i]!) as Vec3;
-    out.add(a, pa, qa, b, pb, qb, { set: 'apart-at-vertices', note: `${aligned ? 'aligned, diagonal' : 'random'} gap ${gap.toPrecision(3)}` }, true);
+    out.add(
+      a,
+      pa,
+      qa,
+      b,
+      pb,
+      qb,
+      {
+        set: 'apart-at-vertices',
+        note: `${aligned ? 'aligned, diagonal' : 'random'} gap ${gap.toPrecision(3)}`,
+      },
+      true,
+    );
   }
   return out;
 }
@@ -402,29 +527,57 @@ export function apartAtVerticesScene3D(seed: number, geometries: number, margin:
  * (aligned shapes) or random. `round`: B is a sphere or a capsule, its surface point along -u on
  * A's feature.
  */
-export function featureOnFeatureScene3D(seed: number, geometries: number, margin: number, round = false): SceneBuilder3D {
+export function featureOnFeatureScene3D(
+  seed: number,
+  geometries: number,
+  margin: number,
+  round = false,
+): SceneBuilder3D {
   const rng = mulberry32(seed);
   const out = new SceneBuilder3D(margin);
-  const diagonals: Vec3[] = [[1, 1, 0], [1, 0, 1], [0, 1, 1], [1, -1, 0], [1, 1, 1], [1, -1, 1]].map((d) => {
+  const diagonals: Vec3[] = [
+    [1, 1, 0],
+    [1, 0, 1],
+    [0, 1, 1],
+    [1, -1, 0],
+    [1, 1, 1],
+    [1, -1, 1],
+  ].map((d) => {
     const l = Math.hypot(d[0]!, d[1]!, d[2]!);
     return d.map((x) => x / l) as Vec3;
   });
   for (let g = 0; g < geometries; g++) {
     const aligned = rng() < 0.5;
-    const a = aligned ? faceyShape(rng, 1) : rng() < 0.5 ? faceyShape(rng, 1) : randomHull3D(rng, 1, randInt(rng, 6, 16));
+    const a = aligned
+      ? faceyShape(rng, 1)
+      : rng() < 0.5
+        ? faceyShape(rng, 1)
+        : randomHull3D(rng, 1, randInt(rng, 6, 16));
     const b = round
       ? (rng() < 0.5 ? randomCapsule3D : randomSphere3D)(rng, uniform(rng, 0.3, 1.5))
-      : aligned ? faceyShape(rng, uniform(rng, 0.3, 1.5)) : rng() < 0.5 ? faceyShape(rng, uniform(rng, 0.3, 1.5)) : randomHull3D(rng, uniform(rng, 0.3, 1.5), randInt(rng, 6, 16));
+      : aligned
+        ? faceyShape(rng, uniform(rng, 0.3, 1.5))
+        : rng() < 0.5
+          ? faceyShape(rng, uniform(rng, 0.3, 1.5))
+          : randomHull3D(rng, uniform(rng, 0.3, 1.5), randInt(rng, 6, 16));
     const qa = aligned ? axisAlignedQuat(rng) : randomQuat(rng);
     const qb = aligned ? axisAlignedQuat(rng) : randomQuat(rng);
     const pick = rng();
     const sign = rng() < 0.5 ? -1 : 1;
-    const u: Vec3 = !aligned ? randomAxis(rng) : pick < 0.4 ? AXES[randInt(rng, 0, 5)]! : (diagonals[randInt(rng, 0, diagonals.length - 1)]!.map((x) => sign * x) as Vec3);
+    const u: Vec3 = !aligned
+      ? randomAxis(rng)
+      : pick < 0.4
+        ? AXES[randInt(rng, 0, 5)]!
+        : (diagonals[randInt(rng, 0, diagonals.length - 1)]!.map((x) => sign * x) as Vec3);
     let va = supportPoint3D(a, qa, u);
     const where = rng();
     if (where < 0.3) {
       // The midpoint of the segment to another vertex of A's face along u (an edge, or a chord).
-      const other = supportPoint3D(a, qa, [u[0] + 0.3 * (rng() - 0.5), u[1] + 0.3 * (rng() - 0.5), u[2] + 0.3 * (rng() - 0.5)]);
+      const other = supportPoint3D(a, qa, [
+        u[0] + 0.3 * (rng() - 0.5),
+        u[1] + 0.3 * (rng() - 0.5),
+        u[2] + 0.3 * (rng() - 0.5),
+      ]);
       va = [0, 1, 2].map((i) => fr((va[i]! + other[i]!) / 2)) as Vec3;
     } else if (where < 0.5) {
       const axis = randInt(rng, 0, 2);
@@ -435,10 +588,35 @@ export function featureOnFeatureScene3D(seed: number, geometries: number, margin
     const rb = localCore3D(b).radius;
     const vb = supportPoint3D(b, qb, [-u[0], -u[1], -u[2]]).map((x, i) => x - rb * u[i]!) as Vec3;
     const k = rng();
-    const gap = k < 0.3 ? 0 : k < 0.45 ? 1e-7 : k < 0.6 ? -1e-7 : k < 0.8 ? uniform(rng, 0, margin) : -uniform(rng, 0, 0.1);
-    const pa: Vec3 = [randInt(rng, -32, 32) / 8, randInt(rng, -32, 32) / 8, randInt(rng, -32, 32) / 8];
+    const gap =
+      k < 0.3
+        ? 0
+        : k < 0.45
+          ? 1e-7
+          : k < 0.6
+            ? -1e-7
+            : k < 0.8
+              ? uniform(rng, 0, margin)
+              : -uniform(rng, 0, 0.1);
+    const pa: Vec3 = [
+      randInt(rng, -32, 32) / 8,
+      randInt(rng, -32, 32) / 8,
+      randInt(rng, -32, 32) / 8,
+    ];
     const pb: Vec3 = [0, 1, 2].map((i) => pa[i]! + va[i]! - vb[i]! + gap * u[i]!) as Vec3;
-    out.add(a, pa, qa, b, pb, qb, { set: 'feature-on-feature', note: `${aligned ? 'aligned' : 'random'}, ${where < 0.3 ? 'edge midpoint' : where < 0.5 ? 'shifted vertex' : 'vertex'}, gap ${gap.toPrecision(3)}` }, true);
+    out.add(
+      a,
+      pa,
+      qa,
+      b,
+      pb,
+      qb,
+      {
+        set: 'feature-on-feature',
+        note: `${aligned ? 'aligned' : 'random'}, ${where < 0.3 ? 'edge midpoint' : where < 0.5 ? 'shifted vertex' : 'vertex'}, gap ${gap.toPrecision(3)}`,
+      },
+      true,
+    );
   }
   return out;
 }
@@ -449,12 +627,19 @@ export function featureOnFeatureScene3D(seed: number, geometries: number, margin
  * the margin, or sunk by up to a tenth; half aligned by cube symmetries (u an axis: parallel and
  * crossed capsules), half random.
  */
-export function roundOnRoundScene3D(seed: number, geometries: number, margin: number): SceneBuilder3D {
+export function roundOnRoundScene3D(
+  seed: number,
+  geometries: number,
+  margin: number,
+): SceneBuilder3D {
   const rng = mulberry32(seed);
   const out = new SceneBuilder3D(margin);
   for (let g = 0; g < geometries; g++) {
     const a = rng() < 0.7 ? randomCapsule3D(rng, 1) : randomSphere3D(rng, 1);
-    const b = rng() < 0.7 ? randomCapsule3D(rng, uniform(rng, 0.3, 1.5)) : randomSphere3D(rng, uniform(rng, 0.3, 1.5));
+    const b =
+      rng() < 0.7
+        ? randomCapsule3D(rng, uniform(rng, 0.3, 1.5))
+        : randomSphere3D(rng, uniform(rng, 0.3, 1.5));
     const aligned = rng() < 0.5;
     const qa = aligned ? axisAlignedQuat(rng) : randomQuat(rng);
     const qb = aligned ? axisAlignedQuat(rng) : randomQuat(rng);
@@ -464,11 +649,36 @@ export function roundOnRoundScene3D(seed: number, geometries: number, margin: nu
     const wb = rotate(qb, cb.points[randInt(rng, 0, cb.points.length - 1)]!);
     const u = aligned ? AXES[randInt(rng, 0, 5)]! : randomAxis(rng);
     const k = rng();
-    const gap = k < 0.3 ? 0 : k < 0.45 ? 1e-7 : k < 0.6 ? -1e-7 : k < 0.8 ? uniform(rng, 0, margin) : -uniform(rng, 0, 0.1);
+    const gap =
+      k < 0.3
+        ? 0
+        : k < 0.45
+          ? 1e-7
+          : k < 0.6
+            ? -1e-7
+            : k < 0.8
+              ? uniform(rng, 0, margin)
+              : -uniform(rng, 0, 0.1);
     const d = ca.radius + cb.radius + gap;
-    const pa: Vec3 = [randInt(rng, -32, 32) / 8, randInt(rng, -32, 32) / 8, randInt(rng, -32, 32) / 8];
+    const pa: Vec3 = [
+      randInt(rng, -32, 32) / 8,
+      randInt(rng, -32, 32) / 8,
+      randInt(rng, -32, 32) / 8,
+    ];
     const pb: Vec3 = [0, 1, 2].map((i) => pa[i]! + wa[i]! - wb[i]! + d * u[i]!) as Vec3;
-    out.add(a, pa, qa, b, pb, qb, { set: 'round-on-round', note: `${aligned ? 'aligned' : 'random'}, gap ${gap.toPrecision(3)}` }, true);
+    out.add(
+      a,
+      pa,
+      qa,
+      b,
+      pb,
+      qb,
+      {
+        set: 'round-on-round',
+        note: `${aligned ? 'aligned' : 'random'}, gap ${gap.toPrecision(3)}`,
+      },
+      true,
+    );
   }
   return out;
 }
@@ -483,28 +693,55 @@ export function coplanarTouchingScene3D(seed: number, geometries: number): Scene
   const out = new SceneBuilder3D(0);
   const grid = (x: number): number => Math.round(x * 256) / 256;
   for (let g = 0; g < geometries; g++) {
-    const ha: Vec3 = [grid(uniform(rng, 0.2, 1.2)), grid(uniform(rng, 0.2, 1.2)), grid(uniform(rng, 0.2, 1.2))];
-    const hb: Vec3 = [grid(uniform(rng, 0.2, 1.2)), grid(uniform(rng, 0.2, 1.2)), grid(uniform(rng, 0.2, 1.2))];
+    const ha: Vec3 = [
+      grid(uniform(rng, 0.2, 1.2)),
+      grid(uniform(rng, 0.2, 1.2)),
+      grid(uniform(rng, 0.2, 1.2)),
+    ];
+    const hb: Vec3 = [
+      grid(uniform(rng, 0.2, 1.2)),
+      grid(uniform(rng, 0.2, 1.2)),
+      grid(uniform(rng, 0.2, 1.2)),
+    ];
     const a: Shape3DInput = { type: 'box', halfExtents: ha };
     const b: Shape3DInput = { type: 'box', halfExtents: hb };
     const axis = randInt(rng, 0, 2);
     const sign = rng() < 0.5 ? -1 : 1;
-    const pa: Vec3 = [grid(uniform(rng, -4, 4)), grid(uniform(rng, -4, 4)), grid(uniform(rng, -4, 4))];
+    const pa: Vec3 = [
+      grid(uniform(rng, -4, 4)),
+      grid(uniform(rng, -4, 4)),
+      grid(uniform(rng, -4, 4)),
+    ];
     const pb: Vec3 = [...pa];
     pb[axis] = pa[axis]! + sign * (ha[axis]! + hb[axis]!);
     const beside = rng() < 0.3;
     for (let k = 0; k < 3; k++) {
       if (k === axis) continue;
       // On top: offsets within the overlap; beside: faces coplanar (aligned on one side).
-      pb[k] = pa[k]! + (beside ? hb[k]! - ha[k]! : grid(uniform(rng, -0.8, 0.8) * Math.min(ha[k]!, hb[k]!)));
+      pb[k] =
+        pa[k]! +
+        (beside ? hb[k]! - ha[k]! : grid(uniform(rng, -0.8, 0.8) * Math.min(ha[k]!, hb[k]!)));
     }
-    out.add(a, pa, [0, 0, 0, 1], b, pb, [0, 0, 0, 1], { set: 'coplanar-touching', note: beside ? 'beside' : 'on top' }, true);
+    out.add(
+      a,
+      pa,
+      [0, 0, 0, 1],
+      b,
+      pb,
+      [0, 0, 0, 1],
+      { set: 'coplanar-touching', note: beside ? 'beside' : 'on top' },
+      true,
+    );
   }
   return out;
 }
 
 /** A box (or prism) balanced on one of its edges on a face of A, gap around 0. */
-export function edgeOnFaceScene3D(seed: number, geometries: number, margin: number): SceneBuilder3D {
+export function edgeOnFaceScene3D(
+  seed: number,
+  geometries: number,
+  margin: number,
+): SceneBuilder3D {
   const rng = mulberry32(seed);
   const out = new SceneBuilder3D(margin);
   for (let g = 0; g < geometries; g++) {
@@ -512,21 +749,31 @@ export function edgeOnFaceScene3D(seed: number, geometries: number, margin: numb
     const b = randomBox3D(rng, uniform(rng, 0.3, 1));
     const qa = axisAlignedQuat(rng);
     // 45° (± a little) about one of B's axes: an edge points down.
-    const axis: Vec3 = [[1, 0, 0], [0, 1, 0], [0, 0, 1]][randInt(rng, 0, 2)]! as Vec3;
+    const axis: Vec3 = [
+      [1, 0, 0],
+      [0, 1, 0],
+      [0, 0, 1],
+    ][randInt(rng, 0, 2)]! as Vec3;
     const tilt = Math.PI / 4 + (rng() < 0.5 ? 0 : uniform(rng, -1e-3, 1e-3));
     const qb = quatMul(axisAlignedQuat(rng), axisAngle(axis, tilt));
     const u = AXES[randInt(rng, 0, 5)]!;
     const gap = rng() < 0.4 ? 0 : uniform(rng, -0.05, margin);
     const rel = touchingOffset(a, qa, b, qb, u, gap);
     const pa: Vec3 = [uniform(rng, -5, 5), uniform(rng, -5, 5), uniform(rng, -5, 5)];
-    const pb: Vec3 = [0, 1, 2].map((i) => pa[i]! + rel[i]! + (u[i] === 0 ? uniform(rng, -0.5, 0.5) : 0)) as Vec3;
+    const pb: Vec3 = [0, 1, 2].map(
+      (i) => pa[i]! + rel[i]! + (u[i] === 0 ? uniform(rng, -0.5, 0.5) : 0),
+    ) as Vec3;
     out.add(a, pa, qa, b, pb, qb, { set: 'edge-on-face', note: `gap ${gap.toPrecision(3)}` }, true);
   }
   return out;
 }
 
 /** Deep penetration: B's centre anywhere inside A's reach, down to coincident centres. */
-export function deepPenetrationScene3D(seed: number, geometries: number, margin: number): SceneBuilder3D {
+export function deepPenetrationScene3D(
+  seed: number,
+  geometries: number,
+  margin: number,
+): SceneBuilder3D {
   const rng = mulberry32(seed);
   const out = new SceneBuilder3D(margin);
   const kinds: ShapeKind3D[] = ['box', 'hull', 'sphere', 'capsule'];
@@ -541,7 +788,16 @@ export function deepPenetrationScene3D(seed: number, geometries: number, margin:
     const f = rng() < 0.05 ? 0 : uniform(rng, 0, 0.7);
     const pa: Vec3 = [uniform(rng, -5, 5), uniform(rng, -5, 5), uniform(rng, -5, 5)];
     const pb: Vec3 = [0, 1, 2].map((i) => pa[i]! + f * touch[i]!) as Vec3;
-    out.add(a, pa, qa, b, pb, qb, { set: 'deep-penetration', note: `${a.type}-${b.type} at ${f.toFixed(2)} of touching` }, true);
+    out.add(
+      a,
+      pa,
+      qa,
+      b,
+      pb,
+      qb,
+      { set: 'deep-penetration', note: `${a.type}-${b.type} at ${f.toFixed(2)} of touching` },
+      true,
+    );
   }
   return out;
 }
@@ -553,32 +809,65 @@ export function scaledScene3D(seed: number, geometries: number, scale: number): 
   const out = new SceneBuilder3D(0.05 * scale);
   for (let g = 0; g < geometries; g++) {
     const type = types[randInt(rng, 0, types.length - 1)]!;
-    const one = sweepScene3D(type, Math.floor(rng() * 2 ** 32), { geometries: 1, margin: 0.05 * scale, size: scale, offset: 10 * scale });
+    const one = sweepScene3D(type, Math.floor(rng() * 2 ** 32), {
+      geometries: 1,
+      margin: 0.05 * scale,
+      size: scale,
+      offset: 10 * scale,
+    });
     const [ia, ib] = one.pairs[0]!;
     const ba = one.bodies[ia]!;
     const bb = one.bodies[ib]!;
-    out.add(one.shapes[ba.shape]!, ba.position, ba.rotation!, one.shapes[bb.shape]!, bb.position, bb.rotation!, { set: `scale ${scale}`, note: type }, true);
+    out.add(
+      one.shapes[ba.shape]!,
+      ba.position,
+      ba.rotation!,
+      one.shapes[bb.shape]!,
+      bb.position,
+      bb.rotation!,
+      { set: `scale ${scale}`, note: type },
+      true,
+    );
   }
   return out;
 }
 
 /** Rotations within 1e-7..1e-3 rad of 90° about a shared axis (face pairs nearly parallel, nearly perpendicular edges). */
-export function nearRightAnglesScene3D(seed: number, geometries: number, margin: number): SceneBuilder3D {
+export function nearRightAnglesScene3D(
+  seed: number,
+  geometries: number,
+  margin: number,
+): SceneBuilder3D {
   const rng = mulberry32(seed);
   const out = new SceneBuilder3D(margin);
   for (let g = 0; g < geometries; g++) {
     const a = faceyShape(rng, 1, true);
     const b = faceyShape(rng, uniform(rng, 0.3, 1.2), true);
     const qa = axisAlignedQuat(rng);
-    const axis: Vec3 = [[1, 0, 0], [0, 1, 0], [0, 0, 1]][randInt(rng, 0, 2)]! as Vec3;
+    const axis: Vec3 = [
+      [1, 0, 0],
+      [0, 1, 0],
+      [0, 0, 1],
+    ][randInt(rng, 0, 2)]! as Vec3;
     const eps = (rng() < 0.5 ? -1 : 1) * logUniform(rng, 1e-7, 1e-3);
     const qb = quatMul(axisAngle(axis, Math.PI / 2 + eps), qa);
     const u = rng() < 0.6 ? AXES[randInt(rng, 0, 5)]! : randomAxis(rng);
     const gap = uniform(rng, -0.2, margin);
     const rel = touchingOffset(a, qa, b, qb, u, gap);
     const pa: Vec3 = [uniform(rng, -5, 5), uniform(rng, -5, 5), uniform(rng, -5, 5)];
-    const pb: Vec3 = [0, 1, 2].map((i) => pa[i]! + rel[i]! + (rng() < 0.5 ? 0 : uniform(rng, -0.3, 0.3))) as Vec3;
-    out.add(a, pa, qa, b, pb, qb, { set: 'near-right-angles', note: `90° + ${eps.toExponential(1)}` }, true);
+    const pb: Vec3 = [0, 1, 2].map(
+      (i) => pa[i]! + rel[i]! + (rng() < 0.5 ? 0 : uniform(rng, -0.3, 0.3)),
+    ) as Vec3;
+    out.add(
+      a,
+      pa,
+      qa,
+      b,
+      pb,
+      qb,
+      { set: 'near-right-angles', note: `90° + ${eps.toExponential(1)}` },
+      true,
+    );
   }
   return out;
 }
@@ -595,9 +884,16 @@ function noisyBoxHull3D(rng: Rng, h: Vec3, noise: number): Shape3DInput {
     const p: Vec3 = [uniform(rng, -1, 1), uniform(rng, -1, 1), uniform(rng, -1, 1)];
     const axis = randInt(rng, 0, 2);
     p[axis] = rng() < 0.5 ? -1 : 1;
-    vertices.push(p.map((x, i) => fr(x * h[i]! + (i === axis ? noise * size * uniform(rng, -1, 1) : 0))) as Vec3);
+    vertices.push(
+      p.map((x, i) =>
+        fr(x * h[i]! + (i === axis ? noise * size * uniform(rng, -1, 1) : 0)),
+      ) as Vec3,
+    );
   }
-  for (let k = 0; k < 8; k++) vertices.push([k & 1 ? h[0] : -h[0], k & 2 ? h[1] : -h[1], k & 4 ? h[2] : -h[2]].map(fr) as Vec3);
+  for (let k = 0; k < 8; k++)
+    vertices.push(
+      [k & 1 ? h[0] : -h[0], k & 2 ? h[1] : -h[1], k & 4 ? h[2] : -h[2]].map(fr) as Vec3,
+    );
   return { type: 'hull', vertices };
 }
 
@@ -608,16 +904,39 @@ function noisyBoxHull3D(rng: Rng, h: Vec3, noise: number): Shape3DInput {
  * aligned or random, touching along a random or axis direction, sunk by up to half the thinner
  * size or apart by up to the margin, 30% slid sideways by up to 0.05.
  */
-export function noisyAndThinScene3D(seed: number, geometries: number, margin: number): SceneBuilder3D {
+export function noisyAndThinScene3D(
+  seed: number,
+  geometries: number,
+  margin: number,
+): SceneBuilder3D {
   const rng = mulberry32(seed);
   const out = new SceneBuilder3D(margin);
   const shape = (size: number): { s: Shape3DInput; thin: number; name: string } => {
     const k = randInt(rng, 0, 7);
     const t = logUniform(rng, 2e-4, 1e-2) * size;
-    const h: Vec3 = [size * uniform(rng, 0.5, 1), size * uniform(rng, 0.5, 1), size * uniform(rng, 0.5, 1)];
-    if (k === 0) return { s: noisyBoxHull3D(rng, h, logUniform(rng, 1e-7, 1e-4)), thin: Math.min(...h), name: 'noisy box hull' };
-    if (k === 1) return { s: { type: 'box', halfExtents: [h[0], h[1], t].map(fr) as Vec3 }, thin: t, name: 'plate box' };
-    if (k === 2) return { s: { type: 'box', halfExtents: [h[0], t, t].map(fr) as Vec3 }, thin: t, name: 'needle box' };
+    const h: Vec3 = [
+      size * uniform(rng, 0.5, 1),
+      size * uniform(rng, 0.5, 1),
+      size * uniform(rng, 0.5, 1),
+    ];
+    if (k === 0)
+      return {
+        s: noisyBoxHull3D(rng, h, logUniform(rng, 1e-7, 1e-4)),
+        thin: Math.min(...h),
+        name: 'noisy box hull',
+      };
+    if (k === 1)
+      return {
+        s: { type: 'box', halfExtents: [h[0], h[1], t].map(fr) as Vec3 },
+        thin: t,
+        name: 'plate box',
+      };
+    if (k === 2)
+      return {
+        s: { type: 'box', halfExtents: [h[0], t, t].map(fr) as Vec3 },
+        thin: t,
+        name: 'needle box',
+      };
     if (k === 3) return { s: noisyBoxHull3D(rng, [h[0], h[1], t], 0), thin: t, name: 'plate hull' };
     if (k === 4) return { s: randomBox3D(rng, size), thin: size / 2, name: 'box' };
     if (k === 5) return { s: randomHull3D(rng, size), thin: size / 2, name: 'hull' };
@@ -631,12 +950,22 @@ export function noisyAndThinScene3D(seed: number, geometries: number, margin: nu
     const qa = aligned ? nearlyAlignedQuat(rng) : randomQuat(rng);
     const qb = aligned ? nearlyAlignedQuat(rng) : randomQuat(rng);
     const u = aligned && rng() < 0.7 ? AXES[randInt(rng, 0, 5)]! : randomAxis(rng);
-    const gap = rng() < 0.5 ? uniform(rng, -0.5 * Math.min(a.thin, b.thin), 0) : uniform(rng, 0, margin);
+    const gap =
+      rng() < 0.5 ? uniform(rng, -0.5 * Math.min(a.thin, b.thin), 0) : uniform(rng, 0, margin);
     const rel = touchingOffset(a.s, qa, b.s, qb, u, gap);
     const pa: Vec3 = [uniform(rng, -5, 5), uniform(rng, -5, 5), uniform(rng, -5, 5)];
     const slide = rng() < 0.7 ? 0 : 0.05;
     const pb: Vec3 = [0, 1, 2].map((i) => pa[i]! + rel[i]! + uniform(rng, -slide, slide)) as Vec3;
-    out.add(a.s, pa, qa, b.s, pb, qb, { set: 'noisy-and-thin', note: `${a.name}-${b.name}, gap ${gap.toExponential(1)}` }, true);
+    out.add(
+      a.s,
+      pa,
+      qa,
+      b.s,
+      pb,
+      qb,
+      { set: 'noisy-and-thin', note: `${a.name}-${b.name}, gap ${gap.toExponential(1)}` },
+      true,
+    );
   }
   return out;
 }

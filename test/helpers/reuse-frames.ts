@@ -30,9 +30,22 @@ import { packBodies3D, packScene3D, unpackShapes3D, type Packed3D } from '../../
 import { rng, randomPolygon } from '../../src/random2d.ts';
 import type { Scene2D, Scene3D } from '../../src/scene.ts';
 import { makeShape2D, type Shape2D, type Shape2DInput } from '../../src/shapes2d.ts';
-import { makeShape3D, type Quat, type Shape3D, type Shape3DInput, type Vec3 } from '../../src/shapes3d.ts';
 import {
-  axisAngle, quatMul, randomBox3D, randomCapsule3D, randomHull3D, rotate, touchingOffset, type Rng,
+  makeShape3D,
+  type Quat,
+  type Shape3D,
+  type Shape3DInput,
+  type Vec3,
+} from '../../src/shapes3d.ts';
+import {
+  axisAngle,
+  quatMul,
+  randomBox3D,
+  randomCapsule3D,
+  randomHull3D,
+  rotate,
+  touchingOffset,
+  type Rng,
 } from './random3d.ts';
 
 /** The bench's wobble: offsets up to this × the body's size per axis, turns up to this many radians. */
@@ -68,8 +81,21 @@ export interface ReuseWorld {
   /** The packed bodies of frame f (frame 0: the rest pose). */
   bodiesAt(frame: number): ArrayBuffer;
   fresh(bodies: ArrayBuffer, margin: number): ArrayBuffer;
-  reuse(bodies: ArrayBuffer, anchorsPrev: ArrayBuffer | null, anchorsCur: ArrayBuffer, manifolds: ArrayBuffer, flags: Uint32Array, margin: number): ReuseCounts;
-  anchors(bodies: ArrayBuffer, manifolds: ArrayBuffer, flags: Uint32Array, anchorsCur: ArrayBuffer, margin: number): void;
+  reuse(
+    bodies: ArrayBuffer,
+    anchorsPrev: ArrayBuffer | null,
+    anchorsCur: ArrayBuffer,
+    manifolds: ArrayBuffer,
+    flags: Uint32Array,
+    margin: number,
+  ): ReuseCounts;
+  anchors(
+    bodies: ArrayBuffer,
+    manifolds: ArrayBuffer,
+    flags: Uint32Array,
+    anchorsCur: ArrayBuffer,
+    margin: number,
+  ): void;
   slot(manifolds: ArrayBuffer, k: number): SlotView;
   /** The point count of the anchor in slot k. */
   anchorCount(anchors: ArrayBuffer, k: number): number;
@@ -78,12 +104,22 @@ export interface ReuseWorld {
 }
 
 /** Manifold slot k of `buf` (layout M of either dimension). */
-function readSlot(M: typeof LAYOUT_2D.manifold | typeof LAYOUT_3D.manifold, dim: number, buf: ArrayBuffer, k: number): SlotView {
+function readSlot(
+  M: typeof LAYOUT_2D.manifold | typeof LAYOUT_3D.manifold,
+  dim: number,
+  buf: ArrayBuffer,
+  k: number,
+): SlotView {
   const f = new Float32Array(buf);
   const u = new Uint32Array(buf);
   const o = k * M.words;
   const count = u[o + M.count]!;
-  const view: SlotView = { count, normal: Array.from(f.subarray(o + M.normal, o + M.normal + dim)), depths: [], ids: [] };
+  const view: SlotView = {
+    count,
+    normal: Array.from(f.subarray(o + M.normal, o + M.normal + dim)),
+    depths: [],
+    ids: [],
+  };
   for (let i = 0; i < count; i++) {
     view.depths.push(f[o + M.points + i * M.pointStride + M.pointDepth]!);
     view.ids.push(u[o + M.points + i * M.pointStride + M.pointId]!);
@@ -92,7 +128,12 @@ function readSlot(M: typeof LAYOUT_2D.manifold | typeof LAYOUT_3D.manifold, dim:
 }
 
 /** Per pair: its length scale and its kinds' names (coverage). */
-function pairKinds(shapes: readonly { extent: number; kind: number }[], bodyShape: Uint32Array, pairs: Uint32Array, names: readonly string[]): { scale: Float64Array; kinds: string[] } {
+function pairKinds(
+  shapes: readonly { extent: number; kind: number }[],
+  bodyShape: Uint32Array,
+  pairs: Uint32Array,
+  names: readonly string[],
+): { scale: Float64Array; kinds: string[] } {
   const scale = new Float64Array(pairs.length / 2);
   const kinds: string[] = [];
   for (let k = 0; k < scale.length; k++) {
@@ -108,7 +149,12 @@ function pairKinds(shapes: readonly { extent: number; kind: number }[], bodyShap
 
 const KIND_2D = ['polygon', 'box', 'circle', 'capsule'];
 
-export function world2D(name: string, scene: Scene2D, pairs: Uint32Array, bodyMotion: (frame: number, positions: Float64Array, angles: Float64Array) => void): ReuseWorld {
+export function world2D(
+  name: string,
+  scene: Scene2D,
+  pairs: Uint32Array,
+  bodyMotion: (frame: number, positions: Float64Array, angles: Float64Array) => void,
+): ReuseWorld {
   const packed = packScene2D(scene, pairs);
   const prepared = prepareCpu2D(packed, scene.shapes.length);
   const shapes = unpackShapes2D(packed.shapes, scene.shapes.length);
@@ -123,30 +169,58 @@ export function world2D(name: string, scene: Scene2D, pairs: Uint32Array, bodyMo
   };
   const M = LAYOUT_2D.manifold;
   return {
-    name, dim: 2, margin: scene.margin, pairs, pairCount, scale, kinds, packed,
+    name,
+    dim: 2,
+    margin: scene.margin,
+    pairs,
+    pairCount,
+    scale,
+    kinds,
+    packed,
     anchorBytes: Math.max(1, pairCount) * LAYOUT_2D.anchor.words * 4,
     manifoldBytes: Math.max(1, pairCount) * M.words * 4,
     bodiesAt(frame) {
       positions.set(scene.bodyPosition);
       angles.set(scene.bodyAngle);
       if (frame > 0) bodyMotion(frame, positions, angles);
-      return packBodies2D({ bodyShape: scene.bodyShape, bodyPosition: positions, bodyAngle: angles });
+      return packBodies2D({
+        bodyShape: scene.bodyShape,
+        bodyPosition: positions,
+        bodyAngle: angles,
+      });
     },
     fresh(bodies, margin) {
       cpu(bodies);
       return collidePacked2D(prepared, { ...packed, bodies, margin });
     },
-    reuse: (bodies, prev, cur, manifolds, flags, margin) => reuseSlots(reusePairs2D(cpu(bodies)), pairs, pairCount, null, 0, prev, cur, manifolds, flags, margin),
-    anchors: (bodies, manifolds, flags, cur, margin) => anchorSlots(reusePairs2D(cpu(bodies)), pairs, pairCount, manifolds, flags, cur, margin),
+    reuse: (bodies, prev, cur, manifolds, flags, margin) =>
+      reuseSlots(
+        reusePairs2D(cpu(bodies)),
+        pairs,
+        pairCount,
+        null,
+        0,
+        prev,
+        cur,
+        manifolds,
+        flags,
+        margin,
+      ),
+    anchors: (bodies, manifolds, flags, cur, margin) =>
+      anchorSlots(reusePairs2D(cpu(bodies)), pairs, pairCount, manifolds, flags, cur, margin),
     slot: (buf, k) => readSlot(M, 2, buf, k),
-    anchorCount: (buf, k) => new Uint32Array(buf)[k * LAYOUT_2D.anchor.words + LAYOUT_2D.anchor.countJoin]! & 0xff,
+    anchorCount: (buf, k) =>
+      new Uint32Array(buf)[k * LAYOUT_2D.anchor.words + LAYOUT_2D.anchor.countJoin]! & 0xff,
     carried(bodies, anchors, k) {
       loadAnchor2D(anchors, k, anchor2D);
       const f = new Float32Array(bodies);
       const B = LAYOUT_2D.body;
       const ia = pairs[2 * k]! * B.words + B.rotation;
       const ib = pairs[2 * k + 1]! * B.words + B.rotation;
-      const ca = f[ia]!, sa = f[ia + 1]!, cb = f[ib]!, sb = f[ib + 1]!;
+      const ca = f[ia]!,
+        sa = f[ia + 1]!,
+        cb = f[ib]!,
+        sb = f[ib + 1]!;
       // World normal carried with A: R_A n; with B: R_B R0ᵀ n (R0: B relative to A when built).
       const a = anchor2D;
       const nbx = a.c * a.nx + a.s * a.ny;
@@ -179,11 +253,16 @@ function wobble2D(seed: number, size: Float64Array, wobble: number) {
  */
 export function pile2D(side: number, mixed: boolean, seed = 0x2d17, wobble = WOBBLE): ReuseWorld {
   const random = rng(seed);
-  const inputs: Shape2DInput[] = Array.from({ length: 8 }, () => ({ type: 'box', halfExtents: [0.47 + 0.04 * random(), 0.47 + 0.04 * random()] }));
+  const inputs: Shape2DInput[] = Array.from({ length: 8 }, () => ({
+    type: 'box',
+    halfExtents: [0.47 + 0.04 * random(), 0.47 + 0.04 * random()],
+  }));
   if (mixed) {
     for (let k = 0; k < 2; k++) inputs.push({ type: 'circle', radius: 0.47 + 0.03 * random() });
-    for (let k = 0; k < 2; k++) inputs.push({ type: 'capsule', a: [-0.24, 0], b: [0.24, 0], radius: 0.24 + 0.02 * random() });
-    for (let k = 0; k < 2; k++) inputs.push({ type: 'polygon', vertices: randomPolygon(random, 5 + k, 0.5) });
+    for (let k = 0; k < 2; k++)
+      inputs.push({ type: 'capsule', a: [-0.24, 0], b: [0.24, 0], radius: 0.24 + 0.02 * random() });
+    for (let k = 0; k < 2; k++)
+      inputs.push({ type: 'polygon', vertices: randomPolygon(random, 5 + k, 0.5) });
   }
   const shapes: Shape2D[] = inputs.map((s, i) => makeShape2D(s, i));
   const n = side * side;
@@ -192,21 +271,40 @@ export function pile2D(side: number, mixed: boolean, seed = 0x2d17, wobble = WOB
   const bodyAngle = new Float64Array(n);
   const size = new Float64Array(n);
   for (let i = 0; i < n; i++) {
-    bodyShape[i] = mixed && random() < 0.35 ? 8 + Math.floor(6 * random()) : Math.floor(8 * random());
+    bodyShape[i] =
+      mixed && random() < 0.35 ? 8 + Math.floor(6 * random()) : Math.floor(8 * random());
     bodyPosition[2 * i] = 0.96 * (i % side) + 0.01 * (2 * random() - 1);
     bodyPosition[2 * i + 1] = 0.96 * Math.floor(i / side) + 0.01 * (2 * random() - 1);
     bodyAngle[i] = 0.04 * (2 * random() - 1);
     size[i] = shapes[bodyShape[i]!]!.extent;
   }
-  const scene: Scene2D = { dim: 2, margin: PILE_MARGIN, shapes, bodyShape, bodyPosition, bodyAngle, pairs: null };
-  return world2D(mixed ? '2D mixed pile' : '2D box pile', scene, sweepAndPrune2D(scene), wobble2D(seed, size, wobble));
+  const scene: Scene2D = {
+    dim: 2,
+    margin: PILE_MARGIN,
+    shapes,
+    bodyShape,
+    bodyPosition,
+    bodyAngle,
+    pairs: null,
+  };
+  return world2D(
+    mixed ? '2D mixed pile' : '2D box pile',
+    scene,
+    sweepAndPrune2D(scene),
+    wobble2D(seed, size, wobble),
+  );
 }
 
 // ---- 3D --------------------------------------------------------------------------------------------
 
 const KIND_3D = ['hull', 'box', 'sphere', 'capsule'];
 
-export function world3D(name: string, scene: Scene3D, pairs: Uint32Array, bodyMotion: (frame: number, positions: Float64Array, rotations: Float64Array) => void): ReuseWorld {
+export function world3D(
+  name: string,
+  scene: Scene3D,
+  pairs: Uint32Array,
+  bodyMotion: (frame: number, positions: Float64Array, rotations: Float64Array) => void,
+): ReuseWorld {
   const packed = packScene3D(scene, pairs);
   const prepared = prepareCpu3D(packed);
   const shapes = unpackShapes3D(packed);
@@ -221,34 +319,69 @@ export function world3D(name: string, scene: Scene3D, pairs: Uint32Array, bodyMo
   };
   const M = LAYOUT_3D.manifold;
   return {
-    name, dim: 3, margin: scene.margin, pairs, pairCount, scale, kinds, packed,
+    name,
+    dim: 3,
+    margin: scene.margin,
+    pairs,
+    pairCount,
+    scale,
+    kinds,
+    packed,
     anchorBytes: Math.max(1, pairCount) * LAYOUT_3D.anchor.words * 4,
     manifoldBytes: Math.max(1, pairCount) * M.words * 4,
     bodiesAt(frame) {
       positions.set(scene.bodyPosition);
       rotations.set(scene.bodyRotation);
       if (frame > 0) bodyMotion(frame, positions, rotations);
-      return packBodies3D({ bodyShape: scene.bodyShape, bodyPosition: positions, bodyRotation: rotations });
+      return packBodies3D({
+        bodyShape: scene.bodyShape,
+        bodyPosition: positions,
+        bodyRotation: rotations,
+      });
     },
     fresh(bodies, margin) {
       cpu(bodies);
       return collidePacked3D(prepared, { ...packed, bodies, margin });
     },
-    reuse: (bodies, prev, cur, manifolds, flags, margin) => reuseSlots(reusePairs3D(cpu(bodies)), pairs, pairCount, null, 0, prev, cur, manifolds, flags, margin),
-    anchors: (bodies, manifolds, flags, cur, margin) => anchorSlots(reusePairs3D(cpu(bodies)), pairs, pairCount, manifolds, flags, cur, margin),
+    reuse: (bodies, prev, cur, manifolds, flags, margin) =>
+      reuseSlots(
+        reusePairs3D(cpu(bodies)),
+        pairs,
+        pairCount,
+        null,
+        0,
+        prev,
+        cur,
+        manifolds,
+        flags,
+        margin,
+      ),
+    anchors: (bodies, manifolds, flags, cur, margin) =>
+      anchorSlots(reusePairs3D(cpu(bodies)), pairs, pairCount, manifolds, flags, cur, margin),
     slot: (buf, k) => readSlot(M, 3, buf, k),
-    anchorCount: (buf, k) => new Uint32Array(buf)[k * LAYOUT_3D.anchor.words + LAYOUT_3D.anchor.countKind]! & 0xff,
+    anchorCount: (buf, k) =>
+      new Uint32Array(buf)[k * LAYOUT_3D.anchor.words + LAYOUT_3D.anchor.countKind]! & 0xff,
     carried(bodies, anchors, k) {
       loadAnchor3D(anchors, k, anchor3D);
       const f = new Float32Array(bodies);
       const B = LAYOUT_3D.body;
-      const qa = f.subarray(pairs[2 * k]! * B.words + B.rotation, pairs[2 * k]! * B.words + B.rotation + 4);
-      const qb = f.subarray(pairs[2 * k + 1]! * B.words + B.rotation, pairs[2 * k + 1]! * B.words + B.rotation + 4);
+      const qa = f.subarray(
+        pairs[2 * k]! * B.words + B.rotation,
+        pairs[2 * k]! * B.words + B.rotation + 4,
+      );
+      const qb = f.subarray(
+        pairs[2 * k + 1]! * B.words + B.rotation,
+        pairs[2 * k + 1]! * B.words + B.rotation + 4,
+      );
       const a = anchor3D;
       const q0 = a.rotation;
       // With A: R_A n; with B: R_B R0ᵀ n (R0: B relative to A when built).
       const inB = rotate([-q0[0]!, -q0[1]!, -q0[2]!, q0[3]!], a.normal);
-      return { withA: rotate(qa, a.normal), withB: rotate(qb, inB), join: a.kind === CONTACT_KIND_3D.closest };
+      return {
+        withA: rotate(qa, a.normal),
+        withB: rotate(qb, inB),
+        join: a.kind === CONTACT_KIND_3D.closest,
+      };
     },
   };
 }
@@ -266,7 +399,10 @@ function wobble3D(seed: number, size: Float64Array, wobble: number) {
     const random = rng(seed + 7919 * frame);
     for (let i = 0; i < size.length; i++) {
       for (let c = 0; c < 3; c++) positions[3 * i + c] += wobble * size[i]! * (2 * random() - 1);
-      const q = quatMul(smallTurn(random, wobble), Array.from(rotations.subarray(4 * i, 4 * i + 4)) as Quat);
+      const q = quatMul(
+        smallTurn(random, wobble),
+        Array.from(rotations.subarray(4 * i, 4 * i + 4)) as Quat,
+      );
       rotations.set(q, 4 * i);
     }
   };
@@ -280,15 +416,27 @@ export type Pile3DLayout = 'bricks' | 'block' | 'mixed';
  * 4 below); `block`, a cubic block pressing on every neighbour; `mixed`, the block with a third
  * of the boxes replaced by hulls, spheres and capsules. `wobble`: the motion each frame.
  */
-export function pile3D(side: number, layout: Pile3DLayout, seed = 0x3d17, wobble = WOBBLE): ReuseWorld {
+export function pile3D(
+  side: number,
+  layout: Pile3DLayout,
+  seed = 0x3d17,
+  wobble = WOBBLE,
+): ReuseWorld {
   const random = rng(seed);
   const inputs: Shape3DInput[] = Array.from({ length: 8 }, () => ({
-    type: 'box', halfExtents: [0.47 + 0.04 * random(), 0.47 + 0.04 * random(), 0.47 + 0.04 * random()] as Vec3,
+    type: 'box',
+    halfExtents: [0.47 + 0.04 * random(), 0.47 + 0.04 * random(), 0.47 + 0.04 * random()] as Vec3,
   }));
   if (layout === 'mixed') {
     for (let k = 0; k < 2; k++) inputs.push(randomHull3D(random, 0.45));
     for (let k = 0; k < 2; k++) inputs.push({ type: 'sphere', radius: 0.47 + 0.03 * random() });
-    for (let k = 0; k < 2; k++) inputs.push({ type: 'capsule', a: [-0.24, 0, 0], b: [0.24, 0, 0], radius: 0.24 + 0.02 * random() });
+    for (let k = 0; k < 2; k++)
+      inputs.push({
+        type: 'capsule',
+        a: [-0.24, 0, 0],
+        b: [0.24, 0, 0],
+        radius: 0.24 + 0.02 * random(),
+      });
   }
   const shapes = inputs.map((s, i) => makeShape3D(s, i));
   const n = side * side * side;
@@ -298,7 +446,10 @@ export function pile3D(side: number, layout: Pile3DLayout, seed = 0x3d17, wobble
   const size = new Float64Array(n);
   const h = layout === 'bricks' ? 1.06 : 0.96;
   for (let i = 0; i < n; i++) {
-    bodyShape[i] = layout === 'mixed' && random() < 0.35 ? 8 + Math.floor(6 * random()) : Math.floor(8 * random());
+    bodyShape[i] =
+      layout === 'mixed' && random() < 0.35
+        ? 8 + Math.floor(6 * random())
+        : Math.floor(8 * random());
     const level = Math.floor(i / (side * side));
     const shift = layout === 'bricks' && level % 2 === 1 ? h / 2 : 0;
     bodyPosition[3 * i] = h * (i % side) + shift + 0.01 * (2 * random() - 1);
@@ -307,18 +458,45 @@ export function pile3D(side: number, layout: Pile3DLayout, seed = 0x3d17, wobble
     bodyRotation.set(smallTurn(random, 0.04), 4 * i);
     size[i] = shapes[bodyShape[i]!]!.extent;
   }
-  const scene: Scene3D = { dim: 3, margin: PILE_MARGIN, shapes, bodyShape, bodyPosition, bodyRotation, pairs: null };
+  const scene: Scene3D = {
+    dim: 3,
+    margin: PILE_MARGIN,
+    shapes,
+    bodyShape,
+    bodyPosition,
+    bodyRotation,
+    pairs: null,
+  };
   return world3D(`3D ${layout} pile`, scene, sweepAndPrune3D(scene), wobble3D(seed, size, wobble));
 }
 
 /** The coherence families of test/coherence3d.test.ts: A on the ground, B on it (its xy offset). */
-export const COHERENCE_FAMILIES: Record<string, (random: Rng) => { a: Shape3DInput; b: Shape3DInput; offset: [number, number] }> = {
-  'equal cubes stacked': () => ({ a: { type: 'box', halfExtents: [0.5, 0.5, 0.5] }, b: { type: 'box', halfExtents: [0.5, 0.5, 0.5] }, offset: [0, 0] }),
-  'box over a box edge': (r) => ({ a: randomBox3D(r, 0.5), b: randomBox3D(r, 0.5), offset: [1.2 * r() - 0.6, 1.2 * r() - 0.6] }),
-  'hull on a box': (r) => ({ a: { type: 'box', halfExtents: [3, 3, 0.5] }, b: randomHull3D(r, 0.5), offset: [2 * r() - 1, 2 * r() - 1] }),
+export const COHERENCE_FAMILIES: Record<
+  string,
+  (random: Rng) => { a: Shape3DInput; b: Shape3DInput; offset: [number, number] }
+> = {
+  'equal cubes stacked': () => ({
+    a: { type: 'box', halfExtents: [0.5, 0.5, 0.5] },
+    b: { type: 'box', halfExtents: [0.5, 0.5, 0.5] },
+    offset: [0, 0],
+  }),
+  'box over a box edge': (r) => ({
+    a: randomBox3D(r, 0.5),
+    b: randomBox3D(r, 0.5),
+    offset: [1.2 * r() - 0.6, 1.2 * r() - 0.6],
+  }),
+  'hull on a box': (r) => ({
+    a: { type: 'box', halfExtents: [3, 3, 0.5] },
+    b: randomHull3D(r, 0.5),
+    offset: [2 * r() - 1, 2 * r() - 1],
+  }),
   'box on a hull': (r) => ({ a: randomHull3D(r, 1.5), b: randomBox3D(r, 0.3), offset: [0, 0] }),
   'hull on a hull': (r) => ({ a: randomHull3D(r, 0.7), b: randomHull3D(r, 0.5), offset: [0, 0] }),
-  'capsule on a hull': (r) => ({ a: randomHull3D(r, 1.5), b: randomCapsule3D(r, 0.5), offset: [0, 0] }),
+  'capsule on a hull': (r) => ({
+    a: randomHull3D(r, 1.5),
+    b: randomCapsule3D(r, 0.5),
+    offset: [0, 0],
+  }),
 };
 
 /** A rotation turning a random face of hull s to `to` (boxes and round shapes: none). */
@@ -326,9 +504,15 @@ function faceTurnedTo(random: Rng, s: Shape3D, to: Vec3): Quat {
   if (s.kind !== 0) return [0, 0, 0, 1];
   const f = Math.floor(random() * s.faceCount);
   const n: Vec3 = [s.planes[4 * f]!, s.planes[4 * f + 1]!, s.planes[4 * f + 2]!];
-  const axis: Vec3 = [n[1] * to[2] - n[2] * to[1], n[2] * to[0] - n[0] * to[2], n[0] * to[1] - n[1] * to[0]];
+  const axis: Vec3 = [
+    n[1] * to[2] - n[2] * to[1],
+    n[2] * to[0] - n[0] * to[2],
+    n[0] * to[1] - n[1] * to[0],
+  ];
   const sine = Math.hypot(...axis);
-  return sine < 1e-12 ? [0, 0, 0, 1] : axisAngle(axis, Math.atan2(sine, n[0] * to[0] + n[1] * to[1] + n[2] * to[2]));
+  return sine < 1e-12
+    ? [0, 0, 0, 1]
+    : axisAngle(axis, Math.atan2(sine, n[0] * to[0] + n[1] * to[1] + n[2] * to[2]));
 }
 
 /**
@@ -358,10 +542,21 @@ export function coherenceFamily(name: string, poses: number, seed = 1): ReuseWor
   const shapes = inputs.map((s, i) => makeShape3D(s, i));
   const bodyShape = Uint32Array.from({ length: 2 * poses }, (_, i) => i);
   const pairs = Uint32Array.from({ length: 2 * poses }, (_, i) => i);
-  const scene: Scene3D = { dim: 3, margin: 0.01, shapes, bodyShape, bodyPosition, bodyRotation, pairs };
+  const scene: Scene3D = {
+    dim: 3,
+    margin: 0.01,
+    shapes,
+    bodyShape,
+    bodyPosition,
+    bodyRotation,
+    pairs,
+  };
   return world3D(name, scene, pairs, (s, positions, rotations) => {
     for (let c = 0; c < poses; c++) {
-      const q = quatMul(axisAngle([Math.sin(s * 1.7), Math.cos(s * 0.3), 0.2], WOBBLE * Math.sin(s * 0.9)), restB[c]!);
+      const q = quatMul(
+        axisAngle([Math.sin(s * 1.7), Math.cos(s * 0.3), 0.2], WOBBLE * Math.sin(s * 0.9)),
+        restB[c]!,
+      );
       rotations.set(q, 8 * c + 4);
       positions[6 * c + 3] += WOBBLE * Math.sin(s * 1.3);
       positions[6 * c + 4] += WOBBLE * Math.cos(s * 0.7);
@@ -418,9 +613,27 @@ export interface ReuseCost {
 
 export function emptyCost(): ReuseCost {
   return {
-    pairs: 0, frames: 0, kept: 0, apart: 0, collide: 0, touching: 0, touchingReused: 0, agree: 0, normalError: 0, depthError: 0,
-    switched: 0, switchedDepthError: 0, depthOverSlop: 0, dropped: 0, missing: 0, missingDeepest: -Infinity, stale: 0, phantom: 0,
-    apartWrong: 0, freshPoints: 0, reusedPoints: 0,
+    pairs: 0,
+    frames: 0,
+    kept: 0,
+    apart: 0,
+    collide: 0,
+    touching: 0,
+    touchingReused: 0,
+    agree: 0,
+    normalError: 0,
+    depthError: 0,
+    switched: 0,
+    switchedDepthError: 0,
+    depthOverSlop: 0,
+    dropped: 0,
+    missing: 0,
+    missingDeepest: -Infinity,
+    stale: 0,
+    phantom: 0,
+    apartWrong: 0,
+    freshPoints: 0,
+    reusedPoints: 0,
   };
 }
 
@@ -433,7 +646,10 @@ export function angleBetween(a: readonly number[], b: readonly number[]): number
   for (let i = 0; i < a.length; i++) dot += a[i]! * b[i]!;
   if (a.length === 2) cross2 = (a[0]! * b[1]! - a[1]! * b[0]!) ** 2;
   else {
-    cross2 = (a[1]! * b[2]! - a[2]! * b[1]!) ** 2 + (a[2]! * b[0]! - a[0]! * b[2]!) ** 2 + (a[0]! * b[1]! - a[1]! * b[0]!) ** 2;
+    cross2 =
+      (a[1]! * b[2]! - a[2]! * b[1]!) ** 2 +
+      (a[2]! * b[0]! - a[0]! * b[2]!) ** 2 +
+      (a[0]! * b[1]! - a[1]! * b[0]!) ** 2;
   }
   return Math.atan2(Math.sqrt(cross2), dot);
 }
@@ -447,7 +663,14 @@ export interface CarriedNormal {
 
 /** Adds slot k's cost (R reused with `status`, F fresh, the anchor's normal carried) into `cost`. */
 export function costOfSlot(
-  world: ReuseWorld, k: number, status: number, R: SlotView, F: SlotView, anchorCount: number, carried: CarriedNormal, cost: ReuseCost,
+  world: ReuseWorld,
+  k: number,
+  status: number,
+  R: SlotView,
+  F: SlotView,
+  anchorCount: number,
+  carried: CarriedNormal,
+  cost: ReuseCost,
 ): void {
   if (F.count > 0) cost.touching++;
   if (status === REUSE_STATUS.collide) return;
@@ -465,7 +688,10 @@ export function costOfSlot(
   const depthError = Math.abs(Math.max(...R.depths) - Math.max(...F.depths)) / scale;
   if (depthError > LINEAR_SLOP) cost.depthOverSlop++;
   const rotation = world.dim === 2 ? REUSE_ROTATION : REUSE_ROTATION_3D;
-  const same = carried.join || Math.min(angleBetween(F.normal, carried.withA), angleBetween(F.normal, carried.withB)) <= rotation;
+  const same =
+    carried.join ||
+    Math.min(angleBetween(F.normal, carried.withA), angleBetween(F.normal, carried.withB)) <=
+      rotation;
   if (!same) {
     cost.switched++;
     cost.switchedDepthError = Math.max(cost.switchedDepthError, depthError);
@@ -500,7 +726,9 @@ export interface ReuseFrame {
  * fresh). The stages may be replaced (GPU runs) by `stages`.
  */
 export async function runFrames(
-  world: ReuseWorld, frames: number, each: (frame: number, f: ReuseFrame, anchorsPrev: ArrayBuffer | null) => void | Promise<void>,
+  world: ReuseWorld,
+  frames: number,
+  each: (frame: number, f: ReuseFrame, anchorsPrev: ArrayBuffer | null) => void | Promise<void>,
   margin: (frame: number) => number = () => world.margin,
 ): Promise<void> {
   let anchorsPrev: ArrayBuffer | null = null;
@@ -531,11 +759,29 @@ export async function measureReuse(world: ReuseWorld, frames: number): Promise<R
     cost.collide += f.counts.collide;
     for (let k = 0; k < world.pairCount; k++) {
       if (!anchorsPrev || f.flags[k] !== REUSE_STATUS.kept) {
-        costOfSlot(world, k, f.flags[k]!, world.slot(f.manifolds, k), world.slot(f.fresh, k), 0, NO_NORMAL, cost);
+        costOfSlot(
+          world,
+          k,
+          f.flags[k]!,
+          world.slot(f.manifolds, k),
+          world.slot(f.fresh, k),
+          0,
+          NO_NORMAL,
+          cost,
+        );
         continue;
       }
       const anchorCount = world.anchorCount(anchorsPrev, k);
-      costOfSlot(world, k, f.flags[k]!, world.slot(f.manifolds, k), world.slot(f.fresh, k), anchorCount, world.carried(f.bodies, anchorsPrev, k), cost);
+      costOfSlot(
+        world,
+        k,
+        f.flags[k]!,
+        world.slot(f.manifolds, k),
+        world.slot(f.fresh, k),
+        anchorCount,
+        world.carried(f.bodies, anchorsPrev, k),
+        cost,
+      );
     }
   });
   return cost;
@@ -549,12 +795,24 @@ export interface Pose2D {
 }
 
 /** A world of the given shapes and bodies whose frame f has the poses frames[f] (the last one after). */
-export function framesWorld2D(name: string, inputs: Shape2DInput[], bodyShape: number[], frames: Pose2D[][], pairs: [number, number][], margin: number): ReuseWorld {
+export function framesWorld2D(
+  name: string,
+  inputs: Shape2DInput[],
+  bodyShape: number[],
+  frames: Pose2D[][],
+  pairs: [number, number][],
+  margin: number,
+): ReuseWorld {
   const shapes = inputs.map((s, i) => makeShape2D(s, i));
   const at = (f: number) => frames[Math.min(f, frames.length - 1)]!;
   const scene: Scene2D = {
-    dim: 2, margin, shapes, bodyShape: Uint32Array.from(bodyShape),
-    bodyPosition: Float64Array.from(at(0).flatMap((p) => p.position)), bodyAngle: Float64Array.from(at(0).map((p) => p.angle)), pairs: null,
+    dim: 2,
+    margin,
+    shapes,
+    bodyShape: Uint32Array.from(bodyShape),
+    bodyPosition: Float64Array.from(at(0).flatMap((p) => p.position)),
+    bodyAngle: Float64Array.from(at(0).map((p) => p.angle)),
+    pairs: null,
   };
   return world2D(name, scene, Uint32Array.from(pairs.flat()), (frame, positions, angles) => {
     positions.set(at(frame).flatMap((p) => p.position));
@@ -568,12 +826,24 @@ export interface Pose3D {
 }
 
 /** framesWorld2D in 3D. */
-export function framesWorld3D(name: string, inputs: Shape3DInput[], bodyShape: number[], frames: Pose3D[][], pairs: [number, number][], margin: number): ReuseWorld {
+export function framesWorld3D(
+  name: string,
+  inputs: Shape3DInput[],
+  bodyShape: number[],
+  frames: Pose3D[][],
+  pairs: [number, number][],
+  margin: number,
+): ReuseWorld {
   const shapes = inputs.map((s, i) => makeShape3D(s, i));
   const at = (f: number) => frames[Math.min(f, frames.length - 1)]!;
   const scene: Scene3D = {
-    dim: 3, margin, shapes, bodyShape: Uint32Array.from(bodyShape),
-    bodyPosition: Float64Array.from(at(0).flatMap((p) => p.position)), bodyRotation: Float64Array.from(at(0).flatMap((p) => p.rotation)), pairs: null,
+    dim: 3,
+    margin,
+    shapes,
+    bodyShape: Uint32Array.from(bodyShape),
+    bodyPosition: Float64Array.from(at(0).flatMap((p) => p.position)),
+    bodyRotation: Float64Array.from(at(0).flatMap((p) => p.rotation)),
+    pairs: null,
   };
   return world3D(name, scene, Uint32Array.from(pairs.flat()), (frame, positions, rotations) => {
     positions.set(at(frame).flatMap((p) => p.position));

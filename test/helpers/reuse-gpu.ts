@@ -8,23 +8,46 @@
 // flags the rest; encodeAnchors builds the flagged slots' anchors. Slot k is slot k every frame
 // (prevSlot null: the identity).
 
-import { CORE_SEPARATION, REUSE_ROTATION, REUSE_SLIDE, REUSE_TRANSLATION } from '../../src/constants.ts';
-import { CORE_DISTANCE_3D, REUSE_ROTATION_3D, REUSE_SLIDE_3D, REUSE_TRANSLATION_3D } from '../../src/constants3d.ts';
+import {
+  CORE_SEPARATION,
+  REUSE_ROTATION,
+  REUSE_SLIDE,
+  REUSE_TRANSLATION,
+} from '../../src/constants.ts';
+import {
+  CORE_DISTANCE_3D,
+  REUSE_ROTATION_3D,
+  REUSE_SLIDE_3D,
+  REUSE_TRANSLATION_3D,
+} from '../../src/constants3d.ts';
 import { relativeTransform } from '../../src/cpu/manifold2d.ts';
 import { REUSE_STATUS, type ReuseCounts } from '../../src/cpu/reuse.ts';
 import { emptyAnchor2D, loadAnchor2D, type Anchor2D } from '../../src/cpu/reuse2d.ts';
-import { bodyPose3d, emptyAnchor3D, loadAnchor3D, quatMul3d, type Anchor3D } from '../../src/cpu/reuse3d.ts';
+import {
+  bodyPose3d,
+  emptyAnchor3D,
+  loadAnchor3D,
+  quatMul3d,
+  type Anchor3D,
+} from '../../src/cpu/reuse3d.ts';
 import { readBuffer } from '../../src/gpu/buffers.ts';
 import { GpuNarrowphase2D } from '../../src/gpu/narrowphase2d.ts';
 import { GpuNarrowphase3D } from '../../src/gpu/narrowphase3d.ts';
-import { GpuReuse, REUSE_COUNTS_BYTES, REUSE_DIMENSION_2D, REUSE_DIMENSION_3D, type PairCount } from '../../src/gpu/reuse.ts';
+import {
+  GpuReuse,
+  REUSE_COUNTS_BYTES,
+  REUSE_DIMENSION_2D,
+  REUSE_DIMENSION_3D,
+  type PairCount,
+} from '../../src/gpu/reuse.ts';
 import { LAYOUT_2D } from '../../src/layout2d.ts';
 import { LAYOUT_3D } from '../../src/layout3d.ts';
 import type { Packed2D } from '../../src/pack2d.ts';
 import type { Packed3D } from '../../src/pack3d.ts';
 import type { ReuseFrame, ReuseWorld } from './reuse-frames.ts';
 
-const STORAGE = (): number => GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+const STORAGE = (): number =>
+  GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
 
 /** The GPU stages of one world: its buffers, the narrowphase and the reuse stage. */
 export class GpuReuseRunner {
@@ -50,13 +73,23 @@ export class GpuReuseRunner {
     private readonly narrowphase: GpuNarrowphase2D | GpuNarrowphase3D,
   ) {
     const make = (bytes: number, label: string, usage = STORAGE()): GPUBuffer => {
-      const b = device.createBuffer({ label, size: Math.max(16, Math.ceil(bytes / 16) * 16), usage });
+      const b = device.createBuffer({
+        label,
+        size: Math.max(16, Math.ceil(bytes / 16) * 16),
+        usage,
+      });
       this.buffers.push(b);
       return b;
     };
     const upload = (data: ArrayBuffer | ArrayBufferView, label: string): GPUBuffer => {
       const b = make(data.byteLength, label);
-      device.queue.writeBuffer(b, 0, ArrayBuffer.isView(data) ? data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) : data);
+      device.queue.writeBuffer(
+        b,
+        0,
+        ArrayBuffer.isView(data)
+          ? data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength)
+          : data,
+      );
       return b;
     };
     const p = world.packed;
@@ -75,8 +108,14 @@ export class GpuReuseRunner {
   }
 
   static async create(device: GPUDevice, world: ReuseWorld): Promise<GpuReuseRunner> {
-    const stage = await GpuReuse.create(device, world.dim === 2 ? REUSE_DIMENSION_2D : REUSE_DIMENSION_3D);
-    const narrowphase = world.dim === 2 ? await GpuNarrowphase2D.create(device, false) : await GpuNarrowphase3D.create(device, false);
+    const stage = await GpuReuse.create(
+      device,
+      world.dim === 2 ? REUSE_DIMENSION_2D : REUSE_DIMENSION_3D,
+    );
+    const narrowphase =
+      world.dim === 2
+        ? await GpuNarrowphase2D.create(device, false)
+        : await GpuNarrowphase3D.create(device, false);
     return new GpuReuseRunner(device, world, stage, narrowphase);
   }
 
@@ -84,28 +123,53 @@ export class GpuReuseRunner {
    * The next frame on the GPU (frame 0 has no anchors yet). `gpuCount`: the pair count read from a
    * GPU buffer (word 3 of a 16-byte buffer) rather than given by the host.
    */
-  async frame(margin = this.world.margin, gpuCount = false): Promise<ReuseFrame & { anchorsPrev: ArrayBuffer | null }> {
+  async frame(
+    margin = this.world.margin,
+    gpuCount = false,
+  ): Promise<ReuseFrame & { anchorsPrev: ArrayBuffer | null }> {
     const w = this.world;
     const frame = this.frameIndex++;
     const bodies = w.bodiesAt(frame);
     this.device.queue.writeBuffer(this.bodies, 0, bodies);
     const packed = { ...w.packed, bodies, margin };
-    const fresh = (await (w.dim === 2 ? (this.narrowphase as GpuNarrowphase2D).run(packed as Packed2D) : (this.narrowphase as GpuNarrowphase3D).run(packed as Packed3D))).manifolds;
+    const fresh = (
+      await (w.dim === 2
+        ? (this.narrowphase as GpuNarrowphase2D).run(packed as Packed2D)
+        : (this.narrowphase as GpuNarrowphase3D).run(packed as Packed3D))
+    ).manifolds;
     this.device.queue.writeBuffer(this.manifolds, 0, fresh);
     const prev = this.anchors[this.cur ^ 1]!;
     const cur = this.anchors[this.cur]!;
     const anchorsPrev = frame > 0 ? await readBuffer(this.device, prev, w.anchorBytes) : null;
-    const pairCount: PairCount = gpuCount ? { buffer: this.pairCountBuffer, offset: 12 } : w.pairCount;
-    const window = { pairs: { buffer: this.pairs, size: 8 * w.pairCount }, manifolds: { buffer: this.manifolds, size: w.manifoldBytes }, flags: { buffer: this.flags, size: 4 * w.pairCount } };
+    const pairCount: PairCount = gpuCount
+      ? { buffer: this.pairCountBuffer, offset: 12 }
+      : w.pairCount;
+    const window = {
+      pairs: { buffer: this.pairs, size: 8 * w.pairCount },
+      manifolds: { buffer: this.manifolds, size: w.manifoldBytes },
+      flags: { buffer: this.flags, size: 4 * w.pairCount },
+    };
     const encoder = this.device.createCommandEncoder();
     this.stage.encodeReuse(encoder, {
-      bodies: { buffer: this.bodies }, ...window, pairCount, prevSlot: null,
-      anchorsPrev: frame > 0 ? { buffer: prev, size: w.anchorBytes } : null, anchorsCur: { buffer: cur, size: w.anchorBytes },
-      counts: { buffer: this.counts }, margin,
+      bodies: { buffer: this.bodies },
+      ...window,
+      pairCount,
+      prevSlot: null,
+      anchorsPrev: frame > 0 ? { buffer: prev, size: w.anchorBytes } : null,
+      anchorsCur: { buffer: cur, size: w.anchorBytes },
+      counts: { buffer: this.counts },
+      margin,
     });
     this.stage.encodeAnchors(encoder, {
-      shapes: { buffer: this.shapes }, bodies: { buffer: this.bodies }, ...window, pairCount, anchorsCur: { buffer: cur, size: w.anchorBytes }, margin,
-      ...(this.hullVertices && this.hullPlanes ? { hullVertices: { buffer: this.hullVertices }, hullPlanes: { buffer: this.hullPlanes } } : {}),
+      shapes: { buffer: this.shapes },
+      bodies: { buffer: this.bodies },
+      ...window,
+      pairCount,
+      anchorsCur: { buffer: cur, size: w.anchorBytes },
+      margin,
+      ...(this.hullVertices && this.hullPlanes
+        ? { hullVertices: { buffer: this.hullVertices }, hullPlanes: { buffer: this.hullPlanes } }
+        : {}),
     });
     this.device.queue.submit([encoder.finish()]);
     const [manifolds, flags, countWords, anchors] = await Promise.all([
@@ -116,8 +180,20 @@ export class GpuReuseRunner {
     ]);
     this.cur ^= 1;
     const c = new Uint32Array(countWords);
-    const counts: ReuseCounts = { kept: c[REUSE_STATUS.kept]!, collide: c[REUSE_STATUS.collide]!, apart: c[REUSE_STATUS.apart]! };
-    return { bodies, fresh, manifolds, flags: new Uint32Array(flags), counts, anchors, anchorsPrev };
+    const counts: ReuseCounts = {
+      kept: c[REUSE_STATUS.kept]!,
+      collide: c[REUSE_STATUS.collide]!,
+      apart: c[REUSE_STATUS.apart]!,
+    };
+    return {
+      bodies,
+      fresh,
+      manifolds,
+      flags: new Uint32Array(flags),
+      counts,
+      anchors,
+      anchorsPrev,
+    };
   }
 
   destroy(): void {
@@ -130,19 +206,38 @@ export class GpuReuseRunner {
 // ---- the GPU frame against the CPU loops --------------------------------------------------------
 
 /** How near a pair's reuse decision sits to a threshold: the smallest gap, relative (lengths / scale, angles in radians). */
-export function decisionGap(world: ReuseWorld, bodies: ArrayBuffer, anchors: ArrayBuffer, k: number, margin: number): number {
-  return world.dim === 2 ? gap2D(world, bodies, anchors, k, margin) : gap3D(world, bodies, anchors, k, margin);
+export function decisionGap(
+  world: ReuseWorld,
+  bodies: ArrayBuffer,
+  anchors: ArrayBuffer,
+  k: number,
+  margin: number,
+): number {
+  return world.dim === 2
+    ? gap2D(world, bodies, anchors, k, margin)
+    : gap3D(world, bodies, anchors, k, margin);
 }
 
 const a2 = emptyAnchor2D();
 const a3 = emptyAnchor3D();
 
-function gap2D(world: ReuseWorld, bodies: ArrayBuffer, anchors: ArrayBuffer, k: number, margin: number): number {
+function gap2D(
+  world: ReuseWorld,
+  bodies: ArrayBuffer,
+  anchors: ArrayBuffer,
+  k: number,
+  margin: number,
+): number {
   loadAnchor2D(anchors, k, a2);
   const a: Anchor2D = a2;
   const f = new Float32Array(bodies);
   const B = LAYOUT_2D.body;
-  const xf = (i: number) => ({ px: f[i * B.words + B.position]!, py: f[i * B.words + B.position + 1]!, c: f[i * B.words + B.rotation]!, s: f[i * B.words + B.rotation + 1]! });
+  const xf = (i: number) => ({
+    px: f[i * B.words + B.position]!,
+    py: f[i * B.words + B.position + 1]!,
+    c: f[i * B.words + B.rotation]!,
+    s: f[i * B.words + B.rotation + 1]!,
+  });
   const pose = { px: 0, py: 0, c: 1, s: 0 };
   relativeTransform(xf(world.pairs[2 * k]!), 0, 0, xf(world.pairs[2 * k + 1]!), pose);
   const m = Math.fround(margin);
@@ -152,52 +247,95 @@ function gap2D(world: ReuseWorld, bodies: ArrayBuffer, anchors: ArrayBuffer, k: 
   const turned = Math.hypot(dqc, dqs);
   const gaps: number[] = [];
   if (a.count === 0) return Math.abs(a.bound - moved - turned * a.reach - m) / a.scale;
-  gaps.push(Math.abs(moved - REUSE_TRANSLATION * a.scale) / a.scale, Math.abs(turned - REUSE_ROTATION));
+  gaps.push(
+    Math.abs(moved - REUSE_TRANSLATION * a.scale) / a.scale,
+    Math.abs(turned - REUSE_ROTATION),
+  );
   if (a.join) {
     const dx = pose.c * a.localX[0]! - pose.s * a.localY[0]! + pose.px - a.localX[1]!;
     const dy = pose.s * a.localX[0]! + pose.c * a.localY[0]! + pose.py - a.localY[1]!;
     const dist = Math.hypot(dx, dy);
-    gaps.push(Math.abs(dist - CORE_SEPARATION * a.scale) / a.scale, Math.abs(Math.hypot(dx / dist - a.nx, dy / dist - a.ny) - REUSE_ROTATION));
+    gaps.push(
+      Math.abs(dist - CORE_SEPARATION * a.scale) / a.scale,
+      Math.abs(Math.hypot(dx / dist - a.nx, dy / dist - a.ny) - REUSE_ROTATION),
+    );
     gaps.push(Math.abs(a.depth[0]! + a.depth[1]! - dist + m) / a.scale);
   } else {
     for (let i = 0; i < a.count; i++) {
       const dx = dqc * a.localX[i]! - dqs * a.localY[i]! + pose.px - a.tx;
       const dy = dqs * a.localX[i]! + dqc * a.localY[i]! + pose.py - a.ty;
-      gaps.push(Math.abs(a.depth[i]! - (dx * a.nx + dy * a.ny) + m) / a.scale, Math.abs(Math.abs(a.nx * dy - a.ny * dx) - REUSE_SLIDE * a.scale) / a.scale);
+      gaps.push(
+        Math.abs(a.depth[i]! - (dx * a.nx + dy * a.ny) + m) / a.scale,
+        Math.abs(Math.abs(a.nx * dy - a.ny * dx) - REUSE_SLIDE * a.scale) / a.scale,
+      );
     }
   }
   return Math.min(...gaps);
 }
 
-function gap3D(world: ReuseWorld, bodies: ArrayBuffer, anchors: ArrayBuffer, k: number, margin: number): number {
+function gap3D(
+  world: ReuseWorld,
+  bodies: ArrayBuffer,
+  anchors: ArrayBuffer,
+  k: number,
+  margin: number,
+): number {
   loadAnchor3D(anchors, k, a3);
   const a: Anchor3D = a3;
   const f = new Float32Array(bodies);
   const B = LAYOUT_3D.body;
-  const xf = (i: number) => ({ position: f.subarray(i * B.words + B.position, i * B.words + B.position + 3), rotation: f.subarray(i * B.words + B.rotation, i * B.words + B.rotation + 4) });
+  const xf = (i: number) => ({
+    position: f.subarray(i * B.words + B.position, i * B.words + B.position + 3),
+    rotation: f.subarray(i * B.words + B.rotation, i * B.words + B.rotation + 4),
+  });
   const q = new Float64Array(4);
   const t = new Float64Array(3);
   bodyPose3d(xf(world.pairs[2 * k]!), xf(world.pairs[2 * k + 1]!), q, t);
   const m = Math.fround(margin);
-  const dt = [t[0]! - a.translation[0]!, t[1]! - a.translation[1]!, t[2]! - a.translation[2]!] as const;
+  const dt = [
+    t[0]! - a.translation[0]!,
+    t[1]! - a.translation[1]!,
+    t[2]! - a.translation[2]!,
+  ] as const;
   const moved = Math.hypot(...dt);
   const dq = new Float64Array(4);
   quatMul3d(q, [-a.rotation[0]!, -a.rotation[1]!, -a.rotation[2]!, a.rotation[3]!], dq);
   const turned = 2 * Math.hypot(dq[0]!, dq[1]!, dq[2]!);
   if (a.count === 0) return Math.abs(a.bound - moved - turned * a.reach - m) / a.scale;
-  const gaps = [Math.abs(moved - REUSE_TRANSLATION_3D * a.scale) / a.scale, Math.abs(turned - REUSE_ROTATION_3D)];
+  const gaps = [
+    Math.abs(moved - REUSE_TRANSLATION_3D * a.scale) / a.scale,
+    Math.abs(turned - REUSE_ROTATION_3D),
+  ];
   const rot = (quat: ArrayLike<number>, v: readonly number[]): number[] => {
     const [x, y, z, w] = [quat[0]!, quat[1]!, quat[2]!, quat[3]!];
-    const c = [2 * (y * v[2]! - z * v[1]!), 2 * (z * v[0]! - x * v[2]!), 2 * (x * v[1]! - y * v[0]!)];
-    return [v[0]! + w * c[0]! + y * c[2]! - z * c[1]!, v[1]! + w * c[1]! + z * c[0]! - x * c[2]!, v[2]! + w * c[2]! + x * c[1]! - y * c[0]!];
+    const c = [
+      2 * (y * v[2]! - z * v[1]!),
+      2 * (z * v[0]! - x * v[2]!),
+      2 * (x * v[1]! - y * v[0]!),
+    ];
+    return [
+      v[0]! + w * c[0]! + y * c[2]! - z * c[1]!,
+      v[1]! + w * c[1]! + z * c[0]! - x * c[2]!,
+      v[2]! + w * c[2]! + x * c[1]! - y * c[0]!,
+    ];
   };
   const n = Array.from(a.normal);
   const pt = (i: number): number[] => Array.from(a.local.subarray(3 * i, 3 * i + 3));
   if (a.kind === 4) {
     const b = rot(q, pt(0));
-    const d = [b[0]! + t[0]! - a.local[3]!, b[1]! + t[1]! - a.local[4]!, b[2]! + t[2]! - a.local[5]!];
+    const d = [
+      b[0]! + t[0]! - a.local[3]!,
+      b[1]! + t[1]! - a.local[4]!,
+      b[2]! + t[2]! - a.local[5]!,
+    ];
     const dist = Math.hypot(d[0]!, d[1]!, d[2]!);
-    gaps.push(Math.abs(dist - CORE_DISTANCE_3D * a.scale) / a.scale, Math.abs(Math.hypot(d[0]! / dist - n[0]!, d[1]! / dist - n[1]!, d[2]! / dist - n[2]!) - REUSE_ROTATION_3D));
+    gaps.push(
+      Math.abs(dist - CORE_DISTANCE_3D * a.scale) / a.scale,
+      Math.abs(
+        Math.hypot(d[0]! / dist - n[0]!, d[1]! / dist - n[1]!, d[2]! / dist - n[2]!) -
+          REUSE_ROTATION_3D,
+      ),
+    );
     gaps.push(Math.abs(a.depth[0]! + a.depth[1]! - dist + m) / a.scale);
   } else {
     for (let i = 0; i < a.count; i++) {
@@ -206,7 +344,10 @@ function gap3D(world: ReuseWorld, bodies: ArrayBuffer, anchors: ArrayBuffer, k: 
       const d = [p1[0]! - p0[0]! + dt[0], p1[1]! - p0[1]! + dt[1], p1[2]! - p0[2]! + dt[2]];
       const dn = d[0]! * n[0]! + d[1]! * n[1]! + d[2]! * n[2]!;
       const slide = Math.hypot(d[0]! - dn * n[0]!, d[1]! - dn * n[1]!, d[2]! - dn * n[2]!);
-      gaps.push(Math.abs(a.depth[i]! - dn + m) / a.scale, Math.abs(slide - REUSE_SLIDE_3D * a.scale) / a.scale);
+      gaps.push(
+        Math.abs(a.depth[i]! - dn + m) / a.scale,
+        Math.abs(slide - REUSE_SLIDE_3D * a.scale) / a.scale,
+      );
     }
   }
   return Math.min(...gaps);
@@ -237,14 +378,29 @@ export interface FrameComparison {
 }
 
 export function emptyComparison(): FrameComparison {
-  return { slots: 0, sameFlags: 0, nearTies: 0, unexplained: [], normal: 0, depth: 0, position: 0, anchor: 0, anchorNearTies: 0 };
+  return {
+    slots: 0,
+    sameFlags: 0,
+    nearTies: 0,
+    unexplained: [],
+    normal: 0,
+    depth: 0,
+    position: 0,
+    anchor: 0,
+    anchorNearTies: 0,
+  };
 }
 
 /**
  * Compares one GPU frame with the CPU loops run on its inputs: flags, the reused manifolds, the
  * carried anchors (bytes) and the new anchors (f32 against f64).
  */
-export function compareFrame(world: ReuseWorld, g: ReuseFrame & { anchorsPrev: ArrayBuffer | null }, margin: number, out: FrameComparison): void {
+export function compareFrame(
+  world: ReuseWorld,
+  g: ReuseFrame & { anchorsPrev: ArrayBuffer | null },
+  margin: number,
+  out: FrameComparison,
+): void {
   const cpuManifolds = g.fresh.slice(0);
   const cpuFlags = new Uint32Array(world.pairCount);
   const cpuAnchors = new ArrayBuffer(world.anchorBytes);
@@ -256,8 +412,14 @@ export function compareFrame(world: ReuseWorld, g: ReuseFrame & { anchorsPrev: A
     else if (s === REUSE_STATUS.apart) gpuCounts.apart++;
     else gpuCounts.collide++;
   }
-  if (gpuCounts.kept !== g.counts.kept || gpuCounts.apart !== g.counts.apart || gpuCounts.collide !== g.counts.collide) {
-    out.unexplained.push(`${world.name}: GPU counts ${JSON.stringify(g.counts)} are not its flags' ${JSON.stringify(gpuCounts)}`);
+  if (
+    gpuCounts.kept !== g.counts.kept ||
+    gpuCounts.apart !== g.counts.apart ||
+    gpuCounts.collide !== g.counts.collide
+  ) {
+    out.unexplained.push(
+      `${world.name}: GPU counts ${JSON.stringify(g.counts)} are not its flags' ${JSON.stringify(gpuCounts)}`,
+    );
   }
   const words = world.anchorBytes / world.pairCount / 4;
   const gpuAnchorWords = new Uint32Array(g.anchors);
@@ -269,7 +431,10 @@ export function compareFrame(world: ReuseWorld, g: ReuseFrame & { anchorsPrev: A
     if (gs !== cs) {
       const gap = g.anchorsPrev ? decisionGap(world, g.bodies, g.anchorsPrev, k, margin) : Infinity;
       if (gap < NEAR_TIE_GAP) out.nearTies++;
-      else out.unexplained.push(`${world.name}: slot ${k} (${world.kinds[k]}) GPU status ${gs}, CPU ${cs}, ${gap.toExponential(2)} from a threshold`);
+      else
+        out.unexplained.push(
+          `${world.name}: slot ${k} (${world.kinds[k]}) GPU status ${gs}, CPU ${cs}, ${gap.toExponential(2)} from a threshold`,
+        );
       continue;
     }
     out.sameFlags++;
@@ -282,8 +447,20 @@ export function compareFrame(world: ReuseWorld, g: ReuseFrame & { anchorsPrev: A
         }
       }
     }
-    if (gs === REUSE_STATUS.kept) compareSlots(world, k, world.slot(g.manifolds, k), world.slot(cpuManifolds, k), g.manifolds, cpuManifolds, out);
-    if (gs === REUSE_STATUS.apart && !equalWords(g.manifolds, cpuManifolds, k, world.manifoldBytes / world.pairCount / 4)) {
+    if (gs === REUSE_STATUS.kept)
+      compareSlots(
+        world,
+        k,
+        world.slot(g.manifolds, k),
+        world.slot(cpuManifolds, k),
+        g.manifolds,
+        cpuManifolds,
+        out,
+      );
+    if (
+      gs === REUSE_STATUS.apart &&
+      !equalWords(g.manifolds, cpuManifolds, k, world.manifoldBytes / world.pairCount / 4)
+    ) {
       out.unexplained.push(`${world.name}: slot ${k} apart manifolds differ`);
     }
   }
@@ -303,27 +480,47 @@ function equalWords(a: ArrayBuffer, b: ArrayBuffer, k: number, words: number): b
   return ua.every((x, i) => x === ub[i]);
 }
 
-function compareSlots(world: ReuseWorld, k: number, G: ReturnType<ReuseWorld['slot']>, C: ReturnType<ReuseWorld['slot']>, gb: ArrayBuffer, cb: ArrayBuffer, out: FrameComparison): void {
+function compareSlots(
+  world: ReuseWorld,
+  k: number,
+  G: ReturnType<ReuseWorld['slot']>,
+  C: ReturnType<ReuseWorld['slot']>,
+  gb: ArrayBuffer,
+  cb: ArrayBuffer,
+  out: FrameComparison,
+): void {
   const scale = world.scale[k]!;
   if (G.count !== C.count || G.ids.some((id, i) => id !== C.ids[i])) {
-    out.unexplained.push(`${world.name}: slot ${k} reused manifolds differ: GPU ids ${G.ids.map((x) => x.toString(16))}, CPU ${C.ids.map((x) => x.toString(16))}`);
+    out.unexplained.push(
+      `${world.name}: slot ${k} reused manifolds differ: GPU ids ${G.ids.map((x) => x.toString(16))}, CPU ${C.ids.map((x) => x.toString(16))}`,
+    );
     return;
   }
   out.normal = Math.max(out.normal, Math.hypot(...G.normal.map((x, i) => x - C.normal[i]!)));
-  for (let i = 0; i < G.count; i++) out.depth = Math.max(out.depth, Math.abs(G.depths[i]! - C.depths[i]!) / scale);
+  for (let i = 0; i < G.count; i++)
+    out.depth = Math.max(out.depth, Math.abs(G.depths[i]! - C.depths[i]!) / scale);
   const M = world.dim === 2 ? LAYOUT_2D.manifold : LAYOUT_3D.manifold;
   const fg = new Float32Array(gb);
   const fc = new Float32Array(cb);
   for (let i = 0; i < G.count; i++) {
     for (let c = 0; c < world.dim; c++) {
       const o = k * M.words + M.points + i * M.pointStride + M.pointPosition + c;
-      out.position = Math.max(out.position, Math.max(0, Math.abs(fg[o]! - fc[o]!) - WORLD_ULPS * 2 ** -23 * Math.abs(fc[o]!)) / scale);
+      out.position = Math.max(
+        out.position,
+        Math.max(0, Math.abs(fg[o]! - fc[o]!) - WORLD_ULPS * 2 ** -23 * Math.abs(fc[o]!)) / scale,
+      );
     }
   }
 }
 
 /** Anchors of one slot, GPU (f32) against CPU (f64 rounded on store): relative to the scale and the poses' magnitude. */
-function compareAnchors(world: ReuseWorld, k: number, gb: ArrayBuffer, cb: ArrayBuffer, out: FrameComparison): void {
+function compareAnchors(
+  world: ReuseWorld,
+  k: number,
+  gb: ArrayBuffer,
+  cb: ArrayBuffer,
+  out: FrameComparison,
+): void {
   const fg = new Float32Array(gb);
   const fc = new Float32Array(cb);
   const ug = new Uint32Array(gb);
@@ -334,18 +531,28 @@ function compareAnchors(world: ReuseWorld, k: number, gb: ArrayBuffer, cb: Array
   const scale = fc[o + A.scale]!;
   const exact = [info, A.shapeA, A.shapeB];
   if (world.dim === 3) exact.push(...[0, 1, 2, 3].map((i) => LAYOUT_3D.anchor.ids + i));
-  else exact.push(...[0, 1].map((i) => LAYOUT_2D.anchor.points + i * LAYOUT_2D.anchor.pointStride + LAYOUT_2D.anchor.pointId));
+  else
+    exact.push(
+      ...[0, 1].map(
+        (i) =>
+          LAYOUT_2D.anchor.points + i * LAYOUT_2D.anchor.pointStride + LAYOUT_2D.anchor.pointId,
+      ),
+    );
   for (const w of exact) {
     if (ug[o + w] !== uc[o + w]) {
       // A join recognised on one side only: its core point sat at the tolerance from a vertex.
       if (w === info && (ug[o + w]! & 0xff) === (uc[o + w]! & 0xff)) out.anchorNearTies++;
-      else out.unexplained.push(`${world.name}: slot ${k} anchor word ${w}: GPU ${ug[o + w]}, CPU ${uc[o + w]}`);
+      else
+        out.unexplained.push(
+          `${world.name}: slot ${k} anchor word ${w}: GPU ${ug[o + w]}, CPU ${uc[o + w]}`,
+        );
       return;
     }
   }
   const count = uc[o + info]! & 0xff;
   // Separation bounds of pairs without contact: the best of three axes, which may tie.
-  const magnitude = 1 + Math.hypot(...Array.from(fc.subarray(o + A.translation, o + A.translation + world.dim)));
+  const magnitude =
+    1 + Math.hypot(...Array.from(fc.subarray(o + A.translation, o + A.translation + world.dim)));
   for (let w = 0; w < A.words; w++) {
     if (exact.includes(w)) continue;
     const d = Math.abs(fg[o + w]! - fc[o + w]!) / (scale * magnitude);

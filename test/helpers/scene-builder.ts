@@ -25,7 +25,13 @@ export class PairSceneBuilder<Shape, Body extends { shape: number }> {
   }
 
   /** The pair (a, b) and, with `bothOrders`, (b, a) tagged `swappedTag`. */
-  protected addPairOf(a: number, b: number, tag: PairTag, bothOrders: boolean, swappedTag: PairTag = tag): void {
+  protected addPairOf(
+    a: number,
+    b: number,
+    tag: PairTag,
+    bothOrders: boolean,
+    swappedTag: PairTag = tag,
+  ): void {
     this.pairs.push([a, b]);
     this.tags.push(tag);
     if (bothOrders) {

@@ -3,14 +3,28 @@
 // test/pair-classes.test.ts runs them through the GPU's pair classes and the general kernel.
 
 import { rng } from '../../src/random2d.ts';
-import { makeShape3D, type Quat, type Shape3D, type Shape3DInput, type Vec3 } from '../../src/shapes3d.ts';
+import {
+  makeShape3D,
+  type Quat,
+  type Shape3D,
+  type Shape3DInput,
+  type Vec3,
+} from '../../src/shapes3d.ts';
 
 function randQuat(r: () => number): Quat {
   // Half random, half within ~0.01 rad of a multiple of 90° about a random axis (face-face cases).
   if (r() < 0.5) {
-    const u1 = r(), u2 = r(), u3 = r();
-    const a = Math.sqrt(1 - u1), b = Math.sqrt(u1);
-    return [a * Math.sin(2 * Math.PI * u2), a * Math.cos(2 * Math.PI * u2), b * Math.sin(2 * Math.PI * u3), b * Math.cos(2 * Math.PI * u3)];
+    const u1 = r(),
+      u2 = r(),
+      u3 = r();
+    const a = Math.sqrt(1 - u1),
+      b = Math.sqrt(u1);
+    return [
+      a * Math.sin(2 * Math.PI * u2),
+      a * Math.cos(2 * Math.PI * u2),
+      b * Math.sin(2 * Math.PI * u3),
+      b * Math.cos(2 * Math.PI * u3),
+    ];
   }
   const k = Math.floor(r() * 4) * (Math.PI / 2) + 0.01 * (r() - 0.5);
   const axis = Math.floor(r() * 3);
@@ -24,7 +38,13 @@ function randomShapeInput(r: () => number, type: string): Shape3DInput {
     case 'box':
       return { type: 'box', halfExtents: [s, 0.3 + r(), 0.3 + r()] };
     case 'hull':
-      return { type: 'hull', vertices: Array.from({ length: 6 + Math.floor(r() * 20) }, () => [s * (2 * r() - 1), 2 * r() - 1, 2 * r() - 1] as Vec3) };
+      return {
+        type: 'hull',
+        vertices: Array.from(
+          { length: 6 + Math.floor(r() * 20) },
+          () => [s * (2 * r() - 1), 2 * r() - 1, 2 * r() - 1] as Vec3,
+        ),
+      };
     case 'sphere':
       return { type: 'sphere', radius: 0.2 + r() };
     default:
@@ -66,8 +86,22 @@ export function* sweepPairs3D(seed: number, count: number): Generator<SweepPair3
     const dir = [2 * r() - 1, 2 * r() - 1, 2 * r() - 1];
     const l = Math.hypot(dir[0]!, dir[1]!, dir[2]!);
     const pa: Vec3 = [10 * r(), -5 * r(), 3];
-    const pb: Vec3 = [pa[0] + (dir[0]! / l) * d, pa[1] + (dir[1]! / l) * d, pa[2] + (dir[2]! / l) * d];
+    const pb: Vec3 = [
+      pa[0] + (dir[0]! / l) * d,
+      pa[1] + (dir[1]! / l) * d,
+      pa[2] + (dir[2]! / l) * d,
+    ];
     const margin = r() < 0.5 ? 0 : 0.05 * Math.min(a.extent, b.extent);
-    yield { ta, tb, inputA, inputB, a, b, xa: { position: pa, rotation: qa }, xb: { position: pb, rotation: qb }, margin };
+    yield {
+      ta,
+      tb,
+      inputA,
+      inputB,
+      a,
+      b,
+      xa: { position: pa, rotation: qa },
+      xb: { position: pb, rotation: qb },
+      margin,
+    };
   }
 }
