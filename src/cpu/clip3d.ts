@@ -155,9 +155,8 @@ export function faceAroundVertex3d(h: Hull3D, v: number, n: Vec3Like): number {
  * Face f of hull h, or where point p (working frame) lies outside it the face across the side p is
  * farthest outside of, when that face's normal is within NEAR_COPLANAR_SINE_3D of f's. The closest
  * points of hulls apart name their face so: on a hull built from noisy coplanar points the most
- * anti-parallel of adjacent nearly coplanar faces can be one the point is not over. (One pass over
- * f's sides: a search of the faces around a vertex with a polygon test for each made the lavapipe
- * kernel's first compile 8 s longer, this one 4 s.)
+ * anti-parallel of adjacent nearly coplanar faces can be one the point is not over. One pass over
+ * f's sides: it compiles faster than a search of the faces around a vertex (docs/tuning.md).
  */
 export function faceOverPoint3d(h: Hull3D, f: number, p: Vec3Like): number {
   const side = farthestOutsideSide3d(h, f, planeW3d(h, f, plane), p);

@@ -149,7 +149,7 @@ export function closestHullCore3d(
   }
   // Hull edges against the core. An edge lies in the planes of its two faces, so it is no closer
   // to the core than the core is to either plane: edges that cannot beat the best are skipped
-  // (the answer is the same; 1.17× on sphere–hull16 pairs). The WGSL loop does not skip: see there.
+  // (the answer is the same, and faster on the CPU). The WGSL loop does not skip: see there.
   for (let k = 0, n = H.shape.edgeCount; k < n; k++) {
     hullEdge(H, k, edge);
     const gap = Math.max(faceGap[edge.f0], faceGap[edge.f1]);

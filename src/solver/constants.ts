@@ -59,13 +59,10 @@ export const WARM_START_SCALE = 1;
  * current point matched by id, when that point was at most this far away. Coincident faces (a
  * tower of equal cubes) make a clipped corner's id flip between vertex, face and edge-crossing
  * features from frame to frame although the point stays put; without this the stack loses those
- * impulses and wobbles. Since the 3D clip keeps such corners' ids (CLIP_SIDE_SLOP_3D) the settled
- * tower matches every point by id, yet with 0 here it drifts 22 mm over 10 s (5 mm with 1 cm).
- * Traced (10-cube tower, 660 frames): ids change only in frames 3 to 51, 76 manifolds in all,
- * while the cubes slide and turn by more than the slop; then the features in contact really
- * change (two equal squares turned by a tiny yaw meet in an octagon whose corners are
- * edge–edge crossings and vertices of either face, reduced to 4), so a clip id cannot hold and
- * the impulses lost then leave the tower leaning. 0 turns it off (ids only, as Box2D).
+ * impulses and wobbles. While a stack settles the features in contact really change (two equal
+ * squares turned by a tiny yaw meet in an octagon reduced to 4 points), so no clip id can hold
+ * and the impulses lost would leave it leaning (docs/tuning.md). 0 turns it off (ids only, as
+ * Box2D).
  */
 export const WARM_START_MATCH_DISTANCE = 0.01;
 
@@ -87,10 +84,9 @@ export const DEFAULT_MARGIN = 0.1;
  * try a random colour of their palette and keep it where no neighbour tried the same (or they
  * hold the highest priority at their bodies); what is uncoloured after the last round joins the
  * overflow (see COLOR_COUNT). A round is four dispatches, once per step (not per substep), sized on
- * the GPU: once a round leaves nothing uncoloured the later ones dispatch no workgroup (each still
- * costs its dispatch overhead: 64 rounds made a 10-box tower's step 4× slower on lavapipe).
- * Measured (bench --scene solver): a 20k-body 2D mixed pile and a 10k-cube 3D pile are fully
- * coloured in 7 and 8 rounds.
+ * the GPU: once a round leaves nothing uncoloured the later ones dispatch no workgroup, yet each
+ * still costs its dispatch overhead, so the count is a little above what piles need
+ * (docs/tuning.md).
  */
 export const COLOR_ROUNDS = 16;
 
