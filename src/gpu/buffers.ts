@@ -39,6 +39,12 @@ export class GrowingBuffer {
     }
     return this.buffer;
   }
+  /** The buffer, grown to hold `data` (ensure), with `data` written at its start. */
+  write(data: ArrayBuffer | ArrayBufferView): GPUBuffer {
+    const b = this.ensure(data.byteLength);
+    upload(this.device, b, data);
+    return b;
+  }
   destroy(): void {
     this.buffer?.destroy();
     this.buffer = null;

@@ -8,7 +8,7 @@
 import { LAYOUT_2D } from '../layout2d.ts';
 import type { Packed2D } from '../pack2d.ts';
 import { checkInputBytes, PairBatcher } from './batches.ts';
-import { GrowingBuffer, upload, type GpuRunResult } from './buffers.ts';
+import { GrowingBuffer, type GpuRunResult } from './buffers.ts';
 import { runNarrowphase } from './narrowphase-run.ts';
 import { GpuPairClasses } from './pair-classes.ts';
 import {
@@ -113,19 +113,13 @@ export class GpuNarrowphase2D {
       check: () => this.checkCapacity(packed),
       needs: () => this.classesFor(packed),
       upload: (): NarrowphaseInputs2D => ({
-        shapes: this.upload(this.shapes, packed.shapes),
-        bodies: this.upload(this.bodies, packed.bodies),
+        shapes: this.shapes.write(packed.shapes),
+        bodies: this.bodies.write(packed.bodies),
       }),
       pairs: packed.pairs,
       pairCount: packed.pairCount,
       margin: packed.margin,
     });
-  }
-
-  private upload(buffer: GrowingBuffer, data: ArrayBuffer | ArrayBufferView): GPUBuffer {
-    const b = buffer.ensure(data.byteLength);
-    upload(this.device, b, data);
-    return b;
   }
 
   destroy(): void {

@@ -9,7 +9,7 @@
 import { LAYOUT_3D } from '../layout3d.ts';
 import type { Packed3D } from '../pack3d.ts';
 import { checkInputBytes, PairBatcher } from './batches.ts';
-import { GrowingBuffer, upload, type GpuRunResult } from './buffers.ts';
+import { GrowingBuffer, type GpuRunResult } from './buffers.ts';
 import { runNarrowphase } from './narrowphase-run.ts';
 import { GpuPairClasses } from './pair-classes.ts';
 import {
@@ -127,23 +127,17 @@ export class GpuNarrowphase3D {
       check: () => this.checkCapacity(packed),
       needs: () => this.classesFor(packed),
       upload: (): NarrowphaseInputs3D => ({
-        shapes: this.upload(this.shapes, packed.shapes),
-        hullVertices: this.upload(this.hullVertices, packed.hullVertices),
-        hullPlanes: this.upload(this.hullPlanes, packed.hullPlanes),
-        hullFaces: this.upload(this.hullFaces, packed.hullFaces),
-        hullIndices: this.upload(this.hullIndices, packed.hullIndices),
-        bodies: this.upload(this.bodies, packed.bodies),
+        shapes: this.shapes.write(packed.shapes),
+        hullVertices: this.hullVertices.write(packed.hullVertices),
+        hullPlanes: this.hullPlanes.write(packed.hullPlanes),
+        hullFaces: this.hullFaces.write(packed.hullFaces),
+        hullIndices: this.hullIndices.write(packed.hullIndices),
+        bodies: this.bodies.write(packed.bodies),
       }),
       pairs: packed.pairs,
       pairCount: packed.pairCount,
       margin: packed.margin,
     });
-  }
-
-  private upload(buffer: GrowingBuffer, data: ArrayBuffer | ArrayBufferView): GPUBuffer {
-    const b = buffer.ensure(data.byteLength);
-    upload(this.device, b, data);
-    return b;
   }
 
   destroy(): void {
