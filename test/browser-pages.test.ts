@@ -62,33 +62,45 @@ for (const name of BROWSERS) {
   describe(`pages in ${name}`, () => {
     const launched = browserFor(name);
 
+    /**
+     * validation.html with `query`, run to its end, and what every run of it must give: no error,
+     * the rows `expected` names in that order, 0 unexplained mismatches, 0 invalid CPU manifolds.
+     */
+    async function runValidation(query: string, expected: string[]) {
+      const t0 = performance.now();
+      const page = await launched.browser.open(new URL(`validation.html${query}`, pages.url).href);
+      await page.waitFor(
+        () => window.__validation.done || window.__validation.error !== null,
+        undefined,
+        PAGE_TIMEOUT[name],
+      );
+      const s = await page.evaluate(() => window.__validation);
+      const cases = await page.text('#cases');
+      const seconds = ((performance.now() - t0) / 1000).toFixed(0);
+      expect(s.error).toBeNull();
+      expect(s.rows.map((r) => `${r.dim}:${r.pairClass}`)).toEqual(expected);
+      for (const r of s.rows) {
+        const what = `${r.dim}D ${r.pairClass}`;
+        expect(r.unexplained, `${what}: unexplained mismatches\n${cases}`).toBe(0);
+        expect(r.cpuInvalid, `${what}: invalid CPU manifolds\n${cases}`).toBe(0);
+      }
+      return { page, s, seconds };
+    }
+
     test(
       'validation.html: GPU against the CPU reference, 10k random pairs of every 2D and 3D pair class',
       async () => {
-        const t0 = performance.now();
-        const page = await launched.browser.open(new URL('validation.html', pages.url).href);
-        await page.waitFor(
-          () => window.__validation.done || window.__validation.error !== null,
-          undefined,
-          PAGE_TIMEOUT[name],
-        );
-        const s = await page.evaluate(() => window.__validation);
-        const cases = await page.text('#cases');
-        console.log(
-          `${name} validation.html in ${((performance.now() - t0) / 1000).toFixed(0)} s; wall time per class (ms): ${JSON.stringify(Object.fromEntries(Object.entries(s.classMs).map(([k, v]) => [k, Math.round(v)])))}`,
-        );
-        expect(s.error).toBeNull();
-        expect(s.adapter).toBeTruthy();
-        const expected = [
+        const { page, s, seconds } = await runValidation('', [
           ...Object.keys(SWEEP_TYPES).map((c) => `2:${c}`),
           ...Object.keys(PAIR_CLASSES_3D).map((c) => `3:${c}`),
-        ];
-        expect(s.rows.map((r) => `${r.dim}:${r.pairClass}`)).toEqual(expected);
+        ]);
+        console.log(
+          `${name} validation.html in ${seconds} s; wall time per class (ms): ${JSON.stringify(Object.fromEntries(Object.entries(s.classMs).map(([k, v]) => [k, Math.round(v)])))}`,
+        );
+        expect(s.adapter).toBeTruthy();
         for (const r of s.rows) {
           const what = `${r.dim}D ${r.pairClass}`;
           expect(r.pairs, what).toBe(10_000);
-          expect(r.unexplained, `${what}: unexplained mismatches\n${cases}`).toBe(0);
-          expect(r.cpuInvalid, `${what}: invalid CPU manifolds\n${cases}`).toBe(0);
           // Coverage: the class made contacts, and near-ties stay rare.
           expect(r.touching, what).toBeGreaterThan(0.3 * r.pairs);
           expect(r.nearTies, what).toBeLessThan(0.005 * r.pairs);
@@ -103,32 +115,14 @@ for (const name of BROWSERS) {
     test(
       "validation.html?sets=adversarial: the Node suites' adversarial sets, 0 unexplained",
       async () => {
-        const t0 = performance.now();
-        const page = await launched.browser.open(
-          new URL('validation.html?sets=adversarial', pages.url).href,
-        );
-        await page.waitFor(
-          () => window.__validation.done || window.__validation.error !== null,
-          undefined,
-          PAGE_TIMEOUT[name],
-        );
-        const s = await page.evaluate(() => window.__validation);
-        const cases = await page.text('#cases');
-        console.log(
-          `${name} validation.html?sets=adversarial in ${((performance.now() - t0) / 1000).toFixed(0)} s; near-ties per set: ${JSON.stringify(Object.fromEntries(s.rows.map((r) => [`${r.dim}D ${r.pairClass}`, r.nearTies])))}`,
-        );
-        expect(s.error).toBeNull();
-        const expected = [
+        const { page, s, seconds } = await runValidation('?sets=adversarial', [
           ...Object.keys(ADVERSARIAL_SETS_2D).map((c) => `2:${c}`),
           ...Object.keys(ADVERSARIAL_SETS_3D).map((c) => `3:${c}`),
-        ];
-        expect(s.rows.map((r) => `${r.dim}:${r.pairClass}`)).toEqual(expected);
-        for (const r of s.rows) {
-          const what = `${r.dim}D ${r.pairClass}`;
-          expect(r.pairs, what).toBeGreaterThan(0);
-          expect(r.unexplained, `${what}: unexplained mismatches\n${cases}`).toBe(0);
-          expect(r.cpuInvalid, `${what}: invalid CPU manifolds\n${cases}`).toBe(0);
-        }
+        ]);
+        console.log(
+          `${name} validation.html?sets=adversarial in ${seconds} s; near-ties per set: ${JSON.stringify(Object.fromEntries(s.rows.map((r) => [`${r.dim}D ${r.pairClass}`, r.nearTies])))}`,
+        );
+        for (const r of s.rows) expect(r.pairs, `${r.dim}D ${r.pairClass}`).toBeGreaterThan(0);
         expect(page.problems).toEqual([]);
         await page.close();
       },
