@@ -220,21 +220,18 @@ export function pilePoses3D(
   return { position, rotation };
 }
 
-/** The Body2D bytes of the pile in frame `frame`. */
-export function pileBodies2D(pile: Pile2D, frame: number, motion: PileMotion): ArrayBuffer {
-  return frame === 0 || motion === 'still'
-    ? pile.packed.bodies
-    : packBodies2D(pilePoses2D(pile, frame, motion));
+/** The Body2D bytes of the pile at `poses` (pilePoses2D; the built poses: the bytes packed once). */
+export function pileBodies2D(pile: Pile2D, poses: ReturnType<typeof pilePoses2D>): ArrayBuffer {
+  return poses.bodyPosition === pile.scene.bodyPosition ? pile.packed.bodies : packBodies2D(poses);
 }
 
-/** The Body3D bytes of the pile in frame `frame`. */
-export function pileBodies3D(pile: Pile3D, frame: number, motion: PileMotion): ArrayBuffer {
-  if (frame === 0 || motion === 'still') return pile.packed.bodies;
-  const { position, rotation } = pilePoses3D(pile, frame, motion);
+/** The Body3D bytes of the pile at `poses` (pilePoses3D; the built poses: the bytes packed once). */
+export function pileBodies3D(pile: Pile3D, poses: ReturnType<typeof pilePoses3D>): ArrayBuffer {
+  if (poses.position === pile.position) return pile.packed.bodies;
   return packBodies3D({
     bodyShape: pile.bodyShape,
-    bodyPosition: position,
-    bodyRotation: rotation,
+    bodyPosition: poses.position,
+    bodyRotation: poses.rotation,
   });
 }
 
@@ -243,12 +240,12 @@ export function bodiesAt2D(
   pile: Pile2D,
   motion: PileMotion,
 ): ((frame: number) => ArrayBuffer) | undefined {
-  return motion === 'still' ? undefined : (k) => pileBodies2D(pile, k, motion);
+  return motion === 'still' ? undefined : (k) => pileBodies2D(pile, pilePoses2D(pile, k, motion));
 }
 
 export function bodiesAt3D(
   pile: Pile3D,
   motion: PileMotion,
 ): ((frame: number) => ArrayBuffer) | undefined {
-  return motion === 'still' ? undefined : (k) => pileBodies3D(pile, k, motion);
+  return motion === 'still' ? undefined : (k) => pileBodies3D(pile, pilePoses3D(pile, k, motion));
 }

@@ -219,8 +219,9 @@ async function runCpu2D(
   let k = 0;
   const frame = (): CpuStages => {
     // The frame's poses, packed as the GPU's are uploaded (not timed).
-    const scene = { ...pile.scene, ...pilePoses2D(pile, k, motion) };
-    const bodies = pileBodies2D(pile, k, motion);
+    const poses = pilePoses2D(pile, k, motion);
+    const scene = { ...pile.scene, ...poses };
+    const bodies = pileBodies2D(pile, poses);
     k++;
     const t0 = performance.now();
     const list = sweepAndPrune2D(scene);

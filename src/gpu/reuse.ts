@@ -31,8 +31,6 @@ import {
   STRUCTS_REUSE_LAYOUT,
 } from '../reflection.generated.ts';
 import { REUSE_PREV_MODE as PREV_MODE, reuseWgsl2D, reuseWgsl3D } from './frame-wgsl.ts';
-
-export { reuseConstantsWgsl } from './frame-wgsl.ts';
 import { compileKernels, type Kernel } from './pipelines.ts';
 
 export { REUSE_STATUS };
