@@ -19,7 +19,8 @@
 //                 and ctDenseOf[first + k] = i (else CONTACT_NONE);
 //   ctAccumulate: ctCounts.total += the batch's total (saturating);
 // then, once per frame:
-//   ctFinalize:   written = min(total, capacity), overflow;
+//   ctFinalize:   written = min(total, capacity), overflow; the grids of the kernels below (over
+//                 the written entries, dispatched indirectly) and the sizes of the event scans;
 //   ctPersist:    per entry, last frame's entry of the same pair (ctDenseOf of its prevSlot); each
 //                 point takes that entry's user value of the point with the same feature id, else 0;
 //   ctPatch:      `previous` and `matched` into the entry, its pair into ctKeys; last frame's
@@ -70,6 +71,7 @@ struct CtEntryIds {
 @group(0) @binding(19) var<storage, read_write> ctMatches: array<vec2u>;            // per entry: previous, matched
 @group(0) @binding(20) var<storage, read_write> ctEnded: array<vec2u>;              // pairs that stopped touching
 @group(0) @binding(21) var<storage, read_write> ctKeys: array<vec2u>;               // per entry: its pair (the solver's colouring reads it)
+@group(0) @binding(22) var<storage, read_write> ctDispatch: ContactDispatch;
 
 fn ctStoreContact(j: u32, c: CtContact) {
   if (j < ctParams.pageEntries) { ctContacts0[j] = c; } else { ctContacts1[j - ctParams.pageEntries] = c; }
@@ -125,8 +127,25 @@ fn ctAccumulate() {
 @compute @workgroup_size(1)
 fn ctFinalize() {
   let total = ctCounts.total;
-  ctCounts.written = min(total, ctParams.capacity);
+  let written = min(total, ctParams.capacity);
+  ctCounts.written = written;
   ctCounts.overflow = select(0u, 1u, total > ctParams.capacity);
+  let prevWritten = ctPrevWritten();
+  let entries = ctGrid(written);
+  let events = ctGrid(max(written, prevWritten) + 1u);
+  ctDispatch = ContactDispatch(entries.x, entries.y, 1u, events.x, events.y, 1u, written + 1u, prevWritten + 1u);
+}
+
+// Last frame's entries (0 when it may not be read).
+fn ctPrevWritten() -> u32 {
+  return select(0u, ctPrevCounts.written, ctParams.prevValid != 0u);
+}
+
+// Workgroups for n invocations, as rows of at most 65535 (x, y).
+fn ctGrid(n: u32) -> vec2u {
+  let groups = n / CONTACTS_WORKGROUP_SIZE + select(0u, 1u, n % CONTACTS_WORKGROUP_SIZE != 0u);
+  let x = min(groups, CT_MAX_GROUPS_PER_DIMENSION);
+  return vec2u(x, select(0u, (groups + x - 1u) / max(x, 1u), x > 0u));
 }
 
 // Slot k touches where the scanned flags step up after it: offsets[k + 1] != offsets[k] (read
@@ -207,17 +226,18 @@ fn ctPatch(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3
   if (m.x != CONTACT_NONE) { ctContinued[m.x] = 1u; }
 }
 
-// Began: entries with no previous (j < written), over capacity + 1 (the last closes the array);
-// ended: last frame's entries not continued (j < its written), over its capacity + 1.
+// Began: entries with no previous, over written + 1 (the last closes the array); ended: last
+// frame's entries not continued, over its written + 1.
 @compute @workgroup_size(CONTACTS_WORKGROUP_SIZE)
 fn ctEventFlags(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
                 @builtin(local_invocation_index) lid: u32) {
   let j = ctInvocation(wid, nwg, lid);
-  if (j <= ctParams.capacity) {
-    ctBeganFlags[j] = select(0u, 1u, j < ctCounts.written && ctMatches[j].x == CONTACT_NONE);
+  let written = ctCounts.written;
+  if (j <= written) {
+    ctBeganFlags[j] = select(0u, 1u, j < written && ctMatches[j].x == CONTACT_NONE);
   }
-  if (j <= ctParams.prevCapacity) {
-    let prevWritten = select(0u, ctPrevCounts.written, ctParams.prevValid != 0u);
+  let prevWritten = ctPrevWritten();
+  if (j <= prevWritten) {
     ctEndedFlags[j] = select(0u, 1u, j < prevWritten && ctContinued[j] == 0u);
   }
 }
@@ -226,14 +246,16 @@ fn ctEventFlags(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg:
 fn ctEvents(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
             @builtin(local_invocation_index) lid: u32) {
   let j = ctInvocation(wid, nwg, lid);
+  let written = ctCounts.written;
+  let prevWritten = ctPrevWritten();
   if (j == 0u) {
-    ctCounts.began = ctBeganFlags[ctParams.capacity];
-    ctCounts.ended = ctEndedFlags[ctParams.prevCapacity];
+    ctCounts.began = ctBeganFlags[written];
+    ctCounts.ended = ctEndedFlags[prevWritten];
   }
-  if (j < ctParams.capacity && ctBeganFlags[j + 1u] != ctBeganFlags[j]) {
+  if (j < written && ctBeganFlags[j + 1u] != ctBeganFlags[j]) {
     ctBegan[ctBeganFlags[j]] = vec2u(ctIds[j].bodyA, ctIds[j].bodyB);
   }
-  if (j < ctParams.prevCapacity && ctEndedFlags[j + 1u] != ctEndedFlags[j]) {
+  if (j < prevWritten && ctEndedFlags[j + 1u] != ctEndedFlags[j]) {
     ctEnded[ctEndedFlags[j]] = vec2u(ctPrevIds[j].bodyA, ctPrevIds[j].bodyB);
   }
 }

@@ -14,14 +14,18 @@
 
 struct ScanParams {
   n: u32,                                              // elements at this level
-  _pad0: u32,
-  _pad1: u32,
-  _pad2: u32,
+  limit: u32,                                          // level 0 of a GPU-sized scan: the most elements its buffers hold
+  levels: u32,                                         // level 0 of a GPU-sized scan: its levels
+  countWord: u32,                                      // level 0 of a GPU-sized scan: where scanCount holds its element count
 }
 
 @group(0) @binding(0) var<storage, read_write> scanData: array<u32>;
 @group(0) @binding(1) var<storage, read_write> scanSums: array<u32>;
 @group(0) @binding(2) var<uniform> scanParams: ScanParams;
+// A scan sized on the GPU (scanSizes): the element count, and the levels' params and grids.
+@group(0) @binding(3) var<storage, read> scanCount: array<u32>;
+@group(0) @binding(4) var<storage, read_write> scanLevels: array<ScanParams>;      // the params buffer, viewed whole
+@group(0) @binding(5) var<storage, read_write> scanGrids: array<u32>;              // per level: x, y, z for dispatchWorkgroupsIndirect
 
 var<workgroup> scanShared: array<u32, SCAN_WORKGROUP_SIZE>;
 var<workgroup> scanRakeShared: array<u32, SCAN_RAKE>;
@@ -77,7 +81,8 @@ fn scanBlocks(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
               @builtin(local_invocation_index) lid: u32) {
   let n = scanParams.n;
   let block = wid.x + wid.y * nwg.x;
-  if (block >= scanBlockCount(n)) { return; }
+  // Block 0 always runs, so an empty level still writes its total (0).
+  if (block >= max(scanBlockCount(n), 1u)) { return; }
   let base = block * SCAN_BLOCK + lid * SCAN_ITEMS;
   var local: array<u32, SCAN_ITEMS>;
   var sum = 0u;
@@ -109,5 +114,26 @@ fn scanAdd(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3
   for (var k = 0u; k < SCAN_ITEMS; k++) {
     let i = block * SCAN_BLOCK + k * SCAN_WORKGROUP_SIZE + lid;
     if (i < n) { scanData[i] = scanSatAdd(scanData[i], add); }
+  }
+}
+
+// The levels of a scan whose element count the GPU decides (GpuScan.plan with a count): level 0
+// scans min(count, limit) elements, each next level the block sums of the one before, and each
+// level's blocks and adds run over a grid of its blocks (rows of at most 65535; at least one, so an
+// empty scan's total is 0). One
+// invocation, before the levels; scanLevels is the params buffer, one ScanParams per 256 bytes.
+@compute @workgroup_size(1)
+fn scanSizes() {
+  let first = scanLevels[0];
+  var n = min(scanCount[first.countWord], first.limit);
+  for (var k = 0u; k < SCAN_MAX_LEVELS; k++) {
+    if (k >= first.levels) { break; }
+    scanLevels[k * SCAN_PARAMS_STRIDE].n = n;
+    let blocks = scanBlockCount(n);
+    let x = min(max(blocks, 1u), SCAN_MAX_GROUPS_PER_DIMENSION);
+    scanGrids[3u * k] = x;
+    scanGrids[3u * k + 1u] = (max(blocks, 1u) + x - 1u) / x;
+    scanGrids[3u * k + 2u] = 1u;
+    n = blocks;
   }
 }

@@ -47,7 +47,17 @@ export const CONTACT_PARAMS_LAYOUT = {
   first: word(paramsStruct, 'first'),
   slots: word(paramsStruct, 'slots'),
   pageEntries: word(paramsStruct, 'pageEntries'),
-  prevCapacity: word(paramsStruct, 'prevCapacity'),
+} as const;
+
+const dispatchStruct = shared.struct('ContactDispatch');
+
+/** ContactDispatch (written by ctFinalize): the per-entry grids and the event scans' sizes. */
+export const CONTACT_DISPATCH_LAYOUT = {
+  bytes: dispatchStruct.size,
+  entries: word(dispatchStruct, 'entriesX'),
+  events: word(dispatchStruct, 'eventsX'),
+  beganFlags: word(dispatchStruct, 'beganFlags'),
+  endedFlags: word(dispatchStruct, 'endedFlags'),
 } as const;
 
 /**

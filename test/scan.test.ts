@@ -1,10 +1,11 @@
 // The GPU exclusive prefix sum (shaders/scan.wgsl, src/gpu/scan.ts) against the sequential one on
 // the host: sizes around the workgroup and block boundaries, a 1M-element scan (2 levels), a
-// 4M-element one (3 levels), rows of workgroups, and saturation instead of wrap-around.
+// 4M-element one (3 levels), rows of workgroups, saturation instead of wrap-around, and one plan
+// whose element count the GPU gives, run at several counts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
 import { GpuScan, SCAN_BLOCK } from '../src/gpu/scan.ts';
-import { dispatchLimits, MAX_GROUPS_PER_DIMENSION } from '../src/gpu/buffers.ts';
+import { dispatchLimits, MAX_GROUPS_PER_DIMENSION, readBuffer } from '../src/gpu/buffers.ts';
 import { rng } from '../src/random2d.ts';
 
 let gpu: AcquiredDevice;
@@ -110,5 +111,39 @@ describe('GPU exclusive scan', () => {
     const want = cpuScan(input);
     expect(firstDifference(got.prefix, want.prefix)).toBe(-1);
     expect(got.prefix[n - 1]).toBe(0xffffffff);
+  });
+
+  it('scans as many elements as a GPU word says, one plan for every count', async () => {
+    // Three levels planned; each run scans min(count, n) elements and leaves the rest untouched.
+    const device = gpu.device;
+    const n = SCAN_BLOCK * SCAN_BLOCK + 5;
+    const input = randomValues(12, n, 5);
+    const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+    const data = device.createBuffer({ size: 4 * n, usage: S });
+    const count = device.createBuffer({ size: 16, usage: S });
+    const plan = scan.plan(data, n, 0, { buffer: count, word: 2 });
+    try {
+      for (const c of [5, 0, 1, SCAN_BLOCK, SCAN_BLOCK + 1, 3 * SCAN_BLOCK + 7, n, n + 100]) {
+        device.queue.writeBuffer(data, 0, input);
+        device.queue.writeBuffer(count, 8, new Uint32Array([c]));
+        const encoder = device.createCommandEncoder();
+        const pass = encoder.beginComputePass();
+        scan.encode(pass, plan);
+        pass.end();
+        device.queue.submit([encoder.finish()]);
+        const got = new Uint32Array(await readBuffer(device, data, 4 * n));
+        const m = Math.min(c, n);
+        const want = input.slice();
+        want.set(cpuScan(input.subarray(0, m)).prefix);
+        const at = firstDifference(got, want);
+        expect(at, `count ${c}: [${at}] = ${got[at]}, want ${want[at]}`).toBe(-1);
+        const total = new Uint32Array(await readBuffer(device, plan.total.buffer, 4))[0];
+        expect(total, `count ${c}`).toBe(cpuScan(input.subarray(0, m)).total);
+      }
+    } finally {
+      plan.destroy();
+      data.destroy();
+      count.destroy();
+    }
   });
 });

@@ -240,22 +240,20 @@ export function contactPatch(
 }
 
 /**
- * ctEventFlags: began[j] = 1 for entries j < written with no previous (j up to capacity); ended[j]
- * = 1 for last frame's entries j < prevWritten that none continues (j up to prevCapacity).
+ * ctEventFlags: began[j] = 1 for entries j < written with no previous (j up to written); ended[j]
+ * = 1 for last frame's entries j < prevWritten that none continues (j up to prevWritten).
  */
 export function contactEventFlags(
   matches: Uint32Array,
   written: number,
-  capacity: number,
   continued: Uint32Array,
   prevWritten: number,
-  prevCapacity: number,
   began: Uint32Array,
   ended: Uint32Array,
 ): void {
-  for (let j = 0; j <= capacity; j++)
+  for (let j = 0; j <= written; j++)
     began[j] = j < written && matches[2 * j] === CONTACT_NONE ? 1 : 0;
-  for (let j = 0; j <= prevCapacity; j++) ended[j] = j < prevWritten && continued[j] === 0 ? 1 : 0;
+  for (let j = 0; j <= prevWritten; j++) ended[j] = j < prevWritten && continued[j] === 0 ? 1 : 0;
 }
 
 /** ctEvents: after the scans of both flags, the began and ended pairs at their offsets, and their counts. */
@@ -263,8 +261,8 @@ export function contactEvents(
   L: ContactsLayout,
   beganFlags: Uint32Array,
   endedFlags: Uint32Array,
-  capacity: number,
-  prevCapacity: number,
+  written: number,
+  prevWritten: number,
   ids: Uint32Array,
   prevIds: Uint32Array,
   counts: Uint32Array,
@@ -272,14 +270,14 @@ export function contactEvents(
   ended: Uint32Array,
 ): void {
   const I = L.ids;
-  counts[CONTACT_COUNTS_LAYOUT.began] = beganFlags[capacity]!;
-  counts[CONTACT_COUNTS_LAYOUT.ended] = endedFlags[prevCapacity]!;
-  for (let j = 0; j < capacity; j++) {
+  counts[CONTACT_COUNTS_LAYOUT.began] = beganFlags[written]!;
+  counts[CONTACT_COUNTS_LAYOUT.ended] = endedFlags[prevWritten]!;
+  for (let j = 0; j < written; j++) {
     if (beganFlags[j + 1] === beganFlags[j]) continue;
     began[2 * beganFlags[j]!] = ids[j * I.words + I.bodyA]!;
     began[2 * beganFlags[j]! + 1] = ids[j * I.words + I.bodyB]!;
   }
-  for (let j = 0; j < prevCapacity; j++) {
+  for (let j = 0; j < prevWritten; j++) {
     if (endedFlags[j + 1] === endedFlags[j]) continue;
     ended[2 * endedFlags[j]!] = prevIds[j * I.words + I.bodyA]!;
     ended[2 * endedFlags[j]! + 1] = prevIds[j * I.words + I.bodyB]!;
@@ -419,28 +417,20 @@ export class CpuContacts {
     contactPersist(L, cur.ids, written, cur.userValues, matches, prev);
     const continued = new Uint32Array(Math.max(1, prevCapacity));
     contactPatch(L, matches, written, cur.contacts, cur.ids, cur.keys, continued);
-    const beganFlags = new Uint32Array(capacity + 1);
-    const endedFlags = new Uint32Array(prevCapacity + 1);
-    contactEventFlags(
-      matches,
-      written,
-      capacity,
-      continued,
-      prev ? prev.written : 0,
-      prevCapacity,
-      beganFlags,
-      endedFlags,
-    );
-    exclusiveScanSaturating(beganFlags, capacity + 1);
-    exclusiveScanSaturating(endedFlags, prevCapacity + 1);
+    const prevWritten = prev ? prev.written : 0;
+    const beganFlags = new Uint32Array(written + 1);
+    const endedFlags = new Uint32Array(prevWritten + 1);
+    contactEventFlags(matches, written, continued, prevWritten, beganFlags, endedFlags);
+    exclusiveScanSaturating(beganFlags, written + 1);
+    exclusiveScanSaturating(endedFlags, prevWritten + 1);
     const began = new Uint32Array(2 * capacity);
     const ended = new Uint32Array(2 * prevCapacity);
     contactEvents(
       L,
       beganFlags,
       endedFlags,
-      capacity,
-      prevCapacity,
+      written,
+      prevWritten,
       cur.ids,
       prevSlotOf.ids,
       cur.counts,

@@ -46,6 +46,7 @@ import { prevSlots } from '../broadphase-fat.ts';
 import { CapacityError } from '../errors.ts';
 import { CONTACTS_GROWTH, CONTACTS_WORKGROUP_SIZE } from '../constants.ts';
 import {
+  CONTACT_DISPATCH_LAYOUT,
   checkBatchPairs,
   checkRunInputs,
   type ContactsLayout,
@@ -214,7 +215,13 @@ export class GpuContacts {
   private forget = true;
   /** Whether the frame being recorded (and its retries) reads the last one. */
   private readsLast = false;
-  private scanPlans: { plan: ScanPlan; data: GPUBuffer; n: number; frame: number }[] = [];
+  private scanPlans: {
+    plan: ScanPlan;
+    data: GPUBuffer;
+    n: number;
+    countWord: number;
+    frame: number;
+  }[] = [];
   /** Frames begun: a scan plan used in the open frame must outlive it. */
   private frameCount = 0;
   private readonly timer: PassTimer | null;
@@ -228,6 +235,8 @@ export class GpuContacts {
   private readonly CB: number;
   private readonly UB: number;
   private readonly MB: number;
+  /** ContactDispatch: the per-entry kernels' grids and the event scans' sizes (ctFinalize). */
+  private readonly dispatchArgs: GPUBuffer;
 
   protected constructor(
     readonly device: GPUDevice,
@@ -259,6 +268,11 @@ export class GpuContacts {
       capacity: 0,
     });
     this.slots = [slot(0), slot(1)];
+    this.dispatchArgs = device.createBuffer({
+      label: `${label}-dispatch`,
+      size: CONTACT_DISPATCH_LAYOUT.bytes,
+      usage: S | GPUBufferUsage.INDIRECT,
+    });
     this.timer = timestamps ? new PassTimer(device, CONTACTS_STAGES) : null;
   }
 
@@ -361,15 +375,18 @@ export class GpuContacts {
   }
 
   /** An exclusive scan of `n` u32 of `data` (plans kept for a few sizes and buffers). */
-  private scanPlan(data: GPUBuffer, n: number): ScanPlan {
-    let p = this.scanPlans.find((q) => q.n === n && q.data === data);
+  /** A scan of `n` u32 of `data`, or of as many as word `countWord` of the dispatch buffer says. */
+  private scanPlan(data: GPUBuffer, n: number, countWord = -1): ScanPlan {
+    let p = this.scanPlans.find((q) => q.n === n && q.data === data && q.countWord === countWord);
     if (!p) {
       // A frame scans a few sizes (full batches, the last, the event flags); keep the plans of
       // some, dropping the oldest not used in the frame being recorded.
       const stale = this.scanPlans.findIndex((q) => q.frame !== this.frameCount);
       if (this.scanPlans.length >= 8 && stale >= 0)
         this.scanPlans.splice(stale, 1)[0]!.plan.destroy();
-      p = { plan: this.scanner.plan(data, n), data, n, frame: this.frameCount };
+      const count = countWord >= 0 ? { buffer: this.dispatchArgs, word: countWord } : undefined;
+      const plan = this.scanner.plan(data, n, 0, count);
+      p = { plan, data, n, countWord, frame: this.frameCount };
       this.scanPlans.push(p);
     }
     p.frame = this.frameCount;
@@ -413,17 +430,17 @@ export class GpuContacts {
     words[P.first] = first;
     words[P.slots] = slots;
     words[P.pageEntries] = o.pageEntries;
-    words[P.prevCapacity] = o.prevCapacity;
     this.device.queue.writeBuffer(this.params, slot * UNIFORM_SLOT_BYTES, words);
   }
 
+  /** Dispatches `name` over `invocations`, or over the grid at word `invocations.grid` of the dispatch buffer. */
   private dispatch(
     pass: GPUComputePassEncoder,
     name: KernelName,
-    invocations: number,
+    invocations: number | { grid: number },
     buffers: Record<number, GPUBufferBinding>,
   ): void {
-    if (invocations <= 0) return;
+    if (typeof invocations === 'number' && invocations <= 0) return;
     pass.setPipeline(this.kernels[name].pipeline);
     pass.setBindGroup(
       0,
@@ -434,7 +451,9 @@ export class GpuContacts {
       }),
     );
     if (SINGLE.includes(name)) pass.dispatchWorkgroups(1);
-    else dispatchRows(pass, Math.ceil(invocations / CONTACTS_WORKGROUP_SIZE));
+    else if (typeof invocations === 'number')
+      dispatchRows(pass, Math.ceil(invocations / CONTACTS_WORKGROUP_SIZE));
+    else pass.dispatchWorkgroupsIndirect(this.dispatchArgs, 4 * invocations.grid);
   }
 
   /**
@@ -519,6 +538,7 @@ export class GpuContacts {
       19: { buffer: this.buffer('matches', 8 * capacity) },
       20: { buffer: this.buffer(`ended-${this.cur}`, 8 * Math.max(1, prevCapacity)) },
       21: { buffer: cur.keys.ensure(8 * capacity) },
+      22: { buffer: this.dispatchArgs },
     };
     this.open = {
       encoder,
@@ -619,13 +639,15 @@ export class GpuContacts {
     const pass = o.encoder.beginComputePass(
       this.timer ? this.timer.passDescriptor('persist', label) : { label },
     );
+    // Over the written entries (ctFinalize's grids), however large the capacity.
+    const D = CONTACT_DISPATCH_LAYOUT;
     this.dispatch(pass, 'ctFinalize', 1, buffers);
-    this.dispatch(pass, 'ctPersist', o.capacity, buffers);
-    this.dispatch(pass, 'ctPatch', o.capacity, buffers);
-    this.dispatch(pass, 'ctEventFlags', Math.max(o.capacity, o.prevCapacity) + 1, buffers);
-    this.scanner.encode(pass, this.scanPlan(buffers[12]!.buffer, o.capacity + 1));
-    this.scanner.encode(pass, this.scanPlan(buffers[15]!.buffer, o.prevCapacity + 1));
-    this.dispatch(pass, 'ctEvents', Math.max(o.capacity, o.prevCapacity, 1), buffers);
+    this.dispatch(pass, 'ctPersist', { grid: D.entries }, buffers);
+    this.dispatch(pass, 'ctPatch', { grid: D.entries }, buffers);
+    this.dispatch(pass, 'ctEventFlags', { grid: D.events }, buffers);
+    this.scanner.encode(pass, this.scanPlan(buffers[12]!.buffer, o.capacity + 1, D.beganFlags));
+    this.scanner.encode(pass, this.scanPlan(buffers[15]!.buffer, o.prevCapacity + 1, D.endedFlags));
+    this.dispatch(pass, 'ctEvents', { grid: D.events }, buffers);
     pass.end();
     this.timer?.resolve(o.encoder);
     const cur = this.slots[this.cur];
@@ -779,6 +801,7 @@ export class GpuContacts {
       s.counts.destroy();
     }
     this.params.destroy();
+    this.dispatchArgs.destroy();
     this.timer?.destroy();
   }
 }

@@ -18,6 +18,7 @@ import {
 } from '../constants.ts';
 import { classConstantsWgsl2D, classConstantsWgsl3D } from './pair-class-wgsl.ts';
 import { RADIX_BLOCK } from './radixsort.ts';
+import { MAX_GROUPS_PER_DIMENSION } from './buffers.ts';
 import {
   broadphase2DWgsl,
   broadphase3DWgsl,
@@ -91,6 +92,7 @@ export function contactsConstantsWgsl(): string {
   return [
     `const CONTACTS_WORKGROUP_SIZE: u32 = ${CONTACTS_WORKGROUP_SIZE}u;`,
     `const CONTACT_NONE: u32 = ${CONTACT_NONE}u;`,
+    `const CT_MAX_GROUPS_PER_DIMENSION: u32 = ${MAX_GROUPS_PER_DIMENSION}u;`,
     '',
   ].join('\n');
 }

@@ -2,11 +2,14 @@
 // scan per block of SCAN_BLOCK elements, then the block totals are scanned the same way, level by
 // level (2 levels reach SCAN_BLOCK² = 4M elements, 3 levels 8G), and added back. Additions
 // saturate at 0xffffffff (see scan.wgsl). Used by the radix sort and the GPU broadphase.
+// A plan may take its element count from a GPU buffer (at most the planned count): a one-invocation
+// kernel then sizes the levels and their grids, so a short list does not pay for its capacity.
 
 import { SCAN_ITEMS, SCAN_RAKE } from '../constants.ts';
 import {
   createUniformSlots,
   dispatchRows,
+  MAX_GROUPS_PER_DIMENSION,
   PassTimer,
   readBuffer,
   UNIFORM_SLOT_BYTES,
@@ -20,6 +23,10 @@ export { SCAN_RAKE, SCAN_ITEMS };
 export const SCAN_WORKGROUP_SIZE = SCAN_RAKE * SCAN_RAKE;
 /** Elements per scan block (one workgroup). */
 export const SCAN_BLOCK = SCAN_WORKGROUP_SIZE * SCAN_ITEMS;
+/** Levels a scan may have: SCAN_BLOCK⁴ elements, more than a u32 counts. */
+const SCAN_MAX_LEVELS = 4;
+/** ScanParams (shaders/scan.wgsl): n, limit, levels, countWord. */
+const SCAN_PARAMS_BYTES = 16;
 
 /** The scan's constants as WGSL (prepended to scan.wgsl; defined once, here). */
 export function scanConstantsWgsl(): string {
@@ -28,6 +35,9 @@ export function scanConstantsWgsl(): string {
     `const SCAN_WORKGROUP_SIZE: u32 = ${SCAN_WORKGROUP_SIZE}u;`,
     `const SCAN_ITEMS: u32 = ${SCAN_ITEMS}u;`,
     `const SCAN_BLOCK: u32 = ${SCAN_BLOCK}u;`,
+    `const SCAN_MAX_LEVELS: u32 = ${SCAN_MAX_LEVELS}u;`,
+    `const SCAN_PARAMS_STRIDE: u32 = ${UNIFORM_SLOT_BYTES / SCAN_PARAMS_BYTES}u;`,
+    `const SCAN_MAX_GROUPS_PER_DIMENSION: u32 = ${MAX_GROUPS_PER_DIMENSION}u;`,
     '',
   ].join('\n');
 }
@@ -56,6 +66,8 @@ export class ScanPlan {
     readonly levels: readonly ScanLevel[],
     private readonly owned: readonly GPUBuffer[],
     total: GPUBuffer,
+    /** GPU-sized: scanSizes' bind group and the levels' grids (x, y, z per level). */
+    readonly sizes: { bindGroup: GPUBindGroup; grids: GPUBuffer } | null = null,
   ) {
     this.total = { buffer: total, offset: 0 };
   }
@@ -69,22 +81,31 @@ export class GpuScan {
     readonly device: GPUDevice,
     private readonly blocksKernel: Kernel,
     private readonly addKernel: Kernel,
+    private readonly sizesKernel: Kernel,
   ) {}
 
   static async create(device: GPUDevice): Promise<GpuScan> {
     const code = (): string => scanConstantsWgsl() + assembleWgslFiles({ scan: WGSL_scan });
-    const [blocks, add] = await Promise.all([
+    const [blocks, add, sizes] = await Promise.all([
       cachedKernel(device, 'scan', 'scanBlocks', code),
       cachedKernel(device, 'scan', 'scanAdd', code),
+      cachedKernel(device, 'scan', 'scanSizes', code),
     ]);
-    return new GpuScan(device, blocks, add);
+    return new GpuScan(device, blocks, add, sizes);
   }
 
   /**
    * Plans an in-place exclusive scan of `n` u32 at `offset` bytes into `data` (offset a multiple
-   * of 256). Allocates the block-sum buffers and writes the levels' parameters (once).
+   * of 256). Allocates the block-sum buffers and writes the levels' parameters (once). With
+   * `count`, the scan covers min(count, n) elements, the u32 at word `count.word` of
+   * `count.buffer` when the scan runs (written by an earlier dispatch).
    */
-  plan(data: GPUBuffer, n: number, offset = 0): ScanPlan {
+  plan(
+    data: GPUBuffer,
+    n: number,
+    offset = 0,
+    count?: { buffer: GPUBuffer; word: number },
+  ): ScanPlan {
     const device = this.device;
     const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
     const counts: number[] = [];
@@ -109,10 +130,19 @@ export class GpuScan {
       sums[sums.length - 1] ??
       device.createBuffer({ label: 'scan-total-empty', size: 16, usage: S });
     if (sums.length === 0) owned.push(total);
-    const params = createUniformSlots(device, 'scan-params', counts.length);
+    const params = count
+      ? device.createBuffer({
+          label: 'scan-params',
+          size: Math.max(1, counts.length) * UNIFORM_SLOT_BYTES,
+          usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+        })
+      : createUniformSlots(device, 'scan-params', counts.length);
     owned.push(params);
     const words = new Uint32Array((Math.max(1, counts.length) * UNIFORM_SLOT_BYTES) / 4);
     counts.forEach((m, k) => (words[(k * UNIFORM_SLOT_BYTES) / 4] = m));
+    words[1] = n;
+    words[2] = counts.length;
+    words[3] = count?.word ?? 0;
     device.queue.writeBuffer(params, 0, words);
     const levels: ScanLevel[] = counts.map((m, k) => {
       const dataBinding: GPUBufferBinding =
@@ -132,21 +162,49 @@ export class GpuScan {
         addBindGroup: device.createBindGroup(entries(this.addKernel.layout)),
       };
     });
-    return new ScanPlan(n, levels, owned, total);
+    let sizes: ScanPlan['sizes'] = null;
+    if (count) {
+      const grids = device.createBuffer({
+        label: 'scan-grids',
+        size: Math.max(16, 12 * counts.length),
+        usage: GPUBufferUsage.STORAGE | GPUBufferUsage.INDIRECT,
+      });
+      owned.push(grids);
+      const bindGroup = device.createBindGroup({
+        layout: this.sizesKernel.layout,
+        entries: [
+          { binding: 3, resource: { buffer: count.buffer } },
+          { binding: 4, resource: { buffer: params } },
+          { binding: 5, resource: { buffer: grids } },
+        ],
+      });
+      sizes = { bindGroup, grids };
+    }
+    return new ScanPlan(n, levels, owned, total, sizes);
   }
 
   /** Records the scan into `pass`: block scans down the levels, then the adds back up. */
   encode(pass: GPUComputePassEncoder, plan: ScanPlan): void {
     const levels = plan.levels;
-    pass.setPipeline(this.blocksKernel.pipeline);
-    for (const level of levels) {
-      pass.setBindGroup(0, level.bindGroup);
-      dispatchRows(pass, level.blocks);
+    const sizes = plan.sizes;
+    if (sizes && levels.length > 0) {
+      pass.setPipeline(this.sizesKernel.pipeline);
+      pass.setBindGroup(0, sizes.bindGroup);
+      pass.dispatchWorkgroups(1);
     }
+    const dispatch = (k: number): void => {
+      if (sizes) pass.dispatchWorkgroupsIndirect(sizes.grids, 12 * k);
+      else dispatchRows(pass, levels[k]!.blocks);
+    };
+    pass.setPipeline(this.blocksKernel.pipeline);
+    levels.forEach((level, k) => {
+      pass.setBindGroup(0, level.bindGroup);
+      dispatch(k);
+    });
     if (levels.length > 1) pass.setPipeline(this.addKernel.pipeline);
     for (let k = levels.length - 2; k >= 0; k--) {
       pass.setBindGroup(0, levels[k]!.addBindGroup);
-      dispatchRows(pass, levels[k]!.blocks);
+      dispatch(k);
     }
   }
 
