@@ -12,8 +12,8 @@
 // slots of all pairs do not fit in one binding): per batch, its manifold slots and pairs are bound
 // (slot k is the frame's pair first + k), and
 //   ctFlags:      ctOffsets[k] = 1 where pair first + k (< pairCount) touches (count > 0), else 0,
-//                 for every k <= slots (so ctOffsets[slots] = 0 closes the array);
-//   (an exclusive scan of the slots + 1 flags, shaders/scan.wgsl: offsets, the batch's total at [slots]);
+//                 for every k <= the batch's pairs n (or <= slots), so ctOffsets[n] = 0 closes it;
+//   (an exclusive scan of those flags, shaders/scan.wgsl: offsets, the batch's total at [n]);
 //   ctScatter:    touching slot k goes to entry i = ctCounts.total (the batches before) + its
 //                 offset, when i < capacity: the entry (not yet matched to last frame's), its ids,
 //                 and ctDenseOf[first + k] = i (else CONTACT_NONE);
@@ -119,9 +119,11 @@ fn ctFlags(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3
   ctOffsets[k] = flag;
 }
 
+// The batch's total: the scanned flags at its pair count (a scan over its pairs + 1 leaves the
+// offsets past them as they were).
 @compute @workgroup_size(1)
 fn ctAccumulate() {
-  ctCounts.total = ctSatAdd(ctCounts.total, ctOffsets[ctParams.slots]);
+  ctCounts.total = ctSatAdd(ctCounts.total, ctOffsets[ctBatchPairs()]);
 }
 
 @compute @workgroup_size(1)

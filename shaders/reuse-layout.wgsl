@@ -6,8 +6,8 @@ struct ReuseParams {
   margin: f32,
   firstSlot: u32,                                      // REUSE_PREV_IDENTITY: the window's slot 0 was last frame's slot firstSlot
   prevMode: u32,                                       // REUSE_PREV_NONE, REUSE_PREV_IDENTITY or REUSE_PREV_SLOTS
-  rowPitch: u32,                                       // invocations per dispatch row
   slots: u32,                                          // slots of the window (a larger pair count is clamped to it)
   _pad0: u32,
   _pad1: u32,
+  _pad2: u32,
 }

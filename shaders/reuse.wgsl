@@ -37,9 +37,16 @@ fn ruPreviousSlot(k: u32) -> u32 {
   return select(REUSE_NO_SLOT, p, p < arrayLength(&ruAnchorsPrev));
 }
 
+// Slot of an invocation: rows of workgroups (linear workgroup index wid.x + wid.y * nwg.x), so
+// any grid covering the pairs serves, the host's or the broadphase's indirect one.
+fn ruInvocation(wid: vec3u, nwg: vec3u, li: u32) -> u32 {
+  return (wid.x + wid.y * nwg.x) * REUSE_WORKGROUP_SIZE + li;
+}
+
 @compute @workgroup_size(REUSE_WORKGROUP_SIZE)
-fn reuseSlots(@builtin(global_invocation_id) gid: vec3u, @builtin(local_invocation_index) li: u32) {
-  let k = gid.x + gid.y * ruParams.rowPitch;
+fn reuseSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+              @builtin(local_invocation_index) li: u32) {
+  let k = ruInvocation(wid, nwg, li);
   if (k < min(ruParams.pairCount, ruParams.slots)) {
     var status = REUSE_COLLIDE;
     let prev = ruPreviousSlot(k);
@@ -64,8 +71,9 @@ fn reuseSlots(@builtin(global_invocation_id) gid: vec3u, @builtin(local_invocati
 }
 
 @compute @workgroup_size(REUSE_WORKGROUP_SIZE)
-fn anchorSlots(@builtin(global_invocation_id) gid: vec3u) {
-  let k = gid.x + gid.y * ruParams.rowPitch;
+fn anchorSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+               @builtin(local_invocation_index) li: u32) {
+  let k = ruInvocation(wid, nwg, li);
   if (k >= min(ruParams.pairCount, ruParams.slots)) { return; }
   if (ruFlags[k] != REUSE_COLLIDE) { return; }
   let pair = ruPairs[k];

@@ -1,9 +1,10 @@
 // The slots of a batch that need the full collide, as a list (src/gpu/work-list.ts): the reuse
 // stage flags each slot (REUSE_COLLIDE, or kept, or apart), the pair classes take a list of slots.
-//   wlFlags:   marks[k] = 1 for slots k < count flagged REUSE_COLLIDE, else 0, for k <= slots
-//              (marks[slots] = 0 closes the array);
-//   (an exclusive scan of the slots + 1 marks: each marked slot's place, the list's length at [slots]);
-//   wlScatter: list[place] = k for each marked slot.
+//   wlFlags:   marks[k] = 1 for slots k < count flagged REUSE_COLLIDE, else 0, for k <= count (or
+//              k <= slots), so marks[count] = 0 closes the array;
+//   (an exclusive scan of those marks: each marked slot's place, the list's length at [count]);
+//   wlScatter: list[place] = k for each marked slot k < count (the marks past count may be stale).
+// The host dispatches over the batch's slots, or over its pairs (the broadphase's grids).
 // In slot order, no atomics. Needs WORK_LIST_WORKGROUP_SIZE and REUSE_COLLIDE, prepended by the host.
 
 struct WorkListParams {
@@ -36,6 +37,6 @@ fn wlFlags(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3
 fn wlScatter(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
              @builtin(local_invocation_index) lid: u32) {
   let k = wlInvocation(wid, nwg, lid);
-  if (k >= wlParams.slots) { return; }
+  if (k >= min(wlCount[0], wlParams.slots)) { return; }
   if (wlMarks[k + 1u] != wlMarks[k]) { wlList[wlMarks[k]] = k; }
 }

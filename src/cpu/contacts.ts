@@ -132,11 +132,11 @@ export function contactScatter(
   }
 }
 
-/** ctAccumulate: counts.total += the batch's total (offsets[slots] after the scan), saturating. */
-export function contactAccumulate(offsets: Uint32Array, slots: number, counts: Uint32Array): void {
+/** ctAccumulate: counts.total += the batch's total (offsets[n] after the scan, n its pairs), saturating. */
+export function contactAccumulate(offsets: Uint32Array, n: number, counts: Uint32Array): void {
   counts[CONTACT_COUNTS_LAYOUT.total] = Math.min(
     0xffffffff,
-    counts[CONTACT_COUNTS_LAYOUT.total]! + offsets[slots]!,
+    counts[CONTACT_COUNTS_LAYOUT.total]! + offsets[n]!,
   );
 }
 
@@ -409,7 +409,7 @@ export class CpuContacts {
         cur.ids,
         cur.denseOf,
       );
-      contactAccumulate(offsets, batch.slots, cur.counts);
+      contactAccumulate(offsets, n, cur.counts);
     }
     contactFinalize(capacity, cur.counts);
     const written = cur.counts[N.written]!;

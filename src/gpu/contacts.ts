@@ -62,6 +62,7 @@ import {
   createUniformSlots,
   dispatchRows,
   readBuffer,
+  type BatchGrids,
 } from './buffers.ts';
 import { compileKernels, type Kernel } from './pipelines.ts';
 import type { BufferBindingLayout } from '../layout.ts';
@@ -124,6 +125,8 @@ export interface ContactsBatch {
   pairsOffset: number;
   first: number;
   slots: number;
+  /** The broadphase's grids of the batch: flags, scan and scatter over its pairs, not its slots. */
+  grids?: BatchGrids;
 }
 
 export interface ContactsOutputs {
@@ -220,6 +223,7 @@ export class GpuContacts {
     data: GPUBuffer;
     n: number;
     countWord: number;
+    countBuffer: GPUBuffer | undefined;
     frame: number;
   }[] = [];
   /** Frames begun: a scan plan used in the open frame must outlive it. */
@@ -375,18 +379,33 @@ export class GpuContacts {
   }
 
   /** An exclusive scan of `n` u32 of `data` (plans kept for a few sizes and buffers). */
-  /** A scan of `n` u32 of `data`, or of as many as word `countWord` of the dispatch buffer says. */
-  private scanPlan(data: GPUBuffer, n: number, countWord = -1): ScanPlan {
-    let p = this.scanPlans.find((q) => q.n === n && q.data === data && q.countWord === countWord);
+  /**
+   * A scan of `n` u32 of `data`, or of as many as word `count` of the dispatch buffer says (a
+   * number), or as a batch's grids say (its pairs + 1).
+   */
+  private scanPlan(data: GPUBuffer, n: number, count?: number | BatchGrids): ScanPlan {
+    const source =
+      count === undefined
+        ? undefined
+        : typeof count === 'number'
+          ? { buffer: this.dispatchArgs, word: count }
+          : { buffer: count.buffer, word: count.closedCountWord };
+    const countWord = source?.word ?? -1;
+    let p = this.scanPlans.find(
+      (q) =>
+        q.n === n &&
+        q.data === data &&
+        q.countWord === countWord &&
+        q.countBuffer === source?.buffer,
+    );
     if (!p) {
       // A frame scans a few sizes (full batches, the last, the event flags); keep the plans of
       // some, dropping the oldest not used in the frame being recorded.
       const stale = this.scanPlans.findIndex((q) => q.frame !== this.frameCount);
       if (this.scanPlans.length >= 8 && stale >= 0)
         this.scanPlans.splice(stale, 1)[0]!.plan.destroy();
-      const count = countWord >= 0 ? { buffer: this.dispatchArgs, word: countWord } : undefined;
-      const plan = this.scanner.plan(data, n, 0, count);
-      p = { plan, data, n, countWord, frame: this.frameCount };
+      const plan = this.scanner.plan(data, n, 0, source);
+      p = { plan, data, n, countWord, countBuffer: source?.buffer, frame: this.frameCount };
       this.scanPlans.push(p);
     }
     p.frame = this.frameCount;
@@ -433,11 +452,14 @@ export class GpuContacts {
     this.device.queue.writeBuffer(this.params, slot * UNIFORM_SLOT_BYTES, words);
   }
 
-  /** Dispatches `name` over `invocations`, or over the grid at word `invocations.grid` of the dispatch buffer. */
+  /**
+   * Dispatches `name` over `invocations`, over the grid at word `invocations.grid` of the dispatch
+   * buffer, or over a grid at byte `invocations.offset` of `invocations.buffer`.
+   */
   private dispatch(
     pass: GPUComputePassEncoder,
     name: KernelName,
-    invocations: number | { grid: number },
+    invocations: number | { grid: number } | { buffer: GPUBuffer; offset: number },
     buffers: Record<number, GPUBufferBinding>,
   ): void {
     if (typeof invocations === 'number' && invocations <= 0) return;
@@ -453,7 +475,9 @@ export class GpuContacts {
     if (SINGLE.includes(name)) pass.dispatchWorkgroups(1);
     else if (typeof invocations === 'number')
       dispatchRows(pass, Math.ceil(invocations / CONTACTS_WORKGROUP_SIZE));
-    else pass.dispatchWorkgroupsIndirect(this.dispatchArgs, 4 * invocations.grid);
+    else if ('grid' in invocations)
+      pass.dispatchWorkgroupsIndirect(this.dispatchArgs, 4 * invocations.grid);
+    else pass.dispatchWorkgroupsIndirect(invocations.buffer, invocations.offset);
   }
 
   /**
@@ -617,9 +641,10 @@ export class GpuContacts {
     const pass = o.encoder.beginComputePass(
       descriptor ?? (this.timer ? this.timer.passDescriptor('compact', label, writes) : { label }),
     );
-    this.dispatch(pass, 'ctFlags', slots + 1, buffers);
-    this.scanner.encode(pass, this.scanPlan(offsets, slots + 1));
-    this.dispatch(pass, 'ctScatter', slots, buffers);
+    const g = batch.grids;
+    this.dispatch(pass, 'ctFlags', g ? { buffer: g.buffer, offset: g.closed } : slots + 1, buffers);
+    this.scanner.encode(pass, this.scanPlan(offsets, slots + 1, g));
+    this.dispatch(pass, 'ctScatter', g ? { buffer: g.buffer, offset: g.pairs } : slots, buffers);
     this.dispatch(pass, 'ctAccumulate', 1, buffers);
     pass.end();
   }

@@ -32,12 +32,26 @@ import {
   type BroadphaseOutputs,
   type GpuBroadphase,
 } from './broadphase.ts';
-import { CONTACTS_GROWTH, FAT_AABB_MARGIN } from '../constants.ts';
+import {
+  CONTACTS_GROWTH,
+  CONTACTS_WORKGROUP_SIZE,
+  FAT_AABB_MARGIN,
+  REUSE_WORKGROUP_SIZE,
+  WORKGROUP_SIZE_2D,
+} from '../constants.ts';
+import { WORKGROUP_SIZE_3D } from '../constants3d.ts';
+import { WORK_LIST_WORKGROUP_SIZE } from './frame-wgsl.ts';
 import type { ContactsOutputs, GpuContacts } from './contacts.ts';
-import { GrowingBuffer, PassTimer, readBuffer } from './buffers.ts';
+import { GrowingBuffer, PassTimer, readBuffer, type BatchGrids } from './buffers.ts';
 import { MissingPairClassError, type GpuPairClasses } from './pair-classes.ts';
 import { REUSE_COUNTS_BYTES, REUSE_STATUS, type GpuReuse, type ReuseDimension } from './reuse.ts';
 import type { GpuWorkList } from './work-list.ts';
+
+// The per-slot stages (reuse, work list, contact list) dispatch over the broadphase's batch grids,
+// which are made for the narrowphase's workgroup size: theirs must be the same.
+for (const size of [REUSE_WORKGROUP_SIZE, WORK_LIST_WORKGROUP_SIZE, CONTACTS_WORKGROUP_SIZE])
+  if (size !== WORKGROUP_SIZE_2D || size !== WORKGROUP_SIZE_3D)
+    throw new Error(`a per-slot stage's workgroup size ${size} is not the narrowphase's`);
 
 /** Batches one frame may have: each its own uniform slots in the reuse stage. */
 export const FRAME_REUSE_WINDOWS = 256;
@@ -338,6 +352,13 @@ export class GpuFrame<
         buffer: bp.batches,
         offset: b * B.bytes + 4 * (B.narrowphase + this.classes.dimension.params.pairCount),
       };
+      const grids: BatchGrids = {
+        buffer: bp.batches,
+        pairs: b * B.bytes + 4 * B.x,
+        closed: b * B.bytes + 4 * B.closedX,
+        closedCountWord: (b * B.bytes) / 4 + B.closedCount,
+      };
+      const pairGrid = { buffer: bp.batches, offset: grids.pairs };
       const pairs = { buffer: bp.pairs, offset: 8 * first, size: 8 * slots };
       const slotManifolds = {
         buffer: manifolds,
@@ -365,8 +386,9 @@ export class GpuFrame<
         clearCounts: b === 0,
         margin: inputs.margin,
         window: b,
+        grid: pairGrid,
       });
-      const work = this.workList.encode(encoder, slotFlags, slots, count, b);
+      const work = this.workList.encode(encoder, slotFlags, slots, count, b, grids);
       mark(`reuse${b}`, 'end');
       this.classes.encode(
         encoder,
@@ -400,10 +422,11 @@ export class GpuFrame<
         anchorsCur: slotAnchors,
         margin: inputs.margin,
         window: b,
+        grid: pairGrid,
       });
       mark(`anchors${b}`, 'end');
       this.contacts.compactBatch(
-        { manifolds, pairs: bp.pairs, pairsOffset: 8 * first, first, slots },
+        { manifolds, pairs: bp.pairs, pairsOffset: 8 * first, first, slots, grids },
         timer ? timer.passDescriptor(`compact${b}`, `${label}.compact`) : undefined,
       );
     }

@@ -70,7 +70,6 @@ const PARAMS = (() => {
     margin: word(p, 'margin'),
     firstSlot: word(p, 'firstSlot'),
     prevMode: word(p, 'prevMode'),
-    rowPitch: word(p, 'rowPitch'),
     slots: word(p, 'slots'),
   };
 })();
@@ -80,6 +79,13 @@ export const REUSE_COUNTS_BYTES = 16;
 
 /** The pair count: a number from the host, or a u32 at `offset` (a multiple of 4) of a GPU buffer with COPY_SRC usage. */
 export type PairCount = number | { buffer: GPUBuffer; offset: number };
+
+/**
+ * Workgroups of REUSE_WORKGROUP_SIZE over the window's pairs, as dispatchWorkgroupsIndirect reads
+ * them (x, y, z at `offset` of a buffer with INDIRECT usage; the GPU broadphase writes them per
+ * batch). Without it, the kernels are dispatched over every slot of the window.
+ */
+export type PairGrid = { buffer: GPUBuffer; offset: number };
 
 export interface ReuseInputs {
   /** Body2D / Body3D array (the frame's poses and shapes). */
@@ -114,6 +120,7 @@ export interface ReuseInputs {
   margin: number;
   /** Uniform slot: each window of one frame its own (default 0; below the instance's `windows`). */
   window?: number;
+  grid?: PairGrid;
 }
 
 export interface AnchorInputs {
@@ -132,6 +139,7 @@ export interface AnchorInputs {
   anchorsCur: GPUBufferBinding;
   margin: number;
   window?: number;
+  grid?: PairGrid;
 }
 
 export interface GpuReuseOptions {
@@ -240,14 +248,12 @@ export class GpuReuse {
         `${this.dimension.label}: a pair count on the GPU is copied before the pass: give an encoder, not a pass`,
       );
     }
-    const grid = dispatchGrid(slots, REUSE_WORKGROUP_SIZE);
     const words = new ArrayBuffer(PARAMS.bytes);
     const u = new Uint32Array(words);
     u[PARAMS.pairCount] = typeof pairCount === 'number' ? pairCount : 0;
     new Float32Array(words)[PARAMS.margin] = margin;
     u[PARAMS.firstSlot] = firstSlot;
     u[PARAMS.prevMode] = prevMode;
-    u[PARAMS.rowPitch] = grid.rowPitch;
     u[PARAMS.slots] = slots;
     this.device.queue.writeBuffer(this.params, slot * UNIFORM_SLOT_BYTES, words);
     if (typeof pairCount !== 'number') {
@@ -268,6 +274,7 @@ export class GpuReuse {
     slot: number,
     slots: number,
     buffers: Record<number, GPUBufferBinding>,
+    indirect: PairGrid | undefined,
   ): void {
     if (slots <= 0) return;
     const ownPass = 'beginComputePass' in target;
@@ -284,8 +291,12 @@ export class GpuReuse {
         entries: this.bindings[name].map((b) => ({ binding: b, resource: buffers[b]! })),
       }),
     );
-    const grid = dispatchGrid(slots, REUSE_WORKGROUP_SIZE);
-    pass.dispatchWorkgroups(grid.x, grid.y);
+    if (indirect) {
+      pass.dispatchWorkgroupsIndirect(indirect.buffer, indirect.offset);
+    } else {
+      const grid = dispatchGrid(slots, REUSE_WORKGROUP_SIZE);
+      pass.dispatchWorkgroups(grid.x, grid.y);
+    }
     if (ownPass) pass.end();
   }
 
@@ -327,20 +338,27 @@ export class GpuReuse {
         );
       target.clearBuffer(inputs.counts.buffer, inputs.counts.offset ?? 0, REUSE_COUNTS_BYTES);
     }
-    this.dispatch(target, 'reuseSlots', slot, slots, {
-      1: inputs.bodies,
-      2: inputs.pairs,
-      3: inputs.prevSlot ?? { buffer: this.noSlots },
-      4: inputs.anchorsPrev ?? { buffer: this.noAnchors },
-      5: inputs.anchorsCur,
-      6: inputs.manifolds,
-      7: inputs.flags,
-      8: {
-        buffer: inputs.counts.buffer,
-        offset: inputs.counts.offset ?? 0,
-        size: REUSE_COUNTS_BYTES,
+    this.dispatch(
+      target,
+      'reuseSlots',
+      slot,
+      slots,
+      {
+        1: inputs.bodies,
+        2: inputs.pairs,
+        3: inputs.prevSlot ?? { buffer: this.noSlots },
+        4: inputs.anchorsPrev ?? { buffer: this.noAnchors },
+        5: inputs.anchorsCur,
+        6: inputs.manifolds,
+        7: inputs.flags,
+        8: {
+          buffer: inputs.counts.buffer,
+          offset: inputs.counts.offset ?? 0,
+          size: REUSE_COUNTS_BYTES,
+        },
       },
-    });
+      inputs.grid,
+    );
   }
 
   /** Records the anchor pass of one window: the anchors of the slots flagged collide, from their new manifolds. */
@@ -366,7 +384,7 @@ export class GpuReuse {
     };
     if (inputs.hullVertices) buffers[10] = inputs.hullVertices;
     if (inputs.hullPlanes) buffers[11] = inputs.hullPlanes;
-    this.dispatch(target, 'anchorSlots', slot, slots, buffers);
+    this.dispatch(target, 'anchorSlots', slot, slots, buffers, inputs.grid);
   }
 
   destroy(): void {

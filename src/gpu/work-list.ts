@@ -2,7 +2,13 @@
 // a list in slot order with its length on the GPU (shaders/work-list.wgsl: marks, a scan, a
 // scatter), for the pair classes (src/gpu/pair-classes.ts) to collide those slots alone.
 
-import { createUniformSlots, dispatchRows, GrowingBuffer, UNIFORM_SLOT_BYTES } from './buffers.ts';
+import {
+  createUniformSlots,
+  dispatchRows,
+  GrowingBuffer,
+  UNIFORM_SLOT_BYTES,
+  type BatchGrids,
+} from './buffers.ts';
 import { ENTRIES_WORK_LIST } from '../reflection.generated.ts';
 import { WORK_LIST_WORKGROUP_SIZE as WORKGROUP, workListModuleWgsl } from './frame-wgsl.ts';
 import { compileKernels, type Kernel } from './pipelines.ts';
@@ -24,7 +30,13 @@ export class GpuWorkList {
   /** Each batch's pair count, copied where a binding may start (256-byte slots). */
   private counts: GPUBuffer;
   private paramSlots = 1;
-  private plans: { plan: ScanPlan; data: GPUBuffer; n: number }[] = [];
+  private plans: {
+    plan: ScanPlan;
+    data: GPUBuffer;
+    n: number;
+    grids: GPUBuffer | undefined;
+    countWord: number;
+  }[] = [];
 
   private constructor(
     readonly device: GPUDevice,
@@ -70,7 +82,8 @@ export class GpuWorkList {
 
   /**
    * Records batch `index`'s list (after reserve(batches)): the slots below `count` (a u32 on the
-   * GPU) whose flag is REUSE_STATUS.collide.
+   * GPU) whose flag is REUSE_STATUS.collide. With `grids` (the broadphase's, for this batch), the
+   * kernels and the scan run over the batch's pairs only.
    */
   encode(
     encoder: GPUCommandEncoder,
@@ -78,6 +91,7 @@ export class GpuWorkList {
     slots: number,
     count: { buffer: GPUBuffer; offset: number },
     index: number,
+    grids?: BatchGrids,
   ): WorkList {
     if (index >= this.paramSlots)
       throw new RangeError(`work list: batch ${index} past the ${this.paramSlots} reserved`);
@@ -103,7 +117,7 @@ export class GpuWorkList {
       4: { buffer: list, size: 4 * Math.max(1, slots) },
     };
     const pass = encoder.beginComputePass({ label: 'work-list' });
-    const run = (name: KernelName, n: number): void => {
+    const run = (name: KernelName, n: number, indirect: number | undefined): void => {
       pass.setPipeline(this.kernels[name].pipeline);
       pass.setBindGroup(
         0,
@@ -113,24 +127,31 @@ export class GpuWorkList {
           entries: this.bindings[name].map((b) => ({ binding: b, resource: resources[b]! })),
         }),
       );
-      dispatchRows(pass, Math.ceil(n / WORKGROUP));
+      if (grids && indirect !== undefined) pass.dispatchWorkgroupsIndirect(grids.buffer, indirect);
+      else dispatchRows(pass, Math.ceil(n / WORKGROUP));
     };
-    run('wlFlags', slots + 1);
-    this.scan.encode(pass, this.plan(marks, slots + 1));
-    run('wlScatter', slots);
+    run('wlFlags', slots + 1, grids?.closed);
+    const plan = this.plan(marks, slots + 1, grids);
+    this.scan.encode(pass, plan);
+    run('wlScatter', slots, grids?.pairs);
     pass.end();
     return {
       list: { buffer: list, offset: 0, capacity: Math.max(1, slots) },
-      count: { buffer: marks, offset: 4 * slots },
+      // Scanned over the batch's pairs + 1, the length is the scan's total (the marks past them are stale).
+      count: grids ? plan.total : { buffer: marks, offset: 4 * slots },
     };
   }
 
-  private plan(data: GPUBuffer, n: number): ScanPlan {
-    let p = this.plans.find((q) => q.data === data && q.n === n);
+  private plan(data: GPUBuffer, n: number, grids: BatchGrids | undefined): ScanPlan {
+    const countWord = grids ? grids.closedCountWord : -1;
+    let p = this.plans.find(
+      (q) => q.data === data && q.n === n && q.grids === grids?.buffer && q.countWord === countWord,
+    );
     if (!p) {
       for (const q of this.plans.filter((q) => q.data === data)) q.plan.destroy();
       this.plans = this.plans.filter((q) => q.data !== data);
-      p = { plan: this.scan.plan(data, n), data, n };
+      const count = grids ? { buffer: grids.buffer, word: countWord } : undefined;
+      p = { plan: this.scan.plan(data, n, 0, count), data, n, grids: grids?.buffer, countWord };
       this.plans.push(p);
     }
     return p.plan;
