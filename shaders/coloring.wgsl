@@ -40,7 +40,7 @@
 // bucket; colorPlan reads the buckets' offsets and sizes from it and writes the indirect dispatch
 // arguments; colorScatter writes each constraint at its workgroup's start + its rank.
 // colorRank also counts each body's overflow constraints (colorSplits): the solver splits a
-// body's mass among them (solver2d.wgsl).
+// body's mass among them (overflow.wgsl).
 
 struct ColorParams {
   round: u32,                                          // this dispatch's round

@@ -3,7 +3,7 @@
 // has any, so no two write one body. The host sums a body's impulses into one command: their total
 // (linear), the total of those given at a point (pointImpulse), and the sum of point × impulse
 // (moment); the angular impulse about the centre of mass c is moment - c × pointImpulse, which
-// needs c, known here only. Follows solver2d.wgsl in its module (its bodies, states and helpers).
+// needs c, known here only. Follows solver.wgsl in its module (its bodies, states and helpers).
 
 struct BodyCommand2D {
   linear: vec2f,                                       // sum of the impulses
@@ -15,11 +15,11 @@ struct BodyCommand2D {
 @group(0) @binding(12) var<storage, read> commands: array<BodyCommand2D>;
 
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
-fn solverCommands2D(@builtin(global_invocation_id) gid: vec3u) {
+fn solverCommands(@builtin(global_invocation_id) gid: vec3u) {
   if (gid.x >= arrayLength(&commands)) { return; }
   let c = commands[gid.x];
   var s = states[c.body];
-  let center = centerOfMass2(bodies[c.body], s);
+  let center = centerOfMass(bodies[c.body], s);
   s.linearVelocity += s.invMass * c.linear;
   s.angularVelocity += s.invInertia * (c.moment - cross2(center, c.pointImpulse));
   states[c.body] = s;

@@ -1,7 +1,7 @@
 // Impulses and forces the host gave a 3D world's bodies since its last step (GpuWorld3D's
 // applyImpulse, applyForce), applied at the start of the next step, as commands2d.wgsl does: one
 // invocation per body; the angular impulse about the centre of mass c is moment - c × pointImpulse,
-// through the world inverse inertia R I⁻¹ Rᵀ. Follows solver3d.wgsl in its module.
+// through the world inverse inertia R I⁻¹ Rᵀ. Follows solver.wgsl in its module.
 
 struct BodyCommand3D {
   linear: vec3f,                                       // sum of the impulses
@@ -15,13 +15,13 @@ struct BodyCommand3D {
 @group(0) @binding(12) var<storage, read> commands: array<BodyCommand3D>;
 
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
-fn solverCommands3D(@builtin(global_invocation_id) gid: vec3u) {
+fn solverCommands(@builtin(global_invocation_id) gid: vec3u) {
   if (gid.x >= arrayLength(&commands)) { return; }
   let c = commands[gid.x];
   let b = bodies[c.body];
   var s = states[c.body];
   let r = quatMatrix3D(b.rotation);
   s.linearVelocity += s.invMass * c.linear;
-  s.angularVelocity += r * (s.invInertiaLocal * (transpose(r) * (c.moment - cross(centerOfMass3D(b, s), c.pointImpulse))));
+  s.angularVelocity += r * (s.invInertiaLocal * (transpose(r) * (c.moment - cross(centerOfMass(b, s), c.pointImpulse))));
   states[c.body] = s;
 }

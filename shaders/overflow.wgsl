@@ -1,4 +1,4 @@
-// The solver's overflow (shared by solver2d.wgsl and solver3d.wgsl): the constraints the colouring
+// The solver's overflow (shared by 2D and 3D; solver-passes.wgsl): the constraints the colouring
 // left without a colour (a body with more than COLOR_COUNT contacts, or the few uncoloured after
 // COLOR_ROUNDS rounds) are solved all at once, in parallel, by mass splitting (Tonge, Benevolenski
 // and Voroshilov, "Mass splitting for jitter-free parallel rigid body simulation", 2012): a body

@@ -1,21 +1,67 @@
-// The kernels of the solver's colour passes (warm start, solve, relax), shared by solver2d.wgsl
-// and solver3d.wgsl, which define for their body states (with the bindings states, constraints,
-// solverPass and colorOrder):
-//   runConstraint(ci, &sA, &sB, mode, split)  pass `mode` of the constraint in slot ci on states
-//   splitState(s, n)                           a body's copy when it is split into n
-//   overflowAddState(body, dv, dw)             adds to a body's overflow sums (overflow.wgsl)
+// The solver's colour passes (warm start, solve, relax) and its overflow, shared by 2D and 3D
+// after solver.wgsl (the bindings). The dimension's file (solver2d.wgsl, solver3d.wgsl) defines,
+// for its body states and constraints:
+//   relativeVelocity(sA, sB, rA, rB)          velocity of B's point rB relative to A's point rA
+//   applyImpulse(&sA, &sB, rA, rB, P)         P at those points (A takes -P)
+//   warmStartConstraint(c, &sA, &sB)          applies a constraint's accumulated impulses
+//   solveFriction(&c, &sA, &sB)               its friction, bounded by its normal impulses
+//   writeImpulses(ci, c)                      keeps a solved constraint's impulses in slot ci
+//   splitState(s, n)                          a body's copy when it is split into n
+//   overflowAddState(body, dv, dw)            adds to a body's overflow sums (overflow.wgsl)
+//   overflowApplyState(body)                  moves a body's velocities by its sums, cleared
 // mode 0: warm start, 1: solve with bias, 2: relax. Constraints are stored in colour order
 // (prepare wrote slot i for the contact colorOrder lists at i): colour k's at slots
 // colorOrder[k] .. colorOrder[k + 1], the overflow's from colorOrder[COLOR_COUNT] to the count.
+// Colours share no dynamic body (coloring.wgsl): a dispatch solves one colour in parallel and the
+// result is Gauss–Seidel's, independent of thread order (deterministic). Each pass runs the colours
+// the host dispatches one by one, then the rest in one workgroup, colour after colour (solverTail,
+// only when the host dispatched fewer than COLOR_COUNT), then the overflow (the uncoloured) in
+// parallel by mass splitting (solverOverflow and solverOverflowApply; overflow.wgsl).
 
-// The invocation's index in a dispatch of rows of workgroups (dispatchRows).
-fn solverIndex(gid: vec3u, groups: vec3u) -> u32 {
-  return gid.x + gid.y * groups.x * SOLVER_WORKGROUP_SIZE;
+// One Gauss–Seidel pass over the normal impulses of constraint c with its bodies' states sA and
+// sB: soft with position bias when useBias, rigid otherwise; speculative points only keep the gap
+// from closing within the substep.
+fn solveNormals(c: ptr<function, SolverConstraint>, sA: ptr<function, SolverState>, sB: ptr<function, SolverState>, useBias: bool) {
+  let n = (*c).normal;
+  let dp = (*sB).deltaPosition - (*sA).deltaPosition;
+  for (var i = 0u; i < SOLVER_MAX_POINTS; i++) {
+    if (i < (*c).count) {
+      let p = (*c).points[i];
+      let d = dp + rotateVector((*sB).deltaRotation, p.anchorB) - rotateVector((*sA).deltaRotation, p.anchorA);
+      let s = dot(d, n) + p.baseSeparation;
+      var bias = 0.0;
+      var massScale = 1.0;
+      var impulseScale = 0.0;
+      if (s > 0.0) {
+        bias = s * params.invH;
+      } else if (useBias) {
+        bias = max((*c).biasRate * min(s + LINEAR_SLOP, 0.0), -MAX_PUSH_VELOCITY);
+        massScale = (*c).massScale;
+        impulseScale = (*c).impulseScale;
+      }
+      let vn = dot(relativeVelocity(*sA, *sB, p.anchorA, p.anchorB), n);
+      let impulse = -p.normalMass * massScale * (vn + bias) - impulseScale * p.normalImpulse;
+      let total = max(p.normalImpulse + impulse, 0.0);
+      (*c).points[i].normalImpulse = total;
+      applyImpulse(sA, sB, p.anchorA, p.anchorB, (total - p.normalImpulse) * n);
+    }
+  }
 }
 
-// The contact count, as the colouring copied it (so the kernels need not bind `counts` too).
-fn contactCount() -> u32 {
-  return colorOrder[COLOR_COUNT + 1u];
+// Runs pass `mode` (0: warm start, 1: solve with bias, 2: relax) of the constraint in slot ci on
+// states sA and sB, and stores its impulses. `split`: sA and sB are copies of split bodies
+// (overflow.wgsl), whose effective masses differ from those prepare stored.
+fn runConstraint(ci: u32, sA: ptr<function, SolverState>, sB: ptr<function, SolverState>, mode: u32, split: bool) {
+  var c = constraints[ci];
+  if (mode == 0u) {
+    warmStartConstraint(c, sA, sB);
+    return;
+  }
+  if (split) { constraintMasses(&c, *sA, *sB); }
+  // Normal impulses first: friction is bounded by them.
+  solveNormals(&c, sA, sB, mode == 1u);
+  solveFriction(&c, sA, sB);
+  writeImpulses(ci, c);
 }
 
 // Gauss–Seidel: the constraint in slot ci moves its bodies' states in place. Static bodies are
@@ -85,11 +131,18 @@ fn solverTail(@builtin(local_invocation_index) lid: u32) {
   }
 }
 
-// The overflow, one invocation per constraint (overflow.wgsl); the dimension's
-// solverOverflowApply follows.
+// The overflow, one invocation per constraint (overflow.wgsl); solverOverflowApply follows.
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
 fn solverOverflow(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
   let slot = colorOrder[COLOR_COUNT] + solverIndex(gid, groups);
   if (slot >= contactCount()) { return; }
   overflowContact(slot, solverPass.mode);
+}
+
+// Per body with overflow constraints: its velocities move by the sums (the copies' mean).
+@compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
+fn solverOverflowApply(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
+  let i = solverIndex(gid, groups);
+  if (i >= params.bodyCount || splits[i] == 0u) { return; }
+  overflowApplyState(i);
 }

@@ -1,6 +1,6 @@
 // Buffer layouts of the 3D rigid-body solver (src/solver/world3d.ts, shaders/solver3d.wgsl): the
 // one definition; the host reads offsets and sizes through wgsl_reflect (src/solver/layout3d.ts).
-// Needs layout3d.wgsl before it.
+// Needs layout3d.wgsl before it; solver-layout.wgsl follows with the parameters.
 //
 // Conventions: as the narrowphase's (normal from A to B, depth > 0 penetration); quaternions
 // [x, y, z, w]; the tangents of a contact are derived from its normal (solverTangents3D), so the
@@ -9,6 +9,9 @@
 //
 // User values (ContactUserValues3D, a vec4f per point): x the point's normal impulse; y, z the
 // manifold's tangent impulses and w its twist impulse, the same in every point.
+
+// A vector of the dimension, for the layouts solver-layout.wgsl shares (it follows this file).
+alias SolverVector = vec3f;
 
 // What the solver keeps per body beside its Body3D (which the solver moves in place, so the frame
 // and renderers read the same buffer). Static bodies have zero inverse mass and inertia.
@@ -58,29 +61,4 @@ struct ContactConstraint3D {
   tangentMass: vec2f,
   twistArm: f32,                                       // mean distance of the points from their centroid
   points: array<ConstraintPoint3D, MAX_MANIFOLD_POINTS_3D>,
-}
-
-// The step's parameters (a uniform, written by the host each step).
-struct SolverParams3D {
-  gravity: vec3f,
-  h: f32,                                              // substep, s
-  invH: f32,
-  bodyCount: u32,
-  countWord: u32,                                      // where the contact count is in the counts buffer (u32 index)
-  contactBiasRate: f32,                                // softness of dynamic-dynamic contacts
-  contactMassScale: f32,
-  contactImpulseScale: f32,
-  staticBiasRate: f32,                                 // softness of contacts with a static body
-  staticMassScale: f32,
-  staticImpulseScale: f32,
-}
-
-// What one dispatch of a solver pass runs (uniform slots): colour `color` (< COLOR_COUNT), or
-// (COLOR_COUNT + p) colours p and up in one workgroup; `mode` for the kernels that serve all three
-// passes (the tail and the overflow): 0 warm start, 1 solve, 2 relax.
-struct SolverPass3D {
-  color: u32,
-  mode: u32,
-  _pad1: u32,
-  _pad2: u32,
 }

@@ -4,7 +4,7 @@
 // Per body the command holds the total impulse, the total of those given at a point, and the sum
 // of point × impulse; the kernel takes the angular impulse about the centre of mass from them.
 
-import { structLookup, word } from '../layout.ts';
+import { word, type StructLayout } from '../layout.ts';
 
 interface Sums {
   linear: number[];
@@ -32,8 +32,7 @@ export interface CommandLayout {
   body: number;
 }
 
-export function commandLayout(wgsl: string, source: string, name: string): CommandLayout {
-  const s = structLookup(wgsl, source).struct(name);
+export function commandLayout(s: StructLayout): CommandLayout {
   return {
     bytes: s.size,
     linear: word(s, 'linear'),

@@ -94,7 +94,7 @@ export const COLOR_ROUNDS = 16;
  * Colours (bits of a body's colour mask). Each colour is one indirect dispatch per solver pass
  * (warm start, solve, relax) per substep, sized on the GPU (empty colours dispatch nothing). A
  * constraint whose bodies hold all COLOR_COUNT colours already (a body with more contacts than
- * that) goes to the overflow, solved in parallel by mass splitting (solver2d.wgsl), as are the few
+ * that) goes to the overflow, solved in parallel by mass splitting (overflow.wgsl), as are the few
  * left uncoloured after COLOR_ROUNDS rounds.
  */
 export const COLOR_COUNT = 32;

@@ -15,9 +15,9 @@ import {
 import { CONTACTS_GROWTH } from '../constants.ts';
 import { compileEntryPoints, type Kernel } from '../gpu/pipelines.ts';
 import { BodyStore, BODY_NONE, composeRemaps } from './body-store.ts';
-import { BodyCommands, type CommandLayout } from './commands.ts';
+import { BodyCommands } from './commands.ts';
 import { GpuColoring } from './coloring.ts';
-import type { SolverParamsWords } from './layout.ts';
+import type { SolverLayout, SolverParamsWords } from './layout.ts';
 import {
   COLOR_COUNT,
   COLOR_PASS_HISTORY,
@@ -175,7 +175,7 @@ export function stepSoftness(
 }
 
 /** A step's SolverParams as bytes: gravity (2 or 3 components), substep, contact softness. */
-export function stepParamsBytes(
+function stepParamsBytes(
   P: SolverParamsWords,
   dt: number,
   substeps: number,
@@ -202,7 +202,7 @@ export function stepParamsBytes(
 }
 
 /**
- * The kernels of one dimension's soft step, in shaders/solver2d.wgsl's order; tail, overflow and
+ * The kernels of one dimension's soft step, in shaders/solver.wgsl's order; tail, overflow and
  * overflowApply run after the colours of each of warm start, solve and relax; commands (impulses
  * and forces the host gave) before the step.
  */
@@ -259,8 +259,7 @@ export interface FrameLike<
   destroy(): void;
 }
 
-// Bindings of shaders/solver2d.wgsl and solver3d.wgsl (the same in both; 7, 11: overflow.wgsl;
-// 12: commands2d/3d.wgsl).
+// Bindings of shaders/solver.wgsl (7, 11: overflow.wgsl; 12: commands2d/3d.wgsl).
 const B = {
   params: 0,
   pass: 1,
@@ -277,7 +276,7 @@ const B = {
   commands: 12,
 } as const;
 
-/** Modes of the kernels that serve the three colour passes (SolverPass2D.mode). */
+/** Modes of the kernels that serve the three colour passes (SolverPass.mode). */
 const PASS_MODES = { warmStart: 0, solve: 1, relax: 2 } as const;
 
 /** The uniform slot of SolverPass { color, mode }: 2 × COLOR_COUNT colour values per mode. */
@@ -288,11 +287,25 @@ function passSlot(color: number, mode: number): number {
 /** Bound as last frame's list before there is one (never read then: no entry has a previous). */
 const PLACEHOLDER_BYTES = 4096;
 
+/** World bodies packed for the GPU: Body2D / Body3D, their states and dynamic flags. */
+export interface PackedWorldBodies {
+  bodies: ArrayBuffer;
+  states: ArrayBuffer;
+  dynamic: Uint32Array;
+}
+
 export abstract class SolverWorld<
   I,
   O extends { contacts: ContactsOutputsLike },
   C extends FrameCountsLike,
+  BodyInput,
 > {
+  readonly substeps: number;
+  readonly margin: number;
+  /** Largest rotation of a body in one substep (radians): angular speeds are clamped to maxRotation × substeps / dt. */
+  readonly maxRotation: number;
+  /** Gravity (2 or 3 components; the subclass's, typed). */
+  abstract readonly gravity: readonly number[];
   protected readonly store: BodyStore;
   protected readonly commands: BodyCommands;
   protected readonly params: GPUBuffer;
@@ -340,31 +353,26 @@ export abstract class SolverWorld<
     readonly frame: FrameLike<I, O, C>,
     private readonly coloring: GpuColoring,
     private readonly solver: SolverKernels,
-    readonly substeps: number,
-    private readonly layout: {
-      constraintBytes: number;
-      paramsBytes: number;
-      passBytes: number;
-      passColor: number;
-      passMode: number;
+    options: Required<WorldOptions>,
+    /** SOLVER_LAYOUT_2D / SOLVER_LAYOUT_3D, and the rest of what differs with the dimension. */
+    private readonly layout: SolverLayout & {
       overflowWords: number;
       countWord: number;
       label: string;
       bodyBytes: number;
-      stateBytes: number;
-      command: CommandLayout;
       dim: 2 | 3;
     },
-    bodies: ArrayBuffer,
-    states: ArrayBuffer,
-    dynamic: Uint32Array,
+    { bodies, states, dynamic }: PackedWorldBodies,
   ) {
+    this.substeps = options.substeps;
+    this.margin = options.margin;
+    this.maxRotation = options.maxRotation;
     const STORAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
     this.store = new BodyStore(
       device,
       layout.label,
       layout.bodyBytes,
-      layout.stateBytes,
+      layout.state.bytes,
       bodies,
       states,
       dynamic,
@@ -397,8 +405,8 @@ export abstract class SolverWorld<
     const words = new Uint32Array((slots * UNIFORM_SLOT_BYTES) / 4);
     for (const mode of Object.values(PASS_MODES)) {
       for (let k = 0; k < 2 * COLOR_COUNT; k++) {
-        words[(passSlot(k, mode) * UNIFORM_SLOT_BYTES) / 4 + layout.passColor] = k;
-        words[(passSlot(k, mode) * UNIFORM_SLOT_BYTES) / 4 + layout.passMode] = mode;
+        words[(passSlot(k, mode) * UNIFORM_SLOT_BYTES) / 4 + layout.pass.color] = k;
+        words[(passSlot(k, mode) * UNIFORM_SLOT_BYTES) / 4 + layout.pass.mode] = mode;
       }
     }
     device.queue.writeBuffer(this.passes, 0, words);
@@ -433,8 +441,8 @@ export abstract class SolverWorld<
 
   /** The collision frame's inputs (the world's shapes and bodies; public for benches). */
   abstract frameInputs(): I;
-  /** The step's SolverParams (gravity, substep, softness) as bytes. */
-  protected abstract stepParams(dt: number): ArrayBuffer;
+  /** Bodies as create() takes them, packed; InputErrors name `path[i]`. */
+  protected abstract packBodies(bodies: BodyInput[], path: string): PackedWorldBodies;
 
   /**
    * The next step's collision frame collides every pair anew, reusing no manifold from the frame
@@ -471,14 +479,25 @@ export abstract class SolverWorld<
     // The solver binds the dense list and its constraints whole (the frame could page a longer list).
     if (
       capacity > (out.contacts.pageEntries ?? capacity) ||
-      capacity * this.layout.constraintBytes > limit
+      capacity * this.layout.constraint.bytes > limit
     ) {
       throw new CapacityError(
-        `${this.layout.label}: ${capacity} contacts need ${capacity * this.layout.constraintBytes} bytes of constraints and one binding for the contact list; this device binds at most ${limit} bytes per buffer. Simulate fewer bodies per world.`,
+        `${this.layout.label}: ${capacity} contacts need ${capacity * this.layout.constraint.bytes} bytes of constraints and one binding for the contact list; this device binds at most ${limit} bytes per buffer. Simulate fewer bodies per world.`,
       );
     }
-    const constraints = this.constraints.ensure(capacity * this.layout.constraintBytes);
-    device.queue.writeBuffer(this.params, 0, this.stepParams(dt));
+    const constraints = this.constraints.ensure(capacity * this.layout.constraint.bytes);
+    device.queue.writeBuffer(
+      this.params,
+      0,
+      stepParamsBytes(
+        this.layout.params,
+        dt,
+        this.substeps,
+        this.gravity,
+        this.bodyCount,
+        this.layout.countWord,
+      ),
+    );
     this.mapColorReadbacks();
     const { colors, order, dispatch, sizes, splits } = this.coloring.encode(
       encoder,
@@ -501,7 +520,7 @@ export abstract class SolverWorld<
     }
     const passes = this.pinnedColorPasses ?? this.colorPasses;
     const resources: Record<number, GPUBufferBinding> = {
-      [B.params]: { buffer: this.params, offset: 0, size: this.layout.paramsBytes },
+      [B.params]: { buffer: this.params, offset: 0, size: this.layout.params.bytes },
       [B.bodies]: { buffer: this.bodies },
       [B.states]: { buffer: this.states },
       [B.contacts]: { buffer: out.contacts.contacts },
@@ -540,7 +559,7 @@ export abstract class SolverWorld<
                 ? {
                     buffer: this.passes,
                     offset: slot * UNIFORM_SLOT_BYTES,
-                    size: this.layout.passBytes,
+                    size: this.layout.pass.bytes,
                   }
                 : resources[b]!,
           })),
@@ -667,7 +686,7 @@ export abstract class SolverWorld<
       this.encodeCommands(encoder, 0);
       this.device.queue.submit([encoder.finish()]);
     }
-    return readBuffer(this.device, this.states, this.bodyCount * this.layout.stateBytes);
+    return readBuffer(this.device, this.states, this.bodyCount * this.layout.state.bytes);
   }
 
   /** A body index of this world, or an InputError naming `what`. */
@@ -763,8 +782,11 @@ export abstract class SolverWorld<
     this.remap = composeRemaps(this.remap, remap);
   }
 
-  /** Appends packed bodies (the subclass's addBodies packs them); returns their indices. */
-  protected appendBodies(bodies: ArrayBuffer, states: ArrayBuffer, dynamic: Uint32Array): number[] {
+  /** Adds bodies (as create() takes them) after the others; returns their indices. */
+  addBodies(added: BodyInput[]): number[] {
+    if (!Array.isArray(added))
+      throw new InputError('addBodies', `must be an array of bodies, got ${typeof added}`);
+    const { bodies, states, dynamic } = this.packBodies(added, 'addBodies');
     const first = this.bodyCount;
     this.remap = composeRemaps(this.remap, this.store.append(bodies, states, dynamic));
     return Array.from({ length: dynamic.length }, (_, k) => first + k);
@@ -886,23 +908,38 @@ export abstract class SolverWorld<
   }
 }
 
-/** Compiles a dimension's solver kernels (entry point per stage) and reflects their bindings. */
+/** The entry point of each stage (shaders/solver.wgsl, solver-passes.wgsl, commands2d/3d.wgsl). */
+const ENTRY_POINTS: Record<SolverStage, string> = {
+  begin: 'solverBegin',
+  prepare: 'solverPrepare',
+  integrateVelocities: 'solverIntegrateVelocities',
+  warmStart: 'solverWarmStart',
+  solve: 'solverSolve',
+  integratePositions: 'solverIntegratePositions',
+  relax: 'solverRelax',
+  store: 'solverStore',
+  tail: 'solverTail',
+  overflow: 'solverOverflow',
+  overflowApply: 'solverOverflowApply',
+  commands: 'solverCommands',
+};
+
+/** Compiles a dimension's solver kernels (an entry point per stage) and reflects their bindings. */
 export async function solverKernels(
   device: GPUDevice,
   label: string,
-  entryPoints: Record<SolverStage, string>,
   wgsl: () => string,
 ): Promise<SolverKernels> {
   const compiled = await compileEntryPoints(
     device,
     label,
-    SOLVER_STAGES.map((s) => entryPoints[s]),
+    SOLVER_STAGES.map((s) => ENTRY_POINTS[s]),
     wgsl,
   );
   const out = { kernels: {}, bindings: {} } as SolverKernels;
   for (const s of SOLVER_STAGES) {
-    out.kernels[s] = compiled.kernels[entryPoints[s]]!;
-    out.bindings[s] = compiled.bindings[entryPoints[s]]!;
+    out.kernels[s] = compiled.kernels[ENTRY_POINTS[s]]!;
+    out.bindings[s] = compiled.bindings[ENTRY_POINTS[s]]!;
   }
   return out;
 }

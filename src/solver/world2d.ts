@@ -1,8 +1,8 @@
 // A compact 2D rigid-body world on the GPU, for the demos: the collision frame (src/gpu/frame2d.ts:
 // broadphase → narrowphase → dense contacts with persistent user values) followed by Box2D v3's
-// soft step (shaders/solver2d.wgsl) over graph-coloured contacts (shaders/coloring.wgsl), all
-// recorded into one encoder with no readback (src/solver/world.ts). A driver kept apart from the
-// narrowphase API.
+// soft step (shaders/solver.wgsl over solver2d.wgsl) on graph-coloured contacts
+// (shaders/coloring.wgsl), all recorded into one encoder with no readback (src/solver/world.ts).
+// A driver kept apart from the narrowphase API.
 //
 // Each step: frame on the current Body2D buffer → prepare constraints (warm started from the
 // impulses the frame carried by pair and feature id) → colour → substeps (gravity, warm start,
@@ -28,7 +28,6 @@ import { GpuColoring } from './coloring.ts';
 import { OVERFLOW_WORDS_2D, solverConstantsWgsl } from './constants.ts';
 import { SOLVER_LAYOUT_2D } from './layout2d.ts';
 import { shapeMass2D, type MassProperties2D } from './mass2d.ts';
-import { InputError } from '../errors.ts';
 import {
   checkBodyShape,
   checkNumber,
@@ -39,9 +38,8 @@ import {
   SolverWorld,
   solverKernels,
   solverLabel,
-  stepParamsBytes,
   WORLD_BODY_KEYS_2D,
-  type SolverStage,
+  type PackedWorldBodies,
   type WorldOptions,
 } from './world.ts';
 
@@ -70,26 +68,13 @@ const solverWgsl = (maxRotation: number) => (): string =>
     'contacts-layout',
     'contacts2d-layout',
     'solver2d-layout',
+    'solver-layout',
     'overflow',
-    'solver-passes',
     'solver2d',
+    'solver',
+    'solver-passes',
     'commands2d',
   ]);
-
-const ENTRY_POINTS: Record<SolverStage, string> = {
-  prepare: 'solverPrepare2D',
-  begin: 'solverBegin2D',
-  integrateVelocities: 'solverIntegrateVelocities2D',
-  warmStart: 'solverWarmStart',
-  solve: 'solverSolve',
-  integratePositions: 'solverIntegratePositions2D',
-  relax: 'solverRelax',
-  store: 'solverStore2D',
-  tail: 'solverTail',
-  overflow: 'solverOverflow',
-  overflowApply: 'solverOverflowApply2D',
-  commands: 'solverCommands2D',
-};
 
 const S = SOLVER_LAYOUT_2D;
 
@@ -98,7 +83,7 @@ function packWorldBodies2D(
   bodies: WorldBody2D[],
   mass: MassProperties2D[],
   path: string,
-): { bodies: ArrayBuffer; states: ArrayBuffer; dynamic: Uint32Array } {
+): PackedWorldBodies {
   const n = bodies.length;
   const bodyShape = new Uint32Array(n);
   const bodyPosition = new Float64Array(2 * n);
@@ -140,13 +125,15 @@ function packWorldBodies2D(
   return { bodies: packBodies2D({ bodyShape, bodyPosition, bodyAngle }), states, dynamic };
 }
 
-export class GpuWorld2D extends SolverWorld<FrameInputs2D, FrameOutputs2D, FrameCounts2D> {
+export class GpuWorld2D extends SolverWorld<
+  FrameInputs2D,
+  FrameOutputs2D,
+  FrameCounts2D,
+  WorldBody2D
+> {
   /** array<Shape2D>. */
   readonly shapes: GPUBuffer;
   readonly gravity: Vec2;
-  readonly margin: number;
-  /** Largest rotation of a body in one substep (radians): angular speeds are clamped to maxRotation × substeps / dt. */
-  readonly maxRotation: number;
 
   private constructor(
     device: GPUDevice,
@@ -155,9 +142,7 @@ export class GpuWorld2D extends SolverWorld<FrameInputs2D, FrameOutputs2D, Frame
     kernels: Awaited<ReturnType<typeof solverKernels>>,
     shapes: ArrayBuffer,
     private readonly mass: MassProperties2D[],
-    bodies: ArrayBuffer,
-    states: ArrayBuffer,
-    dynamic: Uint32Array,
+    bodies: PackedWorldBodies,
     options: Required<WorldOptions2D>,
   ) {
     super(
@@ -165,29 +150,19 @@ export class GpuWorld2D extends SolverWorld<FrameInputs2D, FrameOutputs2D, Frame
       frame,
       coloring,
       kernels,
-      options.substeps,
+      options,
       {
-        constraintBytes: S.constraint.bytes,
-        paramsBytes: S.params.bytes,
-        passBytes: S.pass.bytes,
-        passColor: S.pass.color,
-        passMode: S.pass.mode,
+        ...S,
         overflowWords: OVERFLOW_WORDS_2D,
         countWord: CONTACTS_LAYOUT_2D.counts.written,
         label: 'world2d',
         bodyBytes: LAYOUT_2D.body.words * 4,
-        stateBytes: S.state.bytes,
-        command: S.command,
         dim: 2,
       },
       bodies,
-      states,
-      dynamic,
     );
     this.shapes = this.upload('shapes', shapes, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
     this.gravity = options.gravity;
-    this.margin = options.margin;
-    this.maxRotation = options.maxRotation;
   }
 
   static async create(
@@ -208,33 +183,18 @@ export class GpuWorld2D extends SolverWorld<FrameInputs2D, FrameOutputs2D, Frame
     const [frame, coloring, kernels] = await Promise.all([
       GpuFrame2D.create(device),
       GpuColoring.create(device),
-      solverKernels(
-        device,
-        solverLabel('solver2d', maxRotation),
-        ENTRY_POINTS,
-        solverWgsl(maxRotation),
-      ),
+      solverKernels(device, solverLabel('solver2d', maxRotation), solverWgsl(maxRotation)),
     ]);
-    return new GpuWorld2D(
-      device,
-      frame,
-      coloring,
-      kernels,
-      packShapes2D(internal),
-      mass,
-      packed.bodies,
-      packed.states,
-      packed.dynamic,
-      { gravity, margin, substeps, maxRotation },
-    );
+    return new GpuWorld2D(device, frame, coloring, kernels, packShapes2D(internal), mass, packed, {
+      gravity,
+      margin,
+      substeps,
+      maxRotation,
+    });
   }
 
-  /** Adds bodies (as create() takes them) after the others; returns their indices. */
-  addBodies(bodies: WorldBody2D[]): number[] {
-    if (!Array.isArray(bodies))
-      throw new InputError('addBodies', `must be an array of bodies, got ${typeof bodies}`);
-    const packed = packWorldBodies2D(bodies, this.mass, 'addBodies');
-    return this.appendBodies(packed.bodies, packed.states, packed.dynamic);
+  protected packBodies(bodies: WorldBody2D[], path: string): PackedWorldBodies {
+    return packWorldBodies2D(bodies, this.mass, path);
   }
 
   /** Sets a dynamic body's velocity (scene units / s) and angular velocity (rad / s), dropping impulses given to it since the last step. */
@@ -273,17 +233,6 @@ export class GpuWorld2D extends SolverWorld<FrameInputs2D, FrameOutputs2D, Frame
       bodyCount: this.bodyCount,
       margin: this.margin,
     };
-  }
-
-  protected stepParams(dt: number): ArrayBuffer {
-    return stepParamsBytes(
-      S.params,
-      dt,
-      this.substeps,
-      this.gravity,
-      this.bodyCount,
-      CONTACTS_LAYOUT_2D.counts.written,
-    );
   }
 
   async readBodies(): Promise<{ position: Vec2; angle: number }[]> {

@@ -1,8 +1,9 @@
 // A compact 3D rigid-body world on the GPU, for the demos: src/solver/world2d.ts in three
 // dimensions. The collision frame (src/gpu/frame3d.ts: broadphase → hull/sphere/capsule
 // narrowphase → dense ContactManifold3D list with persistent ContactUserValues3D) followed by the
-// soft step of shaders/solver3d.wgsl over the shared GPU colouring (shaders/coloring.wgsl), all
-// recorded into one encoder with no readback. Body3D is moved in place.
+// soft step of shaders/solver.wgsl (over solver3d.wgsl) on the shared GPU colouring
+// (shaders/coloring.wgsl), all recorded into one encoder with no readback. Body3D is moved in
+// place.
 //
 // Units: scene units and seconds; gravity default [0, -10, 0]; quaternions [x, y, z, w]; density 0
 // makes a body static. Mass and inertia come from the shapes on the host (src/solver/mass3d.ts).
@@ -31,7 +32,6 @@ import { GpuColoring } from './coloring.ts';
 import { OVERFLOW_WORDS_3D, solverConstantsWgsl } from './constants.ts';
 import { SOLVER_LAYOUT_3D } from './layout3d.ts';
 import { invertMat3, shapeMass3D, type MassProperties3D } from './mass3d.ts';
-import { InputError } from '../errors.ts';
 import {
   checkBodyShape,
   checkWorldArrays,
@@ -41,9 +41,8 @@ import {
   SolverWorld,
   solverKernels,
   solverLabel,
-  stepParamsBytes,
   WORLD_BODY_KEYS_3D,
-  type SolverStage,
+  type PackedWorldBodies,
   type WorldOptions,
 } from './world.ts';
 
@@ -74,26 +73,13 @@ const solverWgsl = (maxRotation: number) => (): string =>
     'contacts-layout',
     'contacts3d-layout',
     'solver3d-layout',
+    'solver-layout',
     'overflow',
-    'solver-passes',
     'solver3d',
+    'solver',
+    'solver-passes',
     'commands3d',
   ]);
-
-const ENTRY_POINTS: Record<SolverStage, string> = {
-  prepare: 'solverPrepare3D',
-  begin: 'solverBegin3D',
-  integrateVelocities: 'solverIntegrateVelocities3D',
-  warmStart: 'solverWarmStart',
-  solve: 'solverSolve',
-  integratePositions: 'solverIntegratePositions3D',
-  relax: 'solverRelax',
-  store: 'solverStore3D',
-  tail: 'solverTail',
-  overflow: 'solverOverflow',
-  overflowApply: 'solverOverflowApply3D',
-  commands: 'solverCommands3D',
-};
 
 const S = SOLVER_LAYOUT_3D;
 
@@ -102,7 +88,7 @@ function packWorldBodies3D(
   bodies: WorldBody3D[],
   mass: MassProperties3D[],
   path: string,
-): { bodies: ArrayBuffer; states: ArrayBuffer; dynamic: Uint32Array } {
+): PackedWorldBodies {
   const n = bodies.length;
   const bodyShape = new Uint32Array(n);
   const bodyPosition = new Float64Array(3 * n);
@@ -150,7 +136,12 @@ function packWorldBodies3D(
   return { bodies: packBodies3D({ bodyShape, bodyPosition, bodyRotation }), states, dynamic };
 }
 
-export class GpuWorld3D extends SolverWorld<FrameInputs3D, FrameOutputs3D, FrameCounts3D> {
+export class GpuWorld3D extends SolverWorld<
+  FrameInputs3D,
+  FrameOutputs3D,
+  FrameCounts3D,
+  WorldBody3D
+> {
   /** array<Shape3D>. */
   readonly shapes: GPUBuffer;
   /** The flat hull buffers the shapes index (shaders/layout3d.wgsl). */
@@ -159,9 +150,6 @@ export class GpuWorld3D extends SolverWorld<FrameInputs3D, FrameOutputs3D, Frame
   readonly hullFaces: GPUBuffer;
   readonly hullIndices: GPUBuffer;
   readonly gravity: Vec3;
-  readonly margin: number;
-  /** Largest rotation of a body in one substep (radians): angular speeds are clamped to maxRotation × substeps / dt. */
-  readonly maxRotation: number;
 
   private constructor(
     device: GPUDevice,
@@ -170,9 +158,7 @@ export class GpuWorld3D extends SolverWorld<FrameInputs3D, FrameOutputs3D, Frame
     kernels: Awaited<ReturnType<typeof solverKernels>>,
     shapes: PackedShapes3D,
     private readonly mass: MassProperties3D[],
-    bodies: ArrayBuffer,
-    states: ArrayBuffer,
-    dynamic: Uint32Array,
+    bodies: PackedWorldBodies,
     options: Required<WorldOptions3D>,
   ) {
     super(
@@ -180,24 +166,16 @@ export class GpuWorld3D extends SolverWorld<FrameInputs3D, FrameOutputs3D, Frame
       frame,
       coloring,
       kernels,
-      options.substeps,
+      options,
       {
-        constraintBytes: S.constraint.bytes,
-        paramsBytes: S.params.bytes,
-        passBytes: S.pass.bytes,
-        passColor: S.pass.color,
-        passMode: S.pass.mode,
+        ...S,
         overflowWords: OVERFLOW_WORDS_3D,
         countWord: CONTACTS_LAYOUT_3D.counts.written,
         label: 'world3d',
         bodyBytes: LAYOUT_3D.body.words * 4,
-        stateBytes: S.state.bytes,
-        command: S.command,
         dim: 3,
       },
       bodies,
-      states,
-      dynamic,
     );
     const STORAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC;
     this.shapes = this.upload('shapes', shapes.shapes, STORAGE);
@@ -206,8 +184,6 @@ export class GpuWorld3D extends SolverWorld<FrameInputs3D, FrameOutputs3D, Frame
     this.hullFaces = this.upload('hull-faces', shapes.hullFaces, STORAGE);
     this.hullIndices = this.upload('hull-indices', shapes.hullIndices, STORAGE);
     this.gravity = options.gravity;
-    this.margin = options.margin;
-    this.maxRotation = options.maxRotation;
   }
 
   static async create(
@@ -228,33 +204,18 @@ export class GpuWorld3D extends SolverWorld<FrameInputs3D, FrameOutputs3D, Frame
     const [frame, coloring, kernels] = await Promise.all([
       GpuFrame3D.create(device),
       GpuColoring.create(device),
-      solverKernels(
-        device,
-        solverLabel('solver3d', maxRotation),
-        ENTRY_POINTS,
-        solverWgsl(maxRotation),
-      ),
+      solverKernels(device, solverLabel('solver3d', maxRotation), solverWgsl(maxRotation)),
     ]);
-    return new GpuWorld3D(
-      device,
-      frame,
-      coloring,
-      kernels,
-      packShapes3D(internal),
-      mass,
-      packed.bodies,
-      packed.states,
-      packed.dynamic,
-      { gravity, margin, substeps, maxRotation },
-    );
+    return new GpuWorld3D(device, frame, coloring, kernels, packShapes3D(internal), mass, packed, {
+      gravity,
+      margin,
+      substeps,
+      maxRotation,
+    });
   }
 
-  /** Adds bodies (as create() takes them) after the others; returns their indices. */
-  addBodies(bodies: WorldBody3D[]): number[] {
-    if (!Array.isArray(bodies))
-      throw new InputError('addBodies', `must be an array of bodies, got ${typeof bodies}`);
-    const packed = packWorldBodies3D(bodies, this.mass, 'addBodies');
-    return this.appendBodies(packed.bodies, packed.states, packed.dynamic);
+  protected packBodies(bodies: WorldBody3D[], path: string): PackedWorldBodies {
+    return packWorldBodies3D(bodies, this.mass, path);
   }
 
   /** Sets a dynamic body's velocity (scene units / s) and angular velocity (rad / s, world axes), dropping impulses given to it since the last step. */
@@ -300,17 +261,6 @@ export class GpuWorld3D extends SolverWorld<FrameInputs3D, FrameOutputs3D, Frame
       bodyCount: this.bodyCount,
       margin: this.margin,
     };
-  }
-
-  protected stepParams(dt: number): ArrayBuffer {
-    return stepParamsBytes(
-      S.params,
-      dt,
-      this.substeps,
-      this.gravity,
-      this.bodyCount,
-      CONTACTS_LAYOUT_3D.counts.written,
-    );
   }
 
   async readBodies(): Promise<{ position: Vec3; rotation: Quat }[]> {
