@@ -4,6 +4,8 @@
 
 import { AABB_F32_STEPS, AABB_RELATIVE_PAD } from './constants.ts';
 import { bodyFilters, sweepAndPruneBoxes } from './broadphase.ts';
+import { coreVerticesBox2D } from './core-boxes.ts';
+import { shapeKind2D } from './shape-kinds2d.ts';
 import type { Scene2D } from './scene.ts';
 
 /** World AABBs (minX, minY, maxX, maxY per body) grown by `grow`. */
@@ -16,29 +18,19 @@ export function bodyAabbs2D(scene: Scene2D, grow: number): Float64Array {
     const s = Math.sin(scene.bodyAngle[i]!);
     const px = scene.bodyPosition[2 * i]!;
     const py = scene.bodyPosition[2 * i + 1]!;
-    let minX = Infinity;
-    let minY = Infinity;
-    let maxX = -Infinity;
-    let maxY = -Infinity;
-    for (let v = 0; v < shape.count; v++) {
-      const x = shape.vertices[2 * v]!;
-      const y = shape.vertices[2 * v + 1]!;
-      const wx = px + c * x - s * y;
-      const wy = py + s * x + c * y;
-      minX = Math.min(minX, wx);
-      minY = Math.min(minY, wy);
-      maxX = Math.max(maxX, wx);
-      maxY = Math.max(maxY, wy);
-    }
+    // The kind's box of the core (src/shape-kinds2d.ts); one outside the table (a hand-built
+    // shape, refused when packed) takes its core vertices' box.
+    const box = shapeKind2D(shape.kind)?.box ?? coreVerticesBox2D;
+    box(shape, c, s, px, py, out, 4 * i);
     // The narrowphase sees f32-rounded positions and vertices: far from the origin a body moves by
     // up to half an f32 step of its coordinates (0.03 at 1e6). Pad by a few steps so no pair the
     // narrowphase finds touching is missed.
     const f32Steps = AABB_F32_STEPS * 2 ** -23 * (Math.abs(px) + Math.abs(py) + shape.extent);
     const r = shape.radius + grow + AABB_RELATIVE_PAD * shape.extent + f32Steps;
-    out[4 * i] = minX - r;
-    out[4 * i + 1] = minY - r;
-    out[4 * i + 2] = maxX + r;
-    out[4 * i + 3] = maxY + r;
+    out[4 * i] -= r;
+    out[4 * i + 1] -= r;
+    out[4 * i + 2] += r;
+    out[4 * i + 3] += r;
   }
   return out;
 }

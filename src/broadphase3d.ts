@@ -4,12 +4,16 @@
 
 import { bodyFilters, sweepAndPruneBoxes } from './broadphase.ts';
 import { AABB_F32_STEPS, AABB_RELATIVE_PAD } from './constants.ts';
+import { coreVerticesBox3D } from './core-boxes.ts';
+import { shapeKind3D } from './shape-kinds3d.ts';
 import type { Scene3D } from './scene.ts';
 
 /** World AABBs (minX, minY, minZ, maxX, maxY, maxZ per body) grown by `grow`. */
 export function bodyAabbs3D(scene: Scene3D, grow: number): Float64Array {
   const n = scene.bodyShape.length;
   const out = new Float64Array(6 * n);
+  const lo = [0, 0, 0];
+  const hi = [0, 0, 0];
   for (let i = 0; i < n; i++) {
     const shape = scene.shapes[scene.bodyShape[i]!]!;
     const x = scene.bodyRotation[4 * i]!;
@@ -34,18 +38,10 @@ export function bodyAabbs3D(scene: Scene3D, grow: number): Float64Array {
       scene.bodyPosition[3 * i + 2]!,
     ];
     const c = shape.center;
-    const lo = [Infinity, Infinity, Infinity];
-    const hi = [-Infinity, -Infinity, -Infinity];
-    for (let v = 0; v < shape.vertexCount; v++) {
-      const vx = shape.vertices[3 * v]! + c[0];
-      const vy = shape.vertices[3 * v + 1]! + c[1];
-      const vz = shape.vertices[3 * v + 2]! + c[2];
-      for (let k = 0; k < 3; k++) {
-        const wk = p[k]! + m[3 * k]! * vx + m[3 * k + 1]! * vy + m[3 * k + 2]! * vz;
-        lo[k] = Math.min(lo[k]!, wk);
-        hi[k] = Math.max(hi[k]!, wk);
-      }
-    }
+    // The kind's box of the core (src/shape-kinds3d.ts); one outside the table (a hand-built
+    // shape, refused when packed) takes its core vertices' box.
+    const box = shapeKind3D(shape.kind)?.box ?? coreVerticesBox3D;
+    box(shape, m, p, lo, hi);
     // The narrowphase sees f32-rounded positions, rotations and vertices: pad by a few f32 steps
     // of the coordinates (as in 2D) and 1e-6 of the size (src/constants.ts; shaders/aabb3d.wgsl too).
     const f32Steps =

@@ -232,7 +232,7 @@ export const REUSE_SLIDE_3D = 1e-2;
  */
 export const REUSE_APART_SLACK_3D = 1e-5;
 
-/** Shape kinds (Shape3D.kind), shared with WGSL. */
+/** Shape kinds (Shape3D.kind), shared with WGSL; each kind's row is in src/shape-kinds3d.ts. */
 export const SHAPE_KIND_3D = { hull: 0, box: 1, sphere: 2, capsule: 3 } as const;
 
 /** How a manifold was made (Manifold3D.kind), shared with WGSL; tests use it for coverage guards. */
@@ -278,10 +278,8 @@ export function constants3dWgsl(): string {
     r('NEAR_COPLANAR_SINE_3D', NEAR_COPLANAR_SINE_3D),
     u('GJK_MAX_ITERATIONS_3D', GJK_MAX_ITERATIONS_3D),
     r('GJK_TOLERANCE_3D', GJK_TOLERANCE_3D),
-    u('SHAPE_KIND_HULL', SHAPE_KIND_3D.hull),
-    u('SHAPE_KIND_BOX', SHAPE_KIND_3D.box),
-    u('SHAPE_KIND_SPHERE', SHAPE_KIND_3D.sphere),
-    u('SHAPE_KIND_CAPSULE', SHAPE_KIND_3D.capsule),
+    // SHAPE_KIND_<NAME>, one per kind (src/shape-kinds3d.ts has their rows).
+    ...Object.entries(SHAPE_KIND_3D).map(([name, id]) => u(`SHAPE_KIND_${name.toUpperCase()}`, id)),
     u('CONTACT_NONE_3D', CONTACT_KIND_3D.none),
     u('CONTACT_FACE_A_3D', CONTACT_KIND_3D.faceA),
     u('CONTACT_FACE_B_3D', CONTACT_KIND_3D.faceB),

@@ -1,28 +1,15 @@
-// 2D shapes: the user's description (JSON-friendly) and the one internal form, a rounded convex
-// polygon with 1 to 8 core vertices (circle: 1, capsule: 2, box: 4, polygon: 3..8), mirroring
-// `struct Shape2D` in shaders/layout2d.wgsl. Validation happens here, on the host, and names the
-// shape's index and the reason; nothing invalid reaches either backend.
-//
-// Conventions: local frame, counter-clockwise winding, edge i runs from vertex i to vertex i+1 and
-// its outward normal is the right perpendicular of that edge.
+// 2D shapes as a scene gives them (JSON-friendly) and makeShape2D, which builds the one internal
+// form (src/polygon2d.ts) through the kind table (src/shape-kinds2d.ts). Validation happens here,
+// on the host, and names the shape's index and the reason; nothing invalid reaches either backend.
 
-import {
-  MAX_COORDINATE,
-  MAX_POLYGON_VERTICES,
-  MIN_EDGE_RELATIVE,
-  MIN_EXTENT,
-  MIN_TURN_SINE,
-} from './constants.ts';
-import { InputError, finiteNumber } from './errors.ts';
-import {
-  DEFAULT_CATEGORY_BITS,
-  DEFAULT_MASK_BITS,
-  readFilter,
-  type ShapeFilterInput,
-} from './filter.ts';
-import { checkKeys, type KeySet } from './keys.ts';
+import { InputError } from './errors.ts';
+import { readFilter, type ShapeFilterInput } from './filter.ts';
+import { checkKeys } from './keys.ts';
+import { emptyShape2D, type Shape2D, type Vec2 } from './polygon2d.ts';
+import { SHAPE_TYPE_NAMES_2D, shapeKindOfType2D } from './shape-kinds2d.ts';
 
-export type Vec2 = [number, number];
+export { emptyShape2D, readVec2, setPolygon, type Shape2D, type Vec2 } from './polygon2d.ts';
+export { SHAPE_KIND_2D } from './shape-kinds2d.ts';
 
 /** A 2D shape as a scene gives it; `filter`: its collision filter (src/filter.ts). */
 export type Shape2DInput = (
@@ -31,158 +18,6 @@ export type Shape2DInput = (
   | { type: 'circle'; radius: number; center?: Vec2 }
   | { type: 'capsule'; a: Vec2; b: Vec2; radius: number }
 ) & { filter?: ShapeFilterInput };
-
-export const SHAPE_KIND_2D = { polygon: 0, box: 1, circle: 2, capsule: 3 } as const;
-
-/** The keys each 2D shape type takes (src/keys.ts: any other is an error). */
-const SHAPE_KEYS_2D: Record<Shape2DInput['type'], KeySet> = {
-  polygon: { what: 'a 2D polygon', keys: ['type', 'vertices', 'radius', 'filter'] },
-  box: { what: 'a 2D box', keys: ['type', 'halfExtents', 'radius', 'filter'] },
-  circle: { what: 'a circle', keys: ['type', 'radius', 'center', 'filter'] },
-  capsule: { what: 'a 2D capsule', keys: ['type', 'a', 'b', 'radius', 'filter'] },
-};
-
-/** The internal shape; field for field the WGSL `Shape2D`. Vertices and normals are x,y interleaved. */
-export interface Shape2D {
-  count: number;
-  radius: number;
-  extent: number;
-  kind: number;
-  vertices: Float64Array; // 2 * MAX_POLYGON_VERTICES
-  normals: Float64Array; // 2 * MAX_POLYGON_VERTICES
-  categoryBits: number; // collision filter (src/filter.ts)
-  maskBits: number;
-}
-
-export function emptyShape2D(): Shape2D {
-  return {
-    count: 0,
-    radius: 0,
-    extent: 0,
-    kind: 0,
-    vertices: new Float64Array(2 * MAX_POLYGON_VERTICES),
-    normals: new Float64Array(2 * MAX_POLYGON_VERTICES),
-    categoryBits: DEFAULT_CATEGORY_BITS,
-    maskBits: DEFAULT_MASK_BITS,
-  };
-}
-
-export function readVec2(path: string, what: string, v: unknown): Vec2 {
-  if (!Array.isArray(v) || v.length !== 2)
-    throw new InputError(path, `${what} must be [x, y], got ${JSON.stringify(v)}`);
-  return [
-    finiteNumber(path, `${what}[0]`, v[0], MAX_COORDINATE),
-    finiteNumber(path, `${what}[1]`, v[1], MAX_COORDINATE),
-  ];
-}
-
-function positive(path: string, what: string, x: unknown): number {
-  const v = finiteNumber(path, what, x, MAX_COORDINATE);
-  if (!(v > 0)) throw new InputError(path, `${what} must be > 0, got ${v}`);
-  return v;
-}
-
-function nonNegative(path: string, what: string, x: unknown, fallback: number): number {
-  if (x === undefined) return fallback;
-  const v = finiteNumber(path, what, x, MAX_COORDINATE);
-  if (v < 0) throw new InputError(path, `${what} must be >= 0, got ${v}`);
-  return v;
-}
-
-/**
- * Checks the polygon rules of every 2D shape (counter-clockwise, strictly convex, no duplicate or
- * collinear vertices, not too small) and fills `out` (vertices, normals, extent). Also the check of
- * a hand-built Shape2D (src/checkshapes.ts).
- */
-export function setPolygon(
-  path: string,
-  pts: Vec2[],
-  radius: number,
-  kind: number,
-  out: Shape2D,
-): void {
-  const n = pts.length;
-  let cx = 0;
-  let cy = 0;
-  for (const p of pts) {
-    cx += p[0] / n;
-    cy += p[1] / n;
-  }
-  let reach = 0;
-  for (const p of pts) reach = Math.max(reach, Math.hypot(p[0] - cx, p[1] - cy));
-  const extent = reach + radius;
-  if (!(extent >= MIN_EXTENT))
-    throw new InputError(
-      path,
-      `shape is smaller than ${MIN_EXTENT} (extent ${extent}); zero-size shapes have no contacts`,
-    );
-  const minEdge = MIN_EDGE_RELATIVE * reach;
-  for (let i = 0; i < n; i++) {
-    for (let j = i + 1; j < n; j++) {
-      const d = Math.hypot(pts[i]![0] - pts[j]![0], pts[i]![1] - pts[j]![1]);
-      if (d === 0) throw new InputError(path, `vertices ${i} and ${j} coincide (duplicate vertex)`);
-      if (d <= minEdge) {
-        throw new InputError(
-          path,
-          `vertices ${i} and ${j} are ${d} apart in a shape of size ${reach}: an aspect ratio of ${(reach / d).toPrecision(3)}, above the ${1 / MIN_EDGE_RELATIVE} that f32 resolves (the short side would be rounding noise); make it thicker or split it`,
-        );
-      }
-    }
-  }
-  if (n >= 3) {
-    let area2 = 0;
-    for (let i = 0; i < n; i++) {
-      const a = pts[i]!;
-      const b = pts[(i + 1) % n]!;
-      area2 += a[0] * b[1] - a[1] * b[0];
-    }
-    if (area2 < 0)
-      throw new InputError(path, 'vertices are clockwise; give them counter-clockwise');
-    let turning = 0;
-    for (let i = 0; i < n; i++) {
-      const a = pts[i]!;
-      const b = pts[(i + 1) % n]!;
-      const c = pts[(i + 2) % n]!;
-      const e1x = b[0] - a[0];
-      const e1y = b[1] - a[1];
-      const e2x = c[0] - b[0];
-      const e2y = c[1] - b[1];
-      const cross = e1x * e2y - e1y * e2x;
-      const sine = cross / (Math.hypot(e1x, e1y) * Math.hypot(e2x, e2y));
-      const at = (i + 1) % n;
-      if (Math.abs(sine) < MIN_TURN_SINE) {
-        throw new InputError(
-          path,
-          `vertices ${i}, ${at}, ${(i + 2) % n} are collinear; remove vertex ${at}`,
-        );
-      }
-      if (sine < 0) throw new InputError(path, `polygon is not convex at vertex ${at}`);
-      turning += Math.atan2(cross, e1x * e2x + e1y * e2y);
-    }
-    // All left turns but more than one full turn: a star that winds twice (self-intersecting).
-    if (turning > 2 * Math.PI + 1e-6)
-      throw new InputError(path, 'polygon winds around more than once (self-intersecting)');
-  }
-  out.count = n;
-  out.radius = radius;
-  out.extent = extent;
-  out.kind = kind;
-  out.vertices.fill(0);
-  out.normals.fill(0);
-  for (let i = 0; i < n; i++) {
-    out.vertices[2 * i] = pts[i]![0];
-    out.vertices[2 * i + 1] = pts[i]![1];
-  }
-  if (n >= 2) {
-    for (let i = 0; i < n; i++) {
-      const a = pts[i]!;
-      const b = pts[(i + 1) % n]!;
-      const len = Math.hypot(b[0] - a[0], b[1] - a[1]);
-      out.normals[2 * i] = (b[1] - a[1]) / len;
-      out.normals[2 * i + 1] = -(b[0] - a[0]) / len;
-    }
-  }
-}
 
 /** Validates one user shape (index `index` in the scene) and builds its internal form. */
 export function makeShape2D(
@@ -195,66 +30,16 @@ export function makeShape2D(
     throw new InputError(path, 'must be an object with a "type"');
   const kindName = (input as { type?: unknown }).type;
   const where = `${path} (${String(kindName)})`;
-  if (typeof kindName === 'string' && Object.hasOwn(SHAPE_KEYS_2D, kindName)) {
-    checkKeys(where, input, SHAPE_KEYS_2D[kindName as Shape2DInput['type']]);
-  }
+  const kind = shapeKindOfType2D(kindName);
+  if (kind) checkKeys(where, input, kind.keys);
   const filter = readFilter(where, input.filter);
   out.categoryBits = filter.categoryBits;
   out.maskBits = filter.maskBits;
-  switch (input.type) {
-    case 'polygon': {
-      const v = input.vertices as unknown;
-      if (!Array.isArray(v)) throw new InputError(where, '"vertices" must be an array of [x, y]');
-      if (v.length < 3 || v.length > MAX_POLYGON_VERTICES) {
-        throw new InputError(
-          where,
-          `has ${v.length} vertices; a polygon takes 3 to ${MAX_POLYGON_VERTICES}`,
-        );
-      }
-      const pts = v.map((p, i) => readVec2(where, `vertices[${i}]`, p));
-      setPolygon(
-        where,
-        pts,
-        nonNegative(where, 'radius', input.radius, 0),
-        SHAPE_KIND_2D.polygon,
-        out,
-      );
-      return out;
-    }
-    case 'box': {
-      const h = readVec2(where, 'halfExtents', input.halfExtents);
-      const hx = positive(where, 'halfExtents[0]', h[0]);
-      const hy = positive(where, 'halfExtents[1]', h[1]);
-      const pts: Vec2[] = [
-        [-hx, -hy],
-        [hx, -hy],
-        [hx, hy],
-        [-hx, hy],
-      ];
-      setPolygon(where, pts, nonNegative(where, 'radius', input.radius, 0), SHAPE_KIND_2D.box, out);
-      return out;
-    }
-    case 'circle': {
-      const r = positive(where, 'radius', input.radius);
-      const c =
-        input.center === undefined ? ([0, 0] as Vec2) : readVec2(where, 'center', input.center);
-      setPolygon(where, [c], r, SHAPE_KIND_2D.circle, out);
-      return out;
-    }
-    case 'capsule': {
-      const a = readVec2(where, 'a', input.a);
-      const b = readVec2(where, 'b', input.b);
-      const r = positive(where, 'radius', input.radius);
-      if (
-        Math.hypot(b[0] - a[0], b[1] - a[1]) <=
-        MIN_EDGE_RELATIVE * Math.max(r, Math.hypot(a[0], a[1]))
-      ) {
-        throw new InputError(where, 'a and b coincide; use a circle for a zero-length capsule');
-      }
-      setPolygon(where, [a, b], r, SHAPE_KIND_2D.capsule, out);
-      return out;
-    }
-    default:
-      throw new InputError(where, `unknown shape type; 2D types are polygon, box, circle, capsule`);
-  }
+  if (!kind)
+    throw new InputError(
+      where,
+      `unknown shape type; 2D types are ${SHAPE_TYPE_NAMES_2D.join(', ')}`,
+    );
+  kind.build(input, where, out);
+  return out;
 }

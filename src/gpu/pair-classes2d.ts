@@ -12,7 +12,12 @@
 
 import { WORKGROUP_SIZE_2D } from '../constants.ts';
 import { LAYOUT_2D } from '../layout2d.ts';
-import { SHAPE_KIND_2D } from '../shapes2d.ts';
+import {
+  SHAPE_KIND_2D,
+  shapeKind2D,
+  type CollideClass2D,
+  type ShapeKindName2D,
+} from '../shape-kinds2d.ts';
 import type { Packed2D } from '../pack2d.ts';
 import {
   BINDINGS_NARROWPHASE_CLASS_2D,
@@ -38,16 +43,27 @@ export {
   PAIR_CLASSES_2D,
   type PairClass2D,
 } from './pair-class-wgsl.ts';
-export type ShapeKindName2D = keyof typeof SHAPE_KIND_2D;
+export type { ShapeKindName2D } from '../shape-kinds2d.ts';
 
 export const PAIR_CLASS_LABEL_2D: Record<PairClass2D, string> = {
   polygons: 'polygons (polygons, boxes and capsules with each other)',
   circles: 'circles (a circle with any shape)',
 };
 
+/** The class of two kinds' collide classes (src/shape-kinds2d.ts): a circle on either side, or none. */
+const PAIR_CLASS_OF_2D: Record<CollideClass2D, Record<CollideClass2D, PairClass2D>> = {
+  polygon: { polygon: 'polygons', circle: 'circles' },
+  circle: { polygon: 'circles', circle: 'circles' },
+};
+
+/** A kind's collide class; a number outside the table (a hand-built shape) pairs as a polygon. */
+function collideClass2D(kind: number): CollideClass2D {
+  return shapeKind2D(kind)?.collide ?? 'polygon';
+}
+
 /** The class of a pair of shape kinds (SHAPE_KIND_2D values); pcPairClass in pair-classes2d.wgsl. */
 export function pairClass2D(kindA: number, kindB: number): PairClass2D {
-  return kindA === SHAPE_KIND_2D.circle || kindB === SHAPE_KIND_2D.circle ? 'circles' : 'polygons';
+  return PAIR_CLASS_OF_2D[collideClass2D(kindA)][collideClass2D(kindB)];
 }
 
 const RULE_2D: ClassRule<PairClass2D> = {

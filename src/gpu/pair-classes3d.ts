@@ -13,6 +13,7 @@
 // which check that each class writes the very bytes it writes.
 
 import { SHAPE_KIND_3D, WORKGROUP_SIZE_3D } from '../constants3d.ts';
+import { shapeKind3D, type CollideClass3D, type ShapeKindName3D } from '../shape-kinds3d.ts';
 import { LAYOUT_3D } from '../layout3d.ts';
 import type { Packed3D } from '../pack3d.ts';
 import {
@@ -39,7 +40,7 @@ export {
   PAIR_CLASSES_3D,
   type PairClass3D,
 } from './pair-class-wgsl.ts';
-export type ShapeKindName3D = keyof typeof SHAPE_KIND_3D;
+export type { ShapeKindName3D } from '../shape-kinds3d.ts';
 
 /** Names for messages and reports. */
 export const PAIR_CLASS_LABEL_3D: Record<PairClass3D, string> = {
@@ -49,16 +50,21 @@ export const PAIR_CLASS_LABEL_3D: Record<PairClass3D, string> = {
   roundRound: 'round–round (spheres and capsules)',
 };
 
-function isHullKind(kind: number): boolean {
-  return kind === SHAPE_KIND_3D.hull || kind === SHAPE_KIND_3D.box;
+/** The class of two kinds' collide classes (src/shape-kinds3d.ts); symmetric. */
+const PAIR_CLASS_OF_3D: Record<CollideClass3D, Record<CollideClass3D, PairClass3D>> = {
+  box: { box: 'boxBox', hull: 'hullHull', round: 'roundHull' },
+  hull: { box: 'hullHull', hull: 'hullHull', round: 'roundHull' },
+  round: { box: 'roundHull', hull: 'roundHull', round: 'roundRound' },
+};
+
+/** A kind's collide class; a number outside the table (a hand-built shape) pairs as round, as isHullKind in the WGSL reads it. */
+function collideClass3D(kind: number): CollideClass3D {
+  return shapeKind3D(kind)?.collide ?? 'round';
 }
 
 /** The class of a pair of shape kinds (SHAPE_KIND_3D values); pcPairClass in pair-classes3d.wgsl. */
 export function pairClass3D(kindA: number, kindB: number): PairClass3D {
-  if (kindA === SHAPE_KIND_3D.box && kindB === SHAPE_KIND_3D.box) return 'boxBox';
-  if (isHullKind(kindA) && isHullKind(kindB)) return 'hullHull';
-  if (isHullKind(kindA) || isHullKind(kindB)) return 'roundHull';
-  return 'roundRound';
+  return PAIR_CLASS_OF_3D[collideClass3D(kindA)][collideClass3D(kindB)];
 }
 
 const RULE_3D: ClassRule<PairClass3D> = {

@@ -4,7 +4,7 @@
 //   sphere      exact
 //   capsule     exact: a cylinder and two hemispheres along the segment
 
-import { SHAPE_KIND_3D } from '../constants3d.ts';
+import { SHAPE_TYPE_NAMES_3D, type ShapeKindName3D } from '../shape-kinds3d.ts';
 import type { Shape3D, Vec3 } from '../shapes3d.ts';
 
 /** Row-major symmetric 3 × 3 matrix. */
@@ -17,46 +17,67 @@ export interface MassProperties3D {
   inertia: Mat3;
 }
 
+/**
+ * Each kind's mass: the solver's column of the kind table (src/shape-kinds3d.ts), kept here so
+ * the narrowphase's bundle holds no mass code. A kind without one does not compile.
+ */
+export const SHAPE_MASS_3D: Readonly<Record<ShapeKindName3D, (s: Shape3D) => MassProperties3D>> = {
+  hull: hullMass3D,
+  box: hullMass3D,
+  sphere: sphereMass3D,
+  capsule: capsuleMass3D,
+};
+
 export function shapeMass3D(s: Shape3D): MassProperties3D {
+  const kind = SHAPE_TYPE_NAMES_3D[s.kind];
+  // A number outside the table (a hand-built shape) is summed as a hull.
+  return (kind === undefined ? hullMass3D : SHAPE_MASS_3D[kind])(s);
+}
+
+function sphereMass3D(s: Shape3D): MassProperties3D {
   const v = s.vertices;
   const r = s.radius;
   const c0 = s.center;
-  if (s.kind === SHAPE_KIND_3D.sphere) {
-    const volume = (4 / 3) * Math.PI * r ** 3;
-    const i = 0.4 * volume * r * r;
-    return {
-      volume,
-      center: [c0[0] + v[0]!, c0[1] + v[1]!, c0[2] + v[2]!],
-      inertia: [i, 0, 0, 0, i, 0, 0, 0, i],
-    };
-  }
-  if (s.kind === SHAPE_KIND_3D.capsule) {
-    const a: Vec3 = [v[0]!, v[1]!, v[2]!];
-    const b: Vec3 = [v[3]!, v[4]!, v[5]!];
-    const axis: Vec3 = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
-    const length = Math.hypot(...axis);
-    const u = axis.map((x) => x / length) as Vec3;
-    const cylinder = Math.PI * r * r * length;
-    const spheres = (4 / 3) * Math.PI * r ** 3;
-    const along = 0.5 * cylinder * r * r + 0.4 * spheres * r * r;
-    // Each hemisphere's own inertia about its centroid, moved to the capsule's centre.
-    const across =
-      (cylinder * (3 * r * r + length * length)) / 12 +
-      spheres * (0.4 * r * r + 0.25 * length * length + 0.375 * length * r);
-    const inertia = [0, 1, 2].flatMap((i) =>
-      [0, 1, 2].map((j) => (i === j ? across : 0) + (along - across) * u[i]! * u[j]!),
-    ) as Mat3;
-    return {
-      volume: cylinder + spheres,
-      center: [
-        c0[0] + 0.5 * (a[0] + b[0]),
-        c0[1] + 0.5 * (a[1] + b[1]),
-        c0[2] + 0.5 * (a[2] + b[2]),
-      ],
-      inertia,
-    };
-  }
-  // Hulls: tetrahedra (0, p, q, w) with 0 the hull's centre (inside: the mean of its vertices).
+  const volume = (4 / 3) * Math.PI * r ** 3;
+  const i = 0.4 * volume * r * r;
+  return {
+    volume,
+    center: [c0[0] + v[0]!, c0[1] + v[1]!, c0[2] + v[2]!],
+    inertia: [i, 0, 0, 0, i, 0, 0, 0, i],
+  };
+}
+
+function capsuleMass3D(s: Shape3D): MassProperties3D {
+  const v = s.vertices;
+  const r = s.radius;
+  const c0 = s.center;
+  const a: Vec3 = [v[0]!, v[1]!, v[2]!];
+  const b: Vec3 = [v[3]!, v[4]!, v[5]!];
+  const axis: Vec3 = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+  const length = Math.hypot(...axis);
+  const u = axis.map((x) => x / length) as Vec3;
+  const cylinder = Math.PI * r * r * length;
+  const spheres = (4 / 3) * Math.PI * r ** 3;
+  const along = 0.5 * cylinder * r * r + 0.4 * spheres * r * r;
+  // Each hemisphere's own inertia about its centroid, moved to the capsule's centre.
+  const across =
+    (cylinder * (3 * r * r + length * length)) / 12 +
+    spheres * (0.4 * r * r + 0.25 * length * length + 0.375 * length * r);
+  const inertia = [0, 1, 2].flatMap((i) =>
+    [0, 1, 2].map((j) => (i === j ? across : 0) + (along - across) * u[i]! * u[j]!),
+  ) as Mat3;
+  return {
+    volume: cylinder + spheres,
+    center: [c0[0] + 0.5 * (a[0] + b[0]), c0[1] + 0.5 * (a[1] + b[1]), c0[2] + 0.5 * (a[2] + b[2])],
+    inertia,
+  };
+}
+
+/** Hulls and boxes. */
+function hullMass3D(s: Shape3D): MassProperties3D {
+  const v = s.vertices;
+  const c0 = s.center;
+  // Tetrahedra (0, p, q, w) with 0 the hull's centre (inside: the mean of its vertices).
   let volume = 0;
   const c: Vec3 = [0, 0, 0];
   const m = [0, 0, 0, 0, 0, 0, 0, 0, 0]; // ∫ x xᵀ dV about the centre
