@@ -63,7 +63,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 import { sweepAndPrune2D } from '../src/broadphase2d.ts';
-import { CpuContacts2D } from '../src/cpu/contacts2d.ts';
+import { CpuContacts2D } from '../src/cpu/contact-list2d.ts';
 import { collidePacked2D, prepareCpu2D, type CpuNarrowphase2D } from '../src/cpu/narrowphase2d.ts';
 import {
   LONG_FRAME_MS,

@@ -40,7 +40,7 @@ export class ContactDraws {
   ) {
     const module = device.createShaderModule({
       label: 'contact-draws',
-      code: assembleWgsl(['contacts-layout']) + SOURCE,
+      code: assembleWgsl(['contact-list-layout']) + SOURCE,
     });
     this.pipeline = device.createComputePipeline({
       label: 'contact-draws',

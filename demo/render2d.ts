@@ -1,6 +1,6 @@
 // Draws a 2D scene with WebGPU, straight from the GPU buffers of the collision frame: bodies and
 // shapes (array<Body2D>, array<Shape2D>, shaders/layout2d.wgsl) one instance per body, and the
-// dense contact list (contacts2d-layout.wgsl) one instance per possible point. Nothing is read
+// dense contact list (contact-list2d-layout.wgsl) one instance per possible point. Nothing is read
 // back. The shaders are demo/render2d.wgsl after the library's layouts.
 
 import { MAX_MANIFOLD_POINTS_2D } from '../src/constants.ts';
@@ -33,7 +33,7 @@ export class Renderer2D {
   ) {
     const module = device.createShaderModule({
       label: 'render2d',
-      code: assembleWgsl(['layout2d', 'contacts-layout', 'contacts2d-layout']) + source,
+      code: assembleWgsl(['layout2d', 'contact-list-layout', 'contact-list2d-layout']) + source,
     });
     const blend: GPUBlendState = {
       color: { srcFactor: 'one', dstFactor: 'one-minus-src-alpha' },

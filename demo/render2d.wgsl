@@ -1,5 +1,5 @@
 // The 2D renderer (demo/render2d.ts). Prepended by the library's layouts (layout2d.wgsl,
-// contacts-layout.wgsl, contacts2d-layout.wgsl): bodies, shapes and the contact list are read
+// contact-list-layout.wgsl, contact-list2d-layout.wgsl): bodies, shapes and the contact list are read
 // straight from the buffers the collision frame (or the solver's world) owns.
 //
 // Bodies: one instance per body, a quad over the shape's bounding box; the fragment shader

@@ -1,7 +1,7 @@
 // Draws a 3D scene with WebGPU: each shape's triangle mesh instanced over the bodies of that shape,
 // read straight from an array<Body3D> buffer (shaders/layout3d.wgsl), lit by one directional light
 // under an orbit camera (demo/camera.ts); contact points and normals as lines, straight from the
-// collision frame's dense contact list (contacts3d-layout.wgsl). Nothing is read back.
+// collision frame's dense contact list (contact-list3d-layout.wgsl). Nothing is read back.
 
 import { MAX_MANIFOLD_POINTS_3D } from '../src/constants3d.ts';
 import { assembleWgsl3D } from '../src/gpu/shaders.ts';
@@ -96,7 +96,7 @@ export class Renderer3D {
   ) {
     const module = device.createShaderModule({
       label: 'render3d',
-      code: assembleWgsl3D(['layout3d', 'contacts-layout', 'contacts3d-layout']) + source,
+      code: assembleWgsl3D(['layout3d', 'contact-list-layout', 'contact-list3d-layout']) + source,
     });
     const attributes = (a: GPUVertexFormat, b: GPUVertexFormat): GPUVertexBufferLayout[] => [
       {

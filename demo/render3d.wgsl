@@ -1,5 +1,5 @@
 // The 3D renderer (demo/render3d.ts). Prepended by the library's 3D layouts (layout3d.wgsl,
-// contacts-layout.wgsl, contacts3d-layout.wgsl): the bodies and the contact list are read
+// contact-list-layout.wgsl, contact-list3d-layout.wgsl): the bodies and the contact list are read
 // straight from the world's and the collision frame's buffers. One draw per shape: its triangle mesh (body
 // frame, flat face normals) instanced over the bodies of that shape (the scene keeps each shape's
 // bodies contiguous; instance_index counts from the draw's first instance). A directional light

@@ -6,10 +6,10 @@
 // A list entry for a pair the broadphase did not report counts as a mismatch too.
 
 import { compareManifolds2D } from '../src/compare-manifolds.ts';
-import { unpackContacts2D } from '../src/cpu/contacts2d.ts';
+import { unpackContacts2D } from '../src/cpu/contact-list2d.ts';
 import { collidePacked2D, prepareCpu2D } from '../src/cpu/narrowphase2d.ts';
 import { readBuffer } from '../src/gpu/buffers.ts';
-import { CONTACTS_LAYOUT_2D } from '../src/gpu/contacts2d.ts';
+import { CONTACTS_LAYOUT_2D } from '../src/gpu/contact-list2d.ts';
 import type { FrameCounts2D, FrameOutputs2D } from '../src/gpu/frame2d.ts';
 import { packShapes2D, unpackManifolds2D } from '../src/pack2d.ts';
 import type { Shape2D } from '../src/shapes2d.ts';

@@ -6,10 +6,10 @@
 // apart; the rest are the mismatches shown. A list entry for a pair the broadphase did not report counts too.
 
 import { compareManifolds3D } from '../src/compare-manifolds.ts';
-import { unpackContacts3D } from '../src/cpu/contacts3d.ts';
+import { unpackContacts3D } from '../src/cpu/contact-list3d.ts';
 import { collidePacked3D, prepareCpu3D } from '../src/cpu/narrowphase3d.ts';
 import { readBuffer } from '../src/gpu/buffers.ts';
-import { CONTACTS_LAYOUT_3D } from '../src/gpu/contacts3d.ts';
+import { CONTACTS_LAYOUT_3D } from '../src/gpu/contact-list3d.ts';
 import type { FrameCounts3D, FrameOutputs3D } from '../src/gpu/frame3d.ts';
 import { LAYOUT_3D } from '../src/layout3d.ts';
 import { packShapes3D, unpackManifolds3D } from '../src/pack3d.ts';

@@ -42,20 +42,21 @@ export const GROUPS: readonly Group[] = [
     structs: ['Shape3D', 'Body3D', 'Manifold3D', 'ManifoldPoint3D'],
   },
   {
-    title: '2D frame outputs (`shaders/contacts2d-layout.wgsl`)',
-    files: ['layout2d', 'contacts-layout', 'contacts2d-layout'],
+    title: '2D frame outputs (`shaders/contact-list2d-layout.wgsl`)',
+    files: ['layout2d', 'contact-list-layout', 'contact-list2d-layout'],
     constants: constantsWgsl,
     structs: ['ContactManifold2D', 'ContactUserValues2D'],
   },
   {
-    title: '3D frame outputs (`shaders/contacts3d-layout.wgsl`)',
-    files: ['layout3d', 'contacts-layout', 'contacts3d-layout'],
+    title: '3D frame outputs (`shaders/contact-list3d-layout.wgsl`)',
+    files: ['layout3d', 'contact-list-layout', 'contact-list3d-layout'],
     constants: constants3dWgsl,
     structs: ['ContactManifold3D', 'ContactUserValues3D'],
   },
   {
-    title: 'Frame counts, 2D and 3D (`shaders/contacts-layout.wgsl`, `shaders/broadphase.wgsl`)',
-    files: ['contacts-layout', 'broadphase'],
+    title:
+      'Frame counts, 2D and 3D (`shaders/contact-list-layout.wgsl`, `shaders/broadphase.wgsl`)',
+    files: ['contact-list-layout', 'broadphase'],
     constants: constantsWgsl,
     structs: ['ContactCounts', 'BroadphaseCounts', 'BroadphaseNarrowphaseParams'],
   },

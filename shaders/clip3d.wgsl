@@ -13,16 +13,16 @@
 // position's bits in xyz (bitcast, exact), its feature word in w; one private access per point.
 var<private> clipBuffer: array<vec4u, 2 * CLASS_CLIP_POINTS_3D>;
 
-fn clipPoint3d(p: vec3f, feature: u32) -> vec4u {
+fn clipPoint3D(p: vec3f, feature: u32) -> vec4u {
   return vec4u(bitcast<vec3u>(p), feature);
 }
 
-fn clipFeature3d(refFeature: u32, incFeature: u32, side: u32, seg: u32) -> u32 {
+fn clipFeature3D(refFeature: u32, incFeature: u32, side: u32, seg: u32) -> u32 {
   return refFeature | (incFeature << 8u) | (side << 16u) | (seg << 24u);
 }
 
 // Index of the vertex of hull I deepest along -n (n in the working frame); first of equals.
-fn deepestVertex3d(I: Hull3D, n: vec3f) -> u32 {
+fn deepestVertex3D(I: Hull3D, n: vec3f) -> u32 {
   let l = transpose(I.rot) * n;
   var lo = F32_MAX_3D;
   var deepest = 0u;
@@ -39,8 +39,8 @@ fn deepestVertex3d(I: Hull3D, n: vec3f) -> u32 {
 
 // Incident face of hull I for reference normal n (working frame): the most anti-parallel face, or
 // with `aroundDeepest` the most anti-parallel of the faces around I's deepest vertex along -n.
-fn incidentFace3d(I: Hull3D, n: vec3f, aroundDeepest: bool) -> u32 {
-  if (aroundDeepest) { return faceAroundVertex3d(I, deepestVertex3d(I, n), n); }
+fn incidentFace3D(I: Hull3D, n: vec3f, aroundDeepest: bool) -> u32 {
+  if (aroundDeepest) { return faceAroundVertex3D(I, deepestVertex3D(I, n), n); }
   let l = transpose(I.rot) * n;
   var incFace = 0u;
   var lo = F32_MAX_3D;
@@ -56,7 +56,7 @@ fn incidentFace3d(I: Hull3D, n: vec3f, aroundDeepest: bool) -> u32 {
 }
 
 // The face of hull h around vertex v most anti-parallel to n (working frame); first of equals.
-fn faceAroundVertex3d(h: Hull3D, v: u32, n: vec3f) -> u32 {
+fn faceAroundVertex3D(h: Hull3D, v: u32, n: vec3f) -> u32 {
   let l = transpose(h.rot) * n;
   var face = 0u;
   var lo = F32_MAX_3D;
@@ -81,8 +81,8 @@ fn faceAroundVertex3d(h: Hull3D, v: u32, n: vec3f) -> u32 {
 // Face f of hull h, or where point x (working frame) lies outside it the face across the side x
 // is farthest outside of, when that face's normal is within NEAR_COPLANAR_SINE_3D of f's (see the
 // CPU file).
-fn faceOverPoint3d(h: Hull3D, f: u32, x: vec3f) -> u32 {
-  let side = farthestOutsideSide3d(h, f, planeW3d(h, f).xyz, x);
+fn faceOverPoint3D(h: Hull3D, f: u32, x: vec3f) -> u32 {
+  let side = farthestOutsideSide3D(h, f, planeW3D(h, f).xyz, x);
   if (side < 0) { return f; }
   let edge = hullEdge(h, faceEntry(h, hullFace(h, f).x + u32(side)).y);
   let across = select(edge.z, edge.w, edge.z == f);
@@ -95,7 +95,7 @@ fn faceOverPoint3d(h: Hull3D, f: u32, x: vec3f) -> u32 {
 // crossing reference edge j: (edge j, that incident edge); a run along side `side` meeting side j:
 // the reference vertex they share, inside the incident face. Leaving (the first point inside),
 // the outgoing segment runs along side j; entering, it is the rest of the incident segment.
-fn crossingFeature3d(R: Hull3D, refFirst: u32, refSize: u32, j: u32, incFace: u32, feat: u32, leaving: bool) -> u32 {
+fn crossingFeature3D(R: Hull3D, refFirst: u32, refSize: u32, j: u32, incFace: u32, feat: u32, leaving: bool) -> u32 {
   let side = (feat >> 16u) & 0xffu;
   let seg = feat >> 24u;
   var refF = 0u;
@@ -114,17 +114,17 @@ fn crossingFeature3d(R: Hull3D, refFirst: u32, refSize: u32, j: u32, incFace: u3
     refF = FEATURE_VERTEX_3D + faceEntry(R, refFirst + corner).x;
     incF = FEATURE_FACE_3D + incFace;
   }
-  return select(clipFeature3d(refF, incF, side, seg), clipFeature3d(refF, incF, j, 0u), leaving);
+  return select(clipFeature3D(refF, incF, side, seg), clipFeature3D(refF, incF, j, 0u), leaving);
 }
 
 // One Sutherland–Hodgman step: keeps the part of polygon src (m points of clipBuffer from src on,
 // into dst on) where dot(s, p) <= off,
-// the side plane of reference side j; a point within the slack (sideSlack3d) of the plane, on
+// the side plane of reference side j; a point within the slack (sideSlack3D) of the plane, on
 // either side, counts as on it: it is kept (clamped onto the plane from outside), and no crossing
-// is made next to it (crossesSide3d). Crossings lie on the true plane.
+// is made next to it (crossesSide3D). Crossings lie on the true plane.
 // Writes dst and returns its size. Each point is read once:
 // the edge k -> k + 1 carries point k + 1 (and its plane distance) to the next step.
-fn clipPolygonToPlane3d(
+fn clipPolygonToPlane3D(
   src: u32, dst: u32, m: u32, s: vec3f, off: f32, slack: f32, R: Hull3D, refFirst: u32, refSize: u32, j: u32, incFace: u32,
 ) -> u32 {
   var o = 0u;
@@ -138,13 +138,13 @@ fn clipPolygonToPlane3d(
     let dq = dot(s, q0) - off;
     let feat = cur.w;
     if (dp <= slack) {
-      clipBuffer[dst + o] = clipPoint3d(sideClamp3d(p0, s, dp), bandFeature3d(feat, dp, dq, slack, j));
+      clipBuffer[dst + o] = clipPoint3D(sideClamp3D(p0, s, dp), bandFeature3D(feat, dp, dq, slack, j));
       o++;
     }
     // A 2-point polygon (a segment) has one edge: its closing edge is the same segment back.
-    if (crossesSide3d(dp, dq, slack) && (m > 2u || k == 0u)) {
+    if (crossesSide3D(dp, dq, slack) && (m > 2u || k == 0u)) {
       let t = dp / (dp - dq);
-      clipBuffer[dst + o] = clipPoint3d(p0 + t * (q0 - p0), crossingFeature3d(R, refFirst, refSize, j, incFace, feat, dp < 0.0));
+      clipBuffer[dst + o] = clipPoint3D(p0 + t * (q0 - p0), crossingFeature3D(R, refFirst, refSize, j, incFace, feat, dp < 0.0));
       o++;
     }
     cur = next;
@@ -156,9 +156,9 @@ fn clipPolygonToPlane3d(
 
 // The slack of a reference side plane (CLIP_SIDE_SLOP_3D × scale, in units of s, whose length is
 // the side's): a point outside the plane by no more than this counts as on it, so a corner lying
-// on the side plane is kept whatever its f32 noise and its id holds frame to frame; sideClamp3d
+// on the side plane is kept whatever its f32 noise and its id holds frame to frame; sideClamp3D
 // moves such a point onto the plane, so every point stays on the reference face.
-fn sideSlack3d(s: vec3f, scale: f32) -> f32 {
+fn sideSlack3D(s: vec3f, scale: f32) -> f32 {
   return CLIP_SIDE_SLOP_3D * scale * length(s);
 }
 
@@ -166,37 +166,37 @@ fn sideSlack3d(s: vec3f, scale: f32) -> f32 {
 // beyond the slack band, on opposite sides. An end within the band is on the plane and is kept
 // itself; a crossing beside it would repeat it under another feature id (f32 noise of 1e-7 puts a
 // vertex lying on the plane on either side, and the ids would flicker).
-fn crossesSide3d(dp: f32, dq: f32, slack: f32) -> bool {
+fn crossesSide3D(dp: f32, dq: f32, slack: f32) -> bool {
   return (dp < -slack && dq > slack) || (dp > slack && dq < -slack);
 }
 
 // The feature word of a kept point p (plane distance dp, its successor's dq): a point in the slack
 // band whose successor is outside is where the polygon leaves along side j (the word says so, for
 // the crossings later planes make on that run); any other keeps its own word.
-fn bandFeature3d(feat: u32, dp: f32, dq: f32, slack: f32, j: u32) -> u32 {
-  return select(feat, clipFeature3d(feat & 0xffu, (feat >> 8u) & 0xffu, j, 0u), dp >= -slack && dq > slack);
+fn bandFeature3D(feat: u32, dp: f32, dq: f32, slack: f32, j: u32) -> u32 {
+  return select(feat, clipFeature3D(feat & 0xffu, (feat >> 8u) & 0xffu, j, 0u), dp >= -slack && dq > slack);
 }
 
 // p moved onto the side plane when it is outside by d = dot(s, p) - off > 0.
-fn sideClamp3d(p: vec3f, s: vec3f, d: f32) -> vec3f {
+fn sideClamp3D(p: vec3f, s: vec3f, d: f32) -> vec3f {
   return p - (max(d, 0.0) / dot(s, s)) * s;
 }
 
-// Box against box: the same Sutherland–Hodgman steps as clipPolygonToPlane3d, bit for bit, on a
+// Box against box: the same Sutherland–Hodgman steps as clipPolygonToPlane3D, bit for bit, on a
 // polygon held in registers. A box face is a quad clipped by 4 side planes, so BOX_CLIP_POINTS_3D
 // (8) points suffice; loops of fixed bound and writes through a select per slot keep every index
 // constant (a per-lane index into a private array is a per-lane scatter or gather on SIMD backends
 // such as lavapipe). Leaves the polygon in clipBuffer's first half (constant indices) and returns its size, or
 // returns BOX_CLIP_POINTS_3D + 1 when rounding made a step emit more points than that (the
 // caller then clips the general way).
-fn clipBoxPolygon3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, n: vec3f, scale: f32) -> u32 {
+fn clipBoxPolygon3D(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, n: vec3f, scale: f32) -> u32 {
   let inc = hullFace(I, incFace);
   let refLoop = hullFace(R, refFace);
   let rFirst = refLoop.x;
   var poly: array<vec4u, BOX_CLIP_POINTS_3D>;
   for (var k = 0u; k < 4u; k++) {
     let entry = faceEntry(I, inc.x + k);
-    poly[k] = clipPoint3d(hullVertexW(I, entry.x), clipFeature3d(FEATURE_FACE_3D + refFace, FEATURE_VERTEX_3D + entry.x, NO_SIDE_3D, FEATURE_EDGE_3D + entry.y));
+    poly[k] = clipPoint3D(hullVertexW(I, entry.x), clipFeature3D(FEATURE_FACE_3D + refFace, FEATURE_VERTEX_3D + entry.x, NO_SIDE_3D, FEATURE_EDGE_3D + entry.y));
   }
   var m = 4u;
   for (var j = 0u; j < 4u; j++) {
@@ -204,7 +204,7 @@ fn clipBoxPolygon3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, n: vec3f, 
     let b = hullVertexW(R, faceEntry(R, rFirst + select(j + 1u, 0u, j + 1u == 4u)).x);
     let s = cross(b - a, n);
     let off = dot(s, a);
-    let slack = sideSlack3d(s, scale);
+    let slack = sideSlack3D(s, scale);
     var out: array<vec4u, BOX_CLIP_POINTS_3D>;
     var o = 0u;
     // Point k is always poly[0]: the polygon shifts down one slot per step (the compiler does not
@@ -222,12 +222,12 @@ fn clipBoxPolygon3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, n: vec3f, 
       let dq = dot(s, q0) - off;
       let live = k < m;
       let keep = live && dp <= slack;
-      let cross1 = live && crossesSide3d(dp, dq, slack) && (m > 2u || k == 0u);
-      // The crossing point (as clipPolygonToPlane3d computes it).
+      let cross1 = live && crossesSide3D(dp, dq, slack) && (m > 2u || k == 0u);
+      // The crossing point (as clipPolygonToPlane3D computes it).
       let t = dp / (dp - dq);
       let feat = cur.w;
-      let kept = clipPoint3d(sideClamp3d(p0, s, dp), bandFeature3d(feat, dp, dq, slack, j));
-      let xp = clipPoint3d(p0 + t * (q0 - p0), crossingFeature3d(R, rFirst, 4u, j, incFace, feat, dp < 0.0));
+      let kept = clipPoint3D(sideClamp3D(p0, s, dp), bandFeature3D(feat, dp, dq, slack, j));
+      let xp = clipPoint3D(p0 + t * (q0 - p0), crossingFeature3D(R, rFirst, 4u, j, incFace, feat, dp < 0.0));
       let o1 = o + select(0u, 1u, keep);
       for (var u = 0u; u < BOX_CLIP_POINTS_3D; u++) {
         if (keep && u == o) { out[u] = kept; }
@@ -246,7 +246,7 @@ fn clipBoxPolygon3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, n: vec3f, 
 }
 
 // The reference plane of face f of hull R in the working frame: normal xyz, offset w.
-fn planeW3d(R: Hull3D, f: u32) -> vec4f {
+fn planeW3D(R: Hull3D, f: u32) -> vec4f {
   let pl = hullPlane(R, f);
   let n = R.rot * pl.xyz;
   return vec4f(n, pl.w + dot(n, R.pos));
@@ -255,15 +255,15 @@ fn planeW3d(R: Hull3D, f: u32) -> vec4f {
 // Face contact: clips face incFace of hull I against the side planes of reference face refFace of
 // hull R, keeps points below the reference plane + margin and reduces them to 4. `refIsA` says
 // whether R is body A. Returns the number of points written.
-fn clipFaceContact3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, refIsA: bool, margin: f32, scale: f32) -> u32 {
-  let plane = planeW3d(R, refFace);
+fn clipFaceContact3D(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, refIsA: bool, margin: f32, scale: f32) -> u32 {
+  let plane = planeW3D(R, refFace);
   let n = plane.xyz;
   let nd = plane.w;
   var m = BOX_CLIP_POINTS_3D + 1u;
   // The polygon's half of clipBuffer: first (0) or second (CLASS_CLIP_POINTS_3D).
   var at = 0u;
   if (CLASS_BOXES_ONLY_3D || (CLASS_BOX_PAIRS_3D && R.isBox && I.isBox)) {
-    m = clipBoxPolygon3d(R, refFace, I, incFace, n, scale);
+    m = clipBoxPolygon3D(R, refFace, I, incFace, n, scale);
   }
   if (m > BOX_CLIP_POINTS_3D) {
     // Incident polygon (working frame) into the first half.
@@ -272,7 +272,7 @@ fn clipFaceContact3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, refIsA: b
     for (var k = 0u; k < MAX_FACE_VERTICES; k++) {
       if (k >= m) { break; }
       let entry = faceEntry(I, inc.x + k);
-      clipBuffer[k] = clipPoint3d(hullVertexW(I, entry.x), clipFeature3d(FEATURE_FACE_3D + refFace, FEATURE_VERTEX_3D + entry.x, NO_SIDE_3D, FEATURE_EDGE_3D + entry.y));
+      clipBuffer[k] = clipPoint3D(hullVertexW(I, entry.x), clipFeature3D(FEATURE_FACE_3D + refFace, FEATURE_VERTEX_3D + entry.x, NO_SIDE_3D, FEATURE_EDGE_3D + entry.y));
     }
     // Sutherland–Hodgman against each side plane of the reference face, ping-ponging the halves.
     let refLoop = hullFace(R, refFace);
@@ -285,9 +285,9 @@ fn clipFaceContact3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, refIsA: b
       // Outward side normal: edge × n (counter-clockwise face).
       let s = cross(b - a, n);
       let off = dot(s, a);
-      let slack = sideSlack3d(s, scale);
+      let slack = sideSlack3D(s, scale);
       let next = CLASS_CLIP_POINTS_3D - at;
-      m = clipPolygonToPlane3d(at, next, m, s, off, slack, R, rFirst, rSize, j, incFace);
+      m = clipPolygonToPlane3D(at, next, m, s, off, slack, R, rFirst, rSize, j, incFace);
       at = next;
     }
   }
@@ -303,25 +303,25 @@ fn clipFaceContact3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, refIsA: b
     cand[count] = vec4f(p - 0.5 * sep * n, sep);
     let rf = feat & 0xffu;
     let inf = (feat >> 8u) & 0xffu;
-    candId[count] = select(makeId3d(inf, rf), makeId3d(rf, inf), refIsA);
+    candId[count] = select(makeId3D(inf, rf), makeId3D(rf, inf), refIsA);
     count++;
   }
   lm.kind = select(CONTACT_FACE_B_3D, CONTACT_FACE_A_3D, refIsA);
-  setNormal3d(select(-n, n, refIsA));
+  setNormal3D(select(-n, n, refIsA));
   if (count == 0u) { return 0u; }
   if (count <= MAX_MANIFOLD_POINTS_3D) {
     for (var k = 0u; k < MAX_MANIFOLD_POINTS_3D; k++) {
       if (k >= count) { break; }
-      pushPoint3d(cand[k].xyz, cand[k].w, candId[k]);
+      pushPoint3D(cand[k].xyz, cand[k].w, candId[k]);
     }
     return count;
   }
-  let c = reduceManifold3d(count, n, scale);
+  let c = reduceManifold3D(count, n, scale);
   for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
     if (i >= c) { break; }
     // chosen[i] by selects: `chosen` stays in registers (written at constant indices).
     let k = select(select(chosen[3], chosen[2], i == 2u), select(chosen[1], chosen[0], i == 0u), i <= 1u);
-    pushPoint3d(cand[k].xyz, cand[k].w, candId[k]);
+    pushPoint3D(cand[k].xyz, cand[k].w, candId[k]);
   }
   return c;
 }
@@ -329,39 +329,39 @@ fn clipFaceContact3d(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, refIsA: b
 // Last resort of a face contact whose clipping left nothing: the deepest vertex of I along -n,
 // projected midway to the reference plane. When the hulls are apart along n and the vertex does
 // not project into the reference face, returns true: the hulls' closest points make the contact
-// (collideHulls3d).
-fn vertexContact3d(R: Hull3D, refFace: u32, I: Hull3D, refIsA: bool, margin: f32) -> bool {
-  let plane = planeW3d(R, refFace);
+// (collideHulls3D).
+fn vertexContact3D(R: Hull3D, refFace: u32, I: Hull3D, refIsA: bool, margin: f32) -> bool {
+  let plane = planeW3D(R, refFace);
   let n = plane.xyz;
-  let bi = deepestVertex3d(I, n);
+  let bi = deepestVertex3D(I, n);
   let x = hullVertexW(I, bi);
   let s = dot(n, x) - plane.w;
   if (s > margin) { return false; }
-  if (s > 0.0 && farthestOutsideSide3d(R, refFace, n, x) >= 0) { return true; }
+  if (s > 0.0 && farthestOutsideSide3D(R, refFace, n, x) >= 0) { return true; }
   let v = FEATURE_VERTEX_3D + bi;
   let f = FEATURE_FACE_3D + refFace;
-  pushPoint3d(x - 0.5 * s * n, s, select(makeId3d(v, f), makeId3d(f, v), refIsA));
+  pushPoint3D(x - 0.5 * s * n, s, select(makeId3D(v, f), makeId3D(f, v), refIsA));
   return false;
 }
 
 // Loop vertex k of face f of h, in the working frame.
-fn faceVertexW3d(h: Hull3D, f: u32, k: u32) -> vec3f {
+fn faceVertexW3D(h: Hull3D, f: u32, k: u32) -> vec3f {
   return hullVertexW(h, faceEntry(h, hullFace(h, f).x + k).x);
 }
 
 // The side of face f of h (outward normal n) that point x lies farthest outside of (its distance
 // to the side plane, edge × n), or -1 when x lies over the face (see the CPU file). Side j runs
 // from loop vertex j to j + 1: each vertex is read once, the end of one side carried to the next.
-fn farthestOutsideSide3d(h: Hull3D, f: u32, n: vec3f, x: vec3f) -> i32 {
+fn farthestOutsideSide3D(h: Hull3D, f: u32, n: vec3f, x: vec3f) -> i32 {
   let size = hullFace(h, f).y;
   var worst = 0.0;
   var side = -1;
-  let first = faceVertexW3d(h, f, 0u);
+  let first = faceVertexW3D(h, f, 0u);
   var a = first;
   for (var j = 0u; j < MAX_FACE_VERTICES; j++) {
     if (j >= size) { break; }
     var b = first;
-    if (j + 1u < size) { b = faceVertexW3d(h, f, j + 1u); }
+    if (j + 1u < size) { b = faceVertexW3D(h, f, j + 1u); }
     let s = cross(b - a, n);
     let outside = dot(s, x - a) / sqrt(dot(s, s));
     if (outside > worst) {

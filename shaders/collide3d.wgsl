@@ -1,11 +1,11 @@
 // The 3D collide functions (GPU mirror of src/cpu/collide3d.ts, function for function):
-//   hull–hull (boxes are hulls): collideHulls3d (SAT in sat3d.wgsl, face contacts in clip3d.wgsl,
+//   hull–hull (boxes are hulls): collideHulls3D (SAT in sat3d.wgsl, face contacts in clip3d.wgsl,
 //     closest points of hulls apart in gjk3d.wgsl, edge contacts here)
-//   hull–sphere, hull–capsule:   collideHullRound3d (round3d.wgsl)
-//   sphere/capsule pairs:        collideRounds3d (round3d.wgsl)
+//   hull–sphere, hull–capsule:   collideHullRound3D (round3d.wgsl)
+//   sphere/capsule pairs:        collideRounds3D (round3d.wgsl)
 // Conventions: normal from A to B; depth > 0 penetration; depth in [-margin, 0) speculative.
 
-// What edgeContact3d did (src/cpu/collide3d.ts: the same constants).
+// What edgeContact3D did (src/cpu/collide3d.ts: the same constants).
 const EDGE_FAILED = 0u;
 const EDGE_MADE = 1u;
 const EDGE_NEEDS_CLOSEST = 2u;                         // hulls apart, closest points off the edges
@@ -14,13 +14,13 @@ const EDGE_NEEDS_CLOSEST = 2u;                         // hulls apart, closest p
 // the two edges, with the SAT separation (EDGE_MADE). When those closest points lie off either
 // edge: for hulls apart along the axis, EDGE_NEEDS_CLOSEST; for clamped points that touch, those;
 // else EDGE_FAILED.
-fn edgeContact3d(A: Hull3D, B: Hull3D, query: EdgeQuery3D, scale: f32) -> u32 {
+fn edgeContact3D(A: Hull3D, B: Hull3D, query: EdgeQuery3D, scale: f32) -> u32 {
   if (query.edgeA < 0) { return EDGE_FAILED; }
   let ea = u32(query.edgeA);
   let eb = query.edgeB;
   let edgeA = hullEdge(A, ea);
   let edgeB = hullEdge(B, eb);
-  let c = closestSegments3d(hullVertexW(A, edgeA.x), hullVertexW(A, edgeA.y), hullVertexW(B, edgeB.x), hullVertexW(B, edgeB.y));
+  let c = closestSegments3D(hullVertexW(A, edgeA.x), hullVertexW(A, edgeA.y), hullVertexW(B, edgeB.x), hullVertexW(B, edgeB.y));
   if (!(c.s > 0.0 && c.s < 1.0 && c.t > 0.0 && c.t < 1.0)) {
     // Clamped parameters: the lines' closest points lie off the edges. Hulls apart along the axis:
     // the SAT's edge pair need not hold the closest features (two corners). Overlapping hulls: no
@@ -31,13 +31,13 @@ fn edgeContact3d(A: Hull3D, B: Hull3D, query: EdgeQuery3D, scale: f32) -> u32 {
     let dist = sqrt(dot(d, d));
     if (!(dist <= CORE_DISTANCE_3D * scale)) { return EDGE_FAILED; }
     lm.kind = CONTACT_CLOSEST_3D;
-    setJoinNormal3d(d, dist, query.axis, scale);
-    pushPoint3d(0.5 * (c.c1 + c.c2), query.separation, makeId3d(edgeFeature3d(A, ea, c.s), edgeFeature3d(B, eb, c.t)));
+    setJoinNormal3D(d, dist, query.axis, scale);
+    pushPoint3D(0.5 * (c.c1 + c.c2), query.separation, makeId3D(edgeFeature3D(A, ea, c.s), edgeFeature3D(B, eb, c.t)));
     return EDGE_MADE;
   }
   lm.kind = CONTACT_EDGE_3D;
-  setNormal3d(query.axis);
-  pushPoint3d(0.5 * (c.c1 + c.c2), query.separation, makeId3d(FEATURE_EDGE_3D + ea, FEATURE_EDGE_3D + eb));
+  setNormal3D(query.axis);
+  pushPoint3D(0.5 * (c.c1 + c.c2), query.separation, makeId3D(FEATURE_EDGE_3D + ea, FEATURE_EDGE_3D + eb));
   return EDGE_MADE;
 }
 
@@ -48,12 +48,12 @@ fn edgeContact3d(A: Hull3D, B: Hull3D, query: EdgeQuery3D, scale: f32) -> u32 {
 // vertex; that vertex alone) runs here as one loop over its steps, so that each large function has
 // one call site: the compiler inlines every call site, and a second copy of the clip, the
 // reduction or the SAT doubles what the driver compiles (lavapipe: seconds per copy).
-fn collideHulls3d(A: Hull3D, B: Hull3D, margin: f32, scale: f32) {
+fn collideHulls3D(A: Hull3D, B: Hull3D, margin: f32, scale: f32) {
   // Face axes of A against B, then of B against A.
   var queryA: FaceQuery3D;
   var queryB: FaceQuery3D;
   for (var side = 0u; side < 2u; side++) {
-    let q = queryFaceDirections3d(pickHull3d(side == 0u, A, B), pickHull3d(side == 0u, B, A), margin, scale);
+    let q = queryFaceDirections3D(pickHull3D(side == 0u, A, B), pickHull3D(side == 0u, B, A), margin, scale);
     if (q.separation > margin) { return; }
     if (side == 0u) {
       queryA = q;
@@ -66,9 +66,9 @@ fn collideHulls3d(A: Hull3D, B: Hull3D, margin: f32, scale: f32) {
   // Edge axes matter only above the best face axis less the hysteresis: the query skips the rest.
   var queryE: EdgeQuery3D;
   if (CLASS_BOXES_ONLY_3D || (CLASS_BOX_PAIRS_3D && A.isBox && B.isBox)) {
-    queryE = queryBoxEdges3d(A, B, margin);
+    queryE = queryBoxEdges3D(A, B, margin);
   } else {
-    queryE = queryEdgeDirections3d(A, B, margin, max(sepA, sepB) - EDGE_HYSTERESIS_3D * scale, scale);
+    queryE = queryEdgeDirections3D(A, B, margin, max(sepA, sepB) - EDGE_HYSTERESIS_3D * scale, scale);
   }
   if (queryE.separation > margin) { return; }
   let sepE = queryE.separation;
@@ -76,10 +76,10 @@ fn collideHulls3d(A: Hull3D, B: Hull3D, margin: f32, scale: f32) {
   let edgeFirst = sepE > max(sepA, sepB) + EDGE_HYSTERESIS_3D * scale;
   // Reference hull R and incident hull I of a face contact.
   let flip = sepB > sepA + FACE_HYSTERESIS_3D * scale;
-  let R = pickHull3d(!flip, A, B);
-  let I = pickHull3d(!flip, B, A);
+  let R = pickHull3D(!flip, A, B);
+  let I = pickHull3D(!flip, B, A);
   let refFace = select(queryA.face, queryB.face, flip);
-  let n = planeW3d(R, refFace).xyz;
+  let n = planeW3D(R, refFace).xyz;
   var edge = EDGE_FAILED;
   // Whether the hulls' closest points may make the contact instead (hulls apart only).
   var closest = false;
@@ -89,16 +89,16 @@ fn collideHulls3d(A: Hull3D, B: Hull3D, margin: f32, scale: f32) {
   var tryEdge = edgeFirst;
   loop {
     if (tryEdge) {
-      edge = edgeContact3d(A, B, queryE, scale);
+      edge = edgeContact3D(A, B, queryE, scale);
       closest = edge == EDGE_NEEDS_CLOSEST;
       if (edge == EDGE_MADE || closest) { break; }
       tryEdge = false;
     }
     // The incident face; the second time, the one around I's deepest vertex (when it differs).
-    let face = incidentFace3d(I, n, clips > 0u);
+    let face = incidentFace3D(I, n, clips > 0u);
     if (clips > 0u && face == inc) { break; }
     inc = face;
-    count = clipFaceContact3d(R, refFace, I, inc, !flip, margin, scale);
+    count = clipFaceContact3D(R, refFace, I, inc, !flip, margin, scale);
     clips++;
     if (count > 0u || clips == 2u) { break; }
     // Nothing of that face lies over the reference face. An edge axis within the hysteresis of
@@ -108,16 +108,16 @@ fn collideHulls3d(A: Hull3D, B: Hull3D, margin: f32, scale: f32) {
   }
   if (edge != EDGE_MADE && !closest) {
     if (count == 0u) {
-      closest = vertexContact3d(R, refFace, I, !flip, margin);
+      closest = vertexContact3D(R, refFace, I, !flip, margin);
     }
     // Hulls apart whose face contact lies farther than the SAT's separation (by more than the
     // hysteresis) everywhere: the closest features may be others.
-    if (count > 0u && sep > 0.0 && minSeparation3d() > sep + EDGE_HYSTERESIS_3D * scale) {
+    if (count > 0u && sep > 0.0 && minSeparation3D() > sep + EDGE_HYSTERESIS_3D * scale) {
       closest = true;
     }
   }
   if (closest) {
-    closestPointsContact3d(A, B, sep, queryA, queryB, queryE, margin, scale);
+    closestPointsContact3D(A, B, sep, queryA, queryB, queryE, margin, scale);
   }
 }
 
@@ -126,25 +126,25 @@ fn collideHulls3d(A: Hull3D, B: Hull3D, margin: f32, scale: f32) {
 // they are farther apart than the SAT's best separation `sep` by more than the edge hysteresis, or
 // when the face contact's nearest point is farther than they are by more than it; else the SAT's
 // contact stays.
-fn closestPointsContact3d(A: Hull3D, B: Hull3D, sep: f32, queryA: FaceQuery3D, queryB: FaceQuery3D, queryE: EdgeQuery3D, margin: f32, scale: f32) {
+fn closestPointsContact3D(A: Hull3D, B: Hull3D, sep: f32, queryA: FaceQuery3D, queryB: FaceQuery3D, queryE: EdgeQuery3D, margin: f32, scale: f32) {
   // The SAT's best axis (A to B), which names the features if the closest points touch.
   var axis = queryE.axis;
   if (queryE.separation < max(queryA.separation, queryB.separation)) {
-    axis = select(-planeW3d(B, queryB.face).xyz, planeW3d(A, queryA.face).xyz, queryA.separation >= queryB.separation);
+    axis = select(-planeW3D(B, queryB.face).xyz, planeW3D(A, queryA.face).xyz, queryA.separation >= queryB.separation);
   }
-  let c = closestHulls3d(A, B, axis, scale);
+  let c = closestHulls3D(A, B, axis, scale);
   if (c.distance > margin) {
-    resetLocalManifold3d();
+    resetLocalManifold3D();
     return;
   }
   let hysteresis = EDGE_HYSTERESIS_3D * scale;
-  if (lm.count == 0u || c.distance > sep + hysteresis || minSeparation3d() > c.distance + hysteresis) {
-    resetLocalManifold3d();
-    closestContact3d(c, axis, scale);
+  if (lm.count == 0u || c.distance > sep + hysteresis || minSeparation3D() > c.distance + hysteresis) {
+    resetLocalManifold3D();
+    closestContact3D(c, axis, scale);
   }
 }
 
-fn isHull3d(kind: u32) -> bool {
+fn isHull3D(kind: u32) -> bool {
   return CLASS_BOXES_ONLY_3D || kind == SHAPE_KIND_HULL || kind == SHAPE_KIND_BOX;
 }
 
@@ -154,7 +154,7 @@ fn collide3D(shapeA: u32, xfA: Transform3D, shapeB: u32, xfB: Transform3D, margi
   let kindA = shapes[shapeA].kind;
   let kindB = shapes[shapeB].kind;
   // The more complex shape is solved first (in its frame); hull–round is always hull first.
-  let swap = !isHull3d(kindA) && isHull3d(kindB);
+  let swap = !isHull3D(kindA) && isHull3D(kindB);
   let x = select(shapeA, shapeB, swap);
   let y = select(shapeB, shapeA, swap);
   var xfX = xfA;
@@ -167,19 +167,19 @@ fn collide3D(shapeA: u32, xfA: Transform3D, shapeB: u32, xfB: Transform3D, margi
   let kindY = select(kindB, kindA, swap);
   let hullX = makeHull3D(x, kindX);
   var hullY = makeHull3D(y, kindY);
-  let pose = relativePose3d(shapes[x].center, xfX, shapes[y].center, xfY);
+  let pose = relativePose3D(shapes[x].center, xfX, shapes[y].center, xfY);
   hullY.rot = pose.rot;
   hullY.pos = pose.pos;
   let scale = min(shapes[x].extent, shapes[y].extent);
-  resetLocalManifold3d();
+  resetLocalManifold3D();
   // A class pipeline holds its class's path alone; the general one picks by the kinds (X is a hull
   // whenever Y is).
-  if (CLASS_HULL_PAIRS_3D && (!CLASS_GENERAL_3D || (isHull3d(kindX) && isHull3d(kindY)))) {
-    collideHulls3d(hullX, hullY, margin, scale);
-  } else if (CLASS_ROUND_HULL_3D && (!CLASS_GENERAL_3D || isHull3d(kindX))) {
-    collideHullRound3d(hullX, hullY, margin, scale);
+  if (CLASS_HULL_PAIRS_3D && (!CLASS_GENERAL_3D || (isHull3D(kindX) && isHull3D(kindY)))) {
+    collideHulls3D(hullX, hullY, margin, scale);
+  } else if (CLASS_ROUND_HULL_3D && (!CLASS_GENERAL_3D || isHull3D(kindX))) {
+    collideHullRound3D(hullX, hullY, margin, scale);
   } else if (CLASS_ROUNDS_3D) {
-    collideRounds3d(hullX, hullY, margin, scale);
+    collideRounds3D(hullX, hullY, margin, scale);
   }
-  return manifoldToWorld3d(out, swap);
+  return manifoldToWorld3D(out, swap);
 }

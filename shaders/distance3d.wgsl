@@ -8,7 +8,7 @@ struct SegmentClosest3D {
 }
 
 // Closest points of segments p1–q1 and p2–q2 (Ericson 5.1.9). Handles segments that are points.
-fn closestSegments3d(p1: vec3f, q1: vec3f, p2: vec3f, q2: vec3f) -> SegmentClosest3D {
+fn closestSegments3D(p1: vec3f, q1: vec3f, p2: vec3f, q2: vec3f) -> SegmentClosest3D {
   let d1 = q1 - p1;
   let d2 = q2 - p2;
   let r = p1 - p2;

@@ -2,8 +2,8 @@
 // function; see there for the method): GJK on the Minkowski difference Q − P, the features read
 // off the vertices the final simplex uses on each hull, the witness points from those features in
 // closed form. A rare path (hulls apart whose SAT features need not hold their closest points,
-// collideHulls3d); the simplex lives in function-scope arrays, every one indexed by constants (a
-// select per slot, as pushPoint3d does), so that it stays in registers: an index known only at
+// collideHulls3D); the simplex lives in function-scope arrays, every one indexed by constants (a
+// select per slot, as pushPoint3D does), so that it stays in registers: an index known only at
 // run time puts an array in memory, per lane, on SIMD backends and real GPUs alike.
 
 struct HullClosest3D {
@@ -23,7 +23,7 @@ struct Simplex3D {
 }
 
 // Weights of the point of segment a–b nearest the origin (x, y) and its squared distance (z).
-fn gjkSegment3d(a: vec3f, b: vec3f) -> vec3f {
+fn gjkSegment3D(a: vec3f, b: vec3f) -> vec3f {
   let e = b - a;
   let ee = dot(e, e);
   var t = 0.0;
@@ -34,7 +34,7 @@ fn gjkSegment3d(a: vec3f, b: vec3f) -> vec3f {
 
 // Weights of the point of triangle a, b, c nearest the origin (xyz) and its squared distance (w).
 // An edge of zero length (two support pairs can give the same point) takes its first end.
-fn gjkTriangle3d(a: vec3f, b: vec3f, c: vec3f) -> vec4f {
+fn gjkTriangle3D(a: vec3f, b: vec3f, c: vec3f) -> vec4f {
   let ab = b - a;
   let ac = c - a;
   let d1 = -dot(ab, a);
@@ -69,15 +69,15 @@ fn gjkTriangle3d(a: vec3f, b: vec3f, c: vec3f) -> vec4f {
     l.x = 1.0 - l.y - l.z;
   } else {
     // No region holds the origin consistently (a sliver): the nearest edge.
-    let sAB = gjkSegment3d(a, b);
+    let sAB = gjkSegment3D(a, b);
     l = vec3f(sAB.xy, 0.0);
     var best = sAB.z;
-    let sAC = gjkSegment3d(a, c);
+    let sAC = gjkSegment3D(a, c);
     if (sAC.z < best) {
       best = sAC.z;
       l = vec3f(sAC.x, 0.0, sAC.y);
     }
-    let sBC = gjkSegment3d(b, c);
+    let sBC = gjkSegment3D(b, c);
     if (sBC.z < best) {
       l = vec3f(0.0, sBC.x, sBC.y);
     }
@@ -89,7 +89,7 @@ fn gjkTriangle3d(a: vec3f, b: vec3f, c: vec3f) -> vec4f {
 // The simplex's nearest point to the origin: weights into s.l (unused points 0), the unused points
 // dropped. Returns the new point count; 0 when a tetrahedron holds the origin (weights those of
 // the origin).
-fn solveSimplex3d(s: ptr<function, Simplex3D>, n: u32) -> u32 {
+fn solveSimplex3D(s: ptr<function, Simplex3D>, n: u32) -> u32 {
   var w: array<vec3f, 4>;
   for (var k = 0u; k < 4u; k++) {
     w[k] = (*s).q[k] - (*s).p[k];
@@ -98,7 +98,7 @@ fn solveSimplex3d(s: ptr<function, Simplex3D>, n: u32) -> u32 {
   if (n == 1u) {
     (*s).l[0] = 1.0;
   } else if (n == 2u) {
-    let r = gjkSegment3d(w[0], w[1]);
+    let r = gjkSegment3D(w[0], w[1]);
     (*s).l[0] = r.x;
     (*s).l[1] = r.y;
   } else {
@@ -106,7 +106,7 @@ fn solveSimplex3d(s: ptr<function, Simplex3D>, n: u32) -> u32 {
     // plane): the hulls touch; else the nearest of the faces' nearest points: all four are tried,
     // as a face's side test is rounding where the origin lies nearly in its plane (the face
     // holding the last estimate, often). One loop over the faces (the triangle is face 0 of it),
-    // so gjkTriangle3d has one call site.
+    // so gjkTriangle3D has one call site.
     var best = F32_MAX_3D;
     var inside = true;
     var bestL = vec4f(0.0);
@@ -123,7 +123,7 @@ fn solveSimplex3d(s: ptr<function, Simplex3D>, n: u32) -> u32 {
       let o = select(select(w[3], w[2], omit == 2u), select(w[1], w[0], omit == 0u), omit <= 1u);
       let nrm = cross(b - a, c - a);
       if (!(-dot(nrm, a) * dot(nrm, o - a) > 0.0)) { inside = false; }
-      let r = gjkTriangle3d(a, b, c);
+      let r = gjkTriangle3D(a, b, c);
       if (r.w < best || n == 3u) {
         best = r.w;
         bestL = vec4f(0.0);
@@ -133,7 +133,7 @@ fn solveSimplex3d(s: ptr<function, Simplex3D>, n: u32) -> u32 {
       }
     }
     if (n == 4u && inside) {
-      let l = originWeights3d(w);
+      let l = originWeights3D(w);
       for (var k = 0u; k < 4u; k++) {
         (*s).l[k] = l[k];
       }
@@ -166,7 +166,7 @@ fn solveSimplex3d(s: ptr<function, Simplex3D>, n: u32) -> u32 {
 }
 
 // Weights of the origin in the tetrahedron w (it lies inside): ratios of volumes about w[3].
-fn originWeights3d(w: array<vec3f, 4>) -> vec4f {
+fn originWeights3D(w: array<vec3f, 4>) -> vec4f {
   let d = w[3];
   let a = w[0] - d;
   let b = w[1] - d;
@@ -181,8 +181,8 @@ fn originWeights3d(w: array<vec3f, 4>) -> vec4f {
 // Feature of hull h holding the simplex's points on it: `count` distinct vertices, the first two
 // i0, i1. One: that vertex; two joined by an edge: the edge; else the face around i0 that faces
 // direction dir (working frame) the most, or the nearly coplanar neighbour h's closest point x
-// lies over (faceOverPoint3d).
-fn simplexFeature3d(h: Hull3D, i0: u32, i1: u32, count: u32, dir: vec3f, x: vec3f) -> u32 {
+// lies over (faceOverPoint3D).
+fn simplexFeature3D(h: Hull3D, i0: u32, i1: u32, count: u32, dir: vec3f, x: vec3f) -> u32 {
   if (count == 1u) { return FEATURE_VERTEX_3D + i0; }
   if (count == 2u) {
     for (var e = 0u; e < MAX_HULL_EDGES; e++) {
@@ -191,12 +191,12 @@ fn simplexFeature3d(h: Hull3D, i0: u32, i1: u32, count: u32, dir: vec3f, x: vec3
       if ((edge.x == i0 && edge.y == i1) || (edge.x == i1 && edge.y == i0)) { return FEATURE_EDGE_3D + e; }
     }
   }
-  return FEATURE_FACE_3D + faceOverPoint3d(h, faceAroundVertex3d(h, i0, -dir), x);
+  return FEATURE_FACE_3D + faceOverPoint3D(h, faceAroundVertex3D(h, i0, -dir), x);
 }
 
 // Distinct vertices among the first n simplex ids of one hull (byte `shift` of each): count
 // (at most 4), first, second.
-fn distinctVertices3d(ids: array<u32, 4>, n: u32, shift: u32) -> vec3u {
+fn distinctVertices3D(ids: array<u32, 4>, n: u32, shift: u32) -> vec3u {
   var c = 0u;
   var a = 0xffffffffu;
   var b = 0xffffffffu;
@@ -216,7 +216,7 @@ fn distinctVertices3d(ids: array<u32, 4>, n: u32, shift: u32) -> vec3u {
 
 // Closest points of hulls P and Q (working frame), which are apart. `axis` (unit, from P towards
 // Q: the SAT's) names the faces when the points touch (closer than CORE_DISTANCE_3D × scale).
-fn closestHulls3d(P: Hull3D, Q: Hull3D, axis: vec3f, scale: f32) -> HullClosest3D {
+fn closestHulls3D(P: Hull3D, Q: Hull3D, axis: vec3f, scale: f32) -> HullClosest3D {
   let touch = CORE_DISTANCE_3D * scale * (CORE_DISTANCE_3D * scale);
   var s: Simplex3D;
   // v starts as the centres' join (a point of Q − P); the simplex is empty.
@@ -229,7 +229,7 @@ fn closestHulls3d(P: Hull3D, Q: Hull3D, axis: vec3f, scale: f32) -> HullClosest3
     // over the two hulls: one call site).
     var support = vec2u(0u);
     for (var side = 0u; side < 2u; side++) {
-      support[side] = deepestVertex3d(pickHull3d(side == 0u, P, Q), select(v, -v, side == 0u));
+      support[side] = deepestVertex3D(pickHull3D(side == 0u, P, Q), select(v, -v, side == 0u));
     }
     let ip = support.x;
     let iq = support.y;
@@ -252,7 +252,7 @@ fn closestHulls3d(P: Hull3D, Q: Hull3D, axis: vec3f, scale: f32) -> HullClosest3
         s.ids[k] = id;
       }
     }
-    n = solveSimplex3d(&s, n + 1u);
+    n = solveSimplex3D(&s, n + 1u);
     if (n == 0u) {
       // A tetrahedron holds the origin: the hulls touch (by rounding); its four points are the mix.
       n = 4u;
@@ -287,14 +287,14 @@ fn closestHulls3d(P: Hull3D, Q: Hull3D, axis: vec3f, scale: f32) -> HullClosest3
   // The features on P (facing u) and on Q (facing -u), in a loop: one call site.
   var features = vec2u(0u);
   for (var side = 0u; side < 2u; side++) {
-    let d = distinctVertices3d(s.ids, n, 8u * side);
-    features[side] = simplexFeature3d(pickHull3d(side == 0u, P, Q), d.y, d.z, d.x, select(-u, u, side == 0u), select(q, p, side == 0u));
+    let d = distinctVertices3D(s.ids, n, 8u * side);
+    features[side] = simplexFeature3D(pickHull3D(side == 0u, P, Q), d.y, d.z, d.x, select(-u, u, side == 0u), select(q, p, side == 0u));
   }
-  return polishClosest3d(P, Q, HullClosest3D(dist, p, q, features.x, features.y));
+  return polishClosest3D(P, Q, HullClosest3D(dist, p, q, features.x, features.y));
 }
 
 // End points of feature f of hull h (working frame) as a segment: a vertex twice, an edge's ends.
-fn featureSegment3d(h: Hull3D, f: u32) -> array<vec3f, 2> {
+fn featureSegment3D(h: Hull3D, f: u32) -> array<vec3f, 2> {
   var v0 = f;
   var v1 = f;
   if (f >= FEATURE_EDGE_3D) {
@@ -308,14 +308,14 @@ fn featureSegment3d(h: Hull3D, f: u32) -> array<vec3f, 2> {
 // The witness points again, in closed form from the named features (see the CPU file): a face on
 // either side, the other point moved onto its plane; else the closest points of the two features
 // as segments.
-fn polishClosest3d(P: Hull3D, Q: Hull3D, c: HullClosest3D) -> HullClosest3D {
+fn polishClosest3D(P: Hull3D, Q: Hull3D, c: HullClosest3D) -> HullClosest3D {
   var r = c;
   if (c.featureP >= FEATURE_FACE_3D || c.featureQ >= FEATURE_FACE_3D) {
     let onP = c.featureP >= FEATURE_FACE_3D;
-    let h = pickHull3d(onP, P, Q);
+    let h = pickHull3D(onP, P, Q);
     let f = select(c.featureQ, c.featureP, onP);
     let x = select(c.p, c.q, onP);
-    let plane = planeW3d(h, f - FEATURE_FACE_3D);
+    let plane = planeW3D(h, f - FEATURE_FACE_3D);
     let d = dot(plane.xyz, x) - plane.w;
     let y = x - d * plane.xyz;
     r.p = select(c.p, y, onP);
@@ -323,20 +323,20 @@ fn polishClosest3d(P: Hull3D, Q: Hull3D, c: HullClosest3D) -> HullClosest3D {
     r.distance = max(d, 0.0);
     return r;
   }
-  let a = featureSegment3d(P, c.featureP);
-  let b = featureSegment3d(Q, c.featureQ);
-  let cs = closestSegments3d(a[0], a[1], b[0], b[1]);
+  let a = featureSegment3D(P, c.featureP);
+  let b = featureSegment3D(Q, c.featureQ);
+  let cs = closestSegments3D(a[0], a[1], b[0], b[1]);
   r.p = cs.c1;
   r.q = cs.c2;
   r.distance = length(cs.c2 - cs.c1);
   return r;
 }
 
-// The contact of closestHulls3d's result c for hulls A (P) and B (Q) within the margin: one point
+// The contact of closestHulls3D's result c for hulls A (P) and B (Q) within the margin: one point
 // midway between the closest points, the distance as its separation, the normal along their join,
 // or along `axis`, from A towards B, where they touch.
-fn closestContact3d(c: HullClosest3D, axis: vec3f, scale: f32) {
+fn closestContact3D(c: HullClosest3D, axis: vec3f, scale: f32) {
   lm.kind = CONTACT_CLOSEST_3D;
-  setJoinNormal3d(c.q - c.p, c.distance, axis, scale);
-  pushPoint3d(0.5 * (c.p + c.q), c.distance, makeId3d(c.featureP, c.featureQ));
+  setJoinNormal3D(c.q - c.p, c.distance, axis, scale);
+  pushPoint3D(0.5 * (c.p + c.q), c.distance, makeId3D(c.featureP, c.featureQ));
 }

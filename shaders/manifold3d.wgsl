@@ -50,7 +50,7 @@ struct LocalManifold3D {
 
 var<private> lm: LocalManifold3D;
 
-// X's rotation and centre in world space (set by relativePose3d).
+// X's rotation and centre in world space (set by relativePose3D).
 struct WorkingFrame3D {
   rot: mat3x3f,
   origin: vec3f,
@@ -75,7 +75,7 @@ fn makeHull3D(index: u32, kind: u32) -> Hull3D {
   // Only the fields a shape uses are read (each storage read at a per-lane address is costly on
   // SIMD backends): a box's counts are its topology's and its features come from `half`, where the
   // class computes box features; elsewhere a box is read as a hull and keeps `half` and isBox for
-  // its support function (faceSeparation3d).
+  // its support function (faceSeparation3D).
   let isBox = CLASS_BOXES_ONLY_3D || kind == SHAPE_KIND_BOX;
   let vertexOffset = shapes[index].vertexOffset;
   var h = Hull3D(mat3x3f(vec3f(1.0, 0.0, 0.0), vec3f(0.0, 1.0, 0.0), vec3f(0.0, 0.0, 1.0)), vec3f(0.0), index,
@@ -100,7 +100,7 @@ fn makeHull3D(index: u32, kind: u32) -> Hull3D {
 
 // `a` when `first`, else `b`: the CPU's `first ? a : b` (WGSL's select takes no structs). A value,
 // not a variable: nothing to hold in memory.
-fn pickHull3d(first: bool, a: Hull3D, b: Hull3D) -> Hull3D {
+fn pickHull3D(first: bool, a: Hull3D, b: Hull3D) -> Hull3D {
   if (first) { return a; }
   return b;
 }
@@ -139,14 +139,14 @@ fn hullFace(h: Hull3D, f: u32) -> vec2u {
 }
 
 // Word i (0..5) of a box topology table.
-fn boxWord3d(c0: u32, c1: u32, c2: u32, c3: u32, c4: u32, c5: u32, i: u32) -> u32 {
+fn boxWord3D(c0: u32, c1: u32, c2: u32, c3: u32, c4: u32, c5: u32, i: u32) -> u32 {
   return select(select(select(select(select(c5, c4, i == 4u), c3, i == 3u), c2, i == 2u), c1, i == 1u), c0, i == 0u);
 }
 
 // Entry k of the face-vertex list: (vertex, edge from it to the next face vertex).
 fn faceEntry(h: Hull3D, k: u32) -> vec2u {
   if (CLASS_BOX_FEATURES_3D && h.isBox) {
-    let w = boxWord3d(BOX_FACE_ENTRIES_0, BOX_FACE_ENTRIES_1, BOX_FACE_ENTRIES_2, BOX_FACE_ENTRIES_3, BOX_FACE_ENTRIES_4, BOX_FACE_ENTRIES_5, k >> 2u);
+    let w = boxWord3D(BOX_FACE_ENTRIES_0, BOX_FACE_ENTRIES_1, BOX_FACE_ENTRIES_2, BOX_FACE_ENTRIES_3, BOX_FACE_ENTRIES_4, BOX_FACE_ENTRIES_5, k >> 2u);
     let b = (w >> (8u * (k & 3u))) & 0xffu;
     return vec2u(b & 0xfu, b >> 4u);
   }
@@ -157,7 +157,7 @@ fn faceEntry(h: Hull3D, k: u32) -> vec2u {
 // Unique edge e: (v0, v1, f0, f1).
 fn hullEdge(h: Hull3D, e: u32) -> vec4u {
   if (CLASS_BOX_FEATURES_3D && h.isBox) {
-    let w = boxWord3d(BOX_EDGES_0, BOX_EDGES_1, BOX_EDGES_2, BOX_EDGES_3, BOX_EDGES_4, BOX_EDGES_5, e >> 1u);
+    let w = boxWord3D(BOX_EDGES_0, BOX_EDGES_1, BOX_EDGES_2, BOX_EDGES_3, BOX_EDGES_4, BOX_EDGES_5, e >> 1u);
     let b = (w >> (16u * (e & 1u))) & 0xffffu;
     return vec4u(b & 0xfu, (b >> 4u) & 0xfu, (b >> 8u) & 0xfu, b >> 12u);
   }
@@ -167,24 +167,24 @@ fn hullEdge(h: Hull3D, e: u32) -> vec4u {
 
 // ---- local manifold ----------------------------------------------------------------------------
 
-fn resetLocalManifold3d() {
+fn resetLocalManifold3D() {
   lm.count = 0u;
   lm.kind = CONTACT_NONE_3D;
 }
 
-fn setNormal3d(n: vec3f) {
+fn setNormal3D(n: vec3f) {
   lm.normal = n;
 }
 
 // The normal along the join d, of length dist, of two closest points; closer than
 // CORE_DISTANCE_3D × scale, along the SAT axis f instead: the join of two points that (nearly)
 // touch points anywhere, its direction the rounding of their coordinates.
-fn setJoinNormal3d(d: vec3f, dist: f32, f: vec3f, scale: f32) {
-  setNormal3d(select(f, d * (1.0 / dist), dist > CORE_DISTANCE_3D * scale));
+fn setJoinNormal3D(d: vec3f, dist: f32, f: vec3f, scale: f32) {
+  setNormal3D(select(f, d * (1.0 / dist), dist > CORE_DISTANCE_3D * scale));
 }
 
 // The smallest separation of the local manifold's points (F32_MAX_3D when it has none).
-fn minSeparation3d() -> f32 {
+fn minSeparation3D() -> f32 {
   var lo = F32_MAX_3D;
   for (var k = 0u; k < MAX_MANIFOLD_POINTS_3D; k++) {
     if (k < lm.count) { lo = min(lo, lm.separations[k]); }
@@ -192,7 +192,7 @@ fn minSeparation3d() -> f32 {
   return lo;
 }
 
-fn pushPoint3d(p: vec3f, sep: f32, id: u32) {
+fn pushPoint3D(p: vec3f, sep: f32, id: u32) {
   // Constant indices only (a select per slot): lm then lives in registers, where a write at a
   // per-lane index would be a per-lane scatter through memory on SIMD backends (lavapipe).
   let i = lm.count;
@@ -208,16 +208,16 @@ fn pushPoint3d(p: vec3f, sep: f32, id: u32) {
 
 // ---- ids ---------------------------------------------------------------------------------------
 
-fn makeId3d(a: u32, b: u32) -> u32 {
+fn makeId3D(a: u32, b: u32) -> u32 {
   return ((a & 0xffu) << 8u) | (b & 0xffu);
 }
 
-fn swapId3d(id: u32) -> u32 {
+fn swapId3D(id: u32) -> u32 {
   return ((id & 0xffu) << 8u) | ((id >> 8u) & 0xffu);
 }
 
 // Feature code of a point at parameter s along edge e (v0 -> v1) of a hull.
-fn edgeFeature3d(h: Hull3D, e: u32, s: f32) -> u32 {
+fn edgeFeature3D(h: Hull3D, e: u32, s: f32) -> u32 {
   let edge = hullEdge(h, e);
   if (s <= 0.0) { return FEATURE_VERTEX_3D + edge.x; }
   if (s >= 1.0) { return FEATURE_VERTEX_3D + edge.y; }
@@ -225,7 +225,7 @@ fn edgeFeature3d(h: Hull3D, e: u32, s: f32) -> u32 {
 }
 
 // Feature code of a point at parameter s along a round shape's core (sphere: its point).
-fn coreFeature3d(isSegment: bool, s: f32) -> u32 {
+fn coreFeature3D(isSegment: bool, s: f32) -> u32 {
   if (!isSegment) { return FEATURE_VERTEX_3D; }
   if (s <= 0.0) { return FEATURE_VERTEX_3D; }
   if (s >= 1.0) { return FEATURE_VERTEX_3D + 1u; }
@@ -235,7 +235,7 @@ fn coreFeature3d(isSegment: bool, s: f32) -> u32 {
 // ---- transforms --------------------------------------------------------------------------------
 
 // Rotation matrix of unit quaternion q = [x, y, z, w] (columns).
-fn quatToMatrix3d(q: vec4f) -> mat3x3f {
+fn quatToMatrix3D(q: vec4f) -> mat3x3f {
   let x = q.x;
   let y = q.y;
   let z = q.z;
@@ -257,7 +257,7 @@ fn quatToMatrix3d(q: vec4f) -> mat3x3f {
 }
 
 // The transform taking `src`'s shape frame into `dst`'s shape frame.
-fn relativeTransform3d(src: Hull3D, dst: Hull3D) -> RigidTransform3D {
+fn relativeTransform3D(src: Hull3D, dst: Hull3D) -> RigidTransform3D {
   let t = transpose(dst.rot);
   return RigidTransform3D(t * src.rot, t * (src.pos - dst.pos));
 }
@@ -265,9 +265,9 @@ fn relativeTransform3d(src: Hull3D, dst: Hull3D) -> RigidTransform3D {
 // Places shape Y (at xfY, centre cY) in the working frame of shape X (at xfX, centre cX): sets
 // workingFrame and returns Y's transform. The centre offsets are rotated before the body
 // positions are subtracted, so nearby bodies far from the origin keep their digits.
-fn relativePose3d(cX: vec3f, xfX: Transform3D, cY: vec3f, xfY: Transform3D) -> RigidTransform3D {
-  let rX = quatToMatrix3d(xfX.rotation);
-  let rY = quatToMatrix3d(xfY.rotation);
+fn relativePose3D(cX: vec3f, xfX: Transform3D, cY: vec3f, xfY: Transform3D) -> RigidTransform3D {
+  let rX = quatToMatrix3D(xfX.rotation);
+  let rY = quatToMatrix3D(xfY.rotation);
   let ox = rX * cX;
   let oy = rY * cY;
   workingFrame = WorkingFrame3D(rX, xfX.position + ox);
@@ -278,7 +278,7 @@ fn relativePose3d(cX: vec3f, xfX: Transform3D, cY: vec3f, xfY: Transform3D) -> R
 
 // Moves the local manifold into `out`, world space. `swap`: the pair was solved with the shapes
 // exchanged; negate the normal, exchange the A/B face kinds and the id halves.
-fn manifoldToWorld3d(out: ptr<function, Manifold3D>, swap: bool) -> u32 {
+fn manifoldToWorld3D(out: ptr<function, Manifold3D>, swap: bool) -> u32 {
   let n = lm.count;
   let kind = lm.kind;
   (*out).count = n;
@@ -294,12 +294,12 @@ fn manifoldToWorld3d(out: ptr<function, Manifold3D>, swap: bool) -> u32 {
   if (n == 0u) { return 0u; }
   let sg = select(1.0, -1.0, swap);
   (*out).normal = sg * (workingFrame.rot * lm.normal);
-  // Every slot written, unused ones zeroed, at constant indices (see pushPoint3d).
+  // Every slot written, unused ones zeroed, at constant indices (see pushPoint3D).
   for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
     let used = i < n;
     let id = lm.ids[i];
     (*out).points[i] = ManifoldPoint3D(select(vec3f(0.0), workingFrame.origin + workingFrame.rot * lm.positions[i], used),
-      select(0.0, -lm.separations[i], used), select(0u, select(id, swapId3d(id), swap), used));
+      select(0.0, -lm.separations[i], used), select(0u, select(id, swapId3D(id), swap), used));
   }
   return n;
 }

@@ -1,7 +1,7 @@
 // The 2D narrowphase kernels: one invocation per pair, one fixed manifold slot per pair (no lost or
 // reordered results). Mirrors the loop of src/cpu/narrowphase2d.ts.
-//   narrowphase2d       pair k of `pairs` into slot k (the general kernel: every class's path)
-//   narrowphaseClass2d  one pair class's list (src/gpu/pair-classes.ts), each pair into its slot;
+//   narrowphase2D       pair k of `pairs` into slot k (the general kernel: every class's path)
+//   narrowphaseClass2D  one pair class's list (src/gpu/pair-classes.ts), each pair into its slot;
 //                       compiled once per class with that class's constants (pair-classes2d.ts)
 
 @group(0) @binding(0) var<storage, read> shapes: array<Shape2D>;
@@ -13,7 +13,7 @@
 @group(0) @binding(4) var<uniform> params: Params2D;
 
 // The manifold of bodies a and b.
-fn collidePair2d(a: u32, b: u32) -> Manifold2D {
+fn collidePair2D(a: u32, b: u32) -> Manifold2D {
   let bodyA = bodies[a];
   let bodyB = bodies[b];
   var m: Manifold2D;
@@ -33,18 +33,18 @@ fn collidePair2d(a: u32, b: u32) -> Manifold2D {
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE_2D)
-fn narrowphase2d(@builtin(global_invocation_id) gid: vec3u) {
+fn narrowphase2D(@builtin(global_invocation_id) gid: vec3u) {
   // Large runs dispatch rows of workgroups (at most 65535 per dimension).
   let k = gid.x + gid.y * params.rowPitch;
   if (k >= params.pairCount) { return; }
   let pair = pairs[k];
-  manifolds[k] = collidePair2d(pair.x, pair.y);
+  manifolds[k] = collidePair2D(pair.x, pair.y);
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE_2D)
-fn narrowphaseClass2d(@builtin(global_invocation_id) gid: vec3u) {
+fn narrowphaseClass2D(@builtin(global_invocation_id) gid: vec3u) {
   let k = gid.x + gid.y * params.rowPitch;
   if (k >= params.pairCount) { return; }
   let e = classPairs[params.first + k];
-  manifolds[e.x] = collidePair2d(e.y, e.z);
+  manifolds[e.x] = collidePair2D(e.y, e.z);
 }

@@ -1,8 +1,8 @@
 // The 3D narrowphase kernels: one invocation per pair, one fixed manifold slot per pair (no lost or
 // reordered results). Mirrors the loop of src/cpu/narrowphase3d.ts. Eight storage buffers, the
 // WebGPU default per stage: shapes and the four flat hull buffers, bodies, pairs, manifolds.
-//   narrowphase3d       pair k of `pairs` into slot k (the general kernel: every class's path)
-//   narrowphaseClass3d  one pair class's list (src/gpu/pair-classes.ts), each pair into its slot;
+//   narrowphase3D       pair k of `pairs` into slot k (the general kernel: every class's path)
+//   narrowphaseClass3D  one pair class's list (src/gpu/pair-classes.ts), each pair into its slot;
 //                       compiled once per class with that class's constants (pair-classes3d.ts)
 
 @group(0) @binding(0) var<storage, read> shapes: array<Shape3D>;
@@ -18,30 +18,30 @@
 @group(0) @binding(8) var<uniform> params: Params3D;
 
 // The manifold of bodies a and b.
-fn collidePair3d(a: u32, b: u32) -> Manifold3D {
+fn collidePair3D(a: u32, b: u32) -> Manifold3D {
   let bodyA = bodies[a];
   let bodyB = bodies[b];
   var m: Manifold3D;
   collide3D(bodyA.shape, Transform3D(bodyA.position, bodyA.rotation),
             bodyB.shape, Transform3D(bodyB.position, bodyB.rotation), params.margin, &m);
-  // m starts zeroed; with contact, manifoldToWorld3d writes every point slot (unused ones zero),
+  // m starts zeroed; with contact, manifoldToWorld3D writes every point slot (unused ones zero),
   // so the slot is fully defined without a fix-up at per-lane indices.
   return m;
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE_3D)
-fn narrowphase3d(@builtin(global_invocation_id) gid: vec3u) {
+fn narrowphase3D(@builtin(global_invocation_id) gid: vec3u) {
   // Large runs dispatch rows of workgroups (at most 65535 per dimension).
   let k = gid.x + gid.y * params.rowPitch;
   if (k >= params.pairCount) { return; }
   let pair = pairs[k];
-  manifolds[k] = collidePair3d(pair.x, pair.y);
+  manifolds[k] = collidePair3D(pair.x, pair.y);
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE_3D)
-fn narrowphaseClass3d(@builtin(global_invocation_id) gid: vec3u) {
+fn narrowphaseClass3D(@builtin(global_invocation_id) gid: vec3u) {
   let k = gid.x + gid.y * params.rowPitch;
   if (k >= params.pairCount) { return; }
   let e = classPairs[params.first + k];
-  manifolds[e.x] = collidePair3d(e.y, e.z);
+  manifolds[e.x] = collidePair3D(e.y, e.z);
 }

@@ -1,7 +1,7 @@
 // Manifold reuse between frames, 3D (GPU mirror of src/cpu/reuse3d.ts, function for function; the
 // method is told in src/cpu/reuse2d.ts). reuse.wgsl follows with the kernels and uses the names
 // this file gives: RuBody, RuAnchor, RuManifold, ruReuse and ruAnchor. Needs the 3D narrowphase
-// files before it, up to collide3d.wgsl (hull access, the face query, deepestVertex3d, isHull3d;
+// files before it, up to collide3d.wgsl (hull access, the face query, deepestVertex3D, isHull3D;
 // the kernels call no collide function, so their code is not compiled in). The hull
 // buffers are declared for manifold3d.wgsl's accessors; the anchor kernel reads shapes,
 // hullVertices and hullPlanes only.
@@ -24,13 +24,13 @@ struct BodyPose3D {
 }
 
 // a ⊗ b for quaternions [x, y, z, w].
-fn quatMul3d(a: vec4f, b: vec4f) -> vec4f {
+fn quatMul3D(a: vec4f, b: vec4f) -> vec4f {
   return vec4f(a.w * b.xyz + b.w * a.xyz + cross(a.xyz, b.xyz), a.w * b.w - dot(a.xyz, b.xyz));
 }
 
-fn bodyPose3d(xfA: Transform3D, xfB: Transform3D) -> BodyPose3D {
-  let rA = quatToMatrix3d(xfA.rotation);
-  let q = quatMul3d(vec4f(-xfA.rotation.xyz, xfA.rotation.w), xfB.rotation);
+fn bodyPose3D(xfA: Transform3D, xfB: Transform3D) -> BodyPose3D {
+  let rA = quatToMatrix3D(xfA.rotation);
+  let q = quatMul3D(vec4f(-xfA.rotation.xyz, xfA.rotation.w), xfB.rotation);
   return BodyPose3D(q, transpose(rA) * (xfB.position - xfA.position), rA);
 }
 
@@ -41,8 +41,8 @@ fn reach3D(index: u32) -> f32 {
 }
 
 // Largest projection on unit u (working frame) of hull h's rounded surface.
-fn supportAlong3d(h: Hull3D, u: vec3f) -> f32 {
-  return dot(u, hullVertexW(h, deepestVertex3d(h, -u))) + h.radius;
+fn supportAlong3D(h: Hull3D, u: vec3f) -> f32 {
+  return dot(u, hullVertexW(h, deepestVertex3D(h, -u))) + h.radius;
 }
 
 // A separating axis of shapes A at xfA and B at xfB (A's frame) and the separation of the rounded
@@ -53,21 +53,21 @@ fn separatingAxis3D(shapeA: u32, xfA: Transform3D, shapeB: u32, xfB: Transform3D
   let kindB = shapes[shapeB].kind;
   let hA = makeHull3D(shapeA, kindA);
   var hB = makeHull3D(shapeB, kindB);
-  let pose = relativePose3d(shapes[shapeA].center, xfA, shapes[shapeB].center, xfB);
+  let pose = relativePose3D(shapes[shapeA].center, xfA, shapes[shapeB].center, xfB);
   hB.rot = pose.rot;
   hB.pos = pose.pos;
   let radius = hA.radius + hB.radius;
   var best = -F32_MAX_3D;
   var axis = vec3f(0.0);
-  if (isHull3d(kindA)) {
-    let q = queryFaceDirections3d(hA, hB, F32_MAX_3D, scale);
+  if (isHull3D(kindA)) {
+    let q = queryFaceDirections3D(hA, hB, F32_MAX_3D, scale);
     if (q.separation - radius > best) {
       best = q.separation - radius;
       axis = hullPlane(hA, q.face).xyz;
     }
   }
-  if (isHull3d(kindB)) {
-    let q = queryFaceDirections3d(hB, hA, F32_MAX_3D, scale);
+  if (isHull3D(kindB)) {
+    let q = queryFaceDirections3D(hB, hA, F32_MAX_3D, scale);
     if (q.separation - radius > best) {
       best = q.separation - radius;
       axis = -(hB.rot * hullPlane(hB, q.face).xyz);
@@ -77,7 +77,7 @@ fn separatingAxis3D(shapeA: u32, xfA: Transform3D, shapeB: u32, xfB: Transform3D
   if (len > 0.0) {
     let u = hB.pos / len;
     // Radii are in the supports.
-    let s = -supportAlong3d(hB, -u) - supportAlong3d(hA, u);
+    let s = -supportAlong3D(hB, -u) - supportAlong3D(hA, u);
     if (s > best) {
       best = s;
       axis = u;
@@ -89,7 +89,7 @@ fn separatingAxis3D(shapeA: u32, xfA: Transform3D, shapeB: u32, xfB: Transform3D
 // The anchor of manifold m (world space, as the narrowphase wrote it for shapes[shapeA] at xfA and
 // shapes[shapeB] at xfB with `margin`).
 fn anchorFromManifold3D(shapeA: u32, xfA: Transform3D, shapeB: u32, xfB: Transform3D, m: Manifold3D, margin: f32) -> Anchor3D {
-  let pose = bodyPose3d(xfA, xfB);
+  let pose = bodyPose3D(xfA, xfB);
   let extentA = shapes[shapeA].extent;
   let extentB = shapes[shapeB].extent;
   var a: Anchor3D;
@@ -110,7 +110,7 @@ fn anchorFromManifold3D(shapeA: u32, xfA: Transform3D, shapeB: u32, xfB: Transfo
   let rT = transpose(pose.rotA);
   let n = rT * m.normal;
   a.normal = n;
-  let r0 = quatToMatrix3d(pose.rotation);
+  let r0 = quatToMatrix3D(pose.rotation);
   let r0T = transpose(r0);
   for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
     if (i < m.count) {
@@ -158,11 +158,11 @@ fn reuseJoin3D(a: Anchor3D, rot: mat3x3f, t: vec3f, rotA: mat3x3f, xfA: Transfor
 // REUSE_KEPT, or REUSE_APART (out empty), or REUSE_COLLIDE (out untouched).
 fn reuseManifold3D(a: Anchor3D, shapeA: u32, xfA: Transform3D, shapeB: u32, xfB: Transform3D, margin: f32, out: ptr<function, Manifold3D>) -> u32 {
   if (shapeA != a.shapeA || shapeB != a.shapeB) { return REUSE_COLLIDE; }
-  let pose = bodyPose3d(xfA, xfB);
+  let pose = bodyPose3D(xfA, xfB);
   let dt = pose.translation - a.translation;
   let moved = sqrt(dot(dt, dt));
   // The turn since the build: q1 conj(q0), whose vector part is sin(θ/2) long.
-  let dq = quatMul3d(pose.rotation, vec4f(-a.rotation.xyz, a.rotation.w));
+  let dq = quatMul3D(pose.rotation, vec4f(-a.rotation.xyz, a.rotation.w));
   let turned = 2.0 * sqrt(dot(dq.xyz, dq.xyz));
   let count = a.countKind & 0xffu;
   let kind = a.countKind >> 8u;
@@ -174,9 +174,9 @@ fn reuseManifold3D(a: Anchor3D, shapeA: u32, xfA: Transform3D, shapeB: u32, xfB:
     return REUSE_COLLIDE;
   }
   if (a.bound != margin || moved > REUSE_TRANSLATION_3D * a.scale || turned > REUSE_ROTATION_3D) { return REUSE_COLLIDE; }
-  let r1 = quatToMatrix3d(pose.rotation);
+  let r1 = quatToMatrix3D(pose.rotation);
   if (kind == CONTACT_CLOSEST_3D) { return reuseJoin3D(a, r1, pose.translation, pose.rotA, xfA, margin, out); }
-  let r0 = quatToMatrix3d(a.rotation);
+  let r0 = quatToMatrix3D(a.rotation);
   let dr = r1 - r0;
   let n = a.normal;
   var m: Manifold3D;

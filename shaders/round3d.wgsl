@@ -17,30 +17,30 @@ struct HullCoreClosest3D {
 }
 
 // R's 1 or 2 core vertices placed by R's transform.
-fn roundCore3d(R: Hull3D) -> CoreEnds3D {
+fn roundCore3D(R: Hull3D) -> CoreEnds3D {
   return CoreEnds3D(hullVertexW(R, 0u), hullVertexW(R, select(0u, 1u, R.vertexCount == 2u)));
 }
 
 // Exact closest points between hull H (own frame) and the segment p–q (a point when p = q), for
 // a core that lies outside H.
-fn closestHullCore3d(H: Hull3D, p: vec3f, q: vec3f, isSegment: bool) -> HullCoreClosest3D {
+fn closestHullCore3D(H: Hull3D, p: vec3f, q: vec3f, isSegment: bool) -> HullCoreClosest3D {
   var best = F32_MAX_3D;
   var out = HullCoreClosest3D(0.0, vec3f(0.0), vec3f(0.0), 0u, 0.0);
   // Hull edges against the core. The CPU reference first skips edges whose face planes are
-  // farther from the core than the best so far (planeGap3d there; the same answer): a SIMD lane
+  // farther from the core than the best so far (planeGap3D there; the same answer): a SIMD lane
   // gains nothing from skipping while its neighbours go on, and the plane reads cost more than
   // they save (docs/tuning.md).
   for (var e = 0u; e < MAX_HULL_EDGES; e++) {
     if (e >= H.edgeCount) { break; }
     let edge = hullEdge(H, e);
-    let c = closestSegments3d(hullVertex(H, edge.x), hullVertex(H, edge.y), p, q);
+    let c = closestSegments3D(hullVertex(H, edge.x), hullVertex(H, edge.y), p, q);
     let d = c.c2 - c.c1;
     let d2 = dot(d, d);
     if (d2 < best) {
       best = d2;
       out.hullPoint = c.c1;
       out.corePoint = c.c2;
-      out.feature = edgeFeature3d(H, e, c.s);
+      out.feature = edgeFeature3D(H, e, c.s);
       out.param = select(0.0, c.t, isSegment);
     }
   }
@@ -81,7 +81,7 @@ fn closestHullCore3d(H: Hull3D, p: vec3f, q: vec3f, isSegment: bool) -> HullCore
 // Clips the core segment p–q (radius r) against face f of hull H and keeps the points within the
 // margin; normal n(f). A clipped piece shorter than CORE_DISTANCE_3D × scale (an end at the face's
 // boundary) is one point. Returns the number of points written.
-fn clipSegmentToFace3d(H: Hull3D, f: u32, p: vec3f, q: vec3f, radius: f32, margin: f32, scale: f32) -> u32 {
+fn clipSegmentToFace3D(H: Hull3D, f: u32, p: vec3f, q: vec3f, radius: f32, margin: f32, scale: f32) -> u32 {
   let pl = hullPlane(H, f);
   let n = pl.xyz;
   let face = hullFace(H, f);
@@ -130,18 +130,18 @@ fn clipSegmentToFace3d(H: Hull3D, f: u32, p: vec3f, q: vec3f, radius: f32, margi
     }
     // Midway between the face (x - (s + r) n) and the round surface (x - r n).
     let h = radius + 0.5 * s;
-    pushPoint3d(x - h * n, s, makeId3d(fa, fb));
+    pushPoint3D(x - h * n, s, makeId3D(fa, fb));
     written++;
   }
   return written;
 }
 
 // Hull H (the working frame's own shape) against a sphere or capsule R placed by its transform.
-fn collideHullRound3d(H: Hull3D, R: Hull3D, margin: f32, scale: f32) {
+fn collideHullRound3D(H: Hull3D, R: Hull3D, margin: f32, scale: f32) {
   let isSegment = R.vertexCount == 2u;
   let r = R.radius;
   let reach = r + margin;
-  let ends = roundCore3d(R);
+  let ends = roundCore3D(R);
   let p = ends.p;
   let q = ends.q;
   let u = q - p;
@@ -171,7 +171,7 @@ fn collideHullRound3d(H: Hull3D, R: Hull3D, margin: f32, scale: f32) {
       if (!((au < 0.0 && bu > 0.0) || (au > 0.0 && bu < 0.0))) { continue; }
       let v = hullVertex(H, edge.x);
       let d = hullVertex(H, edge.y) - v;
-      let axis = edgeAxis3d(d, u, v);
+      let axis = edgeAxis3D(d, u, v);
       if (axis.w == 0.0) { continue; }
       let n = axis.xyz;
       let s = dot(n, p - v);
@@ -188,17 +188,17 @@ fn collideHullRound3d(H: Hull3D, R: Hull3D, margin: f32, scale: f32) {
   let separated = max(sepF, sepE) > CORE_DISTANCE_3D * scale;
   var c: HullCoreClosest3D;
   if (separated) {
-    c = closestHullCore3d(H, p, q, isSegment);
+    c = closestHullCore3D(H, p, q, isSegment);
     if (c.distance > reach) { return; }
   } else if (isSegment && sepE > sepF + EDGE_HYSTERESIS_3D * scale) {
     let edge = hullEdge(H, edgeE);
-    let e = closestSegments3d(hullVertex(H, edge.x), hullVertex(H, edge.y), p, q);
+    let e = closestSegments3D(hullVertex(H, edge.x), hullVertex(H, edge.y), p, q);
     lm.kind = CONTACT_EDGE_3D;
-    setNormal3d(axisE);
+    setNormal3D(axisE);
     let s = sepE - r;
     // Midway between the hull edge point and the round surface (core point - r n).
     let h = 0.5 * s;
-    pushPoint3d(e.c1 + h * axisE, s, makeId3d(edgeFeature3d(H, edgeE, e.s), coreFeature3d(true, e.t)));
+    pushPoint3D(e.c1 + h * axisE, s, makeId3D(edgeFeature3D(H, edgeE, e.s), coreFeature3D(true, e.t)));
     return;
   }
   // Separated: face F's axis realises the distance (within the hysteresis), so the capsule is
@@ -210,18 +210,18 @@ fn collideHullRound3d(H: Hull3D, R: Hull3D, margin: f32, scale: f32) {
   let n = pl.xyz;
   if (clipToFace || !separated) {
     lm.kind = CONTACT_FACE_A_3D;
-    setNormal3d(n);
+    setNormal3D(n);
   }
-  if (clipToFace && clipSegmentToFace3d(H, faceF, p, q, r, margin, scale) > 0u) { return; }
+  if (clipToFace && clipSegmentToFace3D(H, faceF, p, q, r, margin, scale) > 0u) { return; }
   if (separated) {
     lm.count = 0u;
     lm.kind = CONTACT_CLOSEST_3D;
     let dist = c.distance;
     let m = (c.corePoint - c.hullPoint) * (1.0 / dist);
-    setNormal3d(m);
+    setNormal3D(m);
     let s = dist - r;
     let h = 0.5 * s;
-    pushPoint3d(c.hullPoint + h * m, s, makeId3d(c.feature, coreFeature3d(isSegment, c.param)));
+    pushPoint3D(c.hullPoint + h * m, s, makeId3D(c.feature, coreFeature3D(isSegment, c.param)));
     return;
   }
   // A sphere centre (or a segment that clips away) inside the hull: its deepest end point.
@@ -232,22 +232,22 @@ fn collideHullRound3d(H: Hull3D, R: Hull3D, margin: f32, scale: f32) {
   let s = select(sp, sq, useQ) - r;
   if (s > margin) { return; }
   let h = r + 0.5 * s;
-  pushPoint3d(x - h * n, s, makeId3d(FEATURE_FACE_3D + faceF, FEATURE_VERTEX_3D + select(0u, 1u, useQ)));
+  pushPoint3D(x - h * n, s, makeId3D(FEATURE_FACE_3D + faceF, FEATURE_VERTEX_3D + select(0u, 1u, useQ)));
 }
 
 // Two cores (point or segment) with radii: A the working frame's own shape, B placed by its
 // transform.
-fn collideRounds3d(A: Hull3D, B: Hull3D, margin: f32, scale: f32) {
+fn collideRounds3D(A: Hull3D, B: Hull3D, margin: f32, scale: f32) {
   let segA = A.vertexCount == 2u;
   let segB = B.vertexCount == 2u;
   let p1 = hullVertex(A, 0u);
   let q1 = hullVertex(A, select(0u, 1u, segA));
-  let ends = roundCore3d(B);
+  let ends = roundCore3D(B);
   let p2 = ends.p;
   let q2 = ends.q;
   let ra = A.radius;
   let rb = B.radius;
-  let c = closestSegments3d(p1, q1, p2, q2);
+  let c = closestSegments3D(p1, q1, p2, q2);
   var n = c.c2 - c.c1;
   let dist = sqrt(dot(n, n));
   if (dist > ra + rb + margin) { return; }
@@ -283,7 +283,7 @@ fn collideRounds3d(A: Hull3D, B: Hull3D, margin: f32, scale: f32) {
       n = n / sqrt(dot(n, n));
     }
   }
-  setNormal3d(n);
+  setNormal3D(n);
   if (segA && segB && cl <= SEGMENT_PARALLEL_SINE_3D * l1 * l2) {
     // Parallel capsules: clip B's segment to A's extent along A's axis; up to 2 points.
     let u = d1 / l1;
@@ -307,7 +307,7 @@ fn collideRounds3d(A: Hull3D, B: Hull3D, margin: f32, scale: f32) {
         if (s <= 0.0) { fa = FEATURE_VERTEX_3D; } else if (s >= 1.0) { fa = FEATURE_VERTEX_3D + 1u; }
         var fb = FEATURE_EDGE_3D;
         if (tb <= 0.0) { fb = FEATURE_VERTEX_3D; } else if (tb >= 1.0) { fb = FEATURE_VERTEX_3D + 1u; }
-        pushPoint3d(x + h * n, sep, makeId3d(fa, fb));
+        pushPoint3D(x + h * n, sep, makeId3D(fa, fb));
       }
       if (lm.count > 0u) { return; }
     }
@@ -315,5 +315,5 @@ fn collideRounds3d(A: Hull3D, B: Hull3D, margin: f32, scale: f32) {
   lm.kind = CONTACT_CLOSEST_3D;
   let sep = dist - ra - rb;
   let h = ra + 0.5 * sep;
-  pushPoint3d(c.c1 + h * n, sep, makeId3d(coreFeature3d(segA, c.s), coreFeature3d(segB, c.t)));
+  pushPoint3D(c.c1 + h * n, sep, makeId3D(coreFeature3D(segA, c.s), coreFeature3D(segB, c.t)));
 }

@@ -1,14 +1,14 @@
 // Separating-axis queries of two hulls (GPU mirror of src/cpu/sat3d.ts, function for function).
 //
-//   queryFaceDirections3d: the face normals of one hull against the vertices of the other. The
+//   queryFaceDirections3D: the face normals of one hull against the vertices of the other. The
 //     face plane is moved into the other hull's shape frame, so its vertices are read as stored.
-//   queryEdgeDirections3d: the cross products of edge pairs that build a face of the Minkowski
+//   queryEdgeDirections3D: the cross products of edge pairs that build a face of the Minkowski
 //     difference (their Gauss-map arcs cross).
 // Both skip faces and edges that cannot beat the best axis, with bounds from the hulls' centres
 // and inradii (exact pruning; see the CPU file). B's surviving edges are listed with their face
 // normals in private arrays, A's in a 128-bit mask, so each SIMD lane loops over its own
 // survivors only (lanes of a SIMD backend run a loop as long as any of them needs it). Boxes:
-// support −Σ h_k |n_k| in face queries, and queryBoxEdges3d for two boxes.
+// support −Σ h_k |n_k| in face queries, and queryBoxEdges3D for two boxes.
 
 // B's edges that survive the edge query's pruning: index and face normals (B's frame). Sized by
 // the pair class (CLASS_EDGE_CANDIDATES_3D: a hull's edges where hull–hull pairs occur).
@@ -29,7 +29,7 @@ struct EdgeQuery3D {
 }
 
 // The lowest set bit of a 128-bit edge mask (not empty), cleared; returns its index.
-fn takeLowestBit3d(mask: ptr<function, vec4u>) -> u32 {
+fn takeLowestBit3D(mask: ptr<function, vec4u>) -> u32 {
   let m = *mask;
   let w = select(select(select(3u, 2u, m.z != 0u), 1u, m.y != 0u), 0u, m.x != 0u);
   let bits = m[w];
@@ -38,7 +38,7 @@ fn takeLowestBit3d(mask: ptr<function, vec4u>) -> u32 {
 }
 
 // v scaled by a power of two (exact) to a largest component in [0.5, 1).
-fn unitScale3d(v: vec3f) -> vec3f {
+fn unitScale3D(v: vec3f) -> vec3f {
   return ldexp(v, vec3i(-frexp(max(abs(v.x), max(abs(v.y), abs(v.z)))).exp));
 }
 
@@ -50,9 +50,9 @@ fn unitScale3d(v: vec3f) -> vec3f {
 // MIN_EXTENT_3D) put them near 1e-40, below f32's normal range, where a GPU that flushes
 // subnormals reads 0. Scaled first by powers of two (exact, so the axis and the test are
 // unchanged wherever nothing was subnormal), both directions are of order 1.
-fn edgeAxis3d(e1: vec3f, e2: vec3f, toward: vec3f) -> vec4f {
-  let d1 = unitScale3d(e1);
-  let d2 = unitScale3d(e2);
+fn edgeAxis3D(e1: vec3f, e2: vec3f, toward: vec3f) -> vec4f {
+  let d1 = unitScale3D(e1);
+  let d2 = unitScale3D(e2);
   let n = cross(d1, d2);
   let l2 = dot(n, n);
   if (l2 < PARALLEL_EDGE_SINE_3D * PARALLEL_EDGE_SINE_3D * (dot(d1, d1) * dot(d2, d2))) { return vec4f(0.0); }
@@ -61,7 +61,7 @@ fn edgeAxis3d(e1: vec3f, e2: vec3f, toward: vec3f) -> vec4f {
 }
 
 // Largest value of dot(m, w) over unit m on the shorter great arc from unit u to unit v.
-fn arcMax3d(u: vec3f, v: vec3f, w: vec3f) -> f32 {
+fn arcMax3D(u: vec3f, v: vec3f, w: vec3f) -> f32 {
   var best = max(dot(u, w), dot(v, w));
   let k = cross(u, v);
   let kk = dot(k, k);
@@ -76,7 +76,7 @@ fn arcMax3d(u: vec3f, v: vec3f, w: vec3f) -> f32 {
 }
 
 // Separation of I's vertices from face f of R, the plane moved into I's frame by xf.
-fn faceSeparation3d(R: Hull3D, f: u32, xf: RigidTransform3D, I: Hull3D) -> f32 {
+fn faceSeparation3D(R: Hull3D, f: u32, xf: RigidTransform3D, I: Hull3D) -> f32 {
   let pl = hullPlane(R, f);
   let n = xf.rot * pl.xyz;
   let d = pl.w + dot(n, xf.pos);
@@ -94,8 +94,8 @@ fn faceSeparation3d(R: Hull3D, f: u32, xf: RigidTransform3D, I: Hull3D) -> f32 {
 
 // Largest separation over the face normals of hull R against the vertices of hull I. A result
 // above `limit` only says the hulls are apart by more than it.
-fn queryFaceDirections3d(R: Hull3D, I: Hull3D, limit: f32, scale: f32) -> FaceQuery3D {
-  let xf = relativeTransform3d(R, I);
+fn queryFaceDirections3D(R: Hull3D, I: Hull3D, limit: f32, scale: f32) -> FaceQuery3D {
+  let xf = relativeTransform3D(R, I);
   let rho = I.inradius;
   // Pass 1: the face with the highest bound −d − ρ, and its separation.
   var top = 0u;
@@ -113,14 +113,14 @@ fn queryFaceDirections3d(R: Hull3D, I: Hull3D, limit: f32, scale: f32) -> FaceQu
   // Step 0 of the loop below: that face's separation, the floor. Pass 2 (in step 0): the faces
   // whose bound reaches the floor (less the slack), as a 64-bit mask. Pass 3 (steps 1 on), in face
   // order: their separations (each lane loops over its own faces only). One loop for the floor
-  // and pass 3, so that faceSeparation3d has one call site.
+  // and pass 3, so that faceSeparation3D has one call site.
   var floor = 0.0;
   var mask = vec2u(0u);
   var best = -F32_MAX_3D;
   var bestFace = 0u;
   var f = top;
   for (var t = 0u; t <= MAX_HULL_FACES; t++) {
-    let s = faceSeparation3d(R, f, xf, I);
+    let s = faceSeparation3D(R, f, xf, I);
     if (t == 0u) {
       floor = s;
       if (floor > limit) { break; }
@@ -151,9 +151,9 @@ fn queryFaceDirections3d(R: Hull3D, I: Hull3D, limit: f32, scale: f32) -> FaceQu
 // Largest separation over the edge–edge axes of hulls A and B, for edge pairs whose Gauss-map arcs
 // cross. Edge pairs that cannot separate by `threshold` are skipped; a result above `limit` only
 // says the hulls are apart by more than it.
-fn queryEdgeDirections3d(A: Hull3D, B: Hull3D, limit: f32, threshold: f32, scale: f32) -> EdgeQuery3D {
-  let xf = relativeTransform3d(A, B);
-  let cB = relativeTransform3d(B, A).pos;
+fn queryEdgeDirections3D(A: Hull3D, B: Hull3D, limit: f32, threshold: f32, scale: f32) -> EdgeQuery3D {
+  let xf = relativeTransform3D(A, B);
+  let cB = relativeTransform3D(B, A).pos;
   let rhoA = A.inradius;
   let rhoB = B.inradius;
   let cut = threshold - SAT_PRUNE_SLACK_3D * scale;
@@ -166,7 +166,7 @@ fn queryEdgeDirections3d(A: Hull3D, B: Hull3D, limit: f32, threshold: f32, scale
     let eb = hullEdge(B, j);
     let na = hullPlane(B, eb.z).xyz;
     let nb1 = hullPlane(B, eb.w).xyz;
-    if (arcMax3d(na, nb1, xf.pos - hullVertex(B, eb.x)) - rhoA >= cut) {
+    if (arcMax3D(na, nb1, xf.pos - hullVertex(B, eb.x)) - rhoA >= cut) {
       candEdgeB[countB] = j;
       candNormal0B[countB] = na;
       candNormal1B[countB] = nb1;
@@ -180,7 +180,7 @@ fn queryEdgeDirections3d(A: Hull3D, B: Hull3D, limit: f32, threshold: f32, scale
     for (var i = 0u; i < MAX_HULL_EDGES; i++) {
       if (i >= A.edgeCount) { break; }
       let ea = hullEdge(A, i);
-      if (arcMax3d(hullPlane(A, ea.z).xyz, hullPlane(A, ea.w).xyz, cB - hullVertex(A, ea.x)) - rhoB >= cut) {
+      if (arcMax3D(hullPlane(A, ea.z).xyz, hullPlane(A, ea.w).xyz, cB - hullVertex(A, ea.x)) - rhoB >= cut) {
         maskA[i >> 5u] |= 1u << (i & 31u);
       }
     }
@@ -192,7 +192,7 @@ fn queryEdgeDirections3d(A: Hull3D, B: Hull3D, limit: f32, threshold: f32, scale
   var done = false;
   for (var ta = 0u; ta < MAX_HULL_EDGES; ta++) {
     if (done || !any(maskA != vec4u(0u))) { break; }
-    let i = takeLowestBit3d(&maskA);
+    let i = takeLowestBit3D(&maskA);
     let ea = hullEdge(A, i);
     let ua = hullPlane(A, ea.z).xyz;
     let va = hullPlane(A, ea.w).xyz;
@@ -225,7 +225,7 @@ fn queryEdgeDirections3d(A: Hull3D, B: Hull3D, limit: f32, threshold: f32, scale
       let eb = hullEdge(B, j);
       let q = hullVertex(B, eb.x);
       let e2 = hullVertex(B, eb.y) - q;
-      let axisE = edgeAxis3d(e1, e2, r0);
+      let axisE = edgeAxis3D(e1, e2, r0);
       if (axisE.w == 0.0) { continue; }
       let n = axisE.xyz;
       let s = dot(n, q - p);
@@ -243,15 +243,15 @@ fn queryEdgeDirections3d(A: Hull3D, B: Hull3D, limit: f32, threshold: f32, scale
 }
 
 // Box topology: the edge along axis a whose other coordinates have the signs of vertex mask m.
-fn boxEdgeByAxis3d(a: u32, m: u32) -> u32 {
+fn boxEdgeByAxis3D(a: u32, m: u32) -> u32 {
   let w = select(select(BOX_EDGE_BY_AXIS_2, BOX_EDGE_BY_AXIS_1, a == 1u), BOX_EDGE_BY_AXIS_0, a == 0u);
   return (w >> (4u * m)) & 0xfu;
 }
 
 // The edge–edge axes of two boxes: the 9 cross products of their axes, each oriented towards B's
 // centre, separation |L · t| − r_A − r_B; the support edges from the box topology.
-fn queryBoxEdges3d(A: Hull3D, B: Hull3D, limit: f32) -> EdgeQuery3D {
-  let xf = relativeTransform3d(B, A);
+fn queryBoxEdges3D(A: Hull3D, B: Hull3D, limit: f32) -> EdgeQuery3D {
+  let xf = relativeTransform3D(B, A);
   let t = xf.pos;
   var best = -F32_MAX_3D;
   var bestA = -1;
@@ -279,8 +279,8 @@ fn queryBoxEdges3d(A: Hull3D, B: Hull3D, limit: f32) -> EdgeQuery3D {
         // A's support edge along n: along axis a, the other coordinates on n's side; B's against n.
         let maskA = select(0u, 1u, a != 0u && n.x > 0.0) | select(0u, 2u, a != 1u && n.y > 0.0) | select(0u, 4u, a != 2u && n.z > 0.0);
         let maskB = select(0u, 1u, b != 0u && nb.x < 0.0) | select(0u, 2u, b != 1u && nb.y < 0.0) | select(0u, 4u, b != 2u && nb.z < 0.0);
-        bestA = i32(boxEdgeByAxis3d(a, maskA));
-        bestB = boxEdgeByAxis3d(b, maskB);
+        bestA = i32(boxEdgeByAxis3D(a, maskA));
+        bestB = boxEdgeByAxis3D(b, maskB);
         axis = n;
         if (s > limit) {
           done = true;

@@ -207,7 +207,7 @@ export function constantsWgsl(): string {
   ].join('\n');
 }
 
-// ---- dense contact list and persistent contacts (src/gpu/contacts2d.ts, src/cpu/contacts2d.ts) ----
+// ---- dense contact list and persistent contacts (src/gpu/contact-list2d.ts, src/cpu/contact-list2d.ts) ----
 
 /** Invocations per workgroup of the contact-list kernels (one invocation per pair slot or per entry). */
 export const CONTACTS_WORKGROUP_SIZE = 64;

@@ -184,7 +184,7 @@ export const COPLANAR_RELATIVE_3D = 1e-4;
 
 /**
  * Adjacent faces whose normals are within this sine of each other are one plane for naming the
- * closest points' face (faceOverPoint3d): a hull built from noisy coplanar points can keep
+ * closest points' face (faceOverPoint3D): a hull built from noisy coplanar points can keep
  * adjacent faces whose normals differ by about the merge angle (COPLANAR_RELATIVE_3D), and the
  * most anti-parallel of them need not be the one the point lies over. Twice the merge angle.
  */

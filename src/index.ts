@@ -144,8 +144,8 @@ export {
   type FrameTimings2D,
 } from './gpu/frame2d.ts';
 export { GpuBroadphase2D, BROADPHASE_LAYOUT_2D } from './gpu/broadphase2d.ts';
-export { GpuContacts2D, CONTACTS_LAYOUT_2D } from './gpu/contacts2d.ts';
-export { CpuContacts2D, unpackContacts2D, type ContactJson2D } from './cpu/contacts2d.ts';
+export { GpuContacts2D, CONTACTS_LAYOUT_2D } from './gpu/contact-list2d.ts';
+export { CpuContacts2D, unpackContacts2D, type ContactJson2D } from './cpu/contact-list2d.ts';
 export {
   GpuFrame3D,
   type GpuFrame3DOptions,
@@ -156,8 +156,8 @@ export {
   type FrameTimings3D,
 } from './gpu/frame3d.ts';
 export { GpuBroadphase3D, BROADPHASE_LAYOUT_3D } from './gpu/broadphase3d.ts';
-export { GpuContacts3D, CONTACTS_LAYOUT_3D } from './gpu/contacts3d.ts';
-export { CpuContacts3D, unpackContacts3D, type ContactJson3D } from './cpu/contacts3d.ts';
+export { GpuContacts3D, CONTACTS_LAYOUT_3D } from './gpu/contact-list3d.ts';
+export { CpuContacts3D, unpackContacts3D, type ContactJson3D } from './cpu/contact-list3d.ts';
 export { GpuScan } from './gpu/scan.ts';
 export { readBuffer } from './gpu/buffers.ts';
 export { GpuRadixSort } from './gpu/radixsort.ts';

@@ -201,8 +201,8 @@ interface GpuState {
   adapter: string;
   lost: Promise<GPUDeviceLostInfo>;
   unwatch: () => void;
-  gpu2d: Promise<GpuNarrowphase2D> | null;
-  gpu3d: Promise<GpuNarrowphase3D> | null;
+  gpu2D: Promise<GpuNarrowphase2D> | null;
+  gpu3D: Promise<GpuNarrowphase3D> | null;
   /** Calls in flight on this device: it is closed when they have settled. */
   inFlight: Set<Promise<unknown>>;
 }
@@ -233,40 +233,40 @@ function makeState(
     adapter,
     lost: device.lost,
     unwatch: () => {},
-    gpu2d: null,
-    gpu3d: null,
+    gpu2D: null,
+    gpu3D: null,
     inFlight: new Set(),
   };
 }
 
 /** The state's 2D runner, compiled once (concurrent first calls share the compile). */
 function runner2D(state: GpuState): Promise<GpuNarrowphase2D> {
-  state.gpu2d ??= guardDeviceLoss(state.device, () =>
+  state.gpu2D ??= guardDeviceLoss(state.device, () =>
     GpuNarrowphase2D.create(state.device, state.timestamps),
   );
-  state.gpu2d.catch(() => (state.gpu2d = null));
-  return state.gpu2d;
+  state.gpu2D.catch(() => (state.gpu2D = null));
+  return state.gpu2D;
 }
 
 function runner3D(state: GpuState): Promise<GpuNarrowphase3D> {
-  state.gpu3d ??= guardDeviceLoss(state.device, () =>
+  state.gpu3D ??= guardDeviceLoss(state.device, () =>
     GpuNarrowphase3D.create(state.device, state.timestamps),
   );
-  state.gpu3d.catch(() => (state.gpu3d = null));
-  return state.gpu3d;
+  state.gpu3D.catch(() => (state.gpu3D = null));
+  return state.gpu3D;
 }
 
 /** Frees the state's buffers (and its device when ours) once its calls in flight have settled. */
 function retireGpu(state: GpuState): void {
   state.unwatch();
   void Promise.allSettled([...state.inFlight]).then(() => {
-    for (const runner of [state.gpu2d, state.gpu3d])
+    for (const runner of [state.gpu2D, state.gpu3D])
       runner?.then(
         (r) => r.destroy(),
         () => {},
       );
-    state.gpu2d = null;
-    state.gpu3d = null;
+    state.gpu2D = null;
+    state.gpu3D = null;
     if (state.owned) state.device.destroy();
   });
 }

@@ -44,16 +44,17 @@ export const STRUCT_SOURCES: Readonly<Record<string, { source: string; wgsl: () 
     wgsl: () => WGSL_SOURCES['reuse-layout']!,
   },
   STRUCTS_CONTACTS_LAYOUT: {
-    source: 'shaders/contacts-layout.wgsl',
-    wgsl: () => WGSL_SOURCES['contacts-layout']!,
+    source: 'shaders/contact-list-layout.wgsl',
+    wgsl: () => WGSL_SOURCES['contact-list-layout']!,
   },
   STRUCTS_CONTACTS_2D: {
-    source: 'shaders/contacts2d-layout.wgsl',
-    wgsl: () => constantsWgsl() + WGSL_SOURCES['layout2d'] + WGSL_SOURCES['contacts2d-layout'],
+    source: 'shaders/contact-list2d-layout.wgsl',
+    wgsl: () => constantsWgsl() + WGSL_SOURCES['layout2d'] + WGSL_SOURCES['contact-list2d-layout'],
   },
   STRUCTS_CONTACTS_3D: {
-    source: 'shaders/contacts3d-layout.wgsl',
-    wgsl: () => constants3dWgsl() + WGSL_SOURCES['layout3d'] + WGSL_SOURCES['contacts3d-layout'],
+    source: 'shaders/contact-list3d-layout.wgsl',
+    wgsl: () =>
+      constants3dWgsl() + WGSL_SOURCES['layout3d'] + WGSL_SOURCES['contact-list3d-layout'],
   },
 };
 
@@ -62,11 +63,11 @@ export const BINDING_SOURCES: Readonly<Record<string, { wgsl: () => string; entr
   {
     BINDINGS_NARROWPHASE_CLASS_2D: {
       wgsl: () => narrowphaseWgsl2D('general'),
-      entryPoint: 'narrowphaseClass2d',
+      entryPoint: 'narrowphaseClass2D',
     },
     BINDINGS_NARROWPHASE_CLASS_3D: {
       wgsl: () => narrowphaseWgsl3D('general'),
-      entryPoint: 'narrowphaseClass3d',
+      entryPoint: 'narrowphaseClass3D',
     },
   };
 

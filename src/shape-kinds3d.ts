@@ -19,8 +19,8 @@ export type ShapeKindName3D = keyof typeof SHAPE_KIND_3D;
 
 /**
  * The collide path of a kind, which with the other shape's fixes the pair class
- * (src/gpu/pair-classes3d.ts): 'box' (collideHulls3d with the box's features computed from its
- * half extents), 'hull' (collideHulls3d: SAT, clip, reduction) or 'round' (round3d.wgsl: a point
+ * (src/gpu/pair-classes3d.ts): 'box' (collideHulls3D with the box's features computed from its
+ * half extents), 'hull' (collideHulls3D: SAT, clip, reduction) or 'round' (round3d.wgsl: a point
  * or segment core with a radius).
  */
 export type CollideClass3D = 'box' | 'hull' | 'round';

@@ -11,8 +11,8 @@
 //   - two GPU frames given the same frames write byte-identical lists (reuse is deterministic).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CpuFrame2D, CpuFrame3D, type CpuFrameResult } from '../src/cpu/frame.ts';
-import { unpackContacts2D } from '../src/cpu/contacts2d.ts';
-import { unpackContacts3D } from '../src/cpu/contacts3d.ts';
+import { unpackContacts2D } from '../src/cpu/contact-list2d.ts';
+import { unpackContacts3D } from '../src/cpu/contact-list3d.ts';
 import { acquireDevice } from '../src/gpu/device.ts';
 import type { FrameResult } from '../src/gpu/frame.ts';
 import { GpuFrame2D } from '../src/gpu/frame2d.ts';

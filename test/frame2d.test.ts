@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepAndPrune2D } from '../src/broadphase2d.ts';
 import { compareManifolds2D } from '../src/compare-manifolds.ts';
-import { CpuContacts2D, unpackContacts2D, type ContactJson2D } from '../src/cpu/contacts2d.ts';
+import { CpuContacts2D, unpackContacts2D, type ContactJson2D } from '../src/cpu/contact-list2d.ts';
 import { collidePacked2D, prepareCpu2D } from '../src/cpu/narrowphase2d.ts';
 import { acquireDevice } from '../src/gpu/device.ts';
 import { GpuFrame2D, type FrameInputs2D } from '../src/gpu/frame2d.ts';

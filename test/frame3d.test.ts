@@ -19,7 +19,7 @@ import {
   CONTACTS_LAYOUT_3D,
   unpackContacts3D,
   type ContactJson3D,
-} from '../src/cpu/contacts3d.ts';
+} from '../src/cpu/contact-list3d.ts';
 import { collidePacked3D, prepareCpu3D } from '../src/cpu/narrowphase3d.ts';
 import { readBuffer } from '../src/gpu/buffers.ts';
 import { acquireDevice } from '../src/gpu/device.ts';

@@ -7,8 +7,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { FEATURE_EDGE_3D, FEATURE_FACE_3D } from '../src/constants3d.ts';
-import { closestHulls3d, emptyHullClosest3D } from '../src/cpu/gjk3d.ts';
-import { emptyHull3D, quatToMatrix3d } from '../src/cpu/manifold3d.ts';
+import { closestHulls3D, emptyHullClosest3D } from '../src/cpu/gjk3d.ts';
+import { emptyHull3D, quatToMatrix3D } from '../src/cpu/manifold3d.ts';
 import { makeShape3D, type Shape3D } from '../src/shapes3d.ts';
 import {
   featureProblem,
@@ -74,8 +74,8 @@ describe('GJK: closest points of two hulls apart', () => {
       const B = emptyHull3D(Q);
       const mP = new Float64Array(9);
       const mQ = new Float64Array(9);
-      quatToMatrix3d(qP, mP);
-      quatToMatrix3d(qQ, mQ);
+      quatToMatrix3D(qP, mP);
+      quatToMatrix3D(qQ, mQ);
       // rot_B = R_P^T R_Q, pos_B = R_P^T (c_Q − c_P), c_P = 0.
       for (let r = 0; r < 3; r++)
         for (let c = 0; c < 3; c++)
@@ -83,7 +83,7 @@ describe('GJK: closest points of two hulls apart', () => {
       const cQ: V3 = [u[0] * t, u[1] * t, u[2] * t];
       for (let r = 0; r < 3; r++)
         B.pos[r] = mP[r]! * cQ[0] + mP[3 + r]! * cQ[1] + mP[6 + r]! * cQ[2];
-      const hc = closestHulls3d(A, B, u, Math.min(P.extent, Q.extent), emptyHullClosest3D());
+      const hc = closestHulls3D(A, B, u, Math.min(P.extent, Q.extent), emptyHullClosest3D());
       checked++;
       const tol = 1e-9 * extent;
       if (!(Math.abs(hc.distance - expected) <= 1e-5 * expected + tol))
@@ -121,7 +121,7 @@ describe('GJK: closest points of two hulls apart', () => {
     const A = emptyHull3D(cube);
     const B = emptyHull3D(cube);
     B.pos.set([s, s, s]);
-    const hc = closestHulls3d(A, B, [1, 0, 0], 1, emptyHullClosest3D());
+    const hc = closestHulls3D(A, B, [1, 0, 0], 1, emptyHullClosest3D());
     expect(hc.distance).toBeCloseTo(0.05, 9);
     expect(Array.from(hc.p)).toEqual([0.5, 0.5, 0.5].map((x) => expect.closeTo(x, 9)));
     expect(Array.from(hc.q)).toEqual([s - 0.5, s - 0.5, s - 0.5].map((x) => expect.closeTo(x, 9)));
@@ -132,7 +132,7 @@ describe('GJK: closest points of two hulls apart', () => {
 
 function rotate(q: ArrayLike<number>, v: ArrayLike<number>): V3 {
   const m = new Float64Array(9);
-  quatToMatrix3d(q, m);
+  quatToMatrix3D(q, m);
   return applyM(m, v);
 }
 

@@ -4,8 +4,8 @@
 // Each is an InputError (or a plain Error for calls out of turn) naming the item and the reason.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unpackContacts2D, CONTACTS_LAYOUT_2D } from '../src/cpu/contacts2d.ts';
-import { unpackContacts3D, CONTACTS_LAYOUT_3D } from '../src/cpu/contacts3d.ts';
+import { unpackContacts2D, CONTACTS_LAYOUT_2D } from '../src/cpu/contact-list2d.ts';
+import { unpackContacts3D, CONTACTS_LAYOUT_3D } from '../src/cpu/contact-list3d.ts';
 import { InputError } from '../src/errors.ts';
 import { acquireDevice } from '../src/gpu/device.ts';
 import { createNarrowphase, type NarrowphaseOptions } from '../src/narrowphase.ts';

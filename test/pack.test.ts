@@ -197,8 +197,8 @@ describe('npm pack', () => {
     expect(code).not.toMatch(/import\s*\(?\s*["'][^"']*\.wgsl["']/);
     expect(code).not.toMatch(/dawn\.node|\.node["']/);
     // The kernels travel as strings inside the bundle: the narrowphase's, no other.
-    expect(code).toContain('fn narrowphase2d(');
-    expect(code).toContain('fn narrowphase3d(');
+    expect(code).toContain('fn narrowphase2D(');
+    expect(code).toContain('fn narrowphase3D(');
     expect(code).not.toMatch(/fn solver\w*\(|fn bp\w*\(|BroadphaseCounts|ContactManifold2D/);
     const shaders = bytes(/shaders\.generated\.js$/);
     console.log(
@@ -212,7 +212,7 @@ describe('npm pack', () => {
 
   it("bundles the README's engine example (a GpuFrame2D) without wgsl_reflect or the solver's WGSL", async () => {
     const { code, bytes } = await bundleExample('engine');
-    expect(code).toContain('fn narrowphaseClass2d(');
+    expect(code).toContain('fn narrowphaseClass2D(');
     expect(code).toMatch(/fn bp\w*\(/);
     expect(code).not.toMatch(/fn solver\w*\(|fn color\w*\(/);
     const shaders = bytes(/shaders\.generated\.js$/);

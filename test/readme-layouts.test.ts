@@ -3,8 +3,8 @@
 // reflected layouts (LAYOUT_2D, LAYOUT_3D, CONTACTS_LAYOUT_2D/3D), which the packers and kernels use.
 
 import { describe, expect, it } from 'vitest';
-import { CONTACTS_LAYOUT_2D } from '../src/cpu/contacts2d.ts';
-import { CONTACTS_LAYOUT_3D } from '../src/cpu/contacts3d.ts';
+import { CONTACTS_LAYOUT_2D } from '../src/cpu/contact-list2d.ts';
+import { CONTACTS_LAYOUT_3D } from '../src/cpu/contact-list3d.ts';
 import { LAYOUT_2D } from '../src/layout2d.ts';
 import { LAYOUT_3D } from '../src/layout3d.ts';
 import { BEGIN, END, updateReadme } from '../scripts/readme-layouts.ts';

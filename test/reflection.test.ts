@@ -71,19 +71,19 @@ describe('build-time reflection', () => {
     // Each class module must bind what the shared layout holds, no more: a class that stopped
     // reading a buffer still declares it, and the general entry point binds the same buffers.
     for (const c of [...PAIR_CLASSES_3D, 'general'] as const) {
-      expect(reflectBindings(narrowphaseWgsl3D(c), 'narrowphaseClass3d', c)).toEqual(
+      expect(reflectBindings(narrowphaseWgsl3D(c), 'narrowphaseClass3D', c)).toEqual(
         BINDINGS_NARROWPHASE_CLASS_3D,
       );
     }
-    expect(reflectBindings(narrowphaseWgsl3D('general'), 'narrowphase3d', 'general')).toEqual(
+    expect(reflectBindings(narrowphaseWgsl3D('general'), 'narrowphase3D', 'general')).toEqual(
       BINDINGS_NARROWPHASE_CLASS_3D,
     );
     for (const c of [...PAIR_CLASSES_2D, 'general'] as const) {
-      expect(reflectBindings(narrowphaseWgsl2D(c), 'narrowphaseClass2d', c)).toEqual(
+      expect(reflectBindings(narrowphaseWgsl2D(c), 'narrowphaseClass2D', c)).toEqual(
         BINDINGS_NARROWPHASE_CLASS_2D,
       );
     }
-    expect(reflectBindings(narrowphaseWgsl2D('general'), 'narrowphase2d', 'general')).toEqual(
+    expect(reflectBindings(narrowphaseWgsl2D('general'), 'narrowphase2D', 'general')).toEqual(
       BINDINGS_NARROWPHASE_CLASS_2D,
     );
   });

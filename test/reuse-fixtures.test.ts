@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REUSE_ROTATION, REUSE_TRANSLATION } from '../src/constants.ts';
 import { REUSE_ROTATION_3D } from '../src/constants3d.ts';
-import { quatToMatrix3d } from '../src/cpu/manifold3d.ts';
+import { quatToMatrix3D } from '../src/cpu/manifold3d.ts';
 import { REUSE_STATUS } from '../src/cpu/reuse.ts';
 import { acquireDevice } from '../src/gpu/device.ts';
 import { LAYOUT_2D } from '../src/layout2d.ts';
@@ -355,7 +355,7 @@ describe('3D manifold reuse, analytic fixtures (CPU and GPU)', () => {
       0.02,
     );
     const r = new Float64Array(9);
-    quatToMatrix3d(q, r);
+    quatToMatrix3D(q, r);
     const expected = [-0.5, 0.5]
       .flatMap((x) =>
         [-0.5, 0.5].map((y) => 0.5 - (f32(0.99) + r[6]! * x + r[7]! * y - 0.5 * r[8]!)),

@@ -1,8 +1,8 @@
 // Hulls at the smallest size the checks accept (MIN_EXTENT_3D), with edges at the shortest they
-// accept (MIN_EDGE_RELATIVE_3D of it). The edge query's parallel test (edgeAxis3d, sat3d.wgsl)
+// accept (MIN_EDGE_RELATIVE_3D of it). The edge query's parallel test (edgeAxis3D, sat3d.wgsl)
 // compares |d1|² |d2|² with |d1 × d2|², about 1e-38 for two such edges: below f32's normal range,
 // where a GPU that flushes subnormals reads 0 (and lavapipe, which keeps them, loses digits). The
-// WGSL edgeAxis3d must give the same bits for edges of 1e-10 as for the same edges at length 1,
+// WGSL edgeAxis3D must give the same bits for edges of 1e-10 as for the same edges at length 1,
 // and a scene at the smallest size must give the manifolds of the same scene at size 1, scaled,
 // on the GPU as on the CPU reference: two chisels crossing ridge to ridge (ridges 3.2e-10 long;
 // the edge axes of the ridges are evaluated, though a face axis wins within the edge hysteresis).
@@ -13,7 +13,7 @@ import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
 import { GpuNarrowphase3D } from '../src/gpu/narrowphase3d.ts';
 import { narrowphaseWgsl3D } from '../src/gpu/pair-class-wgsl.ts';
 import { MIN_EDGE_RELATIVE_3D, MIN_EXTENT_3D, PARALLEL_EDGE_SINE_3D } from '../src/constants3d.ts';
-import { edgeAxis3d } from '../src/cpu/sat3d.ts';
+import { edgeAxis3D } from '../src/cpu/sat3d.ts';
 import type { Quat, Shape3DInput, Vec3 } from '../src/shapes3d.ts';
 import { casesText3D, compareSet3D, readSlot3D } from './helpers/compare3d.ts';
 import { mulberry32, SceneBuilder3D } from './helpers/random3d.ts';
@@ -50,7 +50,7 @@ function chisel(s: number, ridge: number): Shape3DInput {
 const FLIP: Quat = [Math.SQRT1_2, 0, Math.SQRT1_2, 0];
 const I: Quat = [0, 0, 0, 1];
 
-/** The WGSL edgeAxis3d of pairs of directions and a `toward` (9 floats each): (axis, w) per pair. */
+/** The WGSL edgeAxis3D of pairs of directions and a `toward` (9 floats each): (axis, w) per pair. */
 async function edgeAxesGpu(device: GPUDevice, input: Float32Array): Promise<Float32Array> {
   const code = `${narrowphaseWgsl3D('general')}
 @group(0) @binding(30) var<storage, read> edgeIn: array<f32>;
@@ -62,7 +62,7 @@ fn main(@builtin(global_invocation_id) gid: vec3u) {
   let d1 = vec3f(edgeIn[9u * i], edgeIn[9u * i + 1u], edgeIn[9u * i + 2u]);
   let d2 = vec3f(edgeIn[9u * i + 3u], edgeIn[9u * i + 4u], edgeIn[9u * i + 5u]);
   let toward = vec3f(edgeIn[9u * i + 6u], edgeIn[9u * i + 7u], edgeIn[9u * i + 8u]);
-  edgeOut[i] = edgeAxis3d(d1, d2, toward);
+  edgeOut[i] = edgeAxis3D(d1, d2, toward);
 }`;
   const module = device.createShaderModule({ label: 'edge-axis-test', code });
   const errors = (await module.getCompilationInfo()).messages.filter((m) => m.type === 'error');
@@ -102,7 +102,7 @@ fn main(@builtin(global_invocation_id) gid: vec3u) {
 
 describe('3D narrowphase at the smallest accepted size', () => {
   const edgeAxis = new Float64Array(3);
-  it("edgeAxis3d (WGSL) gives the same bits for edges of 1e-10 as at length 1, and the CPU mirror's axes", async () => {
+  it("edgeAxis3D (WGSL) gives the same bits for edges of 1e-10 as at length 1, and the CPU mirror's axes", async () => {
     // Random unit directions, a third of the pairs turned to within a few times the parallel
     // sine of each other (either side of the test), with a random `toward`; then the same pairs
     // scaled to 2^-33 (1.2e-10, the shortest edge of the smallest hull) and to 2^10.
@@ -142,7 +142,7 @@ describe('3D narrowphase at the smallest accepted size', () => {
       // The CPU mirror (f64) on the same f32 directions: the same verdict away from the threshold
       // and the same axis to f32 precision.
       const d = base.subarray(9 * i, 9 * i + 9);
-      const ok = edgeAxis3d(d.subarray(0, 3), d.subarray(3, 6), d.subarray(6, 9), edgeAxis);
+      const ok = edgeAxis3D(d.subarray(0, 3), d.subarray(3, 6), d.subarray(6, 9), edgeAxis);
       if (!ok) parallel++;
       const c =
         Math.hypot(
@@ -173,7 +173,7 @@ describe('3D narrowphase at the smallest accepted size', () => {
       }
     }
     console.log(
-      `edgeAxis3d: ${PAIRS} pairs × ${scales.length} scales, ${parallel} parallel (CPU), ${differ} words differ from scale 1`,
+      `edgeAxis3D: ${PAIRS} pairs × ${scales.length} scales, ${parallel} parallel (CPU), ${differ} words differ from scale 1`,
     );
     expect(parallel, 'pairs on the parallel side').toBeGreaterThan(PAIRS / 10);
     expect(parallel, 'pairs on the crossing side').toBeLessThan(PAIRS / 2);

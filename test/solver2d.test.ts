@@ -4,7 +4,7 @@
 // 10 s at 60 Hz; a dropped box must come to rest on the ground; two runs must be byte-identical.
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CONTACTS_LAYOUT_2D } from '../src/gpu/contacts2d.ts';
+import { CONTACTS_LAYOUT_2D } from '../src/gpu/contact-list2d.ts';
 import { acquireDevice } from '../src/gpu/device.ts';
 import { readBuffer } from '../src/gpu/buffers.ts';
 import { GpuWorld2D, SOLVER_LAYOUT_2D, type WorldBody2D } from '../src/solver/index.ts';

@@ -4,7 +4,7 @@
 // rest flat, and two runs must be byte-identical.
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CONTACTS_LAYOUT_3D } from '../src/gpu/contacts3d.ts';
+import { CONTACTS_LAYOUT_3D } from '../src/gpu/contact-list3d.ts';
 import { acquireDevice } from '../src/gpu/device.ts';
 import { readBuffer } from '../src/gpu/buffers.ts';
 import { makeShape3D, type Quat, type Shape3DInput, type Vec3 } from '../src/shapes3d.ts';

@@ -10,11 +10,11 @@
 //     persist (the next frame matches every point of the pairs that stay by feature id) and the
 //     stack stays put; addBodies: a new box falls and lands, the others undisturbed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unpackContacts3D } from '../src/cpu/contacts3d.ts';
+import { unpackContacts3D } from '../src/cpu/contact-list3d.ts';
 import { readBuffer } from '../src/gpu/buffers.ts';
 import { acquireDevice } from '../src/gpu/device.ts';
 import { InputError } from '../src/errors.ts';
-import { CONTACTS_LAYOUT_3D } from '../src/gpu/contacts3d.ts';
+import { CONTACTS_LAYOUT_3D } from '../src/gpu/contact-list3d.ts';
 import { GpuWorld2D } from '../src/solver/world2d.ts';
 import { GpuWorld3D } from '../src/solver/world3d.ts';
 

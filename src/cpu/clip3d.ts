@@ -15,7 +15,7 @@
 // and `seg` the incident edge the outgoing segment lies on.
 //
 // The WGSL clips box against box with the very same steps on a polygon held in registers
-// (clipBoxPolygon3d: constant indices only, which SIMD backends such as lavapipe need to avoid
+// (clipBoxPolygon3D: constant indices only, which SIMD backends such as lavapipe need to avoid
 // per-lane memory traffic); its result is bit-identical to this general clip, so there is no CPU
 // twin of it.
 
@@ -39,15 +39,15 @@ import {
   hullPlane,
   hullVertex,
   hullVertexW,
-  makeId3d,
-  pushPoint3d,
-  setNormal3d,
+  makeId3D,
+  pushPoint3D,
+  setNormal3D,
   type FaceEntry3D,
   type Hull3D,
   type HullFace3D,
   type LocalManifold3D,
 } from './manifold3d.ts';
-import { emptyCandidates3D, reduceManifold3d } from './reduce3d.ts';
+import { emptyCandidates3D, reduceManifold3D } from './reduce3d.ts';
 import { mat3, vec3, type Vec3, type Vec3Like } from './vec3.ts';
 
 /**
@@ -86,12 +86,12 @@ const s = vec3.create();
 const x = vec3.create();
 const toX = vec3.create();
 
-export function clipFeature3d(ref: number, inc: number, side: number, seg: number): number {
+export function clipFeature3D(ref: number, inc: number, side: number, seg: number): number {
   return (ref | (inc << 8) | (side << 16) | (seg << 24)) >>> 0;
 }
 
 /** Index of the vertex of hull I deepest along -n (n in the working frame); first of equals. */
-export function deepestVertex3d(I: Hull3D, n: Vec3Like): number {
+export function deepestVertex3D(I: Hull3D, n: Vec3Like): number {
   const l = mat3.transposeMulVec(I.rot, n, local); // n in I's frame
   let lo = Infinity;
   let deepest = 0;
@@ -110,8 +110,8 @@ export function deepestVertex3d(I: Hull3D, n: Vec3Like): number {
  * or with `aroundDeepest` the most anti-parallel of the faces around I's deepest vertex along -n
  * (the retry when the first clips to nothing: it always holds the deepest point).
  */
-export function incidentFace3d(I: Hull3D, n: Vec3Like, aroundDeepest: boolean): number {
-  if (aroundDeepest) return faceAroundVertex3d(I, deepestVertex3d(I, n), n);
+export function incidentFace3D(I: Hull3D, n: Vec3Like, aroundDeepest: boolean): number {
+  if (aroundDeepest) return faceAroundVertex3D(I, deepestVertex3D(I, n), n);
   const l = mat3.transposeMulVec(I.rot, n, local);
   const lx = l[0],
     ly = l[1],
@@ -130,7 +130,7 @@ export function incidentFace3d(I: Hull3D, n: Vec3Like, aroundDeepest: boolean): 
 }
 
 /** The face of hull h around vertex v most anti-parallel to n (working frame); first of equals. */
-export function faceAroundVertex3d(h: Hull3D, v: number, n: Vec3Like): number {
+export function faceAroundVertex3D(h: Hull3D, v: number, n: Vec3Like): number {
   const l = mat3.transposeMulVec(h.rot, n, local);
   let best = 0;
   let lo = Infinity;
@@ -158,8 +158,8 @@ export function faceAroundVertex3d(h: Hull3D, v: number, n: Vec3Like): number {
  * anti-parallel of adjacent nearly coplanar faces can be one the point is not over. One pass over
  * f's sides: it compiles faster than a search of the faces around a vertex (docs/tuning.md).
  */
-export function faceOverPoint3d(h: Hull3D, f: number, p: Vec3Like): number {
-  const side = farthestOutsideSide3d(h, f, planeW3d(h, f, plane), p);
+export function faceOverPoint3D(h: Hull3D, f: number, p: Vec3Like): number {
+  const side = farthestOutsideSide3D(h, f, planeW3D(h, f, plane), p);
   if (side < 0) return f;
   hullEdge(h, faceEntry(h, hullFace(h, f, face).first + side, entry).edge, edge);
   const across = edge.f0 === f ? edge.f1 : edge.f0;
@@ -174,7 +174,7 @@ export function faceOverPoint3d(h: Hull3D, f: number, p: Vec3Like): number {
  * reference vertex they share, inside the incident face. Leaving (the first point inside), the
  * outgoing segment runs along side j; entering, it is the rest of the incident segment.
  */
-export function crossingFeature3d(
+export function crossingFeature3D(
   R: Hull3D,
   refFirst: number,
   refSize: number,
@@ -201,18 +201,18 @@ export function crossingFeature3d(
     ref = FEATURE_VERTEX_3D + faceEntry(R, refFirst + corner, entry).vertex;
     inc = FEATURE_FACE_3D + incFace;
   }
-  return leaving ? clipFeature3d(ref, inc, j, 0) : clipFeature3d(ref, inc, side, seg);
+  return leaving ? clipFeature3D(ref, inc, j, 0) : clipFeature3D(ref, inc, side, seg);
 }
 
 /**
  * One Sutherland–Hodgman step: keeps the part of polygon `src` (m points) where
- * side · p <= off, the side plane of reference side j; a point within the slack (sideSlack3d) of the
+ * side · p <= off, the side plane of reference side j; a point within the slack (sideSlack3D) of the
  * plane, on either side, counts as on it: it is kept (clamped onto the plane from outside), and no
- * crossing is made next to it (crossesSide3d). Crossings lie on the true plane. Writes `dst` and
+ * crossing is made next to it (crossesSide3D). Crossings lie on the true plane. Writes `dst` and
  * returns its size. `refFirst`/`refSize` locate the reference face's vertex loop of R, `incFace`
  * the incident face.
  */
-export function clipPolygonToPlane3d(
+export function clipPolygonToPlane3D(
   src: ClipPolygon3D,
   dst: ClipPolygon3D,
   m: number,
@@ -246,19 +246,19 @@ export function clipPolygonToPlane3d(
     const nextFeat = src.feat[next];
     const dq = sx * qx + sy * qy + sz * qz - off;
     if (dp <= slack) {
-      sideClamp3d(dpos, o, px, py, pz, sx, sy, sz, dp);
-      dst.feat[o] = bandFeature3d(feat, dp, dq, slack, j);
+      sideClamp3D(dpos, o, px, py, pz, sx, sy, sz, dp);
+      dst.feat[o] = bandFeature3D(feat, dp, dq, slack, j);
       o++;
     }
     // A 2-point polygon (a segment, where only an edge of the incident face lies on the
     // reference face) has one edge: its closing edge is the same segment back, whose crossing
     // would repeat the first under another id.
-    if (crossesSide3d(dp, dq, slack) && (m > 2 || k === 0)) {
+    if (crossesSide3D(dp, dq, slack) && (m > 2 || k === 0)) {
       const t = dp / (dp - dq);
       dpos[3 * o] = px + t * (qx - px);
       dpos[3 * o + 1] = py + t * (qy - py);
       dpos[3 * o + 2] = pz + t * (qz - pz);
-      dst.feat[o] = crossingFeature3d(R, refFirst, refSize, j, incFace, feat, dp < 0);
+      dst.feat[o] = crossingFeature3D(R, refFirst, refSize, j, incFace, feat, dp < 0);
       o++;
     }
     px = qx;
@@ -273,10 +273,10 @@ export function clipPolygonToPlane3d(
 /**
  * The slack of a reference side plane (CLIP_SIDE_SLOP_3D × scale, in units of s, whose length is
  * the side's): a point outside the plane by no more than this counts as on it, so a corner lying
- * on the side plane is kept whatever its f32 noise and its id holds frame to frame; sideClamp3d
+ * on the side plane is kept whatever its f32 noise and its id holds frame to frame; sideClamp3D
  * moves such a point onto the plane, so every point stays on the reference face.
  */
-export function sideSlack3d(side: Vec3Like, scale: number): number {
+export function sideSlack3D(side: Vec3Like, scale: number): number {
   return CLIP_SIDE_SLOP_3D * scale * vec3.hypot(side);
 }
 
@@ -286,7 +286,7 @@ export function sideSlack3d(side: Vec3Like, scale: number): number {
  * itself; a crossing beside it would repeat it under another feature id (f32 noise of 1e-7 puts a
  * vertex lying on the plane on either side, and the ids would flicker).
  */
-export function crossesSide3d(dp: number, dq: number, slack: number): boolean {
+export function crossesSide3D(dp: number, dq: number, slack: number): boolean {
   return (dp < -slack && dq > slack) || (dp > slack && dq < -slack);
 }
 
@@ -295,21 +295,21 @@ export function crossesSide3d(dp: number, dq: number, slack: number): boolean {
  * band whose successor is outside is where the polygon leaves along side j (the word says so, for
  * the crossings later planes make on that run); any other keeps its own word.
  */
-export function bandFeature3d(
+export function bandFeature3D(
   feat: number,
   dp: number,
   dq: number,
   slack: number,
   j: number,
 ): number {
-  return dp >= -slack && dq > slack ? clipFeature3d(feat & 0xff, (feat >>> 8) & 0xff, j, 0) : feat;
+  return dp >= -slack && dq > slack ? clipFeature3D(feat & 0xff, (feat >>> 8) & 0xff, j, 0) : feat;
 }
 
 /**
  * Writes p moved onto the side plane s (a clip buffer's slot o, x, y, z at 3 o), when it is outside
  * by d = s · p − off > 0. (Scalars: the clip loop holds its points in locals.)
  */
-export function sideClamp3d(
+export function sideClamp3D(
   dst: Float64Array,
   o: number,
   px: number,
@@ -327,7 +327,7 @@ export function sideClamp3d(
 }
 
 /** The plane of face f of hull R in the working frame into dst: normal xyz, offset [3] (WGSL: vec4f). */
-export function planeW3d(R: Hull3D, f: number, dst: Float64Array): Float64Array {
+export function planeW3D(R: Hull3D, f: number, dst: Float64Array): Float64Array {
   const pl = hullPlane(R, f, dst);
   const w = pl[3];
   mat3.mulVec(R.rot, pl, pl);
@@ -343,7 +343,7 @@ const refLoop: HullFace3D = { first: 0, size: 0 };
  * `refFace` of hull R, keeps points below the reference plane + margin and reduces them to 4.
  * `refIsA` says whether R is body A (ids and normal). Returns the number of points written.
  */
-export function clipFaceContact3d(
+export function clipFaceContact3D(
   R: Hull3D,
   refFace: number,
   I: Hull3D,
@@ -353,7 +353,7 @@ export function clipFaceContact3d(
   scale: number,
   lm: LocalManifold3D,
 ): number {
-  const n = planeW3d(R, refFace, refPlane);
+  const n = planeW3D(R, refFace, refPlane);
   const nd = n[3];
   // Incident polygon (working frame) into clip buffer 0.
   const inc = hullFace(I, incFace, face);
@@ -361,7 +361,7 @@ export function clipFaceContact3d(
   for (let k = 0; k < m; k++) {
     faceEntry(I, inc.first + k, entry);
     vec3.store(hullVertexW(I, entry.vertex, x), clip0.pos, 3 * k);
-    clip0.feat[k] = clipFeature3d(
+    clip0.feat[k] = clipFeature3D(
       FEATURE_FACE_3D + refFace,
       FEATURE_VERTEX_3D + entry.vertex,
       NO_SIDE_3D,
@@ -389,10 +389,10 @@ export function clipFaceContact3d(
     // Outward side normal: edge × n (counter-clockwise face).
     const side = vec3.set(ey * nz0 - ez * ny0, ez * nx0 - ex * nz0, ex * ny0 - ey * nx0, s);
     const off = side[0] * ca[0] + side[1] * ca[1] + side[2] * ca[2];
-    const slack = sideSlack3d(side, scale);
+    const slack = sideSlack3D(side, scale);
     m = inFirst
-      ? clipPolygonToPlane3d(clip0, clip1, m, side, off, slack, R, ref.first, ref.size, j, incFace)
-      : clipPolygonToPlane3d(clip1, clip0, m, side, off, slack, R, ref.first, ref.size, j, incFace);
+      ? clipPolygonToPlane3D(clip0, clip1, m, side, off, slack, R, ref.first, ref.size, j, incFace)
+      : clipPolygonToPlane3D(clip1, clip0, m, side, off, slack, R, ref.first, ref.size, j, incFace);
     inFirst = !inFirst;
   }
   // Keep points below the reference plane + margin, moved midway to it.
@@ -413,21 +413,21 @@ export function clipFaceContact3d(
     cand.sep[count] = sep;
     const rf = clipped.feat[k] & 0xff;
     const inf = (clipped.feat[k] >>> 8) & 0xff;
-    cand.id[count] = refIsA ? makeId3d(rf, inf) : makeId3d(inf, rf);
+    cand.id[count] = refIsA ? makeId3D(rf, inf) : makeId3D(inf, rf);
     count++;
   }
   lm.kind = refIsA ? CONTACT_KIND_3D.faceA : CONTACT_KIND_3D.faceB;
-  setNormal3d(lm, refIsA ? n : vec3.negate(n, normal));
+  setNormal3D(lm, refIsA ? n : vec3.negate(n, normal));
   if (count === 0) return 0;
   if (count <= MAX_MANIFOLD_POINTS_3D) {
     for (let k = 0; k < count; k++)
-      pushPoint3d(lm, vec3.load(cand.pos, 3 * k, x), cand.sep[k], cand.id[k]);
+      pushPoint3D(lm, vec3.load(cand.pos, 3 * k, x), cand.sep[k], cand.id[k]);
     return count;
   }
-  const c = reduceManifold3d(cand, count, n, scale, chosen);
+  const c = reduceManifold3D(cand, count, n, scale, chosen);
   for (let i = 0; i < c; i++) {
     const k = chosen[i];
-    pushPoint3d(lm, vec3.load(cand.pos, 3 * k, x), cand.sep[k], cand.id[k]);
+    pushPoint3D(lm, vec3.load(cand.pos, 3 * k, x), cand.sep[k], cand.id[k]);
   }
   return c;
 }
@@ -437,9 +437,9 @@ export function clipFaceContact3d(
  * projected midway to the reference plane. When the hulls are apart along n (separation > 0) and
  * the vertex does not project into the reference face, the closest features lie elsewhere (two
  * corners, a vertex beside an edge): returns true, and the hulls' closest points make the contact
- * (collideHulls3d), so a speculative point never floats beside the face.
+ * (collideHulls3D), so a speculative point never floats beside the face.
  */
-export function vertexContact3d(
+export function vertexContact3D(
   R: Hull3D,
   refFace: number,
   I: Hull3D,
@@ -447,25 +447,25 @@ export function vertexContact3d(
   margin: number,
   lm: LocalManifold3D,
 ): boolean {
-  const n = planeW3d(R, refFace, refPlane);
-  const bi = deepestVertex3d(I, n);
+  const n = planeW3D(R, refFace, refPlane);
+  const bi = deepestVertex3D(I, n);
   const p = hullVertexW(I, bi, x);
   const sep = vec3.dot(n, p) - n[3];
   if (sep > margin) return false;
-  if (sep > 0 && farthestOutsideSide3d(R, refFace, n, p) >= 0) return true;
+  if (sep > 0 && farthestOutsideSide3D(R, refFace, n, p) >= 0) return true;
   const v = FEATURE_VERTEX_3D + bi;
   const f = FEATURE_FACE_3D + refFace;
-  pushPoint3d(
+  pushPoint3D(
     lm,
     vec3.addScaled(p, n, -(0.5 * sep), p),
     sep,
-    refIsA ? makeId3d(f, v) : makeId3d(v, f),
+    refIsA ? makeId3D(f, v) : makeId3D(v, f),
   );
   return false;
 }
 
 /** Loop vertex k of face f of h, in the working frame. */
-export function faceVertexW3d(h: Hull3D, f: number, k: number, dst: Vec3): Vec3 {
+export function faceVertexW3D(h: Hull3D, f: number, k: number, dst: Vec3): Vec3 {
   return hullVertexW(h, faceEntry(h, hullFace(h, f, face).first + k, entry).vertex, dst);
 }
 
@@ -474,13 +474,13 @@ export function faceVertexW3d(h: Hull3D, f: number, k: number, dst: Vec3): Vec3 
  * (its distance to the side plane, edge × n), or -1 when p lies over the face: on the inner side
  * of every side plane. Side j runs from loop vertex j to j + 1.
  */
-export function farthestOutsideSide3d(h: Hull3D, f: number, n: Vec3Like, p: Vec3Like): number {
+export function farthestOutsideSide3D(h: Hull3D, f: number, n: Vec3Like, p: Vec3Like): number {
   const size = hullFace(h, f, face).size;
   let worst = 0;
   let side = -1;
   for (let j = 0; j < size; j++) {
-    const va = faceVertexW3d(h, f, j, a);
-    const vb = faceVertexW3d(h, f, j + 1 === size ? 0 : j + 1, b);
+    const va = faceVertexW3D(h, f, j, a);
+    const vb = faceVertexW3D(h, f, j + 1 === size ? 0 : j + 1, b);
     const sn = vec3.cross(vec3.sub(vb, va, e), n, s);
     const outside = vec3.dot(sn, vec3.sub(p, va, toX)) / vec3.length(sn);
     if (outside > worst) {

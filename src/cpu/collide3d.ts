@@ -27,37 +27,37 @@ import {
   SHAPE_KIND_3D,
 } from '../constants3d.ts';
 import type { Shape3D } from '../shapes3d.ts';
-import { clipFaceContact3d, incidentFace3d, planeW3d, vertexContact3d } from './clip3d.ts';
-import { closestSegments3d, emptySegmentClosest3D } from './distance3d.ts';
-import { closestContact3d, closestHulls3d, emptyHullClosest3D } from './gjk3d.ts';
+import { clipFaceContact3D, incidentFace3D, planeW3D, vertexContact3D } from './clip3d.ts';
+import { closestSegments3D, emptySegmentClosest3D } from './distance3d.ts';
+import { closestContact3D, closestHulls3D, emptyHullClosest3D } from './gjk3d.ts';
 import {
-  edgeFeature3d,
+  edgeFeature3D,
   emptyHull3D,
   emptyHullEdge3D,
   emptyLocalManifold3D,
   emptyWorkingFrame3D,
   hullEdge,
   hullVertexW,
-  makeId3d,
-  manifoldToWorld3d,
-  minSeparation3d,
-  pushPoint3d,
-  relativePose3d,
-  resetLocalManifold3d,
-  setJoinNormal3d,
-  setNormal3d,
+  makeId3D,
+  manifoldToWorld3D,
+  minSeparation3D,
+  pushPoint3D,
+  relativePose3D,
+  resetLocalManifold3D,
+  setJoinNormal3D,
+  setNormal3D,
   type Hull3D,
   type LocalManifold3D,
   type Manifold3D,
   type Transform3D,
 } from './manifold3d.ts';
-import { collideHullRound3d, collideRounds3d } from './round3d.ts';
+import { collideHullRound3D, collideRounds3D } from './round3d.ts';
 import {
   emptyEdgeQuery3D,
   emptyFaceQuery3D,
-  queryBoxEdges3d,
-  queryEdgeDirections3d,
-  queryFaceDirections3d,
+  queryBoxEdges3D,
+  queryEdgeDirections3D,
+  queryFaceDirections3D,
   type EdgeQuery3D,
   type FaceQuery3D,
 } from './sat3d.ts';
@@ -72,7 +72,7 @@ export {
   type Transform3D,
 } from './manifold3d.ts';
 
-/** What edgeContact3d did (WGSL: the same constants). */
+/** What edgeContact3D did (WGSL: the same constants). */
 export const EDGE_FAILED = 0;
 export const EDGE_MADE = 1;
 /** Hulls apart whose edges' closest points lie off the edges: the hulls' closest points make the contact. */
@@ -94,7 +94,7 @@ const mid = vec3.create();
  * edge: for hulls apart along the axis, EDGE_NEEDS_CLOSEST; for clamped points that touch, those
  * (see below); else EDGE_FAILED.
  */
-export function edgeContact3d(
+export function edgeContact3D(
   A: Hull3D,
   B: Hull3D,
   query: EdgeQuery3D,
@@ -106,7 +106,7 @@ export function edgeContact3d(
   if (ea < 0) return EDGE_FAILED;
   hullEdge(A, ea, edgeA);
   hullEdge(B, eb, edgeB);
-  const c = closestSegments3d(
+  const c = closestSegments3D(
     hullVertexW(A, edgeA.v0, a0),
     hullVertexW(A, edgeA.v1, a1),
     hullVertexW(B, edgeB.v0, b0),
@@ -125,22 +125,22 @@ export function edgeContact3d(
     const dist = vec3.length(d);
     if (!(dist <= CORE_DISTANCE_3D * scale)) return EDGE_FAILED;
     lm.kind = CONTACT_KIND_3D.closest;
-    setJoinNormal3d(lm, d, dist, query.axis, scale);
-    pushPoint3d(
+    setJoinNormal3D(lm, d, dist, query.axis, scale);
+    pushPoint3D(
       lm,
       vec3.midpoint(c.c1, c.c2, mid),
       query.separation,
-      makeId3d(edgeFeature3d(A.shape, ea, c.s), edgeFeature3d(B.shape, eb, c.t)),
+      makeId3D(edgeFeature3D(A.shape, ea, c.s), edgeFeature3D(B.shape, eb, c.t)),
     );
     return EDGE_MADE;
   }
   lm.kind = CONTACT_KIND_3D.edge;
-  setNormal3d(lm, query.axis);
-  pushPoint3d(
+  setNormal3D(lm, query.axis);
+  pushPoint3D(
     lm,
     vec3.midpoint(c.c1, c.c2, mid),
     query.separation,
-    makeId3d(FEATURE_EDGE_3D + ea, FEATURE_EDGE_3D + eb),
+    makeId3D(FEATURE_EDGE_3D + ea, FEATURE_EDGE_3D + eb),
   );
   return EDGE_MADE;
 }
@@ -151,22 +151,22 @@ const queryE = emptyEdgeQuery3D();
 const refPlane = new Float64Array(4);
 
 /** Hull–hull (boxes included), A the working frame's own hull. Writes the local manifold. */
-export function collideHulls3d(
+export function collideHulls3D(
   A: Hull3D,
   B: Hull3D,
   margin: number,
   scale: number,
   lm: LocalManifold3D,
 ): void {
-  const sepA = queryFaceDirections3d(A, B, margin, scale, queryA).separation;
+  const sepA = queryFaceDirections3D(A, B, margin, scale, queryA).separation;
   if (sepA > margin) return;
-  const sepB = queryFaceDirections3d(B, A, margin, scale, queryB).separation;
+  const sepB = queryFaceDirections3D(B, A, margin, scale, queryB).separation;
   if (sepB > margin) return;
   // Edge axes matter only above the best face axis less the hysteresis: the query skips the rest.
   if (A.shape.kind === SHAPE_KIND_3D.box && B.shape.kind === SHAPE_KIND_3D.box)
-    queryBoxEdges3d(A, B, margin, queryE);
+    queryBoxEdges3D(A, B, margin, queryE);
   else
-    queryEdgeDirections3d(
+    queryEdgeDirections3D(
       A,
       B,
       margin,
@@ -178,7 +178,7 @@ export function collideHulls3d(
   if (sepE > margin) return;
   const sep = Math.max(sepA, sepB, sepE);
   const edgeFirst = sepE > Math.max(sepA, sepB) + EDGE_HYSTERESIS_3D * scale;
-  let edge = edgeFirst ? edgeContact3d(A, B, queryE, scale, lm) : EDGE_FAILED;
+  let edge = edgeFirst ? edgeContact3D(A, B, queryE, scale, lm) : EDGE_FAILED;
   // Whether the hulls' closest points may make the contact instead (hulls apart only).
   let closest = edge === EDGE_NEEDS_CLOSEST;
   if (edge !== EDGE_MADE && !closest) {
@@ -188,28 +188,28 @@ export function collideHulls3d(
     const I = flip ? A : B;
     const refFace = flip ? queryB.face : queryA.face;
     // The reference normal in the working frame.
-    const n = planeW3d(R, refFace, refPlane);
-    const inc = incidentFace3d(I, n, false);
-    let count = clipFaceContact3d(R, refFace, I, inc, !flip, margin, scale, lm);
+    const n = planeW3D(R, refFace, refPlane);
+    const inc = incidentFace3D(I, n, false);
+    let count = clipFaceContact3D(R, refFace, I, inc, !flip, margin, scale, lm);
     // Nothing of that face lies over the reference face. An edge axis within the hysteresis of
     // the face axis is the contact then; else retry with a face at the deepest vertex, then take
     // that vertex alone (keeps the SAT normal and depth), or for hulls apart their closest points.
     if (count === 0 && !edgeFirst && sepE > Math.max(sepA, sepB) - EDGE_HYSTERESIS_3D * scale) {
-      edge = edgeContact3d(A, B, queryE, scale, lm);
+      edge = edgeContact3D(A, B, queryE, scale, lm);
       closest = edge === EDGE_NEEDS_CLOSEST;
     }
     if (count === 0 && edge !== EDGE_MADE && !closest) {
-      const inc2 = incidentFace3d(I, n, true);
-      if (inc2 !== inc) count = clipFaceContact3d(R, refFace, I, inc2, !flip, margin, scale, lm);
-      if (count === 0) closest = vertexContact3d(R, refFace, I, !flip, margin, lm);
+      const inc2 = incidentFace3D(I, n, true);
+      if (inc2 !== inc) count = clipFaceContact3D(R, refFace, I, inc2, !flip, margin, scale, lm);
+      if (count === 0) closest = vertexContact3D(R, refFace, I, !flip, margin, lm);
     }
     // Hulls apart whose face contact lies farther than the SAT's separation (by more than the
     // hysteresis) everywhere: no incident point over the face is a closest point, so the closest
     // features may be others.
-    if (count > 0 && sep > 0 && minSeparation3d(lm) > sep + EDGE_HYSTERESIS_3D * scale)
+    if (count > 0 && sep > 0 && minSeparation3D(lm) > sep + EDGE_HYSTERESIS_3D * scale)
       closest = true;
   }
-  if (closest) closestPointsContact3d(A, B, sep, queryA, queryB, queryE, margin, scale, lm);
+  if (closest) closestPointsContact3D(A, B, sep, queryA, queryB, queryE, margin, scale, lm);
 }
 
 const closestPoints = emptyHullClosest3D();
@@ -227,7 +227,7 @@ const axisPlane = new Float64Array(4);
  * not depend on which path asked: where the SAT's features hold the closest points, the distance
  * is the SAT's separation.
  */
-function closestPointsContact3d(
+function closestPointsContact3D(
   A: Hull3D,
   B: Hull3D,
   sep: number,
@@ -243,28 +243,28 @@ function closestPointsContact3d(
   if (qE.separation < Math.max(qA.separation, qB.separation)) {
     const alongA = qA.separation >= qB.separation;
     vec3.scale(
-      planeW3d(alongA ? A : B, alongA ? qA.face : qB.face, axisPlane),
+      planeW3D(alongA ? A : B, alongA ? qA.face : qB.face, axisPlane),
       alongA ? 1 : -1,
       axis,
     );
   }
-  const c = closestHulls3d(A, B, axis, scale, closestPoints);
+  const c = closestHulls3D(A, B, axis, scale, closestPoints);
   if (c.distance > margin) {
-    resetLocalManifold3d(lm);
+    resetLocalManifold3D(lm);
     return;
   }
   const hysteresis = EDGE_HYSTERESIS_3D * scale;
   if (
     lm.count === 0 ||
     c.distance > sep + hysteresis ||
-    minSeparation3d(lm) > c.distance + hysteresis
+    minSeparation3D(lm) > c.distance + hysteresis
   ) {
-    resetLocalManifold3d(lm);
-    closestContact3d(c, axis, scale, lm);
+    resetLocalManifold3D(lm);
+    closestContact3D(c, axis, scale, lm);
   }
 }
 
-export function isHull3d(s: Shape3D): boolean {
+export function isHull3D(s: Shape3D): boolean {
   return s.kind === SHAPE_KIND_3D.hull || s.kind === SHAPE_KIND_3D.box;
 }
 
@@ -288,19 +288,19 @@ export function collide3D(
   out: Manifold3D,
 ): number {
   // The more complex shape is solved first (in its frame); hull–round is always hull first.
-  const swap = !isHull3d(shapeA) && isHull3d(shapeB);
+  const swap = !isHull3D(shapeA) && isHull3D(shapeB);
   const X = swap ? shapeB : shapeA;
   const Y = swap ? shapeA : shapeB;
   hullX.shape = X;
   hullY.shape = Y;
-  relativePose3d(X, swap ? xfB : xfA, Y, swap ? xfA : xfB, frame, hullY);
+  relativePose3D(X, swap ? xfB : xfA, Y, swap ? xfA : xfB, frame, hullY);
   const scale = Math.min(X.extent, Y.extent);
-  resetLocalManifold3d(local);
-  if (isHull3d(X)) {
-    if (isHull3d(Y)) collideHulls3d(hullX, hullY, margin, scale, local);
-    else collideHullRound3d(hullX, hullY, margin, scale, local);
+  resetLocalManifold3D(local);
+  if (isHull3D(X)) {
+    if (isHull3D(Y)) collideHulls3D(hullX, hullY, margin, scale, local);
+    else collideHullRound3D(hullX, hullY, margin, scale, local);
   } else {
-    collideRounds3d(hullX, hullY, margin, scale, local);
+    collideRounds3D(hullX, hullY, margin, scale, local);
   }
-  return manifoldToWorld3d(local, frame, out, swap);
+  return manifoldToWorld3D(local, frame, out, swap);
 }

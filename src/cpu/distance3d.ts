@@ -2,7 +2,7 @@
 
 import { vec3, type Vec3, type Vec3Like } from './vec3.ts';
 
-/** Result of closestSegments3d (WGSL: `struct SegmentClosest3D`). */
+/** Result of closestSegments3D (WGSL: `struct SegmentClosest3D`). */
 export interface SegmentClosest3D {
   /** Parameter on segment 1. */
   s: number;
@@ -22,7 +22,7 @@ export function emptySegmentClosest3D(): SegmentClosest3D {
  * Closest points of segments p1–q1 and p2–q2 (Ericson 5.1.9) into `out`. Handles segments that
  * are points. (Scalars inside: it runs for every hull edge a round core may be closest to.)
  */
-export function closestSegments3d(
+export function closestSegments3D(
   p1: Vec3Like,
   q1: Vec3Like,
   p2: Vec3Like,

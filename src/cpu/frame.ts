@@ -18,9 +18,9 @@ import { LAYOUT_3D } from '../layout3d.ts';
 import { packScene2D } from '../pack2d.ts';
 import { packScene3D } from '../pack3d.ts';
 import type { Scene2D, Scene3D } from '../scene.ts';
-import { CpuContacts2D } from './contacts2d.ts';
-import { CpuContacts3D } from './contacts3d.ts';
-import type { ContactsResult, CpuContacts } from './contacts.ts';
+import { CpuContacts2D } from './contact-list2d.ts';
+import { CpuContacts3D } from './contact-list3d.ts';
+import type { ContactsResult, CpuContacts } from './contact-list.ts';
 import { collidePacked2D, prepareCpu2D } from './narrowphase2d.ts';
 import { collidePacked3D, prepareCpu3D } from './narrowphase3d.ts';
 import {

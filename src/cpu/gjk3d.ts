@@ -6,9 +6,9 @@
 // as in Ericson, Real-Time Collision Detection, 5.1.2 and 5.1.5. The features are read off the
 // vertices the final simplex uses on each hull (one: that vertex; two neighbours: their edge;
 // more: the face through them, which faces the other hull), and the witness points computed from
-// those features in closed form (polishClosest3d), not as the simplex's barycentric mix.
+// those features in closed form (polishClosest3D), not as the simplex's barycentric mix.
 //
-// Used where the SAT's features need not hold the closest points of hulls apart (collideHulls3d in
+// Used where the SAT's features need not hold the closest points of hulls apart (collideHulls3D in
 // src/cpu/collide3d.ts: a face contact that lies farther than the SAT's separation plus the
 // hysteresis everywhere, or leaves nothing, an edge pair whose closest points are off its edges).
 // The SAT axis separates the hulls, so the distance is positive and GJK ends in a few steps; the
@@ -28,22 +28,22 @@ import {
   GJK_MAX_ITERATIONS_3D,
   GJK_TOLERANCE_3D,
 } from '../constants3d.ts';
-import { deepestVertex3d, faceAroundVertex3d, faceOverPoint3d, planeW3d } from './clip3d.ts';
-import { closestSegments3d, emptySegmentClosest3D } from './distance3d.ts';
+import { deepestVertex3D, faceAroundVertex3D, faceOverPoint3D, planeW3D } from './clip3d.ts';
+import { closestSegments3D, emptySegmentClosest3D } from './distance3d.ts';
 import {
   CONTACT_KIND_3D,
   emptyHullEdge3D,
   hullEdge,
   hullVertexW,
-  makeId3d,
-  pushPoint3d,
-  setJoinNormal3d,
+  makeId3D,
+  pushPoint3D,
+  setJoinNormal3D,
   type Hull3D,
   type LocalManifold3D,
 } from './manifold3d.ts';
 import { vec3, type Vec3, type Vec3Like } from './vec3.ts';
 
-/** Result of closestHulls3d (WGSL: `struct HullClosest3D`): the distance, the point on P and on Q (working frame), their features. */
+/** Result of closestHulls3D (WGSL: `struct HullClosest3D`): the distance, the point on P and on Q (working frame), their features. */
 export interface HullClosest3D {
   distance: number;
   p: Vec3;
@@ -65,7 +65,7 @@ interface Simplex3D {
   l: Float64Array;
 }
 
-function emptySimplex3d(): Simplex3D {
+function emptySimplex3D(): Simplex3D {
   const points = (): Vec3[] => Array.from({ length: 4 }, () => vec3.create());
   return {
     p: points(),
@@ -76,7 +76,7 @@ function emptySimplex3d(): Simplex3D {
   };
 }
 
-function copySimplex3d(dst: Simplex3D, src: Simplex3D): void {
+function copySimplex3D(dst: Simplex3D, src: Simplex3D): void {
   for (let k = 0; k < 4; k++) {
     vec3.copy(src.p[k], dst.p[k]);
     vec3.copy(src.q[k], dst.q[k]);
@@ -87,11 +87,11 @@ function copySimplex3d(dst: Simplex3D, src: Simplex3D): void {
 }
 
 /** The simplex, and a copy of it before a step (kept when the step brings v no nearer). */
-const sim = emptySimplex3d();
-const before = emptySimplex3d();
-/** Its points w = q − p (solveSimplex3d). */
+const sim = emptySimplex3D();
+const before = emptySimplex3D();
+/** Its points w = q − p (solveSimplex3D). */
 const w = Array.from({ length: 4 }, () => vec3.create());
-/** Weights of a segment or triangle solve (gjkSegment3d, gjkTriangle3d). */
+/** Weights of a segment or triangle solve (gjkSegment3D, gjkTriangle3D). */
 const lam = new Float64Array(3);
 const ab = vec3.create();
 const ac = vec3.create();
@@ -101,7 +101,7 @@ const x = vec3.create();
  * Weights of the point of segment a–b nearest the origin into l[0..1] (Ericson 5.1.2); returns
  * its squared distance. A segment of zero length is its first point.
  */
-export function gjkSegment3d(a: Vec3Like, b: Vec3Like, l: Float64Array): number {
+export function gjkSegment3D(a: Vec3Like, b: Vec3Like, l: Float64Array): number {
   const e = vec3.sub(b, a, ab);
   const ee = vec3.dot(e, e);
   let t = 0;
@@ -118,7 +118,7 @@ export function gjkSegment3d(a: Vec3Like, b: Vec3Like, l: Float64Array): number 
  * its face region (rounding) takes the nearest of its edges; an edge of zero length (two support
  * pairs can give the same point) its first end. The weights are finite and sum to 1.
  */
-export function gjkTriangle3d(a: Vec3Like, b: Vec3Like, c: Vec3Like, l: Float64Array): number {
+export function gjkTriangle3D(a: Vec3Like, b: Vec3Like, c: Vec3Like, l: Float64Array): number {
   vec3.sub(b, a, ab);
   vec3.sub(c, a, ac);
   const d1 = -vec3.dot(ab, a);
@@ -152,17 +152,17 @@ export function gjkTriangle3d(a: Vec3Like, b: Vec3Like, c: Vec3Like, l: Float64A
     l0 = 1 - l1 - l2;
   } else {
     // No region holds the origin consistently (a sliver): the nearest edge.
-    let best = gjkSegment3d(a, b, l);
+    let best = gjkSegment3D(a, b, l);
     l0 = l[0];
     l1 = l[1];
-    const dAC = gjkSegment3d(a, c, l);
+    const dAC = gjkSegment3D(a, c, l);
     if (dAC < best) {
       best = dAC;
       l0 = l[0];
       l1 = 0;
       l2 = l[1];
     }
-    if (gjkSegment3d(b, c, l) < best) {
+    if (gjkSegment3D(b, c, l) < best) {
       l0 = 0;
       l1 = l[0];
       l2 = l[1];
@@ -183,18 +183,18 @@ const toOmit = vec3.create();
  * the unused points dropped. Returns the new point count; 0 when a tetrahedron holds the origin
  * (the hulls touch or overlap; the weights those of the origin).
  */
-function solveSimplex3d(s: Simplex3D, n: number): number {
+function solveSimplex3D(s: Simplex3D, n: number): number {
   for (let k = 0; k < 4; k++) {
     vec3.sub(s.q[k], s.p[k], w[k]);
     s.l[k] = 0;
   }
   if (n === 1) s.l[0] = 1;
   else if (n === 2) {
-    gjkSegment3d(w[0], w[1], lam);
+    gjkSegment3D(w[0], w[1], lam);
     s.l[0] = lam[0];
     s.l[1] = lam[1];
   } else if (n === 3) {
-    gjkTriangle3d(w[0], w[1], w[2], lam);
+    gjkTriangle3D(w[0], w[1], w[2], lam);
     s.l[0] = lam[0];
     s.l[1] = lam[1];
     s.l[2] = lam[2];
@@ -212,7 +212,7 @@ function solveSimplex3d(s: Simplex3D, n: number): number {
       const a = w[i];
       vec3.cross(vec3.sub(w[j], a, ab), vec3.sub(w[k], a, ac), nrm);
       if (!(-vec3.dot(nrm, a) * vec3.dot(nrm, vec3.sub(w[omit], a, toOmit)) > 0)) inside = false;
-      const d = gjkTriangle3d(a, w[j], w[k], lam);
+      const d = gjkTriangle3D(a, w[j], w[k], lam);
       if (d < best) {
         best = d;
         s.l.fill(0);
@@ -222,7 +222,7 @@ function solveSimplex3d(s: Simplex3D, n: number): number {
       }
     }
     if (inside) {
-      originWeights3d(w, s.l);
+      originWeights3D(w, s.l);
       return 0;
     }
   }
@@ -248,7 +248,7 @@ const negD = vec3.create();
 const tx = vec3.create();
 
 /** Weights of the origin in the tetrahedron wt (it lies inside) into l: ratios of volumes about wt[3]. */
-function originWeights3d(wt: Vec3[], l: Float64Array): void {
+function originWeights3D(wt: Vec3[], l: Float64Array): void {
   const d = wt[3];
   const a = vec3.sub(wt[0], d, ta);
   const b = vec3.sub(wt[1], d, tb);
@@ -269,9 +269,9 @@ const against = vec3.create();
  * Feature of hull h holding the simplex's points on it: `count` distinct vertices, the first two
  * i0, i1. One: that vertex; two joined by an edge: the edge; else the face around i0 that faces
  * direction dir the most (working frame), or the nearly coplanar neighbour h's closest point p
- * lies over (faceOverPoint3d): the closest points lie on a face whose normal is that direction.
+ * lies over (faceOverPoint3D): the closest points lie on a face whose normal is that direction.
  */
-export function simplexFeature3d(
+export function simplexFeature3D(
   h: Hull3D,
   i0: number,
   i1: number,
@@ -288,12 +288,12 @@ export function simplexFeature3d(
     }
   }
   return (
-    FEATURE_FACE_3D + faceOverPoint3d(h, faceAroundVertex3d(h, i0, vec3.negate(dir, against)), p)
+    FEATURE_FACE_3D + faceOverPoint3D(h, faceAroundVertex3D(h, i0, vec3.negate(dir, against)), p)
   );
 }
 
 /** Distinct values among the first n of `idx` (at most 3 counted) into out: [count, first, second]. */
-function distinctVertices3d(idx: Int32Array, n: number, out: Int32Array): Int32Array {
+function distinctVertices3D(idx: Int32Array, n: number, out: Int32Array): Int32Array {
   let c = 0;
   let a = -1;
   let b = -1;
@@ -324,7 +324,7 @@ const distinct = new Int32Array(3);
  * from P towards Q: the SAT's) names the faces when the points touch (closer than
  * CORE_DISTANCE_3D × scale, where their join has no direction).
  */
-export function closestHulls3d(
+export function closestHulls3D(
   P: Hull3D,
   Q: Hull3D,
   axis: Vec3Like,
@@ -339,8 +339,8 @@ export function closestHulls3d(
     const vv = vec3.dot(v, v);
     if (n > 0 && vv <= touch) break;
     // Support of Q − P against v: P's vertex farthest along v, Q's farthest against it.
-    const ip = deepestVertex3d(P, vec3.negate(v, negV));
-    const iq = deepestVertex3d(Q, v);
+    const ip = deepestVertex3D(P, vec3.negate(v, negV));
+    const iq = deepestVertex3D(Q, v);
     hullVertexW(P, ip, sim.p[n]);
     hullVertexW(Q, iq, sim.q[n]);
     // Converged: the new support point brings v no nearer than the tolerance; or it is in the simplex.
@@ -349,11 +349,11 @@ export function closestHulls3d(
     let repeated = false;
     for (let k = 0; k < n; k++) if (sim.ip[k] === ip && sim.iq[k] === iq) repeated = true;
     if (repeated) break;
-    copySimplex3d(before, sim);
+    copySimplex3D(before, sim);
     const m = n;
     sim.ip[n] = ip;
     sim.iq[n] = iq;
-    n = solveSimplex3d(sim, n + 1);
+    n = solveSimplex3D(sim, n + 1);
     if (n === 0) {
       // A tetrahedron holds the origin: the hulls touch (by rounding); its four points are the mix.
       n = 4;
@@ -364,7 +364,7 @@ export function closestHulls3d(
       vec3.addScaled(next, vec3.sub(sim.q[k], sim.p[k], support), sim.l[k], next);
     // No nearer than before (rounding): the previous simplex is the answer.
     if (m > 0 && vec3.dot(next, next) >= vv) {
-      copySimplex3d(sim, before);
+      copySimplex3D(sim, before);
       n = m;
       break;
     }
@@ -382,10 +382,10 @@ export function closestHulls3d(
   out.distance = dist;
   // The direction from P to Q: the join, or the SAT axis where the points touch.
   const u = dist > CORE_DISTANCE_3D * scale ? vec3.divScalar(d, dist, dirP) : vec3.copy(axis, dirP);
-  distinctVertices3d(sim.ip, n, distinct);
-  out.featureP = simplexFeature3d(P, distinct[1], distinct[2], distinct[0], u, out.p);
-  distinctVertices3d(sim.iq, n, distinct);
-  out.featureQ = simplexFeature3d(
+  distinctVertices3D(sim.ip, n, distinct);
+  out.featureP = simplexFeature3D(P, distinct[1], distinct[2], distinct[0], u, out.p);
+  distinctVertices3D(sim.iq, n, distinct);
+  out.featureQ = simplexFeature3D(
     Q,
     distinct[1],
     distinct[2],
@@ -393,13 +393,13 @@ export function closestHulls3d(
     vec3.negate(u, dirQ),
     out.q,
   );
-  return polishClosest3d(P, Q, out);
+  return polishClosest3D(P, Q, out);
 }
 
 const edge2 = emptyHullEdge3D();
 
 /** End points of feature f of hull h (working frame) into a, b: a vertex twice, an edge's two ends. */
-function featureSegment3d(h: Hull3D, f: number, a: Vec3, b: Vec3): void {
+function featureSegment3D(h: Hull3D, f: number, a: Vec3, b: Vec3): void {
   const isVertex = f < FEATURE_EDGE_3D;
   if (!isVertex) hullEdge(h, f - FEATURE_EDGE_3D, edge2);
   hullVertexW(h, isVertex ? f : edge2.v0, a);
@@ -421,21 +421,21 @@ const seg = emptySegmentClosest3D();
  * the face's); else the closest points of the two features as segments (a vertex is one of length
  * zero). Updates c in place.
  */
-function polishClosest3d(P: Hull3D, Q: Hull3D, c: HullClosest3D): HullClosest3D {
+function polishClosest3D(P: Hull3D, Q: Hull3D, c: HullClosest3D): HullClosest3D {
   const fp = c.featureP;
   const fq = c.featureQ;
   if (fp >= FEATURE_FACE_3D || fq >= FEATURE_FACE_3D) {
     const onP = fp >= FEATURE_FACE_3D;
-    const pl = planeW3d(onP ? P : Q, (onP ? fp : fq) - FEATURE_FACE_3D, plane);
+    const pl = planeW3D(onP ? P : Q, (onP ? fp : fq) - FEATURE_FACE_3D, plane);
     const p = onP ? c.q : c.p;
     const d = vec3.dot(pl, p) - pl[3];
     vec3.addScaled(p, pl, -d, onP ? c.p : c.q);
     c.distance = Math.max(d, 0);
     return c;
   }
-  featureSegment3d(P, fp, segP0, segP1);
-  featureSegment3d(Q, fq, segQ0, segQ1);
-  const cs = closestSegments3d(segP0, segP1, segQ0, segQ1, seg);
+  featureSegment3D(P, fp, segP0, segP1);
+  featureSegment3D(Q, fq, segQ0, segQ1);
+  const cs = closestSegments3D(segP0, segP1, segQ0, segQ1, seg);
   vec3.copy(cs.c1, c.p);
   vec3.copy(cs.c2, c.q);
   c.distance = vec3.hypot(vec3.sub(cs.c2, cs.c1, join));
@@ -445,17 +445,17 @@ function polishClosest3d(P: Hull3D, Q: Hull3D, c: HullClosest3D): HullClosest3D 
 const mid = vec3.create();
 
 /**
- * The contact of closestHulls3d's result c for hulls A (P) and B (Q) within the margin: one point
+ * The contact of closestHulls3D's result c for hulls A (P) and B (Q) within the margin: one point
  * midway between the closest points, the distance as its separation, the normal along their join,
  * or along `axis`, from A towards B, where they touch.
  */
-export function closestContact3d(
+export function closestContact3D(
   c: HullClosest3D,
   axis: Vec3Like,
   scale: number,
   lm: LocalManifold3D,
 ): void {
   lm.kind = CONTACT_KIND_3D.closest;
-  setJoinNormal3d(lm, vec3.sub(c.q, c.p, join), c.distance, axis, scale);
-  pushPoint3d(lm, vec3.midpoint(c.p, c.q, mid), c.distance, makeId3d(c.featureP, c.featureQ));
+  setJoinNormal3D(lm, vec3.sub(c.q, c.p, join), c.distance, axis, scale);
+  pushPoint3D(lm, vec3.midpoint(c.p, c.q, mid), c.distance, makeId3D(c.featureP, c.featureQ));
 }

@@ -5,7 +5,7 @@
 // X's centre (body position + R_X · centre), the axes X's. Each shape of the pair is a `Hull3D`:
 // the shape and the rigid transform of its shape frame into that working frame (identity for X,
 // the relative pose for Y). The local manifold (LocalManifold3D, the WGSL's `var<private> lm`) is
-// built in the working frame and moved to world space at the end by `manifoldToWorld3d`.
+// built in the working frame and moved to world space at the end by `manifoldToWorld3D`.
 //
 // Nothing is allocated per pair: results go into scratch the caller owns (the local manifold, the
 // working frame, the small result structs below); a module keeps private scratch for its own
@@ -98,7 +98,7 @@ export function emptyLocalManifold3D(): LocalManifold3D {
   };
 }
 
-/** X's rotation and centre in world space, set by relativePose3d (WGSL: `struct WorkingFrame3D`). */
+/** X's rotation and centre in world space, set by relativePose3D (WGSL: `struct WorkingFrame3D`). */
 export interface WorkingFrame3D {
   rot: Mat3;
   origin: Vec3;
@@ -203,12 +203,12 @@ export function hullEdge(h: Hull3D, e: number, out: HullEdge3D): HullEdge3D {
 // ---- local manifold ------------------------------------------------------------------------------
 
 /** Empties the local manifold. */
-export function resetLocalManifold3d(lm: LocalManifold3D): void {
+export function resetLocalManifold3D(lm: LocalManifold3D): void {
   lm.count = 0;
   lm.kind = CONTACT_KIND_3D.none;
 }
 
-export function setNormal3d(lm: LocalManifold3D, n: Vec3Like): void {
+export function setNormal3D(lm: LocalManifold3D, n: Vec3Like): void {
   vec3.copy(n, lm.normal);
 }
 
@@ -217,7 +217,7 @@ export function setNormal3d(lm: LocalManifold3D, n: Vec3Like): void {
  * CORE_DISTANCE_3D × scale, along the SAT axis f instead: the join of two points that (nearly)
  * touch points anywhere, its direction the rounding of their coordinates.
  */
-export function setJoinNormal3d(
+export function setJoinNormal3D(
   lm: LocalManifold3D,
   d: Vec3Like,
   dist: number,
@@ -225,18 +225,18 @@ export function setJoinNormal3d(
   scale: number,
 ): void {
   if (dist > CORE_DISTANCE_3D * scale) vec3.set(d[0] / dist, d[1] / dist, d[2] / dist, lm.normal);
-  else setNormal3d(lm, f);
+  else setNormal3D(lm, f);
 }
 
 /** The smallest separation of the local manifold's points (Infinity when it has none). */
-export function minSeparation3d(lm: LocalManifold3D): number {
+export function minSeparation3D(lm: LocalManifold3D): number {
   let lo = Infinity;
   for (let k = 0; k < lm.count; k++) lo = Math.min(lo, lm.separations[k]);
   return lo;
 }
 
 /** Appends a point (working frame) with its separation and feature id. */
-export function pushPoint3d(lm: LocalManifold3D, p: Vec3Like, sep: number, id: number): void {
+export function pushPoint3D(lm: LocalManifold3D, p: Vec3Like, sep: number, id: number): void {
   const i = lm.count++;
   vec3.store(p, lm.positions, 3 * i);
   lm.separations[i] = sep;
@@ -246,24 +246,24 @@ export function pushPoint3d(lm: LocalManifold3D, p: Vec3Like, sep: number, id: n
 // ---- ids -----------------------------------------------------------------------------------------
 
 /** Feature id of a point made by feature a of body A and feature b of body B. */
-export function makeId3d(a: number, b: number): number {
+export function makeId3D(a: number, b: number): number {
   return ((a & 0xff) << 8) | (b & 0xff);
 }
 
 /** The id seen from the other body (halves exchanged). */
-export function swapId3d(id: number): number {
+export function swapId3D(id: number): number {
   return ((id & 0xff) << 8) | ((id >> 8) & 0xff);
 }
 
 /** Feature code of a point at parameter s along edge e (v0 -> v1) of a hull. */
-export function edgeFeature3d(h: Shape3D, e: number, s: number): number {
+export function edgeFeature3D(h: Shape3D, e: number, s: number): number {
   if (s <= 0) return FEATURE_VERTEX_3D + h.edgeV0[e];
   if (s >= 1) return FEATURE_VERTEX_3D + h.edgeV1[e];
   return FEATURE_EDGE_3D + e;
 }
 
 /** Feature code of a point at parameter s along a round shape's core (sphere: its point). */
-export function coreFeature3d(isSegment: boolean, s: number): number {
+export function coreFeature3D(isSegment: boolean, s: number): number {
   if (!isSegment) return FEATURE_VERTEX_3D;
   if (s <= 0) return FEATURE_VERTEX_3D;
   if (s >= 1) return FEATURE_VERTEX_3D + 1;
@@ -273,10 +273,10 @@ export function coreFeature3d(isSegment: boolean, s: number): number {
 // ---- transforms ----------------------------------------------------------------------------------
 
 /** Row-major rotation matrix of unit quaternion q = [x, y, z, w] into m (the ops' mat3.fromQuat). */
-export const quatToMatrix3d: (q: ArrayLike<number>, m: Mat3) => Mat3 = mat3.fromQuat;
+export const quatToMatrix3D: (q: ArrayLike<number>, m: Mat3) => Mat3 = mat3.fromQuat;
 
 /** out = the rotation bᵀ a and the translation bᵀ (dx, dy, dz): a frame's pose seen from frame b. */
-function transposeTimes3d(
+function transposeTimes3D(
   b: Mat3,
   a: Mat3,
   dx: number,
@@ -294,12 +294,12 @@ function transposeTimes3d(
 }
 
 /** The transform taking `src`'s shape frame into `dst`'s shape frame: dst.rotᵀ src.rot, dst.rotᵀ (src.pos − dst.pos). */
-export function relativeTransform3d(
+export function relativeTransform3D(
   src: Hull3D,
   dst: Hull3D,
   out: RigidTransform3D,
 ): RigidTransform3D {
-  return transposeTimes3d(
+  return transposeTimes3D(
     dst.rot,
     src.rot,
     src.pos[0] - dst.pos[0],
@@ -317,7 +317,7 @@ const rotY = mat3.create();
  * before the body positions are subtracted, so nearby bodies far from the origin keep their
  * digits in f32. (Scalars: it runs for every pair.)
  */
-export function relativePose3d(
+export function relativePose3D(
   X: Shape3D,
   xfX: Transform3D,
   Y: Shape3D,
@@ -325,8 +325,8 @@ export function relativePose3d(
   frame: WorkingFrame3D,
   hull: Hull3D,
 ): void {
-  const rX = quatToMatrix3d(xfX.rotation, frame.rot);
-  const rY = quatToMatrix3d(xfY.rotation, rotY);
+  const rX = quatToMatrix3D(xfX.rotation, frame.rot);
+  const rY = quatToMatrix3D(xfY.rotation, rotY);
   const xc = X.center;
   const yc = Y.center;
   const xp = xfX.position;
@@ -339,7 +339,7 @@ export function relativePose3d(
   const cyy = rY[3] * yc[0] + rY[4] * yc[1] + rY[5] * yc[2];
   const cyz = rY[6] * yc[0] + rY[7] * yc[1] + rY[8] * yc[2];
   vec3.set(xp[0] + cxx, xp[1] + cxy, xp[2] + cxz, frame.origin);
-  transposeTimes3d(
+  transposeTimes3D(
     rX,
     rY,
     yp[0] - xp[0] + (cyx - cxx),
@@ -353,7 +353,7 @@ export function relativePose3d(
  * Moves the local manifold into `out`, world space. `swap`: the pair was solved with the shapes
  * exchanged; negate the normal, exchange the A/B face kinds and the id halves.
  */
-export function manifoldToWorld3d(
+export function manifoldToWorld3D(
   lm: LocalManifold3D,
   frame: WorkingFrame3D,
   out: Manifold3D,
@@ -382,7 +382,7 @@ export function manifoldToWorld3d(
       out.positions[3 * k + i] = o[i] + (r[3 * i] * x + r[3 * i + 1] * y + r[3 * i + 2] * z);
     out.depths[k] = -lm.separations[k];
     const id = lm.ids[k];
-    out.ids[k] = swap ? swapId3d(id) : id;
+    out.ids[k] = swap ? swapId3D(id) : id;
   }
   return n;
 }

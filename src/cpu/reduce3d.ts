@@ -9,7 +9,7 @@ import {
   REDUCTION_DEPTH_TOLERANCE_3D,
   REDUCTION_HYSTERESIS_3D,
 } from '../constants3d.ts';
-import { swapId3d } from './manifold3d.ts';
+import { swapId3D } from './manifold3d.ts';
 import type { Vec3Like } from './vec3.ts';
 
 /** Candidate points before reduction: position (working frame, x, y, z at 3 i), separation, feature id (WGSL: cand, candId). */
@@ -31,14 +31,14 @@ export function emptyCandidates3D(): Candidates3D {
  * Reduces the n > 4 candidates to 4 in `chosen`: the deepest point, the one farthest from it, the
  * one making the largest triangle with both, the one adding the largest area outside that
  * triangle. Each pick takes, of the candidates within REDUCTION_HYSTERESIS_3D of the best score,
- * the one first in feature id order (firstById3d): points of nearly equal merit are chosen by who
+ * the one first in feature id order (firstById3D): points of nearly equal merit are chosen by who
  * they are, not by where the clip loop started, so the same points are kept when the reference
  * face moves from A to B (ids are in A, B order either way) and when A and B are exchanged. The
  * first pick is, of the points within REDUCTION_DEPTH_TOLERANCE_3D of the deepest, one farthest
  * from the candidates' centroid: a resting pair's depths follow its wobble, its corners do not.
  * Returns the number chosen.
  */
-export function reduceManifold3d(
+export function reduceManifold3D(
   cand: Candidates3D,
   n: number,
   normal: Vec3Like,
@@ -82,7 +82,7 @@ export function reduceManifold3d(
     if (
       candSep[i] <= tolDepth &&
       dx * dx + dy * dy + dz * dz >= REDUCTION_HYSTERESIS_3D * far &&
-      firstById3d(cand, i, i0)
+      firstById3D(cand, i, i0)
     )
       i0 = i;
   }
@@ -105,7 +105,7 @@ export function reduceManifold3d(
     const dx = candPos[3 * i] - ax,
       dy = candPos[3 * i + 1] - ay,
       dz = candPos[3 * i + 2] - az;
-    if (dx * dx + dy * dy + dz * dz >= REDUCTION_HYSTERESIS_3D * hi && firstById3d(cand, i, i1))
+    if (dx * dx + dy * dy + dz * dz >= REDUCTION_HYSTERESIS_3D * hi && firstById3D(cand, i, i1))
       i1 = i;
   }
   chosen[1] = i1;
@@ -135,7 +135,7 @@ export function reduceManifold3d(
       pz = candPos[3 * i + 2] - az;
     const area =
       nx * (aby * pz - abz * py) + ny * (abz * px - abx * pz) + nz * (abx * py - aby * px);
-    if (Math.abs(area) >= REDUCTION_HYSTERESIS_3D * hi && firstById3d(cand, i, i2)) {
+    if (Math.abs(area) >= REDUCTION_HYSTERESIS_3D * hi && firstById3D(cand, i, i2)) {
       i2 = i;
       sign = area > 0 ? 1 : -1;
     }
@@ -149,7 +149,7 @@ export function reduceManifold3d(
   hi = 0;
   for (let i = 0; i < n; i++) {
     if (i === i0 || i === i1 || i === i2) continue;
-    const added = addedArea3d(cand, i, ax, ay, az, bx, by, bz, cx, cy, cz, nx, ny, nz, sign);
+    const added = addedArea3D(cand, i, ax, ay, az, bx, by, bz, cx, cy, cz, nx, ny, nz, sign);
     if (added > hi) hi = added;
   }
   if (!(hi > 0)) return 3;
@@ -157,9 +157,9 @@ export function reduceManifold3d(
   for (let i = 0; i < n; i++) {
     if (i === i0 || i === i1 || i === i2) continue;
     if (
-      addedArea3d(cand, i, ax, ay, az, bx, by, bz, cx, cy, cz, nx, ny, nz, sign) >=
+      addedArea3D(cand, i, ax, ay, az, bx, by, bz, cx, cy, cz, nx, ny, nz, sign) >=
         REDUCTION_HYSTERESIS_3D * hi &&
-      firstById3d(cand, i, i3)
+      firstById3D(cand, i, i3)
     )
       i3 = i;
   }
@@ -172,16 +172,16 @@ export function reduceManifold3d(
  * Whether candidate i comes before the current pick (-1: none yet) in feature id order, the id's
  * two halves taken in ascending order so that the order is the same with A and B exchanged.
  */
-export function firstById3d(cand: Candidates3D, i: number, pick: number): boolean {
+export function firstById3D(cand: Candidates3D, i: number, pick: number): boolean {
   const id = cand.id;
-  return pick < 0 || Math.min(id[i], swapId3d(id[i])) < Math.min(id[pick], swapId3d(id[pick]));
+  return pick < 0 || Math.min(id[i], swapId3D(id[i])) < Math.min(id[pick], swapId3D(id[pick]));
 }
 
 /**
  * Area candidate i adds outside triangle (a, b, c) wound by `sign` around n: the largest area of
  * the triangles it makes with the edges it lies outside of (0 inside).
  */
-export function addedArea3d(
+export function addedArea3D(
   cand: Candidates3D,
   i: number,
   ax: number,

@@ -27,20 +27,20 @@ import {
 } from '../constants3d.ts';
 import { LAYOUT_3D } from '../layout3d.ts';
 import type { Shape3D } from '../shapes3d.ts';
-import { deepestVertex3d } from './clip3d.ts';
-import { isHull3d } from './collide3d.ts';
+import { deepestVertex3D } from './clip3d.ts';
+import { isHull3D } from './collide3d.ts';
 import {
   emptyHull3D,
   emptyManifold3D,
   emptyWorkingFrame3D,
-  quatToMatrix3d,
-  relativePose3d,
+  quatToMatrix3D,
+  relativePose3D,
   type Hull3D,
   type Manifold3D,
   type Transform3D,
 } from './manifold3d.ts';
 import { REUSE_STATUS, type ReusePairs } from './reuse.ts';
-import { emptyFaceQuery3D, queryFaceDirections3d } from './sat3d.ts';
+import { emptyFaceQuery3D, queryFaceDirections3D } from './sat3d.ts';
 
 /** The largest finite f32: the WGSL's "no bound" (F32_MAX_3D). */
 const F32_MAX = 3.4028234663852886e38;
@@ -86,7 +86,7 @@ export function emptyAnchor3D(): Anchor3D {
 }
 
 /** a ⊗ b for quaternions [x, y, z, w], into out (which may be neither). */
-export function quatMul3d(a: ArrayLike<number>, b: ArrayLike<number>, out: Float64Array): void {
+export function quatMul3D(a: ArrayLike<number>, b: ArrayLike<number>, out: Float64Array): void {
   const ax = a[0]!,
     ay = a[1]!,
     az = a[2]!,
@@ -116,7 +116,7 @@ export const axis3D = new Float64Array(4);
  * B's pose in A's body frame: rotation conj(qA) qB into q, translation R_Aᵀ (pB − pA) into t;
  * A's rotation matrix into rotA (row-major).
  */
-export function bodyPose3d(
+export function bodyPose3D(
   xfA: Transform3D,
   xfB: Transform3D,
   q: Float64Array,
@@ -127,8 +127,8 @@ export function bodyPose3d(
   conjA[1] = -qa[1]!;
   conjA[2] = -qa[2]!;
   conjA[3] = qa[3]!;
-  quatMul3d(conjA, xfB.rotation, q);
-  quatToMatrix3d(qa, rotA);
+  quatMul3D(conjA, xfB.rotation, q);
+  quatToMatrix3D(qa, rotA);
   const dx = xfB.position[0]! - xfA.position[0]!;
   const dy = xfB.position[1]! - xfA.position[1]!;
   const dz = xfB.position[2]! - xfA.position[2]!;
@@ -148,11 +148,11 @@ const faces = emptyFaceQuery3D();
 const along = new Float64Array(3);
 
 /** Largest projection on unit u (working frame) of hull h's rounded surface. */
-function supportAlong3d(h: Hull3D, ux: number, uy: number, uz: number): number {
+function supportAlong3D(h: Hull3D, ux: number, uy: number, uz: number): number {
   along[0] = -ux;
   along[1] = -uy;
   along[2] = -uz;
-  const i = deepestVertex3d(h, along);
+  const i = deepestVertex3D(h, along);
   const v = h.shape.vertices;
   const r = h.rot;
   const x = v[3 * i]!,
@@ -167,7 +167,7 @@ function supportAlong3d(h: Hull3D, ux: number, uy: number, uz: number): number {
 /**
  * A separating axis of shapes A at xfA and B at xfB (A's frame) and the separation of the rounded
  * shapes along it, into axis3D: the best of A's face normals and B's face normals (hulls and
- * boxes: queryFaceDirections3d, the narrowphase's own) and the line of the shape centres. Each is
+ * boxes: queryFaceDirections3D, the narrowphase's own) and the line of the shape centres. Each is
  * exact along its axis, so the best is a lower bound of the distance.
  */
 export function separatingAxis3D(
@@ -179,14 +179,14 @@ export function separatingAxis3D(
 ): void {
   hullA.shape = shapeA;
   hullB.shape = shapeB;
-  relativePose3d(shapeA, xfA, shapeB, xfB, frameA, hullB);
+  relativePose3D(shapeA, xfA, shapeB, xfB, frameA, hullB);
   const radius = shapeA.radius + shapeB.radius;
   let best = -F32_MAX;
   let ax = 0,
     ay = 0,
     az = 0;
-  if (isHull3d(shapeA)) {
-    queryFaceDirections3d(hullA, hullB, F32_MAX, scale, faces);
+  if (isHull3D(shapeA)) {
+    queryFaceDirections3D(hullA, hullB, F32_MAX, scale, faces);
     if (faces.separation - radius > best) {
       best = faces.separation - radius;
       const f = faces.face;
@@ -195,8 +195,8 @@ export function separatingAxis3D(
       az = shapeA.planes[4 * f + 2]!;
     }
   }
-  if (isHull3d(shapeB)) {
-    queryFaceDirections3d(hullB, hullA, F32_MAX, scale, faces);
+  if (isHull3D(shapeB)) {
+    queryFaceDirections3D(hullB, hullA, F32_MAX, scale, faces);
     if (faces.separation - radius > best) {
       best = faces.separation - radius;
       const f = faces.face;
@@ -216,7 +216,7 @@ export function separatingAxis3D(
       uy = p[1]! / len,
       uz = p[2]! / len;
     // Radii are in the supports.
-    const s = -supportAlong3d(hullB, -ux, -uy, -uz) - supportAlong3d(hullA, ux, uy, uz);
+    const s = -supportAlong3D(hullB, -ux, -uy, -uz) - supportAlong3D(hullA, ux, uy, uz);
     if (s > best) {
       best = s;
       ax = ux;
@@ -246,7 +246,7 @@ export function anchorFromManifold3D(
 ): void {
   const A = shapes[shapeA]!;
   const B = shapes[shapeB]!;
-  bodyPose3d(xfA, xfB, out.rotation, out.translation);
+  bodyPose3D(xfA, xfB, out.rotation, out.translation);
   out.shapeA = shapeA;
   out.shapeB = shapeB;
   out.scale = Math.min(A.extent, B.extent);
@@ -263,10 +263,10 @@ export function anchorFromManifold3D(
     return;
   }
   out.bound = margin;
-  const r = rotA; // bodyPose3d left A's rotation there
+  const r = rotA; // bodyPose3D left A's rotation there
   const n = m.normal;
   for (let i = 0; i < 3; i++) out.normal[i] = r[i]! * n[0]! + r[3 + i]! * n[1]! + r[6 + i]! * n[2]!;
-  quatToMatrix3d(out.rotation, rot0);
+  quatToMatrix3D(out.rotation, rot0);
   const t = out.translation;
   for (let k = 0; k < m.count; k++) {
     // B's surface point, A's frame (world offsets first: they are the large numbers).
@@ -318,7 +318,7 @@ export function reuseManifold3D(
   out: Manifold3D,
 ): number {
   if (shapeA !== a.shapeA || shapeB !== a.shapeB) return REUSE_STATUS.collide;
-  bodyPose3d(xfA, xfB, q1, t1);
+  bodyPose3D(xfA, xfB, q1, t1);
   const t0 = a.translation;
   const dtx = t1[0]! - t0[0]!,
     dty = t1[1]! - t0[1]!,
@@ -329,7 +329,7 @@ export function reuseManifold3D(
   conjA[1] = -q0[1]!;
   conjA[2] = -q0[2]!;
   conjA[3] = q0[3]!;
-  quatMul3d(q1, conjA, dq);
+  quatMul3D(q1, conjA, dq);
   const turned = 2 * Math.sqrt(dq[0]! * dq[0]! + dq[1]! * dq[1]! + dq[2]! * dq[2]!);
   if (a.count === 0) {
     if (a.bound - (moved + turned * a.reach) > margin) {
@@ -341,9 +341,9 @@ export function reuseManifold3D(
   }
   if (a.bound !== margin || moved > REUSE_TRANSLATION_3D * a.scale || turned > REUSE_ROTATION_3D)
     return REUSE_STATUS.collide;
-  quatToMatrix3d(q1, rot1);
+  quatToMatrix3D(q1, rot1);
   if (a.kind === CONTACT_KIND_3D.closest) return reuseJoin3D(a, rot1, t1, xfA, margin, out);
-  quatToMatrix3d(q0, rot0);
+  quatToMatrix3D(q0, rot0);
   for (let i = 0; i < 9; i++) rot1[i] = rot1[i]! - rot0[i]!; // R1 − R0
   const nx = a.normal[0]!,
     ny = a.normal[1]!,

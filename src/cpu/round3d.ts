@@ -20,10 +20,10 @@ import {
   PARALLEL_EDGE_SINE_3D,
   SEGMENT_PARALLEL_SINE_3D,
 } from '../constants3d.ts';
-import { closestSegments3d, emptySegmentClosest3D } from './distance3d.ts';
+import { closestSegments3D, emptySegmentClosest3D } from './distance3d.ts';
 import {
-  coreFeature3d,
-  edgeFeature3d,
+  coreFeature3D,
+  edgeFeature3D,
   emptyHullEdge3D,
   faceEntry,
   hullEdge,
@@ -32,15 +32,15 @@ import {
   hullPlane,
   hullVertex,
   hullVertexW,
-  makeId3d,
-  pushPoint3d,
-  setNormal3d,
+  makeId3D,
+  pushPoint3D,
+  setNormal3D,
   type FaceEntry3D,
   type Hull3D,
   type HullFace3D,
   type LocalManifold3D,
 } from './manifold3d.ts';
-import { edgeAxis3d } from './sat3d.ts';
+import { edgeAxis3D } from './sat3d.ts';
 import { vec3, type Vec3, type Vec3Like } from './vec3.ts';
 
 /** The core end points of a round shape in the working frame (WGSL: `struct CoreEnds3D`; q = p for a sphere). */
@@ -82,20 +82,20 @@ const toX = vec3.create();
 const x = vec3.create();
 
 /** R's 1 or 2 core vertices placed by R's transform, into `out`. */
-export function roundCore3d(R: Hull3D, out: CoreEnds3D): CoreEnds3D {
+export function roundCore3D(R: Hull3D, out: CoreEnds3D): CoreEnds3D {
   hullVertexW(R, 0, out.p);
   hullVertexW(R, R.shape.vertexCount === 2 ? 1 : 0, out.q);
   return out;
 }
 
-/** Per face of the hull in closestHullCore3d: planeGap3d of the core. */
+/** Per face of the hull in closestHullCore3D: planeGap3D of the core. */
 const faceGap = new Float64Array(MAX_HULL_FACES);
 
 /**
  * The distance from the core p–q to the plane n · x = d: the smaller end distance, or 0 when the
  * core touches or crosses the plane. No point of the plane is closer to the core.
  */
-function planeGap3d(
+function planeGap3D(
   nx: number,
   ny: number,
   nz: number,
@@ -117,7 +117,7 @@ function planeGap3d(
  * core that lies outside H, into `out`. (Scalars in the loops over faces: this is the hot path of
  * hull–round pairs.)
  */
-export function closestHullCore3d(
+export function closestHullCore3D(
   H: Hull3D,
   p: Vec3Like,
   q: Vec3Like,
@@ -134,7 +134,7 @@ export function closestHullCore3d(
   const hp = H.shape.planes;
   let best = Infinity;
   for (let f = 0, n = H.shape.faceCount; f < n; f++) {
-    faceGap[f] = planeGap3d(
+    faceGap[f] = planeGap3D(
       hp[4 * f],
       hp[4 * f + 1],
       hp[4 * f + 2],
@@ -154,7 +154,7 @@ export function closestHullCore3d(
     hullEdge(H, k, edge);
     const gap = Math.max(faceGap[edge.f0], faceGap[edge.f1]);
     if (gap * gap >= best) continue;
-    const c = closestSegments3d(hullVertex(H, edge.v0, va), hullVertex(H, edge.v1, vb), p, q, seg);
+    const c = closestSegments3D(hullVertex(H, edge.v0, va), hullVertex(H, edge.v1, vb), p, q, seg);
     const dx = c.c2[0] - c.c1[0],
       dy = c.c2[1] - c.c1[1],
       dz = c.c2[2] - c.c1[2];
@@ -163,7 +163,7 @@ export function closestHullCore3d(
       best = d2;
       vec3.copy(c.c1, out.hullPoint);
       vec3.copy(c.c2, out.corePoint);
-      out.feature = edgeFeature3d(H.shape, k, c.s);
+      out.feature = edgeFeature3D(H.shape, k, c.s);
       out.param = isSegment ? c.t : 0;
     }
   }
@@ -216,7 +216,7 @@ export function closestHullCore3d(
  * margin; normal n(f). A clipped piece shorter than CORE_DISTANCE_3D × scale (an end at the
  * face's boundary) is one point, not the same point twice. Returns the number of points written.
  */
-export function clipSegmentToFace3d(
+export function clipSegmentToFace3D(
   H: Hull3D,
   f: number,
   p: Vec3Like,
@@ -272,7 +272,7 @@ export function clipSegmentToFace3d(
         : FEATURE_EDGE_3D + faceEntry(H, loop.first + side, entry).edge;
     const fb = side < 0 ? FEATURE_VERTEX_3D + k : FEATURE_EDGE_3D;
     // Midway between the face (x - (s + r) n) and the round surface (x - r n).
-    pushPoint3d(lm, vec3.addScaled(at, pl, -(radius + 0.5 * sep), at), sep, makeId3d(fa, fb));
+    pushPoint3D(lm, vec3.addScaled(at, pl, -(radius + 0.5 * sep), at), sep, makeId3D(fa, fb));
     written++;
   }
   return written;
@@ -290,7 +290,7 @@ const facePlane = new Float64Array(4);
  * Hull H (the working frame's own shape) against a sphere or capsule R placed by its transform.
  * Writes the local manifold.
  */
-export function collideHullRound3d(
+export function collideHullRound3D(
   H: Hull3D,
   R: Hull3D,
   margin: number,
@@ -300,7 +300,7 @@ export function collideHullRound3d(
   const isSegment = R.shape.vertexCount === 2;
   const r = R.shape.radius;
   const reach = r + margin;
-  const { p, q } = roundCore3d(R, core);
+  const { p, q } = roundCore3D(R, core);
   vec3.sub(q, p, u);
   // Face axes: the core's support along -n is its lower end point. (Scalars: every face of the
   // hull, every pair.)
@@ -335,7 +335,7 @@ export function collideHullRound3d(
       const bu = vec3.dot(hullNormal(H, edge.f1, n), u);
       if (!((au < 0 && bu > 0) || (au > 0 && bu < 0))) continue;
       const v = hullVertex(H, edge.v0, vertex);
-      if (!edgeAxis3d(vec3.sub(hullVertex(H, edge.v1, e), v, e), u, v, n)) continue;
+      if (!edgeAxis3D(vec3.sub(hullVertex(H, edge.v1, e), v, e), u, v, n)) continue;
       const sep = vec3.dot(n, vec3.sub(p, v, d));
       if (sep > sepE) {
         sepE = sep;
@@ -347,7 +347,7 @@ export function collideHullRound3d(
   }
   if (Math.max(sepF, sepE) > CORE_DISTANCE_3D * scale) {
     // Separated cores: exact closest points.
-    const c = closestHullCore3d(H, p, q, isSegment, hullCore);
+    const c = closestHullCore3D(H, p, q, isSegment, hullCore);
     const dist = c.distance;
     if (dist > reach) return;
     // Face F's axis realises the distance (within the hysteresis): the capsule is closest to F,
@@ -357,53 +357,53 @@ export function collideHullRound3d(
     // the tie made it flicker between 2 points and 1 as it wobbled.
     if (isSegment && sepF >= dist - EDGE_HYSTERESIS_3D * scale) {
       lm.kind = CONTACT_KIND_3D.faceA;
-      setNormal3d(lm, hullNormal(H, faceF, n));
-      if (clipSegmentToFace3d(H, faceF, p, q, r, margin, scale, lm) > 0) return;
+      setNormal3D(lm, hullNormal(H, faceF, n));
+      if (clipSegmentToFace3D(H, faceF, p, q, r, margin, scale, lm) > 0) return;
     }
     lm.count = 0;
     lm.kind = CONTACT_KIND_3D.closest;
     const normal = vec3.scale(vec3.sub(c.corePoint, c.hullPoint, n), 1 / dist, n);
-    setNormal3d(lm, normal);
+    setNormal3D(lm, normal);
     const sep = dist - r;
-    pushPoint3d(
+    pushPoint3D(
       lm,
       vec3.addScaled(c.hullPoint, normal, 0.5 * sep, x),
       sep,
-      makeId3d(c.feature, coreFeature3d(isSegment, c.param)),
+      makeId3D(c.feature, coreFeature3D(isSegment, c.param)),
     );
     return;
   }
   // Overlapping cores: SAT.
   if (isSegment && sepE > sepF + EDGE_HYSTERESIS_3D * scale) {
     hullEdge(H, edgeE, edge);
-    const c = closestSegments3d(hullVertex(H, edge.v0, va), hullVertex(H, edge.v1, vb), p, q, seg);
+    const c = closestSegments3D(hullVertex(H, edge.v0, va), hullVertex(H, edge.v1, vb), p, q, seg);
     lm.kind = CONTACT_KIND_3D.edge;
-    setNormal3d(lm, axisE);
+    setNormal3D(lm, axisE);
     const sep = sepE - r;
     // Midway between the hull edge point and the round surface (core point - r n).
-    pushPoint3d(
+    pushPoint3D(
       lm,
       vec3.addScaled(c.c1, axisE, 0.5 * sep, x),
       sep,
-      makeId3d(edgeFeature3d(H.shape, edgeE, c.s), coreFeature3d(true, c.t)),
+      makeId3D(edgeFeature3D(H.shape, edgeE, c.s), coreFeature3D(true, c.t)),
     );
     return;
   }
   const pl = hullPlane(H, faceF, facePlane);
   lm.kind = CONTACT_KIND_3D.faceA;
-  setNormal3d(lm, pl);
-  if (isSegment && clipSegmentToFace3d(H, faceF, p, q, r, margin, scale, lm) > 0) return;
+  setNormal3D(lm, pl);
+  if (isSegment && clipSegmentToFace3D(H, faceF, p, q, r, margin, scale, lm) > 0) return;
   // A sphere centre (or a segment that clips away) inside the hull: its deepest end point.
   const sp = vec3.dot(pl, p) - pl[3];
   const sq = vec3.dot(pl, q) - pl[3];
   const useQ = isSegment && sq < sp;
   const sep = (useQ ? sq : sp) - r;
   if (sep > margin) return;
-  pushPoint3d(
+  pushPoint3D(
     lm,
     vec3.addScaled(useQ ? q : p, pl, -(r + 0.5 * sep), x),
     sep,
-    makeId3d(FEATURE_FACE_3D + faceF, FEATURE_VERTEX_3D + (useQ ? 1 : 0)),
+    makeId3D(FEATURE_FACE_3D + faceF, FEATURE_VERTEX_3D + (useQ ? 1 : 0)),
   );
 }
 
@@ -419,7 +419,7 @@ const mid = vec3.create();
 const bp = vec3.create();
 
 /** Two cores (point or segment) with radii: A the working frame's own shape, B placed by its transform. */
-export function collideRounds3d(
+export function collideRounds3D(
   A: Hull3D,
   B: Hull3D,
   margin: number,
@@ -430,10 +430,10 @@ export function collideRounds3d(
   const segB = B.shape.vertexCount === 2;
   hullVertex(A, 0, p1);
   hullVertex(A, segA ? 1 : 0, q1);
-  const { p: p2, q: q2 } = roundCore3d(B, core);
+  const { p: p2, q: q2 } = roundCore3D(B, core);
   const ra = A.shape.radius;
   const rb = B.shape.radius;
-  const c = closestSegments3d(p1, q1, p2, q2, seg);
+  const c = closestSegments3D(p1, q1, p2, q2, seg);
   const dist = vec3.length(vec3.sub(c.c2, c.c1, n));
   if (dist > ra + rb + margin) return;
   const l1 = vec3.length(vec3.sub(q1, p1, d1));
@@ -459,7 +459,7 @@ export function collideRounds3d(
     vec3.cross(dir, vec3.set(ax, ay, az, bp), n);
     vec3.divScalar(n, vec3.length(n), n);
   }
-  setNormal3d(lm, n);
+  setNormal3D(lm, n);
   if (segA && segB && cl <= SEGMENT_PARALLEL_SINE_3D * l1 * l2) {
     // Parallel capsules: clip B's segment to A's extent along A's axis; up to 2 points.
     const dir = vec3.divScalar(d1, l1, mid);
@@ -479,17 +479,17 @@ export function collideRounds3d(
         if (sep > margin) continue;
         const fa = s <= 0 ? FEATURE_VERTEX_3D : s >= 1 ? FEATURE_VERTEX_3D + 1 : FEATURE_EDGE_3D;
         const fb = tb <= 0 ? FEATURE_VERTEX_3D : tb >= 1 ? FEATURE_VERTEX_3D + 1 : FEATURE_EDGE_3D;
-        pushPoint3d(lm, vec3.addScaled(at, n, ra + 0.5 * sep, at), sep, makeId3d(fa, fb));
+        pushPoint3D(lm, vec3.addScaled(at, n, ra + 0.5 * sep, at), sep, makeId3D(fa, fb));
       }
       if (lm.count > 0) return;
     }
   }
   lm.kind = CONTACT_KIND_3D.closest;
   const sep = dist - ra - rb;
-  pushPoint3d(
+  pushPoint3D(
     lm,
     vec3.addScaled(c.c1, n, ra + 0.5 * sep, x),
     sep,
-    makeId3d(coreFeature3d(segA, c.s), coreFeature3d(segB, c.t)),
+    makeId3D(coreFeature3D(segA, c.s), coreFeature3D(segB, c.t)),
   );
 }

@@ -1,8 +1,8 @@
 // Separating-axis queries of two hulls (mirror of shaders/sat3d.wgsl, function for function).
 //
-//   queryFaceDirections3d: the face normals of one hull against the vertices of the other. The
+//   queryFaceDirections3D: the face normals of one hull against the vertices of the other. The
 //     face plane is moved into the other hull's shape frame, so its vertices are read as stored.
-//   queryEdgeDirections3d: the cross products of edge pairs that build a face of the Minkowski
+//   queryEdgeDirections3D: the cross products of edge pairs that build a face of the Minkowski
 //     difference (their Gauss-map arcs cross, Gregorius, GDC 2013).
 //
 // Pruning (exact: the result is the one the full loops give wherever it is used). Every hull
@@ -12,7 +12,7 @@
 //     a face whose bound is below the separation of the face with the highest bound is skipped;
 //   - an edge pair's axis n lies on A's edge arc (between its face normals) and −n on B's; it
 //     separates by at most max over A's arc of n · (c_B − p_A) − ρ_B and by at most max over B's
-//     arc of m · (c_A − q_B) − ρ_A (arcMax3d). The caller passes the threshold below which an edge
+//     arc of m · (c_A − q_B) − ρ_A (arcMax3D). The caller passes the threshold below which an edge
 //     axis is never used (the best face separation less the edge hysteresis); edges whose bound
 //     falls under it (less SAT_PRUNE_SLACK_3D) are skipped. For touching hulls that leaves the
 //     edges that face the other hull, about a quarter on each side: a sixteenth of the pairs.
@@ -21,7 +21,7 @@
 // work happens in B's shape frame, A's edge moved there once per surviving A edge.
 //
 // Boxes (the one topology of src/box3d.ts): a face's separation against a box is its support
-// −Σ h_k |n_k| rather than the minimum over 8 vertices, and two boxes take queryBoxEdges3d: the 9
+// −Σ h_k |n_k| rather than the minimum over 8 vertices, and two boxes take queryBoxEdges3D: the 9
 // cross products of their axes (Gottschalk's OBB test), each oriented towards B, with the support
 // edges read from the box topology.
 //
@@ -40,13 +40,13 @@ import {
 import {
   emptyRigidTransform3D,
   hullVertex,
-  relativeTransform3d,
+  relativeTransform3D,
   type Hull3D,
   type RigidTransform3D,
 } from './manifold3d.ts';
 import { mat3, vec3, type Mat3, type Vec3, type Vec3Like } from './vec3.ts';
 
-/** Result of queryFaceDirections3d (WGSL: `struct FaceQuery3D`). */
+/** Result of queryFaceDirections3D (WGSL: `struct FaceQuery3D`). */
 export interface FaceQuery3D {
   separation: number;
   face: number;
@@ -88,7 +88,7 @@ const e2 = vec3.create();
 const axis = vec3.create();
 
 /** The power of two scaling (x, y, z) to a largest component in [0.5, 1) (WGSL: frexp, ldexp). */
-function unitScale3d(x: number, y: number, z: number): number {
+function unitScale3D(x: number, y: number, z: number): number {
   const m = Math.max(Math.abs(x), Math.abs(y), Math.abs(z));
   return m > 0 ? 2 ** -(Math.floor(Math.log2(m)) + 1) : 1;
 }
@@ -101,9 +101,9 @@ function unitScale3d(x: number, y: number, z: number): number {
  * are first scaled by powers of two to order 1 (exact): the WGSL must, as the test's |d1|² |d2|²
  * falls below f32's normal range at the smallest edges; in f64 nothing changes.
  */
-export function edgeAxis3d(e1: Vec3Like, e2: Vec3Like, toward: Vec3Like, dst: Vec3): boolean {
-  const k1 = unitScale3d(e1[0], e1[1], e1[2]);
-  const k2 = unitScale3d(e2[0], e2[1], e2[2]);
+export function edgeAxis3D(e1: Vec3Like, e2: Vec3Like, toward: Vec3Like, dst: Vec3): boolean {
+  const k1 = unitScale3D(e1[0], e1[1], e1[2]);
+  const k2 = unitScale3D(e2[0], e2[1], e2[2]);
   const d1x = e1[0] * k1,
     d1y = e1[1] * k1,
     d1z = e1[2] * k1;
@@ -133,7 +133,7 @@ export function edgeAxis3d(e1: Vec3Like, e2: Vec3Like, toward: Vec3Like, dst: Ve
  * Largest value of m · w over unit m on the shorter great arc from unit u to unit v: the
  * projection of w on the arc's plane where its direction lies on the arc, else the better end.
  */
-export function arcMax3d(
+export function arcMax3D(
   ux: number,
   uy: number,
   uz: number,
@@ -163,7 +163,7 @@ export function arcMax3d(
 }
 
 /** Separation of I's vertices from face f of R, the plane moved into I's frame by xf. */
-export function faceSeparation3d(R: Hull3D, f: number, xf: RigidTransform3D, I: Hull3D): number {
+export function faceSeparation3D(R: Hull3D, f: number, xf: RigidTransform3D, I: Hull3D): number {
   const m = xf.rot;
   const t = xf.pos;
   const rp = R.shape.planes;
@@ -192,14 +192,14 @@ export function faceSeparation3d(R: Hull3D, f: number, xf: RigidTransform3D, I: 
  * A result above `limit` only says the hulls are apart by more than it. `scale`: the pair's
  * length scale (for the pruning slack).
  */
-export function queryFaceDirections3d(
+export function queryFaceDirections3D(
   R: Hull3D,
   I: Hull3D,
   limit: number,
   scale: number,
   out: FaceQuery3D,
 ): FaceQuery3D {
-  relativeTransform3d(R, I, xf); // R's frame -> I's frame
+  relativeTransform3D(R, I, xf); // R's frame -> I's frame
   const m = xf.rot;
   const m0 = m[0],
     m1 = m[1],
@@ -234,7 +234,7 @@ export function queryFaceDirections3d(
       top = f;
     }
   }
-  const floor = faceSeparation3d(R, top, xf, I);
+  const floor = faceSeparation3D(R, top, xf, I);
   out.separation = floor;
   out.face = top;
   if (floor > limit) return out;
@@ -258,7 +258,7 @@ export function queryFaceDirections3d(
   out.face = 0;
   for (let k = 0; k < nf; k++) {
     const f = candFaces[k];
-    const s = faceSeparation3d(R, f, xf, I);
+    const s = faceSeparation3D(R, f, xf, I);
     if (s > out.separation) {
       out.separation = s;
       out.face = f;
@@ -274,7 +274,7 @@ export function queryFaceDirections3d(
  * that cannot separate by `threshold` are skipped (their result is never used); a result above
  * `limit` only says the hulls are apart by more than it.
  */
-export function queryEdgeDirections3d(
+export function queryEdgeDirections3D(
   A: Hull3D,
   B: Hull3D,
   limit: number,
@@ -282,8 +282,8 @@ export function queryEdgeDirections3d(
   scale: number,
   out: EdgeQuery3D,
 ): EdgeQuery3D {
-  relativeTransform3d(A, B, xf); // A's frame -> B's frame
-  relativeTransform3d(B, A, xfBA); // B's frame -> A's frame
+  relativeTransform3D(A, B, xf); // A's frame -> B's frame
+  relativeTransform3D(B, A, xfBA); // B's frame -> A's frame
   const m = xf.rot;
   const m0 = m[0],
     m1 = m[1],
@@ -311,7 +311,7 @@ export function queryEdgeDirections3d(
     const c1 = 4 * sb.edgeF1[j];
     const q = 3 * sb.edgeV0[j];
     const bound =
-      arcMax3d(
+      arcMax3D(
         bp[c0],
         bp[c0 + 1],
         bp[c0 + 2],
@@ -336,7 +336,7 @@ export function queryEdgeDirections3d(
     const fb = 4 * sa.edgeF1[i];
     const i0 = 3 * sa.edgeV0[i];
     const bound =
-      arcMax3d(
+      arcMax3D(
         ap[fa],
         ap[fa + 1],
         ap[fa + 2],
@@ -411,7 +411,7 @@ export function queryEdgeDirections3d(
       const qx = bv[j0],
         qy = bv[j0 + 1],
         qz = bv[j0 + 2];
-      if (!edgeAxis3d(e1, vec3.set(bv[j1] - qx, bv[j1 + 1] - qy, bv[j1 + 2] - qz, e2), r0, n))
+      if (!edgeAxis3D(e1, vec3.set(bv[j1] - qx, bv[j1 + 1] - qy, bv[j1 + 2] - qz, e2), r0, n))
         continue;
       const s = n[0] * (qx - px) + n[1] * (qy - py) + n[2] * (qz - pz);
       if (s > best) {
@@ -424,11 +424,11 @@ export function queryEdgeDirections3d(
     }
   }
   // The axis back into the working frame.
-  return setEdgeQuery3d(best, bestA, bestB, B.rot, axis, out);
+  return setEdgeQuery3D(best, bestA, bestB, B.rot, axis, out);
 }
 
 /** Writes an edge query result with its axis turned by rot (WGSL: `EdgeQuery3D(best, edgeA, edgeB, rot * axis)`). */
-function setEdgeQuery3d(
+function setEdgeQuery3D(
   best: number,
   edgeA: number,
   edgeB: number,
@@ -444,24 +444,24 @@ function setEdgeQuery3d(
 }
 
 /** Box topology: the edge along axis a whose other coordinates have the signs of vertex mask m. */
-export function boxEdgeByAxis3d(a: number, m: number): number {
+export function boxEdgeByAxis3D(a: number, m: number): number {
   return BOX_EDGE_BY_AXIS[8 * a + m];
 }
 
 /**
  * The edge–edge axes of two boxes: the 9 cross products of A's and B's axes (skipping nearly
  * parallel ones as the general query does), each oriented towards B's centre, whose separation is
- * |L · t| − r_A − r_B; writes `out` like queryEdgeDirections3d, the support edges of A along the
+ * |L · t| − r_A − r_B; writes `out` like queryEdgeDirections3D, the support edges of A along the
  * axis and of B against it read from the box topology. A result above `limit` only says the
  * boxes are apart by more than it.
  */
-export function queryBoxEdges3d(
+export function queryBoxEdges3D(
   A: Hull3D,
   B: Hull3D,
   limit: number,
   out: EdgeQuery3D,
 ): EdgeQuery3D {
-  const m = relativeTransform3d(B, A, xfBA).rot; // B's frame -> A's frame
+  const m = relativeTransform3D(B, A, xfBA).rot; // B's frame -> A's frame
   // The half extents: vertex 7 of a box.
   const ha = hullVertex(A, 7, u);
   const hb = hullVertex(B, 7, v);
@@ -516,13 +516,13 @@ export function queryBoxEdges3d(
           (a !== 0 && nx > 0 ? 1 : 0) | (a !== 1 && ny > 0 ? 2 : 0) | (a !== 2 && nz > 0 ? 4 : 0);
         const maskB =
           (b !== 0 && bx < 0 ? 1 : 0) | (b !== 1 && by < 0 ? 2 : 0) | (b !== 2 && bz < 0 ? 4 : 0);
-        bestA = boxEdgeByAxis3d(a, maskA);
-        bestB = boxEdgeByAxis3d(b, maskB);
+        bestA = boxEdgeByAxis3D(a, maskA);
+        bestB = boxEdgeByAxis3D(b, maskB);
         vec3.set(nx, ny, nz, axis);
         if (s > limit) break outer;
       }
     }
   }
   // The axis back into the working frame.
-  return setEdgeQuery3d(best, bestA, bestB, A.rot, axis, out);
+  return setEdgeQuery3D(best, bestA, bestB, A.rot, axis, out);
 }

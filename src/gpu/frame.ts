@@ -2,7 +2,7 @@
 // frame3d.ts give the narrowphase classes and inputs): broadphase (src/gpu/broadphase.ts) → the
 // narrowphase over the pairs it found, as pair classes (src/gpu/pair-classes.ts: split on the GPU,
 // one pipeline per class, dispatched indirectly; no readback between stages) → dense, canonically
-// ordered contact list with persistent user values (src/gpu/contacts.ts).
+// ordered contact list with persistent user values (src/gpu/contact-list.ts).
 //
 // Pair classes: a frame compiles the pipelines of the classes its shape kinds can form (create's
 // `kinds`, or prepare(kinds) later). encode() refuses a scene whose kinds (inputs.kinds) form a
@@ -17,7 +17,7 @@
 // compaction of that batch, which appends the touching manifolds to the touching list in pair
 // order. The dense list is therefore byte-identical to an unbatched run's (test/frame*.test.ts
 // force tiny batches). The touching and dense lists may span two bindings each (pages, see
-// src/gpu/contacts.ts): a 1M-body 2D pile (4M pairs, 3.8M touching) runs on lavapipe.
+// src/gpu/contact-list.ts): a 1M-body 2D pile (4M pairs, 3.8M touching) runs on lavapipe.
 //
 // Every fixed-size buffer counts what did not fit (broadphase pairs, dense contacts); step() reads
 // those counts, grows and reruns the frame, so nothing is dropped. An engine that never reads back
@@ -41,7 +41,7 @@ import {
 } from '../constants.ts';
 import { WORKGROUP_SIZE_3D } from '../constants3d.ts';
 import { WORK_LIST_WORKGROUP_SIZE } from './frame-wgsl.ts';
-import type { ContactsOutputs, GpuContacts } from './contacts.ts';
+import type { ContactsOutputs, GpuContacts } from './contact-list.ts';
 import { GrowingBuffer, PassTimer, readBuffer, type BatchGrids } from './buffers.ts';
 import { MissingPairClassError, type GpuPairClasses } from './pair-classes.ts';
 import { REUSE_COUNTS_BYTES, REUSE_STATUS, type GpuReuse, type ReuseDimension } from './reuse.ts';

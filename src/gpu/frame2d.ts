@@ -14,7 +14,7 @@
 
 import { LAYOUT_2D } from '../layout2d.ts';
 import { GpuBroadphase2D, type BroadphaseOutputs2D } from './broadphase2d.ts';
-import { GpuContacts2D, type ContactsOutputs2D } from './contacts2d.ts';
+import { GpuContacts2D, type ContactsOutputs2D } from './contact-list2d.ts';
 import {
   FRAME_REUSE_WINDOWS,
   GpuFrame,

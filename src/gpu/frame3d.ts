@@ -14,7 +14,7 @@
 
 import { LAYOUT_3D } from '../layout3d.ts';
 import { GpuBroadphase3D, type BroadphaseOutputs3D } from './broadphase3d.ts';
-import { GpuContacts3D, type ContactsOutputs3D } from './contacts3d.ts';
+import { GpuContacts3D, type ContactsOutputs3D } from './contact-list3d.ts';
 import {
   FRAME_REUSE_WINDOWS,
   GpuFrame,

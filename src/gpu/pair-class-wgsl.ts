@@ -72,7 +72,7 @@ export function classifierWgsl2D(): string {
 interface KernelSpec3D {
   /** Pairs of several classes: the kinds pick the path at run time. */
   general: boolean;
-  /** collideHulls3d is reached. */
+  /** collideHulls3D is reached. */
   hullPairs: boolean;
   /** Pairs of two boxes occur (box edge axes, the register-held clip). */
   boxPairs: boolean;

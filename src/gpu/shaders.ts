@@ -16,12 +16,12 @@ import {
   WGSL_clip3d,
   WGSL_collide2d,
   WGSL_collide3d,
-  WGSL_contacts,
-  WGSL_contacts2d,
-  WGSL_contacts2d_layout,
-  WGSL_contacts3d,
-  WGSL_contacts3d_layout,
-  WGSL_contacts_layout,
+  WGSL_contact_list,
+  WGSL_contact_list2d,
+  WGSL_contact_list2d_layout,
+  WGSL_contact_list3d,
+  WGSL_contact_list3d_layout,
+  WGSL_contact_list_layout,
   WGSL_distance2d,
   WGSL_distance3d,
   WGSL_gjk3d,
@@ -163,10 +163,10 @@ export function broadphase3DWgsl(prefix = ''): string {
 export function contacts2DWgsl(prefix = ''): string {
   return assemble(constantsWgsl(), prefix, {
     layout2d: WGSL_layout2d,
-    'contacts-layout': WGSL_contacts_layout,
-    'contacts2d-layout': WGSL_contacts2d_layout,
-    contacts2d: WGSL_contacts2d,
-    contacts: WGSL_contacts,
+    'contact-list-layout': WGSL_contact_list_layout,
+    'contact-list2d-layout': WGSL_contact_list2d_layout,
+    'contact-list2d': WGSL_contact_list2d,
+    'contact-list': WGSL_contact_list,
   });
 }
 
@@ -174,10 +174,10 @@ export function contacts2DWgsl(prefix = ''): string {
 export function contacts3DWgsl(prefix = ''): string {
   return assemble(constants3dWgsl(), prefix, {
     layout3d: WGSL_layout3d,
-    'contacts-layout': WGSL_contacts_layout,
-    'contacts3d-layout': WGSL_contacts3d_layout,
-    contacts3d: WGSL_contacts3d,
-    contacts: WGSL_contacts,
+    'contact-list-layout': WGSL_contact_list_layout,
+    'contact-list3d-layout': WGSL_contact_list3d_layout,
+    'contact-list3d': WGSL_contact_list3d,
+    'contact-list': WGSL_contact_list,
   });
 }
 

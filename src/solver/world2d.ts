@@ -12,8 +12,8 @@
 // Units: scene units and seconds; gravity default [0, -10]; density 0 makes a body static (never
 // moves). Tunables: src/solver/constants.ts.
 
-import { contactsConstantsWgsl } from '../gpu/contacts.ts';
-import { CONTACTS_LAYOUT_2D } from '../gpu/contacts2d.ts';
+import { contactsConstantsWgsl } from '../gpu/contact-list.ts';
+import { CONTACTS_LAYOUT_2D } from '../gpu/contact-list2d.ts';
 import {
   GpuFrame2D,
   type FrameCounts2D,
@@ -65,8 +65,8 @@ const solverWgsl = (maxRotation: number) => (): string =>
   contactsConstantsWgsl() +
   assembleWgsl([
     'layout2d',
-    'contacts-layout',
-    'contacts2d-layout',
+    'contact-list-layout',
+    'contact-list2d-layout',
     'solver2d-layout',
     'solver-layout',
     'overflow',

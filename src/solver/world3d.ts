@@ -8,8 +8,8 @@
 // Units: scene units and seconds; gravity default [0, -10, 0]; quaternions [x, y, z, w]; density 0
 // makes a body static. Mass and inertia come from the shapes on the host (src/solver/mass3d.ts).
 
-import { contactsConstantsWgsl } from '../gpu/contacts.ts';
-import { CONTACTS_LAYOUT_3D } from '../gpu/contacts3d.ts';
+import { contactsConstantsWgsl } from '../gpu/contact-list.ts';
+import { CONTACTS_LAYOUT_3D } from '../gpu/contact-list3d.ts';
 import {
   GpuFrame3D,
   type FrameCounts3D,
@@ -70,8 +70,8 @@ const solverWgsl = (maxRotation: number) => (): string =>
   contactsConstantsWgsl() +
   assembleWgsl3D([
     'layout3d',
-    'contacts-layout',
-    'contacts3d-layout',
+    'contact-list-layout',
+    'contact-list3d-layout',
     'solver3d-layout',
     'solver-layout',
     'overflow',

@@ -24,10 +24,10 @@ import { relativeTransform } from '../../src/cpu/manifold2d.ts';
 import { REUSE_STATUS, type ReuseCounts } from '../../src/cpu/reuse.ts';
 import { emptyAnchor2D, loadAnchor2D, type Anchor2D } from '../../src/cpu/reuse2d.ts';
 import {
-  bodyPose3d,
+  bodyPose3D,
   emptyAnchor3D,
   loadAnchor3D,
-  quatMul3d,
+  quatMul3D,
   type Anchor3D,
 } from '../../src/cpu/reuse3d.ts';
 import { readBuffer } from '../../src/gpu/buffers.ts';
@@ -290,7 +290,7 @@ function gap3D(
   });
   const q = new Float64Array(4);
   const t = new Float64Array(3);
-  bodyPose3d(xf(world.pairs[2 * k]!), xf(world.pairs[2 * k + 1]!), q, t);
+  bodyPose3D(xf(world.pairs[2 * k]!), xf(world.pairs[2 * k + 1]!), q, t);
   const m = Math.fround(margin);
   const dt = [
     t[0]! - a.translation[0]!,
@@ -299,7 +299,7 @@ function gap3D(
   ] as const;
   const moved = Math.hypot(...dt);
   const dq = new Float64Array(4);
-  quatMul3d(q, [-a.rotation[0]!, -a.rotation[1]!, -a.rotation[2]!, a.rotation[3]!], dq);
+  quatMul3D(q, [-a.rotation[0]!, -a.rotation[1]!, -a.rotation[2]!, a.rotation[3]!], dq);
   const turned = 2 * Math.hypot(dq[0]!, dq[1]!, dq[2]!);
   if (a.count === 0) return Math.abs(a.bound - moved - turned * a.reach - m) / a.scale;
   const gaps = [

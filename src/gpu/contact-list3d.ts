@@ -1,9 +1,9 @@
-// The dense contact list of the 3D pipeline on the GPU: the shared stage of src/gpu/contacts.ts
-// (shaders/contacts.wgsl) on ContactManifold3D entries and ContactUserValues3D (a vec4f per point:
-// x normal impulse, y/z tangent impulses, w free; shaders/contacts3d-layout.wgsl).
-// src/cpu/contacts3d.ts is the same stage on the host, byte for byte.
+// The dense contact list of the 3D pipeline on the GPU: the shared stage of src/gpu/contact-list.ts
+// (shaders/contact-list.wgsl) on ContactManifold3D entries and ContactUserValues3D (a vec4f per point:
+// x normal impulse, y/z tangent impulses, w free; shaders/contact-list3d-layout.wgsl).
+// src/cpu/contact-list3d.ts is the same stage on the host, byte for byte.
 
-import { CONTACTS_LAYOUT_3D } from '../contacts-layout.ts';
+import { CONTACTS_LAYOUT_3D } from '../contact-list-layout.ts';
 import { ENTRIES_CONTACTS_3D } from '../reflection.generated.ts';
 import { contactsWgsl3D } from './frame-wgsl.ts';
 import {
@@ -12,7 +12,7 @@ import {
   type ContactsDimension,
   type ContactsInputs,
   type ContactsOutputs,
-} from './contacts.ts';
+} from './contact-list.ts';
 
 export { CONTACTS_LAYOUT_3D };
 export const CONTACTS_STAGES_3D = CONTACTS_STAGES;

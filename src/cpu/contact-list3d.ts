@@ -1,12 +1,12 @@
-// The dense contact list of the 3D pipeline on the host: the CPU reference of src/gpu/contacts3d.ts,
-// with the same results byte for byte. The stage itself is the shared src/cpu/contacts.ts (the
-// mirror of shaders/contacts.wgsl); this file reads 3D entries back as objects (the layouts, in
-// src/contacts-layout.ts: ContactManifold3D entries of 176 bytes, ContactUserValues3D of a vec4f
+// The dense contact list of the 3D pipeline on the host: the CPU reference of src/gpu/contact-list3d.ts,
+// with the same results byte for byte. The stage itself is the shared src/cpu/contact-list.ts (the
+// mirror of shaders/contact-list.wgsl); this file reads 3D entries back as objects (the layouts, in
+// src/contact-list-layout.ts: ContactManifold3D entries of 176 bytes, ContactUserValues3D of a vec4f
 // per point: x the normal impulse, y and z the tangent impulses, w free).
 
 import { LAYOUT_3D } from '../layout3d.ts';
-import { CONTACTS_LAYOUT_3D } from '../contacts-layout.ts';
-import { CpuContacts, checkRunInputs } from './contacts.ts';
+import { CONTACTS_LAYOUT_3D } from '../contact-list-layout.ts';
+import { CpuContacts, checkRunInputs } from './contact-list.ts';
 import { InputError, wholeEntries } from '../errors.ts';
 
 export { CONTACTS_LAYOUT_3D };

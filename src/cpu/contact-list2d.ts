@@ -1,9 +1,9 @@
-// The dense contact list of the 2D pipeline on the host: the CPU reference of src/gpu/contacts2d.ts,
-// with the same results byte for byte. The stage itself is the shared src/cpu/contacts.ts (the
-// mirror of shaders/contacts.wgsl); this file reads 2D entries back as objects
-// (the layouts: src/contacts-layout.ts).
+// The dense contact list of the 2D pipeline on the host: the CPU reference of src/gpu/contact-list2d.ts,
+// with the same results byte for byte. The stage itself is the shared src/cpu/contact-list.ts (the
+// mirror of shaders/contact-list.wgsl); this file reads 2D entries back as objects
+// (the layouts: src/contact-list-layout.ts).
 
-import { CONTACTS_LAYOUT_2D } from '../contacts-layout.ts';
+import { CONTACTS_LAYOUT_2D } from '../contact-list-layout.ts';
 import {
   CONTACT_NONE,
   CpuContacts,
@@ -11,7 +11,7 @@ import {
   type ContactsResult,
   type ContactsRunOptions,
   type ContactsTimings,
-} from './contacts.ts';
+} from './contact-list.ts';
 import { InputError, wholeEntries } from '../errors.ts';
 
 export { CONTACT_NONE, CONTACTS_LAYOUT_2D };

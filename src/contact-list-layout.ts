@@ -1,5 +1,5 @@
 // The dense contact list's layouts, results and input checks: what the CPU stage
-// (src/cpu/contacts.ts) and the GPU stage (src/gpu/contacts.ts) share. The layouts are reflected
+// (src/cpu/contact-list.ts) and the GPU stage (src/gpu/contact-list.ts) share. The layouts are reflected
 // from the WGSL at build time (src/reflection-sources.ts).
 
 import { LAYOUT_2D } from './layout2d.ts';
@@ -23,11 +23,11 @@ export interface ManifoldLayout {
   pointId: number;
 }
 
-const shared = structTable(STRUCTS_CONTACTS_LAYOUT, 'shaders/contacts-layout.wgsl');
+const shared = structTable(STRUCTS_CONTACTS_LAYOUT, 'shaders/contact-list-layout.wgsl');
 const countsStruct = shared.struct('ContactCounts');
 const paramsStruct = shared.struct('ContactParams');
 
-/** ContactCounts (shaders/contacts-layout.wgsl), the same in 2D and 3D. */
+/** ContactCounts (shaders/contact-list-layout.wgsl), the same in 2D and 3D. */
 export const CONTACT_COUNTS_LAYOUT = {
   bytes: countsStruct.size,
   total: word(countsStruct, 'total'),
@@ -108,7 +108,7 @@ export function contactsLayout(
     params: CONTACT_PARAMS_LAYOUT,
     /** The narrowphase's manifold slot. */
     manifold: M,
-    /** CtEntryIds (shaders/contacts.wgsl), per entry: bodyA, bodyB, its pair slot, count, then the point ids. */
+    /** CtEntryIds (shaders/contact-list.wgsl), per entry: bodyA, bodyB, its pair slot, count, then the point ids. */
     ids: {
       words: 4 + member(userStruct, 'points').count,
       bodyA: 0,
@@ -127,19 +127,19 @@ export function contactsLayout(
 
 export type ContactsLayout = ReturnType<typeof contactsLayout>;
 
-/** Word (4-byte) offsets of the 2D contact list's structs (shaders/contacts2d-layout.wgsl, contacts-layout.wgsl). */
+/** Word (4-byte) offsets of the 2D contact list's structs (shaders/contact-list2d-layout.wgsl, contact-list-layout.wgsl). */
 export const CONTACTS_LAYOUT_2D = contactsLayout(
   STRUCTS_CONTACTS_2D,
-  'shaders/contacts2d-layout.wgsl',
+  'shaders/contact-list2d-layout.wgsl',
   'ContactManifold2D',
   'ContactUserValues2D',
   LAYOUT_2D.manifold,
 );
 
-/** Word (4-byte) offsets of the 3D contact list's structs (shaders/contacts3d-layout.wgsl, contacts-layout.wgsl). */
+/** Word (4-byte) offsets of the 3D contact list's structs (shaders/contact-list3d-layout.wgsl, contact-list-layout.wgsl). */
 export const CONTACTS_LAYOUT_3D = contactsLayout(
   STRUCTS_CONTACTS_3D,
-  'shaders/contacts3d-layout.wgsl',
+  'shaders/contact-list3d-layout.wgsl',
   'ContactManifold3D',
   'ContactUserValues3D',
   LAYOUT_3D.manifold,

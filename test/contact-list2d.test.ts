@@ -1,5 +1,5 @@
-// The dense contact list (src/gpu/contacts2d.ts, shaders/contacts.wgsl) against its CPU reference
-// (src/cpu/contacts2d.ts) and against a plain filter, on manifolds from the real narrowphase
+// The dense contact list (src/gpu/contact-list2d.ts, shaders/contact-list.wgsl) against its CPU reference
+// (src/cpu/contact-list2d.ts) and against a plain filter, on manifolds from the real narrowphase
 // (collidePacked2D) of random scenes: disjoint random pairs, and piles whose bodies have several
 // neighbours (pairs from sweepAndPrune2D), listed in (a, b) order or shuffled.
 //   - the list: the touching slots in pair order, each with its pair's bodies and manifold; GPU
@@ -25,9 +25,9 @@ import {
   unpackContacts2D,
   type ContactsResult2D,
   type ContactsRunOptions2D,
-} from '../src/cpu/contacts2d.ts';
+} from '../src/cpu/contact-list2d.ts';
 import { collidePacked2D, prepareCpu2D } from '../src/cpu/narrowphase2d.ts';
-import { GpuContacts2D } from '../src/gpu/contacts2d.ts';
+import { GpuContacts2D } from '../src/gpu/contact-list2d.ts';
 import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
 import { dispatchLimits, MAX_GROUPS_PER_DIMENSION, readBuffer } from '../src/gpu/buffers.ts';
 import { LAYOUT_2D } from '../src/layout2d.ts';

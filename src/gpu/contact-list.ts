@@ -1,9 +1,9 @@
-// The dense contact list on the GPU, one implementation for 2D and 3D (shaders/contacts.wgsl after
-// the per-dimension contacts2d.wgsl or contacts3d.wgsl, with scan.wgsl): from one manifold slot per
+// The dense contact list on the GPU, one implementation for 2D and 3D (shaders/contact-list.wgsl after
+// the per-dimension contact-list2d.wgsl or contact-list3d.wgsl, with scan.wgsl): from one manifold slot per
 // pair (the narrowphase's output), the touching manifolds as a dense list in pair order, each
 // point carrying last frame's user value of the point with the same pair and feature id, and the
-// frame's contact events. src/cpu/contacts.ts is the same stage on the host, kernel for kernel,
-// byte for byte; src/gpu/contacts2d.ts and contacts3d.ts give the per-dimension classes.
+// frame's contact events. src/cpu/contact-list.ts is the same stage on the host, kernel for kernel,
+// byte for byte; src/gpu/contact-list2d.ts and contact-list3d.ts give the per-dimension classes.
 //
 //   compact  per batch of consecutive pairs: flags (count > 0) of its slots, an exclusive scan
 //            (GpuScan), and a scatter of the touching slots' entries into the list at the running
@@ -53,7 +53,7 @@ import {
   type ContactsResult,
   type ContactsRunOptions,
   type ContactsTimings,
-} from '../contacts-layout.ts';
+} from '../contact-list-layout.ts';
 import { GpuScan, type ScanPlan } from './scan.ts';
 import {
   GrowingBuffer,
@@ -75,7 +75,7 @@ export const CONTACTS_STAGES = ['compact', 'persist'] as const;
 export interface ContactsDimension {
   /** 'contacts2d' or 'contacts3d': kernel and buffer labels. */
   label: string;
-  /** The assembled module: constants, layouts, contactsNd.wgsl, contacts.wgsl. */
+  /** The assembled module: constants, layouts, contactsNd.wgsl, contact-list.wgsl. */
   wgsl: () => string;
   /** The buffers each of its entry points binds (reflected at build time). */
   entries: Readonly<Record<string, readonly BufferBindingLayout[]>>;

@@ -1,6 +1,6 @@
-// Buffer layouts of the dense contact list shared by 2D and 3D (src/gpu/contacts.ts,
-// src/cpu/contacts.ts): the counts and the kernels' parameters. The entries and user values are
-// per dimension (contacts2d-layout.wgsl, contacts3d-layout.wgsl). The host reads every offset from
+// Buffer layouts of the dense contact list shared by 2D and 3D (src/gpu/contact-list.ts,
+// src/cpu/contact-list.ts): the counts and the kernels' parameters. The entries and user values are
+// per dimension (contact-list2d-layout.wgsl, contact-list3d-layout.wgsl). The host reads every offset from
 // here through wgsl_reflect; nothing is copied by hand.
 
 // What one frame of the stage found; written on the GPU, read by later stages or the host.

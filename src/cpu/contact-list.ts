@@ -1,6 +1,6 @@
 // The dense contact list on the host, one implementation for 2D and 3D: the CPU reference of
-// src/gpu/contacts.ts (shaders/contacts.wgsl), kernel for kernel, on the same buffer layouts, with
-// the same results byte for byte. src/cpu/contacts2d.ts and contacts3d.ts give the per-dimension
+// src/gpu/contact-list.ts (shaders/contact-list.wgsl), kernel for kernel, on the same buffer layouts, with
+// the same results byte for byte. src/cpu/contact-list2d.ts and contact-list3d.ts give the per-dimension
 // layouts (contactsLayout) and classes.
 //
 //   compaction   per batch of consecutive pairs (one batch unless the caller asks for more), the
@@ -32,7 +32,7 @@ import {
   type ContactsRunOptions,
   type ContactsTimings,
   type ManifoldLayout,
-} from '../contacts-layout.ts';
+} from '../contact-list-layout.ts';
 
 export {
   CONTACT_NONE,
@@ -85,7 +85,7 @@ export function exclusiveScanSaturating(data: Uint32Array, n: number): void {
   }
 }
 
-/** ctTouches: slot k touches where the scanned flags step up after it (see contacts.wgsl). */
+/** ctTouches: slot k touches where the scanned flags step up after it (see contact-list.wgsl). */
 export function contactTouches(offsets: Uint32Array, k: number): boolean {
   return offsets[k + 1] !== offsets[k];
 }

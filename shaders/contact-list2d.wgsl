@@ -1,4 +1,4 @@
-// The 2D types of the dense contact list's kernels (contacts.wgsl follows and uses these names).
+// The 2D types of the dense contact list's kernels (contact-list.wgsl follows and uses these names).
 alias CtManifold = Manifold2D;
 alias CtContact = ContactManifold2D;
 alias CtUserValues = ContactUserValues2D;

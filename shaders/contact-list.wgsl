@@ -1,6 +1,6 @@
-// The dense contact list, one implementation for 2D and 3D (src/gpu/contacts.ts drives it;
-// src/cpu/contacts.ts is the same stage on the host, function for function). A per-dimension file
-// before it (contacts2d.wgsl, contacts3d.wgsl) names the types: CtManifold (the narrowphase's
+// The dense contact list, one implementation for 2D and 3D (src/gpu/contact-list.ts drives it;
+// src/cpu/contact-list.ts is the same stage on the host, function for function). A per-dimension file
+// before it (contact-list2d.wgsl, contact-list3d.wgsl) names the types: CtManifold (the narrowphase's
 // Manifold2D / Manifold3D), CtContact (ContactManifold2D / 3D), CtUserValues and CT_MAX_POINTS.
 //
 // The touching manifolds of the frame's pairs, in pair order: the frames' pairs come in (bodyA,
@@ -30,7 +30,7 @@
 //   ctEvents:     the began and ended pairs, in list order, and their counts.
 //
 // No atomics: every output is a function of the input alone, byte for byte, whatever the batches.
-// Needs the per-dimension layout files and contacts-layout.wgsl before it, CONTACTS_WORKGROUP_SIZE
+// Needs the per-dimension layout files and contact-list-layout.wgsl before it, CONTACTS_WORKGROUP_SIZE
 // and CONTACT_NONE prepended by the host. Rows of workgroups as in scan.wgsl (linear workgroup
 // index wid.x + wid.y * nwg.x; surplus invocations return at once). Every loop has a constant bound.
 // Each kernel binds at most 8 storage buffers (WebGPU's default limit).

@@ -1,6 +1,6 @@
-// The dense contact list of the 2D pipeline on the GPU: the shared stage of src/gpu/contacts.ts
-// (shaders/contacts.wgsl) on ContactManifold2D entries and ContactUserValues2D (a vec2f per point;
-// shaders/contacts2d-layout.wgsl). src/cpu/contacts2d.ts is the same stage on the host, byte for
+// The dense contact list of the 2D pipeline on the GPU: the shared stage of src/gpu/contact-list.ts
+// (shaders/contact-list.wgsl) on ContactManifold2D entries and ContactUserValues2D (a vec2f per point;
+// shaders/contact-list2d-layout.wgsl). src/cpu/contact-list2d.ts is the same stage on the host, byte for
 // byte.
 
 import { CONTACTS_GROWTH, CONTACTS_WORKGROUP_SIZE } from '../constants.ts';
@@ -10,7 +10,7 @@ import {
   type ContactsResult,
   type ContactsRunOptions,
   type ContactsTimings,
-} from '../contacts-layout.ts';
+} from '../contact-list-layout.ts';
 import { ENTRIES_CONTACTS_2D } from '../reflection.generated.ts';
 import { contactsWgsl2D } from './frame-wgsl.ts';
 import {
@@ -20,7 +20,7 @@ import {
   type ContactsDimension,
   type ContactsInputs,
   type ContactsOutputs,
-} from './contacts.ts';
+} from './contact-list.ts';
 
 export {
   CONTACT_NONE,

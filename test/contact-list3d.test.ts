@@ -1,5 +1,5 @@
-// The 3D dense contact list (src/gpu/contacts3d.ts on the shared shaders/contacts.wgsl) against its
-// CPU twin (src/cpu/contacts3d.ts on the shared src/cpu/contacts.ts), on manifolds from the real 3D
+// The 3D dense contact list (src/gpu/contact-list3d.ts on the shared shaders/contact-list.wgsl) against its
+// CPU twin (src/cpu/contact-list3d.ts on the shared src/cpu/contact-list.ts), on manifolds from the real 3D
 // narrowphase (collidePacked3D) of a random pile whose pairs come from sweepAndPrune3D:
 //   - GPU and CPU byte for byte (entries and user values), with one sort and with two;
 //   - the same list for shuffled orders of the pairs, for batches of any size (GPU and CPU), and
@@ -8,11 +8,11 @@
 //   - a tiny capacity: overflow, grow, rerun, equal to an unconstrained run.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepAndPrune3D } from '../src/broadphase3d.ts';
-import { CONTACT_NONE } from '../src/cpu/contacts.ts';
-import { CONTACTS_LAYOUT_3D, CpuContacts3D, unpackContacts3D } from '../src/cpu/contacts3d.ts';
+import { CONTACT_NONE } from '../src/cpu/contact-list.ts';
+import { CONTACTS_LAYOUT_3D, CpuContacts3D, unpackContacts3D } from '../src/cpu/contact-list3d.ts';
 import { collidePacked3D, prepareCpu3D } from '../src/cpu/narrowphase3d.ts';
 import { acquireDevice } from '../src/gpu/device.ts';
-import { GpuContacts3D } from '../src/gpu/contacts3d.ts';
+import { GpuContacts3D } from '../src/gpu/contact-list3d.ts';
 import { packScene3D } from '../src/pack3d.ts';
 import { rng } from '../src/random2d.ts';
 import { randomRotation3D, randomShape3D } from '../src/random3d.ts';

@@ -1,4 +1,4 @@
-// The 3D types of the dense contact list's kernels (contacts.wgsl follows and uses these names).
+// The 3D types of the dense contact list's kernels (contact-list.wgsl follows and uses these names).
 alias CtManifold = Manifold3D;
 alias CtContact = ContactManifold3D;
 alias CtUserValues = ContactUserValues3D;
