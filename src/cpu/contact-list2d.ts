@@ -10,13 +10,11 @@ import {
   checkRunInputs,
   type ContactsResult,
   type ContactsRunOptions,
-  type ContactsTimings,
 } from './contact-list.ts';
 import { InputError, wholeEntries } from '../errors.ts';
 
 export { CONTACT_NONE, CONTACTS_LAYOUT_2D };
 export type ContactsRunOptions2D = ContactsRunOptions;
-export type ContactsTimings2D = ContactsTimings;
 /** One frame of the stage, read back: ContactManifold2D entries and ContactUserValues2D. */
 export type ContactsResult2D = ContactsResult;
 

@@ -20,8 +20,6 @@ import {
   type BroadphaseDimension,
   type BroadphaseInputs,
   type BroadphaseOutputs,
-  type BroadphaseStage,
-  type BroadphaseTimings,
   type GpuBroadphaseResult,
 } from './broadphase.ts';
 
@@ -38,8 +36,6 @@ export {
 /** Word offsets of the broadphase's GPU structs (the same in 2D and 3D); counts.narrowphase holds a Params2D. */
 export const BROADPHASE_LAYOUT_2D = BROADPHASE_LAYOUT;
 export const BROADPHASE_STAGES_2D = BROADPHASE_STAGES;
-export type BroadphaseStage2D = BroadphaseStage;
-export type BroadphaseTimings2D = BroadphaseTimings;
 export type BroadphaseInputs2D = Omit<BroadphaseInputs, 'hullVertices'>;
 export type BroadphaseOutputs2D = BroadphaseOutputs;
 export type GpuBroadphaseResult2D = GpuBroadphaseResult;

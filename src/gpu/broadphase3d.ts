@@ -15,14 +15,12 @@ import {
   type BroadphaseDimension,
   type BroadphaseInputs,
   type BroadphaseOutputs,
-  type BroadphaseTimings,
   type GpuBroadphaseResult,
 } from './broadphase.ts';
 
 /** Word offsets of the broadphase's GPU structs (the same in 2D and 3D); counts.narrowphase holds a Params3D. */
 export const BROADPHASE_LAYOUT_3D = BROADPHASE_LAYOUT;
 export const BROADPHASE_STAGES_3D = BROADPHASE_STAGES;
-export type BroadphaseTimings3D = BroadphaseTimings;
 export type BroadphaseInputs3D = BroadphaseInputs & { hullVertices: GPUBuffer };
 export type BroadphaseOutputs3D = BroadphaseOutputs;
 export type GpuBroadphaseResult3D = GpuBroadphaseResult;

@@ -5,12 +5,7 @@
 
 import { CONTACTS_GROWTH, CONTACTS_WORKGROUP_SIZE } from '../constants.ts';
 import { CONTACT_NONE } from '../constants.ts';
-import {
-  CONTACTS_LAYOUT_2D,
-  type ContactsResult,
-  type ContactsRunOptions,
-  type ContactsTimings,
-} from '../contact-list-layout.ts';
+import { CONTACTS_LAYOUT_2D } from '../contact-list-layout.ts';
 import { ENTRIES_CONTACTS_2D } from '../reflection.generated.ts';
 import { contactsWgsl2D } from './frame-wgsl.ts';
 import {
@@ -18,7 +13,6 @@ import {
   GpuContacts,
   contactsConstantsWgsl,
   type ContactsDimension,
-  type ContactsInputs,
   type ContactsOutputs,
 } from './contact-list.ts';
 
@@ -29,11 +23,7 @@ export {
   CONTACTS_GROWTH,
   contactsConstantsWgsl,
 };
-export type ContactsResult2D = ContactsResult;
-export type ContactsRunOptions2D = ContactsRunOptions;
-export type ContactsTimings2D = ContactsTimings;
 export const CONTACTS_STAGES_2D = CONTACTS_STAGES;
-export type ContactsInputs2D = ContactsInputs;
 export type ContactsOutputs2D = ContactsOutputs;
 
 export const CONTACTS_DIMENSION_2D: ContactsDimension = {

@@ -10,13 +10,11 @@ import {
   CONTACTS_STAGES,
   GpuContacts,
   type ContactsDimension,
-  type ContactsInputs,
   type ContactsOutputs,
 } from './contact-list.ts';
 
 export { CONTACTS_LAYOUT_3D };
 export const CONTACTS_STAGES_3D = CONTACTS_STAGES;
-export type ContactsInputs3D = ContactsInputs;
 export type ContactsOutputs3D = ContactsOutputs;
 
 export const CONTACTS_DIMENSION_3D: ContactsDimension = {
