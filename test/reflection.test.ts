@@ -14,8 +14,8 @@ import {
   assembleWgsl3D,
   NARROWPHASE_2D_FILES,
   NARROWPHASE_3D_FILES,
-  narrowphase2DWgsl,
-  narrowphase3DWgsl,
+  narrowphaseFiles2D,
+  narrowphaseFiles3D,
   wgslFile,
 } from '../src/gpu/shaders.ts';
 import { reflectBindings, reflectStructs } from '../src/layout.ts';
@@ -89,8 +89,8 @@ describe('build-time reflection', () => {
   });
 
   it('the narrowphase kernels assembled from named imports are the kernels assembled by name', () => {
-    expect(narrowphase2DWgsl()).toBe(assembleWgsl(NARROWPHASE_2D_FILES));
-    expect(narrowphase3DWgsl()).toBe(assembleWgsl3D(NARROWPHASE_3D_FILES));
+    expect(narrowphaseFiles2D()).toBe(assembleWgsl(NARROWPHASE_2D_FILES));
+    expect(narrowphaseFiles3D()).toBe(assembleWgsl3D(NARROWPHASE_3D_FILES));
     expect(NARROWPHASE_3D_FILES.at(-1)).toBe('narrowphase3d');
   });
 });

@@ -20,12 +20,12 @@ import { classConstantsWgsl2D, classConstantsWgsl3D } from './pair-class-wgsl.ts
 import { RADIX_BLOCK } from './radixsort.ts';
 import { MAX_GROUPS_PER_DIMENSION } from './buffers.ts';
 import {
-  broadphase2DWgsl,
-  broadphase3DWgsl,
-  contacts2DWgsl,
-  contacts3DWgsl,
-  reuse2DWgsl,
-  reuse3DWgsl,
+  broadphaseFiles2D,
+  broadphaseFiles3D,
+  contactListFiles2D,
+  contactListFiles3D,
+  reuseFiles2D,
+  reuseFiles3D,
   workListWgsl,
 } from './shaders.ts';
 
@@ -43,11 +43,11 @@ export function broadphaseConstantsWgsl(): string {
 }
 
 export function broadphaseWgsl2D(): string {
-  return broadphase2DWgsl(broadphaseConstantsWgsl());
+  return broadphaseFiles2D(broadphaseConstantsWgsl());
 }
 
 export function broadphaseWgsl3D(): string {
-  return broadphase3DWgsl(broadphaseConstantsWgsl());
+  return broadphaseFiles3D(broadphaseConstantsWgsl());
 }
 
 /** How reuseSlots finds last frame's slot (ReuseParams.prevMode). */
@@ -71,11 +71,11 @@ export function reuseConstantsWgsl(): string {
 
 /** Reuse runs the narrowphase's functions as the general kernel compiles them (every path). */
 export function reuseWgsl2D(): string {
-  return reuse2DWgsl(reuseConstantsWgsl() + classConstantsWgsl2D('general'));
+  return reuseFiles2D(reuseConstantsWgsl() + classConstantsWgsl2D('general'));
 }
 
 export function reuseWgsl3D(): string {
-  return reuse3DWgsl(reuseConstantsWgsl() + classConstantsWgsl3D('general'));
+  return reuseFiles3D(reuseConstantsWgsl() + classConstantsWgsl3D('general'));
 }
 
 /** Invocations per workgroup of the work-list kernels. */
@@ -98,9 +98,9 @@ export function contactsConstantsWgsl(): string {
 }
 
 export function contactsWgsl2D(): string {
-  return contacts2DWgsl(contactsConstantsWgsl());
+  return contactListFiles2D(contactsConstantsWgsl());
 }
 
 export function contactsWgsl3D(): string {
-  return contacts3DWgsl(contactsConstantsWgsl());
+  return contactListFiles3D(contactsConstantsWgsl());
 }

@@ -7,10 +7,10 @@
 import { MAX_CLIP_POINTS_3D, BOX_CLIP_FALLBACK_POINTS_3D, MAX_HULL_EDGES } from '../constants3d.ts';
 import { WGSL_pair_classes } from './shaders.generated.ts';
 import {
-  classifier2DWgsl,
-  classifier3DWgsl,
-  narrowphase2DWgsl,
-  narrowphase3DWgsl,
+  classifierFiles2D,
+  classifierFiles3D,
+  narrowphaseFiles2D,
+  narrowphaseFiles3D,
 } from './shaders.ts';
 
 export const PAIR_CLASSES_2D = ['polygons', 'circles'] as const;
@@ -54,7 +54,7 @@ export function classConstantsWgsl2D(kernel: PairClass2D | 'general'): string {
 
 /** The 2D narrowphase module of one kernel. */
 export function narrowphaseWgsl2D(kernel: PairClass2D | 'general'): string {
-  return narrowphase2DWgsl(classConstantsWgsl2D(kernel));
+  return narrowphaseFiles2D(classConstantsWgsl2D(kernel));
 }
 
 /** The classifier's module: its constants, the class ids and pcPairClass, then the shared kernels. */
@@ -62,7 +62,7 @@ export function classifierWgsl2D(): string {
   const ids = PAIR_CLASSES_2D.map((c, i) => `const PAIR_CLASS_${c.toUpperCase()}_2D: u32 = ${i}u;`);
   return (
     classifierConstantsWgsl() +
-    classifier2DWgsl(
+    classifierFiles2D(
       [...ids, `const PC_CLASS_COUNT: u32 = ${PAIR_CLASSES_2D.length}u;`, ''].join('\n'),
     )
   );
@@ -168,7 +168,7 @@ export function classConstantsWgsl3D(kernel: PairClass3D | 'general'): string {
 
 /** The 3D narrowphase module of one kernel. */
 export function narrowphaseWgsl3D(kernel: PairClass3D | 'general'): string {
-  return narrowphase3DWgsl(classConstantsWgsl3D(kernel));
+  return narrowphaseFiles3D(classConstantsWgsl3D(kernel));
 }
 
 /** The classifier's module: its constants, the class ids, the 3D layout and pcPairClass, then the shared kernels. */
@@ -179,7 +179,7 @@ export function classifierWgsl3D(): string {
   );
   return (
     classifierConstantsWgsl() +
-    classifier3DWgsl(
+    classifierFiles3D(
       [...ids, `const PC_CLASS_COUNT: u32 = ${PAIR_CLASSES_3D.length}u;`, ''].join('\n'),
     )
   );

@@ -2,7 +2,7 @@
 // the files it needs, in dependency order. The files are embedded at build time
 // (scripts/embed-shaders.mjs), so this works in browsers and in Node without a .wgsl loader.
 // The kernels of the narrowphase, the pair classifiers and the frame's stages take their files by
-// named import (narrowphase2DWgsl, classifier2DWgsl, broadphase2DWgsl, ...), so a bundle carries
+// named import (narrowphaseFiles2D, classifierFiles2D, broadphaseFiles2D, ...), so a bundle carries
 // only the WGSL of the kernels it uses; wgslFile and assembleWgsl look files up by name in
 // WGSL_SOURCES, which holds them all (tests, tools, the solver).
 
@@ -97,12 +97,12 @@ const NARROWPHASE_2D: WgslFiles = {
 export const NARROWPHASE_2D_FILES: readonly string[] = /* @__PURE__ */ Object.keys(NARROWPHASE_2D);
 
 /** The 2D narrowphase kernel, assembled after `prefix` (what assembleWgsl(NARROWPHASE_2D_FILES, prefix) gives). */
-export function narrowphase2DWgsl(prefix = ''): string {
+export function narrowphaseFiles2D(prefix = ''): string {
   return assemble(constantsWgsl(), prefix, NARROWPHASE_2D);
 }
 
 /** The 2D pair classifier, assembled after `prefix` (the class ids). */
-export function classifier2DWgsl(prefix = ''): string {
+export function classifierFiles2D(prefix = ''): string {
   return assemble(constantsWgsl(), prefix, {
     layout2d: WGSL_layout2d,
     'pair-classes2d': WGSL_pair_classes2d,
@@ -111,7 +111,7 @@ export function classifier2DWgsl(prefix = ''): string {
 }
 
 /** The 3D pair classifier, assembled after `prefix` (the class ids). */
-export function classifier3DWgsl(prefix = ''): string {
+export function classifierFiles3D(prefix = ''): string {
   return assemble(constants3dWgsl(), prefix, {
     layout3d: WGSL_layout3d,
     'pair-classes3d': WGSL_pair_classes3d,
@@ -135,14 +135,14 @@ const NARROWPHASE_3D: WgslFiles = {
 export const NARROWPHASE_3D_FILES: readonly string[] = /* @__PURE__ */ Object.keys(NARROWPHASE_3D);
 
 /** The 3D narrowphase kernel, assembled after `prefix` (what assembleWgsl3D(NARROWPHASE_3D_FILES, prefix) gives). */
-export function narrowphase3DWgsl(prefix = ''): string {
+export function narrowphaseFiles3D(prefix = ''): string {
   return assemble(constants3dWgsl(), prefix, NARROWPHASE_3D);
 }
 
 // The frame's stages (src/gpu/frame-wgsl.ts prepends each stage's constants).
 
 /** The 2D broadphase: the 2D layout and boxes, then the shared sweep. */
-export function broadphase2DWgsl(prefix = ''): string {
+export function broadphaseFiles2D(prefix = ''): string {
   return assemble(constantsWgsl(), prefix, {
     layout2d: WGSL_layout2d,
     aabb2d: WGSL_aabb2d,
@@ -151,7 +151,7 @@ export function broadphase2DWgsl(prefix = ''): string {
 }
 
 /** The 3D broadphase: the 3D layout and boxes, then the shared sweep. */
-export function broadphase3DWgsl(prefix = ''): string {
+export function broadphaseFiles3D(prefix = ''): string {
   return assemble(constants3dWgsl(), prefix, {
     layout3d: WGSL_layout3d,
     aabb3d: WGSL_aabb3d,
@@ -160,7 +160,7 @@ export function broadphase3DWgsl(prefix = ''): string {
 }
 
 /** The 2D dense contact list. */
-export function contacts2DWgsl(prefix = ''): string {
+export function contactListFiles2D(prefix = ''): string {
   return assemble(constantsWgsl(), prefix, {
     layout2d: WGSL_layout2d,
     'contact-list-layout': WGSL_contact_list_layout,
@@ -171,7 +171,7 @@ export function contacts2DWgsl(prefix = ''): string {
 }
 
 /** The 3D dense contact list. */
-export function contacts3DWgsl(prefix = ''): string {
+export function contactListFiles3D(prefix = ''): string {
   return assemble(constants3dWgsl(), prefix, {
     layout3d: WGSL_layout3d,
     'contact-list-layout': WGSL_contact_list_layout,
@@ -182,7 +182,7 @@ export function contacts3DWgsl(prefix = ''): string {
 }
 
 /** 2D manifold reuse: the narrowphase's files but its kernel, then the reuse stage's. */
-export function reuse2DWgsl(prefix = ''): string {
+export function reuseFiles2D(prefix = ''): string {
   const { narrowphase2d: _kernel, ...files } = NARROWPHASE_2D;
   return assemble(constantsWgsl(), prefix, {
     ...files,
@@ -193,7 +193,7 @@ export function reuse2DWgsl(prefix = ''): string {
 }
 
 /** 3D manifold reuse: the narrowphase's files but its kernel, then the reuse stage's. */
-export function reuse3DWgsl(prefix = ''): string {
+export function reuseFiles3D(prefix = ''): string {
   const { narrowphase3d: _kernel, ...files } = NARROWPHASE_3D;
   return assemble(constants3dWgsl(), prefix, {
     ...files,
