@@ -42,8 +42,8 @@ function buildTopology(): BoxTopology3D {
   const edgeOf = new Map<number, number>();
   BOX_FACE_LOOPS.forEach((loop, f) => {
     for (let k = 0; k < 4; k++) {
-      const a = loop[k]!;
-      const b = loop[(k + 1) % 4]!;
+      const a = loop[k];
+      const b = loop[(k + 1) % 4];
       faceVertices[4 * f + k] = a;
       const twin = edgeOf.get(b * 8 + a);
       if (twin !== undefined) {
@@ -79,8 +79,8 @@ export const BOX_EDGE_BY_AXIS: Uint8Array = (() => {
   const t = BOX_TOPOLOGY_3D;
   const out = new Uint8Array(24).fill(255);
   for (let e = 0; e < 12; e++) {
-    const a = Math.log2(t.edgeV0[e]! ^ t.edgeV1[e]!);
-    out[8 * a + (t.edgeV0[e]! & ~(1 << a))] = e;
+    const a = Math.log2(t.edgeV0[e] ^ t.edgeV1[e]);
+    out[8 * a + (t.edgeV0[e] & ~(1 << a))] = e;
   }
   return out;
 })();
@@ -98,16 +98,16 @@ export function boxTopologyWords3D(): {
   const t = BOX_TOPOLOGY_3D;
   const faceEntries = [0, 0, 0, 0, 0, 0];
   for (let k = 0; k < 24; k++)
-    faceEntries[k >> 2]! += (t.faceVertices[k]! | (t.faceEdges[k]! << 4)) * 2 ** (8 * (k & 3));
+    faceEntries[k >> 2] += (t.faceVertices[k] | (t.faceEdges[k] << 4)) * 2 ** (8 * (k & 3));
   const edges = [0, 0, 0, 0, 0, 0];
   for (let e = 0; e < 12; e++)
-    edges[e >> 1]! +=
-      (t.edgeV0[e]! | (t.edgeV1[e]! << 4) | (t.edgeF0[e]! << 8) | (t.edgeF1[e]! << 12)) *
+    edges[e >> 1] +=
+      (t.edgeV0[e] | (t.edgeV1[e] << 4) | (t.edgeF0[e] << 8) | (t.edgeF1[e] << 12)) *
       2 ** (16 * (e & 1));
   // Edge by axis: nibble 8 a + m of three words (eight nibbles per word, one word per axis).
   const edgeByAxis = [0, 1, 2].map((a) => {
     let w = 0;
-    for (let m = 0; m < 8; m++) w += (BOX_EDGE_BY_AXIS[8 * a + m]! & 0xf) * 2 ** (4 * m);
+    for (let m = 0; m < 8; m++) w += (BOX_EDGE_BY_AXIS[8 * a + m] & 0xf) * 2 ** (4 * m);
     return w;
   });
   return { faceEntries, edges, edgeByAxis };
@@ -126,7 +126,7 @@ export function boxHull3D(hx: number, hy: number, hz: number): HullData3D {
   const planes = new Float64Array(24);
   for (let f = 0; f < 6; f++) {
     planes[4 * f + (f >> 1)] = f & 1 ? 1 : -1;
-    planes[4 * f + 3] = h[f >> 1]!;
+    planes[4 * f + 3] = h[f >> 1];
   }
   return {
     center: [0, 0, 0],

@@ -42,15 +42,15 @@ export class FatBoxes {
       let inside = i < fresh && this.shapeOf[i] === bodyShape[i];
       for (let k = 0; k < d && inside; k++)
         inside =
-          this.boxes[s * i + k]! <= tight[s * i + k]! &&
-          tight[s * i + d + k]! <= this.boxes[s * i + d + k]!;
+          this.boxes[s * i + k] <= tight[s * i + k] &&
+          tight[s * i + d + k] <= this.boxes[s * i + d + k];
       if (inside) continue;
-      const grow = fatMargin * extents[bodyShape[i]!]!;
+      const grow = fatMargin * extents[bodyShape[i]];
       for (let k = 0; k < d; k++) {
-        this.boxes[s * i + k] = tight[s * i + k]! - grow;
-        this.boxes[s * i + d + k] = tight[s * i + d + k]! + grow;
+        this.boxes[s * i + k] = tight[s * i + k] - grow;
+        this.boxes[s * i + d + k] = tight[s * i + d + k] + grow;
       }
-      this.shapeOf[i] = bodyShape[i]!;
+      this.shapeOf[i] = bodyShape[i];
       moved++;
     }
     return moved;
@@ -85,13 +85,13 @@ export function prevSlots(
   if (!last) return out;
   const where = new Map<number, Map<number, number>>();
   for (let k = 0; k < last.length / 2; k++) {
-    let group = where.get(last[2 * k]!);
-    if (!group) where.set(last[2 * k]!, (group = new Map()));
-    if (!group.has(last[2 * k + 1]!)) group.set(last[2 * k + 1]!, k);
+    let group = where.get(last[2 * k]);
+    if (!group) where.set(last[2 * k], (group = new Map()));
+    if (!group.has(last[2 * k + 1])) group.set(last[2 * k + 1], k);
   }
   for (let k = 0; k < out.length; k++) {
-    const a = remap ? remap[pairs[2 * k]!]! : pairs[2 * k]!;
-    const b = remap ? remap[pairs[2 * k + 1]!]! : pairs[2 * k + 1]!;
+    const a = remap ? remap[pairs[2 * k]] : pairs[2 * k];
+    const b = remap ? remap[pairs[2 * k + 1]] : pairs[2 * k + 1];
     if (a === none || b === none || (remap && a >= b)) continue;
     out[k] = where.get(a)?.get(b) ?? none;
   }

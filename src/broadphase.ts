@@ -18,20 +18,20 @@ export function sweepAndPruneBoxes(
 ): Uint32Array {
   const stride = 2 * dim;
   const order = Array.from({ length: n }, (_, i) => i).sort(
-    (a, b) => boxes[stride * a]! - boxes[stride * b]! || a - b,
+    (a, b) => boxes[stride * a] - boxes[stride * b] || a - b,
   );
   const pairs: number[] = [];
   for (let i = 0; i < n; i++) {
-    const a = order[i]!;
+    const a = order[i];
     const oa = stride * a;
-    const maxX = boxes[oa + dim]!;
+    const maxX = boxes[oa + dim];
     for (let j = i + 1; j < n; j++) {
-      const b = order[j]!;
+      const b = order[j];
       const ob = stride * b;
-      if (boxes[ob]! > maxX) break;
+      if (boxes[ob] > maxX) break;
       let overlap = true;
       for (let k = 1; k < dim; k++) {
-        if (boxes[ob + k]! > boxes[oa + dim + k]! || boxes[oa + k]! > boxes[ob + dim + k]!) {
+        if (boxes[ob + k] > boxes[oa + dim + k] || boxes[oa + k] > boxes[ob + dim + k]) {
           overlap = false;
           break;
         }
@@ -39,19 +39,19 @@ export function sweepAndPruneBoxes(
       if (
         overlap &&
         filters &&
-        !shouldCollide(filters[2 * a]!, filters[2 * a + 1]!, filters[2 * b]!, filters[2 * b + 1]!)
+        !shouldCollide(filters[2 * a], filters[2 * a + 1], filters[2 * b], filters[2 * b + 1])
       )
         overlap = false;
       if (overlap) pairs.push(Math.min(a, b), Math.max(a, b));
     }
   }
   const idx = Array.from({ length: pairs.length / 2 }, (_, k) => k).sort(
-    (p, q) => pairs[2 * p]! - pairs[2 * q]! || pairs[2 * p + 1]! - pairs[2 * q + 1]!,
+    (p, q) => pairs[2 * p] - pairs[2 * q] || pairs[2 * p + 1] - pairs[2 * q + 1],
   );
   const out = new Uint32Array(pairs.length);
   idx.forEach((k, i) => {
-    out[2 * i] = pairs[2 * k]!;
-    out[2 * i + 1] = pairs[2 * k + 1]!;
+    out[2 * i] = pairs[2 * k];
+    out[2 * i + 1] = pairs[2 * k + 1];
   });
   return out;
 }
@@ -63,8 +63,8 @@ export function bodyFilters(
 ): Uint32Array {
   const out = new Uint32Array(2 * bodyShape.length);
   bodyShape.forEach((s, i) => {
-    out[2 * i] = shapes[s]!.categoryBits;
-    out[2 * i + 1] = shapes[s]!.maskBits;
+    out[2 * i] = shapes[s].categoryBits;
+    out[2 * i + 1] = shapes[s].maskBits;
   });
   return out;
 }

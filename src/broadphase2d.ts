@@ -13,11 +13,11 @@ export function bodyAabbs2D(scene: Scene2D, grow: number): Float64Array {
   const n = scene.bodyShape.length;
   const out = new Float64Array(4 * n);
   for (let i = 0; i < n; i++) {
-    const shape = scene.shapes[scene.bodyShape[i]!]!;
-    const c = Math.cos(scene.bodyAngle[i]!);
-    const s = Math.sin(scene.bodyAngle[i]!);
-    const px = scene.bodyPosition[2 * i]!;
-    const py = scene.bodyPosition[2 * i + 1]!;
+    const shape = scene.shapes[scene.bodyShape[i]];
+    const c = Math.cos(scene.bodyAngle[i]);
+    const s = Math.sin(scene.bodyAngle[i]);
+    const px = scene.bodyPosition[2 * i];
+    const py = scene.bodyPosition[2 * i + 1];
     // The kind's box of the core (src/shape-kinds2d.ts); one outside the table (a hand-built
     // shape, refused when packed) takes its core vertices' box.
     const box = shapeKind2D(shape.kind)?.box ?? coreVerticesBox2D;

@@ -15,11 +15,11 @@ export function bodyAabbs3D(scene: Scene3D, grow: number): Float64Array {
   const lo = [0, 0, 0];
   const hi = [0, 0, 0];
   for (let i = 0; i < n; i++) {
-    const shape = scene.shapes[scene.bodyShape[i]!]!;
-    const x = scene.bodyRotation[4 * i]!;
-    const y = scene.bodyRotation[4 * i + 1]!;
-    const z = scene.bodyRotation[4 * i + 2]!;
-    const w = scene.bodyRotation[4 * i + 3]!;
+    const shape = scene.shapes[scene.bodyShape[i]];
+    const x = scene.bodyRotation[4 * i];
+    const y = scene.bodyRotation[4 * i + 1];
+    const z = scene.bodyRotation[4 * i + 2];
+    const w = scene.bodyRotation[4 * i + 3];
     // Rotation matrix rows.
     const m = [
       1 - 2 * (y * y + z * z),
@@ -33,9 +33,9 @@ export function bodyAabbs3D(scene: Scene3D, grow: number): Float64Array {
       1 - 2 * (x * x + y * y),
     ];
     const p = [
-      scene.bodyPosition[3 * i]!,
-      scene.bodyPosition[3 * i + 1]!,
-      scene.bodyPosition[3 * i + 2]!,
+      scene.bodyPosition[3 * i],
+      scene.bodyPosition[3 * i + 1],
+      scene.bodyPosition[3 * i + 2],
     ];
     const c = shape.center;
     // The kind's box of the core (src/shape-kinds3d.ts); one outside the table (a hand-built
@@ -47,15 +47,15 @@ export function bodyAabbs3D(scene: Scene3D, grow: number): Float64Array {
     const f32Steps =
       AABB_F32_STEPS *
       2 ** -23 *
-      (Math.abs(p[0]!) +
-        Math.abs(p[1]!) +
-        Math.abs(p[2]!) +
+      (Math.abs(p[0]) +
+        Math.abs(p[1]) +
+        Math.abs(p[2]) +
         Math.hypot(c[0], c[1], c[2]) +
         shape.extent);
     const r = shape.radius + grow + AABB_RELATIVE_PAD * shape.extent + f32Steps;
     for (let k = 0; k < 3; k++) {
-      out[6 * i + k] = lo[k]! - r;
-      out[6 * i + 3 + k] = hi[k]! + r;
+      out[6 * i + k] = lo[k] - r;
+      out[6 * i + 3 + k] = hi[k] + r;
     }
   }
   return out;

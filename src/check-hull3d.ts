@@ -44,7 +44,7 @@ export function checkHull3D(where: string, s: Shape3D, extent: number): void {
   let reach = 0;
   for (let i = 0; i < V; i++) {
     for (let k = 0; k < 3; k++) finiteAt(where, 'vertices', v, 3 * i + k, MAX_COORDINATE_3D);
-    reach = Math.max(reach, Math.hypot(v[3 * i]!, v[3 * i + 1]!, v[3 * i + 2]!));
+    reach = Math.max(reach, Math.hypot(v[3 * i], v[3 * i + 1], v[3 * i + 2]));
   }
   if (!(reach >= MIN_EXTENT_3D))
     fail(
@@ -77,7 +77,7 @@ export function checkHull3D(where: string, s: Shape3D, extent: number): void {
         `inradius ${shown(s.inradius)} must be > 0 and at most every plane offset (face ${f}: ${d})`,
       );
     for (let i = 0; i < V; i++) {
-      const h = nx * v[3 * i]! + ny * v[3 * i + 1]! + nz * v[3 * i + 2]! - d;
+      const h = nx * v[3 * i] + ny * v[3 * i + 1] + nz * v[3 * i + 2] - d;
       if (h > SHAPE_CHECK_RELATIVE * reach)
         fail(
           where,
@@ -85,7 +85,7 @@ export function checkHull3D(where: string, s: Shape3D, extent: number): void {
         );
     }
     // Face loops follow each other in faceVertices (packShapes3D packs them so).
-    const first = faceFirst[f]!;
+    const first = faceFirst[f];
     if (first !== entriesTotal)
       fail(
         where,
@@ -100,18 +100,18 @@ export function checkHull3D(where: string, s: Shape3D, extent: number): void {
       const a = countAt(where, 'faceVertices', fv, first + k, 0, V - 1);
       const b = countAt(where, 'faceVertices', fv, first + ((k + 1) % size), 0, V - 1);
       const c = countAt(where, 'faceVertices', fv, first + ((k + 2) % size), 0, V - 1);
-      const h = nx * v[3 * a]! + ny * v[3 * a + 1]! + nz * v[3 * a + 2]! - d;
+      const h = nx * v[3 * a] + ny * v[3 * a + 1] + nz * v[3 * a + 2] - d;
       if (!(Math.abs(h) <= onPlane))
         fail(where, `face ${f}: its vertex ${a} lies ${h} off its plane`);
       // Convex: b lies outside the chord a -> c, or within the coplanarity tolerance of it (the
       // hull builder keeps such a corner where another face needs it); the turns, summed below,
       // make one counter-clockwise turn around the normal.
-      const e1x = v[3 * b]! - v[3 * a]!,
-        e1y = v[3 * b + 1]! - v[3 * a + 1]!,
-        e1z = v[3 * b + 2]! - v[3 * a + 2]!;
-      const e2x = v[3 * c]! - v[3 * b]!,
-        e2y = v[3 * c + 1]! - v[3 * b + 1]!,
-        e2z = v[3 * c + 2]! - v[3 * b + 2]!;
+      const e1x = v[3 * b] - v[3 * a],
+        e1y = v[3 * b + 1] - v[3 * a + 1],
+        e1z = v[3 * b + 2] - v[3 * a + 2];
+      const e2x = v[3 * c] - v[3 * b],
+        e2y = v[3 * c + 1] - v[3 * b + 1],
+        e2z = v[3 * c + 2] - v[3 * b + 2];
       const turn =
         (e1y * e2z - e1z * e2y) * nx + (e1z * e2x - e1x * e2z) * ny + (e1x * e2y - e1y * e2x) * nz;
       const chord = Math.sqrt((e1x + e2x) ** 2 + (e1y + e2y) ** 2 + (e1z + e2z) ** 2);
@@ -167,10 +167,10 @@ export function checkHull3D(where: string, s: Shape3D, extent: number): void {
 
 /** A box: the one topology of src/box3d.ts at the half extents of vertex 7. */
 export function checkBox3D(where: string, s: Shape3D): void {
-  const h = [s.vertices[21]!, s.vertices[22]!, s.vertices[23]!];
-  const ref = boxHull3D(h[0]!, h[1]!, h[2]!);
+  const h = [s.vertices[21], s.vertices[22], s.vertices[23]];
+  const ref = boxHull3D(h[0], h[1], h[2]);
   const same = (a: ArrayLike<number>, b: ArrayLike<number>, scale: number): boolean =>
-    a.length === b.length && Array.from(b).every((x, i) => near(a[i]!, x, scale));
+    a.length === b.length && Array.from(b).every((x, i) => near(a[i], x, scale));
   const keys = [
     'faceFirst',
     'faceSize',
@@ -182,7 +182,7 @@ export function checkBox3D(where: string, s: Shape3D): void {
     'edgeF1',
   ] as const;
   const bad = keys.find((k) => !same(s[k], ref[k], 0));
-  if (bad !== undefined || !(h[0]! > 0 && h[1]! > 0 && h[2]! > 0)) {
+  if (bad !== undefined || !(h[0] > 0 && h[1] > 0 && h[2] > 0)) {
     fail(
       where,
       `a box must have the box topology of src/box3d.ts (build it with makeShape3D({ type: 'box', halfExtents })); its ${bad ?? 'half extents (vertex 7)'} differ`,

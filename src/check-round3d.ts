@@ -24,10 +24,10 @@ export function checkRound3D(
   let reach = 0;
   for (let i = 0; i < points; i++) {
     for (let k = 0; k < 3; k++) finiteAt(where, 'vertices', v, 3 * i + k, MAX_COORDINATE_3D);
-    reach = Math.max(reach, Math.hypot(v[3 * i]!, v[3 * i + 1]!, v[3 * i + 2]!));
+    reach = Math.max(reach, Math.hypot(v[3 * i], v[3 * i + 1], v[3 * i + 2]));
   }
   if (points === 2) {
-    const l = Math.hypot(v[3]! - v[0]!, v[4]! - v[1]!, v[5]! - v[2]!);
+    const l = Math.hypot(v[3] - v[0], v[4] - v[1], v[5] - v[2]);
     if (l <= MIN_EDGE_RELATIVE_3D * Math.max(radius, l))
       fail(where, 'its two core points coincide; use a sphere for a zero-length capsule');
     if (

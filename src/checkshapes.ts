@@ -37,7 +37,7 @@ import type { Shape3D } from './shapes3d.ts';
 /** The type name of a kind number, for the message's "shapes[i] (name)". */
 function kindName(names: readonly string[], kind: unknown): string {
   return typeof kind === 'number' && Number.isInteger(kind) && kind >= 0 && kind < names.length
-    ? names[kind]!
+    ? names[kind]
     : 'unknown kind';
 }
 
@@ -45,7 +45,7 @@ function kindName(names: readonly string[], kind: unknown): string {
 export function checkShape2D(s: Shape2D, index: number): void {
   const where = `shapes[${index}] (${kindName(SHAPE_TYPE_NAMES_2D, s.kind)})`;
   const kind = count(where, 'kind', s.kind, 0, SHAPE_KIND_LIST_2D.length - 1);
-  const row = SHAPE_KIND_LIST_2D[kind]!;
+  const row = SHAPE_KIND_LIST_2D[kind];
   const [lo, hi] = row.coreCount;
   const n = count(where, 'count (core vertices)', s.count, lo, hi);
   readFilter(where, { categoryBits: s.categoryBits, maskBits: s.maskBits });
@@ -67,9 +67,9 @@ export function checkShape2D(s: Shape2D, index: number): void {
     fail(where, `extent is ${s.extent}; its vertices and radius give ${ref.extent}`);
   if (n < 2) return;
   for (let i = 0; i < n; i++) {
-    const nx = normals[2 * i]!;
-    const ny = normals[2 * i + 1]!;
-    if (!(near(nx, ref.normals[2 * i]!, 1) && near(ny, ref.normals[2 * i + 1]!, 1))) {
+    const nx = normals[2 * i];
+    const ny = normals[2 * i + 1];
+    if (!(near(nx, ref.normals[2 * i], 1) && near(ny, ref.normals[2 * i + 1], 1))) {
       fail(
         where,
         `normal ${i} is (${nx}, ${ny}); the outward unit normal of the edge from vertex ${i} to ${(i + 1) % n} is (${ref.normals[2 * i]}, ${ref.normals[2 * i + 1]})`,
@@ -87,5 +87,5 @@ export function checkShape3D(s: Shape3D, index: number): void {
   for (let k = 0; k < 3; k++) finiteAt(where, 'center', center, k, MAX_COORDINATE_3D);
   const radius = finiteNumber(where, 'radius', s.radius, MAX_COORDINATE_3D);
   const extent = finiteNumber(where, 'extent', s.extent, MAX_COORDINATE_3D);
-  SHAPE_KIND_LIST_3D[kind]!.check(where, s, radius, extent);
+  SHAPE_KIND_LIST_3D[kind].check(where, s, radius, extent);
 }

@@ -36,8 +36,8 @@ export function compareManifolds2D(
   if (a.length !== b.length)
     return [{ index: -1, reason: `${a.length} manifolds against ${b.length}` }];
   for (let i = 0; i < a.length; i++) {
-    const ma = a[i]!;
-    const mb = b[i]!;
+    const ma = a[i];
+    const mb = b[i];
     const scale = scales?.[i] ?? 1;
     let magnitude = 0;
     for (const p of [...ma.points, ...mb.points])
@@ -52,8 +52,8 @@ export function compareManifolds2D(
     else if (ma.points.length > 0 && distance(ma.normal, mb.normal) > normalTol) reason = 'normal';
     else {
       for (let k = 0; k < ma.points.length && !reason; k++) {
-        const pa = ma.points[k]!;
-        const pb = mb.points[k]!;
+        const pa = ma.points[k];
+        const pb = mb.points[k];
         if (pa.id !== pb.id) reason = `point ${k} id ${pa.id} vs ${pb.id}`;
         else if (distance(pa.position, pb.position) > tol) reason = `point ${k} position`;
         else if (Math.abs(pa.depth - pb.depth) > tol) reason = `point ${k} depth`;

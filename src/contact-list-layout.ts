@@ -212,7 +212,7 @@ export function checkRunInputs(
     if (!Number.isInteger(bodyCount) || bodyCount < 0 || bodyCount > 0xffffffff)
       throw new RangeError(`bodyCount must be an integer in 0..2^32-1, got ${bodyCount}`);
     for (let i = 0; i < pairs.length; i++) {
-      if (pairs[i]! >= bodyCount)
+      if (pairs[i] >= bodyCount)
         throw new RangeError(
           `pair ${i >> 1} names body ${pairs[i]}, not below bodyCount ${bodyCount}`,
         );

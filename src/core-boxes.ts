@@ -41,8 +41,8 @@ export function coreVerticesBox2D(
   let maxX = -Infinity;
   let maxY = -Infinity;
   for (let v = 0; v < shape.count; v++) {
-    const x = shape.vertices[2 * v]!;
-    const y = shape.vertices[2 * v + 1]!;
+    const x = shape.vertices[2 * v];
+    const y = shape.vertices[2 * v + 1];
     const wx = px + c * x - s * y;
     const wy = py + s * x + c * y;
     minX = Math.min(minX, wx);
@@ -68,13 +68,13 @@ export function coreVerticesBox3D(
   lo.fill(Infinity);
   hi.fill(-Infinity);
   for (let v = 0; v < shape.vertexCount; v++) {
-    const vx = shape.vertices[3 * v]! + c[0];
-    const vy = shape.vertices[3 * v + 1]! + c[1];
-    const vz = shape.vertices[3 * v + 2]! + c[2];
+    const vx = shape.vertices[3 * v] + c[0];
+    const vy = shape.vertices[3 * v + 1] + c[1];
+    const vz = shape.vertices[3 * v + 2] + c[2];
     for (let k = 0; k < 3; k++) {
-      const wk = p[k]! + m[3 * k]! * vx + m[3 * k + 1]! * vy + m[3 * k + 2]! * vz;
-      lo[k] = Math.min(lo[k]!, wk);
-      hi[k] = Math.max(hi[k]!, wk);
+      const wk = p[k] + m[3 * k] * vx + m[3 * k + 1] * vy + m[3 * k + 2] * vz;
+      lo[k] = Math.min(lo[k], wk);
+      hi[k] = Math.max(hi[k], wk);
     }
   }
 }

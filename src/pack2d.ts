@@ -35,10 +35,10 @@ export function packShapes2D(shapes: readonly Shape2D[]): ArrayBuffer {
     u[o + L.shape.categoryBits] = s.categoryBits;
     u[o + L.shape.maskBits] = s.maskBits;
     for (let v = 0; v < s.count; v++) {
-      f[o + L.shape.vertices + v * L.shape.vertexStride] = s.vertices[2 * v]!;
-      f[o + L.shape.vertices + v * L.shape.vertexStride + 1] = s.vertices[2 * v + 1]!;
-      f[o + L.shape.normals + v * L.shape.vertexStride] = s.normals[2 * v]!;
-      f[o + L.shape.normals + v * L.shape.vertexStride + 1] = s.normals[2 * v + 1]!;
+      f[o + L.shape.vertices + v * L.shape.vertexStride] = s.vertices[2 * v];
+      f[o + L.shape.vertices + v * L.shape.vertexStride + 1] = s.vertices[2 * v + 1];
+      f[o + L.shape.normals + v * L.shape.vertexStride] = s.normals[2 * v];
+      f[o + L.shape.normals + v * L.shape.vertexStride + 1] = s.normals[2 * v + 1];
     }
   });
   return buf;
@@ -52,17 +52,17 @@ export function unpackShapes2D(buf: ArrayBuffer, count: number): Shape2D[] {
   for (let i = 0; i < count; i++) {
     const o = i * L.shape.words;
     const s = emptyShape2D();
-    s.count = u[o + L.shape.count]!;
-    s.radius = f[o + L.shape.radius]!;
-    s.extent = f[o + L.shape.extent]!;
-    s.kind = u[o + L.shape.kind]!;
-    s.categoryBits = u[o + L.shape.categoryBits]!;
-    s.maskBits = u[o + L.shape.maskBits]!;
+    s.count = u[o + L.shape.count];
+    s.radius = f[o + L.shape.radius];
+    s.extent = f[o + L.shape.extent];
+    s.kind = u[o + L.shape.kind];
+    s.categoryBits = u[o + L.shape.categoryBits];
+    s.maskBits = u[o + L.shape.maskBits];
     for (let v = 0; v < s.count; v++) {
-      s.vertices[2 * v] = f[o + L.shape.vertices + v * L.shape.vertexStride]!;
-      s.vertices[2 * v + 1] = f[o + L.shape.vertices + v * L.shape.vertexStride + 1]!;
-      s.normals[2 * v] = f[o + L.shape.normals + v * L.shape.vertexStride]!;
-      s.normals[2 * v + 1] = f[o + L.shape.normals + v * L.shape.vertexStride + 1]!;
+      s.vertices[2 * v] = f[o + L.shape.vertices + v * L.shape.vertexStride];
+      s.vertices[2 * v + 1] = f[o + L.shape.vertices + v * L.shape.vertexStride + 1];
+      s.normals[2 * v] = f[o + L.shape.normals + v * L.shape.vertexStride];
+      s.normals[2 * v + 1] = f[o + L.shape.normals + v * L.shape.vertexStride + 1];
     }
     out.push(s);
   }
@@ -78,12 +78,12 @@ export function packBodies2D(
   const u = new Uint32Array(buf);
   for (let i = 0; i < n; i++) {
     const o = i * L.body.words;
-    const angle = scene.bodyAngle[i]!;
-    f[o + L.body.position] = scene.bodyPosition[2 * i]!;
-    f[o + L.body.position + 1] = scene.bodyPosition[2 * i + 1]!;
+    const angle = scene.bodyAngle[i];
+    f[o + L.body.position] = scene.bodyPosition[2 * i];
+    f[o + L.body.position + 1] = scene.bodyPosition[2 * i + 1];
     f[o + L.body.rotation] = Math.cos(angle);
     f[o + L.body.rotation + 1] = Math.sin(angle);
-    u[o + L.body.shape] = scene.bodyShape[i]!;
+    u[o + L.body.shape] = scene.bodyShape[i];
     u[o + L.body.flags] = 0;
   }
   return buf;
@@ -149,17 +149,17 @@ export function* eachManifold(
   const vec = (o: number): number[] => Array.from(f.subarray(o, o + dim));
   for (let k = 0; k < pairs.length / 2; k++) {
     const o = k * M.words;
-    const count = u[o + M.count]!;
+    const count = u[o + M.count];
     if (touchingOnly && count === 0) continue;
     const points: ContactPointJson[] = [];
     for (let i = 0; i < count; i++) {
       const p = o + M.points + i * M.pointStride;
       const position = vec(p + M.pointPosition);
-      if (origins) for (let c = 0; c < dim; c++) position[c] = position[c]! + origins[dim * k + c]!;
-      points.push({ position, depth: f[p + M.pointDepth]!, id: u[p + M.pointId]! });
+      if (origins) for (let c = 0; c < dim; c++) position[c] = position[c] + origins[dim * k + c];
+      points.push({ position, depth: f[p + M.pointDepth], id: u[p + M.pointId] });
     }
     yield {
-      pair: [pairs[2 * k]!, pairs[2 * k + 1]!],
+      pair: [pairs[2 * k], pairs[2 * k + 1]],
       normal: count > 0 ? vec(o + M.normal) : new Array<number>(dim).fill(0),
       points,
     };

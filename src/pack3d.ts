@@ -81,18 +81,18 @@ export function packShapes3D(shapes: readonly Shape3D[]): PackedShapes3D {
     u[o + L.shape.indexOffset] = io;
     u[o + L.shape.edgeOffset] = io + s.faceVertices.length;
     for (let v = 0; v < s.vertexCount; v++) {
-      for (let k = 0; k < 3; k++) hullVertices[(vo + v) * VW + k] = s.vertices[3 * v + k]!;
+      for (let k = 0; k < 3; k++) hullVertices[(vo + v) * VW + k] = s.vertices[3 * v + k];
     }
     for (let fc = 0; fc < s.faceCount; fc++) {
-      for (let k = 0; k < 4; k++) hullPlanes[(fo + fc) * PW + k] = s.planes[4 * fc + k]!;
-      hullFaces[fo + fc] = (s.faceFirst[fc]! | (s.faceSize[fc]! << 16)) >>> 0;
+      for (let k = 0; k < 4; k++) hullPlanes[(fo + fc) * PW + k] = s.planes[4 * fc + k];
+      hullFaces[fo + fc] = (s.faceFirst[fc] | (s.faceSize[fc] << 16)) >>> 0;
     }
     for (let k = 0; k < s.faceVertices.length; k++)
-      hullIndices[io + k] = s.faceVertices[k]! | (s.faceEdges[k]! << 8);
+      hullIndices[io + k] = s.faceVertices[k] | (s.faceEdges[k] << 8);
     const eo = io + s.faceVertices.length;
     for (let e = 0; e < s.edgeCount; e++) {
       hullIndices[eo + e] =
-        (s.edgeV0[e]! | (s.edgeV1[e]! << 8) | (s.edgeF0[e]! << 16) | (s.edgeF1[e]! << 24)) >>> 0;
+        (s.edgeV0[e] | (s.edgeV1[e] << 8) | (s.edgeF0[e] << 16) | (s.edgeF1[e] << 24)) >>> 0;
     }
     vo += s.vertexCount;
     fo += s.faceCount;
@@ -115,31 +115,31 @@ export function unpackShapes3D(p: PackedShapes3D): Shape3D[] {
   const out: Shape3D[] = [];
   for (let i = 0; i < p.shapeCount; i++) {
     const o = i * L.shape.words;
-    const V = u[o + L.shape.vertexCount]!;
-    const F = u[o + L.shape.faceCount]!;
-    const E = u[o + L.shape.edgeCount]!;
-    const vo = u[o + L.shape.vertexOffset]!;
-    const fo = u[o + L.shape.faceOffset]!;
-    const io = u[o + L.shape.indexOffset]!;
-    const eo = u[o + L.shape.edgeOffset]!;
+    const V = u[o + L.shape.vertexCount];
+    const F = u[o + L.shape.faceCount];
+    const E = u[o + L.shape.edgeCount];
+    const vo = u[o + L.shape.vertexOffset];
+    const fo = u[o + L.shape.faceOffset];
+    const io = u[o + L.shape.indexOffset];
+    const eo = u[o + L.shape.edgeOffset];
     const vertices = new Float64Array(3 * V);
     for (let v = 0; v < V; v++)
-      for (let k = 0; k < 3; k++) vertices[3 * v + k] = p.hullVertices[(vo + v) * VW + k]!;
+      for (let k = 0; k < 3; k++) vertices[3 * v + k] = p.hullVertices[(vo + v) * VW + k];
     const planes = new Float64Array(4 * F);
     const faceFirst = new Uint16Array(F);
     const faceSize = new Uint8Array(F);
     let entries = 0;
     for (let fc = 0; fc < F; fc++) {
-      for (let k = 0; k < 4; k++) planes[4 * fc + k] = p.hullPlanes[(fo + fc) * PW + k]!;
-      const w = p.hullFaces[fo + fc]!;
+      for (let k = 0; k < 4; k++) planes[4 * fc + k] = p.hullPlanes[(fo + fc) * PW + k];
+      const w = p.hullFaces[fo + fc];
       faceFirst[fc] = w & 0xffff;
       faceSize[fc] = w >>> 16;
-      entries = Math.max(entries, faceFirst[fc]! + faceSize[fc]!);
+      entries = Math.max(entries, faceFirst[fc] + faceSize[fc]);
     }
     const faceVertices = new Uint8Array(entries);
     const faceEdges = new Uint8Array(entries);
     for (let k = 0; k < entries; k++) {
-      const w = p.hullIndices[io + k]!;
+      const w = p.hullIndices[io + k];
       faceVertices[k] = w & 0xff;
       faceEdges[k] = (w >>> 8) & 0xff;
     }
@@ -148,20 +148,20 @@ export function unpackShapes3D(p: PackedShapes3D): Shape3D[] {
     const edgeF0 = new Uint8Array(E);
     const edgeF1 = new Uint8Array(E);
     for (let e = 0; e < E; e++) {
-      const w = p.hullIndices[eo + e]!;
+      const w = p.hullIndices[eo + e];
       edgeV0[e] = w & 0xff;
       edgeV1[e] = (w >>> 8) & 0xff;
       edgeF0[e] = (w >>> 16) & 0xff;
       edgeF1[e] = w >>> 24;
     }
     out.push({
-      kind: u[o + L.shape.kind]!,
-      radius: f[o + L.shape.radius]!,
-      inradius: f[o + L.shape.inradius]!,
-      categoryBits: u[o + L.shape.categoryBits]!,
-      maskBits: u[o + L.shape.maskBits]!,
-      center: [f[o + L.shape.center]!, f[o + L.shape.center + 1]!, f[o + L.shape.center + 2]!],
-      extent: f[o + L.shape.extent]!,
+      kind: u[o + L.shape.kind],
+      radius: f[o + L.shape.radius],
+      inradius: f[o + L.shape.inradius],
+      categoryBits: u[o + L.shape.categoryBits],
+      maskBits: u[o + L.shape.maskBits],
+      center: [f[o + L.shape.center], f[o + L.shape.center + 1], f[o + L.shape.center + 2]],
+      extent: f[o + L.shape.extent],
       vertexCount: V,
       faceCount: F,
       edgeCount: E,
@@ -197,9 +197,9 @@ export function packBodies3D(
   const u = new Uint32Array(buf);
   for (let i = 0; i < n; i++) {
     const o = i * L.body.words;
-    for (let k = 0; k < 3; k++) f[o + L.body.position + k] = scene.bodyPosition[3 * i + k]!;
-    for (let k = 0; k < 4; k++) f[o + L.body.rotation + k] = scene.bodyRotation[4 * i + k]!;
-    u[o + L.body.shape] = scene.bodyShape[i]!;
+    for (let k = 0; k < 3; k++) f[o + L.body.position + k] = scene.bodyPosition[3 * i + k];
+    for (let k = 0; k < 4; k++) f[o + L.body.rotation + k] = scene.bodyRotation[4 * i + k];
+    u[o + L.body.shape] = scene.bodyShape[i];
   }
   return buf;
 }

@@ -82,7 +82,7 @@ export function setPolygon(
   const minEdge = MIN_EDGE_RELATIVE * reach;
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
-      const d = Math.hypot(pts[i]![0] - pts[j]![0], pts[i]![1] - pts[j]![1]);
+      const d = Math.hypot(pts[i][0] - pts[j][0], pts[i][1] - pts[j][1]);
       if (d === 0) throw new InputError(path, `vertices ${i} and ${j} coincide (duplicate vertex)`);
       if (d <= minEdge) {
         throw new InputError(
@@ -95,17 +95,17 @@ export function setPolygon(
   if (n >= 3) {
     let area2 = 0;
     for (let i = 0; i < n; i++) {
-      const a = pts[i]!;
-      const b = pts[(i + 1) % n]!;
+      const a = pts[i];
+      const b = pts[(i + 1) % n];
       area2 += a[0] * b[1] - a[1] * b[0];
     }
     if (area2 < 0)
       throw new InputError(path, 'vertices are clockwise; give them counter-clockwise');
     let turning = 0;
     for (let i = 0; i < n; i++) {
-      const a = pts[i]!;
-      const b = pts[(i + 1) % n]!;
-      const c = pts[(i + 2) % n]!;
+      const a = pts[i];
+      const b = pts[(i + 1) % n];
+      const c = pts[(i + 2) % n];
       const e1x = b[0] - a[0];
       const e1y = b[1] - a[1];
       const e2x = c[0] - b[0];
@@ -133,13 +133,13 @@ export function setPolygon(
   out.vertices.fill(0);
   out.normals.fill(0);
   for (let i = 0; i < n; i++) {
-    out.vertices[2 * i] = pts[i]![0];
-    out.vertices[2 * i + 1] = pts[i]![1];
+    out.vertices[2 * i] = pts[i][0];
+    out.vertices[2 * i + 1] = pts[i][1];
   }
   if (n >= 2) {
     for (let i = 0; i < n; i++) {
-      const a = pts[i]!;
-      const b = pts[(i + 1) % n]!;
+      const a = pts[i];
+      const b = pts[(i + 1) % n];
       const len = Math.hypot(b[0] - a[0], b[1] - a[1]);
       out.normals[2 * i] = (b[1] - a[1]) / len;
       out.normals[2 * i + 1] = -(b[0] - a[0]) / len;

@@ -31,13 +31,13 @@ function farPairs(
   const far: number[] = [];
   const reach = (body: number): number => {
     let r = 0;
-    for (let k = 0; k < dim; k++) r = Math.max(r, Math.abs(bodyPosition[dim * body + k]!));
+    for (let k = 0; k < dim; k++) r = Math.max(r, Math.abs(bodyPosition[dim * body + k]));
     return r;
   };
   for (let k = 0; k < pairs.length / 2; k++) {
-    const a = pairs[2 * k]!;
-    const b = pairs[2 * k + 1]!;
-    const size = Math.min(extents[bodyShape[a]!]!, extents[bodyShape[b]!]!);
+    const a = pairs[2 * k];
+    const b = pairs[2 * k + 1];
+    const size = Math.min(extents[bodyShape[a]], extents[bodyShape[b]]);
     if (Math.max(reach(a), reach(b)) > F32_WORLD_RANGE * size) far.push(k);
   }
   return far;
@@ -73,18 +73,18 @@ function rebase(
   const moved = pairs.slice();
   const origins = new Float64Array((dim * pairs.length) / 2);
   far.forEach((k, j) => {
-    const ends = [pairs[2 * k]!, pairs[2 * k + 1]!];
-    const a = ends[0]!;
+    const ends = [pairs[2 * k], pairs[2 * k + 1]];
+    const a = ends[0];
     ends.forEach((body, e) => {
       const copy = n + 2 * j + e;
-      shape[copy] = bodyShape[body]!;
+      shape[copy] = bodyShape[body];
       for (let c = 0; c < turnStride; c++)
-        rotation[turnStride * copy + c] = turn[turnStride * body + c]!;
+        rotation[turnStride * copy + c] = turn[turnStride * body + c];
       for (let c = 0; c < dim; c++)
-        position[dim * copy + c] = bodyPosition[dim * body + c]! - bodyPosition[dim * a + c]!;
+        position[dim * copy + c] = bodyPosition[dim * body + c] - bodyPosition[dim * a + c];
       moved[2 * k + e] = copy;
     });
-    for (let c = 0; c < dim; c++) origins[dim * k + c] = bodyPosition[dim * a + c]!;
+    for (let c = 0; c < dim; c++) origins[dim * k + c] = bodyPosition[dim * a + c];
   });
   return { bodyShape: shape, bodyPosition: position, turn: rotation, pairs: moved, origins };
 }

@@ -37,15 +37,15 @@ export const STRUCT_SOURCES: Readonly<Record<string, { source: string; wgsl: () 
   STRUCTS_PAIR_CLASSES: { source: 'shaders/pair-classes.wgsl', wgsl: pairClassStructsWgsl },
   STRUCTS_BROADPHASE: {
     source: 'shaders/broadphase.wgsl',
-    wgsl: () => WGSL_SOURCES['broadphase']!,
+    wgsl: () => WGSL_SOURCES['broadphase'],
   },
   STRUCTS_REUSE_LAYOUT: {
     source: 'shaders/reuse-layout.wgsl',
-    wgsl: () => WGSL_SOURCES['reuse-layout']!,
+    wgsl: () => WGSL_SOURCES['reuse-layout'],
   },
   STRUCTS_CONTACTS_LAYOUT: {
     source: 'shaders/contact-list-layout.wgsl',
-    wgsl: () => WGSL_SOURCES['contact-list-layout']!,
+    wgsl: () => WGSL_SOURCES['contact-list-layout'],
   },
   STRUCTS_CONTACTS_2D: {
     source: 'shaders/contact-list2d-layout.wgsl',

@@ -141,8 +141,8 @@ export function checkPairs(pairs: Uint32Array, bodyCount: number): void {
   if (pairs.length % 2 !== 0)
     throw new InputError('pairs', `holds ${pairs.length} body indices, not an even number`);
   for (let i = 0; i < pairs.length; i += 2) {
-    const a = pairs[i]!;
-    const b = pairs[i + 1]!;
+    const a = pairs[i];
+    const b = pairs[i + 1];
     if (a < bodyCount && b < bodyCount && a !== b) continue;
     throw new InputError(`pairs[${i >> 1}]`, pairProblem(a, b, bodyCount)!);
   }

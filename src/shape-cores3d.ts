@@ -14,7 +14,7 @@ export type ShapeCore3D = Omit<Shape3D, 'categoryBits' | 'maskBits'>;
 /** A hull shape of `kind` with its inradius. */
 export function hullShape(kind: number, data: HullData3D): ShapeCore3D {
   let inradius = Infinity;
-  for (let f = 0; f < data.faceCount; f++) inradius = Math.min(inradius, data.planes[4 * f + 3]!);
+  for (let f = 0; f < data.faceCount; f++) inradius = Math.min(inradius, data.planes[4 * f + 3]);
   return { kind, radius: 0, inradius, ...data };
 }
 
@@ -39,11 +39,11 @@ export function positive3D(path: string, what: string, x: unknown): number {
 export function roundShape(kind: number, pts: Vec3[], radius: number): ShapeCore3D {
   const V = pts.length;
   const c: Vec3 = [0, 0, 0];
-  for (const p of pts) for (let k = 0; k < 3; k++) c[k] += p[k]! / V;
+  for (const p of pts) for (let k = 0; k < 3; k++) c[k] += p[k] / V;
   const vertices = new Float64Array(3 * V);
   let reach = 0;
   pts.forEach((p, i) => {
-    for (let k = 0; k < 3; k++) vertices[3 * i + k] = p[k]! - c[k]!;
+    for (let k = 0; k < 3; k++) vertices[3 * i + k] = p[k] - c[k];
     reach = Math.max(reach, Math.hypot(p[0] - c[0], p[1] - c[1], p[2] - c[2]));
   });
   return {

@@ -97,7 +97,7 @@ export function worldShape(shape: Shape2DInput, body: Body2DInput): WorldShape {
   let ax = 0;
   let ay = 0;
   for (let i = 0; i < n; i++) {
-    const [lx, ly] = core[i]!;
+    const [lx, ly] = core[i];
     x[i] = px + c * lx - s * ly;
     y[i] = py + s * lx + c * ly;
     ax += lx / n;
@@ -110,8 +110,8 @@ export function worldShape(shape: Shape2DInput, body: Body2DInput): WorldShape {
   if (n >= 2) {
     for (let i = 0; i < n; i++) {
       const j = (i + 1) % n;
-      const dx = x[j]! - x[i]!;
-      const dy = y[j]! - y[i]!;
+      const dx = x[j] - x[i];
+      const dy = y[j] - y[i];
       const len = Math.hypot(dx, dy);
       nx[i] = dy / len;
       ny[i] = -dx / len;
@@ -123,10 +123,10 @@ export function worldShape(shape: Shape2DInput, body: Body2DInput): WorldShape {
 
 /** World shapes of pair k of a scene. */
 export function pairShapes(scene: SceneJson2D, k: number): [WorldShape, WorldShape] {
-  const [a, b] = scene.pairs![k]!;
-  const ba = scene.bodies[a]!;
-  const bb = scene.bodies[b]!;
-  return [worldShape(scene.shapes[ba.shape]!, ba), worldShape(scene.shapes[bb.shape]!, bb)];
+  const [a, b] = scene.pairs![k];
+  const ba = scene.bodies[a];
+  const bb = scene.bodies[b];
+  return [worldShape(scene.shapes[ba.shape], ba), worldShape(scene.shapes[bb.shape], bb)];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -147,11 +147,11 @@ const M = LAYOUT_2D.manifold;
 /** Slot k of a Manifold2D buffer (views over it). */
 export function readManifold(f: Float32Array, u: Uint32Array, k: number): Manifold {
   const o = k * M.words;
-  const count = u[o + M.count]!;
+  const count = u[o + M.count];
   const m: Manifold = {
     count,
-    nx: f[o + M.normal]!,
-    ny: f[o + M.normal + 1]!,
+    nx: f[o + M.normal],
+    ny: f[o + M.normal + 1],
     x: [],
     y: [],
     depth: [],
@@ -159,10 +159,10 @@ export function readManifold(f: Float32Array, u: Uint32Array, k: number): Manifo
   };
   for (let i = 0; i < Math.min(count, 2); i++) {
     const p = o + M.points + i * M.pointStride;
-    m.x.push(f[p + M.pointPosition]!);
-    m.y.push(f[p + M.pointPosition + 1]!);
-    m.depth.push(f[p + M.pointDepth]!);
-    m.id.push(u[p + M.pointId]!);
+    m.x.push(f[p + M.pointPosition]);
+    m.y.push(f[p + M.pointPosition + 1]);
+    m.depth.push(f[p + M.pointDepth]);
+    m.id.push(u[p + M.pointId]);
   }
   return m;
 }
@@ -174,7 +174,7 @@ export function manifoldJson(m: Manifold): object {
     points: m.x.map((x, i) => ({
       position: [x, m.y[i]],
       depth: m.depth[i],
-      id: `0x${m.id[i]!.toString(16).padStart(4, '0')}`,
+      id: `0x${m.id[i].toString(16).padStart(4, '0')}`,
     })),
   };
 }
@@ -200,16 +200,16 @@ function segmentDistance(
 
 /** Signed distance from p to the core (negative inside a polygon core; >= 0 for points/segments). */
 export function coreSignedDistance(s: WorldShape, px: number, py: number): number {
-  if (s.n === 1) return Math.hypot(px - s.x[0]!, py - s.y[0]!);
-  if (s.n === 2) return segmentDistance(px, py, s.x[0]!, s.y[0]!, s.x[1]!, s.y[1]!);
+  if (s.n === 1) return Math.hypot(px - s.x[0], py - s.y[0]);
+  if (s.n === 2) return segmentDistance(px, py, s.x[0], s.y[0], s.x[1], s.y[1]);
   let maxSep = -Infinity;
   for (let i = 0; i < s.n; i++)
-    maxSep = Math.max(maxSep, s.nx[i]! * (px - s.x[i]!) + s.ny[i]! * (py - s.y[i]!));
+    maxSep = Math.max(maxSep, s.nx[i] * (px - s.x[i]) + s.ny[i] * (py - s.y[i]));
   if (maxSep <= 0) return maxSep; // inside: minus the distance to the nearest edge line = to the boundary
   let d = Infinity;
   for (let i = 0; i < s.n; i++) {
     const j = (i + 1) % s.n;
-    d = Math.min(d, segmentDistance(px, py, s.x[i]!, s.y[i]!, s.x[j]!, s.y[j]!));
+    d = Math.min(d, segmentDistance(px, py, s.x[i], s.y[i], s.x[j], s.y[j]));
   }
   return d;
 }
@@ -222,7 +222,7 @@ export function surfaceSignedDistance(s: WorldShape, px: number, py: number): nu
 /** Max over the shape's core of u·v (support function of the core). */
 function support(s: WorldShape, ux: number, uy: number): number {
   let h = -Infinity;
-  for (let i = 0; i < s.n; i++) h = Math.max(h, ux * s.x[i]! + uy * s.y[i]!);
+  for (let i = 0; i < s.n; i++) h = Math.max(h, ux * s.x[i] + uy * s.y[i]);
   return h;
 }
 
@@ -251,12 +251,12 @@ export function trueSeparation(
       axis = [ux, uy];
     }
   };
-  if (a.n >= 2) for (let i = 0; i < a.n; i++) tryAxis(a.nx[i]!, a.ny[i]!);
-  if (b.n >= 2) for (let j = 0; j < b.n; j++) tryAxis(-b.nx[j]!, -b.ny[j]!);
+  if (a.n >= 2) for (let i = 0; i < a.n; i++) tryAxis(a.nx[i], a.ny[i]);
+  if (b.n >= 2) for (let j = 0; j < b.n; j++) tryAxis(-b.nx[j], -b.ny[j]);
   for (let i = 0; i < a.n; i++) {
     for (let j = 0; j < b.n; j++) {
-      const dx = b.x[j]! - a.x[i]!;
-      const dy = b.y[j]! - a.y[i]!;
+      const dx = b.x[j] - a.x[i];
+      const dy = b.y[j] - a.y[i];
       const len = Math.hypot(dx, dy);
       if (len > 0) tryAxis(dx / len, dy / len);
     }
@@ -290,15 +290,15 @@ export function inNormalCone(
   const ux = dx / len;
   const uy = dy / len;
   for (let i = 0; i < s.n; i++) {
-    if (Math.hypot(cx - s.x[i]!, cy - s.y[i]!) <= tol) {
+    if (Math.hypot(cx - s.x[i], cy - s.y[i]) <= tol) {
       const p = (i + s.n - 1) % s.n;
-      const span = ccwAngle(s.nx[p]!, s.ny[p]!, s.nx[i]!, s.ny[i]!);
-      const at = ccwAngle(s.nx[p]!, s.ny[p]!, ux, uy);
+      const span = ccwAngle(s.nx[p], s.ny[p], s.nx[i], s.ny[i]);
+      const at = ccwAngle(s.nx[p], s.ny[p], ux, uy);
       if (at <= span + angTol || at >= 2 * Math.PI - angTol) return true;
     }
     const j = (i + 1) % s.n;
-    if (segmentDistance(cx, cy, s.x[i]!, s.y[i]!, s.x[j]!, s.y[j]!) <= tol) {
-      if (ux * s.nx[i]! + uy * s.ny[i]! >= Math.cos(angTol)) return true;
+    if (segmentDistance(cx, cy, s.x[i], s.y[i], s.x[j], s.y[j]) <= tol) {
+      if (ux * s.nx[i] + uy * s.ny[i] >= Math.cos(angTol)) return true;
     }
   }
   return false;
@@ -308,7 +308,7 @@ export function inNormalCone(
 export function isFaceNormal(s: WorldShape, dx: number, dy: number, angTol = 1e-3): boolean {
   if (s.n < 2) return false;
   const c = Math.cos(angTol);
-  for (let i = 0; i < s.n; i++) if (dx * s.nx[i]! + dy * s.ny[i]! >= c) return true;
+  for (let i = 0; i < s.n; i++) if (dx * s.nx[i] + dy * s.ny[i] >= c) return true;
   return false;
 }
 
@@ -434,9 +434,9 @@ export function checkManifold(a: WorldShape, b: WorldShape, m: Manifold, margin:
   const hA = support(a, nx, ny); // A's supporting line along n
   const hB = -support(b, -nx, -ny); // B's supporting line along n (min over B's core of n·v)
   for (let i = 0; i < m.count; i++) {
-    const d = m.depth[i]!;
-    const px = m.x[i]!;
-    const py = m.y[i]!;
+    const d = m.depth[i];
+    const px = m.x[i];
+    const py = m.y[i];
     const what = `point ${i}`;
     if (!Number.isFinite(d) || !Number.isFinite(px) || !Number.isFinite(py)) {
       problems.push(`${what}: not finite`);
@@ -483,7 +483,7 @@ export function checkManifold(a: WorldShape, b: WorldShape, m: Manifold, margin:
     // Feature ids: (feature of A) << 8 | (feature of B); a feature is a vertex index, or an edge
     // index (edge i runs from vertex i), with VERTEX_FEATURE (0x80) marking a vertex where both
     // could be meant. Either way the core point must lie at that vertex or on an edge touching it.
-    const id = m.id[i]!;
+    const id = m.id[i];
     if (id > 0xffff)
       problems.push(`${what}: id 0x${id.toString(16)} has bits above the two feature bytes`);
     for (const [side, s, f, x, y] of [
@@ -513,7 +513,7 @@ export function checkManifold(a: WorldShape, b: WorldShape, m: Manifold, margin:
   }
   // Persistent contacts match points by pair and id: two points of one manifold may not share one.
   if (m.count === 2 && m.id[0] === m.id[1])
-    problems.push(`points 0 and 1 share id 0x${m.id[0]!.toString(16)}`);
+    problems.push(`points 0 and 1 share id 0x${m.id[0].toString(16)}`);
   out.ok = problems.length === 0;
   return out;
 }
@@ -533,15 +533,15 @@ function featureProblem(
   const vertexOnly = (f & 0x80) !== 0;
   const v = f & 0x7f;
   if (v >= s.n) return `${f} is not a vertex or edge of a ${s.n}-vertex core`;
-  const atVertex = Math.hypot(x - s.x[v]!, y - s.y[v]!) <= tol;
+  const atVertex = Math.hypot(x - s.x[v], y - s.y[v]) <= tol;
   if (vertexOnly || s.n === 1)
     return atVertex
       ? null
-      : `${f} (vertex ${v}) is ${Math.hypot(x - s.x[v]!, y - s.y[v]!).toPrecision(4)} from the point`;
+      : `${f} (vertex ${v}) is ${Math.hypot(x - s.x[v], y - s.y[v]).toPrecision(4)} from the point`;
   const p = (v + s.n - 1) % s.n;
   const n = (v + 1) % s.n;
-  const dPrev = segmentDistance(x, y, s.x[p]!, s.y[p]!, s.x[v]!, s.y[v]!);
-  const dNext = segmentDistance(x, y, s.x[v]!, s.y[v]!, s.x[n]!, s.y[n]!);
+  const dPrev = segmentDistance(x, y, s.x[p], s.y[p], s.x[v], s.y[v]);
+  const dNext = segmentDistance(x, y, s.x[v], s.y[v], s.x[n], s.y[n]);
   return Math.min(dPrev, dNext) <= tol
     ? null
     : `${f}: the point is on no edge at vertex ${v} (${Math.min(dPrev, dNext).toPrecision(4)} away)`;
@@ -564,8 +564,8 @@ function onFace(
   for (let i = 0; i < s.n; i++) {
     const j = (i + 1) % s.n;
     if (
-      ux * s.nx[i]! + uy * s.ny[i]! >= cos &&
-      segmentDistance(cx, cy, s.x[i]!, s.y[i]!, s.x[j]!, s.y[j]!) <= tol
+      ux * s.nx[i] + uy * s.ny[i] >= cos &&
+      segmentDistance(cx, cy, s.x[i], s.y[i], s.x[j], s.y[j]) <= tol
     )
       return true;
   }
@@ -576,10 +576,10 @@ function onFace(
 export function manifoldFromJson(m: ManifoldJson): Manifold {
   return {
     count: m.points.length,
-    nx: m.normal[0]!,
-    ny: m.normal[1]!,
-    x: m.points.map((p) => p.position[0]!),
-    y: m.points.map((p) => p.position[1]!),
+    nx: m.normal[0],
+    ny: m.normal[1],
+    x: m.points.map((p) => p.position[0]),
+    y: m.points.map((p) => p.position[1]),
     depth: m.points.map((p) => p.depth),
     id: m.points.map((p) => p.id),
   };
@@ -606,8 +606,8 @@ export function splitNearTies2D<T extends { index: number }>(
     }
     const [sa, sb] = pairShapes(scene, k);
     const ok =
-      checkManifold(sa, sb, manifoldFromJson(a[k]!), margin).ok &&
-      checkManifold(sa, sb, manifoldFromJson(b[k]!), margin).ok;
+      checkManifold(sa, sb, manifoldFromJson(a[k]), margin).ok &&
+      checkManifold(sa, sb, manifoldFromJson(b[k]), margin).ok;
     (ok ? nearTies : unexplained).push(mm);
   }
   return { nearTies, unexplained };

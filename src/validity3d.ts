@@ -48,11 +48,11 @@ export interface PlacedShape3D {
 
 /** World rotation (row-major) of quaternion [x, y, z, w] (normalised, as f32 quaternions are not exactly unit). */
 function rotation(q: ArrayLike<number>): number[] {
-  const l = Math.hypot(q[0]!, q[1]!, q[2]!, q[3]!);
-  const x = q[0]! / l,
-    y = q[1]! / l,
-    z = q[2]! / l,
-    w = q[3]! / l;
+  const l = Math.hypot(q[0], q[1], q[2], q[3]);
+  const x = q[0] / l,
+    y = q[1] / l,
+    z = q[2] / l,
+    w = q[3] / l;
   return [
     1 - 2 * (y * y + z * z),
     2 * (x * y - w * z),
@@ -68,9 +68,9 @@ function rotation(q: ArrayLike<number>): number[] {
 
 function apply(m: number[], v: ArrayLike<number>): V3 {
   return [
-    m[0]! * v[0]! + m[1]! * v[1]! + m[2]! * v[2]!,
-    m[3]! * v[0]! + m[4]! * v[1]! + m[5]! * v[2]!,
-    m[6]! * v[0]! + m[7]! * v[1]! + m[8]! * v[2]!,
+    m[0] * v[0] + m[1] * v[1] + m[2] * v[2],
+    m[3] * v[0] + m[4] * v[1] + m[5] * v[2],
+    m[6] * v[0] + m[7] * v[1] + m[8] * v[2],
   ];
 }
 const dot = (a: V3, b: V3): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
@@ -91,9 +91,9 @@ export function placeShape3D(
   quat: ArrayLike<number>,
 ): PlacedShape3D {
   const m = rotation(quat);
-  const c = add(apply(m, shape.center), [position[0]!, position[1]!, position[2]!]);
+  const c = add(apply(m, shape.center), [position[0], position[1], position[2]]);
   const v: V3[] = [];
-  let magnitude = Math.max(Math.abs(position[0]!), Math.abs(position[1]!), Math.abs(position[2]!));
+  let magnitude = Math.max(Math.abs(position[0]), Math.abs(position[1]), Math.abs(position[2]));
   for (let i = 0; i < shape.vertexCount; i++) {
     const w = add(apply(m, shape.vertices.subarray(3 * i, 3 * i + 3)), c);
     v.push(w);
@@ -129,17 +129,17 @@ export function separationAlong3D(a: PlacedShape3D, b: PlacedShape3D, u: V3): nu
 
 /** Edges of a placed shape's core: hull edges, a capsule's segment, nothing for a sphere. */
 function edges(s: PlacedShape3D): [V3, V3][] {
-  if (!s.hull) return s.v.length === 2 ? [[s.v[0]!, s.v[1]!]] : [];
+  if (!s.hull) return s.v.length === 2 ? [[s.v[0], s.v[1]]] : [];
   const out: [V3, V3][] = [];
   for (let e = 0; e < s.shape.edgeCount; e++)
-    out.push([s.v[s.shape.edgeV0[e]!]!, s.v[s.shape.edgeV1[e]!]!]);
+    out.push([s.v[s.shape.edgeV0[e]], s.v[s.shape.edgeV1[e]]]);
   return out;
 }
 
 function faceLoop(s: PlacedShape3D, f: number): V3[] {
-  const first = s.shape.faceFirst[f]!;
+  const first = s.shape.faceFirst[f];
   const out: V3[] = [];
-  for (let k = 0; k < s.shape.faceSize[f]!; k++) out.push(s.v[s.shape.faceVertices[first + k]!]!);
+  for (let k = 0; k < s.shape.faceSize[f]; k++) out.push(s.v[s.shape.faceVertices[first + k]]);
   return out;
 }
 
@@ -186,8 +186,8 @@ function pointSegment(p: V3, a: V3, b: V3): number {
 /** Whether p projects into the (convex, counter-clockwise around n) polygon, within tol. */
 function insidePolygon(p: V3, loop: V3[], n: V3, tol: number): boolean {
   for (let k = 0; k < loop.length; k++) {
-    const a = loop[k]!;
-    const b = loop[(k + 1) % loop.length]!;
+    const a = loop[k];
+    const b = loop[(k + 1) % loop.length];
     const side = cross(sub(b, a), n);
     const l = len(side);
     if (l > 0 && dot(side, sub(p, a)) / l > tol) return false;
@@ -204,22 +204,22 @@ function insidePolygon(p: V3, loop: V3[], n: V3, tol: number): boolean {
  */
 export function hullSignedDistance(s: PlacedShape3D, p: V3): number {
   let maxSep = -Infinity;
-  for (let f = 0; f < s.n.length; f++) maxSep = Math.max(maxSep, dot(s.n[f]!, p) - s.d[f]!);
+  for (let f = 0; f < s.n.length; f++) maxSep = Math.max(maxSep, dot(s.n[f], p) - s.d[f]);
   if (maxSep <= 0) return maxSep;
   let best = Infinity;
   for (let f = 0; f < s.n.length; f++) {
-    const sep = dot(s.n[f]!, p) - s.d[f]!;
+    const sep = dot(s.n[f], p) - s.d[f];
     const loop = faceLoop(s, f);
-    if (insidePolygon(p, loop, s.n[f]!, 0)) best = Math.min(best, Math.abs(sep));
+    if (insidePolygon(p, loop, s.n[f], 0)) best = Math.min(best, Math.abs(sep));
     for (let k = 0; k < loop.length; k++)
-      best = Math.min(best, pointSegment(p, loop[k]!, loop[(k + 1) % loop.length]!));
+      best = Math.min(best, pointSegment(p, loop[k], loop[(k + 1) % loop.length]));
   }
   return best;
 }
 
 /** Distance of p to the core (point, segment) of a round shape. */
 function coreDistance(s: PlacedShape3D, p: V3): number {
-  return s.v.length === 2 ? pointSegment(p, s.v[0]!, s.v[1]!) : len(sub(p, s.v[0]!));
+  return s.v.length === 2 ? pointSegment(p, s.v[0], s.v[1]) : len(sub(p, s.v[0]));
 }
 
 /** Distance of p to the shape's surface (> 0 outside, < 0 inside), round shapes by their radius. */
@@ -242,15 +242,15 @@ export function checkManifold3D(
   tol: number,
 ): string | null {
   if (m.count === 0) return null;
-  const n: V3 = [m.normal[0]!, m.normal[1]!, m.normal[2]!];
+  const n: V3 = [m.normal[0], m.normal[1], m.normal[2]];
   const nl = len(n);
   if (!(Math.abs(nl - 1) < 1e-6)) return `normal length ${nl}`;
   if (m.count > 4) return `count ${m.count}`;
   const pa = placeShape3D(a, xfA.position, xfA.rotation);
   const pb = placeShape3D(b, xfB.position, xfB.rotation);
   for (let k = 0; k < m.count; k++) {
-    const d = m.depths[k]!;
-    const p: V3 = [m.positions[3 * k]!, m.positions[3 * k + 1]!, m.positions[3 * k + 2]!];
+    const d = m.depths[k];
+    const p: V3 = [m.positions[3 * k], m.positions[3 * k + 1], m.positions[3 * k + 2]];
     const da = shapeSignedDistance3D(pa, add(p, scale(n, 0.5 * d)));
     const db = shapeSignedDistance3D(pb, add(p, scale(n, -0.5 * d)));
     if (!(Math.abs(da) <= tol)) return `point ${k}: its point on A is ${da} from A's surface`;
@@ -306,7 +306,7 @@ export function bestSeparation3D(
 
 /** Closest points of the cores when at least one is round and they do not intersect; null otherwise. */
 function coreClosest(a: PlacedShape3D, b: PlacedShape3D): [V3, V3] | null {
-  const segs = (s: PlacedShape3D): [V3, V3] => [s.v[0]!, s.v[s.v.length === 2 ? 1 : 0]!];
+  const segs = (s: PlacedShape3D): [V3, V3] => [s.v[0], s.v[s.v.length === 2 ? 1 : 0]];
   if (!a.hull && !b.hull) {
     const [p1, q1] = segs(a);
     const [p2, q2] = segs(b);
@@ -321,8 +321,8 @@ function coreClosest(a: PlacedShape3D, b: PlacedShape3D): [V3, V3] | null {
   let t0 = 0;
   let t1 = 1;
   for (let f = 0; f < hull.n.length && t0 <= t1; f++) {
-    const dp = dot(hull.n[f]!, p) - hull.d[f]!;
-    const dq = dot(hull.n[f]!, q) - hull.d[f]!;
+    const dp = dot(hull.n[f], p) - hull.d[f];
+    const dq = dot(hull.n[f], q) - hull.d[f];
     if (dp > 0 && dq > 0) t1 = -1;
     else if (dp > 0) t0 = Math.max(t0, dp / (dp - dq));
     else if (dq > 0) t1 = Math.min(t1, dp / (dp - dq));
@@ -343,9 +343,9 @@ function coreClosest(a: PlacedShape3D, b: PlacedShape3D): [V3, V3] | null {
   }
   for (const x of round.v.length === 2 ? [p, q] : [p]) {
     for (let f = 0; f < hull.n.length; f++) {
-      const sep = dot(hull.n[f]!, x) - hull.d[f]!;
-      if (sep > 0 && insidePolygon(x, faceLoop(hull, f), hull.n[f]!, 0))
-        consider(sub(x, scale(hull.n[f]!, sep)), x);
+      const sep = dot(hull.n[f], x) - hull.d[f];
+      if (sep > 0 && insidePolygon(x, faceLoop(hull, f), hull.n[f], 0))
+        consider(sub(x, scale(hull.n[f], sep)), x);
     }
   }
   return a.hull ? pair : [pair[1], pair[0]];
@@ -393,28 +393,28 @@ export function featureProblem(s: PlacedShape3D, f: number, x: V3, tol: number):
   if (!s.hull) {
     if (f === FEATURE_EDGE_3D) return s.v.length === 2 ? null : 'a sphere has no edge';
     if (f < s.v.length)
-      return len(sub(x, s.v[f]!)) <= tol
+      return len(sub(x, s.v[f])) <= tol
         ? null
-        : `core end ${f} is ${len(sub(x, s.v[f]!)).toPrecision(4)} from the point`;
+        : `core end ${f} is ${len(sub(x, s.v[f])).toPrecision(4)} from the point`;
     return `feature ${f} does not exist on a ${s.v.length === 2 ? 'capsule' : 'sphere'}`;
   }
   const sh = s.shape;
   if (f < FEATURE_EDGE_3D) {
     if (f >= sh.vertexCount) return `vertex ${f} does not exist`;
-    const d = len(sub(x, s.v[f]!));
+    const d = len(sub(x, s.v[f]));
     return d <= tol ? null : `vertex ${f} is ${d.toPrecision(4)} from the point`;
   }
   if (f < FEATURE_FACE_3D) {
     const e = f - FEATURE_EDGE_3D;
     if (e >= sh.edgeCount) return `edge ${e} does not exist`;
-    const d = pointSegment(x, s.v[sh.edgeV0[e]!]!, s.v[sh.edgeV1[e]!]!);
+    const d = pointSegment(x, s.v[sh.edgeV0[e]], s.v[sh.edgeV1[e]]);
     return d <= tol ? null : `edge ${e} is ${d.toPrecision(4)} from the point`;
   }
   const fc = f - FEATURE_FACE_3D;
   if (fc >= sh.faceCount) return `face ${fc} does not exist`;
-  const off = dot(s.n[fc]!, x) - s.d[fc]!;
+  const off = dot(s.n[fc], x) - s.d[fc];
   if (Math.abs(off) > tol) return `face ${fc}'s plane is ${off.toPrecision(4)} from the point`;
-  return insidePolygon(x, faceLoop(s, fc), s.n[fc]!, tol)
+  return insidePolygon(x, faceLoop(s, fc), s.n[fc], tol)
     ? null
     : `the point lies outside face ${fc}`;
 }
@@ -448,9 +448,9 @@ export function checkManifoldValidity3D(
     problems.push(
       `${m.count} points, but the shapes are apart by ${fmt(best.separation)} > margin ${margin}`,
     );
-  const nl = Math.hypot(m.normal[0]!, m.normal[1]!, m.normal[2]!);
+  const nl = Math.hypot(m.normal[0], m.normal[1], m.normal[2]);
   if (!(Math.abs(nl - 1) <= 1e-5)) problems.push(`normal not unit: |n| = ${nl}`);
-  const n: V3 = [m.normal[0]! / nl, m.normal[1]! / nl, m.normal[2]! / nl];
+  const n: V3 = [m.normal[0] / nl, m.normal[1] / nl, m.normal[2] / nl];
   const sepN = separationAlong3D(a, b, n);
   const slack = tol + 2 * EDGE_HYSTERESIS_3D * minExtent;
   if (sepN < best.separation - slack) {
@@ -461,8 +461,7 @@ export function checkManifoldValidity3D(
   // Two capsules within SEGMENT_PARALLEL_SINE_3D of parallel get two points at the ends of the
   // overlap measured along A's axis, B's core point straight across along n: off B's core by up
   // to the sine times the segment length (the method's stated approximation).
-  const segLength = (s: PlacedShape3D): number =>
-    s.v.length === 2 ? len(sub(s.v[1]!, s.v[0]!)) : 0;
+  const segLength = (s: PlacedShape3D): number => (s.v.length === 2 ? len(sub(s.v[1], s.v[0])) : 0);
   const coreTol =
     !a.hull && !b.hull
       ? tol + SEGMENT_PARALLEL_SINE_3D * Math.max(segLength(a), segLength(b))
@@ -471,8 +470,8 @@ export function checkManifoldValidity3D(
   const hB = -support(b, scale(n, -1)) - b.radius;
   for (let k = 0; k < Math.min(m.count, 4); k++) {
     const what = `point ${k}`;
-    const d = m.depths[k]!;
-    const p: V3 = [m.positions[3 * k]!, m.positions[3 * k + 1]!, m.positions[3 * k + 2]!];
+    const d = m.depths[k];
+    const p: V3 = [m.positions[3 * k], m.positions[3 * k + 1], m.positions[3 * k + 2]];
     if (!Number.isFinite(d) || !p.every(Number.isFinite)) {
       problems.push(`${what}: not finite`);
       continue;
@@ -502,7 +501,7 @@ export function checkManifoldValidity3D(
         `${what}: neither its point on A (${fmt(dot(n, pa) - hA)} off) nor on B (${fmt(dot(n, pb) - hB)} off) is a support point along the normal`,
       );
     }
-    const id = m.ids[k]!;
+    const id = m.ids[k];
     if (id > 0xffff)
       problems.push(`${what}: id 0x${id.toString(16)} has bits above the two feature bytes`);
     const fa = featureProblem(a, (id >> 8) & 0xff, ca, coreTol);
@@ -516,14 +515,14 @@ export function checkManifoldValidity3D(
   for (let k = 0; k < Math.min(m.count, 4); k++) {
     for (let l = k + 1; l < Math.min(m.count, 4); l++) {
       const gap = Math.hypot(
-        m.positions[3 * k]! - m.positions[3 * l]!,
-        m.positions[3 * k + 1]! - m.positions[3 * l + 1]!,
-        m.positions[3 * k + 2]! - m.positions[3 * l + 2]!,
+        m.positions[3 * k] - m.positions[3 * l],
+        m.positions[3 * k + 1] - m.positions[3 * l + 1],
+        m.positions[3 * k + 2] - m.positions[3 * l + 2],
       );
       if (gap <= 1e-3 * tol)
         problems.push(`points ${k} and ${l} are ${fmt(gap)} apart: the same point twice`);
       if (m.ids[k] === m.ids[l])
-        problems.push(`points ${k} and ${l} share id 0x${m.ids[k]!.toString(16)}`);
+        problems.push(`points ${k} and ${l} share id 0x${m.ids[k].toString(16)}`);
     }
   }
   out.ok = problems.length === 0;
@@ -550,7 +549,7 @@ export function splitNearTies3D<T extends { index: number }>(
   const place = (body: number): PlacedShape3D => {
     const o = body * Lb.words;
     return placeShape3D(
-      shapes[u[o + Lb.shape]!]!,
+      shapes[u[o + Lb.shape]],
       f.subarray(o + Lb.position, o + Lb.position + 3),
       f.subarray(o + Lb.rotation, o + Lb.rotation + 4),
     );
@@ -571,11 +570,11 @@ export function splitNearTies3D<T extends { index: number }>(
       unexplained.push(mm);
       continue;
     }
-    const sa = place(pairs[2 * k]!);
-    const sb = place(pairs[2 * k + 1]!);
+    const sa = place(pairs[2 * k]);
+    const sb = place(pairs[2 * k + 1]);
     const ok =
-      checkManifoldValidity3D(sa, sb, toView(a[k]!), margin).ok &&
-      checkManifoldValidity3D(sa, sb, toView(b[k]!), margin).ok;
+      checkManifoldValidity3D(sa, sb, toView(a[k]), margin).ok &&
+      checkManifoldValidity3D(sa, sb, toView(b[k]), margin).ok;
     (ok ? nearTies : unexplained).push(mm);
   }
   return { nearTies, unexplained };

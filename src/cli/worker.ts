@@ -26,7 +26,7 @@ export function runWorker(): Promise<number> {
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
-      [...process.execArgv, process.argv[1]!, ...process.argv.slice(2)],
+      [...process.execArgv, process.argv[1], ...process.argv.slice(2)],
       {
         stdio: ['inherit', process.stderr, 'inherit', 'pipe'],
         env: { ...process.env, [WORKER_ENV]: '1' },

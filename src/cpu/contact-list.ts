@@ -72,14 +72,14 @@ export function contactFlags(
 ): void {
   const M = L.manifold;
   for (let k = 0; k <= slots; k++)
-    offsets[k] = k < batchPairs && manifolds[k * M.words + M.count]! > 0 ? 1 : 0;
+    offsets[k] = k < batchPairs && manifolds[k * M.words + M.count] > 0 ? 1 : 0;
 }
 
 /** shaders/scan.wgsl: in-place exclusive prefix sums of the first `n` values, saturating at 0xffffffff. */
 export function exclusiveScanSaturating(data: Uint32Array, n: number): void {
   let sum = 0;
   for (let i = 0; i < n; i++) {
-    const v = data[i]!;
+    const v = data[i];
     data[i] = sum;
     sum = Math.min(0xffffffff, sum + v);
   }
@@ -112,7 +112,7 @@ export function contactScatter(
   const M = L.manifold;
   const I = L.ids;
   for (let k = 0; k < batchPairs; k++) {
-    const i = Math.min(0xffffffff, total + offsets[k]!);
+    const i = Math.min(0xffffffff, total + offsets[k]);
     if (!contactTouches(offsets, k) || i >= capacity) {
       denseOf[first + k] = CONTACT_NONE;
       continue;
@@ -120,15 +120,15 @@ export function contactScatter(
     denseOf[first + k] = i;
     const o = i * C.words;
     const e = i * I.words;
-    contacts[o + C.bodyA] = ids[e + I.bodyA] = pairs[2 * k]!;
-    contacts[o + C.bodyB] = ids[e + I.bodyB] = pairs[2 * k + 1]!;
+    contacts[o + C.bodyA] = ids[e + I.bodyA] = pairs[2 * k];
+    contacts[o + C.bodyB] = ids[e + I.bodyB] = pairs[2 * k + 1];
     contacts[o + C.previous] = CONTACT_NONE;
     contacts[o + C.matched] = 0;
     contacts.set(manifolds.subarray(k * M.words, (k + 1) * M.words), o + C.manifold);
     ids[e + I.slot] = first + k;
-    ids[e + I.count] = contacts[o + C.count]!;
+    ids[e + I.count] = contacts[o + C.count];
     for (let p = 0; p < I.words - I.ids; p++)
-      ids[e + I.ids + p] = contacts[o + C.points + p * C.pointStride + C.pointId]!;
+      ids[e + I.ids + p] = contacts[o + C.points + p * C.pointStride + C.pointId];
   }
 }
 
@@ -136,14 +136,14 @@ export function contactScatter(
 export function contactAccumulate(offsets: Uint32Array, n: number, counts: Uint32Array): void {
   counts[CONTACT_COUNTS_LAYOUT.total] = Math.min(
     0xffffffff,
-    counts[CONTACT_COUNTS_LAYOUT.total]! + offsets[n]!,
+    counts[CONTACT_COUNTS_LAYOUT.total] + offsets[n],
   );
 }
 
 /** ctFinalize: written, overflow (counts.total summed over the batches, counts.pairCount set before). */
 export function contactFinalize(capacity: number, counts: Uint32Array): void {
   const N = CONTACT_COUNTS_LAYOUT;
-  const total = counts[N.total]!;
+  const total = counts[N.total];
   counts[N.written] = Math.min(total, capacity);
   counts[N.overflow] = total > capacity ? 1 : 0;
 }
@@ -167,8 +167,8 @@ export function contactPrevious(
   prev: PrevFrame | null,
 ): number {
   if (!prev) return CONTACT_NONE;
-  const prevSlot = prev.prevSlot[ids[j * L.ids.words + L.ids.slot]!]!;
-  return prevSlot === CONTACT_NONE ? CONTACT_NONE : prev.denseOf[prevSlot]!;
+  const prevSlot = prev.prevSlot[ids[j * L.ids.words + L.ids.slot]];
+  return prevSlot === CONTACT_NONE ? CONTACT_NONE : prev.denseOf[prevSlot];
 }
 
 /**
@@ -189,7 +189,7 @@ export function contactPersist(
   const P = U.pointCount;
   for (let j = 0; j < written; j++) {
     const e = j * I.words;
-    const count = ids[e + I.count]!;
+    const count = ids[e + I.count];
     const previous = contactPrevious(L, ids, j, prev);
     let matched = 0;
     const u = j * U.words;
@@ -197,9 +197,9 @@ export function contactPersist(
     if (prev && previous !== CONTACT_NONE) {
       const p = previous * I.words;
       const pu = previous * U.words;
-      const prevCount = prev.ids[p + I.count]!;
+      const prevCount = prev.ids[p + I.count];
       for (let i = 0; i < P && i < count; i++) {
-        const id = ids[e + I.ids + i]!;
+        const id = ids[e + I.ids + i];
         for (let q = 0; q < P; q++) {
           if (q < prevCount && prev.ids[p + I.ids + q] === id) {
             const src = pu + U.points + q * U.pointStride;
@@ -231,11 +231,11 @@ export function contactPatch(
   const C = L.contact;
   const I = L.ids;
   for (let j = 0; j < written; j++) {
-    contacts[j * C.words + C.previous] = matches[2 * j]!;
-    contacts[j * C.words + C.matched] = matches[2 * j + 1]!;
-    keys[2 * j] = ids[j * I.words + I.bodyA]!;
-    keys[2 * j + 1] = ids[j * I.words + I.bodyB]!;
-    if (matches[2 * j] !== CONTACT_NONE) continued[matches[2 * j]!] = 1;
+    contacts[j * C.words + C.previous] = matches[2 * j];
+    contacts[j * C.words + C.matched] = matches[2 * j + 1];
+    keys[2 * j] = ids[j * I.words + I.bodyA];
+    keys[2 * j + 1] = ids[j * I.words + I.bodyB];
+    if (matches[2 * j] !== CONTACT_NONE) continued[matches[2 * j]] = 1;
   }
 }
 
@@ -270,17 +270,17 @@ export function contactEvents(
   ended: Uint32Array,
 ): void {
   const I = L.ids;
-  counts[CONTACT_COUNTS_LAYOUT.began] = beganFlags[written]!;
-  counts[CONTACT_COUNTS_LAYOUT.ended] = endedFlags[prevWritten]!;
+  counts[CONTACT_COUNTS_LAYOUT.began] = beganFlags[written];
+  counts[CONTACT_COUNTS_LAYOUT.ended] = endedFlags[prevWritten];
   for (let j = 0; j < written; j++) {
     if (beganFlags[j + 1] === beganFlags[j]) continue;
-    began[2 * beganFlags[j]!] = ids[j * I.words + I.bodyA]!;
-    began[2 * beganFlags[j]! + 1] = ids[j * I.words + I.bodyB]!;
+    began[2 * beganFlags[j]] = ids[j * I.words + I.bodyA];
+    began[2 * beganFlags[j] + 1] = ids[j * I.words + I.bodyB];
   }
   for (let j = 0; j < prevWritten; j++) {
     if (endedFlags[j + 1] === endedFlags[j]) continue;
-    ended[2 * endedFlags[j]!] = prevIds[j * I.words + I.bodyA]!;
-    ended[2 * endedFlags[j]! + 1] = prevIds[j * I.words + I.bodyB]!;
+    ended[2 * endedFlags[j]] = prevIds[j * I.words + I.bodyA];
+    ended[2 * endedFlags[j] + 1] = prevIds[j * I.words + I.bodyB];
   }
 }
 
@@ -373,7 +373,7 @@ export class CpuContacts {
           denseOf: prevSlotOf.denseOf,
           ids: prevSlotOf.ids,
           userValues: prevSlotOf.userValues,
-          written: prevSlotOf.counts[N.written]!,
+          written: prevSlotOf.counts[N.written],
         }
       : null;
     const prevCapacity = prev ? prevSlotOf.capacity : 0;
@@ -403,7 +403,7 @@ export class CpuContacts {
         n,
         first,
         offsets,
-        cur.counts[N.total]!,
+        cur.counts[N.total],
         capacity,
         cur.contacts,
         cur.ids,
@@ -412,7 +412,7 @@ export class CpuContacts {
       contactAccumulate(offsets, n, cur.counts);
     }
     contactFinalize(capacity, cur.counts);
-    const written = cur.counts[N.written]!;
+    const written = cur.counts[N.written];
     const matches = new Uint32Array(2 * capacity);
     contactPersist(L, cur.ids, written, cur.userValues, matches, prev);
     const continued = new Uint32Array(Math.max(1, prevCapacity));
@@ -439,8 +439,8 @@ export class CpuContacts {
     );
     return {
       slot: cur,
-      began: began.slice(0, 2 * cur.counts[N.began]!),
-      ended: ended.slice(0, 2 * cur.counts[N.ended]!),
+      began: began.slice(0, 2 * cur.counts[N.began]),
+      ended: ended.slice(0, 2 * cur.counts[N.ended]),
     };
   }
 
@@ -485,7 +485,7 @@ export class CpuContacts {
         began,
         ended,
       } = this.frame(m, pairs, pairCount, capacity, batchSize, readsLast ? prevSlot : null);
-      const total = s.counts[L.counts.total]!;
+      const total = s.counts[L.counts.total];
       if (s.counts[L.counts.overflow] === 1) {
         if (runs > 1)
           throw new Error(`contacts: ${total} manifolds overflowed a list grown to ${capacity}`);

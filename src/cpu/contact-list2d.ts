@@ -61,24 +61,24 @@ export function unpackContacts2D(dense: ArrayBuffer, userValues?: Float32Array):
     );
   for (let j = 0; j < n; j++) {
     const o = j * C.words;
-    const count = u[o + C.count]!;
+    const count = u[o + C.count];
     const points = [];
     for (let i = 0; i < count; i++) {
       const p = o + C.points + i * C.pointStride;
       const v = j * U.words + U.points + i * U.pointStride;
       points.push({
-        position: [f[p + C.pointPosition]!, f[p + C.pointPosition + 1]!] as [number, number],
-        depth: f[p + C.pointDepth]!,
-        id: u[p + C.pointId]!,
+        position: [f[p + C.pointPosition], f[p + C.pointPosition + 1]] as [number, number],
+        depth: f[p + C.pointDepth],
+        id: u[p + C.pointId],
         userValue: [userValues?.[v] ?? 0, userValues?.[v + 1] ?? 0] as [number, number],
       });
     }
     out.push({
-      bodyA: u[o + C.bodyA]!,
-      bodyB: u[o + C.bodyB]!,
-      previous: u[o + C.previous]!,
-      matched: u[o + C.matched]!,
-      normal: [f[o + C.normal]!, f[o + C.normal + 1]!],
+      bodyA: u[o + C.bodyA],
+      bodyB: u[o + C.bodyB],
+      previous: u[o + C.previous],
+      matched: u[o + C.matched],
+      normal: [f[o + C.normal], f[o + C.normal + 1]],
       points,
     });
   }

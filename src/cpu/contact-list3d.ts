@@ -58,7 +58,7 @@ export function unpackContacts3D(dense: ArrayBuffer, userValues?: Float32Array):
   const kind = C.manifold + LAYOUT_3D.manifold.kind;
   for (let j = 0; j < n; j++) {
     const o = j * C.words;
-    const count = u[o + C.count]!;
+    const count = u[o + C.count];
     const points = [];
     for (let i = 0; i < count; i++) {
       const p = o + C.points + i * C.pointStride;
@@ -66,22 +66,22 @@ export function unpackContacts3D(dense: ArrayBuffer, userValues?: Float32Array):
       const uv = (k: number): number => userValues?.[v + k] ?? 0;
       points.push({
         position: [
-          f[p + C.pointPosition]!,
-          f[p + C.pointPosition + 1]!,
-          f[p + C.pointPosition + 2]!,
+          f[p + C.pointPosition],
+          f[p + C.pointPosition + 1],
+          f[p + C.pointPosition + 2],
         ] as V3,
-        depth: f[p + C.pointDepth]!,
-        id: u[p + C.pointId]!,
+        depth: f[p + C.pointDepth],
+        id: u[p + C.pointId],
         userValue: [uv(0), uv(1), uv(2), uv(3)] as V4,
       });
     }
     out.push({
-      bodyA: u[o + C.bodyA]!,
-      bodyB: u[o + C.bodyB]!,
-      previous: u[o + C.previous]!,
-      matched: u[o + C.matched]!,
-      normal: [f[o + C.normal]!, f[o + C.normal + 1]!, f[o + C.normal + 2]!],
-      kind: u[o + kind]!,
+      bodyA: u[o + C.bodyA],
+      bodyB: u[o + C.bodyB],
+      previous: u[o + C.previous],
+      matched: u[o + C.matched],
+      normal: [f[o + C.normal], f[o + C.normal + 1], f[o + C.normal + 2]],
+      kind: u[o + kind],
       points,
     });
   }

@@ -73,7 +73,7 @@ export function reuseSlots(
     const prev = previousSlot(prevSlot, firstSlot, k, prevAnchors);
     let status: number = REUSE_STATUS.collide;
     if (prev !== REUSE_NO_SLOT) {
-      status = dim.reuse(anchorsPrev!, prev, pairs[2 * k]!, pairs[2 * k + 1]!, m32, manifolds, k);
+      status = dim.reuse(anchorsPrev!, prev, pairs[2 * k], pairs[2 * k + 1], m32, manifolds, k);
       if (status !== REUSE_STATUS.collide) dst.set(src.subarray(prev * W, (prev + 1) * W), k * W);
     }
     flags[k] = status;
@@ -97,7 +97,7 @@ export function anchorSlots(
   const m32 = Math.fround(margin);
   for (let k = 0; k < pairCount; k++) {
     if (flags[k] === REUSE_STATUS.collide)
-      dim.anchor(pairs[2 * k]!, pairs[2 * k + 1]!, manifolds, k, m32, anchorsCur);
+      dim.anchor(pairs[2 * k], pairs[2 * k + 1], manifolds, k, m32, anchorsCur);
   }
 }
 
@@ -112,6 +112,6 @@ export function previousSlot(
   k: number,
   prevAnchors: number,
 ): number {
-  const p = prevSlot ? prevSlot[k]! : firstSlot + k;
+  const p = prevSlot ? prevSlot[k] : firstSlot + k;
   return p < prevAnchors ? p : REUSE_NO_SLOT;
 }

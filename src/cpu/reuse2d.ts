@@ -112,7 +112,7 @@ export const axis2D = new Float64Array(3);
 export function maxProjection2D(poly: Shape2D, dx: number, dy: number): number {
   let best = -F32_MAX;
   for (let i = 0; i < poly.count; i++)
-    best = Math.max(best, dx * poly.vertices[2 * i]! + dy * poly.vertices[2 * i + 1]!);
+    best = Math.max(best, dx * poly.vertices[2 * i] + dy * poly.vertices[2 * i + 1]);
   return best;
 }
 
@@ -120,7 +120,7 @@ export function maxProjection2D(poly: Shape2D, dx: number, dy: number): number {
 export function reach2D(shape: Shape2D): number {
   let r2 = 0;
   for (let i = 0; i < shape.count; i++)
-    r2 = Math.max(r2, shape.vertices[2 * i]! ** 2 + shape.vertices[2 * i + 1]! ** 2);
+    r2 = Math.max(r2, shape.vertices[2 * i] ** 2 + shape.vertices[2 * i + 1] ** 2);
   return Math.sqrt(r2);
 }
 
@@ -128,8 +128,8 @@ export function reach2D(shape: Shape2D): number {
 export function isCoreVertex2D(shape: Shape2D, x: number, y: number, tol: number): boolean {
   let hit = false;
   for (let i = 0; i < shape.count; i++) {
-    const dx = x - shape.vertices[2 * i]!;
-    const dy = y - shape.vertices[2 * i + 1]!;
+    const dx = x - shape.vertices[2 * i];
+    const dy = y - shape.vertices[2 * i + 1];
     hit = hit || dx * dx + dy * dy <= tol * tol;
   }
   return hit;
@@ -153,27 +153,27 @@ export function separatingAxis2D(shapeA: Shape2D, shapeB: Shape2D, xf: Transform
     findMaxSeparation(localA, localB, query);
     if (query.separation - radius > best) {
       best = query.separation - radius;
-      ax = localA.normals[2 * query.edge]!;
-      ay = localA.normals[2 * query.edge + 1]!;
+      ax = localA.normals[2 * query.edge];
+      ay = localA.normals[2 * query.edge + 1];
     }
   }
   if (localB.count > 1) {
     findMaxSeparation(localB, localA, query);
     if (query.separation - radius > best) {
       best = query.separation - radius;
-      ax = -localB.normals[2 * query.edge]!;
-      ay = -localB.normals[2 * query.edge + 1]!;
+      ax = -localB.normals[2 * query.edge];
+      ay = -localB.normals[2 * query.edge + 1];
     }
   }
   let dx = 0;
   let dy = 0;
   for (let i = 0; i < localB.count; i++) {
-    dx += localB.vertices[2 * i]! / localB.count;
-    dy += localB.vertices[2 * i + 1]! / localB.count;
+    dx += localB.vertices[2 * i] / localB.count;
+    dy += localB.vertices[2 * i + 1] / localB.count;
   }
   for (let i = 0; i < localA.count; i++) {
-    dx -= localA.vertices[2 * i]! / localA.count;
-    dy -= localA.vertices[2 * i + 1]! / localA.count;
+    dx -= localA.vertices[2 * i] / localA.count;
+    dy -= localA.vertices[2 * i + 1] / localA.count;
   }
   const len = Math.sqrt(dx * dx + dy * dy);
   if (len > 0) {
@@ -205,8 +205,8 @@ export function anchorFromManifold2D(
   margin: number,
   out: Anchor2D,
 ): void {
-  const A = shapes[shapeA]!;
-  const B = shapes[shapeB]!;
+  const A = shapes[shapeA];
+  const B = shapes[shapeB];
   relativeTransform(xfA, 0, 0, xfB, pose);
   out.tx = pose.px;
   out.ty = pose.py;
@@ -224,9 +224,9 @@ export function anchorFromManifold2D(
   out.id.fill(0);
   if (m.count === 0) {
     separatingAxis2D(A, B, pose);
-    out.nx = axis2D[0]!;
-    out.ny = axis2D[1]!;
-    out.bound = axis2D[2]! - REUSE_APART_SLACK * (A.extent + B.extent);
+    out.nx = axis2D[0];
+    out.ny = axis2D[1];
+    out.bound = axis2D[2] - REUSE_APART_SLACK * (A.extent + B.extent);
     return;
   }
   out.bound = margin;
@@ -237,23 +237,23 @@ export function anchorFromManifold2D(
   out.ny = -s * m.normalX + c * m.normalY;
   for (let i = 0; i < m.count; i++) {
     // B's surface point, A's frame (world offsets first: they are the large numbers).
-    const wx = m.pointX[i]! - xfA.px - 0.5 * m.depth[i]! * m.normalX;
-    const wy = m.pointY[i]! - xfA.py - 0.5 * m.depth[i]! * m.normalY;
+    const wx = m.pointX[i] - xfA.px - 0.5 * m.depth[i] * m.normalX;
+    const wy = m.pointY[i] - xfA.py - 0.5 * m.depth[i] * m.normalY;
     const x = c * wx + s * wy - pose.px;
     const y = -s * wx + c * wy - pose.py;
     // Into B's frame: B's inverse rotation relative to A.
     out.localX[i] = pose.c * x + pose.s * y;
     out.localY[i] = -pose.s * x + pose.c * y;
-    out.depth[i] = m.depth[i]!;
-    out.id[i] = m.id[i]!;
+    out.depth[i] = m.depth[i];
+    out.id[i] = m.id[i];
   }
   if (m.count === 1) {
     // The core points: B's surface point + rB n (B's frame), A's surface point − rA n (A's frame).
-    const bx = out.localX[0]! + B.radius * (pose.c * out.nx + pose.s * out.ny);
-    const by = out.localY[0]! + B.radius * (-pose.s * out.nx + pose.c * out.ny);
-    const h = m.depth[0]! - A.radius;
-    const ax = pose.c * out.localX[0]! - pose.s * out.localY[0]! + pose.px + h * out.nx;
-    const ay = pose.s * out.localX[0]! + pose.c * out.localY[0]! + pose.py + h * out.ny;
+    const bx = out.localX[0] + B.radius * (pose.c * out.nx + pose.s * out.ny);
+    const by = out.localY[0] + B.radius * (-pose.s * out.nx + pose.c * out.ny);
+    const h = m.depth[0] - A.radius;
+    const ax = pose.c * out.localX[0] - pose.s * out.localY[0] + pose.px + h * out.nx;
+    const ay = pose.s * out.localX[0] + pose.c * out.localY[0] + pose.py + h * out.ny;
     const tol = CORE_SEPARATION * out.scale;
     if (isCoreVertex2D(A, ax, ay, tol) && isCoreVertex2D(B, bx, by, tol)) {
       out.join = true;
@@ -304,21 +304,21 @@ export function reuseManifold2D(
   const ny = a.ny;
   let kept = 0;
   for (let i = 0; i < a.count; i++) {
-    const lx = a.localX[i]!;
-    const ly = a.localY[i]!;
+    const lx = a.localX[i];
+    const ly = a.localY[i];
     // How far B's point moved, A's frame.
     const dx = dqc * lx - dqs * ly + dtx;
     const dy = dqs * lx + dqc * ly + dty;
-    const depth = a.depth[i]! - (dx * nx + dy * ny);
+    const depth = a.depth[i] - (dx * nx + dy * ny);
     const slide = Math.abs(nx * dy - ny * dx);
     if (depth >= -margin && slide <= REUSE_SLIDE * a.scale) {
       // Midway between A's surface point (built pose + normal × depth) and B's moved one.
-      const mx = a.c * lx - a.s * ly + a.tx + 0.5 * (nx * a.depth[i]! + dx);
-      const my = a.s * lx + a.c * ly + a.ty + 0.5 * (ny * a.depth[i]! + dy);
+      const mx = a.c * lx - a.s * ly + a.tx + 0.5 * (nx * a.depth[i] + dx);
+      const my = a.s * lx + a.c * ly + a.ty + 0.5 * (ny * a.depth[i] + dy);
       out.pointX[kept] = xfA.px + (xfA.c * mx - xfA.s * my);
       out.pointY[kept] = xfA.py + (xfA.s * mx + xfA.c * my);
       out.depth[kept] = depth;
-      out.id[kept] = a.id[i]!;
+      out.id[kept] = a.id[i];
       kept++;
     }
   }
@@ -342,28 +342,28 @@ export function reuseJoin2D(
   margin: number,
   out: LocalManifold2D,
 ): number {
-  const dx = xf.c * a.localX[0]! - xf.s * a.localY[0]! + xf.px - a.localX[1]!;
-  const dy = xf.s * a.localX[0]! + xf.c * a.localY[0]! + xf.py - a.localY[1]!;
+  const dx = xf.c * a.localX[0] - xf.s * a.localY[0] + xf.px - a.localX[1];
+  const dy = xf.s * a.localX[0] + xf.c * a.localY[0] + xf.py - a.localY[1];
   const dist = Math.sqrt(dx * dx + dy * dy);
   if (!(dist > CORE_SEPARATION * a.scale)) return REUSE_STATUS.collide;
   const nx = dx / dist;
   const ny = dy / dist;
-  const rB = a.depth[0]!;
-  const rA = a.depth[1]!;
+  const rB = a.depth[0];
+  const rA = a.depth[1];
   const depth = rA + rB - dist;
   const ex = nx - a.nx;
   const ey = ny - a.ny;
   if (Math.sqrt(ex * ex + ey * ey) > REUSE_ROTATION || depth < -margin) return REUSE_STATUS.collide;
   const k = 0.5 * (rA - rB + dist);
-  const px = a.localX[1]! + k * nx;
-  const py = a.localY[1]! + k * ny;
+  const px = a.localX[1] + k * nx;
+  const py = a.localY[1] + k * ny;
   out.count = 1;
   out.normalX = xfA.c * nx - xfA.s * ny;
   out.normalY = xfA.s * nx + xfA.c * ny;
   out.pointX[0] = xfA.px + (xfA.c * px - xfA.s * py);
   out.pointY[0] = xfA.py + (xfA.s * px + xfA.c * py);
   out.depth[0] = depth;
-  out.id[0] = a.id[0]!;
+  out.id[0] = a.id[0];
   return REUSE_STATUS.kept;
 }
 
@@ -377,10 +377,10 @@ const xfB: Transform2D = { px: 0, py: 0, c: 1, s: 0 };
 
 function loadTransform(bodies: Float32Array, index: number, xf: Transform2D): void {
   const o = index * L.body.words;
-  xf.px = bodies[o + L.body.position]!;
-  xf.py = bodies[o + L.body.position + 1]!;
-  xf.c = bodies[o + L.body.rotation]!;
-  xf.s = bodies[o + L.body.rotation + 1]!;
+  xf.px = bodies[o + L.body.position];
+  xf.py = bodies[o + L.body.position + 1];
+  xf.c = bodies[o + L.body.rotation];
+  xf.s = bodies[o + L.body.rotation + 1];
 }
 
 export function loadAnchor2D(buf: ArrayBuffer, index: number, out: Anchor2D): void {
@@ -388,26 +388,26 @@ export function loadAnchor2D(buf: ArrayBuffer, index: number, out: Anchor2D): vo
   const u = new Uint32Array(buf);
   const A = L.anchor;
   const o = index * A.words;
-  out.tx = f[o + A.translation]!;
-  out.ty = f[o + A.translation + 1]!;
-  out.c = f[o + A.rotation]!;
-  out.s = f[o + A.rotation + 1]!;
-  out.nx = f[o + A.normal]!;
-  out.ny = f[o + A.normal + 1]!;
-  out.bound = f[o + A.bound]!;
-  out.count = u[o + A.countJoin]! & 0xff;
-  out.join = (u[o + A.countJoin]! & ANCHOR_JOIN) !== 0;
+  out.tx = f[o + A.translation];
+  out.ty = f[o + A.translation + 1];
+  out.c = f[o + A.rotation];
+  out.s = f[o + A.rotation + 1];
+  out.nx = f[o + A.normal];
+  out.ny = f[o + A.normal + 1];
+  out.bound = f[o + A.bound];
+  out.count = u[o + A.countJoin] & 0xff;
+  out.join = (u[o + A.countJoin] & ANCHOR_JOIN) !== 0;
   for (let i = 0; i < MAX_MANIFOLD_POINTS_2D; i++) {
     const p = o + A.points + i * A.pointStride;
-    out.localX[i] = f[p + A.pointLocal]!;
-    out.localY[i] = f[p + A.pointLocal + 1]!;
-    out.depth[i] = f[p + A.pointDepth]!;
-    out.id[i] = u[p + A.pointId]!;
+    out.localX[i] = f[p + A.pointLocal];
+    out.localY[i] = f[p + A.pointLocal + 1];
+    out.depth[i] = f[p + A.pointDepth];
+    out.id[i] = u[p + A.pointId];
   }
-  out.shapeA = u[o + A.shapeA]!;
-  out.shapeB = u[o + A.shapeB]!;
-  out.scale = f[o + A.scale]!;
-  out.reach = f[o + A.reach]!;
+  out.shapeA = u[o + A.shapeA];
+  out.shapeB = u[o + A.shapeB];
+  out.scale = f[o + A.scale];
+  out.reach = f[o + A.reach];
 }
 
 export function storeAnchor2D(a: Anchor2D, buf: ArrayBuffer, index: number): void {
@@ -425,10 +425,10 @@ export function storeAnchor2D(a: Anchor2D, buf: ArrayBuffer, index: number): voi
   u[o + A.countJoin] = a.count | (a.join ? ANCHOR_JOIN : 0);
   for (let i = 0; i < MAX_MANIFOLD_POINTS_2D; i++) {
     const p = o + A.points + i * A.pointStride;
-    f[p + A.pointLocal] = a.localX[i]!;
-    f[p + A.pointLocal + 1] = a.localY[i]!;
-    f[p + A.pointDepth] = a.depth[i]!;
-    u[p + A.pointId] = a.id[i]!;
+    f[p + A.pointLocal] = a.localX[i];
+    f[p + A.pointLocal + 1] = a.localY[i];
+    f[p + A.pointDepth] = a.depth[i];
+    u[p + A.pointId] = a.id[i];
   }
   u[o + A.shapeA] = a.shapeA;
   u[o + A.shapeB] = a.shapeB;
@@ -442,15 +442,15 @@ export function loadManifold2D(buf: ArrayBuffer, k: number, m: LocalManifold2D):
   const u = new Uint32Array(buf);
   const M = L.manifold;
   const o = k * M.words;
-  m.count = u[o + M.count]!;
-  m.normalX = f[o + M.normal]!;
-  m.normalY = f[o + M.normal + 1]!;
+  m.count = u[o + M.count];
+  m.normalX = f[o + M.normal];
+  m.normalY = f[o + M.normal + 1];
   for (let i = 0; i < MAX_MANIFOLD_POINTS_2D; i++) {
     const p = o + M.points + i * M.pointStride;
-    m.pointX[i] = f[p + M.pointPosition]!;
-    m.pointY[i] = f[p + M.pointPosition + 1]!;
-    m.depth[i] = f[p + M.pointDepth]!;
-    m.id[i] = u[p + M.pointId]!;
+    m.pointX[i] = f[p + M.pointPosition];
+    m.pointY[i] = f[p + M.pointPosition + 1];
+    m.depth[i] = f[p + M.pointDepth];
+    m.id[i] = u[p + M.pointId];
   }
 }
 
@@ -467,10 +467,10 @@ export function storeManifold2D(m: LocalManifold2D, buf: ArrayBuffer, k: number)
   f[o + M.normal + 1] = m.normalY;
   for (let i = 0; i < m.count; i++) {
     const p = o + M.points + i * M.pointStride;
-    f[p + M.pointPosition] = m.pointX[i]!;
-    f[p + M.pointPosition + 1] = m.pointY[i]!;
-    f[p + M.pointDepth] = m.depth[i]!;
-    u[p + M.pointId] = m.id[i]!;
+    f[p + M.pointPosition] = m.pointX[i];
+    f[p + M.pointPosition + 1] = m.pointY[i];
+    f[p + M.pointDepth] = m.depth[i];
+    u[p + M.pointId] = m.id[i];
   }
 }
 
@@ -482,7 +482,7 @@ export interface ReuseScene2D {
 }
 
 function bodyShape(bodies: Float32Array, index: number): number {
-  return new Uint32Array(bodies.buffer, bodies.byteOffset)[index * L.body.words + L.body.shape]!;
+  return new Uint32Array(bodies.buffer, bodies.byteOffset)[index * L.body.words + L.body.shape];
 }
 
 /** The loops' per-pair calls on `scene` (the WGSL's ruReuse and ruAnchor). */

@@ -215,20 +215,20 @@ export class PairBatcher {
         batch,
         pairRange,
         { buffer: slots, offset: 0, size: bytes },
-        this.params[batch.index]!,
+        this.params[batch.index],
         pass,
       );
-      encoder.copyBufferToBuffer(slots, 0, this.readbacks[batch.index]!.ensure(bytes), 0, bytes);
+      encoder.copyBufferToBuffer(slots, 0, this.readbacks[batch.index].ensure(bytes), 0, bytes);
     }
     this.timer.resolve(encoder);
     device.queue.submit([encoder.finish()]);
     const out = new Uint8Array(sizes.reduce((n, bytes) => n + bytes, 0));
     await Promise.all(
       batches.map(async (batch) => {
-        const readback = this.readbacks[batch.index]!.buffer!;
-        await readback.mapAsync(GPUMapMode.READ, 0, sizes[batch.index]!);
+        const readback = this.readbacks[batch.index].buffer!;
+        await readback.mapAsync(GPUMapMode.READ, 0, sizes[batch.index]);
         out.set(
-          new Uint8Array(readback.getMappedRange(0, sizes[batch.index]!)),
+          new Uint8Array(readback.getMappedRange(0, sizes[batch.index])),
           batch.first * this.slotBytes,
         );
         readback.unmap();

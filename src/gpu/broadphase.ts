@@ -571,11 +571,11 @@ export class GpuBroadphase {
       this.buffer('fat', FAT_BYTES * Math.max(1, n)),
       this.buffer('sorted', FAT_BYTES * Math.max(1, n)),
       this.buffer('lists', 8 * staleCapacity),
-      plan.buffers[1]!,
+      plan.buffers[1],
     ];
-    const prevList = [this.buffer(`pairs${prev}`, 8), plan.buffers[4 + prev]!];
+    const prevList = [this.buffer(`pairs${prev}`, 8), plan.buffers[4 + prev]];
     const pairs = this.buffer(`pairs${cur}`, 8 * capacity);
-    const groups = plan.buffers[4 + cur]!;
+    const groups = plan.buffers[4 + cur];
     const same = (a: GPUBuffer[], b: GPUBuffer[]): boolean => a.every((x, i) => x === b[i]);
     const listKept = last !== null && same(last.list, prevList);
     const remap = inputs.remap ?? (retry ? this.lastRemap : null);
@@ -583,7 +583,7 @@ export class GpuBroadphase {
       throw new RangeError(`remap holds ${remap.length} bodies, not ${n}`);
     if (remap && last) {
       for (let i = 0; i < n; i++) {
-        if (remap[i] !== PREV_SLOT_NONE && remap[i]! >= last.bodyCount)
+        if (remap[i] !== PREV_SLOT_NONE && remap[i] >= last.bodyCount)
           throw new RangeError(
             `remap[${i}] = ${remap[i]}: last frame had ${last.bodyCount} bodies`,
           );
@@ -631,10 +631,10 @@ export class GpuBroadphase {
       0: { buffer: this.params, offset: 0, size: L.bytes },
       1: { buffer: inputs.shapes },
       2: { buffer: inputs.bodies },
-      3: { buffer: fat[0]! },
-      4: { buffer: plan.buffers[0]! },
-      5: { buffer: plan.buffers[1]! },
-      6: { buffer: fat[1]! },
+      3: { buffer: fat[0] },
+      4: { buffer: plan.buffers[0] },
+      5: { buffer: plan.buffers[1] },
+      6: { buffer: fat[1] },
       7: { buffer: groups },
       8: { buffer: pairs },
       9: { buffer: this.counts },
@@ -642,9 +642,9 @@ export class GpuBroadphase {
       13: { buffer: this.buffer('finders', 8 * (1 + cacheSlots) * finders) },
       15: { buffer: batches },
       19: { buffer: this.state },
-      21: { buffer: fat[2]! },
-      24: { buffer: prevList[0]! },
-      25: { buffer: prevList[1]! },
+      21: { buffer: fat[2] },
+      24: { buffer: prevList[0] },
+      25: { buffer: prevList[1] },
       26: { buffer: prevSlot },
       27: { buffer: this.dispatch },
       28: { buffer: remapBuffer },
@@ -654,7 +654,7 @@ export class GpuBroadphase {
       device.createBindGroup({
         label: `${label}.${name}`,
         layout: this.kernels[name].layout,
-        entries: this.bindings[name].map((b) => ({ binding: b, resource: buffers[b]! })),
+        entries: this.bindings[name].map((b) => ({ binding: b, resource: buffers[b] })),
       });
     const use = (pass: GPUComputePassEncoder, name: KernelName): void => {
       pass.setPipeline(this.kernels[name].pipeline);
@@ -735,7 +735,7 @@ export class GpuBroadphase {
     const f = new Float32Array(b);
     const u = new Uint32Array(b);
     const B = STATE.bands;
-    return { origin: f[B.origin]!, height: f[B.height]!, reach: f[B.reach]!, count: u[B.count]! };
+    return { origin: f[B.origin], height: f[B.height], reach: f[B.reach], count: u[B.count] };
   }
 
   /**
@@ -763,11 +763,11 @@ export class GpuBroadphase {
     for (let i = 0; i < bodyCount; i++) {
       const o = i * stride;
       for (let c = 0; c < 3; c++) {
-        boxes[6 * i + c] = f[o + B.position + c]! + f[o + B.lo + c]!;
-        boxes[6 * i + 3 + c] = f[o + B.position + c]! + f[o + B.hi + c]!;
+        boxes[6 * i + c] = f[o + B.position + c] + f[o + B.lo + c];
+        boxes[6 * i + 3 + c] = f[o + B.position + c] + f[o + B.hi + c];
       }
-      categoryBits[i] = u[o + B.categoryBits]!;
-      maskBits[i] = u[o + B.maskBits]!;
+      categoryBits[i] = u[o + B.categoryBits];
+      maskBits[i] = u[o + B.maskBits];
     }
     return { boxes, categoryBits, maskBits };
   }
@@ -778,8 +778,8 @@ export class GpuBroadphase {
     const t = await this.timer.read();
     const out = { total: 0 } as BroadphaseTimings;
     for (const s of BROADPHASE_STAGES) {
-      out[s] = t[s]!;
-      out.total += t[s]!;
+      out[s] = t[s];
+      out.total += t[s];
     }
     return out;
   }
@@ -826,7 +826,7 @@ export class GpuBroadphase {
       device.queue.submit([encoder.finish()]);
       const counts = new Uint32Array(await readBuffer(device, out.counts, C.bytes));
       const timings = await this.readTimings();
-      const total = counts[C.total]!;
+      const total = counts[C.total];
       if (total === PAIR_COUNT_SATURATED) {
         throw new CapacityError(
           `broadphase: ${bodyCount} bodies overlap in 2^32 - 1 pairs or more; no pairs buffer holds them.`,
@@ -874,18 +874,18 @@ export class GpuBroadphase {
 export function sortPairs(pairs: Uint32Array, bodyCount: number): Uint32Array {
   const m = pairs.length / 2;
   const start = new Uint32Array(bodyCount + 1);
-  for (let k = 0; k < m; k++) start[pairs[2 * k]! + 1]!++;
-  for (let a = 0; a < bodyCount; a++) start[a + 1]! += start[a]!;
+  for (let k = 0; k < m; k++) start[pairs[2 * k] + 1]++;
+  for (let a = 0; a < bodyCount; a++) start[a + 1] += start[a];
   const next = start.slice(0, bodyCount);
   const bs = new Uint32Array(m);
-  for (let k = 0; k < m; k++) bs[next[pairs[2 * k]!]!++] = pairs[2 * k + 1]!;
+  for (let k = 0; k < m; k++) bs[next[pairs[2 * k]]++] = pairs[2 * k + 1];
   const out = new Uint32Array(2 * m);
   for (let a = 0; a < bodyCount; a++) {
-    const run = bs.subarray(start[a]!, start[a + 1]!);
+    const run = bs.subarray(start[a], start[a + 1]);
     run.sort();
-    for (let k = start[a]!; k < start[a + 1]!; k++) {
+    for (let k = start[a]; k < start[a + 1]; k++) {
       out[2 * k] = a;
-      out[2 * k + 1] = bs[k]!;
+      out[2 * k + 1] = bs[k];
     }
   }
   return out;

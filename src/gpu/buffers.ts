@@ -100,7 +100,7 @@ export class PassTimer {
    * (`writes` 'begin') to the end of its last ('end'); passes between take 'none'.
    */
   passDescriptor(
-    name: string = this.stages[0]!,
+    name: string = this.stages[0],
     label: string = name,
     writes: 'both' | 'begin' | 'end' | 'none' = 'both',
   ): GPUComputePassDescriptor {
@@ -131,12 +131,12 @@ export class PassTimer {
     await this.readBuf.mapAsync(GPUMapMode.READ);
     const t = new BigUint64Array(this.readBuf.getMappedRange().slice(0));
     this.readBuf.unmap();
-    this.stages.forEach((s, i) => (out[s] = Number(t[2 * i + 1]! - t[2 * i]!) / 1e6));
+    this.stages.forEach((s, i) => (out[s] = Number(t[2 * i + 1] - t[2 * i]) / 1e6));
     return out;
   }
 
   /** One stage's milliseconds, or null when disabled. */
-  async readMs(name: string = this.stages[0]!): Promise<number | null> {
+  async readMs(name: string = this.stages[0]): Promise<number | null> {
     if (!this.readBuf) return null;
     return (await this.read())[name] ?? null;
   }

@@ -403,7 +403,7 @@ export class GpuContacts {
       // some, dropping the oldest not used in the frame being recorded.
       const stale = this.scanPlans.findIndex((q) => q.frame !== this.frameCount);
       if (this.scanPlans.length >= 8 && stale >= 0)
-        this.scanPlans.splice(stale, 1)[0]!.plan.destroy();
+        this.scanPlans.splice(stale, 1)[0].plan.destroy();
       const plan = this.scanner.plan(data, n, 0, source);
       p = { plan, data, n, countWord, countBuffer: source?.buffer, frame: this.frameCount };
       this.scanPlans.push(p);
@@ -469,7 +469,7 @@ export class GpuContacts {
       this.device.createBindGroup({
         label: `${this.dimension.label}.${name}`,
         layout: this.kernels[name].layout,
-        entries: this.bindings[name].map((b) => ({ binding: b, resource: buffers[b]! })),
+        entries: this.bindings[name].map((b) => ({ binding: b, resource: buffers[b] })),
       }),
     );
     if (SINGLE.includes(name)) pass.dispatchWorkgroups(1);
@@ -586,7 +586,7 @@ export class GpuContacts {
         4 * L.counts.pairCount,
         4,
       );
-    encoder.clearBuffer(buffers[9]!.buffer, 0, 4 * Math.max(1, prevCapacity));
+    encoder.clearBuffer(buffers[9].buffer, 0, 4 * Math.max(1, prevCapacity));
     this.writeParams(batches, 0, pairSlots);
     this.batchIndex = 0;
     this.frameCount++;
@@ -670,20 +670,20 @@ export class GpuContacts {
     this.dispatch(pass, 'ctPersist', { grid: D.entries }, buffers);
     this.dispatch(pass, 'ctPatch', { grid: D.entries }, buffers);
     this.dispatch(pass, 'ctEventFlags', { grid: D.events }, buffers);
-    this.scanner.encode(pass, this.scanPlan(buffers[12]!.buffer, o.capacity + 1, D.beganFlags));
-    this.scanner.encode(pass, this.scanPlan(buffers[15]!.buffer, o.prevCapacity + 1, D.endedFlags));
+    this.scanner.encode(pass, this.scanPlan(buffers[12].buffer, o.capacity + 1, D.beganFlags));
+    this.scanner.encode(pass, this.scanPlan(buffers[15].buffer, o.prevCapacity + 1, D.endedFlags));
     this.dispatch(pass, 'ctEvents', { grid: D.events }, buffers);
     pass.end();
     this.timer?.resolve(o.encoder);
     const cur = this.slots[this.cur];
     return {
-      contacts: buffers[8]!.buffer,
-      keys: buffers[21]!.buffer,
-      userValues: buffers[10]!.buffer,
+      contacts: buffers[8].buffer,
+      keys: buffers[21].buffer,
+      userValues: buffers[10].buffer,
       counts: cur.counts,
-      began: buffers[16]!.buffer,
-      ended: buffers[20]!.buffer,
-      denseOf: buffers[5]!.buffer,
+      began: buffers[16].buffer,
+      ended: buffers[20].buffer,
+      denseOf: buffers[5].buffer,
       capacity: o.capacity,
       pageEntries: o.pageEntries,
     };
@@ -714,7 +714,7 @@ export class GpuContacts {
   async readTimings(): Promise<ContactsTimings | null> {
     if (!this.timer) return null;
     const t = await this.timer.read();
-    return { compact: t['compact']!, persist: t['persist']!, total: t['compact']! + t['persist']! };
+    return { compact: t['compact'], persist: t['persist'], total: t['compact'] + t['persist'] };
   }
 
   /**
@@ -781,7 +781,7 @@ export class GpuContacts {
       const counts = new Uint32Array(await readBuffer(device, out.counts, L.counts.bytes));
       for (const b of batchBuffers) b.destroy();
       const timings = await this.readTimings();
-      const total = counts[L.counts.total]!;
+      const total = counts[L.counts.total];
       if (counts[L.counts.overflow] === 1) {
         if (runs > 1)
           throw new Error(`contacts: ${total} manifolds overflowed a list grown to ${capacity}`);
@@ -791,8 +791,8 @@ export class GpuContacts {
         continue;
       }
       this.runPairs = pairs.slice(0, 2 * pairCount);
-      const began = counts[L.counts.began]!;
-      const ended = counts[L.counts.ended]!;
+      const began = counts[L.counts.began];
+      const ended = counts[L.counts.ended];
       const [dense, user, beganPairs, endedPairs] = await Promise.all([
         readBuffer(device, out.contacts, this.CB * total),
         readBuffer(device, out.userValues, this.UB * total),

@@ -331,10 +331,10 @@ export class GpuFrame<
       this.anchorParity ^= 1;
       this.readsAnchors = this.anchorsValid;
     }
-    const anchorsCur = this.anchors[this.anchorParity]!.ensure(anchorBytes * bp.capacity);
+    const anchorsCur = this.anchors[this.anchorParity].ensure(anchorBytes * bp.capacity);
     const anchorsPrev =
       fits && inputs.reuse !== false && this.readsAnchors
-        ? this.anchors[this.anchorParity ^ 1]!.buffer
+        ? this.anchors[this.anchorParity ^ 1].buffer
         : null;
     this.anchorsValid = fits;
     const flags = this.reuseFlags.ensure(4 * bp.capacity);
@@ -467,18 +467,18 @@ export class GpuFrame<
       await readBuffer(this.device, this.reuseCounts, REUSE_COUNTS_BYTES),
     );
     return {
-      pairs: bp[C.total]!,
-      pairsOverflow: bp[C.overflow]! !== 0,
-      contacts: ct[K.total]!,
-      contactsOverflow: ct[K.overflow]! !== 0,
-      began: ct[K.began]!,
-      ended: ct[K.ended]!,
-      moved: bp[C.moved]!,
-      rebuilt: bp[C.mode]! === BROADPHASE_MODE.rebuild,
+      pairs: bp[C.total],
+      pairsOverflow: bp[C.overflow] !== 0,
+      contacts: ct[K.total],
+      contactsOverflow: ct[K.overflow] !== 0,
+      began: ct[K.began],
+      ended: ct[K.ended],
+      moved: bp[C.moved],
+      rebuilt: bp[C.mode] === BROADPHASE_MODE.rebuild,
       uncollided: Object.values<number>(skipped).reduce((a, n) => a + n, 0),
-      reused: reused[REUSE_STATUS.kept]!,
-      apart: reused[REUSE_STATUS.apart]!,
-      collided: reused[REUSE_STATUS.collide]!,
+      reused: reused[REUSE_STATUS.kept],
+      apart: reused[REUSE_STATUS.apart],
+      collided: reused[REUSE_STATUS.collide],
     };
   }
 
@@ -557,14 +557,14 @@ export class GpuFrame<
     const ctt = await this.contacts.readTimings();
     if (this.timer && this.spanTimer && bt && ctt) {
       const t = await this.timer.read();
-      const span = (await this.spanTimer.read())['frame']!;
+      const span = (await this.spanTimer.read())['frame'];
       let reuse = 0;
       let narrowphase = 0;
       let compaction = 0;
       for (let b = 0; b < out.batches; b++) {
-        reuse += t[`reuse${b}`]! + t[`anchors${b}`]!;
-        narrowphase += t[`kernel${b}`]!;
-        compaction += t[`compact${b}`]!;
+        reuse += t[`reuse${b}`] + t[`anchors${b}`];
+        narrowphase += t[`kernel${b}`];
+        compaction += t[`compact${b}`];
       }
       const broadphase = bt.total;
       const total = broadphase + reuse + narrowphase + compaction + ctt.persist;

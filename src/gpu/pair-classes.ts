@@ -127,7 +127,7 @@ export function classesOfPairs<C extends string>(
 ): C[] {
   const found = new Set<C>();
   for (let k = 0; k < pairCount && found.size < rule.classes.length; k++)
-    found.add(rule.pairClass(kindOf(pairs[2 * k]!), kindOf(pairs[2 * k + 1]!)));
+    found.add(rule.pairClass(kindOf(pairs[2 * k]), kindOf(pairs[2 * k + 1])));
   return rule.classes.filter((c) => found.has(c));
 }
 
@@ -386,7 +386,7 @@ export class GpuPairClasses<C extends string, I> {
         }),
       );
     }
-    const params = this.batchParams[index]!;
+    const params = this.batchParams[index];
     const words = new ArrayBuffer(CP.bytes);
     const u = new Uint32Array(words);
     u[CP.blocks] = blocks;
@@ -422,7 +422,7 @@ export class GpuPairClasses<C extends string, I> {
         layout: this.classifier.kernels[e].layout,
         entries: this.classifier.bindings[e].map((binding) => ({
           binding,
-          resource: resources[binding]!,
+          resource: resources[binding],
         })),
       });
     const classify = encoder.beginComputePass(passes.classify ?? { label: `${label}.classify` });
@@ -446,7 +446,7 @@ export class GpuPairClasses<C extends string, I> {
       encoder.copyBufferToBuffer(
         this.table,
         i * TABLE.bytes + 4 * TABLE.params,
-        this.classParams[i]!,
+        this.classParams[i],
         0,
         d.params.bytes,
       );
@@ -462,7 +462,7 @@ export class GpuPairClasses<C extends string, I> {
             batch.inputs,
             { buffer: list, size: ENTRY_BYTES * capacity },
             batch.manifolds,
-            this.classParams[i]!,
+            this.classParams[i],
           ),
         }),
       );
@@ -475,8 +475,8 @@ export class GpuPairClasses<C extends string, I> {
   async readTable(): Promise<Record<C | 'rejected', PairClassRow>> {
     const u = new Uint32Array(await readBuffer(this.device, this.table, this.table.size));
     const row = (i: number): PairClassRow => ({
-      pairCount: u[(i * TABLE.bytes) / 4 + TABLE.params + TABLE.pairCount]!,
-      first: u[(i * TABLE.bytes) / 4 + TABLE.params + TABLE.first]!,
+      pairCount: u[(i * TABLE.bytes) / 4 + TABLE.params + TABLE.pairCount],
+      first: u[(i * TABLE.bytes) / 4 + TABLE.params + TABLE.first],
     });
     const out = Object.fromEntries(this.dimension.classes.map((c, i) => [c, row(i)])) as Record<
       C | 'rejected',
@@ -492,11 +492,11 @@ export class GpuPairClasses<C extends string, I> {
    */
   async readSkipped(): Promise<Record<C | 'rejected', number>> {
     const u = new Uint32Array(await readBuffer(this.device, this.control, this.control.size));
-    const out = Object.fromEntries(this.dimension.classes.map((c, i) => [c, u[1 + i]!])) as Record<
+    const out = Object.fromEntries(this.dimension.classes.map((c, i) => [c, u[1 + i]])) as Record<
       C | 'rejected',
       number
     >;
-    out.rejected = u[1 + this.dimension.classes.length]!;
+    out.rejected = u[1 + this.dimension.classes.length];
     return out;
   }
 

@@ -88,7 +88,7 @@ export function classesOfPairs2D(p: Packed2D): PairClass2D[] {
     RULE_2D,
     p.pairs,
     p.pairCount,
-    (body) => shapes[bodies[body * B.words + B.shape]! * S.words + S.kind]!,
+    (body) => shapes[bodies[body * B.words + B.shape] * S.words + S.kind],
   );
 }
 

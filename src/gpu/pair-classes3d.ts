@@ -89,7 +89,7 @@ export function classesOfPairs3D(p: Packed3D): PairClass3D[] {
     RULE_3D,
     p.pairs,
     p.pairCount,
-    (body) => shapes[bodies[body * B.words + B.shape]! * S.words + S.kind]!,
+    (body) => shapes[bodies[body * B.words + B.shape] * S.words + S.kind],
   );
 }
 

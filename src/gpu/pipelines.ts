@@ -109,7 +109,7 @@ export function compileKernels<N extends string>(
       `${label}: the WGSL has no entry point ${missing.join(', ')} (run \`npm run prepare\`?)`,
     );
   return compileNamed(device, label, names, code, (n) =>
-    entries[n]!.map((b) => b.binding).sort((a, b) => a - b),
+    entries[n].map((b) => b.binding).sort((a, b) => a - b),
   );
 }
 
@@ -122,7 +122,7 @@ async function compileNamed<N extends string>(
 ): Promise<EntryPoints<N>> {
   const kernels = await Promise.all(names.map((n) => cachedKernel(device, label, n, code)));
   return {
-    kernels: Object.fromEntries(names.map((n, i) => [n, kernels[i]!])) as Record<N, Kernel>,
+    kernels: Object.fromEntries(names.map((n, i) => [n, kernels[i]])) as Record<N, Kernel>,
     bindings: Object.fromEntries(names.map((n) => [n, bindingsOf(n)])) as Record<N, number[]>,
   };
 }

@@ -50,7 +50,7 @@ const u32 = new Uint32Array(f32.buffer);
 /** The u32 whose unsigned order is the order of the f32 `x` (-0 and +0 give the same key). */
 export function f32SortKey(x: number): number {
   f32[0] = x;
-  let b = u32[0]!;
+  let b = u32[0];
   if (b === 0x80000000) b = 0;
   return (b & 0x80000000 ? ~b : b | 0x80000000) >>> 0;
 }
@@ -174,8 +174,8 @@ export class GpuRadixSort {
       { keys: { buffer: tmpKeys, size }, values: { buffer: tmpValues, size } },
     ];
     const passes = Array.from({ length: passCount }, (_, p) => {
-      const src = ping[p % 2]!;
-      const dst = ping[(p + 1) % 2]!;
+      const src = ping[p % 2];
+      const dst = ping[(p + 1) % 2];
       const uniform = { buffer: params, offset: p * UNIFORM_SLOT_BYTES, size: 16 };
       return {
         histogram: device.createBindGroup({
@@ -269,7 +269,7 @@ export class GpuRadixSort {
       readBuffer(device, plan.output.keys, 4 * n),
       readBuffer(device, plan.output.values, 4 * n),
     ]);
-    const ms = timer ? (await timer.read())['sort']! : null;
+    const ms = timer ? (await timer.read())['sort'] : null;
     timer?.destroy();
     plan.destroy();
     kb.destroy();

@@ -288,7 +288,7 @@ export class GpuReuse {
       this.device.createBindGroup({
         label: `${this.dimension.label}.${name}`,
         layout: this.kernels[name].layout,
-        entries: this.bindings[name].map((b) => ({ binding: b, resource: buffers[b]! })),
+        entries: this.bindings[name].map((b) => ({ binding: b, resource: buffers[b] })),
       }),
     );
     if (indirect) {

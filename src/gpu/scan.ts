@@ -146,12 +146,12 @@ export class GpuScan {
     device.queue.writeBuffer(params, 0, words);
     const levels: ScanLevel[] = counts.map((m, k) => {
       const dataBinding: GPUBufferBinding =
-        k === 0 ? { buffer: data, offset, size: Math.max(4, 4 * m) } : { buffer: sums[k - 1]! };
+        k === 0 ? { buffer: data, offset, size: Math.max(4, 4 * m) } : { buffer: sums[k - 1] };
       const entries = (layout: GPUBindGroupLayout): GPUBindGroupDescriptor => ({
         layout,
         entries: [
           { binding: 0, resource: dataBinding },
-          { binding: 1, resource: { buffer: sums[k]! } },
+          { binding: 1, resource: { buffer: sums[k] } },
           { binding: 2, resource: { buffer: params, offset: k * UNIFORM_SLOT_BYTES, size: 16 } },
         ],
       });
@@ -194,7 +194,7 @@ export class GpuScan {
     }
     const dispatch = (k: number): void => {
       if (sizes) pass.dispatchWorkgroupsIndirect(sizes.grids, 12 * k);
-      else dispatchRows(pass, levels[k]!.blocks);
+      else dispatchRows(pass, levels[k].blocks);
     };
     pass.setPipeline(this.blocksKernel.pipeline);
     levels.forEach((level, k) => {
@@ -203,7 +203,7 @@ export class GpuScan {
     });
     if (levels.length > 1) pass.setPipeline(this.addKernel.pipeline);
     for (let k = levels.length - 2; k >= 0; k--) {
-      pass.setBindGroup(0, levels[k]!.addBindGroup);
+      pass.setBindGroup(0, levels[k].addBindGroup);
       dispatch(k);
     }
   }
@@ -239,8 +239,8 @@ export class GpuScan {
     data.destroy();
     return {
       prefix: new Uint32Array(prefix),
-      total: n === 0 ? 0 : new Uint32Array(total)[0]!,
-      kernelMs: ms ? ms['scan']! : null,
+      total: n === 0 ? 0 : new Uint32Array(total)[0],
+      kernelMs: ms ? ms['scan'] : null,
     };
   }
 }

@@ -95,8 +95,8 @@ export class GpuWorkList {
   ): WorkList {
     if (index >= this.paramSlots)
       throw new RangeError(`work list: batch ${index} past the ${this.paramSlots} reserved`);
-    const marks = this.marks[index]!.ensure(4 * (slots + 1));
-    const list = this.lists[index]!.ensure(4 * Math.max(1, slots));
+    const marks = this.marks[index].ensure(4 * (slots + 1));
+    const list = this.lists[index].ensure(4 * Math.max(1, slots));
     this.device.queue.writeBuffer(
       this.params,
       index * UNIFORM_SLOT_BYTES,
@@ -124,7 +124,7 @@ export class GpuWorkList {
         this.device.createBindGroup({
           label: `work-list.${name}`,
           layout: this.kernels[name].layout,
-          entries: this.bindings[name].map((b) => ({ binding: b, resource: resources[b]! })),
+          entries: this.bindings[name].map((b) => ({ binding: b, resource: resources[b] })),
         }),
       );
       if (grids && indirect !== undefined) pass.dispatchWorkgroupsIndirect(grids.buffer, indirect);

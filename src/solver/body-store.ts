@@ -54,9 +54,9 @@ export class BodyStore {
     const dynamicBodies = make('dynamic', 4 * capacity, STORAGE());
     if (old) {
       const encoder = this.device.createCommandEncoder({ label: `${this.label}.grow` });
-      encoder.copyBufferToBuffer(old[0]!, 0, bodies, 0, this.count * this.bodyBytes);
-      encoder.copyBufferToBuffer(old[1]!, 0, states, 0, this.count * this.stateBytes);
-      encoder.copyBufferToBuffer(old[2]!, 0, dynamicBodies, 0, 4 * this.count);
+      encoder.copyBufferToBuffer(old[0], 0, bodies, 0, this.count * this.bodyBytes);
+      encoder.copyBufferToBuffer(old[1], 0, states, 0, this.count * this.stateBytes);
+      encoder.copyBufferToBuffer(old[2], 0, dynamicBodies, 0, 4 * this.count);
       this.device.queue.submit([encoder.finish()]);
       for (const b of old) b.destroy();
     }
@@ -135,14 +135,14 @@ export class BodyStore {
     for (const [live, backup, bytes] of pairs) {
       for (let j = 0; j < kept.length;) {
         let end = j + 1;
-        while (end < kept.length && kept[end] === kept[end - 1]! + 1) end++;
-        encoder.copyBufferToBuffer(live, kept[j]! * bytes, backup, j * bytes, (end - j) * bytes);
+        while (end < kept.length && kept[end] === kept[end - 1] + 1) end++;
+        encoder.copyBufferToBuffer(live, kept[j] * bytes, backup, j * bytes, (end - j) * bytes);
         j = end;
       }
       if (kept.length > 0) encoder.copyBufferToBuffer(backup, 0, live, 0, kept.length * bytes);
     }
     this.device.queue.submit([encoder.finish()]);
-    this.dynamic = Uint32Array.from(kept, (i) => this.dynamic[i]!);
+    this.dynamic = Uint32Array.from(kept, (i) => this.dynamic[i]);
     if (this.dynamic.length > 0) this.device.queue.writeBuffer(this.dynamicBodies, 0, this.dynamic);
     this.count = kept.length;
     return Uint32Array.from(kept);
@@ -163,5 +163,5 @@ export class BodyStore {
 /** The remap from the bodies of two changes ago: `later` after `earlier` (either may be null: none). */
 export function composeRemaps(earlier: Uint32Array | null, later: Uint32Array): Uint32Array {
   if (!earlier) return later;
-  return later.map((i) => (i === BODY_NONE ? BODY_NONE : earlier[i]!));
+  return later.map((i) => (i === BODY_NONE ? BODY_NONE : earlier[i]));
 }

@@ -151,7 +151,7 @@ export class GpuColoring {
     ]);
     return new GpuColoring(
       device,
-      Object.fromEntries(KERNELS.map((k, i) => [k, kernels[i]!])) as Record<KernelName, Kernel>,
+      Object.fromEntries(KERNELS.map((k, i) => [k, kernels[i]])) as Record<KernelName, Kernel>,
       scanner,
     );
   }
@@ -242,7 +242,7 @@ export class GpuColoring {
             resource:
               b === 0
                 ? { buffer: this.params, offset: round * UNIFORM_SLOT_BYTES, size: 16 }
-                : resources[b]!,
+                : resources[b],
           })),
         });
         cache.set(id, group);

@@ -15,12 +15,8 @@ interface Sums {
 
 /** a × b: 2D the scalar, 3D the vector. */
 function cross(a: readonly number[], b: readonly number[]): number[] {
-  if (a.length === 2) return [a[0]! * b[1]! - a[1]! * b[0]!];
-  return [
-    a[1]! * b[2]! - a[2]! * b[1]!,
-    a[2]! * b[0]! - a[0]! * b[2]!,
-    a[0]! * b[1]! - a[1]! * b[0]!,
-  ];
+  if (a.length === 2) return [a[0] * b[1] - a[1] * b[0]];
+  return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 }
 
 /** BodyCommand2D / BodyCommand3D's words, reflected from the WGSL. */
@@ -68,10 +64,10 @@ export class BodyCommands {
           moment: zero(this.dim === 2 ? 1 : 3),
         }),
       );
-    v.forEach((x, k) => (s.linear[k]! += x));
+    v.forEach((x, k) => (s.linear[k] += x));
     if (point) {
-      v.forEach((x, k) => (s.pointImpulse[k]! += x));
-      cross(point, v).forEach((x, k) => (s.moment[k]! += x));
+      v.forEach((x, k) => (s.pointImpulse[k] += x));
+      cross(point, v).forEach((x, k) => (s.moment[k] += x));
     }
   }
 
@@ -122,9 +118,9 @@ export class BodyCommands {
           moment: scaled(s.moment),
         });
       else {
-        s.linear.forEach((x, k) => (total.linear[k]! += x * dt));
-        s.pointImpulse.forEach((x, k) => (total.pointImpulse[k]! += x * dt));
-        s.moment.forEach((x, k) => (total.moment[k]! += x * dt));
+        s.linear.forEach((x, k) => (total.linear[k] += x * dt));
+        s.pointImpulse.forEach((x, k) => (total.pointImpulse[k] += x * dt));
+        s.moment.forEach((x, k) => (total.moment[k] += x * dt));
       }
     }
     const L = this.layout;

@@ -20,13 +20,13 @@ export function shapeMass2D(s: Shape2D): MassProperties2D {
   const r = s.radius;
   if (s.count === 1) {
     const area = Math.PI * r * r;
-    return { area, center: [v[0]!, v[1]!], inertia: 0.5 * area * r * r };
+    return { area, center: [v[0], v[1]], inertia: 0.5 * area * r * r };
   }
   if (s.count === 2) {
-    const ax = v[0]!,
-      ay = v[1]!,
-      bx = v[2]!,
-      by = v[3]!;
+    const ax = v[0],
+      ay = v[1],
+      bx = v[2],
+      by = v[3];
     const length = Math.hypot(bx - ax, by - ay);
     const h = 0.5 * length;
     const rectArea = 2 * r * length;
@@ -42,15 +42,15 @@ export function shapeMass2D(s: Shape2D): MassProperties2D {
   const px: number[] = [];
   const py: number[] = [];
   for (let i = 0; i < n; i++) {
-    let x = v[2 * i]!;
-    let y = v[2 * i + 1]!;
+    let x = v[2 * i];
+    let y = v[2 * i + 1];
     if (r > 0) {
       // Mitre: the corner of the offset polygon, where both neighbouring edges moved out by r.
       const j = (i + n - 1) % n;
-      const n0x = s.normals[2 * j]!,
-        n0y = s.normals[2 * j + 1]!;
-      const n1x = s.normals[2 * i]!,
-        n1y = s.normals[2 * i + 1]!;
+      const n0x = s.normals[2 * j],
+        n0y = s.normals[2 * j + 1];
+      const n1x = s.normals[2 * i],
+        n1y = s.normals[2 * i + 1];
       const k = r / (1 + n0x * n1x + n0y * n1y);
       x += k * (n0x + n1x);
       y += k * (n0y + n1y);
@@ -59,17 +59,17 @@ export function shapeMass2D(s: Shape2D): MassProperties2D {
     py.push(y);
   }
   // Triangle fan about the first vertex (keeps the terms small for polygons far from the origin).
-  const ox = px[0]!,
-    oy = py[0]!;
+  const ox = px[0],
+    oy = py[0];
   let area = 0,
     cx = 0,
     cy = 0,
     inertia = 0;
   for (let i = 1; i + 1 < n; i++) {
-    const e1x = px[i]! - ox,
-      e1y = py[i]! - oy;
-    const e2x = px[i + 1]! - ox,
-      e2y = py[i + 1]! - oy;
+    const e1x = px[i] - ox,
+      e1y = py[i] - oy;
+    const e2x = px[i + 1] - ox,
+      e2y = py[i + 1] - oy;
     const d = e1x * e2y - e1y * e2x;
     const a = 0.5 * d;
     area += a;

@@ -42,7 +42,7 @@ function sphereMass3D(s: Shape3D): MassProperties3D {
   const i = 0.4 * volume * r * r;
   return {
     volume,
-    center: [c0[0] + v[0]!, c0[1] + v[1]!, c0[2] + v[2]!],
+    center: [c0[0] + v[0], c0[1] + v[1], c0[2] + v[2]],
     inertia: [i, 0, 0, 0, i, 0, 0, 0, i],
   };
 }
@@ -51,8 +51,8 @@ function capsuleMass3D(s: Shape3D): MassProperties3D {
   const v = s.vertices;
   const r = s.radius;
   const c0 = s.center;
-  const a: Vec3 = [v[0]!, v[1]!, v[2]!];
-  const b: Vec3 = [v[3]!, v[4]!, v[5]!];
+  const a: Vec3 = [v[0], v[1], v[2]];
+  const b: Vec3 = [v[3], v[4], v[5]];
   const axis: Vec3 = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
   const length = Math.hypot(...axis);
   const u = axis.map((x) => x / length) as Vec3;
@@ -64,7 +64,7 @@ function capsuleMass3D(s: Shape3D): MassProperties3D {
     (cylinder * (3 * r * r + length * length)) / 12 +
     spheres * (0.4 * r * r + 0.25 * length * length + 0.375 * length * r);
   const inertia = [0, 1, 2].flatMap((i) =>
-    [0, 1, 2].map((j) => (i === j ? across : 0) + (along - across) * u[i]! * u[j]!),
+    [0, 1, 2].map((j) => (i === j ? across : 0) + (along - across) * u[i] * u[j]),
   ) as Mat3;
   return {
     volume: cylinder + spheres,
@@ -81,14 +81,14 @@ function hullMass3D(s: Shape3D): MassProperties3D {
   let volume = 0;
   const c: Vec3 = [0, 0, 0];
   const m = [0, 0, 0, 0, 0, 0, 0, 0, 0]; // ∫ x xᵀ dV about the centre
-  const vert = (k: number): Vec3 => [v[3 * k]!, v[3 * k + 1]!, v[3 * k + 2]!];
+  const vert = (k: number): Vec3 => [v[3 * k], v[3 * k + 1], v[3 * k + 2]];
   for (let f = 0; f < s.faceCount; f++) {
-    const first = s.faceFirst[f]!;
-    const n = s.faceSize[f]!;
-    const p = vert(s.faceVertices[first]!);
+    const first = s.faceFirst[f];
+    const n = s.faceSize[f];
+    const p = vert(s.faceVertices[first]);
     for (let k = 1; k + 1 < n; k++) {
-      const q = vert(s.faceVertices[first + k]!);
-      const w = vert(s.faceVertices[first + k + 1]!);
+      const q = vert(s.faceVertices[first + k]);
+      const w = vert(s.faceVertices[first + k + 1]);
       const det =
         p[0] * (q[1] * w[2] - q[2] * w[1]) -
         p[1] * (q[0] * w[2] - q[2] * w[0]) +
@@ -96,19 +96,18 @@ function hullMass3D(s: Shape3D): MassProperties3D {
       const vol = det / 6;
       volume += vol;
       const sum: Vec3 = [p[0] + q[0] + w[0], p[1] + q[1] + w[1], p[2] + q[2] + w[2]];
-      for (let i = 0; i < 3; i++) c[i] += (vol * sum[i]!) / 4;
+      for (let i = 0; i < 3; i++) c[i] += (vol * sum[i]) / 4;
       // A tetrahedron with a vertex at the origin: ∫ x xᵀ = det / 120 (p pᵀ + q qᵀ + w wᵀ + s sᵀ), s = p + q + w.
       for (let i = 0; i < 3; i++) {
         for (let j = 0; j < 3; j++)
-          m[3 * i + j] +=
-            (det / 120) * (p[i]! * p[j]! + q[i]! * q[j]! + w[i]! * w[j]! + sum[i]! * sum[j]!);
+          m[3 * i + j] += (det / 120) * (p[i] * p[j] + q[i] * q[j] + w[i] * w[j] + sum[i] * sum[j]);
       }
     }
   }
   for (let i = 0; i < 3; i++) c[i] /= volume;
   // Second moment about the centre of mass, then inertia = trace × I - moment.
-  for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) m[3 * i + j] -= volume * c[i]! * c[j]!;
-  const trace = m[0]! + m[4]! + m[8]!;
+  for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) m[3 * i + j] -= volume * c[i] * c[j];
+  const trace = m[0] + m[4] + m[8];
   const inertia = m.map((x, k) => (k % 4 === 0 ? trace : 0) - x) as Mat3;
   return { volume, center: [c0[0] + c[0], c0[1] + c[1], c0[2] + c[2]], inertia };
 }

@@ -561,7 +561,7 @@ export abstract class SolverWorld<
                     offset: slot * UNIFORM_SLOT_BYTES,
                     size: this.layout.pass.bytes,
                   }
-                : resources[b]!,
+                : resources[b],
           })),
         });
         groupsOf.set(id, group);
@@ -598,7 +598,7 @@ export abstract class SolverWorld<
       return () => {
         pass.setPipeline(kernels[stage].pipeline);
         for (let c = 0; c < passes; c++) {
-          pass.setBindGroup(0, groups[c]!);
+          pass.setBindGroup(0, groups[c]);
           pass.dispatchWorkgroupsIndirect(dispatch, 12 * c);
         }
         if (tail) run('tail', 1, tail);
@@ -754,7 +754,7 @@ export abstract class SolverWorld<
       0,
       this.device.createBindGroup({
         layout: kernels.commands.layout,
-        entries: bindings.commands.map((b) => ({ binding: b, resource: resources[b]! })),
+        entries: bindings.commands.map((b) => ({ binding: b, resource: resources[b] })),
       }),
     );
     pass.dispatchWorkgroups(
@@ -938,8 +938,8 @@ export async function solverKernels(
   );
   const out = { kernels: {}, bindings: {} } as SolverKernels;
   for (const s of SOLVER_STAGES) {
-    out.kernels[s] = compiled.kernels[ENTRY_POINTS[s]]!;
-    out.bindings[s] = compiled.bindings[ENTRY_POINTS[s]]!;
+    out.kernels[s] = compiled.kernels[ENTRY_POINTS[s]];
+    out.bindings[s] = compiled.bindings[ENTRY_POINTS[s]];
   }
   return out;
 }

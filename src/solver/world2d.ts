@@ -103,7 +103,7 @@ function packWorldBodies2D(
         ? 0
         : checkNumber(where, 'angularVelocity', b.angularVelocity);
     const { density, friction } = readBodyMaterial(where, b);
-    const m = mass[b.shape]!;
+    const m = mass[b.shape];
     bodyShape[i] = b.shape;
     bodyPosition[2 * i] = p[0];
     bodyPosition[2 * i + 1] = p[1];
@@ -203,7 +203,7 @@ export class GpuWorld2D extends SolverWorld<
     const v = this.checkVector('setVelocity: velocity', velocity);
     const w = checkNumber('setVelocity', 'angularVelocity', angularVelocity);
     this.commands.clear(index);
-    const words = new Float32Array([v[0]!, v[1]!, w]);
+    const words = new Float32Array([v[0], v[1], w]);
     // linearVelocity and angularVelocity are the state's first three words.
     if (S.state.angularVelocity !== S.state.linearVelocity + 2)
       throw new Error('BodyState2D: velocities must be adjacent');
@@ -220,8 +220,8 @@ export class GpuWorld2D extends SolverWorld<
     return Array.from({ length: this.bodyCount }, (_, i) => {
       const o = i * S.state.words;
       return {
-        velocity: [f[o + S.state.linearVelocity]!, f[o + S.state.linearVelocity + 1]!] as Vec2,
-        angularVelocity: f[o + S.state.angularVelocity]!,
+        velocity: [f[o + S.state.linearVelocity], f[o + S.state.linearVelocity + 1]] as Vec2,
+        angularVelocity: f[o + S.state.angularVelocity],
       };
     });
   }
@@ -241,8 +241,8 @@ export class GpuWorld2D extends SolverWorld<
     return Array.from({ length: this.bodyCount }, (_, i) => {
       const o = i * L.words;
       return {
-        position: [f[o + L.position]!, f[o + L.position + 1]!] as Vec2,
-        angle: Math.atan2(f[o + L.rotation + 1]!, f[o + L.rotation]!),
+        position: [f[o + L.position], f[o + L.position + 1]] as Vec2,
+        angle: Math.atan2(f[o + L.rotation + 1], f[o + L.rotation]),
       };
     });
   }

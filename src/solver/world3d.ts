@@ -110,7 +110,7 @@ function packWorldBodies3D(
         ? ([0, 0, 0] as Vec3)
         : readVec3(where, 'angularVelocity', b.angularVelocity);
     const { density, friction } = readBodyMaterial(where, b);
-    const m = mass[b.shape]!;
+    const m = mass[b.shape];
     bodyShape[i] = b.shape;
     bodyPosition.set(p, 3 * i);
     bodyRotation.set(q, 4 * i);
@@ -125,7 +125,7 @@ function packWorldBodies3D(
       // Column c of the mat3x3f (symmetric, so rows and columns agree).
       for (let c = 0; c < 3; c++)
         f.set(
-          [inv[3 * c]!, inv[3 * c + 1]!, inv[3 * c + 2]!],
+          [inv[3 * c], inv[3 * c + 1], inv[3 * c + 2]],
           o + S.state.invInertiaLocal + c * S.state.matrixColumn,
         );
     }
@@ -240,7 +240,7 @@ export class GpuWorld3D extends SolverWorld<
   /** Every body's velocity and angular velocity (a readback, after the impulses given since the last step). */
   async readVelocities(): Promise<{ velocity: Vec3; angularVelocity: Vec3 }[]> {
     const f = new Float32Array(await this.readStateBytes());
-    const vec = (o: number): Vec3 => [f[o]!, f[o + 1]!, f[o + 2]!];
+    const vec = (o: number): Vec3 => [f[o], f[o + 1], f[o + 2]];
     return Array.from({ length: this.bodyCount }, (_, i) => {
       const o = i * S.state.words;
       return {
@@ -269,12 +269,12 @@ export class GpuWorld3D extends SolverWorld<
     return Array.from({ length: this.bodyCount }, (_, i) => {
       const o = i * L.words;
       return {
-        position: [f[o + L.position]!, f[o + L.position + 1]!, f[o + L.position + 2]!] as Vec3,
+        position: [f[o + L.position], f[o + L.position + 1], f[o + L.position + 2]] as Vec3,
         rotation: [
-          f[o + L.rotation]!,
-          f[o + L.rotation + 1]!,
-          f[o + L.rotation + 2]!,
-          f[o + L.rotation + 3]!,
+          f[o + L.rotation],
+          f[o + L.rotation + 1],
+          f[o + L.rotation + 2],
+          f[o + L.rotation + 3],
         ] as Quat,
       };
     });
