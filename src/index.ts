@@ -86,9 +86,11 @@ export { collidePacked3D, prepareCpu3D, type CpuNarrowphase3D } from './cpu/narr
 export { collide3D } from './cpu/collide3d.ts';
 export {
   emptyManifold3D,
+  manifoldToJson3D,
   manifold3DToJson,
   CONTACT_KIND_3D,
   type Manifold3D,
+  type ManifoldJson3D,
   type Manifold3DJson,
   type Transform3D,
 } from './cpu/manifold3d.ts';

@@ -66,9 +66,9 @@ import { vec3 } from './vec3.ts';
 export { CONTACT_KIND_3D };
 export {
   emptyManifold3D,
-  manifold3DToJson,
+  manifoldToJson3D,
   type Manifold3D,
-  type Manifold3DJson,
+  type ManifoldJson3D,
   type Transform3D,
 } from './manifold3d.ts';
 

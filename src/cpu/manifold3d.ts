@@ -388,13 +388,13 @@ export function manifoldToWorld3D(
 }
 
 /** One manifold as scene-output JSON. */
-export interface Manifold3DJson {
+export interface ManifoldJson3D {
   pair: [number, number];
   normal: [number, number, number];
   points: { position: [number, number, number]; depth: number; id: number }[];
 }
 
-export function manifold3DToJson(m: Manifold3D, pair: [number, number]): Manifold3DJson {
+export function manifoldToJson3D(m: Manifold3D, pair: [number, number]): ManifoldJson3D {
   const points = [];
   for (let k = 0; k < m.count; k++) {
     points.push({
@@ -409,3 +409,8 @@ export function manifold3DToJson(m: Manifold3D, pair: [number, number]): Manifol
   }
   return { pair, normal: [m.normal[0], m.normal[1], m.normal[2]], points };
 }
+
+/** @deprecated The name before the 2D/3D suffix convention; use ManifoldJson3D. */
+export type Manifold3DJson = ManifoldJson3D;
+/** @deprecated The name before the 2D/3D suffix convention; use manifoldToJson3D. */
+export const manifold3DToJson = manifoldToJson3D;
