@@ -20,9 +20,39 @@ var<private> chosen: array<u32, MAX_MANIFOLD_POINTS_3D>;
 // from the candidates' centroid: a resting pair's depths follow its wobble, its corners do not.
 // Returns the number chosen.
 fn reduceManifold3D(n: u32, normal: vec3f, scale: f32) -> u32 {
-  // Each pass reads cand[i] once, and a pick keeps its id's order key (firstById3D) instead of
-  // reading it again: every run-time-indexed read is a gather the driver compiles per site.
-  // 1. Deepest (smallest separation), within the depth tolerance; and the candidates' centroid.
+  // Each pick takes the points it has (a, b, c) as values: every run-time-indexed read of cand
+  // is a gather the driver compiles per site.
+  let i0 = pickDeepest3D(n, scale);
+  chosen[0] = i0;
+  let a = cand[i0].xyz;
+  let i1 = pickFarthest3D(n, a);
+  if (i1 == NO_PICK_3D) { return 1u; }
+  chosen[1] = i1;
+  let b = cand[i1].xyz;
+  let widest = pickWidest3D(n, a, b, normal);
+  let i2 = widest.index;
+  if (i2 == NO_PICK_3D) { return 2u; }
+  chosen[2] = i2;
+  let c = cand[i2].xyz;
+  let i3 = pickOutside3D(n, i0, i1, i2, a, b, c, normal, widest.sign);
+  if (i3 == NO_PICK_3D) { return 3u; }
+  chosen[3] = i3;
+  return 4u;
+}
+
+// The third pick and the winding of (a, b, it) around the normal.
+struct AreaPick3D {
+  index: u32,                                          // NO_PICK_3D: every candidate on the line a–b
+  sign: f32,
+}
+
+// Each pass of a pick reads cand[i] once, and the pick keeps its id's order key (firstById3D)
+// instead of reading it again. A pick's key starts at 0: the first candidate compared is taken
+// whatever the key (firstById3D with NO_PICK_3D).
+
+// Pick 1: of the deepest candidates (within the depth tolerance of the smallest separation), the
+// one farthest out from the candidates' centroid (a corner of the region).
+fn pickDeepest3D(n: u32, scale: f32) -> u32 {
   var lo = F32_MAX_3D;
   var g = vec3f(0.0);
   for (var i = 0u; i < CLASS_CLIP_POINTS_3D; i++) {
@@ -32,7 +62,6 @@ fn reduceManifold3D(n: u32, normal: vec3f, scale: f32) -> u32 {
     g += p.xyz;
   }
   let tolDepth = lo + REDUCTION_DEPTH_TOLERANCE_3D * scale;
-  // Of those, the one farthest out from the centroid (a corner of the region).
   g /= f32(n);
   var far = 0.0;
   for (var i = 0u; i < CLASS_CLIP_POINTS_3D; i++) {
@@ -54,17 +83,20 @@ fn reduceManifold3D(n: u32, normal: vec3f, scale: f32) -> u32 {
       key = k;
     }
   }
-  let a = cand[i0].xyz;
-  // 2. Farthest from it.
+  return i0;
+}
+
+// Pick 2: the candidate farthest from pick a; NO_PICK_3D when every candidate is at a.
+fn pickFarthest3D(n: u32, a: vec3f) -> u32 {
   var hi = 0.0;
   for (var i = 0u; i < CLASS_CLIP_POINTS_3D; i++) {
     if (i >= n) { break; }
     let d = cand[i].xyz - a;
     hi = max(hi, dot(d, d));
   }
-  chosen[0] = i0;
-  if (!(hi > 0.0)) { return 1u; }
+  if (!(hi > 0.0)) { return NO_PICK_3D; }
   var i1 = NO_PICK_3D;
+  var key = 0u;
   for (var i = 0u; i < CLASS_CLIP_POINTS_3D; i++) {
     if (i >= n) { break; }
     let d = cand[i].xyz - a;
@@ -74,40 +106,49 @@ fn reduceManifold3D(n: u32, normal: vec3f, scale: f32) -> u32 {
       key = k;
     }
   }
-  chosen[1] = i1;
-  let b = cand[i1].xyz;
-  // 3. Largest |signed area| of (a, b, p) around the normal.
+  return i1;
+}
+
+// Pick 3: the candidate making the largest |signed area| of (a, b, p) around the normal, and the
+// sign of that area (index NO_PICK_3D when all are on the line a–b).
+fn pickWidest3D(n: u32, a: vec3f, b: vec3f, normal: vec3f) -> AreaPick3D {
   let ab = b - a;
-  hi = 0.0;
+  var hi = 0.0;
   for (var i = 0u; i < CLASS_CLIP_POINTS_3D; i++) {
     if (i >= n) { break; }
     hi = max(hi, abs(dot(normal, cross(ab, cand[i].xyz - a))));
   }
-  if (!(hi > 0.0)) { return 2u; }
   var i2 = NO_PICK_3D;
   var sign = 1.0;
-  for (var i = 0u; i < CLASS_CLIP_POINTS_3D; i++) {
-    if (i >= n) { break; }
-    let area = dot(normal, cross(ab, cand[i].xyz - a));
-    let k = idOrder3D(candId[i]);
-    if (abs(area) >= REDUCTION_HYSTERESIS_3D * hi && firstById3D(k, i2, key)) {
-      i2 = i;
-      key = k;
-      sign = select(-1.0, 1.0, area > 0.0);
+  if (hi > 0.0) {
+    var key = 0u;
+    for (var i = 0u; i < CLASS_CLIP_POINTS_3D; i++) {
+      if (i >= n) { break; }
+      let area = dot(normal, cross(ab, cand[i].xyz - a));
+      let k = idOrder3D(candId[i]);
+      if (abs(area) >= REDUCTION_HYSTERESIS_3D * hi && firstById3D(k, i2, key)) {
+        i2 = i;
+        key = k;
+        sign = select(-1.0, 1.0, area > 0.0);
+      }
     }
   }
-  chosen[2] = i2;
-  // 4. Largest area added outside triangle (a, b, c) (wound by `sign` around the normal): the
-  // best score, then the candidate within the hysteresis of it first in id order.
-  let c = cand[i2].xyz;
-  hi = 0.0;
+  return AreaPick3D(i2, sign);
+}
+
+// Pick 4: the candidate adding the largest area outside triangle (a, b, c) = (i0, i1, i2), wound
+// by `sign` around the normal: the best score, then the candidate within the hysteresis of it
+// first in id order; NO_PICK_3D when none adds any.
+fn pickOutside3D(n: u32, i0: u32, i1: u32, i2: u32, a: vec3f, b: vec3f, c: vec3f, normal: vec3f, sign: f32) -> u32 {
+  var hi = 0.0;
   for (var i = 0u; i < CLASS_CLIP_POINTS_3D; i++) {
     if (i >= n) { break; }
     if (i == i0 || i == i1 || i == i2) { continue; }
     hi = max(hi, addedArea3D(cand[i].xyz, a, b, c, normal, sign));
   }
-  if (!(hi > 0.0)) { return 3u; }
+  if (!(hi > 0.0)) { return NO_PICK_3D; }
   var i3 = NO_PICK_3D;
+  var key = 0u;
   for (var i = 0u; i < CLASS_CLIP_POINTS_3D; i++) {
     if (i >= n) { break; }
     if (i == i0 || i == i1 || i == i2) { continue; }
@@ -117,9 +158,7 @@ fn reduceManifold3D(n: u32, normal: vec3f, scale: f32) -> u32 {
       key = k;
     }
   }
-  if (i3 == NO_PICK_3D) { return 3u; }
-  chosen[3] = i3;
-  return 4u;
+  return i3;
 }
 
 // No candidate picked yet.

@@ -22,14 +22,22 @@ fn roundCore3D(R: Hull3D) -> CoreEnds3D {
 }
 
 // Exact closest points between hull H (own frame) and the segment p–q (a point when p = q), for
-// a core that lies outside H.
+// a core that lies outside H: the edges' closest points, then the end points over a face's
+// interior.
 fn closestHullCore3D(H: Hull3D, p: vec3f, q: vec3f, isSegment: bool) -> HullCoreClosest3D {
-  var best = F32_MAX_3D;
   var out = HullCoreClosest3D(0.0, vec3f(0.0), vec3f(0.0), 0u, 0.0);
-  // Hull edges against the core. The CPU reference first skips edges whose face planes are
-  // farther from the core than the best so far (planeGap3D there; the same answer): a SIMD lane
-  // gains nothing from skipping while its neighbours go on, and the plane reads cost more than
-  // they save (docs/tuning.md).
+  var best = closestCoreEdges3D(H, p, q, isSegment, &out);
+  best = closestCoreFaces3D(H, p, q, isSegment, best, &out);
+  out.distance = sqrt(best);
+  return out;
+}
+
+// Hull edges against the core: the closest pair of points into `out`, returns its squared
+// distance. The CPU reference first skips edges whose face planes are farther from the core than
+// the best so far (planeGap3D there; the same answer): a SIMD lane gains nothing from skipping
+// while its neighbours go on, and the plane reads cost more than they save (docs/tuning.md).
+fn closestCoreEdges3D(H: Hull3D, p: vec3f, q: vec3f, isSegment: bool, out: ptr<function, HullCoreClosest3D>) -> f32 {
+  var best = F32_MAX_3D;
   for (var e = 0u; e < MAX_HULL_EDGES; e++) {
     if (e >= H.edgeCount) { break; }
     let edge = hullEdge(H, e);
@@ -38,13 +46,19 @@ fn closestHullCore3D(H: Hull3D, p: vec3f, q: vec3f, isSegment: bool) -> HullCore
     let d2 = dot(d, d);
     if (d2 < best) {
       best = d2;
-      out.hullPoint = c.c1;
-      out.corePoint = c.c2;
-      out.feature = edgeFeature3D(H, e, c.s);
-      out.param = select(0.0, c.t, isSegment);
+      (*out).hullPoint = c.c1;
+      (*out).corePoint = c.c2;
+      (*out).feature = edgeFeature3D(H, e, c.s);
+      (*out).param = select(0.0, c.t, isSegment);
     }
   }
-  // Core end points over a face's interior.
+  return best;
+}
+
+// Core end points over a face's interior, closer than `best` (a squared distance): the closest
+// into `out`; returns the new best.
+fn closestCoreFaces3D(H: Hull3D, p: vec3f, q: vec3f, isSegment: bool, best0: f32, out: ptr<function, HullCoreClosest3D>) -> f32 {
+  var best = best0;
   let ends = select(1u, 2u, isSegment);
   for (var f = 0u; f < MAX_HULL_FACES; f++) {
     if (f >= H.faceCount) { break; }
@@ -55,27 +69,27 @@ fn closestHullCore3D(H: Hull3D, p: vec3f, q: vec3f, isSegment: bool) -> HullCore
       let x = select(q, p, k == 0u);
       let s = dot(n, x) - pl.w;
       if (s <= 0.0 || s * s >= best) { continue; }
-      let face = hullFace(H, f);
-      var inside = true;
-      for (var j = 0u; j < MAX_FACE_VERTICES; j++) {
-        if (j >= face.y) { break; }
-        let va = hullVertex(H, faceEntry(H, face.x + j).x);
-        let vb = hullVertex(H, faceEntry(H, face.x + select(j + 1u, 0u, j + 1u == face.y)).x);
-        if (dot(cross(vb - va, n), x - va) > 0.0) {
-          inside = false;
-          break;
-        }
-      }
-      if (!inside) { continue; }
+      if (!pointOverFace3D(H, f, n, x)) { continue; }
       best = s * s;
-      out.hullPoint = x - s * n;
-      out.corePoint = x;
-      out.feature = FEATURE_FACE_3D + f;
-      out.param = f32(k);
+      (*out).hullPoint = x - s * n;
+      (*out).corePoint = x;
+      (*out).feature = FEATURE_FACE_3D + f;
+      (*out).param = f32(k);
     }
   }
-  out.distance = sqrt(best);
-  return out;
+  return best;
+}
+
+// Whether point x lies over face f of H (normal n): inside each of its side planes.
+fn pointOverFace3D(H: Hull3D, f: u32, n: vec3f, x: vec3f) -> bool {
+  let face = hullFace(H, f);
+  for (var j = 0u; j < MAX_FACE_VERTICES; j++) {
+    if (j >= face.y) { break; }
+    let va = hullVertex(H, faceEntry(H, face.x + j).x);
+    let vb = hullVertex(H, faceEntry(H, face.x + select(j + 1u, 0u, j + 1u == face.y)).x);
+    if (dot(cross(vb - va, n), x - va) > 0.0) { return false; }
+  }
+  return true;
 }
 
 // Clips the core segment p–q (radius r) against face f of hull H and keeps the points within the
@@ -136,6 +150,13 @@ fn clipSegmentToFace3D(H: Hull3D, f: u32, p: vec3f, q: vec3f, radius: f32, margi
   return written;
 }
 
+// Result of queryCoreEdges3D.
+struct CoreEdgeQuery3D {
+  separation: f32,
+  edge: u32,
+  axis: vec3f,                                         // working frame, pointing away from the hull
+}
+
 // Hull H (the working frame's own shape) against a sphere or capsule R placed by its transform.
 fn collideHullRound3D(H: Hull3D, R: Hull3D, margin: f32, scale: f32) {
   let isSegment = R.vertexCount == 2u;
@@ -144,8 +165,44 @@ fn collideHullRound3D(H: Hull3D, R: Hull3D, margin: f32, scale: f32) {
   let ends = roundCore3D(R);
   let p = ends.p;
   let q = ends.q;
-  let u = q - p;
-  // Face axes: the core's support along -n is its lower end point.
+  let faces = queryCoreFaces3D(H, p, q);
+  if (faces.separation > reach) { return; }
+  let edges = queryCoreEdges3D(H, p, q - p, isSegment);
+  if (edges.separation > reach) { return; }
+  let sepF = faces.separation;
+  let faceF = faces.face;
+  let sepE = edges.separation;
+  // Separated cores: exact closest points. Overlapping cores: SAT. Both may clip the capsule to
+  // face F, through one call site (the compiler inlines each).
+  let separated = max(sepF, sepE) > CORE_DISTANCE_3D * scale;
+  var c: HullCoreClosest3D;
+  if (separated) {
+    c = closestHullCore3D(H, p, q, isSegment);
+    if (c.distance > reach) { return; }
+  } else if (isSegment && sepE > sepF + EDGE_HYSTERESIS_3D * scale) {
+    pushEdgeContact3D(H, edges.edge, edges.axis, sepE, p, q, r);
+    return;
+  }
+  // Separated: face F's axis realises the distance (within the hysteresis), so the capsule is
+  // closest to F, at its interior or its boundary. Clip it to the face; each end within the
+  // margin is a point (a capsule lying on F gets two). An edge axis does not veto it: a capsule
+  // lying across F's edges ties F's axis with those edges' (both realise the distance).
+  let clipToFace = isSegment && (!separated || sepF >= c.distance - EDGE_HYSTERESIS_3D * scale);
+  let pl = hullPlane(H, faceF);
+  if (clipToFace || !separated) {
+    lm.kind = CONTACT_FACE_A_3D;
+    setNormal3D(pl.xyz);
+  }
+  if (clipToFace && clipSegmentToFace3D(H, faceF, p, q, r, margin, scale) > 0u) { return; }
+  if (separated) {
+    pushClosestContact3D(&c, isSegment, r);
+    return;
+  }
+  pushDeepestEnd3D(faceF, pl, p, q, isSegment, r, margin);
+}
+
+// The face axes of H against the core p–q: the core's support along -n is its lower end point.
+fn queryCoreFaces3D(H: Hull3D, p: vec3f, q: vec3f) -> FaceQuery3D {
   var sepF = -F32_MAX_3D;
   var faceF = 0u;
   for (var f = 0u; f < MAX_HULL_FACES; f++) {
@@ -157,8 +214,12 @@ fn collideHullRound3D(H: Hull3D, R: Hull3D, margin: f32, scale: f32) {
       faceF = f;
     }
   }
-  if (sepF > reach) { return; }
-  // Edge axes (capsules): hull edge × segment where the edge's arc crosses the segment's great circle.
+  return FaceQuery3D(sepF, faceF);
+}
+
+// The edge axes of a capsule (segment from p along u): hull edge × segment where the edge's arc
+// crosses the segment's great circle. A sphere has none (separation -F32_MAX_3D).
+fn queryCoreEdges3D(H: Hull3D, p: vec3f, u: vec3f, isSegment: bool) -> CoreEdgeQuery3D {
   var sepE = -F32_MAX_3D;
   var edgeE = 0u;
   var axisE = vec3f(0.0);
@@ -181,50 +242,38 @@ fn collideHullRound3D(H: Hull3D, R: Hull3D, margin: f32, scale: f32) {
         axisE = n;
       }
     }
-    if (sepE > reach) { return; }
   }
-  // Separated cores: exact closest points. Overlapping cores: SAT. Both may clip the capsule to
-  // face F, through one call site (the compiler inlines each).
-  let separated = max(sepF, sepE) > CORE_DISTANCE_3D * scale;
-  var c: HullCoreClosest3D;
-  if (separated) {
-    c = closestHullCore3D(H, p, q, isSegment);
-    if (c.distance > reach) { return; }
-  } else if (isSegment && sepE > sepF + EDGE_HYSTERESIS_3D * scale) {
-    let edge = hullEdge(H, edgeE);
-    let e = closestSegments3D(hullVertex(H, edge.x), hullVertex(H, edge.y), p, q);
-    lm.kind = CONTACT_EDGE_3D;
-    setNormal3D(axisE);
-    let s = sepE - r;
-    // Midway between the hull edge point and the round surface (core point - r n).
-    let h = 0.5 * s;
-    pushPoint3D(e.c1 + h * axisE, s, makeId3D(edgeFeature3D(H, edgeE, e.s), coreFeature3D(true, e.t)));
-    return;
-  }
-  // Separated: face F's axis realises the distance (within the hysteresis), so the capsule is
-  // closest to F, at its interior or its boundary. Clip it to the face; each end within the
-  // margin is a point (a capsule lying on F gets two). An edge axis does not veto it: a capsule
-  // lying across F's edges ties F's axis with those edges' (both realise the distance).
-  let clipToFace = isSegment && (!separated || sepF >= c.distance - EDGE_HYSTERESIS_3D * scale);
-  let pl = hullPlane(H, faceF);
+  return CoreEdgeQuery3D(sepE, edgeE, axisE);
+}
+
+// The separated cores' contact: one point midway between the closest points c, along them.
+fn pushClosestContact3D(c: ptr<function, HullCoreClosest3D>, isSegment: bool, r: f32) {
+  lm.count = 0u;
+  lm.kind = CONTACT_CLOSEST_3D;
+  let dist = (*c).distance;
+  let m = ((*c).corePoint - (*c).hullPoint) * (1.0 / dist);
+  setNormal3D(m);
+  let s = dist - r;
+  let h = 0.5 * s;
+  pushPoint3D((*c).hullPoint + h * m, s, makeId3D((*c).feature, coreFeature3D(isSegment, (*c).param)));
+}
+
+// A hull edge's SAT contact with the capsule p–q: axis (separation sepE) and one point.
+fn pushEdgeContact3D(H: Hull3D, edgeE: u32, axisE: vec3f, sepE: f32, p: vec3f, q: vec3f, r: f32) {
+  let edge = hullEdge(H, edgeE);
+  let e = closestSegments3D(hullVertex(H, edge.x), hullVertex(H, edge.y), p, q);
+  lm.kind = CONTACT_EDGE_3D;
+  setNormal3D(axisE);
+  let s = sepE - r;
+  // Midway between the hull edge point and the round surface (core point - r n).
+  let h = 0.5 * s;
+  pushPoint3D(e.c1 + h * axisE, s, makeId3D(edgeFeature3D(H, edgeE, e.s), coreFeature3D(true, e.t)));
+}
+
+// A sphere centre (or a segment that clips away) inside the hull: its deepest end point below
+// face F (plane pl), if within the margin.
+fn pushDeepestEnd3D(faceF: u32, pl: vec4f, p: vec3f, q: vec3f, isSegment: bool, r: f32, margin: f32) {
   let n = pl.xyz;
-  if (clipToFace || !separated) {
-    lm.kind = CONTACT_FACE_A_3D;
-    setNormal3D(n);
-  }
-  if (clipToFace && clipSegmentToFace3D(H, faceF, p, q, r, margin, scale) > 0u) { return; }
-  if (separated) {
-    lm.count = 0u;
-    lm.kind = CONTACT_CLOSEST_3D;
-    let dist = c.distance;
-    let m = (c.corePoint - c.hullPoint) * (1.0 / dist);
-    setNormal3D(m);
-    let s = dist - r;
-    let h = 0.5 * s;
-    pushPoint3D(c.hullPoint + h * m, s, makeId3D(c.feature, coreFeature3D(isSegment, c.param)));
-    return;
-  }
-  // A sphere centre (or a segment that clips away) inside the hull: its deepest end point.
   let sp = dot(n, p) - pl.w;
   let sq = dot(n, q) - pl.w;
   let useQ = isSegment && sq < sp;

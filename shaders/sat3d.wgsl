@@ -154,36 +154,12 @@ fn queryFaceDirections3D(R: Hull3D, I: Hull3D, limit: f32, scale: f32) -> FaceQu
 fn queryEdgeDirections3D(A: Hull3D, B: Hull3D, limit: f32, threshold: f32, scale: f32) -> EdgeQuery3D {
   let xf = relativeTransform3D(A, B);
   let cB = relativeTransform3D(B, A).pos;
-  let rhoA = A.inradius;
-  let rhoB = B.inradius;
   let cut = threshold - SAT_PRUNE_SLACK_3D * scale;
-  // B's edges that can face A: bound max over the arc of dot(m, c_A − q) − ρ_A, c_A = xf.pos.
-  // Listed with their face normals in private arrays: the inner loop reads them once per A edge,
-  // and private reads are far cheaper than storage reads on SIMD backends (lavapipe).
-  var countB = 0u;
-  for (var j = 0u; j < MAX_HULL_EDGES; j++) {
-    if (j >= B.edgeCount) { break; }
-    let eb = hullEdge(B, j);
-    let na = hullPlane(B, eb.z).xyz;
-    let nb1 = hullPlane(B, eb.w).xyz;
-    if (arcMax3D(na, nb1, xf.pos - hullVertex(B, eb.x)) - rhoA >= cut) {
-      candEdgeB[countB] = j;
-      candNormal0B[countB] = na;
-      candNormal1B[countB] = nb1;
-      countB++;
-    }
-  }
-  // A's edges that can face B: bound max over the arc of n · (c_B − p) − ρ_B, in A's frame.
-  // Listed first, like B's, so that SIMD lanes loop over their own surviving edges only.
+  // Both hulls' surviving edges listed first, so that SIMD lanes loop over their own only.
+  let countB = pruneEdgesB3D(A, B, xf.pos, cut);
   var maskA = vec4u(0u);
   if (countB > 0u) {
-    for (var i = 0u; i < MAX_HULL_EDGES; i++) {
-      if (i >= A.edgeCount) { break; }
-      let ea = hullEdge(A, i);
-      if (arcMax3D(hullPlane(A, ea.z).xyz, hullPlane(A, ea.w).xyz, cB - hullVertex(A, ea.x)) - rhoB >= cut) {
-        maskA[i >> 5u] |= 1u << (i & 31u);
-      }
-    }
+    maskA = pruneEdgesA3D(A, B, cB, cut);
   }
   var best = -F32_MAX_3D;
   var bestA = -1;
@@ -207,39 +183,86 @@ fn queryEdgeDirections3D(A: Hull3D, B: Hull3D, limit: f32, threshold: f32, scale
     let p = r0 + xf.pos;
     for (var k = 0u; k < MAX_HULL_EDGES; k++) {
       if (k >= countB || done) { break; }
-      let na = candNormal0B[k];
-      let nb = candNormal1B[k];
-      // c = -n(f0), d = -n(f1): the arcs cross where c and d lie on opposite sides of A's arc
-      // plane, a and b on opposite sides of B's, and c, b on the same hemisphere.
-      let cba = -dot(na, ba);
-      let dba = -dot(nb, ba);
-      if (!((cba < 0.0 && dba > 0.0) || (cba > 0.0 && dba < 0.0))) { continue; }
-      // d × c = n(f1) × n(f0).
-      let dc = cross(nb, na);
-      let adc = dot(u, dc);
-      let bdc = dot(v, dc);
-      if (!((adc < 0.0 && bdc > 0.0) || (adc > 0.0 && bdc < 0.0))) { continue; }
-      if (!((cba < 0.0 && bdc < 0.0) || (cba > 0.0 && bdc > 0.0))) { continue; }
-      // A face of the Minkowski difference: axis e1 × e2, pointing away from A's centre.
+      if (!arcsCross3D(u, v, ba, candNormal0B[k], candNormal1B[k])) { continue; }
       let j = candEdgeB[k];
-      let eb = hullEdge(B, j);
-      let q = hullVertex(B, eb.x);
-      let e2 = hullVertex(B, eb.y) - q;
-      let axisE = edgeAxis3D(e1, e2, r0);
-      if (axisE.w == 0.0) { continue; }
-      let n = axisE.xyz;
-      let s = dot(n, q - p);
-      if (s > best) {
-        best = s;
+      let sep = edgePairSeparation3D(B, j, e1, r0, p);
+      if (sep.w > best) {
+        best = sep.w;
         bestA = i32(i);
         bestB = j;
-        axis = n;
-        if (s > limit) { done = true; }
+        axis = sep.xyz;
+        if (sep.w > limit) { done = true; }
       }
     }
   }
   // The axis back into the working frame.
   return EdgeQuery3D(best, bestA, bestB, B.rot * axis);
+}
+
+// Lists B's edges that can face A (cA: A's centre in B's frame), with their face normals, in the
+// private arrays: their bound, max over the arc of dot(m, c_A − q) − ρ_A, reaches `cut`. The
+// inner loop reads them once per A edge, and private reads are far cheaper than storage reads on
+// SIMD backends (lavapipe). Returns how many.
+fn pruneEdgesB3D(A: Hull3D, B: Hull3D, cA: vec3f, cut: f32) -> u32 {
+  let rhoA = A.inradius;
+  var countB = 0u;
+  for (var j = 0u; j < MAX_HULL_EDGES; j++) {
+    if (j >= B.edgeCount) { break; }
+    let eb = hullEdge(B, j);
+    let na = hullPlane(B, eb.z).xyz;
+    let nb1 = hullPlane(B, eb.w).xyz;
+    if (arcMax3D(na, nb1, cA - hullVertex(B, eb.x)) - rhoA >= cut) {
+      candEdgeB[countB] = j;
+      candNormal0B[countB] = na;
+      candNormal1B[countB] = nb1;
+      countB++;
+    }
+  }
+  return countB;
+}
+
+// A's edges that can face B (cB: B's centre in A's frame), as a 128-bit mask: their bound, max
+// over the arc of n · (c_B − p) − ρ_B, reaches `cut`.
+fn pruneEdgesA3D(A: Hull3D, B: Hull3D, cB: vec3f, cut: f32) -> vec4u {
+  let rhoB = B.inradius;
+  var maskA = vec4u(0u);
+  for (var i = 0u; i < MAX_HULL_EDGES; i++) {
+    if (i >= A.edgeCount) { break; }
+    let ea = hullEdge(A, i);
+    if (arcMax3D(hullPlane(A, ea.z).xyz, hullPlane(A, ea.w).xyz, cB - hullVertex(A, ea.x)) - rhoB >= cut) {
+      maskA[i >> 5u] |= 1u << (i & 31u);
+    }
+  }
+  return maskA;
+}
+
+// Whether the Gauss-map arc of A's edge (face normals u, v; ba = v × u, its plane's normal)
+// crosses that of B's edge (face normals na = n(f0), nb = n(f1)). With c = -n(f0), d = -n(f1):
+// c and d lie on opposite sides of A's arc plane, a = u and b = v on opposite sides of B's, and
+// c, b on the same hemisphere.
+fn arcsCross3D(u: vec3f, v: vec3f, ba: vec3f, na: vec3f, nb: vec3f) -> bool {
+  let cba = -dot(na, ba);
+  let dba = -dot(nb, ba);
+  if (!((cba < 0.0 && dba > 0.0) || (cba > 0.0 && dba < 0.0))) { return false; }
+  // d × c = n(f1) × n(f0).
+  let dc = cross(nb, na);
+  let adc = dot(u, dc);
+  let bdc = dot(v, dc);
+  if (!((adc < 0.0 && bdc > 0.0) || (adc > 0.0 && bdc < 0.0))) { return false; }
+  return (cba < 0.0 && bdc < 0.0) || (cba > 0.0 && bdc > 0.0);
+}
+
+// The axis (xyz) and separation (w) of A's edge (direction e1, start r0 relative to A's centre,
+// p in B's frame) and B's edge j, whose arcs cross (a face of the Minkowski difference): axis
+// e1 × e2 pointing away from A's centre; w = -F32_MAX_3D (never a best) for parallel edges.
+fn edgePairSeparation3D(B: Hull3D, j: u32, e1: vec3f, r0: vec3f, p: vec3f) -> vec4f {
+  let eb = hullEdge(B, j);
+  let q = hullVertex(B, eb.x);
+  let e2 = hullVertex(B, eb.y) - q;
+  let axisE = edgeAxis3D(e1, e2, r0);
+  if (axisE.w == 0.0) { return vec4f(0.0, 0.0, 0.0, -F32_MAX_3D); }
+  let n = axisE.xyz;
+  return vec4f(n, dot(n, q - p));
 }
 
 // Box topology: the edge along axis a whose other coordinates have the signs of vertex mask m.

@@ -45,16 +45,39 @@ export function reduceManifold3D(
   scale: number,
   chosen: Int32Array,
 ): number {
+  const i0 = pickDeepest3D(cand, n, scale);
+  chosen[0] = i0;
+  const i1 = pickFarthest3D(cand, n, i0);
+  if (i1 < 0) return 1;
+  chosen[1] = i1;
+  const i2 = pickWidest3D(cand, n, i0, i1, normal, widest).index;
+  if (i2 < 0) return 2;
+  chosen[2] = i2;
+  const i3 = pickOutside3D(cand, n, i0, i1, i2, normal, widest.sign);
+  if (i3 < 0) return 3;
+  chosen[3] = i3;
+  return 4;
+}
+
+/** The third pick and the winding of (a, b, it) around the normal (WGSL: `struct AreaPick3D`). */
+export interface AreaPick3D {
+  /** -1: none (every candidate on the line a–b). */
+  index: number;
+  sign: number;
+}
+
+const widest: AreaPick3D = { index: -1, sign: 1 };
+
+/**
+ * Pick 1: of the deepest candidates (within the depth tolerance of the smallest separation), the
+ * one farthest out from the candidates' centroid (a corner of the region).
+ */
+export function pickDeepest3D(cand: Candidates3D, n: number, scale: number): number {
   const candPos = cand.pos;
   const candSep = cand.sep;
-  const nx = normal[0],
-    ny = normal[1],
-    nz = normal[2];
-  // 1. Deepest (smallest separation), within the depth tolerance.
   let lo = Infinity;
   for (let i = 0; i < n; i++) if (candSep[i] < lo) lo = candSep[i];
   const tolDepth = lo + REDUCTION_DEPTH_TOLERANCE_3D * scale;
-  // Of those, the one farthest out from the candidates' centroid (a corner of the region).
   let gx = 0,
     gy = 0,
     gz = 0;
@@ -86,10 +109,15 @@ export function reduceManifold3D(
     )
       i0 = i;
   }
+  return i0;
+}
+
+/** Pick 2: the candidate farthest from pick a = i0; -1 when every candidate is at a. */
+export function pickFarthest3D(cand: Candidates3D, n: number, i0: number): number {
+  const candPos = cand.pos;
   const ax = candPos[3 * i0],
     ay = candPos[3 * i0 + 1],
     az = candPos[3 * i0 + 2];
-  // 2. Farthest from it.
   let hi = 0;
   for (let i = 0; i < n; i++) {
     const dx = candPos[3 * i] - ax,
@@ -98,8 +126,7 @@ export function reduceManifold3D(
     const d = dx * dx + dy * dy + dz * dz;
     if (d > hi) hi = d;
   }
-  chosen[0] = i0;
-  if (!(hi > 0)) return 1;
+  if (!(hi > 0)) return -1;
   let i1 = -1;
   for (let i = 0; i < n; i++) {
     const dx = candPos[3 * i] - ax,
@@ -108,15 +135,32 @@ export function reduceManifold3D(
     if (dx * dx + dy * dy + dz * dz >= REDUCTION_HYSTERESIS_3D * hi && firstById3D(cand, i, i1))
       i1 = i;
   }
-  chosen[1] = i1;
-  const bx = candPos[3 * i1],
-    by = candPos[3 * i1 + 1],
-    bz = candPos[3 * i1 + 2];
-  // 3. Largest |signed area| of (a, b, p) around the normal.
-  const abx = bx - ax,
-    aby = by - ay,
-    abz = bz - az;
-  hi = 0;
+  return i1;
+}
+
+/**
+ * Pick 3: the candidate making the largest |signed area| of (a, b, p) around the normal (a = i0,
+ * b = i1), and the sign of that area, into `out` (index -1 when all are on the line a–b).
+ */
+export function pickWidest3D(
+  cand: Candidates3D,
+  n: number,
+  i0: number,
+  i1: number,
+  normal: Vec3Like,
+  out: AreaPick3D,
+): AreaPick3D {
+  const candPos = cand.pos;
+  const nx = normal[0],
+    ny = normal[1],
+    nz = normal[2];
+  const ax = candPos[3 * i0],
+    ay = candPos[3 * i0 + 1],
+    az = candPos[3 * i0 + 2];
+  const abx = candPos[3 * i1] - ax,
+    aby = candPos[3 * i1 + 1] - ay,
+    abz = candPos[3 * i1 + 2] - az;
+  let hi = 0;
   for (let i = 0; i < n; i++) {
     const px = candPos[3 * i] - ax,
       py = candPos[3 * i + 1] - ay,
@@ -126,33 +170,60 @@ export function reduceManifold3D(
     );
     if (area > hi) hi = area;
   }
-  if (!(hi > 0)) return 2;
   let i2 = -1;
   let sign = 1;
-  for (let i = 0; i < n; i++) {
-    const px = candPos[3 * i] - ax,
-      py = candPos[3 * i + 1] - ay,
-      pz = candPos[3 * i + 2] - az;
-    const area =
-      nx * (aby * pz - abz * py) + ny * (abz * px - abx * pz) + nz * (abx * py - aby * px);
-    if (Math.abs(area) >= REDUCTION_HYSTERESIS_3D * hi && firstById3D(cand, i, i2)) {
-      i2 = i;
-      sign = area > 0 ? 1 : -1;
+  if (hi > 0) {
+    for (let i = 0; i < n; i++) {
+      const px = candPos[3 * i] - ax,
+        py = candPos[3 * i + 1] - ay,
+        pz = candPos[3 * i + 2] - az;
+      const area =
+        nx * (aby * pz - abz * py) + ny * (abz * px - abx * pz) + nz * (abx * py - aby * px);
+      if (Math.abs(area) >= REDUCTION_HYSTERESIS_3D * hi && firstById3D(cand, i, i2)) {
+        i2 = i;
+        sign = area > 0 ? 1 : -1;
+      }
     }
   }
-  chosen[2] = i2;
-  // 4. Largest area added outside triangle (a, b, c) (wound by `sign` around the normal): the
-  // best score, then the candidate within the hysteresis of it first in id order.
+  out.index = i2;
+  out.sign = sign;
+  return out;
+}
+
+/**
+ * Pick 4: the candidate adding the largest area outside triangle (a, b, c) = (i0, i1, i2), wound
+ * by `sign` around the normal: the best score, then the candidate within the hysteresis of it
+ * first in id order; -1 when none adds any.
+ */
+export function pickOutside3D(
+  cand: Candidates3D,
+  n: number,
+  i0: number,
+  i1: number,
+  i2: number,
+  normal: Vec3Like,
+  sign: number,
+): number {
+  const candPos = cand.pos;
+  const nx = normal[0],
+    ny = normal[1],
+    nz = normal[2];
+  const ax = candPos[3 * i0],
+    ay = candPos[3 * i0 + 1],
+    az = candPos[3 * i0 + 2];
+  const bx = candPos[3 * i1],
+    by = candPos[3 * i1 + 1],
+    bz = candPos[3 * i1 + 2];
   const cx = candPos[3 * i2],
     cy = candPos[3 * i2 + 1],
     cz = candPos[3 * i2 + 2];
-  hi = 0;
+  let hi = 0;
   for (let i = 0; i < n; i++) {
     if (i === i0 || i === i1 || i === i2) continue;
     const added = addedArea3D(cand, i, ax, ay, az, bx, by, bz, cx, cy, cz, nx, ny, nz, sign);
     if (added > hi) hi = added;
   }
-  if (!(hi > 0)) return 3;
+  if (!(hi > 0)) return -1;
   let i3 = -1;
   for (let i = 0; i < n; i++) {
     if (i === i0 || i === i1 || i === i2) continue;
@@ -163,9 +234,7 @@ export function reduceManifold3D(
     )
       i3 = i;
   }
-  if (i3 < 0) return 3;
-  chosen[3] = i3;
-  return 4;
+  return i3;
 }
 
 /**

@@ -40,7 +40,7 @@ import {
   type HullFace3D,
   type LocalManifold3D,
 } from './manifold3d.ts';
-import { edgeAxis3D } from './sat3d.ts';
+import { edgeAxis3D, emptyFaceQuery3D, type FaceQuery3D } from './sat3d.ts';
 import { vec3, type Vec3, type Vec3Like } from './vec3.ts';
 
 /** The core end points of a round shape in the working frame (WGSL: `struct CoreEnds3D`; q = p for a sphere). */
@@ -114,8 +114,8 @@ function planeGap3D(
 
 /**
  * Exact closest points between hull H (own frame) and the segment p–q (a point when p = q), for a
- * core that lies outside H, into `out`. (Scalars in the loops over faces: this is the hot path of
- * hull–round pairs.)
+ * core that lies outside H, into `out`: the edges' closest points, then the end points over a
+ * face's interior. (Scalars in the loops over faces: this is the hot path of hull–round pairs.)
  */
 export function closestHullCore3D(
   H: Hull3D,
@@ -124,32 +124,46 @@ export function closestHullCore3D(
   isSegment: boolean,
   out: HullCoreClosest3D,
 ): HullCoreClosest3D {
-  const px = p[0],
-    py = p[1],
-    pz = p[2];
-  const qx = q[0],
-    qy = q[1],
-    qz = q[2];
-  const hv = H.shape.vertices;
+  coreFaceGaps3D(H, p, q);
+  let best = closestCoreEdges3D(H, p, q, isSegment, out);
+  best = closestCoreFaces3D(H, p, q, isSegment, best, out);
+  out.distance = Math.sqrt(best);
+  return out;
+}
+
+/** faceGap[f]: planeGap3D of the core p–q to each face of H (CPU only: see closestCoreEdges3D). */
+function coreFaceGaps3D(H: Hull3D, p: Vec3Like, q: Vec3Like): void {
   const hp = H.shape.planes;
-  let best = Infinity;
   for (let f = 0, n = H.shape.faceCount; f < n; f++) {
     faceGap[f] = planeGap3D(
       hp[4 * f],
       hp[4 * f + 1],
       hp[4 * f + 2],
       hp[4 * f + 3],
-      px,
-      py,
-      pz,
-      qx,
-      qy,
-      qz,
+      p[0],
+      p[1],
+      p[2],
+      q[0],
+      q[1],
+      q[2],
     );
   }
-  // Hull edges against the core. An edge lies in the planes of its two faces, so it is no closer
-  // to the core than the core is to either plane: edges that cannot beat the best are skipped
-  // (the answer is the same, and faster on the CPU). The WGSL loop does not skip: see there.
+}
+
+/**
+ * Hull edges against the core: the closest pair of points into `out`, returns its squared
+ * distance. An edge lies in the planes of its two faces, so it is no closer to the core than the
+ * core is to either plane: edges that cannot beat the best are skipped (the answer is the same,
+ * and faster on the CPU). The WGSL loop does not skip: see there.
+ */
+function closestCoreEdges3D(
+  H: Hull3D,
+  p: Vec3Like,
+  q: Vec3Like,
+  isSegment: boolean,
+  out: HullCoreClosest3D,
+): number {
+  let best = Infinity;
   for (let k = 0, n = H.shape.edgeCount; k < n; k++) {
     hullEdge(H, k, edge);
     const gap = Math.max(faceGap[edge.f0], faceGap[edge.f1]);
@@ -167,7 +181,28 @@ export function closestHullCore3D(
       out.param = isSegment ? c.t : 0;
     }
   }
-  // Core end points over a face's interior.
+  return best;
+}
+
+/**
+ * Core end points over a face's interior, closer than `best` (a squared distance): the closest
+ * into `out`; returns the new best.
+ */
+function closestCoreFaces3D(
+  H: Hull3D,
+  p: Vec3Like,
+  q: Vec3Like,
+  isSegment: boolean,
+  best: number,
+  out: HullCoreClosest3D,
+): number {
+  const px = p[0],
+    py = p[1],
+    pz = p[2];
+  const qx = q[0],
+    qy = q[1],
+    qz = q[2];
+  const hp = H.shape.planes;
   const ends = isSegment ? 2 : 1;
   for (let f = 0, n = H.shape.faceCount; f < n; f++) {
     // No end point is closer to the plane than its gap.
@@ -183,23 +218,7 @@ export function closestHullCore3D(
       const z = k === 0 ? pz : qz;
       const s = nx * x + ny * y + nz * z - nd;
       if (s <= 0 || s * s >= best) continue;
-      const loop = hullFace(H, f, face);
-      let inside = true;
-      for (let j = 0; j < loop.size; j++) {
-        const a = 3 * faceEntry(H, loop.first + j, entry).vertex;
-        const b = 3 * faceEntry(H, loop.first + (j + 1 === loop.size ? 0 : j + 1), entry).vertex;
-        const ex = hv[b] - hv[a],
-          ey = hv[b + 1] - hv[a + 1],
-          ez = hv[b + 2] - hv[a + 2];
-        const sx = ey * nz - ez * ny;
-        const sy = ez * nx - ex * nz;
-        const sz = ex * ny - ey * nx;
-        if (sx * (x - hv[a]) + sy * (y - hv[a + 1]) + sz * (z - hv[a + 2]) > 0) {
-          inside = false;
-          break;
-        }
-      }
-      if (!inside) continue;
+      if (!pointOverFace3D(H, f, nx, ny, nz, x, y, z)) continue;
       best = s * s;
       vec3.set(x - s * nx, y - s * ny, z - s * nz, out.hullPoint);
       vec3.set(x, y, z, out.corePoint);
@@ -207,8 +226,34 @@ export function closestHullCore3D(
       out.param = k;
     }
   }
-  out.distance = Math.sqrt(best);
-  return out;
+  return best;
+}
+
+/** Whether point (x, y, z) lies over face f of H (normal n): inside each of its side planes. */
+function pointOverFace3D(
+  H: Hull3D,
+  f: number,
+  nx: number,
+  ny: number,
+  nz: number,
+  x: number,
+  y: number,
+  z: number,
+): boolean {
+  const hv = H.shape.vertices;
+  const loop = hullFace(H, f, face);
+  for (let j = 0; j < loop.size; j++) {
+    const a = 3 * faceEntry(H, loop.first + j, entry).vertex;
+    const b = 3 * faceEntry(H, loop.first + (j + 1 === loop.size ? 0 : j + 1), entry).vertex;
+    const ex = hv[b] - hv[a],
+      ey = hv[b + 1] - hv[a + 1],
+      ez = hv[b + 2] - hv[a + 2];
+    const sx = ey * nz - ez * ny;
+    const sy = ez * nx - ex * nz;
+    const sz = ex * ny - ey * nx;
+    if (sx * (x - hv[a]) + sy * (y - hv[a + 1]) + sz * (z - hv[a + 2]) > 0) return false;
+  }
+  return true;
 }
 
 /**
@@ -278,11 +323,20 @@ export function clipSegmentToFace3D(
   return written;
 }
 
+/** Result of queryCoreEdges3D (WGSL: `struct CoreEdgeQuery3D`). */
+export interface CoreEdgeQuery3D {
+  separation: number;
+  edge: number;
+  /** Working frame, pointing away from the hull. */
+  axis: Vec3;
+}
+
 const core = emptyCoreEnds3D();
 const hullCore = emptyHullCoreClosest3D();
+const faceQuery = emptyFaceQuery3D();
+const edgeQuery: CoreEdgeQuery3D = { separation: 0, edge: 0, axis: vec3.create() };
 const u = vec3.create();
 const n = vec3.create();
-const axisE = vec3.create();
 const vertex = vec3.create();
 const facePlane = new Float64Array(4);
 
@@ -301,9 +355,47 @@ export function collideHullRound3D(
   const r = R.shape.radius;
   const reach = r + margin;
   const { p, q } = roundCore3D(R, core);
-  vec3.sub(q, p, u);
-  // Face axes: the core's support along -n is its lower end point. (Scalars: every face of the
-  // hull, every pair.)
+  const faces = queryCoreFaces3D(H, p, q, faceQuery);
+  if (faces.separation > reach) return;
+  const edges = queryCoreEdges3D(H, p, vec3.sub(q, p, u), isSegment, edgeQuery);
+  if (edges.separation > reach) return;
+  const sepF = faces.separation;
+  const faceF = faces.face;
+  const sepE = edges.separation;
+  if (Math.max(sepF, sepE) > CORE_DISTANCE_3D * scale) {
+    // Separated cores: exact closest points.
+    const c = closestHullCore3D(H, p, q, isSegment, hullCore);
+    if (c.distance > reach) return;
+    // Face F's axis realises the distance (within the hysteresis): the capsule is closest to F,
+    // at its interior or its boundary. Clip it to the face; each end within the margin is a point
+    // (a capsule lying on F gets two). An edge axis does not veto it: a capsule lying across F's
+    // edges ties F's axis with those edges' (both realise the distance), and letting the edge win
+    // the tie made it flicker between 2 points and 1 as it wobbled.
+    if (isSegment && sepF >= c.distance - EDGE_HYSTERESIS_3D * scale) {
+      lm.kind = CONTACT_KIND_3D.faceA;
+      setNormal3D(lm, hullNormal(H, faceF, n));
+      if (clipSegmentToFace3D(H, faceF, p, q, r, margin, scale, lm) > 0) return;
+    }
+    pushClosestContact3D(c, isSegment, r, lm);
+    return;
+  }
+  // Overlapping cores: SAT.
+  if (isSegment && sepE > sepF + EDGE_HYSTERESIS_3D * scale) {
+    pushEdgeContact3D(H, edges.edge, edges.axis, sepE, p, q, r, lm);
+    return;
+  }
+  const pl = hullPlane(H, faceF, facePlane);
+  lm.kind = CONTACT_KIND_3D.faceA;
+  setNormal3D(lm, pl);
+  if (isSegment && clipSegmentToFace3D(H, faceF, p, q, r, margin, scale, lm) > 0) return;
+  pushDeepestEnd3D(faceF, pl, p, q, isSegment, r, margin, lm);
+}
+
+/**
+ * The face axes of H against the core p–q into `out`: the core's support along -n is its lower
+ * end point. (Scalars: every face of the hull, every pair.)
+ */
+function queryCoreFaces3D(H: Hull3D, p: Vec3Like, q: Vec3Like, out: FaceQuery3D): FaceQuery3D {
   const px = p[0],
     py = p[1],
     pz = p[2];
@@ -323,77 +415,104 @@ export function collideHullRound3D(
       faceF = f;
     }
   }
-  if (sepF > reach) return;
-  // Edge axes (capsules): hull edge × segment where the edge's arc crosses the segment's great circle.
+  out.separation = sepF;
+  out.face = faceF;
+  return out;
+}
+
+/**
+ * The edge axes of a capsule (segment from p along u) into `out`: hull edge × segment where the
+ * edge's arc crosses the segment's great circle. A sphere has none (separation -Infinity).
+ */
+function queryCoreEdges3D(
+  H: Hull3D,
+  p: Vec3Like,
+  u: Vec3Like,
+  isSegment: boolean,
+  out: CoreEdgeQuery3D,
+): CoreEdgeQuery3D {
   let sepE = -Infinity;
   let edgeE = 0;
-  vec3.set(0, 0, 0, axisE);
-  if (isSegment) {
-    for (let k = 0, c = H.shape.edgeCount; k < c; k++) {
-      hullEdge(H, k, edge);
-      const au = vec3.dot(hullNormal(H, edge.f0, n), u);
-      const bu = vec3.dot(hullNormal(H, edge.f1, n), u);
-      if (!((au < 0 && bu > 0) || (au > 0 && bu < 0))) continue;
-      const v = hullVertex(H, edge.v0, vertex);
-      if (!edgeAxis3D(vec3.sub(hullVertex(H, edge.v1, e), v, e), u, v, n)) continue;
-      const sep = vec3.dot(n, vec3.sub(p, v, d));
-      if (sep > sepE) {
-        sepE = sep;
-        edgeE = k;
-        vec3.copy(n, axisE);
-      }
+  vec3.set(0, 0, 0, out.axis);
+  for (let k = 0, c = isSegment ? H.shape.edgeCount : 0; k < c; k++) {
+    hullEdge(H, k, edge);
+    const au = vec3.dot(hullNormal(H, edge.f0, n), u);
+    const bu = vec3.dot(hullNormal(H, edge.f1, n), u);
+    if (!((au < 0 && bu > 0) || (au > 0 && bu < 0))) continue;
+    const v = hullVertex(H, edge.v0, vertex);
+    if (!edgeAxis3D(vec3.sub(hullVertex(H, edge.v1, e), v, e), u, v, n)) continue;
+    const sep = vec3.dot(n, vec3.sub(p, v, d));
+    if (sep > sepE) {
+      sepE = sep;
+      edgeE = k;
+      vec3.copy(n, out.axis);
     }
-    if (sepE > reach) return;
   }
-  if (Math.max(sepF, sepE) > CORE_DISTANCE_3D * scale) {
-    // Separated cores: exact closest points.
-    const c = closestHullCore3D(H, p, q, isSegment, hullCore);
-    const dist = c.distance;
-    if (dist > reach) return;
-    // Face F's axis realises the distance (within the hysteresis): the capsule is closest to F,
-    // at its interior or its boundary. Clip it to the face; each end within the margin is a point
-    // (a capsule lying on F gets two). An edge axis does not veto it: a capsule lying across F's
-    // edges ties F's axis with those edges' (both realise the distance), and letting the edge win
-    // the tie made it flicker between 2 points and 1 as it wobbled.
-    if (isSegment && sepF >= dist - EDGE_HYSTERESIS_3D * scale) {
-      lm.kind = CONTACT_KIND_3D.faceA;
-      setNormal3D(lm, hullNormal(H, faceF, n));
-      if (clipSegmentToFace3D(H, faceF, p, q, r, margin, scale, lm) > 0) return;
-    }
-    lm.count = 0;
-    lm.kind = CONTACT_KIND_3D.closest;
-    const normal = vec3.scale(vec3.sub(c.corePoint, c.hullPoint, n), 1 / dist, n);
-    setNormal3D(lm, normal);
-    const sep = dist - r;
-    pushPoint3D(
-      lm,
-      vec3.addScaled(c.hullPoint, normal, 0.5 * sep, x),
-      sep,
-      makeId3D(c.feature, coreFeature3D(isSegment, c.param)),
-    );
-    return;
-  }
-  // Overlapping cores: SAT.
-  if (isSegment && sepE > sepF + EDGE_HYSTERESIS_3D * scale) {
-    hullEdge(H, edgeE, edge);
-    const c = closestSegments3D(hullVertex(H, edge.v0, va), hullVertex(H, edge.v1, vb), p, q, seg);
-    lm.kind = CONTACT_KIND_3D.edge;
-    setNormal3D(lm, axisE);
-    const sep = sepE - r;
-    // Midway between the hull edge point and the round surface (core point - r n).
-    pushPoint3D(
-      lm,
-      vec3.addScaled(c.c1, axisE, 0.5 * sep, x),
-      sep,
-      makeId3D(edgeFeature3D(H.shape, edgeE, c.s), coreFeature3D(true, c.t)),
-    );
-    return;
-  }
-  const pl = hullPlane(H, faceF, facePlane);
-  lm.kind = CONTACT_KIND_3D.faceA;
-  setNormal3D(lm, pl);
-  if (isSegment && clipSegmentToFace3D(H, faceF, p, q, r, margin, scale, lm) > 0) return;
-  // A sphere centre (or a segment that clips away) inside the hull: its deepest end point.
+  out.separation = sepE;
+  out.edge = edgeE;
+  return out;
+}
+
+/** The separated cores' contact: one point midway between the closest points c, along them. */
+function pushClosestContact3D(
+  c: HullCoreClosest3D,
+  isSegment: boolean,
+  r: number,
+  lm: LocalManifold3D,
+): void {
+  const dist = c.distance;
+  lm.count = 0;
+  lm.kind = CONTACT_KIND_3D.closest;
+  const normal = vec3.scale(vec3.sub(c.corePoint, c.hullPoint, n), 1 / dist, n);
+  setNormal3D(lm, normal);
+  const sep = dist - r;
+  pushPoint3D(
+    lm,
+    vec3.addScaled(c.hullPoint, normal, 0.5 * sep, x),
+    sep,
+    makeId3D(c.feature, coreFeature3D(isSegment, c.param)),
+  );
+}
+
+/** A hull edge's SAT contact with the capsule p–q: axis (separation sepE) and one point. */
+function pushEdgeContact3D(
+  H: Hull3D,
+  edgeE: number,
+  axisE: Vec3Like,
+  sepE: number,
+  p: Vec3Like,
+  q: Vec3Like,
+  r: number,
+  lm: LocalManifold3D,
+): void {
+  hullEdge(H, edgeE, edge);
+  const c = closestSegments3D(hullVertex(H, edge.v0, va), hullVertex(H, edge.v1, vb), p, q, seg);
+  lm.kind = CONTACT_KIND_3D.edge;
+  setNormal3D(lm, axisE);
+  const sep = sepE - r;
+  // Midway between the hull edge point and the round surface (core point - r n).
+  pushPoint3D(
+    lm,
+    vec3.addScaled(c.c1, axisE, 0.5 * sep, x),
+    sep,
+    makeId3D(edgeFeature3D(H.shape, edgeE, c.s), coreFeature3D(true, c.t)),
+  );
+}
+
+/**
+ * A sphere centre (or a segment that clips away) inside the hull: its deepest end point below
+ * face F (plane pl), if within the margin.
+ */
+function pushDeepestEnd3D(
+  faceF: number,
+  pl: Float64Array,
+  p: Vec3Like,
+  q: Vec3Like,
+  isSegment: boolean,
+  r: number,
+  margin: number,
+  lm: LocalManifold3D,
+): void {
   const sp = vec3.dot(pl, p) - pl[3];
   const sq = vec3.dot(pl, q) - pl[3];
   const useQ = isSegment && sq < sp;

@@ -284,6 +284,11 @@ export function queryEdgeDirections3D(
 ): EdgeQuery3D {
   relativeTransform3D(A, B, xf); // A's frame -> B's frame
   relativeTransform3D(B, A, xfBA); // B's frame -> A's frame
+  const cut = threshold - SAT_PRUNE_SLACK_3D * scale;
+  // Both hulls' surviving edges listed first (the WGSL keeps B's normals in private arrays and
+  // loops over each lane's own surviving A edges).
+  const nb = pruneEdgesB3D(A, B, xf.pos, cut);
+  const na = nb > 0 ? pruneEdgesA3D(A, B, xfBA.pos, cut) : 0;
   const m = xf.rot;
   const m0 = m[0],
     m1 = m[1],
@@ -294,61 +299,11 @@ export function queryEdgeDirections3D(
     m6 = m[6],
     m7 = m[7],
     m8 = m[8];
-  const tx = xf.pos[0],
-    ty = xf.pos[1],
-    tz = xf.pos[2];
   const sa = A.shape;
-  const sb = B.shape;
   const av = sa.vertices;
   const ap = sa.planes;
-  const bv = sb.vertices;
+  const sb = B.shape;
   const bp = sb.planes;
-  const cut = threshold - SAT_PRUNE_SLACK_3D * scale;
-  // B's edges that can face A: bound max over the arc of m · (c_A − q) − ρ_A, c_A = xf.pos.
-  let nb = 0;
-  for (let j = 0, eb = sb.edgeCount; j < eb; j++) {
-    const c0 = 4 * sb.edgeF0[j];
-    const c1 = 4 * sb.edgeF1[j];
-    const q = 3 * sb.edgeV0[j];
-    const bound =
-      arcMax3D(
-        bp[c0],
-        bp[c0 + 1],
-        bp[c0 + 2],
-        bp[c1],
-        bp[c1 + 1],
-        bp[c1 + 2],
-        tx - bv[q],
-        ty - bv[q + 1],
-        tz - bv[q + 2],
-      ) - sa.inradius;
-    if (bound >= cut) candEdgeB[nb++] = j;
-  }
-  // A's edges that can face B: bound max over the arc of n · (c_B − p) − ρ_B, in A's frame.
-  // Listed first, like B's (the WGSL keeps B's normals in private arrays and loops over each
-  // lane's own surviving A edges).
-  let na = 0;
-  const cbx = xfBA.pos[0],
-    cby = xfBA.pos[1],
-    cbz = xfBA.pos[2];
-  for (let i = 0, ea = nb > 0 ? sa.edgeCount : 0; i < ea; i++) {
-    const fa = 4 * sa.edgeF0[i];
-    const fb = 4 * sa.edgeF1[i];
-    const i0 = 3 * sa.edgeV0[i];
-    const bound =
-      arcMax3D(
-        ap[fa],
-        ap[fa + 1],
-        ap[fa + 2],
-        ap[fb],
-        ap[fb + 1],
-        ap[fb + 2],
-        cbx - av[i0],
-        cby - av[i0 + 1],
-        cbz - av[i0 + 2],
-      ) - sb.inradius;
-    if (bound >= cut) candEdgeA[na++] = i;
-  }
   let best = -Infinity;
   let bestA = -1;
   let bestB = -1;
@@ -376,44 +331,17 @@ export function queryEdgeDirections3D(
     const e1x = m0 * av[i1] + m1 * av[i1 + 1] + m2 * av[i1 + 2] - rx0;
     const e1y = m3 * av[i1] + m4 * av[i1 + 1] + m5 * av[i1 + 2] - ry0;
     const e1z = m6 * av[i1] + m7 * av[i1 + 1] + m8 * av[i1 + 2] - rz0;
-    const px = rx0 + tx,
-      py = ry0 + ty,
-      pz = rz0 + tz;
+    const px = rx0 + xf.pos[0],
+      py = ry0 + xf.pos[1],
+      pz = rz0 + xf.pos[2];
     vec3.set(e1x, e1y, e1z, e1);
     vec3.set(rx0, ry0, rz0, r0);
     for (let k = 0; k < nb; k++) {
       const j = candEdgeB[k];
       const c0 = 4 * sb.edgeF0[j];
       const c1 = 4 * sb.edgeF1[j];
-      const nax = bp[c0],
-        nay = bp[c0 + 1],
-        naz = bp[c0 + 2];
-      const nbx = bp[c1],
-        nby = bp[c1 + 1],
-        nbz = bp[c1 + 2];
-      // c = -n(f0), d = -n(f1). The arcs cross where c and d lie on opposite sides of A's arc
-      // plane, a and b on opposite sides of B's, and c, b on the same hemisphere (sign tests,
-      // not products: f32 products of tiny dots underflow).
-      const cba = -(nax * bax + nay * bay + naz * baz);
-      const dba = -(nbx * bax + nby * bay + nbz * baz);
-      if (!((cba < 0 && dba > 0) || (cba > 0 && dba < 0))) continue;
-      // d × c = n(f1) × n(f0).
-      const dcx = nby * naz - nbz * nay;
-      const dcy = nbz * nax - nbx * naz;
-      const dcz = nbx * nay - nby * nax;
-      const adc = ux * dcx + uy * dcy + uz * dcz;
-      const bdc = vx * dcx + vy * dcy + vz * dcz;
-      if (!((adc < 0 && bdc > 0) || (adc > 0 && bdc < 0))) continue;
-      if (!((cba < 0 && bdc < 0) || (cba > 0 && bdc > 0))) continue;
-      // A face of the Minkowski difference: axis e1 × e2, pointing away from A's centre.
-      const j0 = 3 * sb.edgeV0[j];
-      const j1 = 3 * sb.edgeV1[j];
-      const qx = bv[j0],
-        qy = bv[j0 + 1],
-        qz = bv[j0 + 2];
-      if (!edgeAxis3D(e1, vec3.set(bv[j1] - qx, bv[j1 + 1] - qy, bv[j1 + 2] - qz, e2), r0, n))
-        continue;
-      const s = n[0] * (qx - px) + n[1] * (qy - py) + n[2] * (qz - pz);
+      if (!arcsCross3D(ux, uy, uz, vx, vy, vz, bax, bay, baz, bp, c0, c1)) continue;
+      const s = edgePairSeparation3D(B, j, e1, r0, px, py, pz, n);
       if (s > best) {
         best = s;
         bestA = i;
@@ -425,6 +353,138 @@ export function queryEdgeDirections3D(
   }
   // The axis back into the working frame.
   return setEdgeQuery3D(best, bestA, bestB, B.rot, axis, out);
+}
+
+/**
+ * Lists in candEdgeB B's edges that can face A (c_A: A's centre in B's frame): their bound, max
+ * over the edge's arc of m · (c_A − q) − ρ_A, reaches `cut`. Returns how many.
+ */
+function pruneEdgesB3D(A: Hull3D, B: Hull3D, cA: Vec3Like, cut: number): number {
+  const sb = B.shape;
+  const bv = sb.vertices;
+  const bp = sb.planes;
+  const tx = cA[0],
+    ty = cA[1],
+    tz = cA[2];
+  let nb = 0;
+  for (let j = 0, eb = sb.edgeCount; j < eb; j++) {
+    const c0 = 4 * sb.edgeF0[j];
+    const c1 = 4 * sb.edgeF1[j];
+    const q = 3 * sb.edgeV0[j];
+    const bound =
+      arcMax3D(
+        bp[c0],
+        bp[c0 + 1],
+        bp[c0 + 2],
+        bp[c1],
+        bp[c1 + 1],
+        bp[c1 + 2],
+        tx - bv[q],
+        ty - bv[q + 1],
+        tz - bv[q + 2],
+      ) - A.shape.inradius;
+    if (bound >= cut) candEdgeB[nb++] = j;
+  }
+  return nb;
+}
+
+/**
+ * Lists in candEdgeA A's edges that can face B (c_B: B's centre in A's frame): their bound, max
+ * over the edge's arc of n · (c_B − p) − ρ_B, reaches `cut`. Returns how many.
+ */
+function pruneEdgesA3D(A: Hull3D, B: Hull3D, cB: Vec3Like, cut: number): number {
+  const sa = A.shape;
+  const av = sa.vertices;
+  const ap = sa.planes;
+  const cbx = cB[0],
+    cby = cB[1],
+    cbz = cB[2];
+  let na = 0;
+  for (let i = 0, ea = sa.edgeCount; i < ea; i++) {
+    const fa = 4 * sa.edgeF0[i];
+    const fb = 4 * sa.edgeF1[i];
+    const i0 = 3 * sa.edgeV0[i];
+    const bound =
+      arcMax3D(
+        ap[fa],
+        ap[fa + 1],
+        ap[fa + 2],
+        ap[fb],
+        ap[fb + 1],
+        ap[fb + 2],
+        cbx - av[i0],
+        cby - av[i0 + 1],
+        cbz - av[i0 + 2],
+      ) - B.shape.inradius;
+    if (bound >= cut) candEdgeA[na++] = i;
+  }
+  return na;
+}
+
+/**
+ * Whether the Gauss-map arc of A's edge (face normals u, v; ba = v × u, its plane's normal)
+ * crosses that of B's edge, whose face normals n(f0), n(f1) are at c0, c1 of B's planes (WGSL:
+ * the two normals). With c = -n(f0), d = -n(f1): c and d lie on opposite sides of A's arc plane,
+ * a = u and b = v on opposite sides of B's, and c, b on the same hemisphere (sign tests, not
+ * products: f32 products of tiny dots underflow).
+ */
+function arcsCross3D(
+  ux: number,
+  uy: number,
+  uz: number,
+  vx: number,
+  vy: number,
+  vz: number,
+  bax: number,
+  bay: number,
+  baz: number,
+  bp: Float64Array,
+  c0: number,
+  c1: number,
+): boolean {
+  const nax = bp[c0],
+    nay = bp[c0 + 1],
+    naz = bp[c0 + 2];
+  const nbx = bp[c1],
+    nby = bp[c1 + 1],
+    nbz = bp[c1 + 2];
+  const cba = -(nax * bax + nay * bay + naz * baz);
+  const dba = -(nbx * bax + nby * bay + nbz * baz);
+  if (!((cba < 0 && dba > 0) || (cba > 0 && dba < 0))) return false;
+  // d × c = n(f1) × n(f0).
+  const dcx = nby * naz - nbz * nay;
+  const dcy = nbz * nax - nbx * naz;
+  const dcz = nbx * nay - nby * nax;
+  const adc = ux * dcx + uy * dcy + uz * dcz;
+  const bdc = vx * dcx + vy * dcy + vz * dcz;
+  if (!((adc < 0 && bdc > 0) || (adc > 0 && bdc < 0))) return false;
+  return (cba < 0 && bdc < 0) || (cba > 0 && bdc > 0);
+}
+
+/**
+ * The separation along the axis of A's edge (direction e1, start r0 relative to A's centre, p in
+ * B's frame) and B's edge j, whose arcs cross (a face of the Minkowski difference): axis e1 × e2
+ * pointing away from A's centre into `n`; -Infinity (never a best) when the edges are parallel.
+ */
+function edgePairSeparation3D(
+  B: Hull3D,
+  j: number,
+  e1: Vec3Like,
+  r0: Vec3Like,
+  px: number,
+  py: number,
+  pz: number,
+  n: Vec3,
+): number {
+  const bv = B.shape.vertices;
+  const j0 = 3 * B.shape.edgeV0[j];
+  const j1 = 3 * B.shape.edgeV1[j];
+  const qx = bv[j0],
+    qy = bv[j0 + 1],
+    qz = bv[j0 + 2];
+  if (!edgeAxis3D(e1, vec3.set(bv[j1] - qx, bv[j1 + 1] - qy, bv[j1 + 2] - qz, e2), r0, n))
+    return -Infinity;
+  return n[0] * (qx - px) + n[1] * (qy - py) + n[2] * (qz - pz);
 }
 
 /** Writes an edge query result with its axis turned by rot (WGSL: `EdgeQuery3D(best, edgeA, edgeB, rot * axis)`). */
