@@ -294,6 +294,126 @@ function destroyedError(): Error {
   );
 }
 
+/** Collides a 2D scene on `st`, or on the CPU reference without one. */
+async function run2D(st: GpuState | null, scene: Scene2D): Promise<Slots> {
+  const touchingOnly = scene.pairs === null;
+  const pairs = scene.pairs ?? sweepAndPrune2D(scene);
+  const rebased = rebaseFarPairs(scene, pairs);
+  const packed = packScene2D(rebased.scene, rebased.pairs);
+  let buffer: ArrayBuffer;
+  let computeMs: number | null;
+  let compileMs: Record<string, number> = {};
+  if (st) {
+    const runner = await runner2D(st);
+    const r = await runner.run(packed);
+    buffer = r.manifolds;
+    computeMs = r.kernelMs;
+    compileMs = { ...runner.compileMs };
+  } else {
+    const prepared = prepareCpu2D(packed, scene.shapes.length);
+    const t0 = performance.now();
+    buffer = collidePacked2D(prepared, packed);
+    computeMs = performance.now() - t0;
+  }
+  return {
+    buffer,
+    pairs,
+    touchingOnly,
+    origins: rebased.origins,
+    words: LAYOUT_2D.manifold,
+    dim: 2,
+    computeMs,
+    rebasedPairs: rebased.moved,
+    compileMs,
+  };
+}
+
+/** Collides a 3D scene on `st`, or on the CPU reference without one. */
+async function run3D(st: GpuState | null, scene: Scene3D): Promise<Slots> {
+  const touchingOnly = scene.pairs === null;
+  const pairs = scene.pairs ?? sweepAndPrune3D(scene);
+  const rebased = rebaseFarPairs(scene, pairs);
+  const packed = packScene3D(rebased.scene, rebased.pairs);
+  let buffer: ArrayBuffer;
+  let computeMs: number | null;
+  let compileMs: Record<string, number> = {};
+  if (st) {
+    const runner = await runner3D(st);
+    const r = await runner.run(packed);
+    buffer = r.manifolds;
+    computeMs = r.kernelMs;
+    compileMs = { ...runner.compileMs };
+  } else {
+    const prepared = prepareCpu3D(packed);
+    const t0 = performance.now();
+    buffer = collidePacked3D(prepared, packed);
+    computeMs = performance.now() - t0;
+  }
+  return {
+    buffer,
+    pairs,
+    touchingOnly,
+    origins: rebased.origins,
+    words: LAYOUT_3D.manifold,
+    dim: 3,
+    computeMs,
+    rebasedPairs: rebased.moved,
+    compileMs,
+  };
+}
+
+/**
+ * One call: validated, run on `st` (kept alive until the call settles; the CPU without one),
+ * unpacked lazily.
+ */
+function collideOn(
+  st: GpuState | null,
+  backend: Backend,
+  sceneIn: unknown,
+): Promise<LazyCollideResult> {
+  const work = (async (): Promise<LazyCollideResult> => {
+    const start = performance.now();
+    const scene = isParsed(sceneIn) ? sceneIn : parseScene(sceneIn);
+    const s = scene.dim === 3 ? await run3D(st, scene) : await run2D(st, scene);
+    const length = countManifolds(s.buffer, s.pairs.length / 2, s.touchingOnly, s.words);
+    const manifolds: LazyManifolds = {
+      length,
+      [Symbol.iterator]: () =>
+        eachManifold(s.buffer, s.pairs, s.touchingOnly, s.words, s.dim, s.origins),
+    };
+    const stats: CollideStats = {
+      backend,
+      adapter: st?.adapter ?? 'cpu',
+      pairs: s.pairs.length / 2,
+      computeMs: s.computeMs,
+      wallMs: performance.now() - start,
+      rebasedPairs: s.rebasedPairs,
+      compileMs: s.compileMs,
+    };
+    return { manifolds, stats };
+  })();
+  if (st) {
+    st.inFlight.add(work);
+    const settled = (): void => void st.inFlight.delete(work);
+    work.then(settled, settled);
+  }
+  return work;
+}
+
+/** The device state a rebuild replaces, refusing a rebuild that cannot be done. */
+function checkRebuild(gpu: GpuState | null, newDevice: GPUDevice | undefined): GpuState {
+  if (!gpu) throw new Error('the CPU backend has no device to rebuild');
+  if (newDevice === undefined && !gpu.owned) {
+    throw new Error('this narrowphase runs on your device: pass the new one, rebuild(device)');
+  }
+  if (newDevice !== undefined && !isGpuDevice(newDevice))
+    throw new InputError(
+      'device',
+      `must be a GPUDevice (from adapter.requestDevice()), got ${shown(newDevice)}`,
+    );
+  return gpu;
+}
+
 export async function createNarrowphase(options: NarrowphaseOptions = {}): Promise<Narrowphase> {
   const { backend, device, onDeviceLost } = readOptions(options);
   let gpu: GpuState | null = backend === 'gpu' ? await openGpu(device, onDeviceLost) : null;
@@ -301,103 +421,10 @@ export async function createNarrowphase(options: NarrowphaseOptions = {}): Promi
   let lost = gpu?.lost ?? NEVER;
   let destroyed = false;
 
-  async function run2D(st: GpuState | null, scene: Scene2D): Promise<Slots> {
-    const touchingOnly = scene.pairs === null;
-    const pairs = scene.pairs ?? sweepAndPrune2D(scene);
-    const rebased = rebaseFarPairs(scene, pairs);
-    const packed = packScene2D(rebased.scene, rebased.pairs);
-    let buffer: ArrayBuffer;
-    let computeMs: number | null;
-    let compileMs: Record<string, number> = {};
-    if (st) {
-      const runner = await runner2D(st);
-      const r = await runner.run(packed);
-      buffer = r.manifolds;
-      computeMs = r.kernelMs;
-      compileMs = { ...runner.compileMs };
-    } else {
-      const prepared = prepareCpu2D(packed, scene.shapes.length);
-      const t0 = performance.now();
-      buffer = collidePacked2D(prepared, packed);
-      computeMs = performance.now() - t0;
-    }
-    return {
-      buffer,
-      pairs,
-      touchingOnly,
-      origins: rebased.origins,
-      words: LAYOUT_2D.manifold,
-      dim: 2,
-      computeMs,
-      rebasedPairs: rebased.moved,
-      compileMs,
-    };
-  }
-
-  async function run3D(st: GpuState | null, scene: Scene3D): Promise<Slots> {
-    const touchingOnly = scene.pairs === null;
-    const pairs = scene.pairs ?? sweepAndPrune3D(scene);
-    const rebased = rebaseFarPairs(scene, pairs);
-    const packed = packScene3D(rebased.scene, rebased.pairs);
-    let buffer: ArrayBuffer;
-    let computeMs: number | null;
-    let compileMs: Record<string, number> = {};
-    if (st) {
-      const runner = await runner3D(st);
-      const r = await runner.run(packed);
-      buffer = r.manifolds;
-      computeMs = r.kernelMs;
-      compileMs = { ...runner.compileMs };
-    } else {
-      const prepared = prepareCpu3D(packed);
-      const t0 = performance.now();
-      buffer = collidePacked3D(prepared, packed);
-      computeMs = performance.now() - t0;
-    }
-    return {
-      buffer,
-      pairs,
-      touchingOnly,
-      origins: rebased.origins,
-      words: LAYOUT_3D.manifold,
-      dim: 3,
-      computeMs,
-      rebasedPairs: rebased.moved,
-      compileMs,
-    };
-  }
-
-  /** One call: validated, run on the current device (kept alive until the call settles), unpacked lazily. */
+  /** One call on the current device. */
   function call(sceneIn: unknown): Promise<LazyCollideResult> {
     if (destroyed) return Promise.reject(destroyedError());
-    const st = gpu;
-    const work = (async (): Promise<LazyCollideResult> => {
-      const start = performance.now();
-      const scene = isParsed(sceneIn) ? sceneIn : parseScene(sceneIn);
-      const s = scene.dim === 3 ? await run3D(st, scene) : await run2D(st, scene);
-      const length = countManifolds(s.buffer, s.pairs.length / 2, s.touchingOnly, s.words);
-      const manifolds: LazyManifolds = {
-        length,
-        [Symbol.iterator]: () =>
-          eachManifold(s.buffer, s.pairs, s.touchingOnly, s.words, s.dim, s.origins),
-      };
-      const stats: CollideStats = {
-        backend,
-        adapter: st?.adapter ?? 'cpu',
-        pairs: s.pairs.length / 2,
-        computeMs: s.computeMs,
-        wallMs: performance.now() - start,
-        rebasedPairs: s.rebasedPairs,
-        compileMs: s.compileMs,
-      };
-      return { manifolds, stats };
-    })();
-    if (st) {
-      st.inFlight.add(work);
-      const settled = (): void => void st.inFlight.delete(work);
-      work.then(settled, settled);
-    }
-    return work;
+    return collideOn(gpu, backend, sceneIn);
   }
 
   return {
@@ -420,16 +447,7 @@ export async function createNarrowphase(options: NarrowphaseOptions = {}): Promi
     collideLazy: call,
     async rebuild(newDevice?: GPUDevice): Promise<void> {
       if (destroyed) throw destroyedError();
-      if (!gpu) throw new Error('the CPU backend has no device to rebuild');
-      const old = gpu;
-      if (newDevice === undefined && !old.owned) {
-        throw new Error('this narrowphase runs on your device: pass the new one, rebuild(device)');
-      }
-      if (newDevice !== undefined && !isGpuDevice(newDevice))
-        throw new InputError(
-          'device',
-          `must be a GPUDevice (from adapter.requestDevice()), got ${shown(newDevice)}`,
-        );
+      const old = checkRebuild(gpu, newDevice);
       const next = await openGpu(newDevice, onDeviceLost);
       if (destroyed || gpu !== old) {
         retireGpu(next);

@@ -376,10 +376,8 @@ export interface Validity {
 export function checkManifold(a: WorldShape, b: WorldShape, m: Manifold, margin: number): Validity {
   const problems: string[] = [];
   const tol = pairTolerance(a, b);
-  const minExtent = Math.min(a.extent, b.extent);
   const truth = trueSeparation(a, b);
   const trueSep = truth.separation;
-  const R = a.r + b.r;
   const out: Validity = {
     ok: true,
     problems,
@@ -388,8 +386,51 @@ export function checkManifold(a: WorldShape, b: WorldShape, m: Manifold, margin:
     slack: 0,
     tol,
   };
-  const fmt = (x: number): string => x.toPrecision(6);
+  countProblems(a, b, m, margin, trueSep, tol, problems);
+  if (m.count === 0 || m.count > 2) {
+    out.ok = problems.length === 0;
+    return out;
+  }
 
+  const nlen = Math.hypot(m.nx, m.ny);
+  if (!(Math.abs(nlen - 1) <= UNIT_TOL)) problems.push(`normal not unit: |n| = ${nlen}`);
+  const nx = m.nx / nlen;
+  const ny = m.ny / nlen;
+  const { sepN, slack } = normalOptimality(a, b, nx, ny, truth, tol, problems);
+  out.normalSeparation = sepN;
+  out.slack = slack;
+
+  const pair: PairNormal = {
+    a,
+    b,
+    nx,
+    ny,
+    sepN,
+    margin,
+    tol,
+    hA: support(a, nx, ny), // A's supporting line along n
+    hB: -support(b, -nx, -ny), // B's supporting line along n (min over B's core of n·v)
+  };
+  for (let i = 0; i < m.count; i++) pointProblems(pair, m, i, problems);
+  // Persistent contacts match points by pair and id: two points of one manifold may not share one.
+  if (m.count === 2 && m.id[0] === m.id[1])
+    problems.push(`points 0 and 1 share id 0x${m.id[0].toString(16)}`);
+  out.ok = problems.length === 0;
+  return out;
+}
+
+const fmt = (x: number): string => x.toPrecision(6);
+
+/** The point count against the true separation: too many, missing, or points too far apart. */
+function countProblems(
+  a: WorldShape,
+  b: WorldShape,
+  m: Manifold,
+  margin: number,
+  trueSep: number,
+  tol: number,
+  problems: string[],
+): void {
   if (m.count > 2) problems.push(`count ${m.count} > 2`);
   if (trueSep < -tol && m.count === 0)
     problems.push(`no points, but the shapes overlap by ${fmt(-trueSep)} (tol ${fmt(tol)})`);
@@ -405,117 +446,156 @@ export function checkManifold(a: WorldShape, b: WorldShape, m: Manifold, margin:
     problems.push(
       `${m.count} points, but the shapes are apart by ${fmt(trueSep)} > margin ${margin} + tol`,
     );
-  if (m.count === 0 || m.count > 2) {
-    out.ok = problems.length === 0;
-    return out;
-  }
+}
 
-  const nlen = Math.hypot(m.nx, m.ny);
-  if (!(Math.abs(nlen - 1) <= UNIT_TOL)) problems.push(`normal not unit: |n| = ${nlen}`);
-  const nx = m.nx / nlen;
-  const ny = m.ny / nlen;
-
-  // Optimality of the normal (the SAT depth along it against the true minimum penetration).
+/** Optimality of the normal (the SAT depth along it against the true minimum penetration). */
+function normalOptimality(
+  a: WorldShape,
+  b: WorldShape,
+  nx: number,
+  ny: number,
+  truth: ReturnType<typeof trueSeparation>,
+  tol: number,
+  problems: string[],
+): { sepN: number; slack: number } {
+  const minExtent = Math.min(a.extent, b.extent);
+  const R = a.r + b.r;
+  const trueSep = truth.separation;
   const sepN = separationAlong(a, b, nx, ny);
   const coreSepN = sepN + R;
   const coreDist = trueSep + R;
   let slack = tol + AXIS_HYSTERESIS * minExtent;
   if (coreSepN > 0 && coreSepN <= CORE_SEPARATION * minExtent + tol)
     slack += Math.max(0, coreDist - coreSepN);
-  out.normalSeparation = sepN;
-  out.slack = slack;
   if (sepN < trueSep - slack) {
     problems.push(
       `normal is not the axis of least penetration: separation along n ${fmt(sepN)}, best ${fmt(trueSep)} along ` +
         `[${fmt(truth.axis[0])}, ${fmt(truth.axis[1])}] (slack ${fmt(slack)})`,
     );
   }
+  return { sepN, slack };
+}
 
-  const hA = support(a, nx, ny); // A's supporting line along n
-  const hB = -support(b, -nx, -ny); // B's supporting line along n (min over B's core of n·v)
-  for (let i = 0; i < m.count; i++) {
-    const d = m.depth[i];
-    const px = m.x[i];
-    const py = m.y[i];
-    const what = `point ${i}`;
-    if (!Number.isFinite(d) || !Number.isFinite(px) || !Number.isFinite(py)) {
-      problems.push(`${what}: not finite`);
-      continue;
-    }
-    if (d < -margin - tol) problems.push(`${what}: depth ${fmt(d)} < -margin ${-margin}`);
-    if (d > -sepN + tol)
-      problems.push(`${what}: depth ${fmt(d)} exceeds the overlap along n ${fmt(-sepN)}`);
-    const ax = px + 0.5 * d * nx;
-    const ay = py + 0.5 * d * ny;
-    const bx = px - 0.5 * d * nx;
-    const by = py - 0.5 * d * ny;
-    const cax = ax - a.r * nx;
-    const cay = ay - a.r * ny;
-    const cbx = bx + b.r * nx;
-    const cby = by + b.r * ny;
-    const distA = coreSignedDistance(a, cax, cay);
-    const distB = coreSignedDistance(b, cbx, cby);
-    if (Math.abs(distA) > tol)
-      problems.push(
-        `${what}: point on A is ${fmt(distA)} from A's ${a.r > 0 ? 'core ' : ''}boundary`,
-      );
-    if (Math.abs(distB) > tol)
-      problems.push(
-        `${what}: point on B is ${fmt(distB)} from B's ${b.r > 0 ? 'core ' : ''}boundary`,
-      );
-    const sdA = surfaceSignedDistance(a, ax, ay);
-    const sdB = surfaceSignedDistance(b, bx, by);
-    if (sdA > tol) problems.push(`${what}: point on A is outside A by ${fmt(sdA)}`);
-    if (sdB > tol) problems.push(`${what}: point on B is outside B by ${fmt(sdB)}`);
-    const coneA = inNormalCone(a, cax, cay, nx, ny, tol, CONE_ANGLE_TOL);
-    const coneB = inNormalCone(b, cbx, cby, -nx, -ny, tol, CONE_ANGLE_TOL);
-    if (!coneA && !coneB) {
-      problems.push(
-        `${what}: the normal is an outward normal of neither A at its point nor (negated) of B at its point`,
-      );
-    }
-    if (coneA && Math.abs(sdA) > tol)
-      problems.push(`${what}: point on A (normal side) is ${fmt(sdA)} from A's surface`);
-    if (coneB && Math.abs(sdB) > tol)
-      problems.push(`${what}: point on B (normal side) is ${fmt(sdB)} from B's surface`);
-    // Core face contact: n is the normal of the face of A holding A's core point (f32 accuracy),
-    // and the depth is how far B's core point is past A's supporting line along n (+ radii).
-    // Feature ids: (feature of A) << 8 | (feature of B); a feature is a vertex index, or an edge
-    // index (edge i runs from vertex i), with VERTEX_FEATURE (0x80) marking a vertex where both
-    // could be meant. Either way the core point must lie at that vertex or on an edge touching it.
-    const id = m.id[i];
-    if (id > 0xffff)
-      problems.push(`${what}: id 0x${id.toString(16)} has bits above the two feature bytes`);
-    for (const [side, s, f, x, y] of [
-      ['A', a, (id >> 8) & 0xff, cax, cay],
-      ['B', b, id & 0xff, cbx, cby],
-    ] as const) {
-      const problem = featureProblem(s, f, x, y, tol);
-      if (problem)
-        problems.push(
-          `${what}: id 0x${id.toString(16).padStart(4, '0')}: ${side}'s feature ${problem}`,
-        );
-    }
-    if (onFace(a, cax, cay, nx, ny, tol)) {
-      const faceDepth = R - (nDot(nx, ny, cbx, cby) - hA);
-      if (Math.abs(d - faceDepth) > tol)
-        problems.push(
-          `${what}: depth ${fmt(d)} but B's point is ${fmt(faceDepth)} deep past A's face`,
-        );
-    }
-    if (onFace(b, cbx, cby, -nx, -ny, tol)) {
-      const faceDepth = R - (hB - nDot(nx, ny, cax, cay));
-      if (Math.abs(d - faceDepth) > tol)
-        problems.push(
-          `${what}: depth ${fmt(d)} but A's point is ${fmt(faceDepth)} deep past B's face`,
-        );
-    }
+/** A pair and its manifold's unit normal: what each point is checked against. */
+interface PairNormal {
+  a: WorldShape;
+  b: WorldShape;
+  nx: number;
+  ny: number;
+  /** Separation along n. */
+  sepN: number;
+  margin: number;
+  tol: number;
+  /** The supporting lines of A's and B's cores along n. */
+  hA: number;
+  hB: number;
+}
+
+/** Point i: its depth, its two ends on the shapes, the normal cone, its feature id, face depths. */
+function pointProblems(p: PairNormal, m: Manifold, i: number, problems: string[]): void {
+  const { a, b, nx, ny, tol } = p;
+  const d = m.depth[i];
+  const px = m.x[i];
+  const py = m.y[i];
+  const what = `point ${i}`;
+  if (!Number.isFinite(d) || !Number.isFinite(px) || !Number.isFinite(py)) {
+    problems.push(`${what}: not finite`);
+    return;
   }
-  // Persistent contacts match points by pair and id: two points of one manifold may not share one.
-  if (m.count === 2 && m.id[0] === m.id[1])
-    problems.push(`points 0 and 1 share id 0x${m.id[0].toString(16)}`);
-  out.ok = problems.length === 0;
-  return out;
+  if (d < -p.margin - tol) problems.push(`${what}: depth ${fmt(d)} < -margin ${-p.margin}`);
+  if (d > -p.sepN + tol)
+    problems.push(`${what}: depth ${fmt(d)} exceeds the overlap along n ${fmt(-p.sepN)}`);
+  const ax = px + 0.5 * d * nx;
+  const ay = py + 0.5 * d * ny;
+  const bx = px - 0.5 * d * nx;
+  const by = py - 0.5 * d * ny;
+  const cax = ax - a.r * nx;
+  const cay = ay - a.r * ny;
+  const cbx = bx + b.r * nx;
+  const cby = by + b.r * ny;
+  const distA = coreSignedDistance(a, cax, cay);
+  const distB = coreSignedDistance(b, cbx, cby);
+  if (Math.abs(distA) > tol)
+    problems.push(
+      `${what}: point on A is ${fmt(distA)} from A's ${a.r > 0 ? 'core ' : ''}boundary`,
+    );
+  if (Math.abs(distB) > tol)
+    problems.push(
+      `${what}: point on B is ${fmt(distB)} from B's ${b.r > 0 ? 'core ' : ''}boundary`,
+    );
+  const sdA = surfaceSignedDistance(a, ax, ay);
+  const sdB = surfaceSignedDistance(b, bx, by);
+  if (sdA > tol) problems.push(`${what}: point on A is outside A by ${fmt(sdA)}`);
+  if (sdB > tol) problems.push(`${what}: point on B is outside B by ${fmt(sdB)}`);
+  const coneA = inNormalCone(a, cax, cay, nx, ny, tol, CONE_ANGLE_TOL);
+  const coneB = inNormalCone(b, cbx, cby, -nx, -ny, tol, CONE_ANGLE_TOL);
+  if (!coneA && !coneB) {
+    problems.push(
+      `${what}: the normal is an outward normal of neither A at its point nor (negated) of B at its point`,
+    );
+  }
+  if (coneA && Math.abs(sdA) > tol)
+    problems.push(`${what}: point on A (normal side) is ${fmt(sdA)} from A's surface`);
+  if (coneB && Math.abs(sdB) > tol)
+    problems.push(`${what}: point on B (normal side) is ${fmt(sdB)} from B's surface`);
+  featureIdProblems(p, m.id[i], what, [cax, cay, cbx, cby], problems);
+  faceDepthProblems(p, d, what, [cax, cay, cbx, cby], problems);
+}
+
+/**
+ * Feature ids: (feature of A) << 8 | (feature of B); a feature is a vertex index, or an edge
+ * index (edge i runs from vertex i), with VERTEX_FEATURE (0x80) marking a vertex where both
+ * could be meant. Either way the core point must lie at that vertex or on an edge touching it.
+ */
+function featureIdProblems(
+  p: PairNormal,
+  id: number,
+  what: string,
+  [cax, cay, cbx, cby]: readonly [number, number, number, number],
+  problems: string[],
+): void {
+  if (id > 0xffff)
+    problems.push(`${what}: id 0x${id.toString(16)} has bits above the two feature bytes`);
+  for (const [side, s, f, x, y] of [
+    ['A', p.a, (id >> 8) & 0xff, cax, cay],
+    ['B', p.b, id & 0xff, cbx, cby],
+  ] as const) {
+    const problem = featureProblem(s, f, x, y, p.tol);
+    if (problem)
+      problems.push(
+        `${what}: id 0x${id.toString(16).padStart(4, '0')}: ${side}'s feature ${problem}`,
+      );
+  }
+}
+
+/**
+ * Core face contact: n is the normal of the face of A holding A's core point (f32 accuracy), and
+ * the depth is how far B's core point is past A's supporting line along n (+ radii); and the
+ * same with A and B swapped.
+ */
+function faceDepthProblems(
+  p: PairNormal,
+  d: number,
+  what: string,
+  [cax, cay, cbx, cby]: readonly [number, number, number, number],
+  problems: string[],
+): void {
+  const { a, b, nx, ny, tol } = p;
+  const R = a.r + b.r;
+  if (onFace(a, cax, cay, nx, ny, tol)) {
+    const faceDepth = R - (nDot(nx, ny, cbx, cby) - p.hA);
+    if (Math.abs(d - faceDepth) > tol)
+      problems.push(
+        `${what}: depth ${fmt(d)} but B's point is ${fmt(faceDepth)} deep past A's face`,
+      );
+  }
+  if (onFace(b, cbx, cby, -nx, -ny, tol)) {
+    const faceDepth = R - (p.hB - nDot(nx, ny, cax, cay));
+    if (Math.abs(d - faceDepth) > tol)
+      problems.push(
+        `${what}: depth ${fmt(d)} but A's point is ${fmt(faceDepth)} deep past B's face`,
+      );
+  }
 }
 
 function nDot(nx: number, ny: number, x: number, y: number): number {

@@ -432,7 +432,6 @@ export function checkManifoldValidity3D(
 ): Validity3D {
   const problems: string[] = [];
   const out: Validity3D = { ok: true, problems, tol };
-  const fmt = (x: number): string => x.toPrecision(6);
   const minExtent = Math.min(a.extent, b.extent);
   const best = bestSeparation3D(a, b);
   if (m.count > 4) problems.push(`count ${m.count} > 4`);
@@ -458,60 +457,99 @@ export function checkManifoldValidity3D(
       `normal is not the axis of least penetration: separation along n ${fmt(sepN)}, best ${fmt(best.separation)} along [${best.axis.map(fmt).join(', ')}] (slack ${fmt(slack)})`,
     );
   }
-  // Two capsules within SEGMENT_PARALLEL_SINE_3D of parallel get two points at the ends of the
-  // overlap measured along A's axis, B's core point straight across along n: off B's core by up
-  // to the sine times the segment length (the method's stated approximation).
+  const pair: PairNormal3D = {
+    a,
+    b,
+    n,
+    sepN,
+    margin,
+    tol,
+    coreTol: coreTolerance(a, b, tol),
+    hA: support(a, n) + a.radius,
+    hB: -support(b, scale(n, -1)) - b.radius,
+  };
+  for (let k = 0; k < Math.min(m.count, 4); k++) pointProblems3D(pair, m, k, problems);
+  duplicatePointProblems(m, tol, problems);
+  out.ok = problems.length === 0;
+  return out;
+}
+
+const fmt = (x: number): string => x.toPrecision(6);
+
+/**
+ * Two capsules within SEGMENT_PARALLEL_SINE_3D of parallel get two points at the ends of the
+ * overlap measured along A's axis, B's core point straight across along n: off B's core by up to
+ * the sine times the segment length (the method's stated approximation).
+ */
+function coreTolerance(a: PlacedShape3D, b: PlacedShape3D, tol: number): number {
   const segLength = (s: PlacedShape3D): number => (s.v.length === 2 ? len(sub(s.v[1], s.v[0])) : 0);
-  const coreTol =
-    !a.hull && !b.hull
-      ? tol + SEGMENT_PARALLEL_SINE_3D * Math.max(segLength(a), segLength(b))
-      : tol;
-  const hA = support(a, n) + a.radius;
-  const hB = -support(b, scale(n, -1)) - b.radius;
-  for (let k = 0; k < Math.min(m.count, 4); k++) {
-    const what = `point ${k}`;
-    const d = m.depths[k];
-    const p: V3 = [m.positions[3 * k], m.positions[3 * k + 1], m.positions[3 * k + 2]];
-    if (!Number.isFinite(d) || !p.every(Number.isFinite)) {
-      problems.push(`${what}: not finite`);
-      continue;
-    }
-    if (d < -margin - tol) problems.push(`${what}: depth ${fmt(d)} < -margin ${-margin}`);
-    if (d > -sepN + tol)
-      problems.push(`${what}: depth ${fmt(d)} exceeds the overlap along n ${fmt(-sepN)}`);
-    const pa = add(p, scale(n, 0.5 * d));
-    const pb = sub(p, scale(n, 0.5 * d));
-    // Points on the cores (round shapes) or the surfaces (hulls).
-    const ca = a.hull ? pa : sub(pa, scale(n, a.radius));
-    const cb = b.hull ? pb : add(pb, scale(n, b.radius));
-    const da = a.hull ? Math.abs(hullSignedDistance(a, ca)) : coreDistance(a, ca);
-    const db = b.hull ? Math.abs(hullSignedDistance(b, cb)) : coreDistance(b, cb);
-    if (!(da <= coreTol))
-      problems.push(
-        `${what}: its point on A is ${fmt(da)} from A's ${a.hull ? 'surface' : 'core'}`,
-      );
-    if (!(db <= coreTol))
-      problems.push(
-        `${what}: its point on B is ${fmt(db)} from B's ${b.hull ? 'surface' : 'core'}`,
-      );
-    const supportA = Math.abs(dot(n, pa) - hA) <= tol;
-    const supportB = Math.abs(dot(n, pb) - hB) <= tol;
-    if (!supportA && !supportB) {
-      problems.push(
-        `${what}: neither its point on A (${fmt(dot(n, pa) - hA)} off) nor on B (${fmt(dot(n, pb) - hB)} off) is a support point along the normal`,
-      );
-    }
-    const id = m.ids[k];
-    if (id > 0xffff)
-      problems.push(`${what}: id 0x${id.toString(16)} has bits above the two feature bytes`);
-    const fa = featureProblem(a, (id >> 8) & 0xff, ca, coreTol);
-    const fb = featureProblem(b, id & 0xff, cb, coreTol);
-    if (fa) problems.push(`${what}: id 0x${id.toString(16).padStart(4, '0')}: A's ${fa}`);
-    if (fb) problems.push(`${what}: id 0x${id.toString(16).padStart(4, '0')}: B's ${fb}`);
+  return !a.hull && !b.hull
+    ? tol + SEGMENT_PARALLEL_SINE_3D * Math.max(segLength(a), segLength(b))
+    : tol;
+}
+
+/** A pair and its manifold's unit normal: what each point is checked against. */
+interface PairNormal3D {
+  a: PlacedShape3D;
+  b: PlacedShape3D;
+  n: V3;
+  /** Separation along n. */
+  sepN: number;
+  margin: number;
+  tol: number;
+  /** The tolerance on points on the cores (see coreTolerance). */
+  coreTol: number;
+  /** A's and B's supporting planes along n (radii included). */
+  hA: number;
+  hB: number;
+}
+
+/** Point k: its depth, its ends on the cores or surfaces, support along n, its feature id. */
+function pointProblems3D(q: PairNormal3D, m: ManifoldView3D, k: number, problems: string[]): void {
+  const { a, b, n, tol, coreTol, hA, hB } = q;
+  const what = `point ${k}`;
+  const d = m.depths[k];
+  const p: V3 = [m.positions[3 * k], m.positions[3 * k + 1], m.positions[3 * k + 2]];
+  if (!Number.isFinite(d) || !p.every(Number.isFinite)) {
+    problems.push(`${what}: not finite`);
+    return;
   }
-  // A point twice (a few f32 steps apart, under two ids) is no contact point more: it gives a
-  // solver two constraints at one spot and flickers between its ids from frame to frame. And
-  // persistent contacts match points by pair and id: two points of one manifold may not share one.
+  if (d < -q.margin - tol) problems.push(`${what}: depth ${fmt(d)} < -margin ${-q.margin}`);
+  if (d > -q.sepN + tol)
+    problems.push(`${what}: depth ${fmt(d)} exceeds the overlap along n ${fmt(-q.sepN)}`);
+  const pa = add(p, scale(n, 0.5 * d));
+  const pb = sub(p, scale(n, 0.5 * d));
+  // Points on the cores (round shapes) or the surfaces (hulls).
+  const ca = a.hull ? pa : sub(pa, scale(n, a.radius));
+  const cb = b.hull ? pb : add(pb, scale(n, b.radius));
+  const da = a.hull ? Math.abs(hullSignedDistance(a, ca)) : coreDistance(a, ca);
+  const db = b.hull ? Math.abs(hullSignedDistance(b, cb)) : coreDistance(b, cb);
+  if (!(da <= coreTol))
+    problems.push(`${what}: its point on A is ${fmt(da)} from A's ${a.hull ? 'surface' : 'core'}`);
+  if (!(db <= coreTol))
+    problems.push(`${what}: its point on B is ${fmt(db)} from B's ${b.hull ? 'surface' : 'core'}`);
+  const supportA = Math.abs(dot(n, pa) - hA) <= tol;
+  const supportB = Math.abs(dot(n, pb) - hB) <= tol;
+  if (!supportA && !supportB) {
+    problems.push(
+      `${what}: neither its point on A (${fmt(dot(n, pa) - hA)} off) nor on B (${fmt(dot(n, pb) - hB)} off) is a support point along the normal`,
+    );
+  }
+  const id = m.ids[k];
+  if (id > 0xffff)
+    problems.push(`${what}: id 0x${id.toString(16)} has bits above the two feature bytes`);
+  const fa = featureProblem(a, (id >> 8) & 0xff, ca, coreTol);
+  const fb = featureProblem(b, id & 0xff, cb, coreTol);
+  if (fa) problems.push(`${what}: id 0x${id.toString(16).padStart(4, '0')}: A's ${fa}`);
+  if (fb) problems.push(`${what}: id 0x${id.toString(16).padStart(4, '0')}: B's ${fb}`);
+}
+
+/**
+ * A point twice (a few f32 steps apart, under two ids) is no contact point more: it gives a
+ * solver two constraints at one spot and flickers between its ids from frame to frame. And
+ * persistent contacts match points by pair and id: two points of one manifold may not share one.
+ */
+function duplicatePointProblems(m: ManifoldView3D, tol: number, problems: string[]): void {
   for (let k = 0; k < Math.min(m.count, 4); k++) {
     for (let l = k + 1; l < Math.min(m.count, 4); l++) {
       const gap = Math.hypot(
@@ -525,8 +563,6 @@ export function checkManifoldValidity3D(
         problems.push(`points ${k} and ${l} share id 0x${m.ids[k].toString(16)}`);
     }
   }
-  out.ok = problems.length === 0;
-  return out;
 }
 
 /**

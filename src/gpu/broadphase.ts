@@ -341,6 +341,38 @@ interface LastFrame {
   list: GPUBuffer[];
 }
 
+/** The sizes of one encode, checked. */
+interface FrameSizes {
+  n: number;
+  fatMargin: number;
+  capacity: number;
+  batchPairs: number;
+  batchCount: number;
+}
+
+/** One encode's buffers and mode, decided before any command is recorded. */
+interface FramePlan extends FrameSizes {
+  /** Writes the same list again, from the same last frame. */
+  retry: boolean;
+  /** Which of the two pair lists this frame writes. */
+  cur: number;
+  staleCapacity: number;
+  finders: number;
+  cacheSlots: number;
+  plan: Plan;
+  fat: GPUBuffer[];
+  prevList: GPUBuffer[];
+  pairs: GPUBuffer;
+  groups: GPUBuffer;
+  prevBodyCount: number;
+  fatBodyCount: number;
+  remapped: boolean;
+  refit: boolean;
+  rebuild: boolean;
+  remapBuffer: GPUBuffer;
+  batches: GPUBuffer;
+}
+
 export class GpuBroadphase {
   /** Default pairs capacity; 0: 4 per body, at least 1024. */
   private capacity = 0;
@@ -525,7 +557,31 @@ export class GpuBroadphase {
    * command buffer has run.
    */
   encode(encoder: GPUCommandEncoder, inputs: BroadphaseInputs): BroadphaseOutputs {
-    const device = this.device;
+    const sizes = this.checkInputs(inputs);
+    const frame = this.planFrame(inputs, sizes);
+    this.writeParams(inputs, frame);
+    const prevSlot = this.buffer('prev-slot', 4 * sizes.capacity);
+    const buffers = this.bindingTable(inputs, frame, prevSlot);
+    this.recordPasses(encoder, frame, buffers);
+    this.timer?.resolve(encoder);
+    if (!frame.retry) this.beforeLast = this.last;
+    const { n, fatMargin, fat, pairs, groups } = frame;
+    this.last = { bodyCount: n, margin: inputs.margin, fatMargin, fat, list: [pairs, groups] };
+    return {
+      pairs,
+      prevSlot,
+      groups,
+      capacity: sizes.capacity,
+      counts: this.counts,
+      indirect: this.indirect,
+      batches: frame.batches,
+      batchPairs: sizes.batchPairs,
+      batchCount: sizes.batchCount,
+    };
+  }
+
+  /** Refuses bad inputs before any GPU work; returns the frame's sizes. */
+  private checkInputs(inputs: BroadphaseInputs): FrameSizes {
     const label = this.dimension.label;
     const n = inputs.bodyCount;
     this.checkBodyCount(n);
@@ -555,8 +611,15 @@ export class GpuBroadphase {
         `batchPairs must be a positive multiple of ${BATCH_ALIGN}, got ${batchPairs}`,
       );
     }
-    const batchCount = Math.ceil(capacity / batchPairs);
+    return { n, fatMargin, capacity, batchPairs, batchCount: Math.ceil(capacity / batchPairs) };
+  }
 
+  /**
+   * Picks this frame's buffers and what it keeps of the last one (flipping the pair lists unless
+   * it retries), checks and uploads the remap, and decides between refit, rebuild and update.
+   */
+  private planFrame(inputs: BroadphaseInputs, sizes: FrameSizes): FramePlan {
+    const { n, fatMargin, capacity, batchCount } = sizes;
     // A retry writes the same list again, from the same last frame.
     const retry = inputs.retry === true && this.last !== null;
     const last = retry ? this.beforeLast : this.last;
@@ -578,17 +641,7 @@ export class GpuBroadphase {
     const groups = plan.buffers[4 + cur];
     const same = (a: GPUBuffer[], b: GPUBuffer[]): boolean => a.every((x, i) => x === b[i]);
     const listKept = last !== null && same(last.list, prevList);
-    const remap = inputs.remap ?? (retry ? this.lastRemap : null);
-    if (remap && remap.length !== n)
-      throw new RangeError(`remap holds ${remap.length} bodies, not ${n}`);
-    if (remap && last) {
-      for (let i = 0; i < n; i++) {
-        if (remap[i] !== PREV_SLOT_NONE && remap[i] >= last.bodyCount)
-          throw new RangeError(
-            `remap[${i}] = ${remap[i]}: last frame had ${last.bodyCount} bodies`,
-          );
-      }
-    }
+    const remap = this.checkRemap(inputs, n, retry, last);
     this.lastRemap = remap;
     const refit =
       inputs.refit === true ||
@@ -600,85 +653,118 @@ export class GpuBroadphase {
     const rebuild = refit || retry || last.bodyCount !== n;
     const remapBuffer = this.buffer('remap', 4 * Math.max(1, remap ? n : 1));
     if (remap && n > 0)
-      device.queue.writeBuffer(remapBuffer, 0, remap.buffer, remap.byteOffset, 4 * n);
+      this.device.queue.writeBuffer(remapBuffer, 0, remap.buffer, remap.byteOffset, 4 * n);
     const batches = this.buffer(
       'batches',
       BROADPHASE_LAYOUT.batch.bytes * batchCount,
       storageUsage() | GPUBufferUsage.INDIRECT,
     );
+    return {
+      ...sizes,
+      retry,
+      cur,
+      staleCapacity,
+      finders,
+      cacheSlots,
+      plan,
+      fat,
+      prevList,
+      pairs,
+      groups,
+      prevBodyCount: listKept && last ? last.bodyCount : 0,
+      fatBodyCount: refit || !last ? 0 : Math.min(n, last.bodyCount),
+      remapped: remap !== null && listKept,
+      refit,
+      rebuild,
+      remapBuffer,
+      batches,
+    };
+  }
 
+  /** The remap of this frame (a retry reuses the last one's), checked against the last frame. */
+  private checkRemap(
+    inputs: BroadphaseInputs,
+    n: number,
+    retry: boolean,
+    last: LastFrame | null,
+  ): Uint32Array | null {
+    const remap = inputs.remap ?? (retry ? this.lastRemap : null);
+    if (remap && remap.length !== n)
+      throw new RangeError(`remap holds ${remap.length} bodies, not ${n}`);
+    if (remap && last) {
+      for (let i = 0; i < n; i++) {
+        if (remap[i] !== PREV_SLOT_NONE && remap[i] >= last.bodyCount)
+          throw new RangeError(
+            `remap[${i}] = ${remap[i]}: last frame had ${last.bodyCount} bodies`,
+          );
+      }
+    }
+    return remap;
+  }
+
+  /** Uploads the frame's BroadphaseParams uniform. */
+  private writeParams(inputs: BroadphaseInputs, frame: FramePlan): void {
     const L = BROADPHASE_LAYOUT.params;
     const words = new ArrayBuffer(L.bytes);
     const u = new Uint32Array(words);
     const f = new Float32Array(words);
-    u[L.bodyCount] = n;
-    u[L.capacity] = capacity;
+    u[L.bodyCount] = frame.n;
+    u[L.capacity] = frame.capacity;
     f[L.margin] = inputs.margin;
-    u[L.pairCache] = cacheSlots;
-    u[L.batchPairs] = batchPairs;
-    u[L.batchCount] = batchCount;
-    f[L.fatMargin] = fatMargin;
-    u[L.staleCapacity] = staleCapacity;
-    u[L.refit] = refit ? 1 : 0;
-    u[L.rebuild] = rebuild ? 1 : 0;
-    u[L.prevBodyCount] = listKept ? last.bodyCount : 0;
-    u[L.fatBodyCount] = refit ? 0 : Math.min(n, last.bodyCount);
-    u[L.remapped] = remap && listKept ? 1 : 0;
-    device.queue.writeBuffer(this.params, 0, words);
+    u[L.pairCache] = frame.cacheSlots;
+    u[L.batchPairs] = frame.batchPairs;
+    u[L.batchCount] = frame.batchCount;
+    f[L.fatMargin] = frame.fatMargin;
+    u[L.staleCapacity] = frame.staleCapacity;
+    u[L.refit] = frame.refit ? 1 : 0;
+    u[L.rebuild] = frame.rebuild ? 1 : 0;
+    u[L.prevBodyCount] = frame.prevBodyCount;
+    u[L.fatBodyCount] = frame.fatBodyCount;
+    u[L.remapped] = frame.remapped ? 1 : 0;
+    this.device.queue.writeBuffer(this.params, 0, words);
+  }
 
-    const prevSlot = this.buffer('prev-slot', 4 * capacity);
+  /** Every kernel's buffers by binding number (the finders' cache is sized here). */
+  private bindingTable(
+    inputs: BroadphaseInputs,
+    frame: FramePlan,
+    prevSlot: GPUBuffer,
+  ): Record<number, GPUBufferBinding> {
+    const { plan, fat, prevList } = frame;
     const buffers: Record<number, GPUBufferBinding> = {
-      0: { buffer: this.params, offset: 0, size: L.bytes },
+      0: { buffer: this.params, offset: 0, size: BROADPHASE_LAYOUT.params.bytes },
       1: { buffer: inputs.shapes },
       2: { buffer: inputs.bodies },
       3: { buffer: fat[0] },
       4: { buffer: plan.buffers[0] },
       5: { buffer: plan.buffers[1] },
       6: { buffer: fat[1] },
-      7: { buffer: groups },
-      8: { buffer: pairs },
+      7: { buffer: frame.groups },
+      8: { buffer: frame.pairs },
       9: { buffer: this.counts },
       10: { buffer: this.indirect },
-      13: { buffer: this.buffer('finders', 8 * (1 + cacheSlots) * finders) },
-      15: { buffer: batches },
+      13: { buffer: this.buffer('finders', 8 * (1 + frame.cacheSlots) * frame.finders) },
+      15: { buffer: frame.batches },
       19: { buffer: this.state },
       21: { buffer: fat[2] },
       24: { buffer: prevList[0] },
       25: { buffer: prevList[1] },
       26: { buffer: prevSlot },
       27: { buffer: this.dispatch },
-      28: { buffer: remapBuffer },
+      28: { buffer: frame.remapBuffer },
     };
     if (inputs.hullVertices) buffers[14] = { buffer: inputs.hullVertices };
-    const bind = (name: KernelName): GPUBindGroup =>
-      device.createBindGroup({
-        label: `${label}.${name}`,
-        layout: this.kernels[name].layout,
-        entries: this.bindings[name].map((b) => ({ binding: b, resource: buffers[b] })),
-      });
-    const use = (pass: GPUComputePassEncoder, name: KernelName): void => {
-      pass.setPipeline(this.kernels[name].pipeline);
-      pass.setBindGroup(0, bind(name));
-    };
-    const run = (pass: GPUComputePassEncoder, name: KernelName, groups: number): void => {
-      if (groups <= 0) return;
-      use(pass, name);
-      dispatchRows(pass, groups);
-    };
-    const once = (pass: GPUComputePassEncoder, name: KernelName): void => {
-      use(pass, name);
-      pass.dispatchWorkgroups(1);
-    };
-    const indirect = (pass: GPUComputePassEncoder, name: KernelName, record: number): void => {
-      use(pass, name);
-      pass.dispatchWorkgroupsIndirect(this.dispatch, 4 * record);
-    };
-    const begin = (stage: BroadphaseStage): GPUComputePassEncoder =>
-      encoder.beginComputePass(
-        this.timer
-          ? this.timer.passDescriptor(stage, `${label}.${stage}`)
-          : { label: `${label}.${stage}` },
-      );
+    return buffers;
+  }
+
+  /** Records the five passes: aabb, sort, count, scan, write. */
+  private recordPasses(
+    encoder: GPUCommandEncoder,
+    frame: FramePlan,
+    buffers: Record<number, GPUBufferBinding>,
+  ): void {
+    const { n, plan } = frame;
+    const { begin, run, once, indirect } = this.passRecorder(encoder, buffers);
     const bodies = Math.ceil(n / BROADPHASE_WORKGROUP_SIZE);
 
     encoder.clearBuffer(this.state, 4 * STATE.moved, 4 * (STATE.extentZ + 1 - STATE.moved));
@@ -701,7 +787,7 @@ export class GpuBroadphase {
     indirect(pass, 'bpMovedCount', DISPATCH.moved);
     pass.end();
     pass = begin('scan');
-    this.scanner.encode(pass, plan.scans[cur as 0 | 1]);
+    this.scanner.encode(pass, plan.scans[frame.cur as 0 | 1]);
     pass.end();
     pass = begin('write');
     indirect(pass, 'bpWriteKept', DISPATCH.update);
@@ -711,21 +797,43 @@ export class GpuBroadphase {
     once(pass, 'bpFinalize');
     indirect(pass, 'bpPrevSlots', DISPATCH.prevSlots);
     once(pass, 'bpCommit');
-    run(pass, 'bpBatch', Math.ceil(batchCount / BROADPHASE_WORKGROUP_SIZE));
+    run(pass, 'bpBatch', Math.ceil(frame.batchCount / BROADPHASE_WORKGROUP_SIZE));
     pass.end();
-    this.timer?.resolve(encoder);
-    if (!retry) this.beforeLast = this.last;
-    this.last = { bodyCount: n, margin: inputs.margin, fatMargin, fat, list: [pairs, groups] };
+  }
+
+  /** Pass helpers over one binding table: each dispatch binds a fresh group for its kernel. */
+  private passRecorder(encoder: GPUCommandEncoder, buffers: Record<number, GPUBufferBinding>) {
+    const label = this.dimension.label;
+    const bind = (name: KernelName): GPUBindGroup =>
+      this.device.createBindGroup({
+        label: `${label}.${name}`,
+        layout: this.kernels[name].layout,
+        entries: this.bindings[name].map((b) => ({ binding: b, resource: buffers[b] })),
+      });
+    const use = (pass: GPUComputePassEncoder, name: KernelName): void => {
+      pass.setPipeline(this.kernels[name].pipeline);
+      pass.setBindGroup(0, bind(name));
+    };
     return {
-      pairs,
-      prevSlot,
-      groups,
-      capacity,
-      counts: this.counts,
-      indirect: this.indirect,
-      batches,
-      batchPairs,
-      batchCount,
+      run: (pass: GPUComputePassEncoder, name: KernelName, groups: number): void => {
+        if (groups <= 0) return;
+        use(pass, name);
+        dispatchRows(pass, groups);
+      },
+      once: (pass: GPUComputePassEncoder, name: KernelName): void => {
+        use(pass, name);
+        pass.dispatchWorkgroups(1);
+      },
+      indirect: (pass: GPUComputePassEncoder, name: KernelName, record: number): void => {
+        use(pass, name);
+        pass.dispatchWorkgroupsIndirect(this.dispatch, 4 * record);
+      },
+      begin: (stage: BroadphaseStage): GPUComputePassEncoder =>
+        encoder.beginComputePass(
+          this.timer
+            ? this.timer.passDescriptor(stage, `${label}.${stage}`)
+            : { label: `${label}.${stage}` },
+        ),
     };
   }
 

@@ -485,10 +485,43 @@ export class GpuContacts {
    * (compactBatch() each, then finish()). Checks the inputs and the capacity.
    */
   begin(encoder: GPUCommandEncoder, inputs: ContactsFrameInputs, batches = 1): void {
-    const device = this.device;
-    const L = this.dimension.layout;
     const pairSlots = inputs.pairSlots;
     if (this.open) throw new Error('contacts: begin() before the last frame finished');
+    const capacity = this.checkFrameInputs(inputs);
+    this.ensureParamSlots(batches);
+
+    // A retry reads what the first recording read; the first frame after reset() reads nothing.
+    if (!inputs.retry) {
+      this.cur ^= 1;
+      this.readsLast = !this.forget && this.slots[this.cur ^ 1].capacity > 0;
+      this.forget = false;
+    }
+    const cur = this.slots[this.cur];
+    const prevValid = this.readsLast;
+    const prevCapacity = prevValid ? this.slots[this.cur ^ 1].capacity : 0;
+    cur.capacity = capacity;
+    const pageEntries = this.pageEntries();
+    const buffers = this.frameBuffers(inputs, capacity, prevCapacity, pageEntries);
+    this.open = {
+      encoder,
+      pairSlots,
+      capacity,
+      prevCapacity,
+      prevValid: prevValid && inputs.prevSlot !== undefined,
+      batches,
+      pageEntries,
+      buffers,
+    };
+    this.startCounts(encoder, inputs, cur.counts);
+    encoder.clearBuffer(buffers[9].buffer, 0, 4 * Math.max(1, prevCapacity));
+    this.writeParams(batches, 0, pairSlots);
+    this.batchIndex = 0;
+    this.frameCount++;
+  }
+
+  /** Refuses bad frame inputs before any GPU work; returns the frame's capacity. */
+  private checkFrameInputs(inputs: ContactsFrameInputs): number {
+    const pairSlots = inputs.pairSlots;
     if (!Number.isInteger(pairSlots) || pairSlots < 0)
       throw new RangeError(`pairSlots must be an integer >= 0, got ${pairSlots}`);
     if ((inputs.pairCount === undefined) === (inputs.pairCountSource === undefined))
@@ -515,38 +548,46 @@ export class GpuContacts {
     if (capacity > this.maxCapacity()) {
       const bytes = this.CB * capacity;
       throw new CapacityError(
-        `contacts: ${capacity} entries need ${bytes} bytes per buffer; this device binds at most ${device.limits.maxStorageBufferBindingSize} bytes per buffer.`,
+        `contacts: ${capacity} entries need ${bytes} bytes per buffer; this device binds at most ${this.device.limits.maxStorageBufferBindingSize} bytes per buffer.`,
       );
     }
+    return capacity;
+  }
+
+  /** Grows the uniform slots to one per batch plus the frame's. */
+  private ensureParamSlots(batches: number): void {
     if (batches + 1 > this.paramSlots) {
       this.params.destroy();
       this.paramSlots = batches + 1;
-      this.params = createUniformSlots(device, `${this.dimension.label}-params`, this.paramSlots);
+      this.params = createUniformSlots(
+        this.device,
+        `${this.dimension.label}-params`,
+        this.paramSlots,
+      );
     }
+  }
 
-    // A retry reads what the first recording read; the first frame after reset() reads nothing.
-    if (!inputs.retry) {
-      this.cur ^= 1;
-      this.readsLast = !this.forget && this.slots[this.cur ^ 1].capacity > 0;
-      this.forget = false;
-    }
+  /** The frame's buffers by binding number: this frame's slot, the last frame's, and scratch. */
+  private frameBuffers(
+    inputs: ContactsFrameInputs,
+    capacity: number,
+    prevCapacity: number,
+    pageEntries: number,
+  ): Record<number, GPUBufferBinding> {
+    const pairSlots = inputs.pairSlots;
     const cur = this.slots[this.cur];
     const prev = this.slots[this.cur ^ 1];
-    const prevValid = this.readsLast;
-    const prevCapacity = prevValid ? prev.capacity : 0;
-    cur.capacity = capacity;
-    const idsBytes = 4 * L.ids.words;
-    const pageEntries = this.pageEntries();
+    const idsBytes = 4 * this.dimension.layout.ids.words;
     const [contacts0, contacts1] = this.pages(
       cur.contacts.ensure(this.CB * capacity),
       capacity,
       pageEntries,
     );
     const noSlots = this.buffer('no-prev-slot', 4);
-    const buffers: Record<number, GPUBufferBinding> = {
+    return {
       4: { buffer: cur.counts },
       5: { buffer: cur.denseOf.ensure(4 * Math.max(1, pairSlots)) },
-      6: { buffer: prevValid && inputs.prevSlot ? inputs.prevSlot : noSlots },
+      6: { buffer: this.readsLast && inputs.prevSlot ? inputs.prevSlot : noSlots },
       7: { buffer: prev.denseOf.ensure(4) },
       8: contacts0,
       9: { buffer: this.buffer('continued', 4 * Math.max(1, prevCapacity)) },
@@ -564,32 +605,26 @@ export class GpuContacts {
       21: { buffer: cur.keys.ensure(8 * capacity) },
       22: { buffer: this.dispatchArgs },
     };
-    this.open = {
-      encoder,
-      pairSlots,
-      capacity,
-      prevCapacity,
-      prevValid: prevValid && inputs.prevSlot !== undefined,
-      batches,
-      pageEntries,
-      buffers,
-    };
-    // The running total starts at 0; the pair count comes from the host or the GPU.
-    const counts = new Uint32Array(L.counts.bytes / 4);
-    counts[L.counts.pairCount] = inputs.pairCount ?? 0;
-    device.queue.writeBuffer(cur.counts, 0, counts);
+  }
+
+  /** The running total starts at 0; the pair count comes from the host or the GPU. */
+  private startCounts(
+    encoder: GPUCommandEncoder,
+    inputs: ContactsFrameInputs,
+    counts: GPUBuffer,
+  ): void {
+    const L = this.dimension.layout;
+    const words = new Uint32Array(L.counts.bytes / 4);
+    words[L.counts.pairCount] = inputs.pairCount ?? 0;
+    this.device.queue.writeBuffer(counts, 0, words);
     if (inputs.pairCountSource)
       encoder.copyBufferToBuffer(
         inputs.pairCountSource.buffer,
         inputs.pairCountSource.offset,
-        cur.counts,
+        counts,
         4 * L.counts.pairCount,
         4,
       );
-    encoder.clearBuffer(buffers[9].buffer, 0, 4 * Math.max(1, prevCapacity));
-    this.writeParams(batches, 0, pairSlots);
-    this.batchIndex = 0;
-    this.frameCount++;
   }
 
   /**

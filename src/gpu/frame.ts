@@ -167,6 +167,20 @@ export interface FrameResult {
   wallMs: number;
 }
 
+/** What every batch of one GpuFrame.encode() shares. */
+interface FrameBatches<I> {
+  encoder: GPUCommandEncoder;
+  inputs: I;
+  bp: BroadphaseOutputs;
+  batchPairs: number;
+  manifolds: GPUBuffer;
+  flags: GPUBuffer;
+  anchorsCur: GPUBuffer;
+  anchorsPrev: GPUBuffer | null;
+  anchorInputs: ReturnType<FrameDimension<I, string, string>['anchorInputs']>;
+  timer: PassTimer | null;
+}
+
 export class GpuFrame<
   I extends FrameInputsBase<K>,
   C extends string = string,
@@ -284,14 +298,7 @@ export class GpuFrame<
    */
   encode(encoder: GPUCommandEncoder, inputs: I, retry = false): FrameOutputs {
     const label = this.dimension.label;
-    if (inputs.kinds) {
-      this.classes.require(this.dimension.classesOfKinds(inputs.kinds), `${label}.encode`);
-    } else if (this.classes.compiled.length < this.classes.dimension.classes.length) {
-      throw new MissingPairClassError(
-        `${label}.encode: this frame compiled the pair classes ${this.classes.compiled.join(', ') || '(none)'} only; ` +
-          'give inputs.kinds (the shape kinds in the shapes buffer) so that it can check the scene needs no other',
-      );
-    }
+    this.checkPairClasses(inputs);
     const capacity = this.broadphase.defaultCapacity(inputs.bodyCount);
     const batchPairs = this.batchPairs(capacity);
     if (this.spanTimer)
@@ -320,116 +327,13 @@ export class GpuFrame<
       },
       batches,
     );
-    const B = BROADPHASE_LAYOUT.batch;
     this.classes.reserve(batches);
     this.workList.reserve(batches);
-    // Manifold reuse: last frame's anchors, whole (prevSlot indexes them), and this frame's.
-    const anchorBytes = this.dimension.reuse.anchorBytes;
-    // Anchors longer than one binding: no reuse this frame, nor the next (it reads them whole).
-    const fits = bp.capacity * anchorBytes <= this.device.limits.maxStorageBufferBindingSize;
-    if (!retry) {
-      this.anchorParity ^= 1;
-      this.readsAnchors = this.anchorsValid;
-    }
-    const anchorsCur = this.anchors[this.anchorParity].ensure(anchorBytes * bp.capacity);
-    const anchorsPrev =
-      fits && inputs.reuse !== false && this.readsAnchors
-        ? this.anchors[this.anchorParity ^ 1].buffer
-        : null;
-    this.anchorsValid = fits;
+    const { anchorsCur, anchorsPrev } = this.anchorBuffers(inputs, bp.capacity, retry);
     const flags = this.reuseFlags.ensure(4 * bp.capacity);
     const anchorInputs = this.dimension.anchorInputs(inputs);
-    const mark = (stage: string, writes: 'begin' | 'end'): void => {
-      if (timer)
-        encoder.beginComputePass(timer.passDescriptor(stage, `${label}.${stage}`, writes)).end();
-    };
-    for (let b = 0; b < batches; b++) {
-      const first = b * batchPairs;
-      const slots = Math.min(batchPairs, bp.capacity - first);
-      // The broadphase wrote this batch's pair count on the GPU (its narrowphase params): the
-      // reuse stage and the classifier read it there.
-      const count = {
-        buffer: bp.batches,
-        offset: b * B.bytes + 4 * (B.narrowphase + this.classes.dimension.params.pairCount),
-      };
-      const grids: BatchGrids = {
-        buffer: bp.batches,
-        pairs: b * B.bytes + 4 * B.x,
-        closed: b * B.bytes + 4 * B.closedX,
-        closedCountWord: (b * B.bytes) / 4 + B.closedCount,
-      };
-      const pairGrid = { buffer: bp.batches, offset: grids.pairs };
-      const pairs = { buffer: bp.pairs, offset: 8 * first, size: 8 * slots };
-      const slotManifolds = {
-        buffer: manifolds,
-        offset: 0,
-        size: slots * this.dimension.manifoldBytes,
-      };
-      const slotFlags = { buffer: flags, offset: 4 * first, size: 4 * slots };
-      const slotAnchors = {
-        buffer: anchorsCur,
-        offset: anchorBytes * first,
-        size: anchorBytes * slots,
-      };
-      mark(`reuse${b}`, 'begin');
-      this.reuse.encodeReuse(encoder, {
-        bodies: { buffer: inputs.bodies },
-        pairs,
-        pairCount: count,
-        prevSlot: { buffer: bp.prevSlot, offset: 4 * first, size: 4 * slots },
-        firstSlot: first,
-        anchorsPrev: anchorsPrev ? { buffer: anchorsPrev } : null,
-        anchorsCur: slotAnchors,
-        manifolds: slotManifolds,
-        flags: slotFlags,
-        counts: { buffer: this.reuseCounts },
-        clearCounts: b === 0,
-        margin: inputs.margin,
-        window: b,
-        grid: pairGrid,
-      });
-      const work = this.workList.encode(encoder, slotFlags, slots, count, b, grids);
-      mark(`reuse${b}`, 'end');
-      this.classes.encode(
-        encoder,
-        {
-          inputs,
-          pairs,
-          manifolds: slotManifolds,
-          slots,
-          count: work.count,
-          workList: work.list,
-          margin: inputs.margin,
-        },
-        b,
-        {
-          classify: timer
-            ? timer.passDescriptor(`kernel${b}`, `${label}.classify`, 'begin')
-            : { label: `${label}.classify` },
-          collide: timer
-            ? timer.passDescriptor(`kernel${b}`, `${label}.narrowphase`, 'end')
-            : { label: `${label}.narrowphase` },
-        },
-      );
-      mark(`anchors${b}`, 'begin');
-      this.reuse.encodeAnchors(encoder, {
-        ...anchorInputs,
-        bodies: { buffer: inputs.bodies },
-        pairs,
-        pairCount: count,
-        manifolds: slotManifolds,
-        flags: slotFlags,
-        anchorsCur: slotAnchors,
-        margin: inputs.margin,
-        window: b,
-        grid: pairGrid,
-      });
-      mark(`anchors${b}`, 'end');
-      this.contacts.compactBatch(
-        { manifolds, pairs: bp.pairs, pairsOffset: 8 * first, first, slots, grids },
-        timer ? timer.passDescriptor(`compact${b}`, `${label}.compact`) : undefined,
-      );
-    }
+    const ctx = { encoder, inputs, bp, batchPairs, manifolds, flags, anchorsCur, anchorsPrev };
+    for (let b = 0; b < batches; b++) this.encodeBatch({ ...ctx, anchorInputs, timer }, b);
     const contacts = this.contacts.finish();
     timer?.resolve(encoder);
     if (this.spanTimer) {
@@ -438,6 +342,151 @@ export class GpuFrame<
     }
     this.last = { broadphase: bp, manifolds, batches, contacts };
     return this.last;
+  }
+
+  /** Refuses a frame that may need pair classes this instance did not compile. */
+  private checkPairClasses(inputs: I): void {
+    const label = this.dimension.label;
+    if (inputs.kinds) {
+      this.classes.require(this.dimension.classesOfKinds(inputs.kinds), `${label}.encode`);
+    } else if (this.classes.compiled.length < this.classes.dimension.classes.length) {
+      throw new MissingPairClassError(
+        `${label}.encode: this frame compiled the pair classes ${this.classes.compiled.join(', ') || '(none)'} only; ` +
+          'give inputs.kinds (the shape kinds in the shapes buffer) so that it can check the scene needs no other',
+      );
+    }
+  }
+
+  /** Manifold reuse: last frame's anchors, whole (prevSlot indexes them), and this frame's. */
+  private anchorBuffers(
+    inputs: I,
+    pairSlots: number,
+    retry: boolean,
+  ): { anchorsCur: GPUBuffer; anchorsPrev: GPUBuffer | null } {
+    const anchorBytes = this.dimension.reuse.anchorBytes;
+    // Anchors longer than one binding: no reuse this frame, nor the next (it reads them whole).
+    const fits = pairSlots * anchorBytes <= this.device.limits.maxStorageBufferBindingSize;
+    if (!retry) {
+      this.anchorParity ^= 1;
+      this.readsAnchors = this.anchorsValid;
+    }
+    const anchorsCur = this.anchors[this.anchorParity].ensure(anchorBytes * pairSlots);
+    const anchorsPrev =
+      fits && inputs.reuse !== false && this.readsAnchors
+        ? this.anchors[this.anchorParity ^ 1].buffer
+        : null;
+    this.anchorsValid = fits;
+    return { anchorsCur, anchorsPrev };
+  }
+
+  /** Batch `b`'s slices of the frame's buffers, and where the GPU wrote its pair count and grids. */
+  private batchSlices(ctx: FrameBatches<I>, b: number) {
+    const B = BROADPHASE_LAYOUT.batch;
+    const { bp, batchPairs } = ctx;
+    const anchorBytes = this.dimension.reuse.anchorBytes;
+    const first = b * batchPairs;
+    const slots = Math.min(batchPairs, bp.capacity - first);
+    // The broadphase wrote this batch's pair count on the GPU (its narrowphase params): the
+    // reuse stage and the classifier read it there.
+    const count = {
+      buffer: bp.batches,
+      offset: b * B.bytes + 4 * (B.narrowphase + this.classes.dimension.params.pairCount),
+    };
+    const grids: BatchGrids = {
+      buffer: bp.batches,
+      pairs: b * B.bytes + 4 * B.x,
+      closed: b * B.bytes + 4 * B.closedX,
+      closedCountWord: (b * B.bytes) / 4 + B.closedCount,
+    };
+    return {
+      first,
+      slots,
+      count,
+      grids,
+      pairGrid: { buffer: bp.batches, offset: grids.pairs },
+      pairs: { buffer: bp.pairs, offset: 8 * first, size: 8 * slots },
+      manifolds: {
+        buffer: ctx.manifolds,
+        offset: 0,
+        size: slots * this.dimension.manifoldBytes,
+      },
+      flags: { buffer: ctx.flags, offset: 4 * first, size: 4 * slots },
+      anchors: {
+        buffer: ctx.anchorsCur,
+        offset: anchorBytes * first,
+        size: anchorBytes * slots,
+      },
+    };
+  }
+
+  /** Records batch `b`: reuse, work list, classify and collide, anchors, compaction. */
+  private encodeBatch(ctx: FrameBatches<I>, b: number): void {
+    const { encoder, inputs, bp, timer } = ctx;
+    const label = this.dimension.label;
+    const s = this.batchSlices(ctx, b);
+    const mark = (stage: string, writes: 'begin' | 'end'): void => {
+      if (timer)
+        encoder.beginComputePass(timer.passDescriptor(stage, `${label}.${stage}`, writes)).end();
+    };
+    mark(`reuse${b}`, 'begin');
+    this.reuse.encodeReuse(encoder, {
+      bodies: { buffer: inputs.bodies },
+      pairs: s.pairs,
+      pairCount: s.count,
+      prevSlot: { buffer: bp.prevSlot, offset: 4 * s.first, size: 4 * s.slots },
+      firstSlot: s.first,
+      anchorsPrev: ctx.anchorsPrev ? { buffer: ctx.anchorsPrev } : null,
+      anchorsCur: s.anchors,
+      manifolds: s.manifolds,
+      flags: s.flags,
+      counts: { buffer: this.reuseCounts },
+      clearCounts: b === 0,
+      margin: inputs.margin,
+      window: b,
+      grid: s.pairGrid,
+    });
+    const work = this.workList.encode(encoder, s.flags, s.slots, s.count, b, s.grids);
+    mark(`reuse${b}`, 'end');
+    this.classes.encode(
+      encoder,
+      {
+        inputs,
+        pairs: s.pairs,
+        manifolds: s.manifolds,
+        slots: s.slots,
+        count: work.count,
+        workList: work.list,
+        margin: inputs.margin,
+      },
+      b,
+      {
+        classify: timer
+          ? timer.passDescriptor(`kernel${b}`, `${label}.classify`, 'begin')
+          : { label: `${label}.classify` },
+        collide: timer
+          ? timer.passDescriptor(`kernel${b}`, `${label}.narrowphase`, 'end')
+          : { label: `${label}.narrowphase` },
+      },
+    );
+    mark(`anchors${b}`, 'begin');
+    this.reuse.encodeAnchors(encoder, {
+      ...ctx.anchorInputs,
+      bodies: { buffer: inputs.bodies },
+      pairs: s.pairs,
+      pairCount: s.count,
+      manifolds: s.manifolds,
+      flags: s.flags,
+      anchorsCur: s.anchors,
+      margin: inputs.margin,
+      window: b,
+      grid: s.pairGrid,
+    });
+    mark(`anchors${b}`, 'end');
+    const { first, slots, grids } = s;
+    this.contacts.compactBatch(
+      { manifolds: ctx.manifolds, pairs: bp.pairs, pairsOffset: 8 * first, first, slots, grids },
+      timer ? timer.passDescriptor(`compact${b}`, `${label}.compact`) : undefined,
+    );
   }
 
   /**
@@ -488,51 +537,7 @@ export class GpuFrame<
    */
   async step(inputs: I): Promise<FrameResult> {
     const start = performance.now();
-    let runs = 0;
-    let counts: FrameCounts;
-    for (;;) {
-      const encoder = this.device.createCommandEncoder({ label: this.dimension.label });
-      this.encode(encoder, inputs, runs > 0);
-      this.device.queue.submit([encoder.finish()]);
-      runs++;
-      counts = await this.readCounts();
-      if (counts.uncollided > 0) {
-        const skipped = await this.classes.readSkipped();
-        // The uncollided pairs' slots hold nothing valid: no later frame may reuse or persist them.
-        this.reset();
-        const missing = Object.entries<number>(skipped)
-          .filter(([, n]) => n > 0)
-          .map(([c, n]) => `${c}: ${n}`)
-          .join(', ');
-        throw new MissingPairClassError(
-          `${this.dimension.label}: ${counts.uncollided} pairs of classes without a pipeline were not collided (${missing}); the shapes' kinds form classes beyond those compiled (${this.classes.compiled.join(', ')})`,
-        );
-      }
-      if (!counts.pairsOverflow && !counts.contactsOverflow) break;
-      if (runs > 2)
-        throw new Error(
-          `${this.dimension.label}: still overflowing after ${runs} runs (pairs ${counts.pairs}, contacts ${counts.contacts})`,
-        );
-      if (counts.pairsOverflow) {
-        const max = this.broadphase.maxCapacity();
-        if (counts.pairs > max)
-          throw new CapacityError(
-            `${this.dimension.label}: ${counts.pairs} pairs need ${8 * counts.pairs} bytes; this device binds at most ${8 * max} bytes per buffer.`,
-          );
-        this.broadphase.setCapacity(Math.min(max, Math.ceil(counts.pairs * CONTACTS_GROWTH)));
-      }
-      if (counts.contactsOverflow) {
-        const max = this.contacts.maxCapacity();
-        if (counts.contacts > max) {
-          const binding = this.device.limits.maxStorageBufferBindingSize;
-          throw new CapacityError(
-            `${this.dimension.label}: ${counts.contacts} touching pairs; this device's bindings (maxStorageBufferBindingSize ${binding} bytes) hold a dense list of at most ${max}, in two pages. ` +
-              "Create the device with the adapter's larger limit (acquireDevice() asks for the largest) or collide fewer bodies per frame.",
-          );
-        }
-        this.contacts.setCapacity(Math.min(max, Math.ceil(counts.contacts * CONTACTS_GROWTH)));
-      }
-    }
+    const { counts, runs } = await this.runUntilFits(inputs);
     const out = this.last!;
     const L = this.contacts.dimension.layout;
     const entries = counts.contacts;
@@ -552,32 +557,7 @@ export class GpuFrame<
     const ended = new Uint32Array(
       await readBuffer(this.device, out.contacts.ended, 8 * counts.ended),
     );
-    let timings: FrameTimings | null = null;
-    const bt = await this.broadphase.readTimings();
-    const ctt = await this.contacts.readTimings();
-    if (this.timer && this.spanTimer && bt && ctt) {
-      const t = await this.timer.read();
-      const span = (await this.spanTimer.read())['frame'];
-      let reuse = 0;
-      let narrowphase = 0;
-      let compaction = 0;
-      for (let b = 0; b < out.batches; b++) {
-        reuse += t[`reuse${b}`] + t[`anchors${b}`];
-        narrowphase += t[`kernel${b}`];
-        compaction += t[`compact${b}`];
-      }
-      const broadphase = bt.total;
-      const total = broadphase + reuse + narrowphase + compaction + ctt.persist;
-      timings = {
-        broadphase,
-        reuse,
-        narrowphase,
-        compaction,
-        persistence: ctt.persist,
-        total,
-        span,
-      };
-    }
+    const timings = await this.readFrameTimings(out.batches);
     return {
       counts,
       contacts,
@@ -588,6 +568,92 @@ export class GpuFrame<
       batches: out.batches,
       timings,
       wallMs: performance.now() - start,
+    };
+  }
+
+  /** Encodes, submits and reads the counts until nothing overflowed (three runs at most). */
+  private async runUntilFits(inputs: I): Promise<{ counts: FrameCounts; runs: number }> {
+    let runs = 0;
+    let counts: FrameCounts;
+    for (;;) {
+      const encoder = this.device.createCommandEncoder({ label: this.dimension.label });
+      this.encode(encoder, inputs, runs > 0);
+      this.device.queue.submit([encoder.finish()]);
+      runs++;
+      counts = await this.readCounts();
+      if (counts.uncollided > 0) await this.refuseUncollided(counts);
+      if (!counts.pairsOverflow && !counts.contactsOverflow) break;
+      if (runs > 2)
+        throw new Error(
+          `${this.dimension.label}: still overflowing after ${runs} runs (pairs ${counts.pairs}, contacts ${counts.contacts})`,
+        );
+      this.growAfterOverflow(counts);
+    }
+    return { counts, runs };
+  }
+
+  /** Throws for the pairs no compiled class collided (forgetting the frame first). */
+  private async refuseUncollided(counts: FrameCounts): Promise<never> {
+    const skipped = await this.classes.readSkipped();
+    // The uncollided pairs' slots hold nothing valid: no later frame may reuse or persist them.
+    this.reset();
+    const missing = Object.entries<number>(skipped)
+      .filter(([, n]) => n > 0)
+      .map(([c, n]) => `${c}: ${n}`)
+      .join(', ');
+    throw new MissingPairClassError(
+      `${this.dimension.label}: ${counts.uncollided} pairs of classes without a pipeline were not collided (${missing}); the shapes' kinds form classes beyond those compiled (${this.classes.compiled.join(', ')})`,
+    );
+  }
+
+  /** Grows the pair and contact capacities that overflowed, or refuses what the device cannot bind. */
+  private growAfterOverflow(counts: FrameCounts): void {
+    if (counts.pairsOverflow) {
+      const max = this.broadphase.maxCapacity();
+      if (counts.pairs > max)
+        throw new CapacityError(
+          `${this.dimension.label}: ${counts.pairs} pairs need ${8 * counts.pairs} bytes; this device binds at most ${8 * max} bytes per buffer.`,
+        );
+      this.broadphase.setCapacity(Math.min(max, Math.ceil(counts.pairs * CONTACTS_GROWTH)));
+    }
+    if (counts.contactsOverflow) {
+      const max = this.contacts.maxCapacity();
+      if (counts.contacts > max) {
+        const binding = this.device.limits.maxStorageBufferBindingSize;
+        throw new CapacityError(
+          `${this.dimension.label}: ${counts.contacts} touching pairs; this device's bindings (maxStorageBufferBindingSize ${binding} bytes) hold a dense list of at most ${max}, in two pages. ` +
+            "Create the device with the adapter's larger limit (acquireDevice() asks for the largest) or collide fewer bodies per frame.",
+        );
+      }
+      this.contacts.setCapacity(Math.min(max, Math.ceil(counts.contacts * CONTACTS_GROWTH)));
+    }
+  }
+
+  /** The last frame's stage timings, summed over its batches; null without timestamps. */
+  private async readFrameTimings(batches: number): Promise<FrameTimings | null> {
+    const bt = await this.broadphase.readTimings();
+    const ctt = await this.contacts.readTimings();
+    if (!(this.timer && this.spanTimer && bt && ctt)) return null;
+    const t = await this.timer.read();
+    const span = (await this.spanTimer.read())['frame'];
+    let reuse = 0;
+    let narrowphase = 0;
+    let compaction = 0;
+    for (let b = 0; b < batches; b++) {
+      reuse += t[`reuse${b}`] + t[`anchors${b}`];
+      narrowphase += t[`kernel${b}`];
+      compaction += t[`compact${b}`];
+    }
+    const broadphase = bt.total;
+    const total = broadphase + reuse + narrowphase + compaction + ctt.persist;
+    return {
+      broadphase,
+      reuse,
+      narrowphase,
+      compaction,
+      persistence: ctt.persist,
+      total,
+      span,
     };
   }
 

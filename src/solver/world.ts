@@ -460,7 +460,6 @@ export abstract class SolverWorld<
    */
   encodeStep(encoder: GPUCommandEncoder, dt: number, retry = false): O {
     checkTimeStep(dt);
-    const device = this.device;
     // A rerun reads the same last frame as the first run did.
     if (!retry) {
       this.previous = this.frame.contacts.lastOutputs();
@@ -468,25 +467,11 @@ export abstract class SolverWorld<
       this.afresh = false;
     }
     this.encodeCommands(encoder, dt);
-    let inputs = this.frameInputs();
-    if (this.remap && !retry) inputs = { ...inputs, remap: this.remap };
-    if (this.stepAfresh) inputs = { ...inputs, reuse: false };
-    const out = this.frame.encode(encoder, inputs, retry);
-    if (!retry) this.remap = null;
-    this.last = out;
+    const out = this.encodeFrame(encoder, retry);
     const capacity = out.contacts.capacity;
-    const limit = device.limits.maxStorageBufferBindingSize;
-    // The solver binds the dense list and its constraints whole (the frame could page a longer list).
-    if (
-      capacity > (out.contacts.pageEntries ?? capacity) ||
-      capacity * this.layout.constraint.bytes > limit
-    ) {
-      throw new CapacityError(
-        `${this.layout.label}: ${capacity} contacts need ${capacity * this.layout.constraint.bytes} bytes of constraints and one binding for the contact list; this device binds at most ${limit} bytes per buffer. Simulate fewer bodies per world.`,
-      );
-    }
+    this.checkSolverCapacity(out.contacts);
     const constraints = this.constraints.ensure(capacity * this.layout.constraint.bytes);
-    device.queue.writeBuffer(
+    this.device.queue.writeBuffer(
       this.params,
       0,
       stepParamsBytes(
@@ -499,41 +484,93 @@ export abstract class SolverWorld<
       ),
     );
     this.mapColorReadbacks();
-    const { colors, order, dispatch, sizes, splits } = this.coloring.encode(
+    const coloring = this.encodeColoring(encoder, out.contacts);
+    const resources = this.solverResources(out.contacts, constraints, coloring);
+    const bindGroup = this.solverBindGroups(resources);
+    this.recordSolverPass(encoder, bindGroup, coloring.dispatch, capacity);
+    this.timer?.resolve(encoder);
+    return out;
+  }
+
+  /** Records the collision frame on the current bodies (the pending remap, unless a rerun). */
+  private encodeFrame(encoder: GPUCommandEncoder, retry: boolean): O {
+    let inputs = this.frameInputs();
+    if (this.remap && !retry) inputs = { ...inputs, remap: this.remap };
+    if (this.stepAfresh) inputs = { ...inputs, reuse: false };
+    const out = this.frame.encode(encoder, inputs, retry);
+    if (!retry) this.remap = null;
+    this.last = out;
+    return out;
+  }
+
+  /** The solver binds the dense list and its constraints whole (the frame could page a longer list). */
+  private checkSolverCapacity(contacts: ContactsOutputsLike): void {
+    const capacity = contacts.capacity;
+    const limit = this.device.limits.maxStorageBufferBindingSize;
+    if (
+      capacity > (contacts.pageEntries ?? capacity) ||
+      capacity * this.layout.constraint.bytes > limit
+    ) {
+      throw new CapacityError(
+        `${this.layout.label}: ${capacity} contacts need ${capacity * this.layout.constraint.bytes} bytes of constraints and one binding for the contact list; this device binds at most ${limit} bytes per buffer. Simulate fewer bodies per world.`,
+      );
+    }
+  }
+
+  /** Colours the frame's contacts and, where a readback is free, copies the colour sizes to it. */
+  private encodeColoring(encoder: GPUCommandEncoder, contacts: ContactsOutputsLike) {
+    const coloring = this.coloring.encode(
       encoder,
       {
-        pairs: out.contacts.keys,
-        counts: out.contacts.counts,
+        pairs: contacts.keys,
+        counts: contacts.counts,
         countWord: this.layout.countWord,
-        capacity,
+        capacity: contacts.capacity,
         dynamicBodies: this.store.dynamicBodies,
         bodyCount: this.bodyCount,
       },
       this.timer?.passDescriptor('coloring', `${this.layout.label}.coloring`),
     );
-    this.lastColors = colors;
-    this.lastColorSizes = sizes;
+    this.lastColors = coloring.colors;
+    this.lastColorSizes = coloring.sizes;
     const readback = this.colorReadbacks.find((r) => r.state === 'free');
     if (readback) {
-      encoder.copyBufferToBuffer(sizes, 0, readback.buffer, 0, 4 * COLOR_COUNT);
+      encoder.copyBufferToBuffer(coloring.sizes, 0, readback.buffer, 0, 4 * COLOR_COUNT);
       readback.state = 'encoded';
     }
-    const passes = this.pinnedColorPasses ?? this.colorPasses;
-    const resources: Record<number, GPUBufferBinding> = {
+    return coloring;
+  }
+
+  /** The solver kernels' buffers by binding number. */
+  private solverResources(
+    contacts: ContactsOutputsLike,
+    constraints: GPUBuffer,
+    coloring: { splits: GPUBuffer; order: GPUBuffer },
+  ): Record<number, GPUBufferBinding> {
+    return {
       [B.params]: { buffer: this.params, offset: 0, size: this.layout.params.bytes },
       [B.bodies]: { buffer: this.bodies },
       [B.states]: { buffer: this.states },
-      [B.contacts]: { buffer: out.contacts.contacts },
-      [B.userValues]: { buffer: out.contacts.userValues },
+      [B.contacts]: { buffer: contacts.contacts },
+      [B.userValues]: { buffer: contacts.userValues },
       [B.constraints]: { buffer: constraints },
-      [B.splits]: { buffer: splits },
-      [B.order]: { buffer: order },
+      [B.splits]: { buffer: coloring.splits },
+      [B.order]: { buffer: coloring.order },
       [B.prevContacts]: { buffer: this.previous?.contacts ?? this.placeholder },
       [B.prevUserValues]: { buffer: this.previous?.userValues ?? this.placeholder },
       [B.overflowSums]: {
         buffer: this.overflowSums.ensure(4 * this.layout.overflowWords * this.bodyCount),
       },
     };
+  }
+
+  /**
+   * A bind group per stage and uniform slot, cached per set of buffers (the last four sets) so a
+   * step on unchanged buffers creates none.
+   */
+  private solverBindGroups(
+    resources: Record<number, GPUBufferBinding>,
+  ): (stage: SolverStage, slot?: number) => GPUBindGroup {
     const { kernels, bindings } = this.solver;
     const key = Object.values(resources).map((r) => r.buffer);
     let cache = this.groupCaches.find(
@@ -545,11 +582,11 @@ export abstract class SolverWorld<
     }
     const groupsOf = cache.groups;
     // `slot`: the SolverPass uniform slot (passSlot) the stage reads.
-    const bindGroup = (stage: SolverStage, slot = 0): GPUBindGroup => {
+    return (stage: SolverStage, slot = 0): GPUBindGroup => {
       const id = `${stage}:${slot}`;
       let group = groupsOf.get(id);
       if (!group) {
-        group = device.createBindGroup({
+        group = this.device.createBindGroup({
           label: `${this.layout.label}.${stage}`,
           layout: kernels[stage].layout,
           entries: bindings[stage].map((b) => ({
@@ -568,6 +605,17 @@ export abstract class SolverWorld<
       }
       return group;
     };
+  }
+
+  /** Records the solver pass: begin, prepare, then per substep integrate, warm start, solve, relax. */
+  private recordSolverPass(
+    encoder: GPUCommandEncoder,
+    bindGroup: (stage: SolverStage, slot?: number) => GPUBindGroup,
+    dispatch: GPUBuffer,
+    capacity: number,
+  ): void {
+    const { kernels } = this.solver;
+    const passes = this.pinnedColorPasses ?? this.colorPasses;
     const contactGroups = Math.ceil(capacity / SOLVER_WORKGROUP_SIZE);
     const bodyGroups = Math.ceil(this.bodyCount / SOLVER_WORKGROUP_SIZE);
     const pass = encoder.beginComputePass(
@@ -621,8 +669,6 @@ export abstract class SolverWorld<
     }
     run('store', contactGroups, bindGroup('store'));
     pass.end();
-    this.timer?.resolve(encoder);
-    return out;
   }
 
   /**
