@@ -355,70 +355,50 @@ export function queryEdgeDirections3D(
   return setEdgeQuery3D(best, bestA, bestB, B.rot, axis, out);
 }
 
-/**
- * Lists in candEdgeB B's edges that can face A (c_A: A's centre in B's frame): their bound, max
- * over the edge's arc of m · (c_A − q) − ρ_A, reaches `cut`. Returns how many.
- */
+/** Lists in candEdgeB B's edges that can face A (c_A: A's centre in B's frame); returns how many. */
 function pruneEdgesB3D(A: Hull3D, B: Hull3D, cA: Vec3Like, cut: number): number {
-  const sb = B.shape;
-  const bv = sb.vertices;
-  const bp = sb.planes;
-  const tx = cA[0],
-    ty = cA[1],
-    tz = cA[2];
-  let nb = 0;
-  for (let j = 0, eb = sb.edgeCount; j < eb; j++) {
-    const c0 = 4 * sb.edgeF0[j];
-    const c1 = 4 * sb.edgeF1[j];
-    const q = 3 * sb.edgeV0[j];
-    const bound =
-      arcMax3D(
-        bp[c0],
-        bp[c0 + 1],
-        bp[c0 + 2],
-        bp[c1],
-        bp[c1 + 1],
-        bp[c1 + 2],
-        tx - bv[q],
-        ty - bv[q + 1],
-        tz - bv[q + 2],
-      ) - A.shape.inradius;
-    if (bound >= cut) candEdgeB[nb++] = j;
-  }
-  return nb;
+  return pruneEdges3D(B, A.shape.inradius, cA, cut, candEdgeB);
 }
 
 /**
- * Lists in candEdgeA A's edges that can face B (c_B: B's centre in A's frame): their bound, max
- * over the edge's arc of n · (c_B − p) − ρ_B, reaches `cut`. Returns how many.
+ * Lists in candEdgeA A's edges that can face B (c_B: B's centre in A's frame); returns how many.
+ * (The WGSL keeps A's as a bit mask, B's as a list; the host lists both.)
  */
 function pruneEdgesA3D(A: Hull3D, B: Hull3D, cB: Vec3Like, cut: number): number {
-  const sa = A.shape;
-  const av = sa.vertices;
-  const ap = sa.planes;
-  const cbx = cB[0],
-    cby = cB[1],
-    cbz = cB[2];
-  let na = 0;
-  for (let i = 0, ea = sa.edgeCount; i < ea; i++) {
-    const fa = 4 * sa.edgeF0[i];
-    const fb = 4 * sa.edgeF1[i];
-    const i0 = 3 * sa.edgeV0[i];
+  return pruneEdges3D(A, B.shape.inradius, cB, cut, candEdgeA);
+}
+
+/**
+ * Lists in `out` the edges of H that can face the other hull (inradius ρ, centre c in H's frame):
+ * those whose bound, max over the edge's arc of n · (c − p) − ρ, reaches `cut`. Returns how many.
+ */
+function pruneEdges3D(H: Hull3D, rho: number, c: Vec3Like, cut: number, out: Uint8Array): number {
+  const sh = H.shape;
+  const hv = sh.vertices;
+  const hp = sh.planes;
+  const cx = c[0],
+    cy = c[1],
+    cz = c[2];
+  let count = 0;
+  for (let k = 0, edges = sh.edgeCount; k < edges; k++) {
+    const f0 = 4 * sh.edgeF0[k];
+    const f1 = 4 * sh.edgeF1[k];
+    const p = 3 * sh.edgeV0[k];
     const bound =
       arcMax3D(
-        ap[fa],
-        ap[fa + 1],
-        ap[fa + 2],
-        ap[fb],
-        ap[fb + 1],
-        ap[fb + 2],
-        cbx - av[i0],
-        cby - av[i0 + 1],
-        cbz - av[i0 + 2],
-      ) - B.shape.inradius;
-    if (bound >= cut) candEdgeA[na++] = i;
+        hp[f0],
+        hp[f0 + 1],
+        hp[f0 + 2],
+        hp[f1],
+        hp[f1 + 1],
+        hp[f1 + 2],
+        cx - hv[p],
+        cy - hv[p + 1],
+        cz - hv[p + 2],
+      ) - rho;
+    if (bound >= cut) out[count++] = k;
   }
-  return na;
+  return count;
 }
 
 /**
