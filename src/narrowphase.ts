@@ -34,8 +34,9 @@ import {
   packScene2D,
   type ManifoldJson,
   type ManifoldWords,
+  type Packed2D,
 } from './pack2d.ts';
-import { packScene3D } from './pack3d.ts';
+import { packScene3D, type Packed3D } from './pack3d.ts';
 import { rebaseFarPairs } from './precision.ts';
 import { parseScene, type Scene, type Scene2D, type Scene3D } from './scene.ts';
 
@@ -294,59 +295,67 @@ function destroyedError(): Error {
   );
 }
 
-/** Collides a 2D scene on `st`, or on the CPU reference without one. */
-async function run2D(st: GpuState | null, scene: Scene2D): Promise<Slots> {
-  const touchingOnly = scene.pairs === null;
-  const pairs = scene.pairs ?? sweepAndPrune2D(scene);
-  const rebased = rebaseFarPairs(scene, pairs);
-  const packed = packScene2D(rebased.scene, rebased.pairs);
-  let buffer: ArrayBuffer;
-  let computeMs: number | null;
-  let compileMs: Record<string, number> = {};
-  if (st) {
-    const runner = await runner2D(st);
-    const r = await runner.run(packed);
-    buffer = r.manifolds;
-    computeMs = r.kernelMs;
-    compileMs = { ...runner.compileMs };
-  } else {
-    const prepared = prepareCpu2D(packed, scene.shapes.length);
-    const t0 = performance.now();
-    buffer = collidePacked2D(prepared, packed);
-    computeMs = performance.now() - t0;
-  }
-  return {
-    buffer,
-    pairs,
-    touchingOnly,
-    origins: rebased.origins,
-    words: LAYOUT_2D.manifold,
-    dim: 2,
-    computeMs,
-    rebasedPairs: rebased.moved,
-    compileMs,
-  };
+/** What a call needs of one dimension: its broadphase, packing, GPU runner and CPU reference. */
+interface SceneDimension<S extends Scene, P> {
+  dim: 2 | 3;
+  words: ManifoldWords;
+  sweep(scene: S): Uint32Array;
+  pack(scene: S, pairs: Uint32Array): P;
+  gpu(st: GpuState): Promise<{
+    run(packed: P): Promise<{ manifolds: ArrayBuffer; kernelMs: number | null }>;
+    compileMs: Record<string, number>;
+  }>;
+  /** Prepares the CPU reference (untimed) and returns its timed run. */
+  cpu(packed: P, scene: S): () => ArrayBuffer;
 }
 
-/** Collides a 3D scene on `st`, or on the CPU reference without one. */
-async function run3D(st: GpuState | null, scene: Scene3D): Promise<Slots> {
+const SCENE_2D: SceneDimension<Scene2D, Packed2D> = {
+  dim: 2,
+  words: LAYOUT_2D.manifold,
+  sweep: sweepAndPrune2D,
+  pack: packScene2D,
+  gpu: runner2D,
+  cpu(packed, scene) {
+    const prepared = prepareCpu2D(packed, scene.shapes.length);
+    return () => collidePacked2D(prepared, packed);
+  },
+};
+
+const SCENE_3D: SceneDimension<Scene3D, Packed3D> = {
+  dim: 3,
+  words: LAYOUT_3D.manifold,
+  sweep: sweepAndPrune3D,
+  pack: packScene3D,
+  gpu: runner3D,
+  cpu(packed) {
+    const prepared = prepareCpu3D(packed);
+    return () => collidePacked3D(prepared, packed);
+  },
+};
+
+/** Collides a scene on `st`, or on the CPU reference without one. */
+async function runScene<S extends Scene, P>(
+  d: SceneDimension<S, P>,
+  st: GpuState | null,
+  scene: S,
+): Promise<Slots> {
   const touchingOnly = scene.pairs === null;
-  const pairs = scene.pairs ?? sweepAndPrune3D(scene);
+  const pairs = scene.pairs ?? d.sweep(scene);
   const rebased = rebaseFarPairs(scene, pairs);
-  const packed = packScene3D(rebased.scene, rebased.pairs);
+  const packed = d.pack(rebased.scene, rebased.pairs);
   let buffer: ArrayBuffer;
   let computeMs: number | null;
   let compileMs: Record<string, number> = {};
   if (st) {
-    const runner = await runner3D(st);
+    const runner = await d.gpu(st);
     const r = await runner.run(packed);
     buffer = r.manifolds;
     computeMs = r.kernelMs;
     compileMs = { ...runner.compileMs };
   } else {
-    const prepared = prepareCpu3D(packed);
+    const collide = d.cpu(packed, scene);
     const t0 = performance.now();
-    buffer = collidePacked3D(prepared, packed);
+    buffer = collide();
     computeMs = performance.now() - t0;
   }
   return {
@@ -354,8 +363,8 @@ async function run3D(st: GpuState | null, scene: Scene3D): Promise<Slots> {
     pairs,
     touchingOnly,
     origins: rebased.origins,
-    words: LAYOUT_3D.manifold,
-    dim: 3,
+    words: d.words,
+    dim: d.dim,
     computeMs,
     rebasedPairs: rebased.moved,
     compileMs,
@@ -374,7 +383,8 @@ function collideOn(
   const work = (async (): Promise<LazyCollideResult> => {
     const start = performance.now();
     const scene = isParsed(sceneIn) ? sceneIn : parseScene(sceneIn);
-    const s = scene.dim === 3 ? await run3D(st, scene) : await run2D(st, scene);
+    const s =
+      scene.dim === 3 ? await runScene(SCENE_3D, st, scene) : await runScene(SCENE_2D, st, scene);
     const length = countManifolds(s.buffer, s.pairs.length / 2, s.touchingOnly, s.words);
     const manifolds: LazyManifolds = {
       length,
