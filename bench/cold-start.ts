@@ -180,7 +180,8 @@ function child(what: string): Measured {
     process.execPath,
     [...process.execArgv, fileURLToPath(import.meta.url), '--child', what],
     {
-      env: { ...process.env, MESA_SHADER_CACHE_DISABLE: 'true' },
+      // Mesa's and NVIDIA's on-disk shader caches, both off.
+      env: { ...process.env, MESA_SHADER_CACHE_DISABLE: 'true', __GL_SHADER_DISK_CACHE: '0' },
       encoding: 'utf8',
     },
   );

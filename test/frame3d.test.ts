@@ -26,6 +26,7 @@ import { acquireDevice } from '../src/gpu/device.ts';
 import { GpuFrame3D, type FrameInputs3D } from '../src/gpu/frame3d.ts';
 import type { FrameCounts } from '../src/gpu/frame.ts';
 import { GpuNarrowphase3D } from '../src/gpu/narrowphase3d.ts';
+import { REUSE_DIMENSION_3D } from '../src/gpu/reuse.ts';
 import { MissingPairClassError } from '../src/gpu/pair-classes.ts';
 import { PAIR_CLASSES_3D, pairClass3D } from '../src/gpu/pair-classes3d.ts';
 import { packScene3D, packShapes3D } from '../src/pack3d.ts';
@@ -278,6 +279,37 @@ describe('GPU collision frame (3D)', () => {
     expect(listCounts(tight.counts)).toEqual(listCounts(roomy.counts));
     expect(bytes(tight.contacts, n * CB).equals(bytes(roomy.contacts, n * CB))).toBe(true);
     inputs.destroy();
+  });
+
+  it("reuses the anchors one binding reaches when last frame's do not all fit", async () => {
+    const scene1 = pile3D(31, 2500, 1e-4);
+    const in0 = upload(scene);
+    const in1 = upload(scene1);
+    const second = async (anchors: number) => {
+      frame.setAnchorBindingLimit(anchors * REUSE_DIMENSION_3D.anchorBytes);
+      frame.reset();
+      await frame.step(in0);
+      return frame.step(in1);
+    };
+    const whole = await second(0);
+    const reach = Math.floor(whole.counts.pairs / 2);
+    const part = await second(reach);
+    frame.setAnchorBindingLimit(0);
+    const kept = (r: typeof whole): number => r.counts.reused + r.counts.apart;
+    console.log(
+      `anchors reached: all ${kept(whole)}, ${reach} ${kept(part)} of ${whole.counts.pairs} pairs`,
+    );
+    expect(kept(whole)).toBeGreaterThan(0.9 * whole.counts.pairs);
+    // Only pairs whose last slot the binding reaches keep their manifold; about half here.
+    expect(kept(part)).toBeLessThanOrEqual(reach);
+    expect(kept(part)).toBeGreaterThan(0.8 * reach);
+    const touching = (r: typeof whole): string[] =>
+      unpackContacts3D(r.contacts.slice(0, r.counts.contacts * CB)).map(
+        (c) => `${c.bodyA},${c.bodyB}`,
+      );
+    expect(touching(part)).toEqual(touching(whole));
+    in0.destroy();
+    in1.destroy();
   });
 
   it('carries user values (a vec4f per point) to the next frame by pair and feature id, in batches too', async () => {

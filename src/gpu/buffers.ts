@@ -204,16 +204,46 @@ export async function readBuffer(
   bytes: number,
   offset = 0,
 ): Promise<ArrayBuffer> {
-  const size = Math.max(4, Math.ceil(bytes / 4) * 4);
+  const [out] = await readBuffers(device, [{ buffer: src, offset, bytes }]);
+  return out;
+}
+
+/** A region of a GPU buffer to read back (`offset` a multiple of 4). */
+export interface ReadRegion {
+  buffer: GPUBuffer;
+  bytes: number;
+  offset?: number;
+}
+
+/**
+ * Copies each region to the host in one submit and one map: every round trip to the GPU costs a
+ * frame's readback a fixed latency (about 2 ms on a discrete GPU through Dawn), so a frame's
+ * counts or outputs travel together.
+ */
+export async function readBuffers(
+  device: GPUDevice,
+  regions: readonly ReadRegion[],
+): Promise<ArrayBuffer[]> {
+  const sizes = regions.map((r) => (r.bytes > 0 ? Math.ceil(r.bytes / 4) * 4 : 0));
+  const starts: number[] = [];
+  let total = 0;
+  for (const size of sizes) {
+    starts.push(total);
+    total += size;
+  }
   const read = device.createBuffer({
-    size,
+    size: Math.max(4, total),
     usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
   });
   const encoder = device.createCommandEncoder();
-  encoder.copyBufferToBuffer(src, offset, read, 0, size);
+  regions.forEach((r, i) => {
+    if (sizes[i] > 0)
+      encoder.copyBufferToBuffer(r.buffer, r.offset ?? 0, read, starts[i], sizes[i]);
+  });
   device.queue.submit([encoder.finish()]);
   await read.mapAsync(GPUMapMode.READ);
-  const out = read.getMappedRange().slice(0, bytes);
+  const mapped = read.getMappedRange();
+  const out = regions.map((r, i) => mapped.slice(starts[i], starts[i] + Math.max(0, r.bytes)));
   read.unmap();
   read.destroy();
   return out;

@@ -42,7 +42,7 @@ import {
 import { WORKGROUP_SIZE_3D } from '../constants3d.ts';
 import { WORK_LIST_WORKGROUP_SIZE } from './frame-wgsl.ts';
 import type { ContactsOutputs, GpuContacts } from './contact-list.ts';
-import { GrowingBuffer, PassTimer, readBuffer, type BatchGrids } from './buffers.ts';
+import { GrowingBuffer, PassTimer, readBuffers, type BatchGrids } from './buffers.ts';
 import { MissingPairClassError, type GpuPairClasses } from './pair-classes.ts';
 import { REUSE_COUNTS_BYTES, REUSE_STATUS, type GpuReuse, type ReuseDimension } from './reuse.ts';
 import type { GpuWorkList } from './work-list.ts';
@@ -176,7 +176,7 @@ interface FrameBatches<I> {
   manifolds: GPUBuffer;
   flags: GPUBuffer;
   anchorsCur: GPUBuffer;
-  anchorsPrev: GPUBuffer | null;
+  anchorsPrev: GPUBufferBinding | null;
   anchorInputs: ReturnType<FrameDimension<I, string, string>['anchorInputs']>;
   timer: PassTimer | null;
 }
@@ -192,6 +192,7 @@ export class GpuFrame<
   private readonly spanTimer: PassTimer | null;
   private timerBatches = 0;
   private batchLimit = 0;
+  private anchorBindingLimit = 0;
   private last: FrameOutputs | null = null;
   /** Per pair slot: the reuse status (REUSE_STATUS). */
   private readonly reuseFlags: GrowingBuffer;
@@ -357,26 +358,42 @@ export class GpuFrame<
     }
   }
 
-  /** Manifold reuse: last frame's anchors, whole (prevSlot indexes them), and this frame's. */
+  /**
+   * Manifold reuse: last frame's anchors (prevSlot indexes them) as far as one binding holds, and
+   * this frame's. Pairs whose last slot lies past the binding are collided afresh.
+   */
   private anchorBuffers(
     inputs: I,
     pairSlots: number,
     retry: boolean,
-  ): { anchorsCur: GPUBuffer; anchorsPrev: GPUBuffer | null } {
+  ): { anchorsCur: GPUBuffer; anchorsPrev: GPUBufferBinding | null } {
     const anchorBytes = this.dimension.reuse.anchorBytes;
-    // Anchors longer than one binding: no reuse this frame, nor the next (it reads them whole).
-    const fits = pairSlots * anchorBytes <= this.device.limits.maxStorageBufferBindingSize;
     if (!retry) {
       this.anchorParity ^= 1;
       this.readsAnchors = this.anchorsValid;
     }
     const anchorsCur = this.anchors[this.anchorParity].ensure(anchorBytes * pairSlots);
+    const prev = this.anchors[this.anchorParity ^ 1].buffer;
+    const binding = this.anchorBindingLimit || this.device.limits.maxStorageBufferBindingSize;
     const anchorsPrev =
-      fits && inputs.reuse !== false && this.readsAnchors
-        ? this.anchors[this.anchorParity ^ 1].buffer
+      prev && inputs.reuse !== false && this.readsAnchors
+        ? {
+            buffer: prev,
+            size: Math.min(prev.size, Math.floor(binding / anchorBytes) * anchorBytes),
+          }
         : null;
-    this.anchorsValid = fits;
+    this.anchorsValid = true;
     return { anchorsCur, anchorsPrev };
+  }
+
+  /**
+   * Bytes of last frame's anchors one frame binds at most, or 0 (the default): the device's
+   * maxStorageBufferBindingSize. Tests force a short binding with it.
+   */
+  setAnchorBindingLimit(bytes: number): void {
+    if (!Number.isInteger(bytes) || bytes < 0)
+      throw new RangeError(`anchorBindingLimit must be an integer >= 0, got ${bytes}`);
+    this.anchorBindingLimit = bytes;
   }
 
   /** Batch `b`'s slices of the frame's buffers, and where the GPU wrote its pair count and grids. */
@@ -435,7 +452,7 @@ export class GpuFrame<
       pairCount: s.count,
       prevSlot: { buffer: bp.prevSlot, offset: 4 * s.first, size: 4 * s.slots },
       firstSlot: s.first,
-      anchorsPrev: ctx.anchorsPrev ? { buffer: ctx.anchorsPrev } : null,
+      anchorsPrev: ctx.anchorsPrev,
       anchorsCur: s.anchors,
       manifolds: s.manifolds,
       flags: s.flags,
@@ -504,17 +521,21 @@ export class GpuFrame<
     return this.last;
   }
 
-  /** The counts of the last submitted frame (a readback). */
+  /** The counts of the last submitted frame (one readback). */
   async readCounts(): Promise<FrameCounts> {
     if (!this.last) throw new Error('readCounts() before any encode()');
     const C = BROADPHASE_LAYOUT.counts;
     const K = this.contacts.dimension.layout.counts;
-    const bp = new Uint32Array(await readBuffer(this.device, this.last.broadphase.counts, C.bytes));
-    const ct = new Uint32Array(await readBuffer(this.device, this.last.contacts.counts, K.bytes));
-    const skipped = await this.classes.readSkipped();
-    const reused = new Uint32Array(
-      await readBuffer(this.device, this.reuseCounts, REUSE_COUNTS_BYTES),
-    );
+    const [bpBytes, ctBytes, skippedBytes, reusedBytes] = await readBuffers(this.device, [
+      { buffer: this.last.broadphase.counts, bytes: C.bytes },
+      { buffer: this.last.contacts.counts, bytes: K.bytes },
+      this.classes.skippedRegion(),
+      { buffer: this.reuseCounts, bytes: REUSE_COUNTS_BYTES },
+    ]);
+    const bp = new Uint32Array(bpBytes);
+    const ct = new Uint32Array(ctBytes);
+    const skipped = this.classes.skipped(skippedBytes);
+    const reused = new Uint32Array(reusedBytes);
     return {
       pairs: bp[C.total],
       pairsOverflow: bp[C.overflow] !== 0,
@@ -534,6 +555,7 @@ export class GpuFrame<
   /**
    * One frame with readback: encodes, submits, and when a buffer overflowed grows it and runs the
    * frame again (the result then equals an unconstrained run); reads the dense contacts back.
+   * Two round trips to the GPU: the counts, then the lists they size (and the timings).
    */
   async step(inputs: I): Promise<FrameResult> {
     const start = performance.now();
@@ -541,29 +563,21 @@ export class GpuFrame<
     const out = this.last!;
     const L = this.contacts.dimension.layout;
     const entries = counts.contacts;
-    const contacts = await readBuffer(
-      this.device,
-      out.contacts.contacts,
-      Math.max(4, entries * L.contact.bytes),
-    );
-    const userValues = await readBuffer(
-      this.device,
-      out.contacts.userValues,
-      Math.max(4, entries * L.userValues.bytes),
-    );
-    const began = new Uint32Array(
-      await readBuffer(this.device, out.contacts.began, 8 * counts.began),
-    );
-    const ended = new Uint32Array(
-      await readBuffer(this.device, out.contacts.ended, 8 * counts.ended),
-    );
-    const timings = await this.readFrameTimings(out.batches);
+    const [[contacts, userValues, began, ended], timings] = await Promise.all([
+      readBuffers(this.device, [
+        { buffer: out.contacts.contacts, bytes: entries * L.contact.bytes },
+        { buffer: out.contacts.userValues, bytes: entries * L.userValues.bytes },
+        { buffer: out.contacts.began, bytes: 8 * counts.began },
+        { buffer: out.contacts.ended, bytes: 8 * counts.ended },
+      ]),
+      this.readFrameTimings(out.batches),
+    ]);
     return {
       counts,
       contacts,
       userValues,
-      began,
-      ended,
+      began: new Uint32Array(began),
+      ended: new Uint32Array(ended),
       runs,
       batches: out.batches,
       timings,
@@ -631,11 +645,15 @@ export class GpuFrame<
 
   /** The last frame's stage timings, summed over its batches; null without timestamps. */
   private async readFrameTimings(batches: number): Promise<FrameTimings | null> {
-    const bt = await this.broadphase.readTimings();
-    const ctt = await this.contacts.readTimings();
-    if (!(this.timer && this.spanTimer && bt && ctt)) return null;
-    const t = await this.timer.read();
-    const span = (await this.spanTimer.read())['frame'];
+    // The timers' maps wait together: one round trip, not four.
+    const [bt, ctt, t, spans] = await Promise.all([
+      this.broadphase.readTimings(),
+      this.contacts.readTimings(),
+      this.timer?.read(),
+      this.spanTimer?.read(),
+    ]);
+    if (!(t && spans && bt && ctt)) return null;
+    const span = spans['frame'];
     let reuse = 0;
     let narrowphase = 0;
     let compaction = 0;

@@ -37,7 +37,7 @@
 // per class. A class without a pipeline is never run: encode() callers check require() first,
 // and the classifier counts such pairs on the GPU (readSkipped) for a check after the submit.
 
-import { dispatchRows, readBuffer } from './buffers.ts';
+import { dispatchRows, readBuffer, type ReadRegion } from './buffers.ts';
 import {
   bufferLayout,
   cachedKernel,
@@ -491,7 +491,17 @@ export class GpuPairClasses<C extends string, I> {
    * 'rejected': work-list entries past the slots); all 0 when every pair was collided.
    */
   async readSkipped(): Promise<Record<C | 'rejected', number>> {
-    const u = new Uint32Array(await readBuffer(this.device, this.control, this.control.size));
+    return this.skipped(await readBuffer(this.device, this.control, this.control.size));
+  }
+
+  /** Where readSkipped() reads, for a caller that reads it with other buffers in one round trip. */
+  skippedRegion(): ReadRegion {
+    return { buffer: this.control, bytes: this.control.size };
+  }
+
+  /** The skipped counts from the bytes of skippedRegion(). */
+  skipped(bytes: ArrayBuffer): Record<C | 'rejected', number> {
+    const u = new Uint32Array(bytes);
     const out = Object.fromEntries(this.dimension.classes.map((c, i) => [c, u[1 + i]])) as Record<
       C | 'rejected',
       number
