@@ -1,7 +1,8 @@
 // The manifold reuse stage's kernels, one implementation for 2D and 3D (src/gpu/reuse.ts drives
 // them; src/cpu/reuse2d.ts and reuse3d.ts run the same loops on the host). The per-dimension file
-// before it (reuse2d.wgsl, reuse3d.wgsl) names the types RuBody, RuAnchor, RuManifold and the
-// calls ruReuse, ruAnchor. One invocation per pair slot of a window of the frame's pairs:
+// before it (reuse2d.wgsl, reuse3d.wgsl) names the types RuBody, RuAnchor, RuManifold, the
+// calls ruReuse, ruAnchor, and the struct words (ruManifoldWords, ruAnchorWords, ruManifoldAt).
+// One invocation per pair slot of a window of the frame's pairs:
 //   reuseSlots:  last frame's anchor of the slot's pair (ruPreviousSlot) reused at the current
 //                poses: kept (its manifold written into the slot, its anchor carried into this
 //                frame's list) or apart (the empty manifold written, the anchor carried), else the
@@ -9,21 +10,31 @@
 //                REUSE_APART; ruCounts[status] += the window's slots with that status;
 //   anchorSlots: after the narrowphase filled the flagged slots, their anchors from their new
 //                manifolds and the current poses.
+// Manifolds and anchors leave as 16-byte words (ruManifoldWords, ruAnchorWords: the per-dimension
+// file's pack functions). On a GPU (RU_STAGED_STORES) a workgroup stages its slots' structs in
+// workgroup memory and writes them out word after word, so consecutive invocations store
+// consecutive words: one struct per invocation has each lane of a warp store into a different
+// cache line. A CPU adapter runs a workgroup as SIMD loops, where the staging's per-lane indexing
+// costs more than it saves, so the host compiles direct stores there (docs/frame.md, measured).
 // Deterministic: every output word is a function of the inputs; the counts are sums (atomics,
-// added per workgroup, whose order does not change them). REUSE_WORKGROUP_SIZE and the status
-// constants are prepended by the host; reuse-layout.wgsl (ReuseParams) comes before.
+// added per workgroup, whose order does not change them). REUSE_WORKGROUP_SIZE, the status
+// constants and RU_STAGED_STORES are prepended by the host; reuse-layout.wgsl (ReuseParams) comes
+// before.
 
 @group(0) @binding(0) var<uniform> ruParams: ReuseParams;
 @group(0) @binding(1) var<storage, read> ruBodies: array<RuBody>;
 @group(0) @binding(2) var<storage, read> ruPairs: array<vec2u>;                    // the window's pairs
 @group(0) @binding(3) var<storage, read> ruPrevSlot: array<u32>;                   // the window's last-frame slots
 @group(0) @binding(4) var<storage, read> ruAnchorsPrev: array<RuAnchor>;           // last frame's, whole
-@group(0) @binding(5) var<storage, read_write> ruAnchorsCur: array<RuAnchor>;      // the window's
-@group(0) @binding(6) var<storage, read_write> ruManifolds: array<RuManifold>;     // the window's
+@group(0) @binding(5) var<storage, read_write> ruAnchorsCur: array<vec4u>;        // the window's, RU_ANCHOR_WORDS words each
+@group(0) @binding(6) var<storage, read_write> ruManifolds: array<vec4u>;         // the window's, RU_MANIFOLD_WORDS words each
 @group(0) @binding(7) var<storage, read_write> ruFlags: array<u32>;                // the window's
 @group(0) @binding(8) var<storage, read_write> ruCounts: array<atomic<u32>, 4>;    // per status
 
 var<workgroup> ruGroupCounts: array<atomic<u32>, 4>;
+// The workgroup's structs, word by word, and which of its slots write theirs.
+var<workgroup> ruStage: array<vec4u, REUSE_WORKGROUP_SIZE * RU_STAGE_WORDS>;
+var<workgroup> ruWrites: array<u32, REUSE_WORKGROUP_SIZE>;
 
 // Last frame's slot of the window's slot k, or REUSE_NO_SLOT (no last frame, a new pair, or a
 // slot past last frame's anchors).
@@ -43,26 +54,65 @@ fn ruInvocation(wid: vec3u, nwg: vec3u, li: u32) -> u32 {
   return (wid.x + wid.y * nwg.x) * REUSE_WORKGROUP_SIZE + li;
 }
 
+// Writes manifold m into the window's slot k0 + li when `keep` (k0: the workgroup's slot 0).
+// Staged (RU_STAGED_STORES): the workgroup's manifolds go through ruStage and leave word after
+// word; else each invocation stores its own words. Call in uniform control flow (the staging waits for
+// the whole workgroup).
+fn ruWriteManifold(li: u32, k0: u32, m: RuManifold, keep: bool) {
+  let words = ruManifoldWords(m);
+  if (RU_STAGED_STORES) {
+    ruWrites[li] = select(0u, 1u, keep);
+    for (var w = 0u; w < RU_MANIFOLD_WORDS; w++) { ruStage[li * RU_MANIFOLD_WORDS + w] = words[w]; }
+    workgroupBarrier();
+    for (var w = 0u; w < RU_MANIFOLD_WORDS; w++) {
+      let i = w * REUSE_WORKGROUP_SIZE + li;
+      if (ruWrites[i / RU_MANIFOLD_WORDS] != 0u) { ruManifolds[k0 * RU_MANIFOLD_WORDS + i] = ruStage[i]; }
+    }
+    workgroupBarrier();
+  } else if (keep) {
+    for (var w = 0u; w < RU_MANIFOLD_WORDS; w++) { ruManifolds[(k0 + li) * RU_MANIFOLD_WORDS + w] = words[w]; }
+  }
+}
+
+// Writes anchor a into the window's slot k0 + li when `keep`, as ruWriteManifold does.
+fn ruWriteAnchor(li: u32, k0: u32, a: RuAnchor, keep: bool) {
+  let words = ruAnchorWords(a);
+  if (RU_STAGED_STORES) {
+    ruWrites[li] = select(0u, 1u, keep);
+    for (var w = 0u; w < RU_ANCHOR_WORDS; w++) { ruStage[li * RU_ANCHOR_WORDS + w] = words[w]; }
+    workgroupBarrier();
+    for (var w = 0u; w < RU_ANCHOR_WORDS; w++) {
+      let i = w * REUSE_WORKGROUP_SIZE + li;
+      if (ruWrites[i / RU_ANCHOR_WORDS] != 0u) { ruAnchorsCur[k0 * RU_ANCHOR_WORDS + i] = ruStage[i]; }
+    }
+    workgroupBarrier();
+  } else if (keep) {
+    for (var w = 0u; w < RU_ANCHOR_WORDS; w++) { ruAnchorsCur[(k0 + li) * RU_ANCHOR_WORDS + w] = words[w]; }
+  }
+}
+
 @compute @workgroup_size(REUSE_WORKGROUP_SIZE)
 fn reuseSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
               @builtin(local_invocation_index) li: u32) {
   let k = ruInvocation(wid, nwg, li);
-  if (k < min(ruParams.pairCount, ruParams.slots)) {
-    var status = REUSE_COLLIDE;
+  let live = k < min(ruParams.pairCount, ruParams.slots);
+  var status = REUSE_COLLIDE;
+  var m: RuManifold;
+  var anchor: RuAnchor;
+  if (live) {
     let prev = ruPreviousSlot(k);
     if (prev != REUSE_NO_SLOT) {
       let pair = ruPairs[k];
-      let anchor = ruAnchorsPrev[prev];
-      var m: RuManifold;
+      anchor = ruAnchorsPrev[prev];
       status = ruReuse(anchor, ruBodies[pair.x], ruBodies[pair.y], ruParams.margin, &m);
-      if (status != REUSE_COLLIDE) {
-        ruManifolds[k] = m;
-        ruAnchorsCur[k] = anchor;
-      }
     }
     ruFlags[k] = status;
     atomicAdd(&ruGroupCounts[status], 1u);
   }
+  // Kept or apart: the manifold written into the slot, the anchor carried into this frame's list.
+  let keep = live && status != REUSE_COLLIDE;
+  ruWriteManifold(li, k - li, m, keep);
+  ruWriteAnchor(li, k - li, anchor, keep);
   workgroupBarrier();
   if (li < 3u) {
     let c = atomicLoad(&ruGroupCounts[li]);
@@ -74,8 +124,11 @@ fn reuseSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
 fn anchorSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
                @builtin(local_invocation_index) li: u32) {
   let k = ruInvocation(wid, nwg, li);
-  if (k >= min(ruParams.pairCount, ruParams.slots)) { return; }
-  if (ruFlags[k] != REUSE_COLLIDE) { return; }
-  let pair = ruPairs[k];
-  ruAnchorsCur[k] = ruAnchor(ruBodies[pair.x], ruBodies[pair.y], ruManifolds[k], ruParams.margin);
+  let live = k < min(ruParams.pairCount, ruParams.slots) && ruFlags[k] == REUSE_COLLIDE;
+  var anchor: RuAnchor;
+  if (live) {
+    let pair = ruPairs[k];
+    anchor = ruAnchor(ruBodies[pair.x], ruBodies[pair.y], ruManifoldAt(k), ruParams.margin);
+  }
+  ruWriteAnchor(li, k - li, anchor, live);
 }

@@ -1,8 +1,9 @@
 // Manifold reuse between frames, 2D (GPU mirror of src/cpu/reuse2d.ts, function for function; the
 // method is told there). reuse.wgsl follows with the kernels and uses the names this file gives:
-// RuBody, RuAnchor, RuManifold, ruReuse and ruAnchor. Needs the 2D narrowphase files before it
-// (layout2d, manifold2d, sat2d, distance2d, clip2d, collide2d: the face query and the private
-// shapes localA, localB of separatingAxis2D).
+// RuBody, RuAnchor, RuManifold, ruReuse, ruAnchor and the struct words (ruManifoldWords,
+// ruAnchorWords, ruManifoldAt). Needs the 2D narrowphase files before it (layout2d, manifold2d,
+// sat2d, distance2d, clip2d, collide2d: the face query and the private shapes localA, localB of
+// separatingAxis2D).
 
 @group(0) @binding(9) var<storage, read> shapes: array<Shape2D>;
 
@@ -213,4 +214,46 @@ fn ruReuse(a: Anchor2D, bodyA: Body2D, bodyB: Body2D, margin: f32, out: ptr<func
 
 fn ruAnchor(bodyA: Body2D, bodyB: Body2D, m: Manifold2D, margin: f32) -> Anchor2D {
   return anchorFromManifold2D(bodyA.shape, Transform2D(bodyA.position, bodyA.rotation), bodyB.shape, Transform2D(bodyB.position, bodyB.rotation), m, margin);
+}
+
+// Manifold2D and Anchor2D as 16-byte words, in their storage layout (layout2d.wgsl).
+const RU_MANIFOLD_WORDS: u32 = 3u;
+const RU_ANCHOR_WORDS: u32 = 5u;
+const RU_STAGE_WORDS: u32 = 5u;
+
+fn ruManifoldWords(m: Manifold2D) -> array<vec4u, RU_MANIFOLD_WORDS> {
+  var w: array<vec4u, RU_MANIFOLD_WORDS>;
+  w[0] = vec4u(bitcast<vec2u>(m.normal), m.count, m.flags);
+  for (var i = 0u; i < MAX_MANIFOLD_POINTS_2D; i++) {
+    let p = m.points[i];
+    w[1u + i] = vec4u(bitcast<vec2u>(p.position), bitcast<u32>(p.depth), p.id);
+  }
+  return w;
+}
+
+// The manifold of the window's slot k.
+fn ruManifoldAt(k: u32) -> Manifold2D {
+  let b = k * RU_MANIFOLD_WORDS;
+  var m: Manifold2D;
+  let w0 = ruManifolds[b];
+  m.normal = bitcast<vec2f>(w0.xy);
+  m.count = w0.z;
+  m.flags = w0.w;
+  for (var i = 0u; i < MAX_MANIFOLD_POINTS_2D; i++) {
+    let p = ruManifolds[b + 1u + i];
+    m.points[i] = ManifoldPoint2D(bitcast<vec2f>(p.xy), bitcast<f32>(p.z), p.w);
+  }
+  return m;
+}
+
+fn ruAnchorWords(a: Anchor2D) -> array<vec4u, RU_ANCHOR_WORDS> {
+  var w: array<vec4u, RU_ANCHOR_WORDS>;
+  w[0] = vec4u(bitcast<vec2u>(a.translation), bitcast<vec2u>(a.rotation));
+  w[1] = vec4u(bitcast<vec2u>(a.normal), bitcast<u32>(a.bound), a.countJoin);
+  for (var i = 0u; i < MAX_MANIFOLD_POINTS_2D; i++) {
+    let p = a.points[i];
+    w[2u + i] = vec4u(bitcast<vec2u>(p.local), bitcast<u32>(p.depth), p.id);
+  }
+  w[4] = vec4u(a.shapeA, a.shapeB, bitcast<u32>(a.scale), bitcast<u32>(a.reach));
+  return w;
 }

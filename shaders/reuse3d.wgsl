@@ -1,8 +1,9 @@
 // Manifold reuse between frames, 3D (GPU mirror of src/cpu/reuse3d.ts, function for function; the
 // method is told in src/cpu/reuse2d.ts). reuse.wgsl follows with the kernels and uses the names
-// this file gives: RuBody, RuAnchor, RuManifold, ruReuse and ruAnchor. Needs the 3D narrowphase
-// files before it, up to collide3d.wgsl (hull access, the face query, deepestVertex3D, isHull3D;
-// the kernels call no collide function, so their code is not compiled in). The hull
+// this file gives: RuBody, RuAnchor, RuManifold, ruReuse, ruAnchor and the struct words
+// (ruManifoldWords, ruAnchorWords, ruManifoldAt). Needs the 3D narrowphase files before it, up to
+// collide3d.wgsl (hull access, the face query, deepestVertex3D, isHull3D; the kernels call no
+// collide function, so their code is not compiled in). The hull
 // buffers are declared for manifold3d.wgsl's accessors; the anchor kernel reads shapes,
 // hullVertices and hullPlanes only.
 
@@ -215,4 +216,49 @@ fn ruReuse(a: Anchor3D, bodyA: Body3D, bodyB: Body3D, margin: f32, out: ptr<func
 
 fn ruAnchor(bodyA: Body3D, bodyB: Body3D, m: Manifold3D, margin: f32) -> Anchor3D {
   return anchorFromManifold3D(bodyA.shape, Transform3D(bodyA.position, bodyA.rotation), bodyB.shape, Transform3D(bodyB.position, bodyB.rotation), m, margin);
+}
+
+// Manifold3D and Anchor3D as 16-byte words, in their storage layout (layout3d.wgsl), padding zero.
+const RU_MANIFOLD_WORDS: u32 = 10u;
+const RU_ANCHOR_WORDS: u32 = 9u;
+const RU_STAGE_WORDS: u32 = 10u;
+
+fn ruManifoldWords(m: Manifold3D) -> array<vec4u, RU_MANIFOLD_WORDS> {
+  var w: array<vec4u, RU_MANIFOLD_WORDS>;
+  w[0] = vec4u(bitcast<vec3u>(m.normal), m.count);
+  w[1] = vec4u(m.kind, 0u, 0u, 0u);
+  for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
+    let p = m.points[i];
+    w[2u + 2u * i] = vec4u(bitcast<vec3u>(p.position), bitcast<u32>(p.depth));
+    w[3u + 2u * i] = vec4u(p.id, 0u, 0u, 0u);
+  }
+  return w;
+}
+
+// The manifold of the window's slot k.
+fn ruManifoldAt(k: u32) -> Manifold3D {
+  let b = k * RU_MANIFOLD_WORDS;
+  var m: Manifold3D;
+  let w0 = ruManifolds[b];
+  m.normal = bitcast<vec3f>(w0.xyz);
+  m.count = w0.w;
+  m.kind = ruManifolds[b + 1u].x;
+  for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
+    let p = ruManifolds[b + 2u + 2u * i];
+    m.points[i] = ManifoldPoint3D(bitcast<vec3f>(p.xyz), bitcast<f32>(p.w), ruManifolds[b + 3u + 2u * i].x);
+  }
+  return m;
+}
+
+fn ruAnchorWords(a: Anchor3D) -> array<vec4u, RU_ANCHOR_WORDS> {
+  var w: array<vec4u, RU_ANCHOR_WORDS>;
+  w[0] = bitcast<vec4u>(a.rotation);
+  w[1] = vec4u(bitcast<vec3u>(a.translation), bitcast<u32>(a.bound));
+  w[2] = vec4u(bitcast<vec3u>(a.normal), a.countKind);
+  for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
+    w[3u + i] = vec4u(bitcast<vec3u>(a.points[i].local), bitcast<u32>(a.points[i].depth));
+  }
+  w[7] = vec4u(a.ids[0], a.ids[1], a.ids[2], a.ids[3]);
+  w[8] = vec4u(a.shapeA, a.shapeB, bitcast<u32>(a.scale), bitcast<u32>(a.reach));
+  return w;
 }

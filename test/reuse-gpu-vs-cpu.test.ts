@@ -15,6 +15,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REUSE_STATUS } from '../src/cpu/reuse.ts';
 import { acquireDevice } from '../src/gpu/device.ts';
+import type { ReuseStores } from '../src/gpu/reuse.ts';
 import { REUSE_TRANSLATION } from '../src/constants.ts';
 import {
   COHERENCE_FAMILIES,
@@ -67,8 +68,9 @@ async function sequence(
   world: ReuseWorld,
   frames = FRAMES,
   gpuCount = false,
+  stores?: ReuseStores,
 ): Promise<SequenceResult> {
-  const runner = await GpuReuseRunner.create(device, world);
+  const runner = await GpuReuseRunner.create(device, world, stores);
   const comparison = emptyComparison();
   const hash = createHash('sha256');
   const statuses: Record<number, number> = { 0: 0, 1: 0, 2: 0 };
@@ -242,13 +244,18 @@ describe('manifold reuse, GPU against CPU on wobble sequences', () => {
     expect(gaps[1]).toBeGreaterThan(NEAR_TIE_GAP);
   });
 
-  it('reruns are byte-identical, and a pair count on the GPU gives the same bytes as the host count', async () => {
+  it('reruns are byte-identical, with a pair count on the GPU too, and with either kind of stores', async () => {
     for (const world of [worlds2D[1]!, worlds3D[1]!]) {
       const a = await sequence(world, 10);
       const b = await sequence(world, 10);
       const c = await sequence(world, 10, true);
+      // The stores a GPU compiles (staged through workgroup memory) and a CPU adapter's (direct).
+      const staged = await sequence(world, 10, false, 'staged');
+      const direct = await sequence(world, 10, false, 'direct');
       expect(b.hash, world.name).toBe(a.hash);
       expect(c.hash, world.name).toBe(a.hash);
+      expect(staged.hash, world.name).toBe(a.hash);
+      expect(direct.hash, world.name).toBe(a.hash);
     }
   });
 });

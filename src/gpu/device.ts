@@ -129,13 +129,19 @@ export async function getGpu(): Promise<GPU> {
   return nodeGpu;
 }
 
+/** Whether an adapter runs WGSL on the CPU (lavapipe, SwiftShader). */
+export function isSoftwareAdapter(info: GPUAdapterInfo): boolean {
+  const parts = [info.vendor, info.architecture, info.device, info.description];
+  return /llvmpipe|lavapipe|swiftshader|software/i.test(parts.filter((s) => s).join(' '));
+}
+
 export function describeAdapter(adapter: GPUAdapter): AdapterDescription {
   const info = adapter.info;
   const parts = [info.vendor, info.architecture, info.device, info.description].filter(
     (s) => s && s.length > 0,
   );
   const name = info.description || parts.join(' ') || 'unknown adapter';
-  const software = /llvmpipe|lavapipe|swiftshader|software/i.test(parts.join(' '));
+  const software = isSoftwareAdapter(info);
   return { name, vendor: info.vendor, architecture: info.architecture, software };
 }
 

@@ -35,6 +35,7 @@ import { GpuNarrowphase2D } from '../../src/gpu/narrowphase2d.ts';
 import { GpuNarrowphase3D } from '../../src/gpu/narrowphase3d.ts';
 import {
   GpuReuse,
+  type ReuseStores,
   REUSE_COUNTS_BYTES,
   REUSE_DIMENSION_2D,
   REUSE_DIMENSION_3D,
@@ -107,10 +108,16 @@ export class GpuReuseRunner {
     this.pairCountBuffer = upload(Uint32Array.of(0, 0, 0, world.pairCount), 'pair-count');
   }
 
-  static async create(device: GPUDevice, world: ReuseWorld): Promise<GpuReuseRunner> {
+  /** `stores`: the kernels' stores (GpuReuseOptions), by default the device's. */
+  static async create(
+    device: GPUDevice,
+    world: ReuseWorld,
+    stores?: ReuseStores,
+  ): Promise<GpuReuseRunner> {
     const stage = await GpuReuse.create(
       device,
       world.dim === 2 ? REUSE_DIMENSION_2D : REUSE_DIMENSION_3D,
+      stores ? { stores } : {},
     );
     const narrowphase =
       world.dim === 2
