@@ -54,7 +54,7 @@ import {
   readBuffer,
   upload,
 } from './buffers.ts';
-import { compileKernels, type Kernel } from './pipelines.ts';
+import { compileKernels, type Kernel, cachedBindGroup } from './pipelines.ts';
 
 export {
   AABB_RELATIVE_PAD,
@@ -805,7 +805,7 @@ export class GpuBroadphase {
   private passRecorder(encoder: GPUCommandEncoder, buffers: Record<number, GPUBufferBinding>) {
     const label = this.dimension.label;
     const bind = (name: KernelName): GPUBindGroup =>
-      this.device.createBindGroup({
+      cachedBindGroup(this.device, {
         label: `${label}.${name}`,
         layout: this.kernels[name].layout,
         entries: this.bindings[name].map((b) => ({ binding: b, resource: buffers[b] })),

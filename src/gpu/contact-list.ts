@@ -64,7 +64,7 @@ import {
   readBuffer,
   type BatchGrids,
 } from './buffers.ts';
-import { compileKernels, type Kernel } from './pipelines.ts';
+import { compileKernels, type Kernel, cachedBindGroup } from './pipelines.ts';
 import type { BufferBindingLayout } from '../layout.ts';
 export { contactsConstantsWgsl } from './frame-wgsl.ts';
 
@@ -466,7 +466,7 @@ export class GpuContacts {
     pass.setPipeline(this.kernels[name].pipeline);
     pass.setBindGroup(
       0,
-      this.device.createBindGroup({
+      cachedBindGroup(this.device, {
         label: `${this.dimension.label}.${name}`,
         layout: this.kernels[name].layout,
         entries: this.bindings[name].map((b) => ({ binding: b, resource: buffers[b] })),

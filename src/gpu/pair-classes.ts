@@ -44,6 +44,7 @@ import {
   compileKernels,
   type EntryPoints,
   type Kernel,
+  cachedBindGroup,
 } from './pipelines.ts';
 import { GpuScan, type ScanPlan } from './scan.ts';
 import { structTable, word, type BufferBindingLayout } from '../layout.ts';
@@ -417,7 +418,7 @@ export class GpuPairClasses<C extends string, I> {
       8: { buffer: params },
     };
     const groupFor = (e: ClassifierEntry): GPUBindGroup =>
-      device.createBindGroup({
+      cachedBindGroup(device, {
         label: `${label}.${e}`,
         layout: this.classifier.kernels[e].layout,
         entries: this.classifier.bindings[e].map((binding) => ({
@@ -455,7 +456,7 @@ export class GpuPairClasses<C extends string, I> {
       pass.setPipeline(kernel.pipeline);
       pass.setBindGroup(
         0,
-        device.createBindGroup({
+        cachedBindGroup(device, {
           label: `${label}.${d.classes[i]}`,
           layout: this.layout,
           entries: d.bindings(
@@ -554,7 +555,7 @@ export class GpuPairClasses<C extends string, I> {
     const encoder = device.createCommandEncoder({ label: `${this.dimension.label}.warm-up` });
     const pass = encoder.beginComputePass();
     pass.setPipeline(kernel.pipeline);
-    pass.setBindGroup(0, device.createBindGroup({ layout: this.layout, entries }));
+    pass.setBindGroup(0, cachedBindGroup(device, { layout: this.layout, entries }));
     pass.dispatchWorkgroups(1);
     pass.end();
     device.queue.submit([encoder.finish()]);

@@ -145,3 +145,46 @@ export function bufferLayout(
     })),
   });
 }
+
+/** Bind groups kept per device, oldest dropped first past this many. */
+const BIND_GROUP_CACHE_SIZE = 512;
+const bindGroupCache = new WeakMap<GPUDevice, Map<string, GPUBindGroup>>();
+const objectIds = new WeakMap<object, number>();
+let nextObjectId = 1;
+
+function objectId(o: object): number {
+  let id = objectIds.get(o);
+  if (id === undefined) objectIds.set(o, (id = nextObjectId++));
+  return id;
+}
+
+/**
+ * device.createBindGroup(descriptor), made once per layout and bound buffer ranges and reused:
+ * a frame binds the same buffers frame after frame, and each new bind group costs the host about
+ * 60 µs in Dawn. Entries that are not buffer bindings are not cached (a new group each call).
+ */
+export function cachedBindGroup(
+  device: GPUDevice,
+  descriptor: GPUBindGroupDescriptor,
+): GPUBindGroup {
+  const parts: (string | number)[] = [objectId(descriptor.layout)];
+  for (const e of descriptor.entries) {
+    const r = e.resource as GPUBufferBinding | GPUBuffer;
+    if ('buffer' in r) parts.push(e.binding, objectId(r.buffer), r.offset ?? 0, r.size ?? -1);
+    else if ('usage' in r && 'mapState' in r) parts.push(e.binding, objectId(r), 0, -1);
+    else return device.createBindGroup(descriptor);
+  }
+  const key = parts.join(',');
+  let perDevice = bindGroupCache.get(device);
+  if (!perDevice) bindGroupCache.set(device, (perDevice = new Map()));
+  let group = perDevice.get(key);
+  if (group) {
+    // Most recently used last: the oldest are dropped first.
+    perDevice.delete(key);
+  } else {
+    group = device.createBindGroup(descriptor);
+    if (perDevice.size >= BIND_GROUP_CACHE_SIZE) perDevice.delete(perDevice.keys().next().value!);
+  }
+  perDevice.set(key, group);
+  return group;
+}

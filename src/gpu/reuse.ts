@@ -31,7 +31,7 @@ import {
   STRUCTS_REUSE_LAYOUT,
 } from '../reflection.generated.ts';
 import { REUSE_PREV_MODE as PREV_MODE, reuseWgsl2D, reuseWgsl3D } from './frame-wgsl.ts';
-import { compileKernels, type Kernel } from './pipelines.ts';
+import { compileKernels, type Kernel, cachedBindGroup } from './pipelines.ts';
 import { isSoftwareAdapter } from './device.ts';
 
 export { REUSE_STATUS };
@@ -301,7 +301,7 @@ export class GpuReuse {
     pass.setPipeline(this.kernels[name].pipeline);
     pass.setBindGroup(
       0,
-      this.device.createBindGroup({
+      cachedBindGroup(this.device, {
         label: `${this.dimension.label}.${name}`,
         layout: this.kernels[name].layout,
         entries: this.bindings[name].map((b) => ({ binding: b, resource: buffers[b] })),

@@ -11,7 +11,7 @@ import {
 } from './buffers.ts';
 import { ENTRIES_WORK_LIST } from '../reflection.generated.ts';
 import { WORK_LIST_WORKGROUP_SIZE as WORKGROUP, workListModuleWgsl } from './frame-wgsl.ts';
-import { compileKernels, type Kernel } from './pipelines.ts';
+import { compileKernels, type Kernel, cachedBindGroup } from './pipelines.ts';
 import { GpuScan, type ScanPlan } from './scan.ts';
 
 const KERNELS = ['wlFlags', 'wlScatter'] as const;
@@ -121,7 +121,7 @@ export class GpuWorkList {
       pass.setPipeline(this.kernels[name].pipeline);
       pass.setBindGroup(
         0,
-        this.device.createBindGroup({
+        cachedBindGroup(this.device, {
           label: `work-list.${name}`,
           layout: this.kernels[name].layout,
           entries: this.bindings[name].map((b) => ({ binding: b, resource: resources[b] })),
