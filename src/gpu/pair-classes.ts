@@ -555,7 +555,7 @@ export class GpuPairClasses<C extends string, I> {
     const encoder = device.createCommandEncoder({ label: `${this.dimension.label}.warm-up` });
     const pass = encoder.beginComputePass();
     pass.setPipeline(kernel.pipeline);
-    pass.setBindGroup(0, cachedBindGroup(device, { layout: this.layout, entries }));
+    pass.setBindGroup(0, device.createBindGroup({ layout: this.layout, entries }));
     pass.dispatchWorkgroups(1);
     pass.end();
     device.queue.submit([encoder.finish()]);
