@@ -54,41 +54,35 @@ fn ruInvocation(wid: vec3u, nwg: vec3u, li: u32) -> u32 {
   return (wid.x + wid.y * nwg.x) * REUSE_WORKGROUP_SIZE + li;
 }
 
-// Writes manifold m into the window's slot k0 + li when `keep` (k0: the workgroup's slot 0).
-// Staged (RU_STAGED_STORES): the workgroup's manifolds go through ruStage and leave word after
-// word; else each invocation stores its own words. Call in uniform control flow (the staging waits for
-// the whole workgroup).
-fn ruWriteManifold(li: u32, k0: u32, m: RuManifold, keep: bool) {
-  let words = ruManifoldWords(m);
+// Writes a struct of n words (the first n of `words`) into the window's slot k0 + li when `keep`
+// (k0: the workgroup's slot 0), into the anchors or (toAnchors false) the manifolds. Staged
+// (RU_STAGED_STORES): the workgroup's structs go through ruStage and leave word after word; else
+// each invocation stores its own words. Call in uniform control flow (the staging waits for the
+// whole workgroup).
+fn ruWriteStruct(li: u32, k0: u32, words: array<vec4u, RU_STAGE_WORDS>, n: u32, keep: bool, toAnchors: bool) {
   if (RU_STAGED_STORES) {
     ruWrites[li] = select(0u, 1u, keep);
-    for (var w = 0u; w < RU_MANIFOLD_WORDS; w++) { ruStage[li * RU_MANIFOLD_WORDS + w] = words[w]; }
+    for (var w = 0u; w < RU_STAGE_WORDS; w++) {
+      if (w >= n) { break; }
+      ruStage[li * n + w] = words[w];
+    }
     workgroupBarrier();
-    for (var w = 0u; w < RU_MANIFOLD_WORDS; w++) {
+    for (var w = 0u; w < RU_STAGE_WORDS; w++) {
+      if (w >= n) { break; }
       let i = w * REUSE_WORKGROUP_SIZE + li;
-      if (ruWrites[i / RU_MANIFOLD_WORDS] != 0u) { ruManifolds[k0 * RU_MANIFOLD_WORDS + i] = ruStage[i]; }
+      if (ruWrites[i / n] != 0u) { ruStoreWord(toAnchors, k0 * n + i, ruStage[i]); }
     }
     workgroupBarrier();
   } else if (keep) {
-    for (var w = 0u; w < RU_MANIFOLD_WORDS; w++) { ruManifolds[(k0 + li) * RU_MANIFOLD_WORDS + w] = words[w]; }
+    for (var w = 0u; w < RU_STAGE_WORDS; w++) {
+      if (w >= n) { break; }
+      ruStoreWord(toAnchors, (k0 + li) * n + w, words[w]);
+    }
   }
 }
 
-// Writes anchor a into the window's slot k0 + li when `keep`, as ruWriteManifold does.
-fn ruWriteAnchor(li: u32, k0: u32, a: RuAnchor, keep: bool) {
-  let words = ruAnchorWords(a);
-  if (RU_STAGED_STORES) {
-    ruWrites[li] = select(0u, 1u, keep);
-    for (var w = 0u; w < RU_ANCHOR_WORDS; w++) { ruStage[li * RU_ANCHOR_WORDS + w] = words[w]; }
-    workgroupBarrier();
-    for (var w = 0u; w < RU_ANCHOR_WORDS; w++) {
-      let i = w * REUSE_WORKGROUP_SIZE + li;
-      if (ruWrites[i / RU_ANCHOR_WORDS] != 0u) { ruAnchorsCur[k0 * RU_ANCHOR_WORDS + i] = ruStage[i]; }
-    }
-    workgroupBarrier();
-  } else if (keep) {
-    for (var w = 0u; w < RU_ANCHOR_WORDS; w++) { ruAnchorsCur[(k0 + li) * RU_ANCHOR_WORDS + w] = words[w]; }
-  }
+fn ruStoreWord(toAnchors: bool, i: u32, v: vec4u) {
+  if (toAnchors) { ruAnchorsCur[i] = v; } else { ruManifolds[i] = v; }
 }
 
 @compute @workgroup_size(REUSE_WORKGROUP_SIZE)
@@ -111,8 +105,8 @@ fn reuseSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
   }
   // Kept or apart: the manifold written into the slot, the anchor carried into this frame's list.
   let keep = live && status != REUSE_COLLIDE;
-  ruWriteManifold(li, k - li, m, keep);
-  ruWriteAnchor(li, k - li, anchor, keep);
+  ruWriteStruct(li, k - li, ruManifoldWords(m), RU_MANIFOLD_WORDS, keep, false);
+  ruWriteStruct(li, k - li, ruAnchorWords(anchor), RU_ANCHOR_WORDS, keep, true);
   workgroupBarrier();
   if (li < 3u) {
     let c = atomicLoad(&ruGroupCounts[li]);
@@ -130,5 +124,5 @@ fn anchorSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: 
     let pair = ruPairs[k];
     anchor = ruAnchor(ruBodies[pair.x], ruBodies[pair.y], ruManifoldAt(k), ruParams.margin);
   }
-  ruWriteAnchor(li, k - li, anchor, live);
+  ruWriteStruct(li, k - li, ruAnchorWords(anchor), RU_ANCHOR_WORDS, live, true);
 }

@@ -216,13 +216,14 @@ fn ruAnchor(bodyA: Body2D, bodyB: Body2D, m: Manifold2D, margin: f32) -> Anchor2
   return anchorFromManifold2D(bodyA.shape, Transform2D(bodyA.position, bodyA.rotation), bodyB.shape, Transform2D(bodyB.position, bodyB.rotation), m, margin);
 }
 
-// Manifold2D and Anchor2D as 16-byte words, in their storage layout (layout2d.wgsl).
+// Manifold2D and Anchor2D as 16-byte words, in their storage layout (layout2d.wgsl): the first
+// RU_MANIFOLD_WORDS or RU_ANCHOR_WORDS of an array as long as the longer (RU_STAGE_WORDS).
 const RU_MANIFOLD_WORDS: u32 = 3u;
 const RU_ANCHOR_WORDS: u32 = 5u;
 const RU_STAGE_WORDS: u32 = 5u;
 
-fn ruManifoldWords(m: Manifold2D) -> array<vec4u, RU_MANIFOLD_WORDS> {
-  var w: array<vec4u, RU_MANIFOLD_WORDS>;
+fn ruManifoldWords(m: Manifold2D) -> array<vec4u, RU_STAGE_WORDS> {
+  var w: array<vec4u, RU_STAGE_WORDS>;
   w[0] = vec4u(bitcast<vec2u>(m.normal), m.count, m.flags);
   for (var i = 0u; i < MAX_MANIFOLD_POINTS_2D; i++) {
     let p = m.points[i];
@@ -246,8 +247,8 @@ fn ruManifoldAt(k: u32) -> Manifold2D {
   return m;
 }
 
-fn ruAnchorWords(a: Anchor2D) -> array<vec4u, RU_ANCHOR_WORDS> {
-  var w: array<vec4u, RU_ANCHOR_WORDS>;
+fn ruAnchorWords(a: Anchor2D) -> array<vec4u, RU_STAGE_WORDS> {
+  var w: array<vec4u, RU_STAGE_WORDS>;
   w[0] = vec4u(bitcast<vec2u>(a.translation), bitcast<vec2u>(a.rotation));
   w[1] = vec4u(bitcast<vec2u>(a.normal), bitcast<u32>(a.bound), a.countJoin);
   for (var i = 0u; i < MAX_MANIFOLD_POINTS_2D; i++) {

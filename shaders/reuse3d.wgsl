@@ -218,13 +218,15 @@ fn ruAnchor(bodyA: Body3D, bodyB: Body3D, m: Manifold3D, margin: f32) -> Anchor3
   return anchorFromManifold3D(bodyA.shape, Transform3D(bodyA.position, bodyA.rotation), bodyB.shape, Transform3D(bodyB.position, bodyB.rotation), m, margin);
 }
 
-// Manifold3D and Anchor3D as 16-byte words, in their storage layout (layout3d.wgsl), padding zero.
+// Manifold3D and Anchor3D as 16-byte words, in their storage layout (layout3d.wgsl): the first
+// RU_MANIFOLD_WORDS or RU_ANCHOR_WORDS of an array as long as the longer (RU_STAGE_WORDS),
+// padding zero.
 const RU_MANIFOLD_WORDS: u32 = 10u;
 const RU_ANCHOR_WORDS: u32 = 9u;
 const RU_STAGE_WORDS: u32 = 10u;
 
-fn ruManifoldWords(m: Manifold3D) -> array<vec4u, RU_MANIFOLD_WORDS> {
-  var w: array<vec4u, RU_MANIFOLD_WORDS>;
+fn ruManifoldWords(m: Manifold3D) -> array<vec4u, RU_STAGE_WORDS> {
+  var w: array<vec4u, RU_STAGE_WORDS>;
   w[0] = vec4u(bitcast<vec3u>(m.normal), m.count);
   w[1] = vec4u(m.kind, 0u, 0u, 0u);
   for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
@@ -250,8 +252,8 @@ fn ruManifoldAt(k: u32) -> Manifold3D {
   return m;
 }
 
-fn ruAnchorWords(a: Anchor3D) -> array<vec4u, RU_ANCHOR_WORDS> {
-  var w: array<vec4u, RU_ANCHOR_WORDS>;
+fn ruAnchorWords(a: Anchor3D) -> array<vec4u, RU_STAGE_WORDS> {
+  var w: array<vec4u, RU_STAGE_WORDS>;
   w[0] = bitcast<vec4u>(a.rotation);
   w[1] = vec4u(bitcast<vec3u>(a.translation), bitcast<u32>(a.bound));
   w[2] = vec4u(bitcast<vec3u>(a.normal), a.countKind);
