@@ -217,8 +217,7 @@ export interface ReadRegion {
 
 /**
  * Copies each region to the host in one submit and one map: every round trip to the GPU costs a
- * fixed latency (about 1 ms on an H200 through Dawn), so a frame's counts, or its outputs, travel
- * together.
+ * fixed latency (docs/frame.md), so a frame's counts, or its outputs, travel together.
  */
 export async function readBuffers(
   device: GPUDevice,

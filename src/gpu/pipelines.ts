@@ -160,8 +160,9 @@ function objectId(o: object): number {
 
 /**
  * device.createBindGroup(descriptor), made once per layout and bound buffer ranges and reused:
- * a frame binds the same buffers frame after frame, and each new bind group costs the host about
- * 60 µs in Dawn. Entries that are not buffer bindings are not cached (a new group each call).
+ * a frame binds the same buffers frame after frame, and creating a bind group is among the
+ * costliest host calls of an encode (docs/frame.md). Only buffer bindings are cached; any other
+ * resource makes a new group each call. For groups made once (plans), call createBindGroup.
  */
 export function cachedBindGroup(
   device: GPUDevice,
@@ -169,10 +170,9 @@ export function cachedBindGroup(
 ): GPUBindGroup {
   const parts: (string | number)[] = [objectId(descriptor.layout)];
   for (const e of descriptor.entries) {
-    const r = e.resource as GPUBufferBinding | GPUBuffer;
-    if ('buffer' in r) parts.push(e.binding, objectId(r.buffer), r.offset ?? 0, r.size ?? -1);
-    else if ('usage' in r && 'mapState' in r) parts.push(e.binding, objectId(r), 0, -1);
-    else return device.createBindGroup(descriptor);
+    const r = e.resource as Partial<GPUBufferBinding>;
+    if (!r.buffer) return device.createBindGroup(descriptor);
+    parts.push(e.binding, objectId(r.buffer), r.offset ?? 0, r.size ?? -1);
   }
   const key = parts.join(',');
   let perDevice = bindGroupCache.get(device);

@@ -16,7 +16,7 @@ import {
   dispatchRows,
   readBuffer,
 } from './buffers.ts';
-import { cachedKernel, type Kernel, cachedBindGroup } from './pipelines.ts';
+import { cachedKernel, type Kernel } from './pipelines.ts';
 
 export { RADIX_BITS, RADIX_RAKE, RADIX_ITEMS };
 /** Digits per pass (2^RADIX_BITS); the kernel's packed counters hold exactly 16. */
@@ -178,7 +178,7 @@ export class GpuRadixSort {
       const dst = ping[(p + 1) % 2];
       const uniform = { buffer: params, offset: p * UNIFORM_SLOT_BYTES, size: 16 };
       return {
-        histogram: cachedBindGroup(device, {
+        histogram: device.createBindGroup({
           label: `radix-histogram-${p}`,
           layout: this.histogramKernel.layout,
           entries: [
@@ -188,7 +188,7 @@ export class GpuRadixSort {
             { binding: 6, resource: { buffer: count?.buffer ?? this.noCount } },
           ],
         }),
-        scatter: cachedBindGroup(device, {
+        scatter: device.createBindGroup({
           label: `radix-scatter-${p}`,
           layout: this.scatterKernel.layout,
           entries: [

@@ -158,6 +158,7 @@ export type ReuseStores = 'staged' | 'direct';
 
 /** The stores a device's adapter runs best: 'direct' on CPU adapters, 'staged' on GPUs. */
 export function defaultReuseStores(device: GPUDevice): ReuseStores {
+  // Browsers before GPUDevice.adapterInfo have none: taken for a GPU.
   const info = (device as { adapterInfo?: GPUAdapterInfo }).adapterInfo;
   return info && isSoftwareAdapter(info) ? 'direct' : 'staged';
 }

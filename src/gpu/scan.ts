@@ -14,7 +14,7 @@ import {
   readBuffer,
   UNIFORM_SLOT_BYTES,
 } from './buffers.ts';
-import { cachedKernel, type Kernel, cachedBindGroup } from './pipelines.ts';
+import { cachedKernel, type Kernel } from './pipelines.ts';
 import { WGSL_scan } from './shaders.generated.ts';
 import { assembleWgslFiles } from './shaders.ts';
 
@@ -158,8 +158,8 @@ export class GpuScan {
       return {
         n: m,
         blocks: scanBlockCount(m),
-        bindGroup: cachedBindGroup(device, entries(this.blocksKernel.layout)),
-        addBindGroup: cachedBindGroup(device, entries(this.addKernel.layout)),
+        bindGroup: device.createBindGroup(entries(this.blocksKernel.layout)),
+        addBindGroup: device.createBindGroup(entries(this.addKernel.layout)),
       };
     });
     let sizes: ScanPlan['sizes'] = null;
@@ -170,7 +170,7 @@ export class GpuScan {
         usage: GPUBufferUsage.STORAGE | GPUBufferUsage.INDIRECT,
       });
       owned.push(grids);
-      const bindGroup = cachedBindGroup(device, {
+      const bindGroup = device.createBindGroup({
         layout: this.sizesKernel.layout,
         entries: [
           { binding: 3, resource: { buffer: count.buffer } },
