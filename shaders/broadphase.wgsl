@@ -24,12 +24,15 @@
 // to run. Each pair also finds its slot in last frame's list (bpPrevSlot: a bisection of last
 // frame's group of its first body), which later stages use to carry data between frames.
 //
-// The kernels, in order (those of the other mode get 0 workgroups through indirect dispatches):
+// The kernels, in order (those of the other mode return at once: a direct dispatch over the bodies
+// costs a GPU less than an indirect one, which WebGPU implementations validate with a dispatch of
+// their own):
 //   bpAabb:        per body: its tight box; whether it left its fat box (then a new fat box, the
 //                  body marked moved and stale, and listed); extremes of the fat bounds (for rows);
-//   bpPlan:        the mode and the indirect dispatch arguments of the kernels below;
-//   rebuild:       bpSortKeys, a radix sort by lo.x, bpBands, bpClearReach, bpBandKeys, a sort by
-//                  row, bpGather: the structure (bodies by (row, lo.x), with their boxes);
+//   bpPlan:        the mode, and the count the rebuild's radix sorts sort;
+//   rebuild:       bpSortKeys (and the rows' reach cleared), a radix sort by lo.x, bpBands,
+//                  bpBandKeys, a sort by row, bpGather: the structure (bodies by (row, lo.x),
+//                  with their boxes);
 //   bpKeptCounts:  per body a, update: last frame's partners b > a kept (neither moved); rebuild: 0;
 //   bpSweepCount / bpMovedCount: the new pairs, each counted in its first body's group
 //                  (atomicAdd: the count is order-free) and cached per finder;
@@ -37,7 +40,7 @@
 //   bpWriteKept, bpSweepWrite / bpMovedWrite: the pairs into their groups (kept ones first, in
 //                  order; new ones at atomic positions within their group);
 //   bpSortGroups:  per body, its group sorted by b (insertion sort, heapsort for long groups);
-//   bpFinalize:    the counts, the narrowphase's params and indirect dispatch;
+//   bpFinalize:    the counts, the narrowphase's params and the per-pair indirect dispatch;
 //   bpPrevSlots:   per pair, its slot in last frame's list, or BP_NONE; bpCommit: the lasting state;
 //   bpBatch:       per batch of bpParams.batchPairs pairs: the narrowphase's params and dispatch.
 //
@@ -152,15 +155,10 @@ struct DispatchIndirect {
   z: u32,
 }
 
-// The broadphase's own indirect dispatches, written by bpPlan (bpBands: clearReach; bpFinalize:
-// prevSlots): the kernels of the mode that does not run get 0 workgroups.
+// The broadphase's own indirect dispatch, written by bpFinalize: the per-pair kernel's (the pair
+// count may lie far below the capacity; the per-body kernels are dispatched directly).
 struct BroadphaseDispatches {
-  rebuild: DispatchIndirect,                           // per body, rebuild only
-  update: DispatchIndirect,                            // per body, update only
-  moved: DispatchIndirect,                             // per moved body, update only
-  clearReach: DispatchIndirect,                        // per row, rebuild only
   prevSlots: DispatchIndirect,                         // per written pair
-  sortBlocks: DispatchIndirect,                        // per radix-sort block, rebuild only
 }
 
 // What lasts from frame to frame, this frame's tallies, and the rows. The host clears `moved` to
@@ -327,7 +325,8 @@ fn bpGroupRows(groups: u32) -> DispatchIndirect {
   return DispatchIndirect(x, y, 1u);
 }
 
-// One invocation: the mode, and the dispatches of each mode's kernels.
+// One invocation: the mode, and the count the rebuild's sorts sort (0 in an update: their blocks
+// then count and move nothing).
 @compute @workgroup_size(1)
 fn bpPlan() {
   let n = bpParams.bodyCount;
@@ -335,32 +334,32 @@ fn bpPlan() {
   let stale = atomicLoad(&bpState.stale);
   let rebuild = bpParams.rebuild != 0u || bpParams.refit != 0u || bpState.prevOverflow != 0u ||
                 moved > bpParams.staleCapacity || stale > bpParams.staleCapacity;
-  let none = DispatchIndirect(0u, 0u, 1u);
   if (rebuild) {
     bpState.mode = BP_MODE_REBUILD;
     bpState.sortCount = n;
     atomicStore(&bpState.stale, 0u);
-    bpDispatch.rebuild = bpRows(n);
-    bpDispatch.sortBlocks = bpGroupRows((n + BP_SORT_BLOCK - 1u) / BP_SORT_BLOCK);
-    bpDispatch.update = none;
-    bpDispatch.moved = none;
   } else {
     bpState.mode = BP_MODE_UPDATE;
     bpState.sortCount = 0u;
-    bpDispatch.rebuild = none;
-    bpDispatch.sortBlocks = none;
-    bpDispatch.update = bpRows(n);
-    bpDispatch.moved = bpRows(moved);
   }
-  bpDispatch.clearReach = none;
+}
+
+fn bpRebuilding() -> bool {
+  return bpState.mode == BP_MODE_REBUILD;
 }
 
 // Rebuild, per body: the x sort's key and the identity order it starts from; no body is stale
-// once the structure is rebuilt.
+// once the structure is rebuilt. The dispatch's invocations also clear every row's reach (for
+// bpBandKeys' maxima), striding over the rows.
 @compute @workgroup_size(BROADPHASE_WORKGROUP_SIZE)
 fn bpSortKeys(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
               @builtin(local_invocation_index) lid: u32) {
+  if (!bpRebuilding()) { return; }
   let i = bpInvocation(wid, nwg, lid);
+  let stride = nwg.x * nwg.y * BROADPHASE_WORKGROUP_SIZE;
+  for (var r = i; r < arrayLength(&bpState.reach); r += stride) {
+    atomicStore(&bpState.reach[r], 0u);
+  }
   if (i >= bpParams.bodyCount) { return; }
   bpKeys[i] = sortKeyF32(bpFat[i].bounds.lo.x);
   bpOrder[i] = i;
@@ -386,7 +385,7 @@ const BP_MAX_Z_BANDS: u32 = 250u;
 // One invocation, rebuild only: the rows. 2D boxes (z extent 0, all at z 0) get one z band.
 @compute @workgroup_size(1)
 fn bpBands() {
-  if (bpState.mode != BP_MODE_REBUILD) { return; }
+  if (!bpRebuilding()) { return; }
   let origin = sortKeyF32Inverse(~atomicLoad(&bpState.minLoY));
   let top = sortKeyF32Inverse(atomicLoad(&bpState.maxLoY));
   let originZ = sortKeyF32Inverse(~atomicLoad(&bpState.minLoZ));
@@ -403,14 +402,6 @@ fn bpBands() {
   let height = bpBandHeight(origin, top, bitcast<f32>(atomicLoad(&bpState.extentY)), maxY);
   let countY = min(u32(floor(max(top - origin, 0.0) / height)) + 2u, maxY);
   bpState.bands = BroadphaseBands(origin, height, originZ, heightZ, countY, countZ, countY * countZ, extentX * (1.0 + 0x1p-6f));
-  bpDispatch.clearReach = bpRows(countY * countZ);
-}
-
-@compute @workgroup_size(BROADPHASE_WORKGROUP_SIZE)
-fn bpClearReach(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
-                @builtin(local_invocation_index) lid: u32) {
-  let r = bpInvocation(wid, nwg, lid);
-  if (r < bpState.bands.count) { atomicStore(&bpState.reach[r], 0u); }
 }
 
 // After the sort by lo.x: the key of sorted position j becomes its row, for the stable sort by row.
@@ -418,7 +409,7 @@ fn bpClearReach(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg:
 fn bpBandKeys(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
               @builtin(local_invocation_index) lid: u32) {
   let j = bpInvocation(wid, nwg, lid);
-  if (j >= bpParams.bodyCount) { return; }
+  if (j >= bpParams.bodyCount || !bpRebuilding()) { return; }
   let bounds = bpFat[bpOrder[j]].bounds;
   let band = bpBand(bounds.lo);
   bpKeys[j] = band;
@@ -431,7 +422,7 @@ fn bpBandKeys(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
 fn bpGather(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
             @builtin(local_invocation_index) lid: u32) {
   let i = bpInvocation(wid, nwg, lid);
-  if (i >= bpParams.bodyCount) { return; }
+  if (i >= bpParams.bodyCount || !bpRebuilding()) { return; }
   var sorted = bpFat[bpOrder[i]];
   sorted.bounds.tag = bpKeys[i];
   bpSorted[i] = sorted;
@@ -626,7 +617,7 @@ fn bpPrevGroup(a: u32) -> vec2u {
 fn bpSweepCount(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
                 @builtin(local_invocation_index) lid: u32) {
   let i = bpInvocation(wid, nwg, lid);
-  if (i >= bpParams.bodyCount) { return; }
+  if (i >= bpParams.bodyCount || !bpRebuilding()) { return; }
   bpFinders[i].x = bpSweep(i, 0u);
 }
 
@@ -634,7 +625,7 @@ fn bpSweepCount(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg:
 fn bpMovedCount(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
                 @builtin(local_invocation_index) lid: u32) {
   let t = bpInvocation(wid, nwg, lid);
-  if (t >= atomicLoad(&bpState.moved)) { return; }
+  if (t >= atomicLoad(&bpState.moved) || bpRebuilding()) { return; }
   bpFinders[t].x = bpMovedSweep(t, 0u);
 }
 
@@ -643,7 +634,7 @@ fn bpMovedCount(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg:
 fn bpWriteKept(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
                @builtin(local_invocation_index) lid: u32) {
   let a = bpInvocation(wid, nwg, lid);
-  if (a >= bpParams.bodyCount || (bpFat[a].bounds.tag & BP_MOVED) != 0u) { return; }
+  if (a >= bpParams.bodyCount || bpRebuilding() || (bpFat[a].bounds.tag & BP_MOVED) != 0u) { return; }
   var slot = atomicLoad(&bpGroups[a]);
   let range = bpPrevGroup(a);
   for (var k = range.x; k < range.y; k++) {
@@ -673,7 +664,7 @@ fn bpWriteFound(f: u32, count: u32, moved: bool) {
 fn bpSweepWrite(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
                 @builtin(local_invocation_index) lid: u32) {
   let i = bpInvocation(wid, nwg, lid);
-  if (i >= bpParams.bodyCount) { return; }
+  if (i >= bpParams.bodyCount || !bpRebuilding()) { return; }
   bpWriteFound(i, bpFinders[i].x, false);
 }
 
@@ -681,7 +672,7 @@ fn bpSweepWrite(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg:
 fn bpMovedWrite(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
                 @builtin(local_invocation_index) lid: u32) {
   let t = bpInvocation(wid, nwg, lid);
-  if (t >= atomicLoad(&bpState.moved)) { return; }
+  if (t >= atomicLoad(&bpState.moved) || bpRebuilding()) { return; }
   bpWriteFound(t, bpFinders[t].x, true);
 }
 

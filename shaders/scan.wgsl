@@ -22,10 +22,9 @@ struct ScanParams {
 @group(0) @binding(0) var<storage, read_write> scanData: array<u32>;
 @group(0) @binding(1) var<storage, read_write> scanSums: array<u32>;
 @group(0) @binding(2) var<uniform> scanParams: ScanParams;
-// A scan sized on the GPU (scanSizes): the element count, and the levels' params and grids.
+// A scan sized on the GPU (scanSizes): the element count, and the levels' params.
 @group(0) @binding(3) var<storage, read> scanCount: array<u32>;
 @group(0) @binding(4) var<storage, read_write> scanLevels: array<ScanParams>;      // the params buffer, viewed whole
-@group(0) @binding(5) var<storage, read_write> scanGrids: array<u32>;              // per level: x, y, z for dispatchWorkgroupsIndirect
 
 var<workgroup> scanShared: array<u32, SCAN_WORKGROUP_SIZE>;
 var<workgroup> scanRakeShared: array<u32, SCAN_RAKE>;
@@ -118,10 +117,10 @@ fn scanAdd(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3
 }
 
 // The levels of a scan whose element count the GPU decides (GpuScan.plan with a count): level 0
-// scans min(count, limit) elements, each next level the block sums of the one before, and each
-// level's blocks and adds run over a grid of its blocks (rows of at most 65535; at least one, so an
-// empty scan's total is 0). One
-// invocation, before the levels; scanLevels is the params buffer, one ScanParams per 256 bytes.
+// scans min(count, limit) elements, each next level the block sums of the one before. The host
+// dispatches each level's planned blocks; those past the level's count return at once (block 0
+// always runs, so an empty scan's total is 0). One invocation, before the levels; scanLevels is
+// the params buffer, one ScanParams per 256 bytes.
 @compute @workgroup_size(1)
 fn scanSizes() {
   let first = scanLevels[0];
@@ -129,11 +128,6 @@ fn scanSizes() {
   for (var k = 0u; k < SCAN_MAX_LEVELS; k++) {
     if (k >= first.levels) { break; }
     scanLevels[k * SCAN_PARAMS_STRIDE].n = n;
-    let blocks = scanBlockCount(n);
-    let x = min(max(blocks, 1u), SCAN_MAX_GROUPS_PER_DIMENSION);
-    scanGrids[3u * k] = x;
-    scanGrids[3u * k + 1u] = (max(blocks, 1u) + x - 1u) / x;
-    scanGrids[3u * k + 2u] = 1u;
-    n = blocks;
+    n = scanBlockCount(n);
   }
 }

@@ -161,12 +161,7 @@ const STATE = {
 /** BroadphaseDispatches: where each record lies. */
 const DISPATCH = {
   bytes: dispatchStruct.size,
-  rebuild: word(dispatchStruct, 'rebuild'),
-  update: word(dispatchStruct, 'update'),
-  moved: word(dispatchStruct, 'moved'),
-  clearReach: word(dispatchStruct, 'clearReach'),
   prevSlots: word(dispatchStruct, 'prevSlots'),
-  sortBlocks: word(dispatchStruct, 'sortBlocks'),
 };
 
 /** Stages timed with timestamp queries, in order. */
@@ -296,7 +291,6 @@ const KERNEL_NAMES = [
   'bpPlan',
   'bpSortKeys',
   'bpBands',
-  'bpClearReach',
   'bpBandKeys',
   'bpGather',
   'bpKeptCounts',
@@ -520,20 +514,10 @@ export class GpuBroadphase {
     p?.sortBands.destroy();
     p?.scans.forEach((s) => s.destroy());
     const count = { buffer: this.state, word: STATE.sortCount };
-    // Only a rebuild sorts: an update dispatches none of the sorts' blocks.
-    const indirect = { buffer: this.dispatch, offset: 4 * DISPATCH.sortBlocks };
     this.plan = {
       n,
       buffers,
-      sort: this.sorter.plan(
-        keys,
-        order,
-        n,
-        32,
-        { keys: keysTmp, values: orderTmp },
-        count,
-        indirect,
-      ),
+      sort: this.sorter.plan(keys, order, n, 32, { keys: keysTmp, values: orderTmp }, count),
       sortBands: this.sorter.plan(
         keys,
         order,
@@ -541,7 +525,6 @@ export class GpuBroadphase {
         BAND_KEY_BITS,
         { keys: keysTmp, values: orderTmp },
         count,
-        indirect,
       ),
       scans: [this.scanner.plan(groups[0], n + 1), this.scanner.plan(groups[1], n + 1)],
     };
@@ -773,26 +756,26 @@ export class GpuBroadphase {
     once(pass, 'bpPlan');
     pass.end();
     pass = begin('sort');
-    indirect(pass, 'bpSortKeys', DISPATCH.rebuild);
+    // The kernels of the mode that does not run return at once (bpPlan chose it on the GPU).
+    run(pass, 'bpSortKeys', bodies);
     this.sorter.encode(pass, plan.sort);
     once(pass, 'bpBands');
-    indirect(pass, 'bpClearReach', DISPATCH.clearReach);
-    indirect(pass, 'bpBandKeys', DISPATCH.rebuild);
+    run(pass, 'bpBandKeys', bodies);
     this.sorter.encode(pass, plan.sortBands);
-    indirect(pass, 'bpGather', DISPATCH.rebuild);
+    run(pass, 'bpGather', bodies);
     pass.end();
     pass = begin('count');
     run(pass, 'bpKeptCounts', Math.ceil((n + 1) / BROADPHASE_WORKGROUP_SIZE));
-    indirect(pass, 'bpSweepCount', DISPATCH.rebuild);
-    indirect(pass, 'bpMovedCount', DISPATCH.moved);
+    run(pass, 'bpSweepCount', bodies);
+    run(pass, 'bpMovedCount', bodies);
     pass.end();
     pass = begin('scan');
     this.scanner.encode(pass, plan.scans[frame.cur as 0 | 1]);
     pass.end();
     pass = begin('write');
-    indirect(pass, 'bpWriteKept', DISPATCH.update);
-    indirect(pass, 'bpSweepWrite', DISPATCH.rebuild);
-    indirect(pass, 'bpMovedWrite', DISPATCH.moved);
+    run(pass, 'bpWriteKept', bodies);
+    run(pass, 'bpSweepWrite', bodies);
+    run(pass, 'bpMovedWrite', bodies);
     run(pass, 'bpSortGroups', bodies);
     once(pass, 'bpFinalize');
     indirect(pass, 'bpPrevSlots', DISPATCH.prevSlots);

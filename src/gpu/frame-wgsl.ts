@@ -17,7 +17,6 @@ import {
   REUSE_WORKGROUP_SIZE,
 } from '../constants.ts';
 import { classConstantsWgsl2D, classConstantsWgsl3D } from './pair-class-wgsl.ts';
-import { RADIX_BLOCK } from './radixsort.ts';
 import { MAX_GROUPS_PER_DIMENSION } from './buffers.ts';
 import {
   broadphaseFiles2D,
@@ -37,7 +36,6 @@ export function broadphaseConstantsWgsl(): string {
     `const BROADPHASE_WORKGROUP_SIZE: u32 = ${BROADPHASE_WORKGROUP_SIZE}u;`,
     `const BROADPHASE_PAIR_CACHE: u32 = ${BROADPHASE_PAIR_CACHE}u;`,
     `const BP_MAX_BANDS: u32 = ${BROADPHASE_MAX_BANDS}u;`,
-    `const BP_SORT_BLOCK: u32 = ${RADIX_BLOCK}u;`,
     '',
   ].join('\n');
 }

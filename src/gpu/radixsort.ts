@@ -69,8 +69,6 @@ export class RadixSortPlan {
      * multiple of 8), the scratch buffers after an odd one.
      */
     readonly output: { keys: GPUBuffer; values: GPUBuffer },
-    /** Workgroups of the histogram and scatter dispatches from the GPU (see plan()), or null: `blocks`. */
-    readonly indirect: { buffer: GPUBuffer; offset: number } | null = null,
   ) {}
   destroy(): void {
     this.scanPlan?.destroy();
@@ -122,14 +120,10 @@ export class GpuRadixSort {
     /**
      * Sort only the first min(n, u32 at word `word` of `buffer`) elements, a count the GPU writes
      * before the sort (the others stay where they are, in one buffer of the pair or the other).
+     * The passes still dispatch every planned block: those past the count count nothing and move
+     * nothing (a direct dispatch costs less than an indirect one, which WebGPU validates).
      */
     count?: { buffer: GPUBuffer; word: number },
-    /**
-     * The histogram and scatter dispatches' workgroups (x, y, z for dispatchWorkgroupsIndirect),
-     * written by the GPU with the count: a sort of 0 elements then dispatches none (only the
-     * scans of the empty histograms run).
-     */
-    indirect?: { buffer: GPUBuffer; offset: number },
   ): RadixSortPlan {
     if (
       !Number.isInteger(keyBits) ||
@@ -213,26 +207,20 @@ export class GpuRadixSort {
       scanPlan,
       scratch ? [hist, params] : [tmpKeys, tmpValues, hist, params],
       output,
-      indirect ?? null,
     );
   }
 
   /** Records the sort into `pass` (histogram, scan, scatter per digit). */
   encode(pass: GPUComputePassEncoder, plan: RadixSortPlan): void {
     if (plan.n === 0) return;
-    const blocks = (): void => {
-      if (plan.indirect)
-        pass.dispatchWorkgroupsIndirect(plan.indirect.buffer, plan.indirect.offset);
-      else dispatchRows(pass, plan.blocks);
-    };
     for (const p of plan.passes) {
       pass.setPipeline(this.histogramKernel.pipeline);
       pass.setBindGroup(0, p.histogram);
-      blocks();
+      dispatchRows(pass, plan.blocks);
       this.scan.encode(pass, plan.scanPlan!);
       pass.setPipeline(this.scatterKernel.pipeline);
       pass.setBindGroup(0, p.scatter);
-      blocks();
+      dispatchRows(pass, plan.blocks);
     }
   }
 

@@ -3,13 +3,14 @@
 // level (2 levels reach SCAN_BLOCK² = 4M elements, 3 levels 8G), and added back. Additions
 // saturate at 0xffffffff (see scan.wgsl). Used by the radix sort and the GPU broadphase.
 // A plan may take its element count from a GPU buffer (at most the planned count): a one-invocation
-// kernel then sizes the levels and their grids, so a short list does not pay for its capacity.
+// kernel then sizes the levels, and the planned grids' blocks past them return at once (a direct
+// dispatch costs less than an indirect one, which WebGPU implementations validate with a dispatch
+// of their own).
 
 import { SCAN_ITEMS, SCAN_RAKE } from '../constants.ts';
 import {
   createUniformSlots,
   dispatchRows,
-  MAX_GROUPS_PER_DIMENSION,
   PassTimer,
   readBuffer,
   UNIFORM_SLOT_BYTES,
@@ -37,7 +38,6 @@ export function scanConstantsWgsl(): string {
     `const SCAN_BLOCK: u32 = ${SCAN_BLOCK}u;`,
     `const SCAN_MAX_LEVELS: u32 = ${SCAN_MAX_LEVELS}u;`,
     `const SCAN_PARAMS_STRIDE: u32 = ${UNIFORM_SLOT_BYTES / SCAN_PARAMS_BYTES}u;`,
-    `const SCAN_MAX_GROUPS_PER_DIMENSION: u32 = ${MAX_GROUPS_PER_DIMENSION}u;`,
     '',
   ].join('\n');
 }
@@ -66,8 +66,8 @@ export class ScanPlan {
     readonly levels: readonly ScanLevel[],
     private readonly owned: readonly GPUBuffer[],
     total: GPUBuffer,
-    /** GPU-sized: scanSizes' bind group and the levels' grids (x, y, z per level). */
-    readonly sizes: { bindGroup: GPUBindGroup; grids: GPUBuffer } | null = null,
+    /** GPU-sized: scanSizes' bind group. */
+    readonly sizes: { bindGroup: GPUBindGroup } | null = null,
   ) {
     this.total = { buffer: total, offset: 0 };
   }
@@ -164,21 +164,14 @@ export class GpuScan {
     });
     let sizes: ScanPlan['sizes'] = null;
     if (count) {
-      const grids = device.createBuffer({
-        label: 'scan-grids',
-        size: Math.max(16, 12 * counts.length),
-        usage: GPUBufferUsage.STORAGE | GPUBufferUsage.INDIRECT,
-      });
-      owned.push(grids);
       const bindGroup = device.createBindGroup({
         layout: this.sizesKernel.layout,
         entries: [
           { binding: 3, resource: { buffer: count.buffer } },
           { binding: 4, resource: { buffer: params } },
-          { binding: 5, resource: { buffer: grids } },
         ],
       });
-      sizes = { bindGroup, grids };
+      sizes = { bindGroup };
     }
     return new ScanPlan(n, levels, owned, total, sizes);
   }
@@ -192,19 +185,15 @@ export class GpuScan {
       pass.setBindGroup(0, sizes.bindGroup);
       pass.dispatchWorkgroups(1);
     }
-    const dispatch = (k: number): void => {
-      if (sizes) pass.dispatchWorkgroupsIndirect(sizes.grids, 12 * k);
-      else dispatchRows(pass, levels[k].blocks);
-    };
     pass.setPipeline(this.blocksKernel.pipeline);
-    levels.forEach((level, k) => {
+    for (const level of levels) {
       pass.setBindGroup(0, level.bindGroup);
-      dispatch(k);
-    });
+      dispatchRows(pass, level.blocks);
+    }
     if (levels.length > 1) pass.setPipeline(this.addKernel.pipeline);
     for (let k = levels.length - 2; k >= 0; k--) {
       pass.setBindGroup(0, levels[k].addBindGroup);
-      dispatch(k);
+      dispatchRows(pass, levels[k].blocks);
     }
   }
 
