@@ -1,7 +1,8 @@
 // The dense contact list, one implementation for 2D and 3D (src/gpu/contact-list.ts drives it;
 // src/cpu/contact-list.ts is the same stage on the host, function for function). A per-dimension file
 // before it (contact-list2d.wgsl, contact-list3d.wgsl) names the types: CtManifold (the narrowphase's
-// Manifold2D / Manifold3D), CtContact (ContactManifold2D / 3D), CtUserValues and CT_MAX_POINTS.
+// Manifold2D / Manifold3D), CtContact (ContactManifold2D / 3D), CtUserValues and CT_MAX_POINTS,
+// and ctManifoldWords (a manifold as its CT_MANIFOLD_WORDS storage words).
 //
 // The touching manifolds of the frame's pairs, in pair order: the frames' pairs come in (bodyA,
 // bodyB) order (src/gpu/broadphase.ts), so the list is in that order with no sort. Last frame's
@@ -16,7 +17,11 @@
 //   (an exclusive scan of those flags, shaders/scan.wgsl: offsets, the batch's total at [n]);
 //   ctScatter:    touching slot k goes to entry i = ctCounts.total (the batches before) + its
 //                 offset, when i < capacity: the entry (not yet matched to last frame's), its ids,
-//                 and ctDenseOf[first + k] = i (else CONTACT_NONE);
+//                 and ctDenseOf[first + k] = i (else CONTACT_NONE). A workgroup's entries are
+//                 consecutive: on a GPU (CT_STAGED_STORES) they are staged in workgroup memory and
+//                 leave word after word, so that a warp's stores fill whole cache lines (one
+//                 entry per invocation puts each lane in a line of its own); a CPU adapter runs
+//                 the staging slower than it saves, and the host compiles direct stores there;
 //   ctAccumulate: ctCounts.total += the batch's total (saturating);
 // then, once per frame:
 //   ctFinalize:   written = min(total, capacity), overflow; the grids of the kernels below (over
@@ -29,7 +34,8 @@
 //   (exclusive scans of both flags);
 //   ctEvents:     the began and ended pairs, in list order, and their counts.
 //
-// No atomics: every output is a function of the input alone, byte for byte, whatever the batches.
+// No atomics but a workgroup's count of its entries (a sum): every output is a function of the
+// input alone, byte for byte, whatever the batches.
 // Needs the per-dimension layout files and contact-list-layout.wgsl before it, CONTACTS_WORKGROUP_SIZE
 // and CONTACT_NONE prepended by the host. Rows of workgroups as in scan.wgsl (linear workgroup
 // index wid.x + wid.y * nwg.x; surplus invocations return at once). Every loop has a constant bound.
@@ -37,7 +43,8 @@
 
 // Pages: the dense list may exceed one binding (maxStorageBufferBindingSize); it is bound as two
 // pages of ctParams.pageEntries entries (the second aliasing a spare when one page holds it all),
-// and ctStore* pick the page.
+// and ctStore* pick the page. The pages are bound as words (CT_CONTACT_WORDS an entry): CtContact
+// is a header word (bodyA, bodyB, previous, matched) and the manifold's words.
 
 // Per entry: its pair, its slot in the frame's pair list, and its point ids: what the next frame's
 // persistence and events read (compact, unpaged).
@@ -57,7 +64,7 @@ struct CtEntryIds {
 @group(0) @binding(5) var<storage, read_write> ctDenseOf: array<u32>;               // per pair slot of the frame: its entry
 @group(0) @binding(6) var<storage, read> ctPrevSlot: array<u32>;                    // per pair slot: its slot last frame
 @group(0) @binding(7) var<storage, read> ctPrevDenseOf: array<u32>;                 // last frame's ctDenseOf
-@group(0) @binding(8) var<storage, read_write> ctContacts0: array<CtContact>;       // the dense list: page 0
+@group(0) @binding(8) var<storage, read_write> ctContacts0: array<vec4u>;          // the dense list: page 0
 @group(0) @binding(9) var<storage, read_write> ctContinued: array<u32>;             // per last frame's entry: 1 when continued
 @group(0) @binding(10) var<storage, read_write> ctUserValues: array<CtUserValues>;
 @group(0) @binding(11) var<storage, read> ctPrevIds: array<CtEntryIds>;
@@ -66,25 +73,40 @@ struct CtEntryIds {
 @group(0) @binding(14) var<storage, read> ctPrevCounts: ContactCounts;
 @group(0) @binding(15) var<storage, read_write> ctEndedFlags: array<u32>;           // per last frame's entry + 1, scanned
 @group(0) @binding(16) var<storage, read_write> ctBegan: array<vec2u>;              // pairs that began touching
-@group(0) @binding(17) var<storage, read_write> ctContacts1: array<CtContact>;      // page 1
+@group(0) @binding(17) var<storage, read_write> ctContacts1: array<vec4u>;         // page 1
 @group(0) @binding(18) var<storage, read_write> ctIds: array<CtEntryIds>;
 @group(0) @binding(19) var<storage, read_write> ctMatches: array<vec2u>;            // per entry: previous, matched
 @group(0) @binding(20) var<storage, read_write> ctEnded: array<vec2u>;              // pairs that stopped touching
 @group(0) @binding(21) var<storage, read_write> ctKeys: array<vec2u>;               // per entry: its pair (the solver's colouring reads it)
 @group(0) @binding(22) var<storage, read_write> ctDispatch: ContactDispatch;
 
-fn ctStoreContact(j: u32, c: CtContact) {
-  if (j < ctParams.pageEntries) { ctContacts0[j] = c; } else { ctContacts1[j - ctParams.pageEntries] = c; }
+const CT_CONTACT_WORDS: u32 = CT_MANIFOLD_WORDS + 1u;
+
+// Word w of the dense list (entry w / CT_CONTACT_WORDS), in its page.
+fn ctStoreWord(w: u32, v: vec4u) {
+  let pageWords = ctParams.pageEntries * CT_CONTACT_WORDS;
+  if (w < pageWords) { ctContacts0[w] = v; } else { ctContacts1[w - pageWords] = v; }
 }
 
+// Entry j's `previous` and `matched`: its header word's z and w.
 fn ctStoreMatch(j: u32, m: vec2u) {
   if (j < ctParams.pageEntries) {
-    ctContacts0[j].previous = m.x;
-    ctContacts0[j].matched = m.y;
+    ctContacts0[j * CT_CONTACT_WORDS].z = m.x;
+    ctContacts0[j * CT_CONTACT_WORDS].w = m.y;
   } else {
-    ctContacts1[j - ctParams.pageEntries].previous = m.x;
-    ctContacts1[j - ctParams.pageEntries].matched = m.y;
+    let i = (j - ctParams.pageEntries) * CT_CONTACT_WORDS;
+    ctContacts1[i].z = m.x;
+    ctContacts1[i].w = m.y;
   }
+}
+
+// The words of a new entry of `pair` (not yet matched to last frame's) with manifold m.
+fn ctContactWords(pair: vec2u, m: CtManifold) -> array<vec4u, CT_CONTACT_WORDS> {
+  let mw = ctManifoldWords(m);
+  var w: array<vec4u, CT_CONTACT_WORDS>;
+  w[0] = vec4u(pair.x, pair.y, CONTACT_NONE, 0u);
+  for (var i = 0u; i < CT_MANIFOLD_WORDS; i++) { w[1u + i] = mw[i]; }
+  return w;
 }
 
 fn ctInvocation(wid: vec3u, nwg: vec3u, lid: u32) -> u32 {
@@ -157,26 +179,52 @@ fn ctTouches(k: u32) -> bool {
   return ctOffsets[k + 1u] != ctOffsets[k];
 }
 
+// The workgroup's entries, word by word, and how many it has (CT_STAGED_STORES).
+var<workgroup> ctStage: array<vec4u, CONTACTS_WORKGROUP_SIZE * CT_CONTACT_WORDS>;
+var<workgroup> ctGroupEntries: atomic<u32>;
+
 @compute @workgroup_size(CONTACTS_WORKGROUP_SIZE)
 fn ctScatter(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
              @builtin(local_invocation_index) lid: u32) {
   let k = ctInvocation(wid, nwg, lid);
-  if (k >= ctBatchPairs()) { return; }
-  let i = ctSatAdd(ctCounts.total, ctOffsets[k]);
-  let slot = ctParams.first + k;
-  if (!ctTouches(k) || i >= ctParams.capacity) {
-    ctDenseOf[slot] = CONTACT_NONE;
-    return;
+  let n = ctBatchPairs();
+  // No return before the staging's barriers: every invocation reaches them.
+  var entry = CONTACT_NONE;
+  var words: array<vec4u, CT_CONTACT_WORDS>;
+  if (k < n) {
+    let i = ctSatAdd(ctCounts.total, ctOffsets[k]);
+    let slot = ctParams.first + k;
+    if (ctTouches(k) && i < ctParams.capacity) { entry = i; }
+    ctDenseOf[slot] = entry;
+    if (entry != CONTACT_NONE) {
+      let pair = ctPairs[k];
+      let m = ctManifolds[k];
+      words = ctContactWords(pair, m);
+      var ids = CtEntryIds(pair.x, pair.y, slot, m.count, array<u32, CT_MAX_POINTS>());
+      for (var p = 0u; p < CT_MAX_POINTS; p++) {
+        ids.ids[p] = m.points[p].id;
+      }
+      ctIds[entry] = ids;
+    }
   }
-  ctDenseOf[slot] = i;
-  let pair = ctPairs[k];
-  let m = ctManifolds[k];
-  ctStoreContact(i, CtContact(pair.x, pair.y, CONTACT_NONE, 0u, m));
-  var ids = CtEntryIds(pair.x, pair.y, slot, m.count, array<u32, CT_MAX_POINTS>());
-  for (var p = 0u; p < CT_MAX_POINTS; p++) {
-    ids.ids[p] = m.points[p].id;
+  if (CT_STAGED_STORES) {
+    // The workgroup's entries start at the entry of its first touching slot: the running total
+    // plus the offset of its first slot.
+    let k0 = k - lid;
+    let first = ctSatAdd(ctCounts.total, ctOffsets[min(k0, ctParams.slots)]);
+    if (entry != CONTACT_NONE) {
+      atomicAdd(&ctGroupEntries, 1u);
+      let at = (entry - first) * CT_CONTACT_WORDS;
+      for (var w = 0u; w < CT_CONTACT_WORDS; w++) { ctStage[at + w] = words[w]; }
+    }
+    workgroupBarrier();
+    let count = atomicLoad(&ctGroupEntries) * CT_CONTACT_WORDS;
+    for (var t = lid; t < count; t += CONTACTS_WORKGROUP_SIZE) {
+      ctStoreWord(first * CT_CONTACT_WORDS + t, ctStage[t]);
+    }
+  } else if (entry != CONTACT_NONE) {
+    for (var w = 0u; w < CT_CONTACT_WORDS; w++) { ctStoreWord(entry * CT_CONTACT_WORDS + w, words[w]); }
   }
-  ctIds[i] = ids;
 }
 
 // Last frame's entry of entry j's pair, or CONTACT_NONE.

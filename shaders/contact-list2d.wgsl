@@ -3,3 +3,8 @@ alias CtManifold = Manifold2D;
 alias CtContact = ContactManifold2D;
 alias CtUserValues = ContactUserValues2D;
 const CT_MAX_POINTS: u32 = MAX_MANIFOLD_POINTS_2D;
+const CT_MANIFOLD_WORDS: u32 = MANIFOLD_WORDS_2D;
+
+fn ctManifoldWords(m: CtManifold) -> array<vec4u, MANIFOLD_WORDS_2D> {
+  return manifoldWords2D(m);
+}

@@ -3,3 +3,8 @@ alias CtManifold = Manifold3D;
 alias CtContact = ContactManifold3D;
 alias CtUserValues = ContactUserValues3D;
 const CT_MAX_POINTS: u32 = MAX_MANIFOLD_POINTS_3D;
+const CT_MANIFOLD_WORDS: u32 = MANIFOLD_WORDS_3D;
+
+fn ctManifoldWords(m: CtManifold) -> array<vec4u, MANIFOLD_WORDS_3D> {
+  return manifoldWords3D(m);
+}

@@ -218,17 +218,14 @@ fn ruAnchor(bodyA: Body2D, bodyB: Body2D, m: Manifold2D, margin: f32) -> Anchor2
 
 // Manifold2D and Anchor2D as 16-byte words, in their storage layout (layout2d.wgsl): the first
 // RU_MANIFOLD_WORDS or RU_ANCHOR_WORDS of an array as long as the longer (RU_STAGE_WORDS).
-const RU_MANIFOLD_WORDS: u32 = 3u;
+const RU_MANIFOLD_WORDS: u32 = MANIFOLD_WORDS_2D;
 const RU_ANCHOR_WORDS: u32 = 5u;
 const RU_STAGE_WORDS: u32 = 5u;
 
 fn ruManifoldWords(m: Manifold2D) -> array<vec4u, RU_STAGE_WORDS> {
+  let mw = manifoldWords2D(m);
   var w: array<vec4u, RU_STAGE_WORDS>;
-  w[0] = vec4u(bitcast<vec2u>(m.normal), m.count, m.flags);
-  for (var i = 0u; i < MAX_MANIFOLD_POINTS_2D; i++) {
-    let p = m.points[i];
-    w[1u + i] = vec4u(bitcast<vec2u>(p.position), bitcast<u32>(p.depth), p.id);
-  }
+  for (var i = 0u; i < RU_MANIFOLD_WORDS; i++) { w[i] = mw[i]; }
   return w;
 }
 

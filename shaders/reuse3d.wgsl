@@ -221,19 +221,14 @@ fn ruAnchor(bodyA: Body3D, bodyB: Body3D, m: Manifold3D, margin: f32) -> Anchor3
 // Manifold3D and Anchor3D as 16-byte words, in their storage layout (layout3d.wgsl): the first
 // RU_MANIFOLD_WORDS or RU_ANCHOR_WORDS of an array as long as the longer (RU_STAGE_WORDS),
 // padding zero.
-const RU_MANIFOLD_WORDS: u32 = 10u;
+const RU_MANIFOLD_WORDS: u32 = MANIFOLD_WORDS_3D;
 const RU_ANCHOR_WORDS: u32 = 9u;
 const RU_STAGE_WORDS: u32 = 10u;
 
 fn ruManifoldWords(m: Manifold3D) -> array<vec4u, RU_STAGE_WORDS> {
+  let mw = manifoldWords3D(m);
   var w: array<vec4u, RU_STAGE_WORDS>;
-  w[0] = vec4u(bitcast<vec3u>(m.normal), m.count);
-  w[1] = vec4u(m.kind, 0u, 0u, 0u);
-  for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
-    let p = m.points[i];
-    w[2u + 2u * i] = vec4u(bitcast<vec3u>(p.position), bitcast<u32>(p.depth));
-    w[3u + 2u * i] = vec4u(p.id, 0u, 0u, 0u);
-  }
+  for (var i = 0u; i < RU_MANIFOLD_WORDS; i++) { w[i] = mw[i]; }
   return w;
 }
 

@@ -269,6 +269,34 @@ describe('dense contact list: GPU against CPU and first principles', () => {
     }
   });
 
+  it('staged and direct entry stores give the same bytes: batches, two pages, an overflow', async () => {
+    const p = pile(5, 4000);
+    const frames = [pileFrame(p, 0, -1), pileFrame(p, 1, -1)];
+    for (const stores of ['staged', 'direct'] as const) {
+      const g = await GpuContacts2D.create(gpu.device, undefined, stores);
+      const cpu = new CpuContacts2D();
+      // Pages of 4096 entries and batches of 1000 pairs: a workgroup's entries straddle both.
+      g.setPageEntries(4096);
+      const r0 = await both(
+        cpu,
+        frames[0]!,
+        { bodyCount: frames[0]!.bodyCount, batchPairs: 1000 },
+        g,
+      );
+      expectList(frames[0]!, r0);
+      expect(r0.total).toBeGreaterThan(4096);
+      // A capacity cut inside a workgroup's entries, then the rerun: as the CPU's.
+      const r1 = await both(
+        cpu,
+        frames[1]!,
+        { bodyCount: frames[1]!.bodyCount, capacity: 1000 },
+        g,
+      );
+      expect(r1.runs).toBe(2);
+      g.destroy();
+    }
+  });
+
   it('empty inputs: no pairs, and pairs none of which touch', async () => {
     contacts.reset();
     const none = await both(new CpuContacts2D(), {

@@ -5,7 +5,8 @@
 //   - the same list for shuffled orders of the pairs, for batches of any size (GPU and CPU), and
 //     with the touching and dense lists in two binding pages (GPU);
 //   - persistence over 2 frames: vec4f user values follow pair and feature id, GPU equals CPU;
-//   - a tiny capacity: overflow, grow, rerun, equal to an unconstrained run.
+//   - a tiny capacity: overflow, grow, rerun, equal to an unconstrained run;
+//   - all of it with the entries stored staged (a GPU's default) and direct (a CPU adapter's).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepAndPrune3D } from '../src/broadphase3d.ts';
 import { CONTACT_NONE } from '../src/cpu/contact-list.ts';
@@ -20,13 +21,15 @@ import { parseScene, type Scene3D, type SceneJson3D } from '../src/scene.ts';
 
 const U = CONTACTS_LAYOUT_3D.userValues;
 let device: GPUDevice;
-let gpu: GpuContacts3D;
+// Both kinds of entry stores, whatever this adapter's default.
+const gpus: GpuContacts3D[] = [];
 
 beforeAll(async () => {
   device = (await acquireDevice()).device;
-  gpu = await GpuContacts3D.create(device);
+  for (const stores of ['staged', 'direct'] as const)
+    gpus.push(await GpuContacts3D.create(device, undefined, stores));
 });
-afterAll(() => gpu?.destroy());
+afterAll(() => gpus.forEach((g) => g.destroy()));
 
 function pileScene(seed: number, n: number, shift: number): Scene3D {
   const r = rng(seed);
@@ -73,11 +76,13 @@ describe('3D dense contact list', () => {
     expect(reference.total).toBeGreaterThan(2048);
     const byPair = (list: ArrayBuffer): Map<string, string> =>
       new Map(unpackContacts3D(list).map((e) => [`${e.bodyA},${e.bodyB}`, JSON.stringify(e)]));
-    for (const [seed, batchPairs, pages] of [
-      [0, undefined, 0],
-      [1, 256, 0],
-      [2, 1000, 2048],
-      [3, 100_000, 2048],
+    for (const [seed, batchPairs, pages, gpu] of [
+      [0, undefined, 0, gpus[0]!],
+      [1, 256, 0, gpus[0]!],
+      [2, 1000, 2048, gpus[0]!],
+      [3, 100_000, 2048, gpus[0]!],
+      [0, undefined, 0, gpus[1]!],
+      [2, 1000, 2048, gpus[1]!],
     ] as const) {
       const p = seed === 0 ? pairs : shuffled(pairs, seed);
       const m = seed === 0 ? manifolds : collide(scene, p);
@@ -100,39 +105,45 @@ describe('3D dense contact list', () => {
     ).toBe(true);
   });
 
-  it('carries vec4f user values by pair and feature id (GPU equals CPU), and reruns after an overflow', async () => {
-    const next = pileScene(5, 1500, 1e-4);
-    const pairs1 = sweepAndPrune3D(next);
-    const manifolds1 = collide(next, pairs1);
-    const cpu = new CpuContacts3D();
-    gpu.reset();
-    const g0 = await gpu.run(manifolds, pairs, { bodyCount: 1500 });
-    const c0 = cpu.run(manifolds, pairs, { bodyCount: 1500 });
-    const values = Float32Array.from({ length: g0.total * U.words }, (_, k) => k + 0.25);
-    gpu.setUserValues(values);
-    cpu.setUserValues(values);
-    const g1 = await gpu.run(manifolds1, pairs1, { bodyCount: 1500, capacity: 5 });
-    const c1 = cpu.run(manifolds1, pairs1, { bodyCount: 1500 });
-    expect(g1.runs).toBe(2);
-    expect(eq(g1.dense, c1.dense)).toBe(true);
-    expect(eq(g1.userValues.buffer as ArrayBuffer, c1.userValues.buffer as ArrayBuffer)).toBe(true);
-    expect(Array.from(g1.began)).toEqual(Array.from(c1.began));
-    expect(Array.from(g1.ended)).toEqual(Array.from(c1.ended));
-    const list0 = unpackContacts3D(c0.dense);
-    const list1 = unpackContacts3D(c1.dense, c1.userValues);
-    let carried = 0;
-    for (const e of list1) {
-      if (e.previous === CONTACT_NONE) continue;
-      const old = list0[e.previous]!;
-      expect([old.bodyA, old.bodyB]).toEqual([e.bodyA, e.bodyB]);
-      e.points.forEach((p) => {
-        const q = old.points.findIndex((o) => o.id === p.id);
-        if (q < 0) return;
-        const at = e.previous * U.words + U.points + q * U.pointStride;
-        expect(p.userValue).toEqual(Array.from(values.subarray(at, at + 4)));
-        carried++;
-      });
-    }
-    expect(carried).toBeGreaterThan(0.9 * list1.reduce((s, e) => s + e.points.length, 0));
-  });
+  it.each([0, 1])(
+    'carries vec4f user values by pair and feature id (GPU equals CPU), and reruns after an overflow (stores %i)',
+    async (g) => {
+      const gpu = gpus[g]!;
+      const next = pileScene(5, 1500, 1e-4);
+      const pairs1 = sweepAndPrune3D(next);
+      const manifolds1 = collide(next, pairs1);
+      const cpu = new CpuContacts3D();
+      gpu.reset();
+      const g0 = await gpu.run(manifolds, pairs, { bodyCount: 1500 });
+      const c0 = cpu.run(manifolds, pairs, { bodyCount: 1500 });
+      const values = Float32Array.from({ length: g0.total * U.words }, (_, k) => k + 0.25);
+      gpu.setUserValues(values);
+      cpu.setUserValues(values);
+      const g1 = await gpu.run(manifolds1, pairs1, { bodyCount: 1500, capacity: 5 });
+      const c1 = cpu.run(manifolds1, pairs1, { bodyCount: 1500 });
+      expect(g1.runs).toBe(2);
+      expect(eq(g1.dense, c1.dense)).toBe(true);
+      expect(eq(g1.userValues.buffer as ArrayBuffer, c1.userValues.buffer as ArrayBuffer)).toBe(
+        true,
+      );
+      expect(Array.from(g1.began)).toEqual(Array.from(c1.began));
+      expect(Array.from(g1.ended)).toEqual(Array.from(c1.ended));
+      const list0 = unpackContacts3D(c0.dense);
+      const list1 = unpackContacts3D(c1.dense, c1.userValues);
+      let carried = 0;
+      for (const e of list1) {
+        if (e.previous === CONTACT_NONE) continue;
+        const old = list0[e.previous]!;
+        expect([old.bodyA, old.bodyB]).toEqual([e.bodyA, e.bodyB]);
+        e.points.forEach((p) => {
+          const q = old.points.findIndex((o) => o.id === p.id);
+          if (q < 0) return;
+          const at = e.previous * U.words + U.points + q * U.pointStride;
+          expect(p.userValue).toEqual(Array.from(values.subarray(at, at + 4)));
+          carried++;
+        });
+      }
+      expect(carried).toBeGreaterThan(0.9 * list1.reduce((s, e) => s + e.points.length, 0));
+    },
+  );
 });

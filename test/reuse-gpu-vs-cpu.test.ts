@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REUSE_STATUS } from '../src/cpu/reuse.ts';
 import { acquireDevice } from '../src/gpu/device.ts';
-import type { ReuseStores } from '../src/gpu/reuse.ts';
+import type { StoreMode } from '../src/gpu/device.ts';
 import { REUSE_TRANSLATION } from '../src/constants.ts';
 import {
   COHERENCE_FAMILIES,
@@ -68,7 +68,7 @@ async function sequence(
   world: ReuseWorld,
   frames = FRAMES,
   gpuCount = false,
-  stores?: ReuseStores,
+  stores?: StoreMode,
 ): Promise<SequenceResult> {
   const runner = await GpuReuseRunner.create(device, world, stores);
   const comparison = emptyComparison();

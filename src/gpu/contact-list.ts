@@ -65,6 +65,7 @@ import {
   type BatchGrids,
 } from './buffers.ts';
 import { compileKernels, type Kernel, cachedBindGroup } from './pipelines.ts';
+import { defaultStoreMode, type StoreMode } from './device.ts';
 import type { BufferBindingLayout } from '../layout.ts';
 export { contactsConstantsWgsl } from './frame-wgsl.ts';
 
@@ -296,9 +297,16 @@ export class GpuContacts {
   protected static async compile(
     device: GPUDevice,
     dimension: ContactsDimension,
+    stores: StoreMode = defaultStoreMode(device),
   ): Promise<ContactsParts> {
     const [entryPoints, scanner] = await Promise.all([
-      compileKernels(device, dimension.label, KERNEL_NAMES, dimension.entries, dimension.wgsl),
+      compileKernels(
+        device,
+        `${dimension.label}-${stores}`,
+        KERNEL_NAMES,
+        dimension.entries,
+        () => `const CT_STAGED_STORES: bool = ${stores === 'staged'};\n${dimension.wgsl()}`,
+      ),
       GpuScan.create(device),
     ]);
     return { ...entryPoints, scanner };

@@ -3,6 +3,7 @@
 // shaders/contact-list2d-layout.wgsl). src/cpu/contact-list2d.ts is the same stage on the host, byte for
 // byte.
 
+import type { StoreMode } from './device.ts';
 import { CONTACTS_GROWTH, CONTACTS_WORKGROUP_SIZE } from '../constants.ts';
 import { CONTACT_NONE } from '../constants.ts';
 import { CONTACTS_LAYOUT_2D } from '../contact-list-layout.ts';
@@ -34,15 +35,19 @@ export const CONTACTS_DIMENSION_2D: ContactsDimension = {
 };
 
 export class GpuContacts2D extends GpuContacts {
-  /** Compiles the kernels for `device`; `timestamps` needs a device created with 'timestamp-query'. */
+  /**
+   * Compiles the kernels for `device`; `timestamps` needs a device created with 'timestamp-query'.
+   * `stores`: how ctScatter stores the entries (default: defaultStoreMode(device)).
+   */
   static async create(
     device: GPUDevice,
     timestamps = device.features.has('timestamp-query'),
+    stores?: StoreMode,
   ): Promise<GpuContacts2D> {
     return new GpuContacts2D(
       device,
       CONTACTS_DIMENSION_2D,
-      await GpuContacts.compile(device, CONTACTS_DIMENSION_2D),
+      await GpuContacts.compile(device, CONTACTS_DIMENSION_2D, stores),
       timestamps,
     );
   }

@@ -3,6 +3,7 @@
 // x normal impulse, y/z tangent impulses, w free; shaders/contact-list3d-layout.wgsl).
 // src/cpu/contact-list3d.ts is the same stage on the host, byte for byte.
 
+import type { StoreMode } from './device.ts';
 import { CONTACTS_LAYOUT_3D } from '../contact-list-layout.ts';
 import { ENTRIES_CONTACTS_3D } from '../reflection.generated.ts';
 import { contactsWgsl3D } from './frame-wgsl.ts';
@@ -25,15 +26,19 @@ export const CONTACTS_DIMENSION_3D: ContactsDimension = {
 };
 
 export class GpuContacts3D extends GpuContacts {
-  /** Compiles the kernels for `device`; `timestamps` needs a device created with 'timestamp-query'. */
+  /**
+   * Compiles the kernels for `device`; `timestamps` needs a device created with 'timestamp-query'.
+   * `stores`: how ctScatter stores the entries (default: defaultStoreMode(device)).
+   */
   static async create(
     device: GPUDevice,
     timestamps = device.features.has('timestamp-query'),
+    stores?: StoreMode,
   ): Promise<GpuContacts3D> {
     return new GpuContacts3D(
       device,
       CONTACTS_DIMENSION_3D,
-      await GpuContacts.compile(device, CONTACTS_DIMENSION_3D),
+      await GpuContacts.compile(device, CONTACTS_DIMENSION_3D, stores),
       timestamps,
     );
   }

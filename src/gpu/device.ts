@@ -129,6 +129,21 @@ export async function getGpu(): Promise<GPU> {
   return nodeGpu;
 }
 
+/**
+ * How kernels that write one struct per invocation store it: 'staged' (a workgroup's structs
+ * leave word after word through workgroup memory, coalesced: for GPUs) or 'direct' (each
+ * invocation its own words: for CPU adapters, whose SIMD loops pay more for the staging's
+ * per-lane indexing than it saves).
+ */
+export type StoreMode = 'staged' | 'direct';
+
+/** The stores a device's adapter runs best: 'direct' on CPU adapters, 'staged' on GPUs. */
+export function defaultStoreMode(device: GPUDevice): StoreMode {
+  // Browsers before GPUDevice.adapterInfo have none: taken for a GPU.
+  const info = (device as { adapterInfo?: GPUAdapterInfo }).adapterInfo;
+  return info && isSoftwareAdapter(info) ? 'direct' : 'staged';
+}
+
 /** Whether an adapter runs WGSL on the CPU (lavapipe, SwiftShader). */
 export function isSoftwareAdapter(info: GPUAdapterInfo): boolean {
   const parts = [info.vendor, info.architecture, info.device, info.description];

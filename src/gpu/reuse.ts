@@ -32,7 +32,7 @@ import {
 } from '../reflection.generated.ts';
 import { REUSE_PREV_MODE as PREV_MODE, reuseWgsl2D, reuseWgsl3D } from './frame-wgsl.ts';
 import { compileKernels, type Kernel, cachedBindGroup } from './pipelines.ts';
-import { isSoftwareAdapter } from './device.ts';
+import { defaultStoreMode, type StoreMode } from './device.ts';
 
 export { REUSE_STATUS };
 
@@ -146,21 +146,8 @@ export interface AnchorInputs {
 export interface GpuReuseOptions {
   /** Windows per frame (uniform slots); default 1. */
   windows?: number;
-  /**
-   * How the kernels store manifolds and anchors: 'staged' (a workgroup's slots leave word after
-   * word, coalesced: for GPUs) or 'direct' (each invocation its own struct: for CPU adapters).
-   * Default: 'direct' on a software adapter (the device's adapterInfo), else 'staged'.
-   */
-  stores?: ReuseStores;
-}
-
-export type ReuseStores = 'staged' | 'direct';
-
-/** The stores a device's adapter runs best: 'direct' on CPU adapters, 'staged' on GPUs. */
-export function defaultReuseStores(device: GPUDevice): ReuseStores {
-  // Browsers before GPUDevice.adapterInfo have none: taken for a GPU.
-  const info = (device as { adapterInfo?: GPUAdapterInfo }).adapterInfo;
-  return info && isSoftwareAdapter(info) ? 'direct' : 'staged';
+  /** How the kernels store manifolds and anchors (default: defaultStoreMode(device)). */
+  stores?: StoreMode;
 }
 
 const KERNELS = ['reuseSlots', 'anchorSlots'] as const;
@@ -206,7 +193,7 @@ export class GpuReuse {
     dimension: ReuseDimension,
     options: GpuReuseOptions = {},
   ): Promise<GpuReuse> {
-    const stores = options.stores ?? defaultReuseStores(device);
+    const stores = options.stores ?? defaultStoreMode(device);
     const { kernels, bindings } = await compileKernels(
       device,
       `${dimension.label}-${stores}`,

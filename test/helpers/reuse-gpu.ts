@@ -31,11 +31,11 @@ import {
   type Anchor3D,
 } from '../../src/cpu/reuse3d.ts';
 import { readBuffer } from '../../src/gpu/buffers.ts';
+import type { StoreMode } from '../../src/gpu/device.ts';
 import { GpuNarrowphase2D } from '../../src/gpu/narrowphase2d.ts';
 import { GpuNarrowphase3D } from '../../src/gpu/narrowphase3d.ts';
 import {
   GpuReuse,
-  type ReuseStores,
   REUSE_COUNTS_BYTES,
   REUSE_DIMENSION_2D,
   REUSE_DIMENSION_3D,
@@ -112,7 +112,7 @@ export class GpuReuseRunner {
   static async create(
     device: GPUDevice,
     world: ReuseWorld,
-    stores?: ReuseStores,
+    stores?: StoreMode,
   ): Promise<GpuReuseRunner> {
     const stage = await GpuReuse.create(
       device,
