@@ -7,7 +7,7 @@ struct ReuseParams {
   firstSlot: u32,                                      // REUSE_PREV_IDENTITY: the window's slot 0 was last frame's slot firstSlot
   prevMode: u32,                                       // REUSE_PREV_NONE, REUSE_PREV_IDENTITY or REUSE_PREV_SLOTS
   slots: u32,                                          // slots of the window (a larger pair count is clamped to it)
-  _pad0: u32,
+  workCount: u32,                                      // anchorSlots: entries of its work list (a GPU count copied here)
   _pad1: u32,
   _pad2: u32,
 }

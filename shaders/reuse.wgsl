@@ -9,7 +9,10 @@
 //                slot flagged for the full collide. ruFlags[k] = REUSE_KEPT, REUSE_COLLIDE (1) or
 //                REUSE_APART; ruCounts[status] += the window's slots with that status;
 //   anchorSlots: after the narrowphase filled the flagged slots, their anchors from their new
-//                manifolds and the current poses.
+//                manifolds and the current poses: one invocation per entry of the work list
+//                (the flagged slots in order, src/gpu/work-list.ts), so that a warp's lanes all
+//                build anchors (a few flagged slots scattered over the pairs would each hold a
+//                warp), and each stores its own words (the slots are not consecutive).
 // Manifolds and anchors leave as 16-byte words (ruManifoldWords, ruAnchorWords: the per-dimension
 // file's pack functions). On a GPU (RU_STAGED_STORES) a workgroup stages its slots' structs in
 // workgroup memory and writes them out word after word, so consecutive invocations store
@@ -30,6 +33,7 @@
 @group(0) @binding(6) var<storage, read_write> ruManifolds: array<vec4u>;         // the window's, RU_MANIFOLD_WORDS words each
 @group(0) @binding(7) var<storage, read_write> ruFlags: array<u32>;                // the window's
 @group(0) @binding(8) var<storage, read_write> ruCounts: array<atomic<u32>, 4>;    // per status
+@group(0) @binding(14) var<storage, read> ruWork: array<u32>;                      // anchorSlots: the flagged slots, in order
 
 var<workgroup> ruGroupCounts: array<atomic<u32>, 4>;
 // The workgroup's structs, word by word, and which of its slots write theirs.
@@ -117,12 +121,13 @@ fn reuseSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
 @compute @workgroup_size(REUSE_WORKGROUP_SIZE)
 fn anchorSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
                @builtin(local_invocation_index) li: u32) {
-  let k = ruInvocation(wid, nwg, li);
-  let live = k < min(ruParams.pairCount, ruParams.slots) && ruFlags[k] == REUSE_COLLIDE;
-  var anchor: RuAnchor;
-  if (live) {
-    let pair = ruPairs[k];
-    anchor = ruAnchor(ruBodies[pair.x], ruBodies[pair.y], ruManifoldAt(k), ruParams.margin);
+  let t = ruInvocation(wid, nwg, li);
+  if (t >= ruParams.workCount) { return; }
+  let k = ruWork[t];
+  if (k >= min(ruParams.pairCount, ruParams.slots)) { return; }
+  let pair = ruPairs[k];
+  let words = ruAnchorWords(ruAnchor(ruBodies[pair.x], ruBodies[pair.y], ruManifoldAt(k), ruParams.margin));
+  for (var w = 0u; w < RU_ANCHOR_WORDS; w++) {
+    ruStoreWord(true, k * RU_ANCHOR_WORDS + w, words[w]);
   }
-  ruWriteStruct(li, k - li, ruAnchorWords(anchor), RU_ANCHOR_WORDS, live, true);
 }

@@ -84,7 +84,10 @@ export function reuseSlots(
   return counts;
 }
 
-/** The anchor kernel's loop (anchorSlots): the anchor of every slot flagged for the full collide, from its new manifold. */
+/**
+ * The anchor kernel's loop (anchorSlots): the anchor of every slot flagged for the full collide,
+ * from its new manifold (the GPU walks the work list: the same slots, in the same order).
+ */
 export function anchorSlots(
   dim: ReusePairs,
   pairs: Uint32Array,

@@ -492,7 +492,7 @@ export class GpuFrame<
       pairs: s.pairs,
       pairCount: s.count,
       manifolds: s.manifolds,
-      flags: s.flags,
+      workList: work,
       anchorsCur: s.anchors,
       margin: inputs.margin,
       window: b,

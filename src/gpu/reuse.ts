@@ -10,7 +10,9 @@
 //                    REUSE_STATUS.apart   (2) no contact, provably: the empty manifold written, anchor carried;
 //                  counts (u32 kept, collide, apart, 0) += the window's slots per status;
 //   (the narrowphase: the full collide of the slots flagged 1, into their manifold slots;)
-//   encodeAnchors  per slot flagged 1, its anchor from its new manifold and the current poses.
+//   encodeAnchors  per slot flagged 1, its anchor from its new manifold and the current poses,
+//                  over the work list of those slots (src/gpu/work-list.ts; a warp's lanes then
+//                  all build anchors).
 // Buffers per pair slot: manifold (Manifold2D 48 bytes, Manifold3D 160), anchor (Anchor2D 80
 // bytes, Anchor3D 144, in two lists: last frame's and this frame's, swapped each frame), flag
 // (4 bytes), prevSlot (4 bytes, optional). Pairs are (bodyA, bodyB), 8 bytes.
@@ -33,6 +35,7 @@ import {
 import { REUSE_PREV_MODE as PREV_MODE, reuseWgsl2D, reuseWgsl3D } from './frame-wgsl.ts';
 import { compileKernels, type Kernel, cachedBindGroup } from './pipelines.ts';
 import { defaultStoreMode, type StoreMode } from './device.ts';
+import type { WorkList } from './work-list.ts';
 
 export { REUSE_STATUS };
 
@@ -72,6 +75,7 @@ const PARAMS = (() => {
     firstSlot: word(p, 'firstSlot'),
     prevMode: word(p, 'prevMode'),
     slots: word(p, 'slots'),
+    workCount: word(p, 'workCount'),
   };
 })();
 
@@ -135,8 +139,8 @@ export interface AnchorInputs {
   pairCount: PairCount;
   /** The window's manifold slots, after the narrowphase filled the slots flagged collide. */
   manifolds: GPUBufferBinding;
-  /** encodeReuse's flags of the window. */
-  flags: GPUBufferBinding;
+  /** The slots encodeReuse flagged collide, in order, and their count on the GPU (GpuWorkList). */
+  workList: WorkList;
   anchorsCur: GPUBufferBinding;
   margin: number;
   window?: number;
@@ -365,8 +369,11 @@ export class GpuReuse {
     );
   }
 
-  /** Records the anchor pass of one window: the anchors of the slots flagged collide, from their new manifolds. */
-  encodeAnchors(target: GPUCommandEncoder | GPUComputePassEncoder, inputs: AnchorInputs): void {
+  /**
+   * Records the anchor pass of one window: the anchors of the work list's slots (those flagged
+   * collide), from their new manifolds. Its count is copied on the GPU: give an encoder.
+   */
+  encodeAnchors(encoder: GPUCommandEncoder, inputs: AnchorInputs): void {
     const d = this.dimension;
     if (d.label === 'reuse3d' && !(inputs.hullVertices && inputs.hullPlanes))
       throw new Error('reuse3d: encodeAnchors needs hullVertices and hullPlanes');
@@ -374,21 +381,28 @@ export class GpuReuse {
       [inputs.pairs, 8, 'pairs'],
       [inputs.anchorsCur, d.anchorBytes, 'anchorsCur'],
       [inputs.manifolds, d.manifoldBytes, 'manifolds'],
-      [inputs.flags, 4, 'flags'],
     ]);
+    const { list, count } = inputs.workList;
     const slot = 2 * (inputs.window ?? 0) + 1;
-    this.writeParams(target, slot, inputs.pairCount, inputs.margin, slots, PREV_MODE.none, 0);
+    this.writeParams(encoder, slot, inputs.pairCount, inputs.margin, slots, PREV_MODE.none, 0);
+    encoder.copyBufferToBuffer(
+      count.buffer,
+      count.offset,
+      this.params,
+      slot * UNIFORM_SLOT_BYTES + 4 * PARAMS.workCount,
+      4,
+    );
     const buffers: Record<number, GPUBufferBinding> = {
       1: inputs.bodies,
       2: inputs.pairs,
       5: inputs.anchorsCur,
       6: inputs.manifolds,
-      7: inputs.flags,
       9: inputs.shapes,
+      14: { buffer: list.buffer, offset: list.offset, size: 4 * list.capacity },
     };
     if (inputs.hullVertices) buffers[10] = inputs.hullVertices;
     if (inputs.hullPlanes) buffers[11] = inputs.hullPlanes;
-    this.dispatch(target, 'anchorSlots', slot, slots, buffers, inputs.grid);
+    this.dispatch(encoder, 'anchorSlots', slot, slots, buffers, inputs.grid);
   }
 
   destroy(): void {

@@ -34,6 +34,7 @@ import { readBuffer } from '../../src/gpu/buffers.ts';
 import type { StoreMode } from '../../src/gpu/device.ts';
 import { GpuNarrowphase2D } from '../../src/gpu/narrowphase2d.ts';
 import { GpuNarrowphase3D } from '../../src/gpu/narrowphase3d.ts';
+import { GpuWorkList } from '../../src/gpu/work-list.ts';
 import {
   GpuReuse,
   REUSE_COUNTS_BYTES,
@@ -72,6 +73,7 @@ export class GpuReuseRunner {
     readonly world: ReuseWorld,
     readonly stage: GpuReuse,
     private readonly narrowphase: GpuNarrowphase2D | GpuNarrowphase3D,
+    private readonly workList: GpuWorkList,
   ) {
     const make = (bytes: number, label: string, usage = STORAGE()): GPUBuffer => {
       const b = device.createBuffer({
@@ -123,7 +125,9 @@ export class GpuReuseRunner {
       world.dim === 2
         ? await GpuNarrowphase2D.create(device, false)
         : await GpuNarrowphase3D.create(device, false);
-    return new GpuReuseRunner(device, world, stage, narrowphase);
+    const workList = await GpuWorkList.create(device);
+    workList.reserve(1);
+    return new GpuReuseRunner(device, world, stage, narrowphase, workList);
   }
 
   /**
@@ -167,10 +171,23 @@ export class GpuReuseRunner {
       counts: { buffer: this.counts },
       margin,
     });
+    // The slots flagged collide, as the frame lists them for the narrowphase and the anchors.
+    const workList = this.workList.encode(
+      encoder,
+      window.flags,
+      w.pairCount,
+      {
+        buffer: this.pairCountBuffer,
+        offset: 12,
+      },
+      0,
+    );
     this.stage.encodeAnchors(encoder, {
       shapes: { buffer: this.shapes },
       bodies: { buffer: this.bodies },
-      ...window,
+      pairs: window.pairs,
+      manifolds: window.manifolds,
+      workList,
       pairCount,
       anchorsCur: { buffer: cur, size: w.anchorBytes },
       margin,
@@ -207,6 +224,7 @@ export class GpuReuseRunner {
     for (const b of this.buffers) b.destroy();
     this.stage.destroy();
     this.narrowphase.destroy();
+    this.workList.destroy();
   }
 }
 
