@@ -111,6 +111,8 @@ import rapier2dPackage from '../node_modules/@dimforge/rapier2d-compat/package.j
 
 export const PILE_SIZES = [1_000, 10_000, 100_000, 1_000_000];
 export const PILE_QUICK_SIZES = [1_000, 10_000];
+/** Milliseconds of GPU work before each GPU frame on a GPU (--gpu-warmup): its clocks rise within it. */
+export const PILE_GPU_WARMUP_MS = 300;
 const DEFAULT_OUT = 'bench/results/pile.json';
 
 /** Touching-pair counts of ours and rapier's may differ by this fraction (grazing pairs, f32). */
@@ -188,6 +190,8 @@ export interface PileReport {
       mixed: boolean;
       /** How warm frames move the bodies (pile-scenes.ts). */
       motion: PileMotion;
+      /** Milliseconds the GPU was kept busy before each GPU frame (0: none). */
+      gpuWarmupMs: number;
       caps: Record<string, number> | null;
     };
     notes: string[];
@@ -855,6 +859,7 @@ interface PileOptions {
   caps: boolean;
   cannon: boolean;
   still: boolean;
+  gpuWarmup?: number;
 }
 
 function parseSizes(value: string): number[] {
@@ -932,6 +937,16 @@ function parsePileOptions(argv: string[]): PileOptions {
       false,
     )
     .option(
+      '--gpu-warmup <ms>',
+      `before each GPU frame, keep the GPU busy this long so that its clocks rise, as an engine stepping every frame does (default ${PILE_GPU_WARMUP_MS} on a GPU, 0 on a software adapter)`,
+      (v) => {
+        const ms = Number(v);
+        if (!Number.isInteger(ms) || ms < 0)
+          throw new InvalidArgumentError(`"${v}" is not a whole number of milliseconds >= 0`);
+        return ms;
+      },
+    )
+    .option(
       '--no-caps',
       `run the peers at every size (caps: rapier2d ${formatCount(PILE_CAPS.rapier2d)}, rapier3d ${formatCount(PILE_CAPS.rapier3d)}, cannon-es ${formatCount(PILE_CAPS.cannon)})`,
     )
@@ -955,6 +970,7 @@ export async function pileMain(argv: string[]): Promise<number> {
   // Our 3D frame's cap is for software adapters (lavapipe); on a GPU it runs every size, the
   // issue's 1M-body pile included, while the CPU peers keep theirs.
   const onGpu = gpu !== null && !gpu.acquired.adapter.software;
+  const warmupMs = opts.gpuWarmup ?? (onGpu ? PILE_GPU_WARMUP_MS : 0);
   const cap = (id: keyof typeof PILE_CAPS): number =>
     !opts.caps || (id === 'gpu3d' && onGpu) ? Infinity : PILE_CAPS[id];
   const sizes2d = dims.includes(2) ? sizes : [];
@@ -994,6 +1010,7 @@ export async function pileMain(argv: string[]): Promise<number> {
         quick: opts.quick,
         mixed: opts.mixed,
         motion,
+        gpuWarmupMs: warmupMs,
         caps: opts.caps ? { ...PILE_CAPS } : null,
       },
       notes,
@@ -1020,6 +1037,11 @@ export async function pileMain(argv: string[]): Promise<number> {
       `  sizes    2D ${sizes2d.map(formatCount).join(', ') || '–'}; 3D ${sizes3d.map(formatCount).join(', ') || '–'}` +
         `${sizes3d.length > 0 ? ` (${opts.layout3d.join(', ')})` : ''}; ` +
         `${policy.repeat} timed warm frames (${SHORT_FRAME_FACTOR}× as many under ${SHORT_FRAME_MS} ms a cold frame, fewer past ${LONG_FRAME_MS / 1000} s), median`,
+      ...(warmupMs > 0
+        ? [
+            `  warm-up  the GPU kept busy ${warmupMs} ms before each GPU frame (a spin kernel: a GPU's driver lowers its clocks between sparse frames; --gpu-warmup 0 leaves it idle)`,
+          ]
+        : []),
       `  motion   warm frames: ${motion === 'wobble' ? "a settled pile's wobble (every body up to 1e-3 m and 1e-3 rad off where it was built, the same poses for every contender)" : 'every body back where it was built (--still)'}`,
       ...notes.map((n) => `  note     ${n}`),
     ].join('\n'),
@@ -1077,6 +1099,7 @@ export async function pileMain(argv: string[]): Promise<number> {
               policy,
               task(`${name} GPU frame`),
               bodiesAt2D(pile, motion),
+              warmupMs,
             ),
           )
         : (task(`${name} GPU frame`), { skipped: 'no GPU adapter' });
@@ -1145,6 +1168,7 @@ export async function pileMain(argv: string[]): Promise<number> {
                 policy,
                 gTick,
                 bodiesAt3D(pile, motion),
+                warmupMs,
               ),
             );
       const rTick = task(`${name} rapier3d`);
