@@ -21,7 +21,7 @@ import {
   type ScenarioResult,
 } from './report.ts';
 import { SCENARIO_LABEL, type BenchScene2D } from './scenes2d.ts';
-import { ScenarioTiming, type Pass, type TimingPolicy } from './timing.ts';
+import { keepGpuBusy, ScenarioTiming, type Pass, type TimingPolicy } from './timing.ts';
 
 export type Peer2DId = 'planck' | 'box2dWasm' | 'rapier2d';
 export const PEERS_2D: readonly Peer2DId[] = ['planck', 'box2dWasm', 'rapier2d'];
@@ -33,6 +33,8 @@ export interface Options2D {
   peers: Partial<Record<Peer2DId, (shapes: readonly Shape2DInput[]) => Peer2D | Promise<Peer2D>>>;
   /** Passes longer than `ms` take only `samples` timed samples (rapier2d's 8-gons: ~70 µs a pair). */
   longPass?: { ms: number; samples: number };
+  /** The GPU kept busy this long before each GPU sample (keepGpuBusy; outside its times). */
+  gpuWarmupMs?: number;
 }
 
 export function countTouching(manifolds: ArrayBuffer, pairs: number): number {
@@ -103,6 +105,7 @@ export async function benchScene2D(
       await add(
         ['gpuWall', 'gpuKernel'],
         async () => {
+          if (options.gpuWarmupMs) await keepGpuBusy(gpu.np.device, options.gpuWarmupMs);
           const r = await gpu.np.run(s.packed);
           last = r.manifolds;
           return [r.wallMs, r.kernelMs ?? NaN];

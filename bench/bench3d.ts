@@ -35,7 +35,7 @@ import {
   type BenchScene3D,
   type Scenario3DName,
 } from './scenes3d.ts';
-import { errorText, ScenarioTiming, type Pass, type TimingPolicy } from './timing.ts';
+import { errorText, keepGpuBusy, ScenarioTiming, type Pass, type TimingPolicy } from './timing.ts';
 
 export const DEFAULT_SIZES_3D = [1_000, 10_000, 100_000, 1_000_000];
 export const QUICK_SIZES_3D = [1_000, 10_000];
@@ -178,6 +178,8 @@ export interface Options3D {
   cpuRef: boolean;
   /** The peers to run (Node: rapier3d, Jolt, cannon-es; a browser: rapier3d); the others are marked not run. */
   peers: Partial<Record<Peer3DId, Peer3DFactory>>;
+  /** The GPU kept busy this long before each GPU sample (keepGpuBusy; outside its times). */
+  gpuWarmupMs?: number;
 }
 
 /** Times every contender on one 3D scene (as the 2D part's benchScene does). */
@@ -241,6 +243,7 @@ export async function benchScene3D(
       await add(
         ['gpuWall', 'gpuKernel'],
         async () => {
+          if (options.gpuWarmupMs) await keepGpuBusy(gpu.np.device, options.gpuWarmupMs);
           let wall = 0;
           let kernel = 0;
           for (let i = 0; i < batches.length; i++) {

@@ -66,7 +66,8 @@ import {
   type ScenarioResult3D,
 } from './report.ts';
 import { SCENARIOS_3D, type Scenario3DName } from './scenes3d.ts';
-import { errorText, type TimingPolicy } from './timing.ts';
+import { errorText, GPU_WARMUP_MS, type TimingPolicy } from './timing.ts';
+import { parseWarmup } from './options.ts';
 // Versions of the peers as bundled (their package.json files are read at build time; planck's
 // "exports" hides its package.json from a bare specifier, hence the relative paths).
 import box2dWasmPackage from '../node_modules/box2d-wasm/package.json' with { type: 'json' };
@@ -77,10 +78,11 @@ const DEFAULT_SIZES = [1_000, 10_000, 100_000, 1_000_000];
 const QUICK_SIZES = [1_000, 10_000];
 const DEFAULT_OUT = 'bench/results/bench.json';
 /** Node runs every 3D contender. */
-function nodeOptions3D(opts: Options): Options3D {
+function nodeOptions3D(opts: Options, gpuWarmupMs: number): Options3D {
   return {
     noCaps: !opts.caps,
     cpuRef: true,
+    gpuWarmupMs,
     peers: {
       rapier3d: (shapes) => createRapierPeer3D(shapes, { mode: opts.rapier }),
       jolt: async (shapes, margin, warn) => {
@@ -97,10 +99,17 @@ function nodeOptions3D(opts: Options): Options3D {
 }
 
 /** Node runs every 2D contender. */
-const NODE_OPTIONS_2D: Options2D = {
-  cpuRef: true,
-  peers: { planck: createPlanckPeer, box2dWasm: createBox2dWasmPeer, rapier2d: createRapierPeer2D },
-};
+function nodeOptions2D(gpuWarmupMs: number): Options2D {
+  return {
+    cpuRef: true,
+    peers: {
+      planck: createPlanckPeer,
+      box2dWasm: createBox2dWasmPeer,
+      rapier2d: createRapierPeer2D,
+    },
+    gpuWarmupMs,
+  };
+}
 
 interface Options {
   sizes?: number[];
@@ -114,6 +123,7 @@ interface Options {
   caps: boolean;
   rapier: RapierMode3D;
   kernel: 'classes' | 'general';
+  gpuWarmup?: number;
 }
 
 type Dim = '2' | '3' | 'both';
@@ -229,6 +239,11 @@ function parseOptions(argv: string[]): Options {
       'GPU narrowphase: classes (one pipeline per pair class, the default) or general (one kernel with every path: the A/B reference)',
       parseKernel,
       'classes',
+    )
+    .option(
+      '--gpu-warmup <ms>',
+      `before each GPU sample, keep the GPU busy this long so that its clocks rise (default ${GPU_WARMUP_MS} on a GPU, 0 on a software adapter)`,
+      parseWarmup,
     )
     .option(
       '--scene <name>',
@@ -377,6 +392,11 @@ async function main(): Promise<number> {
   const gpu = scenarios.length > 0 ? await setUpGpu(acquired, notes, opts.kernel) : null;
   const gpu3d = plan3d.length > 0 ? await setUpGpu3D(acquired, notes, opts.kernel) : null;
   const gpu3dNote = acquired ? '3D GPU path unusable (see the notes)' : 'no GPU adapter';
+  const warmupMs = opts.gpuWarmup ?? (acquired && !acquired.adapter.software ? GPU_WARMUP_MS : 0);
+  if (warmupMs > 0)
+    notes.push(
+      `the GPU kept busy ${warmupMs} ms before each GPU sample (a spin kernel: a GPU's driver lowers its clocks between sparse work; --gpu-warmup 0 leaves it idle)`,
+    );
   const cpuList = cpus();
   const meta: BenchMeta = {
     adapter: acquired?.adapter.name ?? null,
@@ -460,7 +480,9 @@ async function main(): Promise<number> {
     for (const scenario of scenarios) {
       for (const size of sizes) {
         const scene = makeScene2D(scenario, size);
-        results.push(await benchScene2D(scene, gpu, policy, NODE_OPTIONS_2D, progress, warnings));
+        results.push(
+          await benchScene2D(scene, gpu, policy, nodeOptions2D(warmupMs), progress, warnings),
+        );
       }
     }
     if (plan3d.length > 0) {
@@ -469,7 +491,7 @@ async function main(): Promise<number> {
         gpu3d,
         gpu3dNote,
         policy,
-        nodeOptions3D(opts),
+        nodeOptions3D(opts, warmupMs),
         progress,
         warnings,
       );

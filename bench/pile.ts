@@ -106,13 +106,12 @@ import { cannonVersion } from './peers/cannon3d.ts';
 import { rapierVersion as rapier3dVersion } from './peers/rapier3d.ts';
 import { renderSvgPlot, type Panel, type Series } from './plot.ts';
 import { formatCount } from './report.ts';
-import { errorText } from './timing.ts';
+import { errorText, GPU_WARMUP_MS } from './timing.ts';
+import { parseWarmup } from './options.ts';
 import rapier2dPackage from '../node_modules/@dimforge/rapier2d-compat/package.json' with { type: 'json' };
 
 export const PILE_SIZES = [1_000, 10_000, 100_000, 1_000_000];
 export const PILE_QUICK_SIZES = [1_000, 10_000];
-/** Milliseconds of GPU work before each GPU frame on a GPU (--gpu-warmup): its clocks rise within it. */
-export const PILE_GPU_WARMUP_MS = 300;
 const DEFAULT_OUT = 'bench/results/pile.json';
 
 /** Touching-pair counts of ours and rapier's may differ by this fraction (grazing pairs, f32). */
@@ -938,13 +937,8 @@ function parsePileOptions(argv: string[]): PileOptions {
     )
     .option(
       '--gpu-warmup <ms>',
-      `before each GPU frame, keep the GPU busy this long so that its clocks rise, as an engine stepping every frame does (default ${PILE_GPU_WARMUP_MS} on a GPU, 0 on a software adapter)`,
-      (v) => {
-        const ms = Number(v);
-        if (!Number.isInteger(ms) || ms < 0)
-          throw new InvalidArgumentError(`"${v}" is not a whole number of milliseconds >= 0`);
-        return ms;
-      },
+      `before each GPU frame, keep the GPU busy this long so that its clocks rise, as an engine stepping every frame does (default ${GPU_WARMUP_MS} on a GPU, 0 on a software adapter)`,
+      parseWarmup,
     )
     .option(
       '--no-caps',
@@ -970,7 +964,7 @@ export async function pileMain(argv: string[]): Promise<number> {
   // Our 3D frame's cap is for software adapters (lavapipe); on a GPU it runs every size, the
   // issue's 1M-body pile included, while the CPU peers keep theirs.
   const onGpu = gpu !== null && !gpu.acquired.adapter.software;
-  const warmupMs = opts.gpuWarmup ?? (onGpu ? PILE_GPU_WARMUP_MS : 0);
+  const warmupMs = opts.gpuWarmup ?? (onGpu ? GPU_WARMUP_MS : 0);
   const cap = (id: keyof typeof PILE_CAPS): number =>
     !opts.caps || (id === 'gpu3d' && onGpu) ? Infinity : PILE_CAPS[id];
   const sizes2d = dims.includes(2) ? sizes : [];

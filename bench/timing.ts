@@ -185,3 +185,51 @@ export class ScenarioTiming<Id extends string> {
     }
   }
 }
+
+// A GPU's driver lowers its clocks when work comes in bursts: an H200 ran the frames of a 1M-body
+// pile (18 ms each, about one a second between the host's readbacks) at its lowest SM clock, 345
+// of 1980 MHz (docs/frame.md). An engine stepping every frame keeps it busy; so does this kernel.
+const SPIN_WGSL = `
+@group(0) @binding(0) var<storage, read_write> sink: array<u32>;
+@compute @workgroup_size(256)
+fn spin(@builtin(global_invocation_id) g: vec3u) {
+  var x = g.x;
+  for (var i = 0u; i < 2048u; i++) { x = x * 1664525u + 1013904223u; }
+  if (x == 0u) { sink[0] = g.x; }
+}`;
+const spinKernels = new WeakMap<GPUDevice, { pipeline: GPUComputePipeline; group: GPUBindGroup }>();
+
+/** Milliseconds of GPU work before each timed GPU sample on a GPU (--gpu-warmup): its clocks rise within it. */
+export const GPU_WARMUP_MS = 300;
+
+/** Keeps the GPU busy with a spin kernel for about `ms` (wall time), so that its clocks rise. */
+export async function keepGpuBusy(device: GPUDevice, ms: number): Promise<void> {
+  let k = spinKernels.get(device);
+  if (!k) {
+    const module = device.createShaderModule({ code: SPIN_WGSL });
+    const pipeline = device.createComputePipeline({
+      layout: 'auto',
+      compute: { module, entryPoint: 'spin' },
+    });
+    const sink = device.createBuffer({ size: 16, usage: GPUBufferUsage.STORAGE });
+    const group = device.createBindGroup({
+      layout: pipeline.getBindGroupLayout(0),
+      entries: [{ binding: 0, resource: { buffer: sink } }],
+    });
+    spinKernels.set(device, (k = { pipeline, group }));
+  }
+  const until = performance.now() + ms;
+  while (performance.now() < until) {
+    // A few submits ahead, so that the GPU does not idle between them.
+    for (let i = 0; i < 4; i++) {
+      const encoder = device.createCommandEncoder({ label: 'bench.spin' });
+      const pass = encoder.beginComputePass();
+      pass.setPipeline(k.pipeline);
+      pass.setBindGroup(0, k.group);
+      pass.dispatchWorkgroups(4096);
+      pass.end();
+      device.queue.submit([encoder.finish()]);
+    }
+    await device.queue.onSubmittedWorkDone();
+  }
+}
