@@ -275,7 +275,8 @@ describe('dense contact list: GPU against CPU and first principles', () => {
     for (const stores of ['staged', 'direct'] as const) {
       const g = await GpuContacts2D.create(gpu.device, undefined, stores);
       const cpu = new CpuContacts2D();
-      // Pages of 4096 entries and batches of 1000 pairs: a workgroup's entries straddle both.
+      // Pages of 4096 entries and batches of 1000 pairs (not a multiple of the workgroup): the
+      // staged writes meet a page's end and batches that end mid-workgroup.
       g.setPageEntries(4096);
       const r0 = await both(
         cpu,
