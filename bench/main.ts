@@ -66,7 +66,13 @@ import {
   type ScenarioResult3D,
 } from './report.ts';
 import { SCENARIOS_3D, type Scenario3DName } from './scenes3d.ts';
-import { errorText, GPU_WARMUP_MS, type TimingPolicy } from './timing.ts';
+import {
+  errorText,
+  GPU_WARMUP_MS,
+  gpuWarmupMs,
+  gpuWarmupNote,
+  type TimingPolicy,
+} from './timing.ts';
 import { parseWarmup } from './options.ts';
 // Versions of the peers as bundled (their package.json files are read at build time; planck's
 // "exports" hides its package.json from a bare specifier, hence the relative paths).
@@ -392,11 +398,8 @@ async function main(): Promise<number> {
   const gpu = scenarios.length > 0 ? await setUpGpu(acquired, notes, opts.kernel) : null;
   const gpu3d = plan3d.length > 0 ? await setUpGpu3D(acquired, notes, opts.kernel) : null;
   const gpu3dNote = acquired ? '3D GPU path unusable (see the notes)' : 'no GPU adapter';
-  const warmupMs = opts.gpuWarmup ?? (acquired && !acquired.adapter.software ? GPU_WARMUP_MS : 0);
-  if (warmupMs > 0)
-    notes.push(
-      `the GPU kept busy ${warmupMs} ms before each GPU sample (a spin kernel: a GPU's driver lowers its clocks between sparse work; --gpu-warmup 0 leaves it idle)`,
-    );
+  const warmupMs = gpuWarmupMs(opts.gpuWarmup, acquired !== null && !acquired.adapter.software);
+  if (warmupMs > 0) notes.push(gpuWarmupNote(warmupMs));
   const cpuList = cpus();
   const meta: BenchMeta = {
     adapter: acquired?.adapter.name ?? null,

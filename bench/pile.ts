@@ -106,7 +106,7 @@ import { cannonVersion } from './peers/cannon3d.ts';
 import { rapierVersion as rapier3dVersion } from './peers/rapier3d.ts';
 import { renderSvgPlot, type Panel, type Series } from './plot.ts';
 import { formatCount } from './report.ts';
-import { errorText, GPU_WARMUP_MS } from './timing.ts';
+import { errorText, GPU_WARMUP_MS, gpuWarmupMs, gpuWarmupNote } from './timing.ts';
 import { parseWarmup } from './options.ts';
 import rapier2dPackage from '../node_modules/@dimforge/rapier2d-compat/package.json' with { type: 'json' };
 
@@ -964,7 +964,7 @@ export async function pileMain(argv: string[]): Promise<number> {
   // Our 3D frame's cap is for software adapters (lavapipe); on a GPU it runs every size, the
   // issue's 1M-body pile included, while the CPU peers keep theirs.
   const onGpu = gpu !== null && !gpu.acquired.adapter.software;
-  const warmupMs = opts.gpuWarmup ?? (onGpu ? GPU_WARMUP_MS : 0);
+  const warmupMs = gpuWarmupMs(opts.gpuWarmup, onGpu);
   const cap = (id: keyof typeof PILE_CAPS): number =>
     !opts.caps || (id === 'gpu3d' && onGpu) ? Infinity : PILE_CAPS[id];
   const sizes2d = dims.includes(2) ? sizes : [];
@@ -1031,11 +1031,7 @@ export async function pileMain(argv: string[]): Promise<number> {
       `  sizes    2D ${sizes2d.map(formatCount).join(', ') || '–'}; 3D ${sizes3d.map(formatCount).join(', ') || '–'}` +
         `${sizes3d.length > 0 ? ` (${opts.layout3d.join(', ')})` : ''}; ` +
         `${policy.repeat} timed warm frames (${SHORT_FRAME_FACTOR}× as many under ${SHORT_FRAME_MS} ms a cold frame, fewer past ${LONG_FRAME_MS / 1000} s), median`,
-      ...(warmupMs > 0
-        ? [
-            `  warm-up  the GPU kept busy ${warmupMs} ms before each GPU frame (a spin kernel: a GPU's driver lowers its clocks between sparse frames; --gpu-warmup 0 leaves it idle)`,
-          ]
-        : []),
+      ...(warmupMs > 0 ? [`  warm-up  ${gpuWarmupNote(warmupMs)}`] : []),
       `  motion   warm frames: ${motion === 'wobble' ? "a settled pile's wobble (every body up to 1e-3 m and 1e-3 rad off where it was built, the same poses for every contender)" : 'every body back where it was built (--still)'}`,
       ...notes.map((n) => `  note     ${n}`),
     ].join('\n'),

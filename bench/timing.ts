@@ -202,6 +202,16 @@ const spinKernels = new WeakMap<GPUDevice, { pipeline: GPUComputePipeline; group
 /** Milliseconds of GPU work before each timed GPU sample on a GPU (--gpu-warmup): its clocks rise within it. */
 export const GPU_WARMUP_MS = 300;
 
+/** The warm-up a run uses: the one asked for, else GPU_WARMUP_MS on a GPU and none on a software adapter. */
+export function gpuWarmupMs(requested: number | undefined, onGpu: boolean): number {
+  return requested ?? (onGpu ? GPU_WARMUP_MS : 0);
+}
+
+/** What a run's header says of its warm-up. */
+export function gpuWarmupNote(ms: number): string {
+  return `the GPU kept busy ${ms} ms before each GPU sample (a spin kernel: a GPU's driver lowers its clocks between sparse work; --gpu-warmup 0 leaves it idle)`;
+}
+
 /** Keeps the GPU busy with a spin kernel for about `ms` (wall time), so that its clocks rise. */
 export async function keepGpuBusy(device: GPUDevice, ms: number): Promise<void> {
   let k = spinKernels.get(device);
