@@ -1,8 +1,8 @@
 // The dense contact list, one implementation for 2D and 3D (src/gpu/contact-list.ts drives it;
 // src/cpu/contact-list.ts is the same stage on the host, function for function). A per-dimension file
 // before it (contact-list2d.wgsl, contact-list3d.wgsl) names the types: CtManifold (the narrowphase's
-// Manifold2D / Manifold3D), CtContact (ContactManifold2D / 3D), CtUserValues and CT_MAX_POINTS,
-// and ctManifoldWords (a manifold as its CT_MANIFOLD_WORDS storage words).
+// Manifold2D / Manifold3D), CtUserValues and CT_MAX_POINTS, and ctManifoldWords (a manifold as its
+// CT_MANIFOLD_WORDS storage words).
 //
 // The touching manifolds of the frame's pairs, in pair order: the frames' pairs come in (bodyA,
 // bodyB) order (src/gpu/broadphase.ts), so the list is in that order with no sort. Last frame's
@@ -43,8 +43,9 @@
 
 // Pages: the dense list may exceed one binding (maxStorageBufferBindingSize); it is bound as two
 // pages of ctParams.pageEntries entries (the second aliasing a spare when one page holds it all),
-// and ctStore* pick the page. The pages are bound as words (CT_CONTACT_WORDS an entry): CtContact
-// is a header word (bodyA, bodyB, previous, matched) and the manifold's words.
+// and ctStore* pick the page. The pages are bound as words (CT_CONTACT_WORDS an entry): an entry
+// (ContactManifold2D / 3D) is a header word (bodyA, bodyB, previous, matched) and the manifold's
+// words.
 
 // Per entry: its pair, its slot in the frame's pair list, and its point ids: what the next frame's
 // persistence and events read (compact, unpaged).

@@ -78,10 +78,15 @@ fn ruWriteStruct(li: u32, k0: u32, words: array<vec4u, RU_STAGE_WORDS>, n: u32, 
     }
     workgroupBarrier();
   } else if (keep) {
-    for (var w = 0u; w < RU_STAGE_WORDS; w++) {
-      if (w >= n) { break; }
-      ruStoreWord(toAnchors, (k0 + li) * n + w, words[w]);
-    }
+    ruStoreStruct(k0 + li, words, n, toAnchors);
+  }
+}
+
+// Each invocation its own struct: the first n of `words` into the window's slot k.
+fn ruStoreStruct(k: u32, words: array<vec4u, RU_STAGE_WORDS>, n: u32, toAnchors: bool) {
+  for (var w = 0u; w < RU_STAGE_WORDS; w++) {
+    if (w >= n) { break; }
+    ruStoreWord(toAnchors, k * n + w, words[w]);
   }
 }
 
@@ -126,8 +131,6 @@ fn anchorSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: 
   let k = ruWork[t];
   if (k >= min(ruParams.pairCount, ruParams.slots)) { return; }
   let pair = ruPairs[k];
-  let words = ruAnchorWords(ruAnchor(ruBodies[pair.x], ruBodies[pair.y], ruManifoldAt(k), ruParams.margin));
-  for (var w = 0u; w < RU_ANCHOR_WORDS; w++) {
-    ruStoreWord(true, k * RU_ANCHOR_WORDS + w, words[w]);
-  }
+  let anchor = ruAnchor(ruBodies[pair.x], ruBodies[pair.y], ruManifoldAt(k), ruParams.margin);
+  ruStoreStruct(k, ruAnchorWords(anchor), RU_ANCHOR_WORDS, true);
 }
