@@ -5,6 +5,12 @@
 // frames. Not part of `npm run bench`: a tool for finding where a frame's time goes.
 //
 //   node_modules/.bin/tsx bench/profile-dispatches.ts 3 10000 9 block   # dim, bodies, frames, 3D layout (bricks or block)
+//
+// With --first, the frame's first step alone, every dispatch on its own, slowest first: with the
+// driver's shader cache off (MESA_SHADER_CACHE_DISABLE=true) a lavapipe dispatch then includes
+// compiling its pipeline's machine code, so this lists what a cold frame waits for per kernel.
+//
+//   MESA_SHADER_CACHE_DISABLE=true node_modules/.bin/tsx bench/profile-dispatches.ts 3 100 1 bricks --first
 
 import { acquireDevice } from '../src/gpu/device.ts';
 import type { GpuFrame } from '../src/gpu/frame.ts';
@@ -13,10 +19,12 @@ import { GpuFrame3D, type FrameInputs3D } from '../src/gpu/frame3d.ts';
 import { assertShadersEmbedded } from './fresh-shaders.ts';
 import { makePile2D, makePile3D, PILE_3D_LAYOUTS, type Pile3DLayout } from './pile.ts';
 
-const dim = Number(process.argv[2] ?? 3);
-const bodies = Number(process.argv[3] ?? 10_000);
-const frames = Number(process.argv[4] ?? 5);
-const layout = (process.argv[5] ?? 'bricks') as Pile3DLayout;
+const first = process.argv.includes('--first');
+const args = process.argv.slice(2).filter((a) => a !== '--first');
+const dim = Number(args[0] ?? 3);
+const bodies = Number(args[1] ?? 10_000);
+const frames = first ? 1 : Number(args[2] ?? 5);
+const layout = (args[3] ?? 'bricks') as Pile3DLayout;
 if (!PILE_3D_LAYOUTS.includes(layout))
   throw new Error(`layout ${layout}: give one of ${PILE_3D_LAYOUTS.join(', ')}`);
 assertShadersEmbedded();
@@ -93,12 +101,20 @@ function storage(data: ArrayBuffer | ArrayBufferView): GPUBuffer {
   return b;
 }
 
+/** The frame, once created; prints how long its creation took (its stages' and the piles' pair classes' pipelines). */
+async function created<F>(frame: Promise<F>): Promise<F> {
+  const t = performance.now();
+  const f = await frame;
+  console.log(`create() ${(performance.now() - t).toFixed(0)} ms`);
+  return f;
+}
+
 async function profile<I extends { bodies: GPUBuffer; bodyCount: number; margin: number }>(
   frame: GpuFrame<I>,
   inputs: I,
 ): Promise<void> {
-  // Two normal frames first: buffers grown to fit, last frame's list in place.
-  for (let i = 0; i < 2; i++) await frame.step(inputs);
+  // Two normal frames first (not with --first): buffers grown to fit, last frame's list in place.
+  for (let i = 0; i < (first ? 0 : 2); i++) await frame.step(inputs);
   const samples = new Map<string, number[]>();
   for (let r = 0; r < frames; r++) {
     profiling = true;
@@ -118,7 +134,9 @@ async function profile<I extends { bodies: GPUBuffer; bodyCount: number; margin:
     if (r === 0) console.log(`dispatches ${labels.length}`);
   }
   let sum = 0;
-  for (const [label, v] of samples) {
+  const rows = [...samples];
+  if (first) rows.sort(([, a], [, b]) => b[0]! - a[0]!);
+  for (const [label, v] of rows) {
     v.sort((a, b) => a - b);
     const median = v[Math.floor(v.length / 2)]!;
     sum += median;
@@ -139,8 +157,9 @@ if (dim === 3) {
     bodies: storage(p.bodies),
     bodyCount: bodies,
     margin: pile.scene.margin,
+    kinds: ['box'],
   };
-  await profile(await GpuFrame3D.create(device, true), inputs);
+  await profile(await created(GpuFrame3D.create(device, true, { kinds: ['box'] })), inputs);
 } else {
   const pile = makePile2D(bodies);
   const inputs: FrameInputs2D = {
@@ -148,7 +167,8 @@ if (dim === 3) {
     bodies: storage(pile.packed.bodies),
     bodyCount: bodies,
     margin: pile.scene.margin,
+    kinds: ['box'],
   };
-  await profile(await GpuFrame2D.create(device, true), inputs);
+  await profile(await created(GpuFrame2D.create(device, true, { kinds: ['box'] })), inputs);
 }
 process.exit(0);

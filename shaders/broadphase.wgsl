@@ -52,13 +52,16 @@
 // conservative by a margin above their rounding, so they never reject a pair the exact comparison
 // accepts.
 //
-// Needs BROADPHASE_WORKGROUP_SIZE, BROADPHASE_PAIR_CACHE and BP_MAX_BANDS (src/gpu/broadphase.ts).
+// Needs BROADPHASE_WORKGROUP_SIZE and BP_MAX_BANDS (src/gpu/broadphase.ts). Loops run to a bound
+// read at run time (counts, a bisection's interval), not to a constant: a compiler unrolls a
+// constant count of iterations (lavapipe's up to 32), and unrolled bisections and pair copies
+// inlined into the sweeps made those kernels' code many times longer (docs/frame.md).
 
 struct BroadphaseParams {
   bodyCount: u32,
   capacity: u32,                                       // pairs the pairs buffer holds
   margin: f32,                                         // boxes grow by this (speculative distance)
-  pairCache: u32,                                      // pairs per finder the counting pass keeps, <= BROADPHASE_PAIR_CACHE
+  pairCache: u32,                                      // pairs per finder the counting pass keeps, <= BROADPHASE_PAIR_CACHE (src/constants.ts)
   batchPairs: u32,                                     // pairs per narrowphase batch (a multiple of 256), for bpBatches
   batchCount: u32,                                     // batches: ceil(capacity / batchPairs)
   fatMargin: f32,                                      // fat boxes grow by this × the shape's extent
@@ -468,8 +471,7 @@ fn bpRowStart(start: u32, row: u32, loX: f32) -> u32 {
   let t = (loX - reach) - 0x1p-20f * (abs(loX) + reach);
   var lo = start;
   var hi = bpParams.bodyCount;
-  for (var s = 0u; s < 32u; s++) {
-    if (lo >= hi) { break; }
+  while (lo < hi) {
     let mid = lo + (hi - lo) / 2u;
     let m = bpSorted[mid].bounds;
     if (m.tag < row || (m.tag == row && m.lo.x < t)) { lo = mid + 1u; } else { hi = mid; }
@@ -649,8 +651,7 @@ fn bpWriteKept(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: 
 // The pairs a finder counted: from its cache when they all fit, else found again.
 fn bpWriteFound(f: u32, count: u32, moved: bool) {
   if (count <= bpParams.pairCache) {
-    for (var k = 0u; k < BROADPHASE_PAIR_CACHE; k++) {
-      if (k >= count) { break; }
+    for (var k = 0u; k < count; k++) {
       bpPlace(bpFinders[bpCacheSlot(f, k)]);
     }
   } else if (moved) {
@@ -686,13 +687,13 @@ fn bpSwapPairs(i: u32, j: u32) {
 // Sifts the partner at heap position root (slots first + root) down a max-heap of `size`.
 fn bpSiftDown(first: u32, root0: u32, size: u32) {
   var root = root0;
-  for (var s = 0u; s < 32u; s++) {
-    var child = 2u * root + 1u;
-    if (child >= size) { break; }
+  var child = 2u * root + 1u;
+  while (child < size) {
     if (child + 1u < size && bpPairs[first + child + 1u].y > bpPairs[first + child].y) { child++; }
     if (bpPairs[first + root].y >= bpPairs[first + child].y) { break; }
     bpSwapPairs(first + root, first + child);
     root = child;
+    child = 2u * root + 1u;
   }
 }
 
@@ -772,8 +773,7 @@ fn bpPrevSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: 
     let range = bpPrevGroup(pair.x);
     var lo = range.x;
     var hi = range.y;
-    for (var s = 0u; s < 32u; s++) {
-      if (lo >= hi) { break; }
+    while (lo < hi) {
       let mid = lo + (hi - lo) / 2u;
       if (bpPrevPairs[mid].y < pair.y) { lo = mid + 1u; } else { hi = mid; }
     }

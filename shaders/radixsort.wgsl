@@ -16,7 +16,9 @@
 // Needs RADIX_BITS (4), RADIX_BUCKETS (16), RADIX_RAKE, RADIX_WORKGROUP_SIZE (= RADIX_RAKE²),
 // RADIX_ITEMS, RADIX_BLOCK and RADIX_NO_COUNT (the countWord of a sort of all n elements),
 // prepended by the host. Rows of workgroups as in scan.wgsl; barriers
-// only in workgroup-uniform control flow; constant loop bounds.
+// only in workgroup-uniform control flow. The loops over an invocation's items run to a count
+// known at run time: unrolled to RADIX_ITEMS copies, radixScatter was the frame's slowest kernel
+// to compile (docs/frame.md), and each element's key is read again rather than held.
 
 struct RadixParams {
   n: u32,                                              // elements (at most, with a count word)
@@ -118,14 +120,16 @@ fn radixWorkgroupExclusive(lid: u32, c: RadixCounts) -> RadixCounts {
   return r;
 }
 
-// Counts of this invocation's elements (RADIX_ITEMS consecutive ones).
+// This invocation's elements: RADIX_ITEMS consecutive ones from base, fewer past n.
+fn radixItems(base: u32, n: u32) -> u32 {
+  return select(0u, min(RADIX_ITEMS, n - base), base < n);
+}
+
+// Counts of this invocation's elements.
 fn radixCountItems(base: u32, n: u32) -> RadixCounts {
   var c = RadixCounts(vec4u(0u), vec4u(0u));
-  for (var k = 0u; k < RADIX_ITEMS; k++) {
-    let i = base + k;
-    if (i < n) {
-      c = radixIncrement(c, radixDigit(radixKeysIn[i]));
-    }
+  for (var k = 0u; k < radixItems(base, n); k++) {
+    c = radixIncrement(c, radixDigit(radixKeysIn[base + k]));
   }
   return c;
 }
@@ -170,29 +174,16 @@ fn radixScatter(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg:
   if (block >= numBlocks) { return; }
   let n = radixElements();
   let base = block * RADIX_BLOCK + lid * RADIX_ITEMS;
-  var keys: array<u32, RADIX_ITEMS>;
-  var c = RadixCounts(vec4u(0u), vec4u(0u));
-  for (var k = 0u; k < RADIX_ITEMS; k++) {
-    let i = base + k;
-    var key = 0u;
-    if (i < n) {
-      key = radixKeysIn[i];
-      c = radixIncrement(c, radixDigit(key));
-    }
-    keys[k] = key;
-  }
   // Rank of each element among the block's elements of its digit = elements of that digit held
   // by earlier invocations + those earlier among this invocation's own.
-  var rank = radixWorkgroupExclusive(lid, c);
-  for (var k = 0u; k < RADIX_ITEMS; k++) {
+  var rank = radixWorkgroupExclusive(lid, radixCountItems(base, n));
+  for (var k = 0u; k < radixItems(base, n); k++) {
     let i = base + k;
-    if (i < n) {
-      let key = keys[k];
-      let d = radixDigit(key);
-      let dst = radixHist[d * numBlocks + block] + radixField(rank, d);
-      rank = radixIncrement(rank, d);
-      radixKeysOut[dst] = key;
-      radixValuesOut[dst] = radixValuesIn[i];
-    }
+    let key = radixKeysIn[i];
+    let d = radixDigit(key);
+    let dst = radixHist[d * numBlocks + block] + radixField(rank, d);
+    rank = radixIncrement(rank, d);
+    radixKeysOut[dst] = key;
+    radixValuesOut[dst] = radixValuesIn[i];
   }
 }

@@ -8,7 +8,6 @@ import {
   AABB_RELATIVE_PAD,
   ANCHOR_JOIN,
   BROADPHASE_MAX_BANDS,
-  BROADPHASE_PAIR_CACHE,
   BROADPHASE_WORKGROUP_SIZE,
   CONTACT_NONE,
   CONTACTS_WORKGROUP_SIZE,
@@ -34,7 +33,6 @@ export function broadphaseConstantsWgsl(): string {
     `const AABB_RELATIVE_PAD: f32 = ${AABB_RELATIVE_PAD.toExponential()};`,
     `const AABB_F32_STEPS: f32 = ${AABB_F32_STEPS.toFixed(1)};`,
     `const BROADPHASE_WORKGROUP_SIZE: u32 = ${BROADPHASE_WORKGROUP_SIZE}u;`,
-    `const BROADPHASE_PAIR_CACHE: u32 = ${BROADPHASE_PAIR_CACHE}u;`,
     `const BP_MAX_BANDS: u32 = ${BROADPHASE_MAX_BANDS}u;`,
     '',
   ].join('\n');
