@@ -6,8 +6,8 @@
 // size: on random scenes with f32 positions (mixed boxes, hulls, spheres, capsules in random
 // rotations, huge bodies, bodies 1e5 away, bodies stacked on one spot) none do, and the sets are
 // equal. Also: scenes exact in f32 (axis-aligned boxes at multiples of 1/8, many touching exactly),
-// no pairs, overflow and rerun, byte-identical pairs from run to run, and only the first bodyCount
-// bodies of a buffer.
+// no pairs, overflow and rerun, byte-identical pairs from run to run, only the first bodyCount
+// bodies of a buffer, and a group long enough to be heap-sorted (the list in (bodyA, bodyB) order).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bodyAabbs3D, sweepAndPrune3D } from '../src/broadphase3d.ts';
 import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
@@ -226,6 +226,38 @@ describe('GPU broadphase 3D equals the host sweep-and-prune', () => {
     for (let k = 0; k < host.length; k += 2) if (host[k] === 0) onGround++;
     expect(onGround).toBeGreaterThan(10);
     expect((await bp.readBands()).count).toBeGreaterThan(5);
+  });
+
+  it('with a body of more partners than a group sorts by insertion: its group heap-sorted, in order', async () => {
+    // A 40 × 40 ground slab (top at y = 0) under a 12 × 12 grid of boxes resting on it, 1.25 apart
+    // (no two boxes touch): body 0's group holds 144 pairs, past BP_HEAPSORT_MIN (64,
+    // shaders/broadphase.wgsl), so a rebuild heap-sorts it; a second layer pairs with the first.
+    const r = rng(21);
+    const shapes: Shape3DInput[] = [
+      { type: 'box', halfExtents: [20, 0.5, 20] },
+      { type: 'box', halfExtents: [0.5, 0.5, 0.5] },
+    ];
+    const bodies: SceneJson3D['bodies'] = [{ shape: 0, position: [0, -0.5, 0] }];
+    for (let layer = 0; layer < 2; layer++) {
+      for (let i = 0; i < 144; i++) {
+        const x = -7 + 1.25 * (i % 12) + 0.05 * r();
+        const z = -7 + 1.25 * Math.floor(i / 12) + 0.05 * r();
+        bodies.push({ shape: 1, position: f32v([x, 0.5 + layer, z]) });
+      }
+    }
+    const scene = parseScene({ dim: 3, margin: 0.02, shapes, bodies }) as Scene3D;
+    const { gpu, borderline } = await expectHostPairs(scene);
+    expect(borderline).toBe(0);
+    const p = gpu.pairs;
+    let onGround = 0;
+    let unordered = -1;
+    for (let k = 0; k < p.length; k += 2) {
+      if (p[k] === 0) onGround++;
+      const ordered = k === 0 || p[k - 2]! < p[k]! || (p[k - 2] === p[k] && p[k - 1]! < p[k + 1]!);
+      if (!ordered && unordered < 0) unordered = k / 2;
+    }
+    expect(unordered, 'the first pair out of (bodyA, bodyB) order').toBe(-1);
+    expect(onGround).toBe(144);
   });
 
   it('with bodies that do not touch, one body and none: no pairs', async () => {
