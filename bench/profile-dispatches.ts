@@ -17,6 +17,7 @@ import type { GpuFrame } from '../src/gpu/frame.ts';
 import { GpuFrame2D, type FrameInputs2D } from '../src/gpu/frame2d.ts';
 import { GpuFrame3D, type FrameInputs3D } from '../src/gpu/frame3d.ts';
 import { assertShadersEmbedded } from './fresh-shaders.ts';
+import { gpuWarmupMs, keepGpuBusy } from './timing.ts';
 import { makePile2D, makePile3D, PILE_3D_LAYOUTS, type Pile3DLayout } from './pile.ts';
 
 const first = process.argv.includes('--first');
@@ -28,7 +29,10 @@ const layout = (args[3] ?? 'bricks') as Pile3DLayout;
 if (!PILE_3D_LAYOUTS.includes(layout))
   throw new Error(`layout ${layout}: give one of ${PILE_3D_LAYOUTS.join(', ')}`);
 assertShadersEmbedded();
-const { device } = await acquireDevice();
+const { device, adapter } = await acquireDevice();
+// On a GPU, each profiled frame follows the benches' warm-up, so that it runs at the clocks of an
+// engine stepping every frame (not with --first: that frame measures the compiles).
+const warmupMs = first ? 0 : gpuWarmupMs(undefined, !adapter.software);
 const MAX_QUERIES = 4096;
 const querySet = device.createQuerySet({ type: 'timestamp', count: MAX_QUERIES });
 const resolveBuf = device.createBuffer({
@@ -117,6 +121,7 @@ async function profile<I extends { bodies: GPUBuffer; bodyCount: number; margin:
   for (let i = 0; i < (first ? 0 : 2); i++) await frame.step(inputs);
   const samples = new Map<string, number[]>();
   for (let r = 0; r < frames; r++) {
+    if (warmupMs > 0) await keepGpuBusy(device, warmupMs);
     profiling = true;
     labels = [];
     const encoder = device.createCommandEncoder();
