@@ -52,10 +52,11 @@
 // conservative by a margin above their rounding, so they never reject a pair the exact comparison
 // accepts.
 //
-// Needs BROADPHASE_WORKGROUP_SIZE and BP_MAX_BANDS (src/gpu/broadphase.ts). Loops run to a bound
-// read at run time (counts, a bisection's interval), not to a constant: a compiler unrolls a
-// constant count of iterations (lavapipe's up to 32), and unrolled bisections and pair copies
-// inlined into the sweeps made those kernels' code many times longer (docs/frame.md).
+// Needs BROADPHASE_WORKGROUP_SIZE and BP_MAX_BANDS (src/gpu/broadphase.ts). The bisections, the
+// sift-down and the copy of cached pairs loop to bounds read at run time (the interval, the
+// count), not to a constant: a compiler unrolls a constant count of iterations (lavapipe's up to
+// 32), and those copies, inlined into the sweeps, made their code many times longer
+// (docs/frame.md).
 
 struct BroadphaseParams {
   bodyCount: u32,
