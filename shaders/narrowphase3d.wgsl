@@ -43,5 +43,7 @@ fn narrowphaseClass3D(@builtin(global_invocation_id) gid: vec3u) {
   let k = gid.x + gid.y * params.rowPitch;
   if (k >= params.pairCount) { return; }
   let e = classPairs[params.first + k];
+  // A one-class list's entries for pairs of other classes name no slot (pair-classes.wgsl's pcList).
+  if (e.x >= arrayLength(&manifolds)) { return; }
   manifolds[e.x] = collidePair3D(e.y, e.z);
 }

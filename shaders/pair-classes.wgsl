@@ -1,8 +1,9 @@
 // The pair classifier, one implementation for 2D and 3D (src/gpu/pair-classes.ts drives it): the
 // items of a batch (its pairs 0..count-1, or the slots of a work list) split into one list per
 // pair class, each in item order, with its class kernel's params and indirect dispatch arguments.
-// Deterministic, no atomics, no barriers (one invocation walks one block of PC_ITEMS consecutive
-// items: a workgroup scan would make the driver compile barriers, seconds on lavapipe):
+// Deterministic, no barriers (one invocation walks one block of PC_ITEMS consecutive items: a
+// workgroup scan would make the driver compile barriers, seconds on lavapipe), and no atomics but
+// pcList's sums of the items it leaves out:
 //   pcCount    per block, per bucket, how many of its items fall in it
 //   (scan)     the counts, bucket-major (bucket × blocks + block), scanned exclusively
 //              (src/gpu/scan.ts): each block's first position in its bucket's list, the lists
@@ -13,6 +14,13 @@
 //              pairs no kernel will collide added to pcControl (see there)
 // Buckets are the classes (PC_CLASS_COUNT), then PC_REJECTED: work-list entries naming a slot at
 // or above params.slots, listed and counted there, never collided.
+// With one class compiled there is nothing to split, and two kernels replace count, scan, scatter
+// and finish:
+//   pcList     item i to entry i of classPairs: (slot, body A, body B, 0) when its pair is of that
+//              class (params.single), else an entry naming no slot, counted in its bucket
+//   pcFinishOne  classTable's rows as pcFinish writes them (each bucket's count), and after them the
+//              class kernel's row: params and grid over every item (it passes over the entries
+//              naming no slot)
 //
 // A per-dimension file before it (pair-classes2d.wgsl, pair-classes3d.wgsl) binds the shapes and
 // bodies (bindings 0, 1) and defines
@@ -44,6 +52,7 @@ struct PairClassParams {
   useWorkList: u32,                                    // 1: the items are workList's entries; 0: slots 0..count-1
   margin: f32,                                         // for the class kernels' params
   compiled: u32,                                       // bit c: class c has a pipeline (its pairs are collided)
+  single: u32,                                         // pcList: the one compiled class
 }
 
 @group(0) @binding(2) var<storage, read> pcPairs: array<vec2u>;
@@ -52,6 +61,9 @@ struct PairClassParams {
 // kernel collided (a class without a pipeline, or rejected), summed since the host cleared them.
 @group(0) @binding(4) var<storage, read_write> pcControl: array<u32>;
 @group(0) @binding(5) var<storage, read_write> pcBlockCounts: array<u32>;
+// pcList and pcFinishOne: the same buffer's first PC_BUCKETS words, items per bucket that pcList
+// left out (cleared by the host).
+@group(0) @binding(5) var<storage, read_write> pcLeftOut: array<atomic<u32>>;
 @group(0) @binding(6) var<storage, read_write> classPairs: array<vec4u>;
 @group(0) @binding(7) var<storage, read_write> classTable: array<PairClassDispatch>;
 @group(0) @binding(8) var<uniform> pcParams: PairClassParams;
@@ -60,6 +72,7 @@ const PC_BUCKETS: u32 = PC_CLASS_COUNT + 1u;
 const PC_REJECTED: u32 = PC_CLASS_COUNT;
 const PC_NONE: u32 = 0xffffffffu;                      // an item past the count
 const PC_MAX_GROUPS_PER_DIMENSION: u32 = 65535u;
+const PC_NO_SLOT: u32 = 0xffffffffu;                   // pcList: an entry the class kernel passes over
 
 // Item `item` of the batch: (bucket, slot), bucket PC_NONE past the count.
 fn pcItem(item: u32) -> vec2u {
@@ -82,8 +95,8 @@ fn pcCounter(v: vec4u, bucket: u32) -> u32 {
   return (v[bucket >> 1u] >> (16u * (bucket & 1u))) & 0xffffu;
 }
 
-// The block an invocation walks (rows of workgroups for large batches). Named blockIndex:
-// wgsl_reflect does not parse `block` as a name.
+// The block an invocation walks (rows of workgroups for large batches; pcList: its first item).
+// Named blockIndex where called: wgsl_reflect does not parse `block` as a name.
 fn pcBlock(gid: vec3u, nwg: vec3u) -> u32 {
   return gid.x + gid.y * nwg.x * PC_WORKGROUP_SIZE;
 }
@@ -127,22 +140,64 @@ fn pcScatter(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups)
   }
 }
 
+// The row of a class kernel over `count` entries from `first`; x, y, z 0 unless `live`. The grid
+// is dispatchGrid's (src/gpu/buffers.ts): rows of at most 65535 workgroups.
+fn pcDispatch(count: u32, first: u32, live: bool) -> PairClassDispatch {
+  let groups = max(1u, (count + PC_NARROWPHASE_WORKGROUP - 1u) / PC_NARROWPHASE_WORKGROUP);
+  let x = min(groups, PC_MAX_GROUPS_PER_DIMENSION);
+  let y = (groups + x - 1u) / x;
+  return PairClassDispatch(
+    PairClassKernelParams(count, pcParams.margin, x * PC_NARROWPHASE_WORKGROUP, first),
+    select(0u, x, live), select(0u, y, live), select(0u, 1u, live), 0u,
+  );
+}
+
 @compute @workgroup_size(8)
 fn pcFinish(@builtin(local_invocation_index) bucket: u32) {
   if (bucket >= PC_BUCKETS) { return; }
   let first = pcBlockCounts[bucket * pcParams.blocks];
   let count = pcBlockCounts[(bucket + 1u) * pcParams.blocks] - first;
-  // The grid of dispatchGrid (src/gpu/buffers.ts): rows of at most 65535 workgroups; none for an
-  // empty class.
-  let groups = max(1u, (count + PC_NARROWPHASE_WORKGROUP - 1u) / PC_NARROWPHASE_WORKGROUP);
-  let x = min(groups, PC_MAX_GROUPS_PER_DIMENSION);
-  let y = (groups + x - 1u) / x;
   let live = count > 0u && (pcParams.compiled & (1u << bucket)) != 0u;
   if (count > 0u && !live) {
     pcControl[1u + bucket] += count;
   }
-  classTable[bucket] = PairClassDispatch(
-    PairClassKernelParams(count, pcParams.margin, x * PC_NARROWPHASE_WORKGROUP, first),
-    select(0u, x, live), select(0u, y, live), select(0u, 1u, live), 0u,
-  );
+  classTable[bucket] = pcDispatch(count, first, live);
+}
+
+// Invocation t of pcParams.blocks takes items t, t + blocks, t + 2 blocks, … (PC_ITEMS of them at
+// most): neighbouring lanes write neighbouring entries, and the dispatch is that of pcCount.
+@compute @workgroup_size(PC_WORKGROUP_SIZE)
+fn pcList(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
+  let t = pcBlock(gid, nwg);
+  if (t >= pcParams.blocks) { return; }
+  for (var item = t; item < arrayLength(&classPairs); item += pcParams.blocks) {
+    let e = pcItem(item);
+    // Items past the count lie at the end of the range.
+    if (e.x == PC_NONE) { break; }
+    var entry = vec4u(PC_NO_SLOT, 0u, 0u, 0u);
+    if (e.x == pcParams.single) {
+      let pair = pcPairs[e.y];
+      entry = vec4u(e.y, pair.x, pair.y, 0u);
+    } else {
+      atomicAdd(&pcLeftOut[e.x], 1u);
+    }
+    classPairs[item] = entry;
+  }
+}
+
+@compute @workgroup_size(8)
+fn pcFinishOne(@builtin(local_invocation_index) bucket: u32) {
+  if (bucket >= PC_BUCKETS) { return; }
+  let items = min(pcControl[0], arrayLength(&classPairs));
+  var count = atomicLoad(&pcLeftOut[bucket]);
+  if (bucket == pcParams.single) {
+    count = items;
+    for (var b = 0u; b < PC_BUCKETS; b++) {
+      if (b != bucket) { count -= atomicLoad(&pcLeftOut[b]); }
+    }
+    classTable[PC_BUCKETS] = pcDispatch(items, 0u, items > 0u);
+  } else if (count > 0u) {
+    pcControl[1u + bucket] += count;
+  }
+  classTable[bucket] = pcDispatch(count, 0u, false);
 }

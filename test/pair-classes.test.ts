@@ -18,6 +18,7 @@ import {
   NARROWPHASE_DIMENSION_3D,
   PAIR_CLASSES_3D,
   pairClass3D,
+  type PairClass3D,
 } from '../src/gpu/pair-classes3d.ts';
 import { PAIR_CLASSES_2D } from '../src/gpu/pair-classes2d.ts';
 import { LAYOUT_3D } from '../src/layout3d.ts';
@@ -159,16 +160,9 @@ describe("2D pair classes write the general kernel's bytes", () => {
 describe('the classifier', () => {
   it('puts every pair in its class, in chunks as in one run; an empty run is no error', async () => {
     const packed = packed3D(everyPairType3D(0xc1a56, 1_500));
-    const shapes = new Uint32Array(packed.shapes);
-    const bodies = new Uint32Array(packed.bodies);
-    const kind = (b: number): number =>
-      shapes[
-        bodies[b * LAYOUT_3D.body.words + LAYOUT_3D.body.shape]! * LAYOUT_3D.shape.words +
-          LAYOUT_3D.shape.kind
-      ]!;
     const host: Record<string, number> = {};
     for (let k = 0; k < packed.pairCount; k++) {
-      const c = pairClass3D(kind(packed.pairs[2 * k]!), kind(packed.pairs[2 * k + 1]!));
+      const c = pairClass3D(...kindsOf3D(packed, k));
       host[c] = (host[c] ?? 0) + 1;
     }
     const whole = (await classes3d.run(packed)).manifolds;
@@ -194,102 +188,145 @@ describe('the classifier', () => {
   });
 
   it('with a work list: collides the listed slots alone, leaves every other slot as it was, rejects entries past the slots', async () => {
-    const device = acquired.device;
     const packed = packed3D(everyPairType3D(0xc1a57, 1_000));
-    const n = packed.pairCount;
-    const want = new Uint32Array((await general3d.run(packed)).manifolds);
-    // Every third slot, in a shuffled order, and two entries past the slots.
-    const listed = Array.from({ length: n }, (_, k) => k).filter((k) => k % 3 === 1);
-    for (let i = listed.length - 1; i > 0; i--) {
-      const j = (i * 7919) % (i + 1);
-      [listed[i], listed[j]] = [listed[j]!, listed[i]!];
-    }
-    const list = new Uint32Array([...listed.slice(0, 10), n, ...listed.slice(10), n + 5]);
-    const pc = await GpuPairClasses.create(device, NARROWPHASE_DIMENSION_3D, PAIR_CLASSES_3D);
-    const made: GPUBuffer[] = [];
-    const upload = (
-      data: ArrayBuffer | ArrayBufferView,
-      usage = GPUBufferUsage.STORAGE,
-    ): GPUBuffer => {
-      const b = device.createBuffer({
-        size: Math.max(16, Math.ceil(data.byteLength / 16) * 16),
-        usage: usage | GPUBufferUsage.COPY_DST,
-      });
-      if (ArrayBuffer.isView(data))
-        device.queue.writeBuffer(b, 0, data.buffer, data.byteOffset, data.byteLength);
-      else device.queue.writeBuffer(b, 0, data);
-      made.push(b);
-      return b;
-    };
-    try {
-      const slotBytes = LAYOUT_3D.manifold.words * 4;
-      const sentinel = new Uint32Array((n * slotBytes) / 4).fill(0xdeadbeef);
-      const manifolds = upload(sentinel, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
-      const inputs = {
-        shapes: upload(packed.shapes),
-        hullVertices: upload(packed.hullVertices),
-        hullPlanes: upload(packed.hullPlanes),
-        hullFaces: upload(packed.hullFaces),
-        hullIndices: upload(packed.hullIndices),
-        bodies: upload(packed.bodies),
-      };
-      const count = upload(
-        new Uint32Array([list.length]),
-        GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC,
-      );
-      const encoder = device.createCommandEncoder();
-      pc.encode(encoder, {
-        inputs,
-        pairs: { buffer: upload(packed.pairs) },
-        manifolds: { buffer: manifolds },
-        slots: n,
-        count: { buffer: count, offset: 0 },
-        workList: { buffer: upload(list), capacity: list.length },
-        margin: packed.margin,
-      });
-      const read = new GrowingBuffer(
-        device,
-        GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
-        'read',
-      ).ensure(n * slotBytes);
-      made.push(read);
-      encoder.copyBufferToBuffer(manifolds, 0, read, 0, n * slotBytes);
-      device.queue.submit([encoder.finish()]);
-      await read.mapAsync(GPUMapMode.READ);
-      const got = new Uint32Array(read.getMappedRange().slice(0));
-      read.unmap();
-      const words = slotBytes / 4;
-      // The words a manifold defines (a struct write leaves its padding as it was: here the
-      // sentinel, in the general kernel's fresh buffer zeros).
-      const M = LAYOUT_3D.manifold;
-      const defined = [M.normal, M.normal + 1, M.normal + 2, M.count, M.kind];
-      for (let p = 0; p < M.pointCapacity; p++) {
-        const o = M.points + p * M.pointStride;
-        defined.push(
-          o + M.pointPosition,
-          o + M.pointPosition + 1,
-          o + M.pointPosition + 2,
-          o + M.pointDepth,
-          o + M.pointId,
-        );
-      }
-      let listedSame = 0;
-      let untouched = 0;
-      for (let k = 0; k < n; k++) {
-        const slot = got.subarray(k * words, (k + 1) * words);
-        if (k % 3 === 1) {
-          if (defined.every((i) => slot[i] === want[k * words + i])) listedSame++;
-        } else if (slot.every((w) => w === 0xdeadbeef)) untouched++;
-      }
-      expect(listedSame, "listed slots: the general kernel's bytes").toBe(listed.length);
-      expect(untouched, 'slots not listed: untouched').toBe(n - listed.length);
-      const table = await pc.readTable();
-      expect(PAIR_CLASSES_3D.reduce((a, c) => a + table[c].pairCount, 0)).toBe(listed.length);
-      expect(table.rejected.pairCount).toBe(2);
-      expect((await pc.readSkipped()).rejected).toBe(2);
-    } finally {
-      pc.destroy();
-      for (const b of made) b.destroy();
-    }
+    const r = await collideListed(PAIR_CLASSES_3D, packed);
+    expect(r.listedSame, "listed slots: the general kernel's bytes").toBe(r.listed.length);
+    expect(r.untouched, 'slots not listed: untouched').toBe(packed.pairCount - r.listed.length);
+    expect(PAIR_CLASSES_3D.reduce((a, c) => a + r.table[c].pairCount, 0)).toBe(r.listed.length);
+    expect(r.table.rejected.pairCount).toBe(2);
+    expect(r.skipped).toEqual({ boxBox: 0, hullHull: 0, roundHull: 0, roundRound: 0, rejected: 2 });
+  });
+
+  it('with one class compiled: no classifying, the same bytes; pairs of other classes left out and counted', async () => {
+    const packed = packed3D(everyPairType3D(0xc1a58, 1_000));
+    const r = await collideListed(['boxBox'], packed);
+    const host = { boxBox: 0, hullHull: 0, roundHull: 0, roundRound: 0 };
+    for (const k of r.listed) host[pairClass3D(...kindsOf3D(packed, k))]++;
+    expect(host.boxBox, 'the scene lists box–box pairs').toBeGreaterThan(100);
+    expect(
+      host.hullHull + host.roundHull + host.roundRound,
+      'and pairs of other classes',
+    ).toBeGreaterThan(100);
+    expect(r.listedSame, "listed box–box slots: the general kernel's bytes").toBe(host.boxBox);
+    expect(r.untouched, 'every other slot untouched').toBe(packed.pairCount - host.boxBox);
+    for (const c of PAIR_CLASSES_3D) expect(r.table[c].pairCount, c).toBe(host[c]);
+    expect(r.table.rejected.pairCount).toBe(2);
+    expect(r.skipped).toEqual({ ...host, boxBox: 0, rejected: 2 });
   });
 });
+
+/** Body k's shape kinds of pair k of a packed 3D scene. */
+function kindsOf3D(packed: Packed3D, k: number): [number, number] {
+  const shapes = new Uint32Array(packed.shapes);
+  const bodies = new Uint32Array(packed.bodies);
+  const kind = (b: number): number =>
+    shapes[
+      bodies[b * LAYOUT_3D.body.words + LAYOUT_3D.body.shape]! * LAYOUT_3D.shape.words +
+        LAYOUT_3D.shape.kind
+    ]!;
+  return [kind(packed.pairs[2 * k]!), kind(packed.pairs[2 * k + 1]!)];
+}
+
+/**
+ * Every third slot of `packed`, in a shuffled order with two entries past the slots, collided
+ * through a work list by pair classes with `classes` compiled, over slots holding a sentinel.
+ * Counts the listed slots whose defined words are the general kernel's and the other slots still
+ * holding the sentinel; the classTable and the skipped counts.
+ */
+async function collideListed(classes: readonly PairClass3D[], packed: Packed3D) {
+  const device = acquired.device;
+  const n = packed.pairCount;
+  const want = new Uint32Array((await general3d.run(packed)).manifolds);
+  const listed = Array.from({ length: n }, (_, k) => k).filter((k) => k % 3 === 1);
+  for (let i = listed.length - 1; i > 0; i--) {
+    const j = (i * 7919) % (i + 1);
+    [listed[i], listed[j]] = [listed[j]!, listed[i]!];
+  }
+  const list = new Uint32Array([...listed.slice(0, 10), n, ...listed.slice(10), n + 5]);
+  const pc = await GpuPairClasses.create(device, NARROWPHASE_DIMENSION_3D, classes);
+  const made: GPUBuffer[] = [];
+  const upload = (
+    data: ArrayBuffer | ArrayBufferView,
+    usage = GPUBufferUsage.STORAGE,
+  ): GPUBuffer => {
+    const b = device.createBuffer({
+      size: Math.max(16, Math.ceil(data.byteLength / 16) * 16),
+      usage: usage | GPUBufferUsage.COPY_DST,
+    });
+    if (ArrayBuffer.isView(data))
+      device.queue.writeBuffer(b, 0, data.buffer, data.byteOffset, data.byteLength);
+    else device.queue.writeBuffer(b, 0, data);
+    made.push(b);
+    return b;
+  };
+  try {
+    const slotBytes = LAYOUT_3D.manifold.words * 4;
+    const sentinel = new Uint32Array((n * slotBytes) / 4).fill(0xdeadbeef);
+    const manifolds = upload(sentinel, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
+    const inputs = {
+      shapes: upload(packed.shapes),
+      hullVertices: upload(packed.hullVertices),
+      hullPlanes: upload(packed.hullPlanes),
+      hullFaces: upload(packed.hullFaces),
+      hullIndices: upload(packed.hullIndices),
+      bodies: upload(packed.bodies),
+    };
+    const count = upload(
+      new Uint32Array([list.length]),
+      GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC,
+    );
+    const encoder = device.createCommandEncoder();
+    pc.encode(encoder, {
+      inputs,
+      pairs: { buffer: upload(packed.pairs) },
+      manifolds: { buffer: manifolds },
+      slots: n,
+      count: { buffer: count, offset: 0 },
+      workList: { buffer: upload(list), capacity: list.length },
+      margin: packed.margin,
+    });
+    const read = new GrowingBuffer(
+      device,
+      GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+      'read',
+    ).ensure(n * slotBytes);
+    made.push(read);
+    encoder.copyBufferToBuffer(manifolds, 0, read, 0, n * slotBytes);
+    device.queue.submit([encoder.finish()]);
+    await read.mapAsync(GPUMapMode.READ);
+    const got = new Uint32Array(read.getMappedRange().slice(0));
+    read.unmap();
+    const words = slotBytes / 4;
+    // The words a manifold defines (a struct write leaves its padding as it was: here the
+    // sentinel, in the general kernel's fresh buffer zeros).
+    const M = LAYOUT_3D.manifold;
+    const defined = [M.normal, M.normal + 1, M.normal + 2, M.count, M.kind];
+    for (let p = 0; p < M.pointCapacity; p++) {
+      const o = M.points + p * M.pointStride;
+      defined.push(
+        o + M.pointPosition,
+        o + M.pointPosition + 1,
+        o + M.pointPosition + 2,
+        o + M.pointDepth,
+        o + M.pointId,
+      );
+    }
+    let listedSame = 0;
+    let untouched = 0;
+    for (let k = 0; k < n; k++) {
+      const slot = got.subarray(k * words, (k + 1) * words);
+      if (slot.every((w) => w === 0xdeadbeef)) untouched++;
+      else if (k % 3 === 1 && defined.every((i) => slot[i] === want[k * words + i])) listedSame++;
+    }
+    return {
+      listed,
+      listedSame,
+      untouched,
+      table: await pc.readTable(),
+      skipped: await pc.readSkipped(),
+    };
+  } finally {
+    pc.destroy();
+    for (const b of made) b.destroy();
+  }
+}

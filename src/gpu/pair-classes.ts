@@ -24,12 +24,14 @@
 // above `slots` are counted as rejected (readTable) and never collided. Each pair's manifold lands
 // in its own slot, byte for byte what the general kernel writes there.
 //
-// On the GPU (shaders/pair-classes.wgsl), no atomics, no barriers and no readback: count per block
-// of 32 items and class, scan (src/gpu/scan.ts), scatter into per-class lists in item order, one
-// row per class of params and indirect dispatch arguments (classTable); then, per class, its
-// params copied into its uniform and its pipeline dispatched indirectly. Batches recorded into one submit pass distinct
-// `index` values (their classifier parameters are written ahead of the submit); the scratch
-// buffers are shared, commands running in order.
+// On the GPU (shaders/pair-classes.wgsl), no barriers and no readback: count per block of 32
+// items and class, scan (src/gpu/scan.ts), scatter into per-class lists in item order, one row per
+// class of params and indirect dispatch arguments (classTable); then, per class, its params copied
+// into its uniform and its pipeline dispatched indirectly. With one class compiled, no split: each
+// item to its own entry of the list (pcList; a pair of another class or a rejected entry names no
+// slot there and is counted), and that class's row after the buckets' (pcFinishOne). Batches
+// recorded into one submit pass distinct `index` values (their classifier parameters are written
+// ahead of the submit); the scratch buffers are shared, commands running in order.
 //
 // Pipelines: createComputePipelineAsync, in parallel, only for the classes asked for; each is
 // then run once on an empty batch, because lavapipe compiles a pipeline's machine code at its
@@ -194,11 +196,12 @@ const CP = {
   useWorkList: word(classifierParams, 'useWorkList'),
   margin: word(classifierParams, 'margin'),
   compiled: word(classifierParams, 'compiled'),
+  single: word(classifierParams, 'single'),
 };
 /** Bytes of one classPairs entry (vec4u: slot, body A, body B, 0). */
 const ENTRY_BYTES = 16;
 
-const CLASSIFIER_ENTRIES = ['pcCount', 'pcScatter', 'pcFinish'] as const;
+const CLASSIFIER_ENTRIES = ['pcCount', 'pcScatter', 'pcFinish', 'pcList', 'pcFinishOne'] as const;
 type ClassifierEntry = (typeof CLASSIFIER_ENTRIES)[number];
 
 function checkParamsLayout(
@@ -245,7 +248,8 @@ export class GpuPairClasses<C extends string, I> {
     const label = dimension.label;
     this.table = device.createBuffer({
       label: `${label}-class-table`,
-      size: TABLE.bytes * (dimension.classes.length + 1),
+      // A row per bucket (the classes, then 'rejected'), then the one-class kernel's row.
+      size: TABLE.bytes * (dimension.classes.length + 2),
       usage: S | GPUBufferUsage.INDIRECT,
     });
     this.control = device.createBuffer({
@@ -364,9 +368,13 @@ export class GpuPairClasses<C extends string, I> {
         `${label}: the work list ${batch.workList.buffer.label || '(unlabeled)'} needs STORAGE usage`,
       );
     }
+    // With one class compiled, each item goes to its own entry of the list (pcList): no counts,
+    // no scan.
+    const compiled = d.classes.flatMap((c, i) => (this.kernels.has(c) ? [i] : []));
+    const single = compiled.length === 1 ? compiled[0]! : undefined;
     const blocks = Math.ceil(capacity / PAIR_CLASS_BLOCK);
     const buckets = d.classes.length + 1;
-    const countWords = buckets * blocks + 1;
+    const countWords = single === undefined ? buckets * blocks + 1 : buckets;
     if (index === 0) {
       for (const r of this.retired) r.destroy();
       this.retired = [];
@@ -377,7 +385,6 @@ export class GpuPairClasses<C extends string, I> {
       'class-block-counts',
     ));
     const list = (this.list = this.grown(this.list, ENTRY_BYTES * capacity, 'class-pairs'));
-    const plan = this.scanPlan(blockCounts, countWords);
     while (this.batchParams.length <= index) {
       this.batchParams.push(
         device.createBuffer({
@@ -393,12 +400,14 @@ export class GpuPairClasses<C extends string, I> {
     u[CP.blocks] = blocks;
     u[CP.slots] = batch.slots;
     u[CP.useWorkList] = batch.workList ? 1 : 0;
-    u[CP.compiled] = d.classes.reduce((m, c, i) => (this.kernels.has(c) ? m | (1 << i) : m), 0);
+    u[CP.compiled] = compiled.reduce((m, i) => m | (1 << i), 0);
+    u[CP.single] = single ?? 0;
     new Float32Array(words)[CP.margin] = batch.margin;
     device.queue.writeBuffer(params, 0, words);
 
     if (index === 0) encoder.clearBuffer(this.control);
     encoder.copyBufferToBuffer(batch.count.buffer, batch.count.offset, this.control, 0, 4);
+    if (single !== undefined) encoder.clearBuffer(blockCounts, 0, 4 * countWords);
     const { shapes, bodies } = d.classifierInputs(batch.inputs);
     const resources: Record<number, GPUBindingResource> = {
       0: { buffer: shapes },
@@ -427,26 +436,30 @@ export class GpuPairClasses<C extends string, I> {
         })),
       });
     const classify = encoder.beginComputePass(passes.classify ?? { label: `${label}.classify` });
-    classify.setPipeline(this.classifier.kernels.pcCount.pipeline);
-    classify.setBindGroup(0, groupFor('pcCount'));
-    dispatchRows(classify, Math.ceil(blocks / PC_WORKGROUP_SIZE));
-    this.scan.encode(classify, plan);
-    classify.setPipeline(this.classifier.kernels.pcScatter.pipeline);
-    classify.setBindGroup(0, groupFor('pcScatter'));
-    dispatchRows(classify, Math.ceil(blocks / PC_WORKGROUP_SIZE));
-    classify.setPipeline(this.classifier.kernels.pcFinish.pipeline);
-    classify.setBindGroup(0, groupFor('pcFinish'));
-    classify.dispatchWorkgroups(1);
+    const dispatch = (e: ClassifierEntry, groups: number): void => {
+      classify.setPipeline(this.classifier.kernels[e].pipeline);
+      classify.setBindGroup(0, groupFor(e));
+      dispatchRows(classify, groups);
+    };
+    if (single === undefined) {
+      dispatch('pcCount', Math.ceil(blocks / PC_WORKGROUP_SIZE));
+      this.scan.encode(classify, this.scanPlan(blockCounts, countWords));
+      dispatch('pcScatter', Math.ceil(blocks / PC_WORKGROUP_SIZE));
+      dispatch('pcFinish', 1);
+    } else {
+      dispatch('pcList', Math.ceil(blocks / PC_WORKGROUP_SIZE));
+      dispatch('pcFinishOne', 1);
+    }
     classify.end();
 
-    // Every class's params, then one pass of the class kernels (an empty class dispatches 0 groups).
-    const live = d.classes
-      .map((c, i) => [this.kernels.get(c), i] as const)
-      .filter((e): e is readonly [Kernel, number] => e[0] !== undefined);
+    // Every class's params, then one pass of the class kernels (an empty class dispatches 0
+    // groups); one class: the row after the buckets'.
+    const live = compiled.map((i) => [this.kernels.get(d.classes[i]!)!, i] as const);
+    const rowOf = (i: number): number => (single === undefined ? i : buckets);
     for (const [, i] of live)
       encoder.copyBufferToBuffer(
         this.table,
-        i * TABLE.bytes + 4 * TABLE.params,
+        rowOf(i) * TABLE.bytes + 4 * TABLE.params,
         this.classParams[i],
         0,
         d.params.bytes,
@@ -467,7 +480,7 @@ export class GpuPairClasses<C extends string, I> {
           ),
         }),
       );
-      pass.dispatchWorkgroupsIndirect(this.table, i * TABLE.bytes + 4 * TABLE.x);
+      pass.dispatchWorkgroupsIndirect(this.table, rowOf(i) * TABLE.bytes + 4 * TABLE.x);
     }
     pass.end();
   }
