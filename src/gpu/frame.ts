@@ -44,6 +44,7 @@ import { WORK_LIST_WORKGROUP_SIZE } from './frame-wgsl.ts';
 import type { ContactsOutputs, GpuContacts } from './contact-list.ts';
 import { GrowingBuffer, PassTimer, readBuffers, type BatchGrids } from './buffers.ts';
 import { MissingPairClassError, type GpuPairClasses } from './pair-classes.ts';
+import { GpuWaiter } from './host-wait.ts';
 import { REUSE_COUNTS_BYTES, REUSE_STATUS, type GpuReuse, type ReuseDimension } from './reuse.ts';
 import type { GpuWorkList } from './work-list.ts';
 
@@ -203,6 +204,8 @@ export class GpuFrame<
   private anchorsValid = false;
   private readsAnchors = false;
   private readonly reuseCounts: GPUBuffer;
+  /** step()'s wait for the counts: on a software adapter under Node, mostly asleep (host-wait.ts). */
+  private readonly waiter: GpuWaiter;
 
   protected constructor(
     readonly device: GPUDevice,
@@ -233,6 +236,7 @@ export class GpuFrame<
       usage: S,
     });
     this.spanTimer = timestamps ? new PassTimer(device, ['frame']) : null;
+    this.waiter = GpuWaiter.forDevice(device);
   }
 
   /** Compiles the pipelines of the classes shapes of `kinds` can form (those missing), in parallel. */
@@ -594,7 +598,7 @@ export class GpuFrame<
       this.encode(encoder, inputs, runs > 0);
       this.device.queue.submit([encoder.finish()]);
       runs++;
-      counts = await this.readCounts();
+      counts = await this.waiter.wait(() => this.readCounts(), inputs.bodyCount);
       if (counts.uncollided > 0) await this.refuseUncollided(counts);
       if (!counts.pairsOverflow && !counts.contactsOverflow) break;
       if (runs > 2)
