@@ -215,6 +215,8 @@ describe('GPU collision frame (3D)', () => {
     const boxes = await GpuFrame3D.create(device, undefined, { kinds: ['box'] });
     try {
       expect(boxes.classes.compiled).toEqual(['boxBox']);
+      // Its reuse module too holds the box paths alone.
+      expect(boxes.reuse.kernel).toBe('boxBox');
       const inputs = upload(boxPile);
       const gpu = await boxes.step({ ...inputs, kinds: ['box'] });
       expect(() => boxes.encode(device.createCommandEncoder(), inputs)).toThrow(
@@ -233,8 +235,10 @@ describe('GPU collision frame (3D)', () => {
       ).toThrow(/hullHull.*roundHull.*roundRound/s);
       // Kinds that lie: the GPU counts the pairs no pipeline took, and step() refuses the frame.
       await expect(boxes.step({ ...mixed, kinds: ['box'] })).rejects.toThrow(MissingPairClassError);
-      // prepare() adds the missing classes; then the mixed pile runs.
+      // prepare() adds the missing classes, and the reuse module of every path; then the mixed
+      // pile runs.
       await boxes.prepare(['box', 'hull', 'sphere', 'capsule']);
+      expect(boxes.reuse.kernel).toBe('general');
       boxes.contacts.reset();
       const all = await boxes.step({ ...mixed, kinds: ['box', 'hull', 'sphere', 'capsule'] });
       mixed.destroy();

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REUSE_STATUS } from '../src/cpu/reuse.ts';
 import { acquireDevice } from '../src/gpu/device.ts';
 import type { StoreMode } from '../src/gpu/device.ts';
+import { REUSE_DIMENSION_3D, type ReuseKernel } from '../src/gpu/reuse.ts';
 import { REUSE_TRANSLATION } from '../src/constants.ts';
 import {
   COHERENCE_FAMILIES,
@@ -69,8 +70,9 @@ async function sequence(
   frames = FRAMES,
   gpuCount = false,
   stores?: StoreMode,
+  kernel?: ReuseKernel,
 ): Promise<SequenceResult> {
-  const runner = await GpuReuseRunner.create(device, world, stores);
+  const runner = await GpuReuseRunner.create(device, world, stores, kernel);
   const comparison = emptyComparison();
   const hash = createHash('sha256');
   const statuses: Record<number, number> = { 0: 0, 1: 0, 2: 0 };
@@ -257,5 +259,17 @@ describe('manifold reuse, GPU against CPU on wobble sequences', () => {
       expect(staged.hash, world.name).toBe(a.hash);
       expect(direct.hash, world.name).toBe(a.hash);
     }
+  });
+
+  it("a box pile through the box–box class's reuse module: the general module's bytes", async () => {
+    // A box-only frame compiles its reuse module with the box–box class's constants.
+    expect(REUSE_DIMENSION_3D.kernelFor(['boxBox'])).toBe('boxBox');
+    expect(REUSE_DIMENSION_3D.kernelFor(['boxBox', 'hullHull'])).toBe('general');
+    const world = worlds3D[2]!;
+    const general = await sequence(world, 10);
+    const boxes = await sequence(world, 10, false, undefined, 'boxBox');
+    expect(general.statuses[REUSE_STATUS.apart], 'pairs proven apart').toBeGreaterThan(0);
+    expect(general.statuses[REUSE_STATUS.collide], 'anchors built').toBeGreaterThan(0);
+    expect(boxes.hash, world.name).toBe(general.hash);
   });
 });

@@ -15,7 +15,12 @@ import {
   REUSE_STATUS,
   REUSE_WORKGROUP_SIZE,
 } from '../constants.ts';
-import { classConstantsWgsl2D, classConstantsWgsl3D } from './pair-class-wgsl.ts';
+import {
+  classConstantsWgsl2D,
+  classConstantsWgsl3D,
+  type PairClass2D,
+  type PairClass3D,
+} from './pair-class-wgsl.ts';
 import { MAX_GROUPS_PER_DIMENSION } from './buffers.ts';
 import {
   broadphaseFiles2D,
@@ -65,13 +70,16 @@ export function reuseConstantsWgsl(): string {
   ].join('\n');
 }
 
-/** Reuse runs the narrowphase's functions as the general kernel compiles them (every path). */
-export function reuseWgsl2D(): string {
-  return reuseFiles2D(reuseConstantsWgsl() + classConstantsWgsl2D('general'));
+/**
+ * Reuse runs the narrowphase's functions as a kernel compiles them: the general kernel's (every
+ * path), or one pair class's where a frame collides that class alone (ReuseDimension.kernelFor).
+ */
+export function reuseWgsl2D(kernel: PairClass2D | 'general' = 'general'): string {
+  return reuseFiles2D(reuseConstantsWgsl() + classConstantsWgsl2D(kernel));
 }
 
-export function reuseWgsl3D(): string {
-  return reuseFiles3D(reuseConstantsWgsl() + classConstantsWgsl3D('general'));
+export function reuseWgsl3D(kernel: PairClass3D | 'general' = 'general'): string {
+  return reuseFiles3D(reuseConstantsWgsl() + classConstantsWgsl3D(kernel));
 }
 
 /** Invocations per workgroup of the work-list kernels. */

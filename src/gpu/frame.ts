@@ -45,7 +45,7 @@ import type { ContactsOutputs, GpuContacts } from './contact-list.ts';
 import { GrowingBuffer, PassTimer, readBuffers, type BatchGrids } from './buffers.ts';
 import { MissingPairClassError, type GpuPairClasses } from './pair-classes.ts';
 import { GpuWaiter } from './host-wait.ts';
-import { REUSE_COUNTS_BYTES, REUSE_STATUS, type GpuReuse, type ReuseDimension } from './reuse.ts';
+import { GpuReuse, REUSE_COUNTS_BYTES, REUSE_STATUS, type ReuseDimension } from './reuse.ts';
 import type { GpuWorkList } from './work-list.ts';
 
 // The per-slot stages (reuse, work list, contact list) dispatch over the broadphase's batch grids,
@@ -215,7 +215,7 @@ export class GpuFrame<
     /** The narrowphase: the pair classes' pipelines and their classifier. */
     readonly classes: GpuPairClasses<C, I>,
     /** Manifold reuse between frames, and the list of the pairs it leaves to the classes. */
-    readonly reuse: GpuReuse,
+    private reuseStage: GpuReuse,
     private readonly workList: GpuWorkList,
     private readonly timestamps: boolean,
   ) {
@@ -239,9 +239,25 @@ export class GpuFrame<
     this.waiter = GpuWaiter.forDevice(device);
   }
 
-  /** Compiles the pipelines of the classes shapes of `kinds` can form (those missing), in parallel. */
-  prepare(kinds: readonly K[]): Promise<void> {
-    return this.classes.prepare(this.dimension.classesOfKinds(kinds));
+  /** Manifold reuse between frames (its module follows the compiled classes: prepare()). */
+  get reuse(): GpuReuse {
+    return this.reuseStage;
+  }
+
+  /**
+   * Compiles the pipelines of the classes shapes of `kinds` can form (those missing), in parallel,
+   * and the reuse stage anew when its module was specialised to fewer classes.
+   */
+  async prepare(kinds: readonly K[]): Promise<void> {
+    await this.classes.prepare(this.dimension.classesOfKinds(kinds));
+    const kernel = this.dimension.reuse.kernelFor(this.classes.compiled);
+    if (kernel === this.reuseStage.kernel) return;
+    const old = this.reuseStage;
+    this.reuseStage = await GpuReuse.create(this.device, this.dimension.reuse, {
+      windows: old.windows,
+      kernel,
+    });
+    old.destroy();
   }
 
   /** Milliseconds each class's pipeline took to compile (first dispatch included). */
@@ -352,6 +368,12 @@ export class GpuFrame<
   /** Refuses a frame that may need pair classes this instance did not compile. */
   private checkPairClasses(inputs: I): void {
     const label = this.dimension.label;
+    // A reuse module specialised to one class runs wrong on pairs of others.
+    if (this.dimension.reuse.kernelFor(this.classes.compiled) !== this.reuseStage.kernel)
+      throw new Error(
+        `${label}.encode: pair classes were compiled outside frame.prepare(), or one is still running (now ${this.classes.compiled.join(', ')}); ` +
+          `its reuse stage was compiled for ${this.reuseStage.kernel} alone: await frame.prepare(kinds)`,
+      );
     if (inputs.kinds) {
       this.classes.require(this.dimension.classesOfKinds(inputs.kinds), `${label}.encode`);
     } else if (this.classes.compiled.length < this.classes.dimension.classes.length) {
@@ -450,7 +472,7 @@ export class GpuFrame<
         encoder.beginComputePass(timer.passDescriptor(stage, `${label}.${stage}`, writes)).end();
     };
     mark(`reuse${b}`, 'begin');
-    this.reuse.encodeReuse(encoder, {
+    this.reuseStage.encodeReuse(encoder, {
       bodies: { buffer: inputs.bodies },
       pairs: s.pairs,
       pairCount: s.count,
@@ -490,7 +512,7 @@ export class GpuFrame<
       },
     );
     mark(`anchors${b}`, 'begin');
-    this.reuse.encodeAnchors(encoder, {
+    this.reuseStage.encodeAnchors(encoder, {
       ...ctx.anchorInputs,
       bodies: { buffer: inputs.bodies },
       pairs: s.pairs,
@@ -684,7 +706,7 @@ export class GpuFrame<
     this.reuseFlags.destroy();
     for (const a of this.anchors) a.destroy();
     this.reuseCounts.destroy();
-    this.reuse.destroy();
+    this.reuseStage.destroy();
     this.workList.destroy();
     this.classes.destroy();
     this.timer?.destroy();

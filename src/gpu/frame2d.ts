@@ -84,7 +84,10 @@ export class GpuFrame2D extends GpuFrame<FrameInputs2D, PairClass2D, ShapeKindNa
       GpuBroadphase2D.create(device, timestamps),
       GpuContacts2D.create(device, timestamps),
       GpuPairClasses.create<PairClass2D, FrameInputs2D>(device, NARROWPHASE_DIMENSION_2D, classes),
-      GpuReuse.create(device, REUSE_DIMENSION_2D, { windows: FRAME_REUSE_WINDOWS }),
+      GpuReuse.create(device, REUSE_DIMENSION_2D, {
+        windows: FRAME_REUSE_WINDOWS,
+        kernel: REUSE_DIMENSION_2D.kernelFor(classes),
+      }),
       GpuWorkList.create(device),
     ]);
     return new GpuFrame2D(

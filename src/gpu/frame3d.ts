@@ -90,7 +90,10 @@ export class GpuFrame3D extends GpuFrame<FrameInputs3D, PairClass3D, ShapeKindNa
       GpuBroadphase3D.create(device, timestamps),
       GpuContacts3D.create(device, timestamps),
       GpuPairClasses.create<PairClass3D, FrameInputs3D>(device, NARROWPHASE_DIMENSION_3D, classes),
-      GpuReuse.create(device, REUSE_DIMENSION_3D, { windows: FRAME_REUSE_WINDOWS }),
+      GpuReuse.create(device, REUSE_DIMENSION_3D, {
+        windows: FRAME_REUSE_WINDOWS,
+        kernel: REUSE_DIMENSION_3D.kernelFor(classes),
+      }),
       GpuWorkList.create(device),
     ]);
     return new GpuFrame3D(

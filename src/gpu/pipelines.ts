@@ -95,6 +95,9 @@ export async function compileEntryPoints<N extends string>(
 /**
  * compileEntryPoints with the bindings of every entry point already reflected (`entries`, from
  * src/reflection.generated.ts), so that wgsl_reflect need not run, nor travel in a bundle.
+ * `layouts: 'reflected'` gives each pipeline the layout of its reflected bindings instead of
+ * 'auto': for a module compiled with constants under which the compiler drops bindings the
+ * reflection (of the general module) still lists.
  */
 export function compileKernels<N extends string>(
   device: GPUDevice,
@@ -102,14 +105,24 @@ export function compileKernels<N extends string>(
   names: readonly N[],
   entries: Readonly<Record<string, readonly BufferBindingLayout[]>>,
   code: () => string,
+  layouts: 'auto' | 'reflected' = 'auto',
 ): Promise<EntryPoints<N>> {
   const missing = names.filter((n) => !entries[n]);
   if (missing.length > 0)
     throw new Error(
       `${label}: the WGSL has no entry point ${missing.join(', ')} (run \`npm run prepare\`?)`,
     );
-  return compileNamed(device, label, names, code, (n) =>
-    entries[n].map((b) => b.binding).sort((a, b) => a - b),
+  const layoutOf =
+    layouts === 'reflected'
+      ? (n: N) => async () => bufferLayout(device, `${label}.${n}`, entries[n])
+      : undefined;
+  return compileNamed(
+    device,
+    label,
+    names,
+    code,
+    (n) => entries[n].map((b) => b.binding).sort((a, b) => a - b),
+    layoutOf,
   );
 }
 
@@ -119,8 +132,11 @@ async function compileNamed<N extends string>(
   names: readonly N[],
   code: () => string,
   bindingsOf: (name: N) => number[],
+  layoutOf?: (name: N) => () => Promise<GPUBindGroupLayout>,
 ): Promise<EntryPoints<N>> {
-  const kernels = await Promise.all(names.map((n) => cachedKernel(device, label, n, code)));
+  const kernels = await Promise.all(
+    names.map((n) => cachedKernel(device, label, n, code, undefined, layoutOf?.(n))),
+  );
   return {
     kernels: Object.fromEntries(names.map((n, i) => [n, kernels[i]])) as Record<N, Kernel>,
     bindings: Object.fromEntries(names.map((n) => [n, bindingsOf(n)])) as Record<N, number[]>,

@@ -42,16 +42,28 @@ export { REUSE_STATUS };
 /** What differs between the dimensions: the module and the per-slot sizes. */
 export interface ReuseDimension {
   label: 'reuse2d' | 'reuse3d';
-  wgsl: () => string;
+  /** The module, with the narrowphase's functions as `kernel` compiles them (kernelFor's names). */
+  wgsl: (kernel: ReuseKernel) => string;
+  /**
+   * The kernel a frame that collides `classes` alone compiles its reuse module as: a pair class
+   * whose module was measured smaller than the general one (docs/frame.md, *Cold start*), else
+   * 'general' (every path).
+   */
+  kernelFor(classes: readonly string[]): ReuseKernel;
   /** The buffers each of its entry points binds (reflected at build time). */
   entries: Readonly<Record<string, readonly BufferBindingLayout[]>>;
   anchorBytes: number;
   manifoldBytes: number;
 }
 
+/** The narrowphase specialisations a reuse module is compiled as. */
+export type ReuseKernel = 'general' | 'boxBox';
+
 export const REUSE_DIMENSION_2D: ReuseDimension = {
   label: 'reuse2d',
-  wgsl: reuseWgsl2D,
+  // The polygons class's module compiled as long as the general one (lavapipe, cache off).
+  wgsl: () => reuseWgsl2D('general'),
+  kernelFor: () => 'general',
   entries: ENTRIES_REUSE_2D,
   anchorBytes: 4 * LAYOUT_2D.anchor.words,
   manifoldBytes: 4 * LAYOUT_2D.manifold.words,
@@ -60,6 +72,7 @@ export const REUSE_DIMENSION_2D: ReuseDimension = {
 export const REUSE_DIMENSION_3D: ReuseDimension = {
   label: 'reuse3d',
   wgsl: reuseWgsl3D,
+  kernelFor: (classes) => (classes.length === 1 && classes[0] === 'boxBox' ? 'boxBox' : 'general'),
   entries: ENTRIES_REUSE_3D,
   anchorBytes: 4 * LAYOUT_3D.anchor.words,
   manifoldBytes: 4 * LAYOUT_3D.manifold.words,
@@ -152,6 +165,11 @@ export interface GpuReuseOptions {
   windows?: number;
   /** How the kernels store manifolds and anchors (default: defaultStoreMode(device)). */
   stores?: StoreMode;
+  /**
+   * The narrowphase's functions as this kernel compiles them (default 'general'): 'boxBox' holds
+   * the box paths alone, for pairs of boxes only (other pairs get wrong anchors).
+   */
+  kernel?: ReuseKernel;
 }
 
 const KERNELS = ['reuseSlots', 'anchorSlots'] as const;
@@ -166,6 +184,7 @@ export class GpuReuse {
   private readonly noSlots: GPUBuffer;
   private readonly noAnchors: GPUBuffer;
   readonly windows: number;
+  readonly kernel: ReuseKernel;
 
   private constructor(
     readonly device: GPUDevice,
@@ -175,6 +194,7 @@ export class GpuReuse {
     options: GpuReuseOptions,
   ) {
     this.windows = options.windows ?? 1;
+    this.kernel = options.kernel ?? 'general';
     if (!Number.isInteger(this.windows) || this.windows < 1)
       throw new RangeError(`windows must be an integer >= 1, got ${this.windows}`);
     this.params = createUniformSlots(device, `${dimension.label}-params`, 2 * this.windows);
@@ -198,12 +218,15 @@ export class GpuReuse {
     options: GpuReuseOptions = {},
   ): Promise<GpuReuse> {
     const stores = options.stores ?? defaultStoreMode(device);
+    const kernel = options.kernel ?? 'general';
+    // A class's module may leave out bindings the general one's reflection lists: explicit layouts.
     const { kernels, bindings } = await compileKernels(
       device,
-      `${dimension.label}-${stores}`,
+      `${dimension.label}-${stores}${kernel === 'general' ? '' : `-${kernel}`}`,
       KERNELS,
       dimension.entries,
-      () => `const RU_STAGED_STORES: bool = ${stores === 'staged'};\n${dimension.wgsl()}`,
+      () => `const RU_STAGED_STORES: bool = ${stores === 'staged'};\n${dimension.wgsl(kernel)}`,
+      'reflected',
     );
     return new GpuReuse(device, dimension, kernels, bindings, options);
   }

@@ -41,6 +41,7 @@ import {
   REUSE_DIMENSION_2D,
   REUSE_DIMENSION_3D,
   type PairCount,
+  type ReuseKernel,
 } from '../../src/gpu/reuse.ts';
 import { LAYOUT_2D } from '../../src/layout2d.ts';
 import { LAYOUT_3D } from '../../src/layout3d.ts';
@@ -110,16 +111,17 @@ export class GpuReuseRunner {
     this.pairCountBuffer = upload(Uint32Array.of(0, 0, 0, world.pairCount), 'pair-count');
   }
 
-  /** `stores`: the kernels' stores (GpuReuseOptions), by default the device's. */
+  /** `stores`, `kernel`: GpuReuseOptions (by default the device's stores, the general kernel). */
   static async create(
     device: GPUDevice,
     world: ReuseWorld,
     stores?: StoreMode,
+    kernel?: ReuseKernel,
   ): Promise<GpuReuseRunner> {
     const stage = await GpuReuse.create(
       device,
       world.dim === 2 ? REUSE_DIMENSION_2D : REUSE_DIMENSION_3D,
-      stores ? { stores } : {},
+      { ...(stores ? { stores } : {}), ...(kernel ? { kernel } : {}) },
     );
     const narrowphase =
       world.dim === 2
