@@ -50,6 +50,8 @@ export interface ReuseDimension {
    * 'general' (every path).
    */
   kernelFor(classes: readonly string[]): ReuseKernel;
+  /** The kernels its module compiles as. */
+  kernels: readonly ReuseKernel[];
   /** The buffers each of its entry points binds (reflected at build time). */
   entries: Readonly<Record<string, readonly BufferBindingLayout[]>>;
   anchorBytes: number;
@@ -64,6 +66,7 @@ export const REUSE_DIMENSION_2D: ReuseDimension = {
   // The polygons class's module compiled as long as the general one (lavapipe, cache off).
   wgsl: () => reuseWgsl2D('general'),
   kernelFor: () => 'general',
+  kernels: ['general'],
   entries: ENTRIES_REUSE_2D,
   anchorBytes: 4 * LAYOUT_2D.anchor.words,
   manifoldBytes: 4 * LAYOUT_2D.manifold.words,
@@ -73,6 +76,7 @@ export const REUSE_DIMENSION_3D: ReuseDimension = {
   label: 'reuse3d',
   wgsl: reuseWgsl3D,
   kernelFor: (classes) => (classes.length === 1 && classes[0] === 'boxBox' ? 'boxBox' : 'general'),
+  kernels: ['general', 'boxBox'],
   entries: ENTRIES_REUSE_3D,
   anchorBytes: 4 * LAYOUT_3D.anchor.words,
   manifoldBytes: 4 * LAYOUT_3D.manifold.words,
@@ -219,6 +223,10 @@ export class GpuReuse {
   ): Promise<GpuReuse> {
     const stores = options.stores ?? defaultStoreMode(device);
     const kernel = options.kernel ?? 'general';
+    if (!dimension.kernels.includes(kernel))
+      throw new RangeError(
+        `${dimension.label}: no kernel '${kernel}' (one of ${dimension.kernels.join(', ')})`,
+      );
     // A class's module may leave out bindings the general one's reflection lists: explicit layouts.
     const { kernels, bindings } = await compileKernels(
       device,
