@@ -205,8 +205,8 @@ describe('npm pack', () => {
       `README browser example, minified: ${code.length} bytes (gzipped ${gzipSync(code).length}; shaders ${shaders}, wgsl_reflect ${bytes(/wgsl_reflect/)})`,
     );
     expect(bytes(/wgsl_reflect/)).toBe(0); // imported by modules the bundle does not use, tree-shaken
-    // The 2D and 3D narrowphase kernels (114 KB), the pair classifier and the scan (13 KB).
-    expect(shaders).toBeLessThan(135_000);
+    // The 2D and 3D narrowphase kernels, the pair classifier (its one-class kernels too), the scan.
+    expect(shaders).toBeLessThan(140_000);
     expect(code.length).toBeLessThan(290_000);
   });
 
@@ -222,7 +222,7 @@ describe('npm pack', () => {
     expect(bytes(/wgsl_reflect/)).toBe(0);
     // The frame's stages with the narrowphase of both dimensions (the frame modules hold both).
     expect(shaders).toBeLessThan(240_000);
-    expect(code.length).toBeLessThan(350_000);
+    expect(code.length).toBeLessThan(358_000);
   });
 
   it('type-checks a TypeScript consumer against the declarations', () => {

@@ -60,8 +60,10 @@ describe('build-time reflection', () => {
       'storage',
       'uniform',
     ]);
-    expect(Object.keys(ENTRIES_PAIR_CLASSIFIER_2D)).toEqual(['pcCount', 'pcScatter', 'pcFinish']);
-    for (const e of ['pcCount', 'pcScatter', 'pcFinish']) {
+    const classifier = ['pcCount', 'pcScatter', 'pcFinish', 'pcList', 'pcFinishOne'];
+    expect(Object.keys(ENTRIES_PAIR_CLASSIFIER_2D)).toEqual(classifier);
+    expect(Object.keys(ENTRIES_PAIR_CLASSIFIER_3D)).toEqual(classifier);
+    for (const e of classifier) {
       expect(ENTRIES_PAIR_CLASSIFIER_2D[e]).toEqual(reflectBindings(classifierWgsl2D(), e, '2d'));
       expect(ENTRIES_PAIR_CLASSIFIER_3D[e]).toEqual(reflectBindings(classifierWgsl3D(), e, '3d'));
     }

@@ -101,13 +101,16 @@ export async function guardDeviceLoss<T>(device: GPUDevice, work: () => Promise<
 
 let nodeGpu: Promise<GPU> | undefined;
 
+/** Node's version where running in Node (read through globalThis: browsers build this file too). */
+export function nodeVersion(): string | undefined {
+  return (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node;
+}
+
 /** The `GPU` object: `navigator.gpu` in a browser, Dawn's in Node (loaded on first use). */
 export async function getGpu(): Promise<GPU> {
   const nav = (globalThis as { navigator?: { gpu?: GPU } }).navigator;
   if (nav?.gpu) return nav.gpu;
-  const node = (globalThis as { process?: { versions?: { node?: string } } }).process?.versions
-    ?.node;
-  if (!node) {
+  if (!nodeVersion()) {
     throw new NoAdapterError('This browser has no WebGPU (navigator.gpu is undefined).');
   }
   nodeGpu ??= (async () => {
