@@ -39,6 +39,7 @@ function listCounts(c: FrameCounts): Omit<FrameCounts, 'moved' | 'rebuilt'> {
   return rest;
 }
 import { parseScene, type Scene3D, type SceneJson3D } from '../src/scene.ts';
+import { uploader } from './helpers/upload.ts';
 
 const CB = CONTACTS_LAYOUT_3D.contact.bytes;
 
@@ -76,17 +77,7 @@ afterAll(() => {
 function upload(scene: Scene3D): FrameInputs3D & { destroy(): void } {
   const packed = packScene3D(scene, new Uint32Array(0));
   const made: GPUBuffer[] = [];
-  const make = (data: ArrayBuffer | ArrayBufferView): GPUBuffer => {
-    const b = device.createBuffer({
-      size: Math.max(16, Math.ceil(data.byteLength / 16) * 16),
-      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
-    });
-    if (ArrayBuffer.isView(data))
-      device.queue.writeBuffer(b, 0, data.buffer, data.byteOffset, data.byteLength);
-    else device.queue.writeBuffer(b, 0, data);
-    made.push(b);
-    return b;
-  };
+  const make = uploader(device, made);
   return {
     shapes: make(packed.shapes),
     hullVertices: make(packed.hullVertices),

@@ -36,6 +36,7 @@ import {
   type SweepType3D,
 } from './helpers/random3d.ts';
 import { sweepPairs3D } from './helpers/sweep3d.ts';
+import { uploader } from './helpers/upload.ts';
 
 const BENCH_PAIRS = 20_000;
 
@@ -245,20 +246,7 @@ async function collideListed(classes: readonly PairClass3D[], packed: Packed3D) 
   const list = new Uint32Array([...listed.slice(0, 10), n, ...listed.slice(10), n + 5]);
   const pc = await GpuPairClasses.create(device, NARROWPHASE_DIMENSION_3D, classes);
   const made: GPUBuffer[] = [];
-  const upload = (
-    data: ArrayBuffer | ArrayBufferView,
-    usage = GPUBufferUsage.STORAGE,
-  ): GPUBuffer => {
-    const b = device.createBuffer({
-      size: Math.max(16, Math.ceil(data.byteLength / 16) * 16),
-      usage: usage | GPUBufferUsage.COPY_DST,
-    });
-    if (ArrayBuffer.isView(data))
-      device.queue.writeBuffer(b, 0, data.buffer, data.byteOffset, data.byteLength);
-    else device.queue.writeBuffer(b, 0, data);
-    made.push(b);
-    return b;
-  };
+  const upload = uploader(device, made);
   try {
     const slotBytes = LAYOUT_3D.manifold.words * 4;
     const sentinel = new Uint32Array((n * slotBytes) / 4).fill(0xdeadbeef);
