@@ -15,6 +15,7 @@ import { GpuNarrowphase2D } from '../src/gpu/narrowphase2d.ts';
 import { GpuNarrowphase3D } from '../src/gpu/narrowphase3d.ts';
 import { GpuPairClasses } from '../src/gpu/pair-classes.ts';
 import {
+  bodyKinds3D,
   NARROWPHASE_DIMENSION_3D,
   PAIR_CLASSES_3D,
   pairClass3D,
@@ -162,8 +163,9 @@ describe('the classifier', () => {
   it('puts every pair in its class, in chunks as in one run; an empty run is no error', async () => {
     const packed = packed3D(everyPairType3D(0xc1a56, 1_500));
     const host: Record<string, number> = {};
+    const classOf = pairClassesOf3D(packed);
     for (let k = 0; k < packed.pairCount; k++) {
-      const c = pairClass3D(...kindsOf3D(packed, k));
+      const c = classOf(k);
       host[c] = (host[c] ?? 0) + 1;
     }
     const whole = (await classes3d.run(packed)).manifolds;
@@ -202,7 +204,8 @@ describe('the classifier', () => {
     const packed = packed3D(everyPairType3D(0xc1a58, 1_000));
     const r = await collideListed(['boxBox'], packed);
     const host = { boxBox: 0, hullHull: 0, roundHull: 0, roundRound: 0 };
-    for (const k of r.listed) host[pairClass3D(...kindsOf3D(packed, k))]++;
+    const classOf = pairClassesOf3D(packed);
+    for (const k of r.listed) host[classOf(k)]++;
     expect(host.boxBox, 'the scene lists box–box pairs').toBeGreaterThan(100);
     expect(
       host.hullHull + host.roundHull + host.roundRound,
@@ -216,16 +219,10 @@ describe('the classifier', () => {
   });
 });
 
-/** Body k's shape kinds of pair k of a packed 3D scene. */
-function kindsOf3D(packed: Packed3D, k: number): [number, number] {
-  const shapes = new Uint32Array(packed.shapes);
-  const bodies = new Uint32Array(packed.bodies);
-  const kind = (b: number): number =>
-    shapes[
-      bodies[b * LAYOUT_3D.body.words + LAYOUT_3D.body.shape]! * LAYOUT_3D.shape.words +
-        LAYOUT_3D.shape.kind
-    ]!;
-  return [kind(packed.pairs[2 * k]!), kind(packed.pairs[2 * k + 1]!)];
+/** The class of pair k of a packed 3D scene, by its bodies' shape kinds. */
+function pairClassesOf3D(packed: Packed3D): (k: number) => PairClass3D {
+  const kind = bodyKinds3D(packed);
+  return (k) => pairClass3D(kind(packed.pairs[2 * k]!), kind(packed.pairs[2 * k + 1]!));
 }
 
 /**

@@ -79,18 +79,18 @@ export function classesOfKinds3D(kinds: Iterable<ShapeKindName3D | number>): Pai
   return classesOfKinds(RULE_3D, kinds);
 }
 
-/** The classes the pairs of a packed scene fall in (collide() compiles those alone). */
-export function classesOfPairs3D(p: Packed3D): PairClass3D[] {
+/** A packed scene's lookup of a body's shape kind (SHAPE_KIND_3D value). */
+export function bodyKinds3D(p: Packed3D): (body: number) => number {
   const shapes = new Uint32Array(p.shapes);
   const bodies = new Uint32Array(p.bodies);
   const S = LAYOUT_3D.shape;
   const B = LAYOUT_3D.body;
-  return classesOfPairs(
-    RULE_3D,
-    p.pairs,
-    p.pairCount,
-    (body) => shapes[bodies[body * B.words + B.shape] * S.words + S.kind],
-  );
+  return (body) => shapes[bodies[body * B.words + B.shape] * S.words + S.kind];
+}
+
+/** The classes the pairs of a packed scene fall in (collide() compiles those alone). */
+export function classesOfPairs3D(p: Packed3D): PairClass3D[] {
+  return classesOfPairs(RULE_3D, p.pairs, p.pairCount, bodyKinds3D(p));
 }
 
 /** The narrowphase's buffers (packShapes3D, packBodies3D), all with STORAGE usage; FrameInputs3D has them too. */
