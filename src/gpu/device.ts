@@ -140,11 +140,15 @@ export async function getGpu(): Promise<GPU> {
  */
 export type StoreMode = 'staged' | 'direct';
 
+/** Whether a device's adapter runs WGSL on the CPU; browsers before GPUDevice.adapterInfo say nothing: taken for a GPU. */
+export function isSoftwareDevice(device: GPUDevice): boolean {
+  const info = (device as { adapterInfo?: GPUAdapterInfo }).adapterInfo;
+  return info !== undefined && isSoftwareAdapter(info);
+}
+
 /** The stores a device's adapter runs best: 'direct' on CPU adapters, 'staged' on GPUs. */
 export function defaultStoreMode(device: GPUDevice): StoreMode {
-  // Browsers before GPUDevice.adapterInfo have none: taken for a GPU.
-  const info = (device as { adapterInfo?: GPUAdapterInfo }).adapterInfo;
-  return info && isSoftwareAdapter(info) ? 'direct' : 'staged';
+  return isSoftwareDevice(device) ? 'direct' : 'staged';
 }
 
 /** Whether an adapter runs WGSL on the CPU (lavapipe, SwiftShader). */

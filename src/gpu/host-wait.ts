@@ -6,7 +6,7 @@
 // this size before it asks; elsewhere (a browser, a GPU) it asks at once. docs/frame.md, *Waiting
 // without spinning*.
 
-import { isSoftwareAdapter, nodeVersion } from './device.ts';
+import { isSoftwareDevice, nodeVersion } from './device.ts';
 
 /** Of the expected time, the part slept before asking: short of it, so that faster work loses little. */
 const SLEEP_FRACTION = 0.8;
@@ -21,8 +21,7 @@ const OVERSLEPT_FRACTION = 0.25;
 
 /** Whether waiting on `device` spins the host thread that its adapter's work also needs. */
 export function waitingCompetesWithDevice(device: GPUDevice): boolean {
-  const info = (device as { adapterInfo?: GPUAdapterInfo }).adapterInfo;
-  return nodeVersion() !== undefined && info !== undefined && isSoftwareAdapter(info);
+  return nodeVersion() !== undefined && isSoftwareDevice(device);
 }
 
 export class GpuWaiter {
