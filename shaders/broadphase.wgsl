@@ -755,8 +755,9 @@ fn bpCommit() {
   bpState.prevOverflow = bpCounts.overflow;
 }
 
-// Per pair of the list: its slot in last frame's list (a bisection of its first body's group
-// there, through bpRemap when bodies were renumbered), or BP_NONE.
+// Per pair of the list: its slot in last frame's list (the same index when the pair is there, else
+// a bisection of its first body's group there, through bpRemap when bodies were renumbered), or
+// BP_NONE.
 @compute @workgroup_size(BROADPHASE_WORKGROUP_SIZE)
 fn bpPrevSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
                @builtin(local_invocation_index) lid: u32) {
@@ -770,7 +771,10 @@ fn bpPrevSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: 
     pair = vec2u(bpRemap[pair.x], bpRemap[pair.y]);
     if (pair.x >= pair.y) { pair = vec2u(BP_NONE); }
   }
-  if (pair.y < bpParams.prevBodyCount) {
+  if (k < bpState.prevWritten && all(bpPrevPairs[k] == pair)) {
+    // At its own index last frame, as every pair is when no body moved (a list holds a pair once).
+    slot = k;
+  } else if (pair.y < bpParams.prevBodyCount) {
     let range = bpPrevGroup(pair.x);
     var lo = range.x;
     var hi = range.y;
