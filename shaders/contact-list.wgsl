@@ -243,23 +243,27 @@ fn ctPersist(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
   if (j >= ctCounts.written) { return; }
   let previous = ctPrevious(j);
   var matched = 0u;
-  // Zeros, then the matched points' values over them: read and written in place in the buffers
-  // (no function-local copies of the arrays, which lavapipe indexes slowly).
-  ctUserValues[j] = CtUserValues();
+  var count = 0u;
+  var prevCount = 0u;
   if (previous != CONTACT_NONE) {
-    let count = ctIds[j].count;
-    let prevCount = ctPrevIds[previous].count;
-    for (var i = 0u; i < CT_MAX_POINTS; i++) {
-      if (i >= count) { break; }
+    count = ctIds[j].count;
+    prevCount = ctPrevIds[previous].count;
+  }
+  // Each point's value stored once, read from the buffers in place (no function-local copies of
+  // the arrays, which lavapipe indexes slowly).
+  for (var i = 0u; i < CT_MAX_POINTS; i++) {
+    var value = CtUserValue();
+    if (i < count) {
       let id = ctIds[j].ids[i];
       for (var q = 0u; q < CT_MAX_POINTS; q++) {
         if (q < prevCount && ctPrevIds[previous].ids[q] == id) {
-          ctUserValues[j].points[i] = ctPrevUserValues[previous].points[q];
+          value = ctPrevUserValues[previous].points[q];
           matched |= 1u << i;
           break;
         }
       }
     }
+    ctUserValues[j].points[i] = value;
   }
   ctMatches[j] = vec2u(previous, matched);
 }

@@ -189,27 +189,26 @@ export function contactPersist(
   const P = U.pointCount;
   for (let j = 0; j < written; j++) {
     const e = j * I.words;
-    const count = ids[e + I.count];
     const previous = contactPrevious(L, ids, j, prev);
     let matched = 0;
     const u = j * U.words;
-    userValues.fill(0, u, u + U.words);
-    if (prev && previous !== CONTACT_NONE) {
-      const p = previous * I.words;
-      const pu = previous * U.words;
-      const prevCount = prev.ids[p + I.count];
-      for (let i = 0; i < P && i < count; i++) {
-        const id = ids[e + I.ids + i];
-        for (let q = 0; q < P; q++) {
-          if (q < prevCount && prev.ids[p + I.ids + q] === id) {
-            const src = pu + U.points + q * U.pointStride;
-            userValues.set(
-              prev.userValues.subarray(src, src + U.pointStride),
-              u + U.points + i * U.pointStride,
-            );
-            matched |= 1 << i;
-            break;
-          }
+    const last = previous !== CONTACT_NONE ? prev : null;
+    const count = last ? ids[e + I.count] : 0;
+    const p = previous * I.words;
+    const pu = previous * U.words;
+    const prevCount = last ? last.ids[p + I.count] : 0;
+    // Each point: last frame's value of the point with its id, else 0 (as ctPersist).
+    for (let i = 0; i < P; i++) {
+      const at = u + U.points + i * U.pointStride;
+      userValues.fill(0, at, at + U.pointStride);
+      if (i >= count || !last) continue;
+      const id = ids[e + I.ids + i];
+      for (let q = 0; q < prevCount; q++) {
+        if (last.ids[p + I.ids + q] === id) {
+          const src = pu + U.points + q * U.pointStride;
+          userValues.set(last.userValues.subarray(src, src + U.pointStride), at);
+          matched |= 1 << i;
+          break;
         }
       }
     }
