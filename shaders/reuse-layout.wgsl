@@ -4,10 +4,10 @@
 struct ReuseParams {
   pairCount: u32,                                      // pairs this frame (a GPU count is copied here)
   margin: f32,
-  firstSlot: u32,                                      // REUSE_PREV_IDENTITY: the window's slot 0 was last frame's slot firstSlot
+  firstSlot: u32,                                      // the window's slot 0 as a slot of the frame (REUSE_PREV_IDENTITY: last frame's too)
   prevMode: u32,                                       // REUSE_PREV_NONE, REUSE_PREV_IDENTITY or REUSE_PREV_SLOTS
   slots: u32,                                          // slots of the window (a larger pair count is clamped to it)
   workCount: u32,                                      // anchorSlots: entries of its work list (a GPU count copied here)
-  _pad1: u32,
+  twins: u32,                                          // 1: anchors carried in place may be left where they are (ReuseInputs.twins)
   _pad2: u32,
 }

@@ -28,7 +28,7 @@
 @group(0) @binding(1) var<storage, read> ruBodies: array<RuBody>;
 @group(0) @binding(2) var<storage, read> ruPairs: array<vec2u>;                    // the window's pairs
 @group(0) @binding(3) var<storage, read> ruPrevSlot: array<u32>;                   // the window's last-frame slots
-@group(0) @binding(4) var<storage, read> ruAnchorsPrev: array<RuAnchor>;           // last frame's, whole
+@group(0) @binding(4) var<storage, read> ruAnchorsPrev: array<vec4u>;             // last frame's, whole, RU_ANCHOR_WORDS words each
 @group(0) @binding(5) var<storage, read_write> ruAnchorsCur: array<vec4u>;        // the window's, RU_ANCHOR_WORDS words each
 @group(0) @binding(6) var<storage, read_write> ruManifolds: array<vec4u>;         // the window's, RU_MANIFOLD_WORDS words each
 @group(0) @binding(7) var<storage, read_write> ruFlags: array<u32>;                // the window's
@@ -49,7 +49,7 @@ fn ruPreviousSlot(k: u32) -> u32 {
   } else if (ruParams.prevMode == REUSE_PREV_SLOTS) {
     p = ruPrevSlot[k];
   }
-  return select(REUSE_NO_SLOT, p, p < arrayLength(&ruAnchorsPrev));
+  return select(REUSE_NO_SLOT, p, p < arrayLength(&ruAnchorsPrev) / RU_ANCHOR_WORDS);
 }
 
 // Slot of an invocation: rows of workgroups (linear workgroup index wid.x + wid.y * nwg.x), so
@@ -102,20 +102,30 @@ fn reuseSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
   var status = REUSE_COLLIDE;
   var m: RuManifold;
   var anchor: RuAnchor;
+  // With twins: the anchor stays at its slot (marked ANCHOR_TWIN when carried), and this frame's
+  // buffer already holds it there (it was carried into last frame's from here, or marked).
+  var inPlace = false;
+  var twin = false;
   if (live) {
     let prev = ruPreviousSlot(k);
     if (prev != REUSE_NO_SLOT) {
       let pair = ruPairs[k];
-      anchor = ruAnchorsPrev[prev];
+      anchor = ruAnchorPrev(prev);
+      inPlace = ruParams.twins != 0u && prev == ruParams.firstSlot + k;
+      twin = inPlace && (ruAnchorsPrev[prev * RU_ANCHOR_WORDS + RU_COUNT_WORD].w & ANCHOR_TWIN) != 0u;
       status = ruReuse(anchor, ruBodies[pair.x], ruBodies[pair.y], ruParams.margin, &m);
     }
     ruFlags[k] = status;
     atomicAdd(&ruGroupCounts[status], 1u);
   }
-  // Kept or apart: the manifold written into the slot, the anchor carried into this frame's list.
+  // Kept or apart: the manifold written into the slot, the anchor carried into this frame's list
+  // (a twin: only the mark).
   let keep = live && status != REUSE_COLLIDE;
   ruWriteStruct(li, k - li, ruManifoldWords(m), RU_MANIFOLD_WORDS, keep, false);
-  ruWriteStruct(li, k - li, ruAnchorWords(anchor), RU_ANCHOR_WORDS, keep, true);
+  var words = ruAnchorWords(anchor);
+  if (inPlace) { words[RU_COUNT_WORD].w |= ANCHOR_TWIN; }
+  ruWriteStruct(li, k - li, words, RU_ANCHOR_WORDS, keep && !twin, true);
+  if (keep && twin) { ruAnchorsCur[k * RU_ANCHOR_WORDS + RU_COUNT_WORD].w = words[RU_COUNT_WORD].w; }
   workgroupBarrier();
   if (li < 3u) {
     let c = atomicLoad(&ruGroupCounts[li]);

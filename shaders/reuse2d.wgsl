@@ -221,6 +221,7 @@ fn ruAnchor(bodyA: Body2D, bodyB: Body2D, m: Manifold2D, margin: f32) -> Anchor2
 const RU_MANIFOLD_WORDS: u32 = MANIFOLD_WORDS_2D;
 const RU_ANCHOR_WORDS: u32 = 5u;
 const RU_STAGE_WORDS: u32 = 5u;
+const RU_COUNT_WORD: u32 = 1u;                         // the word whose w is countJoin
 
 fn ruManifoldWords(m: Manifold2D) -> array<vec4u, RU_STAGE_WORDS> {
   let mw = manifoldWords2D(m);
@@ -242,6 +243,29 @@ fn ruManifoldAt(k: u32) -> Manifold2D {
     m.points[i] = ManifoldPoint2D(bitcast<vec2f>(p.xy), bitcast<f32>(p.z), p.w);
   }
   return m;
+}
+
+// Last frame's anchor of slot p, read as its words.
+fn ruAnchorPrev(p: u32) -> Anchor2D {
+  let b = p * RU_ANCHOR_WORDS;
+  var a: Anchor2D;
+  let w0 = ruAnchorsPrev[b];
+  a.translation = bitcast<vec2f>(w0.xy);
+  a.rotation = bitcast<vec2f>(w0.zw);
+  let w1 = ruAnchorsPrev[b + 1u];
+  a.normal = bitcast<vec2f>(w1.xy);
+  a.bound = bitcast<f32>(w1.z);
+  a.countJoin = w1.w & ~ANCHOR_TWIN;
+  for (var i = 0u; i < MAX_MANIFOLD_POINTS_2D; i++) {
+    let q = ruAnchorsPrev[b + 2u + i];
+    a.points[i] = AnchorPoint2D(bitcast<vec2f>(q.xy), bitcast<f32>(q.z), q.w);
+  }
+  let w4 = ruAnchorsPrev[b + 4u];
+  a.shapeA = w4.x;
+  a.shapeB = w4.y;
+  a.scale = bitcast<f32>(w4.z);
+  a.reach = bitcast<f32>(w4.w);
+  return a;
 }
 
 fn ruAnchorWords(a: Anchor2D) -> array<vec4u, RU_STAGE_WORDS> {

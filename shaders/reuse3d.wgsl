@@ -224,6 +224,7 @@ fn ruAnchor(bodyA: Body3D, bodyB: Body3D, m: Manifold3D, margin: f32) -> Anchor3
 const RU_MANIFOLD_WORDS: u32 = MANIFOLD_WORDS_3D;
 const RU_ANCHOR_WORDS: u32 = 9u;
 const RU_STAGE_WORDS: u32 = 10u;
+const RU_COUNT_WORD: u32 = 2u;                         // the word whose w is countKind
 
 fn ruManifoldWords(m: Manifold3D) -> array<vec4u, RU_STAGE_WORDS> {
   let mw = manifoldWords3D(m);
@@ -245,6 +246,31 @@ fn ruManifoldAt(k: u32) -> Manifold3D {
     m.points[i] = ManifoldPoint3D(bitcast<vec3f>(p.xyz), bitcast<f32>(p.w), ruManifolds[b + 3u + 2u * i].x);
   }
   return m;
+}
+
+// Last frame's anchor of slot p, read as its words.
+fn ruAnchorPrev(p: u32) -> Anchor3D {
+  let b = p * RU_ANCHOR_WORDS;
+  var a: Anchor3D;
+  a.rotation = bitcast<vec4f>(ruAnchorsPrev[b]);
+  let w1 = ruAnchorsPrev[b + 1u];
+  a.translation = bitcast<vec3f>(w1.xyz);
+  a.bound = bitcast<f32>(w1.w);
+  let w2 = ruAnchorsPrev[b + 2u];
+  a.normal = bitcast<vec3f>(w2.xyz);
+  a.countKind = w2.w & ~ANCHOR_TWIN;
+  let ids = ruAnchorsPrev[b + 7u];
+  for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
+    let q = ruAnchorsPrev[b + 3u + i];
+    a.points[i] = AnchorPoint3D(bitcast<vec3f>(q.xyz), bitcast<f32>(q.w));
+    a.ids[i] = ids[i];
+  }
+  let w8 = ruAnchorsPrev[b + 8u];
+  a.shapeA = w8.x;
+  a.shapeB = w8.y;
+  a.scale = bitcast<f32>(w8.z);
+  a.reach = bitcast<f32>(w8.w);
+  return a;
 }
 
 fn ruAnchorWords(a: Anchor3D) -> array<vec4u, RU_STAGE_WORDS> {

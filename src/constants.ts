@@ -181,6 +181,13 @@ export const REUSE_STATUS = { kept: 0, collide: 1, apart: 2 } as const;
 /** Anchor2D.countJoin's flag of a join contact (the count is the low byte). */
 export const ANCHOR_JOIN = 0x100;
 
+/**
+ * The GPU frame's mark on a carried anchor's count word (Anchor2D.countJoin, Anchor3D.countKind):
+ * the other anchor buffer holds the same anchor at the same slot, so the next frame need not
+ * carry it again (shaders/reuse.wgsl). Never set in anchors the CPU path or GpuReuse alone write.
+ */
+export const ANCHOR_TWIN = 0x80000000;
+
 /** prevSlot's "no previous slot": the pair is new this frame. */
 export const REUSE_NO_SLOT = 0xffffffff;
 

@@ -178,6 +178,8 @@ interface FrameBatches<I> {
   flags: GPUBuffer;
   anchorsCur: GPUBuffer;
   anchorsPrev: GPUBufferBinding | null;
+  /** ReuseInputs.twins: anchorsCur holds what the frame before last wrote there. */
+  twins: boolean;
   anchorInputs: ReturnType<FrameDimension<I, string, string>['anchorInputs']>;
   timer: PassTimer | null;
 }
@@ -350,10 +352,20 @@ export class GpuFrame<
     );
     this.classes.reserve(batches);
     this.workList.reserve(batches);
-    const { anchorsCur, anchorsPrev } = this.anchorBuffers(inputs, bp.capacity, retry);
+    const { anchorsCur, anchorsPrev, twins } = this.anchorBuffers(inputs, bp.capacity, retry);
     const flags = this.reuseFlags.ensure(4 * bp.capacity);
     const anchorInputs = this.dimension.anchorInputs(inputs);
-    const ctx = { encoder, inputs, bp, batchPairs, manifolds, flags, anchorsCur, anchorsPrev };
+    const ctx = {
+      encoder,
+      inputs,
+      bp,
+      batchPairs,
+      manifolds,
+      flags,
+      anchorsCur,
+      anchorsPrev,
+      twins,
+    };
     for (let b = 0; b < batches; b++) this.encodeBatch({ ...ctx, anchorInputs, timer }, b);
     const contacts = this.contacts.finish();
     timer?.resolve(encoder);
@@ -392,12 +404,13 @@ export class GpuFrame<
     inputs: I,
     pairSlots: number,
     retry: boolean,
-  ): { anchorsCur: GPUBuffer; anchorsPrev: GPUBufferBinding | null } {
+  ): { anchorsCur: GPUBuffer; anchorsPrev: GPUBufferBinding | null; twins: boolean } {
     const anchorBytes = this.dimension.reuse.anchorBytes;
     if (!retry) {
       this.anchorParity ^= 1;
       this.readsAnchors = this.anchorsValid;
     }
+    const held = this.anchors[this.anchorParity].buffer;
     const anchorsCur = this.anchors[this.anchorParity].ensure(anchorBytes * pairSlots);
     const prev = this.anchors[this.anchorParity ^ 1].buffer;
     const binding = this.anchorBindingLimit || this.device.limits.maxStorageBufferBindingSize;
@@ -409,7 +422,10 @@ export class GpuFrame<
           }
         : null;
     this.anchorsValid = true;
-    return { anchorsCur, anchorsPrev };
+    // This frame's buffer holds what the frame before last wrote there, unless it was just
+    // reallocated or a retry's first recording rewrote it.
+    const twins = anchorsPrev !== null && !retry && anchorsCur === held;
+    return { anchorsCur, anchorsPrev, twins };
   }
 
   /**
@@ -478,6 +494,7 @@ export class GpuFrame<
       pairCount: s.count,
       prevSlot: { buffer: bp.prevSlot, offset: 4 * s.first, size: 4 * s.slots },
       firstSlot: s.first,
+      twins: ctx.twins,
       anchorsPrev: ctx.anchorsPrev,
       anchorsCur: s.anchors,
       manifolds: s.manifolds,

@@ -93,6 +93,7 @@ const PARAMS = (() => {
     prevMode: word(p, 'prevMode'),
     slots: word(p, 'slots'),
     workCount: word(p, 'workCount'),
+    twins: word(p, 'twins'),
   };
 })();
 
@@ -127,6 +128,13 @@ export interface ReuseInputs {
   prevSlot: GPUBufferBinding | null;
   /** The window's first slot in the frame (the identity's offset); default 0. */
   firstSlot?: number;
+  /**
+   * The anchor buffers alternate frame by frame and anchorsCur is the one anchorsPrev was two
+   * frames ago (neither reallocated; anchorsPrev bound from slot 0, anchorsCur from firstSlot):
+   * a pair at last frame's slot leaves its anchor where this buffer already holds it, marked
+   * ANCHOR_TWIN. Default false (every reused anchor stored). GpuFrame2D/3D set it.
+   */
+  twins?: boolean;
   /** Last frame's anchors, the whole list (prevSlot indexes it). null: no last frame (every slot collides). */
   anchorsPrev: GPUBufferBinding | null;
   /** This frame's anchors of the window's slots (reused slots get theirs carried; encodeAnchors writes the rest). */
@@ -263,6 +271,7 @@ export class GpuReuse {
     slots: number,
     prevMode: number,
     firstSlot: number,
+    twins = false,
   ): number {
     if (!(Number.isInteger(slot) && slot >= 0 && slot < 2 * this.windows))
       throw new RangeError(
@@ -294,6 +303,7 @@ export class GpuReuse {
     u[PARAMS.firstSlot] = firstSlot;
     u[PARAMS.prevMode] = prevMode;
     u[PARAMS.slots] = slots;
+    u[PARAMS.twins] = twins ? 1 : 0;
     this.device.queue.writeBuffer(this.params, slot * UNIFORM_SLOT_BYTES, words);
     if (typeof pairCount !== 'number') {
       (target as GPUCommandEncoder).copyBufferToBuffer(
@@ -369,7 +379,16 @@ export class GpuReuse {
         ? PREV_MODE.slots
         : PREV_MODE.identity;
     const slot = 2 * (inputs.window ?? 0);
-    this.writeParams(target, slot, inputs.pairCount, inputs.margin, slots, mode, firstSlot);
+    this.writeParams(
+      target,
+      slot,
+      inputs.pairCount,
+      inputs.margin,
+      slots,
+      mode,
+      firstSlot,
+      inputs.twins === true,
+    );
     if (inputs.clearCounts ?? true) {
       if (!('clearBuffer' in target))
         throw new Error(
