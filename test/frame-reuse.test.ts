@@ -8,7 +8,8 @@
 //   - contact events: the pairs that began and stopped touching are the set differences of the
 //     frames' lists, GPU equal to CPU;
 //   - coverage: most pairs are reused or proven apart in wobble frames, some are collided, some new;
-//   - two GPU frames given the same frames write byte-identical lists (reuse is deterministic).
+//   - two GPU frames given the same frames write byte-identical lists (reuse is deterministic), and
+//     so does one recording them in batches of 256 pairs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CpuFrame2D, CpuFrame3D, type CpuFrameResult } from '../src/cpu/frame.ts';
 import { unpackContacts2D } from '../src/cpu/contact-list2d.ts';
@@ -169,10 +170,15 @@ function compare(g: FrameResult, c: CpuFrameResult, unpack: (b: ArrayBuffer) => 
   };
 }
 
-async function sequence(dim: 2 | 3): Promise<{ stats: Compared[]; bytes: ArrayBuffer[] }> {
+/** The frames on a new GPU frame (in batches of `batchPairs` pairs when given) and the CPU frame. */
+async function sequence(
+  dim: 2 | 3,
+  batchPairs = 0,
+): Promise<{ stats: Compared[]; bytes: ArrayBuffer[] }> {
   const rest = dim === 2 ? pile2D(5, 900) : pile3D(6, 512);
   const scene = dim === 2 ? pile2D(5, 900) : pile3D(6, 512);
   const frame = dim === 2 ? await GpuFrame2D.create(device) : await GpuFrame3D.create(device);
+  frame.setBatchPairs(batchPairs);
   const cpu = dim === 2 ? new CpuFrame2D() : new CpuFrame3D();
   const packed =
     scene.dim === 2 ? { shapes: packShapes2D(scene.shapes) } : packShapes3D(scene.shapes);
@@ -237,11 +243,14 @@ describe('the frame across frames: fat boxes, reuse, events; GPU against the CPU
         expect(s.differing).toBeLessThanOrEqual(Math.max(3, 0.003 * s.pairs));
       }
       expect(stats.slice(1).some((s) => s.began > 0)).toBe(true);
-      // Deterministic: the same frames again on a new GPU frame, the same bytes.
+      // Deterministic: the same frames again on a new GPU frame, the same bytes; and in batches
+      // of 256 pairs (anchors carried in place per batch window, twins included).
       const again = await sequence(dim);
-      again.bytes.forEach((b, f) =>
-        expect(Buffer.from(b).equals(Buffer.from(bytes[f]!)), `frame ${f}`).toBe(true),
-      );
+      const batched = await sequence(dim, 256);
+      for (const run of [again, batched])
+        run.bytes.forEach((b, f) =>
+          expect(Buffer.from(b).equals(Buffer.from(bytes[f]!)), `frame ${f}`).toBe(true),
+        );
     });
   }
 });
