@@ -1,13 +1,16 @@
 // The manifold reuse stage's kernels, one implementation for 2D and 3D (src/gpu/reuse.ts drives
 // them; src/cpu/reuse2d.ts and reuse3d.ts run the same loops on the host). The per-dimension file
 // before it (reuse2d.wgsl, reuse3d.wgsl) names the types RuBody, RuAnchor, RuManifold, the
-// calls ruReuse, ruAnchor, and the struct words (ruManifoldWords, ruAnchorWords, ruManifoldAt).
+// calls ruReuse, ruAnchor, and the struct words (ruManifoldWords, ruAnchorWords, ruManifoldAt,
+// ruAnchorPrev, RU_COUNT_WORD).
 // One invocation per pair slot of a window of the frame's pairs:
 //   reuseSlots:  last frame's anchor of the slot's pair (ruPreviousSlot) reused at the current
 //                poses: kept (its manifold written into the slot, its anchor carried into this
 //                frame's list) or apart (the empty manifold written, the anchor carried), else the
-//                slot flagged for the full collide. ruFlags[k] = REUSE_KEPT, REUSE_COLLIDE (1) or
-//                REUSE_APART; ruCounts[status] += the window's slots with that status;
+//                slot flagged for the full collide. With ReuseParams.twins, an anchor read at its
+//                own slot and marked ANCHOR_TWIN is already in this frame's list: only the mark
+//                is stored. ruFlags[k] = REUSE_KEPT, REUSE_COLLIDE (1) or REUSE_APART;
+//                ruCounts[status] += the window's slots with that status;
 //   anchorSlots: after the narrowphase filled the flagged slots, their anchors from their new
 //                manifolds and the current poses: one invocation per entry of the work list
 //                (the flagged slots in order, src/gpu/work-list.ts), so that a warp's lanes all

@@ -184,7 +184,8 @@ export const ANCHOR_JOIN = 0x100;
 /**
  * The GPU frame's mark on a carried anchor's count word (Anchor2D.countJoin, Anchor3D.countKind):
  * the other anchor buffer holds the same anchor at the same slot, so the next frame need not
- * carry it again (shaders/reuse.wgsl). Never set in anchors the CPU path or GpuReuse alone write.
+ * carry it again (shaders/reuse.wgsl). Written only where ReuseInputs.twins is set (the GPU
+ * frames); the CPU path never writes it.
  */
 export const ANCHOR_TWIN = 0x80000000;
 
