@@ -4,6 +4,7 @@
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { WGSL_SOURCES } from '../src/gpu/shaders.generated.ts';
+import { shippedWgsl } from '../scripts/wgsl-shipped.mjs';
 
 /** Throws, naming the files, when shaders.generated.ts differs from shaders/*.wgsl (where they are). */
 export function assertShadersEmbedded(): void {
@@ -13,7 +14,7 @@ export function assertShadersEmbedded(): void {
     .filter((f) => f.endsWith('.wgsl'))
     .map((f) => f.slice(0, -'.wgsl'.length));
   const changed = names.filter(
-    (n) => WGSL_SOURCES[n] !== readFileSync(new URL(`${n}.wgsl`, dir), 'utf8'),
+    (n) => WGSL_SOURCES[n] !== shippedWgsl(readFileSync(new URL(`${n}.wgsl`, dir), 'utf8')),
   );
   const removed = Object.keys(WGSL_SOURCES).filter((n) => !names.includes(n));
   const stale = [...changed, ...removed];

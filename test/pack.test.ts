@@ -196,7 +196,9 @@ describe('npm pack', () => {
     expect(inputs.filter((p) => /\.wgsl$|node_modules\/webgpu\//.test(p))).toEqual([]);
     expect(code).not.toMatch(/import\s*\(?\s*["'][^"']*\.wgsl["']/);
     expect(code).not.toMatch(/dawn\.node|\.node["']/);
-    // The kernels travel as strings inside the bundle: the narrowphase's, no other.
+    // The kernels travel as strings inside the bundle: the narrowphase's, no other, without their
+    // comments (the WGSL files' headers say "GPU mirror of").
+    expect(code).not.toContain('GPU mirror of');
     expect(code).toContain('fn narrowphase2D(');
     expect(code).toContain('fn narrowphase3D(');
     expect(code).not.toMatch(/fn solver\w*\(|fn bp\w*\(|BroadphaseCounts|ContactManifold2D/);
@@ -206,8 +208,8 @@ describe('npm pack', () => {
     );
     expect(bytes(/wgsl_reflect/)).toBe(0); // imported by modules the bundle does not use, tree-shaken
     // The 2D and 3D narrowphase kernels, the pair classifier (its one-class kernels too), the scan.
-    expect(shaders).toBeLessThan(140_000);
-    expect(code.length).toBeLessThan(290_000);
+    expect(shaders).toBeLessThan(85_000);
+    expect(code.length).toBeLessThan(235_000);
   });
 
   it("bundles the README's engine example (a GpuFrame2D) without wgsl_reflect or the solver's WGSL", async () => {
@@ -221,8 +223,8 @@ describe('npm pack', () => {
     );
     expect(bytes(/wgsl_reflect/)).toBe(0);
     // The frame's stages with the narrowphase of both dimensions (the frame modules hold both).
-    expect(shaders).toBeLessThan(240_000);
-    expect(code.length).toBeLessThan(358_000);
+    expect(shaders).toBeLessThan(146_000);
+    expect(code.length).toBeLessThan(262_000);
   });
 
   it('type-checks a TypeScript consumer against the declarations', () => {

@@ -1,9 +1,10 @@
 // The layouts and bindings reflected at build time (scripts/reflect-layouts.ts ->
 // src/reflection.generated.ts, so that wgsl_reflect need not travel in a bundle) are those of the
 // WGSL as it is now: the generated file equals a fresh reflection, and the host's layouts and the
-// narrowphase and classifier kernels' bindings come from it.
+// narrowphase and classifier kernels' bindings come from it. And the embedded WGSL
+// (src/gpu/shaders.generated.ts) is the files without their comments, line for line.
 
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reflectionModule } from '../scripts/reflect-layouts.ts';
@@ -37,7 +38,28 @@ import {
   STRUCTS_LAYOUT_3D,
   STRUCTS_PAIR_CLASSES,
 } from '../src/reflection.generated.ts';
+import { WGSL_SOURCES } from '../src/gpu/shaders.generated.ts';
 import { ROOT } from './helpers/readme.ts';
+
+describe('embedded WGSL', () => {
+  it('is each file without its comments, every line kept (compile errors name the file lines)', () => {
+    const files = readdirSync(join(ROOT, 'shaders')).filter((f) => f.endsWith('.wgsl'));
+    expect(Object.keys(WGSL_SOURCES).sort()).toEqual(files.map((f) => f.slice(0, -5)).sort());
+    for (const f of files) {
+      const text = readFileSync(join(ROOT, 'shaders', f), 'utf8');
+      const shipped = WGSL_SOURCES[f.slice(0, -5)]!;
+      expect(shipped.includes('//'), f).toBe(false);
+      const lines = text.split('\n');
+      const kept = shipped.split('\n');
+      expect(kept.length, f).toBe(lines.length);
+      // Each line is the file's up to its comment, whitespace before the comment dropped.
+      kept.forEach((l, i) => expect(lines[i]!.startsWith(l), `${f}:${i + 1}`).toBe(true));
+      expect(kept.filter((l, i) => l !== lines[i]).length, f).toBe(
+        lines.filter((l) => l.includes('//')).length,
+      );
+    }
+  });
+});
 
 describe('build-time reflection', () => {
   it('src/reflection.generated.ts is what the WGSL gives now', () => {
