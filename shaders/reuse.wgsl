@@ -113,9 +113,10 @@ fn reuseSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
     let prev = ruPreviousSlot(k);
     if (prev != REUSE_NO_SLOT) {
       let pair = ruPairs[k];
-      anchor = ruAnchorPrev(prev);
+      var marked = false;
+      anchor = ruAnchorPrev(prev, &marked);
       inPlace = ruParams.twins != 0u && prev == ruParams.firstSlot + k;
-      twin = inPlace && (ruAnchorsPrev[prev * RU_ANCHOR_WORDS + RU_COUNT_WORD].w & ANCHOR_TWIN) != 0u;
+      twin = inPlace && marked;
       status = ruReuse(anchor, ruBodies[pair.x], ruBodies[pair.y], ruParams.margin, &m);
     }
     ruFlags[k] = status;

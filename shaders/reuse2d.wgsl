@@ -245,8 +245,8 @@ fn ruManifoldAt(k: u32) -> Manifold2D {
   return m;
 }
 
-// Last frame's anchor of slot p, read as its words.
-fn ruAnchorPrev(p: u32) -> Anchor2D {
+// Last frame's anchor of slot p, read as its words; `marked`: whether it carries ANCHOR_TWIN.
+fn ruAnchorPrev(p: u32, marked: ptr<function, bool>) -> Anchor2D {
   let b = p * RU_ANCHOR_WORDS;
   var a: Anchor2D;
   let w0 = ruAnchorsPrev[b];
@@ -256,6 +256,7 @@ fn ruAnchorPrev(p: u32) -> Anchor2D {
   a.normal = bitcast<vec2f>(w1.xy);
   a.bound = bitcast<f32>(w1.z);
   a.countJoin = w1.w & ~ANCHOR_TWIN;
+  *marked = (w1.w & ANCHOR_TWIN) != 0u;
   for (var i = 0u; i < MAX_MANIFOLD_POINTS_2D; i++) {
     let q = ruAnchorsPrev[b + 2u + i];
     a.points[i] = AnchorPoint2D(bitcast<vec2f>(q.xy), bitcast<f32>(q.z), q.w);

@@ -248,8 +248,8 @@ fn ruManifoldAt(k: u32) -> Manifold3D {
   return m;
 }
 
-// Last frame's anchor of slot p, read as its words.
-fn ruAnchorPrev(p: u32) -> Anchor3D {
+// Last frame's anchor of slot p, read as its words; `marked`: whether it carries ANCHOR_TWIN.
+fn ruAnchorPrev(p: u32, marked: ptr<function, bool>) -> Anchor3D {
   let b = p * RU_ANCHOR_WORDS;
   var a: Anchor3D;
   a.rotation = bitcast<vec4f>(ruAnchorsPrev[b]);
@@ -259,6 +259,7 @@ fn ruAnchorPrev(p: u32) -> Anchor3D {
   let w2 = ruAnchorsPrev[b + 2u];
   a.normal = bitcast<vec3f>(w2.xyz);
   a.countKind = w2.w & ~ANCHOR_TWIN;
+  *marked = (w2.w & ANCHOR_TWIN) != 0u;
   let ids = ruAnchorsPrev[b + 7u];
   for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
     let q = ruAnchorsPrev[b + 3u + i];
