@@ -771,18 +771,21 @@ fn bpPrevSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: 
     pair = vec2u(bpRemap[pair.x], bpRemap[pair.y]);
     if (pair.x >= pair.y) { pair = vec2u(BP_NONE); }
   }
-  if (k < bpState.prevWritten && all(bpPrevPairs[k] == pair)) {
-    // At its own index last frame, as every pair is when no body moved (a list holds a pair once).
-    slot = k;
-  } else if (pair.y < bpParams.prevBodyCount) {
+  if (pair.y < bpParams.prevBodyCount) {
     let range = bpPrevGroup(pair.x);
-    var lo = range.x;
-    var hi = range.y;
-    while (lo < hi) {
-      let mid = lo + (hi - lo) / 2u;
-      if (bpPrevPairs[mid].y < pair.y) { lo = mid + 1u; } else { hi = mid; }
+    // At its own index last frame, as every pair is when no body moved (a list holds a pair once);
+    // only within its group there: past the list's end lie older frames' pairs.
+    if (k >= range.x && k < range.y && all(bpPrevPairs[k] == pair)) {
+      slot = k;
+    } else {
+      var lo = range.x;
+      var hi = range.y;
+      while (lo < hi) {
+        let mid = lo + (hi - lo) / 2u;
+        if (bpPrevPairs[mid].y < pair.y) { lo = mid + 1u; } else { hi = mid; }
+      }
+      if (lo < range.y && bpPrevPairs[lo].y == pair.y) { slot = lo; }
     }
-    if (lo < range.y && bpPrevPairs[lo].y == pair.y) { slot = lo; }
   }
   bpPrevSlot[k] = slot;
 }

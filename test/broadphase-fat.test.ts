@@ -366,6 +366,70 @@ describe('GPU broadphase with fat boxes, frame to frame', () => {
     bp.destroy();
   });
 
+  it("a retry after an overflow reads last frame's list, not the run it replaces", async () => {
+    // Frames: a dense pile twice (its list in both of the instance's lists), the pile spread out
+    // (few pairs: the list it writes over the first frame's keeps that one's tail), then the dense
+    // pile into a buffer too small, and again with room (the retry). The retry's prevSlot must
+    // name pairs of the spread frame's list; the first frame's tail, past that list's end, holds
+    // the same pairs at the same slots and must not be read.
+    const n = 900;
+    const bp = await GpuBroadphase2D.create(device);
+    const dense = scene2D(3, n);
+    const spread = scene2D(3, n);
+    for (let i = 0; i < 2 * n; i++) spread.bodyPosition[i]! *= 3;
+    const shapes = device.createBuffer({
+      size: packShapes2D(dense.shapes).byteLength,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+    });
+    device.queue.writeBuffer(shapes, 0, packShapes2D(dense.shapes));
+    const bodies = device.createBuffer({
+      size: packBodies2D(dense).byteLength,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+    });
+    const C = BROADPHASE_LAYOUT.counts;
+    const frame = async (
+      scene: Scene2D,
+      capacity: number,
+      retry = false,
+    ): Promise<{ pairs: Uint32Array; prevSlot: Uint32Array; total: number }> => {
+      device.queue.writeBuffer(bodies, 0, packBodies2D(scene));
+      const encoder = device.createCommandEncoder();
+      const o = bp.encode(encoder, {
+        shapes,
+        bodies,
+        bodyCount: n,
+        margin: scene.margin,
+        fatMargin: FAT,
+        capacity,
+        retry,
+      });
+      device.queue.submit([encoder.finish()]);
+      const counts = new Uint32Array(await readBuffer(device, o.counts, C.bytes));
+      const written = counts[C.written]!;
+      return {
+        pairs: new Uint32Array(await readBuffer(device, o.pairs, 8 * written)),
+        prevSlot: new Uint32Array(await readBuffer(device, o.prevSlot, 4 * written)),
+        total: counts[C.total]!,
+      };
+    };
+    const first = await frame(dense, 16 * n);
+    await frame(dense, 16 * n);
+    const few = await frame(spread, 16 * n);
+    const total = first.pairs.length / 2;
+    expect(few.pairs.length / 2).toBeLessThan(total / 4);
+    const cut = await frame(dense, Math.floor(total / 2));
+    expect(cut.total).toBe(total);
+    const retried = await frame(dense, 16 * n, true);
+    expect(retried.pairs).toEqual(first.pairs);
+    for (let k = 0; k < total; k++) {
+      const where = findPair(few.pairs, retried.pairs[2 * k]!, retried.pairs[2 * k + 1]!);
+      expect(retried.prevSlot[k], `pair ${k}`).toBe(where < 0 ? PREV_SLOT_NONE : where);
+    }
+    shapes.destroy();
+    bodies.destroy();
+    bp.destroy();
+  });
+
   it('2D: the same', async () => {
     const n = 900;
     const bp = await GpuBroadphase2D.create(device);
