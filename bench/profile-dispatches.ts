@@ -9,6 +9,8 @@
 // With --first, the frame's first step alone, every dispatch on its own, slowest first: with the
 // driver's shader cache off (MESA_SHADER_CACHE_DISABLE=true) a lavapipe dispatch then includes
 // compiling its pipeline's machine code, so this lists what a cold frame waits for per kernel.
+// With --cold, every profiled frame is a cold one (frame.reset() before it: the broadphase
+// rebuilds, nothing is reused), its pipelines already compiled.
 //
 //   MESA_SHADER_CACHE_DISABLE=true node_modules/.bin/tsx bench/profile-dispatches.ts 3 100 1 bricks --first
 
@@ -21,7 +23,8 @@ import { gpuWarmupMs, keepGpuBusy } from './timing.ts';
 import { makePile2D, makePile3D, PILE_3D_LAYOUTS, type Pile3DLayout } from './pile.ts';
 
 const first = process.argv.includes('--first');
-const args = process.argv.slice(2).filter((a) => a !== '--first');
+const cold = process.argv.includes('--cold');
+const args = process.argv.slice(2).filter((a) => a !== '--first' && a !== '--cold');
 const dim = Number(args[0] ?? 3);
 const bodies = Number(args[1] ?? 10_000);
 const frames = first ? 1 : Number(args[2] ?? 5);
@@ -122,10 +125,12 @@ async function profile<I extends { bodies: GPUBuffer; bodyCount: number; margin:
   const samples = new Map<string, number[]>();
   for (let r = 0; r < frames; r++) {
     if (warmupMs > 0) await keepGpuBusy(device, warmupMs);
+    if (cold) frame.reset();
     profiling = true;
     labels = [];
     const encoder = device.createCommandEncoder();
-    frame.encode(encoder, inputs);
+    // As step() records a frame after a quiet one: an update, without the rebuild's sorts.
+    frame.encode(encoder, inputs, false, !first && !cold);
     device.queue.submit([encoder.finish()]);
     profiling = false;
     await readBuf.mapAsync(GPUMapMode.READ);

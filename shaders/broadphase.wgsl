@@ -72,7 +72,8 @@ struct BroadphaseParams {
   prevBodyCount: u32,                                  // bodies of last frame's list (0: none to read)
   fatBodyCount: u32,                                   // bodies whose fat boxes are kept (0: refit all)
   remapped: u32,                                       // 1: bodies were renumbered since last frame (bpRemap)
-  _pad0: u32,
+  sorts: u32,                                          // 1: the recording holds the rebuild's sorts; 0: a rebuild is deferred
+
   _pad1: u32,
   _pad2: u32,
 }
@@ -116,7 +117,7 @@ struct BroadphaseCounts {
   overflow: u32,                                       // 1 when total > capacity: grow the buffer and rerun
   bodyCount: u32,
   narrowphase: BroadphaseNarrowphaseParams,            // the narrowphase's params over the written pairs
-  mode: u32,                                           // BP_MODE_UPDATE or BP_MODE_REBUILD
+  mode: u32,                                           // BP_MODE_UPDATE, BP_MODE_REBUILD or BP_MODE_DEFERRED
   moved: u32,                                          // bodies that left their fat boxes this frame
   stale: u32,                                          // bodies moved since the last rebuild (after this frame)
   _pad: u32,
@@ -194,6 +195,9 @@ struct BroadphaseState {
 
 const BP_MODE_UPDATE: u32 = 0u;
 const BP_MODE_REBUILD: u32 = 1u;
+// A rebuild was needed and the recording holds no sorts: nothing found, nothing committed; the
+// host records the frame again (a retry, which rebuilds).
+const BP_MODE_DEFERRED: u32 = 2u;
 const BP_NONE: u32 = 0xffffffffu;
 // BroadphaseBounds.tag of a body: left its fat box this frame; left it since the last rebuild
 // (its entry in the sorted structure is out of date).
@@ -338,7 +342,10 @@ fn bpPlan() {
   let stale = atomicLoad(&bpState.stale);
   let rebuild = bpParams.rebuild != 0u || bpParams.refit != 0u || bpState.prevOverflow != 0u ||
                 moved > bpParams.staleCapacity || stale > bpParams.staleCapacity;
-  if (rebuild) {
+  if (rebuild && bpParams.sorts == 0u) {
+    bpState.mode = BP_MODE_DEFERRED;
+    bpState.sortCount = 0u;
+  } else if (rebuild) {
     bpState.mode = BP_MODE_REBUILD;
     bpState.sortCount = n;
     atomicStore(&bpState.stale, 0u);
@@ -350,6 +357,10 @@ fn bpPlan() {
 
 fn bpRebuilding() -> bool {
   return bpState.mode == BP_MODE_REBUILD;
+}
+
+fn bpUpdating() -> bool {
+  return bpState.mode == BP_MODE_UPDATE;
 }
 
 // Rebuild, per body: the x sort's key and the identity order it starts from; no body is stale
@@ -599,7 +610,7 @@ fn bpKeptCounts(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg:
   let n = bpParams.bodyCount;
   if (a > n) { return; }
   var kept = 0u;
-  if (a < n && bpState.mode == BP_MODE_UPDATE && (bpFat[a].bounds.tag & BP_MOVED) == 0u) {
+  if (a < n && bpUpdating() && (bpFat[a].bounds.tag & BP_MOVED) == 0u) {
     let range = bpPrevGroup(a);
     for (var k = range.x; k < range.y; k++) {
       if ((bpFat[bpPrevPairs[k].y].bounds.tag & BP_MOVED) == 0u) { kept++; }
@@ -628,7 +639,7 @@ fn bpSweepCount(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg:
 fn bpMovedCount(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
                 @builtin(local_invocation_index) lid: u32) {
   let t = bpInvocation(wid, nwg, lid);
-  if (t >= atomicLoad(&bpState.moved) || bpRebuilding()) { return; }
+  if (t >= atomicLoad(&bpState.moved) || !bpUpdating()) { return; }
   bpFinders[t].x = bpMovedSweep(t, 0u);
 }
 
@@ -637,7 +648,7 @@ fn bpMovedCount(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg:
 fn bpWriteKept(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
                @builtin(local_invocation_index) lid: u32) {
   let a = bpInvocation(wid, nwg, lid);
-  if (a >= bpParams.bodyCount || bpRebuilding() || (bpFat[a].bounds.tag & BP_MOVED) != 0u) { return; }
+  if (a >= bpParams.bodyCount || !bpUpdating() || (bpFat[a].bounds.tag & BP_MOVED) != 0u) { return; }
   var slot = atomicLoad(&bpGroups[a]);
   let range = bpPrevGroup(a);
   for (var k = range.x; k < range.y; k++) {
@@ -674,7 +685,7 @@ fn bpSweepWrite(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg:
 fn bpMovedWrite(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
                 @builtin(local_invocation_index) lid: u32) {
   let t = bpInvocation(wid, nwg, lid);
-  if (t >= atomicLoad(&bpState.moved) || bpRebuilding()) { return; }
+  if (t >= atomicLoad(&bpState.moved) || !bpUpdating()) { return; }
   bpWriteFound(t, bpFinders[t].x, true);
 }
 
@@ -751,6 +762,7 @@ fn bpFinalize() {
 // One invocation, after bpPrevSlots: what the next frame needs of this one.
 @compute @workgroup_size(1)
 fn bpCommit() {
+  if (bpState.mode == BP_MODE_DEFERRED) { return; }
   bpState.prevWritten = bpCounts.written;
   bpState.prevOverflow = bpCounts.overflow;
 }

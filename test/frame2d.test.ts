@@ -16,8 +16,8 @@ import { packScene2D, type ManifoldJson } from '../src/pack2d.ts';
 import { rng, randomShape } from '../src/random2d.ts';
 
 /** What a frame's list says, whatever the broadphase did to find it (moved bodies, rebuilds differ on a retry). */
-function listCounts(c: FrameCounts): Omit<FrameCounts, 'moved' | 'rebuilt'> {
-  const { moved: _moved, rebuilt: _rebuilt, ...rest } = c;
+function listCounts(c: FrameCounts): Omit<FrameCounts, 'moved' | 'rebuilt' | 'stale'> {
+  const { moved: _moved, rebuilt: _rebuilt, stale: _stale, ...rest } = c;
   return rest;
 }
 import { parseScene, type Scene2D, type SceneJson2D } from '../src/scene.ts';

@@ -34,8 +34,8 @@ import { rng } from '../src/random2d.ts';
 import { randomRotation3D, randomShape3D, type ShapeMix3D } from '../src/random3d.ts';
 
 /** What a frame's list says, whatever the broadphase did to find it (moved bodies, rebuilds differ on a retry). */
-function listCounts(c: FrameCounts): Omit<FrameCounts, 'moved' | 'rebuilt'> {
-  const { moved: _moved, rebuilt: _rebuilt, ...rest } = c;
+function listCounts(c: FrameCounts): Omit<FrameCounts, 'moved' | 'rebuilt' | 'stale'> {
+  const { moved: _moved, rebuilt: _rebuilt, stale: _stale, ...rest } = c;
   return rest;
 }
 import { parseScene, type Scene3D, type SceneJson3D } from '../src/scene.ts';

@@ -6,7 +6,9 @@
 //            rounding), against the fat box it keeps (grown by fatMargin × its extent, as Box2D's
 //            AABB margin): a body whose tight box left it takes a new one and is "moved";
 //   plan     update (few moved: last frame's pairs between bodies that did not move stand, moved
-//            bodies find theirs again) or rebuild (sort every body by (row, lo.x) and sweep);
+//            bodies find theirs again) or rebuild (sort every body by (row, lo.x) and sweep); a
+//            recording without the rebuild's sorts (deferRebuild) that needs one defers it: no
+//            pairs, and the host records the frame again;
 //   count    the pairs, counted in the group of their first body (a < b);
 //   scan     exclusive prefix sums of the groups' counts: each group's offset, and the total;
 //   write    the pairs into their groups, each group sorted by b: the list comes out in (a, b)
@@ -100,6 +102,7 @@ export const BROADPHASE_LAYOUT = {
     prevBodyCount: word(paramsStruct, 'prevBodyCount'),
     fatBodyCount: word(paramsStruct, 'fatBodyCount'),
     remapped: word(paramsStruct, 'remapped'),
+    sorts: word(paramsStruct, 'sorts'),
   },
   /** The `batches` buffer: one BroadphaseBatch per batch: narrowphase params, then x, y, z for dispatchWorkgroupsIndirect. */
   batch: {
@@ -137,7 +140,8 @@ export const BROADPHASE_LAYOUT = {
 } as const;
 
 /** counts.mode: last frame's pairs kept and moved bodies' found again, or every pair found anew. */
-export const BROADPHASE_MODE = { update: 0, rebuild: 1 } as const;
+/** What a frame did; `deferred`: it needed a rebuild its recording had no sorts for (BroadphaseInputs.deferRebuild). */
+export const BROADPHASE_MODE = { update: 0, rebuild: 1, deferred: 2 } as const;
 
 /** prevSlot of a pair that was not in last frame's list. */
 export const PREV_SLOT_NONE = 0xffffffff;
@@ -225,6 +229,14 @@ export interface BroadphaseInputs {
   retry?: boolean;
   /** Forget every fat box (bodies replaced or renumbered): new ones for all, and a rebuild. */
   refit?: boolean;
+  /**
+   * Record no rebuild unless the host plans one (refit, retry, a new body count): an update frame
+   * leaves the rebuild's sorts idle, about 20 dispatches per sorted key. A frame that needs a
+   * rebuild all the same (more bodies left their fat boxes than an update carries) then finds no
+   * pairs, commits nothing and reports BROADPHASE_MODE.deferred: record it again with `retry`.
+   * For callers that read the counts every frame (the frames' step()); default false.
+   */
+  deferRebuild?: boolean;
   /**
    * Bodies renumbered since last frame (removed, added, reordered): per body of this frame its
    * index last frame, or PREV_SLOT_NONE for a new one. The pairs' prevSlot then follow the bodies,
@@ -363,6 +375,8 @@ interface FramePlan extends FrameSizes {
   remapped: boolean;
   refit: boolean;
   rebuild: boolean;
+  /** The recording holds the rebuild's sorts (always, unless deferRebuild and no rebuild planned). */
+  sorts: boolean;
   remapBuffer: GPUBuffer;
   batches: GPUBuffer;
 }
@@ -489,8 +503,8 @@ export class GpuBroadphase {
     return Math.min(BROADPHASE_PAIR_CACHE, Math.floor(limit / (8 * Math.max(1, n))));
   }
 
-  /** Stale bodies an update carries for `n` bodies. */
-  private staleCapacity(n: number): number {
+  /** Stale bodies (moved since the last rebuild) an update carries for `n` bodies; more rebuild. */
+  staleCapacity(n: number): number {
     return Math.max(
       1,
       Math.min(n, Math.max(BROADPHASE_STALE_MIN, Math.ceil(n * BROADPHASE_STALE_FRACTION))),
@@ -659,6 +673,7 @@ export class GpuBroadphase {
       remapped: remap !== null && listKept,
       refit,
       rebuild,
+      sorts: rebuild || inputs.deferRebuild !== true,
       remapBuffer,
       batches,
     };
@@ -704,6 +719,7 @@ export class GpuBroadphase {
     u[L.prevBodyCount] = frame.prevBodyCount;
     u[L.fatBodyCount] = frame.fatBodyCount;
     u[L.remapped] = frame.remapped ? 1 : 0;
+    u[L.sorts] = frame.sorts ? 1 : 0;
     this.device.queue.writeBuffer(this.params, 0, words);
   }
 
@@ -757,12 +773,14 @@ export class GpuBroadphase {
     pass.end();
     pass = begin('sort');
     // The kernels of the mode that does not run return at once (bpPlan chose it on the GPU).
-    run(pass, 'bpSortKeys', bodies);
-    this.sorter.encode(pass, plan.sort);
-    once(pass, 'bpBands');
-    run(pass, 'bpBandKeys', bodies);
-    this.sorter.encode(pass, plan.sortBands);
-    run(pass, 'bpGather', bodies);
+    if (frame.sorts) {
+      run(pass, 'bpSortKeys', bodies);
+      this.sorter.encode(pass, plan.sort);
+      once(pass, 'bpBands');
+      run(pass, 'bpBandKeys', bodies);
+      this.sorter.encode(pass, plan.sortBands);
+      run(pass, 'bpGather', bodies);
+    }
     pass.end();
     pass = begin('count');
     run(pass, 'bpKeptCounts', Math.ceil((n + 1) / BROADPHASE_WORKGROUP_SIZE));

@@ -125,6 +125,13 @@ export interface FrameCounts {
   /** Broadphase: bodies that left their fat boxes this frame, and whether it rebuilt its pairs. */
   moved: number;
   rebuilt: boolean;
+  /** Bodies moved since the broadphase's last rebuild: past broadphase.staleCapacity(bodyCount) it rebuilds. */
+  stale: number;
+  /**
+   * The run needed a rebuild it had no sorts for (step() records update frames without them) and
+   * found no pairs: step() runs the frame again. Never set by encode() alone.
+   */
+  rebuildDeferred: boolean;
   /** Pairs whose class had no pipeline (not collided: their slots are stale); 0 unless the kinds given were wrong. */
   uncollided: number;
   /**
@@ -197,6 +204,8 @@ export class GpuFrame<
   private batchLimit = 0;
   private anchorBindingLimit = 0;
   private last: FrameOutputs | null = null;
+  /** The last step()'s broadphase counts, for the next one's choice of recording (runUntilFits). */
+  private lastStep: { bodyCount: number; moved: number; stale: number } | null = null;
   /** Per pair slot: the reuse status (REUSE_STATUS). */
   private readonly reuseFlags: GrowingBuffer;
   /** Anchors of the last frame and this one (alternating). */
@@ -318,8 +327,11 @@ export class GpuFrame<
   /**
    * Records the frame into `encoder`. Submit it before the next encode() on this instance.
    * `retry` re-records the same frame after an overflow (persistence then still reads last frame).
+   * `deferRebuild` records an update without the broadphase's rebuild sorts (unless a rebuild is
+   * planned: BroadphaseInputs.deferRebuild); a frame that needs one then finds no pairs and its
+   * counts say `rebuildDeferred`: encode it again with `retry`. For callers that read the counts.
    */
-  encode(encoder: GPUCommandEncoder, inputs: I, retry = false): FrameOutputs {
+  encode(encoder: GPUCommandEncoder, inputs: I, retry = false, deferRebuild = false): FrameOutputs {
     const label = this.dimension.label;
     this.checkPairClasses(inputs);
     const capacity = this.broadphase.defaultCapacity(inputs.bodyCount);
@@ -333,6 +345,7 @@ export class GpuFrame<
       capacity,
       batchPairs,
       retry,
+      deferRebuild,
       fatMargin: inputs.fatMargin ?? FAT_AABB_MARGIN,
       ...(inputs.remap ? { remap: inputs.remap } : {}),
     });
@@ -554,6 +567,7 @@ export class GpuFrame<
    * values and reports every touching pair as begun. For a world whose bodies were replaced.
    */
   reset(): void {
+    this.lastStep = null;
     this.broadphase.reset();
     this.contacts.reset();
     this.anchorsValid = false;
@@ -588,6 +602,8 @@ export class GpuFrame<
       ended: ct[K.ended],
       moved: bp[C.moved],
       rebuilt: bp[C.mode] === BROADPHASE_MODE.rebuild,
+      stale: bp[C.stale],
+      rebuildDeferred: bp[C.mode] === BROADPHASE_MODE.deferred,
       uncollided: Object.values<number>(skipped).reduce((a, n) => a + n, 0),
       reused: reused[REUSE_STATUS.kept],
       apart: reused[REUSE_STATUS.apart],
@@ -628,25 +644,45 @@ export class GpuFrame<
     };
   }
 
-  /** Encodes, submits and reads the counts until nothing overflowed (three runs at most). */
+  /**
+   * Encodes, submits and reads the counts until nothing overflowed (three runs at most, and one
+   * more after a deferred rebuild). An update frame is recorded without the rebuild's sorts unless
+   * last frame's counts say a rebuild is near; one that needs it all the same runs again.
+   */
   private async runUntilFits(inputs: I): Promise<{ counts: FrameCounts; runs: number }> {
     let runs = 0;
+    let overflows = 0;
+    // Bodies that left their fat boxes: a retry finds them inside the boxes its first run made.
+    let moved = 0;
     let counts: FrameCounts;
     for (;;) {
       const encoder = this.device.createCommandEncoder({ label: this.dimension.label });
-      this.encode(encoder, inputs, runs > 0);
+      this.encode(encoder, inputs, runs > 0, runs === 0 && this.rebuildUnlikely(inputs));
       this.device.queue.submit([encoder.finish()]);
       runs++;
       counts = await this.waiter.wait(() => this.readCounts(), inputs.bodyCount);
       if (counts.uncollided > 0) await this.refuseUncollided(counts);
+      moved = Math.max(moved, counts.moved);
+      if (counts.rebuildDeferred) continue;
       if (!counts.pairsOverflow && !counts.contactsOverflow) break;
-      if (runs > 2)
+      if (++overflows > 2)
         throw new Error(
           `${this.dimension.label}: still overflowing after ${runs} runs (pairs ${counts.pairs}, contacts ${counts.contacts})`,
         );
       this.growAfterOverflow(counts);
     }
+    this.lastStep = { bodyCount: inputs.bodyCount, moved, stale: counts.stale };
     return { counts, runs };
+  }
+
+  /**
+   * Whether this frame's broadphase will likely update, by last step's counts: its stale bodies
+   * and twice its moved ones (as many moving again) within what an update carries.
+   */
+  private rebuildUnlikely(inputs: I): boolean {
+    const last = this.lastStep;
+    if (!last || last.bodyCount !== inputs.bodyCount) return false;
+    return last.stale + 2 * last.moved <= this.broadphase.staleCapacity(inputs.bodyCount);
   }
 
   /** Throws for the pairs no compiled class collided (forgetting the frame first). */

@@ -106,7 +106,8 @@ export class GpuFrame2D extends GpuFrame<FrameInputs2D, PairClass2D, ShapeKindNa
     encoder: GPUCommandEncoder,
     inputs: FrameInputs2D,
     retry = false,
+    deferRebuild = false,
   ): FrameOutputs2D {
-    return super.encode(encoder, inputs, retry);
+    return super.encode(encoder, inputs, retry, deferRebuild);
   }
 }

@@ -112,7 +112,8 @@ export class GpuFrame3D extends GpuFrame<FrameInputs3D, PairClass3D, ShapeKindNa
     encoder: GPUCommandEncoder,
     inputs: FrameInputs3D,
     retry = false,
+    deferRebuild = false,
   ): FrameOutputs3D {
-    return super.encode(encoder, inputs, retry);
+    return super.encode(encoder, inputs, retry, deferRebuild);
   }
 }
