@@ -782,18 +782,22 @@ export class GpuBroadphase {
       run(pass, 'bpGather', bodies);
     }
     pass.end();
+    // A recording without sorts cannot rebuild, and a planned rebuild does not update: the
+    // kernels of a mode that cannot run are left out.
+    const sweeps = frame.sorts;
+    const updates = !frame.rebuild;
     pass = begin('count');
     run(pass, 'bpKeptCounts', Math.ceil((n + 1) / BROADPHASE_WORKGROUP_SIZE));
-    run(pass, 'bpSweepCount', bodies);
-    run(pass, 'bpMovedCount', bodies);
+    if (sweeps) run(pass, 'bpSweepCount', bodies);
+    if (updates) run(pass, 'bpMovedCount', bodies);
     pass.end();
     pass = begin('scan');
     this.scanner.encode(pass, plan.scans[frame.cur as 0 | 1]);
     pass.end();
     pass = begin('write');
-    run(pass, 'bpWriteKept', bodies);
-    run(pass, 'bpSweepWrite', bodies);
-    run(pass, 'bpMovedWrite', bodies);
+    if (updates) run(pass, 'bpWriteKept', bodies);
+    if (sweeps) run(pass, 'bpSweepWrite', bodies);
+    if (updates) run(pass, 'bpMovedWrite', bodies);
     run(pass, 'bpSortGroups', bodies);
     once(pass, 'bpFinalize');
     indirect(pass, 'bpPrevSlots', DISPATCH.prevSlots);
