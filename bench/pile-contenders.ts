@@ -113,6 +113,13 @@ export interface GpuFrameResult {
   touching: number;
   /** Batches the narrowphase and compaction ran in (more than 1 past one binding of manifold slots). */
   batches: number;
+  /**
+   * The first frame at this size on the frame instance, which grows its buffers to fit (runs: 2
+   * when the pairs overflowed the default capacity) and touches them; a second grows the other of
+   * the alternating sets. As the peers' throwaway world, not the cold frame.
+   */
+  primer: { wallMs: number; runs: number; timings: FrameTimings2D | null };
+  /** A frame with nothing carried (after reset()), its buffers sized by the primer. */
   cold: { wallMs: number; runs: number; timings: FrameTimings2D | null };
   /** Medians over the warm frames, stage by stage (total: median of the per-frame sums). */
   warm: {
@@ -299,6 +306,14 @@ export async function runGpuFrame<I extends FrameInputsBase>(
 ): Promise<GpuFrameResult> {
   try {
     frame.reset(); // last frame was another scene: nothing to carry
+    // As the peers' throwaway world: two frames grow both of the frame's alternating buffer sets
+    // to this scene and touch them; the cold frame after them carries nothing (reset) and
+    // allocates nothing. The first of them is reported.
+    tick('throwaway frames (buffers grown)');
+    if (warmupMs > 0) await keepGpuBusy(device, warmupMs);
+    const primer = await gpuStep(device, frame, inputs);
+    await gpuStep(device, frame, inputs);
+    frame.reset();
     let k = 0;
     const step = async (): Promise<FrameResult> => {
       if (warmupMs > 0) await keepGpuBusy(device, warmupMs);
@@ -317,6 +332,7 @@ export async function runGpuFrame<I extends FrameInputsBase>(
         apart: last.counts.apart,
         collided: last.counts.collided,
       },
+      primer: { wallMs: primer.wallMs, runs: primer.runs, timings: primer.timings },
       cold: { wallMs: cold.wallMs, runs: cold.runs, timings: cold.timings },
       warm: {
         wallMs: median(warm.map((r) => r.wallMs)),

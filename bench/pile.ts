@@ -5,7 +5,11 @@
 // body); margin 0.02. `--mixed` turns 5% of them into circles and hexagons. Contenders:
 //   - our GPU frame (GpuFrame2D.step: broadphase → indirect narrowphase → compaction →
 //     persistence, read back): per-stage GPU times from timestamp queries, their sum, and the
-//     wall time of step() (submit, wait, read the counts and the dense contacts back);
+//     wall time of step() (submit, wait, read the counts and the dense contacts back). Cold: a
+//     frame after reset() (nothing carried), after two throwaway frames of the same scene have
+//     grown and touched both of the frame's alternating buffer sets (the first frame on fresh
+//     buffers pays for their allocation and first touch: 3D bricks 10k 111 ms on the GPU against
+//     52 ms), as the peers' cold step follows a throwaway world;
 //   - our CPU path on the host: sweepAndPrune2D → collidePacked2D → CpuContacts2D;
 //   - rapier2d: a World of dynamic bodies (zero gravity) with the same boxes; its own profiler's
 //     collision-detection time (broadphase + narrowphase, the solver left out). Cold: the first
@@ -362,6 +366,29 @@ function reusedText(g: GpuFrameResult | null): string {
   return `${reused} + ${apart} (${((100 * (reused + apart)) / g.pairs).toFixed(1)}%)`;
 }
 
+/**
+ * The cold frames' method and the throwaway first frames before them: ours grows its buffers to the
+ * scene there (and reruns when the pairs overflowed), rapier its WASM heap.
+ */
+function primerNote(
+  rows: { what: string; gpu: GpuFrameResult | Skipped; peer: EngineResult | Skipped | undefined }[],
+): string[] {
+  const seen = rows.flatMap(({ what, gpu, peer }) => {
+    const g = ok(gpu);
+    const p = peer ? ok(peer) : null;
+    if (!g) return [];
+    const ours = `ours ${ms(g.primer.timings?.span)} ms GPU, ${ms(g.primer.wallMs)} wall, ${g.primer.runs} run${g.primer.runs > 1 ? 's' : ''}`;
+    return [`${what}: ${ours}${p ? `; rapier ${ms(p.primerCollisionMs)}` : ''}`];
+  });
+  if (seen.length === 0) return [];
+  return [
+    '  cold: a frame with nothing carried, after throwaway frames of the same scene that grow and touch the buffers',
+    '  or heap (ours: two, for its two alternating buffer sets, then reset(); the engines: one step of another',
+    '  world). The first throwaway frame (ms):',
+    ...seen.map((s) => `    ${s}`),
+  ];
+}
+
 function skipNote(name: string, bodies: number, r: object, layout?: Pile3DLayout): string | null {
   return 'skipped' in r
     ? `${name} at ${layout ? `${layout} ` : ''}${formatCount(bodies)}: ${(r as Skipped).skipped}`
@@ -392,7 +419,7 @@ export function renderPileTables(report: PileReport): string {
       ];
     });
     parts.push(
-      '2D pile, whole collision frame (ms, median of warm frames; cold: the first frame at that size)',
+      '2D pile, whole collision frame (ms, median of warm frames; cold: a first frame, after a throwaway one)',
       grid(
         [
           'bodies',
@@ -415,6 +442,7 @@ export function renderPileTables(report: PileReport): string {
       "  detection (broadphase + narrowphase, no solver). Both reuse last frame's pairs and the manifolds of pairs that",
       '  barely moved; the CPU path recomputes all.',
       '  touch: pairs with a contact point within the margin (ours: the GPU; rapier: manifolds with points).',
+      ...primerNote(r2.map((r) => ({ what: formatCount(r.bodies), gpu: r.gpu, peer: r.rapier2d }))),
       '',
       '2D pile, per stage (ms, median of warm frames)',
       grid(
@@ -470,7 +498,7 @@ export function renderPileTables(report: PileReport): string {
   if (r3.length > 0) {
     parts.push(
       '',
-      '3D pile, whole collision frame (ms, median of warm frames; cold: the first frame at that size)',
+      '3D pile, whole collision frame (ms, median of warm frames; cold: a first frame, after a throwaway one)',
       grid(
         [
           'layout',
@@ -514,6 +542,13 @@ export function renderPileTables(report: PileReport): string {
       '  (cannon-es: World.profile, SAPBroadphase). touch: ours and rapier3d count pairs with points within 0.02,',
       '  cannon-es penetrating pairs only (it has no margin). Layouts: bricks, each box on the 4 below; block, every',
       '  neighbour pressing (bench/pile.ts).',
+      ...primerNote(
+        r3.map((r) => ({
+          what: `${r.layout} ${formatCount(r.bodies)}`,
+          gpu: r.gpu,
+          peer: r.rapier3d,
+        })),
+      ),
       '',
       '3D pile, GPU per stage (ms, median of warm frames)',
       grid(
