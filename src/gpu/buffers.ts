@@ -215,13 +215,61 @@ export interface ReadRegion {
   offset?: number;
 }
 
+/** Mappable buffers a ReadbackBuffers keeps free at most (a frame's step maps two at once). */
+const READBACK_KEPT = 4;
+
+/**
+ * Mappable buffers for readBuffers, kept from call to call: a frame reads its counts and its lists
+ * back every step, and a new MAP_READ buffer each time costs an allocation and, on a software
+ * adapter, the first touch of its pages (the 10k 3D piles' lists: 8.6 MB a frame). A buffer is
+ * made 1.25 × the size asked, so that a list a little longer next frame still fits.
+ */
+export class ReadbackBuffers {
+  private free: GPUBuffer[] = [];
+  constructor(
+    private readonly device: GPUDevice,
+    private readonly label: string,
+  ) {}
+
+  /** The smallest free buffer of at least `bytes`, or a new one. */
+  take(bytes: number): GPUBuffer {
+    const size = Math.max(16, Math.ceil(bytes / 16) * 16);
+    let best = -1;
+    this.free.forEach((b, i) => {
+      if (b.size >= size && (best < 0 || b.size < this.free[best]!.size)) best = i;
+    });
+    if (best >= 0) return this.free.splice(best, 1)[0]!;
+    return this.device.createBuffer({
+      label: this.label,
+      size: Math.ceil((1.25 * size) / 16) * 16,
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    });
+  }
+
+  /** Returns an unmapped buffer from take(); past READBACK_KEPT free ones, the smallest goes. */
+  give(buffer: GPUBuffer): void {
+    this.free.push(buffer);
+    if (this.free.length > READBACK_KEPT) {
+      this.free.sort((a, b) => b.size - a.size);
+      this.free.pop()!.destroy();
+    }
+  }
+
+  destroy(): void {
+    for (const b of this.free) b.destroy();
+    this.free = [];
+  }
+}
+
 /**
  * Copies each region to the host in one submit and one map: every round trip to the GPU costs a
- * fixed latency (docs/frame.md), so a frame's counts, or its outputs, travel together.
+ * fixed latency (docs/frame.md), so a frame's counts, or its outputs, travel together. With
+ * `staging`, the mappable buffer comes from it and goes back to it.
  */
 export async function readBuffers(
   device: GPUDevice,
   regions: readonly ReadRegion[],
+  staging?: ReadbackBuffers,
 ): Promise<ArrayBuffer[]> {
   const sizes = regions.map((r) => (r.bytes > 0 ? Math.ceil(r.bytes / 4) * 4 : 0));
   const starts: number[] = [];
@@ -230,10 +278,12 @@ export async function readBuffers(
     starts.push(total);
     total += size;
   }
-  const read = device.createBuffer({
-    size: Math.max(4, total),
-    usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
-  });
+  const read =
+    staging?.take(total) ??
+    device.createBuffer({
+      size: Math.max(4, total),
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    });
   const encoder = device.createCommandEncoder();
   regions.forEach((r, i) => {
     if (sizes[i] > 0)
@@ -244,6 +294,7 @@ export async function readBuffers(
   const mapped = read.getMappedRange();
   const out = regions.map((r, i) => mapped.slice(starts[i], starts[i] + Math.max(0, r.bytes)));
   read.unmap();
-  read.destroy();
+  if (staging) staging.give(read);
+  else read.destroy();
   return out;
 }

@@ -42,7 +42,13 @@ import {
 import { WORKGROUP_SIZE_3D } from '../constants3d.ts';
 import { WORK_LIST_WORKGROUP_SIZE } from './frame-wgsl.ts';
 import type { ContactsOutputs, GpuContacts } from './contact-list.ts';
-import { GrowingBuffer, PassTimer, readBuffers, type BatchGrids } from './buffers.ts';
+import {
+  GrowingBuffer,
+  PassTimer,
+  ReadbackBuffers,
+  readBuffers,
+  type BatchGrids,
+} from './buffers.ts';
 import { MissingPairClassError, type GpuPairClasses } from './pair-classes.ts';
 import { GpuWaiter } from './host-wait.ts';
 import { GpuReuse, REUSE_COUNTS_BYTES, REUSE_STATUS, type ReuseDimension } from './reuse.ts';
@@ -208,6 +214,8 @@ export class GpuFrame<
   private lastStep: { bodyCount: number; moved: number; stale: number } | null = null;
   /** Per pair slot: the reuse status (REUSE_STATUS). */
   private readonly reuseFlags: GrowingBuffer;
+  /** The mappable buffers of step()'s and readCounts()' readbacks, kept between frames. */
+  private readonly readback: ReadbackBuffers;
   /** Anchors of the last frame and this one (alternating). */
   private readonly anchors: [GrowingBuffer, GrowingBuffer];
   private anchorParity = 0;
@@ -237,6 +245,7 @@ export class GpuFrame<
       `${dimension.label}-manifolds`,
     );
     this.reuseFlags = new GrowingBuffer(device, S, `${dimension.label}-reuse-flags`);
+    this.readback = new ReadbackBuffers(device, `${dimension.label}-readback`);
     this.anchors = [
       new GrowingBuffer(device, S, `${dimension.label}-anchors-0`),
       new GrowingBuffer(device, S, `${dimension.label}-anchors-1`),
@@ -583,12 +592,16 @@ export class GpuFrame<
     if (!this.last) throw new Error('readCounts() before any encode()');
     const C = BROADPHASE_LAYOUT.counts;
     const K = this.contacts.dimension.layout.counts;
-    const [bpBytes, ctBytes, skippedBytes, reusedBytes] = await readBuffers(this.device, [
-      { buffer: this.last.broadphase.counts, bytes: C.bytes },
-      { buffer: this.last.contacts.counts, bytes: K.bytes },
-      this.classes.skippedRegion(),
-      { buffer: this.reuseCounts, bytes: REUSE_COUNTS_BYTES },
-    ]);
+    const [bpBytes, ctBytes, skippedBytes, reusedBytes] = await readBuffers(
+      this.device,
+      [
+        { buffer: this.last.broadphase.counts, bytes: C.bytes },
+        { buffer: this.last.contacts.counts, bytes: K.bytes },
+        this.classes.skippedRegion(),
+        { buffer: this.reuseCounts, bytes: REUSE_COUNTS_BYTES },
+      ],
+      this.readback,
+    );
     const bp = new Uint32Array(bpBytes);
     const ct = new Uint32Array(ctBytes);
     const skipped = this.classes.skipped(skippedBytes);
@@ -623,12 +636,16 @@ export class GpuFrame<
     const L = this.contacts.dimension.layout;
     const entries = counts.contacts;
     const [[contacts, userValues, began, ended], timings] = await Promise.all([
-      readBuffers(this.device, [
-        { buffer: out.contacts.contacts, bytes: entries * L.contact.bytes },
-        { buffer: out.contacts.userValues, bytes: entries * L.userValues.bytes },
-        { buffer: out.contacts.began, bytes: 8 * counts.began },
-        { buffer: out.contacts.ended, bytes: 8 * counts.ended },
-      ]),
+      readBuffers(
+        this.device,
+        [
+          { buffer: out.contacts.contacts, bytes: entries * L.contact.bytes },
+          { buffer: out.contacts.userValues, bytes: entries * L.userValues.bytes },
+          { buffer: out.contacts.began, bytes: 8 * counts.began },
+          { buffer: out.contacts.ended, bytes: 8 * counts.ended },
+        ],
+        this.readback,
+      ),
       this.readFrameTimings(out.batches),
     ]);
     return {
@@ -757,6 +774,7 @@ export class GpuFrame<
   destroy(): void {
     this.manifolds.destroy();
     this.reuseFlags.destroy();
+    this.readback.destroy();
     for (const a of this.anchors) a.destroy();
     this.reuseCounts.destroy();
     this.reuseStage.destroy();
