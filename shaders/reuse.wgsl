@@ -9,13 +9,17 @@
 //                frame's list) or apart (the empty manifold written, the anchor carried), else the
 //                slot flagged for the full collide. With ReuseParams.twins, an anchor read at its
 //                own slot and marked ANCHOR_TWIN is already in this frame's list: only the mark
-//                is stored. ruFlags[k] = REUSE_KEPT, REUSE_COLLIDE (1) or REUSE_APART;
-//                ruCounts[status] += the window's slots with that status;
+//                is stored. ruFlags[k] = REUSE_KEPT, REUSE_COLLIDE (1) or REUSE_APART; when
+//                asked (ReuseParams.counts), ruCounts[status] += the window's slots with that status;
 //   anchorSlots: after the narrowphase filled the flagged slots, their anchors from their new
 //                manifolds and the current poses: one invocation per entry of the work list
 //                (the flagged slots in order, src/gpu/work-list.ts), so that a warp's lanes all
 //                build anchors (a few flagged slots scattered over the pairs would each hold a
-//                warp), and each stores its own words (the slots are not consecutive).
+//                warp), and each stores its own words (the slots are not consecutive);
+//   countWork:   over the same list, ruCounts[RU_COUNT_COLLIDED] += its length and
+//                ruCounts[RU_COUNT_TOUCHING] += its slots whose new manifold has points (a frame
+//                derives its reuse counts from those: counting every slot's status cost
+//                reuseSlots a fifth of its time on lavapipe, a quarter on an H200).
 // Manifolds and anchors leave as 16-byte words (ruManifoldWords, ruAnchorWords: the per-dimension
 // file's pack functions). On a GPU (RU_STAGED_STORES) a workgroup stages its slots' structs in
 // workgroup memory and writes them out word after word, so consecutive invocations store
@@ -23,9 +27,8 @@
 // cache line. A CPU adapter runs a workgroup as SIMD loops, where the staging's per-lane indexing
 // costs more than it saves, so the host compiles direct stores there (docs/frame.md, measured).
 // Deterministic: every output word is a function of the inputs; the counts are sums (atomics,
-// added per workgroup, whose order does not change them). REUSE_WORKGROUP_SIZE, the status
-// constants and RU_STAGED_STORES are prepended by the host; reuse-layout.wgsl (ReuseParams) comes
-// before.
+// whose order does not change them). REUSE_WORKGROUP_SIZE, REUSE_COUNT_SPAN, the status constants
+// and RU_STAGED_STORES are prepended by the host; reuse-layout.wgsl (ReuseParams) comes before.
 
 @group(0) @binding(0) var<uniform> ruParams: ReuseParams;
 @group(0) @binding(1) var<storage, read> ruBodies: array<RuBody>;
@@ -35,10 +38,14 @@
 @group(0) @binding(5) var<storage, read_write> ruAnchorsCur: array<vec4u>;        // the window's, RU_ANCHOR_WORDS words each
 @group(0) @binding(6) var<storage, read_write> ruManifolds: array<vec4u>;         // the window's, RU_MANIFOLD_WORDS words each
 @group(0) @binding(7) var<storage, read_write> ruFlags: array<u32>;                // the window's
-@group(0) @binding(8) var<storage, read_write> ruCounts: array<atomic<u32>, 4>;    // per status
+@group(0) @binding(8) var<storage, read_write> ruCounts: array<atomic<u32>, 4>;    // reuseSlots: per status; countWork: RU_COUNT_*
 @group(0) @binding(14) var<storage, read> ruWork: array<u32>;                      // anchorSlots: the flagged slots, in order
 
 var<workgroup> ruGroupCounts: array<atomic<u32>, 4>;
+
+// countWork's counts (ruCounts words): the work list's slots, and those of them that touch.
+const RU_COUNT_COLLIDED: u32 = 0u;
+const RU_COUNT_TOUCHING: u32 = 1u;
 // The workgroup's structs, word by word, and which of its slots write theirs.
 var<workgroup> ruStage: array<vec4u, REUSE_WORKGROUP_SIZE * RU_STAGE_WORDS>;
 var<workgroup> ruWrites: array<u32, REUSE_WORKGROUP_SIZE>;
@@ -120,7 +127,6 @@ fn reuseSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
       status = ruReuse(anchor, ruBodies[pair.x], ruBodies[pair.y], ruParams.margin, &m);
     }
     ruFlags[k] = status;
-    atomicAdd(&ruGroupCounts[status], 1u);
   }
   // Kept or apart: the manifold written into the slot, the anchor carried into this frame's list
   // (a twin: only the mark).
@@ -130,6 +136,13 @@ fn reuseSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
   if (inPlace) { words[RU_COUNT_WORD].w |= ANCHOR_TWIN; }
   ruWriteStruct(li, k - li, words, RU_ANCHOR_WORDS, keep && !twin, true);
   if (keep && twin) { ruAnchorsCur[k * RU_ANCHOR_WORDS + RU_COUNT_WORD].w = words[RU_COUNT_WORD].w; }
+  if (ruParams.counts != 0u) { ruCountStatus(li, live, status); }
+}
+
+// Adds the workgroup's live slots per status to ruCounts: per invocation to the workgroup's
+// tallies, then one add per status. Call in uniform control flow.
+fn ruCountStatus(li: u32, live: bool, status: u32) {
+  if (live) { atomicAdd(&ruGroupCounts[status], 1u); }
   workgroupBarrier();
   if (li < 3u) {
     let c = atomicLoad(&ruGroupCounts[li]);
@@ -147,4 +160,22 @@ fn anchorSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: 
   let pair = ruPairs[k];
   let anchor = ruAnchor(ruBodies[pair.x], ruBodies[pair.y], ruManifoldAt(k), ruParams.margin);
   ruStoreStruct(k, ruAnchorWords(anchor), RU_ANCHOR_WORDS, true);
+}
+
+// Invocation t of T = ceil(slots / REUSE_COUNT_SPAN) (a direct dispatch: few invocations, whatever the
+// list's length) takes entries t, t + T, … and adds its touching ones once.
+@compute @workgroup_size(REUSE_WORKGROUP_SIZE)
+fn countWork(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+             @builtin(local_invocation_index) li: u32) {
+  let t = ruInvocation(wid, nwg, li);
+  let stride = (ruParams.slots + REUSE_COUNT_SPAN - 1u) / REUSE_COUNT_SPAN;
+  if (t >= stride) { return; }
+  if (t == 0u) { atomicAdd(&ruCounts[RU_COUNT_COLLIDED], ruParams.workCount); }
+  let count = min(ruParams.pairCount, ruParams.slots);
+  var touching = 0u;
+  for (var e = t; e < ruParams.workCount; e += stride) {
+    let k = ruWork[e];
+    if (k < count && ruManifoldAt(k).count > 0u) { touching++; }
+  }
+  if (touching > 0u) { atomicAdd(&ruCounts[RU_COUNT_TOUCHING], touching); }
 }

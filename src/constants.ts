@@ -172,6 +172,12 @@ export const REUSE_APART_SLACK = 1e-5;
 export const REUSE_WORKGROUP_SIZE = 64;
 
 /**
+ * Work list entries one invocation of the reuse counts' kernel (countWork) takes at most: it runs
+ * ceil(slots / this) invocations, few and short whatever the list's length (entries).
+ */
+export const REUSE_COUNT_SPAN = 64;
+
+/**
  * The reuse stage's status of a pair slot (both backends): kept last frame's manifold (depths
  * recomputed), provably still apart, or the full collide (the one value 1, so `flag == 1` reads
  * "collide").

@@ -261,10 +261,14 @@ describe('the frame across frames: fat boxes, reuse, events; GPU against the CPU
       // of 256 pairs (anchors carried in place per batch window, twins included).
       const again = await sequence(dim);
       const batched = await sequence(dim, 256);
-      for (const run of [again, batched])
+      for (const run of [again, batched]) {
         run.bytes.forEach((b, f) =>
           expect(Buffer.from(b).equals(Buffer.from(bytes[f]!)), `frame ${f}`).toBe(true),
         );
+        // The reuse counts, summed over the batches' anchor passes, as one batch's.
+        const counts = (r: Compared[]): number[][] => r.map((s) => [s.reused, s.collided]);
+        expect(counts(run.stats)).toEqual(counts(stats));
+      }
     });
 
     it(`${dim}D: a burst defers the rebuild; step() runs that frame again`, async () => {

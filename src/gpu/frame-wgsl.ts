@@ -14,6 +14,7 @@ import {
   CONTACTS_WORKGROUP_SIZE,
   REUSE_NO_SLOT,
   REUSE_STATUS,
+  REUSE_COUNT_SPAN,
   REUSE_WORKGROUP_SIZE,
 } from '../constants.ts';
 import {
@@ -59,6 +60,7 @@ export const REUSE_PREV_MODE = { none: 0, identity: 1, slots: 2 } as const;
 export function reuseConstantsWgsl(): string {
   return [
     `const REUSE_WORKGROUP_SIZE: u32 = ${REUSE_WORKGROUP_SIZE}u;`,
+    `const REUSE_COUNT_SPAN: u32 = ${REUSE_COUNT_SPAN}u;`,
     `const REUSE_KEPT: u32 = ${REUSE_STATUS.kept}u;`,
     `const REUSE_COLLIDE: u32 = ${REUSE_STATUS.collide}u;`,
     `const REUSE_APART: u32 = ${REUSE_STATUS.apart}u;`,

@@ -51,7 +51,7 @@ import {
 } from './buffers.ts';
 import { MissingPairClassError, type GpuPairClasses } from './pair-classes.ts';
 import { GpuWaiter } from './host-wait.ts';
-import { GpuReuse, REUSE_COUNTS_BYTES, REUSE_STATUS, type ReuseDimension } from './reuse.ts';
+import { GpuReuse, REUSE_ANCHOR_COUNTS, REUSE_COUNTS_BYTES, type ReuseDimension } from './reuse.ts';
 import type { GpuWorkList } from './work-list.ts';
 
 // The per-slot stages (reuse, work list, contact list) dispatch over the broadphase's batch grids,
@@ -388,6 +388,7 @@ export class GpuFrame<
       anchorsPrev,
       twins,
     };
+    encoder.clearBuffer(this.reuseCounts);
     for (let b = 0; b < batches; b++) this.encodeBatch({ ...ctx, anchorInputs, timer }, b);
     const contacts = this.contacts.finish();
     timer?.resolve(encoder);
@@ -521,8 +522,6 @@ export class GpuFrame<
       anchorsCur: s.anchors,
       manifolds: s.manifolds,
       flags: s.flags,
-      counts: { buffer: this.reuseCounts },
-      clearCounts: b === 0,
       margin: inputs.margin,
       window: b,
       grid: s.pairGrid,
@@ -559,6 +558,7 @@ export class GpuFrame<
       manifolds: s.manifolds,
       workList: work,
       anchorsCur: s.anchors,
+      counts: { buffer: this.reuseCounts },
       margin: inputs.margin,
       window: b,
       grid: s.pairGrid,
@@ -605,7 +605,11 @@ export class GpuFrame<
     const bp = new Uint32Array(bpBytes);
     const ct = new Uint32Array(ctBytes);
     const skipped = this.classes.skipped(skippedBytes);
-    const reused = new Uint32Array(reusedBytes);
+    // The anchor passes counted the collided pairs and those of them that touch; every other pair
+    // was reused: kept (it touches) or proven apart.
+    const anchors = new Uint32Array(reusedBytes);
+    const collided = anchors[REUSE_ANCHOR_COUNTS.collided];
+    const kept = Math.max(0, ct[K.total] - anchors[REUSE_ANCHOR_COUNTS.touching]);
     return {
       pairs: bp[C.total],
       pairsOverflow: bp[C.overflow] !== 0,
@@ -618,9 +622,9 @@ export class GpuFrame<
       stale: bp[C.stale],
       rebuildDeferred: bp[C.mode] === BROADPHASE_MODE.deferred,
       uncollided: Object.values<number>(skipped).reduce((a, n) => a + n, 0),
-      reused: reused[REUSE_STATUS.kept],
-      apart: reused[REUSE_STATUS.apart],
-      collided: reused[REUSE_STATUS.collide],
+      reused: kept,
+      apart: Math.max(0, bp[C.written] - collided - kept),
+      collided,
     };
   }
 

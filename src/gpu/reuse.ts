@@ -8,11 +8,12 @@
 //                    REUSE_STATUS.kept    (0) manifold slot k written, anchor carried into anchorsCur[k];
 //                    REUSE_STATUS.collide (1) needs the full collide (manifold and anchor slot untouched);
 //                    REUSE_STATUS.apart   (2) no contact, provably: the empty manifold written, anchor carried;
-//                  counts (u32 kept, collide, apart, 0) += the window's slots per status;
+//                  with `counts`, (u32 kept, collide, apart, 0) += the window's slots per status;
 //   (the narrowphase: the full collide of the slots flagged 1, into their manifold slots;)
 //   encodeAnchors  per slot flagged 1, its anchor from its new manifold and the current poses,
 //                  over the work list of those slots (src/gpu/work-list.ts; a warp's lanes then
-//                  all build anchors).
+//                  all build anchors); with `counts`, then (u32 collided, touching) += the list's
+//                  length and its slots whose new manifold has points (REUSE_ANCHOR_COUNTS).
 // Buffers per pair slot: manifold (Manifold2D 48 bytes, Manifold3D 160), anchor (Anchor2D 80
 // bytes, Anchor3D 144, in two lists: last frame's and this frame's, swapped each frame), flag
 // (4 bytes), prevSlot (4 bytes, optional). Pairs are (bodyA, bodyB), 8 bytes.
@@ -22,7 +23,7 @@
 // their parameters with queue.writeBuffer into the uniform slot of their `window` (each window of
 // one frame its own; submit each frame before encoding the next on the same instance).
 
-import { REUSE_STATUS, REUSE_WORKGROUP_SIZE } from '../constants.ts';
+import { REUSE_COUNT_SPAN, REUSE_STATUS, REUSE_WORKGROUP_SIZE } from '../constants.ts';
 import { structTable, word, type BufferBindingLayout } from '../layout.ts';
 import { LAYOUT_2D } from '../layout2d.ts';
 import { LAYOUT_3D } from '../layout3d.ts';
@@ -94,11 +95,19 @@ const PARAMS = (() => {
     slots: word(p, 'slots'),
     workCount: word(p, 'workCount'),
     twins: word(p, 'twins'),
+    counts: word(p, 'counts'),
   };
 })();
 
 /** Bytes of the counts a reuse pass adds to: u32 kept, collide, apart (REUSE_STATUS order), and one spare. */
 export const REUSE_COUNTS_BYTES = 16;
+
+/**
+ * The words of the counts an anchor pass adds to (AnchorInputs.counts): its work list's slots, and
+ * those whose new manifold has points. With the pairs and the touching pairs of the frame they
+ * give the reuse counts (kept = touching − collided touching) without counting every slot.
+ */
+export const REUSE_ANCHOR_COUNTS = { collided: 0, touching: 1 } as const;
 
 /** The pair count: a number from the host, or a u32 at `offset` (a multiple of 4) of a GPU buffer with COPY_SRC usage. */
 export type PairCount = number | { buffer: GPUBuffer; offset: number };
@@ -143,8 +152,11 @@ export interface ReuseInputs {
   manifolds: GPUBufferBinding;
   /** u32 per slot of the window: the REUSE_STATUS. */
   flags: GPUBufferBinding;
-  /** REUSE_COUNTS_BYTES: the pass adds its slots per status. */
-  counts: GPUBufferBinding;
+  /**
+   * REUSE_COUNTS_BYTES: the pass adds its slots per status. Optional: counting is per-slot atomics,
+   * a fifth of the pass on lavapipe and a quarter on an H200; the frames count on the anchor pass.
+   */
+  counts?: GPUBufferBinding;
   /** Zero the counts first (an encoder only; the buffer needs COPY_DST). Default true. */
   clearCounts?: boolean;
   margin: number;
@@ -167,6 +179,8 @@ export interface AnchorInputs {
   /** The slots encodeReuse flagged collide, in order, and their count on the GPU (GpuWorkList). */
   workList: WorkList;
   anchorsCur: GPUBufferBinding;
+  /** REUSE_COUNTS_BYTES: the pass adds to the words of REUSE_ANCHOR_COUNTS (not cleared). Optional. */
+  counts?: GPUBufferBinding;
   margin: number;
   window?: number;
   grid?: PairGrid;
@@ -184,7 +198,7 @@ export interface GpuReuseOptions {
   kernel?: ReuseKernel;
 }
 
-const KERNELS = ['reuseSlots', 'anchorSlots'] as const;
+const KERNELS = ['reuseSlots', 'anchorSlots', 'countWork'] as const;
 type KernelName = (typeof KERNELS)[number];
 
 function bindingBytes(b: GPUBufferBinding): number {
@@ -195,6 +209,7 @@ export class GpuReuse {
   private readonly params: GPUBuffer;
   private readonly noSlots: GPUBuffer;
   private readonly noAnchors: GPUBuffer;
+  private readonly noCounts: GPUBuffer;
   readonly windows: number;
   readonly kernel: ReuseKernel;
 
@@ -219,6 +234,11 @@ export class GpuReuse {
     this.noAnchors = device.createBuffer({
       label: `${dimension.label}-no-prev-anchors`,
       size: dimension.anchorBytes,
+      usage: S,
+    });
+    this.noCounts = device.createBuffer({
+      label: `${dimension.label}-no-counts`,
+      size: REUSE_COUNTS_BYTES,
       usage: S,
     });
   }
@@ -272,6 +292,7 @@ export class GpuReuse {
     prevMode: number,
     firstSlot: number,
     twins = false,
+    counts = false,
   ): number {
     if (!(Number.isInteger(slot) && slot >= 0 && slot < 2 * this.windows))
       throw new RangeError(
@@ -304,6 +325,7 @@ export class GpuReuse {
     u[PARAMS.prevMode] = prevMode;
     u[PARAMS.slots] = slots;
     u[PARAMS.twins] = twins ? 1 : 0;
+    u[PARAMS.counts] = counts ? 1 : 0;
     this.device.queue.writeBuffer(this.params, slot * UNIFORM_SLOT_BYTES, words);
     if (typeof pairCount !== 'number') {
       (target as GPUCommandEncoder).copyBufferToBuffer(
@@ -363,8 +385,7 @@ export class GpuReuse {
       [inputs.manifolds, d.manifoldBytes, 'manifolds'],
       [inputs.flags, 4, 'flags'],
     ]);
-    if (bindingBytes(inputs.counts) < REUSE_COUNTS_BYTES)
-      throw new RangeError(`${d.label}: counts must hold ${REUSE_COUNTS_BYTES} bytes`);
+    const counts = this.countsBinding(inputs.counts);
     if (inputs.anchorsPrev && bindingBytes(inputs.anchorsPrev) % d.anchorBytes !== 0) {
       throw new RangeError(
         `${d.label}: anchorsPrev is not a whole number of ${d.anchorBytes}-byte anchors`,
@@ -388,8 +409,9 @@ export class GpuReuse {
       mode,
       firstSlot,
       inputs.twins === true,
+      inputs.counts !== undefined,
     );
-    if (inputs.clearCounts ?? true) {
+    if (inputs.counts && (inputs.clearCounts ?? true)) {
       if (!('clearBuffer' in target))
         throw new Error(
           `${d.label}: counts are cleared before the pass: give an encoder, or clearCounts: false`,
@@ -409,11 +431,7 @@ export class GpuReuse {
         5: inputs.anchorsCur,
         6: inputs.manifolds,
         7: inputs.flags,
-        8: {
-          buffer: inputs.counts.buffer,
-          offset: inputs.counts.offset ?? 0,
-          size: REUSE_COUNTS_BYTES,
-        },
+        8: counts,
       },
       inputs.grid,
     );
@@ -453,11 +471,25 @@ export class GpuReuse {
     if (inputs.hullVertices) buffers[10] = inputs.hullVertices;
     if (inputs.hullPlanes) buffers[11] = inputs.hullPlanes;
     this.dispatch(encoder, 'anchorSlots', slot, slots, buffers, inputs.grid);
+    if (inputs.counts) {
+      buffers[8] = this.countsBinding(inputs.counts);
+      const invocations = Math.ceil(slots / REUSE_COUNT_SPAN);
+      this.dispatch(encoder, 'countWork', slot, invocations, buffers, undefined);
+    }
+  }
+
+  /** The counts' binding (checked), or a spare one when the caller counts nothing. */
+  private countsBinding(counts: GPUBufferBinding | undefined): GPUBufferBinding {
+    if (!counts) return { buffer: this.noCounts };
+    if (bindingBytes(counts) < REUSE_COUNTS_BYTES)
+      throw new RangeError(`${this.dimension.label}: counts must hold ${REUSE_COUNTS_BYTES} bytes`);
+    return { buffer: counts.buffer, offset: counts.offset ?? 0, size: REUSE_COUNTS_BYTES };
   }
 
   destroy(): void {
     this.params.destroy();
     this.noSlots.destroy();
     this.noAnchors.destroy();
+    this.noCounts.destroy();
   }
 }
