@@ -130,7 +130,7 @@ async function profile<I extends { bodies: GPUBuffer; bodyCount: number; margin:
     labels = [];
     const encoder = device.createCommandEncoder();
     // As step() records a frame after a quiet one: an update, without the rebuild's sorts.
-    frame.encode(encoder, inputs, false, !first && !cold);
+    frame.encode(encoder, inputs, false, { deferRebuild: !first && !cold });
     device.queue.submit([encoder.finish()]);
     profiling = false;
     await readBuf.mapAsync(GPUMapMode.READ);

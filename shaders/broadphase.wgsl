@@ -73,8 +73,7 @@ struct BroadphaseParams {
   fatBodyCount: u32,                                   // bodies whose fat boxes are kept (0: refit all)
   remapped: u32,                                       // 1: bodies were renumbered since last frame (bpRemap)
   sorts: u32,                                          // 1: the recording holds the rebuild's sorts; 0: a rebuild is deferred
-
-  _pad1: u32,
+  discardCut: u32,                                     // 1: an overflowing frame hands on no pairs and commits nothing
   _pad2: u32,
 }
 
@@ -113,7 +112,7 @@ struct BroadphaseNarrowphaseParams {
 
 struct BroadphaseCounts {
   total: u32,                                          // pairs found (0xffffffff: more than a u32 holds)
-  written: u32,                                        // pairs in the pairs buffer: min(total, capacity)
+  written: u32,                                        // pairs in the pairs buffer: min(total, capacity); 0 when discarded
   overflow: u32,                                       // 1 when total > capacity: grow the buffer and rerun
   bodyCount: u32,
   narrowphase: BroadphaseNarrowphaseParams,            // the narrowphase's params over the written pairs
@@ -749,9 +748,10 @@ fn bpSortGroups(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg:
 fn bpFinalize() {
   let n = bpParams.bodyCount;
   let total = atomicLoad(&bpGroups[n]);
-  let written = min(total, bpParams.capacity);
-  let grid = bpGrid(written);
   let overflow = select(0u, 1u, total > bpParams.capacity);
+  // Discarded (the host runs the frame again with room): the later stages get no pairs.
+  let written = select(min(total, bpParams.capacity), 0u, overflow != 0u && bpParams.discardCut != 0u);
+  let grid = bpGrid(written);
   bpCounts = BroadphaseCounts(total, written, overflow, n,
                               BroadphaseNarrowphaseParams(written, bpParams.margin, grid.w, 0u),
                               bpState.mode, atomicLoad(&bpState.moved), atomicLoad(&bpState.stale), 0u);
@@ -762,7 +762,7 @@ fn bpFinalize() {
 // One invocation, after bpPrevSlots: what the next frame needs of this one.
 @compute @workgroup_size(1)
 fn bpCommit() {
-  if (bpState.mode == BP_MODE_DEFERRED) { return; }
+  if (bpState.mode == BP_MODE_DEFERRED || (bpCounts.overflow != 0u && bpParams.discardCut != 0u)) { return; }
   bpState.prevWritten = bpCounts.written;
   bpState.prevOverflow = bpCounts.overflow;
 }

@@ -9,7 +9,8 @@
 //     frames' lists, GPU equal to CPU;
 //   - coverage: most pairs are reused or proven apart in wobble frames, some are collided, some new;
 //   - two GPU frames given the same frames write byte-identical lists (reuse is deterministic), and
-//     so does one recording them in batches of 256 pairs;
+//     so does one recording them in batches of 256 pairs, and one whose pairs overflow mid-run
+//     (the frame run again: its first run discarded, the retry reads last frame's list);
 //   - a burst (half the bodies jump in one frame, more than an update carries): step() records the
 //     update without the rebuild's sorts, finds the rebuild deferred and runs the frame again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -182,12 +183,14 @@ function compare(g: FrameResult, c: CpuFrameResult, unpack: (b: ArrayBuffer) => 
 
 /**
  * The frames on a new GPU frame (in batches of `batchPairs` pairs when given) and the CPU frame;
- * frame `burstAt` a burst (pose).
+ * frame `burstAt` a burst (pose); before frame `squeezeAt` the pair capacity set to half the
+ * pairs (an overflow, the frame run again).
  */
 async function sequence(
   dim: 2 | 3,
   batchPairs = 0,
   burstAt = -1,
+  squeezeAt = -1,
 ): Promise<{ stats: Compared[]; bytes: ArrayBuffer[] }> {
   const rest = dim === 2 ? pile2D(5, 900) : pile3D(6, 512);
   const scene = dim === 2 ? pile2D(5, 900) : pile3D(6, 512);
@@ -231,6 +234,8 @@ async function sequence(
       margin: scene.margin,
       ...(hull ?? {}),
     };
+    if (f === squeezeAt)
+      frame.broadphase.setCapacity(Math.floor(stats[f - 1]!.pairs / 2 / 256) * 256);
     const g = await (frame as GpuFrame3D).step(inputs as Parameters<GpuFrame3D['step']>[0]);
     const c = (cpu as CpuFrame3D).step(scene as Scene3D);
     stats.push(compare(g, c, unpack));
@@ -261,7 +266,11 @@ describe('the frame across frames: fat boxes, reuse, events; GPU against the CPU
       // of 256 pairs (anchors carried in place per batch window, twins included).
       const again = await sequence(dim);
       const batched = await sequence(dim, 256);
-      for (const run of [again, batched]) {
+      const squeezed = await sequence(dim, 0, -1, 5);
+      expect(squeezed.stats.map((s) => s.runs)).toEqual(
+        stats.map((s, f) => (f === 5 ? 2 : s.runs)),
+      );
+      for (const run of [again, batched, squeezed]) {
         run.bytes.forEach((b, f) =>
           expect(Buffer.from(b).equals(Buffer.from(bytes[f]!)), `frame ${f}`).toBe(true),
         );

@@ -103,6 +103,7 @@ export const BROADPHASE_LAYOUT = {
     fatBodyCount: word(paramsStruct, 'fatBodyCount'),
     remapped: word(paramsStruct, 'remapped'),
     sorts: word(paramsStruct, 'sorts'),
+    discardCut: word(paramsStruct, 'discardCut'),
   },
   /** The `batches` buffer: one BroadphaseBatch per batch: narrowphase params, then x, y, z for dispatchWorkgroupsIndirect. */
   batch: {
@@ -237,6 +238,12 @@ export interface BroadphaseInputs {
    * For callers that read the counts every frame (the frames' step()); default false.
    */
   deferRebuild?: boolean;
+  /**
+   * When the pairs overflow the capacity, hand the later stages none (counts.written 0, the
+   * batches empty) and commit nothing: a frame that will be recorded again with room (a retry)
+   * does no work on a cut list. Default false: the first `capacity` pairs are written and handed on.
+   */
+  discardOverflow?: boolean;
   /**
    * Bodies renumbered since last frame (removed, added, reordered): per body of this frame its
    * index last frame, or PREV_SLOT_NONE for a new one. The pairs' prevSlot then follow the bodies,
@@ -720,6 +727,7 @@ export class GpuBroadphase {
     u[L.fatBodyCount] = frame.fatBodyCount;
     u[L.remapped] = frame.remapped ? 1 : 0;
     u[L.sorts] = frame.sorts ? 1 : 0;
+    u[L.discardCut] = inputs.discardOverflow === true ? 1 : 0;
     this.device.queue.writeBuffer(this.params, 0, words);
   }
 

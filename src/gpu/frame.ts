@@ -149,6 +149,24 @@ export interface FrameCounts {
   collided: number;
 }
 
+/**
+ * How a frame is recorded for a caller that reads its counts after it and, when they say so,
+ * encodes it again with `retry` (step() does both). Both default false.
+ */
+export interface FrameRecording {
+  /**
+   * An update frame without the broadphase's rebuild sorts (unless a rebuild is planned:
+   * BroadphaseInputs.deferRebuild): a frame that needs one finds no pairs and its counts say
+   * `rebuildDeferred`.
+   */
+  deferRebuild?: boolean;
+  /**
+   * A frame whose pairs overflow hands its later stages none (BroadphaseInputs.discardOverflow):
+   * its counts say `pairsOverflow` and nothing else of it is worth reading.
+   */
+  discardOverflow?: boolean;
+}
+
 export interface FrameTimings {
   broadphase: number;
   /** Manifold reuse (reused pairs, the list of the others, their anchors), summed over the batches. */
@@ -336,11 +354,15 @@ export class GpuFrame<
   /**
    * Records the frame into `encoder`. Submit it before the next encode() on this instance.
    * `retry` re-records the same frame after an overflow (persistence then still reads last frame).
-   * `deferRebuild` records an update without the broadphase's rebuild sorts (unless a rebuild is
-   * planned: BroadphaseInputs.deferRebuild); a frame that needs one then finds no pairs and its
-   * counts say `rebuildDeferred`: encode it again with `retry`. For callers that read the counts.
+   * `recording`: how step() records, for callers that read the counts after every frame and
+   * encode it again with `retry` when they say so (FrameRecording).
    */
-  encode(encoder: GPUCommandEncoder, inputs: I, retry = false, deferRebuild = false): FrameOutputs {
+  encode(
+    encoder: GPUCommandEncoder,
+    inputs: I,
+    retry = false,
+    recording: FrameRecording = {},
+  ): FrameOutputs {
     const label = this.dimension.label;
     this.checkPairClasses(inputs);
     const capacity = this.broadphase.defaultCapacity(inputs.bodyCount);
@@ -354,7 +376,8 @@ export class GpuFrame<
       capacity,
       batchPairs,
       retry,
-      deferRebuild,
+      deferRebuild: recording.deferRebuild === true,
+      discardOverflow: recording.discardOverflow === true,
       fatMargin: inputs.fatMargin ?? FAT_AABB_MARGIN,
       ...(inputs.remap ? { remap: inputs.remap } : {}),
     });
@@ -678,7 +701,10 @@ export class GpuFrame<
     let counts: FrameCounts;
     for (;;) {
       const encoder = this.device.createCommandEncoder({ label: this.dimension.label });
-      this.encode(encoder, inputs, runs > 0, runs === 0 && this.rebuildUnlikely(inputs));
+      this.encode(encoder, inputs, runs > 0, {
+        deferRebuild: runs === 0 && this.rebuildUnlikely(inputs),
+        discardOverflow: true,
+      });
       this.device.queue.submit([encoder.finish()]);
       runs++;
       counts = await this.waiter.wait(() => this.readCounts(), inputs.bodyCount);

@@ -21,6 +21,7 @@ import {
   type FrameCounts,
   type FrameDimension,
   type FrameInputsBase,
+  type FrameRecording,
   type FrameResult,
   type FrameTimings,
 } from './frame.ts';
@@ -106,8 +107,8 @@ export class GpuFrame2D extends GpuFrame<FrameInputs2D, PairClass2D, ShapeKindNa
     encoder: GPUCommandEncoder,
     inputs: FrameInputs2D,
     retry = false,
-    deferRebuild = false,
+    recording: FrameRecording = {},
   ): FrameOutputs2D {
-    return super.encode(encoder, inputs, retry, deferRebuild);
+    return super.encode(encoder, inputs, retry, recording);
   }
 }

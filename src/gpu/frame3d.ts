@@ -21,6 +21,7 @@ import {
   type FrameCounts,
   type FrameDimension,
   type FrameInputsBase,
+  type FrameRecording,
   type FrameResult,
   type FrameTimings,
 } from './frame.ts';
@@ -112,8 +113,8 @@ export class GpuFrame3D extends GpuFrame<FrameInputs3D, PairClass3D, ShapeKindNa
     encoder: GPUCommandEncoder,
     inputs: FrameInputs3D,
     retry = false,
-    deferRebuild = false,
+    recording: FrameRecording = {},
   ): FrameOutputs3D {
-    return super.encode(encoder, inputs, retry, deferRebuild);
+    return super.encode(encoder, inputs, retry, recording);
   }
 }

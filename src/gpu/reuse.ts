@@ -470,12 +470,14 @@ export class GpuReuse {
     };
     if (inputs.hullVertices) buffers[10] = inputs.hullVertices;
     if (inputs.hullPlanes) buffers[11] = inputs.hullPlanes;
-    this.dispatch(encoder, 'anchorSlots', slot, slots, buffers, inputs.grid);
+    const pass = encoder.beginComputePass({ label: `${d.label}.anchorSlots` });
+    this.dispatch(pass, 'anchorSlots', slot, slots, buffers, inputs.grid);
     if (inputs.counts) {
       buffers[8] = this.countsBinding(inputs.counts);
       const invocations = Math.ceil(slots / REUSE_COUNT_SPAN);
-      this.dispatch(encoder, 'countWork', slot, invocations, buffers, undefined);
+      this.dispatch(pass, 'countWork', slot, invocations, buffers, undefined);
     }
+    pass.end();
   }
 
   /** The counts' binding (checked), or a spare one when the caller counts nothing. */
