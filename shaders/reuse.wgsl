@@ -42,13 +42,13 @@
 @group(0) @binding(14) var<storage, read> ruWork: array<u32>;                      // anchorSlots: the flagged slots, in order
 
 var<workgroup> ruGroupCounts: array<atomic<u32>, 4>;
+// The workgroup's structs, word by word, and which of its slots write theirs.
+var<workgroup> ruStage: array<vec4u, REUSE_WORKGROUP_SIZE * RU_STAGE_WORDS>;
+var<workgroup> ruWrites: array<u32, REUSE_WORKGROUP_SIZE>;
 
 // countWork's counts (ruCounts words): the work list's slots, and those of them that touch.
 const RU_COUNT_COLLIDED: u32 = 0u;
 const RU_COUNT_TOUCHING: u32 = 1u;
-// The workgroup's structs, word by word, and which of its slots write theirs.
-var<workgroup> ruStage: array<vec4u, REUSE_WORKGROUP_SIZE * RU_STAGE_WORDS>;
-var<workgroup> ruWrites: array<u32, REUSE_WORKGROUP_SIZE>;
 
 // Last frame's slot of the window's slot k, or REUSE_NO_SLOT (no last frame, a new pair, or a
 // slot past last frame's anchors).
@@ -162,8 +162,8 @@ fn anchorSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: 
   ruStoreStruct(k, ruAnchorWords(anchor), RU_ANCHOR_WORDS, true);
 }
 
-// Invocation t of T = ceil(slots / REUSE_COUNT_SPAN) (a direct dispatch: few invocations, whatever the
-// list's length) takes entries t, t + T, … and adds its touching ones once.
+// Invocation t of T = ceil(slots / REUSE_COUNT_SPAN) (a direct dispatch: few invocations,
+// whatever the list's length) takes entries t, t + T, … and adds its touching ones once.
 @compute @workgroup_size(REUSE_WORKGROUP_SIZE)
 fn countWork(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
              @builtin(local_invocation_index) li: u32) {
