@@ -9,6 +9,9 @@ var<private> cand: array<vec4f, CLASS_CLIP_POINTS_3D>;
 var<private> candId: array<u32, CLASS_CLIP_POINTS_3D>;
 // Indices of the kept candidates, written by reduceManifold3D.
 var<private> chosen: array<u32, MAX_MANIFOLD_POINTS_3D>;
+// The picks loop to the candidate count, not to the arrays' size: a compiler unrolls a constant
+// trip count (lavapipe's up to 32), and the box–box class's 19 candidates in nine loops were a
+// sixth of its code and of its compile (docs/frame.md, *Cold start*).
 
 // Reduces candidates (n > 4) to 4 in `chosen`: the deepest point, the one farthest from it, the
 // one making the largest triangle with both, the one adding the largest area outside that
@@ -55,8 +58,7 @@ struct AreaPick3D {
 fn pickDeepest3D(n: u32, scale: f32) -> u32 {
   var lo = F32_MAX_3D;
   var g = vec3f(0.0);
-  for (var i = 0u; i < CLASS_CLIP_POINTS_3D; i++) {
-    if (i >= n) { break; }
+  for (var i = 0u; i < n; i++) {
     let p = cand[i];
     lo = min(lo, p.w);
     g += p.xyz;
@@ -64,8 +66,7 @@ fn pickDeepest3D(n: u32, scale: f32) -> u32 {
   let tolDepth = lo + REDUCTION_DEPTH_TOLERANCE_3D * scale;
   g /= f32(n);
   var far = 0.0;
-  for (var i = 0u; i < CLASS_CLIP_POINTS_3D; i++) {
-    if (i >= n) { break; }
+  for (var i = 0u; i < n; i++) {
     let p = cand[i];
     if (p.w > tolDepth) { continue; }
     let d = p.xyz - g;
@@ -73,8 +74,7 @@ fn pickDeepest3D(n: u32, scale: f32) -> u32 {
   }
   var i0 = NO_PICK_3D;
   var key = 0u;
-  for (var i = 0u; i < CLASS_CLIP_POINTS_3D; i++) {
-    if (i >= n) { break; }
+  for (var i = 0u; i < n; i++) {
     let p = cand[i];
     let d = p.xyz - g;
     let k = idOrder3D(candId[i]);
@@ -89,16 +89,14 @@ fn pickDeepest3D(n: u32, scale: f32) -> u32 {
 // Pick 2: the candidate farthest from pick a; NO_PICK_3D when every candidate is at a.
 fn pickFarthest3D(n: u32, a: vec3f) -> u32 {
   var hi = 0.0;
-  for (var i = 0u; i < CLASS_CLIP_POINTS_3D; i++) {
-    if (i >= n) { break; }
+  for (var i = 0u; i < n; i++) {
     let d = cand[i].xyz - a;
     hi = max(hi, dot(d, d));
   }
   if (!(hi > 0.0)) { return NO_PICK_3D; }
   var i1 = NO_PICK_3D;
   var key = 0u;
-  for (var i = 0u; i < CLASS_CLIP_POINTS_3D; i++) {
-    if (i >= n) { break; }
+  for (var i = 0u; i < n; i++) {
     let d = cand[i].xyz - a;
     let k = idOrder3D(candId[i]);
     if (dot(d, d) >= REDUCTION_HYSTERESIS_3D * hi && firstById3D(k, i1, key)) {
@@ -114,16 +112,14 @@ fn pickFarthest3D(n: u32, a: vec3f) -> u32 {
 fn pickWidest3D(n: u32, a: vec3f, b: vec3f, normal: vec3f) -> AreaPick3D {
   let ab = b - a;
   var hi = 0.0;
-  for (var i = 0u; i < CLASS_CLIP_POINTS_3D; i++) {
-    if (i >= n) { break; }
+  for (var i = 0u; i < n; i++) {
     hi = max(hi, abs(dot(normal, cross(ab, cand[i].xyz - a))));
   }
   var i2 = NO_PICK_3D;
   var sign = 1.0;
   if (hi > 0.0) {
     var key = 0u;
-    for (var i = 0u; i < CLASS_CLIP_POINTS_3D; i++) {
-      if (i >= n) { break; }
+    for (var i = 0u; i < n; i++) {
       let area = dot(normal, cross(ab, cand[i].xyz - a));
       let k = idOrder3D(candId[i]);
       if (abs(area) >= REDUCTION_HYSTERESIS_3D * hi && firstById3D(k, i2, key)) {
@@ -141,16 +137,14 @@ fn pickWidest3D(n: u32, a: vec3f, b: vec3f, normal: vec3f) -> AreaPick3D {
 // first in id order; NO_PICK_3D when none adds any.
 fn pickOutside3D(n: u32, i0: u32, i1: u32, i2: u32, a: vec3f, b: vec3f, c: vec3f, normal: vec3f, sign: f32) -> u32 {
   var hi = 0.0;
-  for (var i = 0u; i < CLASS_CLIP_POINTS_3D; i++) {
-    if (i >= n) { break; }
+  for (var i = 0u; i < n; i++) {
     if (i == i0 || i == i1 || i == i2) { continue; }
     hi = max(hi, addedArea3D(cand[i].xyz, a, b, c, normal, sign));
   }
   if (!(hi > 0.0)) { return NO_PICK_3D; }
   var i3 = NO_PICK_3D;
   var key = 0u;
-  for (var i = 0u; i < CLASS_CLIP_POINTS_3D; i++) {
-    if (i >= n) { break; }
+  for (var i = 0u; i < n; i++) {
     if (i == i0 || i == i1 || i == i2) { continue; }
     let k = idOrder3D(candId[i]);
     if (addedArea3D(cand[i].xyz, a, b, c, normal, sign) >= REDUCTION_HYSTERESIS_3D * hi && firstById3D(k, i3, key)) {
