@@ -173,7 +173,7 @@ export const REUSE_WORKGROUP_SIZE = 64;
 
 /**
  * Work list entries one invocation of the reuse counts' kernel (countWork) takes at most: it runs
- * ceil(slots / this) invocations, few and short whatever the list's length (entries).
+ * ceil(slots / this) invocations, so each is short and they are few whatever the list's length.
  */
 export const REUSE_COUNT_SPAN = 64;
 

@@ -240,6 +240,7 @@ export class GpuFrame<
   /** Whether the anchors of the last frame recorded (and of a retry's first recording) can be read. */
   private anchorsValid = false;
   private readsAnchors = false;
+  /** The anchor passes' counts (REUSE_ANCHOR_COUNTS), summed over the batches. */
   private readonly reuseCounts: GPUBuffer;
   /** step()'s wait for the counts: on a software adapter under Node, mostly asleep (host-wait.ts). */
   private readonly waiter: GpuWaiter;
@@ -615,7 +616,7 @@ export class GpuFrame<
     if (!this.last) throw new Error('readCounts() before any encode()');
     const C = BROADPHASE_LAYOUT.counts;
     const K = this.contacts.dimension.layout.counts;
-    const [bpBytes, ctBytes, skippedBytes, reusedBytes] = await readBuffers(
+    const [bpBytes, ctBytes, skippedBytes, anchorCountBytes] = await readBuffers(
       this.device,
       [
         { buffer: this.last.broadphase.counts, bytes: C.bytes },
@@ -630,7 +631,7 @@ export class GpuFrame<
     const skipped = this.classes.skipped(skippedBytes);
     // The anchor passes counted the collided pairs and those of them that touch; every other pair
     // was reused: kept (it touches) or proven apart.
-    const anchors = new Uint32Array(reusedBytes);
+    const anchors = new Uint32Array(anchorCountBytes);
     const collided = anchors[REUSE_ANCHOR_COUNTS.collided];
     const kept = Math.max(0, ct[K.total] - anchors[REUSE_ANCHOR_COUNTS.touching]);
     return {

@@ -243,7 +243,7 @@ export class GpuReuse {
     });
   }
 
-  /** Compiles both kernels of `dimension` (REUSE_DIMENSION_2D or _3D) for `device`. */
+  /** Compiles the kernels of `dimension` (REUSE_DIMENSION_2D or _3D) for `device`. */
   static async create(
     device: GPUDevice,
     dimension: ReuseDimension,
@@ -450,6 +450,7 @@ export class GpuReuse {
       [inputs.anchorsCur, d.anchorBytes, 'anchorsCur'],
       [inputs.manifolds, d.manifoldBytes, 'manifolds'],
     ]);
+    const counts = inputs.counts ? this.countsBinding(inputs.counts) : null;
     const { list, count } = inputs.workList;
     const slot = 2 * (inputs.window ?? 0) + 1;
     this.writeParams(encoder, slot, inputs.pairCount, inputs.margin, slots, PREV_MODE.none, 0);
@@ -472,8 +473,8 @@ export class GpuReuse {
     if (inputs.hullPlanes) buffers[11] = inputs.hullPlanes;
     const pass = encoder.beginComputePass({ label: `${d.label}.anchorSlots` });
     this.dispatch(pass, 'anchorSlots', slot, slots, buffers, inputs.grid);
-    if (inputs.counts) {
-      buffers[8] = this.countsBinding(inputs.counts);
+    if (counts) {
+      buffers[8] = counts;
       const invocations = Math.ceil(slots / REUSE_COUNT_SPAN);
       this.dispatch(pass, 'countWork', slot, invocations, buffers, undefined);
     }
