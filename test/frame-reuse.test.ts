@@ -113,6 +113,7 @@ function pose(rest: Scene2D | Scene3D, scene: Scene2D | Scene3D, f: number, burs
 interface Compared {
   pairs: number;
   reused: number;
+  apart: number;
   collided: number;
   nearTies: number;
   differing: number;
@@ -173,6 +174,7 @@ function compare(g: FrameResult, c: CpuFrameResult, unpack: (b: ArrayBuffer) => 
   return {
     pairs: g.counts.pairs,
     reused: g.counts.reused,
+    apart: g.counts.apart,
     collided: g.counts.collided,
     nearTies: reuseTies,
     differing,
@@ -182,20 +184,20 @@ function compare(g: FrameResult, c: CpuFrameResult, unpack: (b: ArrayBuffer) => 
 }
 
 /**
- * The frames on a new GPU frame (in batches of `batchPairs` pairs when given) and the CPU frame;
+ * The frames on a new GPU frame (in batches of `batchPairs` pairs when given, per frame when a
+ * function) and the CPU frame;
  * frame `burstAt` a burst (pose); before frame `squeezeAt` the pair capacity set to half the
  * pairs (an overflow, the frame run again).
  */
 async function sequence(
   dim: 2 | 3,
-  batchPairs = 0,
+  batchPairs: number | ((frame: number) => number) = 0,
   burstAt = -1,
   squeezeAt = -1,
 ): Promise<{ stats: Compared[]; bytes: ArrayBuffer[] }> {
   const rest = dim === 2 ? pile2D(5, 900) : pile3D(6, 512);
   const scene = dim === 2 ? pile2D(5, 900) : pile3D(6, 512);
   const frame = dim === 2 ? await GpuFrame2D.create(device) : await GpuFrame3D.create(device);
-  frame.setBatchPairs(batchPairs);
   const cpu = dim === 2 ? new CpuFrame2D() : new CpuFrame3D();
   const packed =
     scene.dim === 2 ? { shapes: packShapes2D(scene.shapes) } : packShapes3D(scene.shapes);
@@ -234,6 +236,7 @@ async function sequence(
       margin: scene.margin,
       ...(hull ?? {}),
     };
+    frame.setBatchPairs(typeof batchPairs === 'number' ? batchPairs : batchPairs(f));
     if (f === squeezeAt)
       frame.broadphase.setCapacity(Math.floor(stats[f - 1]!.pairs / 2 / 256) * 256);
     const g = await (frame as GpuFrame3D).step(inputs as Parameters<GpuFrame3D['step']>[0]);
@@ -257,20 +260,24 @@ describe('the frame across frames: fat boxes, reuse, events; GPU against the CPU
         expect(s.reused).toBeGreaterThan(0.2 * s.pairs);
         expect(s.collided).toBeLessThan(0.15 * s.pairs);
         expect(s.collided).toBeGreaterThan(0);
+        // Some proven apart (the reuse's bound), frame after frame.
+        expect(s.apart).toBeGreaterThan(0.05 * s.pairs);
         // Near-ties only: a handful of a thousand pairs.
         expect(s.nearTies).toBeLessThanOrEqual(Math.max(3, 0.003 * s.pairs));
         expect(s.differing).toBeLessThanOrEqual(Math.max(3, 0.003 * s.pairs));
       }
       expect(stats.slice(1).some((s) => s.began > 0)).toBe(true);
       // Deterministic: the same frames again on a new GPU frame, the same bytes; and in batches
-      // of 256 pairs (anchors carried in place per batch window, twins included).
+      // of 256 pairs (anchors carried in place per batch window, twins included); and switching
+      // to batches for two frames and back (the batches share one set of manifold slots).
       const again = await sequence(dim);
       const batched = await sequence(dim, 256);
+      const switched = await sequence(dim, (f) => (f === 2 || f === 3 ? 256 : 0));
       const squeezed = await sequence(dim, 0, -1, 5);
       expect(squeezed.stats.map((s) => s.runs)).toEqual(
         stats.map((s, f) => (f === 5 ? 2 : s.runs)),
       );
-      for (const run of [again, batched, squeezed]) {
+      for (const run of [again, batched, switched, squeezed]) {
         run.bytes.forEach((b, f) =>
           expect(Buffer.from(b).equals(Buffer.from(bytes[f]!)), `frame ${f}`).toBe(true),
         );
