@@ -32,6 +32,7 @@ const layout = (args[3] ?? 'bricks') as Pile3DLayout;
 if (!PILE_3D_LAYOUTS.includes(layout))
   throw new Error(`layout ${layout}: give one of ${PILE_3D_LAYOUTS.join(', ')}`);
 assertShadersEmbedded();
+await unquantizedTimestamps();
 const { device, adapter } = await acquireDevice();
 // On a GPU, each profiled frame follows the benches' warm-up, so that it runs at the clocks of an
 // engine stepping every frame (not with --first: that frame measures the compiles).
@@ -97,6 +98,27 @@ device.createCommandEncoder = (descriptor?: GPUCommandEncoderDescriptor): GPUCom
   return encoder;
 };
 
+/**
+ * In Node, Dawn without its timestamp quantization (on by default: it rounds every timestamp to
+ * 2^16 ns, as browsers do against timing attacks), so that short dispatches read as more than 0 or
+ * 65.5 µs. acquireDevice() takes navigator.gpu where there is one.
+ */
+async function unquantizedTimestamps(): Promise<void> {
+  const g = globalThis as { navigator?: { gpu?: GPU } };
+  if (g.navigator?.gpu || typeof process === 'undefined') return;
+  const name = 'webgpu';
+  const dawn = (await import(/* @vite-ignore */ name)) as {
+    create: (options: string[]) => GPU;
+    globals: Record<string, unknown>;
+  };
+  Object.assign(globalThis, dawn.globals);
+  const gpu = dawn.create(['disable-dawn-features=timestamp_quantization']);
+  Object.defineProperty(globalThis, 'navigator', {
+    value: { ...g.navigator, gpu },
+    configurable: true,
+  });
+}
+
 function storage(data: ArrayBuffer | ArrayBufferView): GPUBuffer {
   const b = device.createBuffer({
     size: Math.max(16, Math.ceil(data.byteLength / 16) * 16),
@@ -150,7 +172,7 @@ async function profile<I extends { bodies: GPUBuffer; bodyCount: number; margin:
     v.sort((a, b) => a - b);
     const median = v[Math.floor(v.length / 2)]!;
     sum += median;
-    console.log(median.toFixed(2).padStart(8), label, v.map((x) => x.toFixed(1)).join(' '));
+    console.log(median.toFixed(2).padStart(8), label, v.map((x) => x.toFixed(2)).join(' '));
   }
   console.log(`sum of medians ${sum.toFixed(1)}`);
 }
