@@ -9,7 +9,7 @@ import RAPIER3D from '@dimforge/rapier3d-compat';
 import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
 import { GpuFrame2D, type FrameInputs2D, type FrameTimings2D } from '../src/gpu/frame2d.ts';
 import { GpuFrame3D, type FrameInputs3D } from '../src/gpu/frame3d.ts';
-import type { FrameInputsBase, FrameResult, GpuFrame } from '../src/gpu/frame.ts';
+import type { FrameInputsBase, FrameResultKept, GpuFrame } from '../src/gpu/frame.ts';
 import {
   makePile2D,
   makePile3D,
@@ -261,17 +261,20 @@ export async function setUpPileGpu(
   }
 }
 
-/** One GPU frame inside a validation error scope: a failure says what the device refused. */
+/**
+ * One GPU frame inside a validation error scope: a failure says what the device refused. Its lists
+ * come back into the frame's kept host memory, as an engine reading them every frame keeps it.
+ */
 export async function gpuStep<I extends FrameInputsBase>(
   device: GPUDevice,
   frame: GpuFrame<I>,
   inputs: I,
-): Promise<FrameResult> {
+): Promise<FrameResultKept> {
   device.pushErrorScope('validation');
-  let result: FrameResult | undefined;
+  let result: FrameResultKept | undefined;
   let thrown: unknown;
   try {
-    result = await frame.step(inputs);
+    result = await frame.step(inputs, { results: 'kept' });
   } catch (e) {
     thrown = e;
   }
@@ -325,7 +328,7 @@ export async function runGpuFrame<I extends FrameInputsBase>(
     await gpuStep(device, frame, inputs);
     frame.reset();
     let k = 0;
-    const step = async (): Promise<FrameResult> => {
+    const step = async (): Promise<FrameResultKept> => {
       if (warmupMs > 0) await keepGpuBusy(device, warmupMs);
       if (k > 0 && bodiesAt) device.queue.writeBuffer(inputs.bodies, 0, bodiesAt(k));
       k++;

@@ -5,6 +5,7 @@
 import { LAYOUT_2D } from './layout2d.ts';
 import { LAYOUT_3D } from './layout3d.ts';
 import { member, structTable, word, type StructLayout } from './layout.ts';
+import { InputError } from './errors.ts';
 import {
   STRUCTS_CONTACTS_2D,
   STRUCTS_CONTACTS_3D,
@@ -219,4 +220,23 @@ export function checkRunInputs(
     }
   }
   return pairCount;
+}
+
+/**
+ * A dense list's bytes (a buffer, or a view such as step()'s kept results) as its u32 and f32
+ * words. A view must start on a word.
+ */
+export function entryWords(dense: ArrayBuffer | Uint8Array): { u: Uint32Array; f: Float32Array } {
+  if (dense instanceof ArrayBuffer)
+    return { u: new Uint32Array(dense), f: new Float32Array(dense) };
+  if (dense.byteOffset % 4 !== 0 || dense.byteLength % 4 !== 0)
+    throw new InputError(
+      'dense',
+      `a view at byte ${dense.byteOffset} of ${dense.byteLength} bytes: the list's words need a multiple of 4 for both`,
+    );
+  const words = dense.byteLength / 4;
+  return {
+    u: new Uint32Array(dense.buffer, dense.byteOffset, words),
+    f: new Float32Array(dense.buffer, dense.byteOffset, words),
+  };
 }

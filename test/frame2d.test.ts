@@ -127,6 +127,35 @@ describe('GPU collision frame (2D)', () => {
     inputs.destroy();
   });
 
+  it("hands its lists over in kept host memory with results: 'kept', the same bytes as copies", async () => {
+    const scene = parseScene(pile(13, 2000));
+    const inputs = upload(scene);
+    frame.reset();
+    const c0 = await frame.step(inputs);
+    const c1 = await frame.step(inputs);
+    frame.reset();
+    const k0 = await frame.step(inputs, { results: 'kept' });
+    const k0Bytes = k0.contacts.slice();
+    const k1 = await frame.step(inputs, { results: 'kept' });
+    const same = (a: ArrayBuffer | Uint8Array, b: ArrayBuffer | Uint8Array): boolean =>
+      Buffer.from(a instanceof Uint8Array ? a : new Uint8Array(a)).equals(
+        Buffer.from(b instanceof Uint8Array ? b : new Uint8Array(b)),
+      );
+    expect(c1.counts.contacts).toBeGreaterThan(300);
+    expect(same(k0Bytes, c0.contacts)).toBe(true);
+    expect(k0.began.length).toBe(2 * c0.counts.began);
+    expect(same(k1.contacts, c1.contacts)).toBe(true);
+    expect(same(k1.userValues, c1.userValues)).toBe(true);
+    expect(Array.from(k1.began)).toEqual(Array.from(c1.began));
+    expect(Array.from(k1.ended)).toEqual(Array.from(c1.ended));
+    expect(unpackContacts2D(k1.contacts)).toEqual(unpackContacts2D(c1.contacts));
+    // Kept: the second frame's lists in the first's memory (its views now show the second frame).
+    expect(k1.contacts.buffer).toBe(k0.contacts.buffer);
+    expect(k1.userValues.buffer).toBe(k0.userValues.buffer);
+    expect(k1.contacts.byteLength).toBe(64 * c1.counts.contacts);
+    inputs.destroy();
+  });
+
   it('gives byte-identical lists when forced into tiny batches of pairs and binding pages', async () => {
     const scene = parseScene(pile(14, 3000));
     const inputs = upload(scene);

@@ -8,6 +8,7 @@ import { unpackContacts2D, CONTACTS_LAYOUT_2D } from '../src/cpu/contact-list2d.
 import { unpackContacts3D, CONTACTS_LAYOUT_3D } from '../src/cpu/contact-list3d.ts';
 import { InputError } from '../src/errors.ts';
 import { acquireDevice } from '../src/gpu/device.ts';
+import { GpuFrame2D } from '../src/gpu/frame2d.ts';
 import { createNarrowphase, type NarrowphaseOptions } from '../src/narrowphase.ts';
 import { parseScene, parseScene2D, parseScene3D } from '../src/scene.ts';
 
@@ -192,5 +193,32 @@ describe("unpacking a frame's dense list", () => {
       'userValues',
       /^holds 1 numbers; 1 entries need \d+$/,
     );
+    // A view (step()'s kept results) is read in place; one off a word is refused.
+    const bytes = new Uint8Array(CONTACTS_LAYOUT_2D.contact.bytes + 4);
+    expect(unpackContacts2D(bytes.subarray(4))).toHaveLength(1);
+    await refused(
+      () => unpackContacts2D(bytes.subarray(2, 2 + CONTACTS_LAYOUT_2D.contact.bytes)),
+      'dense',
+      /^a view at byte 2 of \d+ bytes/,
+    );
+  });
+
+  it("a frame's step() results option that is neither 'copies' nor 'kept'", async () => {
+    const frame = await GpuFrame2D.create(device, false, { kinds: ['box'] });
+    const bytes = (n: number): GPUBuffer =>
+      device.createBuffer({ size: n, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    const inputs = {
+      shapes: bytes(256),
+      bodies: bytes(256),
+      bodyCount: 0,
+      margin: 0.01,
+      kinds: ['box' as const],
+    };
+    await refused(
+      frame.step(inputs, { results: 'views' } as unknown as { results: 'kept' }),
+      'options.results',
+      "must be 'copies' or 'kept', got views",
+    );
+    frame.destroy();
   });
 });

@@ -1,10 +1,11 @@
 // readBuffers with kept mappable buffers (ReadbackBuffers, src/gpu/buffers.ts), as a frame's step()
 // reads its counts and lists: every call returns the regions' bytes; calls in flight at once each
 // get their own buffer; calls after each other reuse one (no new MAP_READ buffer per frame), a
-// larger read makes a larger one, and at most four are kept.
+// larger read makes a larger one, and at most four are kept. readBuffersInto: into kept host
+// memory, the same bytes, the same memory call after call until a region outgrows it.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReadbackBuffers, readBuffers } from '../src/gpu/buffers.ts';
+import { HostBuffers, ReadbackBuffers, readBuffers, readBuffersInto } from '../src/gpu/buffers.ts';
 import { acquireDevice } from '../src/gpu/device.ts';
 
 let device: GPUDevice;
@@ -100,5 +101,42 @@ describe('readBuffers with kept mappable buffers', () => {
     } finally {
       device.createBuffer = create;
     }
+  });
+});
+
+describe('readBuffersInto kept host memory', () => {
+  it('reads each region into a view of its kept buffer, grown only when short', async () => {
+    const a = words(1000, 300);
+    const b = words(5000, 40);
+    const host = new HostBuffers();
+    const read = (n: number): Promise<Uint8Array[]> =>
+      readBuffersInto(
+        device,
+        [
+          { buffer: a, bytes: 4 * n },
+          { buffer: b, bytes: 160 },
+        ],
+        host,
+      );
+    const first = await read(200);
+    for (const n of [200, 240, 120]) {
+      const out = await read(n);
+      expect(out[0]!.byteLength).toBe(4 * n);
+      expect(Array.from(new Uint32Array(out[0]!.buffer, 0, n))).toEqual(
+        Array.from({ length: n }, (_, i) => 1000 + i),
+      );
+      expect(Array.from(new Uint32Array(out[1]!.buffer, 0, 40))).toEqual(
+        Array.from({ length: 40 }, (_, i) => 5000 + i),
+      );
+      // Within 1.25 × the first: the same memory.
+      expect(out[0]!.buffer).toBe(first[0]!.buffer);
+      expect(out[1]!.buffer).toBe(first[1]!.buffer);
+    }
+    const grown = await read(300);
+    expect(grown[0]!.buffer).not.toBe(first[0]!.buffer);
+    expect(grown[1]!.buffer).toBe(first[1]!.buffer);
+    expect(new Uint32Array(grown[0]!.buffer, 0, 300)[299]).toBe(1299);
+    a.destroy();
+    b.destroy();
   });
 });

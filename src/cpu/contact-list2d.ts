@@ -3,7 +3,7 @@
 // mirror of shaders/contact-list.wgsl); this file reads 2D entries back as objects
 // (the layouts: src/contact-list-layout.ts).
 
-import { CONTACTS_LAYOUT_2D } from '../contact-list-layout.ts';
+import { CONTACTS_LAYOUT_2D, entryWords } from '../contact-list-layout.ts';
 import {
   CONTACT_NONE,
   CpuContacts,
@@ -49,9 +49,11 @@ export interface ContactJson2D {
 }
 
 /** The entries of a dense list (and their user values, where given) as objects. */
-export function unpackContacts2D(dense: ArrayBuffer, userValues?: Float32Array): ContactJson2D[] {
-  const u = new Uint32Array(dense);
-  const f = new Float32Array(dense);
+export function unpackContacts2D(
+  dense: ArrayBuffer | Uint8Array,
+  userValues?: Float32Array,
+): ContactJson2D[] {
+  const { u, f } = entryWords(dense);
   const out: ContactJson2D[] = [];
   const n = wholeEntries('dense', dense.byteLength, C.words * 4, 'ContactManifold2D');
   if (userValues && userValues.length < n * U.words)

@@ -5,7 +5,7 @@
 // per point: x the normal impulse, y and z the tangent impulses, w free).
 
 import { LAYOUT_3D } from '../layout3d.ts';
-import { CONTACTS_LAYOUT_3D } from '../contact-list-layout.ts';
+import { CONTACTS_LAYOUT_3D, entryWords } from '../contact-list-layout.ts';
 import { CpuContacts, checkRunInputs } from './contact-list.ts';
 import { InputError, wholeEntries } from '../errors.ts';
 
@@ -45,9 +45,11 @@ export interface ContactJson3D {
 }
 
 /** The entries of a dense list (and their user values, where given) as objects. */
-export function unpackContacts3D(dense: ArrayBuffer, userValues?: Float32Array): ContactJson3D[] {
-  const u = new Uint32Array(dense);
-  const f = new Float32Array(dense);
+export function unpackContacts3D(
+  dense: ArrayBuffer | Uint8Array,
+  userValues?: Float32Array,
+): ContactJson3D[] {
+  const { u, f } = entryWords(dense);
   const out: ContactJson3D[] = [];
   const n = wholeEntries('dense', dense.byteLength, C.words * 4, 'ContactManifold3D');
   if (userValues && userValues.length < n * U.words)

@@ -264,13 +264,44 @@ export class ReadbackBuffers {
 /**
  * Copies each region to the host in one submit and one map: every round trip to the GPU costs a
  * fixed latency (docs/frame.md), so a frame's counts, or its outputs, travel together. With
- * `staging`, the mappable buffer comes from it and goes back to it.
+ * `staging`, the mappable buffer comes from it and goes back to it. Each region arrives in a new
+ * ArrayBuffer (readBuffersInto: into kept host memory).
  */
-export async function readBuffers(
+export function readBuffers(
   device: GPUDevice,
   regions: readonly ReadRegion[],
   staging?: ReadbackBuffers,
 ): Promise<ArrayBuffer[]> {
+  return mapRegions(device, regions, staging, (mapped, start, bytes) =>
+    mapped.slice(start, start + bytes),
+  );
+}
+
+/**
+ * readBuffers into `host`'s kept buffers: region i arrives in a view of host buffer i, valid until
+ * the next read into `host`. A new ArrayBuffer's first write faults its pages in, which costs
+ * more than the copy itself (docs/frame.md, *Host memory for readback*).
+ */
+export function readBuffersInto(
+  device: GPUDevice,
+  regions: readonly ReadRegion[],
+  host: HostBuffers,
+  staging?: ReadbackBuffers,
+): Promise<Uint8Array[]> {
+  return mapRegions(device, regions, staging, (mapped, start, bytes, i) => {
+    const view = host.view(i, bytes);
+    view.set(new Uint8Array(mapped, start, bytes));
+    return view;
+  });
+}
+
+/** One submit copying every region into one mappable buffer, one map; `take` copies each out. */
+async function mapRegions<T>(
+  device: GPUDevice,
+  regions: readonly ReadRegion[],
+  staging: ReadbackBuffers | undefined,
+  take: (mapped: ArrayBuffer, start: number, bytes: number, region: number) => T,
+): Promise<T[]> {
   const sizes = regions.map((r) => (r.bytes > 0 ? Math.ceil(r.bytes / 4) * 4 : 0));
   const starts: number[] = [];
   let total = 0;
@@ -292,9 +323,27 @@ export async function readBuffers(
   device.queue.submit([encoder.finish()]);
   await read.mapAsync(GPUMapMode.READ);
   const mapped = read.getMappedRange();
-  const out = regions.map((r, i) => mapped.slice(starts[i], starts[i] + Math.max(0, r.bytes)));
+  const out = regions.map((r, i) => take(mapped, starts[i], Math.max(0, r.bytes), i));
   read.unmap();
   if (staging) staging.give(read);
   else read.destroy();
   return out;
+}
+
+/**
+ * Host memory kept from readback to readback: one ArrayBuffer per region index, grown (1.25 ×
+ * what is asked) when short, never shrunk. For a caller that reads a frame's lists every frame.
+ */
+export class HostBuffers {
+  private kept: ArrayBuffer[] = [];
+
+  /** The first `bytes` bytes of kept buffer i (their contents: whatever was last read there). */
+  view(i: number, bytes: number): Uint8Array {
+    let b = this.kept[i];
+    if (!b || b.byteLength < bytes) {
+      b = new ArrayBuffer(Math.ceil((1.25 * bytes) / 16) * 16);
+      this.kept[i] = b;
+    }
+    return new Uint8Array(b, 0, bytes);
+  }
 }

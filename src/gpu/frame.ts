@@ -47,10 +47,13 @@ import {
   PassTimer,
   ReadbackBuffers,
   readBuffers,
+  readBuffersInto,
+  HostBuffers,
   type BatchGrids,
 } from './buffers.ts';
 import { MissingPairClassError, type GpuPairClasses } from './pair-classes.ts';
 import { GpuWaiter } from './host-wait.ts';
+import { InputError } from '../errors.ts';
 import { GpuReuse, REUSE_ANCHOR_COUNTS, REUSE_COUNTS_BYTES, type ReuseDimension } from './reuse.ts';
 import type { GpuWorkList } from './work-list.ts';
 
@@ -199,6 +202,24 @@ export interface FrameResult {
   wallMs: number;
 }
 
+/** How step() hands its lists over. */
+export interface StepOptions {
+  /**
+   * 'copies' (the default): contacts, userValues, began and ended are new buffers, the caller's
+   * to keep. 'kept': they are views of host memory the frame keeps and refills at its next kept
+   * step(), valid until then (copy what must outlive it): no allocation per frame, and a kept
+   * buffer fills about 5× faster than a new one, whose first write faults its pages in
+   * (docs/frame.md, *Host memory for readback*).
+   */
+  results?: 'copies' | 'kept';
+}
+
+/** step()'s result with `results: 'kept'`: the lists as views of the frame's host memory. */
+export interface FrameResultKept extends Omit<FrameResult, 'contacts' | 'userValues'> {
+  contacts: Uint8Array;
+  userValues: Uint8Array;
+}
+
 /** What every batch of one GpuFrame.encode() shares. */
 interface FrameBatches<I> {
   encoder: GPUCommandEncoder;
@@ -234,6 +255,8 @@ export class GpuFrame<
   private readonly reuseFlags: GrowingBuffer;
   /** The mappable buffers of step()'s and readCounts()' readbacks, kept between frames. */
   private readonly readback: ReadbackBuffers;
+  /** step()'s kept host memory for its lists (results: 'kept'). */
+  private readonly hostLists = new HostBuffers();
   /** Anchors of the last frame and this one (alternating). */
   private readonly anchors: [GrowingBuffer, GrowingBuffer];
   private anchorParity = 0;
@@ -655,38 +678,48 @@ export class GpuFrame<
   /**
    * One frame with readback: encodes, submits, and when a buffer overflowed grows it and runs the
    * frame again (the result then equals an unconstrained run); reads the dense contacts back.
-   * Two round trips to the GPU: the counts, then the lists they size (and the timings).
+   * Two round trips to the GPU: the counts, then the lists they size (and the timings). With
+   * `results: 'kept'` the lists arrive in host memory the frame keeps (StepOptions).
    */
-  async step(inputs: I): Promise<FrameResult> {
+  async step(inputs: I, options?: StepOptions & { results?: 'copies' }): Promise<FrameResult>;
+  async step(inputs: I, options: StepOptions & { results: 'kept' }): Promise<FrameResultKept>;
+  async step(inputs: I, options: StepOptions = {}): Promise<FrameResult | FrameResultKept> {
+    const { results = 'copies' } = options;
+    if (results !== 'copies' && results !== 'kept')
+      throw new InputError('options.results', `must be 'copies' or 'kept', got ${String(results)}`);
     const start = performance.now();
     const { counts, runs } = await this.runUntilFits(inputs);
     const out = this.last!;
     const L = this.contacts.dimension.layout;
     const entries = counts.contacts;
-    const [[contacts, userValues, began, ended], timings] = await Promise.all([
-      readBuffers(
-        this.device,
-        [
-          { buffer: out.contacts.contacts, bytes: entries * L.contact.bytes },
-          { buffer: out.contacts.userValues, bytes: entries * L.userValues.bytes },
-          { buffer: out.contacts.began, bytes: 8 * counts.began },
-          { buffer: out.contacts.ended, bytes: 8 * counts.ended },
-        ],
-        this.readback,
-      ),
+    const regions = [
+      { buffer: out.contacts.contacts, bytes: entries * L.contact.bytes },
+      { buffer: out.contacts.userValues, bytes: entries * L.userValues.bytes },
+      { buffer: out.contacts.began, bytes: 8 * counts.began },
+      { buffer: out.contacts.ended, bytes: 8 * counts.ended },
+    ];
+    const [lists, timings] = await Promise.all([
+      results === 'kept'
+        ? readBuffersInto(this.device, regions, this.hostLists, this.readback)
+        : readBuffers(this.device, regions, this.readback),
       this.readFrameTimings(out.batches),
     ]);
+    const [contacts, userValues, began, ended] = lists;
+    const pairs = (b: ArrayBuffer | Uint8Array): Uint32Array =>
+      b instanceof Uint8Array
+        ? new Uint32Array(b.buffer, b.byteOffset, b.byteLength / 4)
+        : new Uint32Array(b);
     return {
       counts,
       contacts,
       userValues,
-      began: new Uint32Array(began),
-      ended: new Uint32Array(ended),
+      began: pairs(began!),
+      ended: pairs(ended!),
       runs,
       batches: out.batches,
       timings,
       wallMs: performance.now() - start,
-    };
+    } as FrameResult | FrameResultKept;
   }
 
   /**
