@@ -227,8 +227,7 @@ export function checkRunInputs(
  * words. A view must start on a word.
  */
 export function entryWords(dense: ArrayBuffer | Uint8Array): { u: Uint32Array; f: Float32Array } {
-  if (dense instanceof ArrayBuffer)
-    return { u: new Uint32Array(dense), f: new Float32Array(dense) };
+  if (!ArrayBuffer.isView(dense)) return { u: new Uint32Array(dense), f: new Float32Array(dense) };
   if (dense.byteOffset % 4 !== 0 || dense.byteLength % 4 !== 0)
     throw new InputError(
       'dense',
