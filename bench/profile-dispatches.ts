@@ -14,7 +14,7 @@
 //
 //   MESA_SHADER_CACHE_DISABLE=true node_modules/.bin/tsx bench/profile-dispatches.ts 3 100 1 bricks --first
 
-import { acquireDevice } from '../src/gpu/device.ts';
+import { acquireDevice, createNodeGpu, nodeVersion } from '../src/gpu/device.ts';
 import type { GpuFrame } from '../src/gpu/frame.ts';
 import { GpuFrame2D, type FrameInputs2D } from '../src/gpu/frame2d.ts';
 import { GpuFrame3D, type FrameInputs3D } from '../src/gpu/frame3d.ts';
@@ -105,14 +105,8 @@ device.createCommandEncoder = (descriptor?: GPUCommandEncoderDescriptor): GPUCom
  */
 async function unquantizedTimestamps(): Promise<void> {
   const g = globalThis as { navigator?: { gpu?: GPU } };
-  if (g.navigator?.gpu || typeof process === 'undefined') return;
-  const name = 'webgpu';
-  const dawn = (await import(/* @vite-ignore */ name)) as {
-    create: (options: string[]) => GPU;
-    globals: Record<string, unknown>;
-  };
-  Object.assign(globalThis, dawn.globals);
-  const gpu = dawn.create(['disable-dawn-features=timestamp_quantization']);
+  if (g.navigator?.gpu || !nodeVersion()) return;
+  const gpu = await createNodeGpu(['disable-dawn-features=timestamp_quantization']);
   Object.defineProperty(globalThis, 'navigator', {
     value: { ...g.navigator, gpu },
     configurable: true,

@@ -106,6 +106,26 @@ export function nodeVersion(): string | undefined {
   return (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node;
 }
 
+/**
+ * A new `GPU` object from Dawn in Node, its globals (GPUBufferUsage, …) installed; `options` are
+ * Dawn's (e.g. 'disable-dawn-features=timestamp_quantization'). getGpu() makes one with none.
+ */
+export async function createNodeGpu(options: string[] = []): Promise<GPU> {
+  // A variable specifier keeps browser bundlers from trying to bundle Dawn's native module.
+  const name = 'webgpu';
+  let dawn: { create: (options: string[]) => GPU; globals: Record<string, unknown> };
+  try {
+    dawn = (await import(/* @vite-ignore */ name)) as typeof dawn;
+  } catch (e) {
+    // Dawn is an optional peer dependency (130 MB of native binaries a browser user never needs).
+    throw new NoAdapterError(
+      `WebGPU in Node needs Dawn: npm install webgpu (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`,
+    );
+  }
+  Object.assign(globalThis, dawn.globals);
+  return dawn.create(options);
+}
+
 /** The `GPU` object: `navigator.gpu` in a browser, Dawn's in Node (loaded on first use). */
 export async function getGpu(): Promise<GPU> {
   const nav = (globalThis as { navigator?: { gpu?: GPU } }).navigator;
@@ -113,22 +133,10 @@ export async function getGpu(): Promise<GPU> {
   if (!nodeVersion()) {
     throw new NoAdapterError('This browser has no WebGPU (navigator.gpu is undefined).');
   }
-  nodeGpu ??= (async () => {
-    // A variable specifier keeps browser bundlers from trying to bundle Dawn's native module.
-    const name = 'webgpu';
-    let dawn: { create: (options: string[]) => GPU; globals: Record<string, unknown> };
-    try {
-      dawn = (await import(/* @vite-ignore */ name)) as typeof dawn;
-    } catch (e) {
-      // Dawn is an optional peer dependency (130 MB of native binaries a browser user never needs).
-      nodeGpu = undefined;
-      throw new NoAdapterError(
-        `WebGPU in Node needs Dawn: npm install webgpu (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`,
-      );
-    }
-    Object.assign(globalThis, dawn.globals);
-    return dawn.create([]);
-  })();
+  nodeGpu ??= createNodeGpu().catch((e: unknown) => {
+    nodeGpu = undefined;
+    throw e;
+  });
   return nodeGpu;
 }
 
