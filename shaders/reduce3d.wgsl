@@ -9,9 +9,9 @@ var<private> cand: array<vec4f, CLASS_CLIP_POINTS_3D>;
 var<private> candId: array<u32, CLASS_CLIP_POINTS_3D>;
 // Indices of the kept candidates, written by reduceManifold3D.
 var<private> chosen: array<u32, MAX_MANIFOLD_POINTS_3D>;
-// The picks loop to the candidate count, not to the arrays' size: a compiler unrolls a constant
-// trip count (lavapipe's up to 32), and the box–box class's 19 candidates in nine loops were a
-// sixth of its code and of its compile (docs/frame.md, *Cold start*).
+// The picks loop to the candidate count, not to the arrays' size: a compiler unrolls a loop of
+// constant trip count, and nine such loops over 19 slots swelled the box–box class's code and
+// compile (docs/frame.md, *Cold start*).
 
 // Reduces candidates (n > 4) to 4 in `chosen`: the deepest point, the one farthest from it, the
 // one making the largest triangle with both, the one adding the largest area outside that

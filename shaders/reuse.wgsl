@@ -18,8 +18,8 @@
 //                warp), and each stores its own words (the slots are not consecutive);
 //   countWork:   over the same list, ruCounts[RU_COUNT_COLLIDED] += its length and
 //                ruCounts[RU_COUNT_TOUCHING] += its slots whose new manifold has points (a frame
-//                derives its reuse counts from those: counting every slot's status cost
-//                reuseSlots a fifth of its time on lavapipe, a quarter on an H200).
+//                derives its reuse counts from those: counting every slot's status is per-slot
+//                atomics in reuseSlots, docs/manifold-reuse.md).
 // Manifolds and anchors leave as 16-byte words (ruManifoldWords, ruAnchorWords: the per-dimension
 // file's pack functions). On a GPU (RU_STAGED_STORES) a workgroup stages its slots' structs in
 // workgroup memory and writes them out word after word, so consecutive invocations store

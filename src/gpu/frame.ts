@@ -207,9 +207,8 @@ export interface StepOptions {
   /**
    * 'copies' (the default): contacts, userValues, began and ended are new buffers, the caller's
    * to keep. 'kept': they are views of host memory the frame keeps and refills at its next kept
-   * step(), valid until then (copy what must outlive it): no allocation per frame, and a kept
-   * buffer fills about 5× faster than a new one, whose first write faults its pages in
-   * (docs/frame.md, *Host memory for readback*).
+   * step(), valid until then (copy what must outlive it): no allocation per frame, and no new
+   * buffer whose first write faults its pages in (docs/frame.md, *Host memory for readback*).
    */
   results?: 'copies' | 'kept';
 }

@@ -153,8 +153,8 @@ export interface ReuseInputs {
   /** u32 per slot of the window: the REUSE_STATUS. */
   flags: GPUBufferBinding;
   /**
-   * REUSE_COUNTS_BYTES: the pass adds its slots per status. Optional: counting is per-slot atomics,
-   * a fifth of the pass on lavapipe and a quarter on an H200; the frames count on the anchor pass.
+   * REUSE_COUNTS_BYTES: the pass adds its slots per status. Optional: counting is per-slot atomics
+   * (their cost: docs/manifold-reuse.md); the frames count on the anchor pass instead.
    */
   counts?: GPUBufferBinding;
   /** Zero the counts first (an encoder only; the buffer needs COPY_DST). Default true. */
