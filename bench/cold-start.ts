@@ -18,7 +18,8 @@ import { loadavg } from 'node:os';
 import { createNarrowphase } from '../src/narrowphase.ts';
 import { acquireDevice } from '../src/gpu/device.ts';
 import { GpuFrame3D } from '../src/gpu/frame3d.ts';
-import { classKernel, narrowphaseResources } from '../src/gpu/pair-classes.ts';
+import { classKernel } from '../src/gpu/pair-classes.ts';
+import { warmUpKernel } from '../src/gpu/pipelines.ts';
 import { NARROWPHASE_DIMENSION_3D, PAIR_CLASSES_3D } from '../src/gpu/pair-classes3d.ts';
 import { NARROWPHASE_DIMENSION_2D, PAIR_CLASSES_2D } from '../src/gpu/pair-classes2d.ts';
 import { packShapes3D, packBodies3D } from '../src/pack3d.ts';
@@ -138,23 +139,7 @@ async function measure(what: string): Promise<Measured> {
     const k = await classKernel(device, d as never, kernel as never);
     const compiled = performance.now() - t;
     // Its first dispatch (an empty batch): lavapipe's machine code.
-    const encoder = device.createCommandEncoder();
-    const pass = encoder.beginComputePass();
-    pass.setPipeline(k.pipeline);
-    const entries = narrowphaseResources(d as never).map((r) => ({
-      binding: r.binding,
-      resource: {
-        buffer: device.createBuffer({
-          size: 256,
-          usage: r.uniform ? GPUBufferUsage.UNIFORM : GPUBufferUsage.STORAGE,
-        }),
-      },
-    }));
-    pass.setBindGroup(0, device.createBindGroup({ layout: k.layout, entries }));
-    pass.dispatchWorkgroups(1);
-    pass.end();
-    device.queue.submit([encoder.finish()]);
-    await device.queue.onSubmittedWorkDone();
+    await warmUpKernel(device, k, d.classBindings, `class:${dim}:${kernel}`);
     return {
       what,
       ms: performance.now() - t,

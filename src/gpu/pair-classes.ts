@@ -36,7 +36,9 @@
 // Pipelines: createComputePipelineAsync, in parallel, only for the classes asked for; each is
 // then run once on an empty batch, because lavapipe compiles a pipeline's machine code at its
 // first dispatch, and a compile time that leaves that out would mislead. compileMs has the time
-// per class. A class without a pipeline is never run: encode() callers check require() first,
+// per class. The classifier's kernels that the compiled classes will run are dispatched once
+// too, while the classes' pipelines are still being created, so that their machine code is not
+// what the first real batch waits for. A class without a pipeline is never run: encode() callers check require() first,
 // and the classifier counts such pairs on the GPU (readSkipped) for a check after the submit.
 
 import { dispatchRows, readBuffer, type ReadRegion } from './buffers.ts';
@@ -47,6 +49,7 @@ import {
   type EntryPoints,
   type Kernel,
   cachedBindGroup,
+  warmUpKernel,
 } from './pipelines.ts';
 import { GpuScan, type ScanPlan } from './scan.ts';
 import { structTable, word, type BufferBindingLayout } from '../layout.ts';
@@ -322,6 +325,8 @@ export class GpuPairClasses<C extends string, I> {
       }
       jobs.push(job);
     }
+    const ready = new Set([...this.kernels.keys(), ...this.pending.keys()]).size;
+    if (ready > 0) jobs.push(this.warmUpClassifier(ready).then(() => undefined));
     await Promise.all(jobs);
   }
 
@@ -555,26 +560,26 @@ export class GpuPairClasses<C extends string, I> {
 
   /** One dispatch of a new pipeline on an empty batch (its params say 0 pairs): lavapipe compiles it then. */
   private async warmUp(kernel: Kernel): Promise<Kernel> {
-    const device = this.device;
-    const empty = (usage: number): GPUBuffer => device.createBuffer({ size: 256, usage });
-    const params = empty(GPUBufferUsage.UNIFORM);
-    const owned = [params];
-    const entries = narrowphaseResources(this.dimension).map((r) => {
-      if (r.uniform) return { binding: r.binding, resource: { buffer: params } };
-      const b = empty(GPUBufferUsage.STORAGE);
-      owned.push(b);
-      return { binding: r.binding, resource: { buffer: b } };
-    });
-    const encoder = device.createCommandEncoder({ label: `${this.dimension.label}.warm-up` });
-    const pass = encoder.beginComputePass();
-    pass.setPipeline(kernel.pipeline);
-    pass.setBindGroup(0, device.createBindGroup({ layout: this.layout, entries }));
-    pass.dispatchWorkgroups(1);
-    pass.end();
-    device.queue.submit([encoder.finish()]);
-    await device.queue.onSubmittedWorkDone();
-    for (const b of owned) b.destroy();
+    const d = this.dimension;
+    await warmUpKernel(this.device, kernel, d.classBindings, `${d.label}.class`);
     return kernel;
+  }
+
+  /** The classifier's kernels that `classes` compiled will run, each dispatched once (warmUpKernel). */
+  private warmUpClassifier(classes: number): Promise<unknown> {
+    const entries: readonly ClassifierEntry[] =
+      classes === 1 ? ['pcList', 'pcFinishOne'] : ['pcCount', 'pcScatter', 'pcFinish'];
+    const d = this.dimension;
+    return Promise.all(
+      entries.map((e) =>
+        warmUpKernel(
+          this.device,
+          this.classifier.kernels[e],
+          d.classifierBindings[e]!,
+          `${d.label}.${e}`,
+        ),
+      ),
+    );
   }
 
   destroy(): void {
@@ -589,16 +594,6 @@ export class GpuPairClasses<C extends string, I> {
     for (const p of this.plans.values()) p.destroy();
     this.plans.clear();
   }
-}
-
-/** The class kernel's buffers (reflected from the WGSL at build time): binding numbers, and which is the uniform. */
-export function narrowphaseResources(
-  dimension: NarrowphaseDimension<string, unknown>,
-): { binding: number; uniform: boolean }[] {
-  return dimension.classBindings.map((b) => ({
-    binding: b.binding,
-    uniform: b.type === 'uniform',
-  }));
 }
 
 const layouts = new WeakMap<GPUDevice, Map<string, GPUBindGroupLayout>>();

@@ -162,6 +162,49 @@ export function bufferLayout(
   });
 }
 
+const warmedUp = new WeakMap<GPUComputePipeline, Promise<void>>();
+
+/**
+ * Dispatches `kernel` once (one workgroup, over zeroed throwaway buffers of its `bindings`) and
+ * resolves when that has run; once per pipeline. Lavapipe compiles a pipeline's machine code at
+ * its first dispatch, on its queue's thread: warmed up while other pipelines are still being
+ * created, that compile overlaps theirs instead of delaying the first real submit.
+ */
+export function warmUpKernel(
+  device: GPUDevice,
+  kernel: Kernel,
+  bindings: readonly BufferBindingLayout[],
+  label: string,
+): Promise<void> {
+  let done = warmedUp.get(kernel.pipeline);
+  if (done) return done;
+  const owned = bindings.map((b) =>
+    device.createBuffer({
+      label: `${label}.warm-up`,
+      size: 256,
+      usage: b.type === 'uniform' ? GPUBufferUsage.UNIFORM : GPUBufferUsage.STORAGE,
+    }),
+  );
+  const encoder = device.createCommandEncoder({ label: `${label}.warm-up` });
+  const pass = encoder.beginComputePass();
+  pass.setPipeline(kernel.pipeline);
+  pass.setBindGroup(
+    0,
+    device.createBindGroup({
+      layout: kernel.layout,
+      entries: bindings.map((b, i) => ({ binding: b.binding, resource: { buffer: owned[i]! } })),
+    }),
+  );
+  pass.dispatchWorkgroups(1);
+  pass.end();
+  device.queue.submit([encoder.finish()]);
+  done = device.queue.onSubmittedWorkDone().then(() => {
+    for (const b of owned) b.destroy();
+  });
+  warmedUp.set(kernel.pipeline, done);
+  return done;
+}
+
 /** Bind groups kept per device, oldest dropped first past this many. */
 const BIND_GROUP_CACHE_SIZE = 512;
 const bindGroupCache = new WeakMap<GPUDevice, Map<string, GPUBindGroup>>();
