@@ -5,6 +5,7 @@
 // same pairs (bench/scenes2d.ts), timed by bench/timing.ts.
 
 import { collidePacked2D, prepareCpu2D } from '../src/cpu/narrowphase2d.ts';
+import { u32Words } from '../src/gpu/buffers.ts';
 import type { GpuNarrowphase2D } from '../src/gpu/narrowphase2d.ts';
 import { LAYOUT_2D } from '../src/layout2d.ts';
 import { manifoldBytes2D } from '../src/pack2d.ts';
@@ -37,8 +38,8 @@ export interface Options2D {
   gpuWarmupMs?: number;
 }
 
-export function countTouching(manifolds: ArrayBuffer, pairs: number): number {
-  const u = new Uint32Array(manifolds);
+/** Touching slots among the first `pairs` manifold slots (their u32 words). */
+export function countTouching(u: Uint32Array, pairs: number): number {
   const M = LAYOUT_2D.manifold;
   let n = 0;
   for (let k = 0; k < pairs; k++) if (u[k * M.words + M.count]! > 0) n++;
@@ -88,7 +89,7 @@ export async function benchScene2D(
           return [performance.now() - t0];
         },
         () => {
-          touching.cpuRef = countTouching(out, n);
+          touching.cpuRef = countTouching(new Uint32Array(out), n);
         },
       );
     } catch (e) {
@@ -101,17 +102,19 @@ export async function benchScene2D(
   } else {
     try {
       gpu.np.checkCapacity(s.packed);
-      let last: ArrayBuffer | null = null;
+      // The slots arrive in the narrowphase's kept host memory, as an engine reading every frame
+      // would take them; the last run's stay there until the next kept run.
+      let last: Uint8Array | null = null;
       await add(
         ['gpuWall', 'gpuKernel'],
         async () => {
           if (options.gpuWarmupMs) await keepGpuBusy(gpu.np.device, options.gpuWarmupMs);
-          const r = await gpu.np.run(s.packed);
+          const r = await gpu.np.run(s.packed, { results: 'kept' });
           last = r.manifolds;
           return [r.wallMs, r.kernelMs ?? NaN];
         },
         () => {
-          if (last) touching.gpu = countTouching(last, n);
+          if (last) touching.gpu = countTouching(u32Words(last), n);
         },
       );
     } catch (e) {

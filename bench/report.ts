@@ -278,7 +278,8 @@ export function renderTable(results: readonly ScenarioResult[]): string {
   });
   const notes = [
     'pairs/s per contender; ratios are pairs/s over pairs/s. touch: pairs with a contact (the rest are near misses).',
-    'GPU kernel: timestamp queries around the compute pass; GPU wall: upload + dispatch + readback on the host.',
+    'GPU kernel: timestamp queries around the compute pass; GPU wall: upload + dispatch + readback on the host' +
+      " (into kept host memory: run()'s results: 'kept').",
     'CPU ref: src/cpu collidePacked2D on the packed scene (single thread); peers: one collide + world manifold per pair' +
       ' (rapier2d: Collider.contactCollider, the deepest point only).',
     `~: noisy, the samples spread over more than ${100 * NOISY_SPREAD}% of the median (other processes on the machine?);` +
@@ -536,7 +537,8 @@ export function renderTable3D(
   const notes = [
     'pairs/s per contender; ratios are pairs/s over pairs/s. touch: pairs with a contact; pts: mean points per touching pair (CPU ref).',
     'CPU ref: src/cpu collidePacked3D on the packed scene (single thread); GPU kernel: timestamp queries around the pass;',
-    '  GPU wall: upload + dispatch + readback. Peers, one call per pair on prebuilt shapes: rapier3d Collider.contactCollider',
+    "  GPU wall: upload + dispatch + readback (into kept host memory: run()'s results: 'kept').",
+    '  Peers, one call per pair on prebuilt shapes: rapier3d Collider.contactCollider',
     '  (normal, depth and ONE point: rapier exposes full manifolds only through a world step), jolt CollideShape + its',
     '  ManifoldBetweenTwoFaces/PruneContactPoints (≤ 4 points), cannon-es narrowphase convexConvex/sphereConvex.',
     '†: speed only, cannon-es results are not comparable there (its hull clipping is wrong on general hulls, and its',

@@ -49,6 +49,9 @@ export {
   GpuNarrowphase2D,
   type GpuNarrowphase2DOptions,
   type GpuRunResult,
+  type GpuRunResultKept,
+  type ResultsMode,
+  type RunOptions,
 } from './gpu/narrowphase2d.ts';
 export {
   acquireDevice,

@@ -316,7 +316,7 @@ describe('3D narrowphase: GPU vs CPU, adversarial sets', () => {
 });
 
 describe('3D determinism', () => {
-  function sha256(buf: ArrayBuffer): string {
+  function sha256(buf: ArrayBuffer | Uint8Array): string {
     return createHash('sha256').update(new Uint8Array(buf)).digest('hex');
   }
 
@@ -361,5 +361,31 @@ describe('3D determinism', () => {
     const garbage = new ArrayBuffer(manifoldBytes3D(packed.pairCount));
     new Uint32Array(garbage).fill(0xdeadbeef);
     expect(sha256(collidePacked3D(prepared, packed, garbage))).toBe(clean);
+  });
+
+  it("run() with results: 'kept' hands over the copies' bytes in host memory it keeps, batched too", async () => {
+    const a = mixedPacked(0xd37e5, 3_000);
+    const b = mixedPacked(0xd37e6, 2_000);
+    const chunked = await GpuNarrowphase3D.create(acquired.device, acquired.timestamps, {
+      maxPairsPerDispatch: 1000,
+    });
+    try {
+      for (const np of [gpu, chunked]) {
+        const copyA = sha256((await np.run(a)).manifolds);
+        const copyB = sha256((await np.run(b)).manifolds);
+        const keptA = await np.run(a, { results: 'kept' });
+        expect(keptA.manifolds.byteLength).toBe(manifoldBytes3D(a.pairCount));
+        expect(sha256(keptA.manifolds)).toBe(copyA);
+        const keptB = await np.run(b, { results: 'kept' });
+        expect(sha256(keptB.manifolds)).toBe(copyB);
+        // The second kept run refilled the first's memory; a copy in between leaves it alone.
+        expect(keptB.manifolds.buffer).toBe(keptA.manifolds.buffer);
+        await np.run(a);
+        expect(sha256(keptB.manifolds)).toBe(copyB);
+      }
+      expect(a.pairCount).toBeGreaterThan(chunked.maxPairsPerDispatch);
+    } finally {
+      chunked.destroy();
+    }
   });
 });

@@ -9,6 +9,8 @@ import { unpackContacts3D, CONTACTS_LAYOUT_3D } from '../src/cpu/contact-list3d.
 import { InputError } from '../src/errors.ts';
 import { acquireDevice } from '../src/gpu/device.ts';
 import { GpuFrame2D } from '../src/gpu/frame2d.ts';
+import { GpuNarrowphase3D } from '../src/gpu/narrowphase3d.ts';
+import { packScene3D } from '../src/pack3d.ts';
 import { createNarrowphase, type NarrowphaseOptions } from '../src/narrowphase.ts';
 import { parseScene, parseScene2D, parseScene3D } from '../src/scene.ts';
 
@@ -220,5 +222,28 @@ describe("unpacking a frame's dense list", () => {
       "must be 'copies' or 'kept', got views",
     );
     frame.destroy();
+  });
+
+  it("a narrowphase's run() results option that is neither 'copies' nor 'kept', before any GPU work", async () => {
+    const np = await GpuNarrowphase3D.create(device, false);
+    const scene = parseScene3D({
+      dim: 3,
+      shapes: [{ type: 'box', halfExtents: [0.5, 0.5, 0.5] }],
+      bodies: [
+        { shape: 0, position: [0, 0, 0] },
+        { shape: 0, position: [0, 0.9, 0] },
+      ],
+      pairs: [[0, 1]],
+    });
+    await refused(
+      np.run(packScene3D(scene, scene.pairs!), { results: 'views' } as unknown as {
+        results: 'kept';
+      }),
+      'options.results',
+      "must be 'copies' or 'kept', got views",
+    );
+    // Nothing compiled: the run stopped before the box–box class's pipeline.
+    expect(np.compileMs).toEqual({});
+    np.destroy();
   });
 });

@@ -11,7 +11,7 @@
 // starts when the previous one has settled) and every call resolves with what it gives alone.
 
 import { CapacityError } from '../errors.ts';
-import { GrowingBuffer, PassTimer, type GpuRunResult } from './buffers.ts';
+import { GrowingBuffer, HostBuffers, PassTimer, type GpuRunResultKept } from './buffers.ts';
 
 /** Bytes of one pair (vec2u). */
 export const PAIR_BYTES = 8;
@@ -94,6 +94,8 @@ export class PairBatcher {
   private readonly pairs: GrowingBuffer;
   private readonly slots: GrowingBuffer;
   private readonly readbacks: GrowingBuffer[] = [];
+  /** Host memory of kept runs (RunOptions). */
+  private readonly host = new HostBuffers();
   private readonly params: GPUBuffer[] = [];
   private readonly timer: PassTimer;
   private tail: Promise<unknown> = Promise.resolve();
@@ -155,9 +157,15 @@ export class PairBatcher {
 
   /**
    * Uploads `pairs`, records every batch (`record`), submits once, and reads all slots back into
-   * one buffer of max(1, pairCount) slots. Call it inside serial().
+   * one buffer of max(1, pairCount) slots: a new one, or with `kept` the batcher's host memory
+   * (valid until its next kept run). Call it inside serial().
    */
-  async run(pairs: Uint32Array, record: RecordBatch, start: number): Promise<GpuRunResult> {
+  async run(
+    pairs: Uint32Array,
+    record: RecordBatch,
+    start: number,
+    kept: boolean,
+  ): Promise<GpuRunResultKept> {
     const device = this.device;
     const pairCount = pairs.length / 2;
     if (pairs.byteLength > device.limits.maxBufferSize) {
@@ -222,7 +230,8 @@ export class PairBatcher {
     }
     this.timer.resolve(encoder);
     device.queue.submit([encoder.finish()]);
-    const out = new Uint8Array(sizes.reduce((n, bytes) => n + bytes, 0));
+    const total = sizes.reduce((n, bytes) => n + bytes, 0);
+    const out = kept ? this.host.view(0, total) : new Uint8Array(total);
     await Promise.all(
       batches.map(async (batch) => {
         const readback = this.readbacks[batch.index].buffer!;
@@ -235,7 +244,7 @@ export class PairBatcher {
       }),
     );
     const wallMs = performance.now() - start;
-    return { manifolds: out.buffer, kernelMs: await this.timer.readMs(), wallMs };
+    return { manifolds: out, kernelMs: await this.timer.readMs(), wallMs };
   }
 
   destroy(): void {

@@ -2,6 +2,8 @@
 // that grow, dispatch grids in rows of workgroups, uniform slots, readback, and timestamp queries
 // around compute passes.
 
+import { InputError } from '../errors.ts';
+
 /** Workgroups per dispatch dimension (WebGPU's default and lavapipe's limit). */
 export const MAX_GROUPS_PER_DIMENSION = 65535;
 
@@ -156,6 +158,32 @@ export interface GpuRunResult {
   kernelMs: number | null;
   /** Upload + kernel + readback, measured on the host from `start` (ms). */
   wallMs: number;
+}
+
+/** run()'s result with `results: 'kept'` (RunOptions): the slots as a view of the narrowphase's host memory. */
+export interface GpuRunResultKept extends Omit<GpuRunResult, 'manifolds'> {
+  manifolds: Uint8Array;
+}
+
+/**
+ * Where read-back results go: 'copies' (new buffers, the caller's to keep) or 'kept' (views of
+ * host memory the reader keeps and refills at its next kept read: no allocation, and no new
+ * buffer whose first write faults its pages in; docs/frame.md, *Host memory for readback*).
+ */
+export type ResultsMode = 'copies' | 'kept';
+
+/** How GpuNarrowphase2D/3D.run() hands its manifold slots over. */
+export interface RunOptions {
+  /** 'copies' (the default): a new ArrayBuffer; 'kept': a view valid until the next kept run(). */
+  results?: ResultsMode;
+}
+
+/** `options.results`, checked: 'copies' when absent, else 'copies' or 'kept' (an InputError otherwise). */
+export function resultsMode(options: { results?: unknown } | undefined): ResultsMode {
+  const results = options?.results ?? 'copies';
+  if (results !== 'copies' && results !== 'kept')
+    throw new InputError('options.results', `must be 'copies' or 'kept', got ${String(results)}`);
+  return results;
 }
 
 /**
@@ -328,6 +356,13 @@ async function mapRegions<T>(
   if (staging) staging.give(read);
   else read.destroy();
   return out;
+}
+
+/** The u32 words of read-back bytes: a buffer, or a view of one (kept results, which start on a word). */
+export function u32Words(bytes: ArrayBuffer | Uint8Array): Uint32Array {
+  return ArrayBuffer.isView(bytes)
+    ? new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2)
+    : new Uint32Array(bytes);
 }
 
 /**

@@ -49,11 +49,13 @@ import {
   readBuffers,
   readBuffersInto,
   HostBuffers,
+  resultsMode,
+  u32Words,
   type BatchGrids,
+  type ResultsMode,
 } from './buffers.ts';
 import { MissingPairClassError, type GpuPairClasses } from './pair-classes.ts';
 import { GpuWaiter } from './host-wait.ts';
-import { InputError } from '../errors.ts';
 import { GpuReuse, REUSE_ANCHOR_COUNTS, REUSE_COUNTS_BYTES, type ReuseDimension } from './reuse.ts';
 import type { GpuWorkList } from './work-list.ts';
 
@@ -210,7 +212,7 @@ export interface StepOptions {
    * step(), valid until then (copy what must outlive it): no allocation per frame, and no new
    * buffer whose first write faults its pages in (docs/frame.md, *Host memory for readback*).
    */
-  results?: 'copies' | 'kept';
+  results?: ResultsMode;
 }
 
 /** step()'s result with `results: 'kept'`: the lists as views of the frame's host memory. */
@@ -683,9 +685,7 @@ export class GpuFrame<
   async step(inputs: I, options?: StepOptions & { results?: 'copies' }): Promise<FrameResult>;
   async step(inputs: I, options: StepOptions & { results: 'kept' }): Promise<FrameResultKept>;
   async step(inputs: I, options: StepOptions = {}): Promise<FrameResult | FrameResultKept> {
-    const { results = 'copies' } = options;
-    if (results !== 'copies' && results !== 'kept')
-      throw new InputError('options.results', `must be 'copies' or 'kept', got ${String(results)}`);
+    const results = resultsMode(options);
     const start = performance.now();
     const { counts, runs } = await this.runUntilFits(inputs);
     const out = this.last!;
@@ -704,16 +704,12 @@ export class GpuFrame<
       this.readFrameTimings(out.batches),
     ]);
     const [contacts, userValues, began, ended] = lists;
-    const pairs = (b: ArrayBuffer | Uint8Array): Uint32Array =>
-      b instanceof Uint8Array
-        ? new Uint32Array(b.buffer, b.byteOffset, b.byteLength / 4)
-        : new Uint32Array(b);
     return {
       counts,
       contacts,
       userValues,
-      began: pairs(began!),
-      ended: pairs(ended!),
+      began: u32Words(began!),
+      ended: u32Words(ended!),
       runs,
       batches: out.batches,
       timings,

@@ -4,7 +4,7 @@
 // then read back (src/gpu/batches.ts). The dimensions differ only in their inputs.
 
 import { PairBatcher, writeBatchParams } from './batches.ts';
-import { dispatchGrid, type GpuRunResult, type GrowingBuffer } from './buffers.ts';
+import { dispatchGrid, type GpuRunResultKept, type GrowingBuffer } from './buffers.ts';
 import { guardDeviceLoss } from './device.ts';
 import { classKernel, type GpuPairClasses } from './pair-classes.ts';
 
@@ -24,13 +24,18 @@ export interface NarrowphaseRun<C extends string, I> {
   pairs: Uint32Array;
   pairCount: number;
   margin: number;
+  /** The slots into the batcher's kept host memory (RunOptions 'kept'), else a new buffer. */
+  kept: boolean;
 }
 
-/** Collides every pair of the run and reads the manifold slots back; calls in flight queue. */
+/**
+ * Collides every pair of the run and reads the manifold slots back; calls in flight queue. The
+ * slots arrive as a view: of a new buffer of exactly their bytes, or of the kept host memory.
+ */
 export function runNarrowphase<C extends string, I>(
   device: GPUDevice,
   run: NarrowphaseRun<C, I>,
-): Promise<GpuRunResult> {
+): Promise<GpuRunResultKept> {
   const { classes, batcher } = run;
   const dimension = classes.dimension;
   return batcher.serial(() =>
@@ -86,6 +91,7 @@ export function runNarrowphase<C extends string, I>(
           }
         },
         start,
+        run.kept,
       );
     }),
   );

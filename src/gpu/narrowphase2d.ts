@@ -8,7 +8,14 @@
 import { LAYOUT_2D } from '../layout2d.ts';
 import type { Packed2D } from '../pack2d.ts';
 import { checkInputBytes, PairBatcher } from './batches.ts';
-import { GrowingBuffer, type GpuRunResult } from './buffers.ts';
+import {
+  GrowingBuffer,
+  resultsMode,
+  type GpuRunResult,
+  type GpuRunResultKept,
+  type ResultsMode,
+  type RunOptions,
+} from './buffers.ts';
 import { runNarrowphase } from './narrowphase-run.ts';
 import { GpuPairClasses } from './pair-classes.ts';
 import {
@@ -20,7 +27,7 @@ import {
   type ShapeKindName2D,
 } from './pair-classes2d.ts';
 
-export type { GpuRunResult };
+export type { GpuRunResult, GpuRunResultKept, ResultsMode, RunOptions };
 
 export interface GpuNarrowphase2DOptions {
   /** Most pairs per batch (rounded down to a multiple of 256); default: what one binding holds. */
@@ -102,10 +109,14 @@ export class GpuNarrowphase2D {
 
   /**
    * Collides every pair of `packed` and reads the manifold slots back. Calls in flight run one
-   * after the other, each with its own result.
+   * after the other, each with its own result; with `results: 'kept'` the slots are a view of host
+   * memory this narrowphase keeps and refills at its next kept run (RunOptions).
    */
-  run(packed: Packed2D): Promise<GpuRunResult> {
-    return runNarrowphase(this.device, {
+  async run(packed: Packed2D, options?: RunOptions & { results?: 'copies' }): Promise<GpuRunResult>;
+  async run(packed: Packed2D, options: RunOptions & { results: 'kept' }): Promise<GpuRunResultKept>;
+  async run(packed: Packed2D, options?: RunOptions): Promise<GpuRunResult | GpuRunResultKept> {
+    const kept = resultsMode(options) === 'kept';
+    const r = await runNarrowphase(this.device, {
       classes: this.classes,
       batcher: this.batcher,
       counts: this.counts,
@@ -119,7 +130,10 @@ export class GpuNarrowphase2D {
       pairs: packed.pairs,
       pairCount: packed.pairCount,
       margin: packed.margin,
+      kept,
     });
+    // A copy's view covers its whole new buffer.
+    return kept ? r : { ...r, manifolds: r.manifolds.buffer as ArrayBuffer };
   }
 
   destroy(): void {

@@ -9,7 +9,13 @@
 import { LAYOUT_3D } from '../layout3d.ts';
 import type { Packed3D } from '../pack3d.ts';
 import { checkInputBytes, PairBatcher } from './batches.ts';
-import { GrowingBuffer, type GpuRunResult } from './buffers.ts';
+import {
+  GrowingBuffer,
+  resultsMode,
+  type GpuRunResult,
+  type GpuRunResultKept,
+  type RunOptions,
+} from './buffers.ts';
 import { runNarrowphase } from './narrowphase-run.ts';
 import { GpuPairClasses } from './pair-classes.ts';
 import {
@@ -116,10 +122,14 @@ export class GpuNarrowphase3D {
 
   /**
    * Collides every pair of `packed` and reads the manifold slots back. Calls in flight run one
-   * after the other, each with its own result.
+   * after the other, each with its own result; with `results: 'kept'` the slots are a view of host
+   * memory this narrowphase keeps and refills at its next kept run (RunOptions).
    */
-  run(packed: Packed3D): Promise<GpuRunResult> {
-    return runNarrowphase(this.device, {
+  async run(packed: Packed3D, options?: RunOptions & { results?: 'copies' }): Promise<GpuRunResult>;
+  async run(packed: Packed3D, options: RunOptions & { results: 'kept' }): Promise<GpuRunResultKept>;
+  async run(packed: Packed3D, options?: RunOptions): Promise<GpuRunResult | GpuRunResultKept> {
+    const kept = resultsMode(options) === 'kept';
+    const r = await runNarrowphase(this.device, {
       classes: this.classes,
       batcher: this.batcher,
       counts: this.counts,
@@ -137,7 +147,10 @@ export class GpuNarrowphase3D {
       pairs: packed.pairs,
       pairCount: packed.pairCount,
       margin: packed.margin,
+      kept,
     });
+    // A copy's view covers its whole new buffer.
+    return kept ? r : { ...r, manifolds: r.manifolds.buffer as ArrayBuffer };
   }
 
   destroy(): void {
