@@ -24,11 +24,11 @@ struct ContactParams {
   first: u32,                                          // this batch: the frame's pair index of its slot 0
   slots: u32,                                          // this batch: its pair slots (the manifold and pair bindings hold them)
   pageEntries: u32,                                    // entries per page of the dense list (bindings)
+  eventMasksAt: u32,                                   // the event scratch's word where the blocks' flag masks start
   _pad0: u32,
-  _pad1: u32,
 }
 
-// The per-entry kernels' grids and the event scans' sizes, written by ctFinalize once the frame's
+// The per-entry kernels' grids and the event scan's size, written by ctFinalize once the frame's
 // entries are known: persistence and events run over the written entries, not the capacity.
 struct ContactDispatch {
   entriesX: u32,                                       // dispatchWorkgroupsIndirect over the written entries
@@ -37,6 +37,8 @@ struct ContactDispatch {
   eventsX: u32,                                        // over max(written, last frame's written) + 1
   eventsY: u32,
   eventsZ: u32,
-  beganFlags: u32,                                     // elements of the began scan: written + 1
-  endedFlags: u32,                                     // elements of the ended scan: last frame's written + 1
+  blocksX: u32,                                        // over the event blocks (CT_EVENT_BLOCK entries each)
+  blocksY: u32,
+  blocksZ: u32,
+  eventBlocks: u32,                                    // elements of the event scan: 2 × the event blocks + 1
 }

@@ -30,9 +30,14 @@
 //                 point takes that entry's user value of the point with the same feature id, else 0;
 //   ctPatch:      `previous` and `matched` into the entry, its pair into ctKeys; last frame's
 //                 entry marked continued;
-//   ctEventFlags: began (entries with no previous) and ended (last frame's entries not continued);
-//   (exclusive scans of both flags);
-//   ctEvents:     the began and ended pairs, in list order, and their counts.
+//   ctEventFlags: per block of CT_EVENT_BLOCK entries (one invocation, one mask word each), which
+//                 began (no previous) and which of last frame's entries ended (not continued), as
+//                 bit masks, and how many of each: the block counts, began blocks then ended;
+//   (an exclusive scan of the block counts: where each block's events go);
+//   ctEvents:     the began and ended pairs, in list order, and their counts; an entry's place in
+//                 its block is the number of bits below its own in the block's mask.
+// A settled scene has few events: the events pass writes no per-entry array, and its scan runs
+// over a sixteenth of the entries.
 //
 // No atomics but a workgroup's count of its entries (a sum): every output is a function of the
 // input alone, byte for byte, whatever the batches.
@@ -69,10 +74,9 @@ struct CtEntryIds {
 @group(0) @binding(9) var<storage, read_write> ctContinued: array<u32>;             // per last frame's entry: 1 when continued
 @group(0) @binding(10) var<storage, read_write> ctUserValues: array<CtUserValues>;
 @group(0) @binding(11) var<storage, read> ctPrevIds: array<CtEntryIds>;
-@group(0) @binding(12) var<storage, read_write> ctBeganFlags: array<u32>;           // per entry + 1, scanned
+@group(0) @binding(12) var<storage, read_write> ctEventScratch: array<u32>;         // the event blocks' counts (scanned), then their masks
 @group(0) @binding(13) var<storage, read> ctPrevUserValues: array<CtUserValues>;
 @group(0) @binding(14) var<storage, read> ctPrevCounts: ContactCounts;
-@group(0) @binding(15) var<storage, read_write> ctEndedFlags: array<u32>;           // per last frame's entry + 1, scanned
 @group(0) @binding(16) var<storage, read_write> ctBegan: array<vec2u>;              // pairs that began touching
 @group(0) @binding(17) var<storage, read_write> ctContacts1: array<vec4u>;         // page 1
 @group(0) @binding(18) var<storage, read_write> ctIds: array<CtEntryIds>;
@@ -158,7 +162,16 @@ fn ctFinalize() {
   let prevWritten = ctPrevWritten();
   let entries = ctGrid(written);
   let events = ctGrid(max(written, prevWritten) + 1u);
-  ctDispatch = ContactDispatch(entries.x, entries.y, 1u, events.x, events.y, 1u, written + 1u, prevWritten + 1u);
+  let blocks = ctEventBlockCount(max(written, prevWritten));
+  let blockGrid = ctGrid(blocks);
+  ctEventScratch[2u * blocks] = 0u;                    // closes the block counts for their scan
+  ctDispatch = ContactDispatch(entries.x, entries.y, 1u, events.x, events.y, 1u,
+                               blockGrid.x, blockGrid.y, 1u, 2u * blocks + 1u);
+}
+
+// Blocks of CT_EVENT_BLOCK entries over the events' range max(written, prevWritten).
+fn ctEventBlockCount(n: u32) -> u32 {
+  return n / CT_EVENT_BLOCK + select(0u, 1u, n % CT_EVENT_BLOCK != 0u);
 }
 
 // Last frame's entries (0 when it may not be read).
@@ -281,36 +294,52 @@ fn ctPatch(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3
   if (m.x != CONTACT_NONE) { ctContinued[m.x] = 1u; }
 }
 
-// Began: entries with no previous, over written + 1 (the last closes the array); ended: last
-// frame's entries not continued, over its written + 1.
+// Invocation eb: event block eb's masks (bit i for its entry i) at eventMasksAt + 2 eb (began)
+// and + 1 (ended), and their counts.
 @compute @workgroup_size(CONTACTS_WORKGROUP_SIZE)
 fn ctEventFlags(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
                 @builtin(local_invocation_index) lid: u32) {
-  let j = ctInvocation(wid, nwg, lid);
+  let eb = ctInvocation(wid, nwg, lid);
   let written = ctCounts.written;
-  if (j <= written) {
-    ctBeganFlags[j] = select(0u, 1u, j < written && ctMatches[j].x == CONTACT_NONE);
-  }
   let prevWritten = ctPrevWritten();
-  if (j <= prevWritten) {
-    ctEndedFlags[j] = select(0u, 1u, j < prevWritten && ctContinued[j] == 0u);
+  let blocks = ctEventBlockCount(max(written, prevWritten));
+  if (eb >= blocks) { return; }
+  var began = 0u;
+  var ended = 0u;
+  for (var i = 0u; i < CT_EVENT_BLOCK; i++) {
+    let j = eb * CT_EVENT_BLOCK + i;
+    if (j < written && ctMatches[j].x == CONTACT_NONE) { began |= 1u << i; }
+    if (j < prevWritten && ctContinued[j] == 0u) { ended |= 1u << i; }
   }
+  ctEventScratch[ctParams.eventMasksAt + 2u * eb] = began;
+  ctEventScratch[ctParams.eventMasksAt + 2u * eb + 1u] = ended;
+  ctEventScratch[eb] = countOneBits(began);
+  ctEventScratch[blocks + eb] = countOneBits(ended);
 }
 
+// After the scan of the block counts: ctEventScratch[b] holds the began events before block b,
+// [blocks + b] all began events and the ended ones before block b, [2 blocks] them all.
 @compute @workgroup_size(CONTACTS_WORKGROUP_SIZE)
 fn ctEvents(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
             @builtin(local_invocation_index) lid: u32) {
   let j = ctInvocation(wid, nwg, lid);
-  let written = ctCounts.written;
-  let prevWritten = ctPrevWritten();
+  let events = max(ctCounts.written, ctPrevWritten());
+  let blocks = ctEventBlockCount(events);
+  let beganTotal = ctEventScratch[blocks];
   if (j == 0u) {
-    ctCounts.began = ctBeganFlags[written];
-    ctCounts.ended = ctEndedFlags[prevWritten];
+    ctCounts.began = beganTotal;
+    ctCounts.ended = ctEventScratch[2u * blocks] - beganTotal;
   }
-  if (j < written && ctBeganFlags[j + 1u] != ctBeganFlags[j]) {
-    ctBegan[ctBeganFlags[j]] = vec2u(ctIds[j].bodyA, ctIds[j].bodyB);
+  if (j >= events) { return; }
+  let eb = j / CT_EVENT_BLOCK;
+  let bit = 1u << (j % CT_EVENT_BLOCK);
+  let at = ctParams.eventMasksAt + 2u * eb;
+  let began = ctEventScratch[at];
+  let ended = ctEventScratch[at + 1u];
+  if ((began & bit) != 0u) {
+    ctBegan[ctEventScratch[eb] + countOneBits(began & (bit - 1u))] = vec2u(ctIds[j].bodyA, ctIds[j].bodyB);
   }
-  if (j < prevWritten && ctEndedFlags[j + 1u] != ctEndedFlags[j]) {
-    ctEnded[ctEndedFlags[j]] = vec2u(ctPrevIds[j].bodyA, ctPrevIds[j].bodyB);
+  if ((ended & bit) != 0u) {
+    ctEnded[ctEventScratch[blocks + eb] - beganTotal + countOneBits(ended & (bit - 1u))] = vec2u(ctPrevIds[j].bodyA, ctPrevIds[j].bodyB);
   }
 }

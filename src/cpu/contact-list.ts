@@ -13,8 +13,9 @@
 //                the user value of last frame's point with the same feature id, else 0
 //                (contactPersist, contactPatch). The lists are double-buffered: each frame writes
 //                one slot and reads the other;
-//   events       the pairs that began touching and those that stopped (contactEventFlags, scans,
-//                contactEvents).
+//   events       the pairs that began touching and those that stopped: per block of entries, bit
+//                masks and counts, a scan of the counts, the pairs placed (contactEventFlags,
+//                exclusiveScanSaturating, contactEvents).
 //
 // Capacity: the list holds `capacity` entries; the counts always give the real total, and
 // `overflow` is 1 when it did not fit; run() then grows the list and runs the frame again.
@@ -26,7 +27,10 @@ import {
   CONTACT_PARAMS_LAYOUT,
   checkBatchPairs,
   checkRunInputs,
+  CONTACT_EVENT_BLOCK,
   contactsLayout,
+  eventBlockCount,
+  eventScratchWords,
   type ContactsLayout,
   type ContactsResult,
   type ContactsRunOptions,
@@ -239,27 +243,51 @@ export function contactPatch(
 }
 
 /**
- * ctEventFlags: began[j] = 1 for entries j < written with no previous (j up to written); ended[j]
- * = 1 for last frame's entries j < prevWritten that none continues (j up to prevWritten).
+ * ctEventFlags: per block of CONTACT_EVENT_BLOCK entries, the entries j < written with no previous
+ * (began) and last frame's entries j < prevWritten that none continues (ended), as bit masks at
+ * masksAt + 2 b and + 1, and their counts: scratch[b] began, scratch[blocks + b] ended;
+ * scratch[2 blocks] = 0 closes them (ctFinalize writes that on the GPU).
  */
 export function contactEventFlags(
   matches: Uint32Array,
   written: number,
   continued: Uint32Array,
   prevWritten: number,
-  began: Uint32Array,
-  ended: Uint32Array,
+  scratch: Uint32Array,
+  masksAt: number,
 ): void {
-  for (let j = 0; j <= written; j++)
-    began[j] = j < written && matches[2 * j] === CONTACT_NONE ? 1 : 0;
-  for (let j = 0; j <= prevWritten; j++) ended[j] = j < prevWritten && continued[j] === 0 ? 1 : 0;
+  const blocks = eventBlockCount(Math.max(written, prevWritten));
+  scratch[2 * blocks] = 0;
+  for (let b = 0; b < blocks; b++) {
+    let began = 0;
+    let ended = 0;
+    for (let i = 0; i < CONTACT_EVENT_BLOCK; i++) {
+      const j = b * CONTACT_EVENT_BLOCK + i;
+      if (j < written && matches[2 * j] === CONTACT_NONE) began |= 1 << i;
+      if (j < prevWritten && continued[j] === 0) ended |= 1 << i;
+    }
+    scratch[masksAt + 2 * b] = began;
+    scratch[masksAt + 2 * b + 1] = ended;
+    scratch[b] = countOneBits(began);
+    scratch[blocks + b] = countOneBits(ended);
+  }
 }
 
-/** ctEvents: after the scans of both flags, the began and ended pairs at their offsets, and their counts. */
+/** WGSL's countOneBits of a u32. */
+function countOneBits(x: number): number {
+  let n = 0;
+  for (let m = x >>> 0; m !== 0; m = (m & (m - 1)) >>> 0) n++;
+  return n;
+}
+
+/**
+ * ctEvents: after the scan of the block counts, the began and ended pairs, each at its block's
+ * offset plus the bits below its own in the block's mask, and their counts.
+ */
 export function contactEvents(
   L: ContactsLayout,
-  beganFlags: Uint32Array,
-  endedFlags: Uint32Array,
+  scratch: Uint32Array,
+  masksAt: number,
   written: number,
   prevWritten: number,
   ids: Uint32Array,
@@ -269,17 +297,27 @@ export function contactEvents(
   ended: Uint32Array,
 ): void {
   const I = L.ids;
-  counts[CONTACT_COUNTS_LAYOUT.began] = beganFlags[written];
-  counts[CONTACT_COUNTS_LAYOUT.ended] = endedFlags[prevWritten];
-  for (let j = 0; j < written; j++) {
-    if (beganFlags[j + 1] === beganFlags[j]) continue;
-    began[2 * beganFlags[j]] = ids[j * I.words + I.bodyA];
-    began[2 * beganFlags[j] + 1] = ids[j * I.words + I.bodyB];
-  }
-  for (let j = 0; j < prevWritten; j++) {
-    if (endedFlags[j + 1] === endedFlags[j]) continue;
-    ended[2 * endedFlags[j]] = prevIds[j * I.words + I.bodyA];
-    ended[2 * endedFlags[j] + 1] = prevIds[j * I.words + I.bodyB];
+  const events = Math.max(written, prevWritten);
+  const blocks = eventBlockCount(events);
+  const beganTotal = scratch[blocks]!;
+  counts[CONTACT_COUNTS_LAYOUT.began] = beganTotal;
+  counts[CONTACT_COUNTS_LAYOUT.ended] = scratch[2 * blocks]! - beganTotal;
+  for (let j = 0; j < events; j++) {
+    const eb = Math.floor(j / CONTACT_EVENT_BLOCK);
+    const bit = (1 << (j % CONTACT_EVENT_BLOCK)) >>> 0;
+    const below = (bit - 1) >>> 0;
+    const b = scratch[masksAt + 2 * eb]!;
+    const e = scratch[masksAt + 2 * eb + 1]!;
+    if ((b & bit) !== 0) {
+      const at = scratch[eb]! + countOneBits(b & below);
+      began[2 * at] = ids[j * I.words + I.bodyA]!;
+      began[2 * at + 1] = ids[j * I.words + I.bodyB]!;
+    }
+    if ((e & bit) !== 0) {
+      const at = scratch[blocks + eb]! - beganTotal + countOneBits(e & below);
+      ended[2 * at] = prevIds[j * I.words + I.bodyA]!;
+      ended[2 * at + 1] = prevIds[j * I.words + I.bodyB]!;
+    }
   }
 }
 
@@ -417,17 +455,16 @@ export class CpuContacts {
     const continued = new Uint32Array(Math.max(1, prevCapacity));
     contactPatch(L, matches, written, cur.contacts, cur.ids, cur.keys, continued);
     const prevWritten = prev ? prev.written : 0;
-    const beganFlags = new Uint32Array(written + 1);
-    const endedFlags = new Uint32Array(prevWritten + 1);
-    contactEventFlags(matches, written, continued, prevWritten, beganFlags, endedFlags);
-    exclusiveScanSaturating(beganFlags, written + 1);
-    exclusiveScanSaturating(endedFlags, prevWritten + 1);
+    const events = eventScratchWords(Math.max(capacity, prevCapacity));
+    const scratch = new Uint32Array(events.words);
+    contactEventFlags(matches, written, continued, prevWritten, scratch, events.masksAt);
+    exclusiveScanSaturating(scratch, 2 * eventBlockCount(Math.max(written, prevWritten)) + 1);
     const began = new Uint32Array(2 * capacity);
     const ended = new Uint32Array(2 * prevCapacity);
     contactEvents(
       L,
-      beganFlags,
-      endedFlags,
+      scratch,
+      events.masksAt,
       written,
       prevWritten,
       cur.ids,

@@ -47,6 +47,8 @@ import { CapacityError } from '../errors.ts';
 import { CONTACTS_GROWTH, CONTACTS_WORKGROUP_SIZE } from '../constants.ts';
 import {
   CONTACT_DISPATCH_LAYOUT,
+  eventBlockCount,
+  eventScratchWords,
   checkBatchPairs,
   checkRunInputs,
   type ContactsLayout,
@@ -240,7 +242,7 @@ export class GpuContacts {
   private readonly CB: number;
   private readonly UB: number;
   private readonly MB: number;
-  /** ContactDispatch: the per-entry kernels' grids and the event scans' sizes (ctFinalize). */
+  /** ContactDispatch: the per-entry kernels' grids and the event scan's size (ctFinalize). */
   private readonly dispatchArgs: GPUBuffer;
 
   protected constructor(
@@ -457,6 +459,7 @@ export class GpuContacts {
     words[P.first] = first;
     words[P.slots] = slots;
     words[P.pageEntries] = o.pageEntries;
+    words[P.eventMasksAt] = eventScratchWords(Math.max(o.capacity, o.prevCapacity)).masksAt;
     this.device.queue.writeBuffer(this.params, slot * UNIFORM_SLOT_BYTES, words);
   }
 
@@ -601,10 +604,14 @@ export class GpuContacts {
       9: { buffer: this.buffer('continued', 4 * Math.max(1, prevCapacity)) },
       10: { buffer: cur.userValues.ensure(this.UB * capacity) },
       11: { buffer: prev.ids.ensure(idsBytes) },
-      12: { buffer: this.buffer('began-flags', 4 * (capacity + 1)) },
+      12: {
+        buffer: this.buffer(
+          'event-scratch',
+          4 * eventScratchWords(Math.max(capacity, prevCapacity)).words,
+        ),
+      },
       13: { buffer: prev.userValues.ensure(this.UB) },
       14: { buffer: prev.counts },
-      15: { buffer: this.buffer('ended-flags', 4 * (prevCapacity + 1)) },
       16: { buffer: this.buffer(`began-${this.cur}`, 8 * capacity) },
       17: contacts1,
       18: { buffer: cur.ids.ensure(idsBytes * capacity) },
@@ -712,9 +719,9 @@ export class GpuContacts {
     this.dispatch(pass, 'ctFinalize', 1, buffers);
     this.dispatch(pass, 'ctPersist', { grid: D.entries }, buffers);
     this.dispatch(pass, 'ctPatch', { grid: D.entries }, buffers);
-    this.dispatch(pass, 'ctEventFlags', { grid: D.events }, buffers);
-    this.scanner.encode(pass, this.scanPlan(buffers[12].buffer, o.capacity + 1, D.beganFlags));
-    this.scanner.encode(pass, this.scanPlan(buffers[15].buffer, o.prevCapacity + 1, D.endedFlags));
+    this.dispatch(pass, 'ctEventFlags', { grid: D.blocks }, buffers);
+    const blocks = eventBlockCount(Math.max(o.capacity, o.prevCapacity));
+    this.scanner.encode(pass, this.scanPlan(buffers[12].buffer, 2 * blocks + 1, D.eventBlocks));
     this.dispatch(pass, 'ctEvents', { grid: D.events }, buffers);
     pass.end();
     this.timer?.resolve(o.encoder);

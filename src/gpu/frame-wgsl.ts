@@ -12,6 +12,7 @@ import {
   BROADPHASE_WORKGROUP_SIZE,
   CONTACT_NONE,
   CONTACTS_WORKGROUP_SIZE,
+  CONTACT_EVENT_BLOCK,
   REUSE_NO_SLOT,
   REUSE_STATUS,
   REUSE_COUNT_SPAN,
@@ -101,6 +102,7 @@ export function contactsConstantsWgsl(): string {
     `const CONTACTS_WORKGROUP_SIZE: u32 = ${CONTACTS_WORKGROUP_SIZE}u;`,
     `const CONTACT_NONE: u32 = ${CONTACT_NONE}u;`,
     `const CT_MAX_GROUPS_PER_DIMENSION: u32 = ${MAX_GROUPS_PER_DIMENSION}u;`,
+    `const CT_EVENT_BLOCK: u32 = ${CONTACT_EVENT_BLOCK}u;`,
     '',
   ].join('\n');
 }
