@@ -38,8 +38,9 @@
 // first dispatch, and a compile time that leaves that out would mislead. compileMs has the time
 // per class. The classifier's kernels that the compiled classes will run are dispatched once
 // too, while the classes' pipelines are still being created, so that their machine code is not
-// what the first real batch waits for. A class without a pipeline is never run: encode() callers check require() first,
-// and the classifier counts such pairs on the GPU (readSkipped) for a check after the submit.
+// what the first real batch waits for. A class without a pipeline is never run: encode() callers
+// check require() first, and the classifier counts such pairs on the GPU (readSkipped) for a
+// check after the submit.
 
 import { dispatchRows, readBuffer, type ReadRegion } from './buffers.ts';
 import {
@@ -565,10 +566,10 @@ export class GpuPairClasses<C extends string, I> {
     return kernel;
   }
 
-  /** The classifier's kernels that `classes` compiled will run, each dispatched once (warmUpKernel). */
-  private warmUpClassifier(classes: number): Promise<unknown> {
+  /** The classifier's kernels that `classCount` compiled classes run, each dispatched once (warmUpKernel). */
+  private warmUpClassifier(classCount: number): Promise<unknown> {
     const entries: readonly ClassifierEntry[] =
-      classes === 1 ? ['pcList', 'pcFinishOne'] : ['pcCount', 'pcScatter', 'pcFinish'];
+      classCount === 1 ? ['pcList', 'pcFinishOne'] : ['pcCount', 'pcScatter', 'pcFinish'];
     const d = this.dimension;
     return Promise.all(
       entries.map((e) =>
