@@ -173,6 +173,8 @@ export interface ContactsRunOptions {
   bodyCount?: number;
   /** Pairs per compaction batch (default: all in one); the result does not depend on it. */
   batchPairs?: number;
+  /** false: no contact events (counts began and ended 0, the lists empty). Default true. */
+  events?: boolean;
 }
 
 export interface ContactsTimings {

@@ -438,6 +438,26 @@ function expectEvents(
 }
 
 describe('persistent contacts', () => {
+  it('events: false, GPU and CPU: no events, the same list; the frame after has them whole', async () => {
+    const p = pile(32, 3000);
+    const cpu = new CpuContacts2D();
+    contacts.reset();
+    let prev: ContactsResult2D | null = null;
+    for (let f = 0; f < 3; f++) {
+      const frame = pileFrame(p, f, 200 + f);
+      const events = f === 2;
+      const r = await both(cpu, frame, { bodyCount: frame.bodyCount, events });
+      expectList(frame, r);
+      if (!events) expect([r.began.length, r.ended.length]).toEqual([0, 0]);
+      else {
+        const e = expectEvents(prev!, r);
+        expect(e.began).toBeGreaterThan(0);
+        expect(e.ended).toBeGreaterThan(0);
+      }
+      prev = r;
+    }
+  });
+
   it('3 frames of a slowly moving pile: user values follow pair and feature id; GPU equals CPU', async () => {
     const p = pile(31, 3000);
     const cpu = new CpuContacts2D();

@@ -156,6 +156,39 @@ describe('GPU collision frame (2D)', () => {
     inputs.destroy();
   });
 
+  it('with events: false records no contact events, the same lists otherwise; the next frame has them whole', async () => {
+    const a = upload(parseScene(pile(13, 2000)));
+    const b = upload(parseScene(pile(14, 2000)));
+    const frames = [a, b, a];
+    frame.reset();
+    const on = [];
+    for (const inputs of frames) on.push(await frame.step(inputs));
+    frame.reset();
+    const off = [];
+    for (const [i, inputs] of frames.entries())
+      off.push(await frame.step({ ...inputs, events: i === 2 }));
+    const same = (x: ArrayBuffer, y: ArrayBuffer): boolean => Buffer.from(x).equals(Buffer.from(y));
+    // Coverage: the second frame begins and ends contacts.
+    expect(on[1]!.counts.began).toBeGreaterThan(100);
+    expect(on[1]!.counts.ended).toBeGreaterThan(100);
+    for (let i = 0; i < frames.length; i++) {
+      expect(off[i]!.counts.contacts).toBe(on[i]!.counts.contacts);
+      expect(same(off[i]!.contacts, on[i]!.contacts), `frame ${i}: contacts`).toBe(true);
+      expect(same(off[i]!.userValues, on[i]!.userValues), `frame ${i}: user values`).toBe(true);
+    }
+    for (const r of off.slice(0, 2)) {
+      expect([r.counts.began, r.counts.ended, r.began.length, r.ended.length]).toEqual([
+        0, 0, 0, 0,
+      ]);
+    }
+    expect(off[2]!.counts.began).toBe(on[2]!.counts.began);
+    expect(Array.from(off[2]!.began)).toEqual(Array.from(on[2]!.began));
+    expect(Array.from(off[2]!.ended)).toEqual(Array.from(on[2]!.ended));
+    expect(on[2]!.counts.ended).toBeGreaterThan(100);
+    a.destroy();
+    b.destroy();
+  });
+
   it('gives byte-identical lists when forced into tiny batches of pairs and binding pages', async () => {
     const scene = parseScene(pile(14, 3000));
     const inputs = upload(scene);

@@ -396,6 +396,7 @@ export class CpuContacts {
     capacity: number,
     batchSize: number,
     prevSlot: Uint32Array | null,
+    events = true,
   ): { slot: CpuSlot; began: Uint32Array; ended: Uint32Array } {
     const L = this.layout;
     const C = L.contact;
@@ -455,16 +456,17 @@ export class CpuContacts {
     const continued = new Uint32Array(Math.max(1, prevCapacity));
     contactPatch(L, matches, written, cur.contacts, cur.ids, cur.keys, continued);
     const prevWritten = prev ? prev.written : 0;
-    const events = eventScratchWords(Math.max(capacity, prevCapacity));
-    const scratch = new Uint32Array(events.words);
-    contactEventFlags(matches, written, continued, prevWritten, scratch, events.masksAt);
+    if (!events) return { slot: cur, began: new Uint32Array(0), ended: new Uint32Array(0) };
+    const eventsAt = eventScratchWords(Math.max(capacity, prevCapacity));
+    const scratch = new Uint32Array(eventsAt.words);
+    contactEventFlags(matches, written, continued, prevWritten, scratch, eventsAt.masksAt);
     exclusiveScanSaturating(scratch, 2 * eventBlockCount(Math.max(written, prevWritten)) + 1);
     const began = new Uint32Array(2 * capacity);
     const ended = new Uint32Array(2 * prevCapacity);
     contactEvents(
       L,
       scratch,
-      events.masksAt,
+      eventsAt.masksAt,
       written,
       prevWritten,
       cur.ids,
@@ -520,7 +522,15 @@ export class CpuContacts {
         slot: s,
         began,
         ended,
-      } = this.frame(m, pairs, pairCount, capacity, batchSize, readsLast ? prevSlot : null);
+      } = this.frame(
+        m,
+        pairs,
+        pairCount,
+        capacity,
+        batchSize,
+        readsLast ? prevSlot : null,
+        options.events !== false,
+      );
       const total = s.counts[L.counts.total];
       if (s.counts[L.counts.overflow] === 1) {
         if (runs > 1)

@@ -53,6 +53,8 @@ export interface CpuFrameOptions {
   remap?: Uint32Array;
   /** false: collide every pair anew this frame. */
   reuse?: boolean;
+  /** As FrameInputsBase.events: false, no contact events this frame. */
+  events?: boolean;
 }
 
 export interface CpuFrameResult {
@@ -138,7 +140,9 @@ export class CpuFrame<S extends Scene2D | Scene3D> {
     );
     anchorSlots(calls, pairs, n, manifolds, flags, anchors, scene.margin);
 
-    const contacts = this.contacts.runFrame(manifolds, pairs, prevSlot);
+    const contacts = this.contacts.runFrame(manifolds, pairs, prevSlot, {
+      events: options.events !== false,
+    });
     this.lastPairs = pairs;
     this.anchors = anchors;
     this.lastMargin = scene.margin;

@@ -111,6 +111,11 @@ export interface ContactsInputs {
   capacity?: number;
   /** Record the frame again (after an overflow): reads the same last frame, rewrites this one. */
   retry?: boolean;
+  /**
+   * false: no contact events this frame, their kernels not recorded (counts.began and ended 0,
+   * the lists empty). The next frame's events are whole either way. Default true.
+   */
+  events?: boolean;
 }
 
 /** begin()'s inputs: encode()'s without the buffers (compactBatch() gives them, batch by batch). */
@@ -196,6 +201,7 @@ interface OpenFrame {
   prevValid: boolean;
   batches: number;
   pageEntries: number;
+  events: boolean;
   buffers: Record<number, GPUBufferBinding>;
 }
 
@@ -521,6 +527,7 @@ export class GpuContacts {
       prevValid: prevValid && inputs.prevSlot !== undefined,
       batches,
       pageEntries,
+      events: inputs.events !== false,
       buffers,
     };
     this.startCounts(encoder, inputs, cur.counts);
@@ -719,10 +726,12 @@ export class GpuContacts {
     this.dispatch(pass, 'ctFinalize', 1, buffers);
     this.dispatch(pass, 'ctPersist', { grid: D.entries }, buffers);
     this.dispatch(pass, 'ctPatch', { grid: D.entries }, buffers);
-    this.dispatch(pass, 'ctEventFlags', { grid: D.blocks }, buffers);
-    const blocks = eventBlockCount(Math.max(o.capacity, o.prevCapacity));
-    this.scanner.encode(pass, this.scanPlan(buffers[12].buffer, 2 * blocks + 1, D.eventBlocks));
-    this.dispatch(pass, 'ctEvents', { grid: D.events }, buffers);
+    if (o.events) {
+      this.dispatch(pass, 'ctEventFlags', { grid: D.blocks }, buffers);
+      const blocks = eventBlockCount(Math.max(o.capacity, o.prevCapacity));
+      this.scanner.encode(pass, this.scanPlan(buffers[12].buffer, 2 * blocks + 1, D.eventBlocks));
+      this.dispatch(pass, 'ctEvents', { grid: D.events }, buffers);
+    }
     pass.end();
     this.timer?.resolve(o.encoder);
     const cur = this.slots[this.cur];
@@ -802,7 +811,14 @@ export class GpuContacts {
       const batchBuffers: GPUBuffer[] = [];
       this.begin(
         encoder,
-        { pairCount, pairSlots: pairCount, prevSlot: prevSlotBuf, capacity, retry: runs > 1 },
+        {
+          pairCount,
+          pairSlots: pairCount,
+          prevSlot: prevSlotBuf,
+          capacity,
+          retry: runs > 1,
+          events: options.events !== false,
+        },
         batches,
       );
       for (let b = 0; b < batches; b++) {

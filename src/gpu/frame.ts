@@ -109,6 +109,12 @@ export interface FrameInputsBase<K extends string = string> {
    */
   reuse?: boolean;
   /**
+   * false: no contact events this frame (counts.began and ended 0, the lists empty; their
+   * kernels not recorded), for a caller that reads none. The next frame's events are whole
+   * either way. Default true.
+   */
+  events?: boolean;
+  /**
    * The kinds of the shapes in the shapes buffer: encode() refuses them when they form a pair
    * class the frame has not compiled. Needed unless the frame compiled every class (create()
    * without `kinds`).
@@ -417,6 +423,7 @@ export class GpuFrame<
         prevSlot: bp.prevSlot,
         capacity: this.contacts.defaultCapacity(bp.capacity),
         retry,
+        events: inputs.events !== false,
       },
       batches,
     );
