@@ -393,20 +393,34 @@ export function reserveRapier(
   module.reserveMemory(Math.min(1.5e9, Math.max(64e6, bodies * bytesPerBody)));
 }
 
-function rapierStep(world: {
-  step(): void;
-  timingBroadPhase(): number;
-  timingNarrowPhase(): number;
-  timingCollisionDetection(): number;
-  timingStep(): number;
-}): EngineStep {
-  world.step();
+/**
+ * One step of a rapier world whose colliders report collision events (ActiveEvents.COLLISION_EVENTS),
+ * as our frame lists the pairs that began and stopped touching: both do that work. The events are
+ * drained after the step (rapier's stage timings leave the draining out).
+ */
+function rapierStep<Q extends EventQueueLike>(
+  world: {
+    step(events: Q): void;
+    timingBroadPhase(): number;
+    timingNarrowPhase(): number;
+    timingCollisionDetection(): number;
+    timingStep(): number;
+  },
+  events: Q,
+): EngineStep {
+  world.step(events);
+  events.drainCollisionEvents(() => {});
   return {
     broadphase: world.timingBroadPhase(),
     narrowphase: world.timingNarrowPhase(),
     collision: world.timingCollisionDetection(),
     stepMs: world.timingStep(),
   };
+}
+
+/** What rapierStep needs of rapier2d's and rapier3d's EventQueue. */
+interface EventQueueLike {
+  drainCollisionEvents(f: (a: number, b: number, started: boolean) => void): void;
 }
 
 /** Touching pairs of a rapier world: manifolds with at least one point (within the prediction distance). */
@@ -447,6 +461,8 @@ export function rapier2dWorld(pile: Pile2D, motion: PileMotion): EngineWorld {
     }
     throw new Error(`shapes[${i}]: ${s.type} not in the pile`);
   });
+  for (const d of descs) d.setActiveEvents(R.ActiveEvents.COLLISION_EVENTS);
+  const events = new R.EventQueue(true);
   const bodies: RAPIER2D.RigidBody[] = [];
   const colliders: RAPIER2D.Collider[] = [];
   for (let i = 0; i < pile.bodies; i++) {
@@ -460,7 +476,7 @@ export function rapier2dWorld(pile: Pile2D, motion: PileMotion): EngineWorld {
   }
   const zero = { x: 0, y: 0 };
   return {
-    step: () => rapierStep(world),
+    step: () => rapierStep<RAPIER2D.EventQueue>(world, events),
     moveTo: (frame) => {
       const at = pilePoses2D(pile, frame, motion);
       for (let i = 0; i < bodies.length; i++) {
@@ -477,7 +493,7 @@ export function rapier2dWorld(pile: Pile2D, motion: PileMotion): EngineWorld {
         (c, f) => world.contactPairsWith(c, f),
         (a, b, f) => world.contactPair(a, b, f),
       ),
-    free: () => world.free(),
+    free: () => (events.free(), world.free()),
   };
 }
 
@@ -487,7 +503,10 @@ export function rapier3dWorld(pile: Pile3D, motion: PileMotion): EngineWorld {
   world.profilerEnabled = true;
   world.integrationParameters.normalizedPredictionDistance = PILE_MARGIN;
   world.integrationParameters.numSolverIterations = 1;
-  const descs = pile.halfExtents.map(([x, y, z]) => R.ColliderDesc.cuboid(x, y, z));
+  const descs = pile.halfExtents.map(([x, y, z]) =>
+    R.ColliderDesc.cuboid(x, y, z).setActiveEvents(R.ActiveEvents.COLLISION_EVENTS),
+  );
+  const events = new R.EventQueue(true);
   const { position: p, rotation: q, bodyShape } = pile;
   const bodies: RAPIER3D.RigidBody[] = [];
   const colliders: RAPIER3D.Collider[] = [];
@@ -502,7 +521,7 @@ export function rapier3dWorld(pile: Pile3D, motion: PileMotion): EngineWorld {
   }
   const zero = { x: 0, y: 0, z: 0 };
   return {
-    step: () => rapierStep(world),
+    step: () => rapierStep<RAPIER3D.EventQueue>(world, events),
     moveTo: (frame) => {
       const { position: at, rotation: turn } = pilePoses3D(pile, frame, motion);
       for (let i = 0; i < bodies.length; i++) {
@@ -522,7 +541,7 @@ export function rapier3dWorld(pile: Pile3D, motion: PileMotion): EngineWorld {
         (c, f) => world.contactPairsWith(c, f),
         (a, b, f) => world.contactPair(a, b, f),
       ),
-    free: () => world.free(),
+    free: () => (events.free(), world.free()),
   };
 }
 
