@@ -297,17 +297,21 @@ fn bpAabb(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u
       flags = BP_MOVED | BP_STALE;
     }
     bpFat[i].bounds.tag = flags;
-    let bounds = bpFat[i].bounds;
-    atomicMax(&bpGroupExtremes[0], ~sortKeyF32(bounds.lo.y));
-    atomicMax(&bpGroupExtremes[1], sortKeyF32(bounds.lo.y));
-    atomicMax(&bpGroupExtremes[2], bitcast<u32>(max(bounds.hi.y - bounds.lo.y, 0.0)));
-    atomicMax(&bpGroupExtremes[3], bitcast<u32>(max(bounds.hi.x - bounds.lo.x, 0.0)));
-    atomicMax(&bpGroupExtremes[4], ~sortKeyF32(bounds.lo.z));
-    atomicMax(&bpGroupExtremes[5], sortKeyF32(bounds.lo.z));
-    atomicMax(&bpGroupExtremes[6], bitcast<u32>(max(bounds.hi.z - bounds.lo.z, 0.0)));
+    // The extremes size a rebuild's rows (bpBands): a recording without the sorts cannot rebuild
+    // (a uniform condition, which a SIMD adapter branches on instead of masking).
+    if (bpParams.sorts != 0u) {
+      let bounds = bpFat[i].bounds;
+      atomicMax(&bpGroupExtremes[0], ~sortKeyF32(bounds.lo.y));
+      atomicMax(&bpGroupExtremes[1], sortKeyF32(bounds.lo.y));
+      atomicMax(&bpGroupExtremes[2], bitcast<u32>(max(bounds.hi.y - bounds.lo.y, 0.0)));
+      atomicMax(&bpGroupExtremes[3], bitcast<u32>(max(bounds.hi.x - bounds.lo.x, 0.0)));
+      atomicMax(&bpGroupExtremes[4], ~sortKeyF32(bounds.lo.z));
+      atomicMax(&bpGroupExtremes[5], sortKeyF32(bounds.lo.z));
+      atomicMax(&bpGroupExtremes[6], bitcast<u32>(max(bounds.hi.z - bounds.lo.z, 0.0)));
+    }
   }
   workgroupBarrier();
-  if (lid == 0u) {
+  if (lid == 0u && bpParams.sorts != 0u) {
     // Every field is a maximum starting at 0 (minima as complements), so 0 changes nothing.
     atomicMax(&bpState.minLoY, atomicLoad(&bpGroupExtremes[0]));
     atomicMax(&bpState.maxLoY, atomicLoad(&bpGroupExtremes[1]));
