@@ -1,11 +1,14 @@
 // The slots of a batch that need the full collide, as a list (src/gpu/work-list.ts): the reuse
 // stage flags each slot (REUSE_COLLIDE, or kept, or apart), the pair classes take a list of slots.
-//   wlFlags:   marks[k] = 1 for slots k < count flagged REUSE_COLLIDE, else 0, for k <= count (or
-//              k <= slots), so marks[count] = 0 closes the array;
-//   (an exclusive scan of those marks: each marked slot's place, the list's length at [count]);
-//   wlScatter: list[place] = k for each marked slot k < count (the marks past count may be stale).
-// The host dispatches over the batch's slots, or over its pairs (the broadphase's grids).
-// In slot order, no atomics. Needs WORK_LIST_WORKGROUP_SIZE and REUSE_COLLIDE, prepended by the host.
+// The slots go by blocks of WL_BLOCK (a u32 of bits each):
+//   wlFlags:   invocation b (every block of the batch's slots, and one past them): block b's mask
+//              of the slots k < count flagged REUSE_COLLIDE, at wlMarks[masksAt + b], and its
+//              count at wlMarks[b]; wlMarks[blocks] = 0 closes the counts;
+//   (an exclusive scan of the block counts: each block's place, the list's length at [blocks]);
+//   wlScatter: list[place of its block + the bits below its own] = k for each marked slot k.
+// A frame flags a few percent of its pairs: the scan runs over a 32nd of the slots, not all of them.
+// In slot order, no atomics. Needs WORK_LIST_WORKGROUP_SIZE, WL_BLOCK and REUSE_COLLIDE, prepended
+// by the host.
 
 struct WorkListParams {
   slots: u32,                                          // the batch's slots (the flags and marks hold them)
@@ -17,20 +20,40 @@ struct WorkListParams {
 @group(0) @binding(0) var<uniform> wlParams: WorkListParams;
 @group(0) @binding(1) var<storage, read> wlCount: array<u32>;            // [0]: the batch's pair count
 @group(0) @binding(2) var<storage, read> wlFlagsIn: array<u32>;          // per slot: the reuse status
-@group(0) @binding(3) var<storage, read_write> wlMarks: array<u32>;      // per slot + 1: 0 or 1, then scanned
+@group(0) @binding(3) var<storage, read_write> wlMarks: array<u32>;      // per block + 1: counts, then scanned; then the masks
 @group(0) @binding(4) var<storage, read_write> wlList: array<u32>;       // the marked slots, in order
 
 fn wlInvocation(wid: vec3u, nwg: vec3u, lid: u32) -> u32 {
   return (wid.x + wid.y * nwg.x) * WORK_LIST_WORKGROUP_SIZE + lid;
 }
 
+// Blocks of WL_BLOCK slots over the batch's slots; their masks follow the counts and the 0 closing them.
+fn wlBlocks() -> u32 {
+  return (wlParams.slots + WL_BLOCK - 1u) / WL_BLOCK;
+}
+
+fn wlMasksAt() -> u32 {
+  return wlBlocks() + 1u;
+}
+
 @compute @workgroup_size(WORK_LIST_WORKGROUP_SIZE)
 fn wlFlags(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
            @builtin(local_invocation_index) lid: u32) {
-  let k = wlInvocation(wid, nwg, lid);
-  if (k > wlParams.slots) { return; }
+  let b = wlInvocation(wid, nwg, lid);
+  let blocks = wlBlocks();
+  if (b > blocks) { return; }
+  if (b == blocks) {
+    wlMarks[b] = 0u;
+    return;
+  }
   let count = min(wlCount[0], wlParams.slots);
-  wlMarks[k] = select(0u, 1u, k < count && wlFlagsIn[k] == REUSE_COLLIDE);
+  var mask = 0u;
+  for (var i = 0u; i < WL_BLOCK; i++) {
+    let k = b * WL_BLOCK + i;
+    if (k < count && wlFlagsIn[k] == REUSE_COLLIDE) { mask |= 1u << i; }
+  }
+  wlMarks[wlMasksAt() + b] = mask;
+  wlMarks[b] = countOneBits(mask);
 }
 
 @compute @workgroup_size(WORK_LIST_WORKGROUP_SIZE)
@@ -38,5 +61,8 @@ fn wlScatter(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
              @builtin(local_invocation_index) lid: u32) {
   let k = wlInvocation(wid, nwg, lid);
   if (k >= min(wlCount[0], wlParams.slots)) { return; }
-  if (wlMarks[k + 1u] != wlMarks[k]) { wlList[wlMarks[k]] = k; }
+  let b = k / WL_BLOCK;
+  let bit = 1u << (k % WL_BLOCK);
+  let mask = wlMarks[wlMasksAt() + b];
+  if ((mask & bit) != 0u) { wlList[wlMarks[b] + countOneBits(mask & (bit - 1u))] = k; }
 }

@@ -226,8 +226,11 @@ export function constantsWgsl(): string {
 /** Invocations per workgroup of the contact-list kernels (one invocation per pair slot or per entry). */
 export const CONTACTS_WORKGROUP_SIZE = 64;
 
-/** Entries per block of the contact events: one u32 of bits per block and kind (began, ended). */
-export const CONTACT_EVENT_BLOCK = 32;
+/**
+ * Items per block where a short list is compacted by bit masks (the work list, the contact
+ * events): one u32 of bits per block.
+ */
+export const MASK_BLOCK = 32;
 
 /** ContactManifold*.previous of an entry whose pair was not in last frame's list (no entry index). */
 export const CONTACT_NONE = 0xffffffff;

@@ -6,7 +6,7 @@ import { LAYOUT_2D } from './layout2d.ts';
 import { LAYOUT_3D } from './layout3d.ts';
 import { member, structTable, word, type StructLayout } from './layout.ts';
 import { InputError } from './errors.ts';
-import { CONTACT_EVENT_BLOCK } from './constants.ts';
+import { MASK_BLOCK } from './constants.ts';
 import {
   STRUCTS_CONTACTS_2D,
   STRUCTS_CONTACTS_3D,
@@ -63,11 +63,9 @@ export const CONTACT_DISPATCH_LAYOUT = {
   eventBlocks: word(dispatchStruct, 'eventBlocks'),
 } as const;
 
-export { CONTACT_EVENT_BLOCK };
-
 /** Event blocks over `entries` entries (max(written, last frame's written), or the capacities). */
 export function eventBlockCount(entries: number): number {
-  return Math.ceil(entries / CONTACT_EVENT_BLOCK);
+  return Math.ceil(entries / MASK_BLOCK);
 }
 
 /**

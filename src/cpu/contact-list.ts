@@ -21,13 +21,12 @@
 // `overflow` is 1 when it did not fit; run() then grows the list and runs the frame again.
 
 import { prevSlots } from '../broadphase-fat.ts';
-import { CONTACT_NONE, CONTACTS_GROWTH } from '../constants.ts';
+import { CONTACT_NONE, CONTACTS_GROWTH, MASK_BLOCK } from '../constants.ts';
 import {
   CONTACT_COUNTS_LAYOUT,
   CONTACT_PARAMS_LAYOUT,
   checkBatchPairs,
   checkRunInputs,
-  CONTACT_EVENT_BLOCK,
   contactsLayout,
   eventBlockCount,
   eventScratchWords,
@@ -243,7 +242,7 @@ export function contactPatch(
 }
 
 /**
- * ctEventFlags: per block of CONTACT_EVENT_BLOCK entries, the entries j < written with no previous
+ * ctEventFlags: per block of MASK_BLOCK entries, the entries j < written with no previous
  * (began) and last frame's entries j < prevWritten that none continues (ended), as bit masks at
  * masksAt + 2 b and + 1, and their counts: scratch[b] began, scratch[blocks + b] ended;
  * scratch[2 blocks] = 0 closes them (ctFinalize writes that on the GPU).
@@ -261,8 +260,8 @@ export function contactEventFlags(
   for (let b = 0; b < blocks; b++) {
     let began = 0;
     let ended = 0;
-    for (let i = 0; i < CONTACT_EVENT_BLOCK; i++) {
-      const j = b * CONTACT_EVENT_BLOCK + i;
+    for (let i = 0; i < MASK_BLOCK; i++) {
+      const j = b * MASK_BLOCK + i;
       if (j < written && matches[2 * j] === CONTACT_NONE) began |= 1 << i;
       if (j < prevWritten && continued[j] === 0) ended |= 1 << i;
     }
@@ -303,8 +302,8 @@ export function contactEvents(
   counts[CONTACT_COUNTS_LAYOUT.began] = beganTotal;
   counts[CONTACT_COUNTS_LAYOUT.ended] = scratch[2 * blocks]! - beganTotal;
   for (let j = 0; j < events; j++) {
-    const eb = Math.floor(j / CONTACT_EVENT_BLOCK);
-    const bit = (1 << (j % CONTACT_EVENT_BLOCK)) >>> 0;
+    const eb = Math.floor(j / MASK_BLOCK);
+    const bit = (1 << (j % MASK_BLOCK)) >>> 0;
     const below = (bit - 1) >>> 0;
     const b = scratch[masksAt + 2 * eb]!;
     const e = scratch[masksAt + 2 * eb + 1]!;

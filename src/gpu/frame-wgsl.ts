@@ -12,7 +12,7 @@ import {
   BROADPHASE_WORKGROUP_SIZE,
   CONTACT_NONE,
   CONTACTS_WORKGROUP_SIZE,
-  CONTACT_EVENT_BLOCK,
+  MASK_BLOCK,
   REUSE_NO_SLOT,
   REUSE_STATUS,
   REUSE_COUNT_SPAN,
@@ -92,7 +92,7 @@ export const WORK_LIST_WORKGROUP_SIZE = 64;
 
 export function workListModuleWgsl(): string {
   return workListWgsl(
-    `const WORK_LIST_WORKGROUP_SIZE: u32 = ${WORK_LIST_WORKGROUP_SIZE}u;\nconst REUSE_COLLIDE: u32 = ${REUSE_STATUS.collide}u;\n`,
+    `const WORK_LIST_WORKGROUP_SIZE: u32 = ${WORK_LIST_WORKGROUP_SIZE}u;\nconst WL_BLOCK: u32 = ${MASK_BLOCK}u;\nconst REUSE_COLLIDE: u32 = ${REUSE_STATUS.collide}u;\n`,
   );
 }
 
@@ -102,7 +102,7 @@ export function contactsConstantsWgsl(): string {
     `const CONTACTS_WORKGROUP_SIZE: u32 = ${CONTACTS_WORKGROUP_SIZE}u;`,
     `const CONTACT_NONE: u32 = ${CONTACT_NONE}u;`,
     `const CT_MAX_GROUPS_PER_DIMENSION: u32 = ${MAX_GROUPS_PER_DIMENSION}u;`,
-    `const CT_EVENT_BLOCK: u32 = ${CONTACT_EVENT_BLOCK}u;`,
+    `const CT_EVENT_BLOCK: u32 = ${MASK_BLOCK}u;`,
     '',
   ].join('\n');
 }

@@ -1,6 +1,7 @@
 // The slots of a batch flagged for the full collide (REUSE_STATUS.collide, src/gpu/reuse.ts), as
-// a list in slot order with its length on the GPU (shaders/work-list.wgsl: marks, a scan, a
-// scatter), for the pair classes (src/gpu/pair-classes.ts) to collide those slots alone.
+// a list in slot order with its length on the GPU (shaders/work-list.wgsl: masks per block of
+// slots, a scan of their counts, a scatter), for the pair classes (src/gpu/pair-classes.ts) to
+// collide those slots alone.
 
 import {
   createUniformSlots,
@@ -11,6 +12,7 @@ import {
 } from './buffers.ts';
 import { ENTRIES_WORK_LIST } from '../reflection.generated.ts';
 import { WORK_LIST_WORKGROUP_SIZE as WORKGROUP, workListModuleWgsl } from './frame-wgsl.ts';
+import { MASK_BLOCK } from '../constants.ts';
 import { compileKernels, type Kernel, cachedBindGroup } from './pipelines.ts';
 import { GpuScan, type ScanPlan } from './scan.ts';
 
@@ -30,13 +32,7 @@ export class GpuWorkList {
   /** Each batch's pair count, copied where a binding may start (256-byte slots). */
   private counts: GPUBuffer;
   private paramSlots = 1;
-  private plans: {
-    plan: ScanPlan;
-    data: GPUBuffer;
-    n: number;
-    grids: GPUBuffer | undefined;
-    countWord: number;
-  }[] = [];
+  private plans: { plan: ScanPlan; data: GPUBuffer; n: number }[] = [];
 
   private constructor(
     readonly device: GPUDevice,
@@ -82,8 +78,8 @@ export class GpuWorkList {
 
   /**
    * Records batch `index`'s list (after reserve(batches)): the slots below `count` (a u32 on the
-   * GPU) whose flag is REUSE_STATUS.collide. With `grids` (the broadphase's, for this batch), the
-   * kernels and the scan run over the batch's pairs only.
+   * GPU) whose flag is REUSE_STATUS.collide. The masks and the scan run over the blocks of every
+   * slot; with `grids` (the broadphase's, for this batch) the scatter runs over its pairs only.
    */
   encode(
     encoder: GPUCommandEncoder,
@@ -95,7 +91,10 @@ export class GpuWorkList {
   ): WorkList {
     if (index >= this.paramSlots)
       throw new RangeError(`work list: batch ${index} past the ${this.paramSlots} reserved`);
-    const marks = this.marks[index].ensure(4 * (slots + 1));
+    // Per block of MASK_BLOCK slots its count (then its place), the 0 closing them, its mask.
+    const blocks = Math.ceil(slots / MASK_BLOCK);
+    const markBytes = 4 * (2 * blocks + 1);
+    const marks = this.marks[index].ensure(markBytes);
     const list = this.lists[index].ensure(4 * Math.max(1, slots));
     this.device.queue.writeBuffer(
       this.params,
@@ -113,7 +112,7 @@ export class GpuWorkList {
       0: { buffer: this.params, offset: index * UNIFORM_SLOT_BYTES, size: 16 },
       1: { buffer: this.counts, offset: index * UNIFORM_SLOT_BYTES, size: 4 },
       2: flags,
-      3: { buffer: marks, size: 4 * (slots + 1) },
+      3: { buffer: marks, size: markBytes },
       4: { buffer: list, size: 4 * Math.max(1, slots) },
     };
     const pass = encoder.beginComputePass({ label: 'work-list' });
@@ -130,28 +129,23 @@ export class GpuWorkList {
       if (grids && indirect !== undefined) pass.dispatchWorkgroupsIndirect(grids.buffer, indirect);
       else dispatchRows(pass, Math.ceil(n / WORKGROUP));
     };
-    run('wlFlags', slots + 1, grids?.closed);
-    const plan = this.plan(marks, slots + 1, grids);
-    this.scan.encode(pass, plan);
+    // Over every block of the slots (a 32nd of them: no grid from the GPU is worth its dispatch).
+    run('wlFlags', blocks + 1, undefined);
+    this.scan.encode(pass, this.plan(marks, blocks + 1));
     run('wlScatter', slots, grids?.pairs);
     pass.end();
     return {
       list: { buffer: list, offset: 0, capacity: Math.max(1, slots) },
-      // Scanned over the batch's pairs + 1, the length is the scan's total (the marks past them are stale).
-      count: grids ? plan.total : { buffer: marks, offset: 4 * slots },
+      count: { buffer: marks, offset: 4 * blocks },
     };
   }
 
-  private plan(data: GPUBuffer, n: number, grids: BatchGrids | undefined): ScanPlan {
-    const countWord = grids ? grids.closedCountWord : -1;
-    let p = this.plans.find(
-      (q) => q.data === data && q.n === n && q.grids === grids?.buffer && q.countWord === countWord,
-    );
+  private plan(data: GPUBuffer, n: number): ScanPlan {
+    let p = this.plans.find((q) => q.data === data && q.n === n);
     if (!p) {
       for (const q of this.plans.filter((q) => q.data === data)) q.plan.destroy();
       this.plans = this.plans.filter((q) => q.data !== data);
-      const count = grids ? { buffer: grids.buffer, word: countWord } : undefined;
-      p = { plan: this.scan.plan(data, n, 0, count), data, n, grids: grids?.buffer, countWord };
+      p = { plan: this.scan.plan(data, n), data, n };
       this.plans.push(p);
     }
     return p.plan;
