@@ -12,11 +12,15 @@
 // The frame's pairs are compacted in batches of consecutive pairs (one batch, unless the manifold
 // slots of all pairs do not fit in one binding): per batch, its manifold slots and pairs are bound
 // (slot k is the frame's pair first + k), and
-//   ctFlags:      ctOffsets[k] = 1 where pair first + k (< pairCount) touches (count > 0), else 0,
-//                 for every k <= the batch's pairs n (or <= slots), so ctOffsets[n] = 0 closes it;
-//   (an exclusive scan of those flags, shaders/scan.wgsl: offsets, the batch's total at [n]);
+//   ctFlags:      per block of CT_MASK_BLOCK slots (one invocation, every block of the batch's
+//                 slots and one past them), the mask of the slots k < n (its pairs) that touch
+//                 (count > 0) at ctOffsets[blocks + 1 + b] and its count at ctOffsets[b];
+//                 ctOffsets[blocks] = 0 closes the counts;
+//   (an exclusive scan of the counts, shaders/scan.wgsl: each block's place, the batch's total at
+//                 [blocks]);
 //   ctScatter:    touching slot k goes to entry i = ctCounts.total (the batches before) + its
-//                 offset, when i < capacity: the entry (not yet matched to last frame's), its ids,
+//                 block's place + the touching slots below it in the block, when i < capacity:
+//                 the entry (not yet matched to last frame's), its ids,
 //                 and ctDenseOf[first + k] = i (else CONTACT_NONE). A workgroup's entries are
 //                 consecutive: on a GPU (CT_STAGED_STORES) they are staged in workgroup memory and
 //                 leave word after word, so that a warp's stores fill whole cache lines (one
@@ -30,7 +34,7 @@
 //                 point takes that entry's user value of the point with the same feature id, else 0;
 //   ctPatch:      `previous` and `matched` into the entry, its pair into ctKeys; last frame's
 //                 entry marked continued;
-//   ctEventFlags: per block of CT_EVENT_BLOCK entries (one invocation, one mask word each), which
+//   ctEventFlags: per block of CT_MASK_BLOCK entries (one invocation, one mask word each), which
 //                 began (no previous) and which of last frame's entries ended (not continued), as
 //                 bit masks, and how many of each: the block counts, began blocks then ended;
 //   (an exclusive scan of the block counts: where each block's events go);
@@ -134,23 +138,36 @@ fn ctSatAdd(a: u32, b: u32) -> u32 {
   return select(s, 0xffffffffu, s < a);
 }
 
+// Blocks of CT_MASK_BLOCK slots over the batch's slots; their masks follow their counts and the 0
+// closing them.
+fn ctSlotBlocks() -> u32 {
+  return (ctParams.slots + CT_MASK_BLOCK - 1u) / CT_MASK_BLOCK;
+}
+
 @compute @workgroup_size(CONTACTS_WORKGROUP_SIZE)
 fn ctFlags(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
            @builtin(local_invocation_index) lid: u32) {
-  let k = ctInvocation(wid, nwg, lid);
-  if (k > ctParams.slots) { return; }
-  var flag = 0u;
-  if (k < ctBatchPairs()) {
-    flag = select(0u, 1u, ctManifolds[k].count > 0u);
+  let b = ctInvocation(wid, nwg, lid);
+  let blocks = ctSlotBlocks();
+  if (b > blocks) { return; }
+  if (b == blocks) {
+    ctOffsets[b] = 0u;
+    return;
   }
-  ctOffsets[k] = flag;
+  let n = ctBatchPairs();
+  var mask = 0u;
+  for (var i = 0u; i < CT_MASK_BLOCK; i++) {
+    let k = b * CT_MASK_BLOCK + i;
+    if (k < n && ctManifolds[k].count > 0u) { mask |= 1u << i; }
+  }
+  ctOffsets[blocks + 1u + b] = mask;
+  ctOffsets[b] = countOneBits(mask);
 }
 
-// The batch's total: the scanned flags at its pair count (a scan over its pairs + 1 leaves the
-// offsets past them as they were).
+// The batch's total: the scanned block counts at their end.
 @compute @workgroup_size(1)
 fn ctAccumulate() {
-  ctCounts.total = ctSatAdd(ctCounts.total, ctOffsets[ctBatchPairs()]);
+  ctCounts.total = ctSatAdd(ctCounts.total, ctOffsets[ctSlotBlocks()]);
 }
 
 @compute @workgroup_size(1)
@@ -169,9 +186,9 @@ fn ctFinalize() {
                                blockGrid.x, blockGrid.y, 1u, 2u * blocks + 1u);
 }
 
-// Blocks of CT_EVENT_BLOCK entries over the events' range max(written, prevWritten).
+// Blocks of CT_MASK_BLOCK entries over the events' range max(written, prevWritten).
 fn ctEventBlockCount(n: u32) -> u32 {
-  return n / CT_EVENT_BLOCK + select(0u, 1u, n % CT_EVENT_BLOCK != 0u);
+  return n / CT_MASK_BLOCK + select(0u, 1u, n % CT_MASK_BLOCK != 0u);
 }
 
 // Last frame's entries (0 when it may not be read).
@@ -186,11 +203,14 @@ fn ctGrid(n: u32) -> vec2u {
   return vec2u(x, select(0u, (groups + x - 1u) / max(x, 1u), x > 0u));
 }
 
-// Slot k touches where the scanned flags step up after it: offsets[k + 1] != offsets[k] (read
-// from the offsets, not the manifold's count again). Only a saturated scan (2^32 - 1 entries) can
-// hide a touching slot, and its entry would lie past any capacity.
-fn ctTouches(k: u32) -> bool {
-  return ctOffsets[k + 1u] != ctOffsets[k];
+// Slot k's place among the batch's touching slots (its block's place + the touching slots below
+// it in the block), or CONTACT_NONE when it does not touch.
+fn ctPlace(k: u32) -> u32 {
+  let b = k / CT_MASK_BLOCK;
+  let bit = 1u << (k % CT_MASK_BLOCK);
+  let mask = ctOffsets[ctSlotBlocks() + 1u + b];
+  if ((mask & bit) == 0u) { return CONTACT_NONE; }
+  return ctSatAdd(ctOffsets[b], countOneBits(mask & (bit - 1u)));
 }
 
 // The workgroup's entries, word by word, and how many it has (CT_STAGED_STORES).
@@ -206,9 +226,10 @@ fn ctScatter(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
   var entry = CONTACT_NONE;
   var words: array<vec4u, CT_CONTACT_WORDS>;
   if (k < n) {
-    let i = ctSatAdd(ctCounts.total, ctOffsets[k]);
+    let place = ctPlace(k);
+    let i = ctSatAdd(ctCounts.total, place);
     let slot = ctParams.first + k;
-    if (ctTouches(k) && i < ctParams.capacity) { entry = i; }
+    if (place != CONTACT_NONE && i < ctParams.capacity) { entry = i; }
     ctDenseOf[slot] = entry;
     if (entry != CONTACT_NONE) {
       let pair = ctPairs[k];
@@ -223,9 +244,9 @@ fn ctScatter(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
   }
   if (CT_STAGED_STORES) {
     // The workgroup's entries start at the entry of its first touching slot: the running total
-    // plus the offset of its first slot.
+    // plus the place of its first slot's block (the workgroup starts a block).
     let k0 = k - lid;
-    let first = ctSatAdd(ctCounts.total, ctOffsets[min(k0, ctParams.slots)]);
+    let first = ctSatAdd(ctCounts.total, ctOffsets[min(k0 / CT_MASK_BLOCK, ctSlotBlocks())]);
     if (entry != CONTACT_NONE) {
       atomicAdd(&ctGroupEntries, 1u);
       let at = (entry - first) * CT_CONTACT_WORDS;
@@ -306,8 +327,8 @@ fn ctEventFlags(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg:
   if (eb >= blocks) { return; }
   var began = 0u;
   var ended = 0u;
-  for (var i = 0u; i < CT_EVENT_BLOCK; i++) {
-    let j = eb * CT_EVENT_BLOCK + i;
+  for (var i = 0u; i < CT_MASK_BLOCK; i++) {
+    let j = eb * CT_MASK_BLOCK + i;
     if (j < written && ctMatches[j].x == CONTACT_NONE) { began |= 1u << i; }
     if (j < prevWritten && ctContinued[j] == 0u) { ended |= 1u << i; }
   }
@@ -331,8 +352,8 @@ fn ctEvents(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec
     ctCounts.ended = ctEventScratch[2u * blocks] - beganTotal;
   }
   if (j >= events) { return; }
-  let eb = j / CT_EVENT_BLOCK;
-  let bit = 1u << (j % CT_EVENT_BLOCK);
+  let eb = j / CT_MASK_BLOCK;
+  let bit = 1u << (j % CT_MASK_BLOCK);
   let at = ctParams.eventMasksAt + 2u * eb;
   let began = ctEventScratch[at];
   let ended = ctEventScratch[at + 1u];

@@ -4,10 +4,11 @@
 // layouts (contactsLayout) and classes.
 //
 //   compaction   per batch of consecutive pairs (one batch unless the caller asks for more), the
-//                touching manifold slots (count > 0) via flags, an exclusive prefix sum, a scatter
-//                of their entries into the list (in pair order) and of each slot's entry into
-//                denseOf, and a running total (contactFlags, exclusiveScanSaturating,
-//                contactScatter, contactAccumulate), then the counts (contactFinalize);
+//                touching manifold slots (count > 0) as bit masks per block of slots with their
+//                counts, an exclusive prefix sum of the counts, a scatter of their entries into
+//                the list (in pair order) and of each slot's entry into denseOf, and a running
+//                total (contactFlags, exclusiveScanSaturating, contactScatter, contactAccumulate),
+//                then the counts (contactFinalize);
 //   persistence  each entry finds last frame's entry of the same pair through its pair's slot last
 //                frame (prevSlot) and that slot's entry then (denseOf), and each of its points takes
 //                the user value of last frame's point with the same feature id, else 0
@@ -65,7 +66,22 @@ export function contactBatchPairs(
   return n <= batch.first ? 0 : Math.min(n - batch.first, batch.slots);
 }
 
-/** ctFlags: offsets[k] = 1 where the batch's slot k < its pairs touches, else 0, for k = 0..slots. */
+/** WGSL's countOneBits of a u32. */
+function countOneBits(x: number): number {
+  let n = 0;
+  for (let m = x >>> 0; m !== 0; m = (m & (m - 1)) >>> 0) n++;
+  return n;
+}
+
+/** Blocks of MASK_BLOCK slots over a batch's `slots` (ctSlotBlocks). */
+export function slotBlocks(slots: number): number {
+  return Math.ceil(slots / MASK_BLOCK);
+}
+
+/**
+ * ctFlags: per block b of MASK_BLOCK slots, the mask of the batch's slots k < its pairs that touch
+ * at offsets[blocks + 1 + b] and its count at offsets[b]; offsets[blocks] = 0 closes the counts.
+ */
 export function contactFlags(
   L: ContactsLayout,
   manifolds: Uint32Array,
@@ -74,8 +90,17 @@ export function contactFlags(
   offsets: Uint32Array,
 ): void {
   const M = L.manifold;
-  for (let k = 0; k <= slots; k++)
-    offsets[k] = k < batchPairs && manifolds[k * M.words + M.count] > 0 ? 1 : 0;
+  const blocks = slotBlocks(slots);
+  offsets[blocks] = 0;
+  for (let b = 0; b < blocks; b++) {
+    let mask = 0;
+    for (let i = 0; i < MASK_BLOCK; i++) {
+      const k = b * MASK_BLOCK + i;
+      if (k < batchPairs && manifolds[k * M.words + M.count] > 0) mask |= 1 << i;
+    }
+    offsets[blocks + 1 + b] = mask;
+    offsets[b] = countOneBits(mask);
+  }
 }
 
 /** shaders/scan.wgsl: in-place exclusive prefix sums of the first `n` values, saturating at 0xffffffff. */
@@ -88,13 +113,20 @@ export function exclusiveScanSaturating(data: Uint32Array, n: number): void {
   }
 }
 
-/** ctTouches: slot k touches where the scanned flags step up after it (see contact-list.wgsl). */
-export function contactTouches(offsets: Uint32Array, k: number): boolean {
-  return offsets[k + 1] !== offsets[k];
+/**
+ * ctPlace: after the scan of the block counts, slot k's place among the batch's touching slots
+ * (its block's place + the touching slots below it in the block), or CONTACT_NONE.
+ */
+export function contactPlace(offsets: Uint32Array, slots: number, k: number): number {
+  const b = Math.floor(k / MASK_BLOCK);
+  const bit = (1 << (k % MASK_BLOCK)) >>> 0;
+  const mask = offsets[slotBlocks(slots) + 1 + b]!;
+  if ((mask & bit) === 0) return CONTACT_NONE;
+  return Math.min(0xffffffff, offsets[b]! + countOneBits(mask & (bit - 1)));
 }
 
 /**
- * ctScatter: the batch's touching slot k (frame slot first + k) goes to entry i = total + offsets[k]
+ * ctScatter: the batch's touching slot k (frame slot first + k) goes to entry i = total + its place
  * (below capacity): its entry, not yet matched, and its ids; denseOf[first + k] = i, or
  * CONTACT_NONE for a slot that does not touch or does not fit.
  */
@@ -103,6 +135,7 @@ export function contactScatter(
   manifolds: Uint32Array,
   pairs: Uint32Array,
   batchPairs: number,
+  slots: number,
   first: number,
   offsets: Uint32Array,
   total: number,
@@ -115,8 +148,9 @@ export function contactScatter(
   const M = L.manifold;
   const I = L.ids;
   for (let k = 0; k < batchPairs; k++) {
-    const i = Math.min(0xffffffff, total + offsets[k]);
-    if (!contactTouches(offsets, k) || i >= capacity) {
+    const place = contactPlace(offsets, slots, k);
+    const i = Math.min(0xffffffff, total + place);
+    if (place === CONTACT_NONE || i >= capacity) {
       denseOf[first + k] = CONTACT_NONE;
       continue;
     }
@@ -135,11 +169,11 @@ export function contactScatter(
   }
 }
 
-/** ctAccumulate: counts.total += the batch's total (offsets[n] after the scan, n its pairs), saturating. */
-export function contactAccumulate(offsets: Uint32Array, n: number, counts: Uint32Array): void {
+/** ctAccumulate: counts.total += the batch's total (the scanned block counts at their end), saturating. */
+export function contactAccumulate(offsets: Uint32Array, slots: number, counts: Uint32Array): void {
   counts[CONTACT_COUNTS_LAYOUT.total] = Math.min(
     0xffffffff,
-    counts[CONTACT_COUNTS_LAYOUT.total] + offsets[n],
+    counts[CONTACT_COUNTS_LAYOUT.total] + offsets[slotBlocks(slots)]!,
   );
 }
 
@@ -270,13 +304,6 @@ export function contactEventFlags(
     scratch[b] = countOneBits(began);
     scratch[blocks + b] = countOneBits(ended);
   }
-}
-
-/** WGSL's countOneBits of a u32. */
-function countOneBits(x: number): number {
-  let n = 0;
-  for (let m = x >>> 0; m !== 0; m = (m & (m - 1)) >>> 0) n++;
-  return n;
 }
 
 /**
@@ -428,16 +455,17 @@ export class CpuContacts {
     for (let first = 0; first === 0 || first < pairSlots; first += batchSize) {
       const batch = { first, slots: Math.min(batchSize, Math.max(0, pairSlots - first)) };
       const n = contactBatchPairs(pairCount, pairSlots, batch);
-      const offsets = new Uint32Array(batch.slots + 1);
+      const offsets = new Uint32Array(2 * slotBlocks(batch.slots) + 1);
       const m = manifolds.subarray(first * M.words, (first + batch.slots) * M.words);
       const p = pairs.subarray(2 * first, 2 * (first + batch.slots));
       contactFlags(L, m, n, batch.slots, offsets);
-      exclusiveScanSaturating(offsets, batch.slots + 1);
+      exclusiveScanSaturating(offsets, slotBlocks(batch.slots) + 1);
       contactScatter(
         L,
         m,
         p,
         n,
+        batch.slots,
         first,
         offsets,
         cur.counts[N.total],
@@ -446,7 +474,7 @@ export class CpuContacts {
         cur.ids,
         cur.denseOf,
       );
-      contactAccumulate(offsets, n, cur.counts);
+      contactAccumulate(offsets, batch.slots, cur.counts);
     }
     contactFinalize(capacity, cur.counts);
     const written = cur.counts[N.written];

@@ -44,7 +44,7 @@
 
 import { prevSlots } from '../broadphase-fat.ts';
 import { CapacityError } from '../errors.ts';
-import { CONTACTS_GROWTH, CONTACTS_WORKGROUP_SIZE } from '../constants.ts';
+import { CONTACTS_GROWTH, CONTACTS_WORKGROUP_SIZE, MASK_BLOCK } from '../constants.ts';
 import {
   CONTACT_DISPATCH_LAYOUT,
   eventBlockCount,
@@ -159,6 +159,10 @@ export interface ContactsOutputs {
    */
   pageEntries: number;
 }
+
+// A workgroup of the contact kernels starts a block of slots (ctScatter's staging reads its place).
+if (CONTACTS_WORKGROUP_SIZE % MASK_BLOCK !== 0)
+  throw new Error('CONTACTS_WORKGROUP_SIZE must be a multiple of MASK_BLOCK');
 
 const KERNEL_NAMES = [
   'ctFlags',
@@ -679,18 +683,19 @@ export class GpuContacts {
       throw new RangeError(
         `batch pairs hold fewer than ${slots} pairs from byte ${batch.pairsOffset}`,
       );
-    const offsets = this.buffer('offsets', 4 * (slots + 1));
-    if (offsets.size > this.device.limits.maxStorageBufferBindingSize)
-      throw new CapacityError(
-        `contacts: ${slots} pair slots need ${4 * (slots + 1)} bytes of offsets`,
-      );
+    // Per block of MASK_BLOCK slots its count (then its place), the 0 closing them, its mask.
+    const blocks = Math.ceil(slots / MASK_BLOCK);
+    const offsetBytes = 4 * (2 * blocks + 1);
+    const offsets = this.buffer('offsets', offsetBytes);
+    if (offsetBytes > this.device.limits.maxStorageBufferBindingSize)
+      throw new CapacityError(`contacts: ${slots} pair slots need ${offsetBytes} bytes of offsets`);
     this.writeParams(b, first, slots);
     const buffers: Record<number, GPUBufferBinding> = {
       ...o.buffers,
       0: this.paramSlot(b),
       1: { buffer: batch.manifolds, offset: 0, size: Math.max(1, slots) * this.MB },
       2: { buffer: batch.pairs, offset: batch.pairsOffset, size: Math.max(1, slots) * 8 },
-      3: { buffer: offsets, size: 4 * (slots + 1) },
+      3: { buffer: offsets, size: offsetBytes },
     };
     const writes =
       o.batches === 1 ? 'both' : b === 0 ? 'begin' : b === o.batches - 1 ? 'end' : 'none';
@@ -699,8 +704,9 @@ export class GpuContacts {
       descriptor ?? (this.timer ? this.timer.passDescriptor('compact', label, writes) : { label }),
     );
     const g = batch.grids;
-    this.dispatch(pass, 'ctFlags', g ? { buffer: g.buffer, offset: g.closed } : slots + 1, buffers);
-    this.scanner.encode(pass, this.scanPlan(offsets, slots + 1, g));
+    // Over every block of the slots (a 32nd of them: no grid from the GPU is worth its dispatch).
+    this.dispatch(pass, 'ctFlags', blocks + 1, buffers);
+    this.scanner.encode(pass, this.scanPlan(offsets, blocks + 1));
     this.dispatch(pass, 'ctScatter', g ? { buffer: g.buffer, offset: g.pairs } : slots, buffers);
     this.dispatch(pass, 'ctAccumulate', 1, buffers);
     pass.end();

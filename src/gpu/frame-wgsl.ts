@@ -102,7 +102,7 @@ export function contactsConstantsWgsl(): string {
     `const CONTACTS_WORKGROUP_SIZE: u32 = ${CONTACTS_WORKGROUP_SIZE}u;`,
     `const CONTACT_NONE: u32 = ${CONTACT_NONE}u;`,
     `const CT_MAX_GROUPS_PER_DIMENSION: u32 = ${MAX_GROUPS_PER_DIMENSION}u;`,
-    `const CT_EVENT_BLOCK: u32 = ${MASK_BLOCK}u;`,
+    `const CT_MASK_BLOCK: u32 = ${MASK_BLOCK}u;`,
     '',
   ].join('\n');
 }
