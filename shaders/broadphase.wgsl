@@ -130,10 +130,6 @@ struct BroadphaseBatch {
   x: u32,                                              // dispatchWorkgroupsIndirect over the batch's pairs
   y: u32,
   z: u32,
-  closedCount: u32,                                    // the batch's pairs + 1: a flags array and the 0 that closes it
-  closedX: u32,                                        // dispatchWorkgroupsIndirect over closedCount invocations
-  closedY: u32,
-  closedZ: u32,
   _pad: u32,
 }
 
@@ -828,7 +824,5 @@ fn bpBatch(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3
   var count = 0u;
   if (written > first) { count = min(written - first, bpParams.batchPairs); }
   let grid = bpGrid(count);
-  let closed = bpGrid(count + 1u);
-  bpBatches[b] = BroadphaseBatch(BroadphaseNarrowphaseParams(count, bpParams.margin, grid.w, 0u), grid.x, grid.y, 1u,
-                                 count + 1u, closed.x, closed.y, 1u, 0u);
+  bpBatches[b] = BroadphaseBatch(BroadphaseNarrowphaseParams(count, bpParams.margin, grid.w, 0u), grid.x, grid.y, 1u, 0u);
 }

@@ -43,18 +43,16 @@ describe('GPU work list', () => {
       const want = [...flags.keys()].filter((k) => k < count && flags[k] === REUSE_STATUS.collide);
       const flagBuf = device.createBuffer({ size: 4 * slots, usage: S() });
       device.queue.writeBuffer(flagBuf, 0, flags);
-      // A batch record as the broadphase writes one: the count, then the grids.
+      // A batch record as the broadphase writes one: the count, then the grid.
       const words = new Uint32Array(16);
       words[0] = count;
       words.set(grid(count), 4);
-      words[7] = count + 1;
-      words.set(grid(count + 1), 8);
       const batch = device.createBuffer({
         size: 64,
         usage: S() | GPUBufferUsage.INDIRECT,
       });
       device.queue.writeBuffer(batch, 0, words);
-      const grids: BatchGrids = { buffer: batch, pairs: 16, closed: 32, closedCountWord: 7 };
+      const grids: BatchGrids = { buffer: batch, pairs: 16 };
       for (const g of [undefined, grids]) {
         list.reserve(1);
         const encoder = device.createCommandEncoder();

@@ -110,9 +110,6 @@ export const BROADPHASE_LAYOUT = {
     bytes: batchStruct.size,
     narrowphase: word(batchStruct, 'narrowphase'),
     x: word(batchStruct, 'x'),
-    /** The batch's pairs + 1, and the grid over as many invocations. */
-    closedCount: word(batchStruct, 'closedCount'),
-    closedX: word(batchStruct, 'closedX'),
   },
   /** The `counts` buffer (BroadphaseCounts). */
   counts: {

@@ -201,17 +201,14 @@ export function dispatchRows(pass: GPUComputePassEncoder, groups: number): void 
 }
 
 /**
- * A batch of pair slots' indirect grids, as the GPU broadphase writes them (BroadphaseBatch): byte
- * offsets into `buffer` (INDIRECT usage) of the x, y, z over the batch's pairs and over its pairs
- * + 1 (a flags array and the 0 that closes it), and the u32 word holding pairs + 1. The frame's
- * per-slot stages dispatch over them, so their work follows the pair count, not the capacity;
- * their workgroups must be the narrowphase's size (the grids are made for it).
+ * A batch of pair slots' indirect grid, as the GPU broadphase writes it (BroadphaseBatch): the
+ * byte offset into `buffer` (INDIRECT usage) of the x, y, z over the batch's pairs. The frame's
+ * per-slot stages dispatch over it, so their work follows the pair count, not the capacity;
+ * their workgroups must be the narrowphase's size (the grid is made for it).
  */
 export interface BatchGrids {
   buffer: GPUBuffer;
   pairs: number;
-  closed: number;
-  closedCountWord: number;
 }
 
 /** Uniform-buffer slots of 256 bytes (the minimum uniform offset alignment WebGPU allows). */

@@ -398,18 +398,12 @@ export class GpuContacts {
     this.device.queue.writeBuffer(buffer, at, values.buffer, values.byteOffset, values.byteLength);
   }
 
-  /** An exclusive scan of `n` u32 of `data` (plans kept for a few sizes and buffers). */
   /**
-   * A scan of `n` u32 of `data`, or of as many as word `count` of the dispatch buffer says (a
-   * number), or as a batch's grids say (its pairs + 1).
+   * An exclusive scan of `n` u32 of `data`, or of as many as word `count` of the dispatch buffer
+   * says (plans kept for a few sizes and buffers).
    */
-  private scanPlan(data: GPUBuffer, n: number, count?: number | BatchGrids): ScanPlan {
-    const source =
-      count === undefined
-        ? undefined
-        : typeof count === 'number'
-          ? { buffer: this.dispatchArgs, word: count }
-          : { buffer: count.buffer, word: count.closedCountWord };
+  private scanPlan(data: GPUBuffer, n: number, count?: number): ScanPlan {
+    const source = count === undefined ? undefined : { buffer: this.dispatchArgs, word: count };
     const countWord = source?.word ?? -1;
     let p = this.scanPlans.find(
       (q) =>

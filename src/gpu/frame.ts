@@ -532,8 +532,6 @@ export class GpuFrame<
     const grids: BatchGrids = {
       buffer: bp.batches,
       pairs: b * B.bytes + 4 * B.x,
-      closed: b * B.bytes + 4 * B.closedX,
-      closedCountWord: (b * B.bytes) / 4 + B.closedCount,
     };
     return {
       first,
