@@ -138,10 +138,14 @@ fn ctSatAdd(a: u32, b: u32) -> u32 {
   return select(s, 0xffffffffu, s < a);
 }
 
-// Blocks of CT_MASK_BLOCK slots over the batch's slots; their masks follow their counts and the 0
-// closing them.
+// Blocks of CT_MASK_BLOCK over n items (the batch's slots, or the events' entries).
+fn ctBlockCount(n: u32) -> u32 {
+  return n / CT_MASK_BLOCK + select(0u, 1u, n % CT_MASK_BLOCK != 0u);
+}
+
+// The batch's slot blocks; their masks follow their counts and the 0 closing them.
 fn ctSlotBlocks() -> u32 {
-  return (ctParams.slots + CT_MASK_BLOCK - 1u) / CT_MASK_BLOCK;
+  return ctBlockCount(ctParams.slots);
 }
 
 @compute @workgroup_size(CONTACTS_WORKGROUP_SIZE)
@@ -179,17 +183,13 @@ fn ctFinalize() {
   let prevWritten = ctPrevWritten();
   let entries = ctGrid(written);
   let events = ctGrid(max(written, prevWritten) + 1u);
-  let blocks = ctEventBlockCount(max(written, prevWritten));
+  let blocks = ctBlockCount(max(written, prevWritten));
   let blockGrid = ctGrid(blocks);
   ctEventScratch[2u * blocks] = 0u;                    // closes the block counts for their scan
   ctDispatch = ContactDispatch(entries.x, entries.y, 1u, events.x, events.y, 1u,
                                blockGrid.x, blockGrid.y, 1u, 2u * blocks + 1u);
 }
 
-// Blocks of CT_MASK_BLOCK entries over the events' range max(written, prevWritten).
-fn ctEventBlockCount(n: u32) -> u32 {
-  return n / CT_MASK_BLOCK + select(0u, 1u, n % CT_MASK_BLOCK != 0u);
-}
 
 // Last frame's entries (0 when it may not be read).
 fn ctPrevWritten() -> u32 {
@@ -323,7 +323,7 @@ fn ctEventFlags(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg:
   let eb = ctInvocation(wid, nwg, lid);
   let written = ctCounts.written;
   let prevWritten = ctPrevWritten();
-  let blocks = ctEventBlockCount(max(written, prevWritten));
+  let blocks = ctBlockCount(max(written, prevWritten));
   if (eb >= blocks) { return; }
   var began = 0u;
   var ended = 0u;
@@ -345,7 +345,7 @@ fn ctEvents(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec
             @builtin(local_invocation_index) lid: u32) {
   let j = ctInvocation(wid, nwg, lid);
   let events = max(ctCounts.written, ctPrevWritten());
-  let blocks = ctEventBlockCount(events);
+  let blocks = ctBlockCount(events);
   let beganTotal = ctEventScratch[blocks];
   if (j == 0u) {
     ctCounts.began = beganTotal;

@@ -6,7 +6,6 @@ import { LAYOUT_2D } from './layout2d.ts';
 import { LAYOUT_3D } from './layout3d.ts';
 import { member, structTable, word, type StructLayout } from './layout.ts';
 import { InputError } from './errors.ts';
-import { MASK_BLOCK } from './constants.ts';
 import {
   STRUCTS_CONTACTS_2D,
   STRUCTS_CONTACTS_3D,
@@ -62,22 +61,6 @@ export const CONTACT_DISPATCH_LAYOUT = {
   blocks: word(dispatchStruct, 'blocksX'),
   eventBlocks: word(dispatchStruct, 'eventBlocks'),
 } as const;
-
-/** Event blocks over `entries` entries (max(written, last frame's written), or the capacities). */
-export function eventBlockCount(entries: number): number {
-  return Math.ceil(entries / MASK_BLOCK);
-}
-
-/**
- * The event scratch of a frame whose lists hold at most `entries` (the larger of this frame's and
- * last frame's capacities), in words: the block counts (began blocks, ended blocks, a closing 0:
- * scanned in place), then from `masksAt` each block's two masks (began, ended).
- */
-export function eventScratchWords(entries: number): { masksAt: number; words: number } {
-  const blocks = eventBlockCount(entries);
-  const masksAt = 2 * blocks + 1;
-  return { masksAt, words: masksAt + 2 * blocks };
-}
 
 /**
  * The word offsets of one dimension's contact list, from its WGSL's structs (reflected at build

@@ -23,14 +23,13 @@
 
 import { prevSlots } from '../broadphase-fat.ts';
 import { CONTACT_NONE, CONTACTS_GROWTH, MASK_BLOCK } from '../constants.ts';
+import { maskBlocks } from '../mask-blocks.ts';
 import {
   CONTACT_COUNTS_LAYOUT,
   CONTACT_PARAMS_LAYOUT,
   checkBatchPairs,
   checkRunInputs,
   contactsLayout,
-  eventBlockCount,
-  eventScratchWords,
   type ContactsLayout,
   type ContactsResult,
   type ContactsRunOptions,
@@ -73,11 +72,6 @@ function countOneBits(x: number): number {
   return n;
 }
 
-/** Blocks of MASK_BLOCK slots over a batch's `slots` (ctSlotBlocks). */
-export function slotBlocks(slots: number): number {
-  return Math.ceil(slots / MASK_BLOCK);
-}
-
 /**
  * ctFlags: per block b of MASK_BLOCK slots, the mask of the batch's slots k < its pairs that touch
  * at offsets[blocks + 1 + b] and its count at offsets[b]; offsets[blocks] = 0 closes the counts.
@@ -90,7 +84,7 @@ export function contactFlags(
   offsets: Uint32Array,
 ): void {
   const M = L.manifold;
-  const blocks = slotBlocks(slots);
+  const { blocks, masksAt } = maskBlocks(slots);
   offsets[blocks] = 0;
   for (let b = 0; b < blocks; b++) {
     let mask = 0;
@@ -98,7 +92,7 @@ export function contactFlags(
       const k = b * MASK_BLOCK + i;
       if (k < batchPairs && manifolds[k * M.words + M.count] > 0) mask |= 1 << i;
     }
-    offsets[blocks + 1 + b] = mask;
+    offsets[masksAt + b] = mask;
     offsets[b] = countOneBits(mask);
   }
 }
@@ -120,7 +114,7 @@ export function exclusiveScanSaturating(data: Uint32Array, n: number): void {
 export function contactPlace(offsets: Uint32Array, slots: number, k: number): number {
   const b = Math.floor(k / MASK_BLOCK);
   const bit = (1 << (k % MASK_BLOCK)) >>> 0;
-  const mask = offsets[slotBlocks(slots) + 1 + b]!;
+  const mask = offsets[maskBlocks(slots).masksAt + b]!;
   if ((mask & bit) === 0) return CONTACT_NONE;
   return Math.min(0xffffffff, offsets[b]! + countOneBits(mask & (bit - 1)));
 }
@@ -173,7 +167,7 @@ export function contactScatter(
 export function contactAccumulate(offsets: Uint32Array, slots: number, counts: Uint32Array): void {
   counts[CONTACT_COUNTS_LAYOUT.total] = Math.min(
     0xffffffff,
-    counts[CONTACT_COUNTS_LAYOUT.total] + offsets[slotBlocks(slots)]!,
+    counts[CONTACT_COUNTS_LAYOUT.total] + offsets[maskBlocks(slots).blocks]!,
   );
 }
 
@@ -289,7 +283,7 @@ export function contactEventFlags(
   scratch: Uint32Array,
   masksAt: number,
 ): void {
-  const blocks = eventBlockCount(Math.max(written, prevWritten));
+  const blocks = maskBlocks(Math.max(written, prevWritten), 2).blocks;
   scratch[2 * blocks] = 0;
   for (let b = 0; b < blocks; b++) {
     let began = 0;
@@ -324,7 +318,7 @@ export function contactEvents(
 ): void {
   const I = L.ids;
   const events = Math.max(written, prevWritten);
-  const blocks = eventBlockCount(events);
+  const blocks = maskBlocks(events, 2).blocks;
   const beganTotal = scratch[blocks]!;
   counts[CONTACT_COUNTS_LAYOUT.began] = beganTotal;
   counts[CONTACT_COUNTS_LAYOUT.ended] = scratch[2 * blocks]! - beganTotal;
@@ -455,11 +449,11 @@ export class CpuContacts {
     for (let first = 0; first === 0 || first < pairSlots; first += batchSize) {
       const batch = { first, slots: Math.min(batchSize, Math.max(0, pairSlots - first)) };
       const n = contactBatchPairs(pairCount, pairSlots, batch);
-      const offsets = new Uint32Array(2 * slotBlocks(batch.slots) + 1);
+      const offsets = new Uint32Array(maskBlocks(batch.slots).words);
       const m = manifolds.subarray(first * M.words, (first + batch.slots) * M.words);
       const p = pairs.subarray(2 * first, 2 * (first + batch.slots));
       contactFlags(L, m, n, batch.slots, offsets);
-      exclusiveScanSaturating(offsets, slotBlocks(batch.slots) + 1);
+      exclusiveScanSaturating(offsets, maskBlocks(batch.slots).masksAt);
       contactScatter(
         L,
         m,
@@ -484,16 +478,16 @@ export class CpuContacts {
     contactPatch(L, matches, written, cur.contacts, cur.ids, cur.keys, continued);
     const prevWritten = prev ? prev.written : 0;
     if (!events) return { slot: cur, began: new Uint32Array(0), ended: new Uint32Array(0) };
-    const eventsAt = eventScratchWords(Math.max(capacity, prevCapacity));
-    const scratch = new Uint32Array(eventsAt.words);
-    contactEventFlags(matches, written, continued, prevWritten, scratch, eventsAt.masksAt);
-    exclusiveScanSaturating(scratch, 2 * eventBlockCount(Math.max(written, prevWritten)) + 1);
+    const scratchAt = maskBlocks(Math.max(capacity, prevCapacity), 2);
+    const scratch = new Uint32Array(scratchAt.words);
+    contactEventFlags(matches, written, continued, prevWritten, scratch, scratchAt.masksAt);
+    exclusiveScanSaturating(scratch, maskBlocks(Math.max(written, prevWritten), 2).masksAt);
     const began = new Uint32Array(2 * capacity);
     const ended = new Uint32Array(2 * prevCapacity);
     contactEvents(
       L,
       scratch,
-      eventsAt.masksAt,
+      scratchAt.masksAt,
       written,
       prevWritten,
       cur.ids,

@@ -45,10 +45,9 @@
 import { prevSlots } from '../broadphase-fat.ts';
 import { CapacityError } from '../errors.ts';
 import { CONTACTS_GROWTH, CONTACTS_WORKGROUP_SIZE, MASK_BLOCK } from '../constants.ts';
+import { maskBlocks } from '../mask-blocks.ts';
 import {
   CONTACT_DISPATCH_LAYOUT,
-  eventBlockCount,
-  eventScratchWords,
   checkBatchPairs,
   checkRunInputs,
   type ContactsLayout,
@@ -463,7 +462,7 @@ export class GpuContacts {
     words[P.first] = first;
     words[P.slots] = slots;
     words[P.pageEntries] = o.pageEntries;
-    words[P.eventMasksAt] = eventScratchWords(Math.max(o.capacity, o.prevCapacity)).masksAt;
+    words[P.eventMasksAt] = maskBlocks(Math.max(o.capacity, o.prevCapacity), 2).masksAt;
     this.device.queue.writeBuffer(this.params, slot * UNIFORM_SLOT_BYTES, words);
   }
 
@@ -612,7 +611,7 @@ export class GpuContacts {
       12: {
         buffer: this.buffer(
           'event-scratch',
-          4 * eventScratchWords(Math.max(capacity, prevCapacity)).words,
+          4 * maskBlocks(Math.max(capacity, prevCapacity), 2).words,
         ),
       },
       13: { buffer: prev.userValues.ensure(this.UB) },
@@ -678,8 +677,8 @@ export class GpuContacts {
         `batch pairs hold fewer than ${slots} pairs from byte ${batch.pairsOffset}`,
       );
     // Per block of MASK_BLOCK slots its count (then its place), the 0 closing them, its mask.
-    const blocks = Math.ceil(slots / MASK_BLOCK);
-    const offsetBytes = 4 * (2 * blocks + 1);
+    const { blocks, words } = maskBlocks(slots);
+    const offsetBytes = 4 * words;
     const offsets = this.buffer('offsets', offsetBytes);
     if (offsetBytes > this.device.limits.maxStorageBufferBindingSize)
       throw new CapacityError(`contacts: ${slots} pair slots need ${offsetBytes} bytes of offsets`);
@@ -728,8 +727,8 @@ export class GpuContacts {
     this.dispatch(pass, 'ctPatch', { grid: D.entries }, buffers);
     if (o.events) {
       this.dispatch(pass, 'ctEventFlags', { grid: D.blocks }, buffers);
-      const blocks = eventBlockCount(Math.max(o.capacity, o.prevCapacity));
-      this.scanner.encode(pass, this.scanPlan(buffers[12].buffer, 2 * blocks + 1, D.eventBlocks));
+      const { masksAt } = maskBlocks(Math.max(o.capacity, o.prevCapacity), 2);
+      this.scanner.encode(pass, this.scanPlan(buffers[12].buffer, masksAt, D.eventBlocks));
       this.dispatch(pass, 'ctEvents', { grid: D.events }, buffers);
     }
     pass.end();

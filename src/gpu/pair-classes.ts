@@ -327,7 +327,7 @@ export class GpuPairClasses<C extends string, I> {
       jobs.push(job);
     }
     const ready = new Set([...this.kernels.keys(), ...this.pending.keys()]).size;
-    if (ready > 0) jobs.push(this.warmUpClassifier(ready).then(() => undefined));
+    if (ready > 0) jobs.push(this.warmUpClassifier(ready));
     await Promise.all(jobs);
   }
 
@@ -567,11 +567,11 @@ export class GpuPairClasses<C extends string, I> {
   }
 
   /** The classifier's kernels that `classCount` compiled classes run, each dispatched once (warmUpKernel). */
-  private warmUpClassifier(classCount: number): Promise<unknown> {
+  private async warmUpClassifier(classCount: number): Promise<void> {
     const entries: readonly ClassifierEntry[] =
       classCount === 1 ? ['pcList', 'pcFinishOne'] : ['pcCount', 'pcScatter', 'pcFinish'];
     const d = this.dimension;
-    return Promise.all(
+    await Promise.all(
       entries.map((e) =>
         warmUpKernel(
           this.device,

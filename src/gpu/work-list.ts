@@ -12,7 +12,7 @@ import {
 } from './buffers.ts';
 import { ENTRIES_WORK_LIST } from '../reflection.generated.ts';
 import { WORK_LIST_WORKGROUP_SIZE as WORKGROUP, workListModuleWgsl } from './frame-wgsl.ts';
-import { MASK_BLOCK } from '../constants.ts';
+import { maskBlocks } from '../mask-blocks.ts';
 import { compileKernels, type Kernel, cachedBindGroup } from './pipelines.ts';
 import { GpuScan, type ScanPlan } from './scan.ts';
 
@@ -92,8 +92,8 @@ export class GpuWorkList {
     if (index >= this.paramSlots)
       throw new RangeError(`work list: batch ${index} past the ${this.paramSlots} reserved`);
     // Per block of MASK_BLOCK slots its count (then its place), the 0 closing them, its mask.
-    const blocks = Math.ceil(slots / MASK_BLOCK);
-    const markBytes = 4 * (2 * blocks + 1);
+    const { blocks, words } = maskBlocks(slots);
+    const markBytes = 4 * words;
     const marks = this.marks[index].ensure(markBytes);
     const list = this.lists[index].ensure(4 * Math.max(1, slots));
     this.device.queue.writeBuffer(
