@@ -10,7 +10,9 @@
 // driver's shader cache off (MESA_SHADER_CACHE_DISABLE=true) a lavapipe dispatch then includes
 // compiling its pipeline's machine code, so this lists what a cold frame waits for per kernel.
 // With --cold, every profiled frame is a cold one (frame.reset() before it: the broadphase
-// rebuilds, nothing is reused), its pipelines already compiled.
+// rebuilds, nothing is reused), its pipelines already compiled. With --wobble, every frame's bodies
+// sit where the pile bench's warm frames put them (pile-scenes.ts: a settled pile's wobble), so
+// that reuse sees the bench's motion; without it every frame has the built poses.
 //
 //   MESA_SHADER_CACHE_DISABLE=true node_modules/.bin/tsx bench/profile-dispatches.ts 3 100 1 bricks --first
 
@@ -21,10 +23,12 @@ import { GpuFrame3D, type FrameInputs3D } from '../src/gpu/frame3d.ts';
 import { assertShadersEmbedded } from './fresh-shaders.ts';
 import { gpuWarmupMs, keepGpuBusy } from './timing.ts';
 import { makePile2D, makePile3D, PILE_3D_LAYOUTS, type Pile3DLayout } from './pile.ts';
+import { bodiesAt2D, bodiesAt3D } from './pile-scenes.ts';
 
 const first = process.argv.includes('--first');
 const cold = process.argv.includes('--cold');
-const args = process.argv.slice(2).filter((a) => a !== '--first' && a !== '--cold');
+const wobble = process.argv.includes('--wobble');
+const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const dim = Number(args[0] ?? 3);
 const bodies = Number(args[1] ?? 10_000);
 const frames = first ? 1 : Number(args[2] ?? 5);
@@ -135,11 +139,20 @@ async function created<F>(frame: Promise<F>): Promise<F> {
 async function profile<I extends { bodies: GPUBuffer; bodyCount: number; margin: number }>(
   frame: GpuFrame<I>,
   inputs: I,
+  bodiesAt: ((frame: number) => ArrayBuffer) | undefined,
 ): Promise<void> {
+  // Frame k's bodies (--wobble; else they stay as built).
+  const move = (k: number): void => {
+    if (bodiesAt) device.queue.writeBuffer(inputs.bodies, 0, bodiesAt(k));
+  };
   // Two normal frames first (not with --first): buffers grown to fit, last frame's list in place.
-  for (let i = 0; i < (first ? 0 : 2); i++) await frame.step(inputs);
+  for (let i = 0; i < (first ? 0 : 2); i++) {
+    move(i);
+    await frame.step(inputs);
+  }
   const samples = new Map<string, number[]>();
   for (let r = 0; r < frames; r++) {
+    move(r + 2);
     if (warmupMs > 0) await keepGpuBusy(device, warmupMs);
     if (cold) frame.reset();
     profiling = true;
@@ -185,7 +198,11 @@ if (dim === 3) {
     margin: pile.scene.margin,
     kinds: ['box'],
   };
-  await profile(await created(GpuFrame3D.create(device, true, { kinds: ['box'] })), inputs);
+  await profile(
+    await created(GpuFrame3D.create(device, true, { kinds: ['box'] })),
+    inputs,
+    wobble ? bodiesAt3D(pile, 'wobble') : undefined,
+  );
 } else {
   const pile = makePile2D(bodies);
   const inputs: FrameInputs2D = {
@@ -195,6 +212,10 @@ if (dim === 3) {
     margin: pile.scene.margin,
     kinds: ['box'],
   };
-  await profile(await created(GpuFrame2D.create(device, true, { kinds: ['box'] })), inputs);
+  await profile(
+    await created(GpuFrame2D.create(device, true, { kinds: ['box'] })),
+    inputs,
+    wobble ? bodiesAt2D(pile, 'wobble') : undefined,
+  );
 }
 process.exit(0);
