@@ -9,15 +9,16 @@
 //     frames' lists, GPU equal to CPU;
 //   - coverage: most pairs are reused or proven apart in wobble frames, some are collided, some new;
 //   - two GPU frames given the same frames write byte-identical lists (reuse is deterministic), and
-//     so does one recording them in batches of 256 pairs, and one whose pairs overflow mid-run
-//     (the frame run again: its first run discarded, the retry reads last frame's list);
+//     so does one recording them in batches of 256 pairs, one whose pairs overflow mid-run (the
+//     frame run again: its first run discarded, the retry reads last frame's list), and one with
+//     the stores GPUs get ('staged': a workgroup's words leave through workgroup memory);
 //   - a burst (half the bodies jump in one frame, more than an update carries): step() records the
 //     update without the rebuild's sorts, finds the rebuild deferred and runs the frame again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CpuFrame2D, CpuFrame3D, type CpuFrameResult } from '../src/cpu/frame.ts';
 import { unpackContacts2D } from '../src/cpu/contact-list2d.ts';
 import { unpackContacts3D } from '../src/cpu/contact-list3d.ts';
-import { acquireDevice } from '../src/gpu/device.ts';
+import { acquireDevice, defaultStoreMode, type StoreMode } from '../src/gpu/device.ts';
 import type { FrameResult } from '../src/gpu/frame.ts';
 import { GpuFrame2D } from '../src/gpu/frame2d.ts';
 import { GpuFrame3D } from '../src/gpu/frame3d.ts';
@@ -187,17 +188,28 @@ function compare(g: FrameResult, c: CpuFrameResult, unpack: (b: ArrayBuffer) => 
  * The frames on a new GPU frame (in batches of `batchPairs` pairs when given, per frame when a
  * function) and the CPU frame;
  * frame `burstAt` a burst (pose); before frame `squeezeAt` the pair capacity set to half the
- * pairs (an overflow, the frame run again).
+ * pairs (an overflow, the frame run again); with `otherStores`, the frame's kernels store the
+ * way the device's default does not.
  */
 async function sequence(
   dim: 2 | 3,
   batchPairs: number | ((frame: number) => number) = 0,
   burstAt = -1,
   squeezeAt = -1,
+  otherStores = false,
 ): Promise<{ stats: Compared[]; bytes: ArrayBuffer[] }> {
   const rest = dim === 2 ? pile2D(5, 900) : pile3D(6, 512);
   const scene = dim === 2 ? pile2D(5, 900) : pile3D(6, 512);
-  const frame = dim === 2 ? await GpuFrame2D.create(device) : await GpuFrame3D.create(device);
+  const stores: StoreMode | undefined = otherStores
+    ? defaultStoreMode(device) === 'direct'
+      ? 'staged'
+      : 'direct'
+    : undefined;
+  const options = stores ? { stores } : {};
+  const frame =
+    dim === 2
+      ? await GpuFrame2D.create(device, undefined, options)
+      : await GpuFrame3D.create(device, undefined, options);
   const cpu = dim === 2 ? new CpuFrame2D() : new CpuFrame3D();
   const packed =
     scene.dim === 2 ? { shapes: packShapes2D(scene.shapes) } : packShapes3D(scene.shapes);
@@ -274,10 +286,12 @@ describe('the frame across frames: fat boxes, reuse, events; GPU against the CPU
       const batched = await sequence(dim, 256);
       const switched = await sequence(dim, (f) => (f === 2 || f === 3 ? 256 : 0));
       const squeezed = await sequence(dim, 0, -1, 5);
+      // The other stores (on a GPU adapter 'direct', on a CPU one 'staged'), batches switched too.
+      const otherStores = await sequence(dim, (f) => (f === 2 || f === 3 ? 256 : 0), -1, -1, true);
       expect(squeezed.stats.map((s) => s.runs)).toEqual(
         stats.map((s, f) => (f === 5 ? 2 : s.runs)),
       );
-      for (const run of [again, batched, switched, squeezed]) {
+      for (const run of [again, batched, switched, squeezed, otherStores]) {
         run.bytes.forEach((b, f) =>
           expect(Buffer.from(b).equals(Buffer.from(bytes[f]!)), `frame ${f}`).toBe(true),
         );

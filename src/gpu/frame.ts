@@ -239,6 +239,8 @@ interface FrameBatches<I> {
   anchorsPrev: GPUBufferBinding | null;
   /** ReuseInputs.twins: anchorsCur holds what the frame before last wrote there. */
   twins: boolean;
+  /** ReuseInputs.manifoldsHeld: the manifold slots hold last frame's. */
+  manifoldsHeld: boolean;
   anchorInputs: ReturnType<FrameDimension<I, string, string>['anchorInputs']>;
   timer: PassTimer | null;
 }
@@ -325,6 +327,7 @@ export class GpuFrame<
     this.reuseStage = await GpuReuse.create(this.device, this.dimension.reuse, {
       windows: old.windows,
       kernel,
+      stores: old.stores,
     });
     old.destroy();
   }
@@ -432,6 +435,16 @@ export class GpuFrame<
     const { anchorsCur, anchorsPrev, twins } = this.anchorBuffers(inputs, bp.capacity, retry);
     const flags = this.reuseFlags.ensure(4 * bp.capacity);
     const anchorInputs = this.dimension.anchorInputs(inputs);
+    // Last frame's manifolds are still at their slots: it and this frame run one batch (batches
+    // share the slots) in the same buffer, and this is not a retry (whose first run wrote them).
+    const last = this.last;
+    const manifoldsHeld =
+      anchorsPrev !== null &&
+      !retry &&
+      batches === 1 &&
+      last !== null &&
+      last.batches === 1 &&
+      last.manifolds === manifolds;
     const ctx = {
       encoder,
       inputs,
@@ -442,6 +455,7 @@ export class GpuFrame<
       anchorsCur,
       anchorsPrev,
       twins,
+      manifoldsHeld,
     };
     encoder.clearBuffer(this.reuseCounts);
     for (let b = 0; b < batches; b++) this.encodeBatch({ ...ctx, anchorInputs, timer }, b);
@@ -571,6 +585,7 @@ export class GpuFrame<
       prevSlot: { buffer: bp.prevSlot, offset: 4 * s.first, size: 4 * s.slots },
       firstSlot: s.first,
       twins: ctx.twins,
+      manifoldsHeld: ctx.manifoldsHeld,
       anchorsPrev: ctx.anchorsPrev,
       anchorsCur: s.anchors,
       manifolds: s.manifolds,
@@ -612,6 +627,7 @@ export class GpuFrame<
       workList: work,
       anchorsCur: s.anchors,
       counts: { buffer: this.reuseCounts },
+      manifoldsHeld: ctx.manifoldsHeld,
       margin: inputs.margin,
       window: b,
       grid: s.pairGrid,

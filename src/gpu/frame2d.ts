@@ -14,6 +14,7 @@
 
 import { LAYOUT_2D } from '../layout2d.ts';
 import { GpuBroadphase2D, type BroadphaseOutputs2D } from './broadphase2d.ts';
+import type { StoreMode } from './device.ts';
 import { GpuContacts2D, type ContactsOutputs2D } from './contact-list2d.ts';
 import {
   FRAME_REUSE_WINDOWS,
@@ -50,6 +51,11 @@ export interface FrameOutputs2D {
 export interface GpuFrame2DOptions {
   /** Shape kinds the scenes will hold: only the pair classes they can form are compiled. Default: every kind. */
   kinds?: readonly ShapeKindName2D[];
+  /**
+   * How the reuse and compaction kernels store their structs (StoreMode; default:
+   * defaultStoreMode(device), 'staged' on GPUs, 'direct' on CPU adapters). Same bytes either way.
+   */
+  stores?: StoreMode;
 }
 
 export type FrameCounts2D = FrameCounts;
@@ -83,11 +89,12 @@ export class GpuFrame2D extends GpuFrame<FrameInputs2D, PairClass2D, ShapeKindNa
     const classes = options.kinds ? classesOfKinds2D(options.kinds) : PAIR_CLASSES_2D;
     const [broadphase, contacts, pairClasses, reuse, workList] = await Promise.all([
       GpuBroadphase2D.create(device, timestamps),
-      GpuContacts2D.create(device, timestamps),
+      GpuContacts2D.create(device, timestamps, options.stores),
       GpuPairClasses.create<PairClass2D, FrameInputs2D>(device, NARROWPHASE_DIMENSION_2D, classes),
       GpuReuse.create(device, REUSE_DIMENSION_2D, {
         windows: FRAME_REUSE_WINDOWS,
         kernel: REUSE_DIMENSION_2D.kernelFor(classes),
+        ...(options.stores ? { stores: options.stores } : {}),
       }),
       GpuWorkList.create(device),
     ]);

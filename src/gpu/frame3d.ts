@@ -14,6 +14,7 @@
 
 import { LAYOUT_3D } from '../layout3d.ts';
 import { GpuBroadphase3D, type BroadphaseOutputs3D } from './broadphase3d.ts';
+import type { StoreMode } from './device.ts';
 import { GpuContacts3D, type ContactsOutputs3D } from './contact-list3d.ts';
 import {
   FRAME_REUSE_WINDOWS,
@@ -51,6 +52,11 @@ export interface FrameOutputs3D {
 export interface GpuFrame3DOptions {
   /** Shape kinds the scenes will hold: only the pair classes they can form are compiled. Default: every kind. */
   kinds?: readonly ShapeKindName3D[];
+  /**
+   * How the reuse and compaction kernels store their structs (StoreMode; default:
+   * defaultStoreMode(device), 'staged' on GPUs, 'direct' on CPU adapters). Same bytes either way.
+   */
+  stores?: StoreMode;
 }
 
 export type FrameCounts3D = FrameCounts;
@@ -89,11 +95,12 @@ export class GpuFrame3D extends GpuFrame<FrameInputs3D, PairClass3D, ShapeKindNa
     const classes = options.kinds ? classesOfKinds3D(options.kinds) : PAIR_CLASSES_3D;
     const [broadphase, contacts, pairClasses, reuse, workList] = await Promise.all([
       GpuBroadphase3D.create(device, timestamps),
-      GpuContacts3D.create(device, timestamps),
+      GpuContacts3D.create(device, timestamps, options.stores),
       GpuPairClasses.create<PairClass3D, FrameInputs3D>(device, NARROWPHASE_DIMENSION_3D, classes),
       GpuReuse.create(device, REUSE_DIMENSION_3D, {
         windows: FRAME_REUSE_WINDOWS,
         kernel: REUSE_DIMENSION_3D.kernelFor(classes),
+        ...(options.stores ? { stores: options.stores } : {}),
       }),
       GpuWorkList.create(device),
     ]);
