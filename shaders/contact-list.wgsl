@@ -158,11 +158,12 @@ fn ctFlags(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3
     ctOffsets[b] = 0u;
     return;
   }
-  let n = ctBatchPairs();
+  // To a bound known at run time: a loop of 32 known steps is unrolled, its code 32 times over.
+  let first = b * CT_MASK_BLOCK;
+  let end = min(max(ctBatchPairs(), first), first + CT_MASK_BLOCK);
   var mask = 0u;
-  for (var i = 0u; i < CT_MASK_BLOCK; i++) {
-    let k = b * CT_MASK_BLOCK + i;
-    if (k < n && ctManifolds[k].count > 0u) { mask |= 1u << i; }
+  for (var k = first; k < end; k++) {
+    if (ctManifolds[k].count > 0u) { mask |= 1u << (k - first); }
   }
   ctOffsets[blocks + 1u + b] = mask;
   ctOffsets[b] = countOneBits(mask);
@@ -327,10 +328,12 @@ fn ctEventFlags(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg:
   if (eb >= blocks) { return; }
   var began = 0u;
   var ended = 0u;
-  for (var i = 0u; i < CT_MASK_BLOCK; i++) {
-    let j = eb * CT_MASK_BLOCK + i;
-    if (j < written && ctMatches[j].x == CONTACT_NONE) { began |= 1u << i; }
-    if (j < prevWritten && ctContinued[j] == 0u) { ended |= 1u << i; }
+  // To a bound known at run time, as in ctFlags.
+  let first = eb * CT_MASK_BLOCK;
+  let end = min(max(written, prevWritten), first + CT_MASK_BLOCK);
+  for (var j = first; j < end; j++) {
+    if (j < written && ctMatches[j].x == CONTACT_NONE) { began |= 1u << (j - first); }
+    if (j < prevWritten && ctContinued[j] == 0u) { ended |= 1u << (j - first); }
   }
   ctEventScratch[ctParams.eventMasksAt + 2u * eb] = began;
   ctEventScratch[ctParams.eventMasksAt + 2u * eb + 1u] = ended;

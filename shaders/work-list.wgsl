@@ -46,11 +46,12 @@ fn wlFlags(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3
     wlMarks[b] = 0u;
     return;
   }
-  let count = min(wlCount[0], wlParams.slots);
+  // To a bound known at run time: a loop of 32 known steps is unrolled, its code 32 times over.
+  let first = b * WL_BLOCK;
+  let end = min(max(min(wlCount[0], wlParams.slots), first), first + WL_BLOCK);
   var mask = 0u;
-  for (var i = 0u; i < WL_BLOCK; i++) {
-    let k = b * WL_BLOCK + i;
-    if (k < count && wlFlagsIn[k] == REUSE_COLLIDE) { mask |= 1u << i; }
+  for (var k = first; k < end; k++) {
+    if (wlFlagsIn[k] == REUSE_COLLIDE) { mask |= 1u << (k - first); }
   }
   wlMarks[wlMasksAt() + b] = mask;
   wlMarks[b] = countOneBits(mask);
