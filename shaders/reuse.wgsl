@@ -2,17 +2,15 @@
 // them; src/cpu/reuse2d.ts and reuse3d.ts run the same loops on the host). The per-dimension file
 // before it (reuse2d.wgsl, reuse3d.wgsl) names the types RuBody, RuAnchor, RuManifold, the
 // calls ruReuse, ruAnchor, and the struct words (ruManifoldWords, ruAnchorWords, ruManifoldAt,
-// ruAnchorPrev, ruAnchorCount, ruChangingWords, RU_COUNT_WORD).
+// ruAnchorPrev, RU_COUNT_WORD).
 // One invocation per pair slot of a window of the frame's pairs:
 //   reuseSlots:  last frame's anchor of the slot's pair (ruPreviousSlot) reused at the current
 //                poses: kept (its manifold written into the slot, its anchor carried into this
 //                frame's list) or apart (the empty manifold written, the anchor carried), else the
 //                slot flagged for the full collide. With ReuseParams.twins, an anchor read at its
 //                own slot and marked ANCHOR_TWIN is already in this frame's list: only the mark
-//                is stored. With ReuseParams.manifoldsHeld, a pair at its own slot stores only
-//                the words of its manifold that are not already there (ruManifoldMask).
-//                ruFlags[k] = REUSE_KEPT, REUSE_COLLIDE (1) or REUSE_APART; when asked
-//                (ReuseParams.counts), ruCounts[status] += the window's slots with that status;
+//                is stored. ruFlags[k] = REUSE_KEPT, REUSE_COLLIDE (1) or REUSE_APART; when
+//                asked (ReuseParams.counts), ruCounts[status] += the window's slots with that status;
 //   anchorSlots: after the narrowphase filled the flagged slots, their anchors from their new
 //                manifolds and the current poses: one invocation per entry of the work list
 //                (the flagged slots in order, src/gpu/work-list.ts), so that a warp's lanes all
@@ -23,7 +21,7 @@
 //                derives its reuse counts from those: counting every slot's status is per-slot
 //                atomics in reuseSlots, docs/manifold-reuse.md).
 // Manifolds and anchors leave as 16-byte words (ruManifoldWords, ruAnchorWords: the per-dimension
-// file's pack functions), those of a word mask (bit w: word w). On a GPU (RU_STAGED_STORES) a workgroup stages its slots' structs in
+// file's pack functions). On a GPU (RU_STAGED_STORES) a workgroup stages its slots' structs in
 // workgroup memory and writes them out word after word, so consecutive invocations store
 // consecutive words: one struct per invocation has each lane of a warp store into a different
 // cache line. A CPU adapter runs a workgroup as SIMD loops, where the staging's per-lane indexing
@@ -70,14 +68,14 @@ fn ruInvocation(wid: vec3u, nwg: vec3u, li: u32) -> u32 {
   return (wid.x + wid.y * nwg.x) * REUSE_WORKGROUP_SIZE + li;
 }
 
-// Writes the words of `mask` (bit w: word w) of a struct of n words (the first n of `words`) into
-// the window's slot k0 + li, into the anchors or (toAnchors false) the manifolds (k0: the
-// workgroup's slot 0). Staged (RU_STAGED_STORES): the workgroup's structs go through ruStage and
-// leave word after word; else each invocation stores its own words. Call in uniform control flow
-// (the staging waits for the whole workgroup).
-fn ruWriteStruct(li: u32, k0: u32, words: array<vec4u, RU_STAGE_WORDS>, n: u32, mask: u32, toAnchors: bool) {
+// Writes a struct of n words (the first n of `words`) into the window's slot k0 + li when `keep`
+// (k0: the workgroup's slot 0), into the anchors or (toAnchors false) the manifolds. Staged
+// (RU_STAGED_STORES): the workgroup's structs go through ruStage and leave word after word; else
+// each invocation stores its own words. Call in uniform control flow (the staging waits for the
+// whole workgroup).
+fn ruWriteStruct(li: u32, k0: u32, words: array<vec4u, RU_STAGE_WORDS>, n: u32, keep: bool, toAnchors: bool) {
   if (RU_STAGED_STORES) {
-    ruWrites[li] = mask;
+    ruWrites[li] = select(0u, 1u, keep);
     for (var w = 0u; w < RU_STAGE_WORDS; w++) {
       if (w >= n) { break; }
       ruStage[li * n + w] = words[w];
@@ -86,42 +84,24 @@ fn ruWriteStruct(li: u32, k0: u32, words: array<vec4u, RU_STAGE_WORDS>, n: u32, 
     for (var w = 0u; w < RU_STAGE_WORDS; w++) {
       if (w >= n) { break; }
       let i = w * REUSE_WORKGROUP_SIZE + li;
-      let s = i / n;
-      if (((ruWrites[s] >> (i - s * n)) & 1u) != 0u) { ruStoreWord(toAnchors, k0 * n + i, ruStage[i]); }
+      if (ruWrites[i / n] != 0u) { ruStoreWord(toAnchors, k0 * n + i, ruStage[i]); }
     }
     workgroupBarrier();
-  } else if (mask != 0u) {
-    ruStoreStruct(k0 + li, words, n, mask, toAnchors);
+  } else if (keep) {
+    ruStoreStruct(k0 + li, words, n, toAnchors);
   }
 }
 
-// Each invocation its own struct: the words of `mask` of the first n of `words` into the
-// window's slot k.
-fn ruStoreStruct(k: u32, words: array<vec4u, RU_STAGE_WORDS>, n: u32, mask: u32, toAnchors: bool) {
+// Each invocation its own struct: the first n of `words` into the window's slot k.
+fn ruStoreStruct(k: u32, words: array<vec4u, RU_STAGE_WORDS>, n: u32, toAnchors: bool) {
   for (var w = 0u; w < RU_STAGE_WORDS; w++) {
     if (w >= n) { break; }
-    if (((mask >> w) & 1u) != 0u) { ruStoreWord(toAnchors, k * n + w, words[w]); }
+    ruStoreWord(toAnchors, k * n + w, words[w]);
   }
 }
 
 fn ruStoreWord(toAnchors: bool, i: u32, v: vec4u) {
   if (toAnchors) { ruAnchorsCur[i] = v; } else { ruManifolds[i] = v; }
-}
-
-// Every word of a struct of n words.
-fn ruAllWords(n: u32) -> u32 {
-  return (1u << n) - 1u;
-}
-
-// The words of a kept or apart pair's manifold m (built from an anchor of anchorCount points) to
-// store. `held`: its slot holds last frame's manifold of the same pair (ReuseParams.manifoldsHeld,
-// the pair at the same slot), built from the same anchor: an apart pair's is empty already, and a
-// kept pair's, when it and m are whole (every anchor point, in order: `heldWhole`, the anchor's
-// ANCHOR_WHOLE), differs only in the words a reuse changes (normal, positions, depths).
-fn ruManifoldMask(status: u32, count: u32, anchorCount: u32, held: bool, heldWhole: bool) -> u32 {
-  if (held && status == REUSE_APART) { return 0u; }
-  if (held && heldWhole && count == anchorCount) { return ruChangingWords(count); }
-  return ruAllWords(RU_MANIFOLD_WORDS);
 }
 
 @compute @workgroup_size(REUSE_WORKGROUP_SIZE)
@@ -132,34 +112,29 @@ fn reuseSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
   var status = REUSE_COLLIDE;
   var m: RuManifold;
   var anchor: RuAnchor;
-  var marks = 0u;
-  // Whether the pair was at this slot last frame.
-  var samePlace = false;
+  // With twins: the anchor stays at its slot (marked ANCHOR_TWIN when carried), and this frame's
+  // buffer already holds it there (it was carried into last frame's from here, or marked).
+  var inPlace = false;
+  var twin = false;
   if (live) {
     let prev = ruPreviousSlot(k);
     if (prev != REUSE_NO_SLOT) {
       let pair = ruPairs[k];
-      anchor = ruAnchorPrev(prev, &marks);
-      samePlace = prev == ruParams.firstSlot + k;
+      var marked = false;
+      anchor = ruAnchorPrev(prev, &marked);
+      inPlace = ruParams.twins != 0u && prev == ruParams.firstSlot + k;
+      twin = inPlace && marked;
       status = ruReuse(anchor, ruBodies[pair.x], ruBodies[pair.y], ruParams.margin, &m);
     }
     ruFlags[k] = status;
   }
-  // Kept or apart: the manifold written into the slot, the anchor carried into this frame's list.
-  // With twins, the anchor stays at its slot (marked ANCHOR_TWIN when carried), and this frame's
-  // buffer already holds it there (it was carried into last frame's from here, or marked): a twin
-  // stores only its marks.
+  // Kept or apart: the manifold written into the slot, the anchor carried into this frame's list
+  // (a twin: only the mark).
   let keep = live && status != REUSE_COLLIDE;
-  let held = ruParams.manifoldsHeld != 0u && samePlace;
-  let anchorCount = ruAnchorCount(anchor);
-  let manifoldMask = ruManifoldMask(status, m.count, anchorCount, held, (marks & ANCHOR_WHOLE) != 0u);
-  ruWriteStruct(li, k - li, ruManifoldWords(m), RU_MANIFOLD_WORDS, select(0u, manifoldMask, keep), false);
-  let inPlace = ruParams.twins != 0u && samePlace;
-  let twin = inPlace && (marks & ANCHOR_TWIN) != 0u;
+  ruWriteStruct(li, k - li, ruManifoldWords(m), RU_MANIFOLD_WORDS, keep, false);
   var words = ruAnchorWords(anchor);
   if (inPlace) { words[RU_COUNT_WORD].w |= ANCHOR_TWIN; }
-  if (ruParams.manifoldsHeld != 0u && m.count == anchorCount) { words[RU_COUNT_WORD].w |= ANCHOR_WHOLE; }
-  ruWriteStruct(li, k - li, words, RU_ANCHOR_WORDS, select(0u, ruAllWords(RU_ANCHOR_WORDS), keep && !twin), true);
+  ruWriteStruct(li, k - li, words, RU_ANCHOR_WORDS, keep && !twin, true);
   if (keep && twin) { ruAnchorsCur[k * RU_ANCHOR_WORDS + RU_COUNT_WORD].w = words[RU_COUNT_WORD].w; }
   if (ruParams.counts != 0u) { ruCountStatus(li, live, status); }
 }
@@ -184,10 +159,7 @@ fn anchorSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: 
   if (k >= min(ruParams.pairCount, ruParams.slots)) { return; }
   let pair = ruPairs[k];
   let anchor = ruAnchor(ruBodies[pair.x], ruBodies[pair.y], ruManifoldAt(k), ruParams.margin);
-  var words = ruAnchorWords(anchor);
-  // A new manifold is its anchor's, whole.
-  if (ruParams.manifoldsHeld != 0u) { words[RU_COUNT_WORD].w |= ANCHOR_WHOLE; }
-  ruStoreStruct(k, words, RU_ANCHOR_WORDS, ruAllWords(RU_ANCHOR_WORDS), true);
+  ruStoreStruct(k, ruAnchorWords(anchor), RU_ANCHOR_WORDS, true);
 }
 
 // Invocation t of T = ceil(slots / REUSE_COUNT_SPAN) (a direct dispatch: few invocations,

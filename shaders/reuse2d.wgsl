@@ -1,9 +1,9 @@
 // Manifold reuse between frames, 2D (GPU mirror of src/cpu/reuse2d.ts, function for function; the
 // method is told there). reuse.wgsl follows with the kernels and uses the names this file gives:
 // RuBody, RuAnchor, RuManifold, ruReuse, ruAnchor and the struct words (ruManifoldWords,
-// ruAnchorWords, ruManifoldAt, ruAnchorPrev, ruAnchorCount, ruChangingWords, RU_COUNT_WORD).
-// Needs the 2D narrowphase files before it (layout2d, manifold2d, sat2d, distance2d, clip2d,
-// collide2d: the face query and the private shapes localA, localB of separatingAxis2D).
+// ruAnchorWords, ruManifoldAt, ruAnchorPrev, RU_COUNT_WORD). Needs the 2D narrowphase files before
+// it (layout2d, manifold2d, sat2d, distance2d, clip2d, collide2d: the face query and the private
+// shapes localA, localB of separatingAxis2D).
 
 @group(0) @binding(9) var<storage, read> shapes: array<Shape2D>;
 
@@ -245,9 +245,8 @@ fn ruManifoldAt(k: u32) -> Manifold2D {
   return m;
 }
 
-// Last frame's anchor of slot p, read as its words; `marks`: the GPU frame's marks on it
-// (ANCHOR_TWIN, ANCHOR_WHOLE).
-fn ruAnchorPrev(p: u32, marks: ptr<function, u32>) -> Anchor2D {
+// Last frame's anchor of slot p, read as its words; `marked`: whether it carries ANCHOR_TWIN.
+fn ruAnchorPrev(p: u32, marked: ptr<function, bool>) -> Anchor2D {
   let b = p * RU_ANCHOR_WORDS;
   var a: Anchor2D;
   let w0 = ruAnchorsPrev[b];
@@ -256,8 +255,8 @@ fn ruAnchorPrev(p: u32, marks: ptr<function, u32>) -> Anchor2D {
   let w1 = ruAnchorsPrev[b + 1u];
   a.normal = bitcast<vec2f>(w1.xy);
   a.bound = bitcast<f32>(w1.z);
-  a.countJoin = w1.w & ~(ANCHOR_TWIN | ANCHOR_WHOLE);
-  *marks = w1.w & (ANCHOR_TWIN | ANCHOR_WHOLE);
+  a.countJoin = w1.w & ~ANCHOR_TWIN;
+  *marked = (w1.w & ANCHOR_TWIN) != 0u;
   for (var i = 0u; i < MAX_MANIFOLD_POINTS_2D; i++) {
     let q = ruAnchorsPrev[b + 2u + i];
     a.points[i] = AnchorPoint2D(bitcast<vec2f>(q.xy), bitcast<f32>(q.z), q.w);
@@ -268,17 +267,6 @@ fn ruAnchorPrev(p: u32, marks: ptr<function, u32>) -> Anchor2D {
   a.scale = bitcast<f32>(w4.z);
   a.reach = bitcast<f32>(w4.w);
   return a;
-}
-
-// The points of anchor a.
-fn ruAnchorCount(a: Anchor2D) -> u32 {
-  return a.countJoin & 0xffu;
-}
-
-// The words of a manifold of `count` points that a reuse of the same anchor changes: the normal's
-// (word 0, with the count) and each point's (1 + i: position, depth and id).
-fn ruChangingWords(count: u32) -> u32 {
-  return 1u | (((1u << count) - 1u) << 1u);
 }
 
 fn ruAnchorWords(a: Anchor2D) -> array<vec4u, RU_STAGE_WORDS> {

@@ -1,10 +1,10 @@
 // Manifold reuse between frames, 3D (GPU mirror of src/cpu/reuse3d.ts, function for function; the
 // method is told in src/cpu/reuse2d.ts). reuse.wgsl follows with the kernels and uses the names
 // this file gives: RuBody, RuAnchor, RuManifold, ruReuse, ruAnchor and the struct words
-// (ruManifoldWords, ruAnchorWords, ruManifoldAt, ruAnchorPrev, ruAnchorCount, ruChangingWords,
-// RU_COUNT_WORD). Needs the 3D narrowphase files before it, up to collide3d.wgsl (hull access,
-// the face query, deepestVertex3D, isHull3D; the kernels call no collide function, so their code
-// is not compiled in). The hull buffers are declared for manifold3d.wgsl's accessors; the anchor kernel reads
+// (ruManifoldWords, ruAnchorWords, ruManifoldAt, ruAnchorPrev, RU_COUNT_WORD). Needs the 3D
+// narrowphase files before it, up to collide3d.wgsl (hull access, the face query,
+// deepestVertex3D, isHull3D; the kernels call no collide function, so their code is not compiled
+// in). The hull buffers are declared for manifold3d.wgsl's accessors; the anchor kernel reads
 // shapes, hullVertices and hullPlanes only.
 
 @group(0) @binding(9) var<storage, read> shapes: array<Shape3D>;
@@ -248,9 +248,8 @@ fn ruManifoldAt(k: u32) -> Manifold3D {
   return m;
 }
 
-// Last frame's anchor of slot p, read as its words; `marks`: the GPU frame's marks on it
-// (ANCHOR_TWIN, ANCHOR_WHOLE).
-fn ruAnchorPrev(p: u32, marks: ptr<function, u32>) -> Anchor3D {
+// Last frame's anchor of slot p, read as its words; `marked`: whether it carries ANCHOR_TWIN.
+fn ruAnchorPrev(p: u32, marked: ptr<function, bool>) -> Anchor3D {
   let b = p * RU_ANCHOR_WORDS;
   var a: Anchor3D;
   a.rotation = bitcast<vec4f>(ruAnchorsPrev[b]);
@@ -259,8 +258,8 @@ fn ruAnchorPrev(p: u32, marks: ptr<function, u32>) -> Anchor3D {
   a.bound = bitcast<f32>(w1.w);
   let w2 = ruAnchorsPrev[b + 2u];
   a.normal = bitcast<vec3f>(w2.xyz);
-  a.countKind = w2.w & ~(ANCHOR_TWIN | ANCHOR_WHOLE);
-  *marks = w2.w & (ANCHOR_TWIN | ANCHOR_WHOLE);
+  a.countKind = w2.w & ~ANCHOR_TWIN;
+  *marked = (w2.w & ANCHOR_TWIN) != 0u;
   let ids = ruAnchorsPrev[b + 7u];
   for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
     let q = ruAnchorsPrev[b + 3u + i];
@@ -273,18 +272,6 @@ fn ruAnchorPrev(p: u32, marks: ptr<function, u32>) -> Anchor3D {
   a.scale = bitcast<f32>(w8.z);
   a.reach = bitcast<f32>(w8.w);
   return a;
-}
-
-// The points of anchor a.
-fn ruAnchorCount(a: Anchor3D) -> u32 {
-  return a.countKind & 0xffu;
-}
-
-// The words of a manifold of `count` points that a reuse of the same anchor changes: the normal's
-// (word 0, with the count) and each point's position and depth (2 + 2i); the kind and the ids
-// (words 1 and 3 + 2i) stay.
-fn ruChangingWords(count: u32) -> u32 {
-  return 1u | ((0x55u & ((1u << (2u * count)) - 1u)) << 2u);
 }
 
 fn ruAnchorWords(a: Anchor3D) -> array<vec4u, RU_STAGE_WORDS> {

@@ -195,14 +195,6 @@ export const ANCHOR_JOIN = 0x100;
  */
 export const ANCHOR_TWIN = 0x80000000;
 
-/**
- * The GPU frame's mark on an anchor's count word: the frame that wrote it (or its mark) stored its
- * slot's manifold whole, every point of the anchor in order, so that the next frame, holding that
- * manifold at the same slot, stores only the words a reuse changes (shaders/reuse.wgsl). Written
- * only where ReuseInputs.manifoldsHeld is set; the CPU path never writes it.
- */
-export const ANCHOR_WHOLE = 0x40000000;
-
 /** prevSlot's "no previous slot": the pair is new this frame. */
 export const REUSE_NO_SLOT = 0xffffffff;
 

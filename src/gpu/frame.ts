@@ -239,8 +239,6 @@ interface FrameBatches<I> {
   anchorsPrev: GPUBufferBinding | null;
   /** ReuseInputs.twins: anchorsCur holds what the frame before last wrote there. */
   twins: boolean;
-  /** ReuseInputs.manifoldsHeld: the manifold slots hold last frame's. */
-  manifoldsHeld: boolean;
   anchorInputs: ReturnType<FrameDimension<I, string, string>['anchorInputs']>;
   timer: PassTimer | null;
 }
@@ -435,16 +433,6 @@ export class GpuFrame<
     const { anchorsCur, anchorsPrev, twins } = this.anchorBuffers(inputs, bp.capacity, retry);
     const flags = this.reuseFlags.ensure(4 * bp.capacity);
     const anchorInputs = this.dimension.anchorInputs(inputs);
-    // Last frame's manifolds are still at their slots: it and this frame run one batch (batches
-    // share the slots) in the same buffer, and this is not a retry (whose first run wrote them).
-    const last = this.last;
-    const manifoldsHeld =
-      anchorsPrev !== null &&
-      !retry &&
-      batches === 1 &&
-      last !== null &&
-      last.batches === 1 &&
-      last.manifolds === manifolds;
     const ctx = {
       encoder,
       inputs,
@@ -455,7 +443,6 @@ export class GpuFrame<
       anchorsCur,
       anchorsPrev,
       twins,
-      manifoldsHeld,
     };
     encoder.clearBuffer(this.reuseCounts);
     for (let b = 0; b < batches; b++) this.encodeBatch({ ...ctx, anchorInputs, timer }, b);
@@ -585,7 +572,6 @@ export class GpuFrame<
       prevSlot: { buffer: bp.prevSlot, offset: 4 * s.first, size: 4 * s.slots },
       firstSlot: s.first,
       twins: ctx.twins,
-      manifoldsHeld: ctx.manifoldsHeld,
       anchorsPrev: ctx.anchorsPrev,
       anchorsCur: s.anchors,
       manifolds: s.manifolds,
@@ -627,7 +613,6 @@ export class GpuFrame<
       workList: work,
       anchorsCur: s.anchors,
       counts: { buffer: this.reuseCounts },
-      manifoldsHeld: ctx.manifoldsHeld,
       margin: inputs.margin,
       window: b,
       grid: s.pairGrid,

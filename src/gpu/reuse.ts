@@ -96,7 +96,6 @@ const PARAMS = (() => {
     workCount: word(p, 'workCount'),
     twins: word(p, 'twins'),
     counts: word(p, 'counts'),
-    manifoldsHeld: word(p, 'manifoldsHeld'),
   };
 })();
 
@@ -145,14 +144,6 @@ export interface ReuseInputs {
    * ANCHOR_TWIN. Default false (every reused anchor stored). GpuFrame2D/3D set it.
    */
   twins?: boolean;
-  /**
-   * The window's manifold slots hold last frame's manifolds of last frame's slots firstSlot + k
-   * (one window over the frame's pairs, the same buffer, every pair of last frame written there):
-   * a pair at its last slot stores only the words of its manifold that are not there already (an
-   * apart pair's none), and the anchors are marked ANCHOR_WHOLE for the next frame. Default false
-   * (every reused manifold stored whole). GpuFrame2D/3D set it.
-   */
-  manifoldsHeld?: boolean;
   /** Last frame's anchors, the whole list (prevSlot indexes it). null: no last frame (every slot collides). */
   anchorsPrev: GPUBufferBinding | null;
   /** This frame's anchors of the window's slots (reused slots get theirs carried; encodeAnchors writes the rest). */
@@ -190,8 +181,6 @@ export interface AnchorInputs {
   anchorsCur: GPUBufferBinding;
   /** REUSE_COUNTS_BYTES: the pass adds to the words of REUSE_ANCHOR_COUNTS (not cleared). Optional. */
   counts?: GPUBufferBinding;
-  /** As the window's encodeReuse was given it (ReuseInputs.manifoldsHeld): new anchors are marked ANCHOR_WHOLE. */
-  manifoldsHeld?: boolean;
   margin: number;
   window?: number;
   grid?: PairGrid;
@@ -304,7 +293,8 @@ export class GpuReuse {
     slots: number,
     prevMode: number,
     firstSlot: number,
-    flags: { twins?: boolean; counts?: boolean; manifoldsHeld?: boolean } = {},
+    twins = false,
+    counts = false,
   ): number {
     if (!(Number.isInteger(slot) && slot >= 0 && slot < 2 * this.windows))
       throw new RangeError(
@@ -336,9 +326,8 @@ export class GpuReuse {
     u[PARAMS.firstSlot] = firstSlot;
     u[PARAMS.prevMode] = prevMode;
     u[PARAMS.slots] = slots;
-    u[PARAMS.twins] = flags.twins === true ? 1 : 0;
-    u[PARAMS.counts] = flags.counts === true ? 1 : 0;
-    u[PARAMS.manifoldsHeld] = flags.manifoldsHeld === true ? 1 : 0;
+    u[PARAMS.twins] = twins ? 1 : 0;
+    u[PARAMS.counts] = counts ? 1 : 0;
     this.device.queue.writeBuffer(this.params, slot * UNIFORM_SLOT_BYTES, words);
     if (typeof pairCount !== 'number') {
       (target as GPUCommandEncoder).copyBufferToBuffer(
@@ -413,11 +402,17 @@ export class GpuReuse {
         ? PREV_MODE.slots
         : PREV_MODE.identity;
     const slot = 2 * (inputs.window ?? 0);
-    this.writeParams(target, slot, inputs.pairCount, inputs.margin, slots, mode, firstSlot, {
-      twins: inputs.twins === true,
-      counts: inputs.counts !== undefined,
-      manifoldsHeld: inputs.manifoldsHeld === true,
-    });
+    this.writeParams(
+      target,
+      slot,
+      inputs.pairCount,
+      inputs.margin,
+      slots,
+      mode,
+      firstSlot,
+      inputs.twins === true,
+      inputs.counts !== undefined,
+    );
     if (inputs.counts && (inputs.clearCounts ?? true)) {
       if (!('clearBuffer' in target))
         throw new Error(
@@ -460,9 +455,7 @@ export class GpuReuse {
     const counts = inputs.counts ? this.countsBinding(inputs.counts) : null;
     const { list, count } = inputs.workList;
     const slot = 2 * (inputs.window ?? 0) + 1;
-    this.writeParams(encoder, slot, inputs.pairCount, inputs.margin, slots, PREV_MODE.none, 0, {
-      manifoldsHeld: inputs.manifoldsHeld === true,
-    });
+    this.writeParams(encoder, slot, inputs.pairCount, inputs.margin, slots, PREV_MODE.none, 0);
     encoder.copyBufferToBuffer(
       count.buffer,
       count.offset,
