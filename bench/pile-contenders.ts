@@ -361,6 +361,81 @@ export async function runGpuFrame<I extends FrameInputsBase>(
 }
 
 // ---------------------------------------------------------------------------------------------
+// Ours and a peer, alternating
+
+export interface PairedWarm {
+  /** Rounds: two warm frames of ours, two of the peer's, on the same two poses; the second of each timed. */
+  rounds: number;
+  /** Median over the rounds of ours / the peer's: both samples of a round saw the same machine. */
+  ratio: number;
+  /** Medians of either side over the rounds (ms): ours as the goals judge a frame (its GPU span, else the wall), the peer's collision step. */
+  oursMs: number;
+  peerMs: number;
+  ratioSamples: number[];
+}
+
+/**
+ * Our warm GPU frame and a peer's warm collision step, alternating two frames at a time on the
+ * same poses. Two contenders timed one after the other see a machine whose speed may drift
+ * between them (here up to 1.7× from one minute to the next); a round's two samples are tens of
+ * milliseconds apart, so the median of the rounds' ratios does not move with it. Both sides first
+ * run a cold frame and three warm ones, untimed; `inputs` and the world are released.
+ */
+export async function runPairedWarm<I extends FrameInputsBase>(
+  device: GPUDevice,
+  frame: GpuFrame<I>,
+  inputs: I & { destroy(): void },
+  bodiesAt: ((frame: number) => ArrayBuffer) | undefined,
+  world: EngineWorld,
+  rounds: number,
+  tick: (what: string) => void,
+  warmupMs = 0,
+): Promise<PairedWarm> {
+  try {
+    frame.reset();
+    const ours = async (k: number): Promise<number> => {
+      if (warmupMs > 0) await keepGpuBusy(device, warmupMs);
+      if (k > 0 && bodiesAt) device.queue.writeBuffer(inputs.bodies, 0, bodiesAt(k));
+      const r = await gpuStep(device, frame, inputs);
+      return r.timings?.span ?? r.wallMs;
+    };
+    const peer = (k: number): number => {
+      if (k > 0) world.moveTo(k);
+      return world.step().collision;
+    };
+    tick('paired: cold and warm-up frames');
+    for (let k = 0; k < 4; k++) {
+      await ours(k);
+      peer(k);
+    }
+    collectGarbage();
+    // A round: two frames of ours, then two of the peer's, on the same two poses; the second of
+    // each is timed, so that neither side's sample follows the other's work directly (lavapipe's
+    // threads idle through a rapier step and start the next frame cold).
+    const pairs: [number, number][] = [];
+    for (let r = 0; r < rounds; r++) {
+      tick(`paired: round ${r + 1}/${rounds}`);
+      const k = 4 + 2 * r;
+      await ours(k);
+      const a = await ours(k + 1);
+      peer(k);
+      pairs.push([a, peer(k + 1)]);
+    }
+    const ratioSamples = pairs.map(([a, b]) => a / b);
+    return {
+      rounds,
+      ratio: median(ratioSamples),
+      oursMs: median(pairs.map(([a]) => a)),
+      peerMs: median(pairs.map(([, b]) => b)),
+      ratioSamples,
+    };
+  } finally {
+    inputs.destroy();
+    world.free();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // rapier2d, rapier3d
 
 export interface EngineWorld {
