@@ -5,8 +5,10 @@
 //              of the slots k < count flagged REUSE_COLLIDE, at wlMarks[masksAt + b], and its
 //              count at wlMarks[b]; wlMarks[blocks] = 0 closes the counts;
 //   (an exclusive scan of the block counts: each block's place, the list's length at [blocks]);
-//   wlScatter: list[place of its block + the bits below its own] = k for each marked slot k.
-// A frame flags a few percent of its pairs: the scan runs over a 32nd of the slots, not all of them.
+//   wlScatter: invocation b (every block): block b's marked slots k, in order, to the list from
+//              its block's place on.
+// A frame flags a few percent of its pairs: the scan and the scatter run over a 32nd of the slots,
+// not all of them, and the scatter's work is the marked slots alone.
 // In slot order, no atomics. Needs WORK_LIST_WORKGROUP_SIZE, WL_BLOCK and REUSE_COLLIDE, prepended
 // by the host.
 
@@ -60,10 +62,14 @@ fn wlFlags(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3
 @compute @workgroup_size(WORK_LIST_WORKGROUP_SIZE)
 fn wlScatter(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
              @builtin(local_invocation_index) lid: u32) {
-  let k = wlInvocation(wid, nwg, lid);
-  if (k >= min(wlCount[0], wlParams.slots)) { return; }
-  let b = k / WL_BLOCK;
-  let bit = 1u << (k % WL_BLOCK);
-  let mask = wlMarks[wlMasksAt() + b];
-  if ((mask & bit) != 0u) { wlList[wlMarks[b] + countOneBits(mask & (bit - 1u))] = k; }
+  let b = wlInvocation(wid, nwg, lid);
+  if (b >= wlBlocks()) { return; }
+  var mask = wlMarks[wlMasksAt() + b];
+  var at = wlMarks[b];
+  // The set bits, lowest first: a loop of as many steps as the block has marked slots.
+  while (mask != 0u) {
+    wlList[at] = b * WL_BLOCK + firstTrailingBit(mask);
+    at++;
+    mask &= mask - 1u;
+  }
 }

@@ -580,7 +580,7 @@ export class GpuFrame<
       window: b,
       grid: s.pairGrid,
     });
-    const work = this.workList.encode(encoder, s.flags, s.slots, s.count, b, s.grids);
+    const work = this.workList.encode(encoder, s.flags, s.slots, s.count, b);
     mark(`reuse${b}`, 'end');
     this.classes.encode(
       encoder,

@@ -3,13 +3,7 @@
 // slots, a scan of their counts, a scatter), for the pair classes (src/gpu/pair-classes.ts) to
 // collide those slots alone.
 
-import {
-  createUniformSlots,
-  dispatchRows,
-  GrowingBuffer,
-  UNIFORM_SLOT_BYTES,
-  type BatchGrids,
-} from './buffers.ts';
+import { createUniformSlots, dispatchRows, GrowingBuffer, UNIFORM_SLOT_BYTES } from './buffers.ts';
 import { ENTRIES_WORK_LIST } from '../reflection.generated.ts';
 import { WORK_LIST_WORKGROUP_SIZE as WORKGROUP, workListModuleWgsl } from './frame-wgsl.ts';
 import { maskBlocks } from '../mask-blocks.ts';
@@ -78,8 +72,8 @@ export class GpuWorkList {
 
   /**
    * Records batch `index`'s list (after reserve(batches)): the slots below `count` (a u32 on the
-   * GPU) whose flag is REUSE_STATUS.collide. The masks and the scan run over the blocks of every
-   * slot; with `grids` (the broadphase's, for this batch) the scatter runs over its pairs only.
+   * GPU) whose flag is REUSE_STATUS.collide. The masks, the scan and the scatter run over the
+   * blocks of every slot (a 32nd of them).
    */
   encode(
     encoder: GPUCommandEncoder,
@@ -87,7 +81,6 @@ export class GpuWorkList {
     slots: number,
     count: { buffer: GPUBuffer; offset: number },
     index: number,
-    grids?: BatchGrids,
   ): WorkList {
     if (index >= this.paramSlots)
       throw new RangeError(`work list: batch ${index} past the ${this.paramSlots} reserved`);
@@ -116,7 +109,7 @@ export class GpuWorkList {
       4: { buffer: list, size: 4 * Math.max(1, slots) },
     };
     const pass = encoder.beginComputePass({ label: 'work-list' });
-    const run = (name: KernelName, n: number, indirect: number | undefined): void => {
+    const run = (name: KernelName, n: number): void => {
       pass.setPipeline(this.kernels[name].pipeline);
       pass.setBindGroup(
         0,
@@ -126,13 +119,12 @@ export class GpuWorkList {
           entries: this.bindings[name].map((b) => ({ binding: b, resource: resources[b] })),
         }),
       );
-      if (grids && indirect !== undefined) pass.dispatchWorkgroupsIndirect(grids.buffer, indirect);
-      else dispatchRows(pass, Math.ceil(n / WORKGROUP));
+      dispatchRows(pass, Math.ceil(n / WORKGROUP));
     };
     // Over every block of the slots (a 32nd of them: no grid from the GPU is worth its dispatch).
-    run('wlFlags', blocks + 1, undefined);
+    run('wlFlags', blocks + 1);
     this.scan.encode(pass, this.plan(marks, blocks + 1));
-    run('wlScatter', slots, grids?.pairs);
+    run('wlScatter', blocks);
     pass.end();
     return {
       list: { buffer: list, offset: 0, capacity: Math.max(1, slots) },
