@@ -34,7 +34,7 @@ struct ContactDispatch {
   entriesX: u32,                                       // dispatchWorkgroupsIndirect over the written entries
   entriesY: u32,
   entriesZ: u32,
-  eventsX: u32,                                        // over max(written, last frame's written) + 1
+  eventsX: u32,                                        // over the event blocks + 1 (ctEvents: invocation 0 writes the counts)
   eventsY: u32,
   eventsZ: u32,
   blocksX: u32,                                        // over the event blocks (CT_EVENT_BLOCK entries each)

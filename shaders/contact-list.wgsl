@@ -38,16 +38,17 @@
 //                 began (no previous) and which of last frame's entries ended (not continued), as
 //                 bit masks, and how many of each: the block counts, began blocks then ended;
 //   (an exclusive scan of the block counts: where each block's events go);
-//   ctEvents:     the began and ended pairs, in list order, and their counts; an entry's place in
-//                 its block is the number of bits below its own in the block's mask.
-// A settled scene has few events: the events pass writes no per-entry array, and its scan runs
-// over a sixteenth of the entries.
+//   ctEvents:     per block (one invocation), its began and ended pairs, in list order, from its
+//                 block's places on (the set bits of its masks, lowest first); and their counts.
+// A settled scene has few events: the events pass writes no per-entry array, its scan runs over a
+// sixteenth of the entries, and its last kernel's work is the events alone.
 //
 // No atomics but a workgroup's count of its entries (a sum): every output is a function of the
 // input alone, byte for byte, whatever the batches.
 // Needs the per-dimension layout files and contact-list-layout.wgsl before it, CONTACTS_WORKGROUP_SIZE
 // and CONTACT_NONE prepended by the host. Rows of workgroups as in scan.wgsl (linear workgroup
-// index wid.x + wid.y * nwg.x; surplus invocations return at once). Every loop has a constant bound.
+// index wid.x + wid.y * nwg.x; surplus invocations return at once). Loops over a block of entries
+// or slots run to bounds read at run time (32 known steps are unrolled: slow to compile).
 // Each kernel binds at most 8 storage buffers (WebGPU's default limit).
 
 // Pages: the dense list may exceed one binding (maxStorageBufferBindingSize); it is bound as two
@@ -183,8 +184,8 @@ fn ctFinalize() {
   ctCounts.overflow = select(0u, 1u, total > ctParams.capacity);
   let prevWritten = ctPrevWritten();
   let entries = ctGrid(written);
-  let events = ctGrid(max(written, prevWritten) + 1u);
   let blocks = ctBlockCount(max(written, prevWritten));
+  let events = ctGrid(blocks + 1u);
   let blockGrid = ctGrid(blocks);
   ctEventScratch[2u * blocks] = 0u;                    // closes the block counts for their scan
   ctDispatch = ContactDispatch(entries.x, entries.y, 1u, events.x, events.y, 1u,
@@ -343,27 +344,35 @@ fn ctEventFlags(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg:
 
 // After the scan of the block counts: ctEventScratch[b] holds the began events before block b,
 // [blocks + b] all began events and the ended ones before block b, [2 blocks] them all.
+// Invocation eb (every event block, and one past them): block eb's began pairs, then its ended
+// ones, lowest bit first, from the block's places on; invocation 0 writes the counts.
 @compute @workgroup_size(CONTACTS_WORKGROUP_SIZE)
 fn ctEvents(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
             @builtin(local_invocation_index) lid: u32) {
-  let j = ctInvocation(wid, nwg, lid);
-  let events = max(ctCounts.written, ctPrevWritten());
-  let blocks = ctBlockCount(events);
+  let eb = ctInvocation(wid, nwg, lid);
+  let blocks = ctBlockCount(max(ctCounts.written, ctPrevWritten()));
   let beganTotal = ctEventScratch[blocks];
-  if (j == 0u) {
+  if (eb == 0u) {
     ctCounts.began = beganTotal;
     ctCounts.ended = ctEventScratch[2u * blocks] - beganTotal;
   }
-  if (j >= events) { return; }
-  let eb = j / CT_MASK_BLOCK;
-  let bit = 1u << (j % CT_MASK_BLOCK);
-  let at = ctParams.eventMasksAt + 2u * eb;
-  let began = ctEventScratch[at];
-  let ended = ctEventScratch[at + 1u];
-  if ((began & bit) != 0u) {
-    ctBegan[ctEventScratch[eb] + countOneBits(began & (bit - 1u))] = vec2u(ctIds[j].bodyA, ctIds[j].bodyB);
+  if (eb >= blocks) { return; }
+  let first = eb * CT_MASK_BLOCK;
+  // Loops of as many steps as the block has events (a settled scene: none).
+  var began = ctEventScratch[ctParams.eventMasksAt + 2u * eb];
+  var at = ctEventScratch[eb];
+  while (began != 0u) {
+    let j = first + firstTrailingBit(began);
+    ctBegan[at] = vec2u(ctIds[j].bodyA, ctIds[j].bodyB);
+    at++;
+    began &= began - 1u;
   }
-  if ((ended & bit) != 0u) {
-    ctEnded[ctEventScratch[blocks + eb] - beganTotal + countOneBits(ended & (bit - 1u))] = vec2u(ctPrevIds[j].bodyA, ctPrevIds[j].bodyB);
+  var ended = ctEventScratch[ctParams.eventMasksAt + 2u * eb + 1u];
+  at = ctEventScratch[blocks + eb] - beganTotal;
+  while (ended != 0u) {
+    let j = first + firstTrailingBit(ended);
+    ctEnded[at] = vec2u(ctPrevIds[j].bodyA, ctPrevIds[j].bodyB);
+    at++;
+    ended &= ended - 1u;
   }
 }

@@ -65,6 +65,11 @@ export function contactBatchPairs(
   return n <= batch.first ? 0 : Math.min(n - batch.first, batch.slots);
 }
 
+/** WGSL's firstTrailingBit of a u32 other than 0: the index of its lowest set bit. */
+function firstTrailingBit(x: number): number {
+  return 31 - Math.clz32(x & -x);
+}
+
 /** WGSL's countOneBits of a u32. */
 function countOneBits(x: number): number {
   let n = 0;
@@ -87,10 +92,11 @@ export function contactFlags(
   const { blocks, masksAt } = maskBlocks(slots);
   offsets[blocks] = 0;
   for (let b = 0; b < blocks; b++) {
+    const first = b * MASK_BLOCK;
+    const end = Math.min(Math.max(batchPairs, first), first + MASK_BLOCK);
     let mask = 0;
-    for (let i = 0; i < MASK_BLOCK; i++) {
-      const k = b * MASK_BLOCK + i;
-      if (k < batchPairs && manifolds[k * M.words + M.count] > 0) mask |= 1 << i;
+    for (let k = first; k < end; k++) {
+      if (manifolds[k * M.words + M.count] > 0) mask |= 1 << (k - first);
     }
     offsets[masksAt + b] = mask;
     offsets[b] = countOneBits(mask);
@@ -288,10 +294,11 @@ export function contactEventFlags(
   for (let b = 0; b < blocks; b++) {
     let began = 0;
     let ended = 0;
-    for (let i = 0; i < MASK_BLOCK; i++) {
-      const j = b * MASK_BLOCK + i;
-      if (j < written && matches[2 * j] === CONTACT_NONE) began |= 1 << i;
-      if (j < prevWritten && continued[j] === 0) ended |= 1 << i;
+    const first = b * MASK_BLOCK;
+    const end = Math.min(Math.max(written, prevWritten), first + MASK_BLOCK);
+    for (let j = first; j < end; j++) {
+      if (j < written && matches[2 * j] === CONTACT_NONE) began |= 1 << (j - first);
+      if (j < prevWritten && continued[j] === 0) ended |= 1 << (j - first);
     }
     scratch[masksAt + 2 * b] = began;
     scratch[masksAt + 2 * b + 1] = ended;
@@ -301,8 +308,8 @@ export function contactEventFlags(
 }
 
 /**
- * ctEvents: after the scan of the block counts, the began and ended pairs, each at its block's
- * offset plus the bits below its own in the block's mask, and their counts.
+ * ctEvents: after the scan of the block counts, per block its began pairs, then its ended ones,
+ * lowest bit first, from the block's places on; and their counts.
  */
 export function contactEvents(
   L: ContactsLayout,
@@ -317,26 +324,29 @@ export function contactEvents(
   ended: Uint32Array,
 ): void {
   const I = L.ids;
-  const events = Math.max(written, prevWritten);
-  const blocks = maskBlocks(events, 2).blocks;
+  const blocks = maskBlocks(Math.max(written, prevWritten), 2).blocks;
   const beganTotal = scratch[blocks]!;
   counts[CONTACT_COUNTS_LAYOUT.began] = beganTotal;
   counts[CONTACT_COUNTS_LAYOUT.ended] = scratch[2 * blocks]! - beganTotal;
-  for (let j = 0; j < events; j++) {
-    const eb = Math.floor(j / MASK_BLOCK);
-    const bit = (1 << (j % MASK_BLOCK)) >>> 0;
-    const below = (bit - 1) >>> 0;
-    const b = scratch[masksAt + 2 * eb]!;
-    const e = scratch[masksAt + 2 * eb + 1]!;
-    if ((b & bit) !== 0) {
-      const at = scratch[eb]! + countOneBits(b & below);
+  for (let eb = 0; eb < blocks; eb++) {
+    const first = eb * MASK_BLOCK;
+    let b = scratch[masksAt + 2 * eb]!;
+    let at = scratch[eb]!;
+    while (b !== 0) {
+      const j = first + firstTrailingBit(b);
       began[2 * at] = ids[j * I.words + I.bodyA]!;
       began[2 * at + 1] = ids[j * I.words + I.bodyB]!;
+      at++;
+      b = (b & (b - 1)) >>> 0;
     }
-    if ((e & bit) !== 0) {
-      const at = scratch[blocks + eb]! - beganTotal + countOneBits(e & below);
+    let e = scratch[masksAt + 2 * eb + 1]!;
+    at = scratch[blocks + eb]! - beganTotal;
+    while (e !== 0) {
+      const j = first + firstTrailingBit(e);
       ended[2 * at] = prevIds[j * I.words + I.bodyA]!;
       ended[2 * at + 1] = prevIds[j * I.words + I.bodyB]!;
+      at++;
+      e = (e & (e - 1)) >>> 0;
     }
   }
 }
