@@ -11,11 +11,13 @@
 // the sort.
 //
 // Per-invocation digit counts are packed two to a u32 (16 bits each), 16 digits in two vec4u, so
-// the workgroup scan moves two vectors per invocation; RADIX_BLOCK < 65536 keeps the fields apart.
+// the workgroup sums move two vectors per invocation; RADIX_BLOCK < 65536 keeps the fields apart.
+// The workgroup sums are plain loops over the workgroup's counts after one barrier (every lane
+// reads the same word at a step): a raking scan's barriers and one-lane sections took lavapipe
+// 1.5–2.4 s to compile in radixScatter alone (docs/frame.md, *Cold start*).
 //
-// Needs RADIX_BITS (4), RADIX_BUCKETS (16), RADIX_RAKE, RADIX_WORKGROUP_SIZE (= RADIX_RAKE²),
-// RADIX_ITEMS, RADIX_BLOCK and RADIX_NO_COUNT (the countWord of a sort of all n elements),
-// prepended by the host. Rows of workgroups as in scan.wgsl; barriers
+// Needs RADIX_BITS (4), RADIX_BUCKETS (16), RADIX_WORKGROUP_SIZE, RADIX_ITEMS, RADIX_BLOCK and
+// RADIX_NO_COUNT (the countWord of a sort of all n elements), prepended by the host. Rows of workgroups as in scan.wgsl; barriers
 // only in workgroup-uniform control flow. The loops over an invocation's items run to a count
 // known at run time: unrolled to RADIX_ITEMS copies, radixScatter was the frame's slowest kernel
 // to compile (docs/frame.md), and each element's key is read again rather than held.
@@ -50,8 +52,6 @@ struct RadixCounts {
 
 var<workgroup> radixSharedLo: array<vec4u, RADIX_WORKGROUP_SIZE>;
 var<workgroup> radixSharedHi: array<vec4u, RADIX_WORKGROUP_SIZE>;
-var<workgroup> radixRakeLo: array<vec4u, RADIX_RAKE>;
-var<workgroup> radixRakeHi: array<vec4u, RADIX_RAKE>;
 
 fn radixDigit(key: u32) -> u32 {
   return (key >> radixParams.shift) & (RADIX_BUCKETS - 1u);
@@ -78,45 +78,17 @@ fn radixBlockIndex(wid: vec3u, nwg: vec3u) -> u32 {
   return wid.x + wid.y * nwg.x;
 }
 
-// Raking exclusive scan of the packed counts over the workgroup (as in scan.wgsl's
-// scanWorkgroupExclusive): returns this invocation's exclusive prefix, per digit. Every
-// invocation must call it.
+// This invocation's exclusive prefix of the workgroup's packed counts, per digit: the counts of
+// the invocations before it, summed. Every invocation must call it, once per dispatch.
 fn radixWorkgroupExclusive(lid: u32, c: RadixCounts) -> RadixCounts {
   radixSharedLo[lid] = c.lo;
   radixSharedHi[lid] = c.hi;
   workgroupBarrier();
-  if (lid < RADIX_RAKE) {
-    var lo = vec4u(0u);
-    var hi = vec4u(0u);
-    for (var k = 0u; k < RADIX_RAKE; k++) {
-      let i = lid * RADIX_RAKE + k;
-      let vlo = radixSharedLo[i];
-      let vhi = radixSharedHi[i];
-      radixSharedLo[i] = lo;
-      radixSharedHi[i] = hi;
-      lo += vlo;
-      hi += vhi;
-    }
-    radixRakeLo[lid] = lo;
-    radixRakeHi[lid] = hi;
+  var r = RadixCounts(vec4u(0u), vec4u(0u));
+  for (var k = 0u; k < lid; k++) {
+    r.lo += radixSharedLo[k];
+    r.hi += radixSharedHi[k];
   }
-  workgroupBarrier();
-  if (lid == 0u) {
-    var lo = vec4u(0u);
-    var hi = vec4u(0u);
-    for (var k = 0u; k < RADIX_RAKE; k++) {
-      let vlo = radixRakeLo[k];
-      let vhi = radixRakeHi[k];
-      radixRakeLo[k] = lo;
-      radixRakeHi[k] = hi;
-      lo += vlo;
-      hi += vhi;
-    }
-  }
-  workgroupBarrier();
-  let run = lid / RADIX_RAKE;
-  let r = RadixCounts(radixRakeLo[run] + radixSharedLo[lid], radixRakeHi[run] + radixSharedHi[lid]);
-  workgroupBarrier();
   return r;
 }
 
@@ -141,28 +113,17 @@ fn radixHistogram(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nw
   let numBlocks = radixParams.numBlocks;
   if (block >= numBlocks) { return; }
   let c = radixCountItems(block * RADIX_BLOCK + lid * RADIX_ITEMS, radixElements());
-  // Reduce: RADIX_RAKE invocations sum a run each, then each of the first RADIX_BUCKETS
-  // invocations sums its digit over the runs.
+  // Each of the first RADIX_BUCKETS invocations sums the workgroup's counts and keeps its digit's.
   radixSharedLo[lid] = c.lo;
   radixSharedHi[lid] = c.hi;
   workgroupBarrier();
-  if (lid < RADIX_RAKE) {
-    var lo = vec4u(0u);
-    var hi = vec4u(0u);
-    for (var k = 0u; k < RADIX_RAKE; k++) {
-      lo += radixSharedLo[lid * RADIX_RAKE + k];
-      hi += radixSharedHi[lid * RADIX_RAKE + k];
-    }
-    radixRakeLo[lid] = lo;
-    radixRakeHi[lid] = hi;
-  }
-  workgroupBarrier();
   if (lid < RADIX_BUCKETS) {
-    var total = 0u;
-    for (var k = 0u; k < RADIX_RAKE; k++) {
-      total += radixField(RadixCounts(radixRakeLo[k], radixRakeHi[k]), lid);
+    var sum = RadixCounts(vec4u(0u), vec4u(0u));
+    for (var k = 0u; k < RADIX_WORKGROUP_SIZE; k++) {
+      sum.lo += radixSharedLo[k];
+      sum.hi += radixSharedHi[k];
     }
-    radixHist[lid * numBlocks + block] = total;
+    radixHist[lid * numBlocks + block] = radixField(sum, lid);
   }
 }
 

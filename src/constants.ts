@@ -122,12 +122,12 @@ export const SCAN_RAKE = 16;
 export const SCAN_ITEMS = 8;
 
 /**
- * Radix sort: key bits per pass (the kernel packs exactly 16 digit counters), raking run length
- * (RADIX_RAKE² invocations a workgroup) and items per invocation: a small workgroup with long
- * runs, which compiles fast and runs well on lavapipe (docs/tuning.md).
+ * Radix sort: key bits per pass (the kernel packs exactly 16 digit counters), invocations a
+ * workgroup and items per invocation: a small workgroup with long runs, which compiles fast and
+ * runs well on lavapipe (docs/tuning.md).
  */
 export const RADIX_BITS = 4;
-export const RADIX_RAKE = 8;
+export const RADIX_WORKGROUP_SIZE = 64;
 export const RADIX_ITEMS = 32;
 
 /** Workgroup size of the 2D narrowphase kernel (invocations, one per pair). */

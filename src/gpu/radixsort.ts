@@ -6,7 +6,7 @@
 // Float keys: f32SortKey (and sortKeyF32 in shaders/broadphase.wgsl) maps an f32 to a u32 whose
 // unsigned order is the float order, with -0 and +0 mapped to the same key.
 
-import { RADIX_BITS, RADIX_ITEMS, RADIX_RAKE } from '../constants.ts';
+import { RADIX_BITS, RADIX_ITEMS, RADIX_WORKGROUP_SIZE } from '../constants.ts';
 import { radixSortWgsl } from './shaders.ts';
 import { GpuScan, type ScanPlan } from './scan.ts';
 import {
@@ -18,10 +18,9 @@ import {
 } from './buffers.ts';
 import { cachedKernel, type Kernel } from './pipelines.ts';
 
-export { RADIX_BITS, RADIX_RAKE, RADIX_ITEMS };
+export { RADIX_BITS, RADIX_WORKGROUP_SIZE, RADIX_ITEMS };
 /** Digits per pass (2^RADIX_BITS); the kernel's packed counters hold exactly 16. */
 export const RADIX_BUCKETS = 1 << RADIX_BITS;
-export const RADIX_WORKGROUP_SIZE = RADIX_RAKE * RADIX_RAKE;
 /** Elements per workgroup block; below 65536, the range of the kernel's 16-bit packed counts. */
 export const RADIX_BLOCK = RADIX_WORKGROUP_SIZE * RADIX_ITEMS;
 
@@ -35,7 +34,6 @@ export function radixConstantsWgsl(): string {
   return [
     `const RADIX_BITS: u32 = ${RADIX_BITS}u;`,
     `const RADIX_BUCKETS: u32 = ${RADIX_BUCKETS}u;`,
-    `const RADIX_RAKE: u32 = ${RADIX_RAKE}u;`,
     `const RADIX_WORKGROUP_SIZE: u32 = ${RADIX_WORKGROUP_SIZE}u;`,
     `const RADIX_ITEMS: u32 = ${RADIX_ITEMS}u;`,
     `const RADIX_BLOCK: u32 = ${RADIX_BLOCK}u;`,
