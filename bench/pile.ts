@@ -69,6 +69,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 import { sweepAndPrune2D } from '../src/broadphase2d.ts';
+import type { FrameInputsBase, GpuFrame } from '../src/gpu/frame.ts';
 import { CpuContacts2D } from '../src/cpu/contact-list2d.ts';
 import { collidePacked2D, prepareCpu2D, type CpuNarrowphase2D } from '../src/cpu/narrowphase2d.ts';
 import {
@@ -94,6 +95,7 @@ import {
   type FramePolicy,
   type GpuFrameResult,
   type PairedWarm,
+  type PileGpu,
   type Skipped,
 } from './pile-contenders.ts';
 import {
@@ -1132,6 +1134,32 @@ export async function pileMain(argv: string[]): Promise<number> {
       return { skipped: errorText(e) };
     }
   };
+  // At the goals' size, when both ran: ours and the peer once more, alternating (runPairedWarm).
+  const pairedRun = async <I extends FrameInputsBase>(
+    g: PileGpu,
+    name: string,
+    n: number,
+    ran: boolean,
+    peer: string,
+    frame: GpuFrame<I>,
+    upload: () => I & { destroy(): void },
+    bodiesAt: ((frame: number) => ArrayBuffer) | undefined,
+    world: () => EngineWorld,
+  ): Promise<PairedWarm | Skipped | undefined> =>
+    n === GOAL_BODIES && ran
+      ? attempt(`${name} paired`, () =>
+          runPairedWarm(
+            g.acquired.device,
+            frame,
+            upload(),
+            bodiesAt,
+            world(),
+            Math.max(PAIRED_ROUNDS_MIN, SHORT_FRAME_FACTOR * policy.repeat),
+            task(`${name} ours and ${peer}, alternating`),
+            warmupMs,
+          ),
+        )
+      : undefined;
 
   try {
     for (const n of sizes2d) {
@@ -1162,21 +1190,19 @@ export async function pileMain(argv: string[]): Promise<number> {
           : await attempt(`${name} rapier2d`, () =>
               runEngine(() => rapier2dWorld(pile, motion), policy, true, rapierTick),
             );
-      const paired =
-        gpu && n === GOAL_BODIES && ok(gpuResult) && ok(rapier)
-          ? await attempt(`${name} paired`, () =>
-              runPairedWarm(
-                gpu.acquired.device,
-                gpu.frame,
-                uploadInputs(gpu.acquired.device, pile),
-                bodiesAt2D(pile, motion),
-                rapier2dWorld(pile, motion),
-                Math.max(PAIRED_ROUNDS_MIN, SHORT_FRAME_FACTOR * policy.repeat),
-                task(`${name} ours and rapier2d, alternating`),
-                warmupMs,
-              ),
-            )
-          : undefined;
+      const paired = gpu
+        ? await pairedRun(
+            gpu,
+            name,
+            n,
+            ok(gpuResult) !== null && ok(rapier) !== null,
+            'rapier2d',
+            gpu.frame,
+            () => uploadInputs(gpu.acquired.device, pile),
+            bodiesAt2D(pile, motion),
+            () => rapier2dWorld(pile, motion),
+          )
+        : undefined;
       const result: PileResult2D = {
         bodies: n,
         mixed: opts.mixed,
@@ -1253,21 +1279,19 @@ export async function pileMain(argv: string[]): Promise<number> {
           : await attempt(`${name} cannon-es`, () =>
               runEngine(() => cannonWorld(pile, motion), policy, true, cTick),
             );
-      const paired =
-        gpu && n === GOAL_BODIES && ok(gpuResult) && ok(rapier)
-          ? await attempt(`${name} paired`, () =>
-              runPairedWarm(
-                gpu.acquired.device,
-                gpu.frame3d,
-                uploadInputs3D(gpu.acquired.device, pile),
-                bodiesAt3D(pile, motion),
-                rapier3dWorld(pile, motion),
-                Math.max(PAIRED_ROUNDS_MIN, SHORT_FRAME_FACTOR * policy.repeat),
-                task(`${name} ours and rapier3d, alternating`),
-                warmupMs,
-              ),
-            )
-          : undefined;
+      const paired = gpu
+        ? await pairedRun(
+            gpu,
+            name,
+            n,
+            ok(gpuResult) !== null && ok(rapier) !== null,
+            'rapier3d',
+            gpu.frame3d,
+            () => uploadInputs3D(gpu.acquired.device, pile),
+            bodiesAt3D(pile, motion),
+            () => rapier3dWorld(pile, motion),
+          )
+        : undefined;
       report.results3d.push({
         bodies: n,
         layout,
