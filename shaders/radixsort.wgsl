@@ -17,10 +17,11 @@
 // 1.5–2.4 s to compile in radixScatter alone (docs/frame.md, *Cold start*).
 //
 // Needs RADIX_BITS (4), RADIX_BUCKETS (16), RADIX_WORKGROUP_SIZE, RADIX_ITEMS, RADIX_BLOCK and
-// RADIX_NO_COUNT (the countWord of a sort of all n elements), prepended by the host. Rows of workgroups as in scan.wgsl; barriers
-// only in workgroup-uniform control flow. The loops over an invocation's items run to a count
-// known at run time: unrolled to RADIX_ITEMS copies, radixScatter was the frame's slowest kernel
-// to compile (docs/frame.md), and each element's key is read again rather than held.
+// RADIX_NO_COUNT (the countWord of a sort of all n elements), prepended by the host. Rows of
+// workgroups as in scan.wgsl; barriers only in workgroup-uniform control flow. The loops over an
+// invocation's items run to a count known at run time: unrolled to RADIX_ITEMS copies,
+// radixScatter was the frame's slowest kernel to compile (docs/frame.md), and each element's key
+// is read again rather than held.
 
 struct RadixParams {
   n: u32,                                              // elements (at most, with a count word)
