@@ -117,10 +117,10 @@ export function exclusiveScanSaturating(data: Uint32Array, n: number): void {
  * ctPlace: after the scan of the block counts, slot k's place among the batch's touching slots
  * (its block's place + the touching slots below it in the block), or CONTACT_NONE.
  */
-export function contactPlace(offsets: Uint32Array, slots: number, k: number): number {
+export function contactPlace(offsets: Uint32Array, masksAt: number, k: number): number {
   const b = Math.floor(k / MASK_BLOCK);
   const bit = (1 << (k % MASK_BLOCK)) >>> 0;
-  const mask = offsets[maskBlocks(slots).masksAt + b]!;
+  const mask = offsets[masksAt + b]!;
   if ((mask & bit) === 0) return CONTACT_NONE;
   return Math.min(0xffffffff, offsets[b]! + countOneBits(mask & (bit - 1)));
 }
@@ -147,8 +147,9 @@ export function contactScatter(
   const C = L.contact;
   const M = L.manifold;
   const I = L.ids;
+  const { masksAt } = maskBlocks(slots);
   for (let k = 0; k < batchPairs; k++) {
-    const place = contactPlace(offsets, slots, k);
+    const place = contactPlace(offsets, masksAt, k);
     const i = Math.min(0xffffffff, total + place);
     if (place === CONTACT_NONE || i >= capacity) {
       denseOf[first + k] = CONTACT_NONE;
