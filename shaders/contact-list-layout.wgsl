@@ -34,11 +34,8 @@ struct ContactDispatch {
   entriesX: u32,                                       // dispatchWorkgroupsIndirect over the written entries
   entriesY: u32,
   entriesZ: u32,
-  eventsX: u32,                                        // over the event blocks + 1 (ctEvents: invocation 0 writes the counts)
+  eventsX: u32,                                        // over the event blocks (CT_MASK_BLOCK entries each) + 1: ctEvents' invocation 0 writes the counts
   eventsY: u32,
   eventsZ: u32,
-  blocksX: u32,                                        // over the event blocks (CT_EVENT_BLOCK entries each)
-  blocksY: u32,
-  blocksZ: u32,
   eventBlocks: u32,                                    // elements of the event scan: 2 × the event blocks + 1
 }

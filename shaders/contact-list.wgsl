@@ -186,10 +186,8 @@ fn ctFinalize() {
   let entries = ctGrid(written);
   let blocks = ctBlockCount(max(written, prevWritten));
   let events = ctGrid(blocks + 1u);
-  let blockGrid = ctGrid(blocks);
   ctEventScratch[2u * blocks] = 0u;                    // closes the block counts for their scan
-  ctDispatch = ContactDispatch(entries.x, entries.y, 1u, events.x, events.y, 1u,
-                               blockGrid.x, blockGrid.y, 1u, 2u * blocks + 1u);
+  ctDispatch = ContactDispatch(entries.x, entries.y, 1u, events.x, events.y, 1u, 2u * blocks + 1u);
 }
 
 

@@ -58,7 +58,6 @@ export const CONTACT_DISPATCH_LAYOUT = {
   bytes: dispatchStruct.size,
   entries: word(dispatchStruct, 'entriesX'),
   events: word(dispatchStruct, 'eventsX'),
-  blocks: word(dispatchStruct, 'blocksX'),
   eventBlocks: word(dispatchStruct, 'eventBlocks'),
 } as const;
 

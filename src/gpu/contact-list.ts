@@ -726,7 +726,7 @@ export class GpuContacts {
     this.dispatch(pass, 'ctPersist', { grid: D.entries }, buffers);
     this.dispatch(pass, 'ctPatch', { grid: D.entries }, buffers);
     if (o.events) {
-      this.dispatch(pass, 'ctEventFlags', { grid: D.blocks }, buffers);
+      this.dispatch(pass, 'ctEventFlags', { grid: D.events }, buffers);
       const { masksAt } = maskBlocks(Math.max(o.capacity, o.prevCapacity), 2);
       this.scanner.encode(pass, this.scanPlan(buffers[12].buffer, masksAt, D.eventBlocks));
       this.dispatch(pass, 'ctEvents', { grid: D.events }, buffers);
