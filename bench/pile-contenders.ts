@@ -376,10 +376,10 @@ export interface PairedWarm {
 
 /**
  * Our warm GPU frame and a peer's warm collision step, alternating two frames at a time on the
- * same poses. Two contenders timed one after the other see a machine whose speed may drift
- * between them (here up to 1.7× from one minute to the next); a round's two samples are tens of
- * milliseconds apart, so the median of the rounds' ratios does not move with it. Both sides first
- * run a cold frame and three warm ones, untimed; `inputs` and the world are released.
+ * same poses. Two contenders timed one after the other see a machine whose speed may drift between
+ * them (a shared machine's, often by more than the gap in question); a round's two samples are
+ * tens of milliseconds apart, so the median of the rounds' ratios does not move with it. Both
+ * sides first run a cold frame and three warm ones, untimed; `inputs` and the world are released.
  */
 export async function runPairedWarm<I extends FrameInputsBase>(
   device: GPUDevice,

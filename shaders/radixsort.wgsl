@@ -13,8 +13,8 @@
 // Per-invocation digit counts are packed two to a u32 (16 bits each), 16 digits in two vec4u, so
 // the workgroup sums move two vectors per invocation; RADIX_BLOCK < 65536 keeps the fields apart.
 // The workgroup sums are plain loops over the workgroup's counts after one barrier (every lane
-// reads the same word at a step): a raking scan's barriers and one-lane sections took lavapipe
-// 1.5–2.4 s to compile in radixScatter alone (docs/frame.md, *Cold start*).
+// reads the same word at a step): a raking scan's barriers and one-lane sections were most of what
+// lavapipe's compiler spent on these kernels (docs/frame.md, *Cold start*).
 //
 // Needs RADIX_BITS (4), RADIX_BUCKETS (16), RADIX_WORKGROUP_SIZE, RADIX_ITEMS, RADIX_BLOCK and
 // RADIX_NO_COUNT (the countWord of a sort of all n elements), prepended by the host. Rows of
