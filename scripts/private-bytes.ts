@@ -231,6 +231,13 @@ export function narrowphasePipelines(): {
       code: d.kernelWgsl(k),
       entry: k === 'general' ? d.generalEntry : d.classEntry,
     });
+    if (k !== 'general' && d.closestEntry && d.closestClasses?.includes(k))
+      out.push({
+        dim: '3D',
+        kernel: `${k} closest pass`,
+        code: d.kernelWgsl(k),
+        entry: d.closestEntry,
+      });
   }
   for (const k of ['general', ...PAIR_CLASSES_2D] as const) {
     const d = NARROWPHASE_DIMENSION_2D;

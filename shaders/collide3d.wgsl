@@ -117,43 +117,70 @@ fn collideHulls3D(A: Hull3D, B: Hull3D, margin: f32, scale: f32) {
     }
   }
   if (closest) {
-    closestPointsContact3D(A, B, sep, queryA, queryB, queryE, margin, scale);
+    let axis = closestAxis3D(A, B, queryA, queryB, queryE);
+    if (CLASS_CLOSEST_PASS_3D) {
+      closestAsk = ClosestAsk3D(true, axis, sep);
+    } else {
+      closestPointsContact3D(A, B, axis, sep, margin, scale);
+    }
   }
+}
+
+// A pair whose closest points the class's closest pass settles (narrowphaseClosest3D): the SAT's
+// best axis and separation. No CPU counterpart: the CPU runs closestPointsContact3D in place.
+struct ClosestAsk3D {
+  asked: bool,
+  axis: vec3f,
+  separation: f32,
+}
+
+var<private> closestAsk: ClosestAsk3D;
+
+// The SAT's best axis (A to B), which names the features if the hulls' closest points touch.
+fn closestAxis3D(A: Hull3D, B: Hull3D, queryA: FaceQuery3D, queryB: FaceQuery3D, queryE: EdgeQuery3D) -> vec3f {
+  if (queryE.separation >= max(queryA.separation, queryB.separation)) { return queryE.axis; }
+  return select(-planeW3D(B, queryB.face).xyz, planeW3D(A, queryA.face).xyz, queryA.separation >= queryB.separation);
 }
 
 // Hulls apart whose SAT features need not hold their closest points: those (gjk3d.wgsl; see the
 // CPU file). Farther apart than the margin, no contact. The contact is those points alone when
 // they are farther apart than the SAT's best separation `sep` by more than the edge hysteresis, or
 // when the face contact's nearest point is farther than they are by more than it; else the SAT's
-// contact stays.
-fn closestPointsContact3D(A: Hull3D, B: Hull3D, sep: f32, queryA: FaceQuery3D, queryB: FaceQuery3D, queryE: EdgeQuery3D, margin: f32, scale: f32) {
-  // The SAT's best axis (A to B), which names the features if the closest points touch.
-  var axis = queryE.axis;
-  if (queryE.separation < max(queryA.separation, queryB.separation)) {
-    axis = select(-planeW3D(B, queryB.face).xyz, planeW3D(A, queryA.face).xyz, queryA.separation >= queryB.separation);
-  }
+// contact stays. Returns whether the local manifold changed.
+fn closestPointsContact3D(A: Hull3D, B: Hull3D, axis: vec3f, sep: f32, margin: f32, scale: f32) -> bool {
   let c = closestHulls3D(A, B, axis, scale);
   if (c.distance > margin) {
     resetLocalManifold3D();
-    return;
+    return true;
   }
   let hysteresis = EDGE_HYSTERESIS_3D * scale;
   if (lm.count == 0u || c.distance > sep + hysteresis || minSeparation3D() > c.distance + hysteresis) {
     resetLocalManifold3D();
     closestContact3D(c, axis, scale);
+    return true;
   }
+  return false;
 }
 
 fn isHull3D(kind: u32) -> bool {
   return CLASS_BOXES_ONLY_3D || kind == SHAPE_KIND_HULL || kind == SHAPE_KIND_BOX;
 }
 
-// The manifold of shapes[shapeA] at xfA against shapes[shapeB] at xfB, in world space, computed
-// in the shape frame of the more complex shape. Returns the point count.
-fn collide3D(shapeA: u32, xfA: Transform3D, shapeB: u32, xfB: Transform3D, margin: f32, out: ptr<function, Manifold3D>) -> u32 {
+// The two shapes of a pair in the working frame: X, the more complex (solved first, in its frame),
+// and Y at its pose relative to X; whether that exchanged A and B; the pair's size for tolerances.
+struct PlacedPair3D {
+  X: Hull3D,
+  Y: Hull3D,
+  kindX: u32,
+  kindY: u32,
+  swap: bool,
+  scale: f32,
+}
+
+fn placePair3D(shapeA: u32, xfA: Transform3D, shapeB: u32, xfB: Transform3D) -> PlacedPair3D {
   let kindA = shapes[shapeA].kind;
   let kindB = shapes[shapeB].kind;
-  // The more complex shape is solved first (in its frame); hull–round is always hull first.
+  // Hull–round is always hull first.
   let swap = !isHull3D(kindA) && isHull3D(kindB);
   let x = select(shapeA, shapeB, swap);
   let y = select(shapeB, shapeA, swap);
@@ -170,16 +197,22 @@ fn collide3D(shapeA: u32, xfA: Transform3D, shapeB: u32, xfB: Transform3D, margi
   let pose = relativePose3D(shapes[x].center, xfX, shapes[y].center, xfY);
   hullY.rot = pose.rot;
   hullY.pos = pose.pos;
-  let scale = min(shapes[x].extent, shapes[y].extent);
+  return PlacedPair3D(hullX, hullY, kindX, kindY, swap, min(shapes[x].extent, shapes[y].extent));
+}
+
+// The manifold of shapes[shapeA] at xfA against shapes[shapeB] at xfB, in world space, computed
+// in the shape frame of the more complex shape. Returns the point count.
+fn collide3D(shapeA: u32, xfA: Transform3D, shapeB: u32, xfB: Transform3D, margin: f32, out: ptr<function, Manifold3D>) -> u32 {
+  let p = placePair3D(shapeA, xfA, shapeB, xfB);
   resetLocalManifold3D();
   // A class pipeline holds its class's path alone; the general one picks by the kinds (X is a hull
   // whenever Y is).
-  if (CLASS_HULL_PAIRS_3D && (!CLASS_GENERAL_3D || (isHull3D(kindX) && isHull3D(kindY)))) {
-    collideHulls3D(hullX, hullY, margin, scale);
-  } else if (CLASS_ROUND_HULL_3D && (!CLASS_GENERAL_3D || isHull3D(kindX))) {
-    collideHullRound3D(hullX, hullY, margin, scale);
+  if (CLASS_HULL_PAIRS_3D && (!CLASS_GENERAL_3D || (isHull3D(p.kindX) && isHull3D(p.kindY)))) {
+    collideHulls3D(p.X, p.Y, margin, p.scale);
+  } else if (CLASS_ROUND_HULL_3D && (!CLASS_GENERAL_3D || isHull3D(p.kindX))) {
+    collideHullRound3D(p.X, p.Y, margin, p.scale);
   } else if (CLASS_ROUNDS_3D) {
-    collideRounds3D(hullX, hullY, margin, scale);
+    collideRounds3D(p.X, p.Y, margin, p.scale);
   }
-  return manifoldToWorld3D(out, swap);
+  return manifoldToWorld3D(out, p.swap);
 }

@@ -4,6 +4,9 @@
 //   narrowphase3D       pair k of `pairs` into slot k (the general kernel: every class's path)
 //   narrowphaseClass3D  one pair class's list (src/gpu/pair-classes.ts), each pair into its slot;
 //                       compiled once per class with that class's constants (pair-classes3d.ts)
+//   narrowphaseClosest3D  after it, for a class with a closest pass (CLASS_CLOSEST_PASS_3D): the
+//                       pairs whose closest points it left to settle (GJK), the rare path kept out
+//                       of the class kernel's registers and compile
 
 @group(0) @binding(0) var<storage, read> shapes: array<Shape3D>;
 @group(0) @binding(1) var<storage, read> hullVertices: array<vec4f>;
@@ -11,9 +14,11 @@
 @group(0) @binding(3) var<storage, read> hullFaces: array<u32>;
 @group(0) @binding(4) var<storage, read> hullIndices: array<u32>;
 @group(0) @binding(5) var<storage, read> bodies: array<Body3D>;
-@group(0) @binding(6) var<storage, read> pairs: array<vec2u>;
-// The class kernel's list at binding 6 instead: (slot, body A, body B, unused) per pair.
-@group(0) @binding(6) var<storage, read> classPairs: array<vec4u>;
+// Read only, but declared as the class kernels' list at the same binding is (one layout serves both).
+@group(0) @binding(6) var<storage, read_write> pairs: array<vec2u>;
+// The class kernels' list at binding 6 instead: (slot, body A, body B, asked) per pair, then as
+// many words for the closest pass: (SAT axis, SAT separation) of each pair that asked.
+@group(0) @binding(6) var<storage, read_write> classPairs: array<vec4u>;
 @group(0) @binding(7) var<storage, read_write> manifolds: array<Manifold3D>;
 @group(0) @binding(8) var<uniform> params: Params3D;
 
@@ -42,8 +47,41 @@ fn narrowphase3D(@builtin(global_invocation_id) gid: vec3u) {
 fn narrowphaseClass3D(@builtin(global_invocation_id) gid: vec3u) {
   let k = gid.x + gid.y * params.rowPitch;
   if (k >= params.pairCount) { return; }
-  let e = classPairs[params.first + k];
+  let at = params.first + k;
+  let e = classPairs[at];
   // A one-class list's entries for pairs of other classes name no slot (pair-classes.wgsl's pcList).
   if (e.x >= arrayLength(&manifolds)) { return; }
   manifolds[e.x] = collidePair3D(e.y, e.z);
+  if (CLASS_CLOSEST_PASS_3D && closestAsk.asked) {
+    classPairs[at].w = 1u;
+    classPairs[arrayLength(&classPairs) / 2u + at] = bitcast<vec4u>(vec4f(closestAsk.axis, closestAsk.separation));
+  }
+}
+
+// The closest step of the pairs that asked (collideHulls3D), on the SAT's manifold their slot
+// holds: its point count and separations are all that closestPointsContact3D reads of it, and
+// the slot is rewritten only when that step replaces it, so the bytes are the general kernel's.
+@compute @workgroup_size(WORKGROUP_SIZE_3D)
+fn narrowphaseClosest3D(@builtin(global_invocation_id) gid: vec3u) {
+  let k = gid.x + gid.y * params.rowPitch;
+  if (k >= params.pairCount) { return; }
+  let at = params.first + k;
+  let e = classPairs[at];
+  if (e.w == 0u) { return; }
+  let ask = bitcast<vec4f>(classPairs[arrayLength(&classPairs) / 2u + at]);
+  let bodyA = bodies[e.y];
+  let bodyB = bodies[e.z];
+  let p = placePair3D(bodyA.shape, Transform3D(bodyA.position, bodyA.rotation),
+                      bodyB.shape, Transform3D(bodyB.position, bodyB.rotation));
+  let held = manifolds[e.x];
+  resetLocalManifold3D();
+  lm.count = held.count;
+  for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
+    lm.separations[i] = -held.points[i].depth;
+  }
+  if (closestPointsContact3D(p.X, p.Y, ask.xyz, ask.w, params.margin, p.scale)) {
+    var m: Manifold3D;
+    manifoldToWorld3D(&m, p.swap);
+    manifolds[e.x] = m;
+  }
 }

@@ -16,6 +16,8 @@ const PRIVATE_BYTES_BUDGET: Record<string, number> = {
   '3D boxBox': 2048,
   // Hulls of up to 126 edges (3 lists of B's edges: 4.5 KiB) and 32-gon faces clipped by 32 planes.
   '3D hullHull': 9216,
+  // GJK's simplex and the local manifold: the closest points of hulls apart, a pass of its own.
+  '3D hullHull closest pass': 768,
   // No arrays but the local manifold and a few structs.
   '3D roundHull': 768,
   '3D roundRound': 768,

@@ -61,7 +61,7 @@ import {
   type EdgeQuery3D,
   type FaceQuery3D,
 } from './sat3d.ts';
-import { vec3 } from './vec3.ts';
+import { vec3, type Vec3 } from './vec3.ts';
 
 export { CONTACT_KIND_3D };
 export {
@@ -209,12 +209,38 @@ export function collideHulls3D(
     if (count > 0 && sep > 0 && minSeparation3D(lm) > sep + EDGE_HYSTERESIS_3D * scale)
       closest = true;
   }
-  if (closest) closestPointsContact3D(A, B, sep, queryA, queryB, queryE, margin, scale, lm);
+  if (closest)
+    closestPointsContact3D(
+      A,
+      B,
+      closestAxis3D(A, B, queryA, queryB, queryE),
+      sep,
+      margin,
+      scale,
+      lm,
+    );
 }
 
 const closestPoints = emptyHullClosest3D();
 const axis = vec3.create();
 const axisPlane = new Float64Array(4);
+
+/** The SAT's best axis (A to B), which names the features if the hulls' closest points touch. */
+function closestAxis3D(
+  A: Hull3D,
+  B: Hull3D,
+  qA: FaceQuery3D,
+  qB: FaceQuery3D,
+  qE: EdgeQuery3D,
+): Vec3 {
+  if (qE.separation >= Math.max(qA.separation, qB.separation)) return vec3.copy(qE.axis, axis);
+  const alongA = qA.separation >= qB.separation;
+  return vec3.scale(
+    planeW3D(alongA ? A : B, alongA ? qA.face : qB.face, axisPlane),
+    alongA ? 1 : -1,
+    axis,
+  );
+}
 
 /**
  * Hulls apart whose SAT features need not hold their closest points: those (GJK). Farther apart
@@ -225,33 +251,22 @@ const axisPlane = new Float64Array(4);
  * hysteresis (the closest points lie beyond the reference face's sides: a speculative contact
  * there would let the hulls close the gap unseen). Else the SAT's contact stays. The result does
  * not depend on which path asked: where the SAT's features hold the closest points, the distance
- * is the SAT's separation.
+ * is the SAT's separation. Returns whether the local manifold changed (the GPU's closest pass
+ * rewrites a slot only then).
  */
 function closestPointsContact3D(
   A: Hull3D,
   B: Hull3D,
+  axis: Vec3,
   sep: number,
-  qA: FaceQuery3D,
-  qB: FaceQuery3D,
-  qE: EdgeQuery3D,
   margin: number,
   scale: number,
   lm: LocalManifold3D,
-): void {
-  // The SAT's best axis (A to B), which names the features if the closest points touch.
-  vec3.copy(qE.axis, axis);
-  if (qE.separation < Math.max(qA.separation, qB.separation)) {
-    const alongA = qA.separation >= qB.separation;
-    vec3.scale(
-      planeW3D(alongA ? A : B, alongA ? qA.face : qB.face, axisPlane),
-      alongA ? 1 : -1,
-      axis,
-    );
-  }
+): boolean {
   const c = closestHulls3D(A, B, axis, scale, closestPoints);
   if (c.distance > margin) {
     resetLocalManifold3D(lm);
-    return;
+    return true;
   }
   const hysteresis = EDGE_HYSTERESIS_3D * scale;
   if (
@@ -261,18 +276,54 @@ function closestPointsContact3D(
   ) {
     resetLocalManifold3D(lm);
     closestContact3D(c, axis, scale, lm);
+    return true;
   }
+  return false;
 }
 
 export function isHull3D(s: Shape3D): boolean {
   return s.kind === SHAPE_KIND_3D.hull || s.kind === SHAPE_KIND_3D.box;
 }
 
-/** The pair's two shapes in the working frame (X at identity, Y at its relative pose), the frame and the local manifold. */
-const hullX = emptyHull3D(null as unknown as Shape3D);
-const hullY = emptyHull3D(null as unknown as Shape3D);
+/**
+ * The two shapes of a pair in the working frame: X, the more complex (solved first, in its frame,
+ * at identity), and Y at its pose relative to X; whether that exchanged A and B; the pair's size
+ * for tolerances. WGSL: `struct PlacedPair3D`.
+ */
+interface PlacedPair3D {
+  X: Hull3D;
+  Y: Hull3D;
+  swap: boolean;
+  scale: number;
+}
+
+const placed: PlacedPair3D = {
+  X: emptyHull3D(null as unknown as Shape3D),
+  Y: emptyHull3D(null as unknown as Shape3D),
+  swap: false,
+  scale: 0,
+};
 const frame = emptyWorkingFrame3D();
 const local = emptyLocalManifold3D();
+
+/** Places shape A at xfA and shape B at xfB in the working frame (`frame`): fills `placed`. */
+function placePair3D(
+  shapeA: Shape3D,
+  xfA: Transform3D,
+  shapeB: Shape3D,
+  xfB: Transform3D,
+): PlacedPair3D {
+  // Hull–round is always hull first.
+  const swap = !isHull3D(shapeA) && isHull3D(shapeB);
+  const X = swap ? shapeB : shapeA;
+  const Y = swap ? shapeA : shapeB;
+  placed.X.shape = X;
+  placed.Y.shape = Y;
+  relativePose3D(X, swap ? xfB : xfA, Y, swap ? xfA : xfB, frame, placed.Y);
+  placed.swap = swap;
+  placed.scale = Math.min(X.extent, Y.extent);
+  return placed;
+}
 
 /**
  * Contact manifold of shape A at xfA and shape B at xfB, within `margin` (speculative distance,
@@ -287,20 +338,13 @@ export function collide3D(
   margin: number,
   out: Manifold3D,
 ): number {
-  // The more complex shape is solved first (in its frame); hull–round is always hull first.
-  const swap = !isHull3D(shapeA) && isHull3D(shapeB);
-  const X = swap ? shapeB : shapeA;
-  const Y = swap ? shapeA : shapeB;
-  hullX.shape = X;
-  hullY.shape = Y;
-  relativePose3D(X, swap ? xfB : xfA, Y, swap ? xfA : xfB, frame, hullY);
-  const scale = Math.min(X.extent, Y.extent);
+  const p = placePair3D(shapeA, xfA, shapeB, xfB);
   resetLocalManifold3D(local);
-  if (isHull3D(X)) {
-    if (isHull3D(Y)) collideHulls3D(hullX, hullY, margin, scale, local);
-    else collideHullRound3D(hullX, hullY, margin, scale, local);
+  if (isHull3D(p.X.shape)) {
+    if (isHull3D(p.Y.shape)) collideHulls3D(p.X, p.Y, margin, p.scale, local);
+    else collideHullRound3D(p.X, p.Y, margin, p.scale, local);
   } else {
-    collideRounds3D(hullX, hullY, margin, scale, local);
+    collideRounds3D(p.X, p.Y, margin, p.scale, local);
   }
-  return manifoldToWorld3D(local, frame, out, swap);
+  return manifoldToWorld3D(local, frame, out, p.swap);
 }

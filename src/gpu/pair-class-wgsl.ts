@@ -86,6 +86,12 @@ interface KernelSpec3D {
   edgeCandidates: number;
   /** clip3d.wgsl's buffers and reduce3d.wgsl's candidates (1 where never reached). */
   clipPoints: number;
+  /**
+   * Hulls apart whose closest points the SAT's features need not hold are settled by a pass of
+   * their own (narrowphaseClosest3D) rather than in the class kernel: GJK is the rare path, and
+   * half of the hull kernel's code. The box class keeps it in place, where it is a small part.
+   */
+  closestPass: boolean;
 }
 
 const SPECS_3D: Record<PairClass3D | 'general', KernelSpec3D> = {
@@ -99,6 +105,7 @@ const SPECS_3D: Record<PairClass3D | 'general', KernelSpec3D> = {
     rounds: true,
     edgeCandidates: MAX_HULL_EDGES,
     clipPoints: MAX_CLIP_POINTS_3D,
+    closestPass: false,
   },
   boxBox: {
     general: false,
@@ -110,6 +117,7 @@ const SPECS_3D: Record<PairClass3D | 'general', KernelSpec3D> = {
     rounds: false,
     edgeCandidates: 1,
     clipPoints: BOX_CLIP_FALLBACK_POINTS_3D,
+    closestPass: false,
   },
   hullHull: {
     general: false,
@@ -121,6 +129,7 @@ const SPECS_3D: Record<PairClass3D | 'general', KernelSpec3D> = {
     rounds: false,
     edgeCandidates: MAX_HULL_EDGES,
     clipPoints: MAX_CLIP_POINTS_3D,
+    closestPass: true,
   },
   roundHull: {
     general: false,
@@ -132,6 +141,7 @@ const SPECS_3D: Record<PairClass3D | 'general', KernelSpec3D> = {
     rounds: false,
     edgeCandidates: 1,
     clipPoints: 1,
+    closestPass: false,
   },
   roundRound: {
     general: false,
@@ -143,6 +153,7 @@ const SPECS_3D: Record<PairClass3D | 'general', KernelSpec3D> = {
     rounds: true,
     edgeCandidates: 1,
     clipPoints: 1,
+    closestPass: false,
   },
 };
 
@@ -162,9 +173,15 @@ export function classConstantsWgsl3D(kernel: PairClass3D | 'general'): string {
     b('CLASS_ROUNDS_3D', s.rounds),
     u('CLASS_EDGE_CANDIDATES_3D', s.edgeCandidates),
     u('CLASS_CLIP_POINTS_3D', s.clipPoints),
+    b('CLASS_CLOSEST_PASS_3D', s.closestPass),
     '',
   ].join('\n');
 }
+
+/** The 3D classes whose kernel leaves the closest points of hulls apart to a pass of its own. */
+export const CLOSEST_PASS_CLASSES_3D: readonly PairClass3D[] = PAIR_CLASSES_3D.filter(
+  (c) => SPECS_3D[c].closestPass,
+);
 
 /** The 3D narrowphase module of one kernel. */
 export function narrowphaseWgsl3D(kernel: PairClass3D | 'general'): string {

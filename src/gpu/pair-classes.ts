@@ -27,9 +27,11 @@
 // On the GPU (shaders/pair-classes.wgsl), no barriers and no readback: count per block of 32
 // items and class, scan (src/gpu/scan.ts), scatter into per-class lists in item order, one row per
 // class of params and indirect dispatch arguments (classTable); then, per class, its params copied
-// into its uniform and its pipeline dispatched indirectly. With one class compiled, no split: each
-// item to its own entry of the list (pcList; a pair of another class or a rejected entry names no
-// slot there and is counted), and that class's row after the buckets' (pcFinishOne). Batches
+// into its uniform and its pipeline dispatched indirectly, then, for a class with a closest pass
+// (3D hull–hull: GJK for the pairs its kernel marked in the list), that pass over the same list.
+// With one class compiled, no split: each item to its own entry of the list (pcList; a pair of
+// another class or a rejected entry names no slot there and is counted), and that class's row
+// after the buckets' (pcFinishOne). Batches
 // recorded into one submit pass distinct `index` values (their classifier parameters are written
 // ahead of the submit); the scratch buffers are shared, commands running in order.
 //
@@ -71,6 +73,12 @@ export interface NarrowphaseDimension<C extends string, I> {
   /** Entry points: the general kernel (pairs k into slots k) and the class kernel (a class list). */
   generalEntry: string;
   classEntry: string;
+  /**
+   * The classes whose kernel leaves a rare path to a second kernel (`closestEntry`), dispatched
+   * over the same list after it; that kernel writes what the first asks into the list's second half.
+   */
+  closestClasses?: readonly C[];
+  closestEntry?: string;
   /** The buffers the class kernel binds, and each classifier entry point (reflected at build time). */
   classBindings: readonly BufferBindingLayout[];
   classifierBindings: Readonly<Record<string, readonly BufferBindingLayout[]>>;
@@ -202,7 +210,7 @@ const CP = {
   compiled: word(classifierParams, 'compiled'),
   single: word(classifierParams, 'single'),
 };
-/** Bytes of one classPairs entry (vec4u: slot, body A, body B, 0). */
+/** Bytes of one classPairs entry (vec4u: slot, body A, body B, 0; the class kernel may set the last word). */
 const ENTRY_BYTES = 16;
 
 const CLASSIFIER_ENTRIES = ['pcCount', 'pcScatter', 'pcFinish', 'pcList', 'pcFinishOne'] as const;
@@ -222,7 +230,8 @@ function checkParamsLayout(
 }
 
 export class GpuPairClasses<C extends string, I> {
-  private readonly kernels = new Map<C, Kernel>();
+  /** Per compiled class, its kernel, then its closest pass where it has one. */
+  private readonly kernels = new Map<C, Kernel[]>();
   private readonly pending = new Map<C, Promise<void>>();
   /** Milliseconds from the start of the prepare() that compiled a class to its first dispatch done. */
   readonly compileMs: Partial<Record<C, number>> = {};
@@ -315,8 +324,11 @@ export class GpuPairClasses<C extends string, I> {
       if (this.kernels.has(c)) continue;
       let job = this.pending.get(c);
       if (!job) {
-        job = classKernel(this.device, this.dimension, c, this.layout)
-          .then((k) => this.warmUp(k))
+        job = Promise.all(
+          classKernels(this.device, this.dimension, c, this.layout).map((k) =>
+            k.then((kernel) => this.warmUp(kernel)),
+          ),
+        )
           .then((k) => {
             this.kernels.set(c, k);
             this.compileMs[c] = performance.now() - start;
@@ -390,7 +402,9 @@ export class GpuPairClasses<C extends string, I> {
       4 * countWords,
       'class-block-counts',
     ));
-    const list = (this.list = this.grown(this.list, ENTRY_BYTES * capacity, 'class-pairs'));
+    // The class kernels bind the list's entries, then as many for what a closest pass is asked.
+    const listBytes = ENTRY_BYTES * capacity * (d.closestEntry ? 2 : 1);
+    const list = (this.list = this.grown(this.list, listBytes, 'class-pairs'));
     while (this.batchParams.length <= index) {
       this.batchParams.push(
         device.createBuffer({
@@ -471,8 +485,7 @@ export class GpuPairClasses<C extends string, I> {
         d.params.bytes,
       );
     const pass = encoder.beginComputePass(passes.collide ?? { label: `${label}.classes` });
-    for (const [kernel, i] of live) {
-      pass.setPipeline(kernel.pipeline);
+    for (const [kernels, i] of live) {
       pass.setBindGroup(
         0,
         cachedBindGroup(device, {
@@ -480,13 +493,17 @@ export class GpuPairClasses<C extends string, I> {
           layout: this.layout,
           entries: d.bindings(
             batch.inputs,
-            { buffer: list, size: ENTRY_BYTES * capacity },
+            { buffer: list, size: listBytes },
             batch.manifolds,
             this.classParams[i],
           ),
         }),
       );
-      pass.dispatchWorkgroupsIndirect(this.table, rowOf(i) * TABLE.bytes + 4 * TABLE.x);
+      // The class kernel, then its closest pass over the same list (the bind group serves both).
+      for (const k of kernels) {
+        pass.setPipeline(k.pipeline);
+        pass.dispatchWorkgroupsIndirect(this.table, rowOf(i) * TABLE.bytes + 4 * TABLE.x);
+      }
     }
     pass.end();
   }
@@ -623,15 +640,30 @@ export async function narrowphaseLayout(
   return l;
 }
 
+/** The pipelines one class runs: its kernel, then its closest pass where it has one. */
+export function classKernels<C extends string>(
+  device: GPUDevice,
+  dimension: NarrowphaseDimension<C, unknown>,
+  kernel: C,
+  layout?: GPUBindGroupLayout,
+): Promise<Kernel>[] {
+  const jobs = [classKernel(device, dimension, kernel, layout)];
+  if (dimension.closestEntry && dimension.closestClasses?.includes(kernel))
+    jobs.push(classKernel(device, dimension, kernel, layout, dimension.closestEntry));
+  return jobs;
+}
+
 /** The pipeline of one class (or of the general kernel), cached per device. */
 export async function classKernel<C extends string>(
   device: GPUDevice,
   dimension: NarrowphaseDimension<C, unknown>,
   kernel: C | 'general',
   layout?: GPUBindGroupLayout,
+  entryPoint?: string,
 ): Promise<Kernel> {
   const l = layout ?? (await narrowphaseLayout(device, dimension));
-  const entry = kernel === 'general' ? dimension.generalEntry : dimension.classEntry;
+  const entry =
+    entryPoint ?? (kernel === 'general' ? dimension.generalEntry : dimension.classEntry);
   return cachedKernel(
     device,
     `${dimension.label}-${kernel}`,

@@ -22,6 +22,7 @@ import {
 } from '../reflection.generated.ts';
 import {
   classifierWgsl3D,
+  CLOSEST_PASS_CLASSES_3D,
   narrowphaseWgsl3D,
   PAIR_CLASSES_3D,
   type PairClass3D,
@@ -114,6 +115,8 @@ export const NARROWPHASE_DIMENSION_3D: NarrowphaseDimension<PairClass3D, Narrowp
   classifierWgsl: classifierWgsl3D,
   generalEntry: 'narrowphase3D',
   classEntry: 'narrowphaseClass3D',
+  closestClasses: CLOSEST_PASS_CLASSES_3D,
+  closestEntry: 'narrowphaseClosest3D',
   classBindings: BINDINGS_NARROWPHASE_CLASS_3D,
   classifierBindings: ENTRIES_PAIR_CLASSIFIER_3D,
   workgroupSize: WORKGROUP_SIZE_3D,
