@@ -18,7 +18,7 @@ import { loadavg } from 'node:os';
 import { createNarrowphase } from '../src/narrowphase.ts';
 import { acquireDevice } from '../src/gpu/device.ts';
 import { GpuFrame3D } from '../src/gpu/frame3d.ts';
-import { classKernel } from '../src/gpu/pair-classes.ts';
+import { classKernel, classKernels } from '../src/gpu/pair-classes.ts';
 import { warmUpKernel } from '../src/gpu/pipelines.ts';
 import { NARROWPHASE_DIMENSION_3D, PAIR_CLASSES_3D } from '../src/gpu/pair-classes3d.ts';
 import { NARROWPHASE_DIMENSION_2D, PAIR_CLASSES_2D } from '../src/gpu/pair-classes2d.ts';
@@ -136,15 +136,21 @@ async function measure(what: string): Promise<Measured> {
     const { device } = await acquireDevice();
     const t = performance.now();
     const d = dim === '3d' ? NARROWPHASE_DIMENSION_3D : NARROWPHASE_DIMENSION_2D;
-    const k = await classKernel(device, d as never, kernel as never);
+    // The class's pipelines (the 3D hull–hull class: its kernel and its closest pass), or the
+    // general kernel.
+    const ks = await Promise.all(
+      kernel === 'general'
+        ? [classKernel(device, d as never, 'general')]
+        : classKernels(device, d as never, kernel as never),
+    );
     const compiled = performance.now() - t;
-    // Its first dispatch (an empty batch): lavapipe's machine code.
-    await warmUpKernel(device, k, d.classBindings, `class:${dim}:${kernel}`);
+    // Their first dispatches (empty batches): lavapipe's machine code.
+    for (const k of ks) await warmUpKernel(device, k, d.classBindings, `class:${dim}:${kernel}`);
     return {
       what,
       ms: performance.now() - t,
       compileMs: {},
-      detail: `pipeline ${compiled.toFixed(0)} ms, then its first dispatch`,
+      detail: `${ks.length > 1 ? `${ks.length} pipelines` : 'pipeline'} ${compiled.toFixed(0)} ms, then ${ks.length > 1 ? 'their first dispatches' : 'its first dispatch'}`,
     };
   }
   const np = await createNarrowphase({ backend: 'gpu' });

@@ -5,7 +5,8 @@
 // shapes' real maxima.
 //
 //   boxBox      two boxes: box support, the 15 box axes, the register-held quad clip
-//   hullHull    two hulls, or a box and a hull: the general SAT, clip and reduction
+//   hullHull    two hulls, or a box and a hull: the general SAT, clip and reduction; GJK for hulls
+//               apart in a closest pass of its own (narrowphaseClosest3D, after the class kernel)
 //   roundHull   a sphere or capsule with a hull or box (round3d.wgsl)
 //   roundRound  spheres and capsules with each other (round3d.wgsl)
 //
