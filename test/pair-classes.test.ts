@@ -203,7 +203,8 @@ describe('the classifier', () => {
   it("hull–hull's closest pass has work: without it, some of that class's slots differ", async () => {
     // The byte checks above hold the pass to the general kernel only where a scene has hulls
     // apart whose closest points the class kernel leaves to it: this one has (the same run with
-    // the pass left out differs), where the bench's random hull scenes and the sweep have none.
+    // the pass left out differs); the slots listed here of the bench's random hull scenes and of
+    // the sweep held none.
     const packed = packed3D(everyPairType3D(0xc1a55, 2_000));
     const without = { ...NARROWPHASE_DIMENSION_3D, closestEntry: undefined };
     const r = await collideListed(['hullHull'], packed, without);

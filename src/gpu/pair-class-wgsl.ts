@@ -89,7 +89,7 @@ interface KernelSpec3D {
   /**
    * Hulls apart whose closest points the SAT's features need not hold are settled by a pass of
    * their own (narrowphaseClosest3D) rather than in the class kernel: GJK is the rare path, and
-   * half of the hull kernel's code. The box class keeps it in place, where it is a small part.
+   * a third to a half of the hull kernel's compile. The box class keeps it in place, where it is a small part.
    */
   closestPass: boolean;
 }

@@ -31,9 +31,9 @@
 // (3D hull–hull: GJK for the pairs its kernel marked in the list), that pass over the same list.
 // With one class compiled, no split: each item to its own entry of the list (pcList; a pair of
 // another class or a rejected entry names no slot there and is counted), and that class's row
-// after the buckets' (pcFinishOne). Batches
-// recorded into one submit pass distinct `index` values (their classifier parameters are written
-// ahead of the submit); the scratch buffers are shared, commands running in order.
+// after the buckets' (pcFinishOne). Batches recorded into one submit pass distinct `index` values
+// (their classifier parameters are written ahead of the submit); the scratch buffers are shared,
+// commands running in order.
 //
 // Pipelines: createComputePipelineAsync, in parallel, only for the classes asked for; each is
 // then run once on an empty batch, because lavapipe compiles a pipeline's machine code at its
