@@ -362,6 +362,14 @@ fn bpUpdating() -> bool {
   return bpState.mode == BP_MODE_UPDATE;
 }
 
+// An update in which no body left its fat box, over last frame's bodies in their order: the list
+// is last frame's, pair for pair (a truncated list made this frame a rebuild). The kernels below
+// then copy it without checking each partner, sort nothing and give each pair its own index.
+fn bpListUnchanged() -> bool {
+  return bpUpdating() && atomicLoad(&bpState.moved) == 0u &&
+         bpParams.prevBodyCount == bpParams.bodyCount && bpParams.remapped == 0u;
+}
+
 // Rebuild, per body: the x sort's key and the identity order it starts from; no body is stale
 // once the structure is rebuilt. The dispatch's invocations also clear every row's reach (for
 // bpBandKeys' maxima), striding over the rows.
@@ -609,7 +617,10 @@ fn bpKeptCounts(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg:
   let n = bpParams.bodyCount;
   if (a > n) { return; }
   var kept = 0u;
-  if (a < n && bpUpdating() && (bpFat[a].bounds.tag & BP_MOVED) == 0u) {
+  if (a < n && bpListUnchanged()) {
+    let range = bpPrevGroup(a);
+    kept = range.y - range.x;
+  } else if (a < n && bpUpdating() && (bpFat[a].bounds.tag & BP_MOVED) == 0u) {
     let range = bpPrevGroup(a);
     for (var k = range.x; k < range.y; k++) {
       if ((bpFat[bpPrevPairs[k].y].bounds.tag & BP_MOVED) == 0u) { kept++; }
@@ -650,9 +661,10 @@ fn bpWriteKept(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: 
   if (a >= bpParams.bodyCount || !bpUpdating() || (bpFat[a].bounds.tag & BP_MOVED) != 0u) { return; }
   var slot = atomicLoad(&bpGroups[a]);
   let range = bpPrevGroup(a);
+  let unchanged = bpListUnchanged();
   for (var k = range.x; k < range.y; k++) {
     let pair = bpPrevPairs[k];
-    if ((bpFat[pair.y].bounds.tag & BP_MOVED) != 0u) { continue; }
+    if (!unchanged && (bpFat[pair.y].bounds.tag & BP_MOVED) != 0u) { continue; }
     if (slot >= bpParams.capacity) { break; }
     bpPairs[slot] = pair;
     slot++;
@@ -718,7 +730,7 @@ const BP_HEAPSORT_MIN: u32 = 64u;
 fn bpSortGroups(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
                 @builtin(local_invocation_index) lid: u32) {
   let a = bpInvocation(wid, nwg, lid);
-  if (a >= bpParams.bodyCount) { return; }
+  if (a >= bpParams.bodyCount || bpListUnchanged()) { return; }
   let first = min(atomicLoad(&bpGroups[a]), bpParams.capacity);
   let end = min(atomicLoad(&bpGroups[a + 1u]), bpParams.capacity);
   let size = end - first;
@@ -740,7 +752,7 @@ fn bpSortGroups(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg:
       if (before.y <= pair.y) { break; }
       bpPairs[j] = before;
     }
-    bpPairs[j] = pair;
+    if (j != k) { bpPairs[j] = pair; }
   }
 }
 
@@ -775,6 +787,10 @@ fn bpPrevSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: 
                @builtin(local_invocation_index) lid: u32) {
   let k = bpInvocation(wid, nwg, lid);
   if (k >= bpCounts.written) { return; }
+  if (bpListUnchanged()) {
+    bpPrevSlot[k] = k;
+    return;
+  }
   var pair = bpPairs[k];
   var slot = BP_NONE;
   // Renumbered bodies: the pair's bodies last frame, in the same order (a pair whose bodies swapped
