@@ -364,7 +364,8 @@ fn bpUpdating() -> bool {
 
 // An update in which no body left its fat box, over last frame's bodies in their order: the list
 // is last frame's, pair for pair (a truncated list made this frame a rebuild). The kernels below
-// then copy it without checking each partner, sort nothing and give each pair its own index.
+// then count each group's size, sort nothing, and copy each pair to its own index (bpPrevSlots:
+// nothing between bpWriteKept and it reads the list).
 fn bpListUnchanged() -> bool {
   return bpUpdating() && atomicLoad(&bpState.moved) == 0u &&
          bpParams.prevBodyCount == bpParams.bodyCount && bpParams.remapped == 0u;
@@ -658,13 +659,14 @@ fn bpMovedCount(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg:
 fn bpWriteKept(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
                @builtin(local_invocation_index) lid: u32) {
   let a = bpInvocation(wid, nwg, lid);
-  if (a >= bpParams.bodyCount || !bpUpdating() || (bpFat[a].bounds.tag & BP_MOVED) != 0u) { return; }
+  // An unchanged list is copied pair by pair in bpPrevSlots (one invocation a pair).
+  if (a >= bpParams.bodyCount || !bpUpdating() || bpListUnchanged() ||
+      (bpFat[a].bounds.tag & BP_MOVED) != 0u) { return; }
   var slot = atomicLoad(&bpGroups[a]);
   let range = bpPrevGroup(a);
-  let unchanged = bpListUnchanged();
   for (var k = range.x; k < range.y; k++) {
     let pair = bpPrevPairs[k];
-    if (!unchanged && (bpFat[pair.y].bounds.tag & BP_MOVED) != 0u) { continue; }
+    if ((bpFat[pair.y].bounds.tag & BP_MOVED) != 0u) { continue; }
     if (slot >= bpParams.capacity) { break; }
     bpPairs[slot] = pair;
     slot++;
@@ -788,6 +790,7 @@ fn bpPrevSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: 
   let k = bpInvocation(wid, nwg, lid);
   if (k >= bpCounts.written) { return; }
   if (bpListUnchanged()) {
+    bpPairs[k] = bpPrevPairs[k];
     bpPrevSlot[k] = k;
     return;
   }
