@@ -277,8 +277,10 @@ fn bpAabb(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u
     var fat = bpFat[i].box;
     // A body new to the frame (or every body, on a refit) has no fat box yet.
     let fresh = i >= bpParams.fatBodyCount;
-    var flags = select(bpFat[i].bounds.tag & BP_STALE, 0u, fresh);
-    if (fresh || fat.shape != tight.shape || !bpContains(fat, tight)) {
+    let tag = bpFat[i].bounds.tag;
+    var flags = select(tag & BP_STALE, 0u, fresh);
+    let renewed = fresh || fat.shape != tight.shape || !bpContains(fat, tight);
+    if (renewed) {
       let grow = bpParams.fatMargin * bpBodyExtent(i) * BP_AXES;
       fat = tight;
       fat.lo -= grow;
@@ -292,7 +294,8 @@ fn bpAabb(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u
       }
       flags = BP_MOVED | BP_STALE;
     }
-    bpFat[i].bounds.tag = flags;
+    // A body that stays in its box keeps its tag most frames: no store then.
+    if (renewed || flags != tag) { bpFat[i].bounds.tag = flags; }
     // The extremes size a rebuild's rows (bpBands): a recording without the sorts cannot rebuild
     // (a uniform condition, which a SIMD adapter branches on instead of masking).
     if (bpParams.sorts != 0u) {
