@@ -39,5 +39,8 @@ export async function launchFirefox(): Promise<Browser> {
       MESA_SHADER_CACHE_DIR: process.env.MESA_SHADER_CACHE_DIR ?? FIREFOX_MESA_CACHE,
     },
     protocolTimeout: 900_000,
+    // Puppeteer waits 30 s for the browser's endpoint by default; a 2-core CI machine running
+    // the GPU tests beside it has taken longer to start Firefox. Playwright's default, as Chromium.
+    timeout: 180_000,
   });
 }
