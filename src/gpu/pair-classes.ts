@@ -75,7 +75,8 @@ export interface NarrowphaseDimension<C extends string, I> {
   classEntry: string;
   /**
    * The classes whose kernel leaves a rare path to a second kernel (`closestEntry`), dispatched
-   * over the same list after it; that kernel writes what the first asks into the list's second half.
+   * over the same list after it: such a kernel writes what it asks into the list's second half, so
+   * their list is twice as long (whether or not the second kernel runs).
    */
   closestClasses?: readonly C[];
   closestEntry?: string;
@@ -402,8 +403,10 @@ export class GpuPairClasses<C extends string, I> {
       4 * countWords,
       'class-block-counts',
     ));
-    // The class kernels bind the list's entries, then as many for what a closest pass is asked.
-    const listBytes = ENTRY_BYTES * capacity * (d.closestEntry ? 2 : 1);
+    // The class kernels bind the list's entries, then, where a compiled class asks a closest pass,
+    // as many for what it asks.
+    const asks = compiled.some((i) => d.closestClasses?.includes(d.classes[i]!));
+    const listBytes = ENTRY_BYTES * capacity * (asks ? 2 : 1);
     const list = (this.list = this.grown(this.list, listBytes, 'class-pairs'));
     while (this.batchParams.length <= index) {
       this.batchParams.push(
