@@ -19,6 +19,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WgslParser, WgslReflect, type Node, type Type } from 'wgsl_reflect/wgsl_reflect.module.js';
 import { NARROWPHASE_DIMENSION_2D, PAIR_CLASSES_2D } from '../src/gpu/pair-classes2d.ts';
+import { classEntryPoints } from '../src/gpu/pair-classes.ts';
 import { NARROWPHASE_DIMENSION_3D, PAIR_CLASSES_3D } from '../src/gpu/pair-classes3d.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -225,18 +226,14 @@ export function narrowphasePipelines(): {
   const out: { dim: '2D' | '3D'; kernel: string; code: string; entry: string }[] = [];
   for (const k of ['general', ...PAIR_CLASSES_3D] as const) {
     const d = NARROWPHASE_DIMENSION_3D;
-    out.push({
-      dim: '3D',
-      kernel: k,
-      code: d.kernelWgsl(k),
-      entry: k === 'general' ? d.generalEntry : d.classEntry,
-    });
-    if (k !== 'general' && d.closestEntry && d.closestClasses?.includes(k))
+    // A class's pipelines: its kernel, and its closest pass where it has one (a row of its own).
+    const entries = k === 'general' ? [d.generalEntry] : classEntryPoints(d, k);
+    for (const entry of entries)
       out.push({
         dim: '3D',
-        kernel: `${k} closest pass`,
+        kernel: entry === d.closestEntry ? `${k} closest pass` : k,
         code: d.kernelWgsl(k),
-        entry: d.closestEntry,
+        entry,
       });
   }
   for (const k of ['general', ...PAIR_CLASSES_2D] as const) {

@@ -643,17 +643,27 @@ export async function narrowphaseLayout(
   return l;
 }
 
-/** The pipelines one class runs: its kernel, then its closest pass where it has one. */
+/** The entry points one class runs, in order: its kernel, then its closest pass where it has one. */
+export function classEntryPoints<C extends string>(
+  dimension: NarrowphaseDimension<C, unknown>,
+  kernel: C,
+): string[] {
+  const { classEntry, closestEntry, closestClasses } = dimension;
+  return closestEntry && closestClasses?.includes(kernel)
+    ? [classEntry, closestEntry]
+    : [classEntry];
+}
+
+/** The pipelines one class runs (classEntryPoints), compiled. */
 export function classKernels<C extends string>(
   device: GPUDevice,
   dimension: NarrowphaseDimension<C, unknown>,
   kernel: C,
   layout?: GPUBindGroupLayout,
 ): Promise<Kernel>[] {
-  const jobs = [classKernel(device, dimension, kernel, layout)];
-  if (dimension.closestEntry && dimension.closestClasses?.includes(kernel))
-    jobs.push(classKernel(device, dimension, kernel, layout, dimension.closestEntry));
-  return jobs;
+  return classEntryPoints(dimension, kernel).map((entry) =>
+    classKernel(device, dimension, kernel, layout, entry),
+  );
 }
 
 /** The pipeline of one class (or of the general kernel), cached per device. */
