@@ -88,8 +88,9 @@ interface KernelSpec3D {
   clipPoints: number;
   /**
    * Hulls apart whose closest points the SAT's features need not hold are settled by a pass of
-   * their own (narrowphaseClosest3D) rather than in the class kernel: GJK is the rare path, and
-   * a third to a half of the hull kernel's compile. The box class keeps it in place, where it is a small part.
+   * their own (narrowphaseClosest3D) rather than in the class kernel: GJK is a rare path that
+   * would otherwise size the kernel's registers and compile. The box class keeps it in place,
+   * where it is a small part of the code (docs/frame.md has the compile times).
    */
   closestPass: boolean;
 }

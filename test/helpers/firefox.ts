@@ -39,8 +39,8 @@ export async function launchFirefox(): Promise<Browser> {
       MESA_SHADER_CACHE_DIR: process.env.MESA_SHADER_CACHE_DIR ?? FIREFOX_MESA_CACHE,
     },
     protocolTimeout: 900_000,
-    // Puppeteer waits 30 s for the browser's endpoint by default; a 2-core CI machine running
-    // the GPU tests beside it has taken longer to start Firefox. Playwright's default, as Chromium.
+    // Puppeteer's default wait for the browser's endpoint (30 s) is shorter than Firefox may need
+    // to start on a machine busy with the GPU tests; Chromium's launch (Playwright) waits 180 s.
     timeout: 180_000,
   });
 }
