@@ -17,7 +17,9 @@
 // Read only, but declared as the class kernels' list at the same binding is (one layout serves both).
 @group(0) @binding(6) var<storage, read_write> pairs: array<vec2u>;
 // The class kernels' list at binding 6 instead: (slot, body A, body B, asked) per pair, then as
-// many words for the closest pass: (SAT axis, SAT separation) of each pair that asked.
+// many words for the closest pass: (SAT axis, SAT separation) of each pair that asked, then one
+// word whose component CLASS_ASKED_WORD_3D is 1 when a pair of the class asked (a caller that
+// runs the pass only when needed reads it).
 @group(0) @binding(6) var<storage, read_write> classPairs: array<vec4u>;
 @group(0) @binding(7) var<storage, read_write> manifolds: array<Manifold3D>;
 @group(0) @binding(8) var<uniform> params: Params3D;
@@ -53,8 +55,11 @@ fn narrowphaseClass3D(@builtin(global_invocation_id) gid: vec3u) {
   if (e.x >= arrayLength(&manifolds)) { return; }
   manifolds[e.x] = collidePair3D(e.y, e.z);
   if (CLASS_CLOSEST_PASS_3D && closestAsk.asked) {
+    let words = arrayLength(&classPairs);
     classPairs[at].w = 1u;
-    classPairs[arrayLength(&classPairs) / 2u + at] = bitcast<vec4u>(vec4f(closestAsk.axis, closestAsk.separation));
+    classPairs[words / 2u + at] = bitcast<vec4u>(vec4f(closestAsk.axis, closestAsk.separation));
+    // Every asking invocation stores the same value: the word's bytes do not depend on the order.
+    classPairs[words - 1u][CLASS_ASKED_WORD_3D] = 1u;
   }
 }
 

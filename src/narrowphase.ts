@@ -71,7 +71,8 @@ export interface CollideStats {
   /**
    * GPU: milliseconds each pair class's pipeline took to compile (src/gpu/pair-classes.ts), for the
    * classes of this dimension compiled so far (a call compiles the classes its pairs need, on first
-   * use); empty on the CPU.
+   * use), and as `<class>.closest` a class's closest pass, compiled when a pair first asks for it;
+   * empty on the CPU.
    */
   compileMs: Record<string, number>;
 }

@@ -21,6 +21,7 @@ import {
   pairClass3D,
   type PairClass3D,
 } from '../src/gpu/pair-classes3d.ts';
+import { CLOSEST_PASS_CLASSES_3D } from '../src/gpu/pair-class-wgsl.ts';
 import { PAIR_CLASSES_2D } from '../src/gpu/pair-classes2d.ts';
 import { LAYOUT_3D } from '../src/layout3d.ts';
 import { manifoldBytes3D, packScene3D, type Packed3D } from '../src/pack3d.ts';
@@ -200,22 +201,55 @@ describe('the classifier', () => {
     expect(r.skipped).toEqual({ boxBox: 0, hullHull: 0, roundHull: 0, roundRound: 0, rejected: 2 });
   });
 
-  it("hull–hull's closest pass has work: without it, some of that class's slots differ", async () => {
-    // The byte checks above hold the pass to the general kernel only where a scene has hulls
-    // apart whose closest points the class kernel leaves to it: this one has (the same run with
-    // the pass left out differs); the slots listed here of the bench's random hull scenes and of
-    // the sweep held none.
-    const packed = packed3D(everyPairType3D(0xc1a55, 2_000));
+  it('the closest passes have work: without them, some slots of their classes differ', async () => {
+    // The byte checks above hold each pass to the general kernel only where a scene has hulls
+    // apart whose closest points the class kernel leaves to it: these have, one for each class
+    // with a pass (the same run with the pass left out differs: 4 of 1,334 hull–hull slots, 7 of
+    // 4,000 box–box ones); the slots listed here of the bench's random hull scenes held none.
+    const boxes = new SceneBuilder3D(0.05);
+    boxes.append(sweepScene3D('box-box', 1, { geometries: 6_000, margin: 0.05 }));
+    const scenes: Record<string, Packed3D> = {
+      boxBox: packed3D(boxes),
+      hullHull: packed3D(everyPairType3D(0xc1a55, 2_000)),
+    };
     // The class kernel still marks its pairs (its list sized for that), but no pass runs.
     const without = { ...NARROWPHASE_DIMENSION_3D, closestEntry: undefined };
-    const r = await collideListed(['hullHull'], packed, without);
-    const classOf = pairClassesOf3D(packed);
-    const hulls = r.listed.filter((k) => classOf(k) === 'hullHull').length;
-    const differ = hulls - r.listedSame;
-    console.log(`hull–hull slots listed ${hulls}, differing without the closest pass ${differ}`);
-    expect(differ).toBeGreaterThan(0);
-    const full = await collideListed(['hullHull'], packed);
-    expect(full.listedSame).toBe(hulls);
+    expect(CLOSEST_PASS_CLASSES_3D).toEqual(Object.keys(scenes));
+    for (const c of CLOSEST_PASS_CLASSES_3D) {
+      const packed = scenes[c]!;
+      const classOf = pairClassesOf3D(packed);
+      const r = await collideListed([c], packed, without);
+      const listed = r.listed.filter((k) => classOf(k) === c).length;
+      const differ = listed - r.listedSame;
+      console.log(`${c} slots listed ${listed}, differing without the closest pass ${differ}`);
+      expect(differ, c).toBeGreaterThan(0);
+      const full = await collideListed([c], packed);
+      expect(full.listedSame, c).toBe(listed);
+    }
+  });
+
+  it('collide() compiles a closest pass when a pair first asks for it, then runs its batches again: the same bytes', async () => {
+    const np = await GpuNarrowphase3D.create(acquired.device, acquired.timestamps, {
+      maxPairsPerDispatch: 1000,
+    });
+    try {
+      // The bench's random hull pairs ask for no closest pass (the test above): none compiled.
+      await expectSame('hull8, on demand', makeScene3D('hull8', 5_000).packed, np, general3d);
+      expect(Object.keys(np.compileMs)).toEqual(['hullHull']);
+      // This scene's hull–hull and box–box pairs ask (the test below: without the passes, slots
+      // differ); its batches run again with both passes.
+      await expectSame(
+        'every pair type, on demand',
+        packed3D(everyPairType3D(0xc1a55, 2_000)),
+        np,
+        general3d,
+      );
+      expect(Object.keys(np.compileMs).sort()).toEqual(
+        [...PAIR_CLASSES_3D, 'boxBox.closest', 'hullHull.closest'].sort(),
+      );
+    } finally {
+      np.destroy();
+    }
   });
 
   it('with one class compiled: no classifying, the same bytes; pairs of other classes left out and counted', async () => {

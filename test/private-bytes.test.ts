@@ -12,8 +12,10 @@ import { readme } from './helpers/readme.ts';
 const PRIVATE_BYTES_BUDGET: Record<string, number> = {
   // Every path, the tests' reference: the hull–hull class's arrays.
   '3D general': 9216,
-  // Boxes: the fallback clip's 2 × 19 points and 19 candidates, the local manifold, GJK's simplex.
+  // Boxes: the register clip, the fallback clip's 2 × 19 points and 19 candidates, the local manifold.
   '3D boxBox': 2048,
+  // GJK's simplex and the local manifold: the closest points of boxes apart, a pass of its own.
+  '3D boxBox closest pass': 768,
   // Hulls of up to 126 edges (3 lists of B's edges: 4.5 KiB) and 32-gon faces clipped by 32 planes.
   '3D hullHull': 9216,
   // GJK's simplex and the local manifold: the closest points of hulls apart, a pass of its own.

@@ -85,6 +85,8 @@ export class GpuNarrowphase2D {
       device,
       NARROWPHASE_DIMENSION_2D,
       classesOfKinds2D(options.kinds ?? []),
+      // run() reads its results back: a class's closest pass waits until a pair asks for it.
+      { closestOnDemand: true },
     );
     return new GpuNarrowphase2D(device, classes, timestamps, options);
   }

@@ -94,13 +94,22 @@ export class GpuNarrowphase3D {
       device,
       NARROWPHASE_DIMENSION_3D,
       classesOfKinds3D(options.kinds ?? []),
+      // run() reads its results back: a class's closest pass waits until a pair asks for it.
+      { closestOnDemand: true },
     );
     return new GpuNarrowphase3D(device, classes, timestamps, options);
   }
 
-  /** Milliseconds each class's pipeline took to compile (classes compiled so far). */
-  get compileMs(): Partial<Record<PairClass3D, number>> {
-    return this.classes.compileMs;
+  /**
+   * Milliseconds each class's pipeline took to compile (classes compiled so far), and as
+   * `<class>.closest` its closest pass's, compiled when a pair first asked for it.
+   */
+  get compileMs(): Record<string, number> {
+    const closest = Object.entries(this.classes.closestCompileMs).map(([c, ms]) => [
+      `${c}.closest`,
+      ms,
+    ]);
+    return { ...this.classes.compileMs, ...Object.fromEntries(closest) } as Record<string, number>;
   }
 
   /** The classes the pairs of `packed` fall in (run() compiles and runs those). */

@@ -89,8 +89,8 @@ interface KernelSpec3D {
   /**
    * Hulls apart whose closest points the SAT's features need not hold are settled by a pass of
    * their own (narrowphaseClosest3D) rather than in the class kernel: GJK is a rare path that
-   * would otherwise size the kernel's registers and compile. The box class keeps it in place,
-   * where it is a small part of the code (docs/frame.md has the compile times).
+   * would otherwise size the kernel's registers and compile, and collide() compiles the pass only
+   * once a pair asks for it (docs/frame.md has the compile times).
    */
   closestPass: boolean;
 }
@@ -118,7 +118,7 @@ const SPECS_3D: Record<PairClass3D | 'general', KernelSpec3D> = {
     rounds: false,
     edgeCandidates: 1,
     clipPoints: BOX_CLIP_FALLBACK_POINTS_3D,
-    closestPass: false,
+    closestPass: true,
   },
   hullHull: {
     general: false,
@@ -175,9 +175,15 @@ export function classConstantsWgsl3D(kernel: PairClass3D | 'general'): string {
     u('CLASS_EDGE_CANDIDATES_3D', s.edgeCandidates),
     u('CLASS_CLIP_POINTS_3D', s.clipPoints),
     b('CLASS_CLOSEST_PASS_3D', s.closestPass),
+    // Which word of the list's asked vector the class raises (pair-classes.ts, armAsked).
+    u('CLASS_ASKED_WORD_3D', kernel === 'general' ? 0 : PAIR_CLASSES_3D.indexOf(kernel)),
     '',
   ].join('\n');
 }
+
+// A class's asked word is a component of one vec4u.
+if (PAIR_CLASSES_3D.length > 4)
+  throw new Error('pair classes: more than 4 3D classes need more asked words');
 
 /** The 3D classes whose kernel leaves the closest points of hulls apart to a pass of its own. */
 export const CLOSEST_PASS_CLASSES_3D: readonly PairClass3D[] = PAIR_CLASSES_3D.filter(

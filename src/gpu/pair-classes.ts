@@ -29,6 +29,12 @@
 // class of params and indirect dispatch arguments (classTable); then, per class, its params copied
 // into its uniform and its pipeline dispatched indirectly, then, for a class with a closest pass
 // (3D hull–hull: GJK for the pairs its kernel marked in the list), that pass over the same list.
+// A caller that reads its results back may have the passes compiled on demand (closestOnDemand):
+// a class's pass is then not dispatched until a pair of the class asked for it. The kernel raises
+// its class's word of a vector at the list's end when a pair asks; after the submit, armAsked()
+// reads those words, compiles the passes of the classes that asked, and the caller runs its
+// batches again (the same bytes as with the passes from the start). Lavapipe compiles a pipeline at its first dispatch, even of zero
+// workgroups, so a pass never dispatched costs a first result nothing.
 // With one class compiled, no split: each item to its own entry of the list (pcList; a pair of
 // another class or a rejected entry names no slot there and is counted), and that class's row
 // after the buckets' (pcFinishOne). Batches recorded into one submit pass distinct `index` values
@@ -214,6 +220,15 @@ const CP = {
 /** Bytes of one classPairs entry (vec4u: slot, body A, body B, 0; the class kernel may set the last word). */
 const ENTRY_BYTES = 16;
 
+export interface PairClassOptions {
+  /**
+   * Compile a class's closest pass only once a pair asks for it (armAsked(); the caller reads
+   * its results back and runs again then). Default false: compiled with the class and always
+   * dispatched, as a frame that does not read back needs.
+   */
+  closestOnDemand?: boolean;
+}
+
 const CLASSIFIER_ENTRIES = ['pcCount', 'pcScatter', 'pcFinish', 'pcList', 'pcFinishOne'] as const;
 type ClassifierEntry = (typeof CLASSIFIER_ENTRIES)[number];
 
@@ -231,11 +246,17 @@ function checkParamsLayout(
 }
 
 export class GpuPairClasses<C extends string, I> {
-  /** Per compiled class, its kernel, then its closest pass where it has one. */
+  /** Per compiled class, its kernel, then its closest pass where it has one (and it is armed). */
   private readonly kernels = new Map<C, Kernel[]>();
   private readonly pending = new Map<C, Promise<void>>();
+  /** closestOnDemand: the closest passes created but not yet dispatched, per class. */
+  private readonly unarmed = new Map<C, Promise<Kernel>>();
   /** Milliseconds from the start of the prepare() that compiled a class to its first dispatch done. */
   readonly compileMs: Partial<Record<C, number>> = {};
+  /** closestOnDemand: milliseconds arming a class's closest pass took (armAsked()). */
+  readonly closestCompileMs: Partial<Record<C, number>> = {};
+  /** closestOnDemand: per batch of the last submit, the list's asked vector (a word per class, 0 or 1). */
+  private asked: GPUBuffer | null = null;
   /** Scratch of the current size: block counts (scanned in place) and the class lists. */
   private blockCounts: GPUBuffer | null = null;
   private list: GPUBuffer | null = null;
@@ -257,6 +278,7 @@ export class GpuPairClasses<C extends string, I> {
     private readonly layout: GPUBindGroupLayout,
     private readonly classifier: EntryPoints<ClassifierEntry>,
     private readonly scan: GpuScan,
+    private readonly options: PairClassOptions,
   ) {
     const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
     const label = dimension.label;
@@ -290,6 +312,7 @@ export class GpuPairClasses<C extends string, I> {
     device: GPUDevice,
     dimension: NarrowphaseDimension<C, I>,
     classes: Iterable<C>,
+    options: PairClassOptions = {},
   ): Promise<GpuPairClasses<C, I>> {
     checkParamsLayout(dimension.label, dimension.params);
     const [layout, classifier, scan] = await Promise.all([
@@ -303,7 +326,7 @@ export class GpuPairClasses<C extends string, I> {
       ),
       GpuScan.create(device),
     ]);
-    const pc = new GpuPairClasses(device, dimension, layout, classifier, scan);
+    const pc = new GpuPairClasses(device, dimension, layout, classifier, scan, options);
     await pc.prepare(classes);
     return pc;
   }
@@ -325,11 +348,15 @@ export class GpuPairClasses<C extends string, I> {
       if (this.kernels.has(c)) continue;
       let job = this.pending.get(c);
       if (!job) {
-        job = Promise.all(
-          classKernels(this.device, this.dimension, c, this.layout).map((k) =>
-            k.then((kernel) => this.warmUp(kernel)),
-          ),
-        )
+        const [kernel, ...closest] = classKernels(this.device, this.dimension, c, this.layout);
+        const later = this.options.closestOnDemand ? closest : [];
+        for (const k of later) {
+          // Awaited when armed; a failed compile is reported then.
+          k.catch(() => undefined);
+          this.unarmed.set(c, k);
+        }
+        const now = [kernel!, ...closest.filter((k) => !later.includes(k))];
+        job = Promise.all(now.map((k) => k.then((kernel) => this.warmUp(kernel))))
           .then((k) => {
             this.kernels.set(c, k);
             this.compileMs[c] = performance.now() - start;
@@ -404,9 +431,11 @@ export class GpuPairClasses<C extends string, I> {
       'class-block-counts',
     ));
     // The class kernels bind the list's entries, then, where a compiled class asks a closest pass,
-    // as many for what it asks.
+    // as many for what it asks and the word raised when any pair asks.
     const asks = compiled.some((i) => d.closestClasses?.includes(d.classes[i]!));
-    const listBytes = ENTRY_BYTES * capacity * (asks ? 2 : 1);
+    const askedAt = ENTRY_BYTES * 2 * capacity;
+    const listBytes = asks ? askedAt + ENTRY_BYTES : ENTRY_BYTES * capacity;
+    const unarmed = compiled.some((i) => this.unarmed.has(d.classes[i]!));
     const list = (this.list = this.grown(this.list, listBytes, 'class-pairs'));
     while (this.batchParams.length <= index) {
       this.batchParams.push(
@@ -478,6 +507,7 @@ export class GpuPairClasses<C extends string, I> {
     // Every class's params, then one pass of the class kernels (an empty class dispatches 0
     // groups); one class: the row after the buckets'.
     const live = compiled.map((i) => [this.kernels.get(d.classes[i]!)!, i] as const);
+    if (unarmed) encoder.clearBuffer(list, askedAt, ENTRY_BYTES);
     const rowOf = (i: number): number => (single === undefined ? i : buckets);
     for (const [, i] of live)
       encoder.copyBufferToBuffer(
@@ -509,6 +539,62 @@ export class GpuPairClasses<C extends string, I> {
       }
     }
     pass.end();
+    if (unarmed)
+      encoder.copyBufferToBuffer(
+        list,
+        askedAt,
+        this.askedWords(encoder, index),
+        ENTRY_BYTES * index,
+        ENTRY_BYTES,
+      );
+  }
+
+  /**
+   * The buffer of the batches' asked vectors, holding batch `index`'s; cleared at index 0. A
+   * larger one takes over the earlier batches' (a copy recorded before their reads).
+   */
+  private askedWords(encoder: GPUCommandEncoder, index: number): GPUBuffer {
+    const bytes = ENTRY_BYTES * (index + 1);
+    let b = this.asked;
+    if (!b || b.size < bytes) {
+      b = this.device.createBuffer({
+        label: `${this.dimension.label}-closest-asked`,
+        size: Math.max(16, Math.ceil((2 * bytes) / 16) * 16),
+        usage: GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+      });
+      if (this.asked && index > 0) encoder.copyBufferToBuffer(this.asked, 0, b, 0, this.asked.size);
+      if (this.asked) this.retired.push(this.asked);
+      this.asked = b;
+    }
+    if (index === 0) encoder.clearBuffer(b);
+    return b;
+  }
+
+  /**
+   * closestOnDemand, after the submit of `batches` batches: arms the closest pass of each class
+   * whose pairs asked for it and whose pass was not armed (compiled, then dispatched once empty)
+   * and returns true: the caller runs those batches again, now with the passes. False when no
+   * such pair asked.
+   */
+  async armAsked(batches: number): Promise<boolean> {
+    const d = this.dimension;
+    if (![...this.unarmed.keys()].some((c) => this.kernels.has(c)) || !this.asked) return false;
+    const words = new Uint32Array(await readBuffer(this.device, this.asked, ENTRY_BYTES * batches));
+    const waiting = [...this.unarmed.keys()].filter((c) => {
+      const w = d.classes.indexOf(c);
+      return this.kernels.has(c) && words.some((v, i) => i % 4 === w && v !== 0);
+    });
+    if (waiting.length === 0) return false;
+    await Promise.all(
+      waiting.map(async (c) => {
+        const start = performance.now();
+        const pass = await this.warmUp(await this.unarmed.get(c)!);
+        this.kernels.get(c)!.push(pass);
+        this.unarmed.delete(c);
+        this.closestCompileMs[c] = performance.now() - start;
+      }),
+    );
+    return true;
   }
 
   /** The classTable of the last submitted batch: per class (then 'rejected') its pair count and first entry. */
@@ -606,6 +692,7 @@ export class GpuPairClasses<C extends string, I> {
   destroy(): void {
     this.blockCounts?.destroy();
     this.list?.destroy();
+    this.asked?.destroy();
     for (const r of this.retired) r.destroy();
     this.table.destroy();
     this.control.destroy();

@@ -4,9 +4,10 @@
 // fold at compile time, so a class keeps only its own paths and private arrays, sized by its
 // shapes' real maxima.
 //
-//   boxBox      two boxes: box support, the 15 box axes, the register-held quad clip
-//   hullHull    two hulls, or a box and a hull: the general SAT, clip and reduction; GJK for hulls
-//               apart in a closest pass of its own (narrowphaseClosest3D, after the class kernel)
+//   boxBox      two boxes: box support, the 15 box axes, the register-held quad clip; GJK for
+//               boxes apart in a closest pass of its own (narrowphaseClosest3D, after the kernel)
+//   hullHull    two hulls, or a box and a hull: the general SAT, clip and reduction; GJK in a
+//               closest pass as box–box's
 //   roundHull   a sphere or capsule with a hull or box (round3d.wgsl)
 //   roundRound  spheres and capsules with each other (round3d.wgsl)
 //
