@@ -279,23 +279,26 @@ fn ctPersist(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
   var matched = 0u;
   var count = 0u;
   var prevCount = 0u;
+  // Both entries' ids in registers (loops of known bounds, constant indices); the values are read
+  // in place, one per matched point.
+  var ids: array<u32, CT_MAX_POINTS>;
+  var prevIds: array<u32, CT_MAX_POINTS>;
   if (previous != CONTACT_NONE) {
     count = ctIds[j].count;
+    ids = ctIds[j].ids;
     prevCount = ctPrevIds[previous].count;
+    prevIds = ctPrevIds[previous].ids;
   }
-  // Each point's value stored once, read from the buffers in place (no function-local copies of
-  // the arrays, which lavapipe indexes slowly).
   for (var i = 0u; i < CT_MAX_POINTS; i++) {
+    // Last frame's first point with this point's id.
+    var source = CT_MAX_POINTS;
+    for (var q = 0u; q < CT_MAX_POINTS; q++) {
+      if (source == CT_MAX_POINTS && q < prevCount && prevIds[q] == ids[i]) { source = q; }
+    }
     var value = CtUserValue();
-    if (i < count) {
-      let id = ctIds[j].ids[i];
-      for (var q = 0u; q < CT_MAX_POINTS; q++) {
-        if (q < prevCount && ctPrevIds[previous].ids[q] == id) {
-          value = ctPrevUserValues[previous].points[q];
-          matched |= 1u << i;
-          break;
-        }
-      }
+    if (i < count && source < CT_MAX_POINTS) {
+      value = ctPrevUserValues[previous].points[source];
+      matched |= 1u << i;
     }
     ctUserValues[j].points[i] = value;
   }
