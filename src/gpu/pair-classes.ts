@@ -5,7 +5,8 @@
 //
 // Interface
 //
-//   const pc = await GpuPairClasses.create(device, NARROWPHASE_DIMENSION_3D, classesOfKinds3D(['box', 'hull']));
+//   const pc = await GpuPairClasses.create(device, NARROWPHASE_DIMENSION_3D, classesOfKinds3D(['box', 'hull']),
+//     { closestOnDemand: true });               // optional: closest passes compiled when first asked for
 //   await pc.prepare(['roundHull']);            // more classes later (compiled in parallel)
 //   pc.require(classes, 'frame3d');             // throws MissingPairClassError naming what is not compiled
 //   pc.encode(encoder, {
@@ -17,6 +18,8 @@
 //     workList,                                 // optional: { buffer, offset, capacity } of u32 slot indices
 //     margin,
 //   }, index);
+//   … submit, read the results …
+//   if (await pc.armAsked(batches)) { … }      // closestOnDemand: a pass was armed; run the batches again
 //
 // Items: without a work list, slots 0..count-1 (count ≤ slots: every pair of the batch); with one,
 // its first `count` entries (count ≤ capacity), each a slot of the batch: only those pairs are
@@ -33,8 +36,9 @@
 // a class's pass is then not dispatched until a pair of the class asked for it. The kernel raises
 // its class's word of a vector at the list's end when a pair asks; after the submit, armAsked()
 // reads those words, compiles the passes of the classes that asked, and the caller runs its
-// batches again (the same bytes as with the passes from the start). Lavapipe compiles a pipeline at its first dispatch, even of zero
-// workgroups, so a pass never dispatched costs a first result nothing.
+// batches again (the same bytes as with the passes from the start). Lavapipe compiles a pipeline
+// at its first dispatch, even of zero workgroups, so a pass never dispatched costs a first result
+// nothing.
 // With one class compiled, no split: each item to its own entry of the list (pcList; a pair of
 // another class or a rejected entry names no slot there and is counted), and that class's row
 // after the buckets' (pcFinishOne). Batches recorded into one submit pass distinct `index` values
@@ -431,7 +435,7 @@ export class GpuPairClasses<C extends string, I> {
       'class-block-counts',
     ));
     // The class kernels bind the list's entries, then, where a compiled class asks a closest pass,
-    // as many for what it asks and the word raised when any pair asks.
+    // as many for what it asks, then the vector a class raises when a pair of it asks.
     const asks = compiled.some((i) => d.closestClasses?.includes(d.classes[i]!));
     const askedAt = ENTRY_BYTES * 2 * capacity;
     const listBytes = asks ? askedAt + ENTRY_BYTES : ENTRY_BYTES * capacity;
