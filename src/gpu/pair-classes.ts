@@ -352,14 +352,20 @@ export class GpuPairClasses<C extends string, I> {
       if (this.kernels.has(c)) continue;
       let job = this.pending.get(c);
       if (!job) {
-        const [kernel, ...closest] = classKernels(this.device, this.dimension, c, this.layout);
-        const later = this.options.closestOnDemand ? closest : [];
-        for (const k of later) {
-          // Awaited when armed; a failed compile is reported then.
-          k.catch(() => undefined);
-          this.unarmed.set(c, k);
-        }
-        const now = [kernel!, ...closest.filter((k) => !later.includes(k))];
+        const [entry, ...passes] = classEntryPoints(this.dimension, c);
+        const compile = (e: string): Promise<Kernel> =>
+          classKernel(this.device, this.dimension, c, this.layout, e);
+        const kernel = compile(entry!);
+        let now = [kernel];
+        if (this.options.closestOnDemand) {
+          for (const e of passes) {
+            // Created once the class kernel is (beside it, it would slow the first result), and
+            // dispatched when armed. A failed compile is reported then.
+            const pass = kernel.then(() => compile(e));
+            pass.catch(() => undefined);
+            this.unarmed.set(c, pass);
+          }
+        } else now = [kernel, ...passes.map(compile)];
         job = Promise.all(now.map((k) => k.then((kernel) => this.warmUp(kernel))))
           .then((k) => {
             this.kernels.set(c, k);
