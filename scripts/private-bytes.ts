@@ -226,12 +226,16 @@ export function narrowphasePipelines(): {
   const out: { dim: '2D' | '3D'; kernel: string; code: string; entry: string }[] = [];
   for (const k of ['general', ...PAIR_CLASSES_3D] as const) {
     const d = NARROWPHASE_DIMENSION_3D;
-    // A class's pipelines: its kernel, and its closest pass where it has one (a row of its own).
+    // A class's pipelines: its kernel, and its passes where it has them (a row each).
     const entries = k === 'general' ? [d.generalEntry] : classEntryPoints(d, k);
+    const pass: Record<string, string> = {
+      [d.contactEntry ?? '']: ' contact pass',
+      [d.closestEntry ?? '']: ' closest pass',
+    };
     for (const entry of entries)
       out.push({
         dim: '3D',
-        kernel: entry === d.closestEntry ? `${k} closest pass` : k,
+        kernel: `${k}${pass[entry] ?? ''}`,
         code: d.kernelWgsl(k),
         entry,
       });

@@ -41,36 +41,58 @@ fn edgeContact3D(A: Hull3D, B: Hull3D, query: EdgeQuery3D, scale: f32) -> u32 {
   return EDGE_MADE;
 }
 
-// Hull–hull (boxes included), A the working frame's own hull.
+// The SAT of two hulls: the best face axis of A against B, of B against A, and the best edge pair
+// above the face axes less the hysteresis. `separated` when one of them parts the hulls by more
+// than the margin (the later queries are then not run).
+struct HullSat3D {
+  queryA: FaceQuery3D,
+  queryB: FaceQuery3D,
+  queryE: EdgeQuery3D,
+  separated: bool,
+}
+
+fn satHulls3D(A: Hull3D, B: Hull3D, margin: f32, scale: f32) -> HullSat3D {
+  var sat: HullSat3D;
+  sat.separated = true;
+  // Face axes of A against B, then of B against A.
+  for (var side = 0u; side < 2u; side++) {
+    let q = queryFaceDirections3D(pickHull3D(side == 0u, A, B), pickHull3D(side == 0u, B, A), margin, scale);
+    if (q.separation > margin) { return sat; }
+    if (side == 0u) {
+      sat.queryA = q;
+    } else {
+      sat.queryB = q;
+    }
+  }
+  // Edge axes matter only above the best face axis less the hysteresis: the query skips the rest.
+  if (CLASS_BOXES_ONLY_3D || (CLASS_BOX_PAIRS_3D && A.isBox && B.isBox)) {
+    sat.queryE = queryBoxEdges3D(A, B, margin);
+  } else {
+    sat.queryE = queryEdgeDirections3D(A, B, margin, max(sat.queryA.separation, sat.queryB.separation) - EDGE_HYSTERESIS_3D * scale, scale);
+  }
+  sat.separated = sat.queryE.separation > margin;
+  return sat;
+}
+
+// Hull–hull (boxes included), A the working frame's own hull: the SAT, then the contact.
+fn collideHulls3D(A: Hull3D, B: Hull3D, margin: f32, scale: f32) {
+  let sat = satHulls3D(A, B, margin, scale);
+  if (!sat.separated) { contactHulls3D(A, B, sat, margin, scale); }
+}
+
+// The contact of two hulls the SAT found within the margin.
 //
 // The CPU's sequence of attempts (edge contact first where the edge axis is clearly best; the face
 // contact; the edge contact where the face clipped to nothing; the face again around the deepest
 // vertex; that vertex alone) runs here as one loop over its steps, so that each large function has
 // one call site: the compiler inlines every call site, and a second copy of the clip, the
 // reduction or the SAT doubles what the driver compiles (lavapipe: seconds per copy).
-fn collideHulls3D(A: Hull3D, B: Hull3D, margin: f32, scale: f32) {
-  // Face axes of A against B, then of B against A.
-  var queryA: FaceQuery3D;
-  var queryB: FaceQuery3D;
-  for (var side = 0u; side < 2u; side++) {
-    let q = queryFaceDirections3D(pickHull3D(side == 0u, A, B), pickHull3D(side == 0u, B, A), margin, scale);
-    if (q.separation > margin) { return; }
-    if (side == 0u) {
-      queryA = q;
-    } else {
-      queryB = q;
-    }
-  }
+fn contactHulls3D(A: Hull3D, B: Hull3D, sat: HullSat3D, margin: f32, scale: f32) {
+  let queryA = sat.queryA;
+  let queryB = sat.queryB;
+  let queryE = sat.queryE;
   let sepA = queryA.separation;
   let sepB = queryB.separation;
-  // Edge axes matter only above the best face axis less the hysteresis: the query skips the rest.
-  var queryE: EdgeQuery3D;
-  if (CLASS_BOXES_ONLY_3D || (CLASS_BOX_PAIRS_3D && A.isBox && B.isBox)) {
-    queryE = queryBoxEdges3D(A, B, margin);
-  } else {
-    queryE = queryEdgeDirections3D(A, B, margin, max(sepA, sepB) - EDGE_HYSTERESIS_3D * scale, scale);
-  }
-  if (queryE.separation > margin) { return; }
   let sepE = queryE.separation;
   let sep = max(max(sepA, sepB), sepE);
   let edgeFirst = sepE > max(sepA, sepB) + EDGE_HYSTERESIS_3D * scale;

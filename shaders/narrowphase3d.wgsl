@@ -4,7 +4,10 @@
 //   narrowphase3D       pair k of `pairs` into slot k (the general kernel: every class's path)
 //   narrowphaseClass3D  one pair class's list (src/gpu/pair-classes.ts), each pair into its slot;
 //                       compiled once per class with that class's constants (pair-classes3d.ts)
-//   narrowphaseClosest3D  after it, for a class with a closest pass (CLASS_CLOSEST_PASS_3D): the
+//   narrowphaseContact3D  after it, for a class with a contact pass (CLASS_CONTACT_PASS_3D): the
+//                       class kernel runs the SAT alone and leaves its result in the slot; this
+//                       pass clips and reduces (the SAT's and the clip's arrays in two kernels)
+//   narrowphaseClosest3D  after them, for a class with a closest pass (CLASS_CLOSEST_PASS_3D): the
 //                       pairs whose closest points it left to settle (GJK), the rare path kept out
 //                       of the class kernel's registers and compile
 
@@ -45,6 +48,10 @@ fn narrowphase3D(@builtin(global_invocation_id) gid: vec3u) {
   manifolds[k] = collidePair3D(pair.x, pair.y);
 }
 
+// What a class list entry's last word says between a class's kernels.
+const ENTRY_CLOSEST_ASKED: u32 = 1u;                   // the closest pass settles the pair
+const ENTRY_NEEDS_CONTACT: u32 = 2u;                   // the slot holds the SAT's result; the contact pass makes the manifold
+
 @compute @workgroup_size(WORKGROUP_SIZE_3D)
 fn narrowphaseClass3D(@builtin(global_invocation_id) gid: vec3u) {
   let k = gid.x + gid.y * params.rowPitch;
@@ -53,14 +60,81 @@ fn narrowphaseClass3D(@builtin(global_invocation_id) gid: vec3u) {
   let e = classPairs[at];
   // A one-class list's entries for pairs of other classes name no slot (pair-classes.wgsl's pcList).
   if (e.x >= arrayLength(&manifolds)) { return; }
-  manifolds[e.x] = collidePair3D(e.y, e.z);
+  if (CLASS_CONTACT_PASS_3D) {
+    // The SAT alone: a pair it separates gets its (empty) manifold; any other keeps the SAT's
+    // result in its slot for the contact pass.
+    let p = placeBodies3D(e.y, e.z);
+    let sat = satHulls3D(p.X, p.Y, params.margin, p.scale);
+    if (sat.separated) {
+      resetLocalManifold3D();
+      var m: Manifold3D;
+      manifoldToWorld3D(&m, p.swap);
+      manifolds[e.x] = m;
+    } else {
+      manifolds[e.x] = satToSlot3D(sat);
+      classPairs[at].w = ENTRY_NEEDS_CONTACT;
+    }
+  } else {
+    manifolds[e.x] = collidePair3D(e.y, e.z);
+    storeClosestAsk3D(at);
+  }
+}
+
+// The contact step of the pairs the class kernel's SAT left within the margin (CLASS_CONTACT_PASS_3D),
+// from the SAT's result in their slot.
+@compute @workgroup_size(WORKGROUP_SIZE_3D)
+fn narrowphaseContact3D(@builtin(global_invocation_id) gid: vec3u) {
+  let k = gid.x + gid.y * params.rowPitch;
+  if (k >= params.pairCount) { return; }
+  let at = params.first + k;
+  let e = classPairs[at];
+  if (e.w != ENTRY_NEEDS_CONTACT) { return; }
+  let p = placeBodies3D(e.y, e.z);
+  let sat = satFromSlot3D(manifolds[e.x]);
+  resetLocalManifold3D();
+  contactHulls3D(p.X, p.Y, sat, params.margin, p.scale);
+  var m: Manifold3D;
+  manifoldToWorld3D(&m, p.swap);
+  manifolds[e.x] = m;
+  storeClosestAsk3D(at);
+}
+
+// Bodies a and b placed as collide3D places their shapes.
+fn placeBodies3D(a: u32, b: u32) -> PlacedPair3D {
+  let bodyA = bodies[a];
+  let bodyB = bodies[b];
+  return placePair3D(bodyA.shape, Transform3D(bodyA.position, bodyA.rotation),
+                     bodyB.shape, Transform3D(bodyB.position, bodyB.rotation));
+}
+
+// Entry `at`'s ask for the closest pass, when its pair made one (CLASS_CLOSEST_PASS_3D).
+fn storeClosestAsk3D(at: u32) {
   if (CLASS_CLOSEST_PASS_3D && closestAsk.asked) {
     let words = arrayLength(&classPairs);
-    classPairs[at].w = 1u;
+    classPairs[at].w = ENTRY_CLOSEST_ASKED;
     classPairs[words / 2u + at] = bitcast<vec4u>(vec4f(closestAsk.axis, closestAsk.separation));
     // Every asking invocation stores the same value: the word's bytes do not depend on the order.
     classPairs[words - 1u][CLASS_ASKED_WORD_3D] = 1u;
   }
+}
+
+// The SAT's result as a pair's slot holds it between the class kernel and its contact pass, each
+// value in a field of its own type. No CPU counterpart: the CPU runs the contact in place.
+fn satToSlot3D(sat: HullSat3D) -> Manifold3D {
+  var m: Manifold3D;
+  m.normal = sat.queryE.axis;
+  m.count = sat.queryA.face;
+  m.kind = sat.queryB.face;
+  let seps = vec3f(sat.queryA.separation, sat.queryB.separation, sat.queryE.separation);
+  m.points[0] = ManifoldPoint3D(seps, 0.0, bitcast<u32>(sat.queryE.edgeA));
+  m.points[1].id = sat.queryE.edgeB;
+  return m;
+}
+
+fn satFromSlot3D(m: Manifold3D) -> HullSat3D {
+  let seps = m.points[0].position;
+  let queryE = EdgeQuery3D(seps.z, bitcast<i32>(m.points[0].id), m.points[1].id, m.normal);
+  return HullSat3D(FaceQuery3D(seps.x, m.count), FaceQuery3D(seps.y, m.kind), queryE, false);
 }
 
 // The closest step of the pairs that asked (collideHulls3D), on the SAT's manifold their slot
@@ -72,12 +146,9 @@ fn narrowphaseClosest3D(@builtin(global_invocation_id) gid: vec3u) {
   if (k >= params.pairCount) { return; }
   let at = params.first + k;
   let e = classPairs[at];
-  if (e.w == 0u) { return; }
+  if (e.w != ENTRY_CLOSEST_ASKED) { return; }
   let ask = bitcast<vec4f>(classPairs[arrayLength(&classPairs) / 2u + at]);
-  let bodyA = bodies[e.y];
-  let bodyB = bodies[e.z];
-  let p = placePair3D(bodyA.shape, Transform3D(bodyA.position, bodyA.rotation),
-                      bodyB.shape, Transform3D(bodyB.position, bodyB.rotation));
+  let p = placeBodies3D(e.y, e.z);
   let held = manifolds[e.x];
   resetLocalManifold3D();
   lm.count = held.count;

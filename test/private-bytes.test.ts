@@ -16,8 +16,10 @@ const PRIVATE_BYTES_BUDGET: Record<string, number> = {
   '3D boxBox': 2048,
   // GJK's simplex and the local manifold: the closest points of boxes apart, a pass of its own.
   '3D boxBox closest pass': 768,
-  // Hulls of up to 126 edges (3 lists of B's edges: 4.5 KiB) and 32-gon faces clipped by 32 planes.
-  '3D hullHull': 9216,
+  // The SAT of hulls of up to 126 edges: 3 lists of B's edges (4.5 KiB).
+  '3D hullHull': 6144,
+  // 32-gon faces clipped by 32 planes (2 × 64 points) and their candidates.
+  '3D hullHull contact pass': 4608,
   // GJK's simplex and the local manifold: the closest points of hulls apart, a pass of its own.
   '3D hullHull closest pass': 768,
   // No arrays but the local manifold and a few structs.
@@ -60,7 +62,10 @@ describe('private bytes per invocation', () => {
       expect(Object.keys(bytes[k]!.module).sort()).toEqual(['lm', 'workingFrame']);
     }
     expect(bytes['3D boxBox']!.module['clipBuffer']).toBe(2 * 19 * 16);
-    expect(bytes['3D hullHull']!.module['clipBuffer']).toBe(2 * 64 * 16);
+    // Hull pairs: the SAT's edge lists in the class kernel, the clip buffers in its contact pass.
+    expect(Object.keys(bytes['3D hullHull']!.module)).not.toContain('clipBuffer');
+    expect(bytes['3D hullHull contact pass']!.module['clipBuffer']).toBe(2 * 64 * 16);
+    expect(Object.keys(bytes['3D hullHull contact pass']!.module)).not.toContain('candEdgeB');
     // The analysis sees the constants: with every branch taken the box class would hold the lists.
     expect(bytes['3D general']!.module['candNormal0B']).toBe(126 * 16);
   });

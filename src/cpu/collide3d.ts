@@ -145,26 +145,39 @@ export function edgeContact3D(
   return EDGE_MADE;
 }
 
-const queryA = emptyFaceQuery3D();
-const queryB = emptyFaceQuery3D();
-const queryE = emptyEdgeQuery3D();
+/** The SAT of two hulls (shaders/collide3d.wgsl's HullSat3D): its three queries. */
+export interface HullSat3D {
+  queryA: FaceQuery3D;
+  queryB: FaceQuery3D;
+  queryE: EdgeQuery3D;
+}
+
+const hullSat: HullSat3D = {
+  queryA: emptyFaceQuery3D(),
+  queryB: emptyFaceQuery3D(),
+  queryE: emptyEdgeQuery3D(),
+};
 const refPlane = new Float64Array(4);
 
-/** Hull–hull (boxes included), A the working frame's own hull. Writes the local manifold. */
-export function collideHulls3D(
+/**
+ * The SAT of two hulls into `out`: the best face axis of A against B, of B against A, and the
+ * best edge pair above the face axes less the hysteresis. Returns whether one of them parts the
+ * hulls by more than the margin (the later queries are then not run).
+ */
+export function satHulls3D(
   A: Hull3D,
   B: Hull3D,
   margin: number,
   scale: number,
-  lm: LocalManifold3D,
-): void {
-  const sepA = queryFaceDirections3D(A, B, margin, scale, queryA).separation;
-  if (sepA > margin) return;
-  const sepB = queryFaceDirections3D(B, A, margin, scale, queryB).separation;
-  if (sepB > margin) return;
+  out: HullSat3D,
+): boolean {
+  const sepA = queryFaceDirections3D(A, B, margin, scale, out.queryA).separation;
+  if (sepA > margin) return true;
+  const sepB = queryFaceDirections3D(B, A, margin, scale, out.queryB).separation;
+  if (sepB > margin) return true;
   // Edge axes matter only above the best face axis less the hysteresis: the query skips the rest.
   if (A.shape.kind === SHAPE_KIND_3D.box && B.shape.kind === SHAPE_KIND_3D.box)
-    queryBoxEdges3D(A, B, margin, queryE);
+    queryBoxEdges3D(A, B, margin, out.queryE);
   else
     queryEdgeDirections3D(
       A,
@@ -172,10 +185,35 @@ export function collideHulls3D(
       margin,
       Math.max(sepA, sepB) - EDGE_HYSTERESIS_3D * scale,
       scale,
-      queryE,
+      out.queryE,
     );
+  return out.queryE.separation > margin;
+}
+
+/** Hull–hull (boxes included), A the working frame's own hull: the SAT, then the contact. */
+export function collideHulls3D(
+  A: Hull3D,
+  B: Hull3D,
+  margin: number,
+  scale: number,
+  lm: LocalManifold3D,
+): void {
+  if (!satHulls3D(A, B, margin, scale, hullSat)) contactHulls3D(A, B, hullSat, margin, scale, lm);
+}
+
+/** The contact of two hulls the SAT found within the margin. Writes the local manifold. */
+export function contactHulls3D(
+  A: Hull3D,
+  B: Hull3D,
+  sat: HullSat3D,
+  margin: number,
+  scale: number,
+  lm: LocalManifold3D,
+): void {
+  const { queryA, queryB, queryE } = sat;
+  const sepA = queryA.separation;
+  const sepB = queryB.separation;
   const sepE = queryE.separation;
-  if (sepE > margin) return;
   const sep = Math.max(sepA, sepB, sepE);
   const edgeFirst = sepE > Math.max(sepA, sepB) + EDGE_HYSTERESIS_3D * scale;
   let edge = edgeFirst ? edgeContact3D(A, B, queryE, scale, lm) : EDGE_FAILED;

@@ -93,6 +93,12 @@ interface KernelSpec3D {
    * once a pair asks for it (docs/frame.md has the compile times).
    */
   closestPass: boolean;
+  /**
+   * The class kernel runs the SAT alone and leaves its result in the pair's slot; a pass of its
+   * own (narrowphaseContact3D) clips and reduces: two kernels, each with its own arrays and a
+   * part of the compile (docs/frame.md).
+   */
+  contactPass: boolean;
 }
 
 const SPECS_3D: Record<PairClass3D | 'general', KernelSpec3D> = {
@@ -107,6 +113,7 @@ const SPECS_3D: Record<PairClass3D | 'general', KernelSpec3D> = {
     edgeCandidates: MAX_HULL_EDGES,
     clipPoints: MAX_CLIP_POINTS_3D,
     closestPass: false,
+    contactPass: false,
   },
   boxBox: {
     general: false,
@@ -119,6 +126,7 @@ const SPECS_3D: Record<PairClass3D | 'general', KernelSpec3D> = {
     edgeCandidates: 1,
     clipPoints: BOX_CLIP_FALLBACK_POINTS_3D,
     closestPass: true,
+    contactPass: false,
   },
   hullHull: {
     general: false,
@@ -131,6 +139,7 @@ const SPECS_3D: Record<PairClass3D | 'general', KernelSpec3D> = {
     edgeCandidates: MAX_HULL_EDGES,
     clipPoints: MAX_CLIP_POINTS_3D,
     closestPass: true,
+    contactPass: true,
   },
   roundHull: {
     general: false,
@@ -143,6 +152,7 @@ const SPECS_3D: Record<PairClass3D | 'general', KernelSpec3D> = {
     edgeCandidates: 1,
     clipPoints: 1,
     closestPass: false,
+    contactPass: false,
   },
   roundRound: {
     general: false,
@@ -155,6 +165,7 @@ const SPECS_3D: Record<PairClass3D | 'general', KernelSpec3D> = {
     edgeCandidates: 1,
     clipPoints: 1,
     closestPass: false,
+    contactPass: false,
   },
 };
 
@@ -175,6 +186,7 @@ export function classConstantsWgsl3D(kernel: PairClass3D | 'general'): string {
     u('CLASS_EDGE_CANDIDATES_3D', s.edgeCandidates),
     u('CLASS_CLIP_POINTS_3D', s.clipPoints),
     b('CLASS_CLOSEST_PASS_3D', s.closestPass),
+    b('CLASS_CONTACT_PASS_3D', s.contactPass),
     // Which word of the list's asked vector the class raises (pair-classes.ts, armAsked).
     u('CLASS_ASKED_WORD_3D', kernel === 'general' ? 0 : PAIR_CLASSES_3D.indexOf(kernel)),
     '',
@@ -184,6 +196,11 @@ export function classConstantsWgsl3D(kernel: PairClass3D | 'general'): string {
 // A class's asked word is a component of one vec4u.
 if (PAIR_CLASSES_3D.length > 4)
   throw new Error('pair classes: more than 4 3D classes need more asked words');
+
+/** The 3D classes whose kernel leaves the contact (clip and reduction) to a pass of its own. */
+export const CONTACT_PASS_CLASSES_3D: readonly PairClass3D[] = PAIR_CLASSES_3D.filter(
+  (c) => SPECS_3D[c].contactPass,
+);
 
 /** The 3D classes whose kernel leaves the closest points of hulls apart to a pass of its own. */
 export const CLOSEST_PASS_CLASSES_3D: readonly PairClass3D[] = PAIR_CLASSES_3D.filter(

@@ -30,8 +30,10 @@
 // On the GPU (shaders/pair-classes.wgsl), no barriers and no readback: count per block of 32
 // items and class, scan (src/gpu/scan.ts), scatter into per-class lists in item order, one row per
 // class of params and indirect dispatch arguments (classTable); then, per class, its params copied
-// into its uniform and its pipeline dispatched indirectly, then, for a class with a closest pass
-// (3D hull–hull: GJK for the pairs its kernel marked in the list), that pass over the same list.
+// into its uniform and its pipeline dispatched indirectly, then its passes over the same list: for
+// a class with a contact pass (3D hull–hull: its kernel runs the SAT alone), the clip and the
+// reduction of the pairs the SAT left within the margin; for a class with a closest pass (3D
+// box–box, hull–hull), GJK for the pairs its kernels marked.
 // A caller that reads its results back may have the passes compiled on demand (closestOnDemand):
 // a class's pass is then not dispatched until a pair of the class asked for it. The kernel raises
 // its class's word of a vector at the list's end when a pair asks; after the submit, armAsked()
@@ -90,6 +92,12 @@ export interface NarrowphaseDimension<C extends string, I> {
    */
   closestClasses?: readonly C[];
   closestEntry?: string;
+  /**
+   * The classes whose kernel runs the SAT alone and leaves the contact to a second kernel
+   * (`contactEntry`), dispatched over the same list after it (before a closest pass).
+   */
+  contactClasses?: readonly C[];
+  contactEntry?: string;
   /** The buffers the class kernel binds, and each classifier entry point (reflected at build time). */
   classBindings: readonly BufferBindingLayout[];
   classifierBindings: Readonly<Record<string, readonly BufferBindingLayout[]>>;
@@ -250,7 +258,7 @@ function checkParamsLayout(
 }
 
 export class GpuPairClasses<C extends string, I> {
-  /** Per compiled class, its kernel, then its closest pass where it has one (and it is armed). */
+  /** Per compiled class, its kernel, then its passes (a closest pass once armed). */
   private readonly kernels = new Map<C, Kernel[]>();
   private readonly pending = new Map<C, Promise<void>>();
   /** closestOnDemand: the closest passes created but not yet dispatched, per class. */
@@ -352,20 +360,18 @@ export class GpuPairClasses<C extends string, I> {
       if (this.kernels.has(c)) continue;
       let job = this.pending.get(c);
       if (!job) {
-        const [entry, ...passes] = classEntryPoints(this.dimension, c);
+        const entries = classEntryPoints(this.dimension, c);
         const compile = (e: string): Promise<Kernel> =>
           classKernel(this.device, this.dimension, c, this.layout, e);
-        const kernel = compile(entry!);
-        let now = [kernel];
-        if (this.options.closestOnDemand) {
-          for (const e of passes) {
-            // Created once the class kernel is (beside it, it would slow the first result), and
-            // dispatched when armed. A failed compile is reported then.
-            const pass = kernel.then(() => compile(e));
-            pass.catch(() => undefined);
-            this.unarmed.set(c, pass);
-          }
-        } else now = [kernel, ...passes.map(compile)];
+        const later = this.options.closestOnDemand ? this.dimension.closestEntry : undefined;
+        const now = entries.filter((e) => e !== later).map(compile);
+        if (later && entries.includes(later)) {
+          // Created once the class's kernels are (beside them, it would slow the first result),
+          // and dispatched when armed. A failed compile is reported then.
+          const pass = Promise.all(now).then(() => compile(later));
+          pass.catch(() => undefined);
+          this.unarmed.set(c, pass);
+        }
         job = Promise.all(now.map((k) => k.then((kernel) => this.warmUp(kernel))))
           .then((k) => {
             this.kernels.set(c, k);
@@ -542,7 +548,7 @@ export class GpuPairClasses<C extends string, I> {
           ),
         }),
       );
-      // The class kernel, then its closest pass over the same list (the bind group serves both).
+      // The class kernel, then its passes over the same list (the bind group serves them all).
       for (const k of kernels) {
         pass.setPipeline(k.pipeline);
         pass.dispatchWorkgroupsIndirect(this.table, rowOf(i) * TABLE.bytes + 4 * TABLE.x);
@@ -740,15 +746,20 @@ export async function narrowphaseLayout(
   return l;
 }
 
-/** The entry points one class runs, in order: its kernel, then its closest pass where it has one. */
+/**
+ * The entry points one class runs, in order: its kernel, then its contact pass and its closest
+ * pass where it has them.
+ */
 export function classEntryPoints<C extends string>(
   dimension: NarrowphaseDimension<C, unknown>,
   kernel: C,
 ): string[] {
-  const { classEntry, closestEntry, closestClasses } = dimension;
-  return closestEntry && closestClasses?.includes(kernel)
-    ? [classEntry, closestEntry]
-    : [classEntry];
+  const { classEntry, contactEntry, contactClasses, closestEntry, closestClasses } = dimension;
+  return [
+    classEntry,
+    ...(contactEntry && contactClasses?.includes(kernel) ? [contactEntry] : []),
+    ...(closestEntry && closestClasses?.includes(kernel) ? [closestEntry] : []),
+  ];
 }
 
 /** The pipelines one class runs (classEntryPoints), compiled. */

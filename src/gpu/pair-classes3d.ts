@@ -6,8 +6,8 @@
 //
 //   boxBox      two boxes: box support, the 15 box axes, the register-held quad clip; GJK for
 //               boxes apart in a closest pass of its own (narrowphaseClosest3D, after the kernel)
-//   hullHull    two hulls, or a box and a hull: the general SAT, clip and reduction; GJK in a
-//               closest pass as box–box's
+//   hullHull    two hulls, or a box and a hull: the general SAT, then clip and reduction in a
+//               contact pass of their own (narrowphaseContact3D); GJK in a closest pass as box–box's
 //   roundHull   a sphere or capsule with a hull or box (round3d.wgsl)
 //   roundRound  spheres and capsules with each other (round3d.wgsl)
 //
@@ -25,6 +25,7 @@ import {
 import {
   classifierWgsl3D,
   CLOSEST_PASS_CLASSES_3D,
+  CONTACT_PASS_CLASSES_3D,
   narrowphaseWgsl3D,
   PAIR_CLASSES_3D,
   type PairClass3D,
@@ -117,6 +118,8 @@ export const NARROWPHASE_DIMENSION_3D: NarrowphaseDimension<PairClass3D, Narrowp
   classifierWgsl: classifierWgsl3D,
   generalEntry: 'narrowphase3D',
   classEntry: 'narrowphaseClass3D',
+  contactClasses: CONTACT_PASS_CLASSES_3D,
+  contactEntry: 'narrowphaseContact3D',
   closestClasses: CLOSEST_PASS_CLASSES_3D,
   closestEntry: 'narrowphaseClosest3D',
   classBindings: BINDINGS_NARROWPHASE_CLASS_3D,
