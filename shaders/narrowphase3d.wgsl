@@ -19,10 +19,10 @@
 @group(0) @binding(5) var<storage, read> bodies: array<Body3D>;
 // Read only, but declared as the class kernels' list at the same binding is (one layout serves both).
 @group(0) @binding(6) var<storage, read_write> pairs: array<vec2u>;
-// The class kernels' list at binding 6 instead: (slot, body A, body B, asked) per pair, then as
-// many words for the closest pass: (SAT axis, SAT separation) of each pair that asked, then one
-// word whose component CLASS_ASKED_WORD_3D is 1 when a pair of the class asked (a caller that
-// runs the pass only when needed reads it).
+// The class kernels' list at binding 6 instead: (slot, body A, body B, state: ENTRY_*) per pair,
+// then as many words for the closest pass: (SAT axis, SAT separation) of each pair that asked,
+// then one word whose component CLASS_ASKED_WORD_3D is 1 when a pair of the class asked (a caller
+// that runs the pass only when needed reads it).
 @group(0) @binding(6) var<storage, read_write> classPairs: array<vec4u>;
 @group(0) @binding(7) var<storage, read_write> manifolds: array<Manifold3D>;
 @group(0) @binding(8) var<uniform> params: Params3D;
