@@ -233,11 +233,11 @@ describe('the classifier', () => {
       maxPairsPerDispatch: 1000,
     });
     try {
-      // The bench's random hull pairs ask for no closest pass (the test above): none compiled.
+      // These random hull pairs ask for no closest pass: none is compiled.
       await expectSame('hull8, on demand', makeScene3D('hull8', 5_000).packed, np, general3d);
       expect(Object.keys(np.compileMs)).toEqual(['hullHull']);
-      // This scene's hull–hull and box–box pairs ask (the test below: without the passes, slots
-      // differ); its batches run again with both passes.
+      // This scene's hull–hull and box–box pairs ask (the test above: without the hull–hull pass,
+      // its slots differ); its batches run again with both passes.
       await expectSame(
         'every pair type, on demand',
         packed3D(everyPairType3D(0xc1a55, 2_000)),
