@@ -67,9 +67,7 @@ fn narrowphaseClass3D(@builtin(global_invocation_id) gid: vec3u) {
     let sat = satHulls3D(p.X, p.Y, params.margin, p.scale);
     if (sat.separated) {
       resetLocalManifold3D();
-      var m: Manifold3D;
-      manifoldToWorld3D(&m, p.swap);
-      manifolds[e.x] = m;
+      storeLocalManifold3D(e.x, p.swap);
     } else {
       manifolds[e.x] = satToSlot3D(sat);
       classPairs[at].w = ENTRY_NEEDS_CONTACT;
@@ -93,9 +91,7 @@ fn narrowphaseContact3D(@builtin(global_invocation_id) gid: vec3u) {
   let sat = satFromSlot3D(manifolds[e.x]);
   resetLocalManifold3D();
   contactHulls3D(p.X, p.Y, sat, params.margin, p.scale);
-  var m: Manifold3D;
-  manifoldToWorld3D(&m, p.swap);
-  manifolds[e.x] = m;
+  storeLocalManifold3D(e.x, p.swap);
   storeClosestAsk3D(at);
 }
 
@@ -105,6 +101,13 @@ fn placeBodies3D(a: u32, b: u32) -> PlacedPair3D {
   let bodyB = bodies[b];
   return placePair3D(bodyA.shape, Transform3D(bodyA.position, bodyA.rotation),
                      bodyB.shape, Transform3D(bodyB.position, bodyB.rotation));
+}
+
+// The local manifold into slot `slot`, in world space (as collide3D returns it).
+fn storeLocalManifold3D(slot: u32, swap: bool) {
+  var m: Manifold3D;
+  manifoldToWorld3D(&m, swap);
+  manifolds[slot] = m;
 }
 
 // Entry `at`'s ask for the closest pass, when its pair made one (CLASS_CLOSEST_PASS_3D).
@@ -156,8 +159,6 @@ fn narrowphaseClosest3D(@builtin(global_invocation_id) gid: vec3u) {
     lm.separations[i] = -held.points[i].depth;
   }
   if (closestPointsContact3D(p.X, p.Y, ask.xyz, ask.w, params.margin, p.scale)) {
-    var m: Manifold3D;
-    manifoldToWorld3D(&m, p.swap);
-    manifolds[e.x] = m;
+    storeLocalManifold3D(e.x, p.swap);
   }
 }
