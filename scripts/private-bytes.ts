@@ -228,14 +228,12 @@ export function narrowphasePipelines(): {
     const d = NARROWPHASE_DIMENSION_3D;
     // A class's pipelines: its kernel, and its passes where it has them (a row each).
     const entries = k === 'general' ? [d.generalEntry] : classEntryPoints(d, k);
-    const pass: Record<string, string> = {
-      [d.contactEntry ?? '']: ' contact pass',
-      [d.closestEntry ?? '']: ' closest pass',
-    };
+    const pass = (entry: string): string =>
+      entry === d.contactEntry ? ' contact pass' : entry === d.closestEntry ? ' closest pass' : '';
     for (const entry of entries)
       out.push({
         dim: '3D',
-        kernel: `${k}${pass[entry] ?? ''}`,
+        kernel: `${k}${pass(entry)}`,
         code: d.kernelWgsl(k),
         entry,
       });

@@ -594,11 +594,12 @@ export class GpuPairClasses<C extends string, I> {
    */
   async armAsked(batches: number): Promise<boolean> {
     const d = this.dimension;
-    if (![...this.unarmed.keys()].some((c) => this.kernels.has(c)) || !this.asked) return false;
+    const unarmed = [...this.unarmed.keys()].filter((c) => this.kernels.has(c));
+    if (unarmed.length === 0 || !this.asked) return false;
     const words = new Uint32Array(await readBuffer(this.device, this.asked, ENTRY_BYTES * batches));
-    const waiting = [...this.unarmed.keys()].filter((c) => {
+    const waiting = unarmed.filter((c) => {
       const w = d.classes.indexOf(c);
-      return this.kernels.has(c) && words.some((v, i) => i % 4 === w && v !== 0);
+      return words.some((v, i) => i % 4 === w && v !== 0);
     });
     if (waiting.length === 0) return false;
     await Promise.all(
