@@ -10,7 +10,7 @@
 // Needs SCAN_WORKGROUP_SIZE (= SCAN_RAKE²), SCAN_RAKE, SCAN_ITEMS and SCAN_BLOCK, prepended by the host.
 // Large arrays dispatch rows of workgroups (at most 65535 per dimension): the block index is
 // workgroup_id.x + workgroup_id.y * num_workgroups.x, and surplus workgroups return at once.
-// Every barrier is in workgroup-uniform control flow; every loop has a constant bound.
+// Every barrier is in workgroup-uniform control flow; every loop is bounded.
 
 struct ScanParams {
   n: u32,                                              // elements at this level
@@ -27,7 +27,8 @@ struct ScanParams {
 @group(0) @binding(4) var<storage, read_write> scanLevels: array<ScanParams>;      // the params buffer, viewed whole
 
 var<workgroup> scanShared: array<u32, SCAN_WORKGROUP_SIZE>;
-var<workgroup> scanRakeShared: array<u32, SCAN_RAKE>;
+var<workgroup> scanRakeShared: array<u32, SCAN_RAKE>;                   // the runs' totals
+var<workgroup> scanPrefixShared: array<u32, SCAN_RAKE>;                 // the runs' exclusive prefixes
 var<workgroup> scanTotalShared: u32;
 
 fn scanSatAdd(a: u32, b: u32) -> u32 {
@@ -36,17 +37,19 @@ fn scanSatAdd(a: u32, b: u32) -> u32 {
 }
 
 // Work-efficient raking exclusive scan of one value per invocation (reduce, then scan): SCAN_RAKE
-// invocations each scan a run of SCAN_RAKE values sequentially, one invocation scans the SCAN_RAKE
-// run totals, and every invocation adds its run's prefix. O(n) additions and 3 barriers (a tree
-// scan needs 2 log2(SCAN_WORKGROUP_SIZE), which software rasterisers pay for dearly).
+// invocations each scan a run of SCAN_RAKE values sequentially, and sum the totals of the runs
+// before their own; every invocation adds its run's prefix. O(n) additions and 3 barriers (a tree
+// scan needs 2 log2(SCAN_WORKGROUP_SIZE), which software rasterisers pay for dearly). The loops'
+// bounds are not constants: a compiler unrolls a loop of constant trip count, and lavapipe
+// compiles each unrolled step's shared-memory access per SIMD lane (docs/frame.md, *Cold start*).
 // Returns (exclusive prefix of this invocation, workgroup total). Every invocation must call it.
 fn scanWorkgroupExclusive(lid: u32, value: u32) -> vec2u {
   scanShared[lid] = value;
   workgroupBarrier();
   if (lid < SCAN_RAKE) {
     var sum = 0u;
-    for (var k = 0u; k < SCAN_RAKE; k++) {
-      let i = lid * SCAN_RAKE + k;
+    let first = lid * SCAN_RAKE;
+    for (var i = first; i < first + SCAN_RAKE; i++) {
       let v = scanShared[i];
       scanShared[i] = sum;
       sum = scanSatAdd(sum, v);
@@ -54,17 +57,17 @@ fn scanWorkgroupExclusive(lid: u32, value: u32) -> vec2u {
     scanRakeShared[lid] = sum;
   }
   workgroupBarrier();
-  if (lid == 0u) {
+  if (lid < SCAN_RAKE) {
+    // The totals of the runs before this one, in order (the sequential scan's sums).
     var sum = 0u;
-    for (var k = 0u; k < SCAN_RAKE; k++) {
-      let v = scanRakeShared[k];
-      scanRakeShared[k] = sum;
-      sum = scanSatAdd(sum, v);
+    for (var k = 0u; k < lid; k++) {
+      sum = scanSatAdd(sum, scanRakeShared[k]);
     }
-    scanTotalShared = sum;
+    scanPrefixShared[lid] = sum;
+    if (lid == SCAN_RAKE - 1u) { scanTotalShared = scanSatAdd(sum, scanRakeShared[lid]); }
   }
   workgroupBarrier();
-  let r = vec2u(scanSatAdd(scanRakeShared[lid / SCAN_RAKE], scanShared[lid]), scanTotalShared);
+  let r = vec2u(scanSatAdd(scanPrefixShared[lid / SCAN_RAKE], scanShared[lid]), scanTotalShared);
   workgroupBarrier(); // the shared arrays may be reused right after
   return r;
 }
