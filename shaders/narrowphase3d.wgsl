@@ -63,15 +63,19 @@ fn narrowphaseClass3D(@builtin(global_invocation_id) gid: vec3u) {
   if (CLASS_CONTACT_PASS_3D) {
     // The SAT alone: a pair it separates gets its (empty) manifold; any other keeps the SAT's
     // result in its slot for the contact pass.
+    // One store of the slot for both (a store site is a per-lane scatter of every word on SIMD
+    // backends: lavapipe compiles each site's code).
     let p = placeBodies3D(e.y, e.z);
     let sat = satHulls3D(p.X, p.Y, params.margin, p.scale);
+    var m: Manifold3D;
     if (sat.separated) {
       resetLocalManifold3D();
-      storeLocalManifold3D(e.x, p.swap);
+      manifoldToWorld3D(&m, p.swap);
     } else {
-      manifolds[e.x] = satToSlot3D(sat);
+      m = satToSlot3D(sat);
       classPairs[at].w = ENTRY_NEEDS_CONTACT;
     }
+    manifolds[e.x] = m;
   } else {
     manifolds[e.x] = collidePair3D(e.y, e.z);
     storeClosestAsk3D(at);
