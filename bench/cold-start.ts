@@ -3,6 +3,7 @@
 //
 //   npx tsx bench/cold-start.ts                 # every scene, each in a fresh child process
 //   npx tsx bench/cold-start.ts --classes       # also each pair class's compile alone
+//   npx tsx bench/cold-start.ts --classes --ir  # and the LLVM IR lavapipe compiled, in lines
 //
 // Scenes, through the public API (createNarrowphase().collide(scene), then GpuFrame3D for the
 // boxes): a box-only 3D scene; a 3D scene with a hull, a box and a capsule; a 2D scene of
@@ -10,11 +11,16 @@
 // acquisition included) to the first manifolds, and the compile time of each pair class the
 // narrowphase reported. Lavapipe compiles a pipeline's machine code at its first dispatch; the
 // narrowphase dispatches each new pipeline once on an empty batch as it compiles it, so the
-// times per class include that.
+// times per class include that. With --ir, lavapipe prints each compute pipeline's LLVM IR as it
+// compiles it (GALLIVM_DEBUG=ir) and the rows add its lines per pipeline, in compile order: a
+// measure of what the driver compiles that the machine's load does not move (its compile time
+// grows faster than the lines; docs/frame.md, *Cold start*).
 
 import { spawnSync } from 'node:child_process';
+import { closeSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadavg, tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { loadavg } from 'node:os';
 import { createNarrowphase } from '../src/narrowphase.ts';
 import { acquireDevice } from '../src/gpu/device.ts';
 import { GpuFrame3D } from '../src/gpu/frame3d.ts';
@@ -93,6 +99,24 @@ interface Measured {
   ms: number;
   compileMs: Record<string, number>;
   detail: string;
+  /** --ir: lines of LLVM IR of each compute pipeline lavapipe compiled, in order. */
+  irLines?: number[];
+}
+
+/** Lines of each compute shader's coroutine body in lavapipe's IR dump (GALLIVM_DEBUG=ir). */
+function irLines(dump: string): number[] {
+  const counts: number[] = [];
+  let n = -1;
+  for (const line of dump.split('\n')) {
+    if (line.startsWith('define i8* @cs_co_variant')) n = 0;
+    if (n < 0) continue;
+    n++;
+    if (line === '}') {
+      counts.push(n);
+      n = -1;
+    }
+  }
+  return counts;
 }
 
 /** In this process: the first result of `name` through collide(), or through the 3D frame. */
@@ -166,22 +190,37 @@ async function measure(what: string): Promise<Measured> {
 }
 
 /** Runs `what` in a fresh child process with the shader cache off; returns its measurement. */
-function child(what: string): Measured {
+function child(what: string, ir: boolean): Measured {
+  // The IR dump goes to a file: the child's own stderr pipe is non-blocking, and Mesa's writes to
+  // a full pipe would be lost.
+  const dumpPath = join(tmpdir(), `cold-start-ir-${process.pid}.txt`);
+  const dump = ir ? openSync(dumpPath, 'w') : undefined;
   const out = spawnSync(
     process.execPath,
     [...process.execArgv, fileURLToPath(import.meta.url), '--child', what],
     {
       // Mesa's and NVIDIA's on-disk shader caches, both off.
-      env: { ...process.env, MESA_SHADER_CACHE_DISABLE: 'true', __GL_SHADER_DISK_CACHE: '0' },
+      env: {
+        ...process.env,
+        MESA_SHADER_CACHE_DISABLE: 'true',
+        __GL_SHADER_DISK_CACHE: '0',
+        ...(ir ? { GALLIVM_DEBUG: 'ir' } : {}),
+      },
       encoding: 'utf8',
+      stdio: ['ignore', 'pipe', dump ?? 'pipe'],
     },
   );
+  if (dump !== undefined) closeSync(dump);
+  const stderr = ir ? readFileSync(dumpPath, 'utf8') : out.stderr;
+  if (ir) rmSync(dumpPath);
   const line = out.stdout.split('\n').find((l) => l.startsWith('{'));
   if (!line)
     throw new Error(
-      `${what}: the child process gave no result (exit ${out.status}):\n${out.stderr.slice(-2000)}`,
+      `${what}: the child process gave no result (exit ${out.status}):\n${stderr.slice(-2000)}`,
     );
-  return JSON.parse(line) as Measured;
+  const m = JSON.parse(line) as Measured;
+  if (ir) m.irLines = irLines(stderr);
+  return m;
 }
 
 const i = process.argv.indexOf('--child');
@@ -206,13 +245,17 @@ if (i >= 0) {
   console.log(
     `cold start, shader cache off, one fresh process each (load average ${loadavg()[0]!.toFixed(1)})`,
   );
+  const ir = process.argv.includes('--ir');
   for (const what of whats) {
-    const m = child(what);
+    const m = child(what, ir);
     const classes = Object.entries(m.compileMs)
       .map(([c, ms]) => `${c} ${ms.toFixed(0)}`)
       .join(', ');
+    const lines = m.irLines
+      ? `; LLVM IR lines ${m.irLines.reduce((a, b) => a + b, 0)} (${m.irLines.join(' + ')})`
+      : '';
     console.log(
-      `${what.padEnd(44)} ${(m.ms / 1000).toFixed(2).padStart(7)} s   ${m.detail}${classes ? `; compiled (ms): ${classes}` : ''}`,
+      `${what.padEnd(44)} ${(m.ms / 1000).toFixed(2).padStart(7)} s   ${m.detail}${classes ? `; compiled (ms): ${classes}` : ''}${lines}`,
     );
   }
   console.log(`load average after: ${loadavg()[0]!.toFixed(1)}`);
