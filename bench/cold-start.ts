@@ -251,9 +251,12 @@ if (i >= 0) {
     const classes = Object.entries(m.compileMs)
       .map(([c, ms]) => `${c} ${ms.toFixed(0)}`)
       .join(', ');
-    const lines = m.irLines
-      ? `; LLVM IR lines ${m.irLines.reduce((a, b) => a + b, 0)} (${m.irLines.join(' + ')})`
-      : '';
+    // GALLIVM_DEBUG is llvmpipe's: other adapters print no IR.
+    const lines = !m.irLines
+      ? ''
+      : m.irLines.length === 0
+        ? '; no LLVM IR printed (not lavapipe)'
+        : `; LLVM IR lines ${m.irLines.reduce((a, b) => a + b, 0)} (${m.irLines.join(' + ')})`;
     console.log(
       `${what.padEnd(44)} ${(m.ms / 1000).toFixed(2).padStart(7)} s   ${m.detail}${classes ? `; compiled (ms): ${classes}` : ''}${lines}`,
     );
