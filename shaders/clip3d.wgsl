@@ -37,10 +37,9 @@ fn deepestVertex3D(I: Hull3D, n: vec3f) -> u32 {
   return deepest;
 }
 
-// Incident face of hull I for reference normal n (working frame): the most anti-parallel face, or
-// with `aroundDeepest` the most anti-parallel of the faces around I's deepest vertex along -n.
-fn incidentFace3D(I: Hull3D, n: vec3f, aroundDeepest: bool) -> u32 {
-  if (aroundDeepest) { return faceAroundVertex3D(I, deepestVertex3D(I, n), n); }
+// Incident face of hull I for reference normal n (working frame): the most anti-parallel face. (The
+// retry when it clips to nothing takes faceAroundVertex3D at I's deepest vertex along -n.)
+fn incidentFace3D(I: Hull3D, n: vec3f) -> u32 {
   let l = transpose(I.rot) * n;
   var incFace = 0u;
   var lo = F32_MAX_3D;
@@ -326,14 +325,13 @@ fn clipFaceContact3D(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, refIsA: b
   return c;
 }
 
-// Last resort of a face contact whose clipping left nothing: the deepest vertex of I along -n,
-// projected midway to the reference plane. When the hulls are apart along n and the vertex does
-// not project into the reference face, returns true: the hulls' closest points make the contact
-// (collideHulls3D).
-fn vertexContact3D(R: Hull3D, refFace: u32, I: Hull3D, refIsA: bool, margin: f32) -> bool {
+// Last resort of a face contact whose clipping left nothing: vertex bi of I, the deepest along -n
+// (deepestVertex3D), projected midway to the reference plane. When the hulls are apart along n
+// and the vertex does not project into the reference face, returns true: the hulls' closest
+// points make the contact (collideHulls3D).
+fn vertexContact3D(R: Hull3D, refFace: u32, I: Hull3D, bi: u32, refIsA: bool, margin: f32) -> bool {
   let plane = planeW3D(R, refFace);
   let n = plane.xyz;
-  let bi = deepestVertex3D(I, n);
   let x = hullVertexW(I, bi);
   let s = dot(n, x) - plane.w;
   if (s > margin) { return false; }

@@ -108,6 +108,7 @@ fn contactHulls3D(A: Hull3D, B: Hull3D, sat: HullSat3D, margin: f32, scale: f32)
   var count = 0u;
   var clips = 0u;                                      // face contacts tried
   var inc = 0u;
+  var deepest = 0u;                                    // I's deepest vertex along -n, from the retry on
   var tryEdge = edgeFirst;
   loop {
     if (tryEdge) {
@@ -117,7 +118,13 @@ fn contactHulls3D(A: Hull3D, B: Hull3D, sat: HullSat3D, margin: f32, scale: f32)
       tryEdge = false;
     }
     // The incident face; the second time, the one around I's deepest vertex (when it differs).
-    let face = incidentFace3D(I, n, clips > 0u);
+    var face = 0u;
+    if (clips == 0u) {
+      face = incidentFace3D(I, n);
+    } else {
+      deepest = deepestVertex3D(I, n);
+      face = faceAroundVertex3D(I, deepest, n);
+    }
     if (clips > 0u && face == inc) { break; }
     inc = face;
     count = clipFaceContact3D(R, refFace, I, inc, !flip, margin, scale);
@@ -130,7 +137,8 @@ fn contactHulls3D(A: Hull3D, B: Hull3D, sat: HullSat3D, margin: f32, scale: f32)
   }
   if (edge != EDGE_MADE && !closest) {
     if (count == 0u) {
-      closest = vertexContact3D(R, refFace, I, !flip, margin);
+      // Reached only after the retry: `deepest` is set.
+      closest = vertexContact3D(R, refFace, I, deepest, !flip, margin);
     }
     // Hulls apart whose face contact lies farther than the SAT's separation (by more than the
     // hysteresis) everywhere: the closest features may be others.

@@ -106,12 +106,11 @@ export function deepestVertex3D(I: Hull3D, n: Vec3Like): number {
 }
 
 /**
- * Incident face of hull I for reference normal n (working frame): the most anti-parallel face,
- * or with `aroundDeepest` the most anti-parallel of the faces around I's deepest vertex along -n
- * (the retry when the first clips to nothing: it always holds the deepest point).
+ * Incident face of hull I for reference normal n (working frame): the most anti-parallel face.
+ * (The retry when it clips to nothing takes faceAroundVertex3D at I's deepest vertex along -n,
+ * which always holds the deepest point.)
  */
-export function incidentFace3D(I: Hull3D, n: Vec3Like, aroundDeepest: boolean): number {
-  if (aroundDeepest) return faceAroundVertex3D(I, deepestVertex3D(I, n), n);
+export function incidentFace3D(I: Hull3D, n: Vec3Like): number {
   const l = mat3.transposeMulVec(I.rot, n, local);
   const lx = l[0],
     ly = l[1],
@@ -433,22 +432,22 @@ export function clipFaceContact3D(
 }
 
 /**
- * Last resort of a face contact whose clipping left nothing: the deepest vertex of I along -n,
- * projected midway to the reference plane. When the hulls are apart along n (separation > 0) and
- * the vertex does not project into the reference face, the closest features lie elsewhere (two
- * corners, a vertex beside an edge): returns true, and the hulls' closest points make the contact
- * (collideHulls3D), so a speculative point never floats beside the face.
+ * Last resort of a face contact whose clipping left nothing: vertex `bi` of I, the deepest along
+ * -n (deepestVertex3D), projected midway to the reference plane. When the hulls are apart along n
+ * (separation > 0) and the vertex does not project into the reference face, the closest features
+ * lie elsewhere (two corners, a vertex beside an edge): returns true, and the hulls' closest points
+ * make the contact (collideHulls3D), so a speculative point never floats beside the face.
  */
 export function vertexContact3D(
   R: Hull3D,
   refFace: number,
   I: Hull3D,
+  bi: number,
   refIsA: boolean,
   margin: number,
   lm: LocalManifold3D,
 ): boolean {
   const n = planeW3D(R, refFace, refPlane);
-  const bi = deepestVertex3D(I, n);
   const p = hullVertexW(I, bi, x);
   const sep = vec3.dot(n, p) - n[3];
   if (sep > margin) return false;

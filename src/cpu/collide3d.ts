@@ -27,7 +27,14 @@ import {
   SHAPE_KIND_3D,
 } from '../constants3d.ts';
 import type { Shape3D } from '../shapes3d.ts';
-import { clipFaceContact3D, incidentFace3D, planeW3D, vertexContact3D } from './clip3d.ts';
+import {
+  clipFaceContact3D,
+  deepestVertex3D,
+  faceAroundVertex3D,
+  incidentFace3D,
+  planeW3D,
+  vertexContact3D,
+} from './clip3d.ts';
 import { closestSegments3D, emptySegmentClosest3D } from './distance3d.ts';
 import { closestContact3D, closestHulls3D, emptyHullClosest3D } from './gjk3d.ts';
 import {
@@ -227,7 +234,7 @@ export function contactHulls3D(
     const refFace = flip ? queryB.face : queryA.face;
     // The reference normal in the working frame.
     const n = planeW3D(R, refFace, refPlane);
-    const inc = incidentFace3D(I, n, false);
+    const inc = incidentFace3D(I, n);
     let count = clipFaceContact3D(R, refFace, I, inc, !flip, margin, scale, lm);
     // Nothing of that face lies over the reference face. An edge axis within the hysteresis of
     // the face axis is the contact then; else retry with a face at the deepest vertex, then take
@@ -237,9 +244,10 @@ export function contactHulls3D(
       closest = edge === EDGE_NEEDS_CLOSEST;
     }
     if (count === 0 && edge !== EDGE_MADE && !closest) {
-      const inc2 = incidentFace3D(I, n, true);
+      const deepest = deepestVertex3D(I, n);
+      const inc2 = faceAroundVertex3D(I, deepest, n);
       if (inc2 !== inc) count = clipFaceContact3D(R, refFace, I, inc2, !flip, margin, scale, lm);
-      if (count === 0) closest = vertexContact3D(R, refFace, I, !flip, margin, lm);
+      if (count === 0) closest = vertexContact3D(R, refFace, I, deepest, !flip, margin, lm);
     }
     // Hulls apart whose face contact lies farther than the SAT's separation (by more than the
     // hysteresis) everywhere: no incident point over the face is a closest point, so the closest
