@@ -156,11 +156,9 @@ fn queryEdgeDirections3D(A: Hull3D, B: Hull3D, limit: f32, threshold: f32, scale
   let cB = relativeTransform3D(B, A).pos;
   let cut = threshold - SAT_PRUNE_SLACK_3D * scale;
   // Both hulls' surviving edges listed first, so that SIMD lanes loop over their own only.
-  let countB = pruneEdgesB3D(A, B, xf.pos, cut);
-  var maskA = vec4u(0u);
-  if (countB > 0u) {
-    maskA = pruneEdgesA3D(A, B, cB, cut);
-  }
+  let pruned = pruneEdgesBA3D(A, B, xf.pos, cB, cut);
+  let countB = pruned.countB;
+  var maskA = pruned.maskA;
   var best = -F32_MAX_3D;
   var bestA = -1;
   var bestB = 0u;
@@ -199,41 +197,41 @@ fn queryEdgeDirections3D(A: Hull3D, B: Hull3D, limit: f32, threshold: f32, scale
   return EdgeQuery3D(best, bestA, bestB, B.rot * axis);
 }
 
-// Lists B's edges that can face A (cA: A's centre in B's frame), with their face normals, in the
-// private arrays: their bound, max over the arc of dot(m, c_A − q) − ρ_A, reaches `cut`. The
-// inner loop reads them once per A edge, and private reads are far cheaper than storage reads on
-// SIMD backends (lavapipe). Returns how many.
-fn pruneEdgesB3D(A: Hull3D, B: Hull3D, cA: vec3f, cut: f32) -> u32 {
-  let rhoA = A.inradius;
-  var countB = 0u;
-  for (var j = 0u; j < MAX_HULL_EDGES; j++) {
-    if (j >= B.edgeCount) { break; }
-    let eb = hullEdge(B, j);
-    let na = hullPlane(B, eb.z).xyz;
-    let nb1 = hullPlane(B, eb.w).xyz;
-    if (arcMax3D(na, nb1, cA - hullVertex(B, eb.x)) - rhoA >= cut) {
-      candEdgeB[countB] = j;
-      candNormal0B[countB] = na;
-      candNormal1B[countB] = nb1;
-      countB++;
-    }
-  }
-  return countB;
+// The CPU's pruneEdgesB3D, then pruneEdgesA3D when B keeps any edge, in one loop (one copy of its
+// storage reads, which lavapipe compiles per SIMD lane): B's edges that can face A listed with
+// their face normals in the private arrays (the inner loop reads them once per A edge, and private
+// reads are far cheaper than storage reads on SIMD backends), then A's that can face B as a
+// 128-bit mask. An edge of H can face the other hull (centre c in H's frame, inradius ρ) when its
+// bound, max over the edge's arc of n · (c − p) − ρ, reaches `cut` (cA: A's centre in B's frame,
+// cB: B's in A's).
+struct PrunedEdges3D {
+  countB: u32,
+  maskA: vec4u,
 }
 
-// A's edges that can face B (cB: B's centre in A's frame), as a 128-bit mask: their bound, max
-// over the arc of n · (c_B − p) − ρ_B, reaches `cut`.
-fn pruneEdgesA3D(A: Hull3D, B: Hull3D, cB: vec3f, cut: f32) -> vec4u {
-  let rhoB = B.inradius;
-  var maskA = vec4u(0u);
-  for (var i = 0u; i < MAX_HULL_EDGES; i++) {
-    if (i >= A.edgeCount) { break; }
-    let ea = hullEdge(A, i);
-    if (arcMax3D(hullPlane(A, ea.z).xyz, hullPlane(A, ea.w).xyz, cB - hullVertex(A, ea.x)) - rhoB >= cut) {
-      maskA[i >> 5u] |= 1u << (i & 31u);
+fn pruneEdgesBA3D(A: Hull3D, B: Hull3D, cA: vec3f, cB: vec3f, cut: f32) -> PrunedEdges3D {
+  var out = PrunedEdges3D(0u, vec4u(0u));
+  for (var t = 0u; t < 2u * MAX_HULL_EDGES; t++) {
+    let onB = t < B.edgeCount;
+    if (!onB && (out.countB == 0u || t >= B.edgeCount + A.edgeCount)) { break; }
+    let H = pickHull3D(onB, B, A);
+    let e = select(t - B.edgeCount, t, onB);
+    let edge = hullEdge(H, e);
+    let n0 = hullPlane(H, edge.z).xyz;
+    let n1 = hullPlane(H, edge.w).xyz;
+    let c = select(cB, cA, onB);
+    let rho = select(B.inradius, A.inradius, onB);
+    if (!(arcMax3D(n0, n1, c - hullVertex(H, edge.x)) - rho >= cut)) { continue; }
+    if (onB) {
+      candEdgeB[out.countB] = e;
+      candNormal0B[out.countB] = n0;
+      candNormal1B[out.countB] = n1;
+      out.countB++;
+    } else {
+      out.maskA[e >> 5u] |= 1u << (e & 31u);
     }
   }
-  return maskA;
+  return out;
 }
 
 // Whether the Gauss-map arc of A's edge (face normals u, v; ba = v × u, its plane's normal)
