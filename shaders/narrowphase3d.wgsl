@@ -62,15 +62,14 @@ fn narrowphaseClass3D(@builtin(global_invocation_id) gid: vec3u) {
   if (e.x >= arrayLength(&manifolds)) { return; }
   if (CLASS_CONTACT_PASS_3D) {
     // The SAT alone: a pair it separates gets its (empty) manifold; any other keeps the SAT's
-    // result in its slot for the contact pass.
-    // One store of the slot for both (a store site is a per-lane scatter of every word on SIMD
-    // backends: lavapipe compiles each site's code).
+    // result in its slot for the contact pass. One store for both: a store site is a per-lane
+    // scatter of every word on SIMD backends, which lavapipe compiles per site.
     let p = placeBodies3D(e.y, e.z);
     let sat = satHulls3D(p.X, p.Y, params.margin, p.scale);
     var m: Manifold3D;
     if (sat.separated) {
       resetLocalManifold3D();
-      manifoldToWorld3D(&m, p.swap);
+      m = worldManifold3D(p.swap);
     } else {
       m = satToSlot3D(sat);
       classPairs[at].w = ENTRY_NEEDS_CONTACT;
@@ -95,7 +94,7 @@ fn narrowphaseContact3D(@builtin(global_invocation_id) gid: vec3u) {
   let sat = satFromSlot3D(manifolds[e.x]);
   resetLocalManifold3D();
   contactHulls3D(p.X, p.Y, sat, params.margin, p.scale);
-  storeLocalManifold3D(e.x, p.swap);
+  manifolds[e.x] = worldManifold3D(p.swap);
   storeClosestAsk3D(at);
 }
 
@@ -107,11 +106,11 @@ fn placeBodies3D(a: u32, b: u32) -> PlacedPair3D {
                      bodyB.shape, Transform3D(bodyB.position, bodyB.rotation));
 }
 
-// The local manifold into slot `slot`, in world space (as collide3D returns it).
-fn storeLocalManifold3D(slot: u32, swap: bool) {
+// The local manifold in world space, as collide3D returns it.
+fn worldManifold3D(swap: bool) -> Manifold3D {
   var m: Manifold3D;
   manifoldToWorld3D(&m, swap);
-  manifolds[slot] = m;
+  return m;
 }
 
 // Entry `at`'s ask for the closest pass, when its pair made one (CLASS_CLOSEST_PASS_3D).
@@ -163,6 +162,6 @@ fn narrowphaseClosest3D(@builtin(global_invocation_id) gid: vec3u) {
     lm.separations[i] = -held.points[i].depth;
   }
   if (closestPointsContact3D(p.X, p.Y, ask.xyz, ask.w, params.margin, p.scale)) {
-    storeLocalManifold3D(e.x, p.swap);
+    manifolds[e.x] = worldManifold3D(p.swap);
   }
 }
