@@ -234,7 +234,7 @@ export function narrowphasePipelines(): {
       out.push({
         dim: '3D',
         kernel: `${k}${pass(entry)}`,
-        code: d.kernelWgsl(k),
+        code: d.kernelWgsl(k, entry),
         entry,
       });
   }

@@ -86,7 +86,10 @@ fn collideHulls3D(A: Hull3D, B: Hull3D, margin: f32, scale: f32) {
 // contact; the edge contact where the face clipped to nothing; the face again around the deepest
 // vertex; that vertex alone) runs here as one loop over its steps, so that each large function has
 // one call site: the compiler inlines every call site, and a second copy of the clip, the
-// reduction or the SAT doubles what the driver compiles (lavapipe: seconds per copy).
+// reduction or the SAT doubles what the driver compiles (lavapipe: seconds per copy). A module
+// without the rare steps (CLASS_RARE_STEPS_3D false: the box–box class kernel) stops where the
+// contact needs more than the register-held clip and the edge contact (the retry, the vertex
+// contact, the fallback clip, the closest points) and asks its closest pass to make it.
 fn contactHulls3D(A: Hull3D, B: Hull3D, sat: HullSat3D, margin: f32, scale: f32) {
   let queryA = sat.queryA;
   let queryB = sat.queryB;
@@ -121,6 +124,9 @@ fn contactHulls3D(A: Hull3D, B: Hull3D, sat: HullSat3D, margin: f32, scale: f32)
     var face = 0u;
     if (clips == 0u) {
       face = incidentFace3D(I, n);
+    } else if (!CLASS_RARE_STEPS_3D) {
+      closestAsk.redo = true;
+      break;
     } else {
       deepest = deepestVertex3D(I, n);
       face = faceAroundVertex3D(I, deepest, n);
@@ -129,14 +135,15 @@ fn contactHulls3D(A: Hull3D, B: Hull3D, sat: HullSat3D, margin: f32, scale: f32)
     inc = face;
     count = clipFaceContact3D(R, refFace, I, inc, !flip, margin, scale);
     clips++;
-    if (count > 0u || clips == 2u) { break; }
+    if (count > 0u || clips == 2u || redoAsked3D()) { break; }
     // Nothing of that face lies over the reference face. An edge axis within the hysteresis of
     // the face axis is the contact then; else retry with a face at the deepest vertex, then take
     // that vertex alone (keeps the SAT normal and depth), or for hulls apart their closest points.
     tryEdge = !edgeFirst && sepE > max(sepA, sepB) - EDGE_HYSTERESIS_3D * scale;
   }
+  if (redoAsked3D()) { return; }
   if (edge != EDGE_MADE && !closest) {
-    if (count == 0u) {
+    if (count == 0u && CLASS_RARE_STEPS_3D) {
       // Reached only after the retry: `deepest` is set.
       closest = vertexContact3D(R, refFace, I, deepest, !flip, margin);
     }
@@ -146,10 +153,12 @@ fn contactHulls3D(A: Hull3D, B: Hull3D, sat: HullSat3D, margin: f32, scale: f32)
       closest = true;
     }
   }
-  if (closest) {
+  if (closest && !CLASS_RARE_STEPS_3D) {
+    closestAsk.redo = true;
+  } else if (closest) {
     let axis = closestAxis3D(A, B, queryA, queryB, queryE);
     if (CLASS_CLOSEST_PASS_3D) {
-      closestAsk = ClosestAsk3D(true, axis, sep);
+      closestAsk = ClosestAsk3D(true, axis, sep, false);
     } else {
       closestPointsContact3D(A, B, axis, sep, margin, scale);
     }
@@ -158,13 +167,23 @@ fn contactHulls3D(A: Hull3D, B: Hull3D, sat: HullSat3D, margin: f32, scale: f32)
 
 // A pair whose closest points the class's closest pass settles (narrowphaseClosest3D): the SAT's
 // best axis and separation. No CPU counterpart: the CPU runs closestPointsContact3D in place.
+// `redo`: the pair needs a step its module leaves out (CLASS_RARE_STEPS_3D); the closest pass
+// makes its contact again from the SAT's result, with every step.
 struct ClosestAsk3D {
   asked: bool,
   axis: vec3f,
   separation: f32,
+  redo: bool,
 }
 
 var<private> closestAsk: ClosestAsk3D;
+
+// Whether the pair asked for its contact again; never where the module keeps every step.
+fn redoAsked3D() -> bool {
+  var redo = false;
+  if (!CLASS_RARE_STEPS_3D) { redo = closestAsk.redo; }
+  return redo;
+}
 
 // The SAT's best axis (A to B), which names the features if the hulls' closest points touch.
 fn closestAxis3D(A: Hull3D, B: Hull3D, queryA: FaceQuery3D, queryB: FaceQuery3D, queryE: EdgeQuery3D) -> vec3f {

@@ -9,7 +9,9 @@
 //                       pass clips and reduces (the SAT's and the clip's arrays in two kernels)
 //   narrowphaseClosest3D  after them, for a class with a closest pass (CLASS_CLOSEST_PASS_3D): the
 //                       pairs whose closest points it left to settle (GJK), the rare path kept out
-//                       of the class kernel's registers and compile
+//                       of the class kernel's registers and compile; with CLASS_REDO_RARE_3D also
+//                       the contact of pairs that need a rare step (compiled from a module that
+//                       keeps them, CLASS_RARE_STEPS_3D)
 
 @group(0) @binding(0) var<storage, read> shapes: array<Shape3D>;
 @group(0) @binding(1) var<storage, read> hullVertices: array<vec4f>;
@@ -51,6 +53,7 @@ fn narrowphase3D(@builtin(global_invocation_id) gid: vec3u) {
 // What a class list entry's last word says between a class's kernels.
 const ENTRY_CLOSEST_ASKED: u32 = 1u;                   // the closest pass settles the pair
 const ENTRY_NEEDS_CONTACT: u32 = 2u;                   // the slot holds the SAT's result; the contact pass makes the manifold
+const ENTRY_REDO: u32 = 3u;                            // the slot holds the SAT's result; the closest pass makes the contact (CLASS_REDO_RARE_3D)
 
 @compute @workgroup_size(WORKGROUP_SIZE_3D)
 fn narrowphaseClass3D(@builtin(global_invocation_id) gid: vec3u) {
@@ -60,25 +63,31 @@ fn narrowphaseClass3D(@builtin(global_invocation_id) gid: vec3u) {
   let e = classPairs[at];
   // A one-class list's entries for pairs of other classes name no slot (pair-classes.wgsl's pcList).
   if (e.x >= arrayLength(&manifolds)) { return; }
-  if (CLASS_CONTACT_PASS_3D) {
-    // The SAT alone: a pair it separates gets its (empty) manifold; any other keeps the SAT's
-    // result in its slot for the contact pass. One store for both: a store site is a per-lane
-    // scatter of every word on SIMD backends, which lavapipe compiles per site.
+  if (CLASS_CONTACT_PASS_3D || CLASS_REDO_RARE_3D) {
+    // The SAT, and with CLASS_REDO_RARE_3D the contact's common steps. A pair within the margin
+    // whose contact this kernel does not make keeps the SAT's result in its slot for the pass that
+    // makes it: the contact pass, or the closest pass for a pair that needs a rare step. One store
+    // for every pair: a store site is a per-lane scatter of every word on SIMD backends, which
+    // lavapipe compiles per site.
     let p = placeBodies3D(e.y, e.z);
+    resetLocalManifold3D();
     let sat = satHulls3D(p.X, p.Y, params.margin, p.scale);
-    var m: Manifold3D;
-    if (sat.separated) {
-      resetLocalManifold3D();
-      m = worldManifold3D(p.swap);
-    } else {
+    if (CLASS_REDO_RARE_3D && !sat.separated) {
+      contactHulls3D(p.X, p.Y, sat, params.margin, p.scale);
+    }
+    var m = worldManifold3D(p.swap);
+    if (!sat.separated && (CLASS_CONTACT_PASS_3D || redoAsked3D())) {
       m = satToSlot3D(sat);
+    }
+    if (CLASS_CONTACT_PASS_3D && !sat.separated) {
       classPairs[at].w = ENTRY_NEEDS_CONTACT;
     }
     manifolds[e.x] = m;
   } else {
     manifolds[e.x] = collidePair3D(e.y, e.z);
-    storeClosestAsk3D(at);
   }
+  // A SAT-only kernel asks nothing: its contact pass does.
+  if (!CLASS_CONTACT_PASS_3D) { storeClosestAsk3D(at); }
 }
 
 // The contact step of the pairs the class kernel's SAT left within the margin (CLASS_CONTACT_PASS_3D),
@@ -113,12 +122,17 @@ fn worldManifold3D(swap: bool) -> Manifold3D {
   return m;
 }
 
-// Entry `at`'s ask for the closest pass, when its pair made one (CLASS_CLOSEST_PASS_3D).
+// Entry `at`'s ask for the closest pass, when its pair made one (CLASS_CLOSEST_PASS_3D): its
+// closest points, or its contact (CLASS_REDO_RARE_3D: the slot holds the SAT's result).
 fn storeClosestAsk3D(at: u32) {
-  if (CLASS_CLOSEST_PASS_3D && closestAsk.asked) {
+  if (CLASS_CLOSEST_PASS_3D && (closestAsk.asked || redoAsked3D())) {
     let words = arrayLength(&classPairs);
-    classPairs[at].w = ENTRY_CLOSEST_ASKED;
-    classPairs[words / 2u + at] = bitcast<vec4u>(vec4f(closestAsk.axis, closestAsk.separation));
+    if (redoAsked3D()) {
+      classPairs[at].w = ENTRY_REDO;
+    } else {
+      classPairs[at].w = ENTRY_CLOSEST_ASKED;
+      classPairs[words / 2u + at] = bitcast<vec4u>(vec4f(closestAsk.axis, closestAsk.separation));
+    }
     // Every asking invocation stores the same value: the word's bytes do not depend on the order.
     classPairs[words - 1u][CLASS_ASKED_WORD_3D] = 1u;
   }
@@ -146,22 +160,39 @@ fn satFromSlot3D(m: Manifold3D) -> HullSat3D {
 // The closest step of the pairs that asked (collideHulls3D), on the SAT's manifold their slot
 // holds: its point count and separations are all that closestPointsContact3D reads of it, and
 // the slot is rewritten only when that step replaces it, so the bytes are the general kernel's.
+// A pair to redo (CLASS_REDO_RARE_3D) gets its contact first, from the SAT's result in its slot
+// (this module keeps every step), and goes on to the closest step when that contact asks for it.
 @compute @workgroup_size(WORKGROUP_SIZE_3D)
 fn narrowphaseClosest3D(@builtin(global_invocation_id) gid: vec3u) {
   let k = gid.x + gid.y * params.rowPitch;
   if (k >= params.pairCount) { return; }
   let at = params.first + k;
   let e = classPairs[at];
-  if (e.w != ENTRY_CLOSEST_ASKED) { return; }
-  let ask = bitcast<vec4f>(classPairs[arrayLength(&classPairs) / 2u + at]);
+  if (e.w != ENTRY_CLOSEST_ASKED && e.w != ENTRY_REDO) { return; }
   let p = placeBodies3D(e.y, e.z);
-  let held = manifolds[e.x];
   resetLocalManifold3D();
-  lm.count = held.count;
-  for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
-    lm.separations[i] = -held.points[i].depth;
+  let held = manifolds[e.x];
+  var ask: vec4f;
+  var redone = false;
+  var closestStep = true;
+  if (CLASS_REDO_RARE_3D && e.w == ENTRY_REDO) {
+    contactHulls3D(p.X, p.Y, satFromSlot3D(held), params.margin, p.scale);
+    ask = vec4f(closestAsk.axis, closestAsk.separation);
+    redone = true;
+    closestStep = closestAsk.asked;
+  } else {
+    ask = bitcast<vec4f>(classPairs[arrayLength(&classPairs) / 2u + at]);
+    lm.count = held.count;
+    for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
+      lm.separations[i] = -held.points[i].depth;
+    }
   }
-  if (closestPointsContact3D(p.X, p.Y, ask.xyz, ask.w, params.margin, p.scale)) {
+  var changed = false;
+  if (closestStep) {
+    changed = closestPointsContact3D(p.X, p.Y, ask.xyz, ask.w, params.margin, p.scale);
+  }
+  // One store site for both (a store site is a per-lane scatter of every word on SIMD backends).
+  if (redone || changed) {
     manifolds[e.x] = worldManifold3D(p.swap);
   }
 }

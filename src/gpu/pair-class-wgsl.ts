@@ -4,7 +4,12 @@
 // pair-classes.wgsl with its constants and the dimension's pcPairClass. Nothing here imports a
 // reflected layout, so the build-time reflection (src/reflection-sources.ts) reads these modules.
 
-import { MAX_CLIP_POINTS_3D, BOX_CLIP_FALLBACK_POINTS_3D, MAX_HULL_EDGES } from '../constants3d.ts';
+import {
+  BOX_CLIP_FALLBACK_POINTS_3D,
+  BOX_CLIP_POINTS_3D,
+  MAX_CLIP_POINTS_3D,
+  MAX_HULL_EDGES,
+} from '../constants3d.ts';
 import { WGSL_pair_classes } from './shaders.generated.ts';
 import {
   classifierFiles2D,
@@ -99,6 +104,14 @@ interface KernelSpec3D {
    * part of the compile (docs/frame.md).
    */
   contactPass: boolean;
+  /**
+   * The class kernel makes the common contacts alone (the register-held clip, the edge contact)
+   * and leaves a pair that needs more (the general clip where rounding overflowed the
+   * register-held one, the retry at the deepest vertex, the vertex contact, the closest points)
+   * to the closest pass, which makes its contact from the SAT's result in its slot with every
+   * step: the kernel holds BOX_CLIP_POINTS_3D clip points and candidates (docs/frame.md).
+   */
+  redoRare: boolean;
 }
 
 const SPECS_3D: Record<PairClass3D | 'general', KernelSpec3D> = {
@@ -114,6 +127,7 @@ const SPECS_3D: Record<PairClass3D | 'general', KernelSpec3D> = {
     clipPoints: MAX_CLIP_POINTS_3D,
     closestPass: false,
     contactPass: false,
+    redoRare: false,
   },
   boxBox: {
     general: false,
@@ -127,6 +141,7 @@ const SPECS_3D: Record<PairClass3D | 'general', KernelSpec3D> = {
     clipPoints: BOX_CLIP_FALLBACK_POINTS_3D,
     closestPass: true,
     contactPass: false,
+    redoRare: true,
   },
   hullHull: {
     general: false,
@@ -140,6 +155,7 @@ const SPECS_3D: Record<PairClass3D | 'general', KernelSpec3D> = {
     clipPoints: MAX_CLIP_POINTS_3D,
     closestPass: true,
     contactPass: true,
+    redoRare: false,
   },
   roundHull: {
     general: false,
@@ -153,6 +169,7 @@ const SPECS_3D: Record<PairClass3D | 'general', KernelSpec3D> = {
     clipPoints: 1,
     closestPass: false,
     contactPass: false,
+    redoRare: false,
   },
   roundRound: {
     general: false,
@@ -166,12 +183,21 @@ const SPECS_3D: Record<PairClass3D | 'general', KernelSpec3D> = {
     clipPoints: 1,
     closestPass: false,
     contactPass: false,
+    redoRare: false,
   },
 };
 
-/** The CLASS_*_3D constants of one kernel (prepended to the narrowphase module). */
-export function classConstantsWgsl3D(kernel: PairClass3D | 'general'): string {
+/** The entry point that settles a class's closest points and rare steps. */
+export const CLOSEST_ENTRY_3D = 'narrowphaseClosest3D';
+
+/**
+ * The CLASS_*_3D constants of one kernel (prepended to the narrowphase module); `entry`: the entry
+ * point compiled, where a class's passes differ (its closest pass keeps the steps its kernel
+ * leaves out, redoRare).
+ */
+export function classConstantsWgsl3D(kernel: PairClass3D | 'general', entry?: string): string {
   const s = SPECS_3D[kernel];
+  const redo = s.redoRare && entry !== CLOSEST_ENTRY_3D;
   const b = (name: string, v: boolean): string => `const ${name}: bool = ${v};`;
   const u = (name: string, v: number): string => `const ${name}: u32 = ${v}u;`;
   return [
@@ -184,9 +210,11 @@ export function classConstantsWgsl3D(kernel: PairClass3D | 'general'): string {
     b('CLASS_ROUND_HULL_3D', s.roundHull),
     b('CLASS_ROUNDS_3D', s.rounds),
     u('CLASS_EDGE_CANDIDATES_3D', s.edgeCandidates),
-    u('CLASS_CLIP_POINTS_3D', s.clipPoints),
+    u('CLASS_CLIP_POINTS_3D', redo ? BOX_CLIP_POINTS_3D : s.clipPoints),
     b('CLASS_CLOSEST_PASS_3D', s.closestPass),
     b('CLASS_CONTACT_PASS_3D', s.contactPass),
+    b('CLASS_REDO_RARE_3D', s.redoRare),
+    b('CLASS_RARE_STEPS_3D', !redo),
     // Which word of the list's asked vector the class raises (pair-classes.ts, armAsked).
     u('CLASS_ASKED_WORD_3D', kernel === 'general' ? 0 : PAIR_CLASSES_3D.indexOf(kernel)),
     '',
@@ -207,9 +235,9 @@ export const CLOSEST_PASS_CLASSES_3D: readonly PairClass3D[] = PAIR_CLASSES_3D.f
   (c) => SPECS_3D[c].closestPass,
 );
 
-/** The 3D narrowphase module of one kernel. */
-export function narrowphaseWgsl3D(kernel: PairClass3D | 'general'): string {
-  return narrowphaseFiles3D(classConstantsWgsl3D(kernel));
+/** The 3D narrowphase module of one kernel, as `entry` compiles it (classConstantsWgsl3D). */
+export function narrowphaseWgsl3D(kernel: PairClass3D | 'general', entry?: string): string {
+  return narrowphaseFiles3D(classConstantsWgsl3D(kernel, entry));
 }
 
 /** The classifier's module: its constants, the class ids, the 3D layout and pcPairClass, then the shared kernels. */

@@ -78,8 +78,8 @@ export interface NarrowphaseDimension<C extends string, I> {
   classes: readonly C[];
   /** Names for messages. */
   classLabel: Record<C, string>;
-  /** The narrowphase module compiled for one class, or for every path ('general'). */
-  kernelWgsl(kernel: C | 'general'): string;
+  /** The narrowphase module one entry point compiles for one class, or for every path ('general'). */
+  kernelWgsl(kernel: C | 'general', entry?: string): string;
   /** The classifier's module (its constants, the dimension's pair-classesNd.wgsl, then pair-classes.wgsl). */
   classifierWgsl(): string;
   /** Entry points: the general kernel (pairs k into slots k) and the class kernel (a class list). */
@@ -790,7 +790,7 @@ export async function classKernel<C extends string>(
     device,
     `${dimension.label}-${kernel}`,
     entry,
-    () => dimension.kernelWgsl(kernel),
+    () => dimension.kernelWgsl(kernel, entry),
     undefined,
     async () => l,
   );

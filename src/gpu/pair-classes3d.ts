@@ -24,6 +24,7 @@ import {
 } from '../reflection.generated.ts';
 import {
   classifierWgsl3D,
+  CLOSEST_ENTRY_3D,
   CLOSEST_PASS_CLASSES_3D,
   CONTACT_PASS_CLASSES_3D,
   narrowphaseWgsl3D,
@@ -121,7 +122,7 @@ export const NARROWPHASE_DIMENSION_3D: NarrowphaseDimension<PairClass3D, Narrowp
   contactClasses: CONTACT_PASS_CLASSES_3D,
   contactEntry: 'narrowphaseContact3D',
   closestClasses: CLOSEST_PASS_CLASSES_3D,
-  closestEntry: 'narrowphaseClosest3D',
+  closestEntry: CLOSEST_ENTRY_3D,
   classBindings: BINDINGS_NARROWPHASE_CLASS_3D,
   classifierBindings: ENTRIES_PAIR_CLASSIFIER_3D,
   workgroupSize: WORKGROUP_SIZE_3D,
