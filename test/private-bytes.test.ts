@@ -14,8 +14,8 @@ const PRIVATE_BYTES_BUDGET: Record<string, number> = {
   '3D general': 9216,
   // Boxes: the register clip's 2 × 8 points and 8 candidates, the local manifold.
   '3D boxBox': 1280,
-  // GJK's simplex for boxes apart, and the pairs the kernel hands on collided again: the fallback
-  // clip's 2 × 19 points and 19 candidates.
+  // GJK's simplex for boxes apart, and the contacts the kernel leaves to it: the fallback clip's
+  // 2 × 19 points and 19 candidates.
   '3D boxBox closest pass': 2048,
   // The SAT of hulls of up to 126 edges: 3 lists of B's edges (4.5 KiB).
   '3D hullHull': 6144,
