@@ -286,7 +286,7 @@ fn bpAabb(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u
       fat.lo -= grow;
       fat.hi += grow;
       bpFat[i] = BroadphaseFat(fat, conservativeBounds(fat));
-            let m = atomicAdd(&bpState.moved, 1u);
+      let m = atomicAdd(&bpState.moved, 1u);
       if (m < bpParams.staleCapacity) { bpLists[m] = i; }
       if ((flags & BP_STALE) == 0u) {
         let s = atomicAdd(&bpState.stale, 1u);
