@@ -226,17 +226,19 @@ export function narrowphasePipelines(): {
   const out: { dim: '2D' | '3D'; kernel: string; code: string; entry: string }[] = [];
   for (const k of ['general', ...PAIR_CLASSES_3D] as const) {
     const d = NARROWPHASE_DIMENSION_3D;
-    // A class's pipelines: its kernel, and its passes where it has them (a row each).
+    // A class's pipelines: its kernel, and its passes where it has them (a row each); again as
+    // collide() compiles them where its passes compiled on demand make them differ.
     const entries = k === 'general' ? [d.generalEntry] : classEntryPoints(d, k);
     const pass = (entry: string): string =>
       entry === d.contactEntry ? ' contact pass' : entry === d.closestEntry ? ' closest pass' : '';
-    for (const entry of entries)
-      out.push({
-        dim: '3D',
-        kernel: `${k}${pass(entry)}`,
-        code: d.kernelWgsl(k, entry),
-        entry,
-      });
+    for (const lean of d.leanOnDemand?.(k) ? [false, true] : [false])
+      for (const entry of entries)
+        out.push({
+          dim: '3D',
+          kernel: `${k}${pass(entry)}${lean ? ' (on demand)' : ''}`,
+          code: d.kernelWgsl(k, entry, lean),
+          entry,
+        });
   }
   for (const k of ['general', ...PAIR_CLASSES_2D] as const) {
     const d = NARROWPHASE_DIMENSION_2D;

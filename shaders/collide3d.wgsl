@@ -87,8 +87,8 @@ fn collideHulls3D(A: Hull3D, B: Hull3D, margin: f32, scale: f32) {
 // vertex; that vertex alone) runs here as one loop over its steps, so that each large function has
 // one call site: the compiler inlines every call site, and a second copy of the clip, the
 // reduction or the SAT doubles what the driver compiles (lavapipe: seconds per copy). A module
-// without the rare steps (CLASS_RARE_STEPS_3D false: the box–box class kernel) stops where the
-// contact needs more than the register-held clip and the edge contact (the retry, the vertex
+// without the rare steps (CLASS_RARE_STEPS_3D false: collide()'s box–box class kernel) stops where
+// the contact needs more than the register-held clip and the edge contact (the retry, the vertex
 // contact, the fallback clip, the closest points) and asks its closest pass to make it.
 fn contactHulls3D(A: Hull3D, B: Hull3D, sat: HullSat3D, margin: f32, scale: f32) {
   let queryA = sat.queryA;

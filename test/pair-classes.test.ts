@@ -205,9 +205,9 @@ describe('the classifier', () => {
     // The byte checks above hold each pass to the general kernel only where a scene has hulls
     // apart whose closest points the class kernel leaves to it: these have, one for each class
     // with a pass (the same run with the pass left out differs: 4 of 1,334 hull–hull slots, 7 of
-    // 4,000 box–box ones); the slots listed here of the bench's random hull scenes held none. The
-    // box–box pass also makes the contacts its kernel leaves out (a retry at the deepest vertex in
-    // 4 of this sweep's 12,000 pairs): leaving those unmade failed the check below.
+    // 4,000 box–box ones); the slots listed here of the bench's random hull scenes held none.
+    // (collide()'s box–box kernel leaves more to its pass, leanOnDemand: the GpuNarrowphase3D
+    // checks above and gpu-vs-cpu3d hold that pass to the general kernel's bytes.)
     const boxes = new SceneBuilder3D(0.05);
     boxes.append(sweepScene3D('box-box', 1, { geometries: 6_000, margin: 0.05 }));
     const scenes: Record<string, Packed3D> = {

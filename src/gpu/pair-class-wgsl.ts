@@ -105,11 +105,14 @@ interface KernelSpec3D {
    */
   contactPass: boolean;
   /**
-   * The class kernel makes the common contacts alone (the register-held clip, the edge contact)
-   * and leaves a pair that needs more (the general clip where rounding overflowed the
-   * register-held one, the retry at the deepest vertex, the vertex contact, the closest points)
-   * to the closest pass, which makes its contact from the SAT's result in its slot with every
-   * step: the kernel holds BOX_CLIP_POINTS_3D clip points and candidates (docs/frame.md).
+   * Where its passes are compiled on demand (PairClassOptions.closestOnDemand: collide()), the
+   * class kernel makes the common contacts alone (the register-held clip, the edge contact) and
+   * leaves a pair that needs more (the general clip where rounding overflowed the register-held
+   * one, the retry at the deepest vertex, the vertex contact, the closest points) to the closest
+   * pass, which makes its contact from the SAT's result in its slot with every step: that kernel
+   * holds BOX_CLIP_POINTS_3D clip points and candidates. A frame dispatches its passes every frame
+   * over the class's entries, where a pass that large costs lavapipe more per workgroup than the
+   * steps save, so a frame's kernel keeps every step (docs/frame.md).
    */
   redoRare: boolean;
 }
@@ -192,12 +195,17 @@ export const CLOSEST_ENTRY_3D = 'narrowphaseClosest3D';
 
 /**
  * The CLASS_*_3D constants of one kernel (prepended to the narrowphase module); `entry`: the entry
- * point compiled, where a class's passes differ (its closest pass keeps the steps its kernel
- * leaves out, redoRare).
+ * point compiled; `lean`: the class's passes are compiled on demand and its kernel leaves the rare
+ * steps to its closest pass (redoRare), which then keeps them.
  */
-export function classConstantsWgsl3D(kernel: PairClass3D | 'general', entry?: string): string {
+export function classConstantsWgsl3D(
+  kernel: PairClass3D | 'general',
+  entry?: string,
+  lean = false,
+): string {
   const s = SPECS_3D[kernel];
-  const redo = s.redoRare && entry !== CLOSEST_ENTRY_3D;
+  const redo = s.redoRare && lean;
+  const rareSteps = !redo || entry === CLOSEST_ENTRY_3D;
   const b = (name: string, v: boolean): string => `const ${name}: bool = ${v};`;
   const u = (name: string, v: number): string => `const ${name}: u32 = ${v}u;`;
   return [
@@ -210,11 +218,11 @@ export function classConstantsWgsl3D(kernel: PairClass3D | 'general', entry?: st
     b('CLASS_ROUND_HULL_3D', s.roundHull),
     b('CLASS_ROUNDS_3D', s.rounds),
     u('CLASS_EDGE_CANDIDATES_3D', s.edgeCandidates),
-    u('CLASS_CLIP_POINTS_3D', redo ? BOX_CLIP_POINTS_3D : s.clipPoints),
+    u('CLASS_CLIP_POINTS_3D', rareSteps ? s.clipPoints : BOX_CLIP_POINTS_3D),
     b('CLASS_CLOSEST_PASS_3D', s.closestPass),
     b('CLASS_CONTACT_PASS_3D', s.contactPass),
-    b('CLASS_REDO_RARE_3D', s.redoRare),
-    b('CLASS_RARE_STEPS_3D', !redo),
+    b('CLASS_REDO_RARE_3D', redo),
+    b('CLASS_RARE_STEPS_3D', rareSteps),
     // Which word of the list's asked vector the class raises (pair-classes.ts, armAsked).
     u('CLASS_ASKED_WORD_3D', kernel === 'general' ? 0 : PAIR_CLASSES_3D.indexOf(kernel)),
     '',
@@ -236,8 +244,17 @@ export const CLOSEST_PASS_CLASSES_3D: readonly PairClass3D[] = PAIR_CLASSES_3D.f
 );
 
 /** The 3D narrowphase module of one kernel, as `entry` compiles it (classConstantsWgsl3D). */
-export function narrowphaseWgsl3D(kernel: PairClass3D | 'general', entry?: string): string {
-  return narrowphaseFiles3D(classConstantsWgsl3D(kernel, entry));
+export function narrowphaseWgsl3D(
+  kernel: PairClass3D | 'general',
+  entry?: string,
+  lean = false,
+): string {
+  return narrowphaseFiles3D(classConstantsWgsl3D(kernel, entry, lean));
+}
+
+/** Whether a kernel compiles leaner when its passes are compiled on demand (redoRare). */
+export function leanOnDemand3D(kernel: PairClass3D | 'general'): boolean {
+  return SPECS_3D[kernel].redoRare;
 }
 
 /** The classifier's module: its constants, the class ids, the 3D layout and pcPairClass, then the shared kernels. */

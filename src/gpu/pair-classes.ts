@@ -78,8 +78,14 @@ export interface NarrowphaseDimension<C extends string, I> {
   classes: readonly C[];
   /** Names for messages. */
   classLabel: Record<C, string>;
-  /** The narrowphase module one entry point compiles for one class, or for every path ('general'). */
-  kernelWgsl(kernel: C | 'general', entry?: string): string;
+  /**
+   * The narrowphase module one entry point compiles for one class, or for every path ('general');
+   * `lean`: the class's passes are compiled on demand and its kernel leaves them more
+   * (leanOnDemand).
+   */
+  kernelWgsl(kernel: C | 'general', entry?: string, lean?: boolean): string;
+  /** Whether a kernel's modules differ when its passes are compiled on demand. */
+  leanOnDemand?(kernel: C | 'general'): boolean;
   /** The classifier's module (its constants, the dimension's pair-classesNd.wgsl, then pair-classes.wgsl). */
   classifierWgsl(): string;
   /** Entry points: the general kernel (pairs k into slots k) and the class kernel (a class list). */
@@ -362,7 +368,7 @@ export class GpuPairClasses<C extends string, I> {
       if (!job) {
         const entries = classEntryPoints(this.dimension, c);
         const compile = (e: string): Promise<Kernel> =>
-          classKernel(this.device, this.dimension, c, this.layout, e);
+          classKernel(this.device, this.dimension, c, this.layout, e, this.options.closestOnDemand);
         const later = this.options.closestOnDemand ? this.dimension.closestEntry : undefined;
         const now = entries.filter((e) => e !== later).map(compile);
         if (later && entries.includes(later)) {
@@ -769,28 +775,34 @@ export function classKernels<C extends string>(
   dimension: NarrowphaseDimension<C, unknown>,
   kernel: C,
   layout?: GPUBindGroupLayout,
+  onDemand = false,
 ): Promise<Kernel>[] {
   return classEntryPoints(dimension, kernel).map((entry) =>
-    classKernel(device, dimension, kernel, layout, entry),
+    classKernel(device, dimension, kernel, layout, entry, onDemand),
   );
 }
 
-/** The pipeline of one class (or of the general kernel), cached per device. */
+/**
+ * The pipeline of one class (or of the general kernel), cached per device; `onDemand`: as a
+ * caller whose passes are compiled on demand compiles it (NarrowphaseDimension.leanOnDemand).
+ */
 export async function classKernel<C extends string>(
   device: GPUDevice,
   dimension: NarrowphaseDimension<C, unknown>,
   kernel: C | 'general',
   layout?: GPUBindGroupLayout,
   entryPoint?: string,
+  onDemand = false,
 ): Promise<Kernel> {
   const l = layout ?? (await narrowphaseLayout(device, dimension));
   const entry =
     entryPoint ?? (kernel === 'general' ? dimension.generalEntry : dimension.classEntry);
+  const lean = onDemand && (dimension.leanOnDemand?.(kernel) ?? false);
   return cachedKernel(
     device,
-    `${dimension.label}-${kernel}`,
+    `${dimension.label}-${kernel}${lean ? '-lean' : ''}`,
     entry,
-    () => dimension.kernelWgsl(kernel, entry),
+    () => dimension.kernelWgsl(kernel, entry, lean),
     undefined,
     async () => l,
   );
