@@ -75,9 +75,11 @@ fn narrowphaseClass3D(@builtin(global_invocation_id) gid: vec3u) {
     if (CLASS_REDO_RARE_3D && !sat.separated) {
       contactHulls3D(p.X, p.Y, sat, params.margin, p.scale);
     }
-    var m = worldManifold3D(p.swap);
+    var m: Manifold3D;
     if (!sat.separated && (CLASS_CONTACT_PASS_3D || redoAsked3D())) {
       m = satToSlot3D(sat);
+    } else {
+      m = worldManifold3D(p.swap);
     }
     if (CLASS_CONTACT_PASS_3D && !sat.separated) {
       classPairs[at].w = ENTRY_NEEDS_CONTACT;
