@@ -775,10 +775,9 @@ export function classKernels<C extends string>(
   dimension: NarrowphaseDimension<C, unknown>,
   kernel: C,
   layout?: GPUBindGroupLayout,
-  onDemand = false,
 ): Promise<Kernel>[] {
   return classEntryPoints(dimension, kernel).map((entry) =>
-    classKernel(device, dimension, kernel, layout, entry, onDemand),
+    classKernel(device, dimension, kernel, layout, entry),
   );
 }
 
