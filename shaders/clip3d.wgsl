@@ -269,7 +269,8 @@ fn clipFaceContact3D(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, refIsA: b
     closestAsk.redo = true;
     return 0u;
   }
-  if (m > BOX_CLIP_POINTS_3D) {
+  // Without the rare steps m fits by now; the constant tells the compiler, which cannot see it.
+  if (CLASS_RARE_STEPS_3D && m > BOX_CLIP_POINTS_3D) {
     // Incident polygon (working frame) into the first half.
     let inc = hullFace(I, incFace);
     m = inc.y;
