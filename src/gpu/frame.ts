@@ -55,7 +55,6 @@ import {
   type ResultsMode,
 } from './buffers.ts';
 import { MissingPairClassError, type GpuPairClasses } from './pair-classes.ts';
-import { GpuWaiter } from './host-wait.ts';
 import { GpuReuse, REUSE_ANCHOR_COUNTS, REUSE_COUNTS_BYTES, type ReuseDimension } from './reuse.ts';
 import type { GpuWorkList } from './work-list.ts';
 
@@ -272,8 +271,6 @@ export class GpuFrame<
   private readsAnchors = false;
   /** The anchor passes' counts (REUSE_ANCHOR_COUNTS), summed over the batches. */
   private readonly reuseCounts: GPUBuffer;
-  /** step()'s wait for the counts: on a software adapter under Node, mostly asleep (host-wait.ts). */
-  private readonly waiter: GpuWaiter;
 
   protected constructor(
     readonly device: GPUDevice,
@@ -305,7 +302,6 @@ export class GpuFrame<
       usage: S,
     });
     this.spanTimer = timestamps ? new PassTimer(device, ['frame']) : null;
-    this.waiter = GpuWaiter.forDevice(device);
   }
 
   /** Manifold reuse between frames (its module follows the compiled classes: prepare()). */
@@ -742,7 +738,7 @@ export class GpuFrame<
       });
       this.device.queue.submit([encoder.finish()]);
       runs++;
-      counts = await this.waiter.wait(() => this.readCounts(), inputs.bodyCount);
+      counts = await this.readCounts();
       if (counts.uncollided > 0) await this.refuseUncollided(counts);
       moved = Math.max(moved, counts.moved);
       if (counts.rebuildDeferred) continue;

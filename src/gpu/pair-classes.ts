@@ -70,6 +70,7 @@ import { GpuScan, type ScanPlan } from './scan.ts';
 import { structTable, word, type BufferBindingLayout } from '../layout.ts';
 import { STRUCTS_PAIR_CLASSES } from '../reflection.generated.ts';
 import { PAIR_CLASS_BLOCK, PC_WORKGROUP_SIZE } from './pair-class-wgsl.ts';
+import { paceDawnPollsFor } from './dawn-polls.ts';
 
 /** What a dimension gives: its classes, kernels and bindings. */
 export interface NarrowphaseDimension<C extends string, I> {
@@ -333,6 +334,8 @@ export class GpuPairClasses<C extends string, I> {
     options: PairClassOptions = {},
   ): Promise<GpuPairClasses<C, I>> {
     checkParamsLayout(dimension.label, dimension.params);
+    // Every frame and narrowphase starts here, before its first wait for the GPU.
+    paceDawnPollsFor(device);
     const [layout, classifier, scan] = await Promise.all([
       narrowphaseLayout(device, dimension),
       compileKernels(
