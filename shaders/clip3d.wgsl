@@ -264,13 +264,12 @@ fn clipFaceContact3D(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, refIsA: b
   if (CLASS_BOXES_ONLY_3D || (CLASS_BOX_PAIRS_3D && R.isBox && I.isBox)) {
     m = clipBoxPolygon3D(R, refFace, I, incFace, n, scale);
   }
-  if (m > BOX_CLIP_POINTS_3D && !CLASS_RARE_STEPS_3D) {
-    // Rounding overflowed the register-held clip: the closest pass clips the general way.
-    closestAsk.redo = true;
-    return 0u;
-  }
-  // Without the rare steps m fits by now; the constant tells the compiler, which cannot see it.
-  if (CLASS_RARE_STEPS_3D && m > BOX_CLIP_POINTS_3D) {
+  if (m > BOX_CLIP_POINTS_3D) {
+    if (!CLASS_RARE_STEPS_3D) {
+      // Rounding overflowed the register-held clip: the closest pass clips the general way.
+      closestAsk.redo = true;
+      return 0u;
+    }
     // Incident polygon (working frame) into the first half.
     let inc = hullFace(I, incFace);
     m = inc.y;

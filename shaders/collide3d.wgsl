@@ -178,7 +178,9 @@ struct ClosestAsk3D {
 
 var<private> closestAsk: ClosestAsk3D;
 
-// Whether the pair asked for its contact again; never where the module keeps every step.
+// Whether the pair asked for its contact again; never where the module keeps every step. An `if`
+// on the constant, not `&&`: scripts/private-bytes.ts prunes constant branches only, and would
+// count closestAsk in modules that never read it.
 fn redoAsked3D() -> bool {
   var redo = false;
   if (!CLASS_RARE_STEPS_3D) { redo = closestAsk.redo; }
