@@ -11,7 +11,8 @@
 //   pcScatter  each item to its position: the block's start in its bucket plus the block's
 //              items before it there; (slot, body A, body B, 0) into classPairs
 //   pcFinish   per bucket: its count, first position and dispatch grid into classTable; and the
-//              pairs no kernel will collide added to pcControl (see there)
+//              pairs no kernel will collide added to pcControl (see there); the row after the
+//              buckets' holds a grid over every item (a later pass over the items dispatches it)
 // Buckets are the classes (PC_CLASS_COUNT), then PC_REJECTED: work-list entries naming a slot at
 // or above params.slots, listed and counted there, never collided.
 // With one class compiled there is nothing to split, and two kernels replace count, scan, scatter
@@ -19,8 +20,8 @@
 //   pcList     item i to entry i of classPairs: (slot, body A, body B, 0) when its pair is of that
 //              class (params.single), else an entry naming no slot, counted in its bucket
 //   pcFinishOne  classTable's rows as pcFinish writes them (each bucket's count), and after them the
-//              class kernel's row: params and grid over every item (it passes over the entries
-//              naming no slot)
+//              row over every item, which is the class kernel's (it passes over the entries naming
+//              no slot)
 //
 // A per-dimension file before it (pair-classes2d.wgsl, pair-classes3d.wgsl) binds the shapes and
 // bodies (bindings 0, 1) and defines
@@ -162,6 +163,10 @@ fn pcFinish(@builtin(local_invocation_index) bucket: u32) {
     pcControl[1u + bucket] += count;
   }
   classTable[bucket] = pcDispatch(count, first, live);
+  if (bucket == 0u) {
+    let items = pcBlockCounts[PC_BUCKETS * pcParams.blocks];
+    classTable[PC_BUCKETS] = pcDispatch(items, 0u, items > 0u);
+  }
 }
 
 // Invocation t of pcParams.blocks takes items t, t + blocks, t + 2 blocks, … (PC_ITEMS of them at

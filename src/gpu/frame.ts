@@ -611,7 +611,8 @@ export class GpuFrame<
       counts: { buffer: this.reuseCounts },
       margin: inputs.margin,
       window: b,
-      grid: s.pairGrid,
+      // Over the work list's entries (the classifier's items), not every pair of the batch.
+      grid: this.classes.itemGrid(),
     });
     mark(`anchors${b}`, 'end');
     const { first, slots, grids } = s;

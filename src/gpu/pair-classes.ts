@@ -623,6 +623,16 @@ export class GpuPairClasses<C extends string, I> {
     return true;
   }
 
+  /**
+   * Indirect dispatch arguments over every item of the batch last encoded, in workgroups of the
+   * class kernels' size (the class table's row after the buckets'): for a pass over the same items
+   * recorded after that batch and before the next encode(), as the frames' anchor pass is.
+   */
+  itemGrid(): { buffer: GPUBuffer; offset: number } {
+    const row = this.dimension.classes.length + 1;
+    return { buffer: this.table, offset: row * TABLE.bytes + 4 * TABLE.x };
+  }
+
   /** The classTable of the last submitted batch: per class (then 'rejected') its pair count and first entry. */
   async readTable(): Promise<Record<C | 'rejected', PairClassRow>> {
     const u = new Uint32Array(await readBuffer(this.device, this.table, this.table.size));

@@ -183,6 +183,7 @@ export interface AnchorInputs {
   counts?: GPUBufferBinding;
   margin: number;
   window?: number;
+  /** Workgroups covering the work list's entries (at least); without it, every slot of the window. */
   grid?: PairGrid;
 }
 
