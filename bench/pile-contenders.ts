@@ -13,7 +13,9 @@ import type { FrameInputsBase, FrameResultKept, GpuFrame } from '../src/gpu/fram
 import {
   makePile2D,
   makePile3D,
+  PILE_KINDS_3D,
   PILE_MARGIN,
+  pileKinds2D,
   pilePoses2D,
   pilePoses3D,
   type Pile2D,
@@ -208,6 +210,7 @@ export function uploadInputs3D(
     bodies: make(p.bodies, 'pile3d-bodies'),
     bodyCount: pile.bodies,
     margin: PILE_MARGIN,
+    kinds: pile.kinds,
     destroy: () => made.forEach((b) => b.destroy()),
   };
 }
@@ -229,14 +232,20 @@ export function uploadInputs(device: GPUDevice, pile: Pile2D): FrameInputs2D & {
     bodies,
     bodyCount: pile.bodies,
     margin: pile.scene.margin,
+    kinds: pile.kinds,
     destroy: () => (shapes.destroy(), bodies.destroy()),
   };
 }
 
-/** Our 2D and 3D frames on `given` (else a device of our own), compiled and run once; null with a note when unusable. */
+/**
+ * Our 2D and 3D frames on `given` (else a device of our own), compiled and run once; null with a
+ * note when unusable. Each compiles the pair classes its piles' shape kinds form (`mixed`: the 2D
+ * piles hold circles and hexagons too), as an engine that knows its scene creates its frames.
+ */
 export async function setUpPileGpu(
   notes: string[],
   given?: AcquiredDevice,
+  mixed = false,
 ): Promise<PileGpu | null> {
   let acquired: AcquiredDevice;
   try {
@@ -248,11 +257,11 @@ export async function setUpPileGpu(
   try {
     const t0 = performance.now();
     const [frame, frame3d] = await Promise.all([
-      GpuFrame2D.create(acquired.device, acquired.timestamps),
-      GpuFrame3D.create(acquired.device, acquired.timestamps),
+      GpuFrame2D.create(acquired.device, acquired.timestamps, { kinds: pileKinds2D(mixed) }),
+      GpuFrame3D.create(acquired.device, acquired.timestamps, { kinds: PILE_KINDS_3D }),
     ]);
     // A first tiny frame: lavapipe compiles every kernel to machine code on its first dispatch.
-    const tiny = uploadInputs(acquired.device, makePile2D(64));
+    const tiny = uploadInputs(acquired.device, makePile2D(64, mixed));
     await frame.step(tiny);
     tiny.destroy();
     const tiny3d = uploadInputs3D(acquired.device, makePile3D(64));

@@ -8,6 +8,8 @@ import type { Scene2D, Scene3D } from '../src/scene.ts';
 import { makeShape3D } from '../src/shapes3d.ts';
 import { packBodies2D, packScene2D, type Packed2D } from '../src/pack2d.ts';
 import { makeShape2D, type Shape2DInput, type Vec2 } from '../src/shapes2d.ts';
+import type { ShapeKindName2D } from '../src/shape-kinds2d.ts';
+import type { ShapeKindName3D } from '../src/shape-kinds3d.ts';
 
 const SPACING = 0.96;
 /** Bricks layout: centre spacing within a layer (boxes are 0.94–1.02 wide: side gaps of 0.04 or more, over the margin). */
@@ -22,6 +24,8 @@ export interface Pile2D {
   bodies: number;
   /** Shape pool: 16 boxes, then (with `mixed`) 4 circles and 4 hexagons. */
   shapes: Shape2DInput[];
+  /** The kinds of the pool's shapes: a frame for this pile compiles the pair classes they form. */
+  kinds: ShapeKindName2D[];
   scene: Scene2D;
   /** Shapes and bodies packed once (the GPU uploads them once; the CPU path reads them). */
   packed: Packed2D;
@@ -71,7 +75,18 @@ export function makePile2D(n: number, mixed = false, seed = 0x9117): Pile2D {
     bodyAngle,
     pairs: null,
   };
-  return { bodies: n, shapes, scene, packed: packScene2D(scene, new Uint32Array(0)) };
+  return {
+    bodies: n,
+    shapes,
+    kinds: pileKinds2D(mixed),
+    scene,
+    packed: packScene2D(scene, new Uint32Array(0)),
+  };
+}
+
+/** The shape kinds of a 2D pile (makePile2D with `mixed` or not). */
+export function pileKinds2D(mixed: boolean): ShapeKindName2D[] {
+  return mixed ? ['box', 'circle', 'polygon'] : ['box'];
 }
 
 export interface Pile3D {
@@ -79,6 +94,8 @@ export interface Pile3D {
   layout: Pile3DLayout;
   /** Half extents per shape (16 boxes). */
   halfExtents: [number, number, number][];
+  /** The kinds of its shapes (boxes): a frame for this pile compiles the pair classes they form. */
+  kinds: ShapeKindName3D[];
   bodyShape: Uint32Array;
   /** x, y, z per body. */
   position: Float64Array;
@@ -90,6 +107,8 @@ export interface Pile3D {
 }
 
 export type Pile3DLayout = 'bricks' | 'block';
+/** The shape kinds of a 3D pile (boxes only). */
+export const PILE_KINDS_3D: readonly ShapeKindName3D[] = ['box'];
 export const PILE_3D_LAYOUTS: readonly Pile3DLayout[] = ['bricks', 'block'];
 
 /**
@@ -142,6 +161,7 @@ export function makePile3D(n: number, layout: Pile3DLayout = 'bricks', seed = 0x
     bodies: n,
     layout,
     halfExtents,
+    kinds: [...PILE_KINDS_3D],
     bodyShape,
     position,
     rotation,

@@ -4,7 +4,9 @@
 // degrees, so each touches its side and most of its diagonal neighbours (about 4 touching pairs per
 // body); margin 0.02. `--mixed` turns 5% of them into circles and hexagons. Contenders:
 //   - our GPU frame (GpuFrame2D.step: broadphase → indirect narrowphase → compaction →
-//     persistence, read back): per-stage GPU times from timestamp queries, their sum, and the
+//     persistence, read back), created for the pile's shape kinds as an engine that knows its
+//     scene creates it (only the pair classes boxes form, or with --mixed those of boxes, circles
+//     and polygons): per-stage GPU times from timestamp queries, their sum, and the
 //     wall time of step() (submit, wait, read the counts and the dense contacts back). Cold: a
 //     frame after reset() (nothing carried), after two throwaway frames of the same scene have
 //     grown and touched both of the frame's alternating buffer sets (the first frame on fresh
@@ -1018,7 +1020,7 @@ export async function pileMain(argv: string[]): Promise<number> {
   const motion: PileMotion = opts.still ? 'still' : 'wobble';
   const notes: string[] = [];
   const warnings: string[] = [];
-  const gpu = await setUpPileGpu(notes);
+  const gpu = await setUpPileGpu(notes, undefined, opts.mixed);
   // Our 3D frame's cap is for software adapters (lavapipe); on a GPU it runs every size, the
   // issue's 1M-body pile included, while the CPU peers keep theirs.
   const onGpu = gpu !== null && !gpu.acquired.adapter.software;
