@@ -1,7 +1,9 @@
 // Exclusive prefix sums of u32 arrays (src/gpu/scan.ts drives it). One level scans blocks of
 // SCAN_BLOCK = SCAN_WORKGROUP_SIZE * SCAN_ITEMS elements, one workgroup per block, and writes each
 // block's total to `scanSums`; the host scans those sums the same way (a level per factor of
-// SCAN_BLOCK: 2 levels reach 4M elements, 3 levels 8G) and `scanAdd` adds them back.
+// SCAN_BLOCK: 2 levels reach 4M elements, 3 levels 8G) and `scanAdd` adds them back. An array of
+// a few blocks is scanned by one workgroup instead (`scanChunks`: the blocks in turn, a running
+// total carried), one dispatch where the levels take three.
 //
 // Additions saturate at 0xffffffff instead of wrapping: saturating addition of non-negative
 // numbers is associative, so the blocked scan equals the sequential one, and a total that does
@@ -76,15 +78,10 @@ fn scanBlockCount(n: u32) -> u32 {
   return n / SCAN_BLOCK + select(0u, 1u, n % SCAN_BLOCK != 0u);
 }
 
-// scanData[block] becomes its exclusive prefix sums; scanSums[block] the block's total.
-// Each invocation scans SCAN_ITEMS consecutive elements, then the workgroup scans the invocations.
-@compute @workgroup_size(SCAN_WORKGROUP_SIZE)
-fn scanBlocks(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
-              @builtin(local_invocation_index) lid: u32) {
-  let n = scanParams.n;
-  let block = wid.x + wid.y * nwg.x;
-  // Block 0 always runs, so an empty level still writes its total (0).
-  if (block >= max(scanBlockCount(n), 1u)) { return; }
+// Block `block` of scanData becomes its exclusive prefix sums plus `carry`; returns the block's
+// total. Each invocation scans SCAN_ITEMS consecutive elements, then the workgroup scans the
+// invocations. Every invocation must call it (workgroup-uniform control flow).
+fn scanBlock(block: u32, lid: u32, n: u32, carry: u32) -> u32 {
   let base = block * SCAN_BLOCK + lid * SCAN_ITEMS;
   var local: array<u32, SCAN_ITEMS>;
   var sum = 0u;
@@ -96,12 +93,40 @@ fn scanBlocks(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
     sum = scanSatAdd(sum, v);
   }
   let r = scanWorkgroupExclusive(lid, sum);
+  let first = scanSatAdd(carry, r.x);
   for (var k = 0u; k < SCAN_ITEMS; k++) {
     let i = base + k;
-    if (i < n) { scanData[i] = scanSatAdd(r.x, local[k]); }
+    if (i < n) { scanData[i] = scanSatAdd(first, local[k]); }
+  }
+  return r.y;
+}
+
+// scanData[block] becomes its exclusive prefix sums; scanSums[block] the block's total.
+@compute @workgroup_size(SCAN_WORKGROUP_SIZE)
+fn scanBlocks(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+              @builtin(local_invocation_index) lid: u32) {
+  let n = scanParams.n;
+  let block = wid.x + wid.y * nwg.x;
+  // Block 0 always runs, so an empty level still writes its total (0).
+  if (block >= max(scanBlockCount(n), 1u)) { return; }
+  let total = scanBlock(block, lid, n, 0u);
+  if (lid == 0u) {
+    scanSums[block] = total;
+  }
+}
+
+// One workgroup: every block of scanData in turn, each offset by the totals of the blocks before
+// it; scanSums[0] the grand total. For arrays of a few blocks (ScanPlan decides), where the
+// levels' three dispatches cost more than one workgroup's walk.
+@compute @workgroup_size(SCAN_WORKGROUP_SIZE)
+fn scanChunks(@builtin(local_invocation_index) lid: u32) {
+  let n = scanParams.n;
+  var carry = 0u;
+  for (var block = 0u; block < scanBlockCount(n); block++) {
+    carry = scanSatAdd(carry, scanBlock(block, lid, n, carry));
   }
   if (lid == 0u) {
-    scanSums[block] = r.y;
+    scanSums[0] = carry;
   }
 }
 

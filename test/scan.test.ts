@@ -1,10 +1,11 @@
 // The GPU exclusive prefix sum (shaders/scan.wgsl, src/gpu/scan.ts) against the sequential one on
-// the host: sizes around the workgroup and block boundaries, a 1M-element scan (2 levels), a
-// 4M-element one (3 levels), rows of workgroups, saturation instead of wrap-around, and one plan
-// whose element count the GPU gives, run at several counts.
+// the host: sizes around the workgroup and block boundaries and around the largest array one
+// workgroup scans (SCAN_CHUNKS blocks), a 1M-element scan (2 levels), a 4M-element one (3 levels),
+// rows of workgroups, saturation instead of wrap-around, and plans whose element count the GPU
+// gives, run at several counts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
-import { GpuScan, SCAN_BLOCK } from '../src/gpu/scan.ts';
+import { GpuScan, SCAN_BLOCK, SCAN_CHUNKS } from '../src/gpu/scan.ts';
 import { dispatchLimits, MAX_GROUPS_PER_DIMENSION, readBuffer } from '../src/gpu/buffers.ts';
 import { rng } from '../src/random2d.ts';
 
@@ -75,6 +76,8 @@ describe('GPU exclusive scan', () => {
     SCAN_BLOCK,
     SCAN_BLOCK + 1,
     3 * SCAN_BLOCK + 17,
+    SCAN_CHUNKS * SCAN_BLOCK,
+    SCAN_CHUNKS * SCAN_BLOCK + 1,
     100_000,
   ];
   it.each(sizes)('equals the sequential prefix sums for n = %i', async (n) => {
@@ -113,17 +116,30 @@ describe('GPU exclusive scan', () => {
     expect(got.prefix[n - 1]).toBe(0xffffffff);
   });
 
-  it('scans as many elements as a GPU word says, one plan for every count', async () => {
-    // Three levels planned; each run scans min(count, n) elements and leaves the rest untouched.
+  // Three levels planned, or one workgroup's blocks; each run scans min(count, n) elements and
+  // leaves the rest untouched.
+  it.each([
+    ['three levels', SCAN_BLOCK * SCAN_BLOCK + 5],
+    ['one workgroup', SCAN_CHUNKS * SCAN_BLOCK - 3],
+  ])('scans as many elements as a GPU word says, one plan for every count (%s)', async (_, n) => {
     const device = gpu.device;
-    const n = SCAN_BLOCK * SCAN_BLOCK + 5;
     const input = randomValues(12, n, 5);
     const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
     const data = device.createBuffer({ size: 4 * n, usage: S });
     const count = device.createBuffer({ size: 16, usage: S });
     const plan = scan.plan(data, n, 0, { buffer: count, word: 2 });
     try {
-      for (const c of [5, 0, 1, SCAN_BLOCK, SCAN_BLOCK + 1, 3 * SCAN_BLOCK + 7, n, n + 100]) {
+      for (const c of [
+        5,
+        0,
+        1,
+        SCAN_BLOCK,
+        SCAN_BLOCK + 1,
+        3 * SCAN_BLOCK + 7,
+        n - 1,
+        n,
+        n + 100,
+      ]) {
         device.queue.writeBuffer(data, 0, input);
         device.queue.writeBuffer(count, 8, new Uint32Array([c]));
         const encoder = device.createCommandEncoder();

@@ -1,7 +1,9 @@
 // Exclusive prefix sums of u32 arrays on the GPU (shaders/scan.wgsl): a work-efficient workgroup
 // scan per block of SCAN_BLOCK elements, then the block totals are scanned the same way, level by
 // level (2 levels reach SCAN_BLOCK² = 4M elements, 3 levels 8G), and added back. Additions
-// saturate at 0xffffffff (see scan.wgsl). Used by the radix sort and the GPU broadphase.
+// saturate at 0xffffffff (see scan.wgsl). An array of at most SCAN_CHUNKS blocks is scanned by one
+// workgroup walking its blocks in turn (scanChunks): one dispatch where the levels take three.
+// Used by the radix sort, the GPU broadphase and the frames' lists.
 // A plan may take its element count from a GPU buffer (at most the planned count): a one-invocation
 // kernel then sizes the levels, and the planned grids' blocks past them return at once (a direct
 // dispatch costs less than an indirect one, which WebGPU implementations validate with a dispatch
@@ -24,6 +26,12 @@ export { SCAN_RAKE, SCAN_ITEMS };
 export const SCAN_WORKGROUP_SIZE = SCAN_RAKE * SCAN_RAKE;
 /** Elements per scan block (one workgroup). */
 export const SCAN_BLOCK = SCAN_WORKGROUP_SIZE * SCAN_ITEMS;
+/**
+ * Blocks one workgroup scans in turn (scanChunks) rather than a level per block and the adds: the
+ * frames' scans of a 10k scene (the broadphase's groups, the event blocks) fit in it, and on a GPU
+ * eight blocks one after another cost about what the levels' three dispatches and barriers do.
+ */
+export const SCAN_CHUNKS = 8;
 /** Levels a scan may have: SCAN_BLOCK⁴ elements, more than a u32 counts. */
 const SCAN_MAX_LEVELS = 4;
 /** ScanParams (shaders/scan.wgsl): n, limit, levels, countWord. */
@@ -55,6 +63,8 @@ interface ScanLevel {
   /** Bind group: this level's data and its block sums (the next level's data). */
   bindGroup: GPUBindGroup;
   addBindGroup: GPUBindGroup;
+  /** A plan of at most SCAN_CHUNKS blocks (one level, one workgroup): scanChunks' bind group. */
+  chunksBindGroup: GPUBindGroup | null;
 }
 
 /** A scan of `n` elements of one buffer, with its scratch buffers; encode it with GpuScan.encode. */
@@ -82,16 +92,18 @@ export class GpuScan {
     private readonly blocksKernel: Kernel,
     private readonly addKernel: Kernel,
     private readonly sizesKernel: Kernel,
+    private readonly chunksKernel: Kernel,
   ) {}
 
   static async create(device: GPUDevice): Promise<GpuScan> {
     const code = (): string => scanConstantsWgsl() + assembleWgslFiles({ scan: WGSL_scan });
-    const [blocks, add, sizes] = await Promise.all([
+    const [blocks, add, sizes, chunks] = await Promise.all([
       cachedKernel(device, 'scan', 'scanBlocks', code),
       cachedKernel(device, 'scan', 'scanAdd', code),
       cachedKernel(device, 'scan', 'scanSizes', code),
+      cachedKernel(device, 'scan', 'scanChunks', code),
     ]);
-    return new GpuScan(device, blocks, add, sizes);
+    return new GpuScan(device, blocks, add, sizes, chunks);
   }
 
   /**
@@ -108,11 +120,12 @@ export class GpuScan {
   ): ScanPlan {
     const device = this.device;
     const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+    const chunked = scanBlockCount(n) <= SCAN_CHUNKS;
     const counts: number[] = [];
     for (let m = n; ;) {
       counts.push(m);
       const blocks = scanBlockCount(m);
-      if (blocks <= 1) break;
+      if (blocks <= 1 || chunked) break;
       m = blocks;
     }
     if (n === 0) counts.length = 0;
@@ -160,6 +173,7 @@ export class GpuScan {
         blocks: scanBlockCount(m),
         bindGroup: device.createBindGroup(entries(this.blocksKernel.layout)),
         addBindGroup: device.createBindGroup(entries(this.addKernel.layout)),
+        chunksBindGroup: chunked ? device.createBindGroup(entries(this.chunksKernel.layout)) : null,
       };
     });
     let sizes: ScanPlan['sizes'] = null;
@@ -176,7 +190,7 @@ export class GpuScan {
     return new ScanPlan(n, levels, owned, total, sizes);
   }
 
-  /** Records the scan into `pass`: block scans down the levels, then the adds back up. */
+  /** Records the scan into `pass`: block scans down the levels, then the adds back up (or one workgroup). */
   encode(pass: GPUComputePassEncoder, plan: ScanPlan): void {
     const levels = plan.levels;
     const sizes = plan.sizes;
@@ -184,6 +198,13 @@ export class GpuScan {
       pass.setPipeline(this.sizesKernel.pipeline);
       pass.setBindGroup(0, sizes.bindGroup);
       pass.dispatchWorkgroups(1);
+    }
+    const chunks = levels[0]?.chunksBindGroup;
+    if (chunks) {
+      pass.setPipeline(this.chunksKernel.pipeline);
+      pass.setBindGroup(0, chunks);
+      pass.dispatchWorkgroups(1);
+      return;
     }
     pass.setPipeline(this.blocksKernel.pipeline);
     for (const level of levels) {
