@@ -92,10 +92,22 @@ struct CtEntryIds {
 
 const CT_CONTACT_WORDS: u32 = CT_MANIFOLD_WORDS + 1u;
 
+// Whether page 0 holds every entry the list may have: a uniform condition, so that a lane-wise
+// choice of page (a SIMD adapter runs both sides' stores, masked) is left for lists of two.
+fn ctOnePage() -> bool {
+  return ctParams.pageEntries >= ctParams.capacity;
+}
+
 // Word w of the dense list (entry w / CT_CONTACT_WORDS), in its page.
 fn ctStoreWord(w: u32, v: vec4u) {
   let pageWords = ctParams.pageEntries * CT_CONTACT_WORDS;
-  if (w < pageWords) { ctContacts0[w] = v; } else { ctContacts1[w - pageWords] = v; }
+  if (ctOnePage()) {
+    ctContacts0[w] = v;
+  } else if (w < pageWords) {
+    ctContacts0[w] = v;
+  } else {
+    ctContacts1[w - pageWords] = v;
+  }
 }
 
 // Entry j's `previous` and `matched`: its header word's z and w.
