@@ -25,7 +25,8 @@
 //                 consecutive: on a GPU (CT_STAGED_STORES) they are staged in workgroup memory and
 //                 leave word after word, so that a warp's stores fill whole cache lines (one
 //                 entry per invocation puts each lane in a line of its own); a CPU adapter runs
-//                 the staging slower than it saves, and the host compiles direct stores there;
+//                 the staging slower than it saves, and the host compiles direct stores there.
+//                 ctScatterPaged is the same for a list of two pages (ctStoreWord);
 //   ctAccumulate: ctCounts.total += the batch's total (saturating);
 // then, once per frame:
 //   ctFinalize:   written = min(total, capacity), overflow; the grids of the kernels below (over
@@ -92,22 +93,12 @@ struct CtEntryIds {
 
 const CT_CONTACT_WORDS: u32 = CT_MANIFOLD_WORDS + 1u;
 
-// Whether page 0 holds every entry the list may have: a uniform condition, so that a lane-wise
-// choice of page (a SIMD adapter runs both sides' stores, masked) is left for lists of two.
-fn ctOnePage() -> bool {
-  return ctParams.pageEntries >= ctParams.capacity;
-}
-
-// Word w of the dense list (entry w / CT_CONTACT_WORDS), in its page.
-fn ctStoreWord(w: u32, v: vec4u) {
+// Word w of the dense list (entry w / CT_CONTACT_WORDS), in its page; with `paged` false, page 0
+// holds every entry. A lane-wise choice of page costs a SIMD adapter both sides' stores (masked)
+// and their compile: the scatter of a list that one page holds compiles page 0 alone.
+fn ctStoreWord(w: u32, v: vec4u, paged: bool) {
   let pageWords = ctParams.pageEntries * CT_CONTACT_WORDS;
-  if (ctOnePage()) {
-    ctContacts0[w] = v;
-  } else if (w < pageWords) {
-    ctContacts0[w] = v;
-  } else {
-    ctContacts1[w - pageWords] = v;
-  }
+  if (!paged || w < pageWords) { ctContacts0[w] = v; } else { ctContacts1[w - pageWords] = v; }
 }
 
 // Entry j's `previous` and `matched`: its header word's z and w.
@@ -229,10 +220,22 @@ fn ctPlace(k: u32) -> u32 {
 var<workgroup> ctStage: array<vec4u, CONTACTS_WORKGROUP_SIZE * CT_CONTACT_WORDS>;
 var<workgroup> ctGroupEntries: atomic<u32>;
 
+// ctScatter for a list that page 0 holds (capacity <= pageEntries), ctScatterPaged for one of two.
 @compute @workgroup_size(CONTACTS_WORKGROUP_SIZE)
 fn ctScatter(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
              @builtin(local_invocation_index) lid: u32) {
-  let k = ctInvocation(wid, nwg, lid);
+  ctScatterSlot(ctInvocation(wid, nwg, lid), lid, false);
+}
+
+@compute @workgroup_size(CONTACTS_WORKGROUP_SIZE)
+fn ctScatterPaged(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+                  @builtin(local_invocation_index) lid: u32) {
+  ctScatterSlot(ctInvocation(wid, nwg, lid), lid, true);
+}
+
+// Slot k of the batch into the list (invocation lid of its workgroup). Call in workgroup-uniform
+// control flow (the staging waits for the whole workgroup).
+fn ctScatterSlot(k: u32, lid: u32, paged: bool) {
   let n = ctBatchPairs();
   // No return before the staging's barriers: every invocation reaches them.
   var entry = CONTACT_NONE;
@@ -267,10 +270,10 @@ fn ctScatter(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
     workgroupBarrier();
     let count = atomicLoad(&ctGroupEntries) * CT_CONTACT_WORDS;
     for (var t = lid; t < count; t += CONTACTS_WORKGROUP_SIZE) {
-      ctStoreWord(first * CT_CONTACT_WORDS + t, ctStage[t]);
+      ctStoreWord(first * CT_CONTACT_WORDS + t, ctStage[t], paged);
     }
   } else if (entry != CONTACT_NONE) {
-    for (var w = 0u; w < CT_CONTACT_WORDS; w++) { ctStoreWord(entry * CT_CONTACT_WORDS + w, words[w]); }
+    for (var w = 0u; w < CT_CONTACT_WORDS; w++) { ctStoreWord(entry * CT_CONTACT_WORDS + w, words[w], paged); }
   }
 }
 

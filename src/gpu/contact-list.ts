@@ -166,6 +166,7 @@ if (CONTACTS_WORKGROUP_SIZE % MASK_BLOCK !== 0)
 const KERNEL_NAMES = [
   'ctFlags',
   'ctScatter',
+  'ctScatterPaged',
   'ctAccumulate',
   'ctFinalize',
   'ctPersist',
@@ -700,7 +701,9 @@ export class GpuContacts {
     // Over every block of the slots (a 32nd of them: no grid from the GPU is worth its dispatch).
     this.dispatch(pass, 'ctFlags', blocks + 1, buffers);
     this.scanner.encode(pass, this.scanPlan(offsets, blocks + 1));
-    this.dispatch(pass, 'ctScatter', g ? { buffer: g.buffer, offset: g.pairs } : slots, buffers);
+    // A list that one page holds stores into it alone (see ctStoreWord).
+    const scatter = o.capacity > o.pageEntries ? 'ctScatterPaged' : 'ctScatter';
+    this.dispatch(pass, scatter, g ? { buffer: g.buffer, offset: g.pairs } : slots, buffers);
     this.dispatch(pass, 'ctAccumulate', 1, buffers);
     pass.end();
   }
