@@ -209,6 +209,12 @@ interface OpenFrame {
   buffers: Record<number, GPUBufferBinding>;
 }
 
+/**
+ * Whether a list of `capacity` entries needs its second page: the page bindings and the scatter's
+ * entry point must agree (ctScatter stores into page 0 alone).
+ */
+const twoPages = (capacity: number, pageEntries: number): boolean => capacity > pageEntries;
+
 // A function: in Node, GPUBufferUsage exists only once Dawn is loaded.
 const storageUsage = (): number =>
   GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
@@ -445,7 +451,7 @@ export class GpuContacts {
     pageEntries: number,
   ): [GPUBufferBinding, GPUBufferBinding] {
     const first = { buffer, offset: 0, size: Math.min(capacity, pageEntries) * this.CB };
-    if (capacity <= pageEntries)
+    if (!twoPages(capacity, pageEntries))
       return [first, { buffer: this.buffer('spare-contact', this.CB), size: this.CB }];
     return [
       first,
@@ -702,7 +708,7 @@ export class GpuContacts {
     this.dispatch(pass, 'ctFlags', blocks + 1, buffers);
     this.scanner.encode(pass, this.scanPlan(offsets, blocks + 1));
     // A list that one page holds stores into it alone (see ctStoreWord).
-    const scatter = o.capacity > o.pageEntries ? 'ctScatterPaged' : 'ctScatter';
+    const scatter = twoPages(o.capacity, o.pageEntries) ? 'ctScatterPaged' : 'ctScatter';
     this.dispatch(pass, scatter, g ? { buffer: g.buffer, offset: g.pairs } : slots, buffers);
     this.dispatch(pass, 'ctAccumulate', 1, buffers);
     pass.end();

@@ -239,6 +239,9 @@ const CP = {
 /** Bytes of one classPairs entry (vec4u: slot, body A, body B, 0; the class kernel may set the last word). */
 const ENTRY_BYTES = 16;
 
+/** The class table's row over every item: after the buckets' (the classes', then 'rejected'). */
+const itemsRow = (classes: readonly unknown[]): number => classes.length + 1;
+
 export interface PairClassOptions {
   /**
    * Compile a class's closest pass only once a pair asks for it (armAsked(); the caller reads
@@ -533,7 +536,7 @@ export class GpuPairClasses<C extends string, I> {
     // groups); one class: the row after the buckets'.
     const live = compiled.map((i) => [this.kernels.get(d.classes[i]!)!, i] as const);
     if (unarmed) encoder.clearBuffer(list, askedAt, ENTRY_BYTES);
-    const rowOf = (i: number): number => (single === undefined ? i : buckets);
+    const rowOf = (i: number): number => (single === undefined ? i : itemsRow(d.classes));
     for (const [, i] of live)
       encoder.copyBufferToBuffer(
         this.table,
@@ -629,7 +632,7 @@ export class GpuPairClasses<C extends string, I> {
    * recorded after that batch and before the next encode(), as the frames' anchor pass is.
    */
   itemGrid(): { buffer: GPUBuffer; offset: number } {
-    const row = this.dimension.classes.length + 1;
+    const row = itemsRow(this.dimension.classes);
     return { buffer: this.table, offset: row * TABLE.bytes + 4 * TABLE.x };
   }
 
