@@ -41,8 +41,9 @@
 //                  order; new ones at atomic positions within their group);
 //   bpSortGroups:  per body, its group sorted by b (insertion sort, heapsort for long groups);
 //   bpFinalize:    the counts, the narrowphase's params and the per-pair indirect dispatch;
-//   bpPrevSlots:   per pair, its slot in last frame's list, or BP_NONE; bpCommit: the lasting state;
-//   bpBatch:       per batch of bpParams.batchPairs pairs: the narrowphase's params and dispatch.
+//   bpPrevSlots:   per pair, its slot in last frame's list, or BP_NONE;
+//   bpBatch:       per batch of bpParams.batchPairs pairs: the narrowphase's params and dispatch;
+//                  invocation 0 commits the lasting state (bpCommit) first.
 //
 // Precision. A box is kept as a position plus extents relative to it, and two boxes are compared
 // through the difference of their positions (bpOverlap): positions within a factor of 2 of each
@@ -776,8 +777,7 @@ fn bpFinalize() {
   bpDispatch.prevSlots = bpRows(written);
 }
 
-// One invocation, after bpPrevSlots: what the next frame needs of this one.
-@compute @workgroup_size(1)
+// What the next frame needs of this one (bpBatch's invocation 0, after bpPrevSlots).
 fn bpCommit() {
   if (bpState.mode == BP_MODE_DEFERRED || (bpCounts.overflow != 0u && bpParams.discardCut != 0u)) { return; }
   bpState.prevWritten = bpCounts.written;
@@ -834,12 +834,13 @@ fn bpGrid(count: u32) -> vec4u {
   return vec4u(x, y, 1u, max(x, 1u) * BP_NARROWPHASE_WORKGROUP);
 }
 
-// After bpFinalize, one invocation per batch: the narrowphase's params and dispatch over the
-// written pairs of batch b.
+// After bpPrevSlots, one invocation per batch: the narrowphase's params and dispatch over the
+// written pairs of batch b. Invocation 0 commits too: one dispatch fewer than a kernel of its own.
 @compute @workgroup_size(BROADPHASE_WORKGROUP_SIZE)
 fn bpBatch(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
            @builtin(local_invocation_index) lid: u32) {
   let b = bpInvocation(wid, nwg, lid);
+  if (b == 0u) { bpCommit(); }
   if (b >= bpParams.batchCount) { return; }
   let first = b * bpParams.batchPairs;
   let written = bpCounts.written;

@@ -318,7 +318,6 @@ const KERNEL_NAMES = [
   'bpSortGroups',
   'bpFinalize',
   'bpPrevSlots',
-  'bpCommit',
   'bpBatch',
 ] as const;
 /** Bits of the band sort's keys (BROADPHASE_MAX_BANDS < 2^16). */
@@ -806,8 +805,8 @@ export class GpuBroadphase {
     run(pass, 'bpSortGroups', bodies);
     once(pass, 'bpFinalize');
     indirect(pass, 'bpPrevSlots', DISPATCH.prevSlots);
-    once(pass, 'bpCommit');
-    run(pass, 'bpBatch', Math.ceil(frame.batchCount / BROADPHASE_WORKGROUP_SIZE));
+    // At least one invocation: its first commits the frame.
+    run(pass, 'bpBatch', Math.max(1, Math.ceil(frame.batchCount / BROADPHASE_WORKGROUP_SIZE)));
     pass.end();
   }
 
