@@ -27,10 +27,11 @@
 //                 entry per invocation puts each lane in a line of its own); a CPU adapter runs
 //                 the staging slower than it saves, and the host compiles direct stores there.
 //                 ctScatterPaged is the same for a list of two pages (ctStoreWord);
-//   ctAccumulate: ctCounts.total += the batch's total (saturating);
+//   ctAccumulate: ctCounts.total += the batch's total (saturating); then, as if the batch were the
+//                 last (the last batch's values stand), ctFinalize: written = min(total, capacity),
+//                 overflow; the grids of the kernels below (over the written entries, dispatched
+//                 indirectly) and the sizes of the event scans;
 // then, once per frame:
-//   ctFinalize:   written = min(total, capacity), overflow; the grids of the kernels below (over
-//                 the written entries, dispatched indirectly) and the sizes of the event scans;
 //   ctPersist:    per entry, last frame's entry of the same pair (ctDenseOf of its prevSlot); each
 //                 point takes that entry's user value of the point with the same feature id, else 0;
 //   ctPatch:      `previous` and `matched` into the entry, its pair into ctKeys; last frame's
@@ -173,13 +174,14 @@ fn ctFlags(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3
   ctOffsets[b] = countOneBits(mask);
 }
 
-// The batch's total: the scanned block counts at their end.
+// The batch's total: the scanned block counts at their end; then the counts and grids as if the
+// batch were the frame's last (the last batch's stand): one dispatch, not two.
 @compute @workgroup_size(1)
 fn ctAccumulate() {
   ctCounts.total = ctSatAdd(ctCounts.total, ctOffsets[ctSlotBlocks()]);
+  ctFinalize();
 }
 
-@compute @workgroup_size(1)
 fn ctFinalize() {
   let total = ctCounts.total;
   let written = min(total, ctParams.capacity);

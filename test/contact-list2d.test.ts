@@ -691,6 +691,9 @@ describe("encode into the caller's encoder", () => {
         pairCountSource: { buffer: b, offset: 2 },
       }),
     ).toThrow(/multiple of 4/);
+    expect(() => contacts.begin(encoder, { pairSlots: 1, pairCount: 0 }, 0)).toThrow(
+      /batches must be an integer >= 1/,
+    );
     await expect(
       contacts.run(new ArrayBuffer(96), Uint32Array.from([0, 5, 1, 2]), { bodyCount: 4 }),
     ).rejects.toThrow(/names body 5/);

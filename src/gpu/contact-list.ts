@@ -168,7 +168,6 @@ const KERNEL_NAMES = [
   'ctScatter',
   'ctScatterPaged',
   'ctAccumulate',
-  'ctFinalize',
   'ctPersist',
   'ctPatch',
   'ctEventFlags',
@@ -176,7 +175,7 @@ const KERNEL_NAMES = [
 ] as const;
 type KernelName = (typeof KERNEL_NAMES)[number];
 /** Kernels of one invocation. */
-const SINGLE: readonly KernelName[] = ['ctFinalize', 'ctAccumulate'];
+const SINGLE: readonly KernelName[] = ['ctAccumulate'];
 
 interface Slot {
   contacts: GrowingBuffer;
@@ -508,6 +507,9 @@ export class GpuContacts {
   begin(encoder: GPUCommandEncoder, inputs: ContactsFrameInputs, batches = 1): void {
     const pairSlots = inputs.pairSlots;
     if (this.open) throw new Error('contacts: begin() before the last frame finished');
+    // The last batch's ctAccumulate writes the frame's counts and grids.
+    if (!Number.isInteger(batches) || batches < 1)
+      throw new RangeError(`batches must be an integer >= 1, got ${batches}`);
     const capacity = this.checkFrameInputs(inputs);
     this.ensureParamSlots(batches);
 
@@ -729,9 +731,9 @@ export class GpuContacts {
     const pass = o.encoder.beginComputePass(
       this.timer ? this.timer.passDescriptor('persist', label) : { label },
     );
-    // Over the written entries (ctFinalize's grids), however large the capacity.
+    // Over the written entries (the last batch's ctAccumulate wrote the grids), however large the
+    // capacity.
     const D = CONTACT_DISPATCH_LAYOUT;
-    this.dispatch(pass, 'ctFinalize', 1, buffers);
     this.dispatch(pass, 'ctPersist', { grid: D.entries }, buffers);
     this.dispatch(pass, 'ctPatch', { grid: D.entries }, buffers);
     if (o.events) {
