@@ -19,7 +19,13 @@ import {
   narrowphaseFiles3D,
   wgslFile,
 } from '../src/gpu/shaders.ts';
-import { reflectBindings, reflectStructs } from '../src/layout.ts';
+import { reflectBindings, reflectEntryPoints, reflectStructs } from '../src/layout.ts';
+import * as generated from '../src/reflection.generated.ts';
+import {
+  BINDING_SOURCES,
+  ENTRY_BINDING_SOURCES,
+  STRUCT_SOURCES,
+} from '../src/reflection-sources.ts';
 import { STRUCTS_2D } from '../src/layout2d.ts';
 import {
   classifierWgsl2D,
@@ -66,6 +72,21 @@ describe('build-time reflection', () => {
     expect(readFileSync(join(ROOT, 'src/reflection.generated.ts'), 'utf8')).toBe(
       reflectionModule(),
     );
+  });
+
+  it('every table the generated module unpacks equals a fresh reflection', () => {
+    const tables = generated as Record<string, unknown>;
+    for (const [name, { wgsl }] of Object.entries(STRUCT_SOURCES))
+      expect(tables[name], name).toEqual(reflectStructs(wgsl()));
+    for (const [name, { wgsl, entryPoint }] of Object.entries(BINDING_SOURCES))
+      expect(tables[name], name).toEqual(reflectBindings(wgsl(), entryPoint, name));
+    for (const [name, { wgsl }] of Object.entries(ENTRY_BINDING_SOURCES)) {
+      const code = wgsl();
+      const want = Object.fromEntries(
+        reflectEntryPoints(code).map((e) => [e, reflectBindings(code, e, name)]),
+      );
+      expect(tables[name], name).toEqual(want);
+    }
   });
 
   it('the host reads the layouts and bindings it holds', () => {
