@@ -18,13 +18,14 @@ struct ScanParams {
   n: u32,                                              // elements at this level
   limit: u32,                                          // level 0 of a GPU-sized scan: the most elements its buffers hold
   levels: u32,                                         // level 0 of a GPU-sized scan: its levels
-  countWord: u32,                                      // level 0 of a GPU-sized scan: where scanCount holds its element count
+  countWord: u32,                                      // level 0 of a GPU-sized scan: where scanCount holds its element count; else SCAN_UNCOUNTED
 }
 
 @group(0) @binding(0) var<storage, read_write> scanData: array<u32>;
 @group(0) @binding(1) var<storage, read_write> scanSums: array<u32>;
 @group(0) @binding(2) var<uniform> scanParams: ScanParams;
-// A scan sized on the GPU (scanSizes): the element count, and the levels' params.
+// A scan sized on the GPU (scanSizes; scanChunks reads the count too): the element count, and the
+// levels' params.
 @group(0) @binding(3) var<storage, read> scanCount: array<u32>;
 @group(0) @binding(4) var<storage, read_write> scanLevels: array<ScanParams>;      // the params buffer, viewed whole
 
@@ -117,10 +118,12 @@ fn scanBlocks(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
 
 // One workgroup: every block of scanData in turn, each offset by the totals of the blocks before
 // it; scanSums[0] the grand total. For arrays of a few blocks (ScanPlan decides), where the
-// levels' three dispatches cost more than one workgroup's walk.
+// levels' three dispatches cost more than one workgroup's walk. A GPU-sized scan reads its count
+// here (no scanSizes before it).
 @compute @workgroup_size(SCAN_WORKGROUP_SIZE)
 fn scanChunks(@builtin(local_invocation_index) lid: u32) {
-  let n = scanParams.n;
+  var n = scanParams.n;
+  if (scanParams.countWord != SCAN_UNCOUNTED) { n = min(scanCount[scanParams.countWord], scanParams.limit); }
   var carry = 0u;
   for (var block = 0u; block < scanBlockCount(n); block++) {
     carry = scanSatAdd(carry, scanBlock(block, lid, n, carry));

@@ -7,16 +7,10 @@
 // A plan may take its element count from a GPU buffer (at most the planned count): a one-invocation
 // kernel then sizes the levels, and the planned grids' blocks past them return at once (a direct
 // dispatch costs less than an indirect one, which WebGPU implementations validate with a dispatch
-// of their own).
+// of their own); scanChunks reads the count itself.
 
 import { SCAN_ITEMS, SCAN_RAKE } from '../constants.ts';
-import {
-  createUniformSlots,
-  dispatchRows,
-  PassTimer,
-  readBuffer,
-  UNIFORM_SLOT_BYTES,
-} from './buffers.ts';
+import { dispatchRows, PassTimer, readBuffer, UNIFORM_SLOT_BYTES } from './buffers.ts';
 import { cachedKernel, type Kernel } from './pipelines.ts';
 import { WGSL_scan } from './shaders.generated.ts';
 import { assembleWgslFiles } from './shaders.ts';
@@ -36,6 +30,8 @@ export const SCAN_CHUNKS = 8;
 const SCAN_MAX_LEVELS = 4;
 /** ScanParams (shaders/scan.wgsl): n, limit, levels, countWord. */
 const SCAN_PARAMS_BYTES = 16;
+/** ScanParams.countWord of a scan of the planned count. */
+const SCAN_UNCOUNTED = 0xffffffff;
 
 /** The scan's constants as WGSL (prepended to scan.wgsl; defined once, here). */
 export function scanConstantsWgsl(): string {
@@ -46,6 +42,7 @@ export function scanConstantsWgsl(): string {
     `const SCAN_BLOCK: u32 = ${SCAN_BLOCK}u;`,
     `const SCAN_MAX_LEVELS: u32 = ${SCAN_MAX_LEVELS}u;`,
     `const SCAN_PARAMS_STRIDE: u32 = ${UNIFORM_SLOT_BYTES / SCAN_PARAMS_BYTES}u;`,
+    `const SCAN_UNCOUNTED: u32 = ${SCAN_UNCOUNTED}u;`,
     '',
   ].join('\n');
 }
@@ -76,7 +73,7 @@ export class ScanPlan {
     readonly levels: readonly ScanLevel[],
     private readonly owned: readonly GPUBuffer[],
     total: GPUBuffer,
-    /** GPU-sized: scanSizes' bind group. */
+    /** GPU-sized over levels: scanSizes' bind group (a one-workgroup plan reads its count itself). */
     readonly sizes: { bindGroup: GPUBindGroup } | null = null,
   ) {
     this.total = { buffer: total, offset: 0 };
@@ -143,29 +140,33 @@ export class GpuScan {
       sums[sums.length - 1] ??
       device.createBuffer({ label: 'scan-total-empty', size: 16, usage: S });
     if (sums.length === 0) owned.push(total);
-    const params = count
-      ? device.createBuffer({
-          label: 'scan-params',
-          size: Math.max(1, counts.length) * UNIFORM_SLOT_BYTES,
-          usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
-        })
-      : createUniformSlots(device, 'scan-params', counts.length);
+    // Storage too: scanSizes writes it, and scanChunks of an uncounted scan binds it as its count.
+    const params = device.createBuffer({
+      label: 'scan-params',
+      size: Math.max(1, counts.length) * UNIFORM_SLOT_BYTES,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+    });
     owned.push(params);
     const words = new Uint32Array((Math.max(1, counts.length) * UNIFORM_SLOT_BYTES) / 4);
     counts.forEach((m, k) => (words[(k * UNIFORM_SLOT_BYTES) / 4] = m));
     words[1] = n;
     words[2] = counts.length;
-    words[3] = count?.word ?? 0;
+    words[3] = count?.word ?? SCAN_UNCOUNTED;
     device.queue.writeBuffer(params, 0, words);
     const levels: ScanLevel[] = counts.map((m, k) => {
       const dataBinding: GPUBufferBinding =
         k === 0 ? { buffer: data, offset, size: Math.max(4, 4 * m) } : { buffer: sums[k - 1] };
-      const entries = (layout: GPUBindGroupLayout): GPUBindGroupDescriptor => ({
+      const entries = (
+        layout: GPUBindGroupLayout,
+        countBinding = false,
+      ): GPUBindGroupDescriptor => ({
         layout,
         entries: [
           { binding: 0, resource: dataBinding },
           { binding: 1, resource: { buffer: sums[k] } },
           { binding: 2, resource: { buffer: params, offset: k * UNIFORM_SLOT_BYTES, size: 16 } },
+          // scanChunks' count (an uncounted scan never reads it).
+          ...(countBinding ? [{ binding: 3, resource: { buffer: count?.buffer ?? params } }] : []),
         ],
       });
       return {
@@ -173,11 +174,13 @@ export class GpuScan {
         blocks: scanBlockCount(m),
         bindGroup: device.createBindGroup(entries(this.blocksKernel.layout)),
         addBindGroup: device.createBindGroup(entries(this.addKernel.layout)),
-        chunksBindGroup: chunked ? device.createBindGroup(entries(this.chunksKernel.layout)) : null,
+        chunksBindGroup: chunked
+          ? device.createBindGroup(entries(this.chunksKernel.layout, true))
+          : null,
       };
     });
     let sizes: ScanPlan['sizes'] = null;
-    if (count) {
+    if (count && !chunked) {
       const bindGroup = device.createBindGroup({
         layout: this.sizesKernel.layout,
         entries: [
