@@ -501,13 +501,13 @@ export class GpuContacts {
   }
 
   /**
-   * Starts recording a frame into `encoder` that will be compacted in `batches` batches
-   * (compactBatch() each, then finish()). Checks the inputs and the capacity.
+   * Starts recording a frame into `encoder` that will be compacted in `batches` batches (at least
+   * one; compactBatch() each, then finish()). Checks the inputs and the capacity.
    */
   begin(encoder: GPUCommandEncoder, inputs: ContactsFrameInputs, batches = 1): void {
     const pairSlots = inputs.pairSlots;
     if (this.open) throw new Error('contacts: begin() before the last frame finished');
-    // The last batch's ctAccumulate writes the frame's counts and grids.
+    // The last batch's ctAccumulate writes the frame's counts and grids: no batch, no counts.
     if (!Number.isInteger(batches) || batches < 1)
       throw new RangeError(`batches must be an integer >= 1, got ${batches}`);
     const capacity = this.checkFrameInputs(inputs);
