@@ -8,8 +8,8 @@
 //                poses: kept (its manifold written into the slot, its anchor carried into this
 //                frame's list) or apart (the empty manifold written, the anchor carried), else the
 //                slot flagged for the full collide. With ReuseParams.twins, an anchor read at its
-//                own slot and marked ANCHOR_TWIN is already in this frame's list: only the mark
-//                is stored. ruFlags[k] = REUSE_KEPT, REUSE_COLLIDE (1) or REUSE_APART; when
+//                own slot and marked ANCHOR_TWIN is already in this frame's list: nothing is
+//                stored (a first carry in place marks both copies). ruFlags[k] = REUSE_KEPT, REUSE_COLLIDE (1) or REUSE_APART; when
 //                asked (ReuseParams.counts), ruCounts[status] += the window's slots with that status;
 //   anchorSlots: after the narrowphase filled the flagged slots, their anchors from their new
 //                manifolds and the current poses: one invocation per entry of the work list
@@ -34,7 +34,7 @@
 @group(0) @binding(1) var<storage, read> ruBodies: array<RuBody>;
 @group(0) @binding(2) var<storage, read> ruPairs: array<vec2u>;                    // the window's pairs
 @group(0) @binding(3) var<storage, read> ruPrevSlot: array<u32>;                   // the window's last-frame slots
-@group(0) @binding(4) var<storage, read> ruAnchorsPrev: array<vec4u>;             // last frame's, whole, RU_ANCHOR_WORDS words each
+@group(0) @binding(4) var<storage, read_write> ruAnchorsPrev: array<vec4u>;       // last frame's, whole, RU_ANCHOR_WORDS words each
 @group(0) @binding(5) var<storage, read_write> ruAnchorsCur: array<vec4u>;        // the window's, RU_ANCHOR_WORDS words each
 @group(0) @binding(6) var<storage, read_write> ruManifolds: array<vec4u>;         // the window's, RU_MANIFOLD_WORDS words each
 @group(0) @binding(7) var<storage, read_write> ruFlags: array<u32>;                // the window's
@@ -76,9 +76,12 @@ fn ruInvocation(wid: vec3u, nwg: vec3u, li: u32) -> u32 {
 fn ruWriteStruct(li: u32, k0: u32, words: array<vec4u, RU_STAGE_WORDS>, n: u32, keep: bool, toAnchors: bool) {
   if (RU_STAGED_STORES) {
     ruWrites[li] = select(0u, 1u, keep);
-    for (var w = 0u; w < RU_STAGE_WORDS; w++) {
-      if (w >= n) { break; }
-      ruStage[li * n + w] = words[w];
+    // A warp whose slots all keep their struct skips the staging.
+    if (keep) {
+      for (var w = 0u; w < RU_STAGE_WORDS; w++) {
+        if (w >= n) { break; }
+        ruStage[li * n + w] = words[w];
+      }
     }
     workgroupBarrier();
     for (var w = 0u; w < RU_STAGE_WORDS; w++) {
@@ -129,13 +132,17 @@ fn reuseSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
     ruFlags[k] = status;
   }
   // Kept or apart: the manifold written into the slot, the anchor carried into this frame's list
-  // (a twin: only the mark).
+  // (a twin: nothing). Carried in place, both copies are marked: this one with its words, last
+  // frame's with its count word (it is this slot's alone), so that neither is stored again while
+  // the pair stays.
   let keep = live && status != REUSE_COLLIDE;
   ruWriteStruct(li, k - li, ruManifoldWords(m), RU_MANIFOLD_WORDS, keep, false);
   var words = ruAnchorWords(anchor);
   if (inPlace) { words[RU_COUNT_WORD].w |= ANCHOR_TWIN; }
   ruWriteStruct(li, k - li, words, RU_ANCHOR_WORDS, keep && !twin, true);
-  if (keep && twin) { ruAnchorsCur[k * RU_ANCHOR_WORDS + RU_COUNT_WORD].w = words[RU_COUNT_WORD].w; }
+  if (keep && inPlace && !twin) {
+    ruAnchorsPrev[(ruParams.firstSlot + k) * RU_ANCHOR_WORDS + RU_COUNT_WORD].w = words[RU_COUNT_WORD].w;
+  }
   if (ruParams.counts != 0u) { ruCountStatus(li, live, status); }
 }
 
