@@ -15,7 +15,8 @@
 //   ctFlags:      per block of CT_MASK_BLOCK slots (one invocation, every block of the batch's
 //                 slots and one past them), the mask of the slots k < n (its pairs) that touch
 //                 (count > 0) at ctOffsets[blocks + 1 + b] and its count at ctOffsets[b];
-//                 ctOffsets[blocks] = 0 closes the counts;
+//                 ctOffsets[blocks] = 0 closes the counts (on a GPU a workgroup reads its
+//                 blocks' slots together, row by row: ctGroupRows);
 //   (an exclusive scan of the counts, shaders/scan.wgsl: each block's place, the batch's total at
 //                 [blocks]);
 //   ctScatter:    touching slot k goes to entry i = ctCounts.total (the batches before) + its
@@ -38,7 +39,8 @@
 //                 entry marked continued;
 //   ctEventFlags: per block of CT_MASK_BLOCK entries (one invocation, one mask word each), which
 //                 began (no previous) and which of last frame's entries ended (not continued), as
-//                 bit masks, and how many of each: the block counts, began blocks then ended;
+//                 bit masks, and how many of each: the block counts, began blocks then ended
+//                 (on a GPU row by row, as ctFlags);
 //   (an exclusive scan of the block counts: where each block's events go);
 //   ctEvents:     per block (one invocation), its began and ended pairs, in list order, from its
 //                 block's places on (the set bits of its masks, lowest first); and their counts.
@@ -102,15 +104,13 @@ fn ctStoreWord(w: u32, v: vec4u, paged: bool) {
   if (!paged || w < pageWords) { ctContacts0[w] = v; } else { ctContacts1[w - pageWords] = v; }
 }
 
-// Entry j's `previous` and `matched`: its header word's z and w.
-fn ctStoreMatch(j: u32, m: vec2u) {
+// Entry j's header word (bodyA, bodyB, previous, matched), stored whole: a GPU turns a store of
+// part of a 32-byte sector into a read of the sector and a merge.
+fn ctStoreHeader(j: u32, h: vec4u) {
   if (j < ctParams.pageEntries) {
-    ctContacts0[j * CT_CONTACT_WORDS].z = m.x;
-    ctContacts0[j * CT_CONTACT_WORDS].w = m.y;
+    ctContacts0[j * CT_CONTACT_WORDS] = h;
   } else {
-    let i = (j - ctParams.pageEntries) * CT_CONTACT_WORDS;
-    ctContacts1[i].z = m.x;
-    ctContacts1[i].w = m.y;
+    ctContacts1[(j - ctParams.pageEntries) * CT_CONTACT_WORDS] = h;
   }
 }
 
@@ -158,20 +158,54 @@ fn ctFlags(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3
            @builtin(local_invocation_index) lid: u32) {
   let b = ctInvocation(wid, nwg, lid);
   let blocks = ctSlotBlocks();
-  if (b > blocks) { return; }
-  if (b == blocks) {
-    ctOffsets[b] = 0u;
-    return;
-  }
-  // To a bound known at run time: a loop of 32 known steps is unrolled, its code 32 times over.
-  let first = b * CT_MASK_BLOCK;
-  let end = min(max(ctBatchPairs(), first), first + CT_MASK_BLOCK);
+  let n = ctBatchPairs();
   var mask = 0u;
-  for (var k = first; k < end; k++) {
-    if (ctManifolds[k].count > 0u) { mask |= 1u << (k - first); }
+  if (CT_STAGED_STORES) {
+    // The workgroup's blocks together, a row of its slots at a time (barriers: no return before).
+    ctGroupRows(b - lid, n, lid);
+    let rows = workgroupUniformLoad(&ctRows);
+    for (var r = 0u; r < rows; r++) {
+      let i = r * CONTACTS_WORKGROUP_SIZE + lid;
+      let k = (b - lid) * CT_MASK_BLOCK + i;
+      if (k < n && ctManifolds[k].count > 0u) { ctGroupBit(0u, i); }
+    }
+    workgroupBarrier();
+    mask = atomicLoad(&ctMasks[lid]);
+  } else if (b < blocks) {
+    // To a bound known at run time: a loop of 32 known steps is unrolled, its code 32 times over.
+    let first = b * CT_MASK_BLOCK;
+    let end = min(max(n, first), first + CT_MASK_BLOCK);
+    for (var k = first; k < end; k++) {
+      if (ctManifolds[k].count > 0u) { mask |= 1u << (k - first); }
+    }
   }
-  ctOffsets[blocks + 1u + b] = mask;
-  ctOffsets[b] = countOneBits(mask);
+  if (b < blocks) {
+    ctOffsets[blocks + 1u + b] = mask;
+    ctOffsets[b] = countOneBits(mask);
+  } else if (b == blocks) {
+    ctOffsets[b] = 0u;
+  }
+}
+
+// On a GPU (CT_STAGED_STORES) the mask kernels build a workgroup's blocks together: in row r,
+// invocation l reads item r × CONTACTS_WORKGROUP_SIZE + l of the workgroup's, so that a warp reads
+// consecutive items (one block per invocation has each lane read its own lines, one at a time).
+// ctMasks: the blocks' masks (two sets for the events).
+var<workgroup> ctMasks: array<atomic<u32>, 2 * CONTACTS_WORKGROUP_SIZE>;
+var<workgroup> ctRows: u32;
+
+// The rows that hold items below n of the workgroup whose first block is b0.
+fn ctGroupRows(b0: u32, n: u32, lid: u32) {
+  if (lid == 0u) {
+    let first = min(b0 * CT_MASK_BLOCK, n);
+    let items = min(n - first, CONTACTS_WORKGROUP_SIZE * CT_MASK_BLOCK);
+    ctRows = (items + CONTACTS_WORKGROUP_SIZE - 1u) / CONTACTS_WORKGROUP_SIZE;
+  }
+}
+
+// Item i of the workgroup's into mask set `masks` (0 or 1).
+fn ctGroupBit(masks: u32, i: u32) {
+  atomicOr(&ctMasks[masks * CONTACTS_WORKGROUP_SIZE + i / CT_MASK_BLOCK], 1u << (i % CT_MASK_BLOCK));
 }
 
 // The batch's total: the scanned block counts at their end; then the counts and grids as if the
@@ -330,8 +364,9 @@ fn ctPatch(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3
   let j = ctInvocation(wid, nwg, lid);
   if (j >= ctCounts.written) { return; }
   let m = ctMatches[j];
-  ctStoreMatch(j, m);
-  ctKeys[j] = vec2u(ctIds[j].bodyA, ctIds[j].bodyB);
+  let pair = vec2u(ctIds[j].bodyA, ctIds[j].bodyB);
+  ctStoreHeader(j, vec4u(pair, m));
+  ctKeys[j] = pair;
   if (m.x != CONTACT_NONE) { ctContinued[m.x] = 1u; }
 }
 
@@ -343,17 +378,33 @@ fn ctEventFlags(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg:
   let eb = ctInvocation(wid, nwg, lid);
   let written = ctCounts.written;
   let prevWritten = ctPrevWritten();
-  let blocks = ctBlockCount(max(written, prevWritten));
-  if (eb >= blocks) { return; }
+  let n = max(written, prevWritten);
+  let blocks = ctBlockCount(n);
   var began = 0u;
   var ended = 0u;
-  // To a bound known at run time, as in ctFlags.
-  let first = eb * CT_MASK_BLOCK;
-  let end = min(max(written, prevWritten), first + CT_MASK_BLOCK);
-  for (var j = first; j < end; j++) {
-    if (j < written && ctMatches[j].x == CONTACT_NONE) { began |= 1u << (j - first); }
-    if (j < prevWritten && ctContinued[j] == 0u) { ended |= 1u << (j - first); }
+  if (CT_STAGED_STORES) {
+    // As ctFlags: the workgroup's blocks together (barriers: no return before).
+    ctGroupRows(eb - lid, n, lid);
+    let rows = workgroupUniformLoad(&ctRows);
+    for (var r = 0u; r < rows; r++) {
+      let i = r * CONTACTS_WORKGROUP_SIZE + lid;
+      let j = (eb - lid) * CT_MASK_BLOCK + i;
+      if (j < written && ctMatches[j].x == CONTACT_NONE) { ctGroupBit(0u, i); }
+      if (j < prevWritten && ctContinued[j] == 0u) { ctGroupBit(1u, i); }
+    }
+    workgroupBarrier();
+    began = atomicLoad(&ctMasks[lid]);
+    ended = atomicLoad(&ctMasks[CONTACTS_WORKGROUP_SIZE + lid]);
+  } else if (eb < blocks) {
+    // To a bound known at run time, as in ctFlags.
+    let first = eb * CT_MASK_BLOCK;
+    let end = min(n, first + CT_MASK_BLOCK);
+    for (var j = first; j < end; j++) {
+      if (j < written && ctMatches[j].x == CONTACT_NONE) { began |= 1u << (j - first); }
+      if (j < prevWritten && ctContinued[j] == 0u) { ended |= 1u << (j - first); }
+    }
   }
+  if (eb >= blocks) { return; }
   ctEventScratch[ctParams.eventMasksAt + 2u * eb] = began;
   ctEventScratch[ctParams.eventMasksAt + 2u * eb + 1u] = ended;
   ctEventScratch[eb] = countOneBits(began);
