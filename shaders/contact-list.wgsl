@@ -23,10 +23,11 @@
 //                 block's place + the touching slots below it in the block, when i < capacity:
 //                 the entry (not yet matched to last frame's), its ids,
 //                 and ctDenseOf[first + k] = i (else CONTACT_NONE). A workgroup's entries are
-//                 consecutive: on a GPU (CT_STAGED_STORES) they are staged in workgroup memory and
-//                 leave word after word, so that a warp's stores fill whole cache lines (one
-//                 entry per invocation puts each lane in a line of its own); a CPU adapter runs
-//                 the staging slower than it saves, and the host compiles direct stores there.
+//                 consecutive: on a GPU (CT_STAGED_STORES) the workgroup copies them a word per
+//                 invocation (the slots' manifold words as they are), so that a warp's loads and
+//                 stores fill whole cache lines (one entry per invocation puts each lane in a
+//                 line of its own); a CPU adapter runs that slower than it saves, and the host
+//                 compiles direct stores there.
 //                 ctScatterPaged is the same for a list of two pages (ctStoreWord);
 //   ctAccumulate: ctCounts.total += the batch's total (saturating); then, as if the batch were the
 //                 last (the last batch's values stand), ctFinalize: written = min(total, capacity),
@@ -72,7 +73,7 @@ struct CtEntryIds {
 }
 
 @group(0) @binding(0) var<uniform> ctParams: ContactParams;
-@group(0) @binding(1) var<storage, read> ctManifolds: array<CtManifold>;            // this batch's slots
+@group(0) @binding(1) var<storage, read> ctManifolds: array<vec4u>;                 // this batch's slots, CT_MANIFOLD_WORDS words each
 @group(0) @binding(2) var<storage, read> ctPairs: array<vec2u>;                     // this batch's pairs
 @group(0) @binding(3) var<storage, read_write> ctOffsets: array<u32>;
 @group(0) @binding(4) var<storage, read_write> ctCounts: ContactCounts;
@@ -123,6 +124,13 @@ fn ctContactWords(pair: vec2u, m: CtManifold) -> array<vec4u, CT_CONTACT_WORDS> 
   return w;
 }
 
+// The manifold of the batch's slot k.
+fn ctManifoldAt(k: u32) -> CtManifold {
+  var w: array<vec4u, CT_MANIFOLD_WORDS>;
+  for (var i = 0u; i < CT_MANIFOLD_WORDS; i++) { w[i] = ctManifolds[k * CT_MANIFOLD_WORDS + i]; }
+  return ctManifoldFromWords(w);
+}
+
 fn ctInvocation(wid: vec3u, nwg: vec3u, lid: u32) -> u32 {
   return (wid.x + wid.y * nwg.x) * CONTACTS_WORKGROUP_SIZE + lid;
 }
@@ -167,7 +175,7 @@ fn ctFlags(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3
     for (var r = 0u; r < rows; r++) {
       let i = r * CONTACTS_WORKGROUP_SIZE + lid;
       let k = (b - lid) * CT_MASK_BLOCK + i;
-      if (k < n && ctManifolds[k].count > 0u) { ctGroupBit(0u, i); }
+      if (k < n && ctManifoldAt(k).count > 0u) { ctGroupBit(0u, i); }
     }
     workgroupBarrier();
     mask = atomicLoad(&ctMasks[lid]);
@@ -176,7 +184,7 @@ fn ctFlags(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3
     let first = b * CT_MASK_BLOCK;
     let end = min(max(n, first), first + CT_MASK_BLOCK);
     for (var k = first; k < end; k++) {
-      if (ctManifolds[k].count > 0u) { mask |= 1u << (k - first); }
+      if (ctManifoldAt(k).count > 0u) { mask |= 1u << (k - first); }
     }
   }
   if (b < blocks) {
@@ -252,9 +260,9 @@ fn ctPlace(k: u32) -> u32 {
   return ctSatAdd(ctOffsets[b], countOneBits(mask & (bit - 1u)));
 }
 
-// The workgroup's entries, word by word, and how many it has (CT_STAGED_STORES).
-var<workgroup> ctStage: array<vec4u, CONTACTS_WORKGROUP_SIZE * CT_CONTACT_WORDS>;
+// The workgroup's entries (CT_STAGED_STORES): how many, and the slot of each, in order.
 var<workgroup> ctGroupEntries: atomic<u32>;
+var<workgroup> ctEntrySlots: array<u32, CONTACTS_WORKGROUP_SIZE>;
 
 // ctScatter for a list that page 0 holds (capacity <= pageEntries), ctScatterPaged for one of two.
 @compute @workgroup_size(CONTACTS_WORKGROUP_SIZE)
@@ -270,12 +278,11 @@ fn ctScatterPaged(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nw
 }
 
 // Slot k of the batch into the list (invocation lid of its workgroup). Call in workgroup-uniform
-// control flow (the staging waits for the whole workgroup).
+// control flow (the staged copy waits for the whole workgroup).
 fn ctScatterSlot(k: u32, lid: u32, paged: bool) {
   let n = ctBatchPairs();
-  // No return before the staging's barriers: every invocation reaches them.
+  // No return before the staged copy's barrier: every invocation reaches it.
   var entry = CONTACT_NONE;
-  var words: array<vec4u, CT_CONTACT_WORDS>;
   if (k < n) {
     let place = ctPlace(k);
     let i = ctSatAdd(ctCounts.total, place);
@@ -284,32 +291,41 @@ fn ctScatterSlot(k: u32, lid: u32, paged: bool) {
     ctDenseOf[slot] = entry;
     if (entry != CONTACT_NONE) {
       let pair = ctPairs[k];
-      let m = ctManifolds[k];
-      words = ctContactWords(pair, m);
+      let m = ctManifoldAt(k);
       var ids = CtEntryIds(pair.x, pair.y, slot, m.count, array<u32, CT_MAX_POINTS>());
       for (var p = 0u; p < CT_MAX_POINTS; p++) {
         ids.ids[p] = m.points[p].id;
       }
       ctIds[entry] = ids;
+      if (!CT_STAGED_STORES) {
+        let words = ctContactWords(pair, m);
+        for (var w = 0u; w < CT_CONTACT_WORDS; w++) { ctStoreWord(entry * CT_CONTACT_WORDS + w, words[w], paged); }
+      }
     }
   }
   if (CT_STAGED_STORES) {
-    // The workgroup's entries start at the entry of its first touching slot: the running total
-    // plus the place of its first slot's block (the workgroup starts a block).
-    let k0 = k - lid;
-    let first = ctSatAdd(ctCounts.total, ctOffsets[min(k0 / CT_MASK_BLOCK, ctSlotBlocks())]);
+    // The workgroup's entries are consecutive, from the running total plus the place of its first
+    // slot's block (the workgroup starts a block). They are copied a word per invocation, the
+    // header made from the pair and the rest the slot's manifold words as they are, so that loads
+    // and stores both run along consecutive words and no invocation holds an entry.
+    let first = ctSatAdd(ctCounts.total, ctOffsets[min((k - lid) / CT_MASK_BLOCK, ctSlotBlocks())]);
     if (entry != CONTACT_NONE) {
       atomicAdd(&ctGroupEntries, 1u);
-      let at = (entry - first) * CT_CONTACT_WORDS;
-      for (var w = 0u; w < CT_CONTACT_WORDS; w++) { ctStage[at + w] = words[w]; }
+      ctEntrySlots[entry - first] = k;
     }
     workgroupBarrier();
     let count = atomicLoad(&ctGroupEntries) * CT_CONTACT_WORDS;
     for (var t = lid; t < count; t += CONTACTS_WORKGROUP_SIZE) {
-      ctStoreWord(first * CT_CONTACT_WORDS + t, ctStage[t], paged);
+      let s = ctEntrySlots[t / CT_CONTACT_WORDS];
+      let w = t % CT_CONTACT_WORDS;
+      var v: vec4u;
+      if (w == 0u) {
+        v = vec4u(ctPairs[s], CONTACT_NONE, 0u);
+      } else {
+        v = ctManifolds[s * CT_MANIFOLD_WORDS + w - 1u];
+      }
+      ctStoreWord(first * CT_CONTACT_WORDS + t, v, paged);
     }
-  } else if (entry != CONTACT_NONE) {
-    for (var w = 0u; w < CT_CONTACT_WORDS; w++) { ctStoreWord(entry * CT_CONTACT_WORDS + w, words[w], paged); }
   }
 }
 

@@ -8,3 +8,7 @@ const CT_MANIFOLD_WORDS: u32 = MANIFOLD_WORDS_2D;
 fn ctManifoldWords(m: CtManifold) -> array<vec4u, MANIFOLD_WORDS_2D> {
   return manifoldWords2D(m);
 }
+
+fn ctManifoldFromWords(w: array<vec4u, MANIFOLD_WORDS_2D>) -> CtManifold {
+  return manifoldFromWords2D(w);
+}

@@ -8,3 +8,7 @@ const CT_MANIFOLD_WORDS: u32 = MANIFOLD_WORDS_3D;
 fn ctManifoldWords(m: CtManifold) -> array<vec4u, MANIFOLD_WORDS_3D> {
   return manifoldWords3D(m);
 }
+
+fn ctManifoldFromWords(w: array<vec4u, MANIFOLD_WORDS_3D>) -> CtManifold {
+  return manifoldFromWords3D(w);
+}

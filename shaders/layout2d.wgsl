@@ -53,6 +53,19 @@ fn manifoldWords2D(m: Manifold2D) -> array<vec4u, MANIFOLD_WORDS_2D> {
   return w;
 }
 
+// The manifold of its storage words (the inverse of manifoldWords2D).
+fn manifoldFromWords2D(w: array<vec4u, MANIFOLD_WORDS_2D>) -> Manifold2D {
+  var m: Manifold2D;
+  m.normal = bitcast<vec2f>(w[0].xy);
+  m.count = w[0].z;
+  m.flags = w[0].w;
+  for (var i = 0u; i < MAX_MANIFOLD_POINTS_2D; i++) {
+    let p = w[1u + i];
+    m.points[i] = ManifoldPoint2D(bitcast<vec2f>(p.xy), bitcast<f32>(p.z), p.w);
+  }
+  return m;
+}
+
 // One point of an anchor: B's surface point in B's body frame and the depth when the anchor was
 // built (A's surface point is then that point, in A's frame at the build pose, + normal × depth).
 // A join contact (one point whose normal joins a core vertex of A to one of B: vertex–vertex,

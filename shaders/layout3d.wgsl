@@ -68,6 +68,19 @@ fn manifoldWords3D(m: Manifold3D) -> array<vec4u, MANIFOLD_WORDS_3D> {
   return w;
 }
 
+// The manifold of its storage words (the inverse of manifoldWords3D).
+fn manifoldFromWords3D(w: array<vec4u, MANIFOLD_WORDS_3D>) -> Manifold3D {
+  var m: Manifold3D;
+  m.normal = bitcast<vec3f>(w[0].xyz);
+  m.count = w[0].w;
+  m.kind = w[1].x;
+  for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
+    let p = w[2u + 2u * i];
+    m.points[i] = ManifoldPoint3D(bitcast<vec3f>(p.xyz), bitcast<f32>(p.w), w[3u + 2u * i].x);
+  }
+  return m;
+}
+
 // One point of an anchor: B's surface point in B's body frame and the depth when the anchor was
 // built (A's surface point is then that point, in A's frame at the build pose, + normal × depth).
 // A join contact (kind CONTACT_CLOSEST_3D: one point whose normal joins the closest core points)
