@@ -1,8 +1,8 @@
 // The manifold reuse stage's kernels, one implementation for 2D and 3D (src/gpu/reuse.ts drives
 // them; src/cpu/reuse2d.ts and reuse3d.ts run the same loops on the host). The per-dimension file
 // before it (reuse2d.wgsl, reuse3d.wgsl) names the types RuBody, RuAnchor, RuManifold, the
-// calls ruReuse, ruAnchor, and the struct words (ruManifoldWords, ruAnchorWords,
-// ruManifoldFromWords, ruAnchorFromWords, RU_COUNT_WORD).
+// calls ruReuse, ruAnchor, and the struct words (ruManifoldWords, ruAnchorWords, ruManifoldAt,
+// ruAnchorPrev, RU_COUNT_WORD).
 // One invocation per pair slot of a window of the frame's pairs:
 //   reuseSlots:  last frame's anchor of the slot's pair (ruPreviousSlot) reused at the current
 //                poses: kept (its manifold written into the slot, its anchor carried into this
@@ -62,38 +62,6 @@ fn ruPreviousSlot(k: u32) -> u32 {
   return select(REUSE_NO_SLOT, p, p < arrayLength(&ruAnchorsPrev) / RU_ANCHOR_WORDS);
 }
 
-// The manifold of the window's slot k.
-fn ruManifoldAt(k: u32) -> RuManifold {
-  var w: array<vec4u, RU_MANIFOLD_WORDS>;
-  for (var i = 0u; i < RU_MANIFOLD_WORDS; i++) { w[i] = ruManifolds[k * RU_MANIFOLD_WORDS + i]; }
-  return ruManifoldFromWords(w);
-}
-
-// Last frame's anchor of slot p; `marked`: whether it carries ANCHOR_TWIN.
-fn ruAnchorPrev(p: u32, marked: ptr<function, bool>) -> RuAnchor {
-  var w: array<vec4u, RU_ANCHOR_WORDS>;
-  for (var i = 0u; i < RU_ANCHOR_WORDS; i++) { w[i] = ruAnchorsPrev[p * RU_ANCHOR_WORDS + i]; }
-  return ruAnchorFromWords(w, marked);
-}
-
-// On a GPU, while the list is last frame's (REUSE_PREV_IDENTITY), a workgroup's anchors are
-// consecutive in last frame's list: ruStageAnchors loads them a word per invocation into ruStage
-// (a warp's loads fill whole lines; one anchor per invocation has each lane read its own), and
-// invocation li reads its own from there.
-fn ruStageAnchors(k0: u32, li: u32) {
-  let first = (ruParams.firstSlot + k0) * RU_ANCHOR_WORDS;
-  let count = min(ruParams.pairCount, ruParams.slots);
-  let slots = min(count - min(k0, count), REUSE_WORKGROUP_SIZE);
-  let end = min(first + slots * RU_ANCHOR_WORDS, arrayLength(&ruAnchorsPrev));
-  for (var t = li; first + t < end; t += REUSE_WORKGROUP_SIZE) { ruStage[t] = ruAnchorsPrev[first + t]; }
-}
-
-fn ruStagedAnchor(li: u32, marked: ptr<function, bool>) -> RuAnchor {
-  var w: array<vec4u, RU_ANCHOR_WORDS>;
-  for (var i = 0u; i < RU_ANCHOR_WORDS; i++) { w[i] = ruStage[li * RU_ANCHOR_WORDS + i]; }
-  return ruAnchorFromWords(w, marked);
-}
-
 // Slot of an invocation: rows of workgroups (linear workgroup index wid.x + wid.y * nwg.x), so
 // any grid covering the pairs serves, the host's or the broadphase's indirect one.
 fn ruInvocation(wid: vec3u, nwg: vec3u, li: u32) -> u32 {
@@ -151,28 +119,18 @@ fn reuseSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
   // buffer already holds it there (it was carried into last frame's from here, or marked).
   var inPlace = false;
   var twin = false;
-  let staged = RU_STAGED_STORES && ruParams.prevMode == REUSE_PREV_IDENTITY;
-  if (staged) {
-    ruStageAnchors(k - li, li);
-    workgroupBarrier();
-  }
   if (live) {
     let prev = ruPreviousSlot(k);
     if (prev != REUSE_NO_SLOT) {
       let pair = ruPairs[k];
       var marked = false;
-      if (staged) {
-        anchor = ruStagedAnchor(li, &marked);
-      } else {
-        anchor = ruAnchorPrev(prev, &marked);
-      }
+      anchor = ruAnchorPrev(prev, &marked);
       inPlace = ruParams.twins != 0u && prev == ruParams.firstSlot + k;
       twin = inPlace && marked;
       status = ruReuse(anchor, ruBodies[pair.x], ruBodies[pair.y], ruParams.margin, &m);
     }
     ruFlags[k] = status;
   }
-  if (staged) { workgroupBarrier(); }                   // ruStage is the stores' next
   // Kept or apart: the manifold written into the slot, the anchor carried into this frame's list
   // (a twin: nothing). Carried in place, both copies are marked: this one with its words, last
   // frame's with its count word (it is this slot's alone), so that neither is stored again while

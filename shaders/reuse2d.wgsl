@@ -1,9 +1,9 @@
 // Manifold reuse between frames, 2D (GPU mirror of src/cpu/reuse2d.ts, function for function; the
 // method is told there). reuse.wgsl follows with the kernels and uses the names this file gives:
 // RuBody, RuAnchor, RuManifold, ruReuse, ruAnchor and the struct words (ruManifoldWords,
-// ruAnchorWords, ruManifoldFromWords, ruAnchorFromWords, RU_COUNT_WORD). Needs the 2D narrowphase
-// files before it (layout2d, manifold2d, sat2d, distance2d, clip2d, collide2d: the face query and
-// the private shapes localA, localB of separatingAxis2D).
+// ruAnchorWords, ruManifoldAt, ruAnchorPrev, RU_COUNT_WORD). Needs the 2D narrowphase files before
+// it (layout2d, manifold2d, sat2d, distance2d, clip2d, collide2d: the face query and the private
+// shapes localA, localB of separatingAxis2D).
 
 @group(0) @binding(9) var<storage, read> shapes: array<Shape2D>;
 
@@ -230,26 +230,38 @@ fn ruManifoldWords(m: Manifold2D) -> array<vec4u, RU_STAGE_WORDS> {
   return w;
 }
 
-fn ruManifoldFromWords(w: array<vec4u, RU_MANIFOLD_WORDS>) -> Manifold2D {
-  return manifoldFromWords2D(w);
+// The manifold of the window's slot k.
+fn ruManifoldAt(k: u32) -> Manifold2D {
+  let b = k * RU_MANIFOLD_WORDS;
+  var m: Manifold2D;
+  let w0 = ruManifolds[b];
+  m.normal = bitcast<vec2f>(w0.xy);
+  m.count = w0.z;
+  m.flags = w0.w;
+  for (var i = 0u; i < MAX_MANIFOLD_POINTS_2D; i++) {
+    let p = ruManifolds[b + 1u + i];
+    m.points[i] = ManifoldPoint2D(bitcast<vec2f>(p.xy), bitcast<f32>(p.z), p.w);
+  }
+  return m;
 }
 
-// An anchor of its storage words; `marked`: whether it carries ANCHOR_TWIN.
-fn ruAnchorFromWords(w: array<vec4u, RU_ANCHOR_WORDS>, marked: ptr<function, bool>) -> Anchor2D {
+// Last frame's anchor of slot p, read as its words; `marked`: whether it carries ANCHOR_TWIN.
+fn ruAnchorPrev(p: u32, marked: ptr<function, bool>) -> Anchor2D {
+  let b = p * RU_ANCHOR_WORDS;
   var a: Anchor2D;
-  let w0 = w[0];
+  let w0 = ruAnchorsPrev[b];
   a.translation = bitcast<vec2f>(w0.xy);
   a.rotation = bitcast<vec2f>(w0.zw);
-  let w1 = w[1];
+  let w1 = ruAnchorsPrev[b + 1u];
   a.normal = bitcast<vec2f>(w1.xy);
   a.bound = bitcast<f32>(w1.z);
   a.countJoin = w1.w & ~ANCHOR_TWIN;
   *marked = (w1.w & ANCHOR_TWIN) != 0u;
   for (var i = 0u; i < MAX_MANIFOLD_POINTS_2D; i++) {
-    let q = w[2u + i];
+    let q = ruAnchorsPrev[b + 2u + i];
     a.points[i] = AnchorPoint2D(bitcast<vec2f>(q.xy), bitcast<f32>(q.z), q.w);
   }
-  let w4 = w[4];
+  let w4 = ruAnchorsPrev[b + 4u];
   a.shapeA = w4.x;
   a.shapeB = w4.y;
   a.scale = bitcast<f32>(w4.z);

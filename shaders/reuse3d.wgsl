@@ -1,7 +1,7 @@
 // Manifold reuse between frames, 3D (GPU mirror of src/cpu/reuse3d.ts, function for function; the
 // method is told in src/cpu/reuse2d.ts). reuse.wgsl follows with the kernels and uses the names
 // this file gives: RuBody, RuAnchor, RuManifold, ruReuse, ruAnchor and the struct words
-// (ruManifoldWords, ruAnchorWords, ruManifoldFromWords, ruAnchorFromWords, RU_COUNT_WORD). Needs the 3D
+// (ruManifoldWords, ruAnchorWords, ruManifoldAt, ruAnchorPrev, RU_COUNT_WORD). Needs the 3D
 // narrowphase files before it, up to collide3d.wgsl (hull access, the face query,
 // deepestVertex3D, isHull3D; the kernels call no collide function, so their code is not compiled
 // in). The hull buffers are declared for manifold3d.wgsl's accessors; the anchor kernel reads
@@ -233,28 +233,40 @@ fn ruManifoldWords(m: Manifold3D) -> array<vec4u, RU_STAGE_WORDS> {
   return w;
 }
 
-fn ruManifoldFromWords(w: array<vec4u, RU_MANIFOLD_WORDS>) -> Manifold3D {
-  return manifoldFromWords3D(w);
+// The manifold of the window's slot k.
+fn ruManifoldAt(k: u32) -> Manifold3D {
+  let b = k * RU_MANIFOLD_WORDS;
+  var m: Manifold3D;
+  let w0 = ruManifolds[b];
+  m.normal = bitcast<vec3f>(w0.xyz);
+  m.count = w0.w;
+  m.kind = ruManifolds[b + 1u].x;
+  for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
+    let p = ruManifolds[b + 2u + 2u * i];
+    m.points[i] = ManifoldPoint3D(bitcast<vec3f>(p.xyz), bitcast<f32>(p.w), ruManifolds[b + 3u + 2u * i].x);
+  }
+  return m;
 }
 
-// An anchor of its storage words; `marked`: whether it carries ANCHOR_TWIN.
-fn ruAnchorFromWords(w: array<vec4u, RU_ANCHOR_WORDS>, marked: ptr<function, bool>) -> Anchor3D {
+// Last frame's anchor of slot p, read as its words; `marked`: whether it carries ANCHOR_TWIN.
+fn ruAnchorPrev(p: u32, marked: ptr<function, bool>) -> Anchor3D {
+  let b = p * RU_ANCHOR_WORDS;
   var a: Anchor3D;
-  a.rotation = bitcast<vec4f>(w[0]);
-  let w1 = w[1];
+  a.rotation = bitcast<vec4f>(ruAnchorsPrev[b]);
+  let w1 = ruAnchorsPrev[b + 1u];
   a.translation = bitcast<vec3f>(w1.xyz);
   a.bound = bitcast<f32>(w1.w);
-  let w2 = w[2];
+  let w2 = ruAnchorsPrev[b + 2u];
   a.normal = bitcast<vec3f>(w2.xyz);
   a.countKind = w2.w & ~ANCHOR_TWIN;
   *marked = (w2.w & ANCHOR_TWIN) != 0u;
-  let ids = w[7];
+  let ids = ruAnchorsPrev[b + 7u];
   for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
-    let q = w[3u + i];
+    let q = ruAnchorsPrev[b + 3u + i];
     a.points[i] = AnchorPoint3D(bitcast<vec3f>(q.xyz), bitcast<f32>(q.w));
     a.ids[i] = ids[i];
   }
-  let w8 = w[8];
+  let w8 = ruAnchorsPrev[b + 8u];
   a.shapeA = w8.x;
   a.shapeB = w8.y;
   a.scale = bitcast<f32>(w8.z);
