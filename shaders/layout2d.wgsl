@@ -39,33 +39,6 @@ struct Manifold2D {
   points: array<ManifoldPoint2D, MAX_MANIFOLD_POINTS_2D>, // the first `count` are used
 }
 
-// A Manifold2D as the 16-byte words of its storage layout, for kernels that store manifolds word
-// by word (a workgroup's words in order: coalesced).
-const MANIFOLD_WORDS_2D: u32 = 3u;
-
-fn manifoldWords2D(m: Manifold2D) -> array<vec4u, MANIFOLD_WORDS_2D> {
-  var w: array<vec4u, MANIFOLD_WORDS_2D>;
-  w[0] = vec4u(bitcast<vec2u>(m.normal), m.count, m.flags);
-  for (var i = 0u; i < MAX_MANIFOLD_POINTS_2D; i++) {
-    let p = m.points[i];
-    w[1u + i] = vec4u(bitcast<vec2u>(p.position), bitcast<u32>(p.depth), p.id);
-  }
-  return w;
-}
-
-// The manifold of its storage words (the inverse of manifoldWords2D).
-fn manifoldFromWords2D(w: array<vec4u, MANIFOLD_WORDS_2D>) -> Manifold2D {
-  var m: Manifold2D;
-  m.normal = bitcast<vec2f>(w[0].xy);
-  m.count = w[0].z;
-  m.flags = w[0].w;
-  for (var i = 0u; i < MAX_MANIFOLD_POINTS_2D; i++) {
-    let p = w[1u + i];
-    m.points[i] = ManifoldPoint2D(bitcast<vec2f>(p.xy), bitcast<f32>(p.z), p.w);
-  }
-  return m;
-}
-
 // One point of an anchor: B's surface point in B's body frame and the depth when the anchor was
 // built (A's surface point is then that point, in A's frame at the build pose, + normal × depth).
 // A join contact (one point whose normal joins a core vertex of A to one of B: vertex–vertex,

@@ -1,8 +1,8 @@
 // The manifold reuse stage's kernels, one implementation for 2D and 3D (src/gpu/reuse.ts drives
 // them; src/cpu/reuse2d.ts and reuse3d.ts run the same loops on the host). The per-dimension file
 // before it (reuse2d.wgsl, reuse3d.wgsl) names the types RuBody, RuAnchor, RuManifold, the
-// calls ruReuse, ruAnchor, and the struct words (ruManifoldWords, ruAnchorWords, ruManifoldAt,
-// ruAnchorPrev, RU_COUNT_WORD).
+// calls ruReuse, ruAnchor, and the struct words (ruManifoldWords, ruAnchorWords,
+// ruManifoldFromWords, ruAnchorPrev, RU_COUNT_WORD).
 // One invocation per pair slot of a window of the frame's pairs:
 //   reuseSlots:  last frame's anchor of the slot's pair (ruPreviousSlot) reused at the current
 //                poses: kept (its manifold written into the slot, its anchor carried into this
@@ -60,6 +60,13 @@ fn ruPreviousSlot(k: u32) -> u32 {
     p = ruPrevSlot[k];
   }
   return select(REUSE_NO_SLOT, p, p < arrayLength(&ruAnchorsPrev) / RU_ANCHOR_WORDS);
+}
+
+// The manifold of the window's slot k.
+fn ruManifoldAt(k: u32) -> RuManifold {
+  var w: array<vec4u, RU_MANIFOLD_WORDS>;
+  for (var i = 0u; i < RU_MANIFOLD_WORDS; i++) { w[i] = ruManifolds[k * RU_MANIFOLD_WORDS + i]; }
+  return ruManifoldFromWords(w);
 }
 
 // Slot of an invocation: rows of workgroups (linear workgroup index wid.x + wid.y * nwg.x), so

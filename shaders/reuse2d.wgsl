@@ -1,7 +1,7 @@
 // Manifold reuse between frames, 2D (GPU mirror of src/cpu/reuse2d.ts, function for function; the
 // method is told there). reuse.wgsl follows with the kernels and uses the names this file gives:
 // RuBody, RuAnchor, RuManifold, ruReuse, ruAnchor and the struct words (ruManifoldWords,
-// ruAnchorWords, ruManifoldAt, ruAnchorPrev, RU_COUNT_WORD). Needs the 2D narrowphase files before
+// ruAnchorWords, ruManifoldFromWords, ruAnchorPrev, RU_COUNT_WORD). Needs the 2D narrowphase files before
 // it (layout2d, manifold2d, sat2d, distance2d, clip2d, collide2d: the face query and the private
 // shapes localA, localB of separatingAxis2D).
 
@@ -230,19 +230,8 @@ fn ruManifoldWords(m: Manifold2D) -> array<vec4u, RU_STAGE_WORDS> {
   return w;
 }
 
-// The manifold of the window's slot k.
-fn ruManifoldAt(k: u32) -> Manifold2D {
-  let b = k * RU_MANIFOLD_WORDS;
-  var m: Manifold2D;
-  let w0 = ruManifolds[b];
-  m.normal = bitcast<vec2f>(w0.xy);
-  m.count = w0.z;
-  m.flags = w0.w;
-  for (var i = 0u; i < MAX_MANIFOLD_POINTS_2D; i++) {
-    let p = ruManifolds[b + 1u + i];
-    m.points[i] = ManifoldPoint2D(bitcast<vec2f>(p.xy), bitcast<f32>(p.z), p.w);
-  }
-  return m;
+fn ruManifoldFromWords(w: array<vec4u, RU_MANIFOLD_WORDS>) -> Manifold2D {
+  return manifoldFromWords2D(w);
 }
 
 // Last frame's anchor of slot p, read as its words; `marked`: whether it carries ANCHOR_TWIN.

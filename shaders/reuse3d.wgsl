@@ -1,7 +1,7 @@
 // Manifold reuse between frames, 3D (GPU mirror of src/cpu/reuse3d.ts, function for function; the
 // method is told in src/cpu/reuse2d.ts). reuse.wgsl follows with the kernels and uses the names
 // this file gives: RuBody, RuAnchor, RuManifold, ruReuse, ruAnchor and the struct words
-// (ruManifoldWords, ruAnchorWords, ruManifoldAt, ruAnchorPrev, RU_COUNT_WORD). Needs the 3D
+// (ruManifoldWords, ruAnchorWords, ruManifoldFromWords, ruAnchorPrev, RU_COUNT_WORD). Needs the 3D
 // narrowphase files before it, up to collide3d.wgsl (hull access, the face query,
 // deepestVertex3D, isHull3D; the kernels call no collide function, so their code is not compiled
 // in). The hull buffers are declared for manifold3d.wgsl's accessors; the anchor kernel reads
@@ -233,19 +233,8 @@ fn ruManifoldWords(m: Manifold3D) -> array<vec4u, RU_STAGE_WORDS> {
   return w;
 }
 
-// The manifold of the window's slot k.
-fn ruManifoldAt(k: u32) -> Manifold3D {
-  let b = k * RU_MANIFOLD_WORDS;
-  var m: Manifold3D;
-  let w0 = ruManifolds[b];
-  m.normal = bitcast<vec3f>(w0.xyz);
-  m.count = w0.w;
-  m.kind = ruManifolds[b + 1u].x;
-  for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
-    let p = ruManifolds[b + 2u + 2u * i];
-    m.points[i] = ManifoldPoint3D(bitcast<vec3f>(p.xyz), bitcast<f32>(p.w), ruManifolds[b + 3u + 2u * i].x);
-  }
-  return m;
+fn ruManifoldFromWords(w: array<vec4u, RU_MANIFOLD_WORDS>) -> Manifold3D {
+  return manifoldFromWords3D(w);
 }
 
 // Last frame's anchor of slot p, read as its words; `marked`: whether it carries ANCHOR_TWIN.

@@ -28,7 +28,9 @@ import {
   WGSL_layout2d,
   WGSL_layout3d,
   WGSL_manifold2d,
+  WGSL_manifold_words2d,
   WGSL_manifold3d,
+  WGSL_manifold_words3d,
   WGSL_narrowphase2d,
   WGSL_narrowphase3d,
   WGSL_pair_classes,
@@ -163,6 +165,7 @@ export function broadphaseFiles3D(prefix = ''): string {
 export function contactListFiles2D(prefix = ''): string {
   return assemble(constantsWgsl(), prefix, {
     layout2d: WGSL_layout2d,
+    'manifold-words2d': WGSL_manifold_words2d,
     'contact-list-layout': WGSL_contact_list_layout,
     'contact-list2d-layout': WGSL_contact_list2d_layout,
     'contact-list2d': WGSL_contact_list2d,
@@ -174,6 +177,7 @@ export function contactListFiles2D(prefix = ''): string {
 export function contactListFiles3D(prefix = ''): string {
   return assemble(constants3dWgsl(), prefix, {
     layout3d: WGSL_layout3d,
+    'manifold-words3d': WGSL_manifold_words3d,
     'contact-list-layout': WGSL_contact_list_layout,
     'contact-list3d-layout': WGSL_contact_list3d_layout,
     'contact-list3d': WGSL_contact_list3d,
@@ -186,6 +190,7 @@ export function reuseFiles2D(prefix = ''): string {
   const { narrowphase2d: _kernel, ...files } = NARROWPHASE_2D;
   return assemble(constantsWgsl(), prefix, {
     ...files,
+    'manifold-words2d': WGSL_manifold_words2d,
     reuse2d: WGSL_reuse2d,
     'reuse-layout': WGSL_reuse_layout,
     reuse: WGSL_reuse,
@@ -197,6 +202,7 @@ export function reuseFiles3D(prefix = ''): string {
   const { narrowphase3d: _kernel, ...files } = NARROWPHASE_3D;
   return assemble(constants3dWgsl(), prefix, {
     ...files,
+    'manifold-words3d': WGSL_manifold_words3d,
     reuse3d: WGSL_reuse3d,
     'reuse-layout': WGSL_reuse_layout,
     reuse: WGSL_reuse,
