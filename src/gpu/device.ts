@@ -141,10 +141,11 @@ export async function getGpu(): Promise<GPU> {
 }
 
 /**
- * How kernels that write one struct per invocation store it: 'staged' (a workgroup's structs
- * leave word after word through workgroup memory, coalesced: for GPUs) or 'direct' (each
- * invocation its own words: for CPU adapters, whose SIMD loops pay more for the staging's
- * per-lane indexing than it saves).
+ * How the reuse and contact-list kernels move their structs and bits: 'staged' (a workgroup's
+ * words in order, through workgroup memory or a word per invocation, so that a warp's loads and
+ * stores fill whole lines: for GPUs) or 'direct' (each invocation its own struct or block: for
+ * CPU adapters, whose SIMD loops pay more for the per-lane indexing than it saves). The same
+ * bytes either way.
  */
 export type StoreMode = 'staged' | 'direct';
 
