@@ -9,8 +9,9 @@
 //                frame's list) or apart (the empty manifold written, the anchor carried), else the
 //                slot flagged for the full collide. With ReuseParams.twins, an anchor read at its
 //                own slot and marked ANCHOR_TWIN is already in this frame's list: nothing is
-//                stored (a first carry in place marks both copies). ruFlags[k] = REUSE_KEPT, REUSE_COLLIDE (1) or REUSE_APART; when
-//                asked (ReuseParams.counts), ruCounts[status] += the window's slots with that status;
+//                stored (a first carry in place marks both copies). ruFlags[k] = REUSE_KEPT,
+//                REUSE_COLLIDE (1) or REUSE_APART; when asked (ReuseParams.counts),
+//                ruCounts[status] += the window's slots with that status;
 //   anchorSlots: after the narrowphase filled the flagged slots, their anchors from their new
 //                manifolds and the current poses: one invocation per entry of the work list
 //                (the flagged slots in order, src/gpu/work-list.ts), so that a warp's lanes all
@@ -83,7 +84,7 @@ fn ruInvocation(wid: vec3u, nwg: vec3u, li: u32) -> u32 {
 fn ruWriteStruct(li: u32, k0: u32, words: array<vec4u, RU_STAGE_WORDS>, n: u32, keep: bool, toAnchors: bool) {
   if (RU_STAGED_STORES) {
     ruWrites[li] = select(0u, 1u, keep);
-    // A warp whose slots all keep their struct skips the staging.
+    // A warp none of whose slots keeps its struct skips the staging.
     if (keep) {
       for (var w = 0u; w < RU_STAGE_WORDS; w++) {
         if (w >= n) { break; }

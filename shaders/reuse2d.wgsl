@@ -1,9 +1,9 @@
 // Manifold reuse between frames, 2D (GPU mirror of src/cpu/reuse2d.ts, function for function; the
 // method is told there). reuse.wgsl follows with the kernels and uses the names this file gives:
 // RuBody, RuAnchor, RuManifold, ruReuse, ruAnchor and the struct words (ruManifoldWords,
-// ruAnchorWords, ruManifoldFromWords, ruAnchorPrev, RU_COUNT_WORD). Needs the 2D narrowphase files before
-// it (layout2d, manifold2d, sat2d, distance2d, clip2d, collide2d: the face query and the private
-// shapes localA, localB of separatingAxis2D).
+// ruAnchorWords, ruManifoldFromWords, ruAnchorPrev, RU_COUNT_WORD). Needs the 2D narrowphase files
+// before it (layout2d, manifold2d, sat2d, distance2d, clip2d, collide2d: the face query and the
+// private shapes localA, localB of separatingAxis2D) and manifold-words2d.wgsl.
 
 @group(0) @binding(9) var<storage, read> shapes: array<Shape2D>;
 

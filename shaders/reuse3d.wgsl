@@ -1,11 +1,11 @@
 // Manifold reuse between frames, 3D (GPU mirror of src/cpu/reuse3d.ts, function for function; the
 // method is told in src/cpu/reuse2d.ts). reuse.wgsl follows with the kernels and uses the names
 // this file gives: RuBody, RuAnchor, RuManifold, ruReuse, ruAnchor and the struct words
-// (ruManifoldWords, ruAnchorWords, ruManifoldFromWords, ruAnchorPrev, RU_COUNT_WORD). Needs the 3D
-// narrowphase files before it, up to collide3d.wgsl (hull access, the face query,
+// (ruManifoldWords, ruAnchorWords, ruManifoldFromWords, ruAnchorPrev, RU_COUNT_WORD). Needs the
+// 3D narrowphase files before it, up to collide3d.wgsl (hull access, the face query,
 // deepestVertex3D, isHull3D; the kernels call no collide function, so their code is not compiled
-// in). The hull buffers are declared for manifold3d.wgsl's accessors; the anchor kernel reads
-// shapes, hullVertices and hullPlanes only.
+// in), and manifold-words3d.wgsl. The hull buffers are declared for manifold3d.wgsl's accessors;
+// the anchor kernel reads shapes, hullVertices and hullPlanes only.
 
 @group(0) @binding(9) var<storage, read> shapes: array<Shape3D>;
 @group(0) @binding(10) var<storage, read> hullVertices: array<vec4f>;
