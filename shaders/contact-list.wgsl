@@ -170,8 +170,7 @@ fn ctFlags(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3
   var mask = 0u;
   if (CT_STAGED_STORES) {
     // The workgroup's blocks together, a row of its slots at a time (barriers: no return before).
-    ctGroupRows(b - lid, n, lid);
-    let rows = workgroupUniformLoad(&ctRows);
+    let rows = ctGroupRows(b - lid, n, lid);
     for (var r = 0u; r < rows; r++) {
       let i = r * CONTACTS_WORKGROUP_SIZE + lid;
       let k = (b - lid) * CT_MASK_BLOCK + i;
@@ -202,13 +201,15 @@ fn ctFlags(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3
 var<workgroup> ctMasks: array<atomic<u32>, 2 * CONTACTS_WORKGROUP_SIZE>;
 var<workgroup> ctRows: u32;
 
-// The rows that hold items below n of the workgroup whose first block is b0.
-fn ctGroupRows(b0: u32, n: u32, lid: u32) {
+// The rows that hold items below n of the workgroup whose first block is b0, the same for every
+// invocation (a barrier: call in uniform control flow).
+fn ctGroupRows(b0: u32, n: u32, lid: u32) -> u32 {
   if (lid == 0u) {
     let first = min(b0 * CT_MASK_BLOCK, n);
     let items = min(n - first, CONTACTS_WORKGROUP_SIZE * CT_MASK_BLOCK);
     ctRows = (items + CONTACTS_WORKGROUP_SIZE - 1u) / CONTACTS_WORKGROUP_SIZE;
   }
+  return workgroupUniformLoad(&ctRows);
 }
 
 // Item i of the workgroup's into mask set `masks` (0 or 1).
@@ -400,8 +401,7 @@ fn ctEventFlags(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg:
   var ended = 0u;
   if (CT_STAGED_STORES) {
     // As ctFlags: the workgroup's blocks together (barriers: no return before).
-    ctGroupRows(eb - lid, n, lid);
-    let rows = workgroupUniformLoad(&ctRows);
+    let rows = ctGroupRows(eb - lid, n, lid);
     for (var r = 0u; r < rows; r++) {
       let i = r * CONTACTS_WORKGROUP_SIZE + lid;
       let j = (eb - lid) * CT_MASK_BLOCK + i;
