@@ -141,7 +141,8 @@ export interface ReuseInputs {
    * The anchor buffers alternate frame by frame and anchorsCur is the one anchorsPrev was two
    * frames ago (neither reallocated; anchorsPrev bound from slot 0, anchorsCur from firstSlot):
    * a pair at last frame's slot leaves its anchor where this buffer already holds it, marked
-   * ANCHOR_TWIN. Default false (every reused anchor stored). GpuFrame2D/3D set it.
+   * ANCHOR_TWIN (a first carry in place marks anchorsPrev's copy too). Default false (every
+   * reused anchor stored, anchorsPrev only read). GpuFrame2D/3D set it.
    */
   twins?: boolean;
   /** Last frame's anchors, the whole list (prevSlot indexes it). null: no last frame (every slot collides). */
