@@ -1,8 +1,8 @@
 // The dense contact list, one implementation for 2D and 3D (src/gpu/contact-list.ts drives it;
 // src/cpu/contact-list.ts is the same stage on the host, function for function). A per-dimension file
 // before it (contact-list2d.wgsl, contact-list3d.wgsl) names the types: CtManifold (the narrowphase's
-// Manifold2D / Manifold3D), CtUserValues and CT_MAX_POINTS, and ctManifoldWords (a manifold as its
-// CT_MANIFOLD_WORDS storage words).
+// Manifold2D / Manifold3D), CtUserValues and CT_MAX_POINTS, and ctManifoldFromWords (a manifold
+// of its CT_MANIFOLD_WORDS storage words).
 //
 // The touching manifolds of the frame's pairs, in pair order: the frames' pairs come in (bodyA,
 // bodyB) order (src/gpu/broadphase.ts), so the list is in that order with no sort. Last frame's
@@ -115,13 +115,11 @@ fn ctStoreHeader(j: u32, h: vec4u) {
   }
 }
 
-// The words of a new entry of `pair` (not yet matched to last frame's) with manifold m.
-fn ctContactWords(pair: vec2u, m: CtManifold) -> array<vec4u, CT_CONTACT_WORDS> {
-  let mw = ctManifoldWords(m);
-  var w: array<vec4u, CT_CONTACT_WORDS>;
-  w[0] = vec4u(pair.x, pair.y, CONTACT_NONE, 0u);
-  for (var i = 0u; i < CT_MANIFOLD_WORDS; i++) { w[1u + i] = mw[i]; }
-  return w;
+// Word w of the new entry of the batch's slot k: the header (its pair, not yet matched to last
+// frame's), then the slot's manifold words as they are.
+fn ctEntryWord(k: u32, w: u32) -> vec4u {
+  if (w == 0u) { return vec4u(ctPairs[k], CONTACT_NONE, 0u); }
+  return ctManifolds[k * CT_MANIFOLD_WORDS + w - 1u];
 }
 
 // The manifold of the batch's slot k.
@@ -299,16 +297,14 @@ fn ctScatterSlot(k: u32, lid: u32, paged: bool) {
       }
       ctIds[entry] = ids;
       if (!CT_STAGED_STORES) {
-        let words = ctContactWords(pair, m);
-        for (var w = 0u; w < CT_CONTACT_WORDS; w++) { ctStoreWord(entry * CT_CONTACT_WORDS + w, words[w], paged); }
+        for (var w = 0u; w < CT_CONTACT_WORDS; w++) { ctStoreWord(entry * CT_CONTACT_WORDS + w, ctEntryWord(k, w), paged); }
       }
     }
   }
   if (CT_STAGED_STORES) {
     // The workgroup's entries are consecutive, from the running total plus the place of its first
-    // slot's block (the workgroup starts a block). They are copied a word per invocation, the
-    // header made from the pair and the rest the slot's manifold words as they are, so that loads
-    // and stores both run along consecutive words and no invocation holds an entry.
+    // slot's block (the workgroup starts a block). They are copied a word per invocation, so that
+    // loads and stores both run along consecutive words and no invocation holds an entry.
     let first = ctSatAdd(ctCounts.total, ctOffsets[min((k - lid) / CT_MASK_BLOCK, ctSlotBlocks())]);
     if (entry != CONTACT_NONE) {
       atomicAdd(&ctGroupEntries, 1u);
@@ -317,14 +313,7 @@ fn ctScatterSlot(k: u32, lid: u32, paged: bool) {
     workgroupBarrier();
     let count = atomicLoad(&ctGroupEntries) * CT_CONTACT_WORDS;
     for (var t = lid; t < count; t += CONTACTS_WORKGROUP_SIZE) {
-      let s = ctEntrySlots[t / CT_CONTACT_WORDS];
-      let w = t % CT_CONTACT_WORDS;
-      var v: vec4u;
-      if (w == 0u) {
-        v = vec4u(ctPairs[s], CONTACT_NONE, 0u);
-      } else {
-        v = ctManifolds[s * CT_MANIFOLD_WORDS + w - 1u];
-      }
+      let v = ctEntryWord(ctEntrySlots[t / CT_CONTACT_WORDS], t % CT_CONTACT_WORDS);
       ctStoreWord(first * CT_CONTACT_WORDS + t, v, paged);
     }
   }

@@ -5,10 +5,6 @@ alias CtUserValue = vec2f;                             // one point's
 const CT_MAX_POINTS: u32 = MAX_MANIFOLD_POINTS_2D;
 const CT_MANIFOLD_WORDS: u32 = MANIFOLD_WORDS_2D;
 
-fn ctManifoldWords(m: CtManifold) -> array<vec4u, MANIFOLD_WORDS_2D> {
-  return manifoldWords2D(m);
-}
-
 fn ctManifoldFromWords(w: array<vec4u, MANIFOLD_WORDS_2D>) -> CtManifold {
   return manifoldFromWords2D(w);
 }

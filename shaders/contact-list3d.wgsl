@@ -5,10 +5,6 @@ alias CtUserValue = vec4f;                             // one point's
 const CT_MAX_POINTS: u32 = MAX_MANIFOLD_POINTS_3D;
 const CT_MANIFOLD_WORDS: u32 = MANIFOLD_WORDS_3D;
 
-fn ctManifoldWords(m: CtManifold) -> array<vec4u, MANIFOLD_WORDS_3D> {
-  return manifoldWords3D(m);
-}
-
 fn ctManifoldFromWords(w: array<vec4u, MANIFOLD_WORDS_3D>) -> CtManifold {
   return manifoldFromWords3D(w);
 }
