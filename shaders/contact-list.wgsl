@@ -1,8 +1,8 @@
 // The dense contact list, one implementation for 2D and 3D (src/gpu/contact-list.ts drives it;
 // src/cpu/contact-list.ts is the same stage on the host, function for function). A per-dimension file
 // before it (contact-list2d.wgsl, contact-list3d.wgsl) names the types: CtManifold (the narrowphase's
-// Manifold2D / Manifold3D), CtUserValues and CT_MAX_POINTS, and ctManifoldFromWords (a manifold
-// of its CT_MANIFOLD_WORDS storage words).
+// Manifold2D / Manifold3D), CtUserValues and CT_MAX_POINTS, ctManifoldFromWords (a manifold of its
+// CT_MANIFOLD_WORDS storage words) and ctPointId (a point's feature id).
 //
 // The touching manifolds of the frame's pairs, in pair order: the frames' pairs come in (bodyA,
 // bodyB) order (src/gpu/broadphase.ts), so the list is in that order with no sort. Last frame's
@@ -293,7 +293,7 @@ fn ctScatterSlot(k: u32, lid: u32, paged: bool) {
       let m = ctManifoldAt(k);
       var ids = CtEntryIds(pair.x, pair.y, slot, m.count, array<u32, CT_MAX_POINTS>());
       for (var p = 0u; p < CT_MAX_POINTS; p++) {
-        ids.ids[p] = m.points[p].id;
+        ids.ids[p] = ctPointId(m, p);
       }
       ctIds[entry] = ids;
       if (!CT_STAGED_STORES) {

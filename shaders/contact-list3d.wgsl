@@ -8,3 +8,8 @@ const CT_MANIFOLD_WORDS: u32 = MANIFOLD_WORDS_3D;
 fn ctManifoldFromWords(w: array<vec4u, MANIFOLD_WORDS_3D>) -> CtManifold {
   return manifoldFromWords3D(w);
 }
+
+// Point i's feature id.
+fn ctPointId(m: CtManifold, i: u32) -> u32 {
+  return m.ids[i];
+}

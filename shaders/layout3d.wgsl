@@ -42,14 +42,16 @@ struct Body3D {
 struct ManifoldPoint3D {
   position: vec3f,                                     // world, midway between the two surfaces
   depth: f32,                                          // penetration along the normal
-  id: u32,                                             // feature id (see the header)
 }
 
+// The points' ids sit together after the points (as an anchor's do), so that no word is mostly
+// padding: a manifold moves between buffers every frame (reuse, the dense list).
 struct Manifold3D {
   normal: vec3f,                                       // world, unit, from A to B
   count: u32,                                          // points used, 0..MAX_MANIFOLD_POINTS_3D
-  kind: u32,                                           // CONTACT_KIND_3D of src/cpu/collide3d.ts
   points: array<ManifoldPoint3D, MAX_MANIFOLD_POINTS_3D>, // the first `count` are used
+  ids: array<u32, MAX_MANIFOLD_POINTS_3D>,             // point i's feature id (see the header)
+  kind: u32,                                           // CONTACT_KIND_3D of src/cpu/collide3d.ts
 }
 
 // One point of an anchor: B's surface point in B's body frame and the depth when the anchor was

@@ -299,7 +299,8 @@ fn manifoldToWorld3D(out: ptr<function, Manifold3D>, swap: bool) -> u32 {
     let used = i < n;
     let id = lm.ids[i];
     (*out).points[i] = ManifoldPoint3D(select(vec3f(0.0), workingFrame.origin + workingFrame.rot * lm.positions[i], used),
-      select(0.0, -lm.separations[i], used), select(0u, select(id, swapId3D(id), swap), used));
+      select(0.0, -lm.separations[i], used));
+    (*out).ids[i] = select(0u, select(id, swapId3D(id), swap), used);
   }
   return n;
 }

@@ -148,14 +148,15 @@ fn satToSlot3D(sat: HullSat3D) -> Manifold3D {
   m.count = sat.queryA.face;
   m.kind = sat.queryB.face;
   let seps = vec3f(sat.queryA.separation, sat.queryB.separation, sat.queryE.separation);
-  m.points[0] = ManifoldPoint3D(seps, 0.0, bitcast<u32>(sat.queryE.edgeA));
-  m.points[1].id = sat.queryE.edgeB;
+  m.points[0] = ManifoldPoint3D(seps, 0.0);
+  m.ids[0] = bitcast<u32>(sat.queryE.edgeA);
+  m.ids[1] = sat.queryE.edgeB;
   return m;
 }
 
 fn satFromSlot3D(m: Manifold3D) -> HullSat3D {
   let seps = m.points[0].position;
-  let queryE = EdgeQuery3D(seps.z, bitcast<i32>(m.points[0].id), m.points[1].id, m.normal);
+  let queryE = EdgeQuery3D(seps.z, bitcast<i32>(m.ids[0]), m.ids[1], m.normal);
   return HullSat3D(FaceQuery3D(seps.x, m.count), FaceQuery3D(seps.y, m.kind), queryE, false);
 }
 

@@ -119,7 +119,7 @@ fn anchorFromManifold3D(shapeA: u32, xfA: Transform3D, shapeB: u32, xfB: Transfo
       // B's surface point, A's frame (world offsets first: they are the large numbers).
       let x = rT * ((p.position - xfA.position) - 0.5 * p.depth * m.normal) - pose.translation;
       a.points[i] = AnchorPoint3D(r0T * x, p.depth);
-      a.ids[i] = p.id;
+      a.ids[i] = m.ids[i];
     }
   }
   if (m.kind == CONTACT_CLOSEST_3D) {
@@ -150,7 +150,8 @@ fn reuseJoin3D(a: Anchor3D, rot: mat3x3f, t: vec3f, rotA: mat3x3f, xfA: Transfor
   m.count = 1u;
   m.kind = CONTACT_CLOSEST_3D;
   m.normal = rotA * n;
-  m.points[0] = ManifoldPoint3D(xfA.position + rotA * p, depth, a.ids[0]);
+  m.points[0] = ManifoldPoint3D(xfA.position + rotA * p, depth);
+  m.ids[0] = a.ids[0];
   *out = m;
   return REUSE_KEPT;
 }
@@ -193,10 +194,13 @@ fn reuseManifold3D(a: Anchor3D, shapeA: u32, xfA: Transform3D, shapeB: u32, xfB:
     if (i < count && depth >= -margin && slide <= REUSE_SLIDE_3D * a.scale) {
       // Midway between A's surface point (built pose + normal × depth) and B's moved one.
       let mid = r0 * p.local + a.translation + 0.5 * (n * p.depth + delta);
-      let point = ManifoldPoint3D(xfA.position + pose.rotA * mid, depth, a.ids[i]);
+      let point = ManifoldPoint3D(xfA.position + pose.rotA * mid, depth);
       // Constant indices (registers, not a per-lane scatter).
       for (var j = 0u; j < MAX_MANIFOLD_POINTS_3D; j++) {
-        if (j == kept) { m.points[j] = point; }
+        if (j == kept) {
+          m.points[j] = point;
+          m.ids[j] = a.ids[i];
+        }
       }
       kept++;
     }
@@ -223,7 +227,7 @@ fn ruAnchor(bodyA: Body3D, bodyB: Body3D, m: Manifold3D, margin: f32) -> Anchor3
 // padding zero.
 const RU_MANIFOLD_WORDS: u32 = MANIFOLD_WORDS_3D;
 const RU_ANCHOR_WORDS: u32 = 9u;
-const RU_STAGE_WORDS: u32 = 10u;
+const RU_STAGE_WORDS: u32 = 9u;
 const RU_COUNT_WORD: u32 = 2u;                         // the word whose w is countKind
 
 fn ruManifoldWords(m: Manifold3D) -> array<vec4u, RU_STAGE_WORDS> {

@@ -24,6 +24,7 @@
 //   beginState(i), clampAngularVelocity(w)                                 the per-body kernels'
 //   preparePoints(&c, e, warm, cA, cB), constraintMasses(&c, sA, sB)      a constraint's points
 //   storedUserValues(c)                                                    what the next frame gets
+//   solverPointId(e, i)                                                    a point's feature id
 
 @group(0) @binding(0) var<uniform> params: SolverParams;
 @group(0) @binding(1) var<uniform> solverPass: SolverPass;
@@ -56,9 +57,10 @@ fn nearestWarmStart(e: SolverContact, position: SolverVector) -> SolverPointValu
   for (var k = 0u; k < SOLVER_MAX_POINTS; k++) {
     if (k < prev.manifold.count) {
       let q = prev.manifold.points[k];
+      let id = solverPointId(prev, k);
       var taken = false;
       for (var i = 0u; i < SOLVER_MAX_POINTS; i++) {
-        taken = taken || (i < e.manifold.count && e.manifold.points[i].id == q.id);
+        taken = taken || (i < e.manifold.count && solverPointId(e, i) == id);
       }
       let d = distance(q.position, position);
       if (!taken && d <= best) {

@@ -11,6 +11,11 @@ alias SolverPointValues = vec2f;                     // a point's user values: n
 alias SolverConstraint = ContactConstraint2D;
 const SOLVER_MAX_POINTS = MAX_MANIFOLD_POINTS_2D;
 
+// Point i's feature id.
+fn solverPointId(e: SolverContact, i: u32) -> u32 {
+  return e.manifold.points[i].id;
+}
+
 fn rotateVector(q: vec2f, v: vec2f) -> vec2f {
   return vec2f(q.x * v.x - q.y * v.y, q.y * v.x + q.x * v.y);
 }

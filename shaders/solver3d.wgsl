@@ -13,6 +13,11 @@ alias SolverPointValues = vec4f;                     // a point's user values (s
 alias SolverConstraint = ContactConstraint3D;
 const SOLVER_MAX_POINTS = MAX_MANIFOLD_POINTS_3D;
 
+// Point i's feature id.
+fn solverPointId(e: SolverContact, i: u32) -> u32 {
+  return e.manifold.ids[i];
+}
+
 fn rotateVector(q: vec4f, v: vec3f) -> vec3f {
   let t = 2.0 * cross(q.xyz, v);
   return v + q.w * t + cross(q.xyz, t);

@@ -21,7 +21,8 @@ export interface ManifoldLayout {
   pointStride: number;
   pointPosition: number;
   pointDepth: number;
-  pointId: number;
+  ids: number;
+  idStride: number;
 }
 
 const shared = structTable(STRUCTS_CONTACTS_LAYOUT, 'shaders/contact-list-layout.wgsl');
@@ -94,7 +95,9 @@ export function contactsLayout(
       pointStride: M.pointStride,
       pointPosition: M.pointPosition,
       pointDepth: M.pointDepth,
-      pointId: M.pointId,
+      /** Point i's feature id at ids + i × idStride. */
+      ids: manifoldBase + M.ids,
+      idStride: M.idStride,
     },
     /** The user values of an entry: a vector per point, entry j at words * j, point i at + points + i * pointStride. */
     userValues: {

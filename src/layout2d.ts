@@ -46,6 +46,9 @@ export const LAYOUT_2D = {
     pointPosition: word(point, 'position'),
     pointDepth: word(point, 'depth'),
     pointId: word(point, 'id'),
+    /** Point i's feature id at ids + i × idStride (its point's id field; 3D keeps them together). */
+    ids: word(manifold, 'points') + word(point, 'id'),
+    idStride: member(manifold, 'points').stride / 4,
   },
   /** Anchor2D: a manifold's anchor for reuse in later frames (src/cpu/reuse2d.ts). */
   anchor: {

@@ -51,7 +51,9 @@ export const LAYOUT_3D = {
     pointCapacity: member(manifold, 'points').count,
     pointPosition: word(point, 'position'),
     pointDepth: word(point, 'depth'),
-    pointId: word(point, 'id'),
+    /** Point i's feature id at ids + i × idStride (the ids follow the points). */
+    ids: word(manifold, 'ids'),
+    idStride: member(manifold, 'ids').stride / 4,
   },
   /** Anchor3D: a manifold's anchor for reuse in later frames (src/cpu/reuse3d.ts). */
   anchor: {

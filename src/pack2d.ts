@@ -127,7 +127,8 @@ export interface ManifoldWords {
   pointStride: number;
   pointPosition: number;
   pointDepth: number;
-  pointId: number;
+  ids: number;
+  idStride: number;
 }
 
 /**
@@ -156,7 +157,7 @@ export function* eachManifold(
       const p = o + M.points + i * M.pointStride;
       const position = vec(p + M.pointPosition);
       if (origins) for (let c = 0; c < dim; c++) position[c] = position[c] + origins[dim * k + c];
-      points.push({ position, depth: f[p + M.pointDepth], id: u[p + M.pointId] });
+      points.push({ position, depth: f[p + M.pointDepth], id: u[o + M.ids + i * M.idStride] });
     }
     yield {
       pair: [pairs[2 * k], pairs[2 * k + 1]],

@@ -48,11 +48,14 @@ describe('layout3d.wgsl (static)', () => {
     expect(struct('Shape3D').size).toBe(64);
     expect(struct('Body3D').size).toBe(32);
     expect(member(struct('Body3D'), 'rotation').offset).toBe(16);
-    expect(struct('ManifoldPoint3D').size).toBe(32);
+    expect(struct('ManifoldPoint3D').size).toBe(16);
     const m = struct('Manifold3D');
     expect(member(m, 'count').offset).toBe(12);
-    expect(member(m, 'points').offset).toBe(32);
-    expect(m.size).toBe(32 + 32 * MAX_MANIFOLD_POINTS_3D);
+    expect(member(m, 'points').offset).toBe(16);
+    // The ids together after the points, then the kind: no word mostly padding but the last.
+    expect(member(m, 'ids').offset).toBe(16 + 16 * MAX_MANIFOLD_POINTS_3D);
+    expect(member(m, 'kind').offset).toBe(16 + 20 * MAX_MANIFOLD_POINTS_3D);
+    expect(m.size).toBe(32 + 20 * MAX_MANIFOLD_POINTS_3D);
     expect(struct('Params3D').size).toBe(16);
   });
 
@@ -84,11 +87,11 @@ describe('layout3d.wgsl (static)', () => {
     expect(LAYOUT_3D.manifold.words * 4).toBe(m.size);
     expect(LAYOUT_3D.manifold.pointStride * 4).toBe(p.size);
     expect(LAYOUT_3D.manifold.pointCapacity).toBe(MAX_MANIFOLD_POINTS_3D);
-    for (const name of ['normal', 'count', 'kind', 'points'] as const)
+    for (const name of ['normal', 'count', 'kind', 'points', 'ids'] as const)
       expect(LAYOUT_3D.manifold[name] * 4, `Manifold3D.${name}`).toBe(member(m, name).offset);
     expect(LAYOUT_3D.manifold.pointPosition * 4).toBe(member(p, 'position').offset);
     expect(LAYOUT_3D.manifold.pointDepth * 4).toBe(member(p, 'depth').offset);
-    expect(LAYOUT_3D.manifold.pointId * 4).toBe(member(p, 'id').offset);
+    expect(LAYOUT_3D.manifold.idStride * 4).toBe(member(m, 'ids').stride);
     expect(LAYOUT_3D.params.bytes).toBe(struct('Params3D').size);
   });
 
@@ -228,7 +231,8 @@ fn main() {
     m.kind = 0x700u + k;
     for (var j = 0u; j < MAX_MANIFOLD_POINTS_3D; j++) {
       let fj = f32(j);
-      m.points[j] = ManifoldPoint3D(vec3f(10.0 * fk + fj + 0.125, -3.0 * fk - fj - 0.375, fk - 2.0 * fj), 0.5 * fk + 0.0625 * fj - 0.75, (k << 8u) | (j + 1u));
+      m.points[j] = ManifoldPoint3D(vec3f(10.0 * fk + fj + 0.125, -3.0 * fk - fj - 0.375, fk - 2.0 * fj), 0.5 * fk + 0.0625 * fj - 0.75);
+      m.ids[j] = (k << 8u) | (j + 1u);
     }
     manifolds[k] = m;
   }
@@ -468,7 +472,7 @@ describe('host and shader agree on the 3D layouts (GPU round trip)', () => {
           want.points[j]!.position,
         );
         expect(f[p + M.pointDepth]).toBe(want.points[j]!.depth);
-        expect(u[p + M.pointId]).toBe(want.points[j]!.id);
+        expect(u[o + M.ids + j * M.idStride]).toBe(want.points[j]!.id);
       }
     }
     const pairs = Uint32Array.from(Array.from({ length: 2 * MANIFOLD_COUNT }, (_, i) => i));

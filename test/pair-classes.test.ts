@@ -351,7 +351,7 @@ async function collideListed(
         o + M.pointPosition + 1,
         o + M.pointPosition + 2,
         o + M.pointDepth,
-        o + M.pointId,
+        M.ids + p * M.idStride,
       );
     }
     let listedSame = 0;

@@ -94,12 +94,13 @@ describe('README buffer layouts', () => {
         count: M.manifold.count,
         kind: M.manifold.kind,
         points: M.manifold.points,
+        ids: M.manifold.ids,
       },
       4 * M.manifold.words,
     );
     expectFields(
       'ManifoldPoint3D',
-      { position: M.manifold.pointPosition, depth: M.manifold.pointDepth, id: M.manifold.pointId },
+      { position: M.manifold.pointPosition, depth: M.manifold.pointDepth },
       4 * M.manifold.pointStride,
     );
     const C = CONTACTS_LAYOUT_2D;

@@ -166,7 +166,7 @@ export function contactScatter(
     ids[e + I.slot] = first + k;
     ids[e + I.count] = contacts[o + C.count];
     for (let p = 0; p < I.words - I.ids; p++)
-      ids[e + I.ids + p] = contacts[o + C.points + p * C.pointStride + C.pointId];
+      ids[e + I.ids + p] = contacts[o + C.ids + p * C.idStride];
   }
 }
 

@@ -71,7 +71,7 @@ export function unpackContacts2D(
       points.push({
         position: [f[p + C.pointPosition], f[p + C.pointPosition + 1]] as [number, number],
         depth: f[p + C.pointDepth],
-        id: u[p + C.pointId],
+        id: u[o + C.ids + i * C.idStride],
         userValue: [userValues?.[v] ?? 0, userValues?.[v + 1] ?? 0] as [number, number],
       });
     }

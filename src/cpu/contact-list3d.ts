@@ -1,7 +1,7 @@
 // The dense contact list of the 3D pipeline on the host: the CPU reference of src/gpu/contact-list3d.ts,
 // with the same results byte for byte. The stage itself is the shared src/cpu/contact-list.ts (the
 // mirror of shaders/contact-list.wgsl); this file reads 3D entries back as objects (the layouts, in
-// src/contact-list-layout.ts: ContactManifold3D entries of 176 bytes, ContactUserValues3D of a vec4f
+// src/contact-list-layout.ts: ContactManifold3D entries of 128 bytes, ContactUserValues3D of a vec4f
 // per point: x the normal impulse, y and z the tangent impulses, w free).
 
 import { LAYOUT_3D } from '../layout3d.ts';
@@ -73,7 +73,7 @@ export function unpackContacts3D(
           f[p + C.pointPosition + 2],
         ] as V3,
         depth: f[p + C.pointDepth],
-        id: u[p + C.pointId],
+        id: u[o + C.ids + i * C.idStride],
         userValue: [uv(0), uv(1), uv(2), uv(3)] as V4,
       });
     }

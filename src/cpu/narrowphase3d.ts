@@ -41,7 +41,7 @@ function storeManifold(out: Float32Array, outU: Uint32Array, k: number): void {
     out[p + M.pointPosition + 1] = m.positions[3 * i + 1];
     out[p + M.pointPosition + 2] = m.positions[3 * i + 2];
     out[p + M.pointDepth] = m.depths[i];
-    outU[p + M.pointId] = m.ids[i];
+    outU[o + M.ids + i * M.idStride] = m.ids[i];
   }
 }
 

@@ -513,7 +513,7 @@ export function loadManifold3D(buf: ArrayBuffer, k: number, m: Manifold3D): void
     const p = o + M.points + j * M.pointStride;
     for (let i = 0; i < 3; i++) m.positions[3 * j + i] = f[p + M.pointPosition + i];
     m.depths[j] = f[p + M.pointDepth];
-    m.ids[j] = u[p + M.pointId];
+    m.ids[j] = u[o + M.ids + j * M.idStride];
   }
 }
 
@@ -532,7 +532,7 @@ export function storeManifold3D(m: Manifold3D, buf: ArrayBuffer, k: number): voi
     const p = o + M.points + j * M.pointStride;
     for (let i = 0; i < 3; i++) f[p + M.pointPosition + i] = m.positions[3 * j + i];
     f[p + M.pointDepth] = m.depths[j];
-    u[p + M.pointId] = m.ids[j];
+    u[o + M.ids + j * M.idStride] = m.ids[j];
   }
 }
 

@@ -1,6 +1,6 @@
 // The 3D narrowphase on the GPU: uploads packed shapes (with the four flat hull buffers), bodies
 // and pairs, collides every pair, and reads back one Manifold3D slot per pair. Buffers are pooled
-// and grow. A Manifold3D slot is 160 bytes, so a million pairs need more than the 128 MiB a device
+// and grow. A Manifold3D slot is 112 bytes, so a million pairs need more than the 128 MiB a device
 // may bind at once (lavapipe's limit): runs go in batches, and calls in flight are queued
 // (src/gpu/batches.ts). Inputs that no binding can hold are refused before any GPU work, in bytes.
 // The pairs run as pair classes (src/gpu/pair-classes.ts): split on the GPU by shape kinds, each

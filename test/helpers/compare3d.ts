@@ -69,7 +69,7 @@ export function readSlot3D(f: Float32Array, u: Uint32Array, k: number): Slot3D {
       f[p + M.pointPosition + 2]!,
     );
     s.depths.push(f[p + M.pointDepth]!);
-    s.ids.push(u[p + M.pointId]!);
+    s.ids.push(u[o + M.ids + i * M.idStride]!);
   }
   return s;
 }

@@ -122,7 +122,7 @@ function readSlot(
   };
   for (let i = 0; i < count; i++) {
     view.depths.push(f[o + M.points + i * M.pointStride + M.pointDepth]!);
-    view.ids.push(u[o + M.points + i * M.pointStride + M.pointId]!);
+    view.ids.push(u[o + M.ids + i * M.idStride]!);
   }
   return view;
 }
