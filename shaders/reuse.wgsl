@@ -9,7 +9,8 @@
 //                frame's list) or apart (the empty manifold written, the anchor carried), else the
 //                slot flagged for the full collide. With ReuseParams.twins, an anchor read at its
 //                own slot and marked ANCHOR_TWIN is already in this frame's list: nothing is
-//                stored (a first carry in place marks both copies). ruFlags[k] = REUSE_KEPT,
+//                stored (a first carry in place marks both copies). With ReuseParams.held, a pair
+//                apart at its own slot stores no manifold (the slot holds last frame's, empty). ruFlags[k] = REUSE_KEPT,
 //                REUSE_COLLIDE (1) or REUSE_APART; when asked (ReuseParams.counts),
 //                ruCounts[status] += the window's slots with that status;
 //   anchorSlots: after the narrowphase filled the flagged slots, their anchors from their new
@@ -125,6 +126,7 @@ fn reuseSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
   var anchor: RuAnchor;
   // With twins: the anchor stays at its slot (marked ANCHOR_TWIN when carried), and this frame's
   // buffer already holds it there (it was carried into last frame's from here, or marked).
+  var atOwnSlot = false;
   var inPlace = false;
   var twin = false;
   if (live) {
@@ -133,7 +135,8 @@ fn reuseSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
       let pair = ruPairs[k];
       var marked = false;
       anchor = ruAnchorPrev(prev, &marked);
-      inPlace = ruParams.twins != 0u && prev == ruParams.firstSlot + k;
+      atOwnSlot = prev == ruParams.firstSlot + k;
+      inPlace = ruParams.twins != 0u && atOwnSlot;
       twin = inPlace && marked;
       status = ruReuse(anchor, ruBodies[pair.x], ruBodies[pair.y], ruParams.margin, &m);
     }
@@ -144,7 +147,9 @@ fn reuseSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
   // frame's with its count word (it is this slot's alone), so that neither is stored again while
   // the pair stays.
   let keep = live && status != REUSE_COLLIDE;
-  ruWriteStruct(li, k - li, ruManifoldWords(m), RU_MANIFOLD_WORDS, keep, false);
+  // With held slots, a pair apart at its own slot finds its empty manifold there already.
+  let emptyHeld = ruParams.held != 0u && atOwnSlot && status == REUSE_APART;
+  ruWriteStruct(li, k - li, ruManifoldWords(m), RU_MANIFOLD_WORDS, keep && !emptyHeld, false);
   var words = ruAnchorWords(anchor);
   if (inPlace) { words[RU_COUNT_WORD].w |= ANCHOR_TWIN; }
   ruWriteStruct(li, k - li, words, RU_ANCHOR_WORDS, keep && !twin, true);

@@ -123,7 +123,10 @@ export interface FrameInputsBase<K extends string = string> {
 
 export interface FrameOutputs {
   broadphase: BroadphaseOutputs;
-  /** The last batch's manifold slots (all pairs' when the frame ran in one batch). */
+  /**
+   * The last batch's manifold slots (all pairs' when the frame ran in one batch). Read them, do
+   * not write them: the next frame leaves the slots of pairs still apart as they are.
+   */
   manifolds: GPUBuffer;
   /** Batches the narrowphase and compaction ran in. */
   batches: number;
@@ -238,6 +241,8 @@ interface FrameBatches<I> {
   anchorsPrev: GPUBufferBinding | null;
   /** ReuseInputs.twins: anchorsCur holds what the frame before last wrote there. */
   twins: boolean;
+  /** ReuseInputs.manifoldsHeld: the manifold slots hold last frame's, pair for pair. */
+  manifoldsHeld: boolean;
   anchorInputs: ReturnType<FrameDimension<I, string, string>['anchorInputs']>;
   timer: PassTimer | null;
 }
@@ -427,6 +432,10 @@ export class GpuFrame<
     this.classes.reserve(batches);
     this.workList.reserve(batches);
     const { anchorsCur, anchorsPrev, twins } = this.anchorBuffers(inputs, bp.capacity, retry);
+    // Slot k is pair k's in both frames when both ran in one batch on this buffer (and no retry
+    // rewrote it: twins says so).
+    const manifoldsHeld =
+      twins && batches === 1 && this.last?.batches === 1 && this.last.manifolds === manifolds;
     const flags = this.reuseFlags.ensure(4 * bp.capacity);
     const anchorInputs = this.dimension.anchorInputs(inputs);
     const ctx = {
@@ -439,6 +448,7 @@ export class GpuFrame<
       anchorsCur,
       anchorsPrev,
       twins,
+      manifoldsHeld,
     };
     encoder.clearBuffer(this.reuseCounts);
     for (let b = 0; b < batches; b++) this.encodeBatch({ ...ctx, anchorInputs, timer }, b);
@@ -568,6 +578,7 @@ export class GpuFrame<
       prevSlot: { buffer: bp.prevSlot, offset: 4 * s.first, size: 4 * s.slots },
       firstSlot: s.first,
       twins: ctx.twins,
+      manifoldsHeld: ctx.manifoldsHeld,
       anchorsPrev: ctx.anchorsPrev,
       anchorsCur: s.anchors,
       manifolds: s.manifolds,

@@ -96,6 +96,7 @@ const PARAMS = (() => {
     workCount: word(p, 'workCount'),
     twins: word(p, 'twins'),
     counts: word(p, 'counts'),
+    held: word(p, 'held'),
   };
 })();
 
@@ -145,6 +146,13 @@ export interface ReuseInputs {
    * reused anchor stored, anchorsPrev only read). GpuFrame2D/3D set it.
    */
   twins?: boolean;
+  /**
+   * The window's manifold slots hold last frame's, slot for slot (one window this frame and last,
+   * the same buffer, nothing else writing it): a pair proven apart at last frame's slot leaves its
+   * empty manifold where it already is (it was apart there, or the narrowphase found it so).
+   * Default false (every reused slot written). GpuFrame2D/3D set it.
+   */
+  manifoldsHeld?: boolean;
   /** Last frame's anchors, the whole list (prevSlot indexes it). null: no last frame (every slot collides). */
   anchorsPrev: GPUBufferBinding | null;
   /** This frame's anchors of the window's slots (reused slots get theirs carried; encodeAnchors writes the rest). */
@@ -297,6 +305,7 @@ export class GpuReuse {
     firstSlot: number,
     twins = false,
     counts = false,
+    held = false,
   ): number {
     if (!(Number.isInteger(slot) && slot >= 0 && slot < 2 * this.windows))
       throw new RangeError(
@@ -330,6 +339,7 @@ export class GpuReuse {
     u[PARAMS.slots] = slots;
     u[PARAMS.twins] = twins ? 1 : 0;
     u[PARAMS.counts] = counts ? 1 : 0;
+    u[PARAMS.held] = held ? 1 : 0;
     this.device.queue.writeBuffer(this.params, slot * UNIFORM_SLOT_BYTES, words);
     if (typeof pairCount !== 'number') {
       (target as GPUCommandEncoder).copyBufferToBuffer(
@@ -414,6 +424,7 @@ export class GpuReuse {
       firstSlot,
       inputs.twins === true,
       inputs.counts !== undefined,
+      inputs.manifoldsHeld === true,
     );
     if (inputs.counts && (inputs.clearCounts ?? true)) {
       if (!('clearBuffer' in target))
