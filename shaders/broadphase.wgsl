@@ -41,7 +41,8 @@
 //                  order; new ones at atomic positions within their group);
 //   bpSortGroups:  per body, its group sorted by b (insertion sort, heapsort for long groups);
 //   bpFinalize:    the counts, the narrowphase's params and the per-pair indirect dispatch;
-//   bpPrevSlots:   per pair, its slot in last frame's list, or BP_NONE;
+//   bpPrevSlots:   per pair, its slot in last frame's list, or BP_NONE (none dispatched when its
+//                  buffers hold that already: bpListHeld);
 //   bpBatch:       per batch of bpParams.batchPairs pairs: the narrowphase's params and dispatch;
 //                  invocation 0 commits the lasting state (bpCommit) first.
 //
@@ -75,7 +76,7 @@ struct BroadphaseParams {
   remapped: u32,                                       // 1: bodies were renumbered since last frame (bpRemap)
   sorts: u32,                                          // 1: the recording holds the rebuild's sorts; 0: a rebuild is deferred
   discardCut: u32,                                     // 1: an overflowing frame hands on no pairs and commits nothing
-  _pad2: u32,
+  listHeld: u32,                                       // 1: the pairs and prevSlot buffers are those last frame read and wrote (bpListHeld)
 }
 
 // A grown box: position + lo .. position + hi is the world box; with its shape's collision filter
@@ -180,7 +181,7 @@ struct BroadphaseState {
   sortCount: u32,                                      // bodies the rebuild's radix sorts sort: bodyCount, or 0
   prevWritten: u32,                                    // pairs of last frame's list
   prevOverflow: u32,                                   // last frame's list was cut short: rebuild
-  _pad0: u32,
+  prevUnchanged: u32,                                  // 1: last frame committed a list equal to the one before it
   _pad1: u32,
   _pad2: u32,
   bands: BroadphaseBands,                              // the rows of the last rebuild
@@ -774,14 +775,25 @@ fn bpFinalize() {
                               BroadphaseNarrowphaseParams(written, bpParams.margin, grid.w, 0u),
                               bpState.mode, atomicLoad(&bpState.moved), atomicLoad(&bpState.stale), 0u);
   bpIndirect = DispatchIndirect(grid.x, grid.y, 1u);
-  bpDispatch.prevSlots = bpRows(written);
+  bpDispatch.prevSlots = bpRows(select(written, 0u, bpListHeld()));
 }
 
 // What the next frame needs of this one (bpBatch's invocation 0, after bpPrevSlots).
 fn bpCommit() {
-  if (bpState.mode == BP_MODE_DEFERRED || (bpCounts.overflow != 0u && bpParams.discardCut != 0u)) { return; }
+  if (bpState.mode == BP_MODE_DEFERRED || (bpCounts.overflow != 0u && bpParams.discardCut != 0u)) {
+    bpState.prevUnchanged = 0u;
+    return;
+  }
   bpState.prevWritten = bpCounts.written;
   bpState.prevOverflow = bpCounts.overflow;
+  bpState.prevUnchanged = select(0u, 1u, bpListUnchanged());
+}
+
+// This frame's list and prevSlot already hold what bpPrevSlots would write: the list is last
+// frame's, which was the one before it, and the buffers are those last frame read (that list) and
+// wrote (the identity). bpFinalize then gives bpPrevSlots no workgroups.
+fn bpListHeld() -> bool {
+  return bpListUnchanged() && bpState.prevUnchanged != 0u && bpParams.listHeld != 0u;
 }
 
 // Per pair of the list: its slot in last frame's list (the same index when the pair is there, else

@@ -430,6 +430,52 @@ describe('GPU broadphase with fat boxes, frame to frame', () => {
     bp.destroy();
   });
 
+  it('a list kept two frames running is not written again, unless its buffers were replaced', async () => {
+    // A still pile: from the second frame on every list is last frame's. From the third, this
+    // frame's buffers already hold it (bpListHeld) and bpPrevSlots is not dispatched, unless the
+    // buffers were just grown (a larger capacity): those start empty and must be written.
+    const n = 600;
+    const bp = await GpuBroadphase2D.create(device);
+    const scene = scene2D(5, n);
+    const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
+    const shapes = device.createBuffer({ size: packShapes2D(scene.shapes).byteLength, usage: S });
+    device.queue.writeBuffer(shapes, 0, packShapes2D(scene.shapes));
+    const bodies = device.createBuffer({ size: packBodies2D(scene).byteLength, usage: S });
+    device.queue.writeBuffer(bodies, 0, packBodies2D(scene));
+    const C = BROADPHASE_LAYOUT.counts;
+    const frame = async (capacity: number) => {
+      const encoder = device.createCommandEncoder();
+      const o = bp.encode(encoder, {
+        shapes,
+        bodies,
+        bodyCount: n,
+        margin: scene.margin,
+        fatMargin: FAT,
+        capacity,
+      });
+      device.queue.submit([encoder.finish()]);
+      const counts = new Uint32Array(await readBuffer(device, o.counts, C.bytes));
+      const written = counts[C.written]!;
+      return {
+        pairs: new Uint32Array(await readBuffer(device, o.pairs, 8 * written)),
+        prevSlot: new Uint32Array(await readBuffer(device, o.prevSlot, 4 * written)),
+        moved: counts[C.moved]!,
+      };
+    };
+    const first = await frame(16 * n);
+    expect(first.pairs.length).toBeGreaterThan(2 * n);
+    const identity = Array.from({ length: first.pairs.length / 2 }, (_, k) => k);
+    for (const capacity of [16 * n, 16 * n, 16 * n, 64 * n, 64 * n, 64 * n, 64 * n]) {
+      const f = await frame(capacity);
+      expect(f.moved).toBe(0);
+      expect(f.pairs, `capacity ${capacity}`).toEqual(first.pairs);
+      expect(Array.from(f.prevSlot), `capacity ${capacity}`).toEqual(identity);
+    }
+    shapes.destroy();
+    bodies.destroy();
+    bp.destroy();
+  });
+
   it('2D: the same', async () => {
     const n = 900;
     const bp = await GpuBroadphase2D.create(device);

@@ -104,6 +104,7 @@ export const BROADPHASE_LAYOUT = {
     remapped: word(paramsStruct, 'remapped'),
     sorts: word(paramsStruct, 'sorts'),
     discardCut: word(paramsStruct, 'discardCut'),
+    listHeld: word(paramsStruct, 'listHeld'),
   },
   /** The `batches` buffer: one BroadphaseBatch per batch: narrowphase params, then x, y, z for dispatchWorkgroupsIndirect. */
   batch: {
@@ -348,6 +349,9 @@ interface LastFrame {
   fat: GPUBuffer[];
   /** Its pair list and group offsets. */
   list: GPUBuffer[];
+  /** The pair list it read (the frame before it wrote) and the prevSlot it wrote. */
+  prevPairs: GPUBuffer;
+  prevSlot: GPUBuffer;
 }
 
 /** The sizes of one encode, checked. */
@@ -373,6 +377,12 @@ interface FramePlan extends FrameSizes {
   prevList: GPUBuffer[];
   pairs: GPUBuffer;
   groups: GPUBuffer;
+  prevSlot: GPUBuffer;
+  /**
+   * This frame's pair list is the one last frame read, and prevSlot the one it wrote: when the
+   * list stays unchanged two frames running, both already hold what bpPrevSlots would write.
+   */
+  listHeld: boolean;
   prevBodyCount: number;
   fatBodyCount: number;
   remapped: boolean;
@@ -560,13 +570,21 @@ export class GpuBroadphase {
     const sizes = this.checkInputs(inputs);
     const frame = this.planFrame(inputs, sizes);
     this.writeParams(inputs, frame);
-    const prevSlot = this.buffer('prev-slot', 4 * sizes.capacity);
+    const { prevSlot } = frame;
     const buffers = this.bindingTable(inputs, frame, prevSlot);
     this.recordPasses(encoder, frame, buffers);
     this.timer?.resolve(encoder);
     if (!frame.retry) this.beforeLast = this.last;
     const { n, fatMargin, fat, pairs, groups } = frame;
-    this.last = { bodyCount: n, margin: inputs.margin, fatMargin, fat, list: [pairs, groups] };
+    this.last = {
+      bodyCount: n,
+      margin: inputs.margin,
+      fatMargin,
+      fat,
+      list: [pairs, groups],
+      prevPairs: frame.prevList[0]!,
+      prevSlot,
+    };
     return {
       pairs,
       prevSlot,
@@ -639,6 +657,9 @@ export class GpuBroadphase {
     const prevList = [this.buffer(`pairs${prev}`, 8), plan.buffers[4 + prev]];
     const pairs = this.buffer(`pairs${cur}`, 8 * capacity);
     const groups = plan.buffers[4 + cur];
+    const prevSlot = this.buffer('prev-slot', 4 * capacity);
+    const listHeld =
+      !retry && last !== null && last.prevPairs === pairs && last.prevSlot === prevSlot;
     const same = (a: GPUBuffer[], b: GPUBuffer[]): boolean => a.every((x, i) => x === b[i]);
     const listKept = last !== null && same(last.list, prevList);
     const remap = this.checkRemap(inputs, n, retry, last);
@@ -671,6 +692,8 @@ export class GpuBroadphase {
       prevList,
       pairs,
       groups,
+      prevSlot,
+      listHeld,
       prevBodyCount: listKept && last ? last.bodyCount : 0,
       fatBodyCount: refit || !last ? 0 : Math.min(n, last.bodyCount),
       remapped: remap !== null && listKept,
@@ -724,6 +747,7 @@ export class GpuBroadphase {
     u[L.remapped] = frame.remapped ? 1 : 0;
     u[L.sorts] = frame.sorts ? 1 : 0;
     u[L.discardCut] = inputs.discardOverflow === true ? 1 : 0;
+    u[L.listHeld] = frame.listHeld ? 1 : 0;
     this.device.queue.writeBuffer(this.params, 0, words);
   }
 
