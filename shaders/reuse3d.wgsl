@@ -242,6 +242,7 @@ fn ruManifoldFromWords(w: array<vec4u, RU_MANIFOLD_WORDS>) -> Manifold3D {
 }
 
 // Last frame's anchor of slot p, read as its words; `marked`: whether it carries ANCHOR_TWIN.
+// An anchor without points (a pair apart) has zero point words: they are not read.
 fn ruAnchorPrev(p: u32, marked: ptr<function, bool>) -> Anchor3D {
   let b = p * RU_ANCHOR_WORDS;
   var a: Anchor3D;
@@ -253,11 +254,13 @@ fn ruAnchorPrev(p: u32, marked: ptr<function, bool>) -> Anchor3D {
   a.normal = bitcast<vec3f>(w2.xyz);
   a.countKind = w2.w & ~ANCHOR_TWIN;
   *marked = (w2.w & ANCHOR_TWIN) != 0u;
-  let ids = ruAnchorsPrev[b + 7u];
-  for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
-    let q = ruAnchorsPrev[b + 3u + i];
-    a.points[i] = AnchorPoint3D(bitcast<vec3f>(q.xyz), bitcast<f32>(q.w));
-    a.ids[i] = ids[i];
+  if ((a.countKind & 0xffu) != 0u) {
+    let ids = ruAnchorsPrev[b + 7u];
+    for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
+      let q = ruAnchorsPrev[b + 3u + i];
+      a.points[i] = AnchorPoint3D(bitcast<vec3f>(q.xyz), bitcast<f32>(q.w));
+      a.ids[i] = ids[i];
+    }
   }
   let w8 = ruAnchorsPrev[b + 8u];
   a.shapeA = w8.x;
