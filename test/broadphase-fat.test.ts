@@ -242,6 +242,46 @@ function checkFrames(
   return { update, rebuild, still };
 }
 
+/** The shapes and bodies buffers of a 2D scene (the bodies written by each frame2D). */
+function buffers2D(scene: Scene2D): { shapes: GPUBuffer; bodies: GPUBuffer } {
+  const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
+  const packed = packShapes2D(scene.shapes);
+  const shapes = device.createBuffer({ size: packed.byteLength, usage });
+  device.queue.writeBuffer(shapes, 0, packed);
+  const bodies = device.createBuffer({ size: packBodies2D(scene).byteLength, usage });
+  return { shapes, bodies };
+}
+
+/** One frame of `bp` over `scene`'s bodies, its list and counts read back. */
+async function frame2D(
+  bp: GpuBroadphase,
+  buffers: { shapes: GPUBuffer; bodies: GPUBuffer },
+  scene: Scene2D,
+  capacity: number,
+  retry = false,
+): Promise<{ pairs: Uint32Array; prevSlot: Uint32Array; total: number; moved: number }> {
+  device.queue.writeBuffer(buffers.bodies, 0, packBodies2D(scene));
+  const encoder = device.createCommandEncoder();
+  const o = bp.encode(encoder, {
+    ...buffers,
+    bodyCount: scene.bodyShape.length,
+    margin: scene.margin,
+    fatMargin: FAT,
+    capacity,
+    retry,
+  });
+  device.queue.submit([encoder.finish()]);
+  const C = BROADPHASE_LAYOUT.counts;
+  const counts = new Uint32Array(await readBuffer(device, o.counts, C.bytes));
+  const written = counts[C.written]!;
+  return {
+    pairs: new Uint32Array(await readBuffer(device, o.pairs, 8 * written)),
+    prevSlot: new Uint32Array(await readBuffer(device, o.prevSlot, 4 * written)),
+    total: counts[C.total]!,
+    moved: counts[C.moved]!,
+  };
+}
+
 function findPair(pairs: Uint32Array, a: number, b: number): number {
   for (let k = 0; k < pairs.length; k += 2) if (pairs[k] === a && pairs[k + 1] === b) return k / 2;
   return -1;
@@ -377,41 +417,9 @@ describe('GPU broadphase with fat boxes, frame to frame', () => {
     const dense = scene2D(3, n);
     const spread = scene2D(3, n);
     for (let i = 0; i < 2 * n; i++) spread.bodyPosition[i]! *= 3;
-    const shapes = device.createBuffer({
-      size: packShapes2D(dense.shapes).byteLength,
-      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
-    });
-    device.queue.writeBuffer(shapes, 0, packShapes2D(dense.shapes));
-    const bodies = device.createBuffer({
-      size: packBodies2D(dense).byteLength,
-      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
-    });
-    const C = BROADPHASE_LAYOUT.counts;
-    const frame = async (
-      scene: Scene2D,
-      capacity: number,
-      retry = false,
-    ): Promise<{ pairs: Uint32Array; prevSlot: Uint32Array; total: number }> => {
-      device.queue.writeBuffer(bodies, 0, packBodies2D(scene));
-      const encoder = device.createCommandEncoder();
-      const o = bp.encode(encoder, {
-        shapes,
-        bodies,
-        bodyCount: n,
-        margin: scene.margin,
-        fatMargin: FAT,
-        capacity,
-        retry,
-      });
-      device.queue.submit([encoder.finish()]);
-      const counts = new Uint32Array(await readBuffer(device, o.counts, C.bytes));
-      const written = counts[C.written]!;
-      return {
-        pairs: new Uint32Array(await readBuffer(device, o.pairs, 8 * written)),
-        prevSlot: new Uint32Array(await readBuffer(device, o.prevSlot, 4 * written)),
-        total: counts[C.total]!,
-      };
-    };
+    const buffers = buffers2D(dense);
+    const frame = (scene: Scene2D, capacity: number, retry = false) =>
+      frame2D(bp, buffers, scene, capacity, retry);
     const first = await frame(dense, 16 * n);
     await frame(dense, 16 * n);
     const few = await frame(spread, 16 * n);
@@ -425,8 +433,8 @@ describe('GPU broadphase with fat boxes, frame to frame', () => {
       const where = findPair(few.pairs, retried.pairs[2 * k]!, retried.pairs[2 * k + 1]!);
       expect(retried.prevSlot[k], `pair ${k}`).toBe(where < 0 ? PREV_SLOT_NONE : where);
     }
-    shapes.destroy();
-    bodies.destroy();
+    buffers.shapes.destroy();
+    buffers.bodies.destroy();
     bp.destroy();
   });
 
@@ -437,31 +445,8 @@ describe('GPU broadphase with fat boxes, frame to frame', () => {
     const n = 600;
     const bp = await GpuBroadphase2D.create(device);
     const scene = scene2D(5, n);
-    const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
-    const shapes = device.createBuffer({ size: packShapes2D(scene.shapes).byteLength, usage: S });
-    device.queue.writeBuffer(shapes, 0, packShapes2D(scene.shapes));
-    const bodies = device.createBuffer({ size: packBodies2D(scene).byteLength, usage: S });
-    device.queue.writeBuffer(bodies, 0, packBodies2D(scene));
-    const C = BROADPHASE_LAYOUT.counts;
-    const frame = async (capacity: number) => {
-      const encoder = device.createCommandEncoder();
-      const o = bp.encode(encoder, {
-        shapes,
-        bodies,
-        bodyCount: n,
-        margin: scene.margin,
-        fatMargin: FAT,
-        capacity,
-      });
-      device.queue.submit([encoder.finish()]);
-      const counts = new Uint32Array(await readBuffer(device, o.counts, C.bytes));
-      const written = counts[C.written]!;
-      return {
-        pairs: new Uint32Array(await readBuffer(device, o.pairs, 8 * written)),
-        prevSlot: new Uint32Array(await readBuffer(device, o.prevSlot, 4 * written)),
-        moved: counts[C.moved]!,
-      };
-    };
+    const buffers = buffers2D(scene);
+    const frame = (capacity: number) => frame2D(bp, buffers, scene, capacity);
     const first = await frame(16 * n);
     expect(first.pairs.length).toBeGreaterThan(2 * n);
     const identity = Array.from({ length: first.pairs.length / 2 }, (_, k) => k);
@@ -471,8 +456,8 @@ describe('GPU broadphase with fat boxes, frame to frame', () => {
       expect(f.pairs, `capacity ${capacity}`).toEqual(first.pairs);
       expect(Array.from(f.prevSlot), `capacity ${capacity}`).toEqual(identity);
     }
-    shapes.destroy();
-    bodies.destroy();
+    buffers.shapes.destroy();
+    buffers.bodies.destroy();
     bp.destroy();
   });
 
