@@ -10,9 +10,9 @@
 //                slot flagged for the full collide. With ReuseParams.twins, an anchor read at its
 //                own slot and marked ANCHOR_TWIN is already in this frame's list: nothing is
 //                stored (a first carry in place marks both copies). With ReuseParams.held, a pair
-//                apart at its own slot stores no manifold (the slot holds last frame's, empty). ruFlags[k] = REUSE_KEPT,
-//                REUSE_COLLIDE (1) or REUSE_APART; when asked (ReuseParams.counts),
-//                ruCounts[status] += the window's slots with that status;
+//                apart at its own slot stores no manifold (the slot holds last frame's, empty).
+//                ruFlags[k] = REUSE_KEPT, REUSE_COLLIDE (1) or REUSE_APART; when asked
+//                (ReuseParams.counts), ruCounts[status] += the window's slots with that status;
 //   anchorSlots: after the narrowphase filled the flagged slots, their anchors from their new
 //                manifolds and the current poses: one invocation per entry of the work list
 //                (the flagged slots in order, src/gpu/work-list.ts), so that a warp's lanes all
