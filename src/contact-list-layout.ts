@@ -6,24 +6,12 @@ import { LAYOUT_2D } from './layout2d.ts';
 import { LAYOUT_3D } from './layout3d.ts';
 import { member, structTable, word, type StructLayout } from './layout.ts';
 import { InputError } from './errors.ts';
+import type { ManifoldWords } from './pack2d.ts';
 import {
   STRUCTS_CONTACTS_2D,
   STRUCTS_CONTACTS_3D,
   STRUCTS_CONTACTS_LAYOUT,
 } from './reflection.generated.ts';
-
-/** The narrowphase's manifold layout, as LAYOUT_2D.manifold / LAYOUT_3D.manifold give it (words). */
-export interface ManifoldLayout {
-  words: number;
-  normal: number;
-  count: number;
-  points: number;
-  pointStride: number;
-  pointPosition: number;
-  pointDepth: number;
-  ids: number;
-  idStride: number;
-}
 
 const shared = structTable(STRUCTS_CONTACTS_LAYOUT, 'shaders/contact-list-layout.wgsl');
 const countsStruct = shared.struct('ContactCounts');
@@ -72,7 +60,7 @@ export function contactsLayout(
   source: string,
   contactName: string,
   userName: string,
-  M: ManifoldLayout,
+  M: ManifoldWords,
 ) {
   const { struct } = structTable(structs, source);
   const contactStruct = struct(contactName);

@@ -34,7 +34,6 @@ import {
   type ContactsResult,
   type ContactsRunOptions,
   type ContactsTimings,
-  type ManifoldLayout,
 } from '../contact-list-layout.ts';
 
 export {
@@ -45,7 +44,7 @@ export {
   checkRunInputs,
   contactsLayout,
 };
-export type { ContactsLayout, ContactsResult, ContactsRunOptions, ContactsTimings, ManifoldLayout };
+export type { ContactsLayout, ContactsResult, ContactsRunOptions, ContactsTimings };
 
 // ---- the kernels, on the host ---------------------------------------------------------------
 
