@@ -29,8 +29,9 @@
 // cache line. A CPU adapter runs a workgroup as SIMD loops, where the staging's per-lane indexing
 // costs more than it saves, so the host compiles direct stores there (docs/frame.md, measured).
 // Deterministic: every output word is a function of the inputs; the counts are sums (atomics,
-// whose order does not change them). REUSE_WORKGROUP_SIZE, REUSE_COUNT_SPAN, the status constants
-// and RU_STAGED_STORES are prepended by the host; reuse-layout.wgsl (ReuseParams) comes before.
+// whose order does not change them). REUSE_WORKGROUP_SIZE, REUSE_COUNT_SPAN, the status constants,
+// RU_STAGED_STORES and RU_STAGE_SLOTS are prepended by the host; reuse-layout.wgsl (ReuseParams)
+// comes before.
 
 @group(0) @binding(0) var<uniform> ruParams: ReuseParams;
 @group(0) @binding(1) var<storage, read> ruBodies: array<RuBody>;
@@ -44,9 +45,11 @@
 @group(0) @binding(14) var<storage, read> ruWork: array<u32>;                      // anchorSlots: the flagged slots, in order
 
 var<workgroup> ruGroupCounts: array<atomic<u32>, 4>;
-// The workgroup's structs, word by word, and which of its slots write theirs.
-var<workgroup> ruStage: array<vec4u, REUSE_WORKGROUP_SIZE * RU_STAGE_WORDS>;
-var<workgroup> ruWrites: array<u32, REUSE_WORKGROUP_SIZE>;
+// The workgroup's structs, word by word, and which of its slots write theirs. RU_STAGE_SLOTS is
+// the workgroup's size when staged, else 1: declared workgroup memory is zeroed for every
+// workgroup, used or not, and direct stores use none (docs/frame.md).
+var<workgroup> ruStage: array<vec4u, RU_STAGE_SLOTS * RU_STAGE_WORDS>;
+var<workgroup> ruWrites: array<u32, RU_STAGE_SLOTS>;
 
 // countWork's counts (ruCounts words): the work list's slots, and those of them that touch.
 const RU_COUNT_COLLIDED: u32 = 0u;

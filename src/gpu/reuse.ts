@@ -273,7 +273,8 @@ export class GpuReuse {
       `${dimension.label}-${stores}${kernel === 'general' ? '' : `-${kernel}`}`,
       KERNELS,
       dimension.entries,
-      () => `const RU_STAGED_STORES: bool = ${stores === 'staged'};\n${dimension.wgsl(kernel)}`,
+      () =>
+        `const RU_STAGED_STORES: bool = ${stores === 'staged'};\nconst RU_STAGE_SLOTS: u32 = ${stores === 'staged' ? 'REUSE_WORKGROUP_SIZE' : '1u'};\n${dimension.wgsl(kernel)}`,
       'reflected',
     );
     return new GpuReuse(device, dimension, kernels, bindings, options);
