@@ -25,7 +25,7 @@ struct ContactParams {
   slots: u32,                                          // this batch: its pair slots (the manifold and pair bindings hold them)
   pageEntries: u32,                                    // entries per page of the dense list (bindings)
   eventMasksAt: u32,                                   // the event scratch's word where the blocks' flag masks start
-  _pad0: u32,
+  slotStatus: u32,                                     // this batch: 1 when ctSlotStatus holds its slots' reuse status (ctFlags reads only the collided slots' manifolds)
 }
 
 // The per-entry kernels' grids and the event scan's size, written by ctFinalize once the frame's

@@ -14,7 +14,10 @@
 // (slot k is the frame's pair first + k), and
 //   ctFlags:      per block of CT_MASK_BLOCK slots (one invocation, every block of the batch's
 //                 slots and one past them), the mask of the slots k < n (its pairs) that touch
-//                 (count > 0) at ctOffsets[blocks + 1 + b] and its count at ctOffsets[b];
+//                 (count > 0) at ctOffsets[blocks + 1 + b] and its count at ctOffsets[b]; with
+//                 the reuse stage's status of the slots (ctParams.slotStatus), a kept slot
+//                 touches and one apart does not, and only the others' manifolds are read (on a
+//                 GPU a status word is 4 bytes, a slot's count a sector of its own);
 //                 ctOffsets[blocks] = 0 closes the counts (on a GPU a workgroup reads its
 //                 blocks' slots together, row by row: ctGroupRows);
 //   (an exclusive scan of the counts, shaders/scan.wgsl: each block's place, the batch's total at
@@ -50,8 +53,8 @@
 //
 // No atomics but a workgroup's count of its entries (a sum): every output is a function of the
 // input alone, byte for byte, whatever the batches.
-// Needs the per-dimension layout files and contact-list-layout.wgsl before it, CONTACTS_WORKGROUP_SIZE
-// and CONTACT_NONE prepended by the host. Rows of workgroups as in scan.wgsl (linear workgroup
+// Needs the per-dimension layout files and contact-list-layout.wgsl before it, CONTACTS_WORKGROUP_SIZE,
+// CONTACT_NONE and the reuse status values CT_SLOT_KEPT, CT_SLOT_APART prepended by the host. Rows of workgroups as in scan.wgsl (linear workgroup
 // index wid.x + wid.y * nwg.x; surplus invocations return at once). Loops over a block of entries
 // or slots run to bounds read at run time (32 known steps are unrolled: slow to compile).
 // Each kernel binds at most 8 storage buffers (WebGPU's default limit).
@@ -87,6 +90,7 @@ struct CtEntryIds {
 @group(0) @binding(12) var<storage, read_write> ctEventScratch: array<u32>;         // the event blocks' counts (scanned), then their masks
 @group(0) @binding(13) var<storage, read> ctPrevUserValues: array<CtUserValues>;
 @group(0) @binding(14) var<storage, read> ctPrevCounts: ContactCounts;
+@group(0) @binding(15) var<storage, read> ctSlotStatus: array<u32>;               // this batch's slots: the reuse stage's status (ctParams.slotStatus)
 @group(0) @binding(16) var<storage, read_write> ctBegan: array<vec2u>;              // pairs that began touching
 @group(0) @binding(17) var<storage, read_write> ctContacts1: array<vec4u>;         // page 1
 @group(0) @binding(18) var<storage, read_write> ctIds: array<CtEntryIds>;
@@ -127,6 +131,17 @@ fn ctManifoldAt(k: u32) -> CtManifold {
   var w: array<vec4u, CT_MANIFOLD_WORDS>;
   for (var i = 0u; i < CT_MANIFOLD_WORDS; i++) { w[i] = ctManifolds[k * CT_MANIFOLD_WORDS + i]; }
   return ctManifoldFromWords(w);
+}
+
+// Whether the batch's slot k touches (its manifold has points): a slot the reuse stage kept
+// does, one it proved apart does not (CT_SLOT_KEPT, CT_SLOT_APART: its status values).
+fn ctTouches(k: u32) -> bool {
+  if (ctParams.slotStatus != 0u) {
+    let status = ctSlotStatus[k];
+    if (status == CT_SLOT_KEPT) { return true; }
+    if (status == CT_SLOT_APART) { return false; }
+  }
+  return ctManifoldAt(k).count > 0u;
 }
 
 fn ctInvocation(wid: vec3u, nwg: vec3u, lid: u32) -> u32 {
@@ -172,7 +187,7 @@ fn ctFlags(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3
     for (var r = 0u; r < rows; r++) {
       let i = r * CONTACTS_WORKGROUP_SIZE + lid;
       let k = (b - lid) * CT_MASK_BLOCK + i;
-      if (k < n && ctManifoldAt(k).count > 0u) { ctGroupBit(0u, i); }
+      if (k < n && ctTouches(k)) { ctGroupBit(0u, i); }
     }
     workgroupBarrier();
     mask = atomicLoad(&ctMasks[lid]);
@@ -181,7 +196,7 @@ fn ctFlags(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3
     let first = b * CT_MASK_BLOCK;
     let end = min(max(n, first), first + CT_MASK_BLOCK);
     for (var k = first; k < end; k++) {
-      if (ctManifoldAt(k).count > 0u) { mask |= 1u << (k - first); }
+      if (ctTouches(k)) { mask |= 1u << (k - first); }
     }
   }
   if (b < blocks) {

@@ -38,6 +38,7 @@ export const CONTACT_PARAMS_LAYOUT = {
   slots: word(paramsStruct, 'slots'),
   pageEntries: word(paramsStruct, 'pageEntries'),
   eventMasksAt: word(paramsStruct, 'eventMasksAt'),
+  slotStatus: word(paramsStruct, 'slotStatus'),
 } as const;
 
 const dispatchStruct = shared.struct('ContactDispatch');

@@ -27,6 +27,7 @@ import {
   type ContactsRunOptions2D,
 } from '../src/cpu/contact-list2d.ts';
 import { collidePacked2D, prepareCpu2D } from '../src/cpu/narrowphase2d.ts';
+import { REUSE_STATUS } from '../src/constants.ts';
 import { GpuContacts2D } from '../src/gpu/contact-list2d.ts';
 import { acquireDevice, type AcquiredDevice } from '../src/gpu/device.ts';
 import { dispatchLimits, MAX_GROUPS_PER_DIMENSION, readBuffer } from '../src/gpu/buffers.ts';
@@ -669,6 +670,80 @@ describe("encode into the caller's encoder", () => {
       pb.destroy();
       countBuf.destroy();
     }
+  });
+
+  it("a batch's reuse status: kept slots listed, apart ones left out, unread; GPU equals CPU", async () => {
+    // Slots the status calls kept or apart are listed or left out by it alone: a status true to
+    // the manifolds gives the reference list; one that lies about some slots (an empty slot
+    // "kept", touching ones "apart") shows it was read, and GPU and CPU agree on what it says.
+    const device = gpu.device;
+    const frame = pileFrame(pile(53, 1500), 0, -1);
+    const n = frame.pairs.length / 2;
+    const m = new Uint32Array(frame.manifolds);
+    const r = rng(54);
+    const { kept, collide, apart } = REUSE_STATUS;
+    const truthful = Uint32Array.from({ length: n }, (_, k) =>
+      r() < 0.3 ? collide : m[k * M.words + M.count]! > 0 ? kept : apart,
+    );
+    const lying = truthful.slice();
+    const empty = truthful.findIndex((s, k) => s === apart && m[k * M.words + M.count] === 0);
+    lying[empty] = kept;
+    let liedApart = 0;
+    for (let k = 0; k < n && liedApart < 40; k += 7)
+      if (truthful[k] === kept) {
+        lying[k] = apart;
+        liedApart++;
+      }
+    const reference = new CpuContacts2D().run(frame.manifolds, frame.pairs);
+    const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST;
+    const mb = device.createBuffer({ size: frame.manifolds.byteLength, usage: S });
+    const pb = device.createBuffer({ size: frame.pairs.byteLength, usage: S });
+    const sb = device.createBuffer({ size: 4 * n, usage: S });
+    device.queue.writeBuffer(mb, 0, frame.manifolds);
+    device.queue.writeBuffer(pb, 0, frame.pairs);
+    for (const stores of ['staged', 'direct'] as const) {
+      const other = await GpuContacts2D.create(device, undefined, stores);
+      try {
+        for (const [status, total] of [
+          [truthful, reference.total],
+          [lying, reference.total + 1 - liedApart],
+        ] as const) {
+          device.queue.writeBuffer(sb, 0, status);
+          other.reset();
+          const encoder = device.createCommandEncoder();
+          other.begin(encoder, { pairSlots: n, pairCount: n });
+          other.compactBatch({
+            manifolds: mb,
+            pairs: pb,
+            pairsOffset: 0,
+            first: 0,
+            slots: n,
+            status: { buffer: sb },
+          });
+          const out = other.finish();
+          device.queue.submit([encoder.finish()]);
+          const counts = new Uint32Array(await readBuffer(device, out.counts, K.bytes));
+          const cpu = new CpuContacts2D().runFrame(
+            frame.manifolds,
+            frame.pairs,
+            new Uint32Array(n),
+            {
+              status,
+            },
+          );
+          expect([counts[K.total], cpu.total], stores).toEqual([total, total]);
+          const dense = await readBuffer(device, out.contacts, total * C.bytes);
+          expect(bytesEqual(dense, cpu.dense), firstDifference(dense, cpu.dense)).toBe(true);
+          if (status === truthful) expect(bytesEqual(dense, reference.dense)).toBe(true);
+        }
+      } finally {
+        other.destroy();
+      }
+    }
+    expect(liedApart).toBe(40);
+    mb.destroy();
+    pb.destroy();
+    sb.destroy();
   });
 
   it('refuses inconsistent inputs before any GPU work', async () => {

@@ -4,11 +4,12 @@
 // layouts (contactsLayout) and classes.
 //
 //   compaction   per batch of consecutive pairs (one batch unless the caller asks for more), the
-//                touching manifold slots (count > 0) as bit masks per block of slots with their
-//                counts, an exclusive prefix sum of the counts, a scatter of their entries into
-//                the list (in pair order) and of each slot's entry into denseOf, and a running
-//                total (contactFlags, exclusiveScanSaturating, contactScatter, contactAccumulate),
-//                then the counts (contactFinalize);
+//                touching manifold slots (count > 0; a frame's kept and apart slots by their
+//                reuse status) as bit masks per block of slots with their counts, an exclusive
+//                prefix sum of the counts, a scatter of their entries into the list (in pair
+//                order) and of each slot's entry into denseOf, and a running total (contactFlags,
+//                exclusiveScanSaturating, contactScatter, contactAccumulate), then the counts
+//                (contactFinalize);
 //   persistence  each entry finds last frame's entry of the same pair through its pair's slot last
 //                frame (prevSlot) and that slot's entry then (denseOf), and each of its points takes
 //                the user value of last frame's point with the same feature id, else 0
@@ -22,7 +23,7 @@
 // `overflow` is 1 when it did not fit; run() then grows the list and runs the frame again.
 
 import { prevSlots } from '../broadphase-fat.ts';
-import { CONTACT_NONE, CONTACTS_GROWTH, MASK_BLOCK } from '../constants.ts';
+import { CONTACT_NONE, CONTACTS_GROWTH, MASK_BLOCK, REUSE_STATUS } from '../constants.ts';
 import { maskBlocks } from '../mask-blocks.ts';
 import {
   CONTACT_COUNTS_LAYOUT,
@@ -86,8 +87,8 @@ export function contactFlags(
   batchPairs: number,
   slots: number,
   offsets: Uint32Array,
+  status: Uint32Array | null = null,
 ): void {
-  const M = L.manifold;
   const { blocks, masksAt } = maskBlocks(slots);
   offsets[blocks] = 0;
   for (let b = 0; b < blocks; b++) {
@@ -95,11 +96,28 @@ export function contactFlags(
     const end = Math.min(Math.max(batchPairs, first), first + MASK_BLOCK);
     let mask = 0;
     for (let k = first; k < end; k++) {
-      if (manifolds[k * M.words + M.count] > 0) mask |= 1 << (k - first);
+      if (contactTouches(L, manifolds, status, k)) mask |= 1 << (k - first);
     }
     offsets[masksAt + b] = mask;
     offsets[b] = countOneBits(mask);
   }
+}
+
+/**
+ * ctTouches: whether the batch's slot k touches; with the reuse stage's status of the slots, a
+ * kept slot does and one proven apart does not, and only the others' manifolds are read.
+ */
+export function contactTouches(
+  L: ContactsLayout,
+  manifolds: Uint32Array,
+  status: Uint32Array | null,
+  k: number,
+): boolean {
+  if (status) {
+    if (status[k] === REUSE_STATUS.kept) return true;
+    if (status[k] === REUSE_STATUS.apart) return false;
+  }
+  return manifolds[k * L.manifold.words + L.manifold.count] > 0;
 }
 
 /** shaders/scan.wgsl: in-place exclusive prefix sums of the first `n` values, saturating at 0xffffffff. */
@@ -427,6 +445,7 @@ export class CpuContacts {
     batchSize: number,
     prevSlot: Uint32Array | null,
     events = true,
+    status: Uint32Array | null = null,
   ): { slot: CpuSlot; began: Uint32Array; ended: Uint32Array } {
     const L = this.layout;
     const C = L.contact;
@@ -462,7 +481,8 @@ export class CpuContacts {
       const offsets = new Uint32Array(maskBlocks(batch.slots).words);
       const m = manifolds.subarray(first * M.words, (first + batch.slots) * M.words);
       const p = pairs.subarray(2 * first, 2 * (first + batch.slots));
-      contactFlags(L, m, n, batch.slots, offsets);
+      const st = status ? status.subarray(first, first + batch.slots) : null;
+      contactFlags(L, m, n, batch.slots, offsets, st);
       exclusiveScanSaturating(offsets, maskBlocks(batch.slots).masksAt);
       contactScatter(
         L,
@@ -530,12 +550,15 @@ export class CpuContacts {
     return { ...result, wallMs: performance.now() - start };
   }
 
-  /** run() with the pairs' slots last frame given (a frame's broadphase's prevSlot). */
+  /**
+   * run() with the pairs' slots last frame given (a frame's broadphase's prevSlot), and their
+   * reuse status when the frame has it (ContactsBatch.status: the GPU frame's flags).
+   */
   runFrame(
     manifolds: ArrayBuffer,
     pairs: Uint32Array,
     prevSlot: Uint32Array,
-    options: ContactsRunOptions = {},
+    options: ContactsRunOptions & { status?: Uint32Array } = {},
   ): ContactsResult {
     const L = this.layout;
     const start = performance.now();
@@ -561,6 +584,7 @@ export class CpuContacts {
         batchSize,
         readsLast ? prevSlot : null,
         options.events !== false,
+        options.status ?? null,
       );
       const total = s.counts[L.counts.total];
       if (s.counts[L.counts.overflow] === 1) {

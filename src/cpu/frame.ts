@@ -142,6 +142,7 @@ export class CpuFrame<S extends Scene2D | Scene3D> {
 
     const contacts = this.contacts.runFrame(manifolds, pairs, prevSlot, {
       events: options.events !== false,
+      status: flags,
     });
     this.lastPairs = pairs;
     this.anchors = anchors;

@@ -212,6 +212,11 @@ export interface BatchGrids {
 }
 
 /** Uniform-buffer slots of 256 bytes (the minimum uniform offset alignment WebGPU allows). */
+/** The bytes a binding covers: its size, else the buffer's from its offset on. */
+export function bindingBytes(b: GPUBufferBinding): number {
+  return b.size ?? b.buffer.size - (b.offset ?? 0);
+}
+
 export const UNIFORM_SLOT_BYTES = 256;
 
 export function createUniformSlots(device: GPUDevice, label: string, slots: number): GPUBuffer {

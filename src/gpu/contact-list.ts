@@ -59,6 +59,7 @@ import { GpuScan, type ScanPlan } from './scan.ts';
 import {
   GrowingBuffer,
   PassTimer,
+  bindingBytes,
   UNIFORM_SLOT_BYTES,
   createUniformSlots,
   dispatchRows,
@@ -134,6 +135,12 @@ export interface ContactsBatch {
   slots: number;
   /** The broadphase's grids of the batch: flags, scan and scatter over its pairs, not its slots. */
   grids?: BatchGrids;
+  /**
+   * array<u32>, one per slot of the batch: the reuse stage's status (REUSE_STATUS). A kept slot
+   * touches and one proven apart does not: only the other slots' manifolds are read for their
+   * counts. The frames bind their reuse flags; without it every slot's count is read.
+   */
+  status?: GPUBufferBinding;
 }
 
 export interface ContactsOutputs {
@@ -458,7 +465,7 @@ export class GpuContacts {
     ];
   }
 
-  private writeParams(slot: number, first: number, slots: number): void {
+  private writeParams(slot: number, first: number, slots: number, status = false): void {
     const o = this.open!;
     const P = this.dimension.layout.params;
     const words = new Uint32Array(P.bytes / 4);
@@ -469,6 +476,7 @@ export class GpuContacts {
     words[P.slots] = slots;
     words[P.pageEntries] = o.pageEntries;
     words[P.eventMasksAt] = maskBlocks(Math.max(o.capacity, o.prevCapacity), 2).masksAt;
+    words[P.slotStatus] = status ? 1 : 0;
     this.device.queue.writeBuffer(this.params, slot * UNIFORM_SLOT_BYTES, words);
   }
 
@@ -691,13 +699,18 @@ export class GpuContacts {
     const offsets = this.buffer('offsets', offsetBytes);
     if (offsetBytes > this.device.limits.maxStorageBufferBindingSize)
       throw new CapacityError(`contacts: ${slots} pair slots need ${offsetBytes} bytes of offsets`);
-    this.writeParams(b, first, slots);
+    if (batch.status && bindingBytes(batch.status) < 4 * slots)
+      throw new RangeError(
+        `batch status holds ${Math.floor(bindingBytes(batch.status) / 4)} slots, not ${slots}`,
+      );
+    this.writeParams(b, first, slots, batch.status !== undefined);
     const buffers: Record<number, GPUBufferBinding> = {
       ...o.buffers,
       0: this.paramSlot(b),
       1: { buffer: batch.manifolds, offset: 0, size: Math.max(1, slots) * this.MB },
       2: { buffer: batch.pairs, offset: batch.pairsOffset, size: Math.max(1, slots) * 8 },
       3: { buffer: offsets, size: offsetBytes },
+      15: batch.status ?? { buffer: this.buffer('no-status', 4) },
     };
     const writes =
       o.batches === 1 ? 'both' : b === 0 ? 'begin' : b === o.batches - 1 ? 'end' : 'none';

@@ -103,6 +103,8 @@ export function contactsConstantsWgsl(): string {
     `const CONTACT_NONE: u32 = ${CONTACT_NONE}u;`,
     `const CT_MAX_GROUPS_PER_DIMENSION: u32 = ${MAX_GROUPS_PER_DIMENSION}u;`,
     `const CT_MASK_BLOCK: u32 = ${MASK_BLOCK}u;`,
+    `const CT_SLOT_KEPT: u32 = ${REUSE_STATUS.kept}u;`,
+    `const CT_SLOT_APART: u32 = ${REUSE_STATUS.apart}u;`,
     '',
   ].join('\n');
 }

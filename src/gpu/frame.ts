@@ -628,7 +628,15 @@ export class GpuFrame<
     mark(`anchors${b}`, 'end');
     const { first, slots, grids } = s;
     this.contacts.compactBatch(
-      { manifolds: ctx.manifolds, pairs: bp.pairs, pairsOffset: 8 * first, first, slots, grids },
+      {
+        manifolds: ctx.manifolds,
+        pairs: bp.pairs,
+        pairsOffset: 8 * first,
+        first,
+        slots,
+        grids,
+        status: s.flags,
+      },
       timer ? timer.passDescriptor(`compact${b}`, `${label}.compact`) : undefined,
     );
   }

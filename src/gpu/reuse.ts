@@ -27,7 +27,7 @@ import { REUSE_COUNT_SPAN, REUSE_STATUS, REUSE_WORKGROUP_SIZE } from '../constan
 import { structTable, word, type BufferBindingLayout } from '../layout.ts';
 import { LAYOUT_2D } from '../layout2d.ts';
 import { LAYOUT_3D } from '../layout3d.ts';
-import { createUniformSlots, dispatchGrid, UNIFORM_SLOT_BYTES } from './buffers.ts';
+import { bindingBytes, createUniformSlots, dispatchGrid, UNIFORM_SLOT_BYTES } from './buffers.ts';
 import {
   ENTRIES_REUSE_2D,
   ENTRIES_REUSE_3D,
@@ -210,10 +210,6 @@ export interface GpuReuseOptions {
 
 const KERNELS = ['reuseSlots', 'anchorSlots', 'countWork'] as const;
 type KernelName = (typeof KERNELS)[number];
-
-function bindingBytes(b: GPUBufferBinding): number {
-  return b.size ?? b.buffer.size - (b.offset ?? 0);
-}
 
 export class GpuReuse {
   private readonly params: GPUBuffer;
