@@ -53,11 +53,12 @@
 //
 // No atomics but a workgroup's count of its entries (a sum): every output is a function of the
 // input alone, byte for byte, whatever the batches.
-// Needs the per-dimension layout files and contact-list-layout.wgsl before it, CONTACTS_WORKGROUP_SIZE,
-// CONTACT_NONE and the reuse status values CT_SLOT_KEPT, CT_SLOT_APART prepended by the host. Rows of workgroups as in scan.wgsl (linear workgroup
-// index wid.x + wid.y * nwg.x; surplus invocations return at once). Loops over a block of entries
-// or slots run to bounds read at run time (32 known steps are unrolled: slow to compile).
-// Each kernel binds at most 8 storage buffers (WebGPU's default limit).
+// Needs the per-dimension layout files and contact-list-layout.wgsl before it, and prepended by
+// the host CONTACTS_WORKGROUP_SIZE, CONTACT_NONE and the reuse status values CT_SLOT_KEPT,
+// CT_SLOT_APART. Rows of workgroups as in scan.wgsl (linear workgroup index wid.x + wid.y *
+// nwg.x; surplus invocations return at once). Loops over a block of entries or slots run to
+// bounds read at run time (32 known steps are unrolled: slow to compile). Each kernel binds at
+// most 8 storage buffers (WebGPU's default limit).
 
 // Pages: the dense list may exceed one binding (maxStorageBufferBindingSize); it is bound as two
 // pages of ctParams.pageEntries entries (the second aliasing a spare when one page holds it all),

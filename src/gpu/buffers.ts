@@ -211,12 +211,12 @@ export interface BatchGrids {
   pairs: number;
 }
 
-/** Uniform-buffer slots of 256 bytes (the minimum uniform offset alignment WebGPU allows). */
 /** The bytes a binding covers: its size, else the buffer's from its offset on. */
 export function bindingBytes(b: GPUBufferBinding): number {
   return b.size ?? b.buffer.size - (b.offset ?? 0);
 }
 
+/** Uniform-buffer slots of 256 bytes (the minimum uniform offset alignment WebGPU allows). */
 export const UNIFORM_SLOT_BYTES = 256;
 
 export function createUniformSlots(device: GPUDevice, label: string, slots: number): GPUBuffer {
