@@ -570,12 +570,11 @@ export class GpuBroadphase {
     const sizes = this.checkInputs(inputs);
     const frame = this.planFrame(inputs, sizes);
     this.writeParams(inputs, frame);
-    const { prevSlot } = frame;
-    const buffers = this.bindingTable(inputs, frame, prevSlot);
+    const buffers = this.bindingTable(inputs, frame);
     this.recordPasses(encoder, frame, buffers);
     this.timer?.resolve(encoder);
     if (!frame.retry) this.beforeLast = this.last;
-    const { n, fatMargin, fat, pairs, groups } = frame;
+    const { n, fatMargin, fat, pairs, groups, prevSlot } = frame;
     this.last = {
       bodyCount: n,
       margin: inputs.margin,
@@ -755,9 +754,8 @@ export class GpuBroadphase {
   private bindingTable(
     inputs: BroadphaseInputs,
     frame: FramePlan,
-    prevSlot: GPUBuffer,
   ): Record<number, GPUBufferBinding> {
-    const { plan, fat, prevList } = frame;
+    const { plan, fat, prevList, prevSlot } = frame;
     const buffers: Record<number, GPUBufferBinding> = {
       0: { buffer: this.params, offset: 0, size: BROADPHASE_LAYOUT.params.bytes },
       1: { buffer: inputs.shapes },
