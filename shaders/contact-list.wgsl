@@ -127,11 +127,16 @@ fn ctEntryWord(k: u32, w: u32) -> vec4u {
   return ctManifolds[k * CT_MANIFOLD_WORDS + w - 1u];
 }
 
-// The manifold of the batch's slot k.
-fn ctManifoldAt(k: u32) -> CtManifold {
+// The manifold of the batch's slot k, as its words.
+fn ctManifoldWordsAt(k: u32) -> array<vec4u, CT_MANIFOLD_WORDS> {
   var w: array<vec4u, CT_MANIFOLD_WORDS>;
   for (var i = 0u; i < CT_MANIFOLD_WORDS; i++) { w[i] = ctManifolds[k * CT_MANIFOLD_WORDS + i]; }
-  return ctManifoldFromWords(w);
+  return w;
+}
+
+// The manifold of the batch's slot k.
+fn ctManifoldAt(k: u32) -> CtManifold {
+  return ctManifoldFromWords(ctManifoldWordsAt(k));
 }
 
 // Whether the batch's slot k touches (its manifold has points): a slot the reuse stage kept
@@ -306,14 +311,18 @@ fn ctScatterSlot(k: u32, lid: u32, paged: bool) {
     ctDenseOf[slot] = entry;
     if (entry != CONTACT_NONE) {
       let pair = ctPairs[k];
-      let m = ctManifoldAt(k);
+      let words = ctManifoldWordsAt(k);
+      let m = ctManifoldFromWords(words);
       var ids = CtEntryIds(pair.x, pair.y, slot, m.count, array<u32, CT_MAX_POINTS>());
       for (var p = 0u; p < CT_MAX_POINTS; p++) {
         ids.ids[p] = ctPointId(m, p);
       }
       ctIds[entry] = ids;
       if (!CT_STAGED_STORES) {
-        for (var w = 0u; w < CT_CONTACT_WORDS; w++) { ctStoreWord(entry * CT_CONTACT_WORDS + w, ctEntryWord(k, w), paged); }
+        // The words already read: a CPU adapter does not load them again across the stores above.
+        let at = entry * CT_CONTACT_WORDS;
+        ctStoreWord(at, vec4u(pair, CONTACT_NONE, 0u), paged);
+        for (var w = 0u; w < CT_MANIFOLD_WORDS; w++) { ctStoreWord(at + 1u + w, words[w], paged); }
       }
     }
   }
