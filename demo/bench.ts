@@ -21,6 +21,7 @@ import {
   runEngine,
   runGpuFrame,
   setUpPileGpu,
+  destroyPileGpu,
   uploadInputs,
   uploadInputs3D,
   type EngineResult,
@@ -393,8 +394,7 @@ async function run(): Promise<void> {
       done();
     }
   }
-  pile?.frame.destroy();
-  pile?.frame3d.destroy();
+  if (pile) await destroyPileGpu(pile, false);
   say(`done: ${state.rows.length} rows`);
   state.done = true;
   record();

@@ -160,7 +160,7 @@ export {
   type FrameResult3D,
   type FrameTimings3D,
 } from './gpu/frame3d.ts';
-export type { FrameRecording, FrameResultKept, StepOptions } from './gpu/frame.ts';
+export type { FrameRecording, FrameResultKept, FrameTimestamps, StepOptions } from './gpu/frame.ts';
 export { GpuBroadphase3D, BROADPHASE_LAYOUT_3D } from './gpu/broadphase3d.ts';
 export { GpuContacts3D, CONTACTS_LAYOUT_3D } from './gpu/contact-list3d.ts';
 export { CpuContacts3D, unpackContacts3D, type ContactJson3D } from './cpu/contact-list3d.ts';

@@ -98,7 +98,7 @@ describe('GPU collision frame (2D)', () => {
     const t = gpu.timings;
     // The frame's span on the GPU holds every stage (timestamps in empty passes before and after).
     if (t)
-      expect(t.span).toBeGreaterThanOrEqual(
+      expect(gpu.spanMs).toBeGreaterThanOrEqual(
         Math.max(t.broadphase, t.narrowphase, t.compaction, t.persistence),
       );
     expect(cpu.length).toBeGreaterThan(1000); // a pile: most bodies touch a neighbour
@@ -124,6 +124,34 @@ describe('GPU collision frame (2D)', () => {
       new Uint8Array(roomy.contacts.slice(0, roomy.counts.contacts * 64)),
     );
     frame.broadphase.setCapacity(0);
+    inputs.destroy();
+  });
+
+  it("times the span alone with timestamps 'span', and nothing with false, the same bytes", async () => {
+    expect(device.features.has('timestamp-query')).toBe(true);
+    const scene = parseScene(pile(13, 3000));
+    const inputs = upload(scene);
+    frame.reset();
+    const stages = await frame.step(inputs);
+    expect(stages.timings).not.toBeNull();
+    expect(stages.spanMs).toBeGreaterThan(0);
+    const n = stages.counts.contacts;
+    expect(n).toBeGreaterThan(700);
+    for (const timestamps of ['span', false] as const) {
+      const other = await GpuFrame2D.create(device, timestamps);
+      try {
+        const r = await other.step(inputs);
+        expect(r.timings).toBeNull();
+        if (timestamps === 'span') expect(r.spanMs).toBeGreaterThan(0);
+        else expect(r.spanMs).toBeNull();
+        expect(listCounts(r.counts)).toEqual(listCounts(stages.counts));
+        expect(new Uint8Array(r.contacts.slice(0, n * 64))).toEqual(
+          new Uint8Array(stages.contacts.slice(0, n * 64)),
+        );
+      } finally {
+        other.destroy();
+      }
+    }
     inputs.destroy();
   });
 

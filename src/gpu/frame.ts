@@ -180,6 +180,14 @@ export interface FrameRecording {
   discardOverflow?: boolean;
 }
 
+/**
+ * What a frame's timestamp queries time: `true`, each stage and the frame's span; `'span'`, the
+ * span alone (two timestamps a frame: on a software adapter every timed pass costs a flush, and
+ * the stages' passes add up to a few percent of a frame); `false`, nothing.
+ */
+export type FrameTimestamps = boolean | 'span';
+
+/** GPU milliseconds per stage of a frame created with `timestamps` true. */
 export interface FrameTimings {
   broadphase: number;
   /** Manifold reuse (reused pairs, the list of the others, their anchors), summed over the batches. */
@@ -191,8 +199,6 @@ export interface FrameTimings {
   persistence: number;
   /** The sum of the stages' passes. */
   total: number;
-  /** From the start of the frame's first pass to the end of its last, on the GPU: the stages and the gaps between their passes. */
-  span: number;
 }
 
 export interface FrameResult {
@@ -208,7 +214,13 @@ export interface FrameResult {
   runs: number;
   /** Batches of the last run. */
   batches: number;
+  /** Per stage, with `timestamps` true; else null. */
   timings: FrameTimings | null;
+  /**
+   * From the start of the frame's first pass to the end of its last, on the GPU (ms): the stages
+   * and the gaps between their passes. With `timestamps` true or 'span'; else null.
+   */
+  spanMs: number | null;
   wallMs: number;
 }
 
@@ -287,7 +299,7 @@ export class GpuFrame<
     /** Manifold reuse between frames, and the list of the pairs it leaves to the classes. */
     private reuseStage: GpuReuse,
     private readonly workList: GpuWorkList,
-    private readonly timestamps: boolean,
+    private readonly timestamps: FrameTimestamps,
   ) {
     const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
     this.manifolds = new GrowingBuffer(
@@ -306,7 +318,7 @@ export class GpuFrame<
       size: REUSE_COUNTS_BYTES,
       usage: S,
     });
-    this.spanTimer = timestamps ? new PassTimer(device, ['frame']) : null;
+    this.spanTimer = timestamps !== false ? new PassTimer(device, ['frame']) : null;
   }
 
   /** Manifold reuse between frames (its module follows the compiled classes: prepare()). */
@@ -367,7 +379,7 @@ export class GpuFrame<
   }
 
   private frameTimer(batches: number): PassTimer | null {
-    if (!this.timestamps) return null;
+    if (this.timestamps !== true) return null;
     if (!this.timer || this.timerBatches !== batches) {
       this.timer?.destroy();
       this.timer = new PassTimer(
@@ -719,11 +731,12 @@ export class GpuFrame<
       { buffer: out.contacts.began, bytes: 8 * counts.began },
       { buffer: out.contacts.ended, bytes: 8 * counts.ended },
     ];
-    const [lists, timings] = await Promise.all([
+    const [lists, timings, spanMs] = await Promise.all([
       results === 'kept'
         ? readBuffersInto(this.device, regions, this.hostLists, this.readback)
         : readBuffers(this.device, regions, this.readback),
       this.readFrameTimings(out.batches),
+      this.spanTimer ? this.spanTimer.readMs('frame') : null,
     ]);
     const [contacts, userValues, began, ended] = lists;
     return {
@@ -735,6 +748,7 @@ export class GpuFrame<
       runs,
       batches: out.batches,
       timings,
+      spanMs,
       wallMs: performance.now() - start,
     } as FrameResult | FrameResultKept;
   }
@@ -820,17 +834,16 @@ export class GpuFrame<
     }
   }
 
-  /** The last frame's stage timings, summed over its batches; null without timestamps. */
+  /** The last frame's stage timings, summed over its batches; null unless `timestamps` is true. */
   private async readFrameTimings(batches: number): Promise<FrameTimings | null> {
-    // The timers' maps wait together: one round trip, not four.
-    const [bt, ctt, t, spans] = await Promise.all([
+    if (this.timestamps !== true) return null;
+    // The timers' maps wait together (and with the span's): one round trip, not four.
+    const [bt, ctt, t] = await Promise.all([
       this.broadphase.readTimings(),
       this.contacts.readTimings(),
       this.timer?.read(),
-      this.spanTimer?.read(),
     ]);
-    if (!(t && spans && bt && ctt)) return null;
-    const span = spans['frame'];
+    if (!(t && bt && ctt)) return null;
     let reuse = 0;
     let narrowphase = 0;
     let compaction = 0;
@@ -848,7 +861,6 @@ export class GpuFrame<
       compaction,
       persistence: ctt.persist,
       total,
-      span,
     };
   }
 

@@ -24,6 +24,7 @@ import {
   type FrameInputsBase,
   type FrameRecording,
   type FrameResult,
+  type FrameTimestamps,
   type FrameTimings,
 } from './frame.ts';
 import { GpuPairClasses } from './pair-classes.ts';
@@ -83,13 +84,13 @@ export class GpuFrame2D extends GpuFrame<FrameInputs2D, PairClass2D, ShapeKindNa
 
   static async create(
     device: GPUDevice,
-    timestamps = device.features.has('timestamp-query'),
+    timestamps: FrameTimestamps = device.features.has('timestamp-query'),
     options: GpuFrame2DOptions = {},
   ): Promise<GpuFrame2D> {
     const classes = options.kinds ? classesOfKinds2D(options.kinds) : PAIR_CLASSES_2D;
     const [broadphase, contacts, pairClasses, reuse, workList] = await Promise.all([
-      GpuBroadphase2D.create(device, timestamps),
-      GpuContacts2D.create(device, timestamps, options.stores),
+      GpuBroadphase2D.create(device, timestamps === true),
+      GpuContacts2D.create(device, timestamps === true, options.stores),
       GpuPairClasses.create<PairClass2D, FrameInputs2D>(device, NARROWPHASE_DIMENSION_2D, classes),
       GpuReuse.create(device, REUSE_DIMENSION_2D, {
         windows: FRAME_REUSE_WINDOWS,

@@ -24,6 +24,7 @@ import {
   type FrameInputsBase,
   type FrameRecording,
   type FrameResult,
+  type FrameTimestamps,
   type FrameTimings,
 } from './frame.ts';
 import { GpuPairClasses } from './pair-classes.ts';
@@ -89,13 +90,13 @@ export class GpuFrame3D extends GpuFrame<FrameInputs3D, PairClass3D, ShapeKindNa
 
   static async create(
     device: GPUDevice,
-    timestamps = device.features.has('timestamp-query'),
+    timestamps: FrameTimestamps = device.features.has('timestamp-query'),
     options: GpuFrame3DOptions = {},
   ): Promise<GpuFrame3D> {
     const classes = options.kinds ? classesOfKinds3D(options.kinds) : PAIR_CLASSES_3D;
     const [broadphase, contacts, pairClasses, reuse, workList] = await Promise.all([
-      GpuBroadphase3D.create(device, timestamps),
-      GpuContacts3D.create(device, timestamps, options.stores),
+      GpuBroadphase3D.create(device, timestamps === true),
+      GpuContacts3D.create(device, timestamps === true, options.stores),
       GpuPairClasses.create<PairClass3D, FrameInputs3D>(device, NARROWPHASE_DIMENSION_3D, classes),
       GpuReuse.create(device, REUSE_DIMENSION_3D, {
         windows: FRAME_REUSE_WINDOWS,
