@@ -201,7 +201,7 @@ export function spanFrames(gpu: PileGpu, mixed: boolean): Promise<[GpuFrame2D, G
   return gpu.spanFrames;
 }
 
-/** Releases the frames and, unless `given` to setUpPileGpu, the device. */
+/** Releases the frames, and the device when it is the bench's own (not given to setUpPileGpu). */
 export async function destroyPileGpu(gpu: PileGpu, ownDevice: boolean): Promise<void> {
   gpu.frame.destroy();
   gpu.frame3d.destroy();

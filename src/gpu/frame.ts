@@ -182,8 +182,8 @@ export interface FrameRecording {
 
 /**
  * What a frame's timestamp queries time: `true`, each stage and the frame's span; `'span'`, the
- * span alone (two timestamps a frame: on a software adapter every timed pass costs a flush, and
- * the stages' passes add up to a few percent of a frame); `false`, nothing.
+ * span alone, two timestamps a frame (on a software adapter every timed pass costs a flush:
+ * docs/frame.md, *The stage timers cost lavapipe too*); `false`, nothing.
  */
 export type FrameTimestamps = boolean | 'span';
 
