@@ -135,12 +135,16 @@ describe('GPU collision frame (2D)', () => {
     const stages = await frame.step(inputs);
     expect(stages.timings).not.toBeNull();
     expect(stages.spanMs).toBeGreaterThan(0);
+    // An engine that records with encode() reads the same times after its submit.
+    expect(await frame.readTimings()).toEqual({ timings: stages.timings, spanMs: stages.spanMs });
     const n = stages.counts.contacts;
     expect(n).toBeGreaterThan(700);
     for (const timestamps of ['span', false] as const) {
       const other = await GpuFrame2D.create(device, timestamps);
       try {
+        await expect(other.readTimings()).rejects.toThrow(/before any encode/);
         const r = await other.step(inputs);
+        expect(await other.readTimings()).toEqual({ timings: null, spanMs: r.spanMs });
         expect(r.timings).toBeNull();
         if (timestamps === 'span') expect(r.spanMs).toBeGreaterThan(0);
         else expect(r.spanMs).toBeNull();

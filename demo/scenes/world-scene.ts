@@ -2,7 +2,7 @@
 // frame copies the bodies aside (the solver moves them in place after the collision, and validate()
 // checks the last frame against the bodies it collided), records the world's step, then reads the
 // counts, grows the world's buffers after an overflow (this frame dropped what did not fit; the
-// next gets bigger buffers) and reports the frame's own GPU stage times.
+// next gets bigger buffers) and reports the collision frame's GPU stage times.
 
 import { GpuFrame, type FrameCounts } from '../../src/gpu/frame.ts';
 import type { FrameReport } from './scene.ts';
@@ -13,7 +13,7 @@ export interface SteppingWorld<O> {
   readonly bodyCount: number;
   /** array<Body2D> or array<Body3D>, STORAGE | COPY_SRC. */
   readonly bodies: GPUBuffer;
-  /** The collision frame (a GpuFrame gives stage timings). */
+  /** The collision frame (a GpuFrame gives its stages' times). */
   readonly frame: unknown;
   encodeStep(encoder: GPUCommandEncoder, dt: number): O;
   collideAfreshNext(): void;
@@ -22,15 +22,13 @@ export interface SteppingWorld<O> {
   destroy(): void;
 }
 
-/** GPU ms of the frame's own timed stages: broadphase, and compaction + persistence of the list. */
+/** GPU ms of the collision frame's stages (GpuFrame.readTimings). */
 async function frameTimings(frame: unknown): Promise<Record<string, number> | null> {
   if (!(frame instanceof GpuFrame)) return null;
-  const [bp, ct] = await Promise.all([
-    frame.broadphase.readTimings(),
-    frame.contacts.readTimings(),
-  ]);
-  if (!bp || !ct) return null;
-  return { broadphase: bp.total, 'compact+persist': ct.compact + ct.persist };
+  const { timings } = await frame.readTimings();
+  if (!timings) return null;
+  const { broadphase, reuse, narrowphase, compaction, persistence } = timings;
+  return { broadphase, reuse, narrowphase, compaction, persistence };
 }
 
 export abstract class WorldScene<O, W extends SteppingWorld<O>> {

@@ -731,12 +731,11 @@ export class GpuFrame<
       { buffer: out.contacts.began, bytes: 8 * counts.began },
       { buffer: out.contacts.ended, bytes: 8 * counts.ended },
     ];
-    const [lists, timings, spanMs] = await Promise.all([
+    const [lists, { timings, spanMs }] = await Promise.all([
       results === 'kept'
         ? readBuffersInto(this.device, regions, this.hostLists, this.readback)
         : readBuffers(this.device, regions, this.readback),
-      this.readFrameTimings(out.batches),
-      this.spanTimer ? this.spanTimer.readMs('frame') : null,
+      this.readTimings(),
     ]);
     const [contacts, userValues, began, ended] = lists;
     return {
@@ -832,6 +831,20 @@ export class GpuFrame<
       }
       this.contacts.setCapacity(Math.min(max, Math.ceil(counts.contacts * CONTACTS_GROWTH)));
     }
+  }
+
+  /**
+   * The times of the last frame encode() recorded, after its submit (step() reads them into its
+   * result): per stage with `timestamps` true, the span with true or 'span'; else null. Read them
+   * before the next encode() is submitted, one read at a time.
+   */
+  async readTimings(): Promise<{ timings: FrameTimings | null; spanMs: number | null }> {
+    if (!this.last) throw new Error('readTimings() before any encode()');
+    const [timings, spanMs] = await Promise.all([
+      this.readFrameTimings(this.last.batches),
+      this.spanTimer ? this.spanTimer.readMs('frame') : null,
+    ]);
+    return { timings, spanMs };
   }
 
   /** The last frame's stage timings, summed over its batches; null unless `timestamps` is true. */
