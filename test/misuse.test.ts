@@ -7,8 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unpackContacts2D, CONTACTS_LAYOUT_2D } from '../src/cpu/contact-list2d.ts';
 import { unpackContacts3D, CONTACTS_LAYOUT_3D } from '../src/cpu/contact-list3d.ts';
 import { InputError } from '../src/errors.ts';
-import { acquireDevice } from '../src/gpu/device.ts';
+import { acquireDevice, getGpu } from '../src/gpu/device.ts';
 import { GpuFrame2D } from '../src/gpu/frame2d.ts';
+import { GpuFrame3D } from '../src/gpu/frame3d.ts';
 import { GpuNarrowphase3D } from '../src/gpu/narrowphase3d.ts';
 import { packScene3D } from '../src/pack3d.ts';
 import { createNarrowphase, type NarrowphaseOptions } from '../src/narrowphase.ts';
@@ -222,6 +223,28 @@ describe("unpacking a frame's dense list", () => {
       "must be 'copies' or 'kept', got views",
     );
     frame.destroy();
+  });
+
+  it("a frame's timestamps that are not true, false or 'span', or that the device cannot take", async () => {
+    await refused(
+      GpuFrame2D.create(device, 'stages' as unknown as boolean),
+      'timestamps',
+      "must be true, false or 'span', got stages",
+    );
+    // A device asked for no features has no timestamp queries: timing is refused, not left to fail.
+    const adapter = await (await getGpu()).requestAdapter();
+    const plain = await adapter!.requestDevice();
+    try {
+      expect(plain.features.has('timestamp-query')).toBe(false);
+      for (const timestamps of [true, 'span'] as const)
+        await refused(
+          GpuFrame3D.create(plain, timestamps),
+          'timestamps',
+          `${timestamps} needs the device's 'timestamp-query' feature, which it was created without (pass false)`,
+        );
+    } finally {
+      plain.destroy();
+    }
   });
 
   it("a narrowphase's run() results option that is neither 'copies' nor 'kept', before any GPU work", async () => {

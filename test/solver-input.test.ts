@@ -44,6 +44,14 @@ const cases2: Case<Shape2DInput, WorldBody2D, Record<string, unknown>>[] = [
   ],
   ['fractional shape index', shapes2, [ground2, { ...box2, shape: 0.5 }], {}, 'bodies[1]', 'index'],
   [
+    'timestamps neither true, false nor span',
+    shapes2,
+    [ground2, box2],
+    { timestamps: 'stages' },
+    'options.timestamps',
+    "must be true, false or 'span', got stages",
+  ],
+  [
     'NaN position',
     shapes2,
     [ground2, { ...box2, position: [0, NaN] }],
@@ -112,6 +120,14 @@ const cases2: Case<Shape2DInput, WorldBody2D, Record<string, unknown>>[] = [
 const cases3: Case<Shape3DInput, WorldBody3D, Record<string, unknown>>[] = [
   ['no shapes', [], [ground3], {}, 'shapes', 'non-empty'],
   ['no bodies', shapes3, [], {}, 'bodies', 'non-empty'],
+  [
+    'timestamps a number',
+    shapes3,
+    [ground3, box3],
+    { timestamps: 1 },
+    'options.timestamps',
+    'got 1',
+  ],
   [
     'shape index out of range',
     shapes3,

@@ -23,7 +23,7 @@
 // those counts, grows and reruns the frame, so nothing is dropped. An engine that never reads back
 // can call readCounts() a frame late and grow then.
 
-import { CapacityError } from '../errors.ts';
+import { CapacityError, InputError } from '../errors.ts';
 import {
   BATCH_ALIGN,
   BROADPHASE_LAYOUT,
@@ -186,6 +186,25 @@ export interface FrameRecording {
  * docs/frame.md, *The stage timers cost lavapipe too*); `false`, nothing.
  */
 export type FrameTimestamps = boolean | 'span';
+
+/**
+ * `timestamps` as the frames take it (`path` names it in the error), checked against the device:
+ * timing needs the 'timestamp-query' feature, which a device has only when asked for it.
+ */
+export function checkFrameTimestamps(
+  device: GPUDevice,
+  timestamps: unknown,
+  path = 'timestamps',
+): FrameTimestamps {
+  if (timestamps !== true && timestamps !== false && timestamps !== 'span')
+    throw new InputError(path, `must be true, false or 'span', got ${String(timestamps)}`);
+  if (timestamps !== false && !device.features.has('timestamp-query'))
+    throw new InputError(
+      path,
+      `${String(timestamps)} needs the device's 'timestamp-query' feature, which it was created without (pass false)`,
+    );
+  return timestamps;
+}
 
 /** GPU milliseconds per stage of a frame created with `timestamps` true. */
 export interface FrameTimings {

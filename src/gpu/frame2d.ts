@@ -17,6 +17,7 @@ import { GpuBroadphase2D, type BroadphaseOutputs2D } from './broadphase2d.ts';
 import type { StoreMode } from './device.ts';
 import { GpuContacts2D, type ContactsOutputs2D } from './contact-list2d.ts';
 import {
+  checkFrameTimestamps,
   FRAME_REUSE_WINDOWS,
   GpuFrame,
   type FrameCounts,
@@ -87,6 +88,7 @@ export class GpuFrame2D extends GpuFrame<FrameInputs2D, PairClass2D, ShapeKindNa
     timestamps: FrameTimestamps = device.features.has('timestamp-query'),
     options: GpuFrame2DOptions = {},
   ): Promise<GpuFrame2D> {
+    checkFrameTimestamps(device, timestamps);
     const classes = options.kinds ? classesOfKinds2D(options.kinds) : PAIR_CLASSES_2D;
     const [broadphase, contacts, pairClasses, reuse, workList] = await Promise.all([
       GpuBroadphase2D.create(device, timestamps === true),

@@ -17,6 +17,7 @@ import { GpuBroadphase3D, type BroadphaseOutputs3D } from './broadphase3d.ts';
 import type { StoreMode } from './device.ts';
 import { GpuContacts3D, type ContactsOutputs3D } from './contact-list3d.ts';
 import {
+  checkFrameTimestamps,
   FRAME_REUSE_WINDOWS,
   GpuFrame,
   type FrameCounts,
@@ -93,6 +94,7 @@ export class GpuFrame3D extends GpuFrame<FrameInputs3D, PairClass3D, ShapeKindNa
     timestamps: FrameTimestamps = device.features.has('timestamp-query'),
     options: GpuFrame3DOptions = {},
   ): Promise<GpuFrame3D> {
+    checkFrameTimestamps(device, timestamps);
     const classes = options.kinds ? classesOfKinds3D(options.kinds) : PAIR_CLASSES_3D;
     const [broadphase, contacts, pairClasses, reuse, workList] = await Promise.all([
       GpuBroadphase3D.create(device, timestamps === true),

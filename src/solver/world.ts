@@ -13,6 +13,7 @@ import {
   UNIFORM_SLOT_BYTES,
 } from '../gpu/buffers.ts';
 import { CONTACTS_GROWTH } from '../constants.ts';
+import { checkFrameTimestamps, type FrameTimestamps } from '../gpu/frame.ts';
 import { compileEntryPoints, type Kernel } from '../gpu/pipelines.ts';
 import { BodyStore, BODY_NONE, composeRemaps } from './body-store.ts';
 import { BodyCommands } from './commands.ts';
@@ -93,13 +94,21 @@ export interface WorldOptions {
    * default MAX_ROTATION (π/4). Angular speeds are clamped to maxRotation × substeps / dt.
    */
   maxRotation?: number;
+  /**
+   * What the world's collision frame times (GpuFrame2D/3D.create's `timestamps`: true, 'span' or
+   * false); default true where the device has the 'timestamp-query' feature.
+   */
+  timestamps?: FrameTimestamps;
 }
 
-/** The margin, substep count and rotation clamp of a world's options (whose keys are checked), with their defaults. */
-export function readWorldOptions(options: WorldOptions): Required<WorldOptions> {
+/**
+ * The margin, substep count, rotation clamp and frame timing of a world's options (whose keys are
+ * checked), with their defaults; the timing is checked against `device`.
+ */
+export function readWorldOptions(device: GPUDevice, options: WorldOptions): Required<WorldOptions> {
   checkKeys('options', options, {
     what: "a world's options",
-    keys: ['gravity', 'margin', 'substeps', 'maxRotation'],
+    keys: ['gravity', 'margin', 'substeps', 'maxRotation', 'timestamps'],
   });
   const margin =
     options.margin === undefined
@@ -115,7 +124,12 @@ export function readWorldOptions(options: WorldOptions): Required<WorldOptions> 
       `maxRotation must be a number of radians per substep > 0 and at most ${MAX_ROTATION_LIMIT} (π/2), got ${shown(maxRotation)}`,
     );
   }
-  return { margin, substeps, maxRotation };
+  const timestamps = checkFrameTimestamps(
+    device,
+    options.timestamps ?? device.features.has('timestamp-query'),
+    'options.timestamps',
+  );
+  return { margin, substeps, maxRotation, timestamps };
 }
 
 /** The label of a world's solver kernels: the WGSL differs with the rotation clamp, so the compiled kernels do too. */

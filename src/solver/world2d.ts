@@ -176,12 +176,12 @@ export class GpuWorld2D extends SolverWorld<
       options.gravity === undefined
         ? ([0, -10] as Vec2)
         : readVec2('options', 'gravity', options.gravity);
-    const { margin, substeps, maxRotation } = readWorldOptions(options);
+    const { margin, substeps, maxRotation, timestamps } = readWorldOptions(device, options);
     const internal: Shape2D[] = shapes.map((s, i) => makeShape2D(s, i));
     const mass = internal.map(shapeMass2D);
     const packed = packWorldBodies2D(bodies, mass, 'bodies');
     const [frame, coloring, kernels] = await Promise.all([
-      GpuFrame2D.create(device),
+      GpuFrame2D.create(device, timestamps),
       GpuColoring.create(device),
       solverKernels(device, solverLabel('solver2d', maxRotation), solverWgsl(maxRotation)),
     ]);
@@ -190,6 +190,7 @@ export class GpuWorld2D extends SolverWorld<
       margin,
       substeps,
       maxRotation,
+      timestamps,
     });
   }
 

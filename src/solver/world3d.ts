@@ -197,12 +197,12 @@ export class GpuWorld3D extends SolverWorld<
       options.gravity === undefined
         ? ([0, -10, 0] as Vec3)
         : readVec3('options', 'gravity', options.gravity);
-    const { margin, substeps, maxRotation } = readWorldOptions(options);
+    const { margin, substeps, maxRotation, timestamps } = readWorldOptions(device, options);
     const internal: Shape3D[] = shapes.map((s, i) => makeShape3D(s, i));
     const mass = internal.map(shapeMass3D);
     const packed = packWorldBodies3D(bodies, mass, 'bodies');
     const [frame, coloring, kernels] = await Promise.all([
-      GpuFrame3D.create(device),
+      GpuFrame3D.create(device, timestamps),
       GpuColoring.create(device),
       solverKernels(device, solverLabel('solver3d', maxRotation), solverWgsl(maxRotation)),
     ]);
@@ -211,6 +211,7 @@ export class GpuWorld3D extends SolverWorld<
       margin,
       substeps,
       maxRotation,
+      timestamps,
     });
   }
 
