@@ -120,10 +120,15 @@ fn ctStoreHeader(j: u32, h: vec4u) {
   }
 }
 
+// A new entry's header word: its pair, not yet matched to last frame's (previous, matched).
+fn ctNewHeader(pair: vec2u) -> vec4u {
+  return vec4u(pair, CONTACT_NONE, 0u);
+}
+
 // Word w of the new entry of the batch's slot k: the header (its pair, not yet matched to last
 // frame's), then the slot's manifold words as they are.
 fn ctEntryWord(k: u32, w: u32) -> vec4u {
-  if (w == 0u) { return vec4u(ctPairs[k], CONTACT_NONE, 0u); }
+  if (w == 0u) { return ctNewHeader(ctPairs[k]); }
   return ctManifolds[k * CT_MANIFOLD_WORDS + w - 1u];
 }
 
@@ -321,7 +326,7 @@ fn ctScatterSlot(k: u32, lid: u32, paged: bool) {
       if (!CT_STAGED_STORES) {
         // The words already read: a CPU adapter does not load them again across the stores above.
         let at = entry * CT_CONTACT_WORDS;
-        ctStoreWord(at, vec4u(pair, CONTACT_NONE, 0u), paged);
+        ctStoreWord(at, ctNewHeader(pair), paged);
         for (var w = 0u; w < CT_MANIFOLD_WORDS; w++) { ctStoreWord(at + 1u + w, words[w], paged); }
       }
     }

@@ -189,13 +189,15 @@ export type FrameTimestamps = boolean | 'span';
 
 /**
  * `timestamps` as the frames take it (`path` names it in the error), checked against the device:
- * timing needs the 'timestamp-query' feature, which a device has only when asked for it.
+ * timing needs the 'timestamp-query' feature, which a device has only when asked for it. Left
+ * out, it is true where the device has that feature.
  */
 export function checkFrameTimestamps(
   device: GPUDevice,
-  timestamps: unknown,
+  given: unknown,
   path = 'timestamps',
 ): FrameTimestamps {
+  const timestamps = given ?? device.features.has('timestamp-query');
   if (timestamps !== true && timestamps !== false && timestamps !== 'span')
     throw new InputError(path, `must be true, false or 'span', got ${String(timestamps)}`);
   if (timestamps !== false && !device.features.has('timestamp-query'))

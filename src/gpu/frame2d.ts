@@ -85,14 +85,14 @@ export class GpuFrame2D extends GpuFrame<FrameInputs2D, PairClass2D, ShapeKindNa
 
   static async create(
     device: GPUDevice,
-    timestamps: FrameTimestamps = device.features.has('timestamp-query'),
+    timestamps?: FrameTimestamps,
     options: GpuFrame2DOptions = {},
   ): Promise<GpuFrame2D> {
-    checkFrameTimestamps(device, timestamps);
+    const timing = checkFrameTimestamps(device, timestamps);
     const classes = options.kinds ? classesOfKinds2D(options.kinds) : PAIR_CLASSES_2D;
     const [broadphase, contacts, pairClasses, reuse, workList] = await Promise.all([
-      GpuBroadphase2D.create(device, timestamps === true),
-      GpuContacts2D.create(device, timestamps === true, options.stores),
+      GpuBroadphase2D.create(device, timing === true),
+      GpuContacts2D.create(device, timing === true, options.stores),
       GpuPairClasses.create<PairClass2D, FrameInputs2D>(device, NARROWPHASE_DIMENSION_2D, classes),
       GpuReuse.create(device, REUSE_DIMENSION_2D, {
         windows: FRAME_REUSE_WINDOWS,
@@ -109,7 +109,7 @@ export class GpuFrame2D extends GpuFrame<FrameInputs2D, PairClass2D, ShapeKindNa
       pairClasses,
       reuse,
       workList,
-      timestamps,
+      timing,
     );
   }
 

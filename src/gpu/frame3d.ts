@@ -91,14 +91,14 @@ export class GpuFrame3D extends GpuFrame<FrameInputs3D, PairClass3D, ShapeKindNa
 
   static async create(
     device: GPUDevice,
-    timestamps: FrameTimestamps = device.features.has('timestamp-query'),
+    timestamps?: FrameTimestamps,
     options: GpuFrame3DOptions = {},
   ): Promise<GpuFrame3D> {
-    checkFrameTimestamps(device, timestamps);
+    const timing = checkFrameTimestamps(device, timestamps);
     const classes = options.kinds ? classesOfKinds3D(options.kinds) : PAIR_CLASSES_3D;
     const [broadphase, contacts, pairClasses, reuse, workList] = await Promise.all([
-      GpuBroadphase3D.create(device, timestamps === true),
-      GpuContacts3D.create(device, timestamps === true, options.stores),
+      GpuBroadphase3D.create(device, timing === true),
+      GpuContacts3D.create(device, timing === true, options.stores),
       GpuPairClasses.create<PairClass3D, FrameInputs3D>(device, NARROWPHASE_DIMENSION_3D, classes),
       GpuReuse.create(device, REUSE_DIMENSION_3D, {
         windows: FRAME_REUSE_WINDOWS,
@@ -115,7 +115,7 @@ export class GpuFrame3D extends GpuFrame<FrameInputs3D, PairClass3D, ShapeKindNa
       pairClasses,
       reuse,
       workList,
-      timestamps,
+      timing,
     );
   }
 

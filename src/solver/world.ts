@@ -124,11 +124,7 @@ export function readWorldOptions(device: GPUDevice, options: WorldOptions): Requ
       `maxRotation must be a number of radians per substep > 0 and at most ${MAX_ROTATION_LIMIT} (π/2), got ${shown(maxRotation)}`,
     );
   }
-  const timestamps = checkFrameTimestamps(
-    device,
-    options.timestamps ?? device.features.has('timestamp-query'),
-    'options.timestamps',
-  );
+  const timestamps = checkFrameTimestamps(device, options.timestamps, 'options.timestamps');
   return { margin, substeps, maxRotation, timestamps };
 }
 
