@@ -1,8 +1,10 @@
 // GPU time per kernel of one whole frame on the bench's pile (bench/pile.ts makePile2D/3D): every
 // dispatch the frame records is replayed in a compute pass of its own with timestamps (the
 // frame's own passes and timestamps are set aside), over `frames` frames; per kernel, the median
-// and every sample (ms). Under machine load, compare minima and medians of A/B runs, not single
-// frames. Not part of `npm run bench`: a tool for finding where a frame's time goes.
+// and every sample (ms), after the counts of the two frames before them (pairs, touching, and
+// what reuse kept, proved apart and collided). Under machine load, compare minima and medians of
+// A/B runs, not single frames. Not part of `npm run bench`: a tool for finding where a frame's
+// time goes.
 //
 //   node_modules/.bin/tsx bench/profile-dispatches.ts 3 10000 9 block   # dim, bodies, frames, 3D layout (bricks or block)
 //
@@ -148,7 +150,10 @@ async function profile<I extends { bodies: GPUBuffer; bodyCount: number; margin:
   // Two normal frames first (not with --first): buffers grown to fit, last frame's list in place.
   for (let i = 0; i < (first ? 0 : 2); i++) {
     move(i);
-    await frame.step(inputs);
+    const { counts: c } = await frame.step(inputs);
+    console.log(
+      `frame ${i}: pairs ${c.pairs}, touching ${c.contacts}, reused ${c.reused}, apart ${c.apart}, collided ${c.collided}`,
+    );
   }
   const samples = new Map<string, number[]>();
   for (let r = 0; r < frames; r++) {

@@ -24,12 +24,13 @@
 // to run. Each pair also finds its slot in last frame's list (bpPrevSlot: a bisection of last
 // frame's group of its first body), which later stages use to carry data between frames.
 //
-// The kernels, in order (those of the other mode return at once: a direct dispatch over the bodies
-// costs a GPU less than an indirect one, which WebGPU implementations validate with a dispatch of
-// their own):
+// The kernels, in order (the rebuild's, dispatched directly over the bodies, return at once in an
+// update; the update's are dispatched indirectly, to grids bpPlan sizes by the mode: every body's
+// workgroups returning at once cost a frame that keeps its list more than the indirect dispatches'
+// validation):
 //   bpAabb:        per body: its tight box; whether it left its fat box (then a new fat box, the
 //                  body marked moved and stale, and listed); extremes of the fat bounds (for rows);
-//   bpPlan:        the mode, and the count the rebuild's radix sorts sort;
+//   bpPlan:        the mode, the count the rebuild's radix sorts sort, the update kernels' grids;
 //   rebuild:       bpSortKeys (and the rows' reach cleared), a radix sort by lo.x, bpBands,
 //                  bpBandKeys, a sort by row, bpGather: the structure (bodies by (row, lo.x),
 //                  with their boxes);
@@ -157,9 +158,13 @@ struct DispatchIndirect {
   z: u32,
 }
 
-// The broadphase's own indirect dispatch, written by bpFinalize: the per-pair kernel's (the pair
-// count may lie far below the capacity; the per-body kernels are dispatched directly).
+// The broadphase's own indirect dispatches: bpPlan's sizes the update's kernels to what the mode
+// it chose gives them (a settled scene's update moves no body and keeps its list: none of them
+// runs), bpFinalize's the per-pair kernel (the pair count may lie far below the capacity).
 struct BroadphaseDispatches {
+  moved: DispatchIndirect,                             // per moved body of an update (bpMovedCount, bpMovedWrite)
+  kept: DispatchIndirect,                              // per body of an update whose list changed (bpWriteKept)
+  groups: DispatchIndirect,                            // per body unless the list is unchanged (bpSortGroups)
   prevSlots: DispatchIndirect,                         // per written pair
 }
 
@@ -337,8 +342,8 @@ fn bpGroupRows(groups: u32) -> DispatchIndirect {
   return DispatchIndirect(x, y, 1u);
 }
 
-// One invocation: the mode, and the count the rebuild's sorts sort (0 in an update: their blocks
-// then count and move nothing).
+// One invocation: the mode, the count the rebuild's sorts sort (0 in an update: their blocks then
+// count and move nothing), and the update kernels' grids (bpDispatch).
 @compute @workgroup_size(1)
 fn bpPlan() {
   let n = bpParams.bodyCount;
@@ -357,6 +362,11 @@ fn bpPlan() {
     bpState.mode = BP_MODE_UPDATE;
     bpState.sortCount = 0u;
   }
+  let updating = bpUpdating();
+  let unchanged = bpListUnchanged();
+  bpDispatch.moved = bpRows(select(0u, moved, updating));
+  bpDispatch.kept = bpRows(select(0u, n, updating && !unchanged));
+  bpDispatch.groups = bpRows(select(n, 0u, unchanged));
 }
 
 fn bpRebuilding() -> bool {

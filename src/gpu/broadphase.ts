@@ -164,6 +164,9 @@ const STATE = {
 /** BroadphaseDispatches: where each record lies. */
 const DISPATCH = {
   bytes: dispatchStruct.size,
+  moved: word(dispatchStruct, 'moved'),
+  kept: word(dispatchStruct, 'kept'),
+  groups: word(dispatchStruct, 'groups'),
   prevSlots: word(dispatchStruct, 'prevSlots'),
 };
 
@@ -815,16 +818,16 @@ export class GpuBroadphase {
     pass = begin('count');
     run(pass, 'bpKeptCounts', Math.ceil((n + 1) / BROADPHASE_WORKGROUP_SIZE));
     if (sweeps) run(pass, 'bpSweepCount', bodies);
-    if (updates) run(pass, 'bpMovedCount', bodies);
+    if (updates) indirect(pass, 'bpMovedCount', DISPATCH.moved);
     pass.end();
     pass = begin('scan');
     this.scanner.encode(pass, plan.scans[frame.cur as 0 | 1]);
     pass.end();
     pass = begin('write');
-    if (updates) run(pass, 'bpWriteKept', bodies);
+    if (updates) indirect(pass, 'bpWriteKept', DISPATCH.kept);
     if (sweeps) run(pass, 'bpSweepWrite', bodies);
-    if (updates) run(pass, 'bpMovedWrite', bodies);
-    run(pass, 'bpSortGroups', bodies);
+    if (updates) indirect(pass, 'bpMovedWrite', DISPATCH.moved);
+    indirect(pass, 'bpSortGroups', DISPATCH.groups);
     once(pass, 'bpFinalize');
     indirect(pass, 'bpPrevSlots', DISPATCH.prevSlots);
     // At least one invocation: its first commits the frame.
