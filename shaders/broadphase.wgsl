@@ -162,6 +162,7 @@ struct DispatchIndirect {
 // it chose gives them (a settled scene's update moves no body and keeps its list: none of them
 // runs), bpFinalize's the per-pair kernel (the pair count may lie far below the capacity).
 struct BroadphaseDispatches {
+  counts: DispatchIndirect,                            // per body and one, unless the list is held (bpKeptCounts)
   moved: DispatchIndirect,                             // per moved body of an update (bpMovedCount, bpMovedWrite)
   kept: DispatchIndirect,                              // per body of an update whose list changed (bpWriteKept)
   groups: DispatchIndirect,                            // per body unless the list is unchanged (bpSortGroups)
@@ -187,7 +188,7 @@ struct BroadphaseState {
   prevWritten: u32,                                    // pairs of last frame's list
   prevOverflow: u32,                                   // last frame's list was cut short: rebuild
   prevUnchanged: u32,                                  // 1: last frame committed a list equal to the one before it
-  _pad1: u32,
+  groupCounts: u32,                                    // the groups' scan's length: bodyCount + 1, or 0 when they are held (bpListHeld)
   _pad2: u32,
   bands: BroadphaseBands,                              // the rows of the last rebuild
   // Per row: bits of the largest x extent of its boxes (f32 >= 0), so that one wide box (a
@@ -364,6 +365,9 @@ fn bpPlan() {
   }
   let updating = bpUpdating();
   let unchanged = bpListUnchanged();
+  let held = bpListHeld();
+  bpState.groupCounts = select(n + 1u, 0u, held);
+  bpDispatch.counts = bpRows(bpState.groupCounts);
   bpDispatch.moved = bpRows(select(0u, moved, updating));
   bpDispatch.kept = bpRows(select(0u, n, updating && !unchanged));
   bpDispatch.groups = bpRows(select(n, 0u, unchanged));
@@ -799,9 +803,10 @@ fn bpCommit() {
   bpState.prevUnchanged = select(0u, 1u, bpListUnchanged());
 }
 
-// This frame's list and prevSlot already hold what bpPrevSlots would write: the list is last
-// frame's, which was the one before it, and the buffers are those last frame read (that list) and
-// wrote (the identity). bpFinalize then gives bpPrevSlots no workgroups.
+// This frame's list, its groups and prevSlot already hold what bpKeptCounts, the scan and
+// bpPrevSlots would write: the list is last frame's, which was the one before it, and the buffers
+// are those last frame read (that list and its groups) and wrote (the identity). bpPlan and
+// bpFinalize then give those kernels nothing to do.
 fn bpListHeld() -> bool {
   return bpListUnchanged() && bpState.prevUnchanged != 0u && bpParams.listHeld != 0u;
 }

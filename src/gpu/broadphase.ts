@@ -154,6 +154,7 @@ const STATE = {
   /** The last word the host clears (the extremes end there). */
   extentZ: word(stateStruct, 'extentZ'),
   sortCount: word(stateStruct, 'sortCount'),
+  groupCounts: word(stateStruct, 'groupCounts'),
   bands: {
     origin: bandsAt + word(bandsStruct, 'origin'),
     height: bandsAt + word(bandsStruct, 'height'),
@@ -164,6 +165,7 @@ const STATE = {
 /** BroadphaseDispatches: where each record lies. */
 const DISPATCH = {
   bytes: dispatchStruct.size,
+  counts: word(dispatchStruct, 'counts'),
   moved: word(dispatchStruct, 'moved'),
   kept: word(dispatchStruct, 'kept'),
   groups: word(dispatchStruct, 'groups'),
@@ -352,8 +354,9 @@ interface LastFrame {
   fat: GPUBuffer[];
   /** Its pair list and group offsets. */
   list: GPUBuffer[];
-  /** The pair list it read (the frame before it wrote) and the prevSlot it wrote. */
+  /** The pair list and groups it read (the frame before it wrote) and the prevSlot it wrote. */
   prevPairs: GPUBuffer;
+  prevGroups: GPUBuffer;
   prevSlot: GPUBuffer;
 }
 
@@ -382,8 +385,9 @@ interface FramePlan extends FrameSizes {
   groups: GPUBuffer;
   prevSlot: GPUBuffer;
   /**
-   * This frame's pair list is the one last frame read, and prevSlot the one it wrote: when the
-   * list stays unchanged two frames running, both already hold what bpPrevSlots would write.
+   * This frame's pair list and groups are those last frame read, and prevSlot the one it wrote:
+   * when the list stays unchanged two frames running, they already hold what bpKeptCounts, the
+   * groups' scan and bpPrevSlots would write.
    */
   listHeld: boolean;
   prevBodyCount: number;
@@ -556,7 +560,10 @@ export class GpuBroadphase {
         { keys: keysTmp, values: orderTmp },
         count,
       ),
-      scans: [this.scanner.plan(groups[0], n + 1), this.scanner.plan(groups[1], n + 1)],
+      // A held list's groups are not scanned again (bpPlan counts none).
+      scans: [0, 1].map((i) =>
+        this.scanner.plan(groups[i]!, n + 1, 0, { buffer: this.state, word: STATE.groupCounts }),
+      ) as [ScanPlan, ScanPlan],
     };
     // bpGather reads each body's row from the sorted keys: both sorts must end in keys and order.
     if (this.plan.sort.output.keys !== keys || this.plan.sortBands.output.keys !== keys)
@@ -585,6 +592,7 @@ export class GpuBroadphase {
       fat,
       list: [pairs, groups],
       prevPairs: frame.prevList[0]!,
+      prevGroups: frame.prevList[1]!,
       prevSlot,
     };
     return {
@@ -661,7 +669,11 @@ export class GpuBroadphase {
     const groups = plan.buffers[4 + cur];
     const prevSlot = this.buffer('prev-slot', 4 * capacity);
     const listHeld =
-      !retry && last !== null && last.prevPairs === pairs && last.prevSlot === prevSlot;
+      !retry &&
+      last !== null &&
+      last.prevPairs === pairs &&
+      last.prevGroups === groups &&
+      last.prevSlot === prevSlot;
     const same = (a: GPUBuffer[], b: GPUBuffer[]): boolean => a.every((x, i) => x === b[i]);
     const listKept = last !== null && same(last.list, prevList);
     const remap = this.checkRemap(inputs, n, retry, last);
@@ -816,7 +828,7 @@ export class GpuBroadphase {
     const sweeps = frame.sorts;
     const updates = !frame.rebuild;
     pass = begin('count');
-    run(pass, 'bpKeptCounts', Math.ceil((n + 1) / BROADPHASE_WORKGROUP_SIZE));
+    indirect(pass, 'bpKeptCounts', DISPATCH.counts);
     if (sweeps) run(pass, 'bpSweepCount', bodies);
     if (updates) indirect(pass, 'bpMovedCount', DISPATCH.moved);
     pass.end();
