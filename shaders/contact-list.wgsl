@@ -24,7 +24,7 @@
 //                 [blocks]);
 //   ctScatter:    touching slot k goes to entry i = ctCounts.total (the batches before) + its
 //                 block's place + the touching slots below it in the block, when i < capacity:
-//                 the entry (not yet matched to last frame's), its ids,
+//                 the entry's manifold (its header is ctPatch's), its ids,
 //                 and ctDenseOf[first + k] = i (else CONTACT_NONE). A workgroup's entries are
 //                 consecutive: on a GPU (CT_STAGED_STORES) the workgroup copies them a word per
 //                 invocation (the slots' manifold words as they are), so that a warp's loads and
@@ -39,8 +39,8 @@
 // then, once per frame:
 //   ctPersist:    per entry, last frame's entry of the same pair (ctDenseOf of its prevSlot); each
 //                 point takes that entry's user value of the point with the same feature id, else 0;
-//   ctPatch:      `previous` and `matched` into the entry, its pair into ctKeys; last frame's
-//                 entry marked continued;
+//   ctPatch:      the entry's header (its pair, `previous` and `matched`), its pair into ctKeys;
+//                 last frame's entry marked continued;
 //   ctEventFlags: per block of CT_MASK_BLOCK entries (one invocation, one mask word each), which
 //                 began (no previous) and which of last frame's entries ended (not continued), as
 //                 bit masks, and how many of each: the block counts, began blocks then ended
@@ -120,17 +120,6 @@ fn ctStoreHeader(j: u32, h: vec4u) {
   }
 }
 
-// A new entry's header word: its pair, not yet matched to last frame's (previous, matched).
-fn ctNewHeader(pair: vec2u) -> vec4u {
-  return vec4u(pair, CONTACT_NONE, 0u);
-}
-
-// Word w of the new entry of the batch's slot k: the header (its pair, not yet matched to last
-// frame's), then the slot's manifold words as they are.
-fn ctEntryWord(k: u32, w: u32) -> vec4u {
-  if (w == 0u) { return ctNewHeader(ctPairs[k]); }
-  return ctManifolds[k * CT_MANIFOLD_WORDS + w - 1u];
-}
 
 // The manifold of the batch's slot k, as its words.
 fn ctManifoldWordsAt(k: u32) -> array<vec4u, CT_MANIFOLD_WORDS> {
@@ -325,26 +314,28 @@ fn ctScatterSlot(k: u32, lid: u32, paged: bool) {
       ctIds[entry] = ids;
       if (!CT_STAGED_STORES) {
         // The words already read: a CPU adapter does not load them again across the stores above.
-        let at = entry * CT_CONTACT_WORDS;
-        ctStoreWord(at, ctNewHeader(pair), paged);
-        for (var w = 0u; w < CT_MANIFOLD_WORDS; w++) { ctStoreWord(at + 1u + w, words[w], paged); }
+        let at = entry * CT_CONTACT_WORDS + 1u;
+        for (var w = 0u; w < CT_MANIFOLD_WORDS; w++) { ctStoreWord(at + w, words[w], paged); }
       }
     }
   }
   if (CT_STAGED_STORES) {
     // The workgroup's entries are consecutive, from the running total plus the place of its first
-    // slot's block (the workgroup starts a block). They are copied a word per invocation, so that
-    // loads and stores both run along consecutive words and no invocation holds an entry.
+    // slot's block (the workgroup starts a block). Their manifold words are copied a word per
+    // invocation, so that loads and stores both run along consecutive words and no invocation
+    // holds an entry.
     let first = ctSatAdd(ctCounts.total, ctOffsets[min((k - lid) / CT_MASK_BLOCK, ctSlotBlocks())]);
     if (entry != CONTACT_NONE) {
       atomicAdd(&ctGroupEntries, 1u);
       ctEntrySlots[entry - first] = k;
     }
     workgroupBarrier();
-    let count = atomicLoad(&ctGroupEntries) * CT_CONTACT_WORDS;
+    let count = atomicLoad(&ctGroupEntries) * CT_MANIFOLD_WORDS;
     for (var t = lid; t < count; t += CONTACTS_WORKGROUP_SIZE) {
-      let v = ctEntryWord(ctEntrySlots[t / CT_CONTACT_WORDS], t % CT_CONTACT_WORDS);
-      ctStoreWord(first * CT_CONTACT_WORDS + t, v, paged);
+      let e = t / CT_MANIFOLD_WORDS;
+      let w = t % CT_MANIFOLD_WORDS;
+      let v = ctManifolds[ctEntrySlots[e] * CT_MANIFOLD_WORDS + w];
+      ctStoreWord((first + e) * CT_CONTACT_WORDS + 1u + w, v, paged);
     }
   }
 }

@@ -144,8 +144,8 @@ export function contactPlace(offsets: Uint32Array, masksAt: number, k: number): 
 
 /**
  * ctScatter: the batch's touching slot k (frame slot first + k) goes to entry i = total + its place
- * (below capacity): its entry, not yet matched, and its ids; denseOf[first + k] = i, or
- * CONTACT_NONE for a slot that does not touch or does not fit.
+ * (below capacity): its manifold (its header is contactPatch's) and its ids; denseOf[first + k] =
+ * i, or CONTACT_NONE for a slot that does not touch or does not fit.
  */
 export function contactScatter(
   L: ContactsLayout,
@@ -175,10 +175,8 @@ export function contactScatter(
     denseOf[first + k] = i;
     const o = i * C.words;
     const e = i * I.words;
-    contacts[o + C.bodyA] = ids[e + I.bodyA] = pairs[2 * k];
-    contacts[o + C.bodyB] = ids[e + I.bodyB] = pairs[2 * k + 1];
-    contacts[o + C.previous] = CONTACT_NONE;
-    contacts[o + C.matched] = 0;
+    ids[e + I.bodyA] = pairs[2 * k];
+    ids[e + I.bodyB] = pairs[2 * k + 1];
     contacts.set(manifolds.subarray(k * M.words, (k + 1) * M.words), o + C.manifold);
     ids[e + I.slot] = first + k;
     ids[e + I.count] = contacts[o + C.count];
@@ -272,7 +270,10 @@ export function contactPersist(
   }
 }
 
-/** ctPatch: each entry's `previous` and `matched` from `matches`, its pair into `keys`; last frame's entries that continue marked. */
+/**
+ * ctPatch: each entry's header (its pair, `previous` and `matched` from `matches`), its pair into
+ * `keys`; last frame's entries that continue marked.
+ */
 export function contactPatch(
   L: ContactsLayout,
   matches: Uint32Array,
@@ -285,6 +286,8 @@ export function contactPatch(
   const C = L.contact;
   const I = L.ids;
   for (let j = 0; j < written; j++) {
+    contacts[j * C.words + C.bodyA] = ids[j * I.words + I.bodyA];
+    contacts[j * C.words + C.bodyB] = ids[j * I.words + I.bodyB];
     contacts[j * C.words + C.previous] = matches[2 * j];
     contacts[j * C.words + C.matched] = matches[2 * j + 1];
     keys[2 * j] = ids[j * I.words + I.bodyA];
