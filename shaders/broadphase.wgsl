@@ -669,18 +669,17 @@ fn bpSweepCount(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg:
 fn bpMovedCount(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
                 @builtin(local_invocation_index) lid: u32) {
   let t = bpInvocation(wid, nwg, lid);
-  if (t >= atomicLoad(&bpState.moved) || !bpUpdating()) { return; }
+  if (t >= atomicLoad(&bpState.moved)) { return; }
   bpFinders[t].x = bpMovedSweep(t, 0u);
 }
 
-// Update, per body a: its kept pairs, in last frame's order, at the front of its group.
+// Update, per body a: its kept pairs, in last frame's order, at the front of its group (bpPlan
+// gives an unchanged list no workgroups: bpPrevSlots copies it pair by pair).
 @compute @workgroup_size(BROADPHASE_WORKGROUP_SIZE)
 fn bpWriteKept(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
                @builtin(local_invocation_index) lid: u32) {
   let a = bpInvocation(wid, nwg, lid);
-  // An unchanged list is copied pair by pair in bpPrevSlots (one invocation a pair).
-  if (a >= bpParams.bodyCount || !bpUpdating() || bpListUnchanged() ||
-      (bpFat[a].bounds.tag & BP_MOVED) != 0u) { return; }
+  if (a >= bpParams.bodyCount || (bpFat[a].bounds.tag & BP_MOVED) != 0u) { return; }
   var slot = atomicLoad(&bpGroups[a]);
   let range = bpPrevGroup(a);
   for (var k = range.x; k < range.y; k++) {
@@ -717,7 +716,7 @@ fn bpSweepWrite(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg:
 fn bpMovedWrite(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
                 @builtin(local_invocation_index) lid: u32) {
   let t = bpInvocation(wid, nwg, lid);
-  if (t >= atomicLoad(&bpState.moved) || !bpUpdating()) { return; }
+  if (t >= atomicLoad(&bpState.moved)) { return; }
   bpWriteFound(t, bpFinders[t].x, true);
 }
 
@@ -745,13 +744,14 @@ fn bpSiftDown(first: u32, root0: u32, size: u32) {
 // groups of an update, by insertion.
 const BP_HEAPSORT_MIN: u32 = 64u;
 
-// Per body: its group sorted by partner. Partners are distinct, so the order is total and the
-// result does not depend on the atomic placement that came before.
+// Per body: its group sorted by partner (none in an unchanged list: bpPlan gives it no
+// workgroups). Partners are distinct, so the order is total and the result does not depend on the
+// atomic placement that came before.
 @compute @workgroup_size(BROADPHASE_WORKGROUP_SIZE)
 fn bpSortGroups(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
                 @builtin(local_invocation_index) lid: u32) {
   let a = bpInvocation(wid, nwg, lid);
-  if (a >= bpParams.bodyCount || bpListUnchanged()) { return; }
+  if (a >= bpParams.bodyCount) { return; }
   let first = min(atomicLoad(&bpGroups[a]), bpParams.capacity);
   let end = min(atomicLoad(&bpGroups[a + 1u]), bpParams.capacity);
   let size = end - first;

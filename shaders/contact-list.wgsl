@@ -120,7 +120,6 @@ fn ctStoreHeader(j: u32, h: vec4u) {
   }
 }
 
-
 // The manifold of the batch's slot k, as its words.
 fn ctManifoldWordsAt(k: u32) -> array<vec4u, CT_MANIFOLD_WORDS> {
   var w: array<vec4u, CT_MANIFOLD_WORDS>;
