@@ -24,13 +24,13 @@
 // to run. Each pair also finds its slot in last frame's list (bpPrevSlot: a bisection of last
 // frame's group of its first body), which later stages use to carry data between frames.
 //
-// The kernels, in order (the rebuild's, dispatched directly over the bodies, return at once in an
-// update; the update's are dispatched indirectly, to grids bpPlan sizes by the mode: every body's
-// workgroups returning at once cost a frame that keeps its list more than the indirect dispatches'
-// validation):
+// The kernels, in order (those of the other mode, or with nothing to do in this frame, return at
+// once, on plain words bpPlan wrote: a direct dispatch over the bodies costs a GPU less than an
+// indirect one, which WebGPU implementations validate with a dispatch of their own):
 //   bpAabb:        per body: its tight box; whether it left its fat box (then a new fat box, the
 //                  body marked moved and stale, and listed); extremes of the fat bounds (for rows);
-//   bpPlan:        the mode, the count the rebuild's radix sorts sort, the update kernels' grids;
+//   bpPlan:        the mode, the count the rebuild's radix sorts sort, what the list does this
+//                  frame (new, unchanged or held) and the moved bodies the update takes;
 //   rebuild:       bpSortKeys (and the rows' reach cleared), a radix sort by lo.x, bpBands,
 //                  bpBandKeys, a sort by row, bpGather: the structure (bodies by (row, lo.x),
 //                  with their boxes);
@@ -158,14 +158,9 @@ struct DispatchIndirect {
   z: u32,
 }
 
-// The broadphase's own indirect dispatches: bpPlan's sizes the update's kernels to what the mode
-// it chose gives them (a settled scene's update moves no body and keeps its list: none of them
-// runs), bpFinalize's the per-pair kernel (the pair count may lie far below the capacity).
+// The broadphase's own indirect dispatch, written by bpFinalize: the per-pair kernel's (the pair
+// count may lie far below the capacity; the per-body kernels are dispatched directly).
 struct BroadphaseDispatches {
-  counts: DispatchIndirect,                            // per body and one, unless the list is held (bpKeptCounts)
-  moved: DispatchIndirect,                             // per moved body of an update (bpMovedCount, bpMovedWrite)
-  kept: DispatchIndirect,                              // per body of an update whose list changed (bpWriteKept)
-  groups: DispatchIndirect,                            // per body unless the list is unchanged (bpSortGroups)
   prevSlots: DispatchIndirect,                         // per written pair
 }
 
@@ -188,7 +183,11 @@ struct BroadphaseState {
   prevWritten: u32,                                    // pairs of last frame's list
   prevOverflow: u32,                                   // last frame's list was cut short: rebuild
   prevUnchanged: u32,                                  // 1: last frame committed a list equal to the one before it
-  groupCounts: u32,                                    // the groups' scan's length: bodyCount + 1, or 0 when they are held (bpListHeld)
+  // bpPlan's, for the kernels after it: plain words every invocation may read (an atomic load of
+  // `moved` by every invocation is a contended atomic on a GPU).
+  list: u32,                                           // BP_LIST_*: this frame's list
+  updateMoved: u32,                                    // moved bodies the update takes: moved, or 0 in a rebuild
+  groupCounts: u32,                                    // the groups' scan's length: bodyCount + 1, or 0 when they are held
   _pad2: u32,
   bands: BroadphaseBands,                              // the rows of the last rebuild
   // Per row: bits of the largest x extent of its boxes (f32 >= 0), so that one wide box (a
@@ -206,6 +205,11 @@ const BP_NONE: u32 = 0xffffffffu;
 // (its entry in the sorted structure is out of date).
 const BP_MOVED: u32 = 1u;
 const BP_STALE: u32 = 2u;
+// BroadphaseState.list: a list found anew (a rebuild, or an update that moved bodies); last
+// frame's list, pair for pair (bpListUnchanged); that, in buffers that hold it already (bpListHeld).
+const BP_LIST_NEW: u32 = 0u;
+const BP_LIST_UNCHANGED: u32 = 1u;
+const BP_LIST_HELD: u32 = 2u;
 
 // Every kernel binds at most 8 storage buffers (WebGPU's default limit): lasting per-body data
 // is one struct array, the state one struct, the moved and stale lists one array, group counts and
@@ -344,7 +348,8 @@ fn bpGroupRows(groups: u32) -> DispatchIndirect {
 }
 
 // One invocation: the mode, the count the rebuild's sorts sort (0 in an update: their blocks then
-// count and move nothing), and the update kernels' grids (bpDispatch).
+// count and move nothing), and what the later kernels read of this frame (list, updateMoved,
+// groupCounts: the groups' scan takes its length from it).
 @compute @workgroup_size(1)
 fn bpPlan() {
   let n = bpParams.bodyCount;
@@ -363,14 +368,16 @@ fn bpPlan() {
     bpState.mode = BP_MODE_UPDATE;
     bpState.sortCount = 0u;
   }
+  // An update in which no body left its fat box, over last frame's bodies in their order: the
+  // list is last frame's, pair for pair (a truncated list made this frame a rebuild). Held: this
+  // frame's buffers (the list, its groups and prevSlot) are those last frame read and wrote, and
+  // last frame's list was unchanged too, so they hold this list already.
   let updating = bpUpdating();
-  let unchanged = bpListUnchanged();
-  let held = bpListHeld();
+  let unchanged = updating && moved == 0u && bpParams.prevBodyCount == n && bpParams.remapped == 0u;
+  let held = unchanged && bpState.prevUnchanged != 0u && bpParams.listHeld != 0u;
+  bpState.list = select(select(BP_LIST_NEW, BP_LIST_UNCHANGED, unchanged), BP_LIST_HELD, held);
+  bpState.updateMoved = select(0u, moved, updating);
   bpState.groupCounts = select(n + 1u, 0u, held);
-  bpDispatch.counts = bpRows(bpState.groupCounts);
-  bpDispatch.moved = bpRows(select(0u, moved, updating));
-  bpDispatch.kept = bpRows(select(0u, n, updating && !unchanged));
-  bpDispatch.groups = bpRows(select(n, 0u, unchanged));
 }
 
 fn bpRebuilding() -> bool {
@@ -381,13 +388,11 @@ fn bpUpdating() -> bool {
   return bpState.mode == BP_MODE_UPDATE;
 }
 
-// An update in which no body left its fat box, over last frame's bodies in their order: the list
-// is last frame's, pair for pair (a truncated list made this frame a rebuild). The kernels below
-// then count each group's size, sort nothing, and copy each pair to its own index (bpPrevSlots:
-// nothing between bpWriteKept and it reads the list).
+// After bpPlan: the list is last frame's, pair for pair. The kernels below then count each
+// group's size, sort nothing, and copy each pair to its own index (bpPrevSlots: nothing between
+// bpWriteKept and it reads the list), or, held, leave the groups and the list as they are.
 fn bpListUnchanged() -> bool {
-  return bpUpdating() && atomicLoad(&bpState.moved) == 0u &&
-         bpParams.prevBodyCount == bpParams.bodyCount && bpParams.remapped == 0u;
+  return bpState.list != BP_LIST_NEW;
 }
 
 // Rebuild, per body: the x sort's key and the identity order it starts from; no body is stale
@@ -635,7 +640,7 @@ fn bpKeptCounts(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg:
                 @builtin(local_invocation_index) lid: u32) {
   let a = bpInvocation(wid, nwg, lid);
   let n = bpParams.bodyCount;
-  if (a > n) { return; }
+  if (a > n || bpListHeld()) { return; }
   var kept = 0u;
   if (a < n && bpListUnchanged()) {
     let range = bpPrevGroup(a);
@@ -669,17 +674,18 @@ fn bpSweepCount(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg:
 fn bpMovedCount(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
                 @builtin(local_invocation_index) lid: u32) {
   let t = bpInvocation(wid, nwg, lid);
-  if (t >= atomicLoad(&bpState.moved)) { return; }
+  if (t >= bpState.updateMoved) { return; }
   bpFinders[t].x = bpMovedSweep(t, 0u);
 }
 
-// Update, per body a: its kept pairs, in last frame's order, at the front of its group (bpPlan
-// gives an unchanged list no workgroups: bpPrevSlots copies it pair by pair).
+// Update, per body a: its kept pairs, in last frame's order, at the front of its group.
 @compute @workgroup_size(BROADPHASE_WORKGROUP_SIZE)
 fn bpWriteKept(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
                @builtin(local_invocation_index) lid: u32) {
   let a = bpInvocation(wid, nwg, lid);
-  if (a >= bpParams.bodyCount || (bpFat[a].bounds.tag & BP_MOVED) != 0u) { return; }
+  // An unchanged list is copied pair by pair in bpPrevSlots (one invocation a pair).
+  if (a >= bpParams.bodyCount || !bpUpdating() || bpListUnchanged() ||
+      (bpFat[a].bounds.tag & BP_MOVED) != 0u) { return; }
   var slot = atomicLoad(&bpGroups[a]);
   let range = bpPrevGroup(a);
   for (var k = range.x; k < range.y; k++) {
@@ -716,7 +722,7 @@ fn bpSweepWrite(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg:
 fn bpMovedWrite(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
                 @builtin(local_invocation_index) lid: u32) {
   let t = bpInvocation(wid, nwg, lid);
-  if (t >= atomicLoad(&bpState.moved)) { return; }
+  if (t >= bpState.updateMoved) { return; }
   bpWriteFound(t, bpFinders[t].x, true);
 }
 
@@ -744,14 +750,13 @@ fn bpSiftDown(first: u32, root0: u32, size: u32) {
 // groups of an update, by insertion.
 const BP_HEAPSORT_MIN: u32 = 64u;
 
-// Per body: its group sorted by partner (none in an unchanged list: bpPlan gives it no
-// workgroups). Partners are distinct, so the order is total and the result does not depend on the
-// atomic placement that came before.
+// Per body: its group sorted by partner. Partners are distinct, so the order is total and the
+// result does not depend on the atomic placement that came before.
 @compute @workgroup_size(BROADPHASE_WORKGROUP_SIZE)
 fn bpSortGroups(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
                 @builtin(local_invocation_index) lid: u32) {
   let a = bpInvocation(wid, nwg, lid);
-  if (a >= bpParams.bodyCount) { return; }
+  if (a >= bpParams.bodyCount || bpListUnchanged()) { return; }
   let first = min(atomicLoad(&bpGroups[a]), bpParams.capacity);
   let end = min(atomicLoad(&bpGroups[a + 1u]), bpParams.capacity);
   let size = end - first;
@@ -803,12 +808,12 @@ fn bpCommit() {
   bpState.prevUnchanged = select(0u, 1u, bpListUnchanged());
 }
 
-// This frame's list, its groups and prevSlot already hold what bpKeptCounts, the scan and
-// bpPrevSlots would write: the list is last frame's, which was the one before it, and the buffers
-// are those last frame read (that list and its groups) and wrote (the identity). bpPlan and
-// bpFinalize then give those kernels nothing to do.
+// After bpPlan: this frame's list, its groups and prevSlot already hold what bpKeptCounts, the
+// scan and bpPrevSlots would write: the list is last frame's, which was the one before it, and the
+// buffers are those last frame read (that list and its groups) and wrote (the identity). Those
+// kernels then do nothing (bpFinalize gives bpPrevSlots no workgroups, the scan a length of 0).
 fn bpListHeld() -> bool {
-  return bpListUnchanged() && bpState.prevUnchanged != 0u && bpParams.listHeld != 0u;
+  return bpState.list == BP_LIST_HELD;
 }
 
 // Per pair of the list: its slot in last frame's list (the same index when the pair is there, else

@@ -165,10 +165,6 @@ const STATE = {
 /** BroadphaseDispatches: where each record lies. */
 const DISPATCH = {
   bytes: dispatchStruct.size,
-  counts: word(dispatchStruct, 'counts'),
-  moved: word(dispatchStruct, 'moved'),
-  kept: word(dispatchStruct, 'kept'),
-  groups: word(dispatchStruct, 'groups'),
   prevSlots: word(dispatchStruct, 'prevSlots'),
 };
 
@@ -828,18 +824,18 @@ export class GpuBroadphase {
     const sweeps = frame.sorts;
     const updates = !frame.rebuild;
     pass = begin('count');
-    indirect(pass, 'bpKeptCounts', DISPATCH.counts);
+    run(pass, 'bpKeptCounts', Math.ceil((n + 1) / BROADPHASE_WORKGROUP_SIZE));
     if (sweeps) run(pass, 'bpSweepCount', bodies);
-    if (updates) indirect(pass, 'bpMovedCount', DISPATCH.moved);
+    if (updates) run(pass, 'bpMovedCount', bodies);
     pass.end();
     pass = begin('scan');
     this.scanner.encode(pass, plan.scans[frame.cur as 0 | 1]);
     pass.end();
     pass = begin('write');
-    if (updates) indirect(pass, 'bpWriteKept', DISPATCH.kept);
+    if (updates) run(pass, 'bpWriteKept', bodies);
     if (sweeps) run(pass, 'bpSweepWrite', bodies);
-    if (updates) indirect(pass, 'bpMovedWrite', DISPATCH.moved);
-    indirect(pass, 'bpSortGroups', DISPATCH.groups);
+    if (updates) run(pass, 'bpMovedWrite', bodies);
+    run(pass, 'bpSortGroups', bodies);
     once(pass, 'bpFinalize');
     indirect(pass, 'bpPrevSlots', DISPATCH.prevSlots);
     // At least one invocation: its first commits the frame.
