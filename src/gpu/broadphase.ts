@@ -544,6 +544,8 @@ export class GpuBroadphase {
     p?.sortBands.destroy();
     p?.scans.forEach((s) => s.destroy());
     const count = { buffer: this.state, word: STATE.sortCount };
+    // A held list's groups are not scanned again (bpPlan counts none).
+    const groupCounts = { buffer: this.state, word: STATE.groupCounts };
     this.plan = {
       n,
       buffers,
@@ -556,10 +558,10 @@ export class GpuBroadphase {
         { keys: keysTmp, values: orderTmp },
         count,
       ),
-      // A held list's groups are not scanned again (bpPlan counts none).
-      scans: [0, 1].map((i) =>
-        this.scanner.plan(groups[i]!, n + 1, 0, { buffer: this.state, word: STATE.groupCounts }),
-      ) as [ScanPlan, ScanPlan],
+      scans: [
+        this.scanner.plan(groups[0], n + 1, 0, groupCounts),
+        this.scanner.plan(groups[1], n + 1, 0, groupCounts),
+      ],
     };
     // bpGather reads each body's row from the sorted keys: both sorts must end in keys and order.
     if (this.plan.sort.output.keys !== keys || this.plan.sortBands.output.keys !== keys)
