@@ -15,13 +15,13 @@
 //              buckets' holds a grid over every item (a later pass over the items dispatches it)
 // Buckets are the classes (PC_CLASS_COUNT), then PC_REJECTED: work-list entries naming a slot at
 // or above params.slots, listed and counted there, never collided.
-// With one class compiled there is nothing to split, and two kernels replace count, scan, scatter
+// With one class compiled there is nothing to split, and one kernel replaces count, scan, scatter
 // and finish:
 //   pcList     item i to entry i of classPairs: (slot, body A, body B, 0) when its pair is of that
-//              class (params.single), else an entry naming no slot, counted in its bucket
-//   pcFinishOne  classTable's rows as pcFinish writes them (each bucket's count), and after them the
-//              row over every item, which is the class kernel's (it passes over the entries naming
-//              no slot)
+//              class (params.single), else an entry naming no slot, counted in its bucket and added
+//              to pcControl; and the row over every item after the buckets' rows, which is the
+//              class kernel's (it passes over the entries naming no slot). The buckets' rows are
+//              not written: their counts are the host's sums of the left-out counts (readTable).
 //
 // A per-dimension file before it (pair-classes2d.wgsl, pair-classes3d.wgsl) binds the shapes and
 // bodies (bindings 0, 1) and defines
@@ -61,9 +61,11 @@ struct PairClassParams {
 // [0]: the number of items (copied in by the host's encoder); [1 + b]: items of bucket b that no
 // kernel collided (a class without a pipeline, or rejected), summed since the host cleared them.
 @group(0) @binding(4) var<storage, read_write> pcControl: array<u32>;
+// pcList: the same words, summed by many invocations.
+@group(0) @binding(4) var<storage, read_write> pcControlSums: array<atomic<u32>>;
 @group(0) @binding(5) var<storage, read_write> pcBlockCounts: array<u32>;
-// pcList and pcFinishOne: the same buffer's first PC_BUCKETS words, items per bucket that pcList
-// left out (cleared by the host).
+// pcList: the same buffer's first PC_BUCKETS words, this batch's items per bucket that it left out
+// (cleared by the host).
 @group(0) @binding(5) var<storage, read_write> pcLeftOut: array<atomic<u32>>;
 @group(0) @binding(6) var<storage, read_write> classPairs: array<vec4u>;
 @group(0) @binding(7) var<storage, read_write> classTable: array<PairClassDispatch>;
@@ -77,7 +79,12 @@ const PC_NO_SLOT: u32 = 0xffffffffu;                   // pcList: an entry the c
 
 // Item `item` of the batch: (bucket, slot), bucket PC_NONE past the count.
 fn pcItem(item: u32) -> vec2u {
-  if (item >= pcControl[0]) { return vec2u(PC_NONE, 0u); }
+  return pcItemOf(item, pcControl[0]);
+}
+
+// Item `item` of a batch of `items`.
+fn pcItemOf(item: u32, items: u32) -> vec2u {
+  if (item >= items) { return vec2u(PC_NONE, 0u); }
   var slot = item;
   if (pcParams.useWorkList != 0u) { slot = pcWorkList[item]; }
   if (slot >= pcParams.slots) { return vec2u(PC_REJECTED, slot); }
@@ -171,12 +178,18 @@ fn pcFinish(@builtin(local_invocation_index) bucket: u32) {
 
 // Invocation t of pcParams.blocks takes items t, t + blocks, t + 2 blocks, … (PC_ITEMS of them at
 // most): neighbouring lanes write neighbouring entries, and the dispatch is that of pcCount.
+// Invocation 0 writes the row over every item: it needs the item count alone.
 @compute @workgroup_size(PC_WORKGROUP_SIZE)
 fn pcList(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nwg: vec3u) {
   let t = pcBlock(gid, nwg);
   if (t >= pcParams.blocks) { return; }
+  let items = atomicLoad(&pcControlSums[0]);
+  if (t == 0u) {
+    let listed = min(items, arrayLength(&classPairs));
+    classTable[PC_BUCKETS] = pcDispatch(listed, 0u, listed > 0u);
+  }
   for (var item = t; item < arrayLength(&classPairs); item += pcParams.blocks) {
-    let e = pcItem(item);
+    let e = pcItemOf(item, items);
     // Items past the count lie at the end of the range.
     if (e.x == PC_NONE) { break; }
     var entry = vec4u(PC_NO_SLOT, 0u, 0u, 0u);
@@ -185,24 +198,8 @@ fn pcList(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) nw
       entry = vec4u(e.y, pair.x, pair.y, 0u);
     } else {
       atomicAdd(&pcLeftOut[e.x], 1u);
+      atomicAdd(&pcControlSums[1u + e.x], 1u);
     }
     classPairs[item] = entry;
   }
-}
-
-@compute @workgroup_size(8)
-fn pcFinishOne(@builtin(local_invocation_index) bucket: u32) {
-  if (bucket >= PC_BUCKETS) { return; }
-  let items = min(pcControl[0], arrayLength(&classPairs));
-  var count = atomicLoad(&pcLeftOut[bucket]);
-  if (bucket == pcParams.single) {
-    count = items;
-    for (var b = 0u; b < PC_BUCKETS; b++) {
-      if (b != bucket) { count -= atomicLoad(&pcLeftOut[b]); }
-    }
-    classTable[PC_BUCKETS] = pcDispatch(items, 0u, items > 0u);
-  } else if (count > 0u) {
-    pcControl[1u + bucket] += count;
-  }
-  classTable[bucket] = pcDispatch(count, 0u, false);
 }

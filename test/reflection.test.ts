@@ -105,7 +105,7 @@ describe('build-time reflection', () => {
       'storage',
       'uniform',
     ]);
-    const classifier = ['pcCount', 'pcScatter', 'pcFinish', 'pcList', 'pcFinishOne'];
+    const classifier = ['pcCount', 'pcScatter', 'pcFinish', 'pcList'];
     expect(Object.keys(ENTRIES_PAIR_CLASSIFIER_2D)).toEqual(classifier);
     expect(Object.keys(ENTRIES_PAIR_CLASSIFIER_3D)).toEqual(classifier);
     for (const e of classifier) {

@@ -43,7 +43,7 @@
 // nothing.
 // With one class compiled, no split: each item to its own entry of the list (pcList; a pair of
 // another class or a rejected entry names no slot there and is counted), and that class's row
-// after the buckets' (pcFinishOne). Batches recorded into one submit pass distinct `index` values
+// after the buckets' (readTable sums the buckets' counts on the host). Batches recorded into one submit pass distinct `index` values
 // (their classifier parameters are written ahead of the submit); the scratch buffers are shared,
 // commands running in order.
 //
@@ -251,7 +251,7 @@ export interface PairClassOptions {
   closestOnDemand?: boolean;
 }
 
-const CLASSIFIER_ENTRIES = ['pcCount', 'pcScatter', 'pcFinish', 'pcList', 'pcFinishOne'] as const;
+const CLASSIFIER_ENTRIES = ['pcCount', 'pcScatter', 'pcFinish', 'pcList'] as const;
 type ClassifierEntry = (typeof CLASSIFIER_ENTRIES)[number];
 
 function checkParamsLayout(
@@ -293,6 +293,8 @@ export class GpuPairClasses<C extends string, I> {
   private readonly batchParams: GPUBuffer[] = [];
   private readonly plans = new Map<number, ScanPlan>();
   private plansFor: GPUBuffer | null = null;
+  /** The last encoded batch's one compiled class (pcList: the buckets' rows unwritten) and item capacity. */
+  private last: { single: number | undefined; capacity: number } | null = null;
 
   private constructor(
     readonly device: GPUDevice,
@@ -449,6 +451,7 @@ export class GpuPairClasses<C extends string, I> {
     const blocks = Math.ceil(capacity / PAIR_CLASS_BLOCK);
     const buckets = d.classes.length + 1;
     const countWords = single === undefined ? buckets * blocks + 1 : buckets;
+    this.last = { single, capacity };
     if (index === 0) {
       for (const r of this.retired) r.destroy();
       this.retired = [];
@@ -528,7 +531,6 @@ export class GpuPairClasses<C extends string, I> {
       dispatch('pcFinish', 1);
     } else {
       dispatch('pcList', Math.ceil(blocks / PC_WORKGROUP_SIZE));
-      dispatch('pcFinishOne', 1);
     }
     classify.end();
 
@@ -639,10 +641,21 @@ export class GpuPairClasses<C extends string, I> {
   /** The classTable of the last submitted batch: per class (then 'rejected') its pair count and first entry. */
   async readTable(): Promise<Record<C | 'rejected', PairClassRow>> {
     const u = new Uint32Array(await readBuffer(this.device, this.table, this.table.size));
-    const row = (i: number): PairClassRow => ({
+    let row = (i: number): PairClassRow => ({
       pairCount: u[(i * TABLE.bytes) / 4 + TABLE.params + TABLE.pairCount],
       first: u[(i * TABLE.bytes) / 4 + TABLE.params + TABLE.first],
     });
+    const single = this.last?.single;
+    if (single !== undefined && this.blockCounts) {
+      // pcList's batch: the row over every item, and per bucket the items it left out; the one
+      // class has the rest, every list from entry 0.
+      const items = row(itemsRow(this.dimension.classes)).pairCount;
+      const leftOut = new Uint32Array(
+        await readBuffer(this.device, this.blockCounts, 4 * (this.dimension.classes.length + 1)),
+      );
+      const others = leftOut.reduce((sum, c, b) => (b === single ? sum : sum + c), 0);
+      row = (i) => ({ pairCount: i === single ? items - others : leftOut[i]!, first: 0 });
+    }
     const out = Object.fromEntries(this.dimension.classes.map((c, i) => [c, row(i)])) as Record<
       C | 'rejected',
       PairClassRow
@@ -714,7 +727,7 @@ export class GpuPairClasses<C extends string, I> {
   /** The classifier's kernels that `classCount` compiled classes run, each dispatched once (warmUpKernel). */
   private async warmUpClassifier(classCount: number): Promise<void> {
     const entries: readonly ClassifierEntry[] =
-      classCount === 1 ? ['pcList', 'pcFinishOne'] : ['pcCount', 'pcScatter', 'pcFinish'];
+      classCount === 1 ? ['pcList'] : ['pcCount', 'pcScatter', 'pcFinish'];
     const d = this.dimension;
     await Promise.all(
       entries.map((e) =>
