@@ -19,7 +19,9 @@
 //                 touches and one apart does not, and only the others' manifolds are read (on a
 //                 GPU a status word is 4 bytes, a slot's count a sector of its own);
 //                 ctOffsets[blocks] = 0 closes the counts (on a GPU a workgroup reads its
-//                 blocks' slots together, row by row: ctGroupRows);
+//                 blocks' slots together, row by row: ctGroupRows); with the status, the slots
+//                 it leaves to the collide (collided this frame) and those of them that touch
+//                 are added to ctStatusCounts (what a frame's reuse counts derive from);
 //   (an exclusive scan of the counts, shaders/scan.wgsl: each block's place, the batch's total at
 //                 [blocks]);
 //   ctScatter:    touching slot k goes to entry i = ctCounts.total (the batches before) + its
@@ -51,11 +53,11 @@
 // A settled scene has few events: the events pass writes no per-entry array, its scan runs over a
 // sixteenth of the entries, and its last kernel's work is the events alone.
 //
-// No atomics but a workgroup's count of its entries (a sum): every output is a function of the
-// input alone, byte for byte, whatever the batches.
+// No atomics but sums (a workgroup's count of its entries, the collided slots): every output is a
+// function of the input alone, byte for byte, whatever the batches.
 // Needs the per-dimension layout files and contact-list-layout.wgsl before it, and prepended by
-// the host CONTACTS_WORKGROUP_SIZE, CONTACT_NONE and the reuse status values CT_SLOT_KEPT,
-// CT_SLOT_APART. Rows of workgroups as in scan.wgsl (linear workgroup index wid.x + wid.y *
+// the host CONTACTS_WORKGROUP_SIZE, CONTACT_NONE, the reuse status values CT_SLOT_KEPT,
+// CT_SLOT_APART, CT_SLOT_COLLIDE and the slot flags CT_TOUCHES, CT_COLLIDED. Rows of workgroups as in scan.wgsl (linear workgroup index wid.x + wid.y *
 // nwg.x; surplus invocations return at once). Loops over a block of entries or slots run to
 // bounds read at run time (32 known steps are unrolled: slow to compile). Each kernel binds at
 // most 8 storage buffers (WebGPU's default limit).
@@ -99,6 +101,7 @@ struct CtEntryIds {
 @group(0) @binding(20) var<storage, read_write> ctEnded: array<vec2u>;              // pairs that stopped touching
 @group(0) @binding(21) var<storage, read_write> ctKeys: array<vec2u>;               // per entry: its pair (the solver's colouring reads it)
 @group(0) @binding(22) var<storage, read_write> ctDispatch: ContactDispatch;
+@group(0) @binding(23) var<storage, read_write> ctStatusCounts: array<atomic<u32>, 2>;  // ctFlags, with the status: collided slots, those that touch
 
 const CT_CONTACT_WORDS: u32 = CT_MANIFOLD_WORDS + 1u;
 
@@ -132,15 +135,28 @@ fn ctManifoldAt(k: u32) -> CtManifold {
   return ctManifoldFromWords(ctManifoldWordsAt(k));
 }
 
-// Whether the batch's slot k touches (its manifold has points): a slot the reuse stage kept
-// does, one it proved apart does not (CT_SLOT_KEPT, CT_SLOT_APART: its status values).
-fn ctTouches(k: u32) -> bool {
-  if (ctParams.slotStatus != 0u) {
-    let status = ctSlotStatus[k];
-    if (status == CT_SLOT_KEPT) { return true; }
-    if (status == CT_SLOT_APART) { return false; }
-  }
-  return ctManifoldAt(k).count > 0u;
+// The batch's slot k as ctFlags takes it, with one read of its status: CT_TOUCHES when it touches
+// (its manifold has points: a slot the reuse stage kept does, one it proved apart does not, the
+// others' manifolds are read), and with a status CT_COLLIDED for a slot left to the collide.
+fn ctSlotFlags(k: u32) -> u32 {
+  var status = CT_SLOT_COLLIDE;
+  if (ctParams.slotStatus != 0u) { status = ctSlotStatus[k]; }
+  if (status == CT_SLOT_KEPT) { return CT_TOUCHES; }
+  if (status == CT_SLOT_APART) { return 0u; }
+  let touches = select(0u, CT_TOUCHES, ctManifoldAt(k).count > 0u);
+  return touches | select(0u, CT_COLLIDED, ctParams.slotStatus != 0u && status == CT_SLOT_COLLIDE);
+}
+
+// Slot flags f's share of ctStatusCounts: the slots left to the collide, and those that touch.
+fn ctCollided(f: u32) -> vec2u {
+  let collided = (f & CT_COLLIDED) != 0u;
+  return vec2u(select(0u, 1u, collided), select(0u, 1u, collided && (f & CT_TOUCHES) != 0u));
+}
+
+// An invocation's collided slots into ctStatusCounts (few invocations have any).
+fn ctAddCollided(collided: vec2u) {
+  if (collided.x > 0u) { atomicAdd(&ctStatusCounts[0], collided.x); }
+  if (collided.y > 0u) { atomicAdd(&ctStatusCounts[1], collided.y); }
 }
 
 fn ctInvocation(wid: vec3u, nwg: vec3u, lid: u32) -> u32 {
@@ -180,13 +196,18 @@ fn ctFlags(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3
   let blocks = ctSlotBlocks();
   let n = ctBatchPairs();
   var mask = 0u;
+  var collided = vec2u(0u);
   if (CT_STAGED_STORES) {
     // The workgroup's blocks together, a row of its slots at a time (barriers: no return before).
     let rows = ctGroupRows(b - lid, n, lid);
     for (var r = 0u; r < rows; r++) {
       let i = r * CONTACTS_WORKGROUP_SIZE + lid;
       let k = (b - lid) * CT_MASK_BLOCK + i;
-      if (k < n && ctTouches(k)) { ctGroupBit(0u, i); }
+      if (k < n) {
+        let f = ctSlotFlags(k);
+        if ((f & CT_TOUCHES) != 0u) { ctGroupBit(0u, i); }
+        collided += ctCollided(f);
+      }
     }
     workgroupBarrier();
     mask = atomicLoad(&ctMasks[lid]);
@@ -195,9 +216,12 @@ fn ctFlags(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3
     let first = b * CT_MASK_BLOCK;
     let end = min(max(n, first), first + CT_MASK_BLOCK);
     for (var k = first; k < end; k++) {
-      if (ctTouches(k)) { mask |= 1u << (k - first); }
+      let f = ctSlotFlags(k);
+      if ((f & CT_TOUCHES) != 0u) { mask |= 1u << (k - first); }
+      collided += ctCollided(f);
     }
   }
+  ctAddCollided(collided);
   if (b < blocks) {
     ctOffsets[blocks + 1u + b] = mask;
     ctOffsets[b] = countOneBits(mask);

@@ -17,11 +17,7 @@
 //                manifolds and the current poses: one invocation per entry of the work list
 //                (the flagged slots in order, src/gpu/work-list.ts), so that a warp's lanes all
 //                build anchors (a few flagged slots scattered over the pairs would each hold a
-//                warp), and each stores its own words (the slots are not consecutive);
-//   countWork:   over the same list, ruCounts[RU_COUNT_COLLIDED] += its length and
-//                ruCounts[RU_COUNT_TOUCHING] += its slots whose new manifold has points (a frame
-//                derives its reuse counts from those: counting every slot's status is per-slot
-//                atomics in reuseSlots, docs/manifold-reuse.md).
+//                warp), and each stores its own words (the slots are not consecutive).
 // Manifolds and anchors leave as 16-byte words (ruManifoldWords, ruAnchorWords: the per-dimension
 // file's pack functions). On a GPU (RU_STAGED_STORES) a workgroup stages its slots' structs in
 // workgroup memory and writes them out word after word, so consecutive invocations store
@@ -29,7 +25,7 @@
 // cache line. A CPU adapter runs a workgroup as SIMD loops, where the staging's per-lane indexing
 // costs more than it saves, so the host compiles direct stores there (docs/frame.md, measured).
 // Deterministic: every output word is a function of the inputs; the counts are sums (atomics,
-// whose order does not change them). REUSE_WORKGROUP_SIZE, REUSE_COUNT_SPAN, the status constants,
+// whose order does not change them). REUSE_WORKGROUP_SIZE, the status constants,
 // RU_STAGED_STORES and RU_STAGE_SLOTS are prepended by the host; reuse-layout.wgsl (ReuseParams)
 // comes before.
 
@@ -41,7 +37,7 @@
 @group(0) @binding(5) var<storage, read_write> ruAnchorsCur: array<vec4u>;        // the window's, RU_ANCHOR_WORDS words each
 @group(0) @binding(6) var<storage, read_write> ruManifolds: array<vec4u>;         // the window's, RU_MANIFOLD_WORDS words each
 @group(0) @binding(7) var<storage, read_write> ruFlags: array<u32>;                // the window's
-@group(0) @binding(8) var<storage, read_write> ruCounts: array<atomic<u32>, 4>;    // reuseSlots: per status; countWork: RU_COUNT_*
+@group(0) @binding(8) var<storage, read_write> ruCounts: array<atomic<u32>, 4>;    // per status
 @group(0) @binding(14) var<storage, read> ruWork: array<u32>;                      // anchorSlots: the flagged slots, in order
 
 var<workgroup> ruGroupCounts: array<atomic<u32>, 4>;
@@ -50,10 +46,6 @@ var<workgroup> ruGroupCounts: array<atomic<u32>, 4>;
 // workgroup, used or not, and direct stores use none (docs/frame.md).
 var<workgroup> ruStage: array<vec4u, RU_STAGE_SLOTS * RU_STAGE_WORDS>;
 var<workgroup> ruWrites: array<u32, RU_STAGE_SLOTS>;
-
-// countWork's counts (ruCounts words): the work list's slots, and those of them that touch.
-const RU_COUNT_COLLIDED: u32 = 0u;
-const RU_COUNT_TOUCHING: u32 = 1u;
 
 // Last frame's slot of the window's slot k, or REUSE_NO_SLOT (no last frame, a new pair, or a
 // slot past last frame's anchors).
@@ -183,22 +175,4 @@ fn anchorSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: 
   let pair = ruPairs[k];
   let anchor = ruAnchor(ruBodies[pair.x], ruBodies[pair.y], ruManifoldAt(k), ruParams.margin);
   ruStoreStruct(k, ruAnchorWords(anchor), RU_ANCHOR_WORDS, true);
-}
-
-// Invocation t of T = ceil(slots / REUSE_COUNT_SPAN) (a direct dispatch: few invocations,
-// whatever the list's length) takes entries t, t + T, … and adds its touching ones once.
-@compute @workgroup_size(REUSE_WORKGROUP_SIZE)
-fn countWork(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
-             @builtin(local_invocation_index) li: u32) {
-  let t = ruInvocation(wid, nwg, li);
-  let stride = (ruParams.slots + REUSE_COUNT_SPAN - 1u) / REUSE_COUNT_SPAN;
-  if (t >= stride) { return; }
-  if (t == 0u) { atomicAdd(&ruCounts[RU_COUNT_COLLIDED], ruParams.workCount); }
-  let count = min(ruParams.pairCount, ruParams.slots);
-  var touching = 0u;
-  for (var e = t; e < ruParams.workCount; e += stride) {
-    let k = ruWork[e];
-    if (k < count && ruManifoldAt(k).count > 0u) { touching++; }
-  }
-  if (touching > 0u) { atomicAdd(&ruCounts[RU_COUNT_TOUCHING], touching); }
 }

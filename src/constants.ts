@@ -172,12 +172,6 @@ export const REUSE_APART_SLACK = 1e-5;
 export const REUSE_WORKGROUP_SIZE = 64;
 
 /**
- * Work list entries one invocation of the reuse counts' kernel (countWork) takes at most: it runs
- * ceil(slots / this) invocations, so each is short and they are few whatever the list's length.
- */
-export const REUSE_COUNT_SPAN = 64;
-
-/**
  * The reuse stage's status of a pair slot (both backends): kept last frame's manifold (depths
  * recomputed), provably still apart, or the full collide (the one value 1, so `flag == 1` reads
  * "collide").
@@ -234,6 +228,9 @@ export const MASK_BLOCK = 32;
 
 /** ContactManifold*.previous of an entry whose pair was not in last frame's list (no entry index). */
 export const CONTACT_NONE = 0xffffffff;
+
+/** The compaction's bits per slot (ctSlotFlags): it touches; the reuse status left it to the collide. */
+export const CONTACT_SLOT_FLAGS = { touches: 1, collided: 2 } as const;
 
 /**
  * Headroom when the dense contact list overflowed (ratio, dimensionless): the host grows the list to

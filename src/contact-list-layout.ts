@@ -43,6 +43,12 @@ export const CONTACT_PARAMS_LAYOUT = {
 
 const dispatchStruct = shared.struct('ContactDispatch');
 
+/**
+ * The words ctFlags adds to with the reuse status (ContactsBatch.statusCounts, ctStatusCounts):
+ * the slots the status leaves to the collide, and those of them that touch.
+ */
+export const CONTACT_STATUS_COUNTS = { collided: 0, touching: 1, bytes: 8 } as const;
+
 /** ContactDispatch (written by ctFinalize): the per-entry grids and the event scan's size. */
 export const CONTACT_DISPATCH_LAYOUT = {
   bytes: dispatchStruct.size,

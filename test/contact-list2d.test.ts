@@ -672,7 +672,7 @@ describe("encode into the caller's encoder", () => {
     }
   });
 
-  it("a batch's reuse status: kept slots listed, apart ones left out, unread; GPU equals CPU", async () => {
+  it("a batch's reuse status: kept slots listed, apart ones left out, unread, the others counted; GPU equals CPU", async () => {
     // Slots the status calls kept or apart are listed or left out by it alone: a status true to
     // the manifolds gives the reference list; one that lies about some slots (an empty slot
     // "kept", touching ones "apart") shows it was read, and GPU and CPU agree on what it says.
@@ -699,6 +699,14 @@ describe("encode into the caller's encoder", () => {
     const mb = device.createBuffer({ size: frame.manifolds.byteLength, usage: S });
     const pb = device.createBuffer({ size: frame.pairs.byteLength, usage: S });
     const sb = device.createBuffer({ size: 4 * n, usage: S });
+    const cb = device.createBuffer({ size: 8, usage: S | GPUBufferUsage.COPY_SRC });
+    // The slots left to the collide, and those of them whose manifold has points.
+    const collided = [...truthful].filter((s) => s === collide).length;
+    const collidedTouching = [...truthful].filter(
+      (s, k) => s === collide && m[k * M.words + M.count]! > 0,
+    ).length;
+    expect(collidedTouching, 'some collided slots touch, some do not').toBeGreaterThan(0);
+    expect(collidedTouching).toBeLessThan(collided);
     device.queue.writeBuffer(mb, 0, frame.manifolds);
     device.queue.writeBuffer(pb, 0, frame.pairs);
     for (const stores of ['staged', 'direct'] as const) {
@@ -709,6 +717,7 @@ describe("encode into the caller's encoder", () => {
           [lying, reference.total + 1 - liedApart],
         ] as const) {
           device.queue.writeBuffer(sb, 0, status);
+          device.queue.writeBuffer(cb, 0, new Uint32Array([7, 0]));
           other.reset();
           const encoder = device.createCommandEncoder();
           other.begin(encoder, { pairSlots: n, pairCount: n });
@@ -719,18 +728,22 @@ describe("encode into the caller's encoder", () => {
             first: 0,
             slots: n,
             status: { buffer: sb },
+            statusCounts: { buffer: cb },
           });
           const out = other.finish();
           device.queue.submit([encoder.finish()]);
           const counts = new Uint32Array(await readBuffer(device, out.counts, K.bytes));
+          const cpuCounts = new Uint32Array([7, 0]);
           const cpu = new CpuContacts2D().runFrame(
             frame.manifolds,
             frame.pairs,
             new Uint32Array(n),
-            {
-              status,
-            },
+            { status, statusCounts: cpuCounts },
           );
+          // Added to what the buffer held (7): the lies are about kept and apart slots alone.
+          const want = [7 + collided, collidedTouching];
+          expect([...new Uint32Array(await readBuffer(device, cb, 8))], stores).toEqual(want);
+          expect([...cpuCounts]).toEqual(want);
           expect([counts[K.total], cpu.total], stores).toEqual([total, total]);
           const dense = await readBuffer(device, out.contacts, total * C.bytes);
           expect(bytesEqual(dense, cpu.dense), firstDifference(dense, cpu.dense)).toBe(true);
@@ -744,6 +757,7 @@ describe("encode into the caller's encoder", () => {
     mb.destroy();
     pb.destroy();
     sb.destroy();
+    cb.destroy();
   });
 
   it('refuses inconsistent inputs before any GPU work', async () => {
@@ -769,6 +783,21 @@ describe("encode into the caller's encoder", () => {
     expect(() => contacts.begin(encoder, { pairSlots: 1, pairCount: 0 }, 0)).toThrow(
       /batches must be an integer >= 1/,
     );
+    // A frame of its own, left open: a refused batch is not one of its batches.
+    const other = await GpuContacts2D.create(device);
+    other.begin(encoder, { pairSlots: 4, pairCount: 4 });
+    const batch = { manifolds: b, pairs: b, pairsOffset: 0, first: 0, slots: 4 };
+    expect(() => other.compactBatch({ ...batch, statusCounts: { buffer: b } })).toThrow(
+      /statusCounts: counted from the status, and no status was given/,
+    );
+    expect(() =>
+      other.compactBatch({
+        ...batch,
+        status: { buffer: b },
+        statusCounts: { buffer: b, offset: 476 },
+      }),
+    ).toThrow(/statusCounts must hold 8 bytes/);
+    other.destroy();
     await expect(
       contacts.run(new ArrayBuffer(96), Uint32Array.from([0, 5, 1, 2]), { bodyCount: 4 }),
     ).rejects.toThrow(/names body 5/);

@@ -23,11 +23,18 @@
 // `overflow` is 1 when it did not fit; run() then grows the list and runs the frame again.
 
 import { prevSlots } from '../broadphase-fat.ts';
-import { CONTACT_NONE, CONTACTS_GROWTH, MASK_BLOCK, REUSE_STATUS } from '../constants.ts';
+import {
+  CONTACT_NONE,
+  CONTACT_SLOT_FLAGS,
+  CONTACTS_GROWTH,
+  MASK_BLOCK,
+  REUSE_STATUS,
+} from '../constants.ts';
 import { maskBlocks } from '../mask-blocks.ts';
 import {
   CONTACT_COUNTS_LAYOUT,
   CONTACT_PARAMS_LAYOUT,
+  CONTACT_STATUS_COUNTS,
   checkBatchPairs,
   checkRunInputs,
   contactsLayout,
@@ -80,6 +87,8 @@ function countOneBits(x: number): number {
 /**
  * ctFlags: per block b of MASK_BLOCK slots, the mask of the batch's slots k < its pairs that touch
  * at offsets[blocks + 1 + b] and its count at offsets[b]; offsets[blocks] = 0 closes the counts.
+ * With the status, statusCounts (CONTACT_STATUS_COUNTS's words) += the slots it leaves to the
+ * collide and those of them that touch.
  */
 export function contactFlags(
   L: ContactsLayout,
@@ -88,6 +97,7 @@ export function contactFlags(
   slots: number,
   offsets: Uint32Array,
   status: Uint32Array | null = null,
+  statusCounts: Uint32Array | null = null,
 ): void {
   const { blocks, masksAt } = maskBlocks(slots);
   offsets[blocks] = 0;
@@ -96,7 +106,12 @@ export function contactFlags(
     const end = Math.min(Math.max(batchPairs, first), first + MASK_BLOCK);
     let mask = 0;
     for (let k = first; k < end; k++) {
-      if (contactTouches(L, manifolds, status, k)) mask |= 1 << (k - first);
+      const f = contactSlotFlags(L, manifolds, status, k);
+      if (f & CONTACT_SLOT_FLAGS.touches) mask |= 1 << (k - first);
+      if (statusCounts && f & CONTACT_SLOT_FLAGS.collided) {
+        statusCounts[CONTACT_STATUS_COUNTS.collided]++;
+        if (f & CONTACT_SLOT_FLAGS.touches) statusCounts[CONTACT_STATUS_COUNTS.touching]++;
+      }
     }
     offsets[masksAt + b] = mask;
     offsets[b] = countOneBits(mask);
@@ -104,20 +119,24 @@ export function contactFlags(
 }
 
 /**
- * ctTouches: whether the batch's slot k touches; with the reuse stage's status of the slots, a
- * kept slot does and one proven apart does not, and only the others' manifolds are read.
+ * ctSlotFlags: the batch's slot k as the flags take it, with one read of its status: touches when
+ * its manifold has points (a kept slot does, one proven apart does not, the others' manifolds are
+ * read), and with a status `collided` for a slot left to the collide (CONTACT_SLOT_FLAGS).
  */
-export function contactTouches(
+export function contactSlotFlags(
   L: ContactsLayout,
   manifolds: Uint32Array,
   status: Uint32Array | null,
   k: number,
-): boolean {
-  if (status) {
-    if (status[k] === REUSE_STATUS.kept) return true;
-    if (status[k] === REUSE_STATUS.apart) return false;
-  }
-  return manifolds[k * L.manifold.words + L.manifold.count] > 0;
+): number {
+  const s = status ? status[k] : REUSE_STATUS.collide;
+  if (s === REUSE_STATUS.kept) return CONTACT_SLOT_FLAGS.touches;
+  if (s === REUSE_STATUS.apart) return 0;
+  const touches = manifolds[k * L.manifold.words + L.manifold.count]! > 0;
+  return (
+    (touches ? CONTACT_SLOT_FLAGS.touches : 0) |
+    (status && s === REUSE_STATUS.collide ? CONTACT_SLOT_FLAGS.collided : 0)
+  );
 }
 
 /** shaders/scan.wgsl: in-place exclusive prefix sums of the first `n` values, saturating at 0xffffffff. */
@@ -449,6 +468,7 @@ export class CpuContacts {
     prevSlot: Uint32Array | null,
     events = true,
     status: Uint32Array | null = null,
+    statusCounts: Uint32Array | null = null,
   ): { slot: CpuSlot; began: Uint32Array; ended: Uint32Array } {
     const L = this.layout;
     const C = L.contact;
@@ -485,7 +505,7 @@ export class CpuContacts {
       const m = manifolds.subarray(first * M.words, (first + batch.slots) * M.words);
       const p = pairs.subarray(2 * first, 2 * (first + batch.slots));
       const st = status ? status.subarray(first, first + batch.slots) : null;
-      contactFlags(L, m, n, batch.slots, offsets, st);
+      contactFlags(L, m, n, batch.slots, offsets, st, statusCounts);
       exclusiveScanSaturating(offsets, maskBlocks(batch.slots).masksAt);
       contactScatter(
         L,
@@ -555,13 +575,14 @@ export class CpuContacts {
 
   /**
    * run() with the pairs' slots last frame given (a frame's broadphase's prevSlot), and their
-   * reuse status when the frame has it (ContactsBatch.status: the GPU frame's flags).
+   * reuse status when the frame has it (ContactsBatch.status: the GPU frame's flags);
+   * statusCounts is added to as ContactsBatch's is (by the run whose list fits).
    */
   runFrame(
     manifolds: ArrayBuffer,
     pairs: Uint32Array,
     prevSlot: Uint32Array,
-    options: ContactsRunOptions & { status?: Uint32Array } = {},
+    options: ContactsRunOptions & { status?: Uint32Array; statusCounts?: Uint32Array } = {},
   ): ContactsResult {
     const L = this.layout;
     const start = performance.now();
@@ -575,6 +596,7 @@ export class CpuContacts {
     const readsLast = !this.forget && this.slots[this.cur ^ 1].capacity > 0;
     this.forget = false;
     for (let runs = 1; ; runs++) {
+      const statusCounts = options.statusCounts ? new Uint32Array(2) : null;
       const {
         slot: s,
         began,
@@ -588,6 +610,7 @@ export class CpuContacts {
         readsLast ? prevSlot : null,
         options.events !== false,
         options.status ?? null,
+        statusCounts,
       );
       const total = s.counts[L.counts.total];
       if (s.counts[L.counts.overflow] === 1) {
@@ -597,6 +620,8 @@ export class CpuContacts {
         if (options.capacity === undefined && this.capacity > 0) this.capacity = capacity;
         continue;
       }
+      const sum = options.statusCounts;
+      if (sum && statusCounts) statusCounts.forEach((c, i) => (sum[i] = sum[i]! + c));
       return {
         dense: s.contacts.slice(0, total * L.contact.words).buffer,
         total,

@@ -48,6 +48,7 @@ import { CONTACTS_GROWTH, CONTACTS_WORKGROUP_SIZE, MASK_BLOCK } from '../constan
 import { maskBlocks } from '../mask-blocks.ts';
 import {
   CONTACT_DISPATCH_LAYOUT,
+  CONTACT_STATUS_COUNTS,
   checkBatchPairs,
   checkRunInputs,
   type ContactsLayout,
@@ -141,6 +142,11 @@ export interface ContactsBatch {
    * counts. The frames bind their reuse flags; without it every slot's count is read.
    */
   status?: GPUBufferBinding;
+  /**
+   * With `status`: 8 bytes, to which the batch adds its slots the status leaves to the collide
+   * (word CONTACT_STATUS_COUNTS.collided) and those of them that touch (.touching). Not cleared.
+   */
+  statusCounts?: GPUBufferBinding;
 }
 
 export interface ContactsOutputs {
@@ -670,7 +676,8 @@ export class GpuContacts {
   compactBatch(batch: ContactsBatch, descriptor?: GPUComputePassDescriptor): void {
     const o = this.open;
     if (!o) throw new Error('contacts: compactBatch() outside begin() … finish()');
-    const b = this.batchIndex++;
+    // Counted once the batch is checked: a refused batch leaves the frame as it was.
+    const b = this.batchIndex;
     if (b >= o.batches)
       throw new Error(`contacts: more than the ${o.batches} batches begin() was given`);
     const { first, slots } = batch;
@@ -693,16 +700,21 @@ export class GpuContacts {
       throw new RangeError(
         `batch pairs hold fewer than ${slots} pairs from byte ${batch.pairsOffset}`,
       );
-    // Per block of MASK_BLOCK slots its count (then its place), the 0 closing them, its mask.
-    const { blocks, words } = maskBlocks(slots);
-    const offsetBytes = 4 * words;
-    const offsets = this.buffer('offsets', offsetBytes);
-    if (offsetBytes > this.device.limits.maxStorageBufferBindingSize)
-      throw new CapacityError(`contacts: ${slots} pair slots need ${offsetBytes} bytes of offsets`);
     if (batch.status && bindingBytes(batch.status) < 4 * slots)
       throw new RangeError(
         `batch status holds ${Math.floor(bindingBytes(batch.status) / 4)} slots, not ${slots}`,
       );
+    if (batch.statusCounts && !batch.status)
+      throw new Error('batch statusCounts: counted from the status, and no status was given');
+    if (batch.statusCounts && bindingBytes(batch.statusCounts) < CONTACT_STATUS_COUNTS.bytes)
+      throw new RangeError(`batch statusCounts must hold ${CONTACT_STATUS_COUNTS.bytes} bytes`);
+    // Per block of MASK_BLOCK slots its count (then its place), the 0 closing them, its mask.
+    const { blocks, words } = maskBlocks(slots);
+    const offsetBytes = 4 * words;
+    if (offsetBytes > this.device.limits.maxStorageBufferBindingSize)
+      throw new CapacityError(`contacts: ${slots} pair slots need ${offsetBytes} bytes of offsets`);
+    const offsets = this.buffer('offsets', offsetBytes);
+    this.batchIndex++;
     this.writeParams(b, first, slots, batch.status !== undefined);
     const buffers: Record<number, GPUBufferBinding> = {
       ...o.buffers,
@@ -711,6 +723,9 @@ export class GpuContacts {
       2: { buffer: batch.pairs, offset: batch.pairsOffset, size: Math.max(1, slots) * 8 },
       3: { buffer: offsets, size: offsetBytes },
       15: batch.status ?? { buffer: this.buffer('no-status', 4) },
+      23: batch.statusCounts ?? {
+        buffer: this.buffer('no-status-counts', CONTACT_STATUS_COUNTS.bytes),
+      },
     };
     const writes =
       o.batches === 1 ? 'both' : b === 0 ? 'begin' : b === o.batches - 1 ? 'end' : 'none';

@@ -11,11 +11,11 @@ import {
   BROADPHASE_MAX_BANDS,
   BROADPHASE_WORKGROUP_SIZE,
   CONTACT_NONE,
+  CONTACT_SLOT_FLAGS,
   CONTACTS_WORKGROUP_SIZE,
   MASK_BLOCK,
   REUSE_NO_SLOT,
   REUSE_STATUS,
-  REUSE_COUNT_SPAN,
   REUSE_WORKGROUP_SIZE,
 } from '../constants.ts';
 import {
@@ -61,7 +61,6 @@ export const REUSE_PREV_MODE = { none: 0, identity: 1, slots: 2 } as const;
 export function reuseConstantsWgsl(): string {
   return [
     `const REUSE_WORKGROUP_SIZE: u32 = ${REUSE_WORKGROUP_SIZE}u;`,
-    `const REUSE_COUNT_SPAN: u32 = ${REUSE_COUNT_SPAN}u;`,
     `const REUSE_KEPT: u32 = ${REUSE_STATUS.kept}u;`,
     `const REUSE_COLLIDE: u32 = ${REUSE_STATUS.collide}u;`,
     `const REUSE_APART: u32 = ${REUSE_STATUS.apart}u;`,
@@ -105,6 +104,9 @@ export function contactsConstantsWgsl(): string {
     `const CT_MASK_BLOCK: u32 = ${MASK_BLOCK}u;`,
     `const CT_SLOT_KEPT: u32 = ${REUSE_STATUS.kept}u;`,
     `const CT_SLOT_APART: u32 = ${REUSE_STATUS.apart}u;`,
+    `const CT_SLOT_COLLIDE: u32 = ${REUSE_STATUS.collide}u;`,
+    `const CT_TOUCHES: u32 = ${CONTACT_SLOT_FLAGS.touches}u;`,
+    `const CT_COLLIDED: u32 = ${CONTACT_SLOT_FLAGS.collided}u;`,
     '',
   ].join('\n');
 }

@@ -55,7 +55,8 @@ import {
   type ResultsMode,
 } from './buffers.ts';
 import { MissingPairClassError, type GpuPairClasses } from './pair-classes.ts';
-import { GpuReuse, REUSE_ANCHOR_COUNTS, REUSE_COUNTS_BYTES, type ReuseDimension } from './reuse.ts';
+import { GpuReuse, type ReuseDimension } from './reuse.ts';
+import { CONTACT_STATUS_COUNTS } from '../contact-list-layout.ts';
 import type { GpuWorkList } from './work-list.ts';
 
 // The per-slot stages (reuse, work list, contact list) dispatch over the broadphase's batch grids,
@@ -307,7 +308,7 @@ export class GpuFrame<
   /** Whether the anchors of the last frame recorded (and of a retry's first recording) can be read. */
   private anchorsValid = false;
   private readsAnchors = false;
-  /** The anchor passes' counts (REUSE_ANCHOR_COUNTS), summed over the batches. */
+  /** The compaction's counts of the collided pairs (CONTACT_STATUS_COUNTS), summed over the batches. */
   private readonly reuseCounts: GPUBuffer;
 
   protected constructor(
@@ -336,7 +337,7 @@ export class GpuFrame<
     ];
     this.reuseCounts = device.createBuffer({
       label: `${dimension.label}-reuse-counts`,
-      size: REUSE_COUNTS_BYTES,
+      size: CONTACT_STATUS_COUNTS.bytes,
       usage: S,
     });
     this.spanTimer = timestamps !== false ? new PassTimer(device, ['frame']) : null;
@@ -652,7 +653,6 @@ export class GpuFrame<
       manifolds: s.manifolds,
       workList: work,
       anchorsCur: s.anchors,
-      counts: { buffer: this.reuseCounts },
       margin: inputs.margin,
       window: b,
       // Over the work list's entries (the classifier's items), not every pair of the batch.
@@ -669,6 +669,7 @@ export class GpuFrame<
         slots,
         grids,
         status: s.flags,
+        statusCounts: { buffer: this.reuseCounts },
       },
       timer ? timer.passDescriptor(`compact${b}`, `${label}.compact`) : undefined,
     );
@@ -695,24 +696,24 @@ export class GpuFrame<
     if (!this.last) throw new Error('readCounts() before any encode()');
     const C = BROADPHASE_LAYOUT.counts;
     const K = this.contacts.dimension.layout.counts;
-    const [bpBytes, ctBytes, skippedBytes, anchorCountBytes] = await readBuffers(
+    const [bpBytes, ctBytes, skippedBytes, statusCountBytes] = await readBuffers(
       this.device,
       [
         { buffer: this.last.broadphase.counts, bytes: C.bytes },
         { buffer: this.last.contacts.counts, bytes: K.bytes },
         this.classes.skippedRegion(),
-        { buffer: this.reuseCounts, bytes: REUSE_COUNTS_BYTES },
+        { buffer: this.reuseCounts, bytes: CONTACT_STATUS_COUNTS.bytes },
       ],
       this.readback,
     );
     const bp = new Uint32Array(bpBytes);
     const ct = new Uint32Array(ctBytes);
     const skipped = this.classes.skipped(skippedBytes);
-    // The anchor passes counted the collided pairs and those of them that touch; every other pair
-    // was reused: kept (it touches) or proven apart.
-    const anchors = new Uint32Array(anchorCountBytes);
-    const collided = anchors[REUSE_ANCHOR_COUNTS.collided];
-    const kept = Math.max(0, ct[K.total] - anchors[REUSE_ANCHOR_COUNTS.touching]);
+    // The compaction counted the collided pairs and those of them that touch (from the reuse
+    // status); every other pair was reused: kept (it touches) or proven apart.
+    const status = new Uint32Array(statusCountBytes);
+    const collided = status[CONTACT_STATUS_COUNTS.collided];
+    const kept = Math.max(0, ct[K.total] - status[CONTACT_STATUS_COUNTS.touching]);
     return {
       pairs: bp[C.total],
       pairsOverflow: bp[C.overflow] !== 0,

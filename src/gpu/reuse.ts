@@ -12,8 +12,9 @@
 //   (the narrowphase: the full collide of the slots flagged 1, into their manifold slots;)
 //   encodeAnchors  per slot flagged 1, its anchor from its new manifold and the current poses,
 //                  over the work list of those slots (src/gpu/work-list.ts; a warp's lanes then
-//                  all build anchors); with `counts`, then (u32 collided, touching) += the list's
-//                  length and its slots whose new manifold has points (REUSE_ANCHOR_COUNTS).
+//                  all build anchors).
+// (A frame counts its collided slots, and those of them that touch, in the contact list's
+// compaction, which reads the flags anyway: ContactsBatch.statusCounts.)
 // Buffers per pair slot: manifold (Manifold2D 48 bytes, Manifold3D 160), anchor (Anchor2D 80
 // bytes, Anchor3D 144, in two lists: last frame's and this frame's, swapped each frame), flag
 // (4 bytes), prevSlot (4 bytes, optional). Pairs are (bodyA, bodyB), 8 bytes.
@@ -23,7 +24,7 @@
 // their parameters with queue.writeBuffer into the uniform slot of their `window` (each window of
 // one frame its own; submit each frame before encoding the next on the same instance).
 
-import { REUSE_COUNT_SPAN, REUSE_STATUS, REUSE_WORKGROUP_SIZE } from '../constants.ts';
+import { REUSE_STATUS, REUSE_WORKGROUP_SIZE } from '../constants.ts';
 import { structTable, word, type BufferBindingLayout } from '../layout.ts';
 import { LAYOUT_2D } from '../layout2d.ts';
 import { LAYOUT_3D } from '../layout3d.ts';
@@ -103,13 +104,6 @@ const PARAMS = (() => {
 /** Bytes of the counts a reuse pass adds to: u32 kept, collide, apart (REUSE_STATUS order), and one spare. */
 export const REUSE_COUNTS_BYTES = 16;
 
-/**
- * The words of the counts an anchor pass adds to (AnchorInputs.counts): its work list's slots, and
- * those whose new manifold has points. With the pairs and the touching pairs of the frame they
- * give the reuse counts (kept = touching − collided touching) without counting every slot.
- */
-export const REUSE_ANCHOR_COUNTS = { collided: 0, touching: 1 } as const;
-
 /** The pair count: a number from the host, or a u32 at `offset` (a multiple of 4) of a GPU buffer with COPY_SRC usage. */
 export type PairCount = number | { buffer: GPUBuffer; offset: number };
 
@@ -188,8 +182,6 @@ export interface AnchorInputs {
   /** The slots encodeReuse flagged collide, in order, and their count on the GPU (GpuWorkList). */
   workList: WorkList;
   anchorsCur: GPUBufferBinding;
-  /** REUSE_COUNTS_BYTES: the pass adds to the words of REUSE_ANCHOR_COUNTS (not cleared). Optional. */
-  counts?: GPUBufferBinding;
   margin: number;
   window?: number;
   /** Workgroups covering the work list's entries (at least); without it, every slot of the window. */
@@ -208,7 +200,7 @@ export interface GpuReuseOptions {
   kernel?: ReuseKernel;
 }
 
-const KERNELS = ['reuseSlots', 'anchorSlots', 'countWork'] as const;
+const KERNELS = ['reuseSlots', 'anchorSlots'] as const;
 type KernelName = (typeof KERNELS)[number];
 
 export class GpuReuse {
@@ -462,7 +454,6 @@ export class GpuReuse {
       [inputs.anchorsCur, d.anchorBytes, 'anchorsCur'],
       [inputs.manifolds, d.manifoldBytes, 'manifolds'],
     ]);
-    const counts = inputs.counts ? this.countsBinding(inputs.counts) : null;
     const { list, count } = inputs.workList;
     const slot = 2 * (inputs.window ?? 0) + 1;
     this.writeParams(encoder, slot, inputs.pairCount, inputs.margin, slots, PREV_MODE.none, 0);
@@ -485,11 +476,6 @@ export class GpuReuse {
     if (inputs.hullPlanes) buffers[11] = inputs.hullPlanes;
     const pass = encoder.beginComputePass({ label: `${d.label}.anchorSlots` });
     this.dispatch(pass, 'anchorSlots', slot, slots, buffers, inputs.grid);
-    if (counts) {
-      buffers[8] = counts;
-      const invocations = Math.ceil(slots / REUSE_COUNT_SPAN);
-      this.dispatch(pass, 'countWork', slot, invocations, buffers, undefined);
-    }
     pass.end();
   }
 
