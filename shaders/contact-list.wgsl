@@ -41,12 +41,12 @@
 // then, once per frame:
 //   ctPersist:    per entry, last frame's entry of the same pair (ctDenseOf of its prevSlot); each
 //                 point takes that entry's user value of the point with the same feature id, else 0;
-//   ctPatch:      the entry's header (its pair, `previous` and `matched`), its pair into ctKeys;
-//                 last frame's entry marked continued;
-//   ctEventFlags: per block of CT_MASK_BLOCK entries (one invocation, one mask word each), which
-//                 began (no previous) and which of last frame's entries ended (not continued), as
-//                 bit masks, and how many of each: the block counts, began blocks then ended
-//                 (on a GPU row by row, as ctFlags);
+//                 `previous` and `matched` into the entry's ids; last frame's entry marked continued;
+//   ctPatch:      per block of CT_MASK_BLOCK entries (one invocation, one mask word each), its
+//                 entries' headers (pair, `previous`, `matched`: the ids' first four words) and
+//                 their pairs into ctKeys; which began (no previous) and which of last frame's
+//                 entries ended (not continued), as bit masks, and how many of each: the block
+//                 counts, began blocks then ended (on a GPU row by row, as ctFlags);
 //   (an exclusive scan of the block counts: where each block's events go);
 //   ctEvents:     per block (one invocation), its began and ended pairs, in list order, from its
 //                 block's places on (the set bits of its masks, lowest first); and their counts.
@@ -68,11 +68,14 @@
 // (ContactManifold2D / 3D) is a header word (bodyA, bodyB, previous, matched) and the manifold's
 // words.
 
-// Per entry: its pair, its slot in the frame's pair list, and its point ids: what the next frame's
-// persistence and events read (compact, unpaged).
+// Per entry: its header's words (its pair, then what ctPersist finds: `previous`, `matched`), its
+// slot in the frame's pair list, and its point ids: what ctPatch and the next frame's persistence
+// and events read (compact, unpaged).
 struct CtEntryIds {
   bodyA: u32,
   bodyB: u32,
+  previous: u32,
+  matched: u32,
   slot: u32,
   count: u32,
   ids: array<u32, CT_MAX_POINTS>,
@@ -97,7 +100,6 @@ struct CtEntryIds {
 @group(0) @binding(16) var<storage, read_write> ctBegan: array<vec2u>;              // pairs that began touching
 @group(0) @binding(17) var<storage, read_write> ctContacts1: array<vec4u>;         // page 1
 @group(0) @binding(18) var<storage, read_write> ctIds: array<CtEntryIds>;
-@group(0) @binding(19) var<storage, read_write> ctMatches: array<vec2u>;            // per entry: previous, matched
 @group(0) @binding(20) var<storage, read_write> ctEnded: array<vec2u>;              // pairs that stopped touching
 @group(0) @binding(21) var<storage, read_write> ctKeys: array<vec2u>;               // per entry: its pair (the solver's colouring reads it)
 @group(0) @binding(22) var<storage, read_write> ctDispatch: ContactDispatch;
@@ -330,7 +332,8 @@ fn ctScatterSlot(k: u32, lid: u32, paged: bool) {
       let pair = ctPairs[k];
       let words = ctManifoldWordsAt(k);
       let m = ctManifoldFromWords(words);
-      var ids = CtEntryIds(pair.x, pair.y, slot, m.count, array<u32, CT_MAX_POINTS>());
+      // `previous` and `matched` are ctPersist's.
+      var ids = CtEntryIds(pair.x, pair.y, CONTACT_NONE, 0u, slot, m.count, array<u32, CT_MAX_POINTS>());
       for (var p = 0u; p < CT_MAX_POINTS; p++) {
         ids.ids[p] = ctPointId(m, p);
       }
@@ -403,28 +406,25 @@ fn ctPersist(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
     }
     ctUserValues[j].points[i] = value;
   }
-  ctMatches[j] = vec2u(previous, matched);
+  ctIds[j].previous = previous;
+  ctIds[j].matched = matched;
+  // A previous entry continues into at most one entry (one pair).
+  if (previous != CONTACT_NONE) { ctContinued[previous] = 1u; }
 }
 
-// The matches into the entries, and last frame's entries that continue marked (a kernel of its
-// own: fewer bindings each). A previous entry continues into at most one entry (one pair).
+// Entry j's header and key, from its ids; whether it began (it has no previous entry).
+fn ctPatchEntry(j: u32) -> bool {
+  let ids = ctIds[j];
+  ctStoreHeader(j, vec4u(ids.bodyA, ids.bodyB, ids.previous, ids.matched));
+  ctKeys[j] = vec2u(ids.bodyA, ids.bodyB);
+  return ids.previous == CONTACT_NONE;
+}
+
+// Invocation eb: event block eb's entries patched (ctPatchEntry), and its masks (bit i for its
+// entry i) at eventMasksAt + 2 eb (began) and + 1 (ended), and their counts.
 @compute @workgroup_size(CONTACTS_WORKGROUP_SIZE)
 fn ctPatch(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
            @builtin(local_invocation_index) lid: u32) {
-  let j = ctInvocation(wid, nwg, lid);
-  if (j >= ctCounts.written) { return; }
-  let m = ctMatches[j];
-  let pair = vec2u(ctIds[j].bodyA, ctIds[j].bodyB);
-  ctStoreHeader(j, vec4u(pair, m));
-  ctKeys[j] = pair;
-  if (m.x != CONTACT_NONE) { ctContinued[m.x] = 1u; }
-}
-
-// Invocation eb: event block eb's masks (bit i for its entry i) at eventMasksAt + 2 eb (began)
-// and + 1 (ended), and their counts.
-@compute @workgroup_size(CONTACTS_WORKGROUP_SIZE)
-fn ctEventFlags(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
-                @builtin(local_invocation_index) lid: u32) {
   let eb = ctInvocation(wid, nwg, lid);
   let written = ctCounts.written;
   let prevWritten = ctPrevWritten();
@@ -438,7 +438,7 @@ fn ctEventFlags(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg:
     for (var r = 0u; r < rows; r++) {
       let i = r * CONTACTS_WORKGROUP_SIZE + lid;
       let j = (eb - lid) * CT_MASK_BLOCK + i;
-      if (j < written && ctMatches[j].x == CONTACT_NONE) { ctGroupBit(0u, i); }
+      if (j < written && ctPatchEntry(j)) { ctGroupBit(0u, i); }
       if (j < prevWritten && ctContinued[j] == 0u) { ctGroupBit(1u, i); }
     }
     workgroupBarrier();
@@ -449,7 +449,7 @@ fn ctEventFlags(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg:
     let first = eb * CT_MASK_BLOCK;
     let end = min(n, first + CT_MASK_BLOCK);
     for (var j = first; j < end; j++) {
-      if (j < written && ctMatches[j].x == CONTACT_NONE) { began |= 1u << (j - first); }
+      if (j < written && ctPatchEntry(j)) { began |= 1u << (j - first); }
       if (j < prevWritten && ctContinued[j] == 0u) { ended |= 1u << (j - first); }
     }
   }

@@ -107,14 +107,19 @@ export function contactsLayout(
     params: CONTACT_PARAMS_LAYOUT,
     /** The narrowphase's manifold slot. */
     manifold: M,
-    /** CtEntryIds (shaders/contact-list.wgsl), per entry: bodyA, bodyB, its pair slot, count, then the point ids. */
+    /**
+     * CtEntryIds (shaders/contact-list.wgsl), per entry: bodyA, bodyB, previous, matched (the
+     * header's words), its pair slot, count, then the point ids.
+     */
     ids: {
-      words: 4 + member(userStruct, 'points').count,
+      words: 6 + member(userStruct, 'points').count,
       bodyA: 0,
       bodyB: 1,
-      slot: 2,
-      count: 3,
-      ids: 4,
+      previous: 2,
+      matched: 3,
+      slot: 4,
+      count: 5,
+      ids: 6,
     },
   } as const;
   // The entries are copied word for word: an entry must end with its manifold (no trailing

@@ -12,12 +12,12 @@
 //                (contactFinalize);
 //   persistence  each entry finds last frame's entry of the same pair through its pair's slot last
 //                frame (prevSlot) and that slot's entry then (denseOf), and each of its points takes
-//                the user value of last frame's point with the same feature id, else 0
-//                (contactPersist, contactPatch). The lists are double-buffered: each frame writes
-//                one slot and reads the other;
+//                the user value of last frame's point with the same feature id, else 0; then per
+//                block of entries their headers (contactPersist, contactPatch). The lists are
+//                double-buffered: each frame writes one slot and reads the other;
 //   events       the pairs that began touching and those that stopped: per block of entries, bit
-//                masks and counts, a scan of the counts, the pairs placed (contactEventFlags,
-//                exclusiveScanSaturating, contactEvents).
+//                masks and counts (contactPatch, with the headers), a scan of the counts, the
+//                pairs placed (exclusiveScanSaturating, contactEvents).
 //
 // Capacity: the list holds `capacity` entries; the counts always give the real total, and
 // `overflow` is 1 when it did not fit; run() then grows the list and runs the frame again.
@@ -246,14 +246,15 @@ export function contactPrevious(
 /**
  * ctPersist: for each entry j < written, last frame's entry of the same pair (contactPrevious);
  * each point takes last frame's value of the point with the same feature id, else 0; `previous`
- * and `matched` into `matches`. `userValues` as u32 words (bit-exact copies).
+ * and `matched` into the entry's ids, and last frame's entry marked in `continued`. `userValues`
+ * as u32 words (bit-exact copies).
  */
 export function contactPersist(
   L: ContactsLayout,
   ids: Uint32Array,
   written: number,
   userValues: Uint32Array,
-  matches: Uint32Array,
+  continued: Uint32Array,
   prev: PrevFrame | null,
 ): void {
   const I = L.ids;
@@ -284,46 +285,25 @@ export function contactPersist(
         }
       }
     }
-    matches[2 * j] = previous;
-    matches[2 * j + 1] = matched;
+    ids[e + I.previous] = previous;
+    ids[e + I.matched] = matched;
+    if (previous !== CONTACT_NONE) continued[previous] = 1;
   }
 }
 
 /**
- * ctPatch: each entry's header (its pair, `previous` and `matched` from `matches`), its pair into
- * `keys`; last frame's entries that continue marked.
- */
-export function contactPatch(
-  L: ContactsLayout,
-  matches: Uint32Array,
-  written: number,
-  contacts: Uint32Array,
-  ids: Uint32Array,
-  keys: Uint32Array,
-  continued: Uint32Array,
-): void {
-  const C = L.contact;
-  const I = L.ids;
-  for (let j = 0; j < written; j++) {
-    contacts[j * C.words + C.bodyA] = ids[j * I.words + I.bodyA];
-    contacts[j * C.words + C.bodyB] = ids[j * I.words + I.bodyB];
-    contacts[j * C.words + C.previous] = matches[2 * j];
-    contacts[j * C.words + C.matched] = matches[2 * j + 1];
-    keys[2 * j] = ids[j * I.words + I.bodyA];
-    keys[2 * j + 1] = ids[j * I.words + I.bodyB];
-    if (matches[2 * j] !== CONTACT_NONE) continued[matches[2 * j]] = 1;
-  }
-}
-
-/**
- * ctEventFlags: per block of MASK_BLOCK entries, the entries j < written with no previous
+ * ctPatch: per block of MASK_BLOCK entries, its entries' headers (their pair, `previous` and
+ * `matched`, from their ids) and their pairs into `keys`; the entries j < written with no previous
  * (began) and last frame's entries j < prevWritten that none continues (ended), as bit masks at
  * masksAt + 2 b and + 1, and their counts: scratch[b] began, scratch[blocks + b] ended;
  * scratch[2 blocks] = 0 closes them (ctFinalize writes that on the GPU).
  */
-export function contactEventFlags(
-  matches: Uint32Array,
+export function contactPatch(
+  L: ContactsLayout,
+  ids: Uint32Array,
   written: number,
+  contacts: Uint32Array,
+  keys: Uint32Array,
   continued: Uint32Array,
   prevWritten: number,
   scratch: Uint32Array,
@@ -337,7 +317,7 @@ export function contactEventFlags(
     const first = b * MASK_BLOCK;
     const end = Math.min(Math.max(written, prevWritten), first + MASK_BLOCK);
     for (let j = first; j < end; j++) {
-      if (j < written && matches[2 * j] === CONTACT_NONE) began |= 1 << (j - first);
+      if (j < written && contactPatchEntry(L, ids, j, contacts, keys)) began |= 1 << (j - first);
       if (j < prevWritten && continued[j] === 0) ended |= 1 << (j - first);
     }
     scratch[masksAt + 2 * b] = began;
@@ -345,6 +325,26 @@ export function contactEventFlags(
     scratch[b] = countOneBits(began);
     scratch[blocks + b] = countOneBits(ended);
   }
+}
+
+/** ctPatchEntry: entry j's header and key from its ids; whether it began (no previous entry). */
+function contactPatchEntry(
+  L: ContactsLayout,
+  ids: Uint32Array,
+  j: number,
+  contacts: Uint32Array,
+  keys: Uint32Array,
+): boolean {
+  const C = L.contact;
+  const I = L.ids;
+  const e = j * I.words;
+  contacts[j * C.words + C.bodyA] = ids[e + I.bodyA];
+  contacts[j * C.words + C.bodyB] = ids[e + I.bodyB];
+  contacts[j * C.words + C.previous] = ids[e + I.previous];
+  contacts[j * C.words + C.matched] = ids[e + I.matched];
+  keys[2 * j] = ids[e + I.bodyA];
+  keys[2 * j + 1] = ids[e + I.bodyB];
+  return ids[e + I.previous] === CONTACT_NONE;
 }
 
 /**
@@ -525,15 +525,23 @@ export class CpuContacts {
     }
     contactFinalize(capacity, cur.counts);
     const written = cur.counts[N.written];
-    const matches = new Uint32Array(2 * capacity);
-    contactPersist(L, cur.ids, written, cur.userValues, matches, prev);
     const continued = new Uint32Array(Math.max(1, prevCapacity));
-    contactPatch(L, matches, written, cur.contacts, cur.ids, cur.keys, continued);
+    contactPersist(L, cur.ids, written, cur.userValues, continued, prev);
     const prevWritten = prev ? prev.written : 0;
-    if (!events) return { slot: cur, began: new Uint32Array(0), ended: new Uint32Array(0) };
     const scratchAt = maskBlocks(Math.max(capacity, prevCapacity), 2);
     const scratch = new Uint32Array(scratchAt.words);
-    contactEventFlags(matches, written, continued, prevWritten, scratch, scratchAt.masksAt);
+    contactPatch(
+      L,
+      cur.ids,
+      written,
+      cur.contacts,
+      cur.keys,
+      continued,
+      prevWritten,
+      scratch,
+      scratchAt.masksAt,
+    );
+    if (!events) return { slot: cur, began: new Uint32Array(0), ended: new Uint32Array(0) };
     exclusiveScanSaturating(scratch, maskBlocks(Math.max(written, prevWritten), 2).masksAt);
     const began = new Uint32Array(2 * capacity);
     const ended = new Uint32Array(2 * prevCapacity);

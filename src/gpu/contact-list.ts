@@ -183,7 +183,6 @@ const KERNEL_NAMES = [
   'ctAccumulate',
   'ctPersist',
   'ctPatch',
-  'ctEventFlags',
   'ctEvents',
 ] as const;
 type KernelName = (typeof KERNEL_NAMES)[number];
@@ -642,7 +641,6 @@ export class GpuContacts {
       16: { buffer: this.buffer(`began-${this.cur}`, 8 * capacity) },
       17: contacts1,
       18: { buffer: cur.ids.ensure(idsBytes * capacity) },
-      19: { buffer: this.buffer('matches', 8 * capacity) },
       20: { buffer: this.buffer(`ended-${this.cur}`, 8 * Math.max(1, prevCapacity)) },
       21: { buffer: cur.keys.ensure(8 * capacity) },
       22: { buffer: this.dispatchArgs },
@@ -763,9 +761,9 @@ export class GpuContacts {
     // capacity.
     const D = CONTACT_DISPATCH_LAYOUT;
     this.dispatch(pass, 'ctPersist', { grid: D.entries }, buffers);
-    this.dispatch(pass, 'ctPatch', { grid: D.entries }, buffers);
+    // Per block of entries: the headers, and the events' masks (unread without events).
+    this.dispatch(pass, 'ctPatch', { grid: D.events }, buffers);
     if (o.events) {
-      this.dispatch(pass, 'ctEventFlags', { grid: D.events }, buffers);
       const { masksAt } = maskBlocks(Math.max(o.capacity, o.prevCapacity), 2);
       this.scanner.encode(pass, this.scanPlan(buffers[12].buffer, masksAt, D.eventBlocks));
       this.dispatch(pass, 'ctEvents', { grid: D.events }, buffers);
