@@ -9,6 +9,5 @@ struct ReuseParams {
   slots: u32,                                          // slots of the window (a larger pair count is clamped to it)
   workCount: u32,                                      // anchorSlots: entries of its work list (a GPU count copied here)
   twins: u32,                                          // 1: anchors carried in place may be left where they are (ReuseInputs.twins)
-  counts: u32,                                         // 1: reuseSlots adds its slots per status to ruCounts (ReuseInputs.counts)
   held: u32,                                           // 1: the window's manifold slots hold last frame's (ReuseInputs.manifoldsHeld)
 }

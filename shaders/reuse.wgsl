@@ -11,8 +11,8 @@
 //                own slot and marked ANCHOR_TWIN is already in this frame's list: nothing is
 //                stored (a first carry in place marks both copies). With ReuseParams.held, a pair
 //                apart at its own slot stores no manifold (the slot holds last frame's, empty).
-//                ruFlags[k] = REUSE_KEPT, REUSE_COLLIDE (1) or REUSE_APART; when asked
-//                (ReuseParams.counts), ruCounts[status] += the window's slots with that status;
+//                ruFlags[k] = REUSE_KEPT, REUSE_COLLIDE (1) or REUSE_APART; when compiled
+//                to (RU_COUNTS), ruCounts[status] += the window's slots with that status;
 //   anchorSlots: after the narrowphase filled the flagged slots, their anchors from their new
 //                manifolds and the current poses: one invocation per entry of the work list
 //                (the flagged slots in order, src/gpu/work-list.ts), so that a warp's lanes all
@@ -26,8 +26,8 @@
 // costs more than it saves, so the host compiles direct stores there (docs/frame.md, measured).
 // Deterministic: every output word is a function of the inputs; the counts are sums (atomics,
 // whose order does not change them). REUSE_WORKGROUP_SIZE, the status constants,
-// RU_STAGED_STORES and RU_STAGE_SLOTS are prepended by the host; reuse-layout.wgsl (ReuseParams)
-// comes before.
+// RU_STAGED_STORES, RU_STAGE_SLOTS and RU_COUNTS are prepended by the host; reuse-layout.wgsl
+// (ReuseParams) comes before.
 
 @group(0) @binding(0) var<uniform> ruParams: ReuseParams;
 @group(0) @binding(1) var<storage, read> ruBodies: array<RuBody>;
@@ -151,7 +151,8 @@ fn reuseSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
   if (keep && inPlace && !twin) {
     ruAnchorsPrev[(ruParams.firstSlot + k) * RU_ANCHOR_WORDS + RU_COUNT_WORD].w = words[RU_COUNT_WORD].w;
   }
-  if (ruParams.counts != 0u) { ruCountStatus(li, live, status); }
+  // Compiled in only where asked (RU_COUNTS): its barrier costs a SIMD adapter even untaken.
+  if (RU_COUNTS) { ruCountStatus(li, live, status); }
 }
 
 // Adds the workgroup's live slots per status to ruCounts: per invocation to the workgroup's

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REUSE_STATUS } from '../src/cpu/reuse.ts';
 import { acquireDevice } from '../src/gpu/device.ts';
 import type { StoreMode } from '../src/gpu/device.ts';
-import { REUSE_DIMENSION_3D, type ReuseKernel } from '../src/gpu/reuse.ts';
+import { GpuReuse, REUSE_DIMENSION_3D, type ReuseKernel } from '../src/gpu/reuse.ts';
 import { REUSE_TRANSLATION } from '../src/constants.ts';
 import {
   COHERENCE_FAMILIES,
@@ -271,5 +271,28 @@ describe('manifold reuse, GPU against CPU on wobble sequences', () => {
     expect(general.statuses[REUSE_STATUS.apart], 'pairs proven apart').toBeGreaterThan(0);
     expect(general.statuses[REUSE_STATUS.collide], 'anchors built').toBeGreaterThan(0);
     expect(boxes.hash, world.name).toBe(general.hash);
+  });
+
+  it('counts per status only from a stage compiled to count them, refused before any GPU work', async () => {
+    // The frames' stages are compiled without the counting (its barrier costs a SIMD adapter).
+    const stage = await GpuReuse.create(device, REUSE_DIMENSION_3D);
+    const b = device.createBuffer({ size: 1152, usage: GPUBufferUsage.STORAGE });
+    const encoder = device.createCommandEncoder();
+    expect(() =>
+      stage.encodeReuse(encoder, {
+        bodies: { buffer: b },
+        pairs: { buffer: b, size: 64 },
+        pairCount: 8,
+        prevSlot: null,
+        anchorsPrev: null,
+        anchorsCur: { buffer: b },
+        manifolds: { buffer: b, size: 896 },
+        flags: { buffer: b, size: 32 },
+        counts: { buffer: b, size: 16 },
+        margin: 0.01,
+      }),
+    ).toThrow(/counts given to a stage compiled without them/);
+    encoder.finish();
+    b.destroy();
   });
 });

@@ -96,7 +96,6 @@ const PARAMS = (() => {
     slots: word(p, 'slots'),
     workCount: word(p, 'workCount'),
     twins: word(p, 'twins'),
-    counts: word(p, 'counts'),
     held: word(p, 'held'),
   };
 })();
@@ -156,8 +155,9 @@ export interface ReuseInputs {
   /** u32 per slot of the window: the REUSE_STATUS. */
   flags: GPUBufferBinding;
   /**
-   * REUSE_COUNTS_BYTES: the pass adds its slots per status. Optional: counting is per-slot atomics
-   * (their cost: docs/manifold-reuse.md); the frames count on the anchor pass instead.
+   * REUSE_COUNTS_BYTES: the pass adds its slots per status. Optional, for a stage created with
+   * `counts: true`: counting is per-slot atomics (their cost: docs/manifold-reuse.md); the frames
+   * count in the contact list's compaction instead.
    */
   counts?: GPUBufferBinding;
   /** Zero the counts first (an encoder only; the buffer needs COPY_DST). Default true. */
@@ -198,6 +198,11 @@ export interface GpuReuseOptions {
    * the box paths alone, for pairs of boxes only (other pairs get wrong anchors).
    */
   kernel?: ReuseKernel;
+  /**
+   * Compile reuseSlots to count its slots per status (ReuseInputs.counts). Default false: the
+   * counting's workgroup barrier alone cost lavapipe a tenth of reuseSlots (docs/frame.md).
+   */
+  counts?: boolean;
 }
 
 const KERNELS = ['reuseSlots', 'anchorSlots'] as const;
@@ -211,6 +216,8 @@ export class GpuReuse {
   readonly windows: number;
   readonly kernel: ReuseKernel;
   readonly stores: StoreMode;
+  /** Whether reuseSlots counts its slots per status (GpuReuseOptions.counts). */
+  readonly counts: boolean;
 
   private constructor(
     readonly device: GPUDevice,
@@ -222,6 +229,7 @@ export class GpuReuse {
     this.windows = options.windows ?? 1;
     this.kernel = options.kernel ?? 'general';
     this.stores = options.stores ?? defaultStoreMode(device);
+    this.counts = options.counts ?? false;
     if (!Number.isInteger(this.windows) || this.windows < 1)
       throw new RangeError(`windows must be an integer >= 1, got ${this.windows}`);
     this.params = createUniformSlots(device, `${dimension.label}-params`, 2 * this.windows);
@@ -251,6 +259,7 @@ export class GpuReuse {
   ): Promise<GpuReuse> {
     const stores = options.stores ?? defaultStoreMode(device);
     const kernel = options.kernel ?? 'general';
+    const counts = options.counts ?? false;
     if (!dimension.kernels.includes(kernel))
       throw new RangeError(
         `${dimension.label}: no kernel '${kernel}' (one of ${dimension.kernels.join(', ')})`,
@@ -258,11 +267,11 @@ export class GpuReuse {
     // A class's module may leave out bindings the general one's reflection lists: explicit layouts.
     const { kernels, bindings } = await compileKernels(
       device,
-      `${dimension.label}-${stores}${kernel === 'general' ? '' : `-${kernel}`}`,
+      `${dimension.label}-${stores}${kernel === 'general' ? '' : `-${kernel}`}${counts ? '-counted' : ''}`,
       KERNELS,
       dimension.entries,
       () =>
-        `const RU_STAGED_STORES: bool = ${stores === 'staged'};\nconst RU_STAGE_SLOTS: u32 = ${stores === 'staged' ? 'REUSE_WORKGROUP_SIZE' : '1u'};\n${dimension.wgsl(kernel)}`,
+        `const RU_STAGED_STORES: bool = ${stores === 'staged'};\nconst RU_STAGE_SLOTS: u32 = ${stores === 'staged' ? 'REUSE_WORKGROUP_SIZE' : '1u'};\nconst RU_COUNTS: bool = ${counts};\n${dimension.wgsl(kernel)}`,
       'reflected',
     );
     return new GpuReuse(device, dimension, kernels, bindings, options);
@@ -293,7 +302,6 @@ export class GpuReuse {
     prevMode: number,
     firstSlot: number,
     twins = false,
-    counts = false,
     held = false,
   ): number {
     if (!(Number.isInteger(slot) && slot >= 0 && slot < 2 * this.windows))
@@ -327,7 +335,6 @@ export class GpuReuse {
     u[PARAMS.prevMode] = prevMode;
     u[PARAMS.slots] = slots;
     u[PARAMS.twins] = twins ? 1 : 0;
-    u[PARAMS.counts] = counts ? 1 : 0;
     u[PARAMS.held] = held ? 1 : 0;
     this.device.queue.writeBuffer(this.params, slot * UNIFORM_SLOT_BYTES, words);
     if (typeof pairCount !== 'number') {
@@ -388,6 +395,10 @@ export class GpuReuse {
       [inputs.manifolds, d.manifoldBytes, 'manifolds'],
       [inputs.flags, 4, 'flags'],
     ]);
+    if (inputs.counts && !this.counts)
+      throw new Error(
+        `${d.label}: counts given to a stage compiled without them: GpuReuse.create(..., { counts: true })`,
+      );
     const counts = this.countsBinding(inputs.counts);
     if (inputs.anchorsPrev && bindingBytes(inputs.anchorsPrev) % d.anchorBytes !== 0) {
       throw new RangeError(
@@ -412,7 +423,6 @@ export class GpuReuse {
       mode,
       firstSlot,
       inputs.twins === true,
-      inputs.counts !== undefined,
       inputs.manifoldsHeld === true,
     );
     if (inputs.counts && (inputs.clearCounts ?? true)) {

@@ -121,7 +121,7 @@ export class GpuReuseRunner {
     const stage = await GpuReuse.create(
       device,
       world.dim === 2 ? REUSE_DIMENSION_2D : REUSE_DIMENSION_3D,
-      { ...(stores ? { stores } : {}), ...(kernel ? { kernel } : {}) },
+      { ...(stores ? { stores } : {}), ...(kernel ? { kernel } : {}), counts: true },
     );
     const narrowphase =
       world.dim === 2
