@@ -28,7 +28,8 @@
 // once, on plain words bpPlan wrote: a direct dispatch over the bodies costs a GPU less than an
 // indirect one, which WebGPU implementations validate with a dispatch of their own):
 //   bpAabb:        per body: its tight box; whether it left its fat box (then a new fat box, the
-//                  body marked moved and stale, and listed); extremes of the fat bounds (for rows);
+//                  body marked moved and stale, and listed); bpAabbExtremes, in a recording with
+//                  the rebuild's sorts, also the extremes of the fat bounds (for rows);
 //   bpPlan:        the mode, the count the rebuild's radix sorts sort, what the list does this
 //                  frame (new, unchanged or held) and the moved bodies the update takes;
 //   rebuild:       bpSortKeys (and the rows' reach cleared), a radix sort by lo.x, bpBands,
@@ -271,58 +272,69 @@ fn bpContains(outer: BroadphaseBox, inner: BroadphaseBox) -> bool {
   return all(outer.lo <= d + inner.lo) && all(d + inner.hi <= outer.hi);
 }
 
-// The extremes of one workgroup's fat bounds (BroadphaseExtremes' fields in order) and its moved
-// bodies, reduced in workgroup memory first: on a GPU, atomics at one address from every
-// invocation run one after another.
-var<workgroup> bpGroupExtremes: array<atomic<u32>, 7>;
+// Body i's tight box against its fat box; a new fat box when it left it (or its shape changed,
+// or bpParams.refit), the body then marked moved and stale and listed.
+fn bpAabbBody(i: u32) {
+  let tight = bpBodyBox(i, bpParams.margin);
+  var fat = bpFat[i].box;
+  // A body new to the frame (or every body, on a refit) has no fat box yet.
+  let fresh = i >= bpParams.fatBodyCount;
+  let tag = bpFat[i].bounds.tag;
+  var flags = select(tag & BP_STALE, 0u, fresh);
+  let renewed = fresh || fat.shape != tight.shape || !bpContains(fat, tight);
+  if (renewed) {
+    let grow = bpParams.fatMargin * bpBodyExtent(i) * BP_AXES;
+    fat = tight;
+    fat.lo -= grow;
+    fat.hi += grow;
+    bpFat[i] = BroadphaseFat(fat, conservativeBounds(fat));
+    let m = atomicAdd(&bpState.moved, 1u);
+    if (m < bpParams.staleCapacity) { bpLists[m] = i; }
+    if ((flags & BP_STALE) == 0u) {
+      let s = atomicAdd(&bpState.stale, 1u);
+      if (s < bpParams.staleCapacity) { bpLists[bpParams.staleCapacity + s] = i; }
+    }
+    flags = BP_MOVED | BP_STALE;
+  }
+  // A body that stays in its box keeps its tag most frames: no store then.
+  if (renewed || flags != tag) { bpFat[i].bounds.tag = flags; }
+}
 
-// One invocation per body: its tight box against its fat box; a new fat box when it left it (or
-// its shape changed, or bpParams.refit), the body then marked moved and stale and listed.
+// One invocation per body (bpAabbBody), in a recording without the rebuild's sorts: no extremes,
+// so no workgroup memory and no barrier (a SIMD adapter compiles a barrier into the whole kernel).
 @compute @workgroup_size(BROADPHASE_WORKGROUP_SIZE)
 fn bpAabb(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
           @builtin(local_invocation_index) lid: u32) {
+  let i = bpInvocation(wid, nwg, lid);
+  if (i < bpParams.bodyCount) { bpAabbBody(i); }
+}
+
+// The extremes of one workgroup's fat bounds (BroadphaseExtremes' fields in order), reduced in
+// workgroup memory first: on a GPU, atomics at one address from every invocation run one after
+// another.
+var<workgroup> bpGroupExtremes: array<atomic<u32>, 7>;
+
+// bpAabb in a recording with the rebuild's sorts: also the extremes of the fat bounds, which size
+// a rebuild's rows (bpBands).
+@compute @workgroup_size(BROADPHASE_WORKGROUP_SIZE)
+fn bpAabbExtremes(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u,
+                  @builtin(local_invocation_index) lid: u32) {
   if (lid < 7u) { atomicStore(&bpGroupExtremes[lid], 0u); }
   workgroupBarrier();
   let i = bpInvocation(wid, nwg, lid);
   if (i < bpParams.bodyCount) {
-    let tight = bpBodyBox(i, bpParams.margin);
-    var fat = bpFat[i].box;
-    // A body new to the frame (or every body, on a refit) has no fat box yet.
-    let fresh = i >= bpParams.fatBodyCount;
-    let tag = bpFat[i].bounds.tag;
-    var flags = select(tag & BP_STALE, 0u, fresh);
-    let renewed = fresh || fat.shape != tight.shape || !bpContains(fat, tight);
-    if (renewed) {
-      let grow = bpParams.fatMargin * bpBodyExtent(i) * BP_AXES;
-      fat = tight;
-      fat.lo -= grow;
-      fat.hi += grow;
-      bpFat[i] = BroadphaseFat(fat, conservativeBounds(fat));
-      let m = atomicAdd(&bpState.moved, 1u);
-      if (m < bpParams.staleCapacity) { bpLists[m] = i; }
-      if ((flags & BP_STALE) == 0u) {
-        let s = atomicAdd(&bpState.stale, 1u);
-        if (s < bpParams.staleCapacity) { bpLists[bpParams.staleCapacity + s] = i; }
-      }
-      flags = BP_MOVED | BP_STALE;
-    }
-    // A body that stays in its box keeps its tag most frames: no store then.
-    if (renewed || flags != tag) { bpFat[i].bounds.tag = flags; }
-    // The extremes size a rebuild's rows (bpBands): a recording without the sorts cannot rebuild
-    // (a uniform condition, which a SIMD adapter branches on instead of masking).
-    if (bpParams.sorts != 0u) {
-      let bounds = bpFat[i].bounds;
-      atomicMax(&bpGroupExtremes[0], ~sortKeyF32(bounds.lo.y));
-      atomicMax(&bpGroupExtremes[1], sortKeyF32(bounds.lo.y));
-      atomicMax(&bpGroupExtremes[2], bitcast<u32>(max(bounds.hi.y - bounds.lo.y, 0.0)));
-      atomicMax(&bpGroupExtremes[3], bitcast<u32>(max(bounds.hi.x - bounds.lo.x, 0.0)));
-      atomicMax(&bpGroupExtremes[4], ~sortKeyF32(bounds.lo.z));
-      atomicMax(&bpGroupExtremes[5], sortKeyF32(bounds.lo.z));
-      atomicMax(&bpGroupExtremes[6], bitcast<u32>(max(bounds.hi.z - bounds.lo.z, 0.0)));
-    }
+    bpAabbBody(i);
+    let bounds = bpFat[i].bounds;
+    atomicMax(&bpGroupExtremes[0], ~sortKeyF32(bounds.lo.y));
+    atomicMax(&bpGroupExtremes[1], sortKeyF32(bounds.lo.y));
+    atomicMax(&bpGroupExtremes[2], bitcast<u32>(max(bounds.hi.y - bounds.lo.y, 0.0)));
+    atomicMax(&bpGroupExtremes[3], bitcast<u32>(max(bounds.hi.x - bounds.lo.x, 0.0)));
+    atomicMax(&bpGroupExtremes[4], ~sortKeyF32(bounds.lo.z));
+    atomicMax(&bpGroupExtremes[5], sortKeyF32(bounds.lo.z));
+    atomicMax(&bpGroupExtremes[6], bitcast<u32>(max(bounds.hi.z - bounds.lo.z, 0.0)));
   }
   workgroupBarrier();
-  if (lid == 0u && bpParams.sorts != 0u) {
+  if (lid == 0u) {
     // Every field is a maximum starting at 0 (minima as complements), so 0 changes nothing.
     atomicMax(&bpState.minLoY, atomicLoad(&bpGroupExtremes[0]));
     atomicMax(&bpState.maxLoY, atomicLoad(&bpGroupExtremes[1]));

@@ -8,7 +8,8 @@
 //   - prevSlot names the same pair in last frame's list, or none when it was not there;
 //   - frames where nothing left its fat box keep the list; a few movers update it; many rebuild
 //     (coverage guards on the modes);
-//   - two instances given the same frames write the same bytes.
+//   - two instances given the same frames write the same bytes, and so does one whose update
+//     frames are recorded without the rebuild's sorts (deferRebuild: other kernels run).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bodyAabbs2D } from '../src/broadphase2d.ts';
 import { bodyAabbs3D } from '../src/broadphase3d.ts';
@@ -110,13 +111,19 @@ interface FrameRead {
   fat: Awaited<ReturnType<GpuBroadphase['readFatBoxes']>>;
 }
 
-/** Runs frames of `scene` on `bp`, moving it before each but the first; reads each frame back. */
+/**
+ * Runs frames of `scene` on `bp`, moving it before each but the first; reads each frame back.
+ * `defer(f)`: frame f is recorded without the rebuild's sorts (deferRebuild, as the frames' step()
+ * records an update it expects), which runs the kernels of such recordings (bpAabb without the
+ * extremes).
+ */
 async function runFrames(
   bp: GpuBroadphase,
   scene: Scene2D | Scene3D,
   frames: number,
   seed: number,
   jumps: (f: number) => number,
+  defer: (f: number) => boolean = () => false,
 ): Promise<FrameRead[]> {
   const r = rng(seed);
   const n = scene.bodyShape.length;
@@ -151,11 +158,13 @@ async function runFrames(
       margin: scene.margin,
       fatMargin: FAT,
       capacity: 16 * n,
+      deferRebuild: defer(f),
     });
     device.queue.submit([encoder.finish()]);
     const C = BROADPHASE_LAYOUT.counts;
     const counts = new Uint32Array(await readBuffer(device, o.counts, C.bytes));
     expect(counts[C.overflow]).toBe(0);
+    expect(counts[C.mode], `frame ${f}: not deferred`).not.toBe(BROADPHASE_MODE.deferred);
     const written = counts[C.written]!;
     out.push({
       pairs: new Uint32Array(await readBuffer(device, o.pairs, 8 * written)),
@@ -293,6 +302,9 @@ const JUMPS =
   (f: number): number =>
     f <= 3 ? 0 : f === 10 ? n / 2 : 3;
 
+/** The frames of JUMPS that an update serves: all but the first and the one where many jump. */
+const UPDATES = (f: number): boolean => f > 0 && f !== 10;
+
 describe('GPU broadphase with fat boxes, frame to frame', () => {
   it("3D: every frame the pairs of the fat boxes, in order, with last frame's slots", async () => {
     const n = 700;
@@ -316,15 +328,21 @@ describe('GPU broadphase with fat boxes, frame to frame', () => {
     expect(modes.rebuild).toBeGreaterThanOrEqual(1);
     expect(frames[5]!.pairs.length).toBeGreaterThan(2 * n);
 
-    // Another instance, the same frames: the same bytes.
+    // Another instance, the same frames: the same bytes; and once more with the update frames
+    // recorded without the rebuild's sorts.
     const again = await GpuBroadphase3D.create(device);
     const frames2 = await runFrames(again, scene3D(11, n), 14, 5, JUMPS(n));
-    frames2.forEach((fr, f) => {
-      expect(fr.pairs).toEqual(frames[f]!.pairs);
-      expect(fr.prevSlot).toEqual(frames[f]!.prevSlot);
-    });
+    const deferred = await GpuBroadphase3D.create(device);
+    const frames3 = await runFrames(deferred, scene3D(11, n), 14, 5, JUMPS(n), UPDATES);
+    for (const other of [frames2, frames3]) {
+      other.forEach((fr, f) => {
+        expect(fr.pairs).toEqual(frames[f]!.pairs);
+        expect(fr.prevSlot).toEqual(frames[f]!.prevSlot);
+      });
+    }
     bp.destroy();
     again.destroy();
+    deferred.destroy();
   });
 
   it('renumbered bodies (some removed, some added): prevSlot follows them through the remap', async () => {
@@ -484,6 +502,13 @@ describe('GPU broadphase with fat boxes, frame to frame', () => {
     expect(modes.still).toBeGreaterThanOrEqual(3);
     expect(modes.update).toBeGreaterThanOrEqual(9);
     expect(modes.rebuild).toBeGreaterThanOrEqual(1);
+    const deferred = await GpuBroadphase2D.create(device);
+    const frames2 = await runFrames(deferred, scene2D(3, n), 14, 8, JUMPS(n), UPDATES);
+    frames2.forEach((fr, f) => {
+      expect(fr.pairs, `frame ${f}`).toEqual(frames[f]!.pairs);
+      expect(fr.prevSlot, `frame ${f}`).toEqual(frames[f]!.prevSlot);
+    });
     bp.destroy();
+    deferred.destroy();
   });
 });

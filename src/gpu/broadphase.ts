@@ -306,6 +306,7 @@ interface Plan {
 
 const KERNEL_NAMES = [
   'bpAabb',
+  'bpAabbExtremes',
   'bpPlan',
   'bpSortKeys',
   'bpBands',
@@ -807,7 +808,8 @@ export class GpuBroadphase {
 
     encoder.clearBuffer(this.state, 4 * STATE.moved, 4 * (STATE.extentZ + 1 - STATE.moved));
     let pass = begin('aabb');
-    run(pass, 'bpAabb', bodies);
+    // The extremes of the fat bounds size a rebuild's rows: only a recording with sorts rebuilds.
+    run(pass, frame.sorts ? 'bpAabbExtremes' : 'bpAabb', bodies);
     once(pass, 'bpPlan');
     pass.end();
     pass = begin('sort');
