@@ -79,6 +79,7 @@ struct BroadphaseParams {
   sorts: u32,                                          // 1: the recording holds the rebuild's sorts; 0: a rebuild is deferred
   discardCut: u32,                                     // 1: an overflowing frame hands on no pairs and commits nothing
   listHeld: u32,                                       // 1: the pairs and prevSlot buffers are those last frame read and wrote (bpListHeld)
+  heldOnly: u32,                                       // 1: the recording holds a held frame's kernels alone (BroadphaseInputs.expectHeld)
 }
 
 // A grown box: position + lo .. position + hi is the world box; with its shape's collision filter
@@ -282,6 +283,12 @@ fn bpAabbBody(i: u32) {
   let tag = bpFat[i].bounds.tag;
   var flags = select(tag & BP_STALE, 0u, fresh);
   let renewed = fresh || fat.shape != tight.shape || !bpContains(fat, tight);
+  // A recording of a held frame alone defers the frame if a body left its box (bpPlan), so it
+  // counts the body and changes nothing: the frame recorded again finds it moved.
+  if (renewed && bpParams.heldOnly != 0u) {
+    atomicAdd(&bpState.moved, 1u);
+    return;
+  }
   if (renewed) {
     let grow = bpParams.fatMargin * bpBodyExtent(i) * BP_AXES;
     fat = tight;
@@ -390,6 +397,14 @@ fn bpPlan() {
   bpState.list = select(select(BP_LIST_NEW, BP_LIST_UNCHANGED, unchanged), BP_LIST_HELD, held);
   bpState.updateMoved = select(0u, moved, updating);
   bpState.groupCounts = select(n + 1u, 0u, held);
+  // A recording of a held frame's kernels alone (heldOnly) for a frame that is not held: deferred,
+  // as a rebuild without sorts is (no pairs, nothing committed; the host records it again).
+  if (bpParams.heldOnly != 0u && !held) {
+    bpState.mode = BP_MODE_DEFERRED;
+    bpState.list = BP_LIST_NEW;
+    bpState.updateMoved = 0u;
+    bpState.groupCounts = 0u;
+  }
 }
 
 fn bpRebuilding() -> bool {
@@ -797,7 +812,8 @@ fn bpSortGroups(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg:
 @compute @workgroup_size(1)
 fn bpFinalize() {
   let n = bpParams.bodyCount;
-  let total = atomicLoad(&bpGroups[n]);
+  // A deferred frame finds no pairs (a held-only recording leaves last frame's groups in place).
+  let total = select(atomicLoad(&bpGroups[n]), 0u, bpState.mode == BP_MODE_DEFERRED);
   let overflow = select(0u, 1u, total > bpParams.capacity);
   // Discarded (the host runs the frame again with room): the later stages get no pairs.
   let written = select(min(total, bpParams.capacity), 0u, overflow != 0u && bpParams.discardCut != 0u);

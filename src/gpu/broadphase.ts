@@ -8,7 +8,9 @@
 //   plan     update (few moved: last frame's pairs between bodies that did not move stand, moved
 //            bodies find theirs again) or rebuild (sort every body by (row, lo.x) and sweep); a
 //            recording without the rebuild's sorts (deferRebuild) that needs one defers it: no
-//            pairs, and the host records the frame again;
+//            pairs, and the host records the frame again; so does a recording of a held frame's
+//            kernels alone (expectHeld: last frame's list, in buffers that hold it) for a frame
+//            in which a body left its fat box;
 //   count    the pairs, counted in the group of their first body (a < b);
 //   scan     exclusive prefix sums of the groups' counts: each group's offset, and the total;
 //   write    the pairs into their groups, each group sorted by b: the list comes out in (a, b)
@@ -105,6 +107,7 @@ export const BROADPHASE_LAYOUT = {
     sorts: word(paramsStruct, 'sorts'),
     discardCut: word(paramsStruct, 'discardCut'),
     listHeld: word(paramsStruct, 'listHeld'),
+    heldOnly: word(paramsStruct, 'heldOnly'),
   },
   /** The `batches` buffer: one BroadphaseBatch per batch: narrowphase params, then x, y, z for dispatchWorkgroupsIndirect. */
   batch: {
@@ -139,7 +142,10 @@ export const BROADPHASE_LAYOUT = {
 } as const;
 
 /** counts.mode: last frame's pairs kept and moved bodies' found again, or every pair found anew. */
-/** What a frame did; `deferred`: it needed a rebuild its recording had no sorts for (BroadphaseInputs.deferRebuild). */
+/**
+ * What a frame did; `deferred`: it needed a rebuild its recording had no sorts for
+ * (BroadphaseInputs.deferRebuild), or an update its held-only recording left out (expectHeld).
+ */
 export const BROADPHASE_MODE = { update: 0, rebuild: 1, deferred: 2 } as const;
 
 /** prevSlot of a pair that was not in last frame's list. */
@@ -224,7 +230,7 @@ export interface BroadphaseInputs {
   batchPairs?: number;
   /**
    * Record this frame again after an overflow: reads the same last frame (and rebuilds, since the
-   * fat boxes moved on in the first recording).
+   * fat boxes moved on in the first recording; a first recording with `expectHeld` moved none).
    */
   retry?: boolean;
   /** Forget every fat box (bodies replaced or renumbered): new ones for all, and a rebuild. */
@@ -237,6 +243,15 @@ export interface BroadphaseInputs {
    * For callers that read the counts every frame (the frames' step()); default false.
    */
   deferRebuild?: boolean;
+  /**
+   * With deferRebuild, when this frame's list may be held (last frame's list was unchanged: no
+   * body left its fat box, and the buffers are the ones it will hold): record a held frame's
+   * kernels alone, leaving out the update's counts, scan and writes (six dispatches that would
+   * each return at once). A frame in which a body did leave its box then changes no fat box, finds
+   * no pairs, commits nothing and reports BROADPHASE_MODE.deferred: record it again with `retry`
+   * (an update, not a rebuild). Ignored where the list cannot be held. Default false.
+   */
+  expectHeld?: boolean;
   /**
    * When the pairs overflow the capacity, hand the later stages none (counts.written 0, the
    * batches empty) and commit nothing: a frame that will be recorded again with room (a retry)
@@ -394,6 +409,8 @@ interface FramePlan extends FrameSizes {
   rebuild: boolean;
   /** The recording holds the rebuild's sorts (always, unless deferRebuild and no rebuild planned). */
   sorts: boolean;
+  /** The recording holds a held frame's kernels alone (BroadphaseInputs.expectHeld, where it can). */
+  heldOnly: boolean;
   remapBuffer: GPUBuffer;
   batches: GPUBuffer;
 }
@@ -413,6 +430,8 @@ export class GpuBroadphase {
   private last: LastFrame | null = null;
   /** The frame before `last`: what a retry of `last` reads. */
   private beforeLast: LastFrame | null = null;
+  /** Whether `last` was recorded held-only: its fat boxes are as it found them (a retry updates). */
+  private lastHeldOnly = false;
   /** The remap `last` was recorded with (a retry of it uses it again). */
   private lastRemap: Uint32Array | null = null;
   private readonly timer: PassTimer | null;
@@ -475,6 +494,7 @@ export class GpuBroadphase {
   reset(): void {
     this.last = null;
     this.beforeLast = null;
+    this.lastHeldOnly = false;
   }
 
   /** The capacity of the pairs buffer in encode() calls that give none (0: 4 per body, at least 1024). */
@@ -583,6 +603,7 @@ export class GpuBroadphase {
     this.recordPasses(encoder, frame, buffers);
     this.timer?.resolve(encoder);
     if (!frame.retry) this.beforeLast = this.last;
+    this.lastHeldOnly = frame.heldOnly;
     const { n, fatMargin, fat, pairs, groups, prevSlot } = frame;
     this.last = {
       bodyCount: n,
@@ -684,7 +705,8 @@ export class GpuBroadphase {
       !same(last.fat, fat) ||
       last.fatMargin !== fatMargin ||
       last.margin !== inputs.margin;
-    const rebuild = refit || retry || last.bodyCount !== n;
+    // A retry rebuilds: its first recording moved the fat boxes on, unless it was held-only.
+    const rebuild = refit || (retry && !this.lastHeldOnly) || last.bodyCount !== n;
     const remapBuffer = this.buffer('remap', 4 * Math.max(1, remap ? n : 1));
     if (remap && n > 0)
       this.device.queue.writeBuffer(remapBuffer, 0, remap.buffer, remap.byteOffset, 4 * n);
@@ -713,6 +735,12 @@ export class GpuBroadphase {
       refit,
       rebuild,
       sorts: rebuild || inputs.deferRebuild !== true,
+      heldOnly:
+        inputs.expectHeld === true &&
+        inputs.deferRebuild === true &&
+        listHeld &&
+        !rebuild &&
+        !remap,
       remapBuffer,
       batches,
     };
@@ -761,6 +789,7 @@ export class GpuBroadphase {
     u[L.sorts] = frame.sorts ? 1 : 0;
     u[L.discardCut] = inputs.discardOverflow === true ? 1 : 0;
     u[L.listHeld] = frame.listHeld ? 1 : 0;
+    u[L.heldOnly] = frame.heldOnly ? 1 : 0;
     this.device.queue.writeBuffer(this.params, 0, words);
   }
 
@@ -824,22 +853,24 @@ export class GpuBroadphase {
     }
     pass.end();
     // A recording without sorts cannot rebuild, and a planned rebuild does not update: the
-    // kernels of a mode that cannot run are left out.
+    // kernels of a mode that cannot run are left out. A held frame's buffers hold its list, groups
+    // and prevSlot already: a held-only recording leaves out what would only return at once.
     const sweeps = frame.sorts;
-    const updates = !frame.rebuild;
+    const updates = !frame.rebuild && !frame.heldOnly;
+    const counts = !frame.heldOnly;
     pass = begin('count');
-    run(pass, 'bpKeptCounts', Math.ceil((n + 1) / BROADPHASE_WORKGROUP_SIZE));
+    if (counts) run(pass, 'bpKeptCounts', Math.ceil((n + 1) / BROADPHASE_WORKGROUP_SIZE));
     if (sweeps) run(pass, 'bpSweepCount', bodies);
     if (updates) run(pass, 'bpMovedCount', bodies);
     pass.end();
     pass = begin('scan');
-    this.scanner.encode(pass, plan.scans[frame.cur as 0 | 1]);
+    if (counts) this.scanner.encode(pass, plan.scans[frame.cur as 0 | 1]);
     pass.end();
     pass = begin('write');
     if (updates) run(pass, 'bpWriteKept', bodies);
     if (sweeps) run(pass, 'bpSweepWrite', bodies);
     if (updates) run(pass, 'bpMovedWrite', bodies);
-    run(pass, 'bpSortGroups', bodies);
+    if (counts) run(pass, 'bpSortGroups', bodies);
     once(pass, 'bpFinalize');
     indirect(pass, 'bpPrevSlots', DISPATCH.prevSlots);
     // At least one invocation: its first commits the frame.

@@ -148,8 +148,9 @@ export interface FrameCounts {
   /** Bodies moved since the broadphase's last rebuild: past broadphase.staleCapacity(bodyCount) it rebuilds. */
   stale: number;
   /**
-   * The run needed a rebuild it had no sorts for (step() records update frames without them) and
-   * found no pairs: step() runs the frame again. Never set by encode() alone.
+   * The run needed a rebuild it had no sorts for (step() records update frames without them), or
+   * was recorded to keep last frame's list and a body left its fat box (FrameRecording.expectHeld),
+   * and found no pairs: step() runs the frame again. Never set by encode() alone.
    */
   rebuildDeferred: boolean;
   /** Pairs whose class had no pipeline (not collided: their slots are stale); 0 unless the kinds given were wrong. */
@@ -174,6 +175,12 @@ export interface FrameRecording {
    * `rebuildDeferred`.
    */
   deferRebuild?: boolean;
+  /**
+   * With deferRebuild, a frame expected to keep last frame's list (BroadphaseInputs.expectHeld):
+   * one where a body left its fat box finds no pairs, its counts say `rebuildDeferred`, and
+   * recorded again with `retry` it updates.
+   */
+  expectHeld?: boolean;
   /**
    * A frame whose pairs overflow hands its later stages none (BroadphaseInputs.discardOverflow):
    * its counts say `pairsOverflow` and nothing else of it is worth reading.
@@ -295,7 +302,13 @@ export class GpuFrame<
   private anchorBindingLimit = 0;
   private last: FrameOutputs | null = null;
   /** The last step()'s broadphase counts, for the next one's choice of recording (runUntilFits). */
-  private lastStep: { bodyCount: number; moved: number; stale: number } | null = null;
+  private lastStep: {
+    bodyCount: number;
+    moved: number;
+    stale: number;
+    /** Its list was last frame's (an update in which no body left its fat box). */
+    unchanged: boolean;
+  } | null = null;
   /** Per pair slot: the reuse status (REUSE_STATUS). */
   private readonly reuseFlags: GrowingBuffer;
   /** The mappable buffers of step()'s and readCounts()' readbacks, kept between frames. */
@@ -444,6 +457,7 @@ export class GpuFrame<
       batchPairs,
       retry,
       deferRebuild: recording.deferRebuild === true,
+      expectHeld: recording.expectHeld === true,
       discardOverflow: recording.discardOverflow === true,
       fatMargin: inputs.fatMargin ?? FAT_AABB_MARGIN,
       ...(inputs.remap ? { remap: inputs.remap } : {}),
@@ -787,8 +801,10 @@ export class GpuFrame<
     let counts: FrameCounts;
     for (;;) {
       const encoder = this.device.createCommandEncoder({ label: this.dimension.label });
+      const first = runs === 0;
       this.encode(encoder, inputs, runs > 0, {
-        deferRebuild: runs === 0 && this.rebuildUnlikely(inputs),
+        deferRebuild: first && this.rebuildUnlikely(inputs),
+        expectHeld: first && this.heldLikely(inputs),
         discardOverflow: true,
       });
       this.device.queue.submit([encoder.finish()]);
@@ -804,7 +820,8 @@ export class GpuFrame<
         );
       this.growAfterOverflow(counts);
     }
-    this.lastStep = { bodyCount: inputs.bodyCount, moved, stale: counts.stale };
+    const unchanged = runs === 1 && counts.moved === 0 && !counts.rebuilt;
+    this.lastStep = { bodyCount: inputs.bodyCount, moved, stale: counts.stale, unchanged };
     return { counts, runs };
   }
 
@@ -816,6 +833,15 @@ export class GpuFrame<
     const last = this.lastStep;
     if (!last || last.bodyCount !== inputs.bodyCount) return false;
     return last.stale + 2 * last.moved <= this.broadphase.staleCapacity(inputs.bodyCount);
+  }
+
+  /**
+   * Whether this frame's list will likely be held, by last step's counts: its list was the one
+   * before it, and the bodies are the same (a body that leaves its fat box now costs a second run).
+   */
+  private heldLikely(inputs: I): boolean {
+    const last = this.lastStep;
+    return last !== null && last.unchanged && last.bodyCount === inputs.bodyCount && !inputs.remap;
   }
 
   /** Throws for the pairs no compiled class collided (forgetting the frame first). */
