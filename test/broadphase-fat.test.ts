@@ -8,8 +8,10 @@
 //   - prevSlot names the same pair in last frame's list, or none when it was not there;
 //   - frames where nothing left its fat box keep the list; a few movers update it; many rebuild
 //     (coverage guards on the modes);
-//   - two instances given the same frames write the same bytes, and so does one whose update
-//     frames are recorded without the rebuild's sorts (deferRebuild: other kernels run).
+//   - two instances given the same frames write the same bytes, and so do ones whose update
+//     frames are recorded as the frames' step() records them: without the rebuild's sorts
+//     (deferRebuild), and held-only after a frame that kept its list (expectHeld; held, or
+//     deferred and retried).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bodyAabbs2D } from '../src/broadphase2d.ts';
 import { bodyAabbs3D } from '../src/broadphase3d.ts';
@@ -326,6 +328,40 @@ const JUMPS =
 /** The frames of JUMPS that an update serves: all but the first and the one where many jump. */
 const UPDATES = (f: number): boolean => f > 0 && f !== 10;
 
+/**
+ * `frames` (a JUMPS sequence of `scene()` moved with `seed`) run again on fresh instances as the
+ * frames' step() records them: the update frames without the rebuild's sorts, then also held-only
+ * after a frame that kept its list (held, or deferred and retried). The same bytes every frame.
+ */
+async function expectSameRecorded(
+  create: () => Promise<GpuBroadphase>,
+  scene: () => Scene2D | Scene3D,
+  seed: number,
+  frames: FrameRead[],
+): Promise<void> {
+  const speculated = { held: 0, failed: 0 };
+  for (const speculate of [undefined, speculated]) {
+    const bp = await create();
+    const s = scene();
+    const run = await runFrames(
+      bp,
+      s,
+      frames.length,
+      seed,
+      JUMPS(s.bodyShape.length),
+      UPDATES,
+      speculate,
+    );
+    run.forEach((fr, f) => {
+      expect(fr.pairs, `frame ${f}`).toEqual(frames[f]!.pairs);
+      expect(fr.prevSlot, `frame ${f}`).toEqual(frames[f]!.prevSlot);
+    });
+    bp.destroy();
+  }
+  expect(speculated.held, 'held-only frames that were held').toBeGreaterThanOrEqual(2);
+  expect(speculated.failed, 'held-only frames deferred and retried').toBeGreaterThanOrEqual(1);
+}
+
 describe('GPU broadphase with fat boxes, frame to frame', () => {
   it("3D: every frame the pairs of the fat boxes, in order, with last frame's slots", async () => {
     const n = 700;
@@ -349,35 +385,21 @@ describe('GPU broadphase with fat boxes, frame to frame', () => {
     expect(modes.rebuild).toBeGreaterThanOrEqual(1);
     expect(frames[5]!.pairs.length).toBeGreaterThan(2 * n);
 
-    // Another instance, the same frames: the same bytes; and once more with the update frames
-    // recorded without the rebuild's sorts.
+    // Another instance, the same frames: the same bytes.
     const again = await GpuBroadphase3D.create(device);
     const frames2 = await runFrames(again, scene3D(11, n), 14, 5, JUMPS(n));
-    const deferred = await GpuBroadphase3D.create(device);
-    const frames3 = await runFrames(deferred, scene3D(11, n), 14, 5, JUMPS(n), UPDATES);
-    const speculative = await GpuBroadphase3D.create(device);
-    const speculated = { held: 0, failed: 0 };
-    const frames4 = await runFrames(
-      speculative,
-      scene3D(11, n),
-      14,
+    frames2.forEach((fr, f) => {
+      expect(fr.pairs).toEqual(frames[f]!.pairs);
+      expect(fr.prevSlot).toEqual(frames[f]!.prevSlot);
+    });
+    await expectSameRecorded(
+      () => GpuBroadphase3D.create(device),
+      () => scene3D(11, n),
       5,
-      JUMPS(n),
-      UPDATES,
-      speculated,
+      frames,
     );
-    expect(speculated.held, 'held-only frames that were held').toBeGreaterThanOrEqual(2);
-    expect(speculated.failed, 'held-only frames deferred and retried').toBeGreaterThanOrEqual(1);
-    speculative.destroy();
-    for (const other of [frames2, frames3, frames4]) {
-      other.forEach((fr, f) => {
-        expect(fr.pairs).toEqual(frames[f]!.pairs);
-        expect(fr.prevSlot).toEqual(frames[f]!.prevSlot);
-      });
-    }
     bp.destroy();
     again.destroy();
-    deferred.destroy();
   });
 
   it('renumbered bodies (some removed, some added): prevSlot follows them through the remap', async () => {
@@ -537,30 +559,12 @@ describe('GPU broadphase with fat boxes, frame to frame', () => {
     expect(modes.still).toBeGreaterThanOrEqual(3);
     expect(modes.update).toBeGreaterThanOrEqual(9);
     expect(modes.rebuild).toBeGreaterThanOrEqual(1);
-    const deferred = await GpuBroadphase2D.create(device);
-    const frames2 = await runFrames(deferred, scene2D(3, n), 14, 8, JUMPS(n), UPDATES);
-    // And held-only recordings where last frame kept its list: held, or deferred and retried.
-    const speculative = await GpuBroadphase2D.create(device);
-    const speculated = { held: 0, failed: 0 };
-    const frames3 = await runFrames(
-      speculative,
-      scene2D(3, n),
-      14,
+    await expectSameRecorded(
+      () => GpuBroadphase2D.create(device),
+      () => scene2D(3, n),
       8,
-      JUMPS(n),
-      UPDATES,
-      speculated,
+      frames,
     );
-    for (const other of [frames2, frames3]) {
-      other.forEach((fr, f) => {
-        expect(fr.pairs, `frame ${f}`).toEqual(frames[f]!.pairs);
-        expect(fr.prevSlot, `frame ${f}`).toEqual(frames[f]!.prevSlot);
-      });
-    }
-    expect(speculated.held, 'held-only frames that were held').toBeGreaterThanOrEqual(2);
-    expect(speculated.failed, 'held-only frames deferred and retried').toBeGreaterThanOrEqual(1);
     bp.destroy();
-    deferred.destroy();
-    speculative.destroy();
   });
 });
