@@ -54,13 +54,13 @@
 // sixteenth of the entries, and its last kernel's work is the events alone.
 //
 // No atomics but sums (a workgroup's count of its entries, the collided slots): every output is a
-// function of the input alone, byte for byte, whatever the batches.
-// Needs the per-dimension layout files and contact-list-layout.wgsl before it, and prepended by
-// the host CONTACTS_WORKGROUP_SIZE, CONTACT_NONE, the reuse status values CT_SLOT_KEPT,
-// CT_SLOT_APART, CT_SLOT_COLLIDE and the slot flags CT_TOUCHES, CT_COLLIDED. Rows of workgroups as in scan.wgsl (linear workgroup index wid.x + wid.y *
-// nwg.x; surplus invocations return at once). Loops over a block of entries or slots run to
-// bounds read at run time (32 known steps are unrolled: slow to compile). Each kernel binds at
-// most 8 storage buffers (WebGPU's default limit).
+// function of the input alone, byte for byte, whatever the batches. Needs the per-dimension layout
+// files and contact-list-layout.wgsl before it, and prepended by the host CONTACTS_WORKGROUP_SIZE,
+// CONTACT_NONE, the reuse status values CT_SLOT_KEPT, CT_SLOT_APART, CT_SLOT_COLLIDE and the slot
+// flags CT_TOUCHES, CT_COLLIDED. Rows of workgroups as in scan.wgsl (linear workgroup index wid.x +
+// wid.y * nwg.x; surplus invocations return at once). Loops over a block of entries or slots run to
+// bounds read at run time (32 known steps are unrolled: slow to compile). Each kernel binds at most
+// 8 storage buffers (WebGPU's default limit).
 
 // Pages: the dense list may exceed one binding (maxStorageBufferBindingSize); it is bound as two
 // pages of ctParams.pageEntries entries (the second aliasing a spare when one page holds it all),

@@ -161,7 +161,7 @@ async function runFrames(
     const record = async (retry: boolean) => {
       const encoder = device.createCommandEncoder();
       const o = bp.encode(encoder, {
-        shapes: shapes,
+        shapes,
         bodies: bodies!,
         ...(hullVertices ? { hullVertices } : {}),
         bodyCount: n,

@@ -42,10 +42,10 @@
 // at its first dispatch, even of zero workgroups, so a pass never dispatched costs a first result
 // nothing.
 // With one class compiled, no split: each item to its own entry of the list (pcList; a pair of
-// another class or a rejected entry names no slot there and is counted), and that class's row
-// after the buckets' (readTable sums the buckets' counts on the host). Batches recorded into one submit pass distinct `index` values
-// (their classifier parameters are written ahead of the submit); the scratch buffers are shared,
-// commands running in order.
+// another class or a rejected entry names no slot there and is counted), and that class's row after
+// the buckets' (readTable sums the buckets' counts on the host). Batches recorded into one submit
+// pass distinct `index` values (their classifier parameters are written ahead of the submit); the
+// scratch buffers are shared, commands running in order.
 //
 // Pipelines: createComputePipelineAsync, in parallel, only for the classes asked for; each is
 // then run once on an empty batch, because lavapipe compiles a pipeline's machine code at its
