@@ -163,8 +163,10 @@ async function profile<I extends { bodies: GPUBuffer; bodyCount: number; margin:
     profiling = true;
     labels = [];
     const encoder = device.createCommandEncoder();
-    // As step() records a frame after a quiet one: an update, without the rebuild's sorts.
-    frame.encode(encoder, inputs, false, { deferRebuild: !first && !cold });
+    // As step() records a frame after a quiet one: an update, without the rebuild's sorts, and
+    // held-only (the pile stays in its fat boxes; a deferred frame would show its own dispatches).
+    const quiet = !first && !cold;
+    frame.encode(encoder, inputs, false, { deferRebuild: quiet, expectHeld: quiet });
     device.queue.submit([encoder.finish()]);
     profiling = false;
     await readBuf.mapAsync(GPUMapMode.READ);
