@@ -293,6 +293,7 @@ describe('manifold reuse, GPU against CPU on wobble sequences', () => {
       }),
     ).toThrow(/counts given to a stage compiled without them/);
     encoder.finish();
+    stage.destroy();
     b.destroy();
   });
 });

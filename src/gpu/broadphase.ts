@@ -710,6 +710,7 @@ export class GpuBroadphase {
     const remapBuffer = this.buffer('remap', 4 * Math.max(1, remap ? n : 1));
     if (remap && n > 0)
       this.device.queue.writeBuffer(remapBuffer, 0, remap.buffer, remap.byteOffset, 4 * n);
+    const sorts = rebuild || inputs.deferRebuild !== true;
     const batches = this.buffer(
       'batches',
       BROADPHASE_LAYOUT.batch.bytes * batchCount,
@@ -734,13 +735,9 @@ export class GpuBroadphase {
       remapped: remap !== null && listKept,
       refit,
       rebuild,
-      sorts: rebuild || inputs.deferRebuild !== true,
-      heldOnly:
-        inputs.expectHeld === true &&
-        inputs.deferRebuild === true &&
-        listHeld &&
-        !rebuild &&
-        !remap,
+      sorts,
+      // A recording without the sorts (deferRebuild, no rebuild planned) of a list it may hold.
+      heldOnly: inputs.expectHeld === true && listHeld && !sorts,
       remapBuffer,
       batches,
     };

@@ -837,11 +837,12 @@ export class GpuFrame<
 
   /**
    * Whether this frame's list will likely be held, by last step's counts: its list was the one
-   * before it, and the bodies are the same (a body that leaves its fat box now costs a second run).
+   * before it, and the bodies are as many (a body that leaves its fat box now costs a second run;
+   * the broadphase ignores the expectation where it cannot hold the list, renumbered bodies too).
    */
   private heldLikely(inputs: I): boolean {
     const last = this.lastStep;
-    return last !== null && last.unchanged && last.bodyCount === inputs.bodyCount && !inputs.remap;
+    return last !== null && last.unchanged && last.bodyCount === inputs.bodyCount;
   }
 
   /** Throws for the pairs no compiled class collided (forgetting the frame first). */

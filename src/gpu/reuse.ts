@@ -200,7 +200,7 @@ export interface GpuReuseOptions {
   kernel?: ReuseKernel;
   /**
    * Compile reuseSlots to count its slots per status (ReuseInputs.counts). Default false: the
-   * counting's workgroup barrier alone cost lavapipe a tenth of reuseSlots (docs/frame.md).
+   * counting's workgroup barrier costs a SIMD adapter even where it is never reached (docs/frame.md).
    */
   counts?: boolean;
 }
