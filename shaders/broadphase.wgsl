@@ -47,6 +47,8 @@
 //                  buffers hold that already: bpListHeld);
 //   bpBatch:       per batch of bpParams.batchPairs pairs: the narrowphase's params and dispatch;
 //                  invocation 0 commits the lasting state (bpCommit) first.
+// A held-only recording (bpParams.heldOnly: held or deferred, never updated) runs bpAabb and then
+// bpPlanHeld alone: bpPlan, bpFinalize, bpCommit and every batch's bpBatch in one invocation.
 //
 // Precision. A box is kept as a position plus extents relative to it, and two boxes are compared
 // through the difference of their positions (bpOverlap): positions within a factor of 2 of each
@@ -371,6 +373,10 @@ fn bpGroupRows(groups: u32) -> DispatchIndirect {
 // groupCounts: the groups' scan takes its length from it).
 @compute @workgroup_size(1)
 fn bpPlan() {
+  bpPlanFrame();
+}
+
+fn bpPlanFrame() {
   let n = bpParams.bodyCount;
   let moved = atomicLoad(&bpState.moved);
   let stale = atomicLoad(&bpState.stale);
@@ -811,6 +817,10 @@ fn bpSortGroups(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg:
 
 @compute @workgroup_size(1)
 fn bpFinalize() {
+  bpFinalizeFrame();
+}
+
+fn bpFinalizeFrame() {
   let n = bpParams.bodyCount;
   // A deferred frame finds no pairs (a held-only recording leaves last frame's groups in place).
   let total = select(atomicLoad(&bpGroups[n]), 0u, bpState.mode == BP_MODE_DEFERRED);
@@ -901,11 +911,26 @@ fn bpBatch(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3
            @builtin(local_invocation_index) lid: u32) {
   let b = bpInvocation(wid, nwg, lid);
   if (b == 0u) { bpCommit(); }
-  if (b >= bpParams.batchCount) { return; }
+  if (b < bpParams.batchCount) { bpWriteBatch(b); }
+}
+
+// Batch b's narrowphase params and dispatch, over the written pairs.
+fn bpWriteBatch(b: u32) {
   let first = b * bpParams.batchPairs;
   let written = bpCounts.written;
   var count = 0u;
   if (written > first) { count = min(written - first, bpParams.batchPairs); }
   let grid = bpGrid(count);
   bpBatches[b] = BroadphaseBatch(BroadphaseNarrowphaseParams(count, bpParams.margin, grid.w, 0u), grid.x, grid.y, 1u, 0u);
+}
+
+// A held-only recording's kernels after bpAabb, in one invocation: between bpPlan and bpFinalize
+// such a recording has nothing, and bpPrevSlots nothing to do (a held list's buffers hold its
+// slots; a deferred frame has no pairs). Three dispatches fewer in a settled scene's frames.
+@compute @workgroup_size(1)
+fn bpPlanHeld() {
+  bpPlanFrame();
+  bpFinalizeFrame();
+  bpCommit();
+  for (var b = 0u; b < bpParams.batchCount; b++) { bpWriteBatch(b); }
 }

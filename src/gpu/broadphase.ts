@@ -337,6 +337,7 @@ const KERNEL_NAMES = [
   'bpFinalize',
   'bpPrevSlots',
   'bpBatch',
+  'bpPlanHeld',
 ] as const;
 /** Bits of the band sort's keys (BROADPHASE_MAX_BANDS < 2^16). */
 const BAND_KEY_BITS = 16;
@@ -836,7 +837,8 @@ export class GpuBroadphase {
     let pass = begin('aabb');
     // The extremes of the fat bounds size a rebuild's rows: only a recording with sorts rebuilds.
     run(pass, frame.sorts ? 'bpAabbExtremes' : 'bpAabb', bodies);
-    once(pass, 'bpPlan');
+    // A held-only recording plans, finalizes and writes its batches in one invocation.
+    once(pass, frame.heldOnly ? 'bpPlanHeld' : 'bpPlan');
     pass.end();
     pass = begin('sort');
     // The kernels of the mode that does not run return at once (bpPlan chose it on the GPU).
@@ -868,10 +870,12 @@ export class GpuBroadphase {
     if (sweeps) run(pass, 'bpSweepWrite', bodies);
     if (updates) run(pass, 'bpMovedWrite', bodies);
     if (counts) run(pass, 'bpSortGroups', bodies);
-    once(pass, 'bpFinalize');
-    indirect(pass, 'bpPrevSlots', DISPATCH.prevSlots);
-    // At least one invocation: its first commits the frame.
-    run(pass, 'bpBatch', Math.max(1, Math.ceil(frame.batchCount / BROADPHASE_WORKGROUP_SIZE)));
+    if (!frame.heldOnly) {
+      once(pass, 'bpFinalize');
+      indirect(pass, 'bpPrevSlots', DISPATCH.prevSlots);
+      // At least one invocation: its first commits the frame.
+      run(pass, 'bpBatch', Math.max(1, Math.ceil(frame.batchCount / BROADPHASE_WORKGROUP_SIZE)));
+    }
     pass.end();
   }
 
