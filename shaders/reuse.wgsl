@@ -12,12 +12,14 @@
 //                stored (a first carry in place marks both copies). With ReuseParams.held, a pair
 //                apart at its own slot stores no manifold (the slot holds last frame's, empty).
 //                ruFlags[k] = REUSE_KEPT, REUSE_COLLIDE (1) or REUSE_APART; when compiled
-//                to (RU_COUNTS), ruCounts[status] += the window's slots with that status;
+//                to (RU_COUNTS), ruTally[status] += the window's slots with that status; when
+//                compiled to (RU_LIST), a slot flagged collide is appended to the work list
+//                (ruTally[RU_LIST_LENGTH] its length, its slots from ruTally[RU_LIST_FIRST]);
 //   anchorSlots: after the narrowphase filled the flagged slots, their anchors from their new
 //                manifolds and the current poses: one invocation per entry of the work list
-//                (the flagged slots in order, src/gpu/work-list.ts), so that a warp's lanes all
-//                build anchors (a few flagged slots scattered over the pairs would each hold a
-//                warp), and each stores its own words (the slots are not consecutive).
+//                (the flagged slots), so that a warp's lanes all build anchors (a few flagged
+//                slots scattered over the pairs would each hold a warp), and each stores its own
+//                words (the slots are not consecutive).
 // Manifolds and anchors leave as 16-byte words (ruManifoldWords, ruAnchorWords: the per-dimension
 // file's pack functions). On a GPU (RU_STAGED_STORES) a workgroup stages its slots' structs in
 // workgroup memory and writes them out word after word, so consecutive invocations store
@@ -25,9 +27,11 @@
 // cache line. A CPU adapter runs a workgroup as SIMD loops, where the staging's per-lane indexing
 // costs more than it saves, so the host compiles direct stores there (docs/frame.md, measured).
 // Deterministic: every output word is a function of the inputs; the counts are sums (atomics,
-// whose order does not change them). REUSE_WORKGROUP_SIZE, the status constants,
-// RU_STAGED_STORES, RU_STAGE_SLOTS and RU_COUNTS are prepended by the host; reuse-layout.wgsl
-// (ReuseParams) comes before.
+// whose order does not change them). The work list's order is the atomics' (a few percent of the
+// slots, each appended with one add: no pass over the flags, no scan); what is made from it lands
+// in each slot's own words, so its order changes no output. REUSE_WORKGROUP_SIZE, the status
+// constants, RU_STAGED_STORES, RU_STAGE_SLOTS, RU_COUNTS, RU_LIST, RU_LIST_LENGTH and RU_LIST_FIRST
+// are prepended by the host; reuse-layout.wgsl (ReuseParams) comes before.
 
 @group(0) @binding(0) var<uniform> ruParams: ReuseParams;
 @group(0) @binding(1) var<storage, read> ruBodies: array<RuBody>;
@@ -37,8 +41,8 @@
 @group(0) @binding(5) var<storage, read_write> ruAnchorsCur: array<vec4u>;        // the window's, RU_ANCHOR_WORDS words each
 @group(0) @binding(6) var<storage, read_write> ruManifolds: array<vec4u>;         // the window's, RU_MANIFOLD_WORDS words each
 @group(0) @binding(7) var<storage, read_write> ruFlags: array<u32>;                // the window's
-@group(0) @binding(8) var<storage, read_write> ruCounts: array<atomic<u32>, 4>;    // per status
-@group(0) @binding(14) var<storage, read> ruWork: array<u32>;                      // anchorSlots: the flagged slots, in order
+@group(0) @binding(8) var<storage, read_write> ruTally: array<atomic<u32>>;       // per-status counts, or the work list
+@group(0) @binding(14) var<storage, read> ruWork: array<u32>;                      // anchorSlots: the work list's slots
 
 var<workgroup> ruGroupCounts: array<atomic<u32>, 4>;
 // The workgroup's structs, word by word, and which of its slots write theirs. RU_STAGE_SLOTS is
@@ -151,18 +155,27 @@ fn reuseSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
   if (keep && inPlace && !twin) {
     ruAnchorsPrev[(ruParams.firstSlot + k) * RU_ANCHOR_WORDS + RU_COUNT_WORD].w = words[RU_COUNT_WORD].w;
   }
+  if (RU_LIST && live && status == REUSE_COLLIDE) { ruListSlot(k); }
   // Compiled in only where asked (RU_COUNTS): its barrier costs a SIMD adapter even untaken.
   if (RU_COUNTS) { ruCountStatus(li, live, status); }
 }
 
-// Adds the workgroup's live slots per status to ruCounts: per invocation to the workgroup's
+// Appends the window's slot k to the work list in ruTally: its length at RU_LIST_LENGTH (the spare
+// word of the counts), its slots from RU_LIST_FIRST (a binding offset; the host sized it for every
+// slot).
+fn ruListSlot(k: u32) {
+  let i = RU_LIST_FIRST + atomicAdd(&ruTally[RU_LIST_LENGTH], 1u);
+  if (i < arrayLength(&ruTally)) { atomicStore(&ruTally[i], k); }
+}
+
+// Adds the workgroup's live slots per status to ruTally: per invocation to the workgroup's
 // tallies, then one add per status. Call in uniform control flow.
 fn ruCountStatus(li: u32, live: bool, status: u32) {
   if (live) { atomicAdd(&ruGroupCounts[status], 1u); }
   workgroupBarrier();
   if (li < 3u) {
     let c = atomicLoad(&ruGroupCounts[li]);
-    if (c > 0u) { atomicAdd(&ruCounts[li], c); }
+    if (c > 0u) { atomicAdd(&ruTally[li], c); }
   }
 }
 

@@ -221,8 +221,8 @@ export function constantsWgsl(): string {
 export const CONTACTS_WORKGROUP_SIZE = 64;
 
 /**
- * Items per block where a list is compacted by bit masks (the work list, the contact list, the
- * contact events; src/mask-blocks.ts): one u32 of bits per block.
+ * Items per block where a list is compacted by bit masks (the contact list, the contact events;
+ * src/mask-blocks.ts): one u32 of bits per block.
  */
 export const MASK_BLOCK = 32;
 

@@ -1,7 +1,7 @@
-// Compaction by bit masks (the work list, the contact list and its events: shaders/work-list.wgsl,
-// shaders/contact-list.wgsl and their CPU mirror): items go by blocks of MASK_BLOCK, each block
-// with one mask word per kind of item it keeps and that mask's count. One scratch array holds the
-// counts, kind after kind, then a 0 closing them (scanned in place), then the masks.
+// Compaction by bit masks (the contact list and its events: shaders/contact-list.wgsl and its CPU
+// mirror): items go by blocks of MASK_BLOCK, each block with one mask word per kind of item it
+// keeps and that mask's count. One scratch array holds the counts, kind after kind, then a 0
+// closing them (scanned in place), then the masks.
 
 import { MASK_BLOCK } from './constants.ts';
 

@@ -14,7 +14,6 @@ import {
   contactsWgsl3D,
   reuseWgsl2D,
   reuseWgsl3D,
-  workListModuleWgsl,
 } from './gpu/frame-wgsl.ts';
 import {
   classifierWgsl2D,
@@ -79,7 +78,6 @@ export const ENTRY_BINDING_SOURCES: Readonly<Record<string, { wgsl: () => string
   ENTRIES_BROADPHASE_3D: { wgsl: broadphaseWgsl3D },
   ENTRIES_REUSE_2D: { wgsl: reuseWgsl2D },
   ENTRIES_REUSE_3D: { wgsl: reuseWgsl3D },
-  ENTRIES_WORK_LIST: { wgsl: workListModuleWgsl },
   ENTRIES_CONTACTS_2D: { wgsl: contactsWgsl2D },
   ENTRIES_CONTACTS_3D: { wgsl: contactsWgsl3D },
 };

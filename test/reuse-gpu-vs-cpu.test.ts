@@ -35,6 +35,7 @@ import {
   compareFrame,
   decisionGap,
   emptyComparison,
+  slotsFlagged,
   type FrameComparison,
 } from './helpers/reuse-gpu.ts';
 
@@ -71,8 +72,9 @@ async function sequence(
   gpuCount = false,
   stores?: StoreMode,
   kernel?: ReuseKernel,
+  listing = false,
 ): Promise<SequenceResult> {
-  const runner = await GpuReuseRunner.create(device, world, stores, kernel);
+  const runner = await GpuReuseRunner.create(device, world, stores, kernel, listing);
   const comparison = emptyComparison();
   const hash = createHash('sha256');
   const statuses: Record<number, number> = { 0: 0, 1: 0, 2: 0 };
@@ -88,6 +90,8 @@ async function sequence(
     const margin = f === MARGIN_FRAME ? 1.5 * world.margin : world.margin;
     const g = await runner.frame(margin, gpuCount);
     compareFrame(world, g, margin, comparison);
+    // A listing stage lists the slots it flags collide, each once (in the order of its appends).
+    if (listing) expect([...g.listed].sort((a, b) => a - b)).toEqual(slotsFlagged(g.flags));
     for (const buf of [g.manifolds, g.flags.buffer, g.anchors])
       hash.update(new Uint8Array(buf as ArrayBuffer));
     hash.update(JSON.stringify(g.counts));
@@ -261,6 +265,17 @@ describe('manifold reuse, GPU against CPU on wobble sequences', () => {
     }
   });
 
+  it("the frames' listing stage: the counting stage's bytes, and the slots it flags listed", async () => {
+    for (const world of [worlds2D[1]!, worlds3D[1]!]) {
+      const counted = await sequence(world, 10);
+      const listed = await sequence(world, 10, false, undefined, undefined, true);
+      const staged = await sequence(world, 10, false, 'staged', undefined, true);
+      expect(counted.statuses[REUSE_STATUS.collide], 'slots listed').toBeGreaterThan(0);
+      expect(listed.hash, world.name).toBe(counted.hash);
+      expect(staged.hash, world.name).toBe(counted.hash);
+    }
+  });
+
   it("a box pile through the box–box class's reuse module: the general module's bytes", async () => {
     // A box-only frame compiles its reuse module with the box–box class's constants.
     expect(REUSE_DIMENSION_3D.kernelFor(['boxBox'])).toBe('boxBox');
@@ -273,7 +288,7 @@ describe('manifold reuse, GPU against CPU on wobble sequences', () => {
     expect(boxes.hash, world.name).toBe(general.hash);
   });
 
-  it('counts per status only from a stage compiled to count them, refused before any GPU work', async () => {
+  it('counts and a work list only from stages compiled for them, refused before any GPU work', async () => {
     // The frames' stages are compiled without the counting (its barrier costs a SIMD adapter).
     const stage = await GpuReuse.create(device, REUSE_DIMENSION_3D);
     const b = device.createBuffer({ size: 1152, usage: GPUBufferUsage.STORAGE });
@@ -292,8 +307,35 @@ describe('manifold reuse, GPU against CPU on wobble sequences', () => {
         margin: 0.01,
       }),
     ).toThrow(/counts given to a stage compiled without them/);
+    const inputs = {
+      bodies: { buffer: b },
+      pairs: { buffer: b, size: 64 },
+      pairCount: 8,
+      prevSlot: null,
+      anchorsPrev: null,
+      anchorsCur: { buffer: b },
+      manifolds: { buffer: b, size: 896 },
+      flags: { buffer: b, size: 32 },
+      margin: 0.01,
+    };
+    // The work list: only to a stage compiled to list, which needs one, whole, at a binding offset.
+    expect(() => stage.encodeReuse(encoder, { ...inputs, workList: { buffer: b } })).toThrow(
+      /workList given to a stage compiled without it/,
+    );
+    const listing = await GpuReuse.create(device, REUSE_DIMENSION_3D, { list: true });
+    expect(() => listing.encodeReuse(encoder, inputs)).toThrow(/give workList/);
+    expect(() =>
+      listing.encodeReuse(encoder, { ...inputs, workList: { buffer: b, size: 256 } }),
+    ).toThrow(/workList must hold 288 bytes for 8 slots/);
+    expect(() =>
+      listing.encodeReuse(encoder, { ...inputs, workList: { buffer: b, offset: 16 } }),
+    ).toThrow(/multiple of 256/);
+    await expect(
+      GpuReuse.create(device, REUSE_DIMENSION_3D, { list: true, counts: true }),
+    ).rejects.toThrow(/counts and list take the same binding/);
     encoder.finish();
     stage.destroy();
+    listing.destroy();
     b.destroy();
   });
 });

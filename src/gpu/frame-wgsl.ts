@@ -32,7 +32,6 @@ import {
   contactListFiles3D,
   reuseFiles2D,
   reuseFiles3D,
-  workListWgsl,
 } from './shaders.ts';
 
 /** The broadphase's constants as WGSL (defined once, in src/constants.ts). */
@@ -84,15 +83,6 @@ export function reuseWgsl2D(kernel: PairClass2D | 'general' = 'general'): string
 
 export function reuseWgsl3D(kernel: PairClass3D | 'general' = 'general'): string {
   return reuseFiles3D(reuseConstantsWgsl() + classConstantsWgsl3D(kernel));
-}
-
-/** Invocations per workgroup of the work-list kernels. */
-export const WORK_LIST_WORKGROUP_SIZE = 64;
-
-export function workListModuleWgsl(): string {
-  return workListWgsl(
-    `const WORK_LIST_WORKGROUP_SIZE: u32 = ${WORK_LIST_WORKGROUP_SIZE}u;\nconst WL_BLOCK: u32 = ${MASK_BLOCK}u;\nconst REUSE_COLLIDE: u32 = ${REUSE_STATUS.collide}u;\n`,
-  );
 }
 
 /** The contact list's constants as WGSL (defined once, in src/constants.ts). */

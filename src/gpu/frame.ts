@@ -40,7 +40,6 @@ import {
   WORKGROUP_SIZE_2D,
 } from '../constants.ts';
 import { WORKGROUP_SIZE_3D } from '../constants3d.ts';
-import { WORK_LIST_WORKGROUP_SIZE } from './frame-wgsl.ts';
 import type { ContactsOutputs, GpuContacts } from './contact-list.ts';
 import {
   GrowingBuffer,
@@ -55,13 +54,12 @@ import {
   type ResultsMode,
 } from './buffers.ts';
 import { MissingPairClassError, type GpuPairClasses } from './pair-classes.ts';
-import { GpuReuse, type ReuseDimension } from './reuse.ts';
+import { GpuReuse, reuseListBytes, reuseWorkList, type ReuseDimension } from './reuse.ts';
 import { CONTACT_STATUS_COUNTS } from '../contact-list-layout.ts';
-import type { GpuWorkList } from './work-list.ts';
 
-// The per-slot stages (reuse, work list, contact list) dispatch over the broadphase's batch grids,
-// which are made for the narrowphase's workgroup size: theirs must be the same.
-for (const size of [REUSE_WORKGROUP_SIZE, WORK_LIST_WORKGROUP_SIZE, CONTACTS_WORKGROUP_SIZE])
+// The per-slot stages (reuse, contact list) dispatch over the broadphase's batch grids, which are
+// made for the narrowphase's workgroup size: theirs must be the same.
+for (const size of [REUSE_WORKGROUP_SIZE, CONTACTS_WORKGROUP_SIZE])
   if (size !== WORKGROUP_SIZE_2D || size !== WORKGROUP_SIZE_3D)
     throw new Error(`a per-slot stage's workgroup size ${size} is not the narrowphase's`);
 
@@ -323,6 +321,8 @@ export class GpuFrame<
   private readsAnchors = false;
   /** The compaction's counts of the collided pairs (CONTACT_STATUS_COUNTS), summed over the batches. */
   private readonly reuseCounts: GPUBuffer;
+  /** Per batch of one submit: the slots its reuse pass leaves to the classes (reuseWorkList). */
+  private readonly workLists: GrowingBuffer[] = [];
 
   protected constructor(
     readonly device: GPUDevice,
@@ -333,7 +333,6 @@ export class GpuFrame<
     readonly classes: GpuPairClasses<C, I>,
     /** Manifold reuse between frames, and the list of the pairs it leaves to the classes. */
     private reuseStage: GpuReuse,
-    private readonly workList: GpuWorkList,
     private readonly timestamps: FrameTimestamps,
   ) {
     const S = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
@@ -374,6 +373,7 @@ export class GpuFrame<
       windows: old.windows,
       kernel,
       stores: old.stores,
+      list: true,
     });
     old.destroy();
   }
@@ -478,7 +478,12 @@ export class GpuFrame<
       batches,
     );
     this.classes.reserve(batches);
-    this.workList.reserve(batches);
+    // Written and read on the GPU, its length zeroed and copied (the classifier's count).
+    const listUsage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+    while (this.workLists.length < batches) {
+      const label = `${this.dimension.label}-work-list-${this.workLists.length}`;
+      this.workLists.push(new GrowingBuffer(this.device, listUsage, label));
+    }
     const { anchorsCur, anchorsPrev, twins } = this.anchorBuffers(inputs, bp.capacity, retry);
     // Slot k is pair k's in both frames when both ran in one batch on this buffer (and no retry
     // rewrote it: twins says so).
@@ -601,6 +606,7 @@ export class GpuFrame<
         size: slots * this.dimension.manifoldBytes,
       },
       flags: { buffer: ctx.flags, offset: 4 * first, size: 4 * slots },
+      workList: this.workLists[b]!.ensure(reuseListBytes(slots)),
       anchors: {
         buffer: ctx.anchorsCur,
         offset: anchorBytes * first,
@@ -631,11 +637,12 @@ export class GpuFrame<
       anchorsCur: s.anchors,
       manifolds: s.manifolds,
       flags: s.flags,
+      workList: { buffer: s.workList },
       margin: inputs.margin,
       window: b,
       grid: s.pairGrid,
     });
-    const work = this.workList.encode(encoder, s.flags, s.slots, s.count, b);
+    const work = reuseWorkList(s.workList, 0, s.slots);
     mark(`reuse${b}`, 'end');
     this.classes.encode(
       encoder,
@@ -933,7 +940,7 @@ export class GpuFrame<
     for (const a of this.anchors) a.destroy();
     this.reuseCounts.destroy();
     this.reuseStage.destroy();
-    this.workList.destroy();
+    for (const w of this.workLists) w.destroy();
     this.classes.destroy();
     this.timer?.destroy();
     this.spanTimer?.destroy();

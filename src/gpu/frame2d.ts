@@ -30,7 +30,6 @@ import {
 } from './frame.ts';
 import { GpuPairClasses } from './pair-classes.ts';
 import { GpuReuse, REUSE_DIMENSION_2D } from './reuse.ts';
-import { GpuWorkList } from './work-list.ts';
 import {
   classesOfKinds2D,
   NARROWPHASE_DIMENSION_2D,
@@ -90,16 +89,16 @@ export class GpuFrame2D extends GpuFrame<FrameInputs2D, PairClass2D, ShapeKindNa
   ): Promise<GpuFrame2D> {
     const timing = checkFrameTimestamps(device, timestamps);
     const classes = options.kinds ? classesOfKinds2D(options.kinds) : PAIR_CLASSES_2D;
-    const [broadphase, contacts, pairClasses, reuse, workList] = await Promise.all([
+    const [broadphase, contacts, pairClasses, reuse] = await Promise.all([
       GpuBroadphase2D.create(device, timing === true),
       GpuContacts2D.create(device, timing === true, options.stores),
       GpuPairClasses.create<PairClass2D, FrameInputs2D>(device, NARROWPHASE_DIMENSION_2D, classes),
       GpuReuse.create(device, REUSE_DIMENSION_2D, {
         windows: FRAME_REUSE_WINDOWS,
+        list: true,
         kernel: REUSE_DIMENSION_2D.kernelFor(classes),
         ...(options.stores ? { stores: options.stores } : {}),
       }),
-      GpuWorkList.create(device),
     ]);
     return new GpuFrame2D(
       device,
@@ -108,7 +107,6 @@ export class GpuFrame2D extends GpuFrame<FrameInputs2D, PairClass2D, ShapeKindNa
       contacts,
       pairClasses,
       reuse,
-      workList,
       timing,
     );
   }

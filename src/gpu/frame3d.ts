@@ -30,7 +30,6 @@ import {
 } from './frame.ts';
 import { GpuPairClasses } from './pair-classes.ts';
 import { GpuReuse, REUSE_DIMENSION_3D } from './reuse.ts';
-import { GpuWorkList } from './work-list.ts';
 import {
   classesOfKinds3D,
   NARROWPHASE_DIMENSION_3D,
@@ -96,16 +95,16 @@ export class GpuFrame3D extends GpuFrame<FrameInputs3D, PairClass3D, ShapeKindNa
   ): Promise<GpuFrame3D> {
     const timing = checkFrameTimestamps(device, timestamps);
     const classes = options.kinds ? classesOfKinds3D(options.kinds) : PAIR_CLASSES_3D;
-    const [broadphase, contacts, pairClasses, reuse, workList] = await Promise.all([
+    const [broadphase, contacts, pairClasses, reuse] = await Promise.all([
       GpuBroadphase3D.create(device, timing === true),
       GpuContacts3D.create(device, timing === true, options.stores),
       GpuPairClasses.create<PairClass3D, FrameInputs3D>(device, NARROWPHASE_DIMENSION_3D, classes),
       GpuReuse.create(device, REUSE_DIMENSION_3D, {
         windows: FRAME_REUSE_WINDOWS,
+        list: true,
         kernel: REUSE_DIMENSION_3D.kernelFor(classes),
         ...(options.stores ? { stores: options.stores } : {}),
       }),
-      GpuWorkList.create(device),
     ]);
     return new GpuFrame3D(
       device,
@@ -114,7 +113,6 @@ export class GpuFrame3D extends GpuFrame<FrameInputs3D, PairClass3D, ShapeKindNa
       contacts,
       pairClasses,
       reuse,
-      workList,
       timing,
     );
   }

@@ -9,20 +9,22 @@
 //                    REUSE_STATUS.collide (1) needs the full collide (manifold and anchor slot untouched);
 //                    REUSE_STATUS.apart   (2) no contact, provably: the empty manifold written, anchor carried;
 //                  with `counts`, (u32 kept, collide, apart, 0) += the window's slots per status;
-//   (the narrowphase: the full collide of the slots flagged 1, into their manifold slots;)
+//                  with `workList`, each slot flagged 1 appended to the list (an atomic add);
+//   (the narrowphase: the full collide of the listed slots, into their manifold slots;)
 //   encodeAnchors  per slot flagged 1, its anchor from its new manifold and the current poses,
-//                  over the work list of those slots (src/gpu/work-list.ts; a warp's lanes then
-//                  all build anchors).
+//                  over the work list of those slots (a warp's lanes then all build anchors).
 // (A frame counts its collided slots, and those of them that touch, in the contact list's
 // compaction, which reads the flags anyway: ContactsBatch.statusCounts.)
 // Buffers per pair slot: manifold (Manifold2D 48 bytes, Manifold3D 160), anchor (Anchor2D 80
 // bytes, Anchor3D 144, in two lists: last frame's and this frame's, swapped each frame), flag
 // (4 bytes), prevSlot (4 bytes, optional). Pairs are (bodyA, bodyB), 8 bytes.
 //
-// Deterministic: no atomics except the counts (sums); reruns are byte-identical. Both calls
-// record one compute pass into an encoder, or their dispatches into the caller's pass; they write
-// their parameters with queue.writeBuffer into the uniform slot of their `window` (each window of
-// one frame its own; submit each frame before encoding the next on the same instance).
+// Deterministic: no atomics except the counts (sums) and the work list's appends, whose order
+// changes no output (what is made from an entry lands in its slot); reruns are byte-identical in
+// every output. Both calls record one compute pass into an encoder, or their dispatches into the
+// caller's pass; they write their parameters with queue.writeBuffer into the uniform slot of their
+// `window` (each window of one frame its own; submit each frame before encoding the next on the
+// same instance).
 
 import { REUSE_STATUS, REUSE_WORKGROUP_SIZE } from '../constants.ts';
 import { structTable, word, type BufferBindingLayout } from '../layout.ts';
@@ -37,7 +39,7 @@ import {
 import { REUSE_PREV_MODE as PREV_MODE, reuseWgsl2D, reuseWgsl3D } from './frame-wgsl.ts';
 import { compileKernels, type Kernel, cachedBindGroup } from './pipelines.ts';
 import { defaultStoreMode, type StoreMode } from './device.ts';
-import type { WorkList } from './work-list.ts';
+import type { GpuCount, WorkList } from './pair-classes.ts';
 
 export { REUSE_STATUS };
 
@@ -103,6 +105,30 @@ const PARAMS = (() => {
 /** Bytes of the counts a reuse pass adds to: u32 kept, collide, apart (REUSE_STATUS order), and one spare. */
 export const REUSE_COUNTS_BYTES = 16;
 
+/** Bytes of a work list's buffer before its slots (ReuseInputs.workList): a binding offset. */
+export const REUSE_LIST_HEADER_BYTES = 256;
+/** Where the work list's length lies (a u32), in bytes from the start of its buffer. */
+const REUSE_LIST_LENGTH_BYTE = 12;
+
+/** Bytes of a work list's buffer for a window of `slots` slots (every one may be listed). */
+export function reuseListBytes(slots: number): number {
+  return REUSE_LIST_HEADER_BYTES + 4 * Math.max(1, slots);
+}
+
+/** The slots encodeReuse listed (ReuseInputs.workList), as encodeAnchors and the pair classes read them. */
+export interface ReuseWorkList {
+  list: WorkList;
+  count: GpuCount;
+}
+
+/** The work list encodeReuse writes into `buffer` from `offset` (a multiple of 256), for `slots` slots. */
+export function reuseWorkList(buffer: GPUBuffer, offset: number, slots: number): ReuseWorkList {
+  return {
+    list: { buffer, offset: offset + REUSE_LIST_HEADER_BYTES, capacity: Math.max(1, slots) },
+    count: { buffer, offset: offset + REUSE_LIST_LENGTH_BYTE },
+  };
+}
+
 /** The pair count: a number from the host, or a u32 at `offset` (a multiple of 4) of a GPU buffer with COPY_SRC usage. */
 export type PairCount = number | { buffer: GPUBuffer; offset: number };
 
@@ -162,6 +188,14 @@ export interface ReuseInputs {
   counts?: GPUBufferBinding;
   /** Zero the counts first (an encoder only; the buffer needs COPY_DST). Default true. */
   clearCounts?: boolean;
+  /**
+   * For a stage created with `list: true`: the buffer the pass appends each slot it flags collide
+   * to, at least reuseListBytes(slots) bytes from an offset that is a multiple of 256, with
+   * COPY_DST usage (the list's length is zeroed first: an encoder only). reuseWorkList() says
+   * where the slots and their count lie. In the order of the appends (atomics): what is made from
+   * the list lands in each slot's own words.
+   */
+  workList?: GPUBufferBinding;
   margin: number;
   /** Uniform slot: each window of one frame its own (default 0; below the instance's `windows`). */
   window?: number;
@@ -179,8 +213,8 @@ export interface AnchorInputs {
   pairCount: PairCount;
   /** The window's manifold slots, after the narrowphase filled the slots flagged collide. */
   manifolds: GPUBufferBinding;
-  /** The slots encodeReuse flagged collide, in order, and their count on the GPU (GpuWorkList). */
-  workList: WorkList;
+  /** The slots encodeReuse flagged collide and their count on the GPU (reuseWorkList). */
+  workList: ReuseWorkList;
   anchorsCur: GPUBufferBinding;
   margin: number;
   window?: number;
@@ -203,6 +237,11 @@ export interface GpuReuseOptions {
    * counting's workgroup barrier costs a SIMD adapter even where it is never reached (docs/frame.md).
    */
   counts?: boolean;
+  /**
+   * Compile reuseSlots to append the slots it flags collide to a work list (ReuseInputs.workList),
+   * as the frames do. Not with `counts` (both take the same binding). Default false.
+   */
+  list?: boolean;
 }
 
 const KERNELS = ['reuseSlots', 'anchorSlots'] as const;
@@ -218,6 +257,8 @@ export class GpuReuse {
   readonly stores: StoreMode;
   /** Whether reuseSlots counts its slots per status (GpuReuseOptions.counts). */
   readonly counts: boolean;
+  /** Whether reuseSlots lists the slots it flags collide (GpuReuseOptions.list). */
+  readonly list: boolean;
 
   private constructor(
     readonly device: GPUDevice,
@@ -230,6 +271,7 @@ export class GpuReuse {
     this.kernel = options.kernel ?? 'general';
     this.stores = options.stores ?? defaultStoreMode(device);
     this.counts = options.counts ?? false;
+    this.list = options.list ?? false;
     if (!Number.isInteger(this.windows) || this.windows < 1)
       throw new RangeError(`windows must be an integer >= 1, got ${this.windows}`);
     this.params = createUniformSlots(device, `${dimension.label}-params`, 2 * this.windows);
@@ -260,6 +302,11 @@ export class GpuReuse {
     const stores = options.stores ?? defaultStoreMode(device);
     const kernel = options.kernel ?? 'general';
     const counts = options.counts ?? false;
+    const list = options.list ?? false;
+    if (counts && list)
+      throw new RangeError(
+        `${dimension.label}: counts and list take the same binding: ask for one`,
+      );
     if (!dimension.kernels.includes(kernel))
       throw new RangeError(
         `${dimension.label}: no kernel '${kernel}' (one of ${dimension.kernels.join(', ')})`,
@@ -267,11 +314,11 @@ export class GpuReuse {
     // A class's module may leave out bindings the general one's reflection lists: explicit layouts.
     const { kernels, bindings } = await compileKernels(
       device,
-      `${dimension.label}-${stores}${kernel === 'general' ? '' : `-${kernel}`}${counts ? '-counted' : ''}`,
+      `${dimension.label}-${stores}${kernel === 'general' ? '' : `-${kernel}`}${counts ? '-counted' : ''}${list ? '-listed' : ''}`,
       KERNELS,
       dimension.entries,
       () =>
-        `const RU_STAGED_STORES: bool = ${stores === 'staged'};\nconst RU_STAGE_SLOTS: u32 = ${stores === 'staged' ? 'REUSE_WORKGROUP_SIZE' : '1u'};\nconst RU_COUNTS: bool = ${counts};\n${dimension.wgsl(kernel)}`,
+        `const RU_STAGED_STORES: bool = ${stores === 'staged'};\nconst RU_STAGE_SLOTS: u32 = ${stores === 'staged' ? 'REUSE_WORKGROUP_SIZE' : '1u'};\nconst RU_COUNTS: bool = ${counts};\nconst RU_LIST: bool = ${list};\nconst RU_LIST_LENGTH: u32 = ${REUSE_LIST_LENGTH_BYTE / 4}u;\nconst RU_LIST_FIRST: u32 = ${REUSE_LIST_HEADER_BYTES / 4}u;\n${dimension.wgsl(kernel)}`,
       'reflected',
     );
     return new GpuReuse(device, dimension, kernels, bindings, options);
@@ -399,7 +446,19 @@ export class GpuReuse {
       throw new Error(
         `${d.label}: counts given to a stage compiled without them: GpuReuse.create(..., { counts: true })`,
       );
-    const counts = this.countsBinding(inputs.counts);
+    if (!inputs.workList !== !this.list)
+      throw new Error(
+        this.list
+          ? `${d.label}: a stage created with list: true appends to a work list: give workList`
+          : `${d.label}: workList given to a stage compiled without it: GpuReuse.create(..., { list: true })`,
+      );
+    const tally = inputs.workList
+      ? this.listBinding(inputs.workList, slots, target)
+      : this.countsBinding(inputs.counts);
+    if (inputs.counts && (inputs.clearCounts ?? true) && !('clearBuffer' in target))
+      throw new Error(
+        `${d.label}: counts are cleared before the pass: give an encoder, or clearCounts: false`,
+      );
     if (inputs.anchorsPrev && bindingBytes(inputs.anchorsPrev) % d.anchorBytes !== 0) {
       throw new RangeError(
         `${d.label}: anchorsPrev is not a whole number of ${d.anchorBytes}-byte anchors`,
@@ -425,13 +484,12 @@ export class GpuReuse {
       inputs.twins === true,
       inputs.manifoldsHeld === true,
     );
-    if (inputs.counts && (inputs.clearCounts ?? true)) {
-      if (!('clearBuffer' in target))
-        throw new Error(
-          `${d.label}: counts are cleared before the pass: give an encoder, or clearCounts: false`,
-        );
-      target.clearBuffer(inputs.counts.buffer, inputs.counts.offset ?? 0, REUSE_COUNTS_BYTES);
-    }
+    // Where a buffer is cleared, the target was checked above to be an encoder.
+    const encoder = target as GPUCommandEncoder;
+    if (inputs.counts && (inputs.clearCounts ?? true))
+      encoder.clearBuffer(inputs.counts.buffer, inputs.counts.offset ?? 0, REUSE_COUNTS_BYTES);
+    if (inputs.workList)
+      encoder.clearBuffer(tally.buffer, (tally.offset ?? 0) + REUSE_LIST_LENGTH_BYTE, 4);
     this.dispatch(
       target,
       'reuseSlots',
@@ -445,7 +503,7 @@ export class GpuReuse {
         5: inputs.anchorsCur,
         6: inputs.manifolds,
         7: inputs.flags,
-        8: counts,
+        8: tally,
       },
       inputs.grid,
     );
@@ -487,6 +545,26 @@ export class GpuReuse {
     const pass = encoder.beginComputePass({ label: `${d.label}.anchorSlots` });
     this.dispatch(pass, 'anchorSlots', slot, slots, buffers, inputs.grid);
     pass.end();
+  }
+
+  /** The work list's binding, checked (encodeReuse zeroes its length). */
+  private listBinding(
+    workList: GPUBufferBinding,
+    slots: number,
+    target: GPUCommandEncoder | GPUComputePassEncoder,
+  ): GPUBufferBinding {
+    const label = this.dimension.label;
+    const offset = workList.offset ?? 0;
+    if (offset % REUSE_LIST_HEADER_BYTES !== 0)
+      throw new RangeError(`${label}: workList.offset must be a multiple of 256, got ${offset}`);
+    const bytes = reuseListBytes(slots);
+    if (bindingBytes(workList) < bytes)
+      throw new RangeError(`${label}: workList must hold ${bytes} bytes for ${slots} slots`);
+    if (!('clearBuffer' in target))
+      throw new Error(
+        `${label}: the work list's length is zeroed before the pass: give an encoder`,
+      );
+    return { buffer: workList.buffer, offset, size: bytes };
   }
 
   /** The counts' binding (checked), or a spare one when the caller counts nothing. */

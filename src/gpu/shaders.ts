@@ -46,7 +46,6 @@ import {
   WGSL_sat2d,
   WGSL_sat3d,
   WGSL_SOURCES,
-  WGSL_work_list,
 } from './shaders.generated.ts';
 
 export function wgslFile(name: string): string {
@@ -207,11 +206,6 @@ export function reuseFiles3D(prefix = ''): string {
     'reuse-layout': WGSL_reuse_layout,
     reuse: WGSL_reuse,
   });
-}
-
-/** The work list of the slots the pair classes collide. */
-export function workListWgsl(prefix = ''): string {
-  return assemble(constantsWgsl(), prefix, { 'work-list': WGSL_work_list });
 }
 
 /** The radix sort. */

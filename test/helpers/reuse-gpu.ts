@@ -5,8 +5,11 @@
 //
 // A frame on the GPU: the bodies uploaded; GpuNarrowphase2D/3D collides every pair (the fresh
 // manifolds, F); F is copied into the manifold slots; encodeReuse overwrites the reused slots and
-// flags the rest; encodeAnchors builds the flagged slots' anchors. Slot k is slot k every frame
-// (prevSlot null: the identity).
+// flags the rest; encodeAnchors builds the flagged slots' anchors over the work list. A runner
+// `listing` runs the frames' stage (reuseSlots lists the slots it flags; the counts are taken from
+// the flags on the host); else the stage counts its slots per status and the work list is made on
+// the host from the flags read back (a stage does not both count and list). Slot k is slot k
+// every frame (prevSlot null: the identity).
 
 import {
   CORE_SEPARATION,
@@ -34,12 +37,14 @@ import { readBuffer } from '../../src/gpu/buffers.ts';
 import type { StoreMode } from '../../src/gpu/device.ts';
 import { GpuNarrowphase2D } from '../../src/gpu/narrowphase2d.ts';
 import { GpuNarrowphase3D } from '../../src/gpu/narrowphase3d.ts';
-import { GpuWorkList } from '../../src/gpu/work-list.ts';
 import {
   GpuReuse,
   REUSE_COUNTS_BYTES,
   REUSE_DIMENSION_2D,
   REUSE_DIMENSION_3D,
+  REUSE_LIST_HEADER_BYTES,
+  reuseListBytes,
+  reuseWorkList,
   type PairCount,
   type ReuseKernel,
 } from '../../src/gpu/reuse.ts';
@@ -64,6 +69,8 @@ export class GpuReuseRunner {
   private readonly manifolds: GPUBuffer;
   private readonly flags: GPUBuffer;
   private readonly counts: GPUBuffer;
+  /** The work list of the slots flagged collide, written from the flags read back. */
+  private readonly workList: GPUBuffer;
   /** A GPU pair count (frame() with `gpuCount`). */
   private readonly pairCountBuffer: GPUBuffer;
   private cur = 0;
@@ -74,7 +81,6 @@ export class GpuReuseRunner {
     readonly world: ReuseWorld,
     readonly stage: GpuReuse,
     private readonly narrowphase: GpuNarrowphase2D | GpuNarrowphase3D,
-    private readonly workList: GpuWorkList,
   ) {
     const make = (bytes: number, label: string, usage = STORAGE()): GPUBuffer => {
       const b = device.createBuffer({
@@ -108,28 +114,35 @@ export class GpuReuseRunner {
     this.manifolds = make(world.manifoldBytes, 'manifolds');
     this.flags = make(4 * Math.max(1, world.pairCount), 'flags');
     this.counts = make(REUSE_COUNTS_BYTES, 'counts');
+    this.workList = make(reuseListBytes(world.pairCount), 'work-list');
     this.pairCountBuffer = upload(Uint32Array.of(0, 0, 0, world.pairCount), 'pair-count');
   }
 
-  /** `stores`, `kernel`: GpuReuseOptions (by default the device's stores, the general kernel). */
+  /**
+   * `stores`, `kernel`: GpuReuseOptions (by default the device's stores, the general kernel);
+   * `listing`: the stage lists (GpuReuseOptions.list) rather than counts.
+   */
   static async create(
     device: GPUDevice,
     world: ReuseWorld,
     stores?: StoreMode,
     kernel?: ReuseKernel,
+    listing = false,
   ): Promise<GpuReuseRunner> {
     const stage = await GpuReuse.create(
       device,
       world.dim === 2 ? REUSE_DIMENSION_2D : REUSE_DIMENSION_3D,
-      { ...(stores ? { stores } : {}), ...(kernel ? { kernel } : {}), counts: true },
+      {
+        ...(stores ? { stores } : {}),
+        ...(kernel ? { kernel } : {}),
+        ...(listing ? { list: true } : { counts: true }),
+      },
     );
     const narrowphase =
       world.dim === 2
         ? await GpuNarrowphase2D.create(device, false)
         : await GpuNarrowphase3D.create(device, false);
-    const workList = await GpuWorkList.create(device);
-    workList.reserve(1);
-    return new GpuReuseRunner(device, world, stage, narrowphase, workList);
+    return new GpuReuseRunner(device, world, stage, narrowphase);
   }
 
   /**
@@ -139,7 +152,7 @@ export class GpuReuseRunner {
   async frame(
     margin = this.world.margin,
     gpuCount = false,
-  ): Promise<ReuseFrame & { anchorsPrev: ArrayBuffer | null }> {
+  ): Promise<ReuseFrame & { anchorsPrev: ArrayBuffer | null; listed: number[] }> {
     const w = this.world;
     const frame = this.frameIndex++;
     const bodies = w.bodiesAt(frame);
@@ -170,26 +183,36 @@ export class GpuReuseRunner {
       prevSlot: null,
       anchorsPrev: frame > 0 ? { buffer: prev, size: w.anchorBytes } : null,
       anchorsCur: { buffer: cur, size: w.anchorBytes },
-      counts: { buffer: this.counts },
+      ...(this.stage.list
+        ? { workList: { buffer: this.workList } }
+        : { counts: { buffer: this.counts } }),
       margin,
     });
-    // The slots flagged collide, as the frame lists them for the narrowphase and the anchors.
-    const workList = this.workList.encode(
-      encoder,
-      window.flags,
-      w.pairCount,
-      {
-        buffer: this.pairCountBuffer,
-        offset: 12,
-      },
-      0,
-    );
-    this.stage.encodeAnchors(encoder, {
+    const listed = reuseWorkList(this.workList, 0, w.pairCount);
+    let anchorEncoder = encoder;
+    if (!this.stage.list) {
+      this.device.queue.submit([encoder.finish()]);
+      // The slots flagged collide, in slot order, with their count where the stage puts it.
+      const flagged = slotsFlagged(await readBuffer(this.device, this.flags, 4 * w.pairCount));
+      this.device.queue.writeBuffer(
+        this.workList,
+        listed.count.offset,
+        Uint32Array.of(flagged.length),
+      );
+      if (flagged.length > 0)
+        this.device.queue.writeBuffer(
+          this.workList,
+          REUSE_LIST_HEADER_BYTES,
+          Uint32Array.from(flagged),
+        );
+      anchorEncoder = this.device.createCommandEncoder();
+    }
+    this.stage.encodeAnchors(anchorEncoder, {
       shapes: { buffer: this.shapes },
       bodies: { buffer: this.bodies },
       pairs: window.pairs,
       manifolds: window.manifolds,
-      workList,
+      workList: listed,
       pairCount,
       anchorsCur: { buffer: cur, size: w.anchorBytes },
       margin,
@@ -197,28 +220,38 @@ export class GpuReuseRunner {
         ? { hullVertices: { buffer: this.hullVertices }, hullPlanes: { buffer: this.hullPlanes } }
         : {}),
     });
-    this.device.queue.submit([encoder.finish()]);
-    const [manifolds, flags, countWords, anchors] = await Promise.all([
+    this.device.queue.submit([anchorEncoder.finish()]);
+    const [manifolds, flags, countWords, anchors, list] = await Promise.all([
       readBuffer(this.device, this.manifolds, w.manifoldBytes),
       readBuffer(this.device, this.flags, 4 * w.pairCount),
       readBuffer(this.device, this.counts, REUSE_COUNTS_BYTES),
       readBuffer(this.device, cur, w.anchorBytes),
+      readBuffer(this.device, this.workList, reuseListBytes(w.pairCount)),
     ]);
     this.cur ^= 1;
     const c = new Uint32Array(countWords);
-    const counts: ReuseCounts = {
-      kept: c[REUSE_STATUS.kept]!,
-      collide: c[REUSE_STATUS.collide]!,
-      apart: c[REUSE_STATUS.apart]!,
-    };
+    const f = new Uint32Array(flags);
+    const counts: ReuseCounts = this.stage.list
+      ? {
+          kept: f.filter((s) => s === REUSE_STATUS.kept).length,
+          collide: f.filter((s) => s === REUSE_STATUS.collide).length,
+          apart: f.filter((s) => s === REUSE_STATUS.apart).length,
+        }
+      : {
+          kept: c[REUSE_STATUS.kept]!,
+          collide: c[REUSE_STATUS.collide]!,
+          apart: c[REUSE_STATUS.apart]!,
+        };
+    const length = new Uint32Array(list)[listed.count.offset / 4]!;
     return {
       bodies,
       fresh,
       manifolds,
-      flags: new Uint32Array(flags),
+      flags: f,
       counts,
       anchors,
       anchorsPrev,
+      listed: [...new Uint32Array(list, REUSE_LIST_HEADER_BYTES, length)],
     };
   }
 
@@ -226,8 +259,13 @@ export class GpuReuseRunner {
     for (const b of this.buffers) b.destroy();
     this.stage.destroy();
     this.narrowphase.destroy();
-    this.workList.destroy();
   }
+}
+
+/** The slots whose flag (u32 each) is REUSE_STATUS.collide, in slot order. */
+export function slotsFlagged(flags: ArrayBuffer | Uint32Array): number[] {
+  const f = flags instanceof Uint32Array ? flags : new Uint32Array(flags);
+  return [...f.keys()].filter((k) => f[k] === REUSE_STATUS.collide);
 }
 
 // ---- the GPU frame against the CPU loops --------------------------------------------------------
