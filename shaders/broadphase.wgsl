@@ -835,7 +835,7 @@ fn bpFinalizeFrame() {
   bpDispatch.prevSlots = bpRows(select(written, 0u, bpListHeld()));
 }
 
-// What the next frame needs of this one (bpBatch's invocation 0, after bpPrevSlots).
+// What the next frame needs of this one (bpBatch's invocation 0, after bpPrevSlots; or bpPlanHeld).
 fn bpCommit() {
   if (bpState.mode == BP_MODE_DEFERRED || (bpCounts.overflow != 0u && bpParams.discardCut != 0u)) {
     bpState.prevUnchanged = 0u;
