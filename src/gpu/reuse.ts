@@ -453,11 +453,14 @@ export class GpuReuse {
           : `${d.label}: workList given to a stage compiled without it: GpuReuse.create(..., { list: true })`,
       );
     const tally = inputs.workList
-      ? this.listBinding(inputs.workList, slots, target)
+      ? this.listBinding(inputs.workList, slots)
       : this.countsBinding(inputs.counts);
-    if (inputs.counts && (inputs.clearCounts ?? true) && !('clearBuffer' in target))
+    const clearsCounts = inputs.counts !== undefined && (inputs.clearCounts ?? true);
+    if ((clearsCounts || inputs.workList) && !('clearBuffer' in target))
       throw new Error(
-        `${d.label}: counts are cleared before the pass: give an encoder, or clearCounts: false`,
+        inputs.workList
+          ? `${d.label}: the work list's length is zeroed before the pass: give an encoder`
+          : `${d.label}: counts are cleared before the pass: give an encoder, or clearCounts: false`,
       );
     if (inputs.anchorsPrev && bindingBytes(inputs.anchorsPrev) % d.anchorBytes !== 0) {
       throw new RangeError(
@@ -486,8 +489,7 @@ export class GpuReuse {
     );
     // Where a buffer is cleared, the target was checked above to be an encoder.
     const encoder = target as GPUCommandEncoder;
-    if (inputs.counts && (inputs.clearCounts ?? true))
-      encoder.clearBuffer(inputs.counts.buffer, inputs.counts.offset ?? 0, REUSE_COUNTS_BYTES);
+    if (clearsCounts) encoder.clearBuffer(tally.buffer, tally.offset ?? 0, REUSE_COUNTS_BYTES);
     if (inputs.workList)
       encoder.clearBuffer(tally.buffer, (tally.offset ?? 0) + REUSE_LIST_LENGTH_BYTE, 4);
     this.dispatch(
@@ -548,11 +550,7 @@ export class GpuReuse {
   }
 
   /** The work list's binding, checked (encodeReuse zeroes its length). */
-  private listBinding(
-    workList: GPUBufferBinding,
-    slots: number,
-    target: GPUCommandEncoder | GPUComputePassEncoder,
-  ): GPUBufferBinding {
+  private listBinding(workList: GPUBufferBinding, slots: number): GPUBufferBinding {
     const label = this.dimension.label;
     const offset = workList.offset ?? 0;
     if (offset % REUSE_LIST_HEADER_BYTES !== 0)
@@ -560,10 +558,6 @@ export class GpuReuse {
     const bytes = reuseListBytes(slots);
     if (bindingBytes(workList) < bytes)
       throw new RangeError(`${label}: workList must hold ${bytes} bytes for ${slots} slots`);
-    if (!('clearBuffer' in target))
-      throw new Error(
-        `${label}: the work list's length is zeroed before the pass: give an encoder`,
-      );
     return { buffer: workList.buffer, offset, size: bytes };
   }
 
