@@ -22,6 +22,7 @@ import { acquireDevice, defaultStoreMode, type StoreMode } from '../src/gpu/devi
 import type { FrameResult } from '../src/gpu/frame.ts';
 import { GpuFrame2D } from '../src/gpu/frame2d.ts';
 import { GpuFrame3D } from '../src/gpu/frame3d.ts';
+import { REUSE_DIMENSION_2D, REUSE_DIMENSION_3D } from '../src/gpu/reuse.ts';
 import { packBodies2D, packShapes2D } from '../src/pack2d.ts';
 import { packBodies3D, packShapes3D } from '../src/pack3d.ts';
 import { randomShape, rng } from '../src/random2d.ts';
@@ -299,6 +300,19 @@ describe('the frame across frames: fat boxes, reuse, events; GPU against the CPU
         const counts = (r: Compared[]): number[][] => r.map((s) => [s.reused, s.collided]);
         expect(counts(run.stats)).toEqual(counts(stats));
       }
+    });
+
+    it(`${dim}D: a batch's anchors fit one binding, as its manifold slots do`, async () => {
+      // Batches sized by their manifolds alone bound more anchors than one binding holds.
+      const frame = dim === 2 ? await GpuFrame2D.create(device) : await GpuFrame3D.create(device);
+      const { anchorBytes, manifoldBytes } = dim === 2 ? REUSE_DIMENSION_2D : REUSE_DIMENSION_3D;
+      const limit = device.limits.maxStorageBufferBindingSize;
+      const pairs = frame.maxBatchPairs();
+      expect(anchorBytes).toBeGreaterThan(manifoldBytes);
+      expect(pairs * anchorBytes).toBeLessThanOrEqual(limit);
+      // As many as fit, to the batches' alignment.
+      expect((pairs + 256) * anchorBytes).toBeGreaterThan(limit);
+      frame.destroy();
     });
 
     it(`${dim}D: a burst defers the rebuild; step() runs that frame again`, async () => {

@@ -2,7 +2,7 @@
 // narrowphase3d.ts) over any number of pairs and reads the manifold slots back into one host buffer.
 //
 // Batches: a device binds at most maxStorageBufferBindingSize bytes of slots at once (128 MiB on
-// lavapipe: 2.8M 2D or 838k 3D pairs), so larger runs go in batches of consecutive pairs, as the
+// lavapipe: 2.8M 2D or 1.2M 3D pairs), so larger runs go in batches of consecutive pairs, as the
 // GPU frame does (src/gpu/frame.ts): per batch one compute pass over its pairs (bound at an offset
 // of the pairs buffer) into one pooled batch-sized slot buffer, then a copy into that batch's own
 // readback buffer; every batch in one submit. The slots are byte-identical to an unbatched run's.

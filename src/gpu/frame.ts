@@ -9,9 +9,9 @@
 // class it has no pipeline for, naming the class; without inputs.kinds only a frame that compiled
 // every class encodes. step() also checks on the GPU's count that no pair was left uncollided.
 //
-// Batches: the narrowphase writes one manifold slot per pair, and a device binds at most
-// maxStorageBufferBindingSize bytes of them at once (128 MiB on lavapipe: 2.8M 2D or 0.8M 3D
-// pairs). Larger frames run in batches of consecutive pairs: per batch, the narrowphase over its
+// Batches: the narrowphase writes one manifold slot per pair and the reuse stage one anchor, and a
+// device binds at most maxStorageBufferBindingSize bytes of either at once (128 MiB on lavapipe:
+// 1.6M 2D or 0.9M 3D pairs' anchors). Larger frames run in batches of consecutive pairs: per batch, the narrowphase over its
 // pairs (bound at an offset of the pairs buffer; its pair count written by the broadphase on the
 // GPU) into one batch-sized manifold buffer, then the contact stage's
 // compaction of that batch, which appends the touching manifolds to the touching list in pair
@@ -383,16 +383,17 @@ export class GpuFrame<
     return this.classes.compileMs;
   }
 
-  /** The most pairs one batch's manifold slots can hold on this device (a multiple of 256). */
+  /**
+   * The most pairs one batch can hold on this device (a multiple of 256): a batch binds its
+   * manifold slots and its anchors, each within one binding; an anchor is the larger.
+   */
   maxBatchPairs(): number {
     const limit = Math.min(
       this.device.limits.maxStorageBufferBindingSize,
       this.device.limits.maxBufferSize,
     );
-    return Math.max(
-      BATCH_ALIGN,
-      Math.floor(limit / this.dimension.manifoldBytes / BATCH_ALIGN) * BATCH_ALIGN,
-    );
+    const slotBytes = Math.max(this.dimension.manifoldBytes, this.dimension.reuse.anchorBytes);
+    return Math.max(BATCH_ALIGN, Math.floor(limit / slotBytes / BATCH_ALIGN) * BATCH_ALIGN);
   }
 
   /**
