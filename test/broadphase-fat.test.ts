@@ -15,10 +15,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bodyAabbs2D } from '../src/broadphase2d.ts';
 import { bodyAabbs3D } from '../src/broadphase3d.ts';
+import { BROADPHASE_PAIR_CACHE } from '../src/constants.ts';
 import { shouldCollide } from '../src/filter.ts';
 import {
   BROADPHASE_LAYOUT,
   BROADPHASE_MODE,
+  finderCacheSlots,
   PREV_SLOT_NONE,
   type GpuBroadphase,
 } from '../src/gpu/broadphase.ts';
@@ -566,5 +568,23 @@ describe('GPU broadphase with fat boxes, frame to frame', () => {
       frames,
     );
     bp.destroy();
+  });
+});
+
+describe("the finders' pair cache", () => {
+  it('fits one binding with the finders beside it, and is as large as fits', () => {
+    // 128 MiB (lavapipe, WebGPU's default) and 2 GiB - 4 (an H200) for 1 to 2^24 finders.
+    for (const limit of [2 ** 27, 2 ** 31 - 4]) {
+      for (const finders of [1, 1000, 10_000, 1_000_000, 987_000, 2_000_000, 2 ** 24]) {
+        const slots = finderCacheSlots(limit, finders);
+        const at = `limit ${limit}, ${finders} finders`;
+        expect(slots, at).toBeLessThanOrEqual(BROADPHASE_PAIR_CACHE);
+        expect(8 * finders * (1 + slots), at).toBeLessThanOrEqual(limit);
+        if (slots < BROADPHASE_PAIR_CACHE && slots > 0)
+          expect(8 * finders * (2 + slots), at).toBeGreaterThan(limit);
+      }
+    }
+    // A 1M-body pile on lavapipe: 15 pairs cached per body; 16 overran the binding.
+    expect(finderCacheSlots(2 ** 27, 1_000_000)).toBe(15);
   });
 });

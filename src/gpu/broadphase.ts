@@ -416,6 +416,16 @@ interface FramePlan extends FrameSizes {
   batches: GPUBuffer;
 }
 
+/**
+ * Pairs per finder the counting pass keeps for `finders` finders: BROADPHASE_PAIR_CACHE, or what
+ * fits in a binding of `limit` bytes beside each finder's own word (the finders' buffer is
+ * `8 * finders * (1 + slots)` bytes).
+ */
+export function finderCacheSlots(limit: number, finders: number): number {
+  const perFinder = Math.floor(limit / (8 * Math.max(1, finders)));
+  return Math.max(0, Math.min(BROADPHASE_PAIR_CACHE, perFinder - 1));
+}
+
 export class GpuBroadphase {
   /** Default pairs capacity; 0: 4 per body, at least 1024. */
   private capacity = 0;
@@ -532,13 +542,13 @@ export class GpuBroadphase {
     }
   }
 
-  /** Pairs per finder the counting pass keeps for `n` finders: BROADPHASE_PAIR_CACHE, or what fits in one binding. */
+  /** Pairs per finder the counting pass keeps for `n` finders (finderCacheSlots). */
   private pairCacheSlots(n: number): number {
     const limit = Math.min(
       this.device.limits.maxStorageBufferBindingSize,
       this.device.limits.maxBufferSize,
     );
-    return Math.min(BROADPHASE_PAIR_CACHE, Math.floor(limit / (8 * Math.max(1, n))));
+    return finderCacheSlots(limit, n);
   }
 
   /** Stale bodies (moved since the last rebuild) an update carries for `n` bodies; more rebuild. */
