@@ -29,7 +29,8 @@
 //                 the entry's manifold (its header is ctPatch's), its ids,
 //                 and ctDenseOf[first + k] = i (else CONTACT_NONE). A workgroup's entries are
 //                 consecutive: on a GPU (CT_STAGED_STORES) the workgroup copies them a word per
-//                 invocation (the slots' manifold words as they are), so that a warp's loads and
+//                 invocation (the slots' manifold words as they are, and a provisional header:
+//                 every sector stored whole), so that a warp's loads and
 //                 stores fill whole cache lines (one entry per invocation puts each lane in a
 //                 line of its own); a CPU adapter runs that slower than it saves, and the host
 //                 compiles direct stores there.
@@ -347,21 +348,26 @@ fn ctScatterSlot(k: u32, lid: u32, paged: bool) {
   }
   if (CT_STAGED_STORES) {
     // The workgroup's entries are consecutive, from the running total plus the place of its first
-    // slot's block (the workgroup starts a block). Their manifold words are copied a word per
-    // invocation, so that loads and stores both run along consecutive words and no invocation
-    // holds an entry.
+    // slot's block (the workgroup starts a block). They are copied a word per invocation, so that
+    // loads and stores both run along consecutive words and no invocation holds an entry; the
+    // header too (ctPatch's, provisional here): a sector stored in part costs a GPU a read of it.
     let first = ctSatAdd(ctCounts.total, ctOffsets[min((k - lid) / CT_MASK_BLOCK, ctSlotBlocks())]);
     if (entry != CONTACT_NONE) {
       atomicAdd(&ctGroupEntries, 1u);
       ctEntrySlots[entry - first] = k;
     }
     workgroupBarrier();
-    let count = atomicLoad(&ctGroupEntries) * CT_MANIFOLD_WORDS;
+    let count = atomicLoad(&ctGroupEntries) * CT_CONTACT_WORDS;
     for (var t = lid; t < count; t += CONTACTS_WORKGROUP_SIZE) {
-      let e = t / CT_MANIFOLD_WORDS;
-      let w = t % CT_MANIFOLD_WORDS;
-      let v = ctManifolds[ctEntrySlots[e] * CT_MANIFOLD_WORDS + w];
-      ctStoreWord((first + e) * CT_CONTACT_WORDS + 1u + w, v, paged);
+      let s = ctEntrySlots[t / CT_CONTACT_WORDS];
+      let w = t % CT_CONTACT_WORDS;
+      var v: vec4u;
+      if (w == 0u) {
+        v = vec4u(ctPairs[s], CONTACT_NONE, 0u);
+      } else {
+        v = ctManifolds[s * CT_MANIFOLD_WORDS + w - 1u];
+      }
+      ctStoreWord(first * CT_CONTACT_WORDS + t, v, paged);
     }
   }
 }
