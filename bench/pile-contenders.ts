@@ -30,9 +30,11 @@ import { errorText, keepGpuBusy } from './timing.ts';
  * in 3.5 minutes; rapier3d at 100k took a minute in all and came within a few hundred MB of WASM's
  * 4 GB (1.15M touching pairs), failing outright with the default solver settings; cannon-es's
  * single-axis sweep and JS narrowphase take seconds a step past 10k; the 1M-body 3D pile needs
- * larger bindings than lavapipe's (README, "A whole frame on the GPU").
+ * larger bindings than lavapipe's (README, "A whole frame on the GPU"). cpu2d: our own 2D CPU
+ * path, whose 1M frames (31 s each on a GPU machine's host) left a lent GPU idle for minutes.
  */
 export const PILE_CAPS = {
+  cpu2d: 100_000,
   rapier2d: 100_000,
   rapier3d: 10_000,
   cannon: 10_000,

@@ -1010,7 +1010,7 @@ function parsePileOptions(argv: string[]): PileOptions {
     )
     .option(
       '--no-caps',
-      `run the peers at every size (caps: rapier2d ${formatCount(PILE_CAPS.rapier2d)}, rapier3d ${formatCount(PILE_CAPS.rapier3d)}, cannon-es ${formatCount(PILE_CAPS.cannon)})`,
+      `run the peers and our 2D CPU path at every size (caps: CPU path ${formatCount(PILE_CAPS.cpu2d)}, rapier2d ${formatCount(PILE_CAPS.rapier2d)}, rapier3d ${formatCount(PILE_CAPS.rapier3d)}, cannon-es ${formatCount(PILE_CAPS.cannon)})`,
     )
     .option('--out <file>', 'JSON output; the .txt table and .svg plot go beside it', DEFAULT_OUT)
     .showHelpAfterError();
@@ -1188,9 +1188,13 @@ export async function pileMain(argv: string[]): Promise<number> {
             ),
           )
         : (task(`${name} GPU frame`), { skipped: 'no GPU adapter' });
-      const cpuResult = await attempt(`${name} CPU`, () =>
-        runCpu2D(pile, motion, policy, task(`${name} CPU path`)),
-      );
+      const cpuTick = task(`${name} CPU path`);
+      const cpuResult: CpuFrameResult | Skipped =
+        n > cap('cpu2d')
+          ? {
+              skipped: `not run above ${formatCount(PILE_CAPS.cpu2d)} bodies (31 s a frame at 1M; --no-caps runs it)`,
+            }
+          : await attempt(`${name} CPU`, () => runCpu2D(pile, motion, policy, cpuTick));
       const rapierTick = task(`${name} rapier2d`);
       const rapier: EngineResult | Skipped =
         n > cap('rapier2d')
