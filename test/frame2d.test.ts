@@ -127,6 +127,30 @@ describe('GPU collision frame (2D)', () => {
     inputs.destroy();
   });
 
+  it("reports what the device refused of a frame's commands; the next frame starts afresh", async () => {
+    const scene = parseScene(pile(13, 1000));
+    const inputs = upload(scene);
+    frame.reset();
+    const before = await frame.step(inputs);
+    // A destroyed input: the device refuses the submit, and the counts of the frame before stay
+    // in their buffers, where step() would have read them as this frame's.
+    const gone = upload(scene);
+    gone.bodies.destroy();
+    await expect(frame.step(gone)).rejects.toThrow(
+      /frame2d: the device refused the frame's commands: .*destroyed/s,
+    );
+    const after = await frame.step(inputs);
+    // Forgotten: nothing carried over the refused frame, which runs as the first did.
+    expect(after.counts.reused).toBe(0);
+    expect(listCounts(after.counts)).toEqual(listCounts(before.counts));
+    const bytes = before.counts.contacts * 64;
+    expect(new Uint8Array(after.contacts.slice(0, bytes))).toEqual(
+      new Uint8Array(before.contacts.slice(0, bytes)),
+    );
+    gone.destroy();
+    inputs.destroy();
+  });
+
   it("times the span alone with timestamps 'span', and nothing with false, the same bytes", async () => {
     expect(device.features.has('timestamp-query')).toBe(true);
     const scene = parseScene(pile(13, 3000));

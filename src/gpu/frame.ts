@@ -808,6 +808,10 @@ export class GpuFrame<
     let moved = 0;
     let counts: FrameCounts;
     for (;;) {
+      // A command the device refuses (a destroyed input, a binding past a limit) leaves the counts
+      // of the frame before in place: caught here, it is reported, not read as this frame's.
+      this.device.pushErrorScope('out-of-memory');
+      this.device.pushErrorScope('validation');
       const encoder = this.device.createCommandEncoder({ label: this.dimension.label });
       const first = runs === 0;
       this.encode(encoder, inputs, runs > 0, {
@@ -816,8 +820,10 @@ export class GpuFrame<
         discardOverflow: true,
       });
       this.device.queue.submit([encoder.finish()]);
+      const refusals = [this.device.popErrorScope(), this.device.popErrorScope()];
       runs++;
       counts = await this.readCounts();
+      this.refuseIfRefused(await Promise.all(refusals));
       if (counts.uncollided > 0) await this.refuseUncollided(counts);
       moved = Math.max(moved, counts.moved);
       if (counts.rebuildDeferred) continue;
@@ -851,6 +857,17 @@ export class GpuFrame<
   private heldLikely(inputs: I): boolean {
     const last = this.lastStep;
     return last !== null && last.unchanged && last.bodyCount === inputs.bodyCount;
+  }
+
+  /** Throws for what the device refused of a frame's commands (forgetting the frame first). */
+  private refuseIfRefused(errors: (GPUError | null)[]): void {
+    const messages = errors.filter((e): e is GPUError => e !== null).map((e) => e.message);
+    if (messages.length === 0) return;
+    // The frame's buffers hold nothing valid: no later frame may reuse or persist them.
+    this.reset();
+    throw new Error(
+      `${this.dimension.label}: the device refused the frame's commands: ${messages.join('; ')}`,
+    );
   }
 
   /** Throws for the pairs no compiled class collided (forgetting the frame first). */
