@@ -1,7 +1,8 @@
-// Bundles the benches for a machine with a GPU but no Node toolchain (docs/testing.md, "Benchmarks
-// on a machine with a GPU but no Node"): dist/bench.mjs (npm run bench), dist/profile-dispatches.mjs
-// and dist/cold-start.mjs, each one ES module that needs only Node and the `webgpu` package, the
-// WGSL embedded; box2d-wasm's files beside them (its WASM is loaded from its package at run time).
+// Bundles the benches for a machine with a GPU but no Node toolchain (docs/testing.md,
+// "Benchmarks on a machine with a GPU but no Node"): dist/bench.mjs (npm run bench),
+// dist/profile-dispatches.mjs and dist/cold-start.mjs, each one ES module that needs only Node and
+// the `webgpu` package, the WGSL embedded; box2d-wasm's files beside them (its WASM is loaded from
+// its package at run time).
 //
 //   node scripts/bundle-bench.mjs               the working tree's benches
 //   node scripts/bundle-bench.mjs --base REV    and REV's profile-dispatches.mjs in dist/base/, for

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# One call's worth of GPU measurements on a lent machine (docs/testing.md): carried `.device/` (Node,
-# Dawn, the loaders) and `dist/` (node scripts/bundle-bench.mjs [--base REV]). Each step has its own
-# time limit and writes its own file into OUT as it goes, so a call cut short keeps what it ran:
+# One call's worth of GPU measurements on a lent machine (docs/testing.md): carried `.device/`
+# (Node, Dawn, the loaders) and `dist/` (node scripts/bundle-bench.mjs [--base REV]). Each step has
+# its own time limit and writes its own file into OUT as it goes, so a call cut short keeps what it
+# ran:
 #   ab.txt     per dispatch on the 1M piles, base and working tree alternating (with --base only)
 #   pile3.txt  3D piles, 10k and 1M (bricks, block): GPU frames, rapier3d at 10k, the 2 ms goal
 #   pile2.txt  2D piles, 10k and 1M
@@ -13,7 +14,8 @@ out=${1:?usage: device-run.sh OUT}
 start=$(date +%s)
 elapsed() { echo $(($(date +%s) - start)); }
 
-nvidia-smi --query-gpu=timestamp,clocks.sm,utilization.gpu --format=csv -lms 250 >"$out/smi.csv" 2>&1 &
+nvidia-smi --query-gpu=timestamp,clocks.sm,utilization.gpu --format=csv -lms 250 \
+  >"$out/smi.csv" 2>&1 &
 smi=$!
 
 profile() { # build (base or head), then profile-dispatches' arguments

@@ -30,10 +30,10 @@
 //                 and ctDenseOf[first + k] = i (else CONTACT_NONE). A workgroup's entries are
 //                 consecutive: on a GPU (CT_STAGED_STORES) the workgroup copies them a word per
 //                 invocation (the slots' manifold words as they are, and a provisional header:
-//                 every sector stored whole), so that a warp's loads and
-//                 stores fill whole cache lines (one entry per invocation puts each lane in a
-//                 line of its own); a CPU adapter runs that slower than it saves, and the host
-//                 compiles direct stores there.
+//                 every sector stored whole), so that a warp's loads and stores fill whole cache
+//                 lines (one entry per invocation puts each lane in a line of its own); a CPU
+//                 adapter runs that slower than it saves, and the host compiles direct stores
+//                 there.
 //                 ctScatterPaged is the same for a list of two pages (ctStoreWord);
 //   ctAccumulate: ctCounts.total += the batch's total (saturating); then, as if the batch were the
 //                 last (the last batch's values stand), ctFinalize: written = min(total, capacity),

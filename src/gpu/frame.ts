@@ -11,11 +11,11 @@
 //
 // Batches: the narrowphase writes one manifold slot per pair and the reuse stage one anchor, and a
 // device binds at most maxStorageBufferBindingSize bytes of either at once (128 MiB on lavapipe:
-// 1.6M 2D or 0.9M 3D pairs' anchors). Larger frames run in batches of consecutive pairs: per batch, the narrowphase over its
-// pairs (bound at an offset of the pairs buffer; its pair count written by the broadphase on the
-// GPU) into one batch-sized manifold buffer, then the contact stage's
-// compaction of that batch, which appends the touching manifolds to the touching list in pair
-// order. The dense list is therefore byte-identical to an unbatched run's (test/frame*.test.ts
+// 1.6M 2D or 0.9M 3D pairs' anchors). Larger frames run in batches of consecutive pairs: per
+// batch, the narrowphase over its pairs (bound at an offset of the pairs buffer; its pair count
+// written by the broadphase on the GPU) into one batch-sized manifold buffer, then the contact
+// stage's compaction of that batch, which appends the touching manifolds to the touching list in
+// pair order. The dense list is therefore byte-identical to an unbatched run's (test/frame*.test.ts
 // force tiny batches). The touching and dense lists may span two bindings each (pages, see
 // src/gpu/contact-list.ts): a 1M-body 2D pile (4M pairs, 3.8M touching) runs on lavapipe.
 //
