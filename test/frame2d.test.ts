@@ -147,6 +147,9 @@ describe('GPU collision frame (2D)', () => {
     expect(new Uint8Array(after.contacts.slice(0, bytes))).toEqual(
       new Uint8Array(before.contacts.slice(0, bytes)),
     );
+    // Input the host refuses throws before the submit, and leaves no error scope pushed.
+    await expect(frame.step({ ...inputs, margin: -1 })).rejects.toThrow(/margin/);
+    await expect(device.popErrorScope()).rejects.toThrow();
     gone.destroy();
     inputs.destroy();
   });

@@ -96,6 +96,24 @@ describe('world bodies: velocities, impulses and forces', () => {
     expect(Math.abs(v[1]!.angularVelocity - 3)).toBeLessThan(1e-4);
     world.destroy();
   });
+
+  it('2D: a step whose commands the device refuses is reported, not read from stale counts', async () => {
+    const world = await GpuWorld2D.create(
+      device,
+      [{ type: 'box', halfExtents: [0.5, 0.5] }],
+      [
+        { shape: 0, position: [0, 0], angle: 0, density: 0 },
+        { shape: 0, position: [0, 0.99], angle: 0 },
+      ],
+    );
+    expect((await world.step(1 / 60)).contacts).toBe(1);
+    // Last frame's contact list, which the next frame reads, destroyed under the world.
+    world.frame.contacts.lastOutputs()!.contacts.destroy();
+    await expect(world.step(1 / 60)).rejects.toThrow(
+      /the device refused the step's commands: .*destroyed/s,
+    );
+    world.destroy();
+  });
 });
 
 describe('world bodies: removed and added between steps', () => {

@@ -99,6 +99,27 @@ export async function guardDeviceLoss<T>(device: GPUDevice, work: () => Promise<
   }
 }
 
+/**
+ * Runs `record` (commands encoded and submitted) inside validation and out-of-memory error scopes
+ * and resolves with the messages of what the device refused of them, none when it took them all.
+ * The scopes are popped when `record` throws too.
+ */
+export function refusedCommands(device: GPUDevice, record: () => void): Promise<string[]> {
+  device.pushErrorScope('out-of-memory');
+  device.pushErrorScope('validation');
+  const pop = (): Promise<string[]> =>
+    Promise.all([device.popErrorScope(), device.popErrorScope()]).then((errors) =>
+      errors.flatMap((e) => (e ? [e.message] : [])),
+    );
+  try {
+    record();
+  } catch (e) {
+    void pop();
+    throw e;
+  }
+  return pop();
+}
+
 let nodeGpu: Promise<GPU> | undefined;
 
 /** Node's version where running in Node (read through globalThis: browsers build this file too). */

@@ -40,6 +40,7 @@ import {
   WORKGROUP_SIZE_2D,
 } from '../constants.ts';
 import { WORKGROUP_SIZE_3D } from '../constants3d.ts';
+import { refusedCommands } from './device.ts';
 import type { ContactsOutputs, GpuContacts } from './contact-list.ts';
 import {
   GrowingBuffer,
@@ -810,20 +811,19 @@ export class GpuFrame<
     for (;;) {
       // A command the device refuses (a destroyed input, a binding past a limit) leaves the counts
       // of the frame before in place: caught here, it is reported, not read as this frame's.
-      this.device.pushErrorScope('out-of-memory');
-      this.device.pushErrorScope('validation');
-      const encoder = this.device.createCommandEncoder({ label: this.dimension.label });
       const first = runs === 0;
-      this.encode(encoder, inputs, runs > 0, {
-        deferRebuild: first && this.rebuildUnlikely(inputs),
-        expectHeld: first && this.heldLikely(inputs),
-        discardOverflow: true,
+      const refused = refusedCommands(this.device, () => {
+        const encoder = this.device.createCommandEncoder({ label: this.dimension.label });
+        this.encode(encoder, inputs, !first, {
+          deferRebuild: first && this.rebuildUnlikely(inputs),
+          expectHeld: first && this.heldLikely(inputs),
+          discardOverflow: true,
+        });
+        this.device.queue.submit([encoder.finish()]);
       });
-      this.device.queue.submit([encoder.finish()]);
-      const refusals = [this.device.popErrorScope(), this.device.popErrorScope()];
       runs++;
       counts = await this.readCounts();
-      this.refuseIfRefused(await Promise.all(refusals));
+      this.refuseIfRefused(await refused);
       if (counts.uncollided > 0) await this.refuseUncollided(counts);
       moved = Math.max(moved, counts.moved);
       if (counts.rebuildDeferred) continue;
@@ -860,8 +860,7 @@ export class GpuFrame<
   }
 
   /** Throws for what the device refused of a frame's commands (forgetting the frame first). */
-  private refuseIfRefused(errors: (GPUError | null)[]): void {
-    const messages = errors.filter((e): e is GPUError => e !== null).map((e) => e.message);
+  private refuseIfRefused(messages: string[]): void {
     if (messages.length === 0) return;
     // The frame's buffers hold nothing valid: no later frame may reuse or persist them.
     this.reset();

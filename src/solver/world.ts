@@ -13,6 +13,7 @@ import {
   UNIFORM_SLOT_BYTES,
 } from '../gpu/buffers.ts';
 import { CONTACTS_GROWTH } from '../constants.ts';
+import { refusedCommands } from '../gpu/device.ts';
 import { checkFrameTimestamps, type FrameTimestamps } from '../gpu/frame.ts';
 import { compileEntryPoints, type Kernel } from '../gpu/pipelines.ts';
 import { BodyStore, BODY_NONE, composeRemaps } from './body-store.ts';
@@ -261,6 +262,8 @@ export interface FrameLike<
 > {
   encode(encoder: GPUCommandEncoder, inputs: I, retry?: boolean): O;
   readCounts(): Promise<C>;
+  /** Forgets the frames before: the next one carries nothing over. */
+  reset(): void;
   readonly broadphase: { setCapacity(pairs: number): void };
   readonly contacts: {
     setCapacity(entries: number): void;
@@ -867,25 +870,37 @@ export abstract class SolverWorld<
    */
   async step(dt: number): Promise<C> {
     for (let runs = 0; ; runs++) {
-      const encoder = this.device.createCommandEncoder({ label: `${this.layout.label}.step` });
-      // Impulses before the backup, so that a rerun keeps them.
-      if (runs === 0) this.encodeCommands(encoder, dt);
-      // The first run keeps the bodies; a rerun starts from them again.
-      const st = this.store;
-      const copies: [GPUBuffer, GPUBuffer][] =
-        runs === 0
-          ? [
-              [st.bodies, st.bodiesBackup],
-              [st.states, st.statesBackup],
-            ]
-          : [
-              [st.bodiesBackup, st.bodies],
-              [st.statesBackup, st.states],
-            ];
-      for (const [src, dst] of copies) encoder.copyBufferToBuffer(src, 0, dst, 0, src.size);
-      this.encodeStep(encoder, dt, runs > 0);
-      this.device.queue.submit([encoder.finish()]);
+      // As the frame's step(): what the device refuses is reported, not read from stale counts.
+      const refused = refusedCommands(this.device, () => {
+        const encoder = this.device.createCommandEncoder({ label: `${this.layout.label}.step` });
+        // Impulses before the backup, so that a rerun keeps them.
+        if (runs === 0) this.encodeCommands(encoder, dt);
+        // The first run keeps the bodies; a rerun starts from them again.
+        const st = this.store;
+        const copies: [GPUBuffer, GPUBuffer][] =
+          runs === 0
+            ? [
+                [st.bodies, st.bodiesBackup],
+                [st.states, st.statesBackup],
+              ]
+            : [
+                [st.bodiesBackup, st.bodies],
+                [st.statesBackup, st.states],
+              ];
+        for (const [src, dst] of copies) encoder.copyBufferToBuffer(src, 0, dst, 0, src.size);
+        this.encodeStep(encoder, dt, runs > 0);
+        this.device.queue.submit([encoder.finish()]);
+      });
       const counts = await this.readCounts();
+      const messages = await refused;
+      if (messages.length > 0) {
+        // The refused commands did not run; the frame forgets the frames before (its state
+        // moved on to a frame that never ran).
+        this.frame.reset();
+        throw new Error(
+          `${this.layout.label}: the device refused the step's commands: ${messages.join('; ')}`,
+        );
+      }
       if (!counts.pairsOverflow && !counts.contactsOverflow) return counts;
       if (runs >= 4)
         throw new CapacityError(
