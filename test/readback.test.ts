@@ -140,3 +140,22 @@ describe('readBuffersInto kept host memory', () => {
     b.destroy();
   });
 });
+
+describe('readBuffers of a buffer the device refuses to copy', () => {
+  it('throws the device message, not the bytes last read there; the staging buffer stays usable', async () => {
+    const staging = new ReadbackBuffers(device, 'test-refused');
+    const a = words(100, 64);
+    expect(
+      new Uint32Array((await readBuffers(device, [{ buffer: a, bytes: 256 }], staging))[0]!)[0],
+    ).toBe(100);
+    const gone = words(500, 64);
+    gone.destroy();
+    await expect(readBuffers(device, [{ buffer: gone, bytes: 256 }], staging)).rejects.toThrow(
+      /readBuffer: the device refused the copy: .*destroyed/s,
+    );
+    expect(
+      new Uint32Array((await readBuffers(device, [{ buffer: a, bytes: 256 }], staging))[0]!)[63],
+    ).toBe(163);
+    a.destroy();
+  });
+});

@@ -3,6 +3,7 @@
 // around compute passes.
 
 import { InputError } from '../errors.ts';
+import { refusedCommands } from './device.ts';
 
 /** Workgroups per dispatch dimension (WebGPU's default and lavapipe's limit). */
 export const MAX_GROUPS_PER_DIMENSION = 65535;
@@ -345,18 +346,24 @@ async function mapRegions<T>(
       size: Math.max(4, total),
       usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
     });
-  const encoder = device.createCommandEncoder();
-  regions.forEach((r, i) => {
-    if (sizes[i] > 0)
-      encoder.copyBufferToBuffer(r.buffer, r.offset ?? 0, read, starts[i], sizes[i]);
+  // A copy the device refuses (a destroyed buffer) would leave stale bytes to read: reported.
+  const refused = refusedCommands(device, () => {
+    const encoder = device.createCommandEncoder();
+    regions.forEach((r, i) => {
+      if (sizes[i] > 0)
+        encoder.copyBufferToBuffer(r.buffer, r.offset ?? 0, read, starts[i], sizes[i]);
+    });
+    device.queue.submit([encoder.finish()]);
   });
-  device.queue.submit([encoder.finish()]);
   await read.mapAsync(GPUMapMode.READ);
   const mapped = read.getMappedRange();
   const out = regions.map((r, i) => take(mapped, starts[i], Math.max(0, r.bytes), i));
   read.unmap();
   if (staging) staging.give(read);
   else read.destroy();
+  const messages = await refused;
+  if (messages.length > 0)
+    throw new Error(`readBuffer: the device refused the copy: ${messages.join('; ')}`);
   return out;
 }
 
