@@ -347,7 +347,7 @@ async function mapRegions<T>(
       usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
     });
   // A copy the device refuses (a destroyed buffer) would leave stale bytes to read: reported.
-  const refused = refusedCommands(device, () => {
+  const refused = refusedCommands(device, 'readBuffer', 'the copy', () => {
     const encoder = device.createCommandEncoder();
     regions.forEach((r, i) => {
       if (sizes[i] > 0)
@@ -361,9 +361,8 @@ async function mapRegions<T>(
   read.unmap();
   if (staging) staging.give(read);
   else read.destroy();
-  const messages = await refused;
-  if (messages.length > 0)
-    throw new Error(`readBuffer: the device refused the copy: ${messages.join('; ')}`);
+  const refusal = await refused;
+  if (refusal) throw refusal;
   return out;
 }
 

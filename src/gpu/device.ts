@@ -101,16 +101,25 @@ export async function guardDeviceLoss<T>(device: GPUDevice, work: () => Promise<
 
 /**
  * Runs `record` (commands encoded and submitted) inside validation and out-of-memory error scopes
- * and resolves with the messages of what the device refused of them, none when it took them all.
- * The scopes are popped when `record` throws too.
+ * and resolves with an Error for what the device refused of them ("`label`: the device refused
+ * `what`: its messages"), or null when it took them all. The scopes are popped when `record`
+ * throws too.
  */
-export function refusedCommands(device: GPUDevice, record: () => void): Promise<string[]> {
+export function refusedCommands(
+  device: GPUDevice,
+  label: string,
+  what: string,
+  record: () => void,
+): Promise<Error | null> {
   device.pushErrorScope('out-of-memory');
   device.pushErrorScope('validation');
-  const pop = (): Promise<string[]> =>
-    Promise.all([device.popErrorScope(), device.popErrorScope()]).then((errors) =>
-      errors.flatMap((e) => (e ? [e.message] : [])),
-    );
+  const pop = (): Promise<Error | null> =>
+    Promise.all([device.popErrorScope(), device.popErrorScope()]).then((errors) => {
+      const messages = errors.flatMap((e) => (e ? [e.message] : []));
+      return messages.length === 0
+        ? null
+        : new Error(`${label}: the device refused ${what}: ${messages.join('; ')}`);
+    });
   try {
     record();
   } catch (e) {

@@ -812,8 +812,9 @@ export class GpuFrame<
       // A command the device refuses (a destroyed input, a binding past a limit) leaves the counts
       // of the frame before in place: caught here, it is reported, not read as this frame's.
       const first = runs === 0;
-      const refused = refusedCommands(this.device, () => {
-        const encoder = this.device.createCommandEncoder({ label: this.dimension.label });
+      const label = this.dimension.label;
+      const refused = refusedCommands(this.device, label, "the frame's commands", () => {
+        const encoder = this.device.createCommandEncoder({ label });
         this.encode(encoder, inputs, !first, {
           deferRebuild: first && this.rebuildUnlikely(inputs),
           expectHeld: first && this.heldLikely(inputs),
@@ -823,7 +824,12 @@ export class GpuFrame<
       });
       runs++;
       counts = await this.readCounts();
-      this.refuseIfRefused(await refused);
+      const refusal = await refused;
+      if (refusal) {
+        // The frame's buffers hold nothing valid: no later frame may reuse or persist them.
+        this.reset();
+        throw refusal;
+      }
       if (counts.uncollided > 0) await this.refuseUncollided(counts);
       moved = Math.max(moved, counts.moved);
       if (counts.rebuildDeferred) continue;
@@ -857,16 +863,6 @@ export class GpuFrame<
   private heldLikely(inputs: I): boolean {
     const last = this.lastStep;
     return last !== null && last.unchanged && last.bodyCount === inputs.bodyCount;
-  }
-
-  /** Throws for what the device refused of a frame's commands (forgetting the frame first). */
-  private refuseIfRefused(messages: string[]): void {
-    if (messages.length === 0) return;
-    // The frame's buffers hold nothing valid: no later frame may reuse or persist them.
-    this.reset();
-    throw new Error(
-      `${this.dimension.label}: the device refused the frame's commands: ${messages.join('; ')}`,
-    );
   }
 
   /** Throws for the pairs no compiled class collided (forgetting the frame first). */

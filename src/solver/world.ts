@@ -871,8 +871,9 @@ export abstract class SolverWorld<
   async step(dt: number): Promise<C> {
     for (let runs = 0; ; runs++) {
       // As the frame's step(): what the device refuses is reported, not read from stale counts.
-      const refused = refusedCommands(this.device, () => {
-        const encoder = this.device.createCommandEncoder({ label: `${this.layout.label}.step` });
+      const label = this.layout.label;
+      const refused = refusedCommands(this.device, label, "the step's commands", () => {
+        const encoder = this.device.createCommandEncoder({ label: `${label}.step` });
         // Impulses before the backup, so that a rerun keeps them.
         if (runs === 0) this.encodeCommands(encoder, dt);
         // The first run keeps the bodies; a rerun starts from them again.
@@ -892,14 +893,12 @@ export abstract class SolverWorld<
         this.device.queue.submit([encoder.finish()]);
       });
       const counts = await this.readCounts();
-      const messages = await refused;
-      if (messages.length > 0) {
+      const refusal = await refused;
+      if (refusal) {
         // The refused commands did not run; the frame forgets the frames before (its state
         // moved on to a frame that never ran).
         this.frame.reset();
-        throw new Error(
-          `${this.layout.label}: the device refused the step's commands: ${messages.join('; ')}`,
-        );
+        throw refusal;
       }
       if (!counts.pairsOverflow && !counts.contactsOverflow) return counts;
       if (runs >= 4)
