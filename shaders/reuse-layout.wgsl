@@ -10,4 +10,5 @@ struct ReuseParams {
   workCount: u32,                                      // anchorSlots: entries of its work list (a GPU count copied here)
   twins: u32,                                          // 1: anchors carried in place may be left where they are (ReuseInputs.twins)
   held: u32,                                           // 1: the window's manifold slots hold last frame's (ReuseInputs.manifoldsHeld)
+  prevFirst: u32,                                      // last frame's slot of the first anchor bound as anchorsPrev
 }

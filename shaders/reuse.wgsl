@@ -37,7 +37,7 @@
 @group(0) @binding(1) var<storage, read> ruBodies: array<RuBody>;
 @group(0) @binding(2) var<storage, read> ruPairs: array<vec2u>;                    // the window's pairs
 @group(0) @binding(3) var<storage, read> ruPrevSlot: array<u32>;                   // the window's last-frame slots
-@group(0) @binding(4) var<storage, read_write> ruAnchorsPrev: array<vec4u>;       // last frame's, whole, RU_ANCHOR_WORDS words each
+@group(0) @binding(4) var<storage, read_write> ruAnchorsPrev: array<vec4u>;       // last frame's from slot prevFirst, RU_ANCHOR_WORDS words each
 @group(0) @binding(5) var<storage, read_write> ruAnchorsCur: array<vec4u>;        // the window's, RU_ANCHOR_WORDS words each
 @group(0) @binding(6) var<storage, read_write> ruManifolds: array<vec4u>;         // the window's, RU_MANIFOLD_WORDS words each
 @group(0) @binding(7) var<storage, read_write> ruFlags: array<u32>;                // the window's
@@ -52,7 +52,7 @@ var<workgroup> ruStage: array<vec4u, RU_STAGE_SLOTS * RU_STAGE_WORDS>;
 var<workgroup> ruWrites: array<u32, RU_STAGE_SLOTS>;
 
 // Last frame's slot of the window's slot k, or REUSE_NO_SLOT (no last frame, a new pair, or a
-// slot past last frame's anchors).
+// slot outside the part of last frame's anchors that is bound: from prevFirst on).
 fn ruPreviousSlot(k: u32) -> u32 {
   var p = REUSE_NO_SLOT;
   if (ruParams.prevMode == REUSE_PREV_IDENTITY) {
@@ -60,7 +60,9 @@ fn ruPreviousSlot(k: u32) -> u32 {
   } else if (ruParams.prevMode == REUSE_PREV_SLOTS) {
     p = ruPrevSlot[k];
   }
-  return select(REUSE_NO_SLOT, p, p < arrayLength(&ruAnchorsPrev) / RU_ANCHOR_WORDS);
+  let bound = p != REUSE_NO_SLOT && p >= ruParams.prevFirst &&
+    p - ruParams.prevFirst < arrayLength(&ruAnchorsPrev) / RU_ANCHOR_WORDS;
+  return select(REUSE_NO_SLOT, p, bound);
 }
 
 // The manifold of the window's slot k.
@@ -133,7 +135,7 @@ fn reuseSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
     if (prev != REUSE_NO_SLOT) {
       let pair = ruPairs[k];
       var marked = false;
-      anchor = ruAnchorPrev(prev, &marked);
+      anchor = ruAnchorPrev(prev - ruParams.prevFirst, &marked);
       atOwnSlot = prev == ruParams.firstSlot + k;
       inPlace = ruParams.twins != 0u && atOwnSlot;
       twin = inPlace && marked;
@@ -153,7 +155,7 @@ fn reuseSlots(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: v
   if (inPlace) { words[RU_COUNT_WORD].w |= ANCHOR_TWIN; }
   ruWriteStruct(li, k - li, words, RU_ANCHOR_WORDS, keep && !twin, true);
   if (keep && inPlace && !twin) {
-    ruAnchorsPrev[(ruParams.firstSlot + k) * RU_ANCHOR_WORDS + RU_COUNT_WORD].w = words[RU_COUNT_WORD].w;
+    ruAnchorsPrev[(ruParams.firstSlot + k - ruParams.prevFirst) * RU_ANCHOR_WORDS + RU_COUNT_WORD].w = words[RU_COUNT_WORD].w;
   }
   if (RU_LIST && live && status == REUSE_COLLIDE) { ruListSlot(k); }
   // Compiled in only where asked (RU_COUNTS): its barrier costs a SIMD adapter even untaken.

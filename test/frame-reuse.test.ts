@@ -14,6 +14,7 @@
 //     the stores GPUs get ('staged': a workgroup's words leave through workgroup memory);
 //   - a burst (half the bodies jump in one frame, more than an update carries): step() records the
 //     update without the rebuild's sorts, finds the rebuild deferred and runs the frame again.
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CpuFrame2D, CpuFrame3D, type CpuFrameResult } from '../src/cpu/frame.ts';
 import { unpackContacts2D } from '../src/cpu/contact-list2d.ts';
@@ -23,6 +24,7 @@ import type { FrameResult } from '../src/gpu/frame.ts';
 import { GpuFrame2D } from '../src/gpu/frame2d.ts';
 import { GpuFrame3D } from '../src/gpu/frame3d.ts';
 import { REUSE_DIMENSION_2D, REUSE_DIMENSION_3D } from '../src/gpu/reuse.ts';
+import { anchorAlignment, anchorWindow } from '../src/gpu/anchor-window.ts';
 import { packBodies2D, packShapes2D } from '../src/pack2d.ts';
 import { packBodies3D, packShapes3D } from '../src/pack3d.ts';
 import { randomShape, rng } from '../src/random2d.ts';
@@ -313,6 +315,36 @@ describe('the frame across frames: fat boxes, reuse, events; GPU against the CPU
       // As many as fit, to the batches' alignment.
       expect((pairs + 256) * anchorBytes).toBeGreaterThan(limit);
       frame.destroy();
+    });
+
+    it(`${dim}D: a batch binds the window of last frame's anchors around its own slots`, () => {
+      const { anchorBytes } = dim === 2 ? REUSE_DIMENSION_2D : REUSE_DIMENSION_3D;
+      const align = anchorAlignment(anchorBytes, 256);
+      // 144 and 80 bytes: 16 anchors are the first whole number on a 256-byte offset.
+      expect(align).toBe(16);
+      fc.assert(
+        fc.property(
+          fc.integer({ min: 1, max: 1 << 20 }),
+          fc.integer({ min: 1, max: 1 << 20 }),
+          fc.integer({ min: align, max: 1 << 20 }),
+          fc.integer({ min: 0, max: 1 << 20 }),
+          (anchors, slots, reach, at) => {
+            const first = at % anchors;
+            const w = anchorWindow(first, slots, anchors, reach, align);
+            expect(w.first % align).toBe(0);
+            expect(w.count).toBeLessThanOrEqual(reach);
+            expect(w.first + w.count).toBeLessThanOrEqual(anchors);
+            if (anchors <= reach) expect(w).toEqual({ first: 0, count: anchors });
+            // With an alignment's room on each side, the batch's own slots lie inside.
+            const end = Math.min(first + slots, anchors);
+            if (reach >= slots + 2 * align) {
+              expect(w.first).toBeLessThanOrEqual(first);
+              expect(w.first + w.count).toBeGreaterThanOrEqual(end);
+            }
+          },
+        ),
+        { seed: 16 + dim, numRuns: 2000 },
+      );
     });
 
     it(`${dim}D: a burst defers the rebuild; step() runs that frame again`, async () => {

@@ -280,29 +280,47 @@ describe('GPU collision frame (3D)', () => {
     const scene1 = pile3D(31, 2500, 1e-4);
     const in0 = upload(scene);
     const in1 = upload(scene1);
-    const second = async (anchors: number) => {
+    // The second frame's result, and the third's bytes (back at in0: anchors left in place).
+    const frames = async (anchors: number, batchPairs = 0) => {
       frame.setAnchorBindingLimit(anchors * REUSE_DIMENSION_3D.anchorBytes);
+      frame.setBatchPairs(batchPairs);
       frame.reset();
       await frame.step(in0);
-      return frame.step(in1);
+      const second = await frame.step(in1);
+      const third = await frame.step(in0);
+      return { second, third: bytes(third.contacts, third.counts.contacts * CB) };
     };
-    const whole = await second(0);
+    const all = await frames(0);
+    const whole = all.second;
     const reach = Math.floor(whole.counts.pairs / 2);
-    const part = await second(reach);
+    const part = (await frames(reach)).second;
+    // Batches of 256 pairs, each binding the 512 anchors around its own slots.
+    const batched = await frames(512, 256);
+    const windows = batched.second;
     frame.setAnchorBindingLimit(0);
+    frame.setBatchPairs(0);
     const kept = (r: typeof whole): number => r.counts.reused + r.counts.apart;
     console.log(
-      `anchors reached: all ${kept(whole)}, ${reach} ${kept(part)} of ${whole.counts.pairs} pairs`,
+      `anchors reached: all ${kept(whole)}, ${reach} ${kept(part)}, 512 a batch ${kept(windows)} ` +
+        `of ${whole.counts.pairs} pairs (${windows.batches} batches)`,
     );
     expect(kept(whole)).toBeGreaterThan(0.9 * whole.counts.pairs);
-    // Only pairs whose last slot the binding reaches keep their manifold; about half here.
+    // One batch: only pairs whose last slot the binding reaches keep their manifold; about half.
+    expect(part.batches).toBe(1);
     expect(kept(part)).toBeLessThanOrEqual(reach);
     expect(kept(part)).toBeGreaterThan(0.8 * reach);
+    // In batches, each reaches last frame's slots of its own pairs: nearly all are kept.
+    expect(windows.batches).toBeGreaterThan(4);
+    expect(kept(windows)).toBeGreaterThan(0.97 * kept(whole));
     const touching = (r: typeof whole): string[] =>
       unpackContacts3D(r.contacts.slice(0, r.counts.contacts * CB)).map(
         (c) => `${c.bodyA},${c.bodyB}`,
       );
     expect(touching(part)).toEqual(touching(whole));
+    expect(bytes(windows.contacts, whole.counts.contacts * CB)).toEqual(
+      bytes(whole.contacts, whole.counts.contacts * CB),
+    );
+    expect(batched.third.equals(all.third)).toBe(true);
     in0.destroy();
     in1.destroy();
   });

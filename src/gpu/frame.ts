@@ -41,6 +41,7 @@ import {
 } from '../constants.ts';
 import { WORKGROUP_SIZE_3D } from '../constants3d.ts';
 import { refusedCommands } from './device.ts';
+import { anchorAlignment, anchorWindow } from './anchor-window.ts';
 import type { ContactsOutputs, GpuContacts } from './contact-list.ts';
 import {
   GrowingBuffer,
@@ -278,7 +279,8 @@ interface FrameBatches<I> {
   manifolds: GPUBuffer;
   flags: GPUBuffer;
   anchorsCur: GPUBuffer;
-  anchorsPrev: GPUBufferBinding | null;
+  /** Last frame's anchors, whole; each batch binds its window of them (anchorWindow). */
+  anchorsPrev: GPUBuffer | null;
   /** ReuseInputs.twins: anchorsCur holds what the frame before last wrote there. */
   twins: boolean;
   /** ReuseInputs.manifoldsHeld: the manifold slots hold last frame's, pair for pair. */
@@ -536,15 +538,12 @@ export class GpuFrame<
     }
   }
 
-  /**
-   * Manifold reuse: last frame's anchors (prevSlot indexes them) as far as one binding holds, and
-   * this frame's. Pairs whose last slot lies past the binding are collided afresh.
-   */
+  /** Manifold reuse: last frame's anchors (prevSlot indexes them) and this frame's. */
   private anchorBuffers(
     inputs: I,
     pairSlots: number,
     retry: boolean,
-  ): { anchorsCur: GPUBuffer; anchorsPrev: GPUBufferBinding | null; twins: boolean } {
+  ): { anchorsCur: GPUBuffer; anchorsPrev: GPUBuffer | null; twins: boolean } {
     const anchorBytes = this.dimension.reuse.anchorBytes;
     if (!retry) {
       this.anchorParity ^= 1;
@@ -553,19 +552,32 @@ export class GpuFrame<
     const held = this.anchors[this.anchorParity].buffer;
     const anchorsCur = this.anchors[this.anchorParity].ensure(anchorBytes * pairSlots);
     const prev = this.anchors[this.anchorParity ^ 1].buffer;
-    const binding = this.anchorBindingLimit || this.device.limits.maxStorageBufferBindingSize;
-    const anchorsPrev =
-      prev && inputs.reuse !== false && this.readsAnchors
-        ? {
-            buffer: prev,
-            size: Math.min(prev.size, Math.floor(binding / anchorBytes) * anchorBytes),
-          }
-        : null;
+    const anchorsPrev = prev && inputs.reuse !== false && this.readsAnchors ? prev : null;
     this.anchorsValid = true;
     // This frame's buffer holds what the frame before last wrote there, unless it was just
     // reallocated or a retry's first recording rewrote it.
     const twins = anchorsPrev !== null && !retry && anchorsCur === held;
     return { anchorsCur, anchorsPrev, twins };
+  }
+
+  /**
+   * The part of last frame's anchors batch [first, first + slots) binds: all of them where one
+   * binding holds them, else a window around the batch's slots. Pairs whose last slot lies
+   * outside it are collided afresh.
+   */
+  private anchorsPrevWindow(
+    prev: GPUBuffer | null,
+    first: number,
+    slots: number,
+  ): GPUBufferBinding | null {
+    if (!prev) return null;
+    const anchorBytes = this.dimension.reuse.anchorBytes;
+    const binding = this.anchorBindingLimit || this.device.limits.maxStorageBufferBindingSize;
+    const align = anchorAlignment(anchorBytes, this.device.limits.minStorageBufferOffsetAlignment);
+    const anchors = Math.floor(prev.size / anchorBytes);
+    const reach = Math.max(align, Math.floor(binding / anchorBytes));
+    const w = anchorWindow(first, slots, anchors, reach, align);
+    return { buffer: prev, offset: w.first * anchorBytes, size: w.count * anchorBytes };
   }
 
   /**
@@ -635,7 +647,7 @@ export class GpuFrame<
       firstSlot: s.first,
       twins: ctx.twins,
       manifoldsHeld: ctx.manifoldsHeld,
-      anchorsPrev: ctx.anchorsPrev,
+      anchorsPrev: this.anchorsPrevWindow(ctx.anchorsPrev, s.first, s.slots),
       anchorsCur: s.anchors,
       manifolds: s.manifolds,
       flags: s.flags,

@@ -99,6 +99,7 @@ const PARAMS = (() => {
     workCount: word(p, 'workCount'),
     twins: word(p, 'twins'),
     held: word(p, 'held'),
+    prevFirst: word(p, 'prevFirst'),
   };
 })();
 
@@ -159,7 +160,7 @@ export interface ReuseInputs {
   firstSlot?: number;
   /**
    * The anchor buffers alternate frame by frame and anchorsCur is the one anchorsPrev was two
-   * frames ago (neither reallocated; anchorsPrev bound from slot 0, anchorsCur from firstSlot):
+   * frames ago (neither reallocated; anchorsCur bound from firstSlot, anchorsPrev from its offset):
    * a pair at last frame's slot leaves its anchor where this buffer already holds it, marked
    * ANCHOR_TWIN (a first carry in place marks anchorsPrev's copy too). Default false (every
    * reused anchor stored, anchorsPrev only read). GpuFrame2D/3D set it.
@@ -172,7 +173,11 @@ export interface ReuseInputs {
    * Default false (every reused slot written). GpuFrame2D/3D set it.
    */
   manifoldsHeld?: boolean;
-  /** Last frame's anchors, the whole list (prevSlot indexes it). null: no last frame (every slot collides). */
+  /**
+   * Last frame's anchors, or the part of them one binding holds: prevSlot indexes the whole list
+   * and the binding's offset (a whole number of anchors) says which slot it starts at; a pair
+   * whose last slot lies outside it collides. null: no last frame (every slot collides).
+   */
   anchorsPrev: GPUBufferBinding | null;
   /** This frame's anchors of the window's slots (reused slots get theirs carried; encodeAnchors writes the rest). */
   anchorsCur: GPUBufferBinding;
@@ -350,6 +355,7 @@ export class GpuReuse {
     firstSlot: number,
     twins = false,
     held = false,
+    prevFirst = 0,
   ): number {
     if (!(Number.isInteger(slot) && slot >= 0 && slot < 2 * this.windows))
       throw new RangeError(
@@ -383,6 +389,7 @@ export class GpuReuse {
     u[PARAMS.slots] = slots;
     u[PARAMS.twins] = twins ? 1 : 0;
     u[PARAMS.held] = held ? 1 : 0;
+    u[PARAMS.prevFirst] = prevFirst;
     this.device.queue.writeBuffer(this.params, slot * UNIFORM_SLOT_BYTES, words);
     if (typeof pairCount !== 'number') {
       (target as GPUCommandEncoder).copyBufferToBuffer(
@@ -462,11 +469,16 @@ export class GpuReuse {
           ? `${d.label}: the work list's length is zeroed before the pass: give an encoder`
           : `${d.label}: counts are cleared before the pass: give an encoder, or clearCounts: false`,
       );
+    const prevOffset = inputs.anchorsPrev?.offset ?? 0;
     if (inputs.anchorsPrev && bindingBytes(inputs.anchorsPrev) % d.anchorBytes !== 0) {
       throw new RangeError(
         `${d.label}: anchorsPrev is not a whole number of ${d.anchorBytes}-byte anchors`,
       );
     }
+    if (prevOffset % d.anchorBytes !== 0)
+      throw new RangeError(
+        `${d.label}: anchorsPrev.offset must be a whole number of ${d.anchorBytes}-byte anchors, got ${prevOffset}`,
+      );
     const firstSlot = inputs.firstSlot ?? 0;
     if (!Number.isInteger(firstSlot) || firstSlot < 0)
       throw new RangeError(`${d.label}: firstSlot must be an integer >= 0, got ${firstSlot}`);
@@ -486,6 +498,7 @@ export class GpuReuse {
       firstSlot,
       inputs.twins === true,
       inputs.manifoldsHeld === true,
+      prevOffset / d.anchorBytes,
     );
     // Where a buffer is cleared, the target was checked above to be an encoder.
     const encoder = target as GPUCommandEncoder;
