@@ -412,8 +412,17 @@ fn ctPersist(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
     }
     ctUserValues[j].points[i] = value;
   }
-  ctIds[j].previous = previous;
-  ctIds[j].matched = matched;
+  if (CT_STAGED_STORES) {
+    // On a GPU the entry's ids are stored whole: a warp's consecutive entries then fill whole
+    // sectors, where two words of each would leave every sector part-written (a read and a merge).
+    var whole = ctIds[j];
+    whole.previous = previous;
+    whole.matched = matched;
+    ctIds[j] = whole;
+  } else {
+    ctIds[j].previous = previous;
+    ctIds[j].matched = matched;
+  }
   // A previous entry continues into at most one entry (one pair).
   if (previous != CONTACT_NONE) { ctContinued[previous] = 1u; }
 }
