@@ -288,7 +288,7 @@ describe('manifold reuse, GPU against CPU on wobble sequences', () => {
     expect(boxes.hash, world.name).toBe(general.hash);
   });
 
-  it('counts and a work list only from stages compiled for them, refused before any GPU work', async () => {
+  it('counts and a work list only from stages compiled for them, anchors from whole slots; refused before any GPU work', async () => {
     // The frames' stages are compiled without the counting (its barrier costs a SIMD adapter).
     const stage = await GpuReuse.create(device, REUSE_DIMENSION_3D);
     const b = device.createBuffer({ size: 1152, usage: GPUBufferUsage.STORAGE });
@@ -322,6 +322,11 @@ describe('manifold reuse, GPU against CPU on wobble sequences', () => {
     await expect(
       GpuReuse.create(device, REUSE_DIMENSION_3D, { list: true, counts: true }),
     ).rejects.toThrow(/counts and list take the same binding/);
+    // Last frame's anchors from an offset: it names the first slot bound, so it is whole anchors.
+    const from = (offset: number) => ({ buffer: b, offset, size: 144 });
+    expect(() => stage.encodeReuse(encoder, { ...inputs, anchorsPrev: from(256) })).toThrow(
+      /anchorsPrev.offset must be a whole number of 144-byte anchors, got 256/,
+    );
     encoder.finish();
     stage.destroy();
     listing.destroy();
