@@ -317,9 +317,8 @@ describe('GPU collision frame (3D)', () => {
         (c) => `${c.bodyA},${c.bodyB}`,
       );
     expect(touching(part)).toEqual(touching(whole));
-    expect(bytes(windows.contacts, whole.counts.contacts * CB)).toEqual(
-      bytes(whole.contacts, whole.counts.contacts * CB),
-    );
+    const n = whole.counts.contacts * CB;
+    expect(bytes(windows.contacts, n).equals(bytes(whole.contacts, n))).toBe(true);
     expect(batched.third.equals(all.third)).toBe(true);
     in0.destroy();
     in1.destroy();
