@@ -14,7 +14,8 @@
 // With --cold, every profiled frame is a cold one (frame.reset() before it: the broadphase
 // rebuilds, nothing is reused), its pipelines already compiled. With --wobble, every frame's bodies
 // sit where the pile bench's warm frames put them (pile-scenes.ts: a settled pile's wobble), so
-// that reuse sees the bench's motion; without it every frame has the built poses.
+// that reuse sees the bench's motion; without it every frame has the built poses. With
+// --no-values the frames carry no user values (userValues: false).
 //
 //   MESA_SHADER_CACHE_DISABLE=true node_modules/.bin/tsx bench/profile-dispatches.ts 3 100 1 bricks --first
 
@@ -30,6 +31,7 @@ import { bodiesAt2D, bodiesAt3D } from './pile-scenes.ts';
 const first = process.argv.includes('--first');
 const cold = process.argv.includes('--cold');
 const wobble = process.argv.includes('--wobble');
+const noValues = process.argv.includes('--no-values');
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const dim = Number(args[0] ?? 3);
 const bodies = Number(args[1] ?? 10_000);
@@ -138,11 +140,15 @@ async function created<F>(frame: Promise<F>): Promise<F> {
   return f;
 }
 
-async function profile<I extends { bodies: GPUBuffer; bodyCount: number; margin: number }>(
+async function profile<
+  I extends { bodies: GPUBuffer; bodyCount: number; margin: number; userValues?: boolean },
+>(
   frame: GpuFrame<I>,
   inputs: I,
   bodiesAt: ((frame: number) => ArrayBuffer) | undefined,
 ): Promise<void> {
+  // --no-values: every frame without user values (FrameInputsBase.userValues).
+  if (noValues) inputs = { ...inputs, userValues: false };
   // Frame k's bodies (--wobble; else they stay as built).
   const move = (k: number): void => {
     if (bodiesAt) device.queue.writeBuffer(inputs.bodies, 0, bodiesAt(k));

@@ -26,6 +26,8 @@ struct ContactParams {
   pageEntries: u32,                                    // entries per page of the dense list (bindings)
   eventMasksAt: u32,                                   // the event scratch's word where the blocks' flag masks start
   slotStatus: u32,                                     // this batch: 1 when ctSlotStatus holds its slots' reuse status (ctFlags reads only the collided slots' manifolds)
+  values: u32,                                         // 1: ctPersist writes this frame's user values (0: the frame has none)
+  prevValues: u32,                                     // 1: last frame's user values may be read (it wrote them)
 }
 
 // The per-entry kernels' grids and the event scan's size, written by ctFinalize once the frame's

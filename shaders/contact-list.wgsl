@@ -41,7 +41,8 @@
 //                 indirectly) and the sizes of the event scans;
 // then, once per frame:
 //   ctPersist:    per entry, last frame's entry of the same pair (ctDenseOf of its prevSlot); each
-//                 point takes that entry's user value of the point with the same feature id, else 0;
+//                 point takes that entry's user value of the point with the same feature id, else 0
+//                 (a frame recorded without user values writes none; the next reads none of it);
 //                 `previous` and `matched` into the entry's ids; last frame's entry marked continued;
 //   ctPatch:      per block of CT_MASK_BLOCK entries (one invocation, one mask word each), its
 //                 entries' headers (pair, `previous`, `matched`: the ids' first four words) and
@@ -399,18 +400,21 @@ fn ctPersist(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
     prevCount = ctPrevIds[previous].count;
     prevIds = ctPrevIds[previous].ids;
   }
+  // A frame without user values (ctParams.values 0) neither reads nor writes them.
+  let reads = ctParams.values != 0u && ctParams.prevValues != 0u;
   for (var i = 0u; i < CT_MAX_POINTS; i++) {
     // Last frame's first point with this point's id.
     var source = CT_MAX_POINTS;
     for (var q = 0u; q < CT_MAX_POINTS; q++) {
       if (source == CT_MAX_POINTS && q < prevCount && prevIds[q] == ids[i]) { source = q; }
     }
-    var value = CtUserValue();
-    if (i < count && source < CT_MAX_POINTS) {
-      value = ctPrevUserValues[previous].points[source];
-      matched |= 1u << i;
+    let found = i < count && source < CT_MAX_POINTS;
+    if (found) { matched |= 1u << i; }
+    if (ctParams.values != 0u) {
+      var value = CtUserValue();
+      if (found && reads) { value = ctPrevUserValues[previous].points[source]; }
+      ctUserValues[j].points[i] = value;
     }
-    ctUserValues[j].points[i] = value;
   }
   if (CT_STAGED_STORES) {
     // On a GPU the entry's ids are stored whole: a warp's consecutive entries then fill whole

@@ -39,6 +39,8 @@ export const CONTACT_PARAMS_LAYOUT = {
   pageEntries: word(paramsStruct, 'pageEntries'),
   eventMasksAt: word(paramsStruct, 'eventMasksAt'),
   slotStatus: word(paramsStruct, 'slotStatus'),
+  values: word(paramsStruct, 'values'),
+  prevValues: word(paramsStruct, 'prevValues'),
 } as const;
 
 const dispatchStruct = shared.struct('ContactDispatch');
@@ -158,7 +160,16 @@ export interface ContactsRunOptions {
   batchPairs?: number;
   /** false: no contact events (counts began and ended 0, the lists empty). Default true. */
   events?: boolean;
+  /**
+   * false: no user values (none carried, none written; the result's are empty, and the next run
+   * carries none from this one). Default true.
+   */
+  userValues?: boolean;
 }
+
+/** What setUserValues() says after a frame that has none. */
+export const NO_USER_VALUES =
+  'contacts: the last frame was recorded with userValues: false; it has no user values to set';
 
 export interface ContactsTimings {
   /** Flags, scan, counts and scatter (ms). */

@@ -6,6 +6,7 @@
 //     with the touching and dense lists in two binding pages (GPU);
 //   - persistence over 2 frames: vec4f user values follow pair and feature id, GPU equals CPU;
 //   - a tiny capacity: overflow, grow, rerun, equal to an unconstrained run;
+//   - frames without user values: none carried or written, the entries as with them;
 //   - all of it with the entries stored staged (a GPU's default) and direct (a CPU adapter's).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepAndPrune3D } from '../src/broadphase3d.ts';
@@ -144,6 +145,63 @@ describe('3D dense contact list', () => {
         });
       }
       expect(carried).toBeGreaterThan(0.9 * list1.reduce((s, e) => s + e.points.length, 0));
+    },
+  );
+
+  it.each([0, 1])(
+    'a frame without user values carries none and leaves none to the next; the entries unchanged (stores %i)',
+    async (g) => {
+      const gpu = gpus[g]!;
+      const next = pileScene(5, 1500, 1e-4);
+      const pairs1 = sweepAndPrune3D(next);
+      const manifolds1 = collide(next, pairs1);
+      const frames = [
+        [manifolds, pairs],
+        [manifolds1, pairs1],
+        [manifolds, pairs],
+        [manifolds1, pairs1],
+      ] as const;
+      // Frames 1 and 2 without values: neither reads nor writes any, and frame 3 finds none in
+      // frame 2 (whose buffer still holds frame 0's).
+      const runs = async (values: readonly boolean[]) => {
+        const cpu = new CpuContacts3D();
+        gpu.reset();
+        const out = [];
+        for (let f = 0; f < frames.length; f++) {
+          const [m, p] = frames[f]!;
+          const options = { bodyCount: 1500, userValues: values[f] };
+          const r = await gpu.run(m, p, options);
+          const c = cpu.run(m, p, options);
+          expect(eq(r.dense, c.dense), `frame ${f}`).toBe(true);
+          const u8 = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+          expect(u8(r.userValues).equals(u8(c.userValues)), `frame ${f}`).toBe(true);
+          if (values[f]) {
+            const set = Float32Array.from({ length: r.total * U.words }, (_, k) => k + 0.5);
+            gpu.setUserValues(set);
+            cpu.setUserValues(set);
+          } else {
+            expect(() => gpu.setUserValues(new Float32Array(4))).toThrow(/userValues: false/);
+            expect(() => cpu.setUserValues(new Float32Array(4))).toThrow(/userValues: false/);
+          }
+          out.push(r);
+        }
+        return out;
+      };
+      const all = await runs([true, true, true, true]);
+      const some = await runs([true, false, false, true]);
+      for (let f = 0; f < frames.length; f++) {
+        // The entries (headers included: previous and matched by feature id) do not change.
+        expect(eq(some[f]!.dense, all[f]!.dense), `frame ${f}`).toBe(true);
+      }
+      expect(some[1]!.userValues.length).toBe(0);
+      expect(some[2]!.userValues.length).toBe(0);
+      // Frame 3 starts from frame 2's values: it wrote none, so every point starts at 0 ...
+      expect(some[3]!.userValues.length).toBe(all[3]!.userValues.length);
+      expect(some[3]!.userValues.every((v) => v === 0)).toBe(true);
+      // ... where with values each frame most carry (the check above can fail).
+      expect(all[3]!.userValues.filter((v) => v !== 0).length).toBeGreaterThan(
+        0.25 * all[3]!.userValues.length,
+      );
     },
   );
 });

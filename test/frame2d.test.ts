@@ -248,6 +248,37 @@ describe('GPU collision frame (2D)', () => {
     b.destroy();
   });
 
+  it('with userValues: false carries and reads back none, the same lists otherwise; the next frame starts at 0', async () => {
+    const a = upload(parseScene(pile(13, 2000)));
+    const b = upload(parseScene(pile(13, 2000, 1e-4)));
+    const same = (x: ArrayBuffer, y: ArrayBuffer): boolean => Buffer.from(x).equals(Buffer.from(y));
+    const run = async (values: boolean[]) => {
+      frame.reset();
+      const out = [];
+      for (const [i, inputs] of [a, b, a].entries()) {
+        out.push(await frame.step({ ...inputs, userValues: values[i] }));
+        // A solver's impulses, where the frame has values to carry.
+        if (values[i])
+          frame.contacts.setUserValues(new Float32Array(out[i]!.userValues.byteLength / 4).fill(2));
+      }
+      return out;
+    };
+    const on = await run([true, true, true]);
+    const off = await run([true, false, true]);
+    for (let i = 0; i < 3; i++) {
+      expect(off[i]!.counts.contacts).toBe(on[i]!.counts.contacts);
+      expect(same(off[i]!.contacts, on[i]!.contacts), `frame ${i}: contacts`).toBe(true);
+    }
+    expect(off[1]!.userValues.byteLength).toBe(0);
+    expect(() => frame.contacts.setUserValues(new Float32Array(4))).not.toThrow();
+    // Frame 2 finds no values in frame 1: every point starts at 0, where frame 1 carried frame 0's.
+    const nonzero = (x: ArrayBuffer) => new Float32Array(x).filter((v) => v !== 0).length;
+    expect(nonzero(on[2]!.userValues)).toBeGreaterThan(0.5 * on[2]!.counts.contacts);
+    expect(nonzero(off[2]!.userValues)).toBe(0);
+    a.destroy();
+    b.destroy();
+  });
+
   it('gives byte-identical lists when forced into tiny batches of pairs and binding pages', async () => {
     const scene = parseScene(pile(14, 3000));
     const inputs = upload(scene);

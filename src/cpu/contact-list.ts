@@ -42,6 +42,7 @@ import {
   type ContactsResult,
   type ContactsRunOptions,
   type ContactsTimings,
+  NO_USER_VALUES,
 } from '../contact-list-layout.ts';
 
 export {
@@ -227,7 +228,8 @@ export interface PrevFrame {
   /** Last frame's per-slot entries. */
   denseOf: Uint32Array;
   ids: Uint32Array;
-  userValues: Uint32Array;
+  /** null: last frame wrote none (ContactsRunOptions.userValues). */
+  userValues: Uint32Array | null;
   written: number;
 }
 
@@ -247,13 +249,13 @@ export function contactPrevious(
  * ctPersist: for each entry j < written, last frame's entry of the same pair (contactPrevious);
  * each point takes last frame's value of the point with the same feature id, else 0; `previous`
  * and `matched` into the entry's ids, and last frame's entry marked in `continued`. `userValues`
- * as u32 words (bit-exact copies).
+ * as u32 words (bit-exact copies); null: this frame has none (nothing read or written).
  */
 export function contactPersist(
   L: ContactsLayout,
   ids: Uint32Array,
   written: number,
-  userValues: Uint32Array,
+  userValues: Uint32Array | null,
   continued: Uint32Array,
   prev: PrevFrame | null,
 ): void {
@@ -270,16 +272,17 @@ export function contactPersist(
     const p = previous * I.words;
     const pu = previous * U.words;
     const prevCount = last ? last.ids[p + I.count] : 0;
+    const from = userValues ? last?.userValues : null;
     // Each point: last frame's value of the point with its id, else 0 (as ctPersist).
     for (let i = 0; i < P; i++) {
       const at = u + U.points + i * U.pointStride;
-      userValues.fill(0, at, at + U.pointStride);
+      userValues?.fill(0, at, at + U.pointStride);
       if (i >= count || !last) continue;
       const id = ids[e + I.ids + i];
       for (let q = 0; q < prevCount; q++) {
         if (last.ids[p + I.ids + q] === id) {
           const src = pu + U.points + q * U.pointStride;
-          userValues.set(last.userValues.subarray(src, src + U.pointStride), at);
+          if (userValues && from) userValues.set(from.subarray(src, src + U.pointStride), at);
           matched |= 1 << i;
           break;
         }
@@ -401,6 +404,8 @@ interface CpuSlot {
   denseOf: Uint32Array;
   counts: Uint32Array;
   capacity: number;
+  /** Whether the frame it holds wrote user values. */
+  values: boolean;
 }
 
 function emptySlot(): CpuSlot {
@@ -413,6 +418,7 @@ function emptySlot(): CpuSlot {
     denseOf: empty,
     counts: new Uint32Array(CONTACT_COUNTS_LAYOUT.bytes / 4),
     capacity: 0,
+    values: true,
   };
 }
 
@@ -449,6 +455,7 @@ export class CpuContacts {
   setUserValues(values: Float32Array, first = 0): void {
     const U = this.layout.userValues;
     const s = this.slots[this.cur];
+    if (!s.values) throw new Error(NO_USER_VALUES);
     const at = first * U.words;
     if (at + values.length > s.userValues.length)
       throw new RangeError(`user values past the list's ${s.userValues.length / U.words} entries`);
@@ -469,6 +476,7 @@ export class CpuContacts {
     events = true,
     status: Uint32Array | null = null,
     statusCounts: Uint32Array | null = null,
+    values = true,
   ): { slot: CpuSlot; began: Uint32Array; ended: Uint32Array } {
     const L = this.layout;
     const C = L.contact;
@@ -482,7 +490,7 @@ export class CpuContacts {
           prevSlot,
           denseOf: prevSlotOf.denseOf,
           ids: prevSlotOf.ids,
-          userValues: prevSlotOf.userValues,
+          userValues: prevSlotOf.values ? prevSlotOf.userValues : null,
           written: prevSlotOf.counts[N.written],
         }
       : null;
@@ -496,6 +504,7 @@ export class CpuContacts {
     }
     if (cur.denseOf.length < pairSlots) cur.denseOf = new Uint32Array(pairSlots);
     cur.capacity = capacity;
+    cur.values = values;
     cur.counts.fill(0);
     cur.counts[N.pairCount] = pairCount;
     for (let first = 0; first === 0 || first < pairSlots; first += batchSize) {
@@ -526,7 +535,7 @@ export class CpuContacts {
     contactFinalize(capacity, cur.counts);
     const written = cur.counts[N.written];
     const continued = new Uint32Array(Math.max(1, prevCapacity));
-    contactPersist(L, cur.ids, written, cur.userValues, continued, prev);
+    contactPersist(L, cur.ids, written, values ? cur.userValues : null, continued, prev);
     const prevWritten = prev ? prev.written : 0;
     const scratchAt = maskBlocks(Math.max(capacity, prevCapacity), 2);
     const scratch = new Uint32Array(scratchAt.words);
@@ -619,6 +628,7 @@ export class CpuContacts {
         options.events !== false,
         options.status ?? null,
         statusCounts,
+        options.userValues !== false,
       );
       const total = s.counts[L.counts.total];
       if (s.counts[L.counts.overflow] === 1) {
@@ -633,7 +643,9 @@ export class CpuContacts {
       return {
         dense: s.contacts.slice(0, total * L.contact.words).buffer,
         total,
-        userValues: new Float32Array(s.userValues.slice(0, total * L.userValues.words).buffer),
+        userValues: new Float32Array(
+          s.userValues.slice(0, s.values ? total * L.userValues.words : 0).buffer,
+        ),
         began,
         ended,
         runs,

@@ -55,6 +55,8 @@ export interface CpuFrameOptions {
   reuse?: boolean;
   /** As FrameInputsBase.events: false, no contact events this frame. */
   events?: boolean;
+  /** As FrameInputsBase.userValues: false, no user values this frame (none carried to the next). */
+  userValues?: boolean;
 }
 
 export interface CpuFrameResult {
@@ -142,6 +144,7 @@ export class CpuFrame<S extends Scene2D | Scene3D> {
 
     const contacts = this.contacts.runFrame(manifolds, pairs, prevSlot, {
       events: options.events !== false,
+      userValues: options.userValues !== false,
       status: flags,
     });
     this.lastPairs = pairs;

@@ -55,6 +55,7 @@ import {
   type ContactsResult,
   type ContactsRunOptions,
   type ContactsTimings,
+  NO_USER_VALUES,
 } from '../contact-list-layout.ts';
 import { GpuScan, type ScanPlan } from './scan.ts';
 import {
@@ -117,6 +118,12 @@ export interface ContactsInputs {
    * the lists empty). The next frame's events are whole either way. Default true.
    */
   events?: boolean;
+  /**
+   * false: no user values this frame: none carried from last frame, none written (a caller that
+   * keeps its own per-contact data finds it through `previous` and `matched`), and the next
+   * frame carries none from this one (its points start at 0). Default true.
+   */
+  userValues?: boolean;
 }
 
 /** begin()'s inputs: encode()'s without the buffers (compactBatch() gives them, batch by batch). */
@@ -154,7 +161,10 @@ export interface ContactsOutputs {
   contacts: GPUBuffer;
   /** array<vec2u>: (bodyA, bodyB) of each entry. */
   keys: GPUBuffer;
-  /** User values per entry: carried from last frame; the solver overwrites them for the next. */
+  /**
+   * User values per entry: carried from last frame; the solver overwrites them for the next.
+   * Unwritten, and unread by the next frame, in a frame recorded with userValues false.
+   */
   userValues: GPUBuffer;
   /** ContactCounts (the layout's counts), COPY_SRC: the list's counts and the events' (began, ended). */
   counts: GPUBuffer;
@@ -198,6 +208,8 @@ interface Slot {
   counts: GPUBuffer;
   /** The capacity of the frame it holds. */
   capacity: number;
+  /** Whether the frame it holds wrote user values (ContactsInputs.userValues). */
+  values: boolean;
 }
 
 /** The kernels and scan of one dimension, compiled for a device. */
@@ -217,6 +229,9 @@ interface OpenFrame {
   batches: number;
   pageEntries: number;
   events: boolean;
+  /** This frame writes user values; last frame's may be read. */
+  values: boolean;
+  prevValues: boolean;
   buffers: Record<number, GPUBufferBinding>;
 }
 
@@ -300,6 +315,7 @@ export class GpuContacts {
         usage: S,
       }),
       capacity: 0,
+      values: true,
     });
     this.slots = [slot(0), slot(1)];
     this.dispatchArgs = device.createBuffer({
@@ -405,6 +421,7 @@ export class GpuContacts {
    * Queued: call it after submitting the frame.
    */
   setUserValues(values: Float32Array, first = 0): void {
+    if (!this.slots[this.cur].values) throw new Error(NO_USER_VALUES);
     const buffer = this.slots[this.cur].userValues.buffer;
     const at = first * this.UB;
     if (!buffer || at + values.byteLength > buffer.size) {
@@ -482,6 +499,8 @@ export class GpuContacts {
     words[P.pageEntries] = o.pageEntries;
     words[P.eventMasksAt] = maskBlocks(Math.max(o.capacity, o.prevCapacity), 2).masksAt;
     words[P.slotStatus] = status ? 1 : 0;
+    words[P.values] = o.values ? 1 : 0;
+    words[P.prevValues] = o.prevValues ? 1 : 0;
     this.device.queue.writeBuffer(this.params, slot * UNIFORM_SLOT_BYTES, words);
   }
 
@@ -536,6 +555,7 @@ export class GpuContacts {
     const prevValid = this.readsLast;
     const prevCapacity = prevValid ? this.slots[this.cur ^ 1].capacity : 0;
     cur.capacity = capacity;
+    cur.values = inputs.userValues !== false;
     const pageEntries = this.pageEntries();
     const buffers = this.frameBuffers(inputs, capacity, prevCapacity, pageEntries);
     this.open = {
@@ -547,6 +567,8 @@ export class GpuContacts {
       batches,
       pageEntries,
       events: inputs.events !== false,
+      values: cur.values,
+      prevValues: prevValid && this.slots[this.cur ^ 1].values,
       buffers,
     };
     this.startCounts(encoder, inputs, cur.counts);
@@ -854,6 +876,7 @@ export class GpuContacts {
           capacity,
           retry: runs > 1,
           events: options.events !== false,
+          userValues: options.userValues !== false,
         },
         batches,
       );
@@ -897,7 +920,7 @@ export class GpuContacts {
       const ended = counts[L.counts.ended];
       const [dense, user, beganPairs, endedPairs] = await Promise.all([
         readBuffer(device, out.contacts, this.CB * total),
-        readBuffer(device, out.userValues, this.UB * total),
+        readBuffer(device, out.userValues, options.userValues === false ? 0 : this.UB * total),
         readBuffer(device, out.began, 8 * began),
         readBuffer(device, out.ended, 8 * ended),
       ]);

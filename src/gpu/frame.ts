@@ -115,6 +115,12 @@ export interface FrameInputsBase<K extends string = string> {
    */
   events?: boolean;
   /**
+   * false: no user values this frame: none carried from last frame nor written (step() reads
+   * none back), and the next frame carries none from this one. For a caller that keeps its own
+   * per-contact data (matched through the entries' `previous` and `matched`). Default true.
+   */
+  userValues?: boolean;
+  /**
    * The kinds of the shapes in the shapes buffer: encode() refuses them when they form a pair
    * class the frame has not compiled. Needed unless the frame compiled every class (create()
    * without `kinds`).
@@ -234,7 +240,7 @@ export interface FrameResult {
   counts: FrameCounts;
   /** Dense entries (the dimension's ContactManifold layout), counts.contacts of them, ordered by (bodyA, bodyB). */
   contacts: ArrayBuffer;
-  /** User values per entry, carried from last frame by pair and feature id. */
+  /** User values per entry, carried from last frame by pair and feature id (none: userValues false). */
   userValues: ArrayBuffer;
   /** Contact events: pairs a0, b0, … that began touching (in list order), and that stopped (in last frame's order). */
   began: Uint32Array;
@@ -478,6 +484,7 @@ export class GpuFrame<
         capacity: this.contacts.defaultCapacity(bp.capacity),
         retry,
         events: inputs.events !== false,
+        userValues: inputs.userValues !== false,
       },
       batches,
     );
@@ -784,7 +791,10 @@ export class GpuFrame<
     const entries = counts.contacts;
     const regions = [
       { buffer: out.contacts.contacts, bytes: entries * L.contact.bytes },
-      { buffer: out.contacts.userValues, bytes: entries * L.userValues.bytes },
+      {
+        buffer: out.contacts.userValues,
+        bytes: inputs.userValues === false ? 0 : entries * L.userValues.bytes,
+      },
       { buffer: out.contacts.began, bytes: 8 * counts.began },
       { buffer: out.contacts.ended, bytes: 8 * counts.ended },
     ];
