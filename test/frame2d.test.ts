@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepAndPrune2D } from '../src/broadphase2d.ts';
 import { compareManifolds2D } from '../src/compare-manifolds.ts';
 import { CpuContacts2D, unpackContacts2D, type ContactJson2D } from '../src/cpu/contact-list2d.ts';
+import { CpuFrame2D } from '../src/cpu/frame.ts';
 import { collidePacked2D, prepareCpu2D } from '../src/cpu/narrowphase2d.ts';
 import { acquireDevice } from '../src/gpu/device.ts';
 import { GpuFrame2D, type FrameInputs2D } from '../src/gpu/frame2d.ts';
@@ -275,6 +276,17 @@ describe('GPU collision frame (2D)', () => {
     const nonzero = (x: ArrayBuffer) => new Float32Array(x).filter((v) => v !== 0).length;
     expect(nonzero(on[2]!.userValues)).toBeGreaterThan(0.5 * on[2]!.counts.contacts);
     expect(nonzero(off[2]!.userValues)).toBe(0);
+    // The CPU frame the same: none read back, none carried.
+    const cpu = new CpuFrame2D();
+    const scenes = [parseScene(pile(13, 2000)), parseScene(pile(13, 2000, 1e-4))] as Scene2D[];
+    const c0 = cpu.step(scenes[0]!).contacts;
+    cpu.contacts.setUserValues(new Float32Array(c0.userValues.length).fill(2));
+    const c1 = cpu.step(scenes[1]!, { userValues: false }).contacts;
+    expect(c1.userValues.length).toBe(0);
+    expect(() => cpu.contacts.setUserValues(new Float32Array(4))).toThrow(/userValues: false/);
+    const c2 = cpu.step(scenes[0]!).contacts;
+    expect(c2.total).toBe(off[2]!.counts.contacts);
+    expect(c2.userValues.every((v) => v === 0)).toBe(true);
     a.destroy();
     b.destroy();
   });

@@ -76,7 +76,8 @@ export class CpuFrame<S extends Scene2D | Scene3D> {
   private lastPairs: Uint32Array | null = null;
   private anchors: ArrayBuffer | null = null;
   private lastMargin = Number.NaN;
-  private readonly contacts: CpuContacts;
+  /** The contact stage, as GpuFrame's `contacts` (setUserValues() for the next frame). */
+  readonly contacts: CpuContacts;
 
   protected constructor(private readonly dimension: CpuFrameDimension<S>) {
     this.fat = new FatBoxes(dimension.dim);
