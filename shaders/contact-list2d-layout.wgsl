@@ -11,7 +11,7 @@ struct ContactManifold2D {
   bodyA: u32,                                          // pair.x: the normal points from A to B
   bodyB: u32,                                          // pair.y
   previous: u32,                                       // index of the same pair in last frame's list, or CONTACT_NONE
-  matched: u32,                                        // bit i: point i matched last frame's point with its id (value carried)
+  matched: u32,                                        // bit i: point i matched last frame's point with its id (its user value carried, where both frames have them)
   manifold: Manifold2D,                                // as the narrowphase wrote it (count > 0)
 }
 
