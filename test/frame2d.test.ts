@@ -261,6 +261,8 @@ describe('GPU collision frame (2D)', () => {
         // A solver's impulses, where the frame has values to carry.
         if (values[i])
           frame.contacts.setUserValues(new Float32Array(out[i]!.userValues.byteLength / 4).fill(2));
+        // Without values the frame binds no list-sized buffer for them (16 bytes: one entry's).
+        else expect(frame.contacts.lastOutputs()!.userValues.size).toBe(16);
       }
       return out;
     };

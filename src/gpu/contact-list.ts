@@ -163,7 +163,7 @@ export interface ContactsOutputs {
   keys: GPUBuffer;
   /**
    * User values per entry: carried from last frame; the solver overwrites them for the next.
-   * Unwritten, and unread by the next frame, in a frame recorded with userValues false.
+   * A frame recorded with userValues false has none: a one-entry buffer, never written.
    */
   userValues: GPUBuffer;
   /** ContactCounts (the layout's counts), COPY_SRC: the list's counts and the events' (began, ended). */
@@ -407,13 +407,10 @@ export class GpuContacts {
   /** The last frame's outputs (what the next frame reads), or null before the first frame. */
   lastOutputs(): Pick<ContactsOutputs, 'contacts' | 'keys' | 'userValues' | 'counts'> | null {
     const s = this.slots[this.cur];
-    if (!s.contacts.buffer || !s.keys.buffer || !s.userValues.buffer) return null;
-    return {
-      contacts: s.contacts.buffer,
-      keys: s.keys.buffer,
-      userValues: s.userValues.buffer,
-      counts: s.counts,
-    };
+    // As finish() gave them: a frame without user values bound a one-entry buffer.
+    const userValues = s.values ? s.userValues.buffer : this.buffer('no-user-values', this.UB);
+    if (!s.contacts.buffer || !s.keys.buffer || !userValues) return null;
+    return { contacts: s.contacts.buffer, keys: s.keys.buffer, userValues, counts: s.counts };
   }
 
   /**
@@ -650,7 +647,13 @@ export class GpuContacts {
       7: { buffer: prev.denseOf.ensure(4) },
       8: contacts0,
       9: { buffer: this.buffer('continued', 4 * Math.max(1, prevCapacity)) },
-      10: { buffer: cur.userValues.ensure(this.UB * capacity) },
+      // A frame without user values writes none: no list-sized buffer for them.
+      10: {
+        buffer:
+          inputs.userValues === false
+            ? this.buffer('no-user-values', this.UB)
+            : cur.userValues.ensure(this.UB * capacity),
+      },
       11: { buffer: prev.ids.ensure(idsBytes) },
       12: {
         buffer: this.buffer(
