@@ -66,6 +66,10 @@ describe('3D dense contact list', () => {
   const scene = pileScene(5, 1500, 0);
   const pairs = sweepAndPrune3D(scene);
   const manifolds = collide(scene, pairs);
+  // The next frame: everything moved a hair, the same features touch.
+  const next = pileScene(5, 1500, 1e-4);
+  const pairs1 = sweepAndPrune3D(next);
+  const manifolds1 = collide(next, pairs1);
 
   it('GPU equals CPU byte for byte, in pair order, for shuffled pairs, batches and pages', async () => {
     const reference = new CpuContacts3D().run(manifolds, pairs, {
@@ -110,9 +114,6 @@ describe('3D dense contact list', () => {
     'carries vec4f user values by pair and feature id (GPU equals CPU), and reruns after an overflow (stores %i)',
     async (g) => {
       const gpu = gpus[g]!;
-      const next = pileScene(5, 1500, 1e-4);
-      const pairs1 = sweepAndPrune3D(next);
-      const manifolds1 = collide(next, pairs1);
       const cpu = new CpuContacts3D();
       gpu.reset();
       const g0 = await gpu.run(manifolds, pairs, { bodyCount: 1500 });
@@ -152,9 +153,6 @@ describe('3D dense contact list', () => {
     'a frame without user values carries none and leaves none to the next; the entries unchanged (stores %i)',
     async (g) => {
       const gpu = gpus[g]!;
-      const next = pileScene(5, 1500, 1e-4);
-      const pairs1 = sweepAndPrune3D(next);
-      const manifolds1 = collide(next, pairs1);
       const frames = [
         [manifolds, pairs],
         [manifolds1, pairs1],

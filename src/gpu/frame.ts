@@ -588,7 +588,7 @@ export class GpuFrame<
   }
 
   /**
-   * Bytes of last frame's anchors one frame binds at most, or 0 (the default): the device's
+   * Bytes of last frame's anchors one batch binds at most, or 0 (the default): the device's
    * maxStorageBufferBindingSize. Tests force a short binding with it.
    */
   setAnchorBindingLimit(bytes: number): void {
