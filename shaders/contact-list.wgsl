@@ -400,8 +400,6 @@ fn ctPersist(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
     prevCount = ctPrevIds[previous].count;
     prevIds = ctPrevIds[previous].ids;
   }
-  // A frame without user values (ctParams.values 0) neither reads nor writes them.
-  let reads = ctParams.values != 0u && ctParams.prevValues != 0u;
   for (var i = 0u; i < CT_MAX_POINTS; i++) {
     // Last frame's first point with this point's id.
     var source = CT_MAX_POINTS;
@@ -410,9 +408,10 @@ fn ctPersist(@builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: ve
     }
     let found = i < count && source < CT_MAX_POINTS;
     if (found) { matched |= 1u << i; }
+    // A frame without user values (ctParams.values 0) neither reads nor writes them.
     if (ctParams.values != 0u) {
       var value = CtUserValue();
-      if (found && reads) { value = ctPrevUserValues[previous].points[source]; }
+      if (found && ctParams.prevValues != 0u) { value = ctPrevUserValues[previous].points[source]; }
       ctUserValues[j].points[i] = value;
     }
   }

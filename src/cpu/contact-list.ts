@@ -272,7 +272,6 @@ export function contactPersist(
     const p = previous * I.words;
     const pu = previous * U.words;
     const prevCount = last ? last.ids[p + I.count] : 0;
-    const from = userValues ? last?.userValues : null;
     // Each point: last frame's value of the point with its id, else 0 (as ctPersist).
     for (let i = 0; i < P; i++) {
       const at = u + U.points + i * U.pointStride;
@@ -282,7 +281,9 @@ export function contactPersist(
       for (let q = 0; q < prevCount; q++) {
         if (last.ids[p + I.ids + q] === id) {
           const src = pu + U.points + q * U.pointStride;
-          if (userValues && from) userValues.set(from.subarray(src, src + U.pointStride), at);
+          // A frame without user values neither reads nor writes them (as ctPersist).
+          if (userValues && last.userValues)
+            userValues.set(last.userValues.subarray(src, src + U.pointStride), at);
           matched |= 1 << i;
           break;
         }

@@ -326,6 +326,11 @@ export class GpuContacts {
     this.timer = timestamps ? new PassTimer(device, CONTACTS_STAGES) : null;
   }
 
+  /** What a frame without user values binds for them: it writes none, so one entry, not a list. */
+  private noUserValues(): GPUBuffer {
+    return this.buffer('no-user-values', this.UB);
+  }
+
   /** A scratch buffer by name, at least `bytes` (grown on demand: contents lost when it grows). */
   private buffer(name: string, bytes: number): GPUBuffer {
     let g = this.scratch[name];
@@ -408,7 +413,7 @@ export class GpuContacts {
   lastOutputs(): Pick<ContactsOutputs, 'contacts' | 'keys' | 'userValues' | 'counts'> | null {
     const s = this.slots[this.cur];
     // As finish() gave them: a frame without user values bound a one-entry buffer.
-    const userValues = s.values ? s.userValues.buffer : this.buffer('no-user-values', this.UB);
+    const userValues = s.values ? s.userValues.buffer : this.noUserValues();
     if (!s.contacts.buffer || !s.keys.buffer || !userValues) return null;
     return { contacts: s.contacts.buffer, keys: s.keys.buffer, userValues, counts: s.counts };
   }
@@ -647,13 +652,7 @@ export class GpuContacts {
       7: { buffer: prev.denseOf.ensure(4) },
       8: contacts0,
       9: { buffer: this.buffer('continued', 4 * Math.max(1, prevCapacity)) },
-      // A frame without user values writes none: no list-sized buffer for them.
-      10: {
-        buffer:
-          inputs.userValues === false
-            ? this.buffer('no-user-values', this.UB)
-            : cur.userValues.ensure(this.UB * capacity),
-      },
+      10: { buffer: cur.values ? cur.userValues.ensure(this.UB * capacity) : this.noUserValues() },
       11: { buffer: prev.ids.ensure(idsBytes) },
       12: {
         buffer: this.buffer(
