@@ -5,7 +5,7 @@
 import { LAYOUT_2D } from './layout2d.ts';
 import { LAYOUT_3D } from './layout3d.ts';
 import { member, structTable, word, type StructLayout } from './layout.ts';
-import { InputError } from './errors.ts';
+import { InputError, onUnlessFalse } from './errors.ts';
 import type { ManifoldWords } from './pack2d.ts';
 import {
   STRUCTS_CONTACTS_2D,
@@ -165,6 +165,17 @@ export interface ContactsRunOptions {
    * carries none from this one). Default true.
    */
   userValues?: boolean;
+}
+
+/** A run's or frame's on/off contact options, checked (`path` names where they were given). */
+export function checkContactOptions(
+  path: string,
+  options: { events?: unknown; userValues?: unknown },
+): { events: boolean; userValues: boolean } {
+  return {
+    events: onUnlessFalse(`${path}.events`, options.events),
+    userValues: onUnlessFalse(`${path}.userValues`, options.userValues),
+  };
 }
 
 /** What setUserValues() says after a frame that has none. */

@@ -35,6 +35,16 @@ export function finiteNumber(path: string, what: string, x: unknown, limit: numb
 }
 
 /**
+ * An on/off option that is on unless given as false (left out: true). Anything but a boolean is
+ * refused: the string 'false' or 0 would otherwise read as on.
+ */
+export function onUnlessFalse(path: string, x: unknown): boolean {
+  if (x === undefined) return true;
+  if (typeof x !== 'boolean') throw new InputError(path, `must be true or false, got ${shown(x)}`);
+  return x;
+}
+
+/**
  * How many entries of `entryBytes` a buffer of `bytes` holds, refusing a buffer that is not a
  * whole number of them (read back short, or padded): its tail would read as a phantom entry.
  */

@@ -6,7 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unpackContacts2D, CONTACTS_LAYOUT_2D } from '../src/cpu/contact-list2d.ts';
 import { unpackContacts3D, CONTACTS_LAYOUT_3D } from '../src/cpu/contact-list3d.ts';
+import { CpuContacts2D } from '../src/cpu/contact-list2d.ts';
+import { CpuFrame2D } from '../src/cpu/frame.ts';
 import { InputError } from '../src/errors.ts';
+import { GpuContacts2D } from '../src/gpu/contact-list2d.ts';
 import { acquireDevice, getGpu } from '../src/gpu/device.ts';
 import { GpuFrame2D } from '../src/gpu/frame2d.ts';
 import { GpuFrame3D } from '../src/gpu/frame3d.ts';
@@ -223,6 +226,53 @@ describe("unpacking a frame's dense list", () => {
       "must be 'copies' or 'kept', got views",
     );
     frame.destroy();
+  });
+
+  it("a frame's or contact run's on/off options that are not booleans, before any work", async () => {
+    // The string 'false' or 0 once read as on: anything but a boolean (or nothing) is refused.
+    const frame = await GpuFrame2D.create(device, false, { kinds: ['box'] });
+    const bytes = (n: number): GPUBuffer =>
+      device.createBuffer({ size: n, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    const inputs = {
+      shapes: bytes(256),
+      bodies: bytes(256),
+      bodyCount: 0,
+      margin: 0.01,
+      kinds: ['box' as const],
+    };
+    const scene = parseScene2D(SCENE);
+    const cpuFrame = new CpuFrame2D();
+    const gpuContacts = await GpuContacts2D.create(device);
+    const cpuContacts = new CpuContacts2D();
+    const manifolds = new ArrayBuffer(0);
+    const pairs = new Uint32Array(0);
+    const bad: [string, unknown][] = [
+      ['reuse', 'false'],
+      ['events', 0],
+      ['userValues', null],
+    ];
+    for (const [name, value] of bad) {
+      const reason = `must be true or false, got ${JSON.stringify(value) ?? String(value)}`;
+      await refused(frame.step({ ...inputs, [name]: value }), `inputs.${name}`, reason);
+      await refused(() => cpuFrame.step(scene, { [name]: value }), `options.${name}`, reason);
+      if (name === 'reuse') continue;
+      await refused(
+        gpuContacts.run(manifolds, pairs, { [name]: value }),
+        `options.${name}`,
+        reason,
+      );
+      await refused(
+        () => cpuContacts.run(manifolds, pairs, { [name]: value }),
+        `options.${name}`,
+        reason,
+      );
+    }
+    // Nothing was recorded: the GPU frame has no counts to read; the CPU frame's next step is its
+    // first (it collides its one pair, reusing nothing).
+    await expect(frame.readCounts()).rejects.toThrow('readCounts() before any encode()');
+    expect(cpuFrame.step(scene).reuse).toEqual({ kept: 0, apart: 0, collide: 1 });
+    frame.destroy();
+    gpuContacts.destroy();
   });
 
   it("a frame's timestamps that are not true, false or 'span', or that the device cannot take", async () => {

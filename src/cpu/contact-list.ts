@@ -36,6 +36,7 @@ import {
   CONTACT_PARAMS_LAYOUT,
   CONTACT_STATUS_COUNTS,
   checkBatchPairs,
+  checkContactOptions,
   checkRunInputs,
   contactsLayout,
   type ContactsLayout,
@@ -605,6 +606,7 @@ export class CpuContacts {
     const L = this.layout;
     const start = performance.now();
     const pairCount = checkRunInputs(L, manifolds, pairs, options.bodyCount);
+    const { events, userValues } = checkContactOptions('options', options);
     if (prevSlot.length < pairCount)
       throw new RangeError(`prevSlot holds ${prevSlot.length} slots, not ${pairCount}`);
     const m = new Uint32Array(manifolds, 0, pairCount * L.manifold.words);
@@ -626,10 +628,10 @@ export class CpuContacts {
         capacity,
         batchSize,
         readsLast ? prevSlot : null,
-        options.events !== false,
+        events,
         options.status ?? null,
         statusCounts,
-        options.userValues !== false,
+        userValues,
       );
       const total = s.counts[L.counts.total];
       if (s.counts[L.counts.overflow] === 1) {

@@ -13,6 +13,8 @@ import { FatBoxes, prevSlots } from '../broadphase-fat.ts';
 import { bodyAabbs2D } from '../broadphase2d.ts';
 import { bodyAabbs3D } from '../broadphase3d.ts';
 import { FAT_AABB_MARGIN } from '../constants.ts';
+import { checkContactOptions } from '../contact-list-layout.ts';
+import { onUnlessFalse } from '../errors.ts';
 import { LAYOUT_2D } from '../layout2d.ts';
 import { LAYOUT_3D } from '../layout3d.ts';
 import { packScene2D } from '../pack2d.ts';
@@ -94,6 +96,8 @@ export class CpuFrame<S extends Scene2D | Scene3D> {
   /** One frame of `scene` (its bodies' current poses; its `pairs` are ignored). */
   step(scene: S, options: CpuFrameOptions = {}): CpuFrameResult {
     const d = this.dimension;
+    const reuseOn = onUnlessFalse('options.reuse', options.reuse);
+    const { events, userValues } = checkContactOptions('options', options);
     const remap = options.remap;
     const refit =
       this.lastPairs === null || remap !== undefined || scene.margin !== this.lastMargin;
@@ -114,7 +118,7 @@ export class CpuFrame<S extends Scene2D | Scene3D> {
     const anchors = new ArrayBuffer(4 * d.anchorWords * n);
     const flags = new Uint32Array(n);
     const calls = d.reuse(scene);
-    const prev = options.reuse === false ? null : this.anchors;
+    const prev = reuseOn ? this.anchors : null;
     const reuse = reuseSlots(
       calls,
       pairs,
@@ -144,8 +148,8 @@ export class CpuFrame<S extends Scene2D | Scene3D> {
     anchorSlots(calls, pairs, n, manifolds, flags, anchors, scene.margin);
 
     const contacts = this.contacts.runFrame(manifolds, pairs, prevSlot, {
-      events: options.events !== false,
-      userValues: options.userValues !== false,
+      events,
+      userValues,
       status: flags,
     });
     this.lastPairs = pairs;

@@ -50,6 +50,7 @@ import {
   CONTACT_DISPATCH_LAYOUT,
   CONTACT_STATUS_COUNTS,
   checkBatchPairs,
+  checkContactOptions,
   checkRunInputs,
   type ContactsLayout,
   type ContactsResult,
@@ -545,6 +546,7 @@ export class GpuContacts {
     if (!Number.isInteger(batches) || batches < 1)
       throw new RangeError(`batches must be an integer >= 1, got ${batches}`);
     const capacity = this.checkFrameInputs(inputs);
+    const { events, userValues } = checkContactOptions('inputs', inputs);
     this.ensureParamSlots(batches);
 
     // A retry reads what the first recording read; the first frame after reset() reads nothing.
@@ -557,7 +559,7 @@ export class GpuContacts {
     const prevValid = this.readsLast;
     const prevCapacity = prevValid ? this.slots[this.cur ^ 1].capacity : 0;
     cur.capacity = capacity;
-    cur.values = inputs.userValues !== false;
+    cur.values = userValues;
     const pageEntries = this.pageEntries();
     const buffers = this.frameBuffers(inputs, capacity, prevCapacity, pageEntries);
     this.open = {
@@ -568,7 +570,7 @@ export class GpuContacts {
       prevValid: prevValid && inputs.prevSlot !== undefined,
       batches,
       pageEntries,
-      events: inputs.events !== false,
+      events,
       values: cur.values,
       prevValues: prevValid && this.slots[this.cur ^ 1].values,
       buffers,
@@ -852,6 +854,7 @@ export class GpuContacts {
     const device = this.device;
     const L = this.dimension.layout;
     const pairCount = checkRunInputs(L, manifolds, pairs, options.bodyCount);
+    const { events, userValues } = checkContactOptions('options', options);
     const batchPairs =
       Math.ceil(checkBatchPairs(options.batchPairs, pairCount) / CONTACTS_BATCH_ALIGN) *
       CONTACTS_BATCH_ALIGN;
@@ -877,8 +880,8 @@ export class GpuContacts {
           prevSlot: prevSlotBuf,
           capacity,
           retry: runs > 1,
-          events: options.events !== false,
-          userValues: options.userValues !== false,
+          events,
+          userValues,
         },
         batches,
       );
@@ -922,7 +925,7 @@ export class GpuContacts {
       const ended = counts[L.counts.ended];
       const [dense, user, beganPairs, endedPairs] = await Promise.all([
         readBuffer(device, out.contacts, this.CB * total),
-        readBuffer(device, out.userValues, options.userValues === false ? 0 : this.UB * total),
+        readBuffer(device, out.userValues, userValues ? this.UB * total : 0),
         readBuffer(device, out.began, 8 * began),
         readBuffer(device, out.ended, 8 * ended),
       ]);

@@ -23,7 +23,7 @@
 // those counts, grows and reruns the frame, so nothing is dropped. An engine that never reads back
 // can call readCounts() a frame late and grow then.
 
-import { CapacityError, InputError } from '../errors.ts';
+import { CapacityError, InputError, onUnlessFalse } from '../errors.ts';
 import {
   BATCH_ALIGN,
   BROADPHASE_LAYOUT,
@@ -57,7 +57,7 @@ import {
 } from './buffers.ts';
 import { MissingPairClassError, type GpuPairClasses } from './pair-classes.ts';
 import { GpuReuse, reuseListBytes, reuseWorkList, type ReuseDimension } from './reuse.ts';
-import { CONTACT_STATUS_COUNTS } from '../contact-list-layout.ts';
+import { CONTACT_STATUS_COUNTS, checkContactOptions } from '../contact-list-layout.ts';
 
 // The per-slot stages (reuse, contact list) dispatch over the broadphase's batch grids, which are
 // made for the narrowphase's workgroup size: theirs must be the same.
@@ -454,6 +454,8 @@ export class GpuFrame<
     recording: FrameRecording = {},
   ): FrameOutputs {
     const label = this.dimension.label;
+    const reuse = onUnlessFalse('inputs.reuse', inputs.reuse);
+    const { events, userValues } = checkContactOptions('inputs', inputs);
     this.checkPairClasses(inputs);
     const capacity = this.broadphase.defaultCapacity(inputs.bodyCount);
     const batchPairs = this.batchPairs(capacity);
@@ -483,8 +485,8 @@ export class GpuFrame<
         prevSlot: bp.prevSlot,
         capacity: this.contacts.defaultCapacity(bp.capacity),
         retry,
-        events: inputs.events !== false,
-        userValues: inputs.userValues !== false,
+        events,
+        userValues,
       },
       batches,
     );
@@ -495,7 +497,7 @@ export class GpuFrame<
       const label = `${this.dimension.label}-work-list-${this.workLists.length}`;
       this.workLists.push(new GrowingBuffer(this.device, listUsage, label));
     }
-    const { anchorsCur, anchorsPrev, twins } = this.anchorBuffers(inputs, bp.capacity, retry);
+    const { anchorsCur, anchorsPrev, twins } = this.anchorBuffers(reuse, bp.capacity, retry);
     // Slot k is pair k's in both frames when both ran in one batch on this buffer (and no retry
     // rewrote it: twins says so).
     const manifoldsHeld =
@@ -547,7 +549,7 @@ export class GpuFrame<
 
   /** Manifold reuse: last frame's anchors (prevSlot indexes them) and this frame's. */
   private anchorBuffers(
-    inputs: I,
+    reuse: boolean,
     pairSlots: number,
     retry: boolean,
   ): { anchorsCur: GPUBuffer; anchorsPrev: GPUBuffer | null; twins: boolean } {
@@ -559,7 +561,7 @@ export class GpuFrame<
     const held = this.anchors[this.anchorParity].buffer;
     const anchorsCur = this.anchors[this.anchorParity].ensure(anchorBytes * pairSlots);
     const prev = this.anchors[this.anchorParity ^ 1].buffer;
-    const anchorsPrev = prev && inputs.reuse !== false && this.readsAnchors ? prev : null;
+    const anchorsPrev = prev && reuse && this.readsAnchors ? prev : null;
     this.anchorsValid = true;
     // This frame's buffer holds what the frame before last wrote there, unless it was just
     // reallocated or a retry's first recording rewrote it.
