@@ -154,6 +154,11 @@ export const SHAPE_TYPE_NAMES_2D: readonly ShapeKindName2D[] = (
   Object.keys(SHAPE_KIND_2D) as ShapeKindName2D[]
 ).sort((a, b) => SHAPE_KIND_2D[a] - SHAPE_KIND_2D[b]);
 
+/** The kinds of `shapes`, each once (a frame for them compiles only the pair classes they form). */
+export function shapeKindNames2D(shapes: readonly Pick<Shape2D, 'kind'>[]): ShapeKindName2D[] {
+  return [...new Set(shapes.map((s) => SHAPE_TYPE_NAMES_2D[s.kind]!))];
+}
+
 /** The rows in id order (Shape2D.kind indexes it). */
 export const SHAPE_KIND_LIST_2D: readonly ShapeKind2D[] = SHAPE_TYPE_NAMES_2D.map(
   (name) => SHAPE_KINDS_2D[name],

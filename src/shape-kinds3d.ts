@@ -142,6 +142,11 @@ export const SHAPE_TYPE_NAMES_3D: readonly ShapeKindName3D[] = (
   Object.keys(SHAPE_KIND_3D) as ShapeKindName3D[]
 ).sort((a, b) => SHAPE_KIND_3D[a] - SHAPE_KIND_3D[b]);
 
+/** The kinds of `shapes`, each once (a frame for them compiles only the pair classes they form). */
+export function shapeKindNames3D(shapes: readonly Pick<Shape3D, 'kind'>[]): ShapeKindName3D[] {
+  return [...new Set(shapes.map((s) => SHAPE_TYPE_NAMES_3D[s.kind]!))];
+}
+
 /** The rows in id order (Shape3D.kind indexes it). */
 export const SHAPE_KIND_LIST_3D: readonly ShapeKind3D[] = SHAPE_TYPE_NAMES_3D.map(
   (name) => SHAPE_KINDS_3D[name],

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { CONTACTS_LAYOUT_2D } from '../src/gpu/contact-list2d.ts';
 import { acquireDevice } from '../src/gpu/device.ts';
 import { readBuffer } from '../src/gpu/buffers.ts';
+import { PAIR_CLASSES_2D } from '../src/gpu/pair-classes2d.ts';
 import { GpuWorld2D, SOLVER_LAYOUT_2D, type WorldBody2D } from '../src/solver/index.ts';
 import { LAYOUT_2D } from '../src/layout2d.ts';
 import type { Shape2DInput, Vec2 } from '../src/shapes2d.ts';
@@ -121,6 +122,8 @@ describe('GPU rigid-body world (2D)', () => {
     ];
     const world = await GpuWorld2D.create(device, shapes, bodies);
     try {
+      // Its shapes are boxes: its frame compiled the polygon class alone (no circle pairs).
+      expect(Object.keys(world.frame.compileMs)).toEqual(['polygons']);
       let lowest = Infinity;
       let landed = -1;
       let rebound = 0;
@@ -297,6 +300,7 @@ describe('GPU rigid-body world (2D)', () => {
       });
     const world = await GpuWorld2D.create(device, mixed, bodies);
     try {
+      expect(Object.keys(world.frame.compileMs).sort()).toEqual([...PAIR_CLASSES_2D].sort());
       await run(world, 330); // the pile keeps shifting for about 4.5 s
       const state = new Float32Array(await world.readStateBytes());
       const S = SOLVER_LAYOUT_2D.state;

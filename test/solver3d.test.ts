@@ -8,6 +8,7 @@ import { CONTACTS_LAYOUT_3D } from '../src/gpu/contact-list3d.ts';
 import { acquireDevice } from '../src/gpu/device.ts';
 import { readBuffer } from '../src/gpu/buffers.ts';
 import { makeShape3D, type Quat, type Shape3DInput, type Vec3 } from '../src/shapes3d.ts';
+import { PAIR_CLASSES_3D } from '../src/gpu/pair-classes3d.ts';
 import { GpuWorld3D, SOLVER_LAYOUT_3D, type WorldBody3D } from '../src/solver/index.ts';
 
 const DT = 1 / 60;
@@ -157,6 +158,8 @@ describe('GPU rigid-body world (3D)', () => {
     }> => {
       const world = await GpuWorld3D.create(device, shapes, bodies);
       try {
+        // Its shapes are boxes: its frame compiled the box–box class alone.
+        expect(Object.keys(world.frame.compileMs)).toEqual(['boxBox']);
         await run(world, 180);
         const rest = await world.readBodies();
         await run(world, 30);
@@ -211,6 +214,7 @@ describe('GPU rigid-body world (3D)', () => {
     }
     const world = await GpuWorld3D.create(device, mixed, bodies);
     try {
+      expect(Object.keys(world.frame.compileMs).sort()).toEqual([...PAIR_CLASSES_3D].sort());
       await run(world, 300);
       const state = new Float32Array(await world.readStateBytes());
       const S = SOLVER_LAYOUT_3D.state;

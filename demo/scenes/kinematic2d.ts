@@ -9,6 +9,7 @@ import { GpuFrame2D, type FrameCounts2D, type FrameOutputs2D } from '../../src/g
 import { CONTACTS_GROWTH } from '../../src/constants.ts';
 import { LAYOUT_2D } from '../../src/layout2d.ts';
 import { packShapes2D } from '../../src/pack2d.ts';
+import { shapeKindNames2D, type ShapeKindName2D } from '../../src/shape-kinds2d.ts';
 import { makeShape2D, type Shape2D, type Shape2DInput, type Vec2 } from '../../src/shapes2d.ts';
 import type { WorldBody2D, WorldOptions2D } from '../../src/solver/world2d.ts';
 
@@ -39,6 +40,7 @@ export class KinematicWorld2D {
     bodies: WorldBody2D[],
     private readonly gravity: Vec2,
     margin: number,
+    private readonly kinds: readonly ShapeKindName2D[],
   ) {
     this.bodyCount = bodies.length;
     this.margin = margin;
@@ -121,7 +123,8 @@ export class KinematicWorld2D {
       if (!(b.shape >= 0 && b.shape < built.length))
         throw new RangeError(`bodies[${i}].shape ${b.shape} is not a shape index`);
     });
-    const frame = await GpuFrame2D.create(device);
+    const kinds = shapeKindNames2D(built);
+    const frame = await GpuFrame2D.create(device, undefined, { kinds });
     return new KinematicWorld2D(
       device,
       frame,
@@ -129,6 +132,7 @@ export class KinematicWorld2D {
       bodies,
       options.gravity ?? [0, -10],
       options.margin ?? 0.01,
+      kinds,
     );
   }
 
@@ -197,6 +201,7 @@ export class KinematicWorld2D {
       bodyCount: this.bodyCount,
       margin: this.margin,
       reuse,
+      kinds: this.kinds,
     });
   }
 

@@ -8,6 +8,7 @@ import { CONTACTS_GROWTH } from '../../src/constants.ts';
 import { GpuFrame3D, type FrameCounts3D, type FrameOutputs3D } from '../../src/gpu/frame3d.ts';
 import { LAYOUT_3D } from '../../src/layout3d.ts';
 import { packShapes3D } from '../../src/pack3d.ts';
+import { shapeKindNames3D, type ShapeKindName3D } from '../../src/shape-kinds3d.ts';
 import { makeShape3D, type Shape3D, type Shape3DInput, type Vec3 } from '../../src/shapes3d.ts';
 import type { WorldBody3D, WorldOptions3D } from '../../src/solver/world3d.ts';
 
@@ -38,6 +39,7 @@ export class KinematicWorld3D {
     bodies: WorldBody3D[],
     private readonly gravity: Vec3,
     readonly margin: number,
+    private readonly kinds: readonly ShapeKindName3D[],
   ) {
     const n = bodies.length;
     this.bodyCount = n;
@@ -119,13 +121,15 @@ export class KinematicWorld3D {
       if (!(b.shape >= 0 && b.shape < built.length))
         throw new RangeError(`bodies[${i}].shape ${b.shape} is not a shape index`);
     });
+    const kinds = shapeKindNames3D(built);
     return new KinematicWorld3D(
       device,
-      await GpuFrame3D.create(device),
+      await GpuFrame3D.create(device, undefined, { kinds }),
       built,
       bodies,
       options.gravity ?? [0, -10, 0],
       options.margin ?? 0.01,
+      kinds,
     );
   }
 
@@ -202,6 +206,7 @@ export class KinematicWorld3D {
       bodyCount,
       margin,
       reuse,
+      kinds: this.kinds,
     });
   }
 

@@ -22,6 +22,7 @@ import {
 } from '../gpu/frame2d.ts';
 import { assembleWgsl } from '../gpu/shaders.ts';
 import { LAYOUT_2D } from '../layout2d.ts';
+import { shapeKindNames2D, type ShapeKindName2D } from '../shape-kinds2d.ts';
 import { packBodies2D, packShapes2D } from '../pack2d.ts';
 import { makeShape2D, readVec2, type Shape2D, type Shape2DInput, type Vec2 } from '../shapes2d.ts';
 import { GpuColoring } from './coloring.ts';
@@ -134,6 +135,8 @@ export class GpuWorld2D extends SolverWorld<
   /** array<Shape2D>. */
   readonly shapes: GPUBuffer;
   readonly gravity: Vec2;
+  /** The collision frame, compiled for the world's shape kinds (`compileMs` per pair class). */
+  declare readonly frame: GpuFrame2D;
 
   private constructor(
     device: GPUDevice,
@@ -143,6 +146,7 @@ export class GpuWorld2D extends SolverWorld<
     shapes: ArrayBuffer,
     private readonly mass: MassProperties2D[],
     bodies: PackedWorldBodies,
+    private readonly kinds: readonly ShapeKindName2D[],
     options: Required<WorldOptions2D>,
   ) {
     super(
@@ -180,18 +184,30 @@ export class GpuWorld2D extends SolverWorld<
     const internal: Shape2D[] = shapes.map((s, i) => makeShape2D(s, i));
     const mass = internal.map(shapeMass2D);
     const packed = packWorldBodies2D(bodies, mass, 'bodies');
+    // The world's shapes are fixed: its frame compiles the pair classes they form, no others.
+    const kinds = shapeKindNames2D(internal);
     const [frame, coloring, kernels] = await Promise.all([
-      GpuFrame2D.create(device, timestamps),
+      GpuFrame2D.create(device, timestamps, { kinds }),
       GpuColoring.create(device),
       solverKernels(device, solverLabel('solver2d', maxRotation), solverWgsl(maxRotation)),
     ]);
-    return new GpuWorld2D(device, frame, coloring, kernels, packShapes2D(internal), mass, packed, {
-      gravity,
-      margin,
-      substeps,
-      maxRotation,
-      timestamps,
-    });
+    return new GpuWorld2D(
+      device,
+      frame,
+      coloring,
+      kernels,
+      packShapes2D(internal),
+      mass,
+      packed,
+      kinds,
+      {
+        gravity,
+        margin,
+        substeps,
+        maxRotation,
+        timestamps,
+      },
+    );
   }
 
   protected packBodies(bodies: WorldBody2D[], path: string): PackedWorldBodies {
@@ -233,6 +249,7 @@ export class GpuWorld2D extends SolverWorld<
       bodies: this.bodies,
       bodyCount: this.bodyCount,
       margin: this.margin,
+      kinds: this.kinds,
     };
   }
 

@@ -18,6 +18,7 @@ import {
 } from '../gpu/frame3d.ts';
 import { assembleWgsl3D } from '../gpu/shaders.ts';
 import { LAYOUT_3D } from '../layout3d.ts';
+import { shapeKindNames3D, type ShapeKindName3D } from '../shape-kinds3d.ts';
 import { packBodies3D, packShapes3D, type PackedShapes3D } from '../pack3d.ts';
 import {
   makeShape3D,
@@ -150,6 +151,8 @@ export class GpuWorld3D extends SolverWorld<
   readonly hullFaces: GPUBuffer;
   readonly hullIndices: GPUBuffer;
   readonly gravity: Vec3;
+  /** The collision frame, compiled for the world's shape kinds (`compileMs` per pair class). */
+  declare readonly frame: GpuFrame3D;
 
   private constructor(
     device: GPUDevice,
@@ -159,6 +162,7 @@ export class GpuWorld3D extends SolverWorld<
     shapes: PackedShapes3D,
     private readonly mass: MassProperties3D[],
     bodies: PackedWorldBodies,
+    private readonly kinds: readonly ShapeKindName3D[],
     options: Required<WorldOptions3D>,
   ) {
     super(
@@ -201,18 +205,30 @@ export class GpuWorld3D extends SolverWorld<
     const internal: Shape3D[] = shapes.map((s, i) => makeShape3D(s, i));
     const mass = internal.map(shapeMass3D);
     const packed = packWorldBodies3D(bodies, mass, 'bodies');
+    // The world's shapes are fixed: its frame compiles the pair classes they form, no others.
+    const kinds = shapeKindNames3D(internal);
     const [frame, coloring, kernels] = await Promise.all([
-      GpuFrame3D.create(device, timestamps),
+      GpuFrame3D.create(device, timestamps, { kinds }),
       GpuColoring.create(device),
       solverKernels(device, solverLabel('solver3d', maxRotation), solverWgsl(maxRotation)),
     ]);
-    return new GpuWorld3D(device, frame, coloring, kernels, packShapes3D(internal), mass, packed, {
-      gravity,
-      margin,
-      substeps,
-      maxRotation,
-      timestamps,
-    });
+    return new GpuWorld3D(
+      device,
+      frame,
+      coloring,
+      kernels,
+      packShapes3D(internal),
+      mass,
+      packed,
+      kinds,
+      {
+        gravity,
+        margin,
+        substeps,
+        maxRotation,
+        timestamps,
+      },
+    );
   }
 
   protected packBodies(bodies: WorldBody3D[], path: string): PackedWorldBodies {
@@ -261,6 +277,7 @@ export class GpuWorld3D extends SolverWorld<
       bodies: this.bodies,
       bodyCount: this.bodyCount,
       margin: this.margin,
+      kinds: this.kinds,
     };
   }
 
