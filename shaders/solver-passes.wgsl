@@ -101,20 +101,19 @@ fn solveColor(i: u32, mode: u32) {
   runContact(start + i, mode);
 }
 
-// One entry point per mode, so that each is compiled for its own.
+// The warm start's colours: a kernel of its own, far smaller than the solve's (it runs as many
+// colours, and a SIMD adapter pays per invocation for the code it carries).
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
 fn solverWarmStart(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
   solveColor(solverIndex(gid, groups), 0u);
 }
 
+// The solve's and the relax's colours (the same code but for the bias), the mode read from the
+// pass's uniform slot as solverTail reads it: a branch every invocation takes alike, and one
+// pipeline to compile where there were two (a first step waits for every compile).
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
 fn solverSolve(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  solveColor(solverIndex(gid, groups), 1u);
-}
-
-@compute @workgroup_size(SOLVER_WORKGROUP_SIZE)
-fn solverRelax(@builtin(global_invocation_id) gid: vec3u, @builtin(num_workgroups) groups: vec3u) {
-  solveColor(solverIndex(gid, groups), 2u);
+  solveColor(solverIndex(gid, groups), solverPass.mode);
 }
 
 // One workgroup: the colours from solverPass.color - COLOR_COUNT on (those the host did not

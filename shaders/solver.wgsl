@@ -11,7 +11,7 @@
 //     solverWarmStart    per colour: apply the accumulated impulses
 //     solverSolve        per colour: soft contact with position bias (push-out capped)
 //     solverIntegratePositions    move the bodies in place; accumulate the deltas
-//     solverRelax        per colour: rigid contact without bias (removes the bias's energy)
+//     solverSolve        relax, per colour: rigid contact without bias (removes the bias's energy)
 //   solverStore          per contact: this step's impulses into the frame's user values, which the
 //                        next frame carries to the points with the same feature ids
 //

@@ -213,9 +213,10 @@ function stepParamsBytes(
 }
 
 /**
- * The kernels of one dimension's soft step, in shaders/solver.wgsl's order; tail, overflow and
- * overflowApply run after the colours of each of warm start, solve and relax; commands (impulses
- * and forces the host gave) before the step.
+ * The kernels of one dimension's soft step, in shaders/solver.wgsl's order (solve runs the relax's
+ * colours too, the mode in its uniform slot); tail, overflow and overflowApply run after the
+ * colours of each of warm start, solve and relax; commands (impulses and forces the host gave)
+ * before the step.
  */
 export const SOLVER_STAGES = [
   'begin',
@@ -224,7 +225,6 @@ export const SOLVER_STAGES = [
   'warmStart',
   'solve',
   'integratePositions',
-  'relax',
   'store',
   'tail',
   'overflow',
@@ -291,6 +291,9 @@ const B = {
 
 /** Modes of the kernels that serve the three colour passes (SolverPass.mode). */
 const PASS_MODES = { warmStart: 0, solve: 1, relax: 2 } as const;
+
+/** The kernel that runs a colour pass: the relax is the solve without bias (SolverPass.mode). */
+const KERNEL_OF_PASS = { warmStart: 'warmStart', solve: 'solve', relax: 'solve' } as const;
 
 /** The uniform slot of SolverPass { color, mode }: 2 × COLOR_COUNT colour values per mode. */
 function passSlot(color: number, mode: number): number {
@@ -649,15 +652,17 @@ export abstract class SolverWorld<
       pass.setBindGroup(0, group);
       pass.dispatchWorkgroupsIndirect(dispatch, 12 * entry);
     };
-    const colored = (stage: 'warmStart' | 'solve' | 'relax'): (() => void) => {
+    const colored = (stage: keyof typeof PASS_MODES): (() => void) => {
       const mode = PASS_MODES[stage];
-      const groups = Array.from({ length: passes }, (_, c) => bindGroup(stage, c));
+      const groups = Array.from({ length: passes }, (_, c) =>
+        bindGroup(KERNEL_OF_PASS[stage], passSlot(c, mode)),
+      );
       const tail =
         passes < COLOR_COUNT ? bindGroup('tail', passSlot(COLOR_COUNT + passes, mode)) : null;
       const overflow = bindGroup('overflow', passSlot(0, mode));
       const apply = bindGroup('overflowApply');
       return () => {
-        pass.setPipeline(kernels[stage].pipeline);
+        pass.setPipeline(kernels[KERNEL_OF_PASS[stage]].pipeline);
         for (let c = 0; c < passes; c++) {
           pass.setBindGroup(0, groups[c]);
           pass.dispatchWorkgroupsIndirect(dispatch, 12 * c);
@@ -986,7 +991,6 @@ const ENTRY_POINTS: Record<SolverStage, string> = {
   warmStart: 'solverWarmStart',
   solve: 'solverSolve',
   integratePositions: 'solverIntegratePositions',
-  relax: 'solverRelax',
   store: 'solverStore',
   tail: 'solverTail',
   overflow: 'solverOverflow',
