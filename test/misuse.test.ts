@@ -4,9 +4,8 @@
 // Each is an InputError (or a plain Error for calls out of turn) naming the item and the reason.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unpackContacts2D, CONTACTS_LAYOUT_2D } from '../src/cpu/contact-list2d.ts';
+import { unpackContacts2D, CONTACTS_LAYOUT_2D, CpuContacts2D } from '../src/cpu/contact-list2d.ts';
 import { unpackContacts3D, CONTACTS_LAYOUT_3D } from '../src/cpu/contact-list3d.ts';
-import { CpuContacts2D } from '../src/cpu/contact-list2d.ts';
 import { CpuFrame2D } from '../src/cpu/frame.ts';
 import { InputError } from '../src/errors.ts';
 import { GpuContacts2D } from '../src/gpu/contact-list2d.ts';
