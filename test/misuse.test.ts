@@ -10,7 +10,7 @@ import { CpuFrame2D } from '../src/cpu/frame.ts';
 import { InputError } from '../src/errors.ts';
 import { GpuContacts2D } from '../src/gpu/contact-list2d.ts';
 import { acquireDevice, getGpu } from '../src/gpu/device.ts';
-import { GpuFrame2D } from '../src/gpu/frame2d.ts';
+import { GpuFrame2D, type FrameInputs2D } from '../src/gpu/frame2d.ts';
 import { GpuFrame3D } from '../src/gpu/frame3d.ts';
 import { GpuNarrowphase3D } from '../src/gpu/narrowphase3d.ts';
 import { packScene3D } from '../src/pack3d.ts';
@@ -178,6 +178,15 @@ describe('scenes', () => {
   });
 });
 
+/** A 2D frame for boxes and inputs of no bodies, for options refused before any work. */
+async function emptyFrame2D(): Promise<{ frame: GpuFrame2D; inputs: FrameInputs2D }> {
+  const frame = await GpuFrame2D.create(device, false, { kinds: ['box'] });
+  const bytes = (n: number): GPUBuffer =>
+    device.createBuffer({ size: n, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+  const inputs = { shapes: bytes(256), bodies: bytes(256), bodyCount: 0, margin: 0.01 };
+  return { frame, inputs: { ...inputs, kinds: ['box'] } };
+}
+
 describe("unpacking a frame's dense list", () => {
   it('an empty list is no contacts; a buffer that is not whole entries is refused (no phantom contact)', async () => {
     expect(unpackContacts2D(new ArrayBuffer(0))).toEqual([]);
@@ -209,16 +218,7 @@ describe("unpacking a frame's dense list", () => {
   });
 
   it("a frame's step() results option that is neither 'copies' nor 'kept'", async () => {
-    const frame = await GpuFrame2D.create(device, false, { kinds: ['box'] });
-    const bytes = (n: number): GPUBuffer =>
-      device.createBuffer({ size: n, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-    const inputs = {
-      shapes: bytes(256),
-      bodies: bytes(256),
-      bodyCount: 0,
-      margin: 0.01,
-      kinds: ['box' as const],
-    };
+    const { frame, inputs } = await emptyFrame2D();
     await refused(
       frame.step(inputs, { results: 'views' } as unknown as { results: 'kept' }),
       'options.results',
@@ -229,16 +229,7 @@ describe("unpacking a frame's dense list", () => {
 
   it("a frame's or contact run's on/off options that are not booleans, before any work", async () => {
     // The string 'false' or 0 once read as on: anything but a boolean (or nothing) is refused.
-    const frame = await GpuFrame2D.create(device, false, { kinds: ['box'] });
-    const bytes = (n: number): GPUBuffer =>
-      device.createBuffer({ size: n, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-    const inputs = {
-      shapes: bytes(256),
-      bodies: bytes(256),
-      bodyCount: 0,
-      margin: 0.01,
-      kinds: ['box' as const],
-    };
+    const { frame, inputs } = await emptyFrame2D();
     const scene = parseScene2D(SCENE);
     const cpuFrame = new CpuFrame2D();
     const gpuContacts = await GpuContacts2D.create(device);
