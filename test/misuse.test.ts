@@ -183,8 +183,14 @@ async function emptyFrame2D(): Promise<{ frame: GpuFrame2D; inputs: FrameInputs2
   const frame = await GpuFrame2D.create(device, false, { kinds: ['box'] });
   const bytes = (n: number): GPUBuffer =>
     device.createBuffer({ size: n, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
-  const inputs = { shapes: bytes(256), bodies: bytes(256), bodyCount: 0, margin: 0.01 };
-  return { frame, inputs: { ...inputs, kinds: ['box'] } };
+  const inputs: FrameInputs2D = {
+    shapes: bytes(256),
+    bodies: bytes(256),
+    bodyCount: 0,
+    margin: 0.01,
+    kinds: ['box'],
+  };
+  return { frame, inputs };
 }
 
 describe("unpacking a frame's dense list", () => {
