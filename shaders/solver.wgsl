@@ -47,38 +47,46 @@ fn contactCount() -> u32 {
   return colorOrder[COLOR_COUNT + 1u];
 }
 
-// The user values of last frame's point of the same pair nearest to `position` (within
-// WARM_START_MATCH_DISTANCE) among those whose id no point of `e` has (those were carried by id):
-// for points whose feature id flipped while the point stayed put. Zero when there is none.
-fn nearestWarmStart(e: SolverContact, position: SolverVector) -> SolverPointValues {
+// The user values each point of `e` starts from: those the frame carried to it by feature id; for
+// a point no id matched, those of last frame's point of the same pair nearest to it (within
+// WARM_START_MATCH_DISTANCE) among the points whose id no point of `e` has (the others were carried
+// by id): a point whose feature id flipped while it stayed put; else zero. Last frame's entry is
+// read once for all the points (read per point, it was compiled once per point).
+fn carriedUserValues(e: SolverContact, warm: SolverUserValues) -> SolverUserValues {
+  var out = warm;
+  let count = e.manifold.count;
+  // The points no id matched, when last frame had an entry of the pair.
+  var open = 0u;
+  if (e.previous != CONTACT_NONE) { open = ~e.matched & ((1u << count) - 1u); }
+  if (open == 0u) { return out; }
+  var best: array<f32, SOLVER_MAX_POINTS>;
+  for (var i = 0u; i < SOLVER_MAX_POINTS; i++) {
+    best[i] = WARM_START_MATCH_DISTANCE;
+    if ((open & (1u << i)) != 0u) { out.points[i] = SolverPointValues(); }
+  }
   let prev = prevContacts[e.previous];
-  var best = WARM_START_MATCH_DISTANCE;
-  var out = SolverPointValues();
   for (var k = 0u; k < SOLVER_MAX_POINTS; k++) {
     if (k < prev.manifold.count) {
-      let q = prev.manifold.points[k];
       let id = solverPointId(prev, k);
       var taken = false;
-      for (var i = 0u; i < SOLVER_MAX_POINTS; i++) {
-        taken = taken || (i < e.manifold.count && solverPointId(e, i) == id);
+      for (var j = 0u; j < SOLVER_MAX_POINTS; j++) {
+        taken = taken || (j < count && solverPointId(e, j) == id);
       }
-      let d = distance(q.position, position);
-      if (!taken && d <= best) {
-        best = d;
-        out = prevUserValues[e.previous].points[k];
+      if (!taken) {
+        let q = prev.manifold.points[k].position;
+        let values = prevUserValues[e.previous].points[k];
+        // The last of equally near points wins, as k runs up.
+        for (var i = 0u; i < SOLVER_MAX_POINTS; i++) {
+          let d = distance(q, e.manifold.points[i].position);
+          if ((open & (1u << i)) != 0u && d <= best[i]) {
+            best[i] = d;
+            out.points[i] = values;
+          }
+        }
       }
     }
   }
   return out;
-}
-
-// The user values point i of `e` starts from: those the frame carried by feature id, else those of
-// the nearest unclaimed point of last frame's entry of the same pair.
-fn carriedUserValues(e: SolverContact, warm: SolverUserValues, i: u32) -> SolverPointValues {
-  if ((e.matched & (1u << i)) == 0u && e.previous != CONTACT_NONE) {
-    return nearestWarmStart(e, e.manifold.points[i].position);
-  }
-  return warm.points[i];
 }
 
 @compute @workgroup_size(SOLVER_WORKGROUP_SIZE)

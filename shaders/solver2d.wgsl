@@ -54,6 +54,7 @@ fn clampAngularVelocity(w: f32) -> f32 {
 // carried from last frame.
 fn preparePoints(c: ptr<function, ContactConstraint2D>, e: ContactManifold2D, warm: ContactUserValues2D, cA: vec2f, cB: vec2f) {
   let n = e.manifold.normal;
+  let carried = carriedUserValues(e, warm);
   for (var i = 0u; i < MAX_MANIFOLD_POINTS_2D; i++) {
     var p: ConstraintPoint2D;
     if (i < (*c).count) {
@@ -61,9 +62,8 @@ fn preparePoints(c: ptr<function, ContactConstraint2D>, e: ContactManifold2D, wa
       p.anchorA = mp.position - cA;
       p.anchorB = mp.position - cB;
       p.baseSeparation = -mp.depth - dot(p.anchorB - p.anchorA, n);
-      let carried = carriedUserValues(e, warm, i);
-      p.normalImpulse = WARM_START_SCALE * carried.x;
-      p.tangentImpulse = WARM_START_SCALE * carried.y;
+      p.normalImpulse = WARM_START_SCALE * carried.points[i].x;
+      p.tangentImpulse = WARM_START_SCALE * carried.points[i].y;
     } else {
       p = ConstraintPoint2D(vec2f(0.0), vec2f(0.0), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
     }

@@ -82,6 +82,7 @@ fn preparePoints(c: ptr<function, ContactConstraint3D>, e: ContactManifold3D, wa
   (*c).tangent1 = tangents[0];
   (*c).tangent2 = tangents[1];
   let count = (*c).count;
+  let carried = carriedUserValues(e, warm);
   var centroid = vec3f(0.0);
   for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
     var p = ConstraintPoint3D(vec3f(0.0), 0.0, vec3f(0.0), 0.0, 0.0);
@@ -91,7 +92,7 @@ fn preparePoints(c: ptr<function, ContactConstraint3D>, e: ContactManifold3D, wa
       p.anchorA = mp.position - cA;
       p.anchorB = mp.position - cB;
       p.baseSeparation = -mp.depth - dot(p.anchorB - p.anchorA, n);
-      p.normalImpulse = WARM_START_SCALE * carriedUserValues(e, warm, i).x;
+      p.normalImpulse = WARM_START_SCALE * carried.points[i].x;
     }
     (*c).points[i] = p;
   }
