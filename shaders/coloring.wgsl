@@ -47,6 +47,7 @@ struct ColorParams {
   countWord: u32,                                      // where the constraint count is in `counts` (u32 index)
   capacity: u32,                                       // constraint slots (the dispatches cover them)
   bodyCount: u32,
+  buckets: u32,                                        // COLOR_BUCKETS, as colorPlan's loop bound
 }
 
 @group(0) @binding(0) var<uniform> colorParams: ColorParams;
@@ -292,11 +293,15 @@ fn writeDispatch(entry: u32, n: u32) {
 fn colorPlan() {
   let stride = rankGroups();
   let count = colorCounts[colorParams.countWord];
-  for (var k = 0u; k < COLOR_BUCKETS; k++) {
+  // Loops to a bound read at run time: to a constant one the compiler unrolls them, a copy of
+  // every access per colour (seconds of a first step's compile on lavapipe, for a kernel that
+  // runs once a step).
+  let buckets = colorParams.buckets;
+  for (var k = 0u; k < buckets; k++) {
     colorOrder[k] = colorOffsets[k * stride];
   }
   colorOrder[COLOR_COUNT + 1u] = count;
-  for (var k = 0u; k < COLOR_COUNT; k++) {
+  for (var k = 0u; k + 1u < buckets; k++) {
     let n = colorOrder[k + 1u] - colorOrder[k];
     atomicStore(&colorSizes[k], n);
     writeDispatch(k, n);

@@ -35,6 +35,8 @@ export { COLOR_COUNT, COLOR_DISPATCHES, COLOR_FULL, COLOR_NONE, COLOR_ORDER_HEAD
 
 /** Buckets of the order list: the colours, then the overflow. */
 const COLOR_BUCKETS = COLOR_COUNT + 1;
+/** ColorParams (shaders/coloring.wgsl): round, countWord, capacity, bodyCount, buckets; 16-byte aligned. */
+const PARAMS_BYTES = 32;
 
 const coloringWgsl = (): string => solverConstantsWgsl() + wgslFile('coloring');
 
@@ -194,6 +196,7 @@ export class GpuColoring {
       words[(r * UNIFORM_SLOT_BYTES) / 4 + 1] = inputs.countWord;
       words[(r * UNIFORM_SLOT_BYTES) / 4 + 2] = inputs.capacity;
       words[(r * UNIFORM_SLOT_BYTES) / 4 + 3] = inputs.bodyCount;
+      words[(r * UNIFORM_SLOT_BYTES) / 4 + 4] = COLOR_BUCKETS;
     }
     this.device.queue.writeBuffer(this.params, 0, words);
     encoder.clearBuffer(slots);
@@ -201,7 +204,7 @@ export class GpuColoring {
     encoder.clearBuffer(this.sizes);
     const groups = Math.ceil(inputs.capacity / SOLVER_WORKGROUP_SIZE);
     const resources: GPUBufferBinding[] = [
-      { buffer: this.params, offset: 0, size: 16 },
+      { buffer: this.params, offset: 0, size: PARAMS_BYTES },
       { buffer: inputs.pairs },
       { buffer: inputs.counts },
       { buffer: inputs.dynamicBodies },
@@ -241,7 +244,7 @@ export class GpuColoring {
             binding: b,
             resource:
               b === 0
-                ? { buffer: this.params, offset: round * UNIFORM_SLOT_BYTES, size: 16 }
+                ? { buffer: this.params, offset: round * UNIFORM_SLOT_BYTES, size: PARAMS_BYTES }
                 : resources[b],
           })),
         });
