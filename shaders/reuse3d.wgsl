@@ -60,18 +60,17 @@ fn separatingAxis3D(shapeA: u32, xfA: Transform3D, shapeB: u32, xfB: Transform3D
   let radius = hA.radius + hB.radius;
   var best = -F32_MAX_3D;
   var axis = vec3f(0.0);
-  if (isHull3D(kindA)) {
-    let q = queryFaceDirections3D(hA, hB, F32_MAX_3D, scale);
+  // A's faces against B (side 0), then B's against A (side 1), the sides of hulls alone: one call
+  // site in a loop to bounds known at run time (a call per side, or a loop of two known steps,
+  // which the compiler unrolls, is a copy of the face query in the kernel).
+  let last = select(1u, 2u, isHull3D(kindB));
+  for (var side = select(1u, 0u, isHull3D(kindA)); side < last; side++) {
+    let R = pickHull3D(side == 0u, hA, hB);
+    let q = queryFaceDirections3D(R, pickHull3D(side == 0u, hB, hA), F32_MAX_3D, scale);
     if (q.separation - radius > best) {
       best = q.separation - radius;
-      axis = hullPlane(hA, q.face).xyz;
-    }
-  }
-  if (isHull3D(kindB)) {
-    let q = queryFaceDirections3D(hB, hA, F32_MAX_3D, scale);
-    if (q.separation - radius > best) {
-      best = q.separation - radius;
-      axis = -(hB.rot * hullPlane(hB, q.face).xyz);
+      let n = hullPlane(R, q.face).xyz;
+      axis = select(-(R.rot * n), n, side == 0u);
     }
   }
   let len = sqrt(dot(hB.pos, hB.pos));
