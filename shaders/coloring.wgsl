@@ -294,8 +294,7 @@ fn colorPlan() {
   let stride = rankGroups();
   let count = colorCounts[colorParams.countWord];
   // Loops to a bound read at run time: to a constant one the compiler unrolls them, a copy of
-  // every access per colour (seconds of a first step's compile on lavapipe, for a kernel that
-  // runs once a step).
+  // every access per colour (slow to compile, for a kernel that runs once a step).
   let buckets = colorParams.buckets;
   for (var k = 0u; k < buckets; k++) {
     colorOrder[k] = colorOffsets[k * stride];
