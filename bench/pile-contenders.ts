@@ -416,8 +416,9 @@ export async function runGpuFrame<I extends FrameInputsBase>(
 // ---------------------------------------------------------------------------------------------
 // Ours and a peer, alternating
 
-export interface PairedWarm {
-  /** Rounds: two warm frames of ours, two of the peer's, on the same two poses; the second of each timed. */
+/** Rounds of ours and a peer, alternating (runPairedWarm, runPairedCold). */
+export interface PairedRounds {
+  /** Rounds timed: one sample of each side per round. */
   rounds: number;
   /** Median over the rounds of ours / the peer's: both samples of a round saw the same machine. */
   ratio: number;
@@ -425,6 +426,18 @@ export interface PairedWarm {
   oursMs: number;
   peerMs: number;
   ratioSamples: number[];
+}
+
+/** The rounds' summary of [ours, the peer's] samples (ms). */
+function pairedRounds(pairs: readonly (readonly [number, number])[]): PairedRounds {
+  const ratioSamples = pairs.map(([a, b]) => a / b);
+  return {
+    rounds: pairs.length,
+    ratio: median(ratioSamples),
+    oursMs: median(pairs.map(([a]) => a)),
+    peerMs: median(pairs.map(([, b]) => b)),
+    ratioSamples,
+  };
 }
 
 /**
@@ -443,7 +456,7 @@ export async function runPairedWarm<I extends FrameInputsBase>(
   rounds: number,
   tick: (what: string) => void,
   warmupMs = 0,
-): Promise<PairedWarm> {
+): Promise<PairedRounds> {
   try {
     frame.reset();
     const ours = async (k: number): Promise<number> => {
@@ -474,17 +487,48 @@ export async function runPairedWarm<I extends FrameInputsBase>(
       peer(k);
       pairs.push([a, peer(k + 1)]);
     }
-    const ratioSamples = pairs.map(([a, b]) => a / b);
-    return {
-      rounds,
-      ratio: median(ratioSamples),
-      oursMs: median(pairs.map(([a]) => a)),
-      peerMs: median(pairs.map(([, b]) => b)),
-      ratioSamples,
-    };
+    return pairedRounds(pairs);
   } finally {
     inputs.destroy();
     world.free();
+  }
+}
+
+/**
+ * Our cold GPU frame and a peer's cold collision step, alternating: per round, our frame after
+ * reset() (nothing carried; its buffers grown by the frames before) on the built poses, then the
+ * first step of a fresh world of the peer's (built untimed, after the throwaway world that grew its
+ * heap). A cold frame is one sample a side; alternated over rounds, a busy moment of the machine
+ * moves one round's ratio, not the goal's. `inputs` is released.
+ */
+export async function runPairedCold<I extends FrameInputsBase>(
+  device: GPUDevice,
+  frame: GpuFrame<I>,
+  inputs: I & { destroy(): void },
+  build: () => EngineWorld,
+  rounds: number,
+  tick: (what: string) => void,
+  warmupMs = 0,
+): Promise<PairedRounds> {
+  try {
+    const pairs: [number, number][] = [];
+    for (let r = 0; r < rounds; r++) {
+      tick(`paired cold: round ${r + 1}/${rounds}`);
+      frame.reset();
+      if (warmupMs > 0) await keepGpuBusy(device, warmupMs);
+      const ours = await gpuStep(device, frame, inputs);
+      const world = build();
+      let peer: number;
+      try {
+        peer = world.step().collision;
+      } finally {
+        world.free();
+      }
+      pairs.push([ours.spanMs ?? ours.wallMs, peer]);
+    }
+    return pairedRounds(pairs);
+  } finally {
+    inputs.destroy();
   }
 }
 
