@@ -517,14 +517,7 @@ export async function runPairedCold<I extends FrameInputsBase>(
       frame.reset();
       if (warmupMs > 0) await keepGpuBusy(device, warmupMs);
       const ours = await gpuStep(device, frame, inputs);
-      const world = build();
-      let peer: number;
-      try {
-        peer = world.step().collision;
-      } finally {
-        world.free();
-      }
-      pairs.push([ours.spanMs ?? ours.wallMs, peer]);
+      pairs.push([ours.spanMs ?? ours.wallMs, firstStepCollision(build)]);
     }
     return pairedRounds(pairs);
   } finally {
@@ -717,6 +710,16 @@ export function rapier3dWorld(pile: Pile3D, motion: PileMotion): EngineWorld {
   };
 }
 
+/** The collision time of a fresh world's first step (its build not timed); the world is released. */
+function firstStepCollision(build: () => EngineWorld): number {
+  const world = build();
+  try {
+    return world.step().collision;
+  } finally {
+    world.free();
+  }
+}
+
 /**
  * Times an engine's world: a throwaway world of the same size first (built and stepped once, so
  * that rapier's WASM heap has grown and been touched, and V8 has compiled cannon's code), then the
@@ -730,13 +733,7 @@ export async function runEngine(
   tick: (what: string) => void,
 ): Promise<EngineResult> {
   tick('throwaway world (heap, JIT)');
-  const primer = build();
-  let primerCollisionMs: number;
-  try {
-    primerCollisionMs = primer.step().collision;
-  } finally {
-    primer.free();
-  }
+  const primerCollisionMs = firstStepCollision(build);
   tick('building the world');
   const t0 = performance.now();
   const world = build();
