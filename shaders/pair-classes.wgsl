@@ -72,6 +72,7 @@ struct PairClassParams {
 @group(0) @binding(8) var<uniform> pcParams: PairClassParams;
 
 const PC_BUCKETS: u32 = PC_CLASS_COUNT + 1u;
+const PC_FINISH_INVOCATIONS: u32 = PC_BUCKETS + 1u;    // pcFinish: a row per bucket, then the one over every item
 const PC_REJECTED: u32 = PC_CLASS_COUNT;
 const PC_NONE: u32 = 0xffffffffu;                      // an item past the count
 const PC_MAX_GROUPS_PER_DIMENSION: u32 = 65535u;
@@ -160,20 +161,24 @@ fn pcDispatch(count: u32, first: u32, live: bool) -> PairClassDispatch {
   );
 }
 
-@compute @workgroup_size(8)
+// Invocation b < PC_BUCKETS: bucket b's row; invocation PC_BUCKETS: the row over every item. One
+// store of a row for both (a store site is a per-lane scatter of every word on SIMD backends).
+@compute @workgroup_size(PC_FINISH_INVOCATIONS)
 fn pcFinish(@builtin(local_invocation_index) bucket: u32) {
-  if (bucket >= PC_BUCKETS) { return; }
-  let first = pcBlockCounts[bucket * pcParams.blocks];
-  let count = pcBlockCounts[(bucket + 1u) * pcParams.blocks] - first;
-  let live = count > 0u && (pcParams.compiled & (1u << bucket)) != 0u;
-  if (count > 0u && !live) {
-    pcControl[1u + bucket] += count;
-  }
-  classTable[bucket] = pcDispatch(count, first, live);
-  if (bucket == 0u) {
+  var row: PairClassDispatch;
+  if (bucket == PC_BUCKETS) {
     let items = pcBlockCounts[PC_BUCKETS * pcParams.blocks];
-    classTable[PC_BUCKETS] = pcDispatch(items, 0u, items > 0u);
+    row = pcDispatch(items, 0u, items > 0u);
+  } else {
+    let first = pcBlockCounts[bucket * pcParams.blocks];
+    let count = pcBlockCounts[(bucket + 1u) * pcParams.blocks] - first;
+    let live = count > 0u && (pcParams.compiled & (1u << bucket)) != 0u;
+    if (count > 0u && !live) {
+      pcControl[1u + bucket] += count;
+    }
+    row = pcDispatch(count, first, live);
   }
+  classTable[bucket] = row;
 }
 
 // Invocation t of pcParams.blocks takes items t, t + blocks, t + 2 blocks, … (PC_ITEMS of them at
