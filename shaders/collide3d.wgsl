@@ -54,8 +54,8 @@ struct HullSat3D {
 fn satHulls3D(A: Hull3D, B: Hull3D, margin: f32, scale: f32) -> HullSat3D {
   var sat: HullSat3D;
   sat.separated = true;
-  // Face axes of A against B, then of B against A.
-  for (var side = 0u; side < 2u; side++) {
+  // Face axes of A against B, then of B against A: one call site (pairSides3D).
+  for (var side = 0u; side < pairSides3D(B); side++) {
     let q = queryFaceDirections3D(pickHull3D(side == 0u, A, B), pickHull3D(side == 0u, B, A), margin, scale);
     if (q.separation > margin) { return sat; }
     if (side == 0u) {

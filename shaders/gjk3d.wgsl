@@ -226,9 +226,9 @@ fn closestHulls3D(P: Hull3D, Q: Hull3D, axis: vec3f, scale: f32) -> HullClosest3
     let vv = dot(v, v);
     if (n > 0u && vv <= touch) { break; }
     // Support of Q − P against v: P's vertex farthest along v, Q's farthest against it (a loop
-    // over the two hulls: one call site).
+    // over the two hulls: one call site, pairSides3D).
     var support = vec2u(0u);
-    for (var side = 0u; side < 2u; side++) {
+    for (var side = 0u; side < pairSides3D(Q); side++) {
       support[side] = deepestVertex3D(pickHull3D(side == 0u, P, Q), select(v, -v, side == 0u));
     }
     let ip = support.x;
@@ -284,9 +284,9 @@ fn closestHulls3D(P: Hull3D, Q: Hull3D, axis: vec3f, scale: f32) -> HullClosest3
   // The direction from P to Q: the join, or the SAT axis where the points touch.
   var u = axis;
   if (dist > CORE_DISTANCE_3D * scale) { u = d / dist; }
-  // The features on P (facing u) and on Q (facing -u), in a loop: one call site.
+  // The features on P (facing u) and on Q (facing -u), in a loop: one call site (pairSides3D).
   var features = vec2u(0u);
-  for (var side = 0u; side < 2u; side++) {
+  for (var side = 0u; side < pairSides3D(Q); side++) {
     let d = distinctVertices3D(s.ids, n, 8u * side);
     features[side] = simplexFeature3D(pickHull3D(side == 0u, P, Q), d.y, d.z, d.x, select(-u, u, side == 0u), select(q, p, side == 0u));
   }

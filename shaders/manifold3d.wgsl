@@ -98,6 +98,13 @@ fn makeHull3D(index: u32, kind: u32) -> Hull3D {
   return h;
 }
 
+// The two shapes of a pair, 2, as a loop bound the compiler cannot see (every shape has a vertex):
+// a loop over both shapes to the constant 2 is unrolled into a copy of its body per shape, where
+// the loop is there to make one call site of what it calls. No CPU counterpart.
+fn pairSides3D(h: Hull3D) -> u32 {
+  return select(1u, 2u, h.vertexCount > 0u);
+}
+
 // `a` when `first`, else `b`: the CPU's `first ? a : b` (WGSL's select takes no structs). A value,
 // not a variable: nothing to hold in memory.
 fn pickHull3D(first: bool, a: Hull3D, b: Hull3D) -> Hull3D {
