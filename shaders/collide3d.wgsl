@@ -54,16 +54,19 @@ struct HullSat3D {
 fn satHulls3D(A: Hull3D, B: Hull3D, margin: f32, scale: f32) -> HullSat3D {
   var sat: HullSat3D;
   sat.separated = true;
-  // Face axes of A against B, then of B against A: one call site (pairSides3D).
-  for (var side = 0u; side < pairSides3D(B); side++) {
+  // Face axes of A against B, then of B against A, until one parts the hulls: one call site (a
+  // loop to the constant 2 alone would be unrolled into two copies of the query).
+  var parted = false;
+  for (var side = 0u; side < 2u && !parted; side++) {
     let q = queryFaceDirections3D(pickHull3D(side == 0u, A, B), pickHull3D(side == 0u, B, A), margin, scale);
-    if (q.separation > margin) { return sat; }
+    parted = q.separation > margin;
     if (side == 0u) {
       sat.queryA = q;
     } else {
       sat.queryB = q;
     }
   }
+  if (parted) { return sat; }
   // Edge axes matter only above the best face axis less the hysteresis: the query skips the rest.
   if (CLASS_BOXES_ONLY_3D || (CLASS_BOX_PAIRS_3D && A.isBox && B.isBox)) {
     sat.queryE = queryBoxEdges3D(A, B, margin);

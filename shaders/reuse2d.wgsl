@@ -130,7 +130,13 @@ fn anchorFromManifold2D(shapeA: u32, xfA: Transform2D, shapeB: u32, xfB: Transfo
     let coreB = l + rB * rotate(invPose, n);
     let coreA = rotate(pose.q, l) + pose.p + (m.points[0].depth - rA) * n;
     let tol = CORE_SEPARATION * a.scale;
-    if (isCoreVertex2D(shapeA, coreA, tol) && isCoreVertex2D(shapeB, coreB, tol)) {
+    // A's core point a vertex of A's core, then B's of B's: one call site (a loop to the constant 2
+    // alone would be unrolled into two copies).
+    var joins = true;
+    for (var side = 0u; side < 2u && joins; side++) {
+      joins = isCoreVertex2D(select(shapeA, shapeB, side == 1u), select(coreA, coreB, side == 1u), tol);
+    }
+    if (joins) {
       a.countJoin = 1u | ANCHOR_JOIN;
       a.points[0] = AnchorPoint2D(coreB, rB, a.points[0].id);
       a.points[1] = AnchorPoint2D(coreA, rA, 0u);
