@@ -313,21 +313,7 @@ fn clipFaceContact3D(R: Hull3D, refFace: u32, I: Hull3D, incFace: u32, refIsA: b
   lm.kind = select(CONTACT_FACE_B_3D, CONTACT_FACE_A_3D, refIsA);
   setNormal3D(select(-n, n, refIsA));
   if (count == 0u) { return 0u; }
-  if (count <= MAX_MANIFOLD_POINTS_3D) {
-    for (var k = 0u; k < MAX_MANIFOLD_POINTS_3D; k++) {
-      if (k >= count) { break; }
-      pushPoint3D(cand[k].xyz, cand[k].w, candId[k]);
-    }
-    return count;
-  }
-  let c = reduceManifold3D(count, n, scale);
-  for (var i = 0u; i < MAX_MANIFOLD_POINTS_3D; i++) {
-    if (i >= c) { break; }
-    // chosen[i] by selects: `chosen` stays in registers (written at constant indices).
-    let k = select(select(chosen[3], chosen[2], i == 2u), select(chosen[1], chosen[0], i == 0u), i <= 1u);
-    pushPoint3D(cand[k].xyz, cand[k].w, candId[k]);
-  }
-  return c;
+  return reduceManifold3D(count, n, scale);
 }
 
 // Last resort of a face contact whose clipping left nothing: vertex bi of I, the deepest along -n
