@@ -32,12 +32,12 @@ fn edgeContact3D(A: Hull3D, B: Hull3D, query: EdgeQuery3D, scale: f32) -> u32 {
     if (!(dist <= CORE_DISTANCE_3D * scale)) { return EDGE_FAILED; }
     lm.kind = CONTACT_CLOSEST_3D;
     setJoinNormal3D(d, dist, query.axis, scale);
-    pushPoint3D(0.5 * (c.c1 + c.c2), query.separation, makeId3D(edgeFeature3D(A, ea, c.s), edgeFeature3D(B, eb, c.t)));
-    return EDGE_MADE;
+  } else {
+    lm.kind = CONTACT_EDGE_3D;
+    setNormal3D(query.axis);
   }
-  lm.kind = CONTACT_EDGE_3D;
-  setNormal3D(query.axis);
-  pushPoint3D(0.5 * (c.c1 + c.c2), query.separation, makeId3D(FEATURE_EDGE_3D + ea, FEATURE_EDGE_3D + eb));
+  // Within both edges the features are the edges themselves (one push site for both contacts).
+  pushPoint3D(0.5 * (c.c1 + c.c2), query.separation, makeId3D(edgeFeature3D(A, ea, c.s), edgeFeature3D(B, eb, c.t)));
   return EDGE_MADE;
 }
 

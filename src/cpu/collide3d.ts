@@ -23,7 +23,6 @@ import {
   CORE_DISTANCE_3D,
   EDGE_HYSTERESIS_3D,
   FACE_HYSTERESIS_3D,
-  FEATURE_EDGE_3D,
   SHAPE_KIND_3D,
 } from '../constants3d.ts';
 import type { Shape3D } from '../shapes3d.ts';
@@ -133,21 +132,16 @@ export function edgeContact3D(
     if (!(dist <= CORE_DISTANCE_3D * scale)) return EDGE_FAILED;
     lm.kind = CONTACT_KIND_3D.closest;
     setJoinNormal3D(lm, d, dist, query.axis, scale);
-    pushPoint3D(
-      lm,
-      vec3.midpoint(c.c1, c.c2, mid),
-      query.separation,
-      makeId3D(edgeFeature3D(A.shape, ea, c.s), edgeFeature3D(B.shape, eb, c.t)),
-    );
-    return EDGE_MADE;
+  } else {
+    lm.kind = CONTACT_KIND_3D.edge;
+    setNormal3D(lm, query.axis);
   }
-  lm.kind = CONTACT_KIND_3D.edge;
-  setNormal3D(lm, query.axis);
+  // Within both edges the features are the edges themselves (one push for both contacts).
   pushPoint3D(
     lm,
     vec3.midpoint(c.c1, c.c2, mid),
     query.separation,
-    makeId3D(FEATURE_EDGE_3D + ea, FEATURE_EDGE_3D + eb),
+    makeId3D(edgeFeature3D(A.shape, ea, c.s), edgeFeature3D(B.shape, eb, c.t)),
   );
   return EDGE_MADE;
 }
