@@ -1,7 +1,9 @@
 // Contact reduction (GPU mirror of src/cpu/reduce3d.ts): the clipped candidate points of a face
 // contact reduced to at most MAX_MANIFOLD_POINTS_3D that keep the deepest point (to within the
 // linear slop) and the largest area (the recipe of Bullet's contact clipping,
-// btPolyhedralContactClipping, with Box3D's hysteresis).
+// btPolyhedralContactClipping, with Box3D's hysteresis). The CPU runs each pick as loops of its
+// own (pickDeepest3D, pickFarthest3D, pickWidest3D, pickOutside3D: faster in JavaScript); here the
+// picks are one loop over pickScore3D, the same scores compared in the same order.
 
 // Candidate points before reduction: position (working frame) and separation in one vec4f, feature
 // id. As many as the clip buffers hold (CLASS_CLIP_POINTS_3D).

@@ -26,6 +26,7 @@ import {
   FEATURE_FACE_3D,
   FEATURE_VERTEX_3D,
   MAX_CLIP_POINTS_3D,
+  MAX_MANIFOLD_POINTS_3D,
   NEAR_COPLANAR_SINE_3D,
   NO_SIDE_3D,
 } from '../constants3d.ts';
@@ -65,10 +66,11 @@ function emptyClipPolygon3D(): ClipPolygon3D {
   };
 }
 
-/** Clip buffers (ping-pong) and the candidates kept. */
+/** Clip buffers (ping-pong), the candidates kept and the reduction's picks. */
 const clip0 = emptyClipPolygon3D();
 const clip1 = emptyClipPolygon3D();
 const cand = emptyCandidates3D();
+const chosen = new Int32Array(MAX_MANIFOLD_POINTS_3D);
 
 const face: HullFace3D = { first: 0, size: 0 };
 const entry: FaceEntry3D = { vertex: 0, edge: 0 };
@@ -416,7 +418,17 @@ export function clipFaceContact3D(
   lm.kind = refIsA ? CONTACT_KIND_3D.faceA : CONTACT_KIND_3D.faceB;
   setNormal3D(lm, refIsA ? n : vec3.negate(n, normal));
   if (count === 0) return 0;
-  return reduceManifold3D(lm, cand, count, n, scale);
+  if (count <= MAX_MANIFOLD_POINTS_3D) {
+    for (let k = 0; k < count; k++)
+      pushPoint3D(lm, vec3.load(cand.pos, 3 * k, x), cand.sep[k], cand.id[k]);
+    return count;
+  }
+  const c = reduceManifold3D(cand, count, n, scale, chosen);
+  for (let i = 0; i < c; i++) {
+    const k = chosen[i];
+    pushPoint3D(lm, vec3.load(cand.pos, 3 * k, x), cand.sep[k], cand.id[k]);
+  }
+  return c;
 }
 
 /**

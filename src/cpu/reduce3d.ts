@@ -2,16 +2,18 @@
 // contact reduced to at most MAX_MANIFOLD_POINTS_3D that keep the deepest point (to within the
 // linear slop) and the largest area (the recipe of Bullet's contact clipping,
 // btPolyhedralContactClipping, with Box3D's hysteresis). Scalars inside (flat candidates): it runs
-// on most face contacts of resting boxes.
+// on most face contacts of resting boxes. The shader runs the picks as one loop over a score
+// function (pickScore3D) that pushes each pick's point, for its code size; here each pick keeps
+// loops of its own, which JavaScript runs twice as fast: the same scores, compared in the same
+// order, and the points pushed in pick order by the caller (docs/frame.md, *Cold start*).
 
 import {
   MAX_CLIP_POINTS_3D,
-  MAX_MANIFOLD_POINTS_3D,
   REDUCTION_DEPTH_TOLERANCE_3D,
   REDUCTION_HYSTERESIS_3D,
 } from '../constants3d.ts';
-import { pushPoint3D, swapId3D, type LocalManifold3D } from './manifold3d.ts';
-import { vec3, type Vec3, type Vec3Like } from './vec3.ts';
+import { swapId3D } from './manifold3d.ts';
+import type { Vec3Like } from './vec3.ts';
 
 /** Candidate points before reduction: position (working frame, x, y, z at 3 i), separation, feature id (WGSL: cand, candId). */
 export interface Candidates3D {
@@ -28,185 +30,214 @@ export function emptyCandidates3D(): Candidates3D {
   };
 }
 
-/** What a pick scores by: the candidates' own measures, and the picks taken before it (WGSL: `struct Picks3D`). */
-export interface Picks3D {
-  /** At most 4 candidates: each kept, in order. */
-  all: boolean;
-  /** The first pick's depth bound. */
-  tolDepth: number;
-  centroid: Vec3;
-  normal: Vec3;
-  /** The first three picks' candidates, and their points. */
-  index: Int32Array;
-  a: Vec3;
-  b: Vec3;
-  c: Vec3;
-  /** The winding of (a, b, c) around the normal. */
-  sign: number;
-}
-
-const picks: Picks3D = {
-  all: false,
-  tolDepth: 0,
-  centroid: vec3.create(),
-  normal: vec3.create(),
-  index: new Int32Array(3),
-  a: vec3.create(),
-  b: vec3.create(),
-  c: vec3.create(),
-  sign: 1,
-};
-
 /**
- * Pushes the n candidates (n > 0) onto the manifold (pushPoint3D), reduced to at most 4: up to 4
- * are all kept, in order; of more, the deepest point, the one farthest from it, the one making the
- * largest triangle with both, the one adding the largest area outside that triangle. Each pick
- * takes, of the candidates within REDUCTION_HYSTERESIS_3D of the best score, the one first in
- * feature id order (firstById3D): points of nearly equal merit are chosen by who they are, not by
- * where the clip loop started, so the same points are kept when the reference face moves from A
- * to B (ids are in A, B order either way) and when A and B are exchanged. The first pick is, of
- * the points within REDUCTION_DEPTH_TOLERANCE_3D of the deepest, one farthest from the
- * candidates' centroid: a resting pair's depths follow its wobble, its corners do not. Returns the
- * number pushed.
+ * Reduces the n > 4 candidates to 4 in `chosen`: the deepest point, the one farthest from it, the
+ * one making the largest triangle with both, the one adding the largest area outside that
+ * triangle. Each pick takes, of the candidates within REDUCTION_HYSTERESIS_3D of the best score,
+ * the one first in feature id order (firstById3D): points of nearly equal merit are chosen by who
+ * they are, not by where the clip loop started, so the same points are kept when the reference
+ * face moves from A to B (ids are in A, B order either way) and when A and B are exchanged. The
+ * first pick is, of the points within REDUCTION_DEPTH_TOLERANCE_3D of the deepest, one farthest
+ * from the candidates' centroid: a resting pair's depths follow its wobble, its corners do not.
+ * Returns the number chosen.
  */
 export function reduceManifold3D(
-  lm: LocalManifold3D,
   cand: Candidates3D,
   n: number,
   normal: Vec3Like,
   scale: number,
+  chosen: Int32Array,
 ): number {
+  const i0 = pickDeepest3D(cand, n, scale);
+  chosen[0] = i0;
+  const i1 = pickFarthest3D(cand, n, i0);
+  if (i1 < 0) return 1;
+  chosen[1] = i1;
+  const i2 = pickWidest3D(cand, n, i0, i1, normal, widest).index;
+  if (i2 < 0) return 2;
+  chosen[2] = i2;
+  const i3 = pickOutside3D(cand, n, i0, i1, i2, normal, widest.sign);
+  if (i3 < 0) return 3;
+  chosen[3] = i3;
+  return 4;
+}
+
+/** The third pick and the winding of (a, b, it) around the normal (WGSL: `struct AreaPick3D`). */
+export interface AreaPick3D {
+  /** -1: none (every candidate on the line a–b). */
+  index: number;
+  sign: number;
+}
+
+const widest: AreaPick3D = { index: -1, sign: 1 };
+
+/**
+ * Pick 1: of the deepest candidates (within the depth tolerance of the smallest separation), the
+ * one farthest out from the candidates' centroid (a corner of the region).
+ */
+export function pickDeepest3D(cand: Candidates3D, n: number, scale: number): number {
   const candPos = cand.pos;
   const candSep = cand.sep;
   let lo = Infinity;
+  for (let i = 0; i < n; i++) if (candSep[i] < lo) lo = candSep[i];
+  const tolDepth = lo + REDUCTION_DEPTH_TOLERANCE_3D * scale;
   let gx = 0,
     gy = 0,
     gz = 0;
   for (let i = 0; i < n; i++) {
-    if (candSep[i] < lo) lo = candSep[i];
     gx += candPos[3 * i];
     gy += candPos[3 * i + 1];
     gz += candPos[3 * i + 2];
   }
-  picks.all = n <= MAX_MANIFOLD_POINTS_3D;
-  picks.tolDepth = lo + REDUCTION_DEPTH_TOLERANCE_3D * scale;
-  vec3.set(gx / n, gy / n, gz / n, picks.centroid);
-  vec3.copy(normal, picks.normal);
-  picks.index.fill(-1);
-  picks.sign = 1;
-  let count = 0;
-  for (let pick = 0; pick < MAX_MANIFOLD_POINTS_3D; pick++) {
-    let hi = 0;
-    for (let i = 0; i < n; i++) {
-      const score = pickScore3D(cand, pick, i, picks);
-      if (score > hi) hi = score;
-    }
-    // The first pick always takes a point (the deepest is within its own tolerance); a later one
-    // none when no candidate scores above 0.
-    let taken = -1;
-    if (pick === 0 || hi > 0) {
-      for (let i = 0; i < n; i++) {
-        if (
-          pickScore3D(cand, pick, i, picks) >= REDUCTION_HYSTERESIS_3D * hi &&
-          firstById3D(cand, i, taken)
-        )
-          taken = i;
-      }
-    }
-    if (taken < 0) break;
-    pushPoint3D(lm, vec3.load(candPos, 3 * taken, point), candSep[taken], cand.id[taken]);
-    takePick3D(pick, taken, point, picks);
-    count++;
+  gx /= n;
+  gy /= n;
+  gz /= n;
+  let far = 0;
+  for (let i = 0; i < n; i++) {
+    if (candSep[i] > tolDepth) continue;
+    const dx = candPos[3 * i] - gx,
+      dy = candPos[3 * i + 1] - gy,
+      dz = candPos[3 * i + 2] - gz;
+    far = Math.max(far, dx * dx + dy * dy + dz * dz);
   }
-  return count;
+  let i0 = -1;
+  for (let i = 0; i < n; i++) {
+    const dx = candPos[3 * i] - gx,
+      dy = candPos[3 * i + 1] - gy,
+      dz = candPos[3 * i + 2] - gz;
+    if (
+      candSep[i] <= tolDepth &&
+      dx * dx + dy * dy + dz * dz >= REDUCTION_HYSTERESIS_3D * far &&
+      firstById3D(cand, i, i0)
+    )
+      i0 = i;
+  }
+  return i0;
 }
 
-const point = vec3.create();
+/** Pick 2: the candidate farthest from pick a = i0; -1 when every candidate is at a. */
+export function pickFarthest3D(cand: Candidates3D, n: number, i0: number): number {
+  const candPos = cand.pos;
+  const ax = candPos[3 * i0],
+    ay = candPos[3 * i0 + 1],
+    az = candPos[3 * i0 + 2];
+  let hi = 0;
+  for (let i = 0; i < n; i++) {
+    const dx = candPos[3 * i] - ax,
+      dy = candPos[3 * i + 1] - ay,
+      dz = candPos[3 * i + 2] - az;
+    const d = dx * dx + dy * dy + dz * dz;
+    if (d > hi) hi = d;
+  }
+  if (!(hi > 0)) return -1;
+  let i1 = -1;
+  for (let i = 0; i < n; i++) {
+    const dx = candPos[3 * i] - ax,
+      dy = candPos[3 * i + 1] - ay,
+      dz = candPos[3 * i + 2] - az;
+    if (dx * dx + dy * dy + dz * dz >= REDUCTION_HYSTERESIS_3D * hi && firstById3D(cand, i, i1))
+      i1 = i;
+  }
+  return i1;
+}
 
 /**
- * The score of candidate i for pick `pick` (0 to 3), larger is better; -1 where the pick may not
- * take it.
+ * Pick 3: the candidate making the largest |signed area| of (a, b, p) around the normal (a = i0,
+ * b = i1), and the sign of that area, into `out` (index -1 when all are on the line a–b).
  */
-export function pickScore3D(cand: Candidates3D, pick: number, i: number, picks: Picks3D): number {
-  if (picks.all) return i === pick ? 1 : -1;
+export function pickWidest3D(
+  cand: Candidates3D,
+  n: number,
+  i0: number,
+  i1: number,
+  normal: Vec3Like,
+  out: AreaPick3D,
+): AreaPick3D {
   const candPos = cand.pos;
-  const px = candPos[3 * i],
-    py = candPos[3 * i + 1],
-    pz = candPos[3 * i + 2];
-  if (pick === 0) {
-    // Of the deepest candidates, the one farthest out from the centroid (a corner of the region).
-    const g = picks.centroid;
-    const dx = px - g[0],
-      dy = py - g[1],
-      dz = pz - g[2];
-    return cand.sep[i] <= picks.tolDepth ? dx * dx + dy * dy + dz * dz : -1;
+  const nx = normal[0],
+    ny = normal[1],
+    nz = normal[2];
+  const ax = candPos[3 * i0],
+    ay = candPos[3 * i0 + 1],
+    az = candPos[3 * i0 + 2];
+  const abx = candPos[3 * i1] - ax,
+    aby = candPos[3 * i1 + 1] - ay,
+    abz = candPos[3 * i1 + 2] - az;
+  let hi = 0;
+  for (let i = 0; i < n; i++) {
+    const px = candPos[3 * i] - ax,
+      py = candPos[3 * i + 1] - ay,
+      pz = candPos[3 * i + 2] - az;
+    const area = Math.abs(
+      nx * (aby * pz - abz * py) + ny * (abz * px - abx * pz) + nz * (abx * py - aby * px),
+    );
+    if (area > hi) hi = area;
   }
-  const a = picks.a;
-  if (pick === 1) {
-    // The farthest from a.
-    const dx = px - a[0],
-      dy = py - a[1],
-      dz = pz - a[2];
-    return dx * dx + dy * dy + dz * dz;
+  let i2 = -1;
+  let sign = 1;
+  if (hi > 0) {
+    for (let i = 0; i < n; i++) {
+      const px = candPos[3 * i] - ax,
+        py = candPos[3 * i + 1] - ay,
+        pz = candPos[3 * i + 2] - az;
+      const area =
+        nx * (aby * pz - abz * py) + ny * (abz * px - abx * pz) + nz * (abx * py - aby * px);
+      if (Math.abs(area) >= REDUCTION_HYSTERESIS_3D * hi && firstById3D(cand, i, i2)) {
+        i2 = i;
+        sign = area > 0 ? 1 : -1;
+      }
+    }
   }
-  if (pick === 2) {
-    // The largest |signed area| of (a, b, p) around the normal.
-    return Math.abs(signedArea3D(picks, px, py, pz));
-  }
-  // The largest area added outside triangle (a, b, c).
-  const index = picks.index;
-  if (i === index[0] || i === index[1] || i === index[2]) return -1;
-  const b = picks.b;
-  const c = picks.c;
-  const nrm = picks.normal;
-  return addedArea3D(
-    cand,
-    i,
-    a[0],
-    a[1],
-    a[2],
-    b[0],
-    b[1],
-    b[2],
-    c[0],
-    c[1],
-    c[2],
-    nrm[0],
-    nrm[1],
-    nrm[2],
-    picks.sign,
-  );
+  out.index = i2;
+  out.sign = sign;
+  return out;
 }
 
-/** Records pick `pick`: candidate i, at point p. */
-export function takePick3D(pick: number, i: number, p: Vec3Like, picks: Picks3D): void {
-  if (pick === 0) {
-    picks.index[0] = i;
-    vec3.copy(p, picks.a);
-  } else if (pick === 1) {
-    picks.index[1] = i;
-    vec3.copy(p, picks.b);
-  } else if (pick === 2) {
-    picks.index[2] = i;
-    vec3.copy(p, picks.c);
-    picks.sign = signedArea3D(picks, p[0], p[1], p[2]) > 0 ? 1 : -1;
+/**
+ * Pick 4: the candidate adding the largest area outside triangle (a, b, c) = (i0, i1, i2), wound
+ * by `sign` around the normal: the best score, then the candidate within the hysteresis of it
+ * first in id order; -1 when none adds any.
+ */
+export function pickOutside3D(
+  cand: Candidates3D,
+  n: number,
+  i0: number,
+  i1: number,
+  i2: number,
+  normal: Vec3Like,
+  sign: number,
+): number {
+  const candPos = cand.pos;
+  const nx = normal[0],
+    ny = normal[1],
+    nz = normal[2];
+  const ax = candPos[3 * i0],
+    ay = candPos[3 * i0 + 1],
+    az = candPos[3 * i0 + 2];
+  const bx = candPos[3 * i1],
+    by = candPos[3 * i1 + 1],
+    bz = candPos[3 * i1 + 2];
+  const cx = candPos[3 * i2],
+    cy = candPos[3 * i2 + 1],
+    cz = candPos[3 * i2 + 2];
+  let hi = 0;
+  for (let i = 0; i < n; i++) {
+    if (i === i0 || i === i1 || i === i2) continue;
+    const added = addedArea3D(cand, i, ax, ay, az, bx, by, bz, cx, cy, cz, nx, ny, nz, sign);
+    if (added > hi) hi = added;
   }
-}
-
-/** The signed area of (a, b, p) around the normal (twice the triangle's). */
-function signedArea3D(picks: Picks3D, px: number, py: number, pz: number): number {
-  const a = picks.a;
-  const b = picks.b;
-  const nrm = picks.normal;
-  const abx = b[0] - a[0],
-    aby = b[1] - a[1],
-    abz = b[2] - a[2];
-  const qx = px - a[0],
-    qy = py - a[1],
-    qz = pz - a[2];
-  return (
-    nrm[0] * (aby * qz - abz * qy) + nrm[1] * (abz * qx - abx * qz) + nrm[2] * (abx * qy - aby * qx)
-  );
+  if (!(hi > 0)) return -1;
+  let i3 = -1;
+  for (let i = 0; i < n; i++) {
+    if (i === i0 || i === i1 || i === i2) continue;
+    if (
+      addedArea3D(cand, i, ax, ay, az, bx, by, bz, cx, cy, cz, nx, ny, nz, sign) >=
+        REDUCTION_HYSTERESIS_3D * hi &&
+      firstById3D(cand, i, i3)
+    )
+      i3 = i;
+  }
+  return i3;
 }
 
 /**
