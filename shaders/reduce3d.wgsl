@@ -25,8 +25,8 @@ var<private> candId: array<u32, CLASS_CLIP_POINTS_3D>;
 // number pushed.
 //
 // The picks are one loop, each pick two passes over the candidates (the best score, then the
-// first in id order within the hysteresis of it) and one push: a loop per pass and pick read cand
-// at nine sites and a push per point at four more, each a gather on SIMD backends (lavapipe).
+// first in id order within the hysteresis of it) and one push, so that cand is read at three
+// sites: each run-time-indexed read is a gather the driver compiles per site on SIMD backends.
 fn reduceManifold3D(n: u32, normal: vec3f, scale: f32) -> u32 {
   var lo = F32_MAX_3D;
   var g = vec3f(0.0);
@@ -53,12 +53,13 @@ fn reduceManifold3D(n: u32, normal: vec3f, scale: f32) -> u32 {
       var key = 0u;
       for (var i = 0u; i < n; i++) {
         let p = cand[i];
-        let k = idOrder3D(candId[i]);
+        let pid = candId[i];
+        let k = idOrder3D(pid);
         if (pickScore3D(pick, i, p.xyz, p.w, picks) >= REDUCTION_HYSTERESIS_3D * hi && firstById3D(k, taken, key)) {
           taken = i;
           key = k;
           point = p;
-          id = candId[i];
+          id = pid;
         }
       }
     }
