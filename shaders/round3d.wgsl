@@ -21,25 +21,27 @@ fn roundCore3D(R: Hull3D) -> CoreEnds3D {
   return CoreEnds3D(hullVertexW(R, 0u), hullVertexW(R, select(0u, 1u, R.vertexCount == 2u)));
 }
 
-// Exact closest points between hull H (own frame) and the segment p–q (a point when p = q), for
-// a core that lies outside H: the edges' closest points, then the end points over a face's
-// interior.
-fn closestHullCore3D(H: Hull3D, p: vec3f, q: vec3f, isSegment: bool) -> HullCoreClosest3D {
+// Exact closest points between hull H (own frame) and the segment p–q (a point when p = q): those
+// of H's edges first to end - 1, then with `overFaces` the end points over a face's interior.
+// Every edge and the faces: the closest points of a core that lies outside H; one edge: the
+// points of an edge contact (one call site for both: the compiler inlines each).
+fn closestHullCore3D(H: Hull3D, p: vec3f, q: vec3f, isSegment: bool, first: u32, end: u32, overFaces: bool) -> HullCoreClosest3D {
   var out = HullCoreClosest3D(0.0, vec3f(0.0), vec3f(0.0), 0u, 0.0);
-  var best = closestCoreEdges3D(H, p, q, isSegment, &out);
-  best = closestCoreFaces3D(H, p, q, isSegment, best, &out);
+  var best = closestCoreEdges3D(H, p, q, isSegment, first, end, &out);
+  if (overFaces) { best = closestCoreFaces3D(H, p, q, isSegment, best, &out); }
   out.distance = sqrt(best);
   return out;
 }
 
-// Hull edges against the core: the closest pair of points into `out`, returns its squared
-// distance. The CPU reference first skips edges whose face planes are farther from the core than
-// the best so far (planeGap3D there; the same answer): a SIMD lane gains nothing from skipping
-// while its neighbours go on, and the plane reads cost more than they save (docs/tuning.md).
-fn closestCoreEdges3D(H: Hull3D, p: vec3f, q: vec3f, isSegment: bool, out: ptr<function, HullCoreClosest3D>) -> f32 {
+// Hull edges first to end - 1 against the core: the closest pair of points into `out`, returns its
+// squared distance. The CPU reference first skips edges whose face planes are farther from the
+// core than the best so far (planeGap3D there; the same answer): a SIMD lane gains nothing from
+// skipping while its neighbours go on, and the plane reads cost more than they save
+// (docs/tuning.md).
+fn closestCoreEdges3D(H: Hull3D, p: vec3f, q: vec3f, isSegment: bool, first: u32, end: u32, out: ptr<function, HullCoreClosest3D>) -> f32 {
   var best = F32_MAX_3D;
-  for (var e = 0u; e < MAX_HULL_EDGES; e++) {
-    if (e >= H.edgeCount) { break; }
+  for (var e = first; e < MAX_HULL_EDGES; e++) {
+    if (e >= end) { break; }
     let edge = hullEdge(H, e);
     let c = closestSegments3D(hullVertex(H, edge.x), hullVertex(H, edge.y), p, q);
     let d = c.c2 - c.c1;
@@ -172,15 +174,21 @@ fn collideHullRound3D(H: Hull3D, R: Hull3D, margin: f32, scale: f32) {
   let sepF = faces.separation;
   let faceF = faces.face;
   let sepE = edges.separation;
-  // Separated cores: exact closest points. Overlapping cores: SAT. Both may clip the capsule to
-  // face F, through one call site (the compiler inlines each).
+  // Separated cores: exact closest points. Overlapping cores: SAT, where a hull edge's axis makes
+  // one point on that edge's closest point to the capsule. Both may clip the capsule to face F,
+  // through one call site (the compiler inlines each).
   let separated = max(sepF, sepE) > CORE_DISTANCE_3D * scale;
+  let edgeContact = !separated && isSegment && sepE > sepF + EDGE_HYSTERESIS_3D * scale;
   var c: HullCoreClosest3D;
-  if (separated) {
-    c = closestHullCore3D(H, p, q, isSegment);
-    if (c.distance > reach) { return; }
-  } else if (isSegment && sepE > sepF + EDGE_HYSTERESIS_3D * scale) {
-    pushEdgeContact3D(H, edges.edge, edges.axis, sepE, p, q, r);
+  if (separated || edgeContact) {
+    let first = select(0u, edges.edge, edgeContact);
+    let end = select(H.edgeCount, edges.edge + 1u, edgeContact);
+    c = closestHullCore3D(H, p, q, isSegment, first, end, separated);
+    if (separated && c.distance > reach) { return; }
+  }
+  if (edgeContact) {
+    lm.kind = CONTACT_EDGE_3D;
+    pushCoreContact3D(&c, edges.axis, sepE - r, isSegment);
     return;
   }
   // Separated: face F's axis realises the distance (within the hysteresis), so the capsule is
@@ -195,7 +203,9 @@ fn collideHullRound3D(H: Hull3D, R: Hull3D, margin: f32, scale: f32) {
   }
   if (clipToFace && clipSegmentToFace3D(H, faceF, p, q, r, margin, scale) > 0u) { return; }
   if (separated) {
-    pushClosestContact3D(&c, isSegment, r);
+    lm.count = 0u;
+    lm.kind = CONTACT_CLOSEST_3D;
+    pushCoreContact3D(&c, (c.corePoint - c.hullPoint) * (1.0 / c.distance), c.distance - r, isSegment);
     return;
   }
   pushDeepestEnd3D(faceF, pl, p, q, isSegment, r, margin);
@@ -246,28 +256,10 @@ fn queryCoreEdges3D(H: Hull3D, p: vec3f, u: vec3f, isSegment: bool) -> CoreEdgeQ
   return CoreEdgeQuery3D(sepE, edgeE, axisE);
 }
 
-// The separated cores' contact: one point midway between the closest points c, along them.
-fn pushClosestContact3D(c: ptr<function, HullCoreClosest3D>, isSegment: bool, r: f32) {
-  lm.count = 0u;
-  lm.kind = CONTACT_CLOSEST_3D;
-  let dist = (*c).distance;
-  let m = ((*c).corePoint - (*c).hullPoint) * (1.0 / dist);
-  setNormal3D(m);
-  let s = dist - r;
-  let h = 0.5 * s;
-  pushPoint3D((*c).hullPoint + h * m, s, makeId3D((*c).feature, coreFeature3D(isSegment, (*c).param)));
-}
-
-// A hull edge's SAT contact with the capsule p–q: axis (separation sepE) and one point.
-fn pushEdgeContact3D(H: Hull3D, edgeE: u32, axisE: vec3f, sepE: f32, p: vec3f, q: vec3f, r: f32) {
-  let edge = hullEdge(H, edgeE);
-  let e = closestSegments3D(hullVertex(H, edge.x), hullVertex(H, edge.y), p, q);
-  lm.kind = CONTACT_EDGE_3D;
-  setNormal3D(axisE);
-  let s = sepE - r;
-  // Midway between the hull edge point and the round surface (core point - r n).
-  let h = 0.5 * s;
-  pushPoint3D(e.c1 + h * axisE, s, makeId3D(edgeFeature3D(H, edgeE, e.s), coreFeature3D(true, e.t)));
+// A one-point contact at c's hull point: normal n, separation sep.
+fn pushCoreContact3D(c: ptr<function, HullCoreClosest3D>, n: vec3f, sep: f32, isSegment: bool) {
+  setNormal3D(n);
+  pushPoint3D((*c).hullPoint + (0.5 * sep) * n, sep, makeId3D((*c).feature, coreFeature3D(isSegment, (*c).param)));
 }
 
 // A sphere centre (or a segment that clips away) inside the hull: its deepest end point below

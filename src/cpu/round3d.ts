@@ -113,20 +113,25 @@ function planeGap3D(
 }
 
 /**
- * Exact closest points between hull H (own frame) and the segment p–q (a point when p = q), for a
- * core that lies outside H, into `out`: the edges' closest points, then the end points over a
- * face's interior. (Scalars in the loops over faces: this is the hot path of hull–round pairs.)
+ * Exact closest points between hull H (own frame) and the segment p–q (a point when p = q), into
+ * `out`: those of H's edges first to end - 1 (every edge: 0, edgeCount), then with `overFaces`
+ * the end points over a face's interior. Every edge and the faces: the closest points of a core
+ * that lies outside H; one edge: the points of an edge contact. (Scalars in the loops over faces:
+ * this is the hot path of hull–round pairs.)
  */
 export function closestHullCore3D(
   H: Hull3D,
   p: Vec3Like,
   q: Vec3Like,
   isSegment: boolean,
+  first: number,
+  end: number,
+  overFaces: boolean,
   out: HullCoreClosest3D,
 ): HullCoreClosest3D {
   coreFaceGaps3D(H, p, q);
-  let best = closestCoreEdges3D(H, p, q, isSegment, out);
-  best = closestCoreFaces3D(H, p, q, isSegment, best, out);
+  let best = closestCoreEdges3D(H, p, q, isSegment, first, end, out);
+  if (overFaces) best = closestCoreFaces3D(H, p, q, isSegment, best, out);
   out.distance = Math.sqrt(best);
   return out;
 }
@@ -151,20 +156,22 @@ function coreFaceGaps3D(H: Hull3D, p: Vec3Like, q: Vec3Like): void {
 }
 
 /**
- * Hull edges against the core: the closest pair of points into `out`, returns its squared
- * distance. An edge lies in the planes of its two faces, so it is no closer to the core than the
- * core is to either plane: edges that cannot beat the best are skipped (the answer is the same,
- * and faster on the CPU). The WGSL loop does not skip: see there.
+ * Hull edges first to end - 1 against the core: the closest pair of points into `out`, returns
+ * its squared distance. An edge lies in the planes of its two faces, so it is no closer to the
+ * core than the core is to either plane: edges that cannot beat the best are skipped (the answer
+ * is the same, and faster on the CPU). The WGSL loop does not skip: see there.
  */
 function closestCoreEdges3D(
   H: Hull3D,
   p: Vec3Like,
   q: Vec3Like,
   isSegment: boolean,
+  first: number,
+  end: number,
   out: HullCoreClosest3D,
 ): number {
   let best = Infinity;
-  for (let k = 0, n = H.shape.edgeCount; k < n; k++) {
+  for (let k = first; k < end; k++) {
     hullEdge(H, k, edge);
     const gap = Math.max(faceGap[edge.f0], faceGap[edge.f1]);
     if (gap * gap >= best) continue;
@@ -364,7 +371,7 @@ export function collideHullRound3D(
   const sepE = edges.separation;
   if (Math.max(sepF, sepE) > CORE_DISTANCE_3D * scale) {
     // Separated cores: exact closest points.
-    const c = closestHullCore3D(H, p, q, isSegment, hullCore);
+    const c = closestHullCore3D(H, p, q, isSegment, 0, H.shape.edgeCount, true, hullCore);
     if (c.distance > reach) return;
     // Face F's axis realises the distance (within the hysteresis): the capsule is closest to F,
     // at its interior or its boundary. Clip it to the face; each end within the margin is a point
@@ -376,12 +383,24 @@ export function collideHullRound3D(
       setNormal3D(lm, hullNormal(H, faceF, n));
       if (clipSegmentToFace3D(H, faceF, p, q, r, margin, scale, lm) > 0) return;
     }
-    pushClosestContact3D(c, isSegment, r, lm);
+    lm.count = 0;
+    lm.kind = CONTACT_KIND_3D.closest;
+    const dist = c.distance;
+    pushCoreContact3D(
+      c,
+      vec3.scale(vec3.sub(c.corePoint, c.hullPoint, n), 1 / dist, n),
+      dist - r,
+      isSegment,
+      lm,
+    );
     return;
   }
-  // Overlapping cores: SAT.
+  // Overlapping cores: SAT. A hull edge's axis: one point, on that edge's closest point to the
+  // capsule.
   if (isSegment && sepE > sepF + EDGE_HYSTERESIS_3D * scale) {
-    pushEdgeContact3D(H, edges.edge, edges.axis, sepE, p, q, r, lm);
+    const c = closestHullCore3D(H, p, q, true, edges.edge, edges.edge + 1, false, hullCore);
+    lm.kind = CONTACT_KIND_3D.edge;
+    pushCoreContact3D(c, edges.axis, sepE - r, true, lm);
     return;
   }
   const pl = hullPlane(H, faceF, facePlane);
@@ -453,49 +472,20 @@ function queryCoreEdges3D(
   return out;
 }
 
-/** The separated cores' contact: one point midway between the closest points c, along them. */
-function pushClosestContact3D(
+/** A one-point contact at c's hull point: normal `normal`, separation `sep`. */
+function pushCoreContact3D(
   c: HullCoreClosest3D,
+  normal: Vec3Like,
+  sep: number,
   isSegment: boolean,
-  r: number,
   lm: LocalManifold3D,
 ): void {
-  const dist = c.distance;
-  lm.count = 0;
-  lm.kind = CONTACT_KIND_3D.closest;
-  const normal = vec3.scale(vec3.sub(c.corePoint, c.hullPoint, n), 1 / dist, n);
   setNormal3D(lm, normal);
-  const sep = dist - r;
   pushPoint3D(
     lm,
     vec3.addScaled(c.hullPoint, normal, 0.5 * sep, x),
     sep,
     makeId3D(c.feature, coreFeature3D(isSegment, c.param)),
-  );
-}
-
-/** A hull edge's SAT contact with the capsule p–q: axis (separation sepE) and one point. */
-function pushEdgeContact3D(
-  H: Hull3D,
-  edgeE: number,
-  axisE: Vec3Like,
-  sepE: number,
-  p: Vec3Like,
-  q: Vec3Like,
-  r: number,
-  lm: LocalManifold3D,
-): void {
-  hullEdge(H, edgeE, edge);
-  const c = closestSegments3D(hullVertex(H, edge.v0, va), hullVertex(H, edge.v1, vb), p, q, seg);
-  lm.kind = CONTACT_KIND_3D.edge;
-  setNormal3D(lm, axisE);
-  const sep = sepE - r;
-  // Midway between the hull edge point and the round surface (core point - r n).
-  pushPoint3D(
-    lm,
-    vec3.addScaled(c.c1, axisE, 0.5 * sep, x),
-    sep,
-    makeId3D(edgeFeature3D(H.shape, edgeE, c.s), coreFeature3D(true, c.t)),
   );
 }
 
