@@ -278,35 +278,32 @@ fn queryBoxEdges3D(A: Hull3D, B: Hull3D, limit: f32) -> EdgeQuery3D {
   var bestA = -1;
   var bestB = 0u;
   var axis = vec3f(0.0);
-  var done = false;
-  // Fixed trip counts, no break (`done` skips the rest): the loops unroll and xf.rot[b] is a
-  // column picked by a constant (a run-time index would put the matrix in memory).
-  for (var a = 0u; a < 3u; a++) {
-    for (var b = 0u; b < 3u; b++) {
-      if (done) { continue; }
-      // B's axis b in A's frame, and L = e_a × it.
-      let e = xf.rot[b];
-      var n = vec3f(select(select(-e.y, e.z, a == 1u), 0.0, a == 0u), select(select(e.x, 0.0, a == 1u), -e.z, a == 0u), select(select(0.0, -e.x, a == 1u), e.y, a == 0u));
-      let l2 = dot(n, n);
-      if (l2 < PARALLEL_EDGE_SINE_3D * PARALLEL_EDGE_SINE_3D * dot(e, e)) { continue; }
-      n = n * (1.0 / sqrt(l2));
-      if (dot(n, t) < 0.0) {
-        n = -n;
-      }
-      let nb = transpose(xf.rot) * n;
-      let s = dot(n, t) - dot(A.half, abs(n)) - dot(B.half, abs(nb));
-      if (s > best) {
-        best = s;
-        // A's support edge along n: along axis a, the other coordinates on n's side; B's against n.
-        let maskA = select(0u, 1u, a != 0u && n.x > 0.0) | select(0u, 2u, a != 1u && n.y > 0.0) | select(0u, 4u, a != 2u && n.z > 0.0);
-        let maskB = select(0u, 1u, b != 0u && nb.x < 0.0) | select(0u, 2u, b != 1u && nb.y < 0.0) | select(0u, 4u, b != 2u && nb.z < 0.0);
-        bestA = i32(boxEdgeByAxis3D(a, maskA));
-        bestB = boxEdgeByAxis3D(b, maskB);
-        axis = n;
-        if (s > limit) {
-          done = true;
-        }
-      }
+  // One loop over the 9 pairs of axes, A's axis a the outer: two nested loops of 3 are unrolled,
+  // nine copies of the body. B's axis b is picked by selects (a run-time index would put the
+  // matrix in memory).
+  for (var k = 0u; k < 9u; k++) {
+    let a = k / 3u;
+    let b = k % 3u;
+    // B's axis b in A's frame, and L = e_a × it.
+    let e = select(select(xf.rot[2], xf.rot[1], b == 1u), xf.rot[0], b == 0u);
+    var n = vec3f(select(select(-e.y, e.z, a == 1u), 0.0, a == 0u), select(select(e.x, 0.0, a == 1u), -e.z, a == 0u), select(select(0.0, -e.x, a == 1u), e.y, a == 0u));
+    let l2 = dot(n, n);
+    if (l2 < PARALLEL_EDGE_SINE_3D * PARALLEL_EDGE_SINE_3D * dot(e, e)) { continue; }
+    n = n * (1.0 / sqrt(l2));
+    if (dot(n, t) < 0.0) {
+      n = -n;
+    }
+    let nb = transpose(xf.rot) * n;
+    let s = dot(n, t) - dot(A.half, abs(n)) - dot(B.half, abs(nb));
+    if (s > best) {
+      best = s;
+      // A's support edge along n: along axis a, the other coordinates on n's side; B's against n.
+      let maskA = select(0u, 1u, a != 0u && n.x > 0.0) | select(0u, 2u, a != 1u && n.y > 0.0) | select(0u, 4u, a != 2u && n.z > 0.0);
+      let maskB = select(0u, 1u, b != 0u && nb.x < 0.0) | select(0u, 2u, b != 1u && nb.y < 0.0) | select(0u, 4u, b != 2u && nb.z < 0.0);
+      bestA = i32(boxEdgeByAxis3D(a, maskA));
+      bestB = boxEdgeByAxis3D(b, maskB);
+      axis = n;
+      if (s > limit) { break; }
     }
   }
   return EdgeQuery3D(best, bestA, bestB, A.rot * axis);

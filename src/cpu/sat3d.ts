@@ -518,49 +518,50 @@ export function queryBoxEdges3D(
   let bestA = -1;
   let bestB = -1;
   vec3.set(0, 0, 0, axis);
-  outer: for (let a = 0; a < 3; a++) {
-    for (let b = 0; b < 3; b++) {
-      // B's axis b in A's frame (column b), and L = e_a × it.
-      const ex = m[b],
-        ey = m[3 + b],
-        ez = m[6 + b];
-      let nx = a === 0 ? 0 : a === 1 ? ez : -ey;
-      let ny = a === 0 ? -ez : a === 1 ? 0 : ex;
-      let nz = a === 0 ? ey : a === 1 ? -ex : 0;
-      const l2 = nx * nx + ny * ny + nz * nz;
-      if (l2 < PARALLEL_EDGE_SINE_3D * PARALLEL_EDGE_SINE_3D * (ex * ex + ey * ey + ez * ez))
-        continue;
-      const inv = 1 / Math.sqrt(l2);
-      nx *= inv;
-      ny *= inv;
-      nz *= inv;
-      if (nx * tx + ny * ty + nz * tz < 0) {
-        nx = -nx;
-        ny = -ny;
-        nz = -nz;
-      }
-      // n in B's frame.
-      const bx = m[0] * nx + m[3] * ny + m[6] * nz;
-      const by = m[1] * nx + m[4] * ny + m[7] * nz;
-      const bz = m[2] * nx + m[5] * ny + m[8] * nz;
-      const s =
-        nx * tx +
-        ny * ty +
-        nz * tz -
-        (hax * Math.abs(nx) + hay * Math.abs(ny) + haz * Math.abs(nz)) -
-        (hbx * Math.abs(bx) + hby * Math.abs(by) + hbz * Math.abs(bz));
-      if (s > best) {
-        best = s;
-        // A's support edge along n: along axis a, the other coordinates on n's side; B's against n.
-        const maskA =
-          (a !== 0 && nx > 0 ? 1 : 0) | (a !== 1 && ny > 0 ? 2 : 0) | (a !== 2 && nz > 0 ? 4 : 0);
-        const maskB =
-          (b !== 0 && bx < 0 ? 1 : 0) | (b !== 1 && by < 0 ? 2 : 0) | (b !== 2 && bz < 0 ? 4 : 0);
-        bestA = boxEdgeByAxis3D(a, maskA);
-        bestB = boxEdgeByAxis3D(b, maskB);
-        vec3.set(nx, ny, nz, axis);
-        if (s > limit) break outer;
-      }
+  // The 9 pairs of axes, A's axis a the outer: one loop, as the WGSL's.
+  for (let k = 0; k < 9; k++) {
+    const a = Math.floor(k / 3);
+    const b = k % 3;
+    // B's axis b in A's frame (column b), and L = e_a × it.
+    const ex = m[b],
+      ey = m[3 + b],
+      ez = m[6 + b];
+    let nx = a === 0 ? 0 : a === 1 ? ez : -ey;
+    let ny = a === 0 ? -ez : a === 1 ? 0 : ex;
+    let nz = a === 0 ? ey : a === 1 ? -ex : 0;
+    const l2 = nx * nx + ny * ny + nz * nz;
+    if (l2 < PARALLEL_EDGE_SINE_3D * PARALLEL_EDGE_SINE_3D * (ex * ex + ey * ey + ez * ez))
+      continue;
+    const inv = 1 / Math.sqrt(l2);
+    nx *= inv;
+    ny *= inv;
+    nz *= inv;
+    if (nx * tx + ny * ty + nz * tz < 0) {
+      nx = -nx;
+      ny = -ny;
+      nz = -nz;
+    }
+    // n in B's frame.
+    const bx = m[0] * nx + m[3] * ny + m[6] * nz;
+    const by = m[1] * nx + m[4] * ny + m[7] * nz;
+    const bz = m[2] * nx + m[5] * ny + m[8] * nz;
+    const s =
+      nx * tx +
+      ny * ty +
+      nz * tz -
+      (hax * Math.abs(nx) + hay * Math.abs(ny) + haz * Math.abs(nz)) -
+      (hbx * Math.abs(bx) + hby * Math.abs(by) + hbz * Math.abs(bz));
+    if (s > best) {
+      best = s;
+      // A's support edge along n: along axis a, the other coordinates on n's side; B's against n.
+      const maskA =
+        (a !== 0 && nx > 0 ? 1 : 0) | (a !== 1 && ny > 0 ? 2 : 0) | (a !== 2 && nz > 0 ? 4 : 0);
+      const maskB =
+        (b !== 0 && bx < 0 ? 1 : 0) | (b !== 1 && by < 0 ? 2 : 0) | (b !== 2 && bz < 0 ? 4 : 0);
+      bestA = boxEdgeByAxis3D(a, maskA);
+      bestB = boxEdgeByAxis3D(b, maskB);
+      vec3.set(nx, ny, nz, axis);
+      if (s > limit) break;
     }
   }
   // The axis back into the working frame.
