@@ -98,11 +98,12 @@ fn makeHull3D(index: u32, kind: u32) -> Hull3D {
   return h;
 }
 
-// The two shapes of a pair, 2, as a loop bound the compiler cannot see (every shape has a vertex):
-// a loop over both shapes to the constant 2 is unrolled into a copy of its body per shape, where
-// the loop is there to make one call site of what it calls. No CPU counterpart.
+// The two shapes of a pair, 2, as a loop bound the compiler cannot see (a shape's index is below
+// 2^32 - 1; a box's vertex count is a constant in the box classes, and a bound from it folds): a
+// loop over both shapes to the constant 2 is unrolled into a copy of its body per shape, where the
+// loop is there to make one call site of what it calls. No CPU counterpart.
 fn pairSides3D(h: Hull3D) -> u32 {
-  return select(1u, 2u, h.vertexCount > 0u);
+  return select(1u, 2u, h.shape != 0xffffffffu);
 }
 
 // `a` when `first`, else `b`: the CPU's `first ? a : b` (WGSL's select takes no structs). A value,
