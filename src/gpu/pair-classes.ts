@@ -724,18 +724,23 @@ export class GpuPairClasses<C extends string, I> {
     return kernel;
   }
 
-  /** The classifier's kernels that `classCount` compiled classes run, each dispatched once (warmUpKernel). */
+  /**
+   * The classifier's kernels that `classCount` compiled classes run, each dispatched once
+   * (warmUpKernel); the first also compiles Dawn's own pipelines for the class kernels' indirect
+   * dispatches and the run's timestamps, while the classes are being created.
+   */
   private async warmUpClassifier(classCount: number): Promise<void> {
     const entries: readonly ClassifierEntry[] =
       classCount === 1 ? ['pcList'] : ['pcCount', 'pcScatter', 'pcFinish'];
     const d = this.dimension;
     await Promise.all(
-      entries.map((e) =>
+      entries.map((e, i) =>
         warmUpKernel(
           this.device,
           this.classifier.kernels[e],
           d.classifierBindings[e]!,
           `${d.label}.${e}`,
+          i === 0,
         ),
       ),
     );

@@ -168,13 +168,17 @@ const warmedUp = new WeakMap<GPUComputePipeline, Promise<void>>();
  * Dispatches `kernel` once (one workgroup, over zeroed throwaway buffers of its `bindings`) and
  * resolves when that has run; once per pipeline. Lavapipe compiles a pipeline's machine code at
  * its first dispatch, on its queue's thread: warmed up while other pipelines are still being
- * created, that compile overlaps theirs instead of delaying the first real submit.
+ * created, that compile overlaps theirs instead of delaying the first real submit. With
+ * `dawnPipelines`, the dispatch is indirect and its pass timed (where the device has timestamps):
+ * Dawn checks an indirect dispatch's arguments and converts resolved timestamps with compute
+ * pipelines of its own, which a first run would otherwise compile after its kernels.
  */
 export function warmUpKernel(
   device: GPUDevice,
   kernel: Kernel,
   bindings: readonly BufferBindingLayout[],
   label: string,
+  dawnPipelines = false,
 ): Promise<void> {
   let done = warmedUp.get(kernel.pipeline);
   if (done) return done;
@@ -186,7 +190,15 @@ export function warmUpKernel(
     }),
   );
   const encoder = device.createCommandEncoder({ label: `${label}.warm-up` });
-  const pass = encoder.beginComputePass();
+  const timed = dawnPipelines && device.features.has('timestamp-query');
+  const querySet = timed ? device.createQuerySet({ type: 'timestamp', count: 2 }) : null;
+  const pass = encoder.beginComputePass(
+    querySet
+      ? {
+          timestampWrites: { querySet, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 },
+        }
+      : {},
+  );
   pass.setPipeline(kernel.pipeline);
   pass.setBindGroup(
     0,
@@ -195,11 +207,31 @@ export function warmUpKernel(
       entries: bindings.map((b, i) => ({ binding: b.binding, resource: { buffer: owned[i]! } })),
     }),
   );
-  pass.dispatchWorkgroups(1);
+  let args: GPUBuffer | null = null;
+  if (dawnPipelines) {
+    args = device.createBuffer({
+      label: `${label}.warm-up`,
+      size: 12,
+      usage: GPUBufferUsage.INDIRECT,
+      mappedAtCreation: true,
+    });
+    new Uint32Array(args.getMappedRange()).set([1, 1, 1]);
+    args.unmap();
+    pass.dispatchWorkgroupsIndirect(args, 0);
+  } else {
+    pass.dispatchWorkgroups(1);
+  }
   pass.end();
+  const resolved = querySet
+    ? device.createBuffer({ size: 16, usage: GPUBufferUsage.QUERY_RESOLVE })
+    : null;
+  if (querySet && resolved) encoder.resolveQuerySet(querySet, 0, 2, resolved, 0);
   device.queue.submit([encoder.finish()]);
   done = device.queue.onSubmittedWorkDone().then(() => {
     for (const b of owned) b.destroy();
+    args?.destroy();
+    querySet?.destroy();
+    resolved?.destroy();
   });
   warmedUp.set(kernel.pipeline, done);
   return done;
